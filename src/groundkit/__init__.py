@@ -1,0 +1,43 @@
+"""groundkit: answers over your own material, where every citation is checked by a machine.
+
+    >>> import groundkit
+    >>> with groundkit.open_collection("notes", index_dir=".groundkit") as notes:
+    ...     notes.ingest(["docs/"])
+    ...     hits = notes.search("how are citations verified?")
+    ...     notes.show(hits[0].citation.chunk_id).verification
+"""
+
+from groundkit.collection import Collection, delete_collection, list_collections, open_collection
+from groundkit.config import Settings
+from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.types import (
+    Chunk,
+    Citation,
+    Document,
+    Hit,
+    IngestReport,
+    ResolvedCitation,
+    Skipped,
+    Verification,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Chunk",
+    "Citation",
+    "Collection",
+    "Document",
+    "ErrorCode",
+    "GroundkitError",
+    "Hit",
+    "IngestReport",
+    "ResolvedCitation",
+    "Settings",
+    "Skipped",
+    "Verification",
+    "__version__",
+    "delete_collection",
+    "list_collections",
+    "open_collection",
+]

@@ -1,0 +1,166 @@
+"""The packing algorithm every chunker shares.
+
+A text is cut into *atoms* at the coarsest separator that works (blank lines, then line breaks,
+then sentence ends, then spaces, then a hard cut), each atom no longer than the chunk size. Atoms
+are then packed greedily into chunks. Chunks never cross a section boundary (a Markdown heading, a
+PDF page) unless the chunk so far is smaller than ``min_size``: that is what keeps a heading from
+being orphaned and a short section from becoming a fragment. Each chunk is trimmed of surrounding
+whitespace, so ``text[start:end]`` is exactly the chunk's text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from groundkit.types import Metadata
+
+__all__ = ["CHUNKER_VERSION", "ChunkSettings", "Section", "Span", "pack"]
+
+# Part of every document fingerprint: bump it whenever chunk boundaries could change, so that
+# the next ingest re-chunks everything instead of mixing old and new boundaries.
+CHUNKER_VERSION = "1"
+
+_SEPARATORS = (
+    re.compile(r"\n[ \t]*\n\s*"),  # paragraphs
+    re.compile(r"\n\s*"),  # lines
+    re.compile(r"(?<=[.!?;:])\s+"),  # sentences and clauses
+    re.compile(r"\s+"),  # words
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSettings:
+    """``size``: the most characters a chunk may hold. ``min_size``: smaller chunks are merged
+    into a neighbour when the result still fits."""
+
+    size: int = 1000
+    min_size: int = 200
+
+    def __post_init__(self) -> None:
+        if self.size < 1 or not 0 <= self.min_size <= self.size:
+            raise ValueError("need 1 <= size and 0 <= min_size <= size")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A region that chunks should not straddle, with the metadata its chunks inherit."""
+
+    start: int
+    end: int
+    metadata: Metadata = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    metadata: Metadata = field(default_factory=dict)
+
+
+def pack(text: str, sections: Sequence[Section], settings: ChunkSettings) -> list[Span]:
+    """Chunk ``text``, whose ``sections`` are contiguous and cover it, into trimmed spans."""
+    stripped = _trim(text, 0, len(text))
+    if stripped is None:
+        return []
+    start, end = stripped
+    if end - start <= settings.size:
+        return [Span(start, end, dict(_section_at(sections, start).metadata))]
+
+    # (start, end, index of the section it opens, or -1)
+    atoms: list[tuple[int, int, int]] = []
+    for index, section in enumerate(sections):
+        pieces = _atoms(text, section.start, section.end, settings.size, 0)
+        atoms.extend((s, e, index if i == 0 else -1) for i, (s, e) in enumerate(pieces))
+
+    groups: list[list[int]] = []  # each: [start, end, first section, last section]
+    for a_start, a_end, opens in atoms:
+        if groups:
+            g = groups[-1]
+            fits = a_end - g[0] <= settings.size
+            boundary = opens >= 0 and _visible(text, g[0], g[1]) >= settings.min_size
+            if fits and not boundary:
+                g[1] = a_end
+                g[3] = opens if opens >= 0 else g[3]
+                continue
+        first = opens if opens >= 0 else (groups[-1][3] if groups else 0)
+        groups.append([a_start, a_end, first, first])
+
+    spans = [
+        (t[0], t[1], g[2], g[3])
+        for g in groups
+        if (t := _trim(text, g[0], g[1])) is not None
+    ]
+    spans = _absorb_fragments(spans, settings)
+    return [Span(s, e, _metadata(sections, first, last)) for s, e, first, last in spans]
+
+
+def _atoms(text: str, start: int, end: int, size: int, level: int) -> list[tuple[int, int]]:
+    if end - start <= size:
+        return [(start, end)]
+    for depth in range(level, len(_SEPARATORS)):
+        cuts = [m.end() for m in _SEPARATORS[depth].finditer(text, start, end) if m.end() < end]
+        if not cuts:
+            continue
+        out: list[tuple[int, int]] = []
+        prev = start
+        for cut in [*cuts, end]:
+            if cut > prev:
+                out.extend(_atoms(text, prev, cut, size, depth + 1))
+                prev = cut
+        return out
+    return [(s, min(s + size, end)) for s in range(start, end, size)]
+
+
+def _absorb_fragments(
+    spans: list[tuple[int, int, int, int]], settings: ChunkSettings
+) -> list[tuple[int, int, int, int]]:
+    """Merge each chunk shorter than ``min_size`` into a neighbour when the result still fits."""
+    out = list(spans)
+    i = 0
+    while i < len(out):
+        s, e, first, last = out[i]
+        if e - s >= settings.min_size or len(out) == 1:
+            i += 1
+            continue
+        if i > 0 and e - out[i - 1][0] <= settings.size:
+            p = out[i - 1]
+            out[i - 1 : i + 1] = [(p[0], e, p[2], last)]
+            i -= 1
+        elif i + 1 < len(out) and out[i + 1][1] - s <= settings.size:
+            n = out[i + 1]
+            out[i : i + 2] = [(s, n[1], first, n[3])]
+        else:
+            i += 1
+    return out
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def _visible(text: str, start: int, end: int) -> int:
+    trimmed = _trim(text, start, end)
+    return 0 if trimmed is None else trimmed[1] - trimmed[0]
+
+
+def _section_at(sections: Sequence[Section], pos: int) -> Section:
+    for section in sections:
+        if section.start <= pos < section.end:
+            return section
+    return sections[-1] if sections else Section(0, 0)
+
+
+def _metadata(sections: Sequence[Section], first: int, last: int) -> Metadata:
+    if not sections:
+        return {}
+    meta = dict(sections[first].metadata)
+    page_end = sections[last].metadata.get("page")
+    if "page" in meta and page_end is not None and page_end != meta["page"]:
+        meta["page_end"] = page_end
+    return meta

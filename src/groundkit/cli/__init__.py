@@ -1,0 +1,1 @@
+"""The `grk` command line: parse, call the library, render, translate errors."""

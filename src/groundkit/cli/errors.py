@@ -1,0 +1,39 @@
+"""The one place where error codes become exit statuses."""
+
+from __future__ import annotations
+
+import json
+from enum import IntEnum
+
+import click
+
+from groundkit.errors import ErrorCode, GroundkitError, UsageError
+
+__all__ = ["ExitCode", "exit_code_for", "report_error", "wants_json"]
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    RUNTIME = 1
+    USAGE = 2
+    PARTIAL = 3  # some inputs were skipped
+
+
+def exit_code_for(error: GroundkitError) -> ExitCode:
+    return ExitCode.USAGE if isinstance(error, UsageError) else ExitCode.RUNTIME
+
+
+def report_error(error: GroundkitError | click.ClickException, *, as_json: bool) -> ExitCode:
+    if isinstance(error, click.ClickException):
+        error = UsageError(ErrorCode.USAGE, error.format_message())
+    if as_json:
+        click.echo(json.dumps({"error": error.to_dict()}))
+    else:
+        click.echo(f"error: {error.message}", err=True)
+        if error.hint:
+            click.echo(f"hint: {error.hint}", err=True)
+    return exit_code_for(error)
+
+
+def wants_json(argv: list[str]) -> bool:
+    return "--json" in argv

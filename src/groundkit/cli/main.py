@@ -1,0 +1,225 @@
+"""`grk`: the command line over the library API."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from groundkit.cli import render
+from groundkit.cli.errors import ExitCode, report_error, wants_json
+from groundkit.config import LoadedSettings, load
+from groundkit.errors import ErrorCode, GroundkitError, UsageError
+
+__all__ = ["cli", "main"]
+
+
+class _Context:
+    def __init__(self, flags: dict[str, Any], config_file: str | None) -> None:
+        self.flags = flags
+        self.config_file = config_file
+
+    def settings(self, **more: Any) -> LoadedSettings:
+        return load({**self.flags, **more}, config_file=self.config_file)
+
+    def open(self, *, create: bool = False, **more: Any) -> Any:
+        from groundkit.collection import open_collection
+
+        settings = self.settings(**more).settings
+        return open_collection(settings=settings, create=create)
+
+
+pass_ctx = click.make_pass_decorator(_Context)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--index-dir", help="Folder holding the collections [default: ./.groundkit].")
+@click.option("--collection", "-c", help="Collection to use [default: default].")
+@click.option("--config", "config_file", help="Config file [default: ./grk.toml if present].")
+@click.version_option(package_name="groundkit", prog_name="grk")
+@click.pass_context
+def cli(ctx: click.Context, index_dir: str | None, collection: str | None,
+        config_file: str | None) -> None:
+    """groundkit: search your own documents; every hit cites text a machine re-checks."""
+    ctx.obj = _Context({"index_dir": index_dir, "collection": collection}, config_file)
+
+
+@cli.command()
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--chunk-size", type=int, help="Most characters per chunk.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@pass_ctx
+def ingest(obj: _Context, inputs: tuple[str, ...], chunk_size: int | None, quiet: bool,
+           as_json: bool) -> None:
+    """Ingest files, folders, JSONL record files and http(s) URLs (only what changed)."""
+    with obj.open(create=True, **{"chunk.size": chunk_size}) as collection:
+        with render.progress_bar(enabled=not quiet and not as_json) as progress:
+            report = collection.ingest(list(inputs), progress=progress)
+    render.ingest_report(report, as_json=as_json)
+    if report.partial:
+        click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+@cli.command()
+@click.argument("query", required=False)
+@click.option("--top-k", "-k", type=int, help="How many hits [default: 10].")
+@click.option("--source", help="Only sources matching this glob (e.g. '*/guides/*.md').")
+@click.option("--where", multiple=True, metavar="KEY=VALUE", help="Metadata equality filter.")
+@click.option("--queries", type=click.Path(dir_okay=False),
+              help='Batch: a JSONL file of {"id" or "_id", "text"}; prints one JSON line each.')
+@click.option("--json", "as_json", is_flag=True, help="Print hits as JSON.")
+@pass_ctx
+def search(obj: _Context, query: str | None, top_k: int | None, source: str | None,
+           where: tuple[str, ...], queries: str | None, as_json: bool) -> None:
+    """Search a collection. The query is plain words, never query syntax."""
+    if (query is None) == (queries is None):
+        raise UsageError(ErrorCode.USAGE, "give either a QUERY or --queries FILE")
+    filters = _parse_where(where)
+    with obj.open(**{"search.top_k": top_k}) as collection:
+        if queries is None:
+            assert query is not None
+            hits = collection.search(query, source=source, where=filters)
+            render.hits(hits, as_json=as_json)
+            return
+        for query_id, text in _read_queries(queries):
+            hits = collection.search(text, source=source, where=filters)
+            click.echo(json.dumps({"query_id": query_id, "hits": [render.batch_hit(h) for h in hits]}))
+
+
+@cli.command()
+@click.argument("chunk_id")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def show(obj: _Context, chunk_id: str, as_json: bool) -> None:
+    """Print a cited chunk read back from the store, and whether its source still matches."""
+    with obj.open() as collection:
+        render.resolved(collection.show(chunk_id), as_json=as_json)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def collections(obj: _Context, as_json: bool) -> None:
+    """List the collections in the index dir."""
+    from groundkit.collection import list_collections
+
+    names = list_collections(obj.settings().settings.index_dir)
+    click.echo(json.dumps({"collections": names}) if as_json else "\n".join(names))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def status(obj: _Context, as_json: bool) -> None:
+    """Counts, sizes and index health of a collection."""
+    with obj.open() as collection:
+        render.status(collection.status(), as_json=as_json)
+
+
+@cli.command()
+@click.argument("document", required=False)
+@click.option("--all", "whole", is_flag=True, help="Delete the whole collection and its files.")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def delete(obj: _Context, document: str | None, whole: bool, as_json: bool) -> None:
+    """Delete a document (by path, document id or external id), or with --all a collection."""
+    if (document is None) == (not whole):
+        raise UsageError(ErrorCode.USAGE, "give either a DOCUMENT or --all")
+    settings = obj.settings().settings
+    if whole:
+        from groundkit.collection import delete_collection
+
+        delete_collection(settings.collection, settings.index_dir)
+        result = {"deleted_collection": settings.collection}
+    else:
+        assert document is not None
+        with obj.open() as collection:
+            result = {"deleted_document": collection.delete_document(document)}
+    click.echo(json.dumps(result) if as_json else f"deleted {next(iter(result.values()))}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def reindex(obj: _Context, as_json: bool) -> None:
+    """Rebuild the derived indexes from the SQLite store."""
+    with obj.open() as collection:
+        count = collection.reindex()
+    click.echo(json.dumps({"chunks_indexed": count}) if as_json else f"reindexed {count} chunks")
+
+
+@cli.group()
+def config() -> None:
+    """Inspect configuration."""
+
+
+@config.command("show")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def config_show(obj: _Context, as_json: bool) -> None:
+    """Every setting in effect and where its value came from."""
+    render.config(obj.settings().rows(), as_json=as_json)
+
+
+def _parse_where(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(ErrorCode.USAGE, f"--where wants KEY=VALUE, got {pair!r}")
+        try:
+            value = json.loads(raw)  # numbers and booleans compare as such
+        except json.JSONDecodeError:
+            value = raw
+        out[key] = value
+    return out
+
+
+def _read_queries(path: str) -> Iterator[tuple[str, str]]:
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                query_id = obj.get("id", obj.get("_id"))
+                text = obj["text"]
+            except (json.JSONDecodeError, AttributeError, KeyError, TypeError):
+                obj = None
+            if obj is None or query_id is None or not isinstance(text, str):
+                raise UsageError(
+                    ErrorCode.USAGE,
+                    f"line {lineno} of --queries is not {{\"id\" or \"_id\", \"text\"}}",
+                )
+            yield str(query_id), text
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    as_json = wants_json(args)
+    try:
+        # Without standalone mode click returns a command's ctx.exit() status instead of exiting.
+        status = cli.main(args=args, prog_name="grk", standalone_mode=False)
+    except GroundkitError as exc:
+        return report_error(exc, as_json=as_json)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        return ExitCode.RUNTIME
+    except click.ClickException as exc:
+        return report_error(exc, as_json=as_json)
+    except OSError as exc:
+        if exc.filename is not None:  # e.g. --queries pointing nowhere
+            error = UsageError(ErrorCode.USAGE, f"cannot read {exc.filename}: {exc.strerror}")
+            return report_error(error, as_json=as_json)
+        raise
+    return status if isinstance(status, int) else ExitCode.OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""How results look on a terminal, and as JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from groundkit.types import Hit, IngestReport, ResolvedCitation
+
+__all__ = ["batch_hit", "config", "hits", "ingest_report", "progress_bar", "resolved", "status"]
+
+
+@contextmanager
+def progress_bar(*, enabled: bool) -> Iterator[Any]:
+    """A progress callback: a bar on an interactive terminal, nothing otherwise."""
+    if not (enabled and sys.stderr.isatty()):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("ingesting", total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def ingest_report(report: IngestReport, *, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report.to_dict()))
+        return
+    click.echo(
+        f"new {report.new}, changed {report.changed}, unchanged {report.unchanged}, "
+        f"removed {report.removed}, skipped {len(report.skipped)}"
+        + (f", not a known type {report.ignored}" if report.ignored else "")
+        + f" ({report.chunks_written} chunks written)"
+    )
+    for item in report.skipped:
+        click.echo(f"  skipped {item.source}: {item.reason}")
+
+
+def _location(metadata: dict[str, Any]) -> str:
+    parts = []
+    if "page" in metadata:
+        end = metadata.get("page_end")
+        parts.append(f"p. {metadata['page']}" + (f"-{end}" if end else ""))
+    if metadata.get("heading_path"):
+        parts.append(" > ".join(metadata["heading_path"]))
+    return f"  ({'; '.join(parts)})" if parts else ""
+
+
+def hits(found: Sequence[Hit], *, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"hits": [h.to_dict() for h in found]}, ensure_ascii=False))
+        return
+    if not found:
+        click.echo("no hits")
+    for hit in found:
+        c = hit.citation
+        click.echo(
+            f"{hit.rank:>2}. {hit.score:6.2f}  {c.source}  [{c.chunk_id} {c.start}:{c.end}]"
+            + _location(hit.metadata)
+        )
+        click.echo(f"    {hit.snippet}")
+
+
+def batch_hit(hit: Hit) -> dict[str, Any]:
+    c = hit.citation
+    return {
+        "document_id": c.document_id,
+        "external_id": c.external_id,
+        "chunk_id": c.chunk_id,
+        "score": hit.score,
+        "start": c.start,
+        "end": c.end,
+        "source": c.source,
+    }
+
+
+def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(found.to_dict(), ensure_ascii=False))
+        return
+    c = found.citation
+    click.echo(f"{c.source}  [{c.chunk_id} {c.start}:{c.end}]{_location(found.metadata)}")
+    click.echo(f"verification: {found.verification}")
+    click.echo("")
+    click.echo(found.text)
+
+
+def status(info: dict[str, Any], *, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(info))
+        return
+    for key, value in info.items():
+        click.echo(f"{key}: {value}")
+
+
+def config(rows: Sequence[tuple[str, Any, str]], *, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({k: {"value": v, "source": s} for k, v, s in rows}))
+        return
+    width = max(len(k) for k, _, _ in rows)
+    for key, value, source in rows:
+        click.echo(f"{key:<{width}} = {json.dumps(value):<14} # {source}")

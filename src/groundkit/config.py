@@ -1,0 +1,199 @@
+"""Settings: defaults < ``grk.toml`` < ``GRK_*`` environment variables < command-line flags.
+
+Every key is dotted (``chunk.size``); its environment name is ``GRK_`` plus the key upper-cased
+with dots as underscores (``GRK_CHUNK_SIZE``). An unknown key in any layer is an error naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from groundkit.errors import ConfigError, ErrorCode
+
+__all__ = ["ChunkConfig", "IngestConfig", "LoadedSettings", "SearchConfig", "Settings", "load"]
+
+CONFIG_FILE = "grk.toml"
+_CONFIG_ENV = "GRK_CONFIG"  # names the config file; not itself a setting
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class ChunkConfig(_Frozen):
+    size: int = Field(1000, ge=50, le=100_000, description="Most characters in one chunk.")
+    min_size: int = Field(
+        200, ge=0, description="Chunks shorter than this merge into a neighbour when they fit."
+    )
+
+    @model_validator(mode="after")
+    def _min_fits(self) -> ChunkConfig:
+        if self.min_size > self.size:
+            raise ValueError("chunk.min_size must not exceed chunk.size")
+        return self
+
+
+class IngestConfig(_Frozen):
+    max_file_bytes: int = Field(50_000_000, ge=1, description="Larger files are skipped.")
+    url_max_bytes: int = Field(20_000_000, ge=1, description="Larger URL bodies are refused.")
+    url_timeout_s: float = Field(20.0, gt=0, le=600, description="Total time for one URL fetch.")
+
+
+class SearchConfig(_Frozen):
+    top_k: int = Field(10, ge=1, le=1000, description="Hits returned by default.")
+    snippet_chars: int = Field(240, ge=40, le=4000, description="Length of a hit's snippet.")
+
+
+class Settings(_Frozen):
+    index_dir: str = Field(".groundkit", description="Folder holding every collection.")
+    collection: str = Field("default", description="Collection used when none is named.")
+    chunk: ChunkConfig = ChunkConfig()
+    ingest: IngestConfig = IngestConfig()
+    search: SearchConfig = SearchConfig()
+
+
+def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        ann = info.annotation
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            out.update(_leaf_types(ann, f"{prefix}{name}."))
+        else:
+            out[f"{prefix}{name}"] = ann
+    return out
+
+
+KEYS: dict[str, Any] = _leaf_types(Settings)
+ENV_NAMES: dict[str, str] = {"GRK_" + k.upper().replace(".", "_"): k for k in KEYS}
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedSettings:
+    settings: Settings
+    sources: dict[str, str]  # key -> "default" | "grk.toml" | "env GRK_X" | "flag --x"
+
+    def rows(self) -> list[tuple[str, Any, str]]:
+        flat = _flatten(self.settings.model_dump())
+        return [(key, flat[key], self.sources[key]) for key in KEYS]
+
+
+def load(
+    flags: Mapping[str, Any] | None = None,
+    *,
+    config_file: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> LoadedSettings:
+    """Resolve every layer once. Raises ``ConfigError`` naming the offending key."""
+    env = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    sources = dict.fromkeys(KEYS, "default")
+
+    path, explicit = _config_path(config_file, env)
+    if path is not None and (explicit or path.is_file()):
+        for key, value in _read_file(path).items():
+            values[key] = _check(key, value, f"{path.name}", strings=False)
+            sources[key] = path.name
+    for name, raw in env.items():
+        if not name.startswith("GRK_") or name == _CONFIG_ENV:
+            continue
+        key = ENV_NAMES.get(name)
+        if key is None:
+            raise ConfigError(
+                ErrorCode.CONFIG_UNKNOWN_KEY,
+                f"unknown environment variable {name}",
+                hint="known: " + ", ".join(sorted(ENV_NAMES)),
+            )
+        values[key] = _check(key, raw, f"env {name}", strings=True)
+        sources[key] = f"env {name}"
+    for key, value in (flags or {}).items():
+        if value is None:
+            continue
+        if key not in KEYS:
+            raise ConfigError(ErrorCode.CONFIG_UNKNOWN_KEY, f"unknown setting {key!r}")
+        values[key] = _check(key, value, "flag", strings=False)
+        sources[key] = "flag"
+    try:
+        settings = Settings.model_validate(_nest(values))
+    except ValidationError as exc:
+        raise ConfigError(ErrorCode.CONFIG_INVALID, _describe(exc)) from None
+    return LoadedSettings(settings, sources)
+
+
+def _config_path(config_file: str | None, env: Mapping[str, str]) -> tuple[Path | None, bool]:
+    if config_file:
+        return Path(config_file), True
+    if env.get(_CONFIG_ENV):
+        return Path(env[_CONFIG_ENV]), True
+    return Path(CONFIG_FILE), False
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(
+            ErrorCode.CONFIG_FILE, f"cannot read config file {path.name} ({exc.strerror})"
+        ) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            ErrorCode.CONFIG_FILE, f"config file {path.name} is not valid TOML ({exc})"
+        ) from None
+    flat = _flatten(data)
+    for key in flat:
+        if key not in KEYS:
+            raise ConfigError(
+                ErrorCode.CONFIG_UNKNOWN_KEY,
+                f"unknown key {key!r} in {path.name}",
+                hint="run `grk config show` to list the keys",
+            )
+    return flat
+
+
+def _check(key: str, value: Any, origin: str, *, strings: bool) -> Any:
+    adapter: TypeAdapter[Any] = TypeAdapter(KEYS[key])
+    try:
+        if strings:
+            return adapter.validate_strings(value, strict=False)
+        if isinstance(value, int) and not isinstance(value, bool) and KEYS[key] is float:
+            return float(value)
+        return adapter.validate_python(value, strict=True)
+    except ValidationError as exc:
+        reason = exc.errors()[0]["msg"]
+        raise ConfigError(
+            ErrorCode.CONFIG_INVALID, f"invalid value for {key} (from {origin}): {reason}"
+        ) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    key = ".".join(str(p) for p in err["loc"])
+    return f"invalid value for {key or 'settings'}: {err['msg']}"
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in data.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, Mapping) and key not in KEYS:
+            out.update(_flatten(value, key + "."))
+        else:
+            out[key] = value
+    return out
+
+
+def _nest(flat: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in flat.items():
+        *parents, leaf = key.split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return out

@@ -1,0 +1,125 @@
+"""Errors raised by groundkit.
+
+Every error is a ``GroundkitError`` with a stable ``code`` (an ``ErrorCode``), a message that says
+what happened and what to do next, and an optional hint. Messages never carry document text,
+queries, credentials or absolute machine paths.
+
+    GroundkitError
+    ├── UsageError              the caller asked for something malformed (exit status 2)
+    │   └── ConfigError         grk.toml / GRK_* / flags: unknown key or invalid value
+    ├── NotFoundError           a collection, document or chunk that does not exist
+    ├── StoreError              the SQLite store cannot be opened, migrated or written
+    ├── IndexLockedError        another process holds the lexical index writer
+    └── FetchError              a URL could not be fetched
+        └── UnsafeURLError      a URL (or a redirect, or a resolved address) was refused
+
+Only the CLI, REST and MCP layers translate codes into exit statuses and protocol errors.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "ConfigError",
+    "ErrorCode",
+    "FetchError",
+    "GroundkitError",
+    "IndexLockedError",
+    "NotFoundError",
+    "StoreError",
+    "UnsafeURLError",
+    "UsageError",
+]
+
+
+class ErrorCode(StrEnum):
+    """Stable machine-readable error codes. Never renumber or reword an existing value."""
+
+    USAGE = "usage"
+    CONFIG_UNKNOWN_KEY = "config.unknown_key"
+    CONFIG_INVALID = "config.invalid_value"
+    CONFIG_FILE = "config.unreadable_file"
+    INVALID_NAME = "usage.invalid_name"
+    INVALID_QUERY = "usage.invalid_query"
+    COLLECTION_NOT_FOUND = "collection.not_found"
+    DOCUMENT_NOT_FOUND = "document.not_found"
+    CHUNK_NOT_FOUND = "chunk.not_found"
+    STORE_FAILED = "store.failed"
+    STORE_TOO_NEW = "store.schema_too_new"
+    INDEX_LOCKED = "index.locked"
+    INDEX_FAILED = "index.failed"
+    FETCH_FAILED = "fetch.failed"
+    FETCH_TOO_LARGE = "fetch.too_large"
+    FETCH_TIMEOUT = "fetch.timeout"
+    URL_UNSAFE = "url.unsafe"
+    MISSING_EXTRA = "dependency.missing_extra"
+
+
+class GroundkitError(Exception):
+    """The root of every error groundkit raises on purpose."""
+
+    code: ErrorCode
+
+    def __init__(self, code: ErrorCode, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON-able form used by ``--json`` output and the servers."""
+        out = {"code": str(self.code), "message": self.message}
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.message} (hint: {self.hint})" if self.hint else self.message
+
+
+class UsageError(GroundkitError):
+    """The request itself is malformed; retrying it unchanged cannot succeed."""
+
+
+class ConfigError(UsageError):
+    """A configuration key is unknown or its value is invalid."""
+
+
+class NotFoundError(GroundkitError):
+    """The named collection, document or chunk does not exist."""
+
+
+class StoreError(GroundkitError):
+    """The SQLite store failed or is from a newer groundkit."""
+
+
+class IndexLockedError(GroundkitError):
+    """Another process is writing to this collection's lexical index."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            ErrorCode.INDEX_LOCKED,
+            "another process is writing to this collection",
+            hint="wait for the other ingest to finish, then run the command again",
+        )
+
+
+class FetchError(GroundkitError):
+    """A URL could not be fetched."""
+
+
+class UnsafeURLError(FetchError):
+    """A URL, a redirect target or one of its resolved addresses was refused by the SSRF guard."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(ErrorCode.URL_UNSAFE, message, hint=hint)
+
+
+def missing_extra(module: str, extra: str) -> GroundkitError:
+    """The error for a lazily imported optional dependency that is not installed."""
+    return GroundkitError(
+        ErrorCode.MISSING_EXTRA,
+        f"this needs the optional package {module!r}",
+        hint=f"pip install 'groundkit[{extra}]'",
+    )

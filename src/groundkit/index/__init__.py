@@ -1,0 +1,1 @@
+"""The SQLite store (the source of truth) and the indexes derived from it."""

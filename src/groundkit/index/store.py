@@ -1,0 +1,283 @@
+"""A collection's SQLite store: documents, chunks and ingest state. The source of truth.
+
+Every derived index can be rebuilt from it. Writes happen inside ``transaction()``; a crash
+before its commit leaves the store exactly as it was (SQLite's WAL guarantees it).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from groundkit.errors import ErrorCode, StoreError
+from groundkit.index.migrations import migrate
+from groundkit.types import Metadata
+
+__all__ = ["ChunkRow", "DocumentRow", "NewChunk", "Store"]
+
+_CHUNK_TEXT = 'substr(d.text, c.start + 1, c."end" - c.start)'
+_CHUNK_COLUMNS = (
+    f"c.id, c.chunk_id, c.ordinal, c.start, c.\"end\", c.metadata, {_CHUNK_TEXT},"
+    " d.document_id, d.external_id, d.source"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    rowid: int
+    chunk_id: str
+    ordinal: int
+    start: int
+    end: int
+    metadata: Metadata
+    text: str
+    document_id: str
+    external_id: str | None
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRow:
+    rowid: int
+    document_id: str
+    source: str
+    origin: str
+    external_id: str | None
+    format: str
+    title: str | None
+    text: str
+    content_hash: str
+    metadata: Metadata
+
+
+@dataclass(frozen=True, slots=True)
+class NewChunk:
+    chunk_id: str
+    start: int
+    end: int
+    metadata: Metadata
+
+
+def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
+    return ChunkRow(
+        row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8], row[9]
+    )
+
+
+class Store:
+    """One collection's ``store.sqlite``."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.execute("PRAGMA busy_timeout = 10000")
+            migrate(self._conn)
+        except sqlite3.Error as exc:
+            raise StoreError(
+                ErrorCode.STORE_FAILED,
+                f"cannot open the collection store ({type(exc).__name__}: {exc})",
+                hint="if the file is damaged, delete the collection and ingest again",
+            ) from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction, taken up front so that two writers never deadlock mid-way."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    # -- manifest -------------------------------------------------------------------------------
+    def manifest(self) -> dict[str, str]:
+        return dict(self._conn.execute("SELECT key, value FROM manifest").fetchall())
+
+    def set_manifest(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO manifest VALUES (?, ?)", (key, value))
+
+    # -- ingest state ---------------------------------------------------------------------------
+    def fingerprints(self, origin: str) -> dict[str, tuple[int, str]]:
+        """``source -> (rowid, fingerprint)`` for the documents read from ``origin``."""
+        rows = self._conn.execute(
+            "SELECT source, id, fingerprint FROM documents WHERE origin = ?", (origin,)
+        )
+        return {source: (rowid, fp) for source, rowid, fp in rows}
+
+    def origins_under(self, directory: str) -> list[str]:
+        """Origins stored from inside ``directory`` (an absolute path)."""
+        prefix = directory.rstrip("/") + "/"
+        rows = self._conn.execute(
+            "SELECT DISTINCT origin FROM documents WHERE substr(origin, 1, ?) = ?",
+            (len(prefix), prefix),
+        )
+        return [r[0] for r in rows]
+
+    def documents_from(self, origin: str) -> list[int]:
+        rows = self._conn.execute("SELECT id FROM documents WHERE origin = ?", (origin,))
+        return [r[0] for r in rows]
+
+    def put_document(
+        self,
+        *,
+        rowid: int | None,
+        document_id: str,
+        source: str,
+        origin: str,
+        external_id: str | None,
+        format: str,
+        title: str | None,
+        text: str,
+        content_hash: str,
+        fingerprint: str,
+        metadata: Metadata,
+        chunks: Sequence[NewChunk],
+    ) -> int:
+        """Insert a document, or replace one in place (keeping its rowid), with its chunks."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        values = (document_id, source, origin, external_id, format, title, text, content_hash)
+        meta = json.dumps(metadata, sort_keys=True)
+        if rowid is None:
+            cur = self._conn.execute(
+                "INSERT INTO documents (document_id, source, origin, external_id, format, title,"
+                " text, content_hash, fingerprint, metadata, ingested_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*values, fingerprint, meta, now),
+            )
+            assert cur.lastrowid is not None
+            rowid = cur.lastrowid
+        else:
+            self._conn.execute("DELETE FROM chunks WHERE doc = ?", (rowid,))
+            self._conn.execute(
+                "UPDATE documents SET document_id = ?, source = ?, origin = ?, external_id = ?,"
+                " format = ?, title = ?, text = ?, content_hash = ?, fingerprint = ?,"
+                " metadata = ?, ingested_at = ? WHERE id = ?",
+                (*values, fingerprint, meta, now, rowid),
+            )
+        self._conn.executemany(
+            'INSERT INTO chunks (chunk_id, doc, ordinal, start, "end", metadata)'
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (c.chunk_id, rowid, i, c.start, c.end, json.dumps(c.metadata, sort_keys=True))
+                for i, c in enumerate(chunks)
+            ],
+        )
+        self.mark_pending([rowid])
+        return rowid
+
+    def delete_documents(self, rowids: Iterable[int]) -> int:
+        ids = [(r,) for r in rowids]
+        self._conn.executemany("DELETE FROM documents WHERE id = ?", ids)
+        self.mark_pending(r for (r,) in ids)
+        return len(ids)
+
+    # -- lexical sync journal -------------------------------------------------------------------
+    def mark_pending(self, rowids: Iterable[int]) -> None:
+        self._conn.executemany(
+            "INSERT OR IGNORE INTO lexical_pending VALUES (?)", [(r,) for r in rowids]
+        )
+
+    def pending(self) -> list[int]:
+        return [r[0] for r in self._conn.execute("SELECT doc FROM lexical_pending ORDER BY doc")]
+
+    def clear_pending(self, rowids: Sequence[int]) -> None:
+        with self.transaction():
+            self._conn.executemany("DELETE FROM lexical_pending WHERE doc = ?", [(r,) for r in rowids])
+
+    def chunk_texts(self, doc_rowids: Sequence[int] | None = None) -> Iterator[tuple[int, int, str]]:
+        """``(chunk rowid, document rowid, text)`` for some documents, or for all of them."""
+        sql = f"SELECT c.id, c.doc, {_CHUNK_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
+        if doc_rowids is None:
+            yield from self._conn.execute(sql + " ORDER BY c.id")
+            return
+        for i in range(0, len(doc_rowids), 500):
+            batch = doc_rowids[i : i + 500]
+            marks = ",".join("?" * len(batch))
+            yield from self._conn.execute(f"{sql} WHERE c.doc IN ({marks})", batch)
+
+    # -- reads ----------------------------------------------------------------------------------
+    def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, ChunkRow]:
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self._conn.execute(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
+            f" WHERE c.id IN ({marks})",
+            rowids,
+        )
+        return {row[0]: _chunk_row(row) for row in rows}
+
+    def chunk(self, chunk_id: str) -> tuple[ChunkRow, DocumentRow] | None:
+        row = self._conn.execute(
+            f"SELECT {_CHUNK_COLUMNS}, c.doc FROM chunks c JOIN documents d ON d.id = c.doc"
+            " WHERE c.chunk_id = ?",
+            (chunk_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        document = self.document(rowid=row[-1])
+        assert document is not None
+        return _chunk_row(row), document
+
+    def document(self, *, rowid: int | None = None, key: str | None = None) -> DocumentRow | None:
+        """A document by rowid, or by ``key``: its document id, source or external id."""
+        cols = (
+            "id, document_id, source, origin, external_id, format, title, text, content_hash,"
+            " metadata"
+        )
+        if rowid is not None:
+            row = self._conn.execute(f"SELECT {cols} FROM documents WHERE id = ?", (rowid,))
+        else:
+            row = self._conn.execute(
+                f"SELECT {cols} FROM documents WHERE document_id = ?1 OR source = ?1"
+                " OR external_id = ?1 ORDER BY document_id = ?1 DESC, source = ?1 DESC LIMIT 1",
+                (key,),
+            )
+        found = row.fetchone()
+        if found is None:
+            return None
+        return DocumentRow(*found[:9], json.loads(found[9]))
+
+    def filter_chunks(self, source_glob: str | None, where: dict[str, Any]) -> list[int]:
+        """Chunk rowids whose source matches the glob and whose metadata has every pair.
+
+        A key is looked up in the chunk's metadata first, then in its document's.
+        """
+        clauses: list[str] = []
+        params: list[Any] = []
+        if source_glob is not None:
+            clauses.append("d.source GLOB ?")
+            params.append(source_glob)
+        for key, value in where.items():
+            path = "$." + json.dumps(key)
+            clauses.append(
+                "COALESCE(json_extract(c.metadata, ?), json_extract(d.metadata, ?))"
+                " IS json_extract(?, '$')"
+            )
+            params.extend([path, path, json.dumps(value)])
+        sql = "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc"
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        return [r[0] for r in self._conn.execute(sql, params)]
+
+    def counts(self) -> tuple[int, int]:
+        docs = self._conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+        chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        return docs, chunks
+
+    def formats(self) -> dict[str, int]:
+        rows = self._conn.execute("SELECT format, count(*) FROM documents GROUP BY format")
+        return dict(rows.fetchall())

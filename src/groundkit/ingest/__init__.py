@@ -1,0 +1,1 @@
+"""Sources -> normalised text: path walking, URL fetching, per-format loaders."""

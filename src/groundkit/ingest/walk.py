@@ -1,0 +1,110 @@
+"""Expand the paths a user gave into the files to ingest.
+
+Hidden files and directories and anything a ``.gitignore`` inside the tree excludes are passed
+over. A symlink is followed only while it stays inside the tree it was found in; one that leaves it
+is refused and reported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from groundkit.ingest.formats import Format, format_for
+from groundkit.types import Skipped
+
+__all__ = ["Discovery", "FileInput", "discover"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileInput:
+    path: str  # absolute, symlinks not resolved: the name the user sees
+    format: Format
+
+
+@dataclass(slots=True)
+class Discovery:
+    files: list[FileInput] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    ignored: int = 0
+    # Directories walked in full: documents under them whose files are gone get removed.
+    walked_roots: list[str] = field(default_factory=list)
+
+
+def discover(paths: Sequence[str]) -> Discovery:
+    found = Discovery()
+    for raw in paths:
+        path = Path(os.path.abspath(raw))
+        if path.is_dir():
+            found.walked_roots.append(str(path))
+            _walk(path, found)
+        elif path.is_file():
+            fmt = format_for(path, explicit=True)
+            assert fmt is not None
+            found.files.append(FileInput(str(path), fmt))
+        elif path.is_symlink():
+            found.skipped.append(Skipped(str(path), "unreadable: broken symlink"))
+        else:
+            found.skipped.append(Skipped(str(path), "not found"))
+    return found
+
+
+def _walk(root: Path, found: Discovery) -> None:
+    real_root = root.resolve()
+    for entry, specs in _entries(root, []):
+        rel_parts = entry.relative_to(root).parts
+        if any(part.startswith(".") for part in rel_parts):
+            continue
+        if _ignored(entry, specs):
+            continue
+        if entry.is_symlink():
+            target = entry.resolve()
+            if not target.is_relative_to(real_root):
+                found.skipped.append(Skipped(str(entry), "symlink leaves the ingested tree"))
+                continue
+            if not target.exists():
+                found.skipped.append(Skipped(str(entry), "unreadable: broken symlink"))
+                continue
+            if target.is_dir():
+                continue  # its target is walked in its own place; following it could loop
+        fmt = format_for(entry, explicit=False)
+        if fmt is None:
+            found.ignored += 1
+        else:
+            found.files.append(FileInput(str(entry), fmt))
+
+
+_Specs = list[tuple[Path, pathspec.PathSpec]]
+
+
+def _entries(directory: Path, specs: _Specs) -> Iterator[tuple[Path, _Specs]]:
+    """Files and symlinks under ``directory`` in a stable order, with the gitignores above each."""
+    gitignore = directory / ".gitignore"
+    if gitignore.is_file():
+        lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+        specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
+    try:
+        children = sorted(directory.iterdir(), key=lambda p: p.name)
+    except OSError:
+        return
+    for child in children:
+        if child.name.startswith(".") or _ignored(child, specs):
+            continue
+        if child.is_dir() and not child.is_symlink():
+            yield from _entries(child, specs)
+        else:
+            yield child, specs
+
+
+def _ignored(path: Path, specs: _Specs) -> bool:
+    for base, spec in specs:
+        rel = path.relative_to(base).as_posix()
+        if path.is_dir() and not path.is_symlink():
+            rel += "/"
+        if spec.match_file(rel):
+            return True
+    return False

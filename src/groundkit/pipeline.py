@@ -1,0 +1,228 @@
+"""One ingest run: discover -> load -> chunk -> store, then bring the lexical index in line.
+
+The whole run is one SQLite transaction, and each changed document is journalled in
+``lexical_pending`` inside it. So a crash before the commit leaves the collection as it was, and a
+crash after it is finished by ``sync_lexical`` on the next open: as before, or fully updated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, chunk_text
+from groundkit.config import Settings
+from groundkit.errors import GroundkitError
+from groundkit.index.lexical import LexicalIndex
+from groundkit.index.store import NewChunk, Store
+from groundkit.ingest.formats import Format, format_for
+from groundkit.ingest.loaders import Loaded, Rejected, load
+from groundkit.ingest.walk import FileInput, discover
+from groundkit.types import IngestReport, Skipped
+
+__all__ = ["Progress", "document_id_for", "run_ingest", "sync_lexical"]
+
+Progress = Callable[[int, int], None]  # (inputs done, inputs in all)
+
+# Test hook: kill -9 this very process at a named point, so crash-safety tests are deterministic.
+_CRASH_ENV = "_GRK_TEST_CRASH_AT"
+
+
+def _crash_point(name: str) -> None:
+    if os.environ.get(_CRASH_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def document_id_for(source: str) -> str:
+    return "d" + _digest(source)
+
+
+def _fingerprint(item: Loaded, chunking: ChunkSettings) -> str:
+    return _digest(
+        f"{item.content_hash}|{item.format}|{chunking.size}|{chunking.min_size}|{CHUNKER_VERSION}"
+    )
+
+
+@dataclass(slots=True)
+class _Tally:
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    chunks: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def run_ingest(
+    store: Store,
+    lexical: LexicalIndex,
+    inputs: Sequence[str],
+    settings: Settings,
+    progress: Progress | None = None,
+) -> IngestReport:
+    urls = [i for i in inputs if i.startswith(("http://", "https://"))]
+    found = discover([i for i in inputs if i not in urls])
+    tally = _Tally(skipped=list(found.skipped))
+    chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
+    seen: set[str] = {s.source for s in found.skipped}
+    total = len(found.files) + len(urls)
+    with store.transaction():
+        for done, file in enumerate(found.files, start=1):
+            seen.add(file.path)
+            _ingest_one(store, file.path, lambda f=file: _read_file(f, settings), chunking, tally)
+            if done == total // 2:
+                _crash_point("mid-ingest")
+            if progress:
+                progress(done, total)
+        for done, url in enumerate(urls, start=len(found.files) + 1):
+            seen.add(url)
+            _ingest_one(store, url, lambda u=url: _fetch(u, settings), chunking, tally)
+            if progress:
+                progress(done, total)
+        for root in found.walked_roots:
+            for origin in store.origins_under(root):
+                if origin not in seen:
+                    tally.removed += store.delete_documents(store.documents_from(origin))
+    _crash_point("after-store-commit")
+    sync_lexical(store, lexical)
+    return IngestReport(
+        new=tally.new,
+        changed=tally.changed,
+        unchanged=tally.unchanged,
+        removed=tally.removed,
+        skipped=tuple(tally.skipped),
+        ignored=found.ignored,
+        chunks_written=tally.chunks,
+    )
+
+
+def sync_lexical(store: Store, lexical: LexicalIndex) -> int:
+    """Make the lexical postings of every journalled document match the store; clear the journal."""
+    pending = store.pending()
+    if pending:
+        lexical.sync(pending, store.chunk_texts(pending))
+        _crash_point("after-lexical-commit")
+        store.clear_pending(pending)
+    return len(pending)
+
+
+def _read_file(file: FileInput, settings: Settings) -> tuple[bytes, Format]:
+    path = file.path
+    try:
+        size = os.path.getsize(path)
+        if size > settings.ingest.max_file_bytes:
+            raise Rejected(
+                f"oversized ({size:,} bytes; ingest.max_file_bytes is "
+                f"{settings.ingest.max_file_bytes:,})"
+            )
+        with open(path, "rb") as fh:
+            return fh.read(settings.ingest.max_file_bytes + 1), file.format
+    except IsADirectoryError:
+        raise Rejected("unreadable: is a directory") from None
+    except OSError as exc:
+        raise Rejected(f"unreadable: {(exc.strerror or type(exc).__name__).lower()}") from None
+
+
+def _fetch(url: str, settings: Settings) -> tuple[bytes, Format]:
+    from groundkit.ingest.url import FetchPolicy, fetch_url
+
+    policy = FetchPolicy(
+        max_bytes=settings.ingest.url_max_bytes, timeout_s=settings.ingest.url_timeout_s
+    )
+    try:
+        got = fetch_url(url, policy)
+    except GroundkitError as exc:
+        raise Rejected(f"{exc.code}: {exc.message}") from None
+    fmt = _url_format(got.media_type, got.final_url)
+    if fmt is None:
+        raise Rejected(f"unsupported content type {got.media_type or 'unknown'!r}")
+    return got.body, fmt
+
+
+_MEDIA: dict[str, Format] = {
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "application/pdf": "pdf",
+    "text/markdown": "markdown",
+    "text/x-markdown": "markdown",
+    "text/plain": "text",
+}
+
+
+def _url_format(media_type: str, final_url: str) -> Format | None:
+    if media_type in _MEDIA:
+        return _MEDIA[media_type]
+    path = final_url.split("?", 1)[0].split("#", 1)[0]
+    return format_for(path, explicit=False)
+
+
+def _ingest_one(
+    store: Store,
+    origin: str,
+    read: Callable[[], tuple[bytes, Format]],
+    chunking: ChunkSettings,
+    tally: _Tally,
+) -> None:
+    existing = store.fingerprints(origin)
+    try:
+        data, fmt = read()
+        items, record_skips = load(data, origin=origin, fmt=fmt)
+    except Rejected as exc:
+        # Whatever was stored from this source stays: nothing is lost to a bad read.
+        tally.skipped.append(Skipped(origin, exc.reason))
+        return
+    tally.skipped.extend(record_skips)
+    produced: set[str] = set()
+    for item in items:
+        produced.add(item.source)
+        fingerprint = _fingerprint(item, chunking)
+        previous = existing.get(item.source)
+        if previous is not None and previous[1] == fingerprint:
+            tally.unchanged += 1
+            continue
+        tally.chunks += _store(
+            store, item, fingerprint, chunking, None if previous is None else previous[0]
+        )
+        if previous is None:
+            tally.new += 1
+        else:
+            tally.changed += 1
+    gone = [rowid for source, (rowid, _) in existing.items() if source not in produced]
+    tally.removed += store.delete_documents(gone)
+
+
+def _store(
+    store: Store, item: Loaded, fingerprint: str, chunking: ChunkSettings, rowid: int | None
+) -> int:
+    document_id = document_id_for(item.source)
+    spans = chunk_text(item.text, format=item.format, settings=chunking, pages=item.pages)
+    chunks = [
+        NewChunk("c" + _digest(f"{document_id}|{fingerprint}|{s.start}|{s.end}"), s.start, s.end,
+                 s.metadata)
+        for s in spans
+    ]
+    metadata = dict(item.metadata)
+    if item.pages:
+        metadata["page_count"] = len(item.pages)
+    store.put_document(
+        rowid=rowid,
+        document_id=document_id,
+        source=item.source,
+        origin=item.origin,
+        external_id=item.external_id,
+        format=item.format,
+        title=item.title,
+        text=item.text,
+        content_hash=item.content_hash,
+        fingerprint=fingerprint,
+        metadata=metadata,
+        chunks=chunks,
+    )
+    return len(chunks)

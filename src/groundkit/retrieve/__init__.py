@@ -1,0 +1,1 @@
+"""Queries -> ranked, cited hits; citations -> text re-read and re-checked."""

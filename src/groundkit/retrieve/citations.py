@@ -1,0 +1,60 @@
+"""Citation resolution: read a chunk back from the stored text and re-check its source."""
+
+from __future__ import annotations
+
+import os
+
+from groundkit.errors import ErrorCode, NotFoundError
+from groundkit.index.store import DocumentRow, Store
+from groundkit.ingest.loaders import Rejected, content_hash
+from groundkit.types import Citation, ResolvedCitation, Verification
+
+__all__ = ["resolve", "verify_source"]
+
+
+def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
+    found = store.chunk(chunk_id)
+    if found is None:
+        raise NotFoundError(
+            ErrorCode.CHUNK_NOT_FOUND,
+            f"no chunk {chunk_id!r} in collection {collection!r}",
+            hint="chunk ids change when their document changes; search again",
+        )
+    row, document = found
+    text = document.text[row.start : row.end]
+    citation = Citation(
+        collection, row.document_id, row.external_id, row.chunk_id, row.source, row.start, row.end
+    )
+    return ResolvedCitation(citation, text, verify_source(document), row.metadata)
+
+
+def verify_source(document: DocumentRow) -> Verification:
+    """Compare the source as it is now with what was ingested, by content hash."""
+    if document.origin.startswith(("http://", "https://")):
+        return Verification.NOT_CHECKED
+    try:
+        with open(document.origin, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return Verification.MISSING
+    except OSError:
+        return Verification.MISSING if not os.path.exists(document.origin) else Verification.DRIFTED
+    if document.external_id is None:
+        return Verification.VERIFIED if content_hash(data) == document.content_hash else (
+            Verification.DRIFTED
+        )
+    return _verify_record(data, document)
+
+
+def _verify_record(data: bytes, document: DocumentRow) -> Verification:
+    from groundkit.ingest.loaders import load
+
+    try:
+        loaded, _ = load(data, origin=document.origin, fmt="records")
+    except Rejected:
+        return Verification.DRIFTED
+    for item in loaded:
+        if item.source == document.source:
+            same = item.content_hash == document.content_hash
+            return Verification.VERIFIED if same else Verification.DRIFTED
+    return Verification.MISSING

@@ -1,0 +1,159 @@
+"""Frozen values passed between stages.
+
+Frozen dataclasses rather than pydantic models: ``Hit`` and ``Citation`` are built on every search
+and validation would cost more than the search itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "Chunk",
+    "Citation",
+    "Document",
+    "Hit",
+    "IngestReport",
+    "Metadata",
+    "ResolvedCitation",
+    "Skipped",
+    "Verification",
+]
+
+Metadata = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A source's whole normalised text, as stored. Every offset downstream refers to ``text``."""
+
+    document_id: str
+    source: str
+    text: str
+    format: str
+    external_id: str | None = None
+    title: str | None = None
+    metadata: Metadata = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A slice of a document: ``document.text[start:end] == text``."""
+
+    chunk_id: str
+    document_id: str
+    ordinal: int
+    start: int
+    end: int
+    text: str
+    metadata: Metadata = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where a passage lives: re-reading ``[start, end)`` of the stored document gives it back."""
+
+    collection: str
+    document_id: str
+    external_id: str | None
+    chunk_id: str
+    source: str
+    start: int
+    end: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One ranked search result."""
+
+    rank: int
+    score: float
+    citation: Citation
+    text: str
+    snippet: str
+    metadata: Metadata = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.citation
+        return {
+            "rank": self.rank,
+            "score": self.score,
+            "collection": c.collection,
+            "document_id": c.document_id,
+            "external_id": c.external_id,
+            "chunk_id": c.chunk_id,
+            "source": c.source,
+            "start": c.start,
+            "end": c.end,
+            "snippet": self.snippet,
+            "text": self.text,
+            "metadata": self.metadata,
+        }
+
+
+class Verification(StrEnum):
+    """How a cited passage compares with its source as it is now."""
+
+    VERIFIED = "verified"  # the source still holds exactly what was ingested
+    DRIFTED = "drifted"  # the source changed since ingest; the stored text is what was cited
+    MISSING = "missing"  # the source file is gone
+    NOT_CHECKED = "not_checked"  # a remote source: groundkit never re-fetches to verify
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedCitation:
+    """A chunk read back from the stored document, with the source re-checked."""
+
+    citation: Citation
+    text: str
+    verification: Verification
+    metadata: Metadata = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.citation.to_dict(),
+            "text": self.text,
+            "verification": str(self.verification),
+            "metadata": self.metadata,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """An input that was not ingested, and why."""
+
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    """What one ingest run did. ``skipped`` non-empty means partial success."""
+
+    new: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: tuple[Skipped, ...] = ()
+    ignored: int = 0
+    chunks_written: int = 0
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.skipped)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "new": self.new,
+            "changed": self.changed,
+            "unchanged": self.unchanged,
+            "removed": self.removed,
+            "skipped": [{"source": s.source, "reason": s.reason} for s in self.skipped],
+            "ignored": self.ignored,
+            "chunks_written": self.chunks_written,
+        }
