@@ -1,10 +1,10 @@
 """groundkit: answers over your own material, where every citation is checked by a machine.
 
-    >>> import groundkit
-    >>> with groundkit.open_collection("notes", index_dir=".groundkit") as notes:
-    ...     notes.ingest(["docs/"])
-    ...     hits = notes.search("how are citations verified?")
-    ...     notes.show(hits[0].citation.chunk_id).verification
+>>> import groundkit
+>>> with groundkit.open_collection("notes", index_dir=".groundkit") as notes:
+...     notes.ingest(["docs/"])
+...     hits = notes.search("how are citations verified?")
+...     notes.show(hits[0].citation.chunk_id).verification
 """
 
 from groundkit.collection import Collection, delete_collection, list_collections, open_collection

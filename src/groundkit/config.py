@@ -93,7 +93,7 @@ def load(
     """Resolve every layer once. Raises ``ConfigError`` naming the offending key."""
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
-    sources = dict.fromkeys(KEYS, "default")
+    sources: dict[str, str] = dict.fromkeys(KEYS, "default")
 
     path, explicit = _config_path(config_file, env)
     if path is not None and (explicit or path.is_file()):
@@ -103,13 +103,13 @@ def load(
     for name, raw in env.items():
         if not name.startswith("GRK_") or name == _CONFIG_ENV:
             continue
-        key = ENV_NAMES.get(name)
-        if key is None:
+        if name not in ENV_NAMES:
             raise ConfigError(
                 ErrorCode.CONFIG_UNKNOWN_KEY,
                 f"unknown environment variable {name}",
                 hint="known: " + ", ".join(sorted(ENV_NAMES)),
             )
+        key = ENV_NAMES[name]
         values[key] = _check(key, raw, f"env {name}", strings=True)
         sources[key] = f"env {name}"
     for key, value in (flags or {}).items():

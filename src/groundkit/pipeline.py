@@ -12,6 +12,7 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, chunk_text
 from groundkit.config import Settings
@@ -76,14 +77,14 @@ def run_ingest(
     with store.transaction():
         for done, file in enumerate(found.files, start=1):
             seen.add(file.path)
-            _ingest_one(store, file.path, lambda f=file: _read_file(f, settings), chunking, tally)
+            _ingest_one(store, file.path, partial(_read_file, file, settings), chunking, tally)
             if done == total // 2:
                 _crash_point("mid-ingest")
             if progress:
                 progress(done, total)
         for done, url in enumerate(urls, start=len(found.files) + 1):
             seen.add(url)
-            _ingest_one(store, url, lambda u=url: _fetch(u, settings), chunking, tally)
+            _ingest_one(store, url, partial(_fetch, url, settings), chunking, tally)
             if progress:
                 progress(done, total)
         for root in found.walked_roots:
@@ -123,7 +124,12 @@ def _read_file(file: FileInput, settings: Settings) -> tuple[bytes, Format]:
                 f"{settings.ingest.max_file_bytes:,})"
             )
         with open(path, "rb") as fh:
-            return fh.read(settings.ingest.max_file_bytes + 1), file.format
+            data = fh.read(settings.ingest.max_file_bytes + 1)
+        if len(data) > settings.ingest.max_file_bytes:  # it grew while we looked
+            raise Rejected(
+                f"oversized (ingest.max_file_bytes is {settings.ingest.max_file_bytes:,})"
+            )
+        return data, file.format
     except IsADirectoryError:
         raise Rejected("unreadable: is a directory") from None
     except OSError as exc:
@@ -204,8 +210,12 @@ def _store(
     document_id = document_id_for(item.source)
     spans = chunk_text(item.text, format=item.format, settings=chunking, pages=item.pages)
     chunks = [
-        NewChunk("c" + _digest(f"{document_id}|{fingerprint}|{s.start}|{s.end}"), s.start, s.end,
-                 s.metadata)
+        NewChunk(
+            "c" + _digest(f"{document_id}|{fingerprint}|{s.start}|{s.end}"),
+            s.start,
+            s.end,
+            s.metadata,
+        )
         for s in spans
     ]
     metadata = dict(item.metadata)

@@ -87,11 +87,7 @@ def pack(text: str, sections: Sequence[Section], settings: ChunkSettings) -> lis
         first = opens if opens >= 0 else (groups[-1][3] if groups else 0)
         groups.append([a_start, a_end, first, first])
 
-    spans = [
-        (t[0], t[1], g[2], g[3])
-        for g in groups
-        if (t := _trim(text, g[0], g[1])) is not None
-    ]
+    spans = [(t[0], t[1], g[2], g[3]) for g in groups if (t := _trim(text, g[0], g[1])) is not None]
     spans = _absorb_fragments(spans, settings)
     return [Span(s, e, _metadata(sections, first, last)) for s, e, first, last in spans]
 

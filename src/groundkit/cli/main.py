@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +13,9 @@ from groundkit.cli import render
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.config import LoadedSettings, load
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
+
+if TYPE_CHECKING:
+    from groundkit.collection import Collection
 
 __all__ = ["cli", "main"]
 
@@ -22,14 +25,13 @@ class _Context:
         self.flags = flags
         self.config_file = config_file
 
-    def settings(self, **more: Any) -> LoadedSettings:
-        return load({**self.flags, **more}, config_file=self.config_file)
+    def settings(self, more: dict[str, Any] | None = None) -> LoadedSettings:
+        return load({**self.flags, **(more or {})}, config_file=self.config_file)
 
-    def open(self, *, create: bool = False, **more: Any) -> Any:
+    def open(self, *, create: bool = False, more: dict[str, Any] | None = None) -> Collection:
         from groundkit.collection import open_collection
 
-        settings = self.settings(**more).settings
-        return open_collection(settings=settings, create=create)
+        return open_collection(settings=self.settings(more).settings, create=create)
 
 
 pass_ctx = click.make_pass_decorator(_Context)
@@ -41,8 +43,9 @@ pass_ctx = click.make_pass_decorator(_Context)
 @click.option("--config", "config_file", help="Config file [default: ./grk.toml if present].")
 @click.version_option(package_name="groundkit", prog_name="grk")
 @click.pass_context
-def cli(ctx: click.Context, index_dir: str | None, collection: str | None,
-        config_file: str | None) -> None:
+def cli(
+    ctx: click.Context, index_dir: str | None, collection: str | None, config_file: str | None
+) -> None:
     """groundkit: search your own documents; every hit cites text a machine re-checks."""
     ctx.obj = _Context({"index_dir": index_dir, "collection": collection}, config_file)
 
@@ -53,12 +56,15 @@ def cli(ctx: click.Context, index_dir: str | None, collection: str | None,
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
-def ingest(obj: _Context, inputs: tuple[str, ...], chunk_size: int | None, quiet: bool,
-           as_json: bool) -> None:
+def ingest(
+    obj: _Context, inputs: tuple[str, ...], chunk_size: int | None, quiet: bool, as_json: bool
+) -> None:
     """Ingest files, folders, JSONL record files and http(s) URLs (only what changed)."""
-    with obj.open(create=True, **{"chunk.size": chunk_size}) as collection:
-        with render.progress_bar(enabled=not quiet and not as_json) as progress:
-            report = collection.ingest(list(inputs), progress=progress)
+    with (
+        obj.open(create=True, more={"chunk.size": chunk_size}) as collection,
+        render.progress_bar(enabled=not quiet and not as_json) as progress,
+    ):
+        report = collection.ingest(list(inputs), progress=progress)
     render.ingest_report(report, as_json=as_json)
     if report.partial:
         click.get_current_context().exit(ExitCode.PARTIAL)
@@ -69,17 +75,27 @@ def ingest(obj: _Context, inputs: tuple[str, ...], chunk_size: int | None, quiet
 @click.option("--top-k", "-k", type=int, help="How many hits [default: 10].")
 @click.option("--source", help="Only sources matching this glob (e.g. '*/guides/*.md').")
 @click.option("--where", multiple=True, metavar="KEY=VALUE", help="Metadata equality filter.")
-@click.option("--queries", type=click.Path(dir_okay=False),
-              help='Batch: a JSONL file of {"id" or "_id", "text"}; prints one JSON line each.')
+@click.option(
+    "--queries",
+    type=click.Path(dir_okay=False),
+    help='Batch: a JSONL file of {"id" or "_id", "text"}; prints one JSON line each.',
+)
 @click.option("--json", "as_json", is_flag=True, help="Print hits as JSON.")
 @pass_ctx
-def search(obj: _Context, query: str | None, top_k: int | None, source: str | None,
-           where: tuple[str, ...], queries: str | None, as_json: bool) -> None:
+def search(
+    obj: _Context,
+    query: str | None,
+    top_k: int | None,
+    source: str | None,
+    where: tuple[str, ...],
+    queries: str | None,
+    as_json: bool,
+) -> None:
     """Search a collection. The query is plain words, never query syntax."""
     if (query is None) == (queries is None):
         raise UsageError(ErrorCode.USAGE, "give either a QUERY or --queries FILE")
     filters = _parse_where(where)
-    with obj.open(**{"search.top_k": top_k}) as collection:
+    with obj.open(more={"search.top_k": top_k}) as collection:
         if queries is None:
             assert query is not None
             hits = collection.search(query, source=source, where=filters)
@@ -87,7 +103,9 @@ def search(obj: _Context, query: str | None, top_k: int | None, source: str | No
             return
         for query_id, text in _read_queries(queries):
             hits = collection.search(text, source=source, where=filters)
-            click.echo(json.dumps({"query_id": query_id, "hits": [render.batch_hit(h) for h in hits]}))
+            click.echo(
+                json.dumps({"query_id": query_id, "hits": [render.batch_hit(h) for h in hits]})
+            )
 
 
 @cli.command()
@@ -193,7 +211,7 @@ def _read_queries(path: str) -> Iterator[tuple[str, str]]:
             if obj is None or query_id is None or not isinstance(text, str):
                 raise UsageError(
                     ErrorCode.USAGE,
-                    f"line {lineno} of --queries is not {{\"id\" or \"_id\", \"text\"}}",
+                    f'line {lineno} of --queries is not {{"id" or "_id", "text"}}',
                 )
             yield str(query_id), text
 

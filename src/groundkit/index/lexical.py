@@ -80,8 +80,7 @@ class LexicalIndex:
         if not terms or limit <= 0 or (allowed is not None and not allowed):
             return []
         should = [
-            (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "text", t))
-            for t in terms
+            (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "text", t)) for t in terms
         ]
         query = tantivy.Query.boolean_query(should)
         if allowed is not None:

@@ -23,7 +23,7 @@ __all__ = ["ChunkRow", "DocumentRow", "NewChunk", "Store"]
 
 _CHUNK_TEXT = 'substr(d.text, c.start + 1, c."end" - c.start)'
 _CHUNK_COLUMNS = (
-    f"c.id, c.chunk_id, c.ordinal, c.start, c.\"end\", c.metadata, {_CHUNK_TEXT},"
+    f'c.id, c.chunk_id, c.ordinal, c.start, c."end", c.metadata, {_CHUNK_TEXT},'
     " d.document_id, d.external_id, d.source"
 )
 
@@ -195,9 +195,13 @@ class Store:
 
     def clear_pending(self, rowids: Sequence[int]) -> None:
         with self.transaction():
-            self._conn.executemany("DELETE FROM lexical_pending WHERE doc = ?", [(r,) for r in rowids])
+            self._conn.executemany(
+                "DELETE FROM lexical_pending WHERE doc = ?", [(r,) for r in rowids]
+            )
 
-    def chunk_texts(self, doc_rowids: Sequence[int] | None = None) -> Iterator[tuple[int, int, str]]:
+    def chunk_texts(
+        self, doc_rowids: Sequence[int] | None = None
+    ) -> Iterator[tuple[int, int, str]]:
         """``(chunk rowid, document rowid, text)`` for some documents, or for all of them."""
         sql = f"SELECT c.id, c.doc, {_CHUNK_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
         if doc_rowids is None:
@@ -249,7 +253,19 @@ class Store:
         found = row.fetchone()
         if found is None:
             return None
-        return DocumentRow(*found[:9], json.loads(found[9]))
+        rowid_, document_id, source, origin, external_id, fmt, title, text, digest, meta = found
+        return DocumentRow(
+            rowid_,
+            document_id,
+            source,
+            origin,
+            external_id,
+            fmt,
+            title,
+            text,
+            digest,
+            json.loads(meta),
+        )
 
     def filter_chunks(self, source_glob: str | None, where: dict[str, Any]) -> list[int]:
         """Chunk rowids whose source matches the glob and whose metadata has every pair.

@@ -27,8 +27,7 @@ _BY_SUFFIX: dict[str, Format] = {
 _CODE_SUFFIXES = frozenset(
     ".py .pyi .js .mjs .cjs .ts .tsx .jsx .go .rs .java .kt .kts .scala .c .h .cc .cpp .cxx .hpp"
     " .cs .rb .php .swift .m .sh .bash .zsh .sql .toml .yaml .yml .json .ini .cfg .css .scss"
-    " .vue .svelte .lua .r .jl .ex .exs .erl .hs .ml .clj .dart .zig .nim .proto .graphql .tf"
-    .split()
+    " .vue .svelte .lua .r .jl .ex .exs .erl .hs .ml .clj .dart .zig .nim .proto .tf".split()
 )
 _TEXT_NAMES = frozenset(
     "readme license licence copying changelog authors contributing notice makefile dockerfile"

@@ -22,7 +22,7 @@ __all__ = ["Loaded", "Rejected", "content_hash", "decode_text", "load"]
 _SNIFF_BYTES = 8192
 
 
-class Rejected(Exception):  # noqa: N818 - control flow inside ingest, never escapes it
+class Rejected(Exception):  # control flow inside ingest; never escapes it
     """This input cannot be ingested; ``reason`` says why."""
 
     def __init__(self, reason: str) -> None:

@@ -165,17 +165,17 @@ def _vet(url: str, policy: FetchPolicy) -> _Target:
     scheme = parts.scheme.lower()
     if scheme not in _DEFAULT_PORTS:
         raise UnsafeURLError(
-            f"only http and https URLs can be fetched, not {scheme or 'a URL without a scheme'!r}",
+            f"only http and https URLs can be fetched, not {scheme or 'scheme-less'} URLs",
             hint="give a full http:// or https:// URL",
         )
     host = parts.hostname
+    if not host:
+        raise UnsafeURLError("the URL has no host", hint="give a URL like https://example.org/")
     if "@" in parts.netloc:
         raise UnsafeURLError(
             f"URLs with credentials are refused (host {host})",
             hint="remove 'user:password@' from the URL",
         )
-    if not host:
-        raise UnsafeURLError("the URL has no host", hint="give a URL like https://example.org/")
     port = port or _DEFAULT_PORTS[scheme]
     key = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if "%" in host:
@@ -300,7 +300,9 @@ def _connect(target: _Target, deadline: float) -> socket.socket:
         try:
             sock.settimeout(_remaining(deadline))
             sock.connect(sockaddr)
-        except OSError as exc:  # a timeout here has spent the deadline; the next try re-raises it
+        # After a timeout the deadline is spent, so later addresses time out too and the error
+        # raised below stays a TimeoutError.
+        except OSError as exc:
             sock.close()
             error = exc
             continue

@@ -78,7 +78,7 @@ def _walk(root: Path, found: Discovery) -> None:
             found.files.append(FileInput(str(entry), fmt))
 
 
-_Specs = list[tuple[Path, pathspec.PathSpec]]
+_Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]
 
 
 def _entries(directory: Path, specs: _Specs) -> Iterator[tuple[Path, _Specs]]:

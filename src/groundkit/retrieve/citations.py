@@ -40,8 +40,10 @@ def verify_source(document: DocumentRow) -> Verification:
     except OSError:
         return Verification.MISSING if not os.path.exists(document.origin) else Verification.DRIFTED
     if document.external_id is None:
-        return Verification.VERIFIED if content_hash(data) == document.content_hash else (
-            Verification.DRIFTED
+        return (
+            Verification.VERIFIED
+            if content_hash(data) == document.content_hash
+            else (Verification.DRIFTED)
         )
     return _verify_record(data, document)
 

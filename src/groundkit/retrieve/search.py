@@ -53,7 +53,12 @@ def bm25_search(
         if row is None:  # removed from the store; the index catches up at its next sync
             continue
         citation = Citation(
-            collection, row.document_id, row.external_id, row.chunk_id, row.source, row.start,
+            collection,
+            row.document_id,
+            row.external_id,
+            row.chunk_id,
+            row.source,
+            row.start,
             row.end,
         )
         excerpt = snippet(row.text, term_set, lexical.analyzer, snippet_chars)
