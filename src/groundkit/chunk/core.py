@@ -11,6 +11,7 @@ whitespace, so ``text[start:end]`` is exactly the chunk's text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -66,30 +67,27 @@ def pack(text: str, sections: Sequence[Section], settings: ChunkSettings) -> lis
         return []
     start, end = stripped
     if end - start <= settings.size:
-        return [Span(start, end, dict(_section_at(sections, start).metadata))]
+        return [_span(sections, start, end)]
 
-    # (start, end, index of the section it opens, or -1)
-    atoms: list[tuple[int, int, int]] = []
-    for index, section in enumerate(sections):
+    # (start, end, whether the atom opens a section)
+    atoms: list[tuple[int, int, bool]] = []
+    for section in sections:
         pieces = _atoms(text, section.start, section.end, settings.size, 0)
-        atoms.extend((s, e, index if i == 0 else -1) for i, (s, e) in enumerate(pieces))
+        atoms.extend((s, e, i == 0) for i, (s, e) in enumerate(pieces))
 
-    groups: list[list[int]] = []  # each: [start, end, first section, last section]
+    groups: list[list[int]] = []
     for a_start, a_end, opens in atoms:
         if groups:
-            g = groups[-1]
-            fits = a_end - g[0] <= settings.size
-            boundary = opens >= 0 and _visible(text, g[0], g[1]) >= settings.min_size
+            group = groups[-1]
+            fits = a_end - group[0] <= settings.size
+            boundary = opens and _visible(text, group[0], group[1]) >= settings.min_size
             if fits and not boundary:
-                g[1] = a_end
-                g[3] = opens if opens >= 0 else g[3]
+                group[1] = a_end
                 continue
-        first = opens if opens >= 0 else (groups[-1][3] if groups else 0)
-        groups.append([a_start, a_end, first, first])
+        groups.append([a_start, a_end])
 
-    spans = [(t[0], t[1], g[2], g[3]) for g in groups if (t := _trim(text, g[0], g[1])) is not None]
-    spans = _absorb_fragments(spans, settings)
-    return [Span(s, e, _metadata(sections, first, last)) for s, e, first, last in spans]
+    trimmed = [t for g in groups if (t := _trim(text, g[0], g[1])) is not None]
+    return [_span(sections, s, e) for s, e in _absorb_fragments(trimmed, settings)]
 
 
 def _atoms(text: str, start: int, end: int, size: int, level: int) -> list[tuple[int, int]]:
@@ -110,23 +108,23 @@ def _atoms(text: str, start: int, end: int, size: int, level: int) -> list[tuple
 
 
 def _absorb_fragments(
-    spans: list[tuple[int, int, int, int]], settings: ChunkSettings
-) -> list[tuple[int, int, int, int]]:
-    """Merge each chunk shorter than ``min_size`` into a neighbour when the result still fits."""
+    spans: list[tuple[int, int]], settings: ChunkSettings
+) -> list[tuple[int, int]]:
+    """Merge each chunk shorter than ``min_size`` into a neighbour when the result still fits.
+
+    Packing alone leaves few such fragments; trimming whitespace can make more.
+    """
     out = list(spans)
     i = 0
     while i < len(out):
-        s, e, first, last = out[i]
+        s, e = out[i]
         if e - s >= settings.min_size or len(out) == 1:
             i += 1
-            continue
-        if i > 0 and e - out[i - 1][0] <= settings.size:
-            p = out[i - 1]
-            out[i - 1 : i + 1] = [(p[0], e, p[2], last)]
+        elif i > 0 and e - out[i - 1][0] <= settings.size:
+            out[i - 1 : i + 1] = [(out[i - 1][0], e)]
             i -= 1
         elif i + 1 < len(out) and out[i + 1][1] - s <= settings.size:
-            n = out[i + 1]
-            out[i : i + 2] = [(s, n[1], first, n[3])]
+            out[i : i + 2] = [(s, out[i + 1][1])]
         else:
             i += 1
     return out
@@ -145,11 +143,12 @@ def _visible(text: str, start: int, end: int) -> int:
     return 0 if trimmed is None else trimmed[1] - trimmed[0]
 
 
-def _section_at(sections: Sequence[Section], pos: int) -> Section:
-    for section in sections:
-        if section.start <= pos < section.end:
-            return section
-    return sections[-1] if sections else Section(0, 0)
+def _span(sections: Sequence[Section], start: int, end: int) -> Span:
+    """A chunk with the metadata of the section it starts in (and, for pages, ends in)."""
+    starts = [section.start for section in sections]
+    first = max(0, bisect_right(starts, start) - 1)
+    last = max(0, bisect_right(starts, end - 1) - 1)
+    return Span(start, end, _metadata(sections, first, last))
 
 
 def _metadata(sections: Sequence[Section], first: int, last: int) -> Metadata:

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from groundkit.chunk import ChunkSettings, Span, chunk_text
+from groundkit.index.store import NewChunk, Store
+
+_ALPHABET = st.sampled_from(
+    [*"abcdefgh xyz", "\n", "\n\n", "# ", "## ", ". ", "```\n", "é", "e\u0301", "😀", "\t"]
+    + ["x" * 45, "longwordwithoutanyspaces" * 4]  # forces hard cuts
+)
+texts = st.lists(_ALPHABET, max_size=400).map("".join)
+chunk_settings = st.integers(min_value=20, max_value=300).flatmap(
+    lambda size: st.builds(ChunkSettings, st.just(size), st.integers(0, size))
+)
+formats = st.sampled_from(["markdown", "text", "code", "html", "record"])
+
+
+def _check_spans(text: str, spans: list[Span], cfg: ChunkSettings) -> None:
+    covered = set()
+    previous_end = 0
+    for span in spans:
+        piece = text[span.start : span.end]
+        assert 0 <= span.start < span.end <= len(text)
+        assert span.start >= previous_end, "chunks are ordered and never overlap"
+        assert len(piece) <= cfg.size
+        assert piece == piece.strip(), "chunks carry no surrounding whitespace"
+        covered.update(range(span.start, span.end))
+        previous_end = span.end
+    missing = [i for i, ch in enumerate(text) if not ch.isspace() and i not in covered]
+    assert not missing, "every non-space character lands in a chunk"
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=texts, cfg=chunk_settings, fmt=formats)
+def test_chunks_are_exact_ordered_bounded_slices_covering_the_text(
+    text: str, cfg: ChunkSettings, fmt: str
+) -> None:
+    spans = chunk_text(text, format=fmt, settings=cfg)
+    _check_spans(text, spans, cfg)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pages=st.lists(texts, min_size=1, max_size=5), cfg=chunk_settings)
+def test_pdf_chunks_carry_the_page_they_start_on(pages: list[str], cfg: ChunkSettings) -> None:
+    text, bounds, pos = "", [], 0
+    for i, page in enumerate(pages):
+        if i:
+            text += "\n\n"
+            pos += 2
+        bounds.append((pos, pos + len(page)))
+        text += page
+        pos += len(page)
+    spans = chunk_text(text, format="pdf", settings=cfg, pages=bounds)
+    _check_spans(text, spans, cfg)
+    for span in spans:
+        page = span.metadata["page"]
+        start, _ = bounds[page - 1]
+        next_start = bounds[page][0] if page < len(bounds) else len(text) + 1
+        assert (start if page > 1 else 0) <= span.start < next_start
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=texts, cfg=chunk_settings, fmt=formats)
+def test_no_fragment_below_min_size_could_have_joined_a_neighbour(
+    text: str, cfg: ChunkSettings, fmt: str
+) -> None:
+    spans = chunk_text(text, format=fmt, settings=cfg)
+    for i, span in enumerate(spans):
+        if span.end - span.start >= cfg.min_size or len(spans) == 1:
+            continue
+        if i > 0:
+            assert span.end - spans[i - 1].start > cfg.size
+        if i + 1 < len(spans):
+            assert spans[i + 1].end - span.start > cfg.size
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=texts.filter(lambda t: t.strip() != ""), cfg=chunk_settings, fmt=formats)
+def test_a_document_within_the_chunk_size_stays_whole(
+    text: str, cfg: ChunkSettings, fmt: str
+) -> None:
+    stripped = text.strip()
+    if len(stripped) > cfg.size:
+        return
+    spans = chunk_text(text, format=fmt, settings=cfg)
+    assert [text[s.start : s.end] for s in spans] == [stripped]
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=texts.filter(lambda t: t.strip() != ""), cfg=chunk_settings, fmt=formats)
+def test_the_store_reads_back_each_chunk_exactly_as_python_slices_it(
+    text: str, cfg: ChunkSettings, fmt: str
+) -> None:
+    # SQLite's substr counts characters like Python does, astral-plane emoji included.
+    spans = chunk_text(text, format=fmt, settings=cfg)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "s.sqlite")
+        try:
+            with store.transaction():
+                store.put_document(
+                    rowid=None,
+                    document_id="d1",
+                    source="s",
+                    origin="o",
+                    external_id=None,
+                    format=fmt,
+                    title=None,
+                    text=text,
+                    content_hash="h",
+                    fingerprint="f",
+                    metadata={},
+                    chunks=[
+                        NewChunk(f"c{i}", s.start, s.end, s.metadata) for i, s in enumerate(spans)
+                    ],
+                )
+            rows = store.chunks_by_rowid([rowid for rowid, _, _ in store.chunk_texts()])
+        finally:
+            store.close()
+    assert sorted((r.start, r.end, r.text) for r in rows.values()) == [
+        (s.start, s.end, text[s.start : s.end]) for s in spans
+    ]
+
+
+def test_markdown_chunks_keep_their_heading_path() -> None:
+    body = "Calibrate the widget with the torque gauge every ninety days. " * 12
+    text = f"# Manual\n\n## Setup\n\n{body}\n\n## Safety\n### Gloves\n\n{body}"
+    spans = chunk_text(text, format="markdown", settings=ChunkSettings(400, 100))
+    paths = [s.metadata["heading_path"] for s in spans]
+    assert paths[0] == ["Manual"]
+    assert ["Manual", "Setup"] in paths
+    assert paths[-1] == ["Manual", "Safety", "Gloves"]
+
+
+def test_a_heading_is_never_left_alone_in_a_chunk() -> None:
+    para = "word " * 70
+    text = f"# Title\n\n## Empty section\n\n### Child\n\n{para}\n\n{para}"
+    spans = chunk_text(text, format="markdown", settings=ChunkSettings(400, 100))
+    for span in spans:
+        piece = text[span.start : span.end]
+        assert not all(line.startswith("#") for line in piece.splitlines() if line.strip())
+
+
+def test_headings_inside_fenced_code_do_not_start_sections() -> None:
+    text = "# Real\n\n```\n# not a heading\n```\n\n" + "text " * 100
+    spans = chunk_text(text, format="markdown", settings=ChunkSettings(200, 50))
+    assert all(s.metadata["heading_path"] == ["Real"] for s in spans)
