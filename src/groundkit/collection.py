@@ -65,7 +65,7 @@ def open_collection(
 ) -> Collection:
     """Open (or, with ``create``, make) a collection. ``settings`` default to the built-ins."""
     settings = settings or Settings()
-    name = _check_name(name or settings.collection)
+    name = _check_name(settings.collection if name is None else name)
     path = Path(index_dir if index_dir is not None else settings.index_dir) / name
     if not (path / _STORE).is_file():
         if not create:

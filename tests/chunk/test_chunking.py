@@ -10,8 +10,11 @@ from groundkit.chunk import ChunkSettings, Span, chunk_text
 from groundkit.index.store import NewChunk, Store
 
 _ALPHABET = st.sampled_from(
-    [*"abcdefgh xyz", "\n", "\n\n", "# ", "## ", ". ", "```\n", "é", "e\u0301", "😀", "\t"]
-    + ["x" * 45, "longwordwithoutanyspaces" * 4]  # forces hard cuts
+    [
+        *"abcdefgh xyz",
+        *["\n", "\n\n", "# ", "## ", ". ", "```\n", "é", "e\u0301", "😀", "\t"],
+        *["x" * 45, "longwordwithoutanyspaces" * 4],  # long words force hard cuts
+    ]
 )
 texts = st.lists(_ALPHABET, max_size=400).map("".join)
 chunk_settings = st.integers(min_value=20, max_value=300).flatmap(

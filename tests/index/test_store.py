@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import groundkit
+from groundkit import ErrorCode, GroundkitError
+from groundkit.index.migrations import SCHEMA_VERSION
+
+
+def _collection_with_docs(tmp_path: Path) -> groundkit.Collection:
+    (tmp_path / "a.md").write_text("# Alpha\n\nThe alpha document talks about granite.\n")
+    (tmp_path / "b.txt").write_text("The beta document talks about marble.\n")
+    coll = groundkit.open_collection("c", index_dir=tmp_path / "index")
+    coll.ingest([str(tmp_path / "a.md"), str(tmp_path / "b.txt")])
+    return coll
+
+
+def test_a_new_store_records_its_schema_version_in_the_manifest(tmp_path: Path) -> None:
+    with _collection_with_docs(tmp_path) as coll:
+        status = coll.status()
+    assert status["schema_version"] == SCHEMA_VERSION
+    with sqlite3.connect(tmp_path / "index" / "c" / "store.sqlite") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_store_from_a_newer_groundkit_is_refused(tmp_path: Path) -> None:
+    _collection_with_docs(tmp_path).close()
+    with sqlite3.connect(tmp_path / "index" / "c" / "store.sqlite") as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(GroundkitError) as err:
+        groundkit.open_collection("c", index_dir=tmp_path / "index", create=False)
+    assert err.value.code == ErrorCode.STORE_TOO_NEW
+
+
+def test_reindex_rebuilds_a_lost_lexical_index_from_the_store(tmp_path: Path) -> None:
+    _collection_with_docs(tmp_path).close()
+    shutil.rmtree(tmp_path / "index" / "c" / "lexical")
+    with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
+        assert coll.search("granite") == []
+        assert coll.reindex() == 2
+        assert [h.text for h in coll.search("granite")] == [
+            "# Alpha\n\nThe alpha document talks about granite."
+        ]
+
+
+def test_an_outdated_analyzer_triggers_a_rebuild_on_open(tmp_path: Path) -> None:
+    _collection_with_docs(tmp_path).close()
+    shutil.rmtree(tmp_path / "index" / "c" / "lexical")
+    with sqlite3.connect(tmp_path / "index" / "c" / "store.sqlite") as conn:
+        conn.execute("UPDATE manifest SET value = 'grk_en_v0' WHERE key = 'analyzer'")
+    with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
+        assert len(coll.search("marble")) == 1
+        assert coll.status()["analyzer"] == "grk_en_v1"
+
+
+def test_a_second_writer_is_refused_while_one_holds_the_collection(tmp_path: Path) -> None:
+    import fcntl
+    import os
+
+    coll = _collection_with_docs(tmp_path)
+    fd = os.open(tmp_path / "index" / "c" / "write.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(GroundkitError) as err:
+            coll.ingest([str(tmp_path / "a.md")])
+        assert err.value.code == ErrorCode.INDEX_LOCKED
+        assert len(coll.search("granite")) == 1  # readers are not blocked
+    finally:
+        os.close(fd)
+        coll.close()
+
+
+def test_deleting_a_document_removes_it_from_search(tmp_path: Path) -> None:
+    with _collection_with_docs(tmp_path) as coll:
+        hit = coll.search("granite")[0]
+        assert coll.delete_document(hit.citation.document_id) == hit.citation.document_id
+        assert coll.search("granite") == []
+        with pytest.raises(GroundkitError) as err:
+            coll.show(hit.citation.chunk_id)
+        assert err.value.code == ErrorCode.CHUNK_NOT_FOUND
+        assert coll.status()["lexical_chunks"] == coll.status()["chunks"] == 1

@@ -1,0 +1,108 @@
+"""A kill -9 in the middle of an ingest leaves the collection as it was, or fully updated."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import groundkit
+
+_PHRASES = ["amber falcon", "basalt quarry", "cobalt lantern", "dune sparrow", "ember orchard"]
+
+
+def _write_tree(root: Path, version: int) -> None:
+    root.mkdir(exist_ok=True)
+    for i in range(40):
+        phrase = _PHRASES[i % len(_PHRASES)]
+        (root / f"note{i:02}.md").write_text(
+            f"# Note {i}\n\nVersion {version} of note{i:02} mentions {phrase} token{i}v{version}.\n"
+        )
+    if version == 2:
+        for i in range(35, 40):
+            (root / f"note{i:02}.md").unlink()
+        (root / "fresh.md").write_text("# Fresh\n\nA brand new note about quartz meadows.\n")
+
+
+def _snapshot(index_dir: Path) -> list[tuple[str, str, int, int]]:
+    with sqlite3.connect(index_dir / "default" / "store.sqlite") as conn:
+        rows = conn.execute(
+            'SELECT d.origin, d.text, c.start, c."end" FROM chunks c JOIN documents d'
+            " ON d.id = c.doc ORDER BY d.origin, c.start"
+        ).fetchall()
+    root = str(index_dir.parent)
+    return [(origin.removeprefix(root), text, s, e) for origin, text, s, e in rows]
+
+
+def _ingest(index_dir: Path, tree: Path, crash_at: str | None = None) -> int:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
+    if crash_at:
+        env["_GRK_TEST_CRASH_AT"] = crash_at
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "groundkit.cli.main",
+            "--index-dir",
+            str(index_dir),
+            "ingest",
+            "--quiet",
+            str(tree),
+        ],
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode
+
+
+def _assert_consistent(index_dir: Path, expected_texts: set[str]) -> None:
+    with groundkit.open_collection("default", index_dir=index_dir, create=False) as coll:
+        status = coll.status()
+        assert status["pending"] == 0
+        assert status["lexical_chunks"] == status["chunks"]
+        for text in expected_texts:
+            token = text.split()[-1].rstrip(".")
+            hits = coll.search(token, top_k=1)
+            assert hits and token in hits[0].text, f"{token} is searchable"
+
+
+@pytest.mark.parametrize(
+    ("crash_at", "outcome"),
+    [
+        ("mid-ingest", "before"),
+        ("after-store-commit", "after"),
+        ("after-lexical-commit", "after"),
+    ],
+)
+def test_kill_9_during_ingest_leaves_the_collection_before_or_fully_updated(
+    tmp_path: Path, crash_at: str, outcome: str
+) -> None:
+    tree, index_dir = tmp_path / "tree", tmp_path / "index"
+    reference_tree, reference_index = tmp_path / "ref" / "tree", tmp_path / "ref" / "index"
+    _write_tree(tree, 1)
+    assert _ingest(index_dir, tree) == 0
+    before = _snapshot(index_dir)
+
+    reference_tree.parent.mkdir()
+    _write_tree(reference_tree, 1)
+    _write_tree(reference_tree, 2)
+    assert _ingest(reference_index, reference_tree) == 0
+    after = _snapshot(reference_index)
+    assert before != after
+
+    _write_tree(tree, 2)
+    assert _ingest(index_dir, tree, crash_at) == -signal.SIGKILL
+
+    _assert_consistent(index_dir, {t for _, t, _, _ in (before if outcome == "before" else after)})
+    assert _snapshot(index_dir) == (before if outcome == "before" else after)
+
+    # And the next ingest completes the change.
+    assert _ingest(index_dir, tree) == 0
+    assert _snapshot(index_dir) == after
+    _assert_consistent(index_dir, {t for _, t, _, _ in after})
