@@ -51,9 +51,7 @@ def make_pdf(pages: list[str]) -> bytes:
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]"
             b" /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (page_id + 1)
         )
-        objects.append(
-            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream)
-        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
 
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets: list[int] = []

@@ -69,7 +69,8 @@ def _assert_consistent(index_dir: Path, expected_texts: set[str]) -> None:
         for text in expected_texts:
             token = text.split()[-1].rstrip(".")
             hits = coll.search(token, top_k=1)
-            assert hits and token in hits[0].text, f"{token} is searchable"
+            assert hits, f"{token} is searchable"
+            assert token in hits[0].text
 
 
 @pytest.mark.parametrize(

@@ -138,10 +138,13 @@ class Collection:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def ingest(self, inputs: Sequence[str], *, progress: Progress | None = None) -> IngestReport:
+    def ingest(
+        self, inputs: Sequence[str | os.PathLike[str]], *, progress: Progress | None = None
+    ) -> IngestReport:
         """Ingest files, directories, JSONL record files and http(s) URLs, incrementally."""
         with _write_lock(self.path):
-            return run_ingest(self._store, self._lexical, inputs, self.settings, progress)
+            paths = [os.fspath(i) for i in inputs]
+            return run_ingest(self._store, self._lexical, paths, self.settings, progress)
 
     def search(
         self,
@@ -157,7 +160,7 @@ class Collection:
             self._lexical,
             collection=self.name,
             query=query,
-            top_k=top_k or self.settings.search.top_k,
+            top_k=self.settings.search.top_k if top_k is None else top_k,
             snippet_chars=self.settings.search.snippet_chars,
             source=source,
             where=where,
@@ -170,13 +173,20 @@ class Collection:
     def delete_document(self, key: str) -> str:
         """Delete a document by document id, source or external id; returns its document id."""
         with _write_lock(self.path):
-            document = self._store.document(key=key) or self._store.document(
-                key=os.path.abspath(key)
+            found = self._store.find_documents(key) or self._store.find_documents(
+                os.path.abspath(key)
             )
-            if document is None:
+            if not found:
                 raise NotFoundError(
                     ErrorCode.DOCUMENT_NOT_FOUND, f"no document {key!r} in {self.name!r}"
                 )
+            if len(found) > 1:
+                raise UsageError(
+                    ErrorCode.AMBIGUOUS_DOCUMENT,
+                    f"{len(found)} documents have the external id {key!r}",
+                    hint="delete by document id or source instead",
+                )
+            document = found[0]
             with self._store.transaction():
                 self._store.delete_documents([document.rowid])
             sync_lexical(self._store, self._lexical)

@@ -30,8 +30,21 @@ class _Frozen(BaseModel):
 class ChunkConfig(_Frozen):
     size: int = Field(1000, ge=50, le=100_000, description="Most characters in one chunk.")
     min_size: int = Field(
-        200, ge=0, description="Chunks shorter than this merge into a neighbour when they fit."
+        200,
+        ge=0,
+        description="Chunks shorter than this merge into a neighbour when they fit"
+        " (default: 200, or a fifth of chunk.size when that is smaller).",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _scale_default_min(cls, data: Any) -> Any:
+        # An unset min_size follows the size down, so that `--chunk-size 100` alone is valid.
+        if isinstance(data, dict) and "min_size" not in data:
+            size = data.get("size", 1000)
+            if isinstance(size, int):
+                return {**data, "min_size": min(200, size // 5)}
+        return data
 
     @model_validator(mode="after")
     def _min_fits(self) -> ChunkConfig:

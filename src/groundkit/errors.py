@@ -42,6 +42,7 @@ class ErrorCode(StrEnum):
     CONFIG_FILE = "config.unreadable_file"
     INVALID_NAME = "usage.invalid_name"
     INVALID_QUERY = "usage.invalid_query"
+    AMBIGUOUS_DOCUMENT = "usage.ambiguous_document"
     COLLECTION_NOT_FOUND = "collection.not_found"
     DOCUMENT_NOT_FOUND = "document.not_found"
     CHUNK_NOT_FOUND = "chunk.not_found"

@@ -35,7 +35,8 @@ def test_query_syntax_is_searched_as_plain_words(
     if query == "*":
         assert hits == []
     else:
-        assert hits and all("torque" in h.text.lower() for h in hits)
+        assert hits
+        assert all("torque" in h.text.lower() for h in hits)
 
 
 def test_every_hit_cites_the_exact_stored_span(collection: groundkit.Collection) -> None:
@@ -74,6 +75,13 @@ def test_a_snippet_shows_the_matching_words(tmp_path: Path) -> None:
         hit = coll.search("zephyr")[0]
     assert "zephyr" in hit.snippet
     assert len(hit.snippet) <= coll.settings.search.snippet_chars + 2
+
+
+@pytest.mark.parametrize("top_k", [0, -1])
+def test_a_top_k_below_one_is_a_usage_error(collection: groundkit.Collection, top_k: int) -> None:
+    with pytest.raises(GroundkitError) as err:
+        collection.search("torque", top_k=top_k)
+    assert err.value.code == ErrorCode.INVALID_QUERY
 
 
 @pytest.mark.parametrize("query", ["", "   ", "x" * 10_001])

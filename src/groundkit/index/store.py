@@ -232,40 +232,31 @@ class Store:
         ).fetchone()
         if row is None:
             return None
-        document = self.document(rowid=row[-1])
+        document = self.document(row[-1])
         assert document is not None
         return _chunk_row(row), document
 
-    def document(self, *, rowid: int | None = None, key: str | None = None) -> DocumentRow | None:
-        """A document by rowid, or by ``key``: its document id, source or external id."""
-        cols = (
-            "id, document_id, source, origin, external_id, format, title, text, content_hash,"
-            " metadata"
+    def document(self, rowid: int) -> DocumentRow | None:
+        found = self._documents("id = ?", (rowid,))
+        return found[0] if found else None
+
+    def find_documents(self, key: str) -> list[DocumentRow]:
+        """Documents whose id or source is ``key``; failing that, those with that external id."""
+        exact = self._documents("document_id = ?1 OR source = ?1", (key,))
+        return exact or self._documents("external_id = ?", (key,))
+
+    def _documents(self, where: str, params: tuple[Any, ...]) -> list[DocumentRow]:
+        rows = self._conn.execute(
+            "SELECT id, document_id, source, origin, external_id, format, title, text,"
+            f" content_hash, metadata FROM documents WHERE {where} ORDER BY id",
+            params,
         )
-        if rowid is not None:
-            row = self._conn.execute(f"SELECT {cols} FROM documents WHERE id = ?", (rowid,))
-        else:
-            row = self._conn.execute(
-                f"SELECT {cols} FROM documents WHERE document_id = ?1 OR source = ?1"
-                " OR external_id = ?1 ORDER BY document_id = ?1 DESC, source = ?1 DESC LIMIT 1",
-                (key,),
+        return [
+            DocumentRow(
+                rowid, doc_id, source, origin, ext, fmt, title, text, digest, json.loads(meta)
             )
-        found = row.fetchone()
-        if found is None:
-            return None
-        rowid_, document_id, source, origin, external_id, fmt, title, text, digest, meta = found
-        return DocumentRow(
-            rowid_,
-            document_id,
-            source,
-            origin,
-            external_id,
-            fmt,
-            title,
-            text,
-            digest,
-            json.loads(meta),
-        )
+            for rowid, doc_id, source, origin, ext, fmt, title, text, digest, meta in rows
+        ]
 
     def filter_chunks(self, source_glob: str | None, where: dict[str, Any]) -> list[int]:
         """Chunk rowids whose source matches the glob and whose metadata has every pair.

@@ -46,11 +46,19 @@ def discover(paths: Sequence[str]) -> Discovery:
             fmt = format_for(path, explicit=True)
             assert fmt is not None
             found.files.append(FileInput(str(path), fmt))
-        elif path.is_symlink():
+        elif path.is_symlink() and not path.exists():
             found.skipped.append(Skipped(str(path), "unreadable: broken symlink"))
+        elif path.exists():
+            found.skipped.append(Skipped(str(path), _NOT_REGULAR))
         else:
             found.skipped.append(Skipped(str(path), "not found"))
+    # A file named twice (itself and inside a folder given too) is read once.
+    unique = {f.path: f for f in found.files}
+    found.files = list(unique.values())
     return found
+
+
+_NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 
 def _walk(root: Path, found: Discovery) -> None:
@@ -71,6 +79,9 @@ def _walk(root: Path, found: Discovery) -> None:
                 continue
             if target.is_dir():
                 continue  # its target is walked in its own place; following it could loop
+        if not entry.is_file():  # a pipe would block the reader forever
+            found.skipped.append(Skipped(str(entry), _NOT_REGULAR))
+            continue
         fmt = format_for(entry, explicit=False)
         if fmt is None:
             found.ignored += 1
@@ -101,10 +112,11 @@ def _entries(directory: Path, specs: _Specs) -> Iterator[tuple[Path, _Specs]]:
 
 
 def _ignored(path: Path, specs: _Specs) -> bool:
-    for base, spec in specs:
-        rel = path.relative_to(base).as_posix()
-        if path.is_dir() and not path.is_symlink():
-            rel += "/"
-        if spec.match_file(rel):
-            return True
+    """As git decides: the deepest ``.gitignore`` with a matching rule (or negation) wins."""
+    is_dir = path.is_dir() and not path.is_symlink()
+    for base, spec in reversed(specs):
+        rel = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+        verdict = spec.check_file(rel).include
+        if verdict is not None:
+            return bool(verdict)
     return False

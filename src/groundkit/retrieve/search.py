@@ -8,6 +8,7 @@ from typing import Any
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
+from groundkit.ingest.normalize import normalize_text
 from groundkit.retrieve.snippet import snippet
 from groundkit.types import Citation, Hit
 
@@ -43,7 +44,7 @@ def bm25_search(
     allowed = None
     if source is not None or where:
         allowed = store.filter_chunks(source, dict(where or {}))
-    terms = lexical.tokens(query)
+    terms = lexical.tokens(normalize_text(query))
     ranked = lexical.search(terms, top_k, allowed)
     rows = store.chunks_by_rowid([rowid for rowid, _ in ranked])
     term_set = frozenset(terms)
