@@ -7,6 +7,7 @@ the ingest run turns that into a per-file entry in its summary and goes on with 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import json
 from dataclasses import dataclass, field
@@ -89,13 +90,21 @@ def load(data: bytes, *, origin: str, fmt: Format) -> tuple[list[Loaded], list[S
     return [Loaded(origin, origin, fmt, text, digest)], []
 
 
+def _optional(module: str, extra: str) -> Any:
+    """Import a heavy format library; without it the file is skipped with an install hint."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        error = missing_extra(module, extra)
+        raise Rejected(f"{error.message}: {error.hint}") from None
+
+
 def _html_to_markdown(data: bytes) -> str:
     if b"\x00" in data[:_SNIFF_BYTES]:
         raise Rejected("binary file (contains NUL bytes)")
-    try:
-        import trafilatura
-    except ImportError as exc:
-        raise missing_extra("trafilatura", "html") from exc
+    trafilatura = _optional("trafilatura", "html")
     # Markdown output keeps the page's headings, so the structure-aware chunker can use them.
     main = trafilatura.extract(
         data, output_format="markdown", include_comments=False, include_tables=True
@@ -107,11 +116,8 @@ def _html_to_markdown(data: bytes) -> str:
 
 
 def _pdf_text(data: bytes) -> tuple[str, tuple[tuple[int, int], ...]]:
-    try:
-        import pypdf
-        from pypdf.errors import PyPdfError
-    except ImportError as exc:
-        raise missing_extra("pypdf", "pdf") from exc
+    pypdf = _optional("pypdf", "pdf")
+    from pypdf.errors import PyPdfError
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
