@@ -144,7 +144,14 @@ class Collection:
         """Ingest files, directories, JSONL record files and http(s) URLs, incrementally."""
         with _write_lock(self.path):
             paths = [os.fspath(i) for i in inputs]
-            return run_ingest(self._store, self._lexical, paths, self.settings, progress)
+            return run_ingest(
+                self._store,
+                self._lexical,
+                paths,
+                self.settings,
+                progress,
+                exclude=[str(self.path.parent)],  # never index our own index
+            )
 
     def search(
         self,

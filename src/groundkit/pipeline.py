@@ -67,9 +67,11 @@ def run_ingest(
     inputs: Sequence[str],
     settings: Settings,
     progress: Progress | None = None,
+    *,
+    exclude: Sequence[str] = (),
 ) -> IngestReport:
     urls = [i for i in inputs if i.startswith(("http://", "https://"))]
-    found = discover([i for i in inputs if i not in urls])
+    found = discover([i for i in inputs if i not in urls], exclude=exclude)
     tally = _Tally(skipped=list(found.skipped))
     chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
     seen: set[str] = {s.source for s in found.skipped}

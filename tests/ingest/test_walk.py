@@ -308,3 +308,11 @@ def test_a_file_reached_twice_in_one_run_is_counted_once(tree: Path, open_col) -
     report = col.ingest([str(tree), str(tree / "a.md"), "tree/a.md"])
 
     assert (report.new, report.unchanged) == (1, 0)
+
+
+def test_the_index_dir_inside_an_ingested_tree_is_never_ingested(tmp_path: Path) -> None:
+    (tmp_path / "ok.md").write_text("# Fine\n\nA plain note about copper pipes.\n")
+    with groundkit.open_collection("x", index_dir=tmp_path / "index") as coll:
+        coll.ingest([str(tmp_path)])
+        report = coll.ingest([str(tmp_path)])
+    assert (report.new, report.unchanged, report.ignored, report.skipped) == (0, 1, 0, ())

@@ -118,6 +118,7 @@ def _html_to_markdown(data: bytes) -> str:
 def _pdf_text(data: bytes) -> tuple[str, tuple[tuple[int, int], ...]]:
     pypdf = _optional("pypdf", "pdf")
     from pypdf.errors import PyPdfError
+
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):

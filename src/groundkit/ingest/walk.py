@@ -35,13 +35,15 @@ class Discovery:
     walked_roots: list[str] = field(default_factory=list)
 
 
-def discover(paths: Sequence[str]) -> Discovery:
+def discover(paths: Sequence[str], *, exclude: Sequence[str] = ()) -> Discovery:
+    """``exclude``: folders never walked into, such as groundkit's own index dir."""
     found = Discovery()
+    excluded = frozenset(os.path.realpath(p) for p in exclude)
     for raw in paths:
         path = Path(os.path.abspath(raw))
         if path.is_dir():
             found.walked_roots.append(str(path))
-            _walk(path, found)
+            _walk(path, found, excluded)
         elif path.is_file():
             fmt = format_for(path, explicit=True)
             assert fmt is not None
@@ -61,9 +63,9 @@ def discover(paths: Sequence[str]) -> Discovery:
 _NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 
-def _walk(root: Path, found: Discovery) -> None:
+def _walk(root: Path, found: Discovery, excluded: frozenset[str]) -> None:
     real_root = root.resolve()
-    for entry, specs in _entries(root, []):
+    for entry, specs in _entries(root, [], excluded):
         rel_parts = entry.relative_to(root).parts
         if any(part.startswith(".") for part in rel_parts):
             continue
@@ -92,7 +94,9 @@ def _walk(root: Path, found: Discovery) -> None:
 _Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]
 
 
-def _entries(directory: Path, specs: _Specs) -> Iterator[tuple[Path, _Specs]]:
+def _entries(
+    directory: Path, specs: _Specs, excluded: frozenset[str]
+) -> Iterator[tuple[Path, _Specs]]:
     """Files and symlinks under ``directory`` in a stable order, with the gitignores above each."""
     gitignore = directory / ".gitignore"
     if gitignore.is_file():
@@ -106,7 +110,8 @@ def _entries(directory: Path, specs: _Specs) -> Iterator[tuple[Path, _Specs]]:
         if child.name.startswith(".") or _ignored(child, specs):
             continue
         if child.is_dir() and not child.is_symlink():
-            yield from _entries(child, specs)
+            if os.path.realpath(child) not in excluded:
+                yield from _entries(child, specs, excluded)
         else:
             yield child, specs
 
