@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import groundkit
 from groundkit import Collection
 
 # Every file written here holds this word, so one search lists every ingested document.
