@@ -314,12 +314,23 @@ def bench_fts5(corpus, queries, qrels, work: Path) -> Row:
 
 
 # -- report ---------------------------------------------------------------------------------------
+def git_revision() -> str:
+    """The commit the library was measured at, marked when ``src/`` has uncommitted changes."""
+    git = ["git", "-C", str(Path(__file__).resolve().parent)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, check=False)
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "../src"], capture_output=True, check=False
+    )
+    return (head.stdout.decode().strip() or "unknown") + (" (src modified)" if dirty.stdout else "")
+
+
 def report(args, corpus, queries, rows: list[Row], gk: dict[str, Any], grk_s, edit) -> None:
     print(f"command: .venv/bin/python {' '.join(shlex.quote(a) for a in sys.argv)}")
     print(
         f"machine: nproc={os.cpu_count()}, {platform.platform()}, python"
         f" {platform.python_version()}; groundkit {groundkit.__version__}, tantivy"
-        f" {version('tantivy')}, bm25s {version('bm25s')}, rank-bm25 {version('rank-bm25')}"
+        f" {version('tantivy')}, bm25s {version('bm25s')}, rank-bm25 {version('rank-bm25')};"
+        f" commit {git_revision()}"
     )
     print(
         f"data: {args.dataset.name}, split {args.split}: {len(corpus)} documents, {len(queries)}"

@@ -45,10 +45,8 @@ def document_id_for(source: str) -> str:
     return "d" + _digest(source)
 
 
-def _fingerprint(item: Loaded, chunking: ChunkSettings) -> str:
-    return _digest(
-        f"{item.content_hash}|{item.format}|{chunking.size}|{chunking.min_size}|{CHUNKER_VERSION}"
-    )
+def _fingerprint(content_hash: str, format: str, chunking: ChunkSettings) -> str:
+    return _digest(f"{content_hash}|{format}|{chunking.size}|{chunking.min_size}|{CHUNKER_VERSION}")
 
 
 @dataclass(slots=True)
@@ -178,23 +176,27 @@ def _ingest_one(
     chunking: ChunkSettings,
     tally: _Tally,
 ) -> None:
-    existing = store.fingerprints(origin)
+    existing = store.ingest_state(origin)
+    # Only content whose stored chunks are still current may be passed over unparsed.
+    known = {
+        digest: source
+        for source, (_, fingerprint, digest, fmt) in existing.items()
+        if fingerprint == _fingerprint(digest, fmt, chunking)
+    }
     try:
         data, fmt = read()
-        items, record_skips = load(data, origin=origin, fmt=fmt)
+        found = load(data, origin=origin, fmt=fmt, known=known)
     except Rejected as exc:
         # Whatever was stored from this source stays: nothing is lost to a bad read.
         tally.skipped.append(Skipped(origin, exc.reason))
         return
-    tally.skipped.extend(record_skips)
-    produced: set[str] = set()
-    for item in items:
+    tally.skipped.extend(found.skipped)
+    tally.unchanged += len(found.unchanged)
+    produced = set(found.unchanged)
+    for item in found.loaded:
         produced.add(item.source)
-        fingerprint = _fingerprint(item, chunking)
         previous = existing.get(item.source)
-        if previous is not None and previous[1] == fingerprint:
-            tally.unchanged += 1
-            continue
+        fingerprint = _fingerprint(item.content_hash, item.format, chunking)
         tally.chunks += _store(
             store, item, fingerprint, chunking, None if previous is None else previous[0]
         )
@@ -202,7 +204,7 @@ def _ingest_one(
             tally.new += 1
         else:
             tally.changed += 1
-    gone = [rowid for source, (rowid, _) in existing.items() if source not in produced]
+    gone = [state[0] for source, state in existing.items() if source not in produced]
     tally.removed += store.delete_documents(gone)
 
 

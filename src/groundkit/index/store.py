@@ -110,12 +110,14 @@ class Store:
         self._conn.execute("INSERT OR REPLACE INTO manifest VALUES (?, ?)", (key, value))
 
     # -- ingest state ---------------------------------------------------------------------------
-    def fingerprints(self, origin: str) -> dict[str, tuple[int, str]]:
-        """``source -> (rowid, fingerprint)`` for the documents read from ``origin``."""
+    def ingest_state(self, origin: str) -> dict[str, tuple[int, str, str, str]]:
+        """``source -> (rowid, fingerprint, content hash, format)`` of what came from ``origin``."""
         rows = self._conn.execute(
-            "SELECT source, id, fingerprint FROM documents WHERE origin = ?", (origin,)
+            "SELECT source, id, fingerprint, content_hash, format FROM documents WHERE origin = ?",
+            (origin,),
         )
-        return {source: (rowid, fp) for source, rowid, fp in rows}
+        # Plain tuples: this runs over every record of a large file on each re-ingest.
+        return {row[0]: row[1:] for row in rows}
 
     def origins_under(self, directory: str) -> list[str]:
         """Origins stored from inside ``directory`` (an absolute path)."""

@@ -10,6 +10,7 @@ import hashlib
 import importlib
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,7 @@ from groundkit.ingest.formats import Format
 from groundkit.ingest.normalize import normalize_text
 from groundkit.types import Metadata, Skipped
 
-__all__ = ["Loaded", "Rejected", "content_hash", "decode_text", "load"]
+__all__ = ["Loaded", "Loading", "Rejected", "content_hash", "decode_text", "load"]
 
 _SNIFF_BYTES = 8192
 
@@ -73,21 +74,40 @@ def _require_text(text: str) -> str:
     return text
 
 
-def load(data: bytes, *, origin: str, fmt: Format) -> tuple[list[Loaded], list[Skipped]]:
-    """Load one file's or URL's bytes. Raises ``Rejected`` when nothing in it can be used."""
+@dataclass(slots=True)
+class Loading:
+    """What one file or URL held: documents to store, inputs skipped, sources unchanged."""
+
+    loaded: list[Loaded] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def load(
+    data: bytes, *, origin: str, fmt: Format, known: Mapping[str, str] | None = None
+) -> Loading:
+    """Load one file's or URL's bytes. Raises ``Rejected`` when nothing in it can be used.
+
+    ``known`` maps the content hash of each stored, up-to-date document to its source: content
+    with one of those hashes is reported unchanged without being parsed or extracted again.
+    """
+    known = known or {}
     if not data:
         raise Rejected("empty file")
     if fmt == "records":
-        return _load_records(data, origin)
+        return _load_records(data, origin, known)
     digest = content_hash(data)
+    if known.get(digest) == origin:
+        return Loading(unchanged=[origin])
     if fmt == "html":
-        text = _html_to_markdown(data)
-        return [Loaded(origin, origin, "html", text, digest)], []
-    if fmt == "pdf":
+        item = Loaded(origin, origin, "html", _html_to_markdown(data), digest)
+    elif fmt == "pdf":
         text, pages = _pdf_text(data)
-        return [Loaded(origin, origin, "pdf", text, digest, pages=pages)], []
-    text = _require_text(normalize_text(decode_text(data)))
-    return [Loaded(origin, origin, fmt, text, digest)], []
+        item = Loaded(origin, origin, "pdf", text, digest, pages=pages)
+    else:
+        text = _require_text(normalize_text(decode_text(data)))
+        item = Loaded(origin, origin, fmt, text, digest)
+    return Loading(loaded=[item])
 
 
 def _optional(module: str, extra: str) -> Any:
@@ -144,39 +164,52 @@ def _pdf_text(data: bytes) -> tuple[str, tuple[tuple[int, int], ...]]:
     return text, tuple(pages)
 
 
-def _load_records(data: bytes, origin: str) -> tuple[list[Loaded], list[Skipped]]:
-    """BEIR-style JSONL: ``{"id" or "_id", "title"?, "text", "metadata"?}`` per line."""
-    lines = normalize_text(decode_text(data)).split("\n")
-    loaded: list[Loaded] = []
-    skipped: list[Skipped] = []
+def _load_records(data: bytes, origin: str, known: Mapping[str, str]) -> Loading:
+    """BEIR-style JSONL: ``{"id" or "_id", "title"?, "text", "metadata"?}`` per line.
+
+    Each line is hashed as raw bytes before it is parsed, so that re-ingesting a large record
+    file with a few changes parses only those few.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        data = decode_text(data).encode("utf-8")
+    elif b"\x00" in data[:_SNIFF_BYTES]:
+        raise Rejected("binary file (contains NUL bytes)")
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    out = Loading()
     seen: set[str] = set()
-    for lineno, line in enumerate(lines, start=1):
+    for lineno, raw in enumerate(data.split(b"\n"), start=1):
+        line = raw.removesuffix(b"\r")
         if not line.strip():
             continue
         where = f"{origin}:{lineno}"
-        try:
-            record = _parse_record(line)
-        except Rejected as exc:
-            skipped.append(Skipped(where, exc.reason))
-            continue
-        rid, title, body, metadata = record
-        if rid in seen:
-            skipped.append(Skipped(where, f"duplicate record id {rid!r}; the first one is kept"))
-            continue
-        seen.add(rid)
-        text = normalize_text(f"{title}\n{body}" if title else body)
-        digest = content_hash(line.encode("utf-8"))
-        loaded.append(
-            Loaded(f"{origin}#{rid}", origin, "record", text, digest, rid, title, metadata)
-        )
-    if not loaded and not skipped:
+        digest = content_hash(line)
+        source = known.get(digest)
+        if source is None:
+            try:
+                rid, title, body, metadata = _parse_record(line)
+            except Rejected as exc:
+                out.skipped.append(Skipped(where, exc.reason))
+                continue
+            source = f"{origin}#{rid}"
+        if source in seen:
+            reason = f"duplicate record id {source.rsplit('#', 1)[1]!r}; the first one is kept"
+            out.skipped.append(Skipped(where, reason))
+        elif digest in known:
+            out.unchanged.append(source)
+        else:
+            text = normalize_text(f"{title}\n{body}" if title else body)
+            out.loaded.append(Loaded(source, origin, "record", text, digest, rid, title, metadata))
+        seen.add(source)
+    if not (out.loaded or out.skipped or out.unchanged):
         raise Rejected("empty (no records)")
-    return loaded, skipped
+    return out
 
 
-def _parse_record(line: str) -> tuple[str, str | None, str, Metadata]:
+def _parse_record(line: bytes) -> tuple[str, str | None, str, Metadata]:
     try:
-        obj: Any = json.loads(line)
+        obj: Any = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise Rejected(f"not valid UTF-8 (first bad byte at offset {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise Rejected(f"not valid JSON (column {exc.colno})") from exc
     if not isinstance(obj, dict):

@@ -21,4 +21,6 @@ def normalize_text(text: str) -> str:
         text = text.replace("\x00", "")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if unicodedata.is_normalized("NFC", text):  # the common case, and much cheaper to check
+        return text
     return unicodedata.normalize("NFC", text)

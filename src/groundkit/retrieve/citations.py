@@ -52,11 +52,16 @@ def _verify_record(data: bytes, document: DocumentRow) -> Verification:
     from groundkit.ingest.loaders import load
 
     try:
-        loaded, _ = load(data, origin=document.origin, fmt="records")
+        found = load(
+            data,
+            origin=document.origin,
+            fmt="records",
+            known={document.content_hash: document.source},
+        )
     except Rejected:
         return Verification.DRIFTED
-    for item in loaded:
-        if item.source == document.source:
-            same = item.content_hash == document.content_hash
-            return Verification.VERIFIED if same else Verification.DRIFTED
+    if document.source in found.unchanged:
+        return Verification.VERIFIED
+    if any(item.source == document.source for item in found.loaded):
+        return Verification.DRIFTED
     return Verification.MISSING
