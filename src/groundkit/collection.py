@@ -122,7 +122,7 @@ class Collection:
             pass  # a live writer is finishing it; searching meanwhile is safe, merely behind
 
     def _rebuild_lexical(self) -> int:
-        self._lexical.sync((), self._store.chunk_texts(), clear=True)
+        self._lexical.sync((), self._store.indexed_texts(), clear=True)
         with self._store.transaction():
             self._store.set_manifest("analyzer", ANALYZER)
             pending = self._store.pending()

@@ -108,7 +108,7 @@ def sync_lexical(store: Store, lexical: LexicalIndex) -> int:
     """Make the lexical postings of every journalled document match the store; clear the journal."""
     pending = store.pending()
     if pending:
-        lexical.sync(pending, store.chunk_texts(pending))
+        lexical.sync(pending, store.indexed_texts(pending))
         _crash_point("after-lexical-commit")
         store.clear_pending(pending)
     return len(pending)

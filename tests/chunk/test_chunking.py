@@ -121,7 +121,7 @@ def test_the_store_reads_back_each_chunk_exactly_as_python_slices_it(
                         NewChunk(f"c{i}", s.start, s.end, s.metadata) for i, s in enumerate(spans)
                     ],
                 )
-            rows = store.chunks_by_rowid([rowid for rowid, _, _ in store.chunk_texts()])
+            rows = store.chunks_by_rowid([rowid for rowid, _, _ in store.indexed_texts()])
         finally:
             store.close()
     assert sorted((r.start, r.end, r.text) for r in rows.values()) == [

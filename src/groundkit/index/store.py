@@ -22,6 +22,16 @@ from groundkit.types import Metadata
 __all__ = ["ChunkRow", "DocumentRow", "NewChunk", "Store"]
 
 _CHUNK_TEXT = 'substr(d.text, c.start + 1, c."end" - c.start)'
+# What the lexical index sees of a chunk: its text, preceded by the context a reader of the chunk
+# would have: the document's title and the Markdown heading path, when the chunk does not itself
+# begin with them. Hits still cite (and show) the chunk text alone.
+_INDEXED_TEXT = (
+    "CASE WHEN c.start > 0 AND d.title IS NOT NULL THEN d.title || char(10) ELSE '' END"
+    " || CASE WHEN substr(d.text, c.start + 1, 1) <> '#' THEN"
+    " coalesce((SELECT group_concat(value, char(10)) FROM json_each(c.metadata, '$.heading_path'))"
+    " || char(10), '') ELSE '' END"
+    f" || {_CHUNK_TEXT}"
+)
 _CHUNK_COLUMNS = (
     f'c.id, c.chunk_id, c.ordinal, c.start, c."end", c.metadata, {_CHUNK_TEXT},'
     " d.document_id, d.external_id, d.source"
@@ -201,11 +211,11 @@ class Store:
                 "DELETE FROM lexical_pending WHERE doc = ?", [(r,) for r in rowids]
             )
 
-    def chunk_texts(
+    def indexed_texts(
         self, doc_rowids: Sequence[int] | None = None
     ) -> Iterator[tuple[int, int, str]]:
-        """``(chunk rowid, document rowid, text)`` for some documents, or for all of them."""
-        sql = f"SELECT c.id, c.doc, {_CHUNK_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
+        """``(chunk rowid, document rowid, text to index)`` for some documents, or all."""
+        sql = f"SELECT c.id, c.doc, {_INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
         if doc_rowids is None:
             yield from self._conn.execute(sql + " ORDER BY c.id")
             return
