@@ -62,6 +62,6 @@ def bm25_search(
             row.start,
             row.end,
         )
-        excerpt = snippet(row.text, term_set, lexical.analyzer, snippet_chars)
+        excerpt = snippet(row.text, term_set, snippet_chars)
         hits.append(Hit(len(hits) + 1, score, citation, row.text, excerpt, row.metadata))
     return hits

@@ -4,23 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-import tantivy
-
 __all__ = ["snippet"]
 
 
-def snippet(text: str, terms: Collection[str], analyzer: tantivy.TextAnalyzer, width: int) -> str:
-    """The ``width``-character window of ``text`` holding the most query terms, on word bounds."""
+def snippet(text: str, terms: Collection[str], width: int) -> str:
+    """The ``width``-character window of ``text`` holding the most term matches, on word bounds.
+
+    ``terms`` are the analysed (stemmed, lower-case) query terms. A stem is nearly always a prefix
+    of the words it came from, and a snippet only has to land near the matches, so plain
+    substring search stands in for re-analysing every hit, which costs ten times more.
+    """
     if len(text) <= width:
         return " ".join(text.split())
-    hits = [t.char_offset_from for t in analyzer.pre_tokenize(text).tokens if t.text in terms]
     start = 0
+    hits = sorted(_find_all(text.lower(), terms))
     if hits:
-        best = max(range(len(hits)), key=lambda i: sum(1 for h in hits[i:] if h < hits[i] + width))
-        # Lead in a little so the first matching word is not at the very edge.
-        start = max(0, hits[best] - width // 5)
+        best, best_count, right = 0, 0, 0
+        for left, pos in enumerate(hits):  # sliding window over the sorted match positions
+            while right < len(hits) and hits[right] < pos + width:
+                right += 1
+            if right - left > best_count:
+                best, best_count = pos, right - left
+        # Lead in a little so the first match is not at the very edge.
+        start = max(0, best - width // 5)
     end = min(len(text), start + width)
-    start = max(0, min(start, end - width))
+    start = max(0, end - width)
     if start > 0:
         space = text.find(" ", start, start + 20)
         start = space + 1 if space != -1 else start
@@ -29,3 +37,13 @@ def snippet(text: str, terms: Collection[str], analyzer: tantivy.TextAnalyzer, w
         end = space if space > start else end
     body = " ".join(text[start:end].split())
     return ("…" if start > 0 else "") + body + ("…" if end < len(text) else "")
+
+
+def _find_all(haystack: str, needles: Collection[str]) -> list[int]:
+    found: list[int] = []
+    for needle in needles:
+        at = haystack.find(needle)
+        while at != -1:
+            found.append(at)
+            at = haystack.find(needle, at + len(needle))
+    return found
