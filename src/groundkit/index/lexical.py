@@ -18,8 +18,9 @@ from groundkit.errors import ErrorCode, GroundkitError, IndexLockedError
 
 __all__ = ["ANALYZER", "LexicalIndex"]
 
-# Bump the suffix whenever the analyzer below changes: stored postings depend on it.
-ANALYZER = "grk_en_v1"
+# Bump the suffix whenever the analyzer below, or what ``Store.indexed_texts`` feeds it, changes:
+# the stored postings depend on both, and a changed name makes every collection rebuild on open.
+ANALYZER = "grk_en_v2"
 _HEAP_BYTES = 64_000_000
 
 
