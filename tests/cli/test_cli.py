@@ -11,29 +11,8 @@ import pytest
 import groundkit
 from groundkit.cli.main import main
 
-HIT_KEYS = {
-    "rank",
-    "score",
-    "collection",
-    "document_id",
-    "external_id",
-    "chunk_id",
-    "source",
-    "start",
-    "end",
-    "snippet",
-    "text",
-    "metadata",
-}
-CITATION_KEYS = (
-    "collection",
-    "document_id",
-    "external_id",
-    "chunk_id",
-    "source",
-    "start",
-    "end",
-)
+CITATION_KEYS = ("collection", "document_id", "external_id", "chunk_id", "source", "start", "end")
+HIT_KEYS = {*CITATION_KEYS, "rank", "score", "snippet", "text", "metadata"}
 BATCH_HIT_KEYS = {"document_id", "external_id", "chunk_id", "score", "start", "end", "source"}
 
 
