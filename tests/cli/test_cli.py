@@ -472,3 +472,21 @@ def test_a_wrongly_typed_value_in_grk_toml_is_a_usage_error(grk: Grk, tmp_path: 
 
 def test_a_small_chunk_size_flag_works_with_the_default_min_size(grk: Grk, docs: Path) -> None:
     assert grk("ingest", "--chunk-size", "100", str(docs)) == 0
+
+
+def test_global_options_also_work_after_the_command_name_and_win_there(
+    grk: Grk, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert grk("ingest", "--quiet", "--collection", "notes", str(docs)) == 0
+    assert grk.json("collections") == {"collections": ["notes"]}
+    # The group-level flag names a collection that does not exist; the command-level one wins.
+    status = main(
+        ["--index-dir", str(grk.index_dir), "-c", "nope", "status", "--json", "-c", "notes"]
+    )
+    assert status == 0
+    assert json.loads(capsys.readouterr().out)["collection"] == "notes"
+
+
+def test_ingest_draws_no_progress_bar_when_stderr_is_not_a_terminal(grk: Grk, docs: Path) -> None:
+    assert grk("ingest", str(docs)) == 0
+    assert grk.err == ""

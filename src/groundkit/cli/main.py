@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -34,7 +35,29 @@ class _Context:
         return open_collection(settings=self.settings(more).settings, create=create)
 
 
-pass_ctx = click.make_pass_decorator(_Context)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def pass_ctx(command: _F) -> _F:
+    """Hand the command the context, and accept the global options after the command name too,
+    as people type them: `grk search "x" --collection notes`."""
+
+    def run(
+        obj: _Context, /, index_dir_here: str | None, collection_here: str | None, **kw: Any
+    ) -> Any:
+        here = {"index_dir": index_dir_here, "collection": collection_here}
+        flags = {**obj.flags, **{k: v for k, v in here.items() if v is not None}}
+        return command(_Context(flags, obj.config_file), **kw)
+
+    functools.update_wrapper(run, command)  # click names the command after the function
+    decorated = click.pass_obj(run)
+    decorated = click.option("--collection", "-c", "collection_here", help="Collection to use.")(
+        decorated
+    )
+    decorated = click.option(
+        "--index-dir", "index_dir_here", help="Folder holding the collections."
+    )(decorated)
+    return cast(_F, decorated)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
