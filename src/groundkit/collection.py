@@ -6,6 +6,7 @@ A collection is a folder under the index dir: ``store.sqlite`` (the source of tr
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import re
@@ -16,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from groundkit.config import Settings
-from groundkit.errors import ErrorCode, IndexLockedError, NotFoundError, UsageError
+from groundkit.errors import (
+    ErrorCode,
+    GroundkitError,
+    IndexLockedError,
+    NotFoundError,
+    UsageError,
+)
 from groundkit.index.lexical import ANALYZER, LexicalIndex
 from groundkit.index.store import Store
 from groundkit.pipeline import Progress, run_ingest, sync_lexical
@@ -104,22 +111,37 @@ class Collection:
         self.path = path
         self.settings = settings
         self._store = Store(path / _STORE)
-        self._lexical = LexicalIndex(path / "lexical")
+        self._lexical = self._open_lexical()
         self._recover()
 
+    def _open_lexical(self) -> LexicalIndex:
+        """Open the lexical index, or rebuild it from the store when it was built with another
+        analyzer or cannot be opened. Rebuilding needs the write lock."""
+        if self._store.manifest().get("analyzer") == ANALYZER:
+            try:
+                return LexicalIndex(self.path / "lexical")
+            except GroundkitError:
+                pass  # damaged: rebuilt below
+        with _write_lock(self.path):
+            self._lexical = LexicalIndex.fresh(self.path / "lexical")
+            self._rebuild_lexical()
+            return self._lexical
+
     def _recover(self) -> None:
-        """Finish what a crashed writer left: a pending journal, or an outdated analyzer."""
-        stale = self._store.manifest().get("analyzer") != ANALYZER
-        if not (stale or self._store.pending()):
-            return
-        try:
-            with _write_lock(self.path):
-                if stale:
-                    self._rebuild_lexical()
-                else:
+        """Finish what a crashed writer left (a pending journal), or rebuild an index that does
+        not match the store (a lost or truncated folder)."""
+        if self._store.pending():
+            try:
+                with _write_lock(self.path):
                     sync_lexical(self._store, self._lexical)
-        except IndexLockedError:
-            pass  # a live writer is finishing it; searching meanwhile is safe, merely behind
+            except IndexLockedError:
+                pass  # a live writer is finishing it; searching meanwhile is safe, merely behind
+            return
+        if self._lexical.num_chunks != self._store.counts()[1]:
+            self._lexical.refresh()  # another process may have committed since we opened it
+            if self._lexical.num_chunks != self._store.counts()[1]:
+                with contextlib.suppress(IndexLockedError), _write_lock(self.path):
+                    self._rebuild_lexical()
 
     def _rebuild_lexical(self) -> int:
         self._lexical.sync((), self._store.indexed_texts(), clear=True)
@@ -202,6 +224,7 @@ class Collection:
     def reindex(self) -> int:
         """Rebuild the lexical index from the store; returns the number of chunks indexed."""
         with _write_lock(self.path):
+            self._lexical = LexicalIndex.fresh(self.path / "lexical")
             return self._rebuild_lexical()
 
     def status(self) -> dict[str, Any]:

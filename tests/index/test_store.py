@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import groundkit
-from groundkit import ErrorCode, GroundkitError
-from groundkit.index.lexical import ANALYZER
+from groundkit import ErrorCode, GroundkitError, collection
+from groundkit.index import lexical
 from groundkit.index.migrations import SCHEMA_VERSION
 
 
@@ -37,25 +37,43 @@ def test_a_store_from_a_newer_groundkit_is_refused(tmp_path: Path) -> None:
     assert err.value.code == ErrorCode.STORE_TOO_NEW
 
 
-def test_reindex_rebuilds_a_lost_lexical_index_from_the_store(tmp_path: Path) -> None:
+def test_reindex_rebuilds_the_lexical_index_from_the_store(tmp_path: Path) -> None:
     _collection_with_docs(tmp_path).close()
-    shutil.rmtree(tmp_path / "index" / "c" / "lexical")
     with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
-        assert coll.search("granite") == []
         assert coll.reindex() == 2
         assert [h.text for h in coll.search("granite")] == [
             "# Alpha\n\nThe alpha document talks about granite."
         ]
 
 
-def test_an_outdated_analyzer_triggers_a_rebuild_on_open(tmp_path: Path) -> None:
+def test_a_new_analyzer_rebuilds_the_lexical_index_on_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _collection_with_docs(tmp_path).close()
-    shutil.rmtree(tmp_path / "index" / "c" / "lexical")
-    with sqlite3.connect(tmp_path / "index" / "c" / "store.sqlite") as conn:
-        conn.execute("UPDATE manifest SET value = 'grk_en_v0' WHERE key = 'analyzer'")
+    # What a release with a changed analyzer looks like to an existing collection: the versioned
+    # tokenizer name in the stored schema no longer matches.
+    monkeypatch.setattr(lexical, "ANALYZER", "grk_en_vtest")
+    monkeypatch.setattr(collection, "ANALYZER", "grk_en_vtest")
     with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
         assert len(coll.search("marble")) == 1
-        assert coll.status()["analyzer"] == ANALYZER
+        assert coll.status()["analyzer"] == "grk_en_vtest"
+
+
+def test_a_lost_lexical_index_is_rebuilt_on_open_rather_than_finding_nothing(
+    tmp_path: Path,
+) -> None:
+    _collection_with_docs(tmp_path).close()
+    shutil.rmtree(tmp_path / "index" / "c" / "lexical")
+    with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
+        assert len(coll.search("marble")) == 1
+
+
+def test_a_damaged_lexical_index_is_rebuilt_on_open(tmp_path: Path) -> None:
+    _collection_with_docs(tmp_path).close()
+    (tmp_path / "index" / "c" / "lexical" / "meta.json").write_text("{not json")
+    with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
+        assert len(coll.search("granite")) == 1
+    assert groundkit.open_collection("c", index_dir=tmp_path / "index").reindex() == 2
 
 
 def test_a_second_writer_is_refused_while_one_holds_the_collection(tmp_path: Path) -> None:

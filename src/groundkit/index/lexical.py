@@ -54,17 +54,14 @@ class LexicalIndex:
         try:
             self._index = tantivy.Index(self._schema, path=str(path), reuse=True)
         except ValueError as exc:
+            # tantivy's message names files by absolute path; it stays on __cause__ only.
             raise GroundkitError(
                 ErrorCode.INDEX_FAILED,
-                f"cannot open the lexical index ({exc})",
+                "the lexical index cannot be opened",
                 hint="run `grk reindex` to rebuild it from the store",
             ) from exc
         self._index.register_tokenizer(ANALYZER, self._analyzer)
         self._searcher = self._index.searcher()
-
-    @property
-    def analyzer(self) -> tantivy.TextAnalyzer:
-        return self._analyzer
 
     def tokens(self, text: str) -> list[str]:
         return self._analyzer.analyze(text)
@@ -141,6 +138,8 @@ class LexicalIndex:
         self._index.reload()
         self._searcher = self._index.searcher()
 
-    @staticmethod
-    def remove(path: Path) -> None:
+    @classmethod
+    def fresh(cls, path: Path) -> LexicalIndex:
+        """An empty index in place of whatever is at ``path``: damaged, or of another analyzer."""
         shutil.rmtree(path, ignore_errors=True)
+        return cls(path)
