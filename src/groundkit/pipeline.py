@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -57,6 +58,14 @@ class _Tally:
     removed: int = 0
     chunks: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+
+    def add(self, other: _Tally) -> None:
+        self.new += other.new
+        self.changed += other.changed
+        self.unchanged += other.unchanged
+        self.removed += other.removed
+        self.chunks += other.chunks
+        self.skipped.extend(other.skipped)
 
 
 def run_ingest(
@@ -170,6 +179,27 @@ def _url_format(media_type: str, final_url: str) -> Format | None:
 
 
 def _ingest_one(
+    store: Store,
+    origin: str,
+    read: Callable[[], tuple[bytes, Format]],
+    chunking: ChunkSettings,
+    tally: _Tally,
+) -> None:
+    """Ingest one file or URL inside a savepoint, so that whatever goes wrong with it (a parser's
+    own bug included) undoes only its writes and the run goes on. Store failures end the run."""
+    mine = _Tally()
+    try:
+        with store.savepoint():
+            _ingest_source(store, origin, read, chunking, mine)
+    except sqlite3.Error:
+        raise
+    except Exception as exc:  # the input is at fault, not the run
+        tally.skipped.append(Skipped(origin, f"could not be ingested ({type(exc).__name__})"))
+        return
+    tally.add(mine)
+
+
+def _ingest_source(
     store: Store,
     origin: str,
     read: Callable[[], tuple[bytes, Format]],

@@ -56,6 +56,12 @@ BAD_FILES = {
     "html with no text": ("blank.html", b"<html><head></head><body><div> </div></body></html>"),
     "binary html": ("blob.html", b"<html>\x00\x00\x00</html>"),
     "jsonl with no records": ("none.jsonl", b"\n  \n\n"),
+    # A PDF on which pypdf itself fails with an AttributeError, found by fuzzing: a parser's bug
+    # must cost only its own file.
+    "pdf that breaks the parser": (
+        "parser-bug.pdf",
+        (Path(__file__).parent.parent / "fixtures" / "pypdf-attributeerror.pdf").read_bytes(),
+    ),
 }
 
 
@@ -81,6 +87,19 @@ def test_a_bad_file_is_skipped_and_the_rest_is_ingested(case: str, tree: Path, o
     assert report.new == 1
     assert [h.citation.source for h in col.search("wallaroo")] == [str(tree / "good.md")]
     assert col.status()["documents"] == 1
+    assert_consistent(col)
+
+
+def test_a_record_with_a_lone_surrogate_escape_is_skipped_alone(tree: Path, open_col) -> None:
+    (tree / "r.jsonl").write_bytes(
+        b'{"id": "1", "text": "a wombat record"}\n{"id": "2", "text": "bad \\ud800 half"}\n'
+    )
+
+    col = open_col()
+    report = col.ingest([str(tree)])
+
+    assert [s.source for s in report.skipped] == [f"{tree / 'r.jsonl'}:2"]
+    assert report.new == 2
     assert_consistent(col)
 
 

@@ -112,6 +112,18 @@ class Store:
             raise
         self._conn.execute("COMMIT")
 
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A nested transaction inside ``transaction()``: undone alone when its block raises."""
+        self._conn.execute("SAVEPOINT input")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK TO input")
+            self._conn.execute("RELEASE input")
+            raise
+        self._conn.execute("RELEASE input")
+
     # -- manifest -------------------------------------------------------------------------------
     def manifest(self) -> dict[str, str]:
         return dict(self._conn.execute("SELECT key, value FROM manifest").fetchall())

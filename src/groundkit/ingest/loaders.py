@@ -228,6 +228,10 @@ def _parse_record(line: bytes) -> tuple[str, str | None, str, Metadata]:
         raise Rejected('"metadata" must be an object')
     if title:
         title = " ".join(title.split())  # the title is one line of the stored text
+    try:  # JSON escapes can spell lone surrogates, which no UTF-8 store can hold
+        f"{title}{text}".encode()
+    except UnicodeEncodeError:
+        raise Rejected("text holds a lone surrogate escape (not valid Unicode)") from None
     if not (title or text.strip()):
         raise Rejected("empty record (no title and no text)")
     return str(rid), title, text, metadata
