@@ -98,7 +98,7 @@ def run_ingest(
                 progress(done, total)
         for root in found.walked_roots:
             for origin in store.origins_under(root):
-                if origin not in seen:
+                if origin not in seen and not _under_any(origin, found.unreadable_dirs):
                     tally.removed += store.delete_documents(store.documents_from(origin))
     _crash_point("after-store-commit")
     sync_lexical(store, lexical)
@@ -111,6 +111,10 @@ def run_ingest(
         ignored=found.ignored,
         chunks_written=tally.chunks,
     )
+
+
+def _under_any(path: str, directories: Sequence[str]) -> bool:
+    return any(path.startswith(d.rstrip("/") + "/") for d in directories)
 
 
 def sync_lexical(store: Store, lexical: LexicalIndex) -> int:

@@ -317,3 +317,31 @@ def test_the_index_dir_inside_an_ingested_tree_is_never_ingested(tmp_path: Path)
         coll.ingest([str(tmp_path)])
         report = coll.ingest([str(tmp_path)])
     assert (report.new, report.unchanged, report.ignored, report.skipped) == (0, 1, 0, ())
+
+
+def test_an_unreadable_folder_is_reported_and_what_came_from_it_is_kept(
+    tree: Path, open_col, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sub = tree / "sub"
+    sub.mkdir(exist_ok=True)
+    (sub / "koala.md").write_text("# Koala\n\nThe koala sleeps most of the day.\n")
+    col = open_col()
+    col.ingest([str(tree)])
+    assert len(col.search("koala")) == 1
+
+    # Tests run as root, whom file modes do not stop: refuse the listing at the OS edge instead.
+    real_iterdir = Path.iterdir
+
+    def iterdir(self: Path):  # type: ignore[no-untyped-def]
+        if self == sub:
+            raise PermissionError(13, "Permission denied")
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    report = col.ingest([str(tree)])
+
+    assert [(s.source, s.reason) for s in report.skipped] == [
+        (str(sub), "unreadable directory: permission denied")
+    ]
+    assert report.removed == 0
+    assert len(col.search("koala")) == 1

@@ -31,8 +31,10 @@ class Discovery:
     files: list[FileInput] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     ignored: int = 0
-    # Directories walked in full: documents under them whose files are gone get removed.
+    # Directories walked in full: documents under them whose files are gone get removed...
     walked_roots: list[str] = field(default_factory=list)
+    # ...except under these, which could not be listed.
+    unreadable_dirs: list[str] = field(default_factory=list)
 
 
 def discover(paths: Sequence[str], *, exclude: Sequence[str] = ()) -> Discovery:
@@ -65,7 +67,7 @@ _NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 def _walk(root: Path, found: Discovery, excluded: frozenset[str]) -> None:
     real_root = root.resolve()
-    for entry, specs in _entries(root, [], excluded):
+    for entry, specs in _entries(root, [], excluded, found):
         rel_parts = entry.relative_to(root).parts
         if any(part.startswith(".") for part in rel_parts):
             continue
@@ -95,23 +97,30 @@ _Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]
 
 
 def _entries(
-    directory: Path, specs: _Specs, excluded: frozenset[str]
+    directory: Path, specs: _Specs, excluded: frozenset[str], found: Discovery
 ) -> Iterator[tuple[Path, _Specs]]:
-    """Files and symlinks under ``directory`` in a stable order, with the gitignores above each."""
+    """Files and symlinks under ``directory`` in a stable order, with the gitignores above each.
+
+    A directory that cannot be listed (or whose ``.gitignore`` cannot be read) is reported, and
+    what is stored from under it is left alone rather than taken for deleted.
+    """
     gitignore = directory / ".gitignore"
-    if gitignore.is_file():
-        lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-        specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
     try:
+        if gitignore.is_file():
+            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
         children = sorted(directory.iterdir(), key=lambda p: p.name)
-    except OSError:
+    except OSError as exc:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        found.skipped.append(Skipped(str(directory), f"unreadable directory: {reason}"))
+        found.unreadable_dirs.append(str(directory))
         return
     for child in children:
         if child.name.startswith(".") or _ignored(child, specs):
             continue
         if child.is_dir() and not child.is_symlink():
             if os.path.realpath(child) not in excluded:
-                yield from _entries(child, specs, excluded)
+                yield from _entries(child, specs, excluded, found)
         else:
             yield child, specs
 
