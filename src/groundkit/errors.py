@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     """Stable machine-readable error codes. Never renumber or reword an existing value."""
 
     USAGE = "usage"
+    INTERNAL = "internal"
     CONFIG_UNKNOWN_KEY = "config.unknown_key"
     CONFIG_INVALID = "config.invalid_value"
     CONFIG_FILE = "config.unreadable_file"

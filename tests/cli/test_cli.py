@@ -490,3 +490,44 @@ def test_global_options_also_work_after_the_command_name_and_win_there(
 def test_ingest_draws_no_progress_bar_when_stderr_is_not_a_terminal(grk: Grk, docs: Path) -> None:
     assert grk("ingest", str(docs)) == 0
     assert grk.err == ""
+
+
+def test_a_bad_query_in_a_batch_gets_an_error_line_and_the_rest_are_answered(
+    grk: Grk, ingested: Path, tmp_path: Path
+) -> None:
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(
+        '{"id": "q1", "text": "wallaroo"}\n{"id": "q2", "text": "   "}\n{"id": "q3", "text": "x"}\n'
+    )
+
+    assert grk("search", "--queries", str(queries), "--json") == 3
+
+    lines = [json.loads(line) for line in grk.out.splitlines()]
+    assert [line["query_id"] for line in lines] == ["q1", "q2", "q3"]
+    assert lines[1]["error"]["code"] == "usage.invalid_query"
+    assert "hits" in lines[0]
+    assert "hits" in lines[2]
+
+
+def test_a_missing_queries_file_is_a_usage_error(grk: Grk, ingested: Path, tmp_path: Path) -> None:
+    assert grk("search", "--queries", str(tmp_path / "nope.jsonl"), "--json") == 2
+    assert json.loads(grk.out)["error"]["code"] == "usage"
+
+
+def test_an_unexpected_failure_still_answers_with_a_json_error_and_status_1(
+    grk: Grk, ingested: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret document text must not leak")
+
+    monkeypatch.setattr(groundkit.Collection, "search", broken)
+
+    assert grk("search", "wallaroo", "--json") == 1
+    assert json.loads(grk.out) == {
+        "error": {
+            "code": "internal",
+            "message": "internal error (RuntimeError)",
+            "hint": "this is a bug in groundkit; please report it with the command you ran",
+        }
+    }
+    assert "secret" not in grk.out + grk.err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
@@ -100,7 +100,7 @@ def ingest(
 @click.option("--where", multiple=True, metavar="KEY=VALUE", help="Metadata equality filter.")
 @click.option(
     "--queries",
-    type=click.Path(dir_okay=False),
+    type=click.Path(exists=True, dir_okay=False),
     help='Batch: a JSONL file of {"id" or "_id", "text"}; prints one JSON line each.',
 )
 @click.option("--json", "as_json", is_flag=True, help="Print hits as JSON.")
@@ -124,11 +124,19 @@ def search(
             hits = collection.search(query, source=source, where=filters)
             render.hits(hits, as_json=as_json)
             return
-        for query_id, text in _read_queries(queries):
-            hits = collection.search(text, source=source, where=filters)
+        failed = 0
+        for query_id, text in _read_queries(queries):  # every line is checked before any search
+            try:
+                hits = collection.search(text, source=source, where=filters)
+            except UsageError as exc:  # this query is bad; the others still get answers
+                failed += 1
+                click.echo(json.dumps({"query_id": query_id, "error": exc.to_dict()}))
+                continue
             click.echo(
                 json.dumps({"query_id": query_id, "hits": [render.batch_hit(h) for h in hits]})
             )
+        if failed:
+            click.get_current_context().exit(ExitCode.PARTIAL)
 
 
 @cli.command()
@@ -220,7 +228,8 @@ def _parse_where(pairs: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def _read_queries(path: str) -> Iterator[tuple[str, str]]:
+def _read_queries(path: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
     with open(path, encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, start=1):
             if not line.strip():
@@ -236,7 +245,8 @@ def _read_queries(path: str) -> Iterator[tuple[str, str]]:
                     ErrorCode.USAGE,
                     f'line {lineno} of --queries is not {{"id" or "_id", "text"}}',
                 )
-            yield str(query_id), text
+            out.append((str(query_id), text))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -254,11 +264,13 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.RUNTIME
     except click.ClickException as exc:
         return report_error(exc, as_json=as_json)
-    except OSError as exc:
-        if exc.filename is not None:  # e.g. --queries pointing nowhere
-            error = UsageError(ErrorCode.USAGE, f"cannot read {exc.filename}: {exc.strerror}")
-            return report_error(error, as_json=as_json)
-        raise
+    except Exception as exc:  # a bug: still answer in the promised shape, without internals
+        error = GroundkitError(
+            ErrorCode.INTERNAL,
+            f"internal error ({type(exc).__name__})",
+            hint="this is a bug in groundkit; please report it with the command you ran",
+        )
+        return report_error(error, as_json=as_json)
     return status if isinstance(status, int) else ExitCode.OK
 
 

@@ -104,13 +104,20 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """A write transaction, taken up front so that two writers never deadlock mid-way."""
-        self._conn.execute("BEGIN IMMEDIATE")
         try:
-            yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:  # locked for too long, disk full, damaged file...
+            raise StoreError(
+                ErrorCode.STORE_FAILED,
+                f"the collection store could not be written ({type(exc).__name__})",
+                hint="check free disk space; if the store is damaged, delete it and ingest again",
+            ) from exc
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
