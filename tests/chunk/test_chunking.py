@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from groundkit.chunk import ChunkSettings, Span, chunk_text
+from groundkit.chunk.markdown import markdown_sections
 from groundkit.index.store import NewChunk, Store
 
 _ALPHABET = st.sampled_from(
@@ -152,3 +153,30 @@ def test_headings_inside_fenced_code_do_not_start_sections() -> None:
     text = "# Real\n\n```\n# not a heading\n```\n\n" + "text " * 100
     spans = chunk_text(text, format="markdown", settings=ChunkSettings(200, 50))
     assert all(s.metadata["heading_path"] == ["Real"] for s in spans)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=texts, cfg=chunk_settings)
+def test_a_heading_always_shares_a_chunk_with_the_start_of_its_text(
+    text: str, cfg: ChunkSettings
+) -> None:
+    spans = chunk_text(text, format="markdown", settings=cfg)
+    for section in markdown_sections(text):
+        if not section.lead or section.lead >= cfg.size:
+            continue
+        body = text[section.start + section.lead : section.end]
+        if not body.strip():
+            continue  # a heading with no text of its own
+        first_char = section.start + section.lead + (len(body) - len(body.lstrip()))
+        holding = [s for s in spans if s.start <= section.start < s.end]
+        assert holding, "the heading is in some chunk"
+        assert holding[0].end > first_char, "and so is the first character of its text"
+
+
+def test_a_heading_before_a_paragraph_that_nearly_fills_a_chunk_stays_with_it() -> None:
+    intro = "Intro paragraph about wombats and their habits. " * 10
+    para = ("Wombats dig burrows " * 60)[:990].rstrip() + "."
+    text = f"{intro}\n\n## Burrows\n\n{para}\n\nMore text."
+    spans = chunk_text(text, format="markdown", settings=ChunkSettings(1000, 200))
+    assert not text[spans[0].start : spans[0].end].endswith("## Burrows")
+    assert text[spans[1].start :].startswith("## Burrows\n\nWombats")

@@ -21,7 +21,7 @@ __all__ = ["CHUNKER_VERSION", "ChunkSettings", "Section", "Span", "pack"]
 
 # Part of every document fingerprint: bump it whenever chunk boundaries could change, so that
 # the next ingest re-chunks everything instead of mixing old and new boundaries.
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"
 
 _SEPARATORS = (
     re.compile(r"\n[ \t]*\n\s*"),  # paragraphs
@@ -46,11 +46,15 @@ class ChunkSettings:
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """A region that chunks should not straddle, with the metadata its chunks inherit."""
+    """A region that chunks should not straddle, with the metadata its chunks inherit.
+
+    ``lead``: the length of a heading line at its start, kept in the same chunk as what follows.
+    """
 
     start: int
     end: int
     metadata: Metadata = field(default_factory=dict)
+    lead: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +76,7 @@ def pack(text: str, sections: Sequence[Section], settings: ChunkSettings) -> lis
     # (start, end, whether the atom opens a section)
     atoms: list[tuple[int, int, bool]] = []
     for section in sections:
-        pieces = _atoms(text, section.start, section.end, settings.size, 0)
+        pieces = _section_atoms(text, section, settings.size)
         atoms.extend((s, e, i == 0) for i, (s, e) in enumerate(pieces))
 
     groups: list[list[int]] = []
@@ -88,6 +92,23 @@ def pack(text: str, sections: Sequence[Section], settings: ChunkSettings) -> lis
 
     trimmed = [t for g in groups if (t := _trim(text, g[0], g[1])) is not None]
     return [_span(sections, s, e) for s, e in _absorb_fragments(trimmed, settings)]
+
+
+def _section_atoms(text: str, section: Section, size: int) -> list[tuple[int, int]]:
+    """A section's atoms, its heading line glued to the first piece of its body.
+
+    The first body piece is cut small enough to fit beside the heading, so that no packing can
+    leave a heading at the end of one chunk and its text in the next.
+    """
+    lead_end = section.start + section.lead
+    if not section.lead or section.end - section.start <= size or section.lead >= size:
+        return _atoms(text, section.start, section.end, size, 0)
+    body = _atoms(text, lead_end, section.end, size, 0)
+    first_start, first_end = body[0]
+    if first_end - section.start > size:
+        refit = _atoms(text, first_start, first_end, size - section.lead, 0)
+        body = [*refit, *body[1:]]
+    return [(section.start, body[0][1]), *body[1:]]
 
 
 def _atoms(text: str, start: int, end: int, size: int, level: int) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 def markdown_sections(text: str) -> list[Section]:
     """Split at headings outside fenced code; each section starts at its heading line."""
-    starts: list[tuple[int, list[str]]] = [(0, [])]
+    starts: list[tuple[int, list[str], int]] = [(0, [], 0)]
     path: list[tuple[int, str]] = []
     fence: str | None = None
     pos = 0
@@ -30,11 +30,11 @@ def markdown_sections(text: str) -> list[Section]:
             level = len(heading.group(1))
             path = [(lvl, title) for lvl, title in path if lvl < level]
             path.append((level, heading.group(2).strip()))
-            starts.append((pos, [title for _, title in path]))
+            starts.append((pos, [title for _, title in path], len(line)))
         pos += len(line)
     sections: list[Section] = []
-    bounds = [s for s, _ in starts[1:]] + [len(text)]
-    for (start, heading_path), end in zip(starts, bounds, strict=True):
+    bounds = [s for s, _, _ in starts[1:]] + [len(text)]
+    for (start, heading_path, lead), end in zip(starts, bounds, strict=True):
         if end > start:
-            sections.append(Section(start, end, {"heading_path": heading_path}))
+            sections.append(Section(start, end, {"heading_path": heading_path}, lead))
     return sections
