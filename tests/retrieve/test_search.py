@@ -110,3 +110,29 @@ def test_a_collection_name_cannot_leave_the_index_dir(tmp_path: Path, name: str)
     with pytest.raises(GroundkitError) as err:
         groundkit.open_collection(name, index_dir=tmp_path)
     assert err.value.code == ErrorCode.INVALID_NAME
+
+
+@pytest.mark.parametrize(
+    ("stored", "given", "matches"),
+    [
+        ("2020", "2020", True),
+        (2020, "2020", True),
+        (2020, 2020, True),
+        ("2020", 2020, False),
+        (True, "true", True),
+        (False, "true", False),
+        (1.5, "1.5", True),
+        ("en", "en", True),
+        ("en", "fr", False),
+    ],
+)
+def test_a_text_filter_value_matches_the_stored_value_spelled_that_way(
+    tmp_path: Path, stored: object, given: object, matches: bool
+) -> None:
+    import json
+
+    record = {"id": "r", "text": "Torque specs.", "metadata": {"k": stored}}
+    (tmp_path / "r.jsonl").write_text(json.dumps(record) + "\n")
+    with groundkit.open_collection("w", index_dir=tmp_path / "index") as coll:
+        coll.ingest([str(tmp_path / "r.jsonl")])
+        assert bool(coll.search("torque", where={"k": given})) is matches

@@ -220,11 +220,7 @@ def _parse_where(pairs: tuple[str, ...]) -> dict[str, Any]:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise UsageError(ErrorCode.USAGE, f"--where wants KEY=VALUE, got {pair!r}")
-        try:
-            value = json.loads(raw)  # numbers and booleans compare as such
-        except json.JSONDecodeError:
-            value = raw
-        out[key] = value
+        out[key] = raw  # text; the store matches it against numbers and booleans too
     return out
 
 

@@ -292,7 +292,9 @@ class Store:
     def filter_chunks(self, source_glob: str | None, where: dict[str, Any]) -> list[int]:
         """Chunk rowids whose source matches the glob and whose metadata has every pair.
 
-        A key is looked up in the chunk's metadata first, then in its document's.
+        A key is looked up in the chunk's metadata first, then in its document's. A string value
+        also matches a stored number or boolean spelled that way (``"2020"`` matches ``2020``,
+        ``"true"`` matches ``true``), since command-line values arrive as text.
         """
         clauses: list[str] = []
         params: list[Any] = []
@@ -301,11 +303,21 @@ class Store:
             params.append(source_glob)
         for key, value in where.items():
             path = "$." + json.dumps(key)
-            clauses.append(
-                "COALESCE(json_extract(c.metadata, ?), json_extract(d.metadata, ?))"
-                " IS json_extract(?, '$')"
+            meta = (
+                "(CASE WHEN json_type(c.metadata, ?) IS NOT NULL"
+                " THEN c.metadata ELSE d.metadata END)"
             )
-            params.extend([path, path, json.dumps(value)])
+            if isinstance(value, str):
+                clauses.append(
+                    f"(CASE json_type({meta}, ?) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'"
+                    f" WHEN 'text' THEN json_extract({meta}, ?)"
+                    f" WHEN 'integer' THEN CAST(json_extract({meta}, ?) AS TEXT)"
+                    f" WHEN 'real' THEN CAST(json_extract({meta}, ?) AS TEXT) END) = ?"
+                )
+                params.extend([path, path] * 4 + [value])
+            else:
+                clauses.append(f"json_extract({meta}, ?) IS json_extract(?, '$')")
+                params.extend([path, path, json.dumps(value)])
         sql = "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc"
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
