@@ -162,7 +162,20 @@ def _fetch(url: str, settings: Settings) -> tuple[bytes, Format]:
     fmt = _url_format(got.media_type, got.final_url)
     if fmt is None:
         raise Rejected(f"unsupported content type {got.media_type or 'unknown'!r}")
-    return got.body, fmt
+    return as_utf8(got.body, got.charset, fmt), fmt
+
+
+def as_utf8(body: bytes, charset: str | None, fmt: Format) -> bytes:
+    """Text loaders read UTF-8; a server that names another charset is taken at its word.
+
+    HTML is left alone: its extraction reads the page's own declaration.
+    """
+    if fmt not in ("text", "markdown", "code") or charset in (None, "utf-8", "utf8"):
+        return body
+    try:
+        return body.decode(charset).encode("utf-8")
+    except (LookupError, UnicodeDecodeError):
+        raise Rejected(f"not valid {charset} as the server declared") from None
 
 
 _MEDIA: dict[str, Format] = {

@@ -102,6 +102,7 @@ class Verification(StrEnum):
     VERIFIED = "verified"  # the source still holds exactly what was ingested
     DRIFTED = "drifted"  # the source changed since ingest; the stored text is what was cited
     MISSING = "missing"  # the source file is gone
+    UNREADABLE = "unreadable"  # the source file is there but cannot be read to compare
     NOT_CHECKED = "not_checked"  # a remote source: groundkit never re-fetches to verify
 
 

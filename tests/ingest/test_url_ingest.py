@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import groundkit
+from groundkit.ingest.loaders import Rejected
+from groundkit.pipeline import as_utf8
 
 
 def test_ingesting_a_loopback_url_is_refused_by_the_ssrf_guard_and_the_run_goes_on(
@@ -24,3 +28,17 @@ def test_ingesting_a_loopback_url_is_refused_by_the_ssrf_guard_and_the_run_goes_
         ]
         assert all(s.reason.startswith("url.unsafe") for s in report.skipped)
         assert len(coll.search("slate")) == 1
+
+
+def test_a_declared_charset_is_honoured_for_text_but_not_for_html() -> None:
+    latin = "café crème".encode("latin-1")
+    assert as_utf8(latin, "iso-8859-1", "text") == "café crème".encode()
+    assert as_utf8(latin, "iso-8859-1", "html") == latin
+    assert as_utf8(b"plain", None, "markdown") == b"plain"
+
+
+def test_a_body_that_is_not_in_its_declared_charset_is_rejected() -> None:
+    with pytest.raises(Rejected):
+        as_utf8(b"\xff\xfe", "utf-16-be-nonsense", "text")
+    with pytest.raises(Rejected):
+        as_utf8(b"\xe9", "ascii", "text")

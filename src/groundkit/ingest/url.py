@@ -29,9 +29,7 @@ _CHUNK = 64 * 1024
 # Printable ASCII except space: anything else in a path is percent-encoded, so the request line
 # can never carry spaces, CR/LF or raw non-ASCII bytes.
 _PATH_SAFE = "".join(chr(c) for c in range(0x21, 0x7F))
-_LOCAL_HINT = (
-    "groundkit only fetches public addresses; list a trusted local 'host:port' in allow_hosts"
-)
+_LOCAL_HINT = "groundkit only fetches public addresses; save the page and ingest the file instead"
 
 # Spelled out rather than trusting ``is_global`` alone, whose tables differ between Python patches.
 # IPv4 and IPv6 networks share one tuple: an address is never "in" a network of the other version.

@@ -38,7 +38,8 @@ def verify_source(document: DocumentRow) -> Verification:
     except FileNotFoundError:
         return Verification.MISSING
     except OSError:
-        return Verification.MISSING if not os.path.exists(document.origin) else Verification.DRIFTED
+        exists = os.path.exists(document.origin)
+        return Verification.UNREADABLE if exists else Verification.MISSING
     if document.external_id is None:
         return (
             Verification.VERIFIED
