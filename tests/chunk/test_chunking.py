@@ -168,7 +168,9 @@ def test_a_heading_always_shares_a_chunk_with_the_start_of_its_text(
         if not body.strip():
             continue  # a heading with no text of its own
         first_char = section.start + section.lead + (len(body) - len(body.lstrip()))
-        holding = [s for s in spans if s.start <= section.start < s.end]
+        heading_line = text[section.start : section.start + section.lead]
+        heading_at = section.start + len(heading_line) - len(heading_line.lstrip())
+        holding = [s for s in spans if s.start <= heading_at < s.end]
         assert holding, "the heading is in some chunk"
         assert holding[0].end > first_char, "and so is the first character of its text"
 
