@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,6 +23,22 @@ def hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("GRK_", "_GRK_")):
             monkeypatch.delenv(name)
+
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(sock: socket.socket, address: object) -> None:
+    """Tests may talk to servers they start on loopback, and to nothing else."""
+    inet = sock.family in (socket.AF_INET, socket.AF_INET6) and isinstance(address, tuple)
+    if inet and not ipaddress.ip_address(str(address[0]).split("%")[0]).is_loopback:
+        raise AssertionError(f"a test tried to reach {address[0]}: tests never use the network")
+    _real_connect(sock, address)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(socket.socket, "connect", _loopback_only)
 
 
 @pytest.fixture

@@ -107,3 +107,39 @@ def test_kill_9_during_ingest_leaves_the_collection_before_or_fully_updated(
     assert _ingest(index_dir, tree) == 0
     assert _snapshot(index_dir) == after
     _assert_consistent(index_dir, {t for _, t, _, _ in after})
+
+
+_DENSE_INGEST = """
+import sys
+import groundkit
+from groundkit.testing import FakeEmbedder
+coll = groundkit.open_collection("default", index_dir=sys.argv[1], embedder=FakeEmbedder())
+coll.ingest([sys.argv[2]], dense=True)
+"""
+
+
+@pytest.mark.parametrize("crash_at", ["mid-ingest", "after-store-commit", "after-lexical-commit"])
+def test_kill_9_during_a_dense_ingest_leaves_vectors_in_step_with_the_store(
+    tmp_path: Path, crash_at: str
+) -> None:
+    from groundkit.testing import FakeEmbedder
+
+    tree, index_dir = tmp_path / "tree", tmp_path / "index"
+    _write_tree(tree, 1)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
+    run = [sys.executable, "-c", _DENSE_INGEST, str(index_dir), str(tree)]
+    assert subprocess.run(run, env=env, check=False).returncode == 0
+    _write_tree(tree, 2)
+    crashed = subprocess.run(run, env={**env, "_GRK_TEST_CRASH_AT": crash_at}, check=False)
+    assert crashed.returncode == -signal.SIGKILL
+
+    with groundkit.open_collection(
+        "default", index_dir=index_dir, create=False, embedder=FakeEmbedder()
+    ) as coll:
+        status = coll.status()
+        assert status["pending"] == 0
+        assert status["vectors"] == status["dense_index_vectors"] == status["chunks"]
+        expected = 40 if crash_at == "mid-ingest" else 36
+        assert status["documents"] == expected
+        for hit in coll.search("fresh quartz meadows", mode="dense", top_k=3):
+            assert coll.show(hit.citation.chunk_id).text == hit.text

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from groundkit.config import Settings
+from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.errors import (
     ErrorCode,
     GroundkitError,
@@ -26,9 +27,10 @@ from groundkit.errors import (
 )
 from groundkit.index.lexical import ANALYZER, LexicalIndex
 from groundkit.index.store import Store
-from groundkit.pipeline import Progress, run_ingest, sync_lexical
+from groundkit.index.vectors import VectorIndex
+from groundkit.pipeline import Progress, run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
-from groundkit.retrieve.search import bm25_search
+from groundkit.retrieve.search import Mode, SearchRequest, run_search
 from groundkit.types import Hit, IngestReport, ResolvedCitation
 
 __all__ = ["Collection", "delete_collection", "list_collections", "open_collection"]
@@ -69,8 +71,12 @@ def open_collection(
     index_dir: str | os.PathLike[str] | None = None,
     settings: Settings | None = None,
     create: bool = True,
+    embedder: Embedder | None = None,
 ) -> Collection:
-    """Open (or, with ``create``, make) a collection. ``settings`` default to the built-ins."""
+    """Open (or, with ``create``, make) a collection. ``settings`` default to the built-ins.
+
+    ``embedder`` overrides the one ``settings.embed`` describes (it is built only when needed).
+    """
     settings = settings or Settings()
     name = _check_name(settings.collection if name is None else name)
     path = Path(index_dir if index_dir is not None else settings.index_dir) / name
@@ -78,7 +84,7 @@ def open_collection(
         if not create:
             raise _not_found(name)
         path.mkdir(parents=True, exist_ok=True)
-    return Collection(name, path, settings)
+    return Collection(name, path, settings, embedder)
 
 
 def _not_found(name: str) -> NotFoundError:
@@ -106,11 +112,15 @@ def _write_lock(path: Path) -> Iterator[None]:
 class Collection:
     """A named collection: ingest into it, search it, resolve its citations."""
 
-    def __init__(self, name: str, path: Path, settings: Settings) -> None:
+    def __init__(
+        self, name: str, path: Path, settings: Settings, embedder: Embedder | None = None
+    ) -> None:
         self.name = name
         self.path = path
         self.settings = settings
+        self._embedder = embedder
         self._store = Store(path / _STORE)
+        self._vectors = self._open_vectors()
         self._lexical = self._open_lexical()
         self._recover()
 
@@ -124,31 +134,46 @@ class Collection:
                 pass  # damaged: rebuilt below
         with _write_lock(self.path):
             self._lexical = LexicalIndex.fresh(self.path / "lexical")
-            self._rebuild_lexical()
+            self._rebuild()
             return self._lexical
 
+    def _open_vectors(self) -> VectorIndex:
+        """Open the dense index; one that cannot be read is rebuilt from the store by _recover."""
+        try:
+            return VectorIndex(self.path / "vectors")
+        except GroundkitError:
+            return VectorIndex.fresh(self.path / "vectors")
+
     def _recover(self) -> None:
-        """Finish what a crashed writer left (a pending journal), or rebuild an index that does
+        """Finish what a crashed writer left (a pending journal), or rebuild indexes that do
         not match the store (a lost or truncated folder)."""
-        if self._store.pending():
+        if self._store.pending("lexical") or self._store.pending("vector"):
             try:
                 with _write_lock(self.path):
-                    sync_lexical(self._store, self._lexical)
+                    sync_derived(self._store, self._lexical, self._vectors)
             except IndexLockedError:
                 pass  # a live writer is finishing it; searching meanwhile is safe, merely behind
             return
-        if self._lexical.num_chunks != self._store.counts()[1]:
-            self._lexical.refresh()  # another process may have committed since we opened it
-            if self._lexical.num_chunks != self._store.counts()[1]:
+        if not self._in_step():
+            self._lexical.refresh()  # another process may have committed since we opened them
+            self._vectors = VectorIndex(self.path / "vectors")
+            if not self._in_step():
                 with contextlib.suppress(IndexLockedError), _write_lock(self.path):
-                    self._rebuild_lexical()
+                    self._rebuild()
 
-    def _rebuild_lexical(self) -> int:
+    def _in_step(self) -> bool:
+        chunks = self._store.counts()[1]
+        vectors = self._store.vector_count()
+        return self._lexical.num_chunks == chunks and self._vectors.count == vectors
+
+    def _rebuild(self) -> int:
         self._lexical.sync((), self._store.indexed_texts(), clear=True)
+        self._vectors.sync((), self._store.vectors(), clear=True)
         with self._store.transaction():
             self._store.set_manifest("analyzer", ANALYZER)
-            pending = self._store.pending()
-        self._store.clear_pending(pending)
+            pending = {index: self._store.pending(index) for index in ("lexical", "vector")}
+        self._store.clear_pending(pending["lexical"], "lexical")
+        self._store.clear_pending(pending["vector"], "vector")
         return self._lexical.num_chunks
 
     def close(self) -> None:
@@ -160,18 +185,59 @@ class Collection:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # -- the embedder this collection is bound to
+    @property
+    def embedder_identity(self) -> EmbedderIdentity | None:
+        """The identity its vectors were made with, or None when it has none."""
+        key = self._store.manifest().get("embedder")
+        return EmbedderIdentity.parse(key) if key else None
+
+    def _bound_embedder(self) -> Embedder:
+        """The configured embedder, refused unless it is the one the vectors were made with."""
+        if self._embedder is None:
+            from groundkit.embed.factory import create_embedder
+
+            self._embedder = create_embedder(self.settings.embed)
+        bound = self.embedder_identity
+        mine = self._embedder.identity
+        if bound is not None and bound != mine:
+            raise GroundkitError(
+                ErrorCode.EMBEDDER_MISMATCH,
+                f"collection {self.name!r} was embedded with {bound.key()};"
+                f" the configured embedder is {mine.key()}",
+                hint="configure the collection's embedder, or ingest into a new collection",
+            )
+        return self._embedder
+
+    # -- operations
     def ingest(
-        self, inputs: Sequence[str | os.PathLike[str]], *, progress: Progress | None = None
+        self,
+        inputs: Sequence[str | os.PathLike[str]],
+        *,
+        progress: Progress | None = None,
+        dense: bool | None = None,
     ) -> IngestReport:
-        """Ingest files, directories, JSONL record files and http(s) URLs, incrementally."""
+        """Ingest files, directories, JSONL record files and http(s) URLs, incrementally.
+
+        With ``dense`` (default: ``ingest.dense``), or once the collection has vectors, every chunk
+        without a vector gets one, existing chunks included.
+        """
         with _write_lock(self.path):
-            paths = [os.fspath(i) for i in inputs]
+            want_dense = self.settings.ingest.dense if dense is None else dense
+            embedder = None
+            if want_dense or self.embedder_identity is not None:
+                embedder = self._bound_embedder()
+                if self.embedder_identity is None:
+                    with self._store.transaction():
+                        self._store.set_manifest("embedder", embedder.identity.key())
             return run_ingest(
                 self._store,
                 self._lexical,
-                paths,
+                [os.fspath(i) for i in inputs],
                 self.settings,
                 progress,
+                vectors=self._vectors,
+                embedder=embedder,
                 exclude=[str(self.path.parent)],  # never index our own index
             )
 
@@ -180,19 +246,54 @@ class Collection:
         query: str,
         *,
         top_k: int | None = None,
+        mode: Mode | None = None,
         source: str | None = None,
         where: Mapping[str, Any] | None = None,
+        rerank: bool | None = None,
     ) -> list[Hit]:
-        """BM25 hits for ``query``, searched as plain words (never as query syntax)."""
-        return bm25_search(
-            self._store,
-            self._lexical,
-            collection=self.name,
+        """Ranked hits for ``query``, searched as plain words (never as query syntax).
+
+        ``mode``: bm25, dense or hybrid (reciprocal-rank fusion of both); default ``search.mode``,
+        whose ``auto`` means hybrid when the collection has vectors, else bm25.
+        """
+        cfg = self.settings.search
+        chosen = mode or cfg.mode
+        if chosen == "auto":
+            chosen = "hybrid" if self.embedder_identity is not None else "bm25"
+        embedder = None
+        if chosen != "bm25":
+            if self.embedder_identity is None:
+                raise UsageError(
+                    ErrorCode.NO_VECTORS,
+                    f"collection {self.name!r} has no vectors for {chosen} search",
+                    hint="ingest with --dense first, or search with --mode bm25",
+                )
+            embedder = self._bound_embedder()
+        reranker = None
+        if rerank if rerank is not None else cfg.rerank:
+            from groundkit.retrieve.rerank import load_reranker
+
+            reranker = load_reranker(self.settings.rerank)
+        request = SearchRequest(
             query=query,
-            top_k=self.settings.search.top_k if top_k is None else top_k,
-            snippet_chars=self.settings.search.snippet_chars,
+            top_k=cfg.top_k if top_k is None else top_k,
+            mode=chosen,
             source=source,
-            where=where,
+            where=dict(where or {}),
+            candidates=cfg.candidates,
+            rrf_k=cfg.rrf_k,
+            min_similarity=cfg.min_similarity,
+            snippet_chars=cfg.snippet_chars,
+            rerank_top_n=self.settings.rerank.top_n,
+        )
+        return run_search(
+            request,
+            collection=self.name,
+            store=self._store,
+            lexical=self._lexical,
+            vectors=self._vectors,
+            embedder=embedder,
+            reranker=reranker,
         )
 
     def show(self, chunk_id: str) -> ResolvedCitation:
@@ -218,24 +319,29 @@ class Collection:
             document = found[0]
             with self._store.transaction():
                 self._store.delete_documents([document.rowid])
-            sync_lexical(self._store, self._lexical)
+            sync_derived(self._store, self._lexical, self._vectors)
             return document.document_id
 
     def reindex(self) -> int:
-        """Rebuild the lexical index from the store; returns the number of chunks indexed."""
+        """Rebuild the derived indexes from the store; returns the number of chunks indexed."""
         with _write_lock(self.path):
             self._lexical = LexicalIndex.fresh(self.path / "lexical")
-            return self._rebuild_lexical()
+            self._vectors = VectorIndex.fresh(self.path / "vectors")
+            return self._rebuild()
 
     def status(self) -> dict[str, Any]:
         documents, chunks = self._store.counts()
         manifest = self._store.manifest()
+        identity = self.embedder_identity
         return {
             "collection": self.name,
             "documents": documents,
             "chunks": chunks,
             "lexical_chunks": self._lexical.num_chunks,
-            "pending": len(self._store.pending()),
+            "embedder": identity.key() if identity else None,
+            "vectors": self._store.vector_count(),
+            "dense_index_vectors": self._vectors.count,
+            "pending": len(self._store.pending("lexical")) + len(self._store.pending("vector")),
             "formats": self._store.formats(),
             "schema_version": int(manifest.get("schema_version", 0)),
             "analyzer": manifest.get("analyzer"),

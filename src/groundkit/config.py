@@ -11,13 +11,22 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from groundkit.errors import ConfigError, ErrorCode
 
-__all__ = ["ChunkConfig", "IngestConfig", "LoadedSettings", "SearchConfig", "Settings", "load"]
+__all__ = [
+    "ChunkConfig",
+    "EmbedConfig",
+    "IngestConfig",
+    "LoadedSettings",
+    "RerankConfig",
+    "SearchConfig",
+    "Settings",
+    "load",
+]
 
 CONFIG_FILE = "grk.toml"
 _CONFIG_ENV = "GRK_CONFIG"  # names the config file; not itself a setting
@@ -54,6 +63,7 @@ class ChunkConfig(_Frozen):
 
 
 class IngestConfig(_Frozen):
+    dense: bool = Field(False, description="Also embed every chunk (turns dense search on).")
     max_file_bytes: int = Field(50_000_000, ge=1, description="Larger files are skipped.")
     url_max_bytes: int = Field(20_000_000, ge=1, description="Larger URL bodies are refused.")
     url_timeout_s: float = Field(20.0, gt=0, le=600, description="Total time for one URL fetch.")
@@ -62,6 +72,48 @@ class IngestConfig(_Frozen):
 class SearchConfig(_Frozen):
     top_k: int = Field(10, ge=1, le=1000, description="Hits returned by default.")
     snippet_chars: int = Field(240, ge=40, le=4000, description="Length of a hit's snippet.")
+    mode: Literal["auto", "bm25", "dense", "hybrid"] = Field(
+        "auto", description="auto: hybrid when the collection has vectors, else bm25."
+    )
+    rrf_k: int = Field(60, ge=1, le=10_000, description="Reciprocal-rank fusion constant.")
+    candidates: int = Field(
+        100, ge=1, le=10_000, description="Hits fetched from each arm before fusion or rerank."
+    )
+    min_similarity: float | None = Field(
+        None,
+        ge=-1,
+        le=1,
+        description="Abstain (return nothing) when the best dense similarity is below this.",
+    )
+    rerank: bool = Field(False, description="Rerank the fused candidates with rerank.model.")
+
+
+class EmbedConfig(_Frozen):
+    provider: Literal["local", "ollama", "openai"] = Field(
+        "local", description="local: a model in-process; ollama or openai: an HTTP endpoint."
+    )
+    model: str = Field(
+        "all-MiniLM-L6-v2",
+        description="A model name the provider knows, an installed package, or a local path.",
+    )
+    runtime: Literal["onnx", "sentence-transformers"] = Field(
+        "onnx", description="How a local model runs: ONNX (light) or PyTorch."
+    )
+    query_prefix: str = Field("", description="Put before every query (e5-style models).")
+    document_prefix: str = Field("", description="Put before every passage.")
+    base_url: str | None = Field(None, description="Endpoint of an HTTP provider.")
+    api_key_env: str | None = Field(
+        None, description="Name of the environment variable holding the API key (never the key)."
+    )
+    batch_size: int = Field(32, ge=1, le=2048, description="Texts per embedding request.")
+    timeout_s: float = Field(60.0, gt=0, le=3600, description="Per-request timeout.")
+
+
+class RerankConfig(_Frozen):
+    model: str | None = Field(
+        None, description="A cross-encoder: a local path or an installed package. None: off."
+    )
+    top_n: int = Field(50, ge=1, le=1000, description="Fused candidates the reranker rescores.")
 
 
 class Settings(_Frozen):
@@ -70,6 +122,8 @@ class Settings(_Frozen):
     chunk: ChunkConfig = ChunkConfig()
     ingest: IngestConfig = IngestConfig()
     search: SearchConfig = SearchConfig()
+    embed: EmbedConfig = EmbedConfig()
+    rerank: RerankConfig = RerankConfig()
 
 
 def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:

@@ -56,6 +56,11 @@ class ErrorCode(StrEnum):
     FETCH_TIMEOUT = "fetch.timeout"
     URL_UNSAFE = "url.unsafe"
     MISSING_EXTRA = "dependency.missing_extra"
+    EMBEDDER_MISMATCH = "embedder.mismatch"
+    EMBEDDER_UNAVAILABLE = "embedder.unavailable"
+    EMBEDDING_INVALID = "embedder.invalid_output"
+    NO_VECTORS = "search.no_vectors"
+    RERANK_NOT_CONFIGURED = "rerank.not_configured"
 
 
 class GroundkitError(Exception):

@@ -2,7 +2,7 @@
 
 The whole run is one SQLite transaction, and each changed document is journalled in
 ``lexical_pending`` inside it. So a crash before the commit leaves the collection as it was, and a
-crash after it is finished by ``sync_lexical`` on the next open: as before, or fully updated.
+crash after it is finished by ``sync_derived`` on the next open: as before, or fully updated.
 """
 
 from __future__ import annotations
@@ -17,17 +17,20 @@ from functools import partial
 
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, chunk_text
 from groundkit.config import Settings
+from groundkit.embed.base import Embedder
 from groundkit.errors import GroundkitError
+from groundkit.index.embedding import embed_missing
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import NewChunk, Store
+from groundkit.index.vectors import VectorIndex
 from groundkit.ingest.formats import Format, format_for
 from groundkit.ingest.loaders import Loaded, Rejected, load
 from groundkit.ingest.walk import FileInput, discover
 from groundkit.types import IngestReport, Skipped
 
-__all__ = ["Progress", "document_id_for", "run_ingest", "sync_lexical"]
+__all__ = ["Progress", "document_id_for", "run_ingest", "sync_derived"]
 
-Progress = Callable[[int, int], None]  # (inputs done, inputs in all)
+Progress = Callable[[str, int, int], None]  # (stage, done, in all)
 
 # Test hook: kill -9 this very process at a named point, so crash-safety tests are deterministic.
 _CRASH_ENV = "_GRK_TEST_CRASH_AT"
@@ -75,8 +78,11 @@ def run_ingest(
     settings: Settings,
     progress: Progress | None = None,
     *,
+    vectors: VectorIndex,
+    embedder: Embedder | None = None,
     exclude: Sequence[str] = (),
 ) -> IngestReport:
+    """Ingest ``inputs``; with an ``embedder``, also give every chunk lacking one a vector."""
     urls = [i for i in inputs if i.startswith(("http://", "https://"))]
     found = discover([i for i in inputs if i not in urls], exclude=exclude)
     tally = _Tally(skipped=list(found.skipped))
@@ -90,18 +96,26 @@ def run_ingest(
             if done == total // 2:
                 _crash_point("mid-ingest")
             if progress:
-                progress(done, total)
+                progress("reading", done, total)
         for done, url in enumerate(urls, start=len(found.files) + 1):
             seen.add(url)
             _ingest_one(store, url, partial(_fetch, url, settings), chunking, tally)
             if progress:
-                progress(done, total)
+                progress("reading", done, total)
         for root in found.walked_roots:
             for origin in store.origins_under(root):
                 if origin not in seen and not _under_any(origin, found.unreadable_dirs):
                     tally.removed += store.delete_documents(store.documents_from(origin))
+        embedded = 0
+        if embedder is not None:
+            embedded = embed_missing(
+                store,
+                embedder,
+                batch_size=settings.embed.batch_size,
+                progress=partial(progress, "embedding") if progress else None,
+            )
     _crash_point("after-store-commit")
-    sync_lexical(store, lexical)
+    sync_derived(store, lexical, vectors)
     return IngestReport(
         new=tally.new,
         changed=tally.changed,
@@ -110,6 +124,7 @@ def run_ingest(
         skipped=tuple(tally.skipped),
         ignored=found.ignored,
         chunks_written=tally.chunks,
+        chunks_embedded=embedded,
     )
 
 
@@ -117,14 +132,17 @@ def _under_any(path: str, directories: Sequence[str]) -> bool:
     return any(path.startswith(d.rstrip("/") + "/") for d in directories)
 
 
-def sync_lexical(store: Store, lexical: LexicalIndex) -> int:
-    """Make the lexical postings of every journalled document match the store; clear the journal."""
-    pending = store.pending()
+def sync_derived(store: Store, lexical: LexicalIndex, vectors: VectorIndex) -> None:
+    """Make each derived index match the store for every journalled document; clear the journals."""
+    pending = store.pending("lexical")
     if pending:
         lexical.sync(pending, store.indexed_texts(pending))
         _crash_point("after-lexical-commit")
-        store.clear_pending(pending)
-    return len(pending)
+        store.clear_pending(pending, "lexical")
+    pending = store.pending("vector")
+    if pending:
+        vectors.sync(pending, store.vectors(pending))
+        store.clear_pending(pending, "vector")
 
 
 def _read_file(file: FileInput, settings: Settings) -> tuple[bytes, Format]:

@@ -77,6 +77,8 @@ class Hit:
     text: str
     snippet: str
     metadata: Metadata = field(default_factory=dict)
+    # 1-based rank of this chunk in each stage that saw it: bm25, dense, fused, rerank.
+    ranks: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         c = self.citation
@@ -93,6 +95,7 @@ class Hit:
             "snippet": self.snippet,
             "text": self.text,
             "metadata": self.metadata,
+            "ranks": self.ranks,
         }
 
 
@@ -143,6 +146,7 @@ class IngestReport:
     skipped: tuple[Skipped, ...] = ()
     ignored: int = 0
     chunks_written: int = 0
+    chunks_embedded: int = 0
 
     @property
     def partial(self) -> bool:
@@ -157,4 +161,5 @@ class IngestReport:
             "skipped": [{"source": s.source, "reason": s.reason} for s in self.skipped],
             "ignored": self.ignored,
             "chunks_written": self.chunks_written,
+            "chunks_embedded": self.chunks_embedded,
         }

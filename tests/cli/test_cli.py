@@ -12,7 +12,7 @@ import groundkit
 from groundkit.cli.main import main
 
 CITATION_KEYS = ("collection", "document_id", "external_id", "chunk_id", "source", "start", "end")
-HIT_KEYS = {*CITATION_KEYS, "rank", "score", "snippet", "text", "metadata"}
+HIT_KEYS = {*CITATION_KEYS, "rank", "score", "snippet", "text", "metadata", "ranks"}
 BATCH_HIT_KEYS = {"document_id", "external_id", "chunk_id", "score", "start", "end", "source"}
 
 
@@ -89,6 +89,7 @@ def test_ingest_json_reports_what_it_did(grk: Grk, docs: Path) -> None:
         "skipped": [],
         "ignored": 0,
         "chunks_written": 3,
+        "chunks_embedded": 0,
     }
     assert grk.json("ingest", str(docs))["unchanged"] == 3
 
@@ -392,8 +393,25 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "ingest.max_file_bytes",
         "ingest.url_max_bytes",
         "ingest.url_timeout_s",
+        "ingest.dense",
         "search.top_k",
         "search.snippet_chars",
+        "search.mode",
+        "search.rrf_k",
+        "search.candidates",
+        "search.min_similarity",
+        "search.rerank",
+        "embed.provider",
+        "embed.model",
+        "embed.runtime",
+        "embed.query_prefix",
+        "embed.document_prefix",
+        "embed.base_url",
+        "embed.api_key_env",
+        "embed.batch_size",
+        "embed.timeout_s",
+        "rerank.model",
+        "rerank.top_n",
     }
     assert grk("config", "show") == 0
     assert "chunk.size" in grk.out

@@ -76,15 +76,26 @@ def cli(
 @cli.command()
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("--chunk-size", type=int, help="Most characters per chunk.")
+@click.option(
+    "--dense/--no-dense",
+    default=None,
+    help="Also embed every chunk with the configured embedder (turns dense search on).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def ingest(
-    obj: _Context, inputs: tuple[str, ...], chunk_size: int | None, quiet: bool, as_json: bool
+    obj: _Context,
+    inputs: tuple[str, ...],
+    chunk_size: int | None,
+    dense: bool | None,
+    quiet: bool,
+    as_json: bool,
 ) -> None:
     """Ingest files, folders, JSONL record files and http(s) URLs (only what changed)."""
+    more = {"chunk.size": chunk_size, "ingest.dense": dense}
     with (
-        obj.open(create=True, more={"chunk.size": chunk_size}) as collection,
+        obj.open(create=True, more=more) as collection,
         render.progress_bar(enabled=not quiet and not as_json) as progress,
     ):
         report = collection.ingest(list(inputs), progress=progress)
@@ -99,6 +110,12 @@ def ingest(
 @click.option("--source", help="Only sources matching this glob (e.g. '*/guides/*.md').")
 @click.option("--where", multiple=True, metavar="KEY=VALUE", help="Metadata equality filter.")
 @click.option(
+    "--mode",
+    type=click.Choice(["bm25", "dense", "hybrid"]),
+    help="Retrieval mode [default: hybrid when the collection has vectors, else bm25].",
+)
+@click.option("--rerank", is_flag=True, default=None, help="Rerank with rerank.model.")
+@click.option(
     "--queries",
     type=click.Path(exists=True, dir_okay=False),
     help='Batch: a JSONL file of {"id" or "_id", "text"}; prints one JSON line each.',
@@ -111,6 +128,8 @@ def search(
     top_k: int | None,
     source: str | None,
     where: tuple[str, ...],
+    mode: str | None,
+    rerank: bool | None,
     queries: str | None,
     as_json: bool,
 ) -> None:
@@ -118,7 +137,8 @@ def search(
     if (query is None) == (queries is None):
         raise UsageError(ErrorCode.USAGE, "give either a QUERY or --queries FILE")
     filters = _parse_where(where)
-    with obj.open(more={"search.top_k": top_k}) as collection:
+    more = {"search.top_k": top_k, "search.mode": mode, "search.rerank": rerank}
+    with obj.open(more=more) as collection:
         if queries is None:
             assert query is not None
             hits = collection.search(query, source=source, where=filters)

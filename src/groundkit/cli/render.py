@@ -25,10 +25,12 @@ def progress_bar(*, enabled: bool) -> Iterator[Any]:
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("ingesting", total=None)
+        tasks: dict[str, Any] = {}
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
 
         yield update
 
@@ -41,7 +43,9 @@ def ingest_report(report: IngestReport, *, as_json: bool) -> None:
         f"new {report.new}, changed {report.changed}, unchanged {report.unchanged}, "
         f"removed {report.removed}, skipped {len(report.skipped)}"
         + (f", not a known type {report.ignored}" if report.ignored else "")
-        + f" ({report.chunks_written} chunks written)"
+        + f" ({report.chunks_written} chunks written"
+        + (f", {report.chunks_embedded} embedded" if report.chunks_embedded else "")
+        + ")"
     )
     for item in report.skipped:
         click.echo(f"  skipped {item.source}: {item.reason}")
@@ -65,9 +69,11 @@ def hits(found: Sequence[Hit], *, as_json: bool) -> None:
         click.echo("no hits")
     for hit in found:
         c = hit.citation
+        ranks = ", ".join(f"{arm} #{rank}" for arm, rank in hit.ranks.items())
         click.echo(
-            f"{hit.rank:>2}. {hit.score:6.2f}  {c.source}  [{c.chunk_id} {c.start}:{c.end}]"
+            f"{hit.rank:>2}. {hit.score:6.3f}  {c.source}  [{c.chunk_id} {c.start}:{c.end}]"
             + _location(hit.metadata)
+            + (f"  ({ranks})" if len(hit.ranks) > 1 else "")
         )
         click.echo(f"    {hit.snippet}")
 

@@ -44,6 +44,15 @@ _MIGRATIONS: tuple[str, ...] = (
     -- between is repaired on the next open.
     CREATE TABLE lexical_pending (doc INTEGER PRIMARY KEY);
     """,
+    # 2: dense vectors, one per chunk, as float32 bytes; the vector index is derived from them.
+    """
+    CREATE TABLE chunk_vectors (
+        chunk INTEGER PRIMARY KEY REFERENCES chunks (id) ON DELETE CASCADE,
+        vector BLOB NOT NULL
+    );
+    -- Like lexical_pending, for the derived vector index.
+    CREATE TABLE vector_pending (doc INTEGER PRIMARY KEY);
+    """,
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

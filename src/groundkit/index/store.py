@@ -13,13 +13,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from groundkit.errors import ErrorCode, StoreError
 from groundkit.index.migrations import migrate
 from groundkit.types import Metadata
 
-__all__ = ["ChunkRow", "DocumentRow", "NewChunk", "Store"]
+__all__ = ["ChunkRow", "Derived", "DocumentRow", "NewChunk", "Store"]
+
+Derived = Literal["lexical", "vector"]
+_JOURNALS: dict[Derived, str] = {"lexical": "lexical_pending", "vector": "vector_pending"}
 
 _CHUNK_TEXT = 'substr(d.text, c.start + 1, c."end" - c.start)'
 # What the lexical index sees of a chunk: its text, preceded by the context a reader of the chunk
@@ -131,14 +134,14 @@ class Store:
             raise
         self._conn.execute("RELEASE input")
 
-    # -- manifest -------------------------------------------------------------------------------
+    # -- manifest ---------------------------------------------------------------------------------
     def manifest(self) -> dict[str, str]:
         return dict(self._conn.execute("SELECT key, value FROM manifest").fetchall())
 
     def set_manifest(self, key: str, value: str) -> None:
         self._conn.execute("INSERT OR REPLACE INTO manifest VALUES (?, ?)", (key, value))
 
-    # -- ingest state ---------------------------------------------------------------------------
+    # -- ingest state -----------------------------------------------------------------------------
     def ingest_state(self, origin: str) -> dict[str, tuple[int, str, str, str]]:
         """``source -> (rowid, fingerprint, content hash, format)`` of what came from ``origin``."""
         rows = self._conn.execute(
@@ -215,20 +218,56 @@ class Store:
         self.mark_pending(r for (r,) in ids)
         return len(ids)
 
-    # -- lexical sync journal -------------------------------------------------------------------
+    # -- sync journals for the derived indexes ----------------------------------------------------
     def mark_pending(self, rowids: Iterable[int]) -> None:
-        self._conn.executemany(
-            "INSERT OR IGNORE INTO lexical_pending VALUES (?)", [(r,) for r in rowids]
-        )
+        rows = [(r,) for r in rowids]
+        for table in _JOURNALS.values():
+            self._conn.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?)", rows)
 
-    def pending(self) -> list[int]:
-        return [r[0] for r in self._conn.execute("SELECT doc FROM lexical_pending ORDER BY doc")]
+    def pending(self, index: Derived = "lexical") -> list[int]:
+        rows = self._conn.execute(f"SELECT doc FROM {_JOURNALS[index]} ORDER BY doc")
+        return [r[0] for r in rows]
 
-    def clear_pending(self, rowids: Sequence[int]) -> None:
+    def clear_pending(self, rowids: Sequence[int], index: Derived = "lexical") -> None:
         with self.transaction():
             self._conn.executemany(
-                "DELETE FROM lexical_pending WHERE doc = ?", [(r,) for r in rowids]
+                f"DELETE FROM {_JOURNALS[index]} WHERE doc = ?", [(r,) for r in rowids]
             )
+
+    # -- dense vectors ----------------------------------------------------------------------------
+    def chunks_without_vectors(self) -> list[tuple[int, str]]:
+        """``(chunk rowid, text to embed)`` for every chunk that has no vector yet."""
+        rows = self._conn.execute(
+            f"SELECT c.id, {_INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
+            " LEFT JOIN chunk_vectors v ON v.chunk = c.id WHERE v.chunk IS NULL ORDER BY c.id"
+        )
+        return rows.fetchall()
+
+    def put_vectors(self, rows: Sequence[tuple[int, bytes]]) -> None:
+        """Store chunk vectors, and journal their documents for the vector index."""
+        self._conn.executemany("INSERT OR REPLACE INTO chunk_vectors VALUES (?, ?)", rows)
+        for i in range(0, len(rows), 500):
+            batch = [chunk for chunk, _ in rows[i : i + 500]]
+            marks = ",".join("?" * len(batch))
+            self._conn.execute(
+                "INSERT OR IGNORE INTO vector_pending"
+                f" SELECT DISTINCT doc FROM chunks WHERE id IN ({marks})",
+                batch,
+            )
+
+    def vectors(self, doc_rowids: Sequence[int] | None = None) -> Iterator[tuple[int, int, bytes]]:
+        """``(chunk rowid, document rowid, float32 bytes)`` for some documents, or all."""
+        sql = "SELECT c.id, c.doc, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk"
+        if doc_rowids is None:
+            yield from self._conn.execute(sql + " ORDER BY c.id")
+            return
+        for i in range(0, len(doc_rowids), 500):
+            batch = doc_rowids[i : i + 500]
+            marks = ",".join("?" * len(batch))
+            yield from self._conn.execute(f"{sql} WHERE c.doc IN ({marks})", batch)
+
+    def vector_count(self) -> int:
+        return int(self._conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0])
 
     def indexed_texts(
         self, doc_rowids: Sequence[int] | None = None
@@ -243,7 +282,7 @@ class Store:
             marks = ",".join("?" * len(batch))
             yield from self._conn.execute(f"{sql} WHERE c.doc IN ({marks})", batch)
 
-    # -- reads ----------------------------------------------------------------------------------
+    # -- reads ------------------------------------------------------------------------------------
     def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, ChunkRow]:
         if not rowids:
             return {}

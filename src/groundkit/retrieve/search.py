@@ -1,58 +1,112 @@
-"""BM25 search over a collection: plain-text queries, filters applied before top-k."""
+"""Search orchestration: bm25, dense or hybrid arms, fusion, optional rerank, cited hits.
+
+Filters are turned into an allowed-chunk set before any arm runs, so they apply before top-k in
+every mode.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
+import numpy as np
+
+from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
+from groundkit.index.vectors import VectorIndex
 from groundkit.ingest.normalize import normalize_text
+from groundkit.retrieve.fusion import rrf
+from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
 from groundkit.types import Citation, Hit
 
-__all__ = ["MAX_QUERY_CHARS", "bm25_search"]
+__all__ = ["MAX_QUERY_CHARS", "Mode", "SearchRequest", "run_search"]
 
 MAX_QUERY_CHARS = 10_000
+Mode = Literal["auto", "bm25", "dense", "hybrid"]
 
 
-def bm25_search(
-    store: Store,
-    lexical: LexicalIndex,
-    *,
-    collection: str,
-    query: str,
-    top_k: int,
-    snippet_chars: int,
-    source: str | None = None,
-    where: Mapping[str, Any] | None = None,
-) -> list[Hit]:
-    """Rank chunks for ``query`` (searched as words, never as query syntax).
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    query: str
+    top_k: int
+    mode: Mode
+    source: str | None = None
+    where: dict[str, Any] = field(default_factory=dict)
+    candidates: int = 100
+    rrf_k: int = 60
+    min_similarity: float | None = None
+    snippet_chars: int = 240
+    rerank_top_n: int = 50
 
-    ``source`` is a glob over the stored source (``*`` crosses ``/``); ``where`` requires metadata
-    equality, looked up on the chunk first, then its document.
-    """
+
+def _validate(request: SearchRequest) -> str:
+    query = request.query
     if not isinstance(query, str) or not query.strip():
         raise UsageError(ErrorCode.INVALID_QUERY, "the query is empty")
     if len(query) > MAX_QUERY_CHARS:
         raise UsageError(
             ErrorCode.INVALID_QUERY, f"the query is longer than {MAX_QUERY_CHARS} characters"
         )
-    if top_k < 1:
+    if request.top_k < 1:
         raise UsageError(ErrorCode.INVALID_QUERY, "top_k must be at least 1")
+    return normalize_text(query)
+
+
+def run_search(
+    request: SearchRequest,
+    *,
+    collection: str,
+    store: Store,
+    lexical: LexicalIndex,
+    vectors: VectorIndex,
+    embedder: Embedder | None,
+    reranker: Reranker | None = None,
+) -> list[Hit]:
+    query = _validate(request)
+    mode = request.mode
     allowed = None
-    if source is not None or where:
-        allowed = store.filter_chunks(source, dict(where or {}))
-    terms = lexical.tokens(normalize_text(query))
-    ranked = lexical.search(terms, top_k, allowed)
-    rows = store.chunks_by_rowid([rowid for rowid, _ in ranked])
+    if request.source is not None or request.where:
+        allowed = store.filter_chunks(request.source, request.where)
+    fused = mode == "hybrid" or reranker is not None
+    depth = max(request.top_k, request.candidates) if fused else request.top_k
+    terms = lexical.tokens(query)
+    arms: dict[str, list[tuple[int, float]]] = {}
+    if mode in ("bm25", "hybrid"):
+        arms["bm25"] = lexical.search(terms, depth, allowed)
+    if mode in ("dense", "hybrid"):
+        assert embedder is not None
+        vector = np.asarray(embedder.embed([query], "query"), np.float32)[0]
+        arms["dense"] = vectors.search(vector, depth, allowed)
+        best = arms["dense"][0][1] if arms["dense"] else None
+        if request.min_similarity is not None and (best is None or best < request.min_similarity):
+            return []  # nothing is close enough: abstain rather than return the least bad
+    if mode == "hybrid":
+        ranked = rrf(
+            {arm: [rowid for rowid, _ in hits] for arm, hits in arms.items()}, request.rrf_k
+        )
+    else:
+        ranked = arms[mode]
+    ranks = {arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)} for arm, hits in arms.items()}
+    if mode == "hybrid":
+        ranks["fused"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
+    head = ranked[: request.rerank_top_n if reranker is not None else request.top_k]
+    rows = store.chunks_by_rowid([rowid for rowid, _ in head])
+    # The store is the truth: a posting the derived indexes have not yet dropped is skipped.
+    ranked = [(rowid, score) for rowid, score in head if rowid in rows]
+    if reranker is not None:
+        scores = reranker.score(query, [rows[rowid].text for rowid, _ in ranked])
+        ranked = sorted(
+            ((rowid, float(s)) for (rowid, _), s in zip(ranked, scores, strict=True)),
+            key=lambda pair: -pair[1],
+        )
+        ranks["rerank"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
     term_set = frozenset(terms)
     hits: list[Hit] = []
-    for rowid, score in ranked:
-        row = rows.get(rowid)
-        if row is None:  # removed from the store; the index catches up at its next sync
-            continue
+    for rowid, score in ranked[: request.top_k]:
+        row = rows[rowid]
         citation = Citation(
             collection,
             row.document_id,
@@ -62,6 +116,7 @@ def bm25_search(
             row.start,
             row.end,
         )
-        excerpt = snippet(row.text, term_set, snippet_chars)
-        hits.append(Hit(len(hits) + 1, score, citation, row.text, excerpt, row.metadata))
+        excerpt = snippet(row.text, term_set, request.snippet_chars)
+        arm_ranks = {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id}
+        hits.append(Hit(len(hits) + 1, score, citation, row.text, excerpt, row.metadata, arm_ranks))
     return hits

