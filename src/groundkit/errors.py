@@ -61,6 +61,7 @@ class ErrorCode(StrEnum):
     EMBEDDING_INVALID = "embedder.invalid_output"
     NO_VECTORS = "search.no_vectors"
     RERANK_NOT_CONFIGURED = "rerank.not_configured"
+    RERANK_INVALID = "rerank.invalid_output"
 
 
 class GroundkitError(Exception):

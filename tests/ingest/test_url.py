@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 from groundkit.errors import ErrorCode, FetchError, UnsafeURLError
-from groundkit.ingest.url import FetchPolicy, fetch_url, is_public_address
+from groundkit.ingest.url import (
+    FetchPolicy,
+    fetch_url,
+    host_key,
+    is_public_address,
+    request_json,
+)
 
 Route = Callable[[BaseHTTPRequestHandler], None]
 
@@ -68,6 +74,11 @@ def serve(routes: dict[str, Route]) -> Iterator[tuple[str, list[dict[str, str]]]
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             seen.append({"path": self.path, **dict(self.headers.items())})
+            routes.get(self.path, reply(b"missing", status=404))(self)
+
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            seen.append({"path": self.path, "body": body.decode(), **dict(self.headers.items())})
             routes.get(self.path, reply(b"missing", status=404))(self)
 
         def log_message(self, format: str, *args: Any) -> None:
@@ -387,3 +398,92 @@ def test_https_to_a_server_without_tls_fails_as_fetch_failed() -> None:
     with serve({"/": reply(b"plain")}) as (host, _), pytest.raises(FetchError) as exc:
         fetch_url(f"https://{host}/", allowing(host, timeout_s=5))
     assert exc.value.code == ErrorCode.FETCH_FAILED
+
+
+# -- request_json: one request to a JSON API, sharing the guard, never following a redirect
+
+
+def test_request_json_posts_the_body_as_json_and_returns_status_and_body() -> None:
+    with serve({"/api": reply(b'{"ok": true}', headers={"X-Test": "1"})}) as (host, seen):
+        status, body = request_json(
+            "POST", f"http://{host}/api", b'{"q": 1}', {"Authorization": "Bearer t"}, allowing(host)
+        )
+    assert (status, body) == (200, b'{"ok": true}')
+    assert seen[0]["body"] == '{"q": 1}'
+    assert seen[0]["Content-Type"] == "application/json"
+    assert seen[0]["Accept"] == "application/json"
+    assert seen[0]["Authorization"] == "Bearer t"
+    assert seen[0]["Host"] == host
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_request_json_returns_a_redirect_without_following_it(status: int) -> None:
+    with serve({"/a": redirect("/b", status), "/b": reply(b"{}")}) as (host, seen):
+        got = request_json("POST", f"http://{host}/a", b"{}", {}, allowing(host))
+    assert got == (status, b"")
+    assert [r["path"] for r in seen] == ["/a"]
+
+
+def test_request_json_does_not_read_an_error_body() -> None:
+    with serve({"/": reply(b"echo of the request", status=500)}) as (host, _):
+        assert request_json("POST", f"http://{host}/", b"{}", {}, allowing(host)) == (500, b"")
+
+
+def test_request_json_refuses_a_loopback_host_outside_allow_hosts() -> None:
+    with serve({"/": reply(b"{}")}) as (host, seen), pytest.raises(UnsafeURLError) as exc:
+        request_json("POST", f"http://{host}/", b"{}", {}, FetchPolicy())
+    assert exc.value.code == ErrorCode.URL_UNSAFE
+    assert seen == []
+
+
+def test_request_json_to_a_closed_port_fails_as_fetch_failed() -> None:
+    with closing(socket.create_server(("127.0.0.1", 0))) as listener:
+        host = f"127.0.0.1:{listener.getsockname()[1]}"
+    with pytest.raises(FetchError) as exc:
+        request_json("POST", f"http://{host}/", b"{}", {}, allowing(host))
+    assert exc.value.code == ErrorCode.FETCH_FAILED
+
+
+def test_https_for_public_refuses_plain_http_to_a_public_address_before_connecting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def resolve(*args: Any, **kwargs: Any) -> list[Any]:
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", 80))]
+
+    def no_connect(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("connected in the clear")
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    monkeypatch.setattr(socket.socket, "connect", no_connect)
+    # Even an allowed host: the exemption is from the address check, not from encryption.
+    policy = FetchPolicy(https_for_public=True, allow_hosts=frozenset({"api.example:80"}))
+    with pytest.raises(UnsafeURLError) as exc:
+        request_json("POST", "http://api.example/v1", b"{}", {}, policy)
+    assert exc.value.code == ErrorCode.URL_UNSAFE
+    with pytest.raises(UnsafeURLError):
+        fetch_url("http://api.example/", policy)
+
+
+def test_https_for_public_still_allows_plain_http_to_an_allowed_loopback_host() -> None:
+    with serve({"/": reply(b"{}")}) as (host, _):
+        policy = FetchPolicy(https_for_public=True, allow_hosts=frozenset({host}))
+        assert request_json("POST", f"http://{host}/", b"{}", {}, policy) == (200, b"{}")
+
+
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("http://LOCALHOST:8080/x?y#z", "localhost:8080"),
+        ("http://example.org", "example.org:80"),
+        ("https://example.org/v1", "example.org:443"),
+        ("https://[::1]/", "[::1]:443"),
+    ],
+)
+def test_host_key_spells_the_allow_hosts_entry_for_a_url(url: str, key: str) -> None:
+    assert host_key(url) == key
+
+
+@pytest.mark.parametrize("url", ["ftp://example.org/", "http://u:p@example.org/", "http:///x"])
+def test_host_key_refuses_what_the_guard_refuses(url: str) -> None:
+    with pytest.raises(UnsafeURLError):
+        host_key(url)

@@ -148,7 +148,10 @@ def search(
         for query_id, text in _read_queries(queries):  # every line is checked before any search
             try:
                 hits = collection.search(text, source=source, where=filters)
-            except UsageError as exc:  # this query is bad; the others still get answers
+            except UsageError as exc:
+                if exc.code != ErrorCode.INVALID_QUERY:
+                    raise  # the set-up is wrong, not this query: fail once
+                # this query is bad; the others still get answers
                 failed += 1
                 click.echo(json.dumps({"query_id": query_id, "error": exc.to_dict()}))
                 continue

@@ -69,7 +69,7 @@ def load_local_embedder(config: EmbedConfig) -> OnnxEmbedder | SentenceTransform
         return SentenceTransformerEmbedder(folder, name=folder.name, revision=None, config=config)
     raise ConfigError(
         ErrorCode.CONFIG_INVALID,
-        f"embed.model {config.model!r} holds neither model.onnx with tokenizer.json"
+        f"embed.model {folder.name!r} holds neither model.onnx with tokenizer.json"
         " nor a sentence-transformers model",
     )
 
@@ -82,7 +82,7 @@ def _model_folder(name: str) -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise ConfigError(
             ErrorCode.CONFIG_INVALID,
-            f"embed.model {name!r} is neither a folder nor an installed package",
+            f"embed.model {Path(name).name!r} is neither a folder nor an installed package",
             hint="give a local path to the model files, or install the package that carries it",
         )
     root = Path(next(iter(spec.submodule_search_locations)))
@@ -144,7 +144,8 @@ class OnnxEmbedder:
         self._config = config
         self._tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
         self._tokenizer.enable_truncation(max_length=max_tokens)
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest in a batch
+        # Pad to the longest text in each batch. (A token, not a password.)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106
         options = ort.SessionOptions()
         options.intra_op_num_threads = os.cpu_count() or 1
         options.inter_op_num_threads = 1
@@ -170,11 +171,12 @@ class OnnxEmbedder:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run([self._output], feeds)[0]
+        hidden: npt.NDArray[np.float32] = self._session.run([self._output], feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        out: npt.NDArray[np.float32] = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return out
 
     def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
         if not texts:

@@ -1,8 +1,11 @@
-"""Fetch an http(s) URL for ingestion without letting it reach private networks.
+"""HTTP requests that cannot be steered into private networks: URL ingestion and JSON APIs.
 
 Every hop (the first request and each redirect) is vetted from scratch: scheme, host and every
 address the host resolves to. The socket is then opened to a vetted address itself, so a DNS
 answer that changes between the check and the connect cannot steer the request elsewhere.
+
+``fetch_url`` GETs a page and follows redirects; ``request_json`` sends one request to an API
+(an embedding provider) and follows none. Both share the vetting, pinning and deadline code.
 """
 
 from __future__ import annotations
@@ -12,16 +15,17 @@ import ipaddress
 import socket
 import ssl
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import quote, urljoin, urlsplit
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from urllib.parse import SplitResult, quote, urljoin, urlsplit
 
 from groundkit.errors import ErrorCode, FetchError, UnsafeURLError
 
 if TYPE_CHECKING:
-    from _typeshed import WriteableBuffer
+    from _typeshed import ReadableBuffer, WriteableBuffer
 
-__all__ = ["FetchPolicy", "Fetched", "fetch_url", "is_public_address"]
+__all__ = ["FetchPolicy", "Fetched", "fetch_url", "host_key", "is_public_address", "request_json"]
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -54,14 +58,17 @@ class FetchPolicy:
 
     ``timeout_s`` bounds connecting and every read against one deadline; name resolution itself
     cannot be interrupted by the standard library, so a stalled resolver may overrun it.
-    ``allow_hosts`` holds exact ``host:port`` strings (``[v6]:port`` for IPv6 literals) exempt
-    from the address check, for loopback test servers and configured local endpoints.
+    ``allow_hosts`` holds exact ``host:port`` strings (``[v6]:port`` for IPv6 literals, as
+    ``host_key`` spells them) exempt from the address check, for loopback test servers and
+    configured local endpoints. ``https_for_public`` refuses plain http to any public address,
+    allowed host or not, for requests that carry credentials or private text.
     """
 
     max_bytes: int = 20_000_000
     timeout_s: float = 20.0
     max_redirects: int = 5
     allow_hosts: frozenset[str] = frozenset()
+    https_for_public: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,41 +114,58 @@ def fetch_url(url: str, policy: FetchPolicy = FetchPolicy()) -> Fetched:
     current = url
     for _hop in range(max(policy.max_redirects, 0) + 1):
         target = _vet(current, policy)
-        try:
-            status, location, fetched = _request(target, policy, deadline)
-        except TimeoutError as exc:
-            raise FetchError(
-                ErrorCode.FETCH_TIMEOUT,
-                f"{target.key} did not answer within {policy.timeout_s:g} s",
-                hint="try again later, or raise the fetch timeout",
-            ) from exc
-        except ssl.SSLError as exc:
+        got = _send(target, "GET", None, {}, policy, deadline)
+        if 200 <= got.status < 300:
+            return Fetched(url, current, got.media_type, got.charset, got.body)
+        if got.location is None:
             raise FetchError(
                 ErrorCode.FETCH_FAILED,
-                f"the TLS connection to {target.key} failed ({type(exc).__name__})",
-                hint="the server needs a certificate valid for this host name",
-            ) from exc
-        except (OSError, http.client.HTTPException) as exc:
-            # The class name only: some http.client errors quote what the server sent.
-            raise FetchError(
-                ErrorCode.FETCH_FAILED,
-                f"fetching from {target.key} failed ({type(exc).__name__})",
-                hint="check that the server is reachable and speaks the URL's scheme",
-            ) from exc
-        if fetched is not None:
-            return Fetched(url, current, *fetched)
-        if location is None:
-            raise FetchError(
-                ErrorCode.FETCH_FAILED,
-                f"{target.key} answered HTTP {status}",
+                f"{target.key} answered HTTP {got.status}",
                 hint="check the URL; the server refused it or does not have it",
             )
-        current = urljoin(current, location)
+        current = urljoin(current, got.location)
     raise FetchError(
         ErrorCode.FETCH_FAILED,
         f"more than {policy.max_redirects} redirects, last from {target.key}",
         hint="fetch the final URL directly, or allow more redirects",
     )
+
+
+def request_json(
+    method: str,
+    url: str,
+    body: bytes | None,
+    headers: Mapping[str, str],
+    policy: FetchPolicy,
+) -> tuple[int, bytes]:
+    """Send one request to a JSON API within ``policy``; redirects are never followed.
+
+    ``body`` goes out as ``application/json``. ``policy.max_redirects`` is ignored: a 3xx comes
+    back as its status, for the caller to refuse.
+
+    Returns:
+        The status and, for a 2xx answer only, the body (``b""`` otherwise: error bodies may
+        echo what was sent, so they are not read).
+
+    Raises:
+        UnsafeURLError: the URL or a resolved address was refused.
+        FetchError: with FETCH_FAILED, FETCH_TOO_LARGE or FETCH_TIMEOUT.
+    """
+    target = _vet(url, policy)
+    sent = {"Accept": "application/json", **headers}
+    if body is not None:
+        sent["Content-Type"] = "application/json"
+    got = _send(target, method, body, sent, policy, time.monotonic() + policy.timeout_s)
+    return got.status, got.body
+
+
+def host_key(url: str) -> str:
+    """The ``host:port`` (``[v6]:port``) that ``FetchPolicy.allow_hosts`` matches for ``url``.
+
+    Raises:
+        UnsafeURLError: the URL is malformed, not http(s), has no host or carries credentials.
+    """
+    return _split(url).key
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +178,25 @@ class _Target:
     addresses: tuple[tuple[socket.AddressFamily, Any], ...]
 
 
-def _vet(url: str, policy: FetchPolicy) -> _Target:
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    status: int
+    location: str | None  # for a redirect status
+    media_type: str
+    charset: str | None
+    body: bytes  # empty unless 2xx
+
+
+class _Split(NamedTuple):
+    parts: SplitResult
+    scheme: str  # lower-cased
+    host: str  # as written, lower-cased
+    port: int  # the scheme's default when none is written
+    key: str  # "host:port"
+
+
+def _split(url: str) -> _Split:
+    """Check a URL's form without any lookup."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -178,6 +220,11 @@ def _vet(url: str, policy: FetchPolicy) -> _Target:
     key = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if "%" in host:
         raise UnsafeURLError(f"IPv6 zone ids are refused ({key})", hint=_LOCAL_HINT)
+    return _Split(parts, scheme, host, port, key)
+
+
+def _vet(url: str, policy: FetchPolicy) -> _Target:
+    parts, scheme, host, port, key = _split(url)
     try:
         ascii_host = host if host.isascii() else host.encode("idna").decode("ascii")
         infos = socket.getaddrinfo(ascii_host, port, type=socket.SOCK_STREAM)
@@ -194,6 +241,12 @@ def _vet(url: str, policy: FetchPolicy) -> _Target:
     addresses = []
     for family, _type, _proto, _name, sockaddr in infos:
         ip = ipaddress.ip_address(str(sockaddr[0]))
+        if scheme == "http" and policy.https_for_public and is_public_address(ip):
+            # Checked before any connection, so nothing is sent in the clear.
+            raise UnsafeURLError(
+                f"plain http to the public address of {key} is refused",
+                hint="use an https:// URL; plain http is only for local endpoints",
+            )
         if key not in policy.allow_hosts and not is_public_address(ip):
             raise UnsafeURLError(f"{key} resolves to a non-public address ({ip})", hint=_LOCAL_HINT)
         addresses.append((family, sockaddr))
@@ -203,21 +256,59 @@ def _vet(url: str, policy: FetchPolicy) -> _Target:
     return _Target(scheme, ascii_host, port, path, key, tuple(addresses))
 
 
-def _request(
-    target: _Target, policy: FetchPolicy, deadline: float
-) -> tuple[int, str | None, tuple[str, str | None, bytes] | None]:
-    """One GET: (status, redirect location, (media type, charset, body) when 2xx)."""
+def _send(
+    target: _Target,
+    method: str,
+    body: bytes | None,
+    headers: Mapping[str, str],
+    policy: FetchPolicy,
+    deadline: float,
+) -> _Answer:
+    """One exchange, with transport failures turned into ``FetchError``."""
+    try:
+        return _exchange(target, method, body, headers, policy, deadline)
+    except TimeoutError as exc:
+        raise FetchError(
+            ErrorCode.FETCH_TIMEOUT,
+            f"{target.key} did not answer within {policy.timeout_s:g} s",
+            hint="try again later, or raise the timeout",
+        ) from exc
+    except ssl.SSLError as exc:
+        raise FetchError(
+            ErrorCode.FETCH_FAILED,
+            f"the TLS connection to {target.key} failed ({type(exc).__name__})",
+            hint="the server needs a certificate valid for this host name",
+        ) from exc
+    except (OSError, http.client.HTTPException) as exc:
+        # The class name only: some http.client errors quote what the server sent.
+        raise FetchError(
+            ErrorCode.FETCH_FAILED,
+            f"the request to {target.key} failed ({type(exc).__name__})",
+            hint="check that the server is reachable and speaks the URL's scheme",
+        ) from exc
+
+
+def _exchange(
+    target: _Target,
+    method: str,
+    body: bytes | None,
+    headers: Mapping[str, str],
+    policy: FetchPolicy,
+    deadline: float,
+) -> _Answer:
     conn = http.client.HTTPConnection(target.host, target.port)
     conn.sock = _connect(target, deadline)
     try:
         default = target.port == _DEFAULT_PORTS[target.scheme]
         bracketed = f"[{target.host}]" if ":" in target.host else target.host
         conn.request(
-            "GET",
+            method,
             target.path,
+            body=body,
             headers={
-                "Host": bracketed if default else f"{bracketed}:{target.port}",
                 "User-Agent": "groundkit/0.1",
+                **headers,
+                "Host": bracketed if default else f"{bracketed}:{target.port}",
                 "Accept-Encoding": "identity",
                 "Connection": "close",
             },
@@ -225,13 +316,13 @@ def _request(
         # With "Connection: close" the response owns the socket, so it must be closed too.
         with conn.getresponse() as resp:
             if resp.status in _REDIRECTS:
-                return resp.status, resp.getheader("Location"), None
+                return _Answer(resp.status, resp.getheader("Location"), "", None, b"")
             if not 200 <= resp.status < 300:
-                return resp.status, None, None
-            body = _read_body(resp, target, policy)
+                return _Answer(resp.status, None, "", None, b"")
+            data = _read_body(resp, target, policy)
             content_type = resp.getheader("Content-Type") or ""
             media_type = content_type.split(";", 1)[0].strip().lower()
-            return resp.status, None, (media_type, resp.headers.get_content_charset(), body)
+            return _Answer(resp.status, None, media_type, resp.headers.get_content_charset(), data)
     finally:
         conn.close()
 
@@ -269,7 +360,7 @@ def _remaining(deadline: float) -> float:
 
 
 class _DeadlineSocket(socket.socket):
-    """A socket whose every receive waits only as long as the whole fetch has left."""
+    """A socket whose every send and receive waits only as long as the whole request has left."""
 
     deadline = 0.0
 
@@ -277,6 +368,10 @@ class _DeadlineSocket(socket.socket):
         # A per-call timeout alone would let a server that drips one byte at a time run forever.
         self.settimeout(_remaining(self.deadline))
         return super().recv_into(buffer, nbytes, flags)
+
+    def sendall(self, data: ReadableBuffer, flags: int = 0) -> None:
+        self.settimeout(_remaining(self.deadline))
+        super().sendall(data, flags)
 
 
 class _DeadlineSSLSocket(ssl.SSLSocket):
@@ -287,6 +382,10 @@ class _DeadlineSSLSocket(ssl.SSLSocket):
     def recv_into(self, buffer: WriteableBuffer, nbytes: int | None = None, flags: int = 0) -> int:
         self.settimeout(_remaining(self.deadline))
         return super().recv_into(buffer, nbytes, flags)
+
+    def sendall(self, data: ReadableBuffer, flags: int = 0) -> None:
+        self.settimeout(_remaining(self.deadline))
+        super().sendall(data, flags)
 
 
 def _connect(target: _Target, deadline: float) -> socket.socket:

@@ -70,8 +70,11 @@ def run_search(
     allowed = None
     if request.source is not None or request.where:
         allowed = store.filter_chunks(request.source, request.where)
-    fused = mode == "hybrid" or reranker is not None
-    depth = max(request.top_k, request.candidates) if fused else request.top_k
+    depth = request.top_k
+    if mode == "hybrid":
+        depth = max(depth, request.candidates)
+    if reranker is not None:
+        depth = max(depth, request.candidates, request.rerank_top_n)
     terms = lexical.tokens(query)
     arms: dict[str, list[tuple[int, float]]] = {}
     if mode in ("bm25", "hybrid"):
@@ -92,17 +95,21 @@ def run_search(
     ranks = {arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)} for arm, hits in arms.items()}
     if mode == "hybrid":
         ranks["fused"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
-    head = ranked[: request.rerank_top_n if reranker is not None else request.top_k]
+    reranked = request.rerank_top_n if reranker is not None else 0
+    head = ranked[: max(request.top_k, reranked)]
     rows = store.chunks_by_rowid([rowid for rowid, _ in head])
     # The store is the truth: a posting the derived indexes have not yet dropped is skipped.
     ranked = [(rowid, score) for rowid, score in head if rowid in rows]
     if reranker is not None:
-        scores = reranker.score(query, [rows[rowid].text for rowid, _ in ranked])
-        ranked = sorted(
-            ((rowid, float(s)) for (rowid, _), s in zip(ranked, scores, strict=True)),
+        top, rest = ranked[:reranked], ranked[reranked:]
+        scores = reranker.score(query, [rows[rowid].text for rowid, _ in top])
+        top = sorted(
+            ((rowid, float(s)) for (rowid, _), s in zip(top, scores, strict=True)),
             key=lambda pair: -pair[1],
         )
-        ranks["rerank"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
+        ranks["rerank"] = {rowid: i for i, (rowid, _) in enumerate(top, 1)}
+        # Past the reranked head, hits keep their order (and their first-stage scores).
+        ranked = top + rest
     term_set = frozenset(terms)
     hits: list[Hit] = []
     for rowid, score in ranked[: request.top_k]:
