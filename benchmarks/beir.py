@@ -316,27 +316,32 @@ def chunk_texts(store_path: Path) -> list[str]:
         store.close()
 
 
-def raw_throughput(embedder, texts: list[str], sample: int = 1024) -> tuple[int, float]:
-    """Texts per second of ``embedder.embed`` alone, over every n-th of the batches an ingest of
-    ``texts`` makes (length-sorted, EMBED_BATCH each), about ``sample`` texts in all."""
+def clocks() -> tuple[float, float]:
+    """Wall time, and this process's CPU time (less moved by other work on the machine)."""
+    return time.perf_counter(), time.process_time()
+
+
+def raw_throughput(embedder, texts: list[str], sample: int = 1024) -> tuple[int, float, float]:
+    """``embedder.embed`` alone over every n-th of the batches an ingest of ``texts`` makes
+    (length-sorted, EMBED_BATCH each), about ``sample`` texts in all: (texts, wall s, CPU s)."""
     batches = [texts[i : i + EMBED_BATCH] for i in range(0, len(texts), EMBED_BATCH)]
     chosen = batches[:: max(1, len(batches) * EMBED_BATCH // sample)]
     embedder.embed(chosen[0][:2], "document")  # warm-up
-    t0 = time.perf_counter()
+    wall, cpu = clocks()
     for batch in chosen:
         embedder.embed(batch, "document")
-    done = sum(len(b) for b in chosen)
-    return done, done / (time.perf_counter() - t0)
+    wall2, cpu2 = clocks()
+    return sum(len(b) for b in chosen), wall2 - wall, cpu2 - cpu
 
 
 class PhaseClock:
     """An ingest progress callback that remembers when each stage last reported."""
 
     def __init__(self) -> None:
-        self.last: dict[str, float] = {}
+        self.last: dict[str, tuple[float, float]] = {}
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        self.last[stage] = time.perf_counter()
+        self.last[stage] = clocks()
 
 
 def dense_collection(args, corpus_path: Path, index_dir: Path, embedder) -> dict[str, Any]:
@@ -355,11 +360,12 @@ def dense_collection(args, corpus_path: Path, index_dir: Path, embedder) -> dict
     with groundkit.open_collection(
         "scifact", index_dir=index_dir, settings=settings, embedder=embedder
     ) as coll:
-        t0 = time.perf_counter()
+        start = clocks()
         out["report"] = coll.ingest([str(corpus_path)], dense=True, progress=clock)
-        out["ingest_s"] = time.perf_counter() - t0
+        out["ingest_s"] = time.perf_counter() - start[0]
     # Embedding runs after the file is read and chunked and before the indexes are synced.
-    out["embed_s"] = clock.last.get("embedding", t0) - clock.last.get("reading", t0)
+    begin, end = clock.last.get("reading", start), clock.last.get("embedding", start)
+    out["embed_s"], out["embed_cpu_s"] = end[0] - begin[0], end[1] - begin[1]
     return out
 
 
@@ -678,8 +684,9 @@ def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None
 
     ing, st = dense["ingest"], dense["status"]
     rep = ing["report"]
-    (n1, raw1), (_, raw2) = dense["raw_before"], dense["raw_after"]
-    raw = (raw1 + raw2) / 2
+    (n1, wall1, cpu1), (_, wall2, cpu2) = dense["raw_before"], dense["raw_after"]
+    raw1, raw2, raw = n1 / wall1, n1 / wall2, 2 * n1 / (wall1 + wall2)
+    raw_cpu_ms = (cpu1 + cpu2) / (2 * n1) * 1e3
     print(
         f"\n- collection: {st['chunks']} chunks, {st['vectors']} vectors in the store,"
         f" {st['dense_index_vectors']} in the vector index"
@@ -694,18 +701,24 @@ def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None
         )
     else:
         embed_rate = rep.chunks_embedded / ing["embed_s"]
+        cpu_ms = ing["embed_cpu_s"] / rep.chunks_embedded * 1e3
         print(
             f"- ingest with dense=True: {ing['ingest_s']:.1f} s in all, of which embedding"
             f" {ing['embed_s']:.1f} s for {rep.chunks_embedded} chunks = {embed_rate:.1f}"
             f" chunks/s ({rep.chunks_embedded / ing['ingest_s']:.1f} chunks/s over the whole"
-            " ingest)"
+            f" ingest); process CPU time {cpu_ms:.1f} ms per chunk"
         )
-    ratio = f" -> ingest embedding = {embed_rate / raw:.0%} of their mean" if embed_rate else ""
     print(
         f"- the model alone (`embed()` on the ingest's own length-sorted batches of"
         f" {EMBED_BATCH}, every n-th batch, {n1} chunk texts): {raw1:.1f} chunks/s before the"
-        f" dense ingest, {raw2:.1f} after{ratio}"
+        f" dense ingest, {raw2:.1f} after (mean {raw:.1f}); process CPU time"
+        f" {raw_cpu_ms:.1f} ms per chunk"
     )
+    if embed_rate:
+        print(
+            f"- ingest embedding throughput as a share of the model alone: {embed_rate / raw:.0%}"
+            f" by wall time; {raw_cpu_ms / cpu_ms:.0%} by CPU time per chunk"
+        )
     print(
         f"- open with {st['dense_index_vectors']} vectors: warm median of 20 ="
         f" {dense['open_ms']:.2f} ms; first open in a fresh process ="

