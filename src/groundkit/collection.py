@@ -121,6 +121,7 @@ class Collection:
         self.settings = settings
         self._embedder = embedder
         self._reranker: Reranker | None = None
+        self._ann_threshold = settings.search.ann_threshold
         self._store = Store(path / _STORE)
         self._vectors = self._open_vectors()
         self._lexical = self._open_lexical()
@@ -142,9 +143,9 @@ class Collection:
     def _open_vectors(self) -> VectorIndex:
         """Open the dense index; one that cannot be read is rebuilt from the store by _recover."""
         try:
-            return VectorIndex(self.path / "vectors")
+            return VectorIndex(self.path / "vectors", ann_threshold=self._ann_threshold)
         except GroundkitError:
-            return VectorIndex.fresh(self.path / "vectors")
+            return VectorIndex.fresh(self.path / "vectors", ann_threshold=self._ann_threshold)
 
     def _recover(self) -> None:
         """Finish what a crashed writer left (a pending journal), or rebuild indexes that do
@@ -158,7 +159,7 @@ class Collection:
             return
         if not self._in_step():
             self._lexical.refresh()  # another process may have committed since we opened them
-            self._vectors = VectorIndex(self.path / "vectors")
+            self._vectors = VectorIndex(self.path / "vectors", ann_threshold=self._ann_threshold)
             if not self._in_step():
                 with contextlib.suppress(IndexLockedError), _write_lock(self.path):
                     self._rebuild()
@@ -330,7 +331,9 @@ class Collection:
         """Rebuild the derived indexes from the store; returns the number of chunks indexed."""
         with _write_lock(self.path):
             self._lexical = LexicalIndex.fresh(self.path / "lexical")
-            self._vectors = VectorIndex.fresh(self.path / "vectors")
+            self._vectors = VectorIndex.fresh(
+                self.path / "vectors", ann_threshold=self._ann_threshold
+            )
             return self._rebuild()
 
     def status(self) -> dict[str, Any]:

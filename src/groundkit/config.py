@@ -86,6 +86,11 @@ class SearchConfig(_Frozen):
         description="Abstain (return nothing) when the best dense similarity is below this.",
     )
     rerank: bool = Field(False, description="Rerank the fused candidates with rerank.model.")
+    ann_threshold: int | None = Field(
+        200_000,
+        ge=1,
+        description="Live vectors from which an HNSW index answers dense queries (None: never).",
+    )
 
 
 class EmbedConfig(_Frozen):

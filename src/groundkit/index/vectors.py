@@ -7,8 +7,9 @@ the appends are on disk, says how many rows and tombstones are valid, so bytes w
 an interrupted sync are ignored, and the sync is replayed from the store's journal. When a quarter
 of the rows are dead, the live rows are copied into the next generation.
 
-Search is exact: one matrix-vector product over the memory map, fine to a few hundred thousand
-vectors on one core.
+Search is exact (one matrix-vector product over the memory map) until the live vectors reach
+``ann_threshold``; from there an HNSW index (``ann.py``) kept in step with each sync answers
+unfiltered queries, and exact search still answers filtered ones.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.index.ann import AnnIndex, ann_available
 
 __all__ = ["VectorIndex"]
 
@@ -31,8 +33,9 @@ _COMPACT_FRACTION = 0.25
 
 
 class VectorIndex:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, ann_threshold: int | None = None) -> None:
         self.path = path
+        self.ann_threshold = ann_threshold
         self._load()
 
     # -- reading
@@ -59,9 +62,18 @@ class VectorIndex:
             else (np.zeros(0, np.int64))
         )
         self._alive = np.ones(self.rows, bool)
+        self._dead: npt.NDArray[np.int64] = np.zeros(0, np.int64)
         if self._dead_count:
-            dead = np.fromfile(self._file("dead", "i64"), np.int64, self._dead_count)
-            self._alive[dead] = False
+            self._dead = np.fromfile(self._file("dead", "i64"), np.int64, self._dead_count)
+            self._alive[self._dead] = False
+        self._ann = AnnIndex.open(self.path, self._ann_state) if self._wants_ann() else None
+
+    @property
+    def _ann_state(self) -> tuple[int, int, int]:
+        return (self.generation, self.rows, self._dead_count)
+
+    def _wants_ann(self) -> bool:
+        return self.ann_threshold is not None and self.count >= self.ann_threshold
 
     def _state(self) -> dict[str, Any]:
         try:
@@ -81,10 +93,10 @@ class VectorIndex:
         return self.path / f"{name}.{gen}.{ext}"
 
     @classmethod
-    def fresh(cls, path: Path) -> VectorIndex:
+    def fresh(cls, path: Path, *, ann_threshold: int | None = None) -> VectorIndex:
         """An empty index in place of whatever is at ``path``."""
         shutil.rmtree(path, ignore_errors=True)
-        return cls(path)
+        return cls(path, ann_threshold=ann_threshold)
 
     @property
     def count(self) -> int:
@@ -102,6 +114,9 @@ class VectorIndex:
                 ErrorCode.INDEX_FAILED,
                 f"query vector has {query.shape[-1]} dimensions, the index {self.dims}",
             )
+        if self._ann is not None and allowed is None:
+            found = self._ann.search(query, min(limit, self.count))
+            return [(int(self._ids[row]), score) for row, score in found if self._alive[row]]
         mask = self._alive if allowed is None else self._alive & np.isin(self._ids, allowed)
         scores = self._matrix @ query
         scores = np.where(mask, scores, -np.inf)
@@ -194,6 +209,7 @@ class VectorIndex:
                 self._file(name, ext, old).unlink(missing_ok=True)
 
     def _commit(self, generation: int, dims: int, rows: int, dead: int) -> None:
+        previous = self._ann.state if self._ann is not None else AnnIndex.saved_state(self.path)
         state = {"generation": generation, "dims": dims, "rows": rows, "dead": dead}
         tmp = self.path / "state.json.tmp"
         tmp.write_text(json.dumps(state))
@@ -201,3 +217,7 @@ class VectorIndex:
             os.fsync(fh.fileno())
         os.replace(tmp, self.path / "state.json")
         self._load()
+        if self._wants_ann() and self._ann is None and ann_available():
+            self._ann = AnnIndex.update(
+                self.path, previous, self._ann_state, self._matrix, self._alive, self._dead
+            )
