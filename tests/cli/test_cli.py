@@ -401,6 +401,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "search.candidates",
         "search.min_similarity",
         "search.rerank",
+        "search.ann_threshold",
         "embed.provider",
         "embed.model",
         "embed.runtime",
