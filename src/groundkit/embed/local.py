@@ -150,6 +150,7 @@ class OnnxEmbedder:
         options.intra_op_num_threads = os.cpu_count() or 1
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        options.enable_cpu_mem_arena = False  # the arena held ~0.4 GB more at batch 32
         self._session = ort.InferenceSession(
             str(model_file), options, providers=["CPUExecutionProvider"]
         )
