@@ -258,13 +258,7 @@ class Store:
     def vectors(self, doc_rowids: Sequence[int] | None = None) -> Iterator[tuple[int, int, bytes]]:
         """``(chunk rowid, document rowid, float32 bytes)`` for some documents, or all."""
         sql = "SELECT c.id, c.doc, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk"
-        if doc_rowids is None:
-            yield from self._conn.execute(sql + " ORDER BY c.id")
-            return
-        for i in range(0, len(doc_rowids), 500):
-            batch = doc_rowids[i : i + 500]
-            marks = ",".join("?" * len(batch))
-            yield from self._conn.execute(f"{sql} WHERE c.doc IN ({marks})", batch)
+        return self._per_document(sql, doc_rowids)
 
     def vector_count(self) -> int:
         return int(self._conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0])
@@ -274,6 +268,10 @@ class Store:
     ) -> Iterator[tuple[int, int, str]]:
         """``(chunk rowid, document rowid, text to index)`` for some documents, or all."""
         sql = f"SELECT c.id, c.doc, {_INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
+        return self._per_document(sql, doc_rowids)
+
+    def _per_document(self, sql: str, doc_rowids: Sequence[int] | None) -> Iterator[Any]:
+        """Rows of ``sql`` (over chunks ``c``) for some documents, in batches, or for all."""
         if doc_rowids is None:
             yield from self._conn.execute(sql + " ORDER BY c.id")
             return
