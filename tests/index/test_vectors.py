@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -118,3 +120,13 @@ def test_a_collection_past_its_ann_threshold_searches_through_the_hnsw_index(
         assert (tmp_path / "index" / "a" / "vectors" / "ann.json").is_file()
         top = coll.search("basalt7 stone", mode="dense", top_k=1)[0]
         assert Path(top.citation.source).name == "n7.md"
+
+
+def test_the_hnsw_library_and_the_onnx_runtime_load_together_in_either_order() -> None:
+    # usearch 2.26.6 crashed the process when onnxruntime was imported after it; the pin in
+    # pyproject.toml avoids it, and this keeps a future upgrade honest.
+    pytest.importorskip("usearch")
+    pytest.importorskip("onnxruntime")
+    for order in ("import usearch.index, onnxruntime", "import onnxruntime, usearch.index"):
+        done = subprocess.run([sys.executable, "-c", order], check=False, capture_output=True)
+        assert done.returncode == 0, order
