@@ -441,9 +441,13 @@ def bench_dense(args, stages, corpus, corpus_path: Path, queries, qrels, work: P
     embedder = load_local_embedder(EmbedConfig())  # the default: MiniLM int8 on onnxruntime
     texts = chunk_texts(work / "gk" / "scifact" / "store.sqlite")  # same chunks as gk-dense
     out: dict[str, Any] = {"identity": embedder.identity.key(), "documents": len(corpus)}
+    load = [os.getloadavg()[0]]  # other work on the machine moves wall-clock throughput
     out["raw_before"] = raw_throughput(embedder, texts)
+    load.append(os.getloadavg()[0])
     out["ingest"] = dense_collection(args, corpus_path, work / "gk-dense", embedder)
+    load.append(os.getloadavg()[0])
     out["raw_after"] = raw_throughput(embedder, texts)
+    out["load"] = [*load, os.getloadavg()[0]]
     out.update(bench_stages(args, stages, work / "gk-dense", embedder, queries, qrels))
     doc_vectors, out["naive"] = naive_doc_vectors(args, corpus, corpus_path, embedder, work)
     out["naive_rows"] = bench_naive(corpus, queries, qrels, embedder, doc_vectors, bm25s_search)
@@ -593,12 +597,14 @@ def git_revision() -> str:
 
 
 def report(args, corpus, queries, rows: list[Row], gk: dict[str, Any], grk_s, edit) -> None:
+    end = git_revision()
+    moved = "" if end == args.revision else f" (HEAD moved to {end} during the run)"
     print(f"command: .venv/bin/python {' '.join(shlex.quote(a) for a in sys.argv)}")
     print(
         f"machine: nproc={os.cpu_count()}, {platform.platform()}, python"
         f" {platform.python_version()}; groundkit {groundkit.__version__}, tantivy"
         f" {version('tantivy')}, bm25s {version('bm25s')}, rank-bm25 {version('rank-bm25')};"
-        f" commit {git_revision()}; load average at the end (1/5/15 min):"
+        f" commit {args.revision}{moved}; load average at the end (1/5/15 min):"
         f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     print(
@@ -712,7 +718,9 @@ def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None
         f"- the model alone (`embed()` on the ingest's own length-sorted batches of"
         f" {EMBED_BATCH}, every n-th batch, {n1} chunk texts): {raw1:.1f} chunks/s before the"
         f" dense ingest, {raw2:.1f} after (mean {raw:.1f}); process CPU time"
-        f" {raw_cpu_ms:.1f} ms per chunk"
+        f" {raw_cpu_ms:.1f} ms per chunk. 1-min load average before and after each:"
+        f" raw {dense['load'][0]:.2f}-{dense['load'][1]:.2f}, ingest {dense['load'][1]:.2f}-"
+        f"{dense['load'][2]:.2f}, raw {dense['load'][2]:.2f}-{dense['load'][3]:.2f}"
     )
     if embed_rate:
         print(
@@ -792,6 +800,7 @@ def main() -> int:
     if args.dataset is None:
         parser.error("--dataset is required")
     stages, notes = choose_stages(parser, args)
+    args.revision = git_revision()  # at the start: the library code this run imports
     corpus, queries, qrels = load_beir(args.dataset, args.split)
     if args.limit_queries:
         queries = dict(list(queries.items())[: args.limit_queries])
