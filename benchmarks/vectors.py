@@ -14,6 +14,7 @@ measured against its exact search. HNSW recall depends on the data, so it is mea
 isotropic vectors (the worst case: no structure) and, with ``--like COLLECTION``, on vectors
 drawn from a Gaussian with the mean and covariance of that collection's real chunk vectors, and
 on those real vectors themselves; the queries are 200 real chunk vectors held out of the fit.
+``--sweep --like COLLECTION`` instead measures usearch's connectivity and expansion_search alone.
 """
 
 from __future__ import annotations
@@ -245,6 +246,9 @@ def main() -> int:
     parser.add_argument("--ann", action="store_true", help="also measure the HNSW path (usearch)")
     parser.add_argument("--ann-sizes", default="100000,300000")
     parser.add_argument("--like", type=Path, help="a collection folder whose vectors to mimic")
+    parser.add_argument(
+        "--sweep", action="store_true", help="only: usearch knobs on the --like fit at 100,000"
+    )
     parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # fresh-process parts
     parser.add_argument("--probe-ann", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--queries", type=Path, help=argparse.SUPPRESS)
@@ -253,6 +257,15 @@ def main() -> int:
         print(
             json.dumps(probe(args.probe) if args.probe else probe_ann(args.probe_ann, args.queries))
         )
+        return 0
+    if args.sweep:
+        if args.like is None:
+            parser.error("--sweep needs --like COLLECTION")
+        print(
+            f"command: .venv/bin/python benchmarks/{Path(__file__).name} {' '.join(sys.argv[1:])}"
+        )
+        print(f"commit {git_revision()}, usearch {version('usearch')}, nproc={os.cpu_count()}")
+        sweep(args.like)
         return 0
     sizes = [int(s) for s in args.sizes.split(",")]
     revision = git_revision()
@@ -331,6 +344,35 @@ def main() -> int:
         cells += [f"{a['recall10']:.3f}", f"{a['recall100']:.3f}"]
         print("| " + " | ".join(cells) + " |")
     return 0
+
+
+def sweep(like: Path, n: int = 100_000) -> None:
+    """usearch's own knobs, outside groundkit, on the Gaussian fit at ``n``: recall@10 and p50 by
+    connectivity and expansion_search, to choose the values ann.py fixes."""
+    from usearch.index import Index
+
+    real = real_vectors(like)
+    held = np.random.default_rng(SEED + 5).permutation(len(real))
+    queries, kept = real[held[:200]], real[held[200:]]
+    matrix = like_rows(kept, np.random.default_rng(SEED), n)
+    exact = [set(np.argpartition(-(matrix @ q), 10)[:10].tolist()) for q in queries]
+    print(f"\nusearch alone on the Gaussian fit to {like.name}, {n:,} vectors, 200 held-out real")
+    print("queries, k=10 (cos, f32, threads=0 for the build):\n")
+    print("| connectivity | build s | expansion_search | recall@10 | p50 ms |")
+    print("|---:|---:|---:|---:|---:|")
+    for connectivity in (16, 32):
+        index = Index(ndim=DIMS, metric="cos", dtype="f32", connectivity=connectivity)
+        t0 = time.perf_counter()
+        index.add(np.arange(n, dtype=np.uint64), matrix, threads=0)
+        build_s = time.perf_counter() - t0
+        for expansion in (128, 256, 512):
+            index.expansion_search = expansion
+            found = [set(index.search(q, 10).keys.tolist()) for q in queries]
+            recall = sum(len(e & f) for e, f in zip(exact, found, strict=True)) / (
+                10 * len(queries)
+            )
+            p50 = percentile(latencies(queries, lambda q, i=index: i.search(q, 10)), 50)
+            print(f"| {connectivity} | {build_s:.0f} | {expansion} | {recall:.3f} | {p50:.2f} |")
 
 
 def bench_ann(args, work: Path) -> list[dict[str, Any]]:
