@@ -596,9 +596,21 @@ def git_revision() -> str:
     return (head.stdout.decode().strip() or "unknown") + (" (src modified)" if dirty.stdout else "")
 
 
-def report(args, corpus, queries, rows: list[Row], gk: dict[str, Any], grk_s, edit) -> None:
+def head_moved(start: str) -> str:
+    """A note when HEAD changed while the script ran, saying whether ``src/`` changed with it."""
     end = git_revision()
-    moved = "" if end == args.revision else f" (HEAD moved to {end} during the run)"
+    if end == start:
+        return ""
+    git = ["git", "-C", str(Path(__file__).resolve().parent)]
+    first, last = start.split(maxsplit=1)[0], end.split(maxsplit=1)[0]
+    same = subprocess.run([*git, "diff", "--quiet", first, last, "--", "../src"], check=False)
+    return (
+        f" (HEAD moved to {end} during the run; src {'un' if same.returncode == 0 else ''}changed)"
+    )
+
+
+def report(args, corpus, queries, rows: list[Row], gk: dict[str, Any], grk_s, edit) -> None:
+    moved = head_moved(args.revision)
     print(f"command: .venv/bin/python {' '.join(shlex.quote(a) for a in sys.argv)}")
     print(
         f"machine: nproc={os.cpu_count()}, {platform.platform()}, python"

@@ -283,8 +283,7 @@ def main() -> int:
         if args.ann:
             ann = bench_ann(args, work)
     print(f"command: .venv/bin/python benchmarks/{Path(__file__).name} {' '.join(sys.argv[1:])}")
-    end = git_revision()
-    moved = "" if end == revision else f" (HEAD moved to {end} during the run)"
+    moved = head_moved(revision)
     print(
         f"machine: nproc={os.cpu_count()}, {platform.platform()}, python"
         f" {platform.python_version()}, numpy {np.__version__}; groundkit {groundkit.__version__}"
@@ -405,6 +404,19 @@ def git_revision() -> str:
         [*git, "status", "--porcelain", "../src"], capture_output=True, check=False
     )
     return (head.stdout.decode().strip() or "unknown") + (" (src modified)" if dirty.stdout else "")
+
+
+def head_moved(start: str) -> str:
+    """A note when HEAD changed while the script ran, saying whether ``src/`` changed with it."""
+    end = git_revision()
+    if end == start:
+        return ""
+    git = ["git", "-C", str(Path(__file__).resolve().parent)]
+    first, last = start.split(maxsplit=1)[0], end.split(maxsplit=1)[0]
+    same = subprocess.run([*git, "diff", "--quiet", first, last, "--", "../src"], check=False)
+    return (
+        f" (HEAD moved to {end} during the run; src {'un' if same.returncode == 0 else ''}changed)"
+    )
 
 
 if __name__ == "__main__":
