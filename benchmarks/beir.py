@@ -729,7 +729,7 @@ def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None
     print(
         f"- the model alone (`embed()` on the ingest's own length-sorted batches of"
         f" {EMBED_BATCH}, every n-th batch, {n1} chunk texts): {raw1:.1f} chunks/s before the"
-        f" dense ingest, {raw2:.1f} after (mean {raw:.1f}); process CPU time"
+        f" ingest, {raw2:.1f} after (mean {raw:.1f}); process CPU time"
         f" {raw_cpu_ms:.1f} ms per chunk. 1-min load average before and after each:"
         f" raw {dense['load'][0]:.2f}-{dense['load'][1]:.2f}, ingest {dense['load'][1]:.2f}-"
         f"{dense['load'][2]:.2f}, raw {dense['load'][2]:.2f}-{dense['load'][3]:.2f}"
@@ -862,7 +862,11 @@ def choose_stages(parser: argparse.ArgumentParser, args) -> tuple[list[str], lis
     if "rerank" in asked and not args.rerank_model:
         asked.remove("rerank")
         notes.append("hybrid+rerank: not run, no --rerank-model given")
-    elif "rerank" not in asked:
+    elif "rerank" in asked:
+        notes.append(
+            f"hybrid+rerank: model {args.rerank_model.name!r}, rerank.top_n {args.rerank_top_n}"
+        )
+    else:
         notes.append(
             "hybrid+rerank: not run (it runs with --rerank-model PATH; no cross-encoder is"
             " packaged on PyPI)"

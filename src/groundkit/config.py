@@ -87,7 +87,7 @@ class SearchConfig(_Frozen):
     )
     rerank: bool = Field(False, description="Rerank the fused candidates with rerank.model.")
     ann_threshold: int | None = Field(
-        200_000,
+        100_000,
         ge=1,
         description="Live vectors from which an HNSW index answers dense queries (None: never).",
     )

@@ -53,6 +53,10 @@ _MIGRATIONS: tuple[str, ...] = (
     -- Like lexical_pending, for the derived vector index.
     CREATE TABLE vector_pending (doc INTEGER PRIMARY KEY);
     """,
+    # 3: counting vectors must not read every vector BLOB (it runs on each open).
+    """
+    CREATE INDEX chunk_vectors_chunk ON chunk_vectors (chunk);
+    """,
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)
