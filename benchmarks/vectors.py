@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 import groundkit
+from beir import git_revision, head_moved  # same folder; run as a script
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
 
@@ -395,28 +396,6 @@ def bench_ann(args, work: Path) -> list[dict[str, Any]]:
         case = ann_case(work, like_rows(kept, np.random.default_rng(SEED), n), queries_file)
         out.append({"data": f"Gaussian fit to {name}", **case})
     return out
-
-
-def git_revision() -> str:
-    git = ["git", "-C", str(Path(__file__).resolve().parent)]
-    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, check=False)
-    dirty = subprocess.run(
-        [*git, "status", "--porcelain", "../src"], capture_output=True, check=False
-    )
-    return (head.stdout.decode().strip() or "unknown") + (" (src modified)" if dirty.stdout else "")
-
-
-def head_moved(start: str) -> str:
-    """A note when HEAD changed while the script ran, saying whether ``src/`` changed with it."""
-    end = git_revision()
-    if end == start:
-        return ""
-    git = ["git", "-C", str(Path(__file__).resolve().parent)]
-    first, last = start.split(maxsplit=1)[0], end.split(maxsplit=1)[0]
-    same = subprocess.run([*git, "diff", "--quiet", first, last, "--", "../src"], check=False)
-    return (
-        f" (HEAD moved to {end} during the run; src {'un' if same.returncode == 0 else ''}changed)"
-    )
 
 
 if __name__ == "__main__":
