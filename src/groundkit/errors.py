@@ -62,6 +62,10 @@ class ErrorCode(StrEnum):
     NO_VECTORS = "search.no_vectors"
     RERANK_NOT_CONFIGURED = "rerank.not_configured"
     RERANK_INVALID = "rerank.invalid_output"
+    EVAL_DATASET = "eval.invalid_dataset"
+    EVAL_RESULTS = "eval.invalid_results"
+    EVAL_INCOMPARABLE = "eval.incomparable"
+    EVAL_STAGE_UNAVAILABLE = "eval.stage_unavailable"
 
 
 class GroundkitError(Exception):
