@@ -175,6 +175,14 @@ def test_a_heading_always_shares_a_chunk_with_the_start_of_its_text(
         assert holding[0].end > first_char, "and so is the first character of its text"
 
 
+def test_a_heading_keeps_its_text_when_a_blank_line_precedes_one_unbreakable_word() -> None:
+    # Found by Hypothesis: the blank line became an atom of its own, so the heading was glued to
+    # it alone and the word, cut at the chunk size, started the next chunk.
+    text = "# a\n\n" + "x" * 45
+    spans = chunk_text(text, format="markdown", settings=ChunkSettings(20, 0))
+    assert text[spans[0].start : spans[0].end] == "# a\n\n" + "x" * 15
+
+
 def test_a_heading_before_a_paragraph_that_nearly_fills_a_chunk_stays_with_it() -> None:
     intro = "Intro paragraph about wombats and their habits. " * 10
     para = ("Wombats dig burrows " * 60)[:990].rstrip() + "."
