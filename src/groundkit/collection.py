@@ -32,7 +32,7 @@ from groundkit.pipeline import Progress, run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.search import Mode, SearchRequest, run_search
-from groundkit.types import Hit, IngestReport, ResolvedCitation
+from groundkit.types import Chunk, Document, Hit, IngestReport, ResolvedCitation
 
 __all__ = ["Collection", "delete_collection", "list_collections", "open_collection"]
 
@@ -304,6 +304,20 @@ class Collection:
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked."""
         return resolve(self._store, self.name, chunk_id)
+
+    def documents(self) -> list[Document]:
+        """Every stored document, whole, in ingest order."""
+        return [
+            Document(d.document_id, d.source, d.text, d.format, d.external_id, d.title, d.metadata)
+            for d in self._store.all_documents()
+        ]
+
+    def chunks(self) -> list[Chunk]:
+        """Every chunk, in document order, each read back from its document's stored text."""
+        return [
+            Chunk(c.chunk_id, c.document_id, c.ordinal, c.start, c.end, c.text, c.metadata)
+            for c in self._store.all_chunks()
+        ]
 
     def delete_document(self, key: str) -> str:
         """Delete a document by document id, source or external id; returns its document id."""

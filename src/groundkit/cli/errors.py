@@ -17,6 +17,7 @@ class ExitCode(IntEnum):
     RUNTIME = 1
     USAGE = 2
     PARTIAL = 3  # some inputs were skipped
+    REGRESSION = 4  # grk eval --compare: a metric fell below the baseline beyond its CI
 
 
 def exit_code_for(error: GroundkitError) -> ExitCode:

@@ -2,62 +2,19 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any
 
 import click
 
 from groundkit.cli import render
+from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
-from groundkit.config import LoadedSettings, load
+from groundkit.cli.eval import eval_command
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 
-if TYPE_CHECKING:
-    from groundkit.collection import Collection
-
 __all__ = ["cli", "main"]
-
-
-class _Context:
-    def __init__(self, flags: dict[str, Any], config_file: str | None) -> None:
-        self.flags = flags
-        self.config_file = config_file
-
-    def settings(self, more: dict[str, Any] | None = None) -> LoadedSettings:
-        return load({**self.flags, **(more or {})}, config_file=self.config_file)
-
-    def open(self, *, create: bool = False, more: dict[str, Any] | None = None) -> Collection:
-        from groundkit.collection import open_collection
-
-        return open_collection(settings=self.settings(more).settings, create=create)
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def pass_ctx(command: _F) -> _F:
-    """Hand the command the context, and accept the global options after the command name too,
-    as people type them: `grk search "x" --collection notes`."""
-
-    def run(
-        obj: _Context, /, index_dir_here: str | None, collection_here: str | None, **kw: Any
-    ) -> Any:
-        here = {"index_dir": index_dir_here, "collection": collection_here}
-        flags = {**obj.flags, **{k: v for k, v in here.items() if v is not None}}
-        return command(_Context(flags, obj.config_file), **kw)
-
-    functools.update_wrapper(run, command)  # click names the command after the function
-    decorated = click.pass_obj(run)
-    decorated = click.option("--collection", "-c", "collection_here", help="Collection to use.")(
-        decorated
-    )
-    decorated = click.option(
-        "--index-dir", "index_dir_here", help="Folder holding the collections."
-    )(decorated)
-    return cast(_F, decorated)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,7 +27,7 @@ def cli(
     ctx: click.Context, index_dir: str | None, collection: str | None, config_file: str | None
 ) -> None:
     """groundkit: search your own documents; every hit cites text a machine re-checks."""
-    ctx.obj = _Context({"index_dir": index_dir, "collection": collection}, config_file)
+    ctx.obj = Context({"index_dir": index_dir, "collection": collection}, config_file)
 
 
 @cli.command()
@@ -85,7 +42,7 @@ def cli(
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def ingest(
-    obj: _Context,
+    obj: Context,
     inputs: tuple[str, ...],
     chunk_size: int | None,
     dense: bool | None,
@@ -123,7 +80,7 @@ def ingest(
 @click.option("--json", "as_json", is_flag=True, help="Print hits as JSON.")
 @pass_ctx
 def search(
-    obj: _Context,
+    obj: Context,
     query: str | None,
     top_k: int | None,
     source: str | None,
@@ -166,7 +123,7 @@ def search(
 @click.argument("chunk_id")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def show(obj: _Context, chunk_id: str, as_json: bool) -> None:
+def show(obj: Context, chunk_id: str, as_json: bool) -> None:
     """Print a cited chunk read back from the store, and whether its source still matches."""
     with obj.open() as collection:
         render.resolved(collection.show(chunk_id), as_json=as_json)
@@ -175,7 +132,7 @@ def show(obj: _Context, chunk_id: str, as_json: bool) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def collections(obj: _Context, as_json: bool) -> None:
+def collections(obj: Context, as_json: bool) -> None:
     """List the collections in the index dir."""
     from groundkit.collection import list_collections
 
@@ -186,7 +143,7 @@ def collections(obj: _Context, as_json: bool) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def status(obj: _Context, as_json: bool) -> None:
+def status(obj: Context, as_json: bool) -> None:
     """Counts, sizes and index health of a collection."""
     with obj.open() as collection:
         render.status(collection.status(), as_json=as_json)
@@ -197,7 +154,7 @@ def status(obj: _Context, as_json: bool) -> None:
 @click.option("--all", "whole", is_flag=True, help="Delete the whole collection and its files.")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def delete(obj: _Context, document: str | None, whole: bool, as_json: bool) -> None:
+def delete(obj: Context, document: str | None, whole: bool, as_json: bool) -> None:
     """Delete a document (by path, document id or external id), or with --all a collection."""
     if (document is None) == (not whole):
         raise UsageError(ErrorCode.USAGE, "give either a DOCUMENT or --all")
@@ -217,7 +174,7 @@ def delete(obj: _Context, document: str | None, whole: bool, as_json: bool) -> N
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def reindex(obj: _Context, as_json: bool) -> None:
+def reindex(obj: Context, as_json: bool) -> None:
     """Rebuild the derived indexes from the SQLite store."""
     with obj.open() as collection:
         count = collection.reindex()
@@ -232,7 +189,7 @@ def config() -> None:
 @config.command("show")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def config_show(obj: _Context, as_json: bool) -> None:
+def config_show(obj: Context, as_json: bool) -> None:
     """Every setting in effect and where its value came from."""
     render.config(obj.settings().rows(), as_json=as_json)
 
@@ -292,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         return report_error(error, as_json=as_json)
     return status if isinstance(status, int) else ExitCode.OK
 
+
+cli.add_command(eval_command)
 
 if __name__ == "__main__":
     sys.exit(main())

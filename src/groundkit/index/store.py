@@ -308,6 +308,16 @@ class Store:
         found = self._documents("id = ?", (rowid,))
         return found[0] if found else None
 
+    def all_documents(self) -> list[DocumentRow]:
+        return self._documents("1", ())
+
+    def all_chunks(self) -> Iterator[ChunkRow]:
+        rows = self._conn.execute(
+            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
+            " ORDER BY c.doc, c.ordinal"
+        )
+        return (_chunk_row(row) for row in rows)
+
     def find_documents(self, key: str) -> list[DocumentRow]:
         """Documents whose id or source is ``key``; failing that, those with that external id."""
         exact = self._documents("document_id = ?1 OR source = ?1", (key,))

@@ -1,0 +1,55 @@
+"""The context every command gets: the global flags, turned into settings and collections."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import click
+
+from groundkit.config import LoadedSettings, load
+
+if TYPE_CHECKING:
+    from groundkit.collection import Collection
+
+__all__ = ["Context", "pass_ctx"]
+
+
+class Context:
+    def __init__(self, flags: dict[str, Any], config_file: str | None) -> None:
+        self.flags = flags
+        self.config_file = config_file
+
+    def settings(self, more: dict[str, Any] | None = None) -> LoadedSettings:
+        return load({**self.flags, **(more or {})}, config_file=self.config_file)
+
+    def open(self, *, create: bool = False, more: dict[str, Any] | None = None) -> Collection:
+        from groundkit.collection import open_collection
+
+        return open_collection(settings=self.settings(more).settings, create=create)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def pass_ctx(command: _F) -> _F:
+    """Hand the command the context, and accept the global options after the command name too,
+    as people type them: `grk search "x" --collection notes`."""
+
+    def run(
+        obj: Context, /, index_dir_here: str | None, collection_here: str | None, **kw: Any
+    ) -> Any:
+        here = {"index_dir": index_dir_here, "collection": collection_here}
+        flags = {**obj.flags, **{k: v for k, v in here.items() if v is not None}}
+        return command(Context(flags, obj.config_file), **kw)
+
+    functools.update_wrapper(run, command)  # click names the command after the function
+    decorated = click.pass_obj(run)
+    decorated = click.option("--collection", "-c", "collection_here", help="Collection to use.")(
+        decorated
+    )
+    decorated = click.option(
+        "--index-dir", "index_dir_here", help="Folder holding the collections."
+    )(decorated)
+    return cast(_F, decorated)

@@ -1,0 +1,207 @@
+"""`grk eval`: measure every retrieval stage against the bm25 baseline, write the JSON and HTML
+reports, and optionally gate on a baseline run."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from groundkit.cli.context import Context, pass_ctx
+from groundkit.cli.errors import ExitCode
+from groundkit.errors import ErrorCode, GroundkitError
+
+if TYPE_CHECKING:
+    from groundkit.embed.base import Embedder
+    from groundkit.eval.results import Regression
+
+__all__ = ["eval_command"]
+
+_SHOWN = ("ndcg@10", "mrr@10", "recall@10", "hit@1")
+
+
+def _embedder(obj: Context, fake: bool, dense: bool) -> tuple[Embedder | None, str | None]:
+    """The embedder for the dense stages, or None and why not."""
+    if fake:
+        from groundkit.testing import FakeEmbedder
+
+        return FakeEmbedder(), None
+    if not dense:
+        return None, "--no-dense"
+    from groundkit.embed.factory import create_embedder
+
+    try:
+        return create_embedder(obj.settings().settings.embed), None
+    except GroundkitError as exc:
+        if exc.code in (ErrorCode.MISSING_EXTRA, ErrorCode.EMBEDDER_UNAVAILABLE):
+            return None, exc.message
+        raise
+
+
+def _summary(report: dict[str, Any]) -> list[str]:
+    level = report["config"]["primary_level"]
+    ds = report["dataset"]
+    lines = [
+        f"{ds['name']}{' ' + ds['split'] if ds['split'] else ''}: {ds['queries']} queries,"
+        f" {ds['documents']} documents, {ds['chunks']} chunks; {level}-level scores"
+    ]
+    head = (
+        f"{'stage':<8}" + "".join(f"{m:>11}" for m in _SHOWN) + "  p50 ms  p95 ms  nDCG@10 vs bm25"
+    )
+    lines.append(head)
+    for stage, s in report["stages"].items():
+        m, lat = s["metrics"][level], s["latency_ms"]
+        cells = "".join(f"{m[k]:>11.4f}" for k in _SHOWN)
+        versus = "baseline"
+        if "versus_baseline" in s and s["versus_baseline"][level]["ndcg@10"]:
+            d = s["versus_baseline"][level]["ndcg@10"]
+            versus = f"{d['delta']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] {d['verdict']}"
+        lines.append(f"{stage:<8}{cells}{lat['p50']:>8.1f}{lat['p95']:>8.1f}  {versus}")
+    for stage, why in report["config"]["skipped"].items():
+        lines.append(f"{stage:<8}not run: {why}")
+    abst = [(n, s["abstention"]) for n, s in report["stages"].items()]
+    if any(a["no_answer_queries"] for _, a in abst):
+        lines.append(
+            "abstention on no-answer queries: "
+            + ", ".join(f"{n} {a['abstention_rate']:.2f}" for n, a in abst)
+        )
+    return lines
+
+
+def _gate_lines(rows: list[Regression]) -> list[str]:
+    lines = [f"{'stage':<8}{'level':<10}{'metric':<11}{'baseline':>9}{'now':>9}  delta [95% CI]"]
+    for r in rows:
+        if r.delta is None:
+            lines.append(
+                f"{r.stage:<8}{r.level:<10}{r.metric:<11}{r.baseline:>9.4f}  missing: REGRESSED"
+            )
+            continue
+        d = r.delta
+        mark = "  REGRESSED" if r.regressed else ""
+        lines.append(
+            f"{r.stage:<8}{r.level:<10}{r.metric:<11}{r.baseline:>9.4f}{r.current:>9.4f}"
+            f"  {d.delta:+.4f} [{d.low:+.4f}, {d.high:+.4f}]{mark}"
+        )
+    return lines
+
+
+@click.command("eval")
+@click.option(
+    "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: evals/golden]."
+)
+@click.option("--beir", "beir_dir", metavar="DIR", help="A BEIR-format dataset folder instead.")
+@click.option("--split", default="test", show_default=True, help="The BEIR qrels split.")
+@click.option(
+    "--stages", help="Comma-separated: bm25,dense,hybrid,rerank [default: all that can run]."
+)
+@click.option("--dense/--no-dense", default=True, help="Embed for the dense stages [default: on].")
+@click.option(
+    "--fake-embedder",
+    is_flag=True,
+    help="Use the deterministic bag-of-words test embedder: exercises the harness, not a model.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(10, 1000),
+    default=100,
+    show_default=True,
+    help="Chunks fetched per query before collapsing to documents.",
+)
+@click.option("--out", default="evals/results", show_default=True, help="Where reports go.")
+@click.option(
+    "--work-dir", help="Keep the eval collection here and reuse it [default: a temp dir]."
+)
+@click.option(
+    "--compare",
+    "baseline",
+    metavar="BASELINE.json",
+    help="Exit 4 when a gated metric falls below this run's beyond its 95% CI.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@pass_ctx
+def eval_command(
+    obj: Context,
+    golden_dir: str | None,
+    beir_dir: str | None,
+    split: str,
+    stages: str | None,
+    dense: bool,
+    fake_embedder: bool,
+    depth: int,
+    out: str,
+    work_dir: str | None,
+    baseline: str | None,
+    as_json: bool,
+) -> None:
+    """Score bm25, dense, hybrid and rerank on a dataset, each against bm25."""
+    from groundkit.errors import UsageError
+    from groundkit.eval.datasets import load_beir, load_golden
+    from groundkit.eval.html import render_html
+    from groundkit.eval.results import build_report, compare, read_report, write_report
+    from groundkit.eval.runner import run_eval
+
+    if golden_dir and beir_dir:
+        raise UsageError(ErrorCode.USAGE, "give --golden or --beir, not both")
+    dataset = load_beir(beir_dir, split) if beir_dir else load_golden(golden_dir or "evals/golden")
+    previous = read_report(baseline) if baseline else None  # a bad baseline fails before the run
+    settings = obj.settings().settings
+    embedder, why_not = _embedder(obj, fake_embedder, dense)
+
+    def say(message: str) -> None:
+        if not as_json:
+            click.echo(message, err=True)
+
+    if why_not:
+        say(f"dense stages off: {why_not}")
+    with ExitStack() as stack:
+        where = (
+            Path(work_dir) if work_dir else Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        )
+        say(f"ingesting {dataset.name} ({len(dataset.queries)} queries)...")
+        run = run_eval(
+            dataset,
+            settings,
+            where,
+            embedder=embedder,
+            stages=stages.split(",") if stages else None,
+            depth=depth,
+            on_stage=lambda stage: say(f"running {stage}..."),
+        )
+    report = build_report(run, settings)
+    json_path = write_report(report, Path(out))
+    html_path = json_path.with_suffix(".html")
+    html_path.write_text(render_html(report), encoding="utf-8")
+    rows = compare(report, previous) if previous else []
+    regressed = [r for r in rows if r.regressed]
+    if as_json:
+        summary = {
+            "run_id": report["run_id"],
+            "json": str(json_path),
+            "html": str(html_path),
+            "stages": report["stages"],
+            "skipped": report["config"]["skipped"],
+            "regressions": [
+                {
+                    "stage": r.stage,
+                    "level": r.level,
+                    "metric": r.metric,
+                    "baseline": r.baseline,
+                    "current": r.current,
+                    "delta": r.delta.to_dict() if r.delta else None,
+                }
+                for r in regressed
+            ],
+        }
+        click.echo(json.dumps(summary))
+    else:
+        click.echo("\n".join(_summary(report)))
+        click.echo(f"report: {json_path}\n        {html_path}")
+        if rows:
+            click.echo("\n".join(["", f"against {baseline}:", *_gate_lines(rows)]))
+            click.echo(f"{len(regressed)} regression(s)" if regressed else "no regression")
+    if regressed:
+        click.get_current_context().exit(ExitCode.REGRESSION)

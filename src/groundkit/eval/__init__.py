@@ -1,0 +1,1 @@
+"""Retrieval evaluation: datasets, metrics, the stage runner, reports and the regression gate."""
