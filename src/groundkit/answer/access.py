@@ -49,6 +49,7 @@ def resolve_chat(
     except GroundkitError as exc:  # platformdirs missing
         return AIStatus(state_for(exc), profile, error=exc)
     warning = opt_ins.warning
+    error: GroundkitError
     if opt_in is None:
         error = AIError(
             ErrorCode.AI_DISABLED,

@@ -96,7 +96,12 @@ def build_bundle(
         items.append(item)
         used += size
     return EvidenceBundle(
-        collection, query, tuple(items), len(hits) - len(items), max_bytes, _scope(collection, query, items)
+        collection,
+        query,
+        tuple(items),
+        len(hits) - len(items),
+        max_bytes,
+        _scope(collection, query, items),
     )
 
 
@@ -107,7 +112,12 @@ def _entries_json(entries: list[dict[str, Any]]) -> str:
 def _scope(collection: str, query: str, items: Sequence[BundleItem]) -> str:
     """A hash naming exactly this evidence: same collection, query and passages, same hash."""
     rows = [
-        [i.chunk_id, i.start, i.end, hashlib.sha256(i.text.encode("utf-8", "surrogatepass")).hexdigest()]
+        [
+            i.chunk_id,
+            i.start,
+            i.end,
+            hashlib.sha256(i.text.encode("utf-8", "surrogatepass")).hexdigest(),
+        ]
         for i in items
     ]
     canon = json.dumps([collection, query, rows], ensure_ascii=True, separators=(",", ":"))

@@ -70,9 +70,7 @@ def dumps_body(body: Mapping[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
-def send(
-    transport: Transport, url: str, headers: Headers, body: bytes, *, who: str
-) -> Any:
+def send(transport: Transport, url: str, headers: Headers, body: bytes, *, who: str) -> Any:
     """POST and return the parsed JSON of a 2xx answer; every other outcome is an ``AIError``."""
     reply = transport.post_json(url, headers, body)
     if not 200 <= reply.status < 300:

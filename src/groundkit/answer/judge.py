@@ -52,13 +52,18 @@ def judge_answer(
     shown = json.dumps(
         {
             "items": [
-                {"text": item.text, "citations": [answer.citations[m - 1].source for m in item.markers]}
+                {
+                    "text": item.text,
+                    "citations": [answer.citations[m - 1].source for m in item.markers],
+                }
                 for item in answer.items
             ]
         },
         ensure_ascii=False,
     )
-    raw = chat.complete(JUDGE_SYSTEM, judge_user(question, bundle, shown), response_schema=JUDGE_SCHEMA)
+    raw = chat.complete(
+        JUDGE_SYSTEM, judge_user(question, bundle, shown), response_schema=JUDGE_SCHEMA
+    )
     try:
         data = json.loads(raw)
     except ValueError:

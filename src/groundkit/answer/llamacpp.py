@@ -78,9 +78,7 @@ class LlamaCppChat:
                 _SERVERS[key] = xllamacpp.Server(params)
             return _SERVERS[key]
 
-    def complete(
-        self, system: str, user: str, *, response_schema: JsonSchema | None = None
-    ) -> str:
+    def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         request: dict[str, Any] = {
             "messages": [
                 {"role": "system", "content": system},

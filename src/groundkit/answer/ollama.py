@@ -45,9 +45,7 @@ class OllamaChat:
     def local(self) -> bool:
         return self._endpoint.local
 
-    def request_body(
-        self, system: str, user: str, response_schema: JsonSchema | None
-    ) -> bytes:
+    def request_body(self, system: str, user: str, response_schema: JsonSchema | None) -> bytes:
         body: dict[str, Any] = {
             "model": self._model,
             "messages": [
@@ -61,9 +59,7 @@ class OllamaChat:
         body["options"] = {"temperature": 0, "num_predict": self._max_tokens}
         return dumps_body(body)
 
-    def complete(
-        self, system: str, user: str, *, response_schema: JsonSchema | None = None
-    ) -> str:
+    def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         body = self.request_body(system, user, response_schema)
         headers = {"Authorization": bearer(self._key)} if self._key else {}
         who = f"ollama at {self._endpoint.key}"

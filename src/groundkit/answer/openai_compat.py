@@ -61,9 +61,7 @@ class OpenAICompatibleChat:
     def local(self) -> bool:
         return self._endpoint.local
 
-    def request_body(
-        self, system: str, user: str, response_schema: JsonSchema | None
-    ) -> bytes:
+    def request_body(self, system: str, user: str, response_schema: JsonSchema | None) -> bytes:
         body: dict[str, Any] = {
             "model": self._model,
             "messages": [
@@ -83,9 +81,7 @@ class OpenAICompatibleChat:
             body["response_format"] = {"type": "json_object"}
         return dumps_body(body)
 
-    def complete(
-        self, system: str, user: str, *, response_schema: JsonSchema | None = None
-    ) -> str:
+    def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         body = self.request_body(system, user, response_schema)
         headers = {"Authorization": bearer(self._key)} if self._key else {}
         who = f"the {self._provider} provider at {self._endpoint.key}"
@@ -104,4 +100,3 @@ def _content(payload: Any) -> str | None:
     except (KeyError, IndexError, TypeError):
         return None
     return content if isinstance(content, str) else None
-

@@ -45,7 +45,10 @@ DEFAULT_PATTERNS: tuple[Pattern, ...] = (
         r"|(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?"
         r"(?![\w:])",
     ),
-    _p("IP", r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])"),
+    _p(
+        "IP",
+        r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])",
+    ),
     _p("PHONE", r"(?<![\w+])\+?\d{1,3}?[ .-]?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?!\w)"),
     _p("SECRET", r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])"),
 )
@@ -151,9 +154,7 @@ class RedactingChat:
     def local(self) -> bool:
         return self.inner.local
 
-    def complete(
-        self, system: str, user: str, *, response_schema: JsonSchema | None = None
-    ) -> str:
+    def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         redactor = Redactor(self._patterns)  # fresh per call: tokens never cross requests
         reply = self.inner.complete(
             redactor.redact(system), redactor.redact(user), response_schema=response_schema

@@ -78,7 +78,9 @@ def answer_question(
     if not bundle.items:
         return AnswerReport(question, rewritten, bundle, _with(status, AIState.NO_EVIDENCE))
     try:
-        raw = chat.complete(ANSWER_SYSTEM, answer_user(question, bundle), response_schema=ANSWER_SCHEMA)
+        raw = chat.complete(
+            ANSWER_SYSTEM, answer_user(question, bundle), response_schema=ANSWER_SCHEMA
+        )
         answer = validate_answer(raw, bundle, collection.show)
     except GroundkitError as exc:
         return AnswerReport(question, rewritten, bundle, _degraded(status, exc))
@@ -96,7 +98,9 @@ def _status(chat: ChatModel, profile: str | None, state: AIState) -> AIStatus:
 
 
 def _with(status: AIStatus, state: AIState) -> AIStatus:
-    return AIStatus(state, status.profile, status.provider, status.model, status.error, status.warning)
+    return AIStatus(
+        state, status.profile, status.provider, status.model, status.error, status.warning
+    )
 
 
 def _degraded(status: AIStatus, error: GroundkitError) -> AIStatus:

@@ -9,6 +9,9 @@ from typing import Any
 import click
 
 from groundkit.cli import render
+from groundkit.cli.ai import ai_group
+from groundkit.cli.answer import answer_command
+from groundkit.cli.auth import auth_group
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
@@ -251,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 cli.add_command(eval_command)
+cli.add_command(answer_command)
+cli.add_command(ai_group)
+cli.add_command(auth_group)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -64,21 +64,17 @@ class ScriptedChat:
     def local(self) -> bool:
         return self._local
 
-    def complete(
-        self, system: str, user: str, *, response_schema: JsonSchema | None = None
-    ) -> str:
+    def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         self.calls.append(ChatCall(system, user, response_schema))
         if not self._replies:
-            raise AIError(
-                ErrorCode.AI_PROVIDER_FAILED, "the scripted model has no reply left"
-            )
+            raise AIError(ErrorCode.AI_PROVIDER_FAILED, "the scripted model has no reply left")
         reply = self._replies.pop(0)
         if isinstance(reply, GroundkitError):
             raise reply
         return reply
 
 
-class TransportCalled(BaseException):  # noqa: N818 - it is a test failure, not an error
+class TransportCalled(BaseException):
     """Raised by ``ForbiddenTransport``: deliberately not an ``Exception``."""
 
 
