@@ -43,6 +43,7 @@ _LAYER = {
     "retrieve": 3,
     "pipeline": 4,
     "collection": 4,
+    "answer": 4,  # retrieve <- answer; it names Collection only for type checking
     "cli": 5,
     "testing": 6,
 }

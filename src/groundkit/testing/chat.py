@@ -9,6 +9,7 @@ instance that lives in memory, so tests never touch the machine's keychain.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ __all__ = [
     "ScriptedChat",
     "SentRequest",
     "TransportCalled",
+    "openai_reply",
 ]
 
 
@@ -100,9 +102,10 @@ class SentRequest:
 
 
 class RecordingTransport:
-    """Keeps every request's exact bytes and answers with the given replies, in order."""
+    """Keeps every request's exact bytes and answers with the given replies (or raises the given
+    errors), in order."""
 
-    def __init__(self, replies: Iterable[HttpReply]) -> None:
+    def __init__(self, replies: Iterable[HttpReply | GroundkitError]) -> None:
         self._replies = list(replies)
         self.sent: list[SentRequest] = []
 
@@ -113,7 +116,16 @@ class RecordingTransport:
         self.sent.append(SentRequest(url, dict(headers), body))
         if not self._replies:
             raise AssertionError("RecordingTransport has no reply left")
-        return self._replies.pop(0)
+        answer = self._replies.pop(0)
+        if isinstance(answer, GroundkitError):
+            raise answer
+        return answer
+
+
+def openai_reply(content: str, *, status: int = 200, retry_after: str | None = None) -> HttpReply:
+    """An OpenAI-style chat completion carrying ``content``."""
+    body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
+    return HttpReply(status, json.dumps(body).encode() if status == 200 else b"", retry_after)
 
 
 def _keyring_base() -> type[Any]:
