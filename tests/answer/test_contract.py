@@ -7,11 +7,11 @@ import sqlite3
 import unicodedata
 
 import pytest
+from answer_helpers import bundle_for, item, reply
 
 from groundkit import Collection
 from groundkit.answer.contract import Answer, validate_answer
 from groundkit.errors import AIError, ErrorCode
-from answer_helpers import bundle_for, item, reply
 
 QUOTE = "digs long burrows"
 
@@ -144,7 +144,9 @@ def test_an_item_without_a_citation_is_refused(col: Collection) -> None:
 
 @pytest.mark.parametrize("text", ["", "   ", 7])
 def test_an_item_without_text_is_refused(col: Collection, text: object) -> None:
-    refused(col, json.dumps({"items": [{"text": text, "citations": [{"source": 1, "quote": "digs"}]}]}))
+    refused(
+        col, json.dumps({"items": [{"text": text, "citations": [{"source": 1, "quote": "digs"}]}]})
+    )
 
 
 def test_an_empty_quote_is_refused(col: Collection) -> None:

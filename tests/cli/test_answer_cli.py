@@ -28,7 +28,14 @@ from groundkit.testing.chat import (
 
 WOMBAT = "The wombat digs long burrows with its strong claws.\n\nA wombat eats bark.\n"
 GOOD = json.dumps(
-    {"items": [{"text": "Wombats dig burrows.", "citations": [{"source": 1, "quote": "digs long burrows"}]}]}
+    {
+        "items": [
+            {
+                "text": "Wombats dig burrows.",
+                "citations": [{"source": 1, "quote": "digs long burrows"}],
+            }
+        ]
+    }
 )
 REMOTE = '[profiles.cloud]\nprovider = "groq"\napi_key_env = "TEST_GROQ_KEY"\n'
 LOCAL = '[profiles.box]\nprovider = "openai_compatible"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\nlocal = true\n'
@@ -66,7 +73,9 @@ def use(
 
     def install(transport: Any) -> Runtime:
         runtime = Runtime(
-            keys=KeyStore(keychain), ai_settings=AISettings(tmp_path / "ai.json"), transport=transport
+            keys=KeyStore(keychain),
+            ai_settings=AISettings(tmp_path / "ai.json"),
+            transport=transport,
         )
         monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
         return runtime
@@ -225,9 +234,7 @@ def test_the_text_output_shows_markers_then_the_citations(grk: Grk, use: Any) ->
     assert lines[6] == "evidence:"
 
 
-def test_an_abstention_is_an_answer_that_says_the_sources_do_not_answer(
-    grk: Grk, use: Any
-) -> None:
+def test_an_abstention_is_an_answer_that_says_the_sources_do_not_answer(grk: Grk, use: Any) -> None:
     use(RecordingTransport([openai_reply('{"items": []}')]))
     assert grk("ai", "enable", "default", "--profile", "box") == 0
     report = grk.json("answer", "what does the wombat dig?")
