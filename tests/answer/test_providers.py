@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from groundkit.answer.chat import ChatModel
 from groundkit.answer.contract import ANSWER_SCHEMA
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.factory import build_chat
@@ -59,7 +60,8 @@ def test_the_groq_preset_sends_exactly_these_bytes(tmp_path: Path) -> None:
     )
     assert sent.body == expected.encode("ascii")
     assert FIXTURE_KEY.encode() not in sent.body
-    assert str(tmp_path).encode() not in sent.body and b'"/' not in sent.body
+    assert str(tmp_path).encode() not in sent.body
+    assert b'"/' not in sent.body
     schema = json.loads(sent.body)["response_format"]["json_schema"]["schema"]
     assert schema["additionalProperties"] is False
     assert schema["required"] == ["items"]
@@ -147,7 +149,7 @@ def test_endpoints_that_break_the_network_rules_are_refused_at_construction(
         )
 
 
-def _real(server: FakeChatServer, *, local: bool = True, **extra: object) -> object:
+def _real(server: FakeChatServer, *, local: bool = True, **extra: object) -> ChatModel:
     profile = ProfileConfig.model_validate(
         {
             "provider": "openai_compatible",
@@ -171,7 +173,7 @@ def _real(server: FakeChatServer, *, local: bool = True, **extra: object) -> obj
 def test_a_local_endpoint_is_reached_over_loopback_with_the_key_only_in_the_header() -> None:
     with FakeChatServer(['{"items": []}']) as server:
         chat = _real(server)
-        assert chat.complete("S", "U", response_schema=ANSWER_SCHEMA) == '{"items": []}'  # type: ignore[attr-defined]
+        assert chat.complete("S", "U", response_schema=ANSWER_SCHEMA) == '{"items": []}'
     (got,) = server.received
     assert got.path == "/v1/chat/completions"
     assert got.headers["Authorization"] == f"Bearer {FIXTURE_KEY}"
@@ -199,9 +201,11 @@ def test_a_loopback_endpoint_not_configured_as_local_is_refused_by_the_ssrf_guar
 
 
 def test_a_429_is_a_typed_error_carrying_retry_after_and_is_not_retried() -> None:
-    with FakeChatServer([ChatResponse(status=429, headers={"Retry-After": "12"})]) as server:
-        with pytest.raises(AIError) as caught:
-            _real(server).complete("S", "U")  # type: ignore[attr-defined]
+    with (
+        FakeChatServer([ChatResponse(status=429, headers={"Retry-After": "12"})]) as server,
+        pytest.raises(AIError) as caught,
+    ):
+        _real(server).complete("S", "U")
     assert caught.value.code == ErrorCode.AI_RATE_LIMITED
     assert caught.value.retry_after == 12.0
     assert len(server.received) == 1
@@ -209,7 +213,7 @@ def test_a_429_is_a_typed_error_carrying_retry_after_and_is_not_retried() -> Non
 
 def test_a_5xx_is_a_typed_provider_failure() -> None:
     with FakeChatServer([ChatResponse(status=503)]) as server, pytest.raises(AIError) as caught:
-        _real(server).complete("S", "U")  # type: ignore[attr-defined]
+        _real(server).complete("S", "U")
     assert caught.value.code == ErrorCode.AI_PROVIDER_FAILED
     assert "503" in caught.value.message
 
@@ -217,15 +221,17 @@ def test_a_5xx_is_a_typed_provider_failure() -> None:
 def test_a_redirect_is_never_followed() -> None:
     moved = ChatResponse(status=307, headers={"Location": "http://127.0.0.1:1/elsewhere"})
     with FakeChatServer([moved, '{"items": []}']) as server, pytest.raises(AIError) as caught:
-        _real(server).complete("S", "U")  # type: ignore[attr-defined]
+        _real(server).complete("S", "U")
     assert caught.value.code == ErrorCode.AI_PROVIDER_FAILED
     assert len(server.received) == 1
 
 
 def test_a_slow_provider_is_a_typed_timeout() -> None:
-    with FakeChatServer([ChatResponse('{"items": []}', delay_s=5)]) as server:
-        with pytest.raises(AIError) as caught:
-            _real(server, timeout_s=0.3).complete("S", "U")  # type: ignore[attr-defined]
+    with (
+        FakeChatServer([ChatResponse('{"items": []}', delay_s=5)]) as server,
+        pytest.raises(AIError) as caught,
+    ):
+        _real(server, timeout_s=0.3).complete("S", "U")
     assert caught.value.code == ErrorCode.AI_TIMEOUT
 
 
@@ -233,6 +239,6 @@ def test_provider_reprs_and_errors_name_the_endpoint_never_the_key() -> None:
     with FakeChatServer([ChatResponse(status=401)]) as server:
         chat = _real(server)
         with pytest.raises(AIError) as caught:
-            chat.complete("S", "U")  # type: ignore[attr-defined]
+            chat.complete("S", "U")
     for text in (repr(chat), str(caught.value), json.dumps(caught.value.to_dict())):
         assert FIXTURE_KEY not in text

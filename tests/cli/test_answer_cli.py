@@ -38,7 +38,10 @@ GOOD = json.dumps(
     }
 )
 REMOTE = '[profiles.cloud]\nprovider = "groq"\napi_key_env = "TEST_GROQ_KEY"\n'
-LOCAL = '[profiles.box]\nprovider = "openai_compatible"\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\nlocal = true\n'
+LOCAL = (
+    '[profiles.box]\nprovider = "openai_compatible"\nbase_url = "http://127.0.0.1:9/v1"\n'
+    'model = "m"\nlocal = true\n'
+)
 FIXTURE_KEY = "gsk_FIXTUREkey0123456789abcdef"
 
 
@@ -229,7 +232,8 @@ def test_the_text_output_shows_markers_then_the_citations(grk: Grk, use: Any) ->
     lines = grk.out.splitlines()
     assert lines[0] == "Wombats dig burrows. [1]"
     assert lines[2] == "citations:"
-    assert lines[3].startswith("  [1] ") and lines[3].endswith(" 11:28]")
+    assert lines[3].startswith("  [1] ")
+    assert lines[3].endswith(" 11:28]")
     assert lines[4] == '      "digs long burrows"'
     assert lines[6] == "evidence:"
 

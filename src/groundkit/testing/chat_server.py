@@ -74,6 +74,7 @@ class FakeChatServer:
                 response = outer._responses.pop(0) if outer._responses else ChatResponse(status=500)
                 if response.delay_s and outer._stop.wait(response.delay_s):
                     return
+                payload: dict[str, object]
                 if self.path.endswith("/api/chat"):
                     payload = {"message": {"role": "assistant", "content": response.content}}
                 else:
