@@ -34,12 +34,21 @@ def auth_group() -> None:
     """Store, check or remove a provider profile's key in the OS keychain."""
 
 
-@auth_group.command("set")
+@auth_group.command(
+    "set", context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
+)
 @click.argument("profile")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def set_key(obj: Context, profile: str, as_json: bool) -> None:
     """Store PROFILE's key, read from a hidden prompt or from stdin."""
+    if click.get_current_context().args:
+        # Refused without echoing: the extra word is probably the key itself.
+        raise UsageError(
+            ErrorCode.USAGE,
+            "grk auth set takes only the profile name: the key is never read from the command line",
+            hint=f"run `grk auth set {profile}` and type the key, or pipe it on stdin",
+        )
     if profile not in obj.settings().settings.profiles:
         raise ConfigError(
             ErrorCode.AI_UNKNOWN_PROFILE,
