@@ -1,4 +1,4 @@
-"""Keys: the keychain or a named variable, three distinct failures, and a Secret that never leaks."""
+"""Keys: the keychain or a named variable, three distinct failures, a Secret that never leaks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`grk auth` and `grk ai`: keys go in through a prompt or stdin, never argv; opt-in per collection."""
+"""`grk auth` and `grk ai`: keys through a prompt or stdin, never argv; opt-in per collection."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_auth_set_reads_the_key_from_stdin_and_status_never_prints_it(
     monkeypatch.setattr("sys.stdin", io.StringIO(KEY + "\n"))
     assert run(capsys, "auth", "set", "cloud")[0] == 0
     assert keychain.entries == {(SERVICE, "cloud"): KEY}
-    status, out, err = run(capsys, "auth", "status", "cloud", "--json")
+    _, out, err = run(capsys, "auth", "status", "cloud", "--json")
     assert json.loads(out) == {"profile": "cloud", "key": "stored"}
     assert KEY not in out + err
 
