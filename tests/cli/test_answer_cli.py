@@ -252,3 +252,39 @@ def test_with_nothing_retrieved_no_model_is_asked(grk: Grk, use: Any) -> None:
     report = grk.json("answer", "platypus")
     assert report["ai"]["state"] == "no_evidence"
     assert report["evidence"]["items"] == []
+
+
+def test_eval_answers_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply('{"items": []}')] * 6))
+    report = grk.json("eval-answers", "--profile", "box")
+    assert report["questions"] == 6
+    assert report["abstained"] == 6
+
+
+def test_the_judge_never_changes_the_exit_status(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply(GOOD), openai_reply("not a verdict")]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("answer", "what does the wombat dig?", "--judge") == 0
+    assert "judge (advisory) failed" in grk.out
+    report_transport = use(
+        RecordingTransport(
+            [
+                openai_reply(GOOD),
+                openai_reply('{"faithful": false, "unsupported_claims": ["x"], "reasoning": "r"}'),
+            ]
+        )
+    )
+    report = grk.json("answer", "what does the wombat dig?", "--judge")
+    assert report["judge"]["faithful"] is False
+    assert report["judge"]["advisory"] is True
+    assert len(report_transport.transport.sent) == 2
+
+
+def test_rewrite_shows_both_queries(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply("wombat burrows"), openai_reply(GOOD)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("answer", "what do those diggers make?", "--rewrite") == 0
+    assert grk.out.splitlines()[:2] == [
+        "question: what do those diggers make?",
+        "searched: wombat burrows",
+    ]

@@ -14,7 +14,13 @@ if TYPE_CHECKING:
     from groundkit.answer.report import AnswerReport
     from groundkit.retrieve.search import Mode
 
-__all__ = ["answer_command", "make_runtime", "render_report"]
+__all__ = [
+    "answer_command",
+    "echo_check_command",
+    "eval_answers_command",
+    "make_runtime",
+    "render_report",
+]
 
 
 def make_runtime() -> Runtime:
@@ -129,3 +135,51 @@ def _evidence(report: AnswerReport) -> None:
 def _one_line(text: str, width: int = 240) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "\u2026"
+
+
+def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
+    """The body of `grk eval --answers`: the echo check with PROFILE's model.
+
+    The corpus is synthetic and lives in a temporary directory, so no collection's opt-in is
+    involved; the profile's key, endpoint rules and redaction apply exactly as for `grk answer`.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from groundkit.answer.echo import render_echo, run_echo_check
+    from groundkit.answer.factory import build_chat
+    from groundkit.answer.logguard import install_log_guard
+    from groundkit.answer.redact import build_patterns
+    from groundkit.errors import ConfigError, ErrorCode
+
+    install_log_guard()
+    settings = obj.settings().settings
+    config = settings.profiles.get(profile)
+    if config is None:
+        raise ConfigError(
+            ErrorCode.AI_UNKNOWN_PROFILE,
+            f"no profile {profile!r} in the configuration",
+            hint=f"add a [profiles.{profile}] table to grk.toml",
+        )
+    runtime = make_runtime()
+    chat = build_chat(
+        profile,
+        config,
+        keys=runtime.keys,
+        patterns=build_patterns(settings.answer.redact_patterns, settings.answer.redact_names),
+        transport=runtime.transport,
+        environ=runtime.environ,
+    )
+    with tempfile.TemporaryDirectory(prefix="grk-echo-") as workdir:
+        report = run_echo_check(chat, workdir=Path(workdir), rounds=rounds)
+    click.echo(json.dumps(report.to_dict()) if as_json else render_echo(report))
+
+
+@click.command("eval-answers")
+@click.option("--profile", required=True, help="The provider profile whose model is measured.")
+@click.option("--rounds", type=click.IntRange(1, 8), default=3, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def eval_answers_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
+    """Echo check (temporary home of `grk eval --answers`): cited, abstained, refused, leaked."""
+    echo_check_command(obj, profile, rounds, as_json)

@@ -10,7 +10,7 @@ instance that lives in memory, so tests never touch the machine's keychain.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,12 +37,16 @@ class ChatCall:
     response_schema: JsonSchema | None
 
 
+Reply = str | GroundkitError | Callable[[str, str], str]
+
+
 class ScriptedChat:
-    """A ``ChatModel`` whose replies (strings, or errors to raise) come from a list."""
+    """A ``ChatModel`` whose replies come from a list: strings, errors to raise, or functions of
+    ``(system, user)`` for replies that depend on the prompt."""
 
     def __init__(
         self,
-        replies: Iterable[str | GroundkitError],
+        replies: Iterable[Reply],
         *,
         provider: str = "scripted",
         model_name: str = "scripted",
@@ -73,7 +77,7 @@ class ScriptedChat:
         reply = self._replies.pop(0)
         if isinstance(reply, GroundkitError):
             raise reply
-        return reply
+        return reply if isinstance(reply, str) else reply(system, user)
 
 
 class TransportCalled(BaseException):
