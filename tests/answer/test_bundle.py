@@ -42,3 +42,10 @@ def test_the_prompt_carries_numbers_and_text_but_no_path_or_id(col: Collection) 
         assert entry.source not in prompt
         assert entry.chunk_id not in prompt
         assert entry.document_id not in prompt
+
+
+def test_the_answer_package_names_its_public_face_lazily() -> None:
+    import groundkit.answer as answer
+
+    for name in answer.__all__:
+        assert getattr(answer, name) is not None

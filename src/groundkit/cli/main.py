@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from groundkit.answer.logguard import install_log_guard
 from groundkit.cli import render
 from groundkit.cli.ai import ai_group
 from groundkit.cli.answer import answer_command, eval_answers_command
@@ -230,6 +231,7 @@ def _read_queries(path: str) -> list[tuple[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    install_log_guard()  # secret-shaped values never reach a log, whatever the command
     as_json = wants_json(args)
     try:
         # Without standalone mode click returns a command's ctx.exit() status instead of exiting.
