@@ -288,3 +288,27 @@ def test_rewrite_shows_both_queries(grk: Grk, use: Any) -> None:
         "question: what do those diggers make?",
         "searched: wombat burrows",
     ]
+
+
+def test_a_local_model_whose_package_is_missing_is_unavailable(
+    grk: Grk, use: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from groundkit.answer import llamacpp
+
+    use(ForbiddenTransport())
+    monkeypatch.setattr(llamacpp, "default_model_path", lambda: None)
+    (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    report = degraded(grk, "unavailable", "dependency.missing_extra")
+    assert report["ai"]["reason"]["hint"] == "pip install 'groundkit[llamacpp]'"
+
+
+def test_a_local_model_file_that_does_not_exist_is_unavailable(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text(
+        '[profiles.box]\nprovider = "llamacpp"\nlocal = true\nmodel = "nowhere.gguf"\n'
+    )
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    degraded(grk, "unavailable", "config.invalid_value")
