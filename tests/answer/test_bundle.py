@@ -45,7 +45,7 @@ def test_the_prompt_carries_numbers_and_text_but_no_path_or_id(col: Collection) 
 
 
 def test_the_answer_package_names_its_public_face_lazily() -> None:
-    import groundkit.answer as answer
+    from groundkit import answer
 
     for name in answer.__all__:
         assert getattr(answer, name) is not None
