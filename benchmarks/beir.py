@@ -6,7 +6,8 @@ Scoring is per document: groundkit returns chunks, which are collapsed to their 
 rank order (a document keeps its best chunk's rank), as BEIR does. The references index whole
 documents (title + " " + text): bm25s, rank-bm25, optionally SQLite FTS5, and, for the dense
 stages, the same embedding model applied naively (one vector per document, full numpy search)
-and its RRF with bm25s. ``--self-check`` tests the metric and statistics functions.
+and its RRF with bm25s. The metrics are ``groundkit.eval``'s; ``--self-check`` tests the
+references' own fusion.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -39,6 +40,9 @@ import numpy.typing as npt
 
 import groundkit
 from groundkit.config import ChunkConfig, EmbedConfig, RerankConfig, SearchConfig, Settings
+from groundkit.eval.datasets import load_beir as load_dataset
+from groundkit.eval.metrics import collapse, mrr_at, ndcg_at, percentile, set_recall_at
+from groundkit.eval.stats import RESAMPLES, SEED, paired_bootstrap
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
@@ -46,61 +50,10 @@ from groundkit.index.vectors import VectorIndex
 Qrels = dict[str, dict[str, int]]  # query id -> {corpus id: grade}
 _WORD = re.compile(r"\w+")
 STAGES = {"bm25": "bm25", "dense": "dense", "hybrid": "hybrid", "rerank": "hybrid+rerank"}
-RESAMPLES, SEED = 2000, 20240  # paired bootstrap: fixed, so a run's intervals are reproducible
 EMBED_BATCH = 32  # embed.batch_size's default: the ingest's batches, and the references'
 
 
-# -- metrics (pure) -------------------------------------------------------------------------------
-def collapse(doc_ids: Iterable[str]) -> list[str]:
-    """Documents in rank order, each at its first (best) occurrence."""
-    return list(dict.fromkeys(doc_ids))
-
-
-def ndcg_at(ranked: Sequence[str], rels: dict[str, int], k: int) -> float:
-    """Graded nDCG@k: gain = qrels grade, discount log2(rank + 1), ideal from the qrels."""
-    dcg = sum(rels.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
-    ideal = sorted((g for g in rels.values() if g > 0), reverse=True)[:k]
-    idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
-    return dcg / idcg if idcg > 0 else 0.0
-
-
-def recall_at(ranked: Sequence[str], rels: dict[str, int], k: int) -> float:
-    relevant = {d for d, g in rels.items() if g > 0}
-    return len(relevant.intersection(ranked[:k])) / len(relevant) if relevant else 0.0
-
-
-def mrr_at(ranked: Sequence[str], rels: dict[str, int], k: int) -> float:
-    return next((1.0 / (i + 1) for i, d in enumerate(ranked[:k]) if rels.get(d, 0) > 0), 0.0)
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
-
-
-def paired_bootstrap(
-    base: Sequence[float],
-    other: Sequence[float],
-    *,
-    resamples: int = RESAMPLES,
-    seed: int = SEED,
-    level: float = 0.95,
-) -> tuple[float, float, float]:
-    """Mean per-query difference ``other - base`` and its percentile confidence interval.
-
-    The two systems are scored on the same queries, so queries are resampled with replacement
-    and each resample takes both scores of a query together (paired). Returns (delta, low, high).
-    """
-    diff = np.asarray(other, np.float64) - np.asarray(base, np.float64)
-    if diff.ndim != 1 or diff.size == 0:
-        raise ValueError("need two equally long, non-empty score lists")
-    picks = np.random.default_rng(seed).integers(0, diff.size, size=(resamples, diff.size))
-    means = diff[picks].mean(axis=1)
-    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return float(diff.mean()), float(low), float(high)
-
-
+# -- references ----------------------------------------------------------------------------------
 def rrf_fuse(rankings: Sequence[Sequence[str]], k: int = 60) -> list[str]:
     """Reciprocal-rank fusion of ranked id lists: an id scores the sum of 1 / (k + rank).
 
@@ -115,37 +68,10 @@ def rrf_fuse(rankings: Sequence[Sequence[str]], k: int = 60) -> list[str]:
 
 
 def self_check() -> None:
-    # Ranking x, a, y, b with grades a=2, b=1, worked by hand:
-    # DCG = 2/log2(3) + 1/log2(5) = 1.692536; IDCG = 2 + 1/log2(3) = 2.630930; ratio 0.643322.
-    rels = {"a": 2, "b": 1, "z": 0}
-    ranked = collapse(["x", "a", "x", "y", "a", "b"])
-    assert ranked == ["x", "a", "y", "b"]
-    assert abs(ndcg_at(ranked, rels, 10) - 0.643322) < 1e-6
-    assert ndcg_at(["a", "b"], rels, 10) == 1.0
-    assert ndcg_at(ranked, rels, 1) == 0.0
-    assert (recall_at(ranked, rels, 100), recall_at(ranked, rels, 2)) == (1.0, 0.5)
-    assert (mrr_at(ranked, rels, 10), mrr_at(ranked, rels, 1)) == (0.5, 0.0)
-    assert ndcg_at([], rels, 10) == recall_at([], rels, 100) == mrr_at([], rels, 10) == 0.0
-    assert (percentile([5, 1, 3, 2, 4], 50), percentile(range(1, 21), 95)) == (3, 19)
+    """The naive references' own arithmetic; groundkit.eval's metrics have unit tests."""
     # RRF, k=60: b = 1/61 + 1/62 beats a = 1/61 beats c = 1/62.
     assert rrf_fuse([["a", "b"], ["b", "c"]]) == ["b", "a", "c"]
     assert rrf_fuse([["a"], ["b"]]) == ["a", "b"]  # a tie keeps first appearance
-    # Bootstrap: no difference -> a zero interval; a constant shift -> exactly that shift.
-    rng = np.random.default_rng(1)
-    base = rng.uniform(0, 1, 300)
-    assert paired_bootstrap(base, base) == (0.0, 0.0, 0.0)
-    assert all(abs(v - 0.1) < 1e-12 for v in paired_bootstrap(base, base + 0.1))
-    assert paired_bootstrap(base, base + 0.1, seed=3) == paired_bootstrap(base, base + 0.1, seed=3)
-    # Symmetric differences: the interval straddles 0.
-    _, low, high = paired_bootstrap([0.0] * 400, [1.0, -1.0] * 200)
-    assert low < 0 < high
-    # Against the normal approximation: half-width ~ 1.96 sd / sqrt(n) = 1.96 * 0.3 / 30.
-    diff = rng.normal(0.05, 0.3, 900)
-    delta, low, high = paired_bootstrap(np.zeros(900), diff)
-    half = 1.96 * diff.std(ddof=1) / math.sqrt(diff.size)
-    assert abs(delta - diff.mean()) < 1e-12
-    assert low < delta < high
-    assert abs((high - low) / 2 - half) < 0.1 * half
     print("self-check passed")
 
 
@@ -154,16 +80,10 @@ def load_beir(root: Path, split: str) -> tuple[list[dict[str, str]], dict[str, s
     """Corpus records, the queries that have qrels in ``split``, and those qrels."""
     with open(root / "corpus.jsonl", encoding="utf-8") as fh:
         corpus = [json.loads(line) for line in fh if line.strip()]
-    qrels: Qrels = {}
-    with open(root / "qrels" / f"{split}.tsv", encoding="utf-8") as fh:
-        next(fh)  # header
-        for line in fh:
-            qid, did, grade = line.rstrip("\n").split("\t")
-            qrels.setdefault(qid, {})[did] = int(grade)
-    with open(root / "queries.jsonl", encoding="utf-8") as fh:
-        records = (json.loads(line) for line in fh if line.strip())
-        queries = {str(q["_id"]): q["text"] for q in records if str(q["_id"]) in qrels}
-    return corpus, queries, qrels
+    dataset = load_dataset(root, split)
+    assert dataset.qrels is not None
+    qrels = {q: dict(r) for q, r in dataset.qrels.items()}
+    return corpus, {q.id: q.text for q in dataset.queries}, qrels
 
 
 def folder_bytes(path: Path) -> int:
@@ -210,7 +130,7 @@ class Row:
 
 def make_row(name, run, lat, qrels, index_s, open_ms, size_bytes) -> Row:
     per_query = {
-        q: (ndcg_at(d, qrels[q], 10), recall_at(d, qrels[q], 100), mrr_at(d, qrels[q], 10))
+        q: (ndcg_at(d, qrels[q], 10), set_recall_at(d, qrels[q], 100), mrr_at(d, qrels[q], 10))
         for q, d in run.items()
     }
     columns = zip(*per_query.values(), strict=True)
@@ -677,7 +597,8 @@ def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None
     qids = list(base.ndcg)
 
     def delta(row: Row, against: Row = base) -> tuple[float, float, float]:
-        return paired_bootstrap([against.ndcg[q] for q in qids], [row.ndcg[q] for q in qids])
+        d = paired_bootstrap([against.ndcg[q] for q in qids], [row.ndcg[q] for q in qids])
+        return d.delta, d.low, d.high
 
     print(
         f"\n## Dense stages\n\nembedder: {dense['identity']} (onnxruntime"

@@ -68,6 +68,8 @@ def _summary(report: dict[str, Any]) -> list[str]:
         lines.append(
             "abstention on no-answer queries: "
             + ", ".join(f"{n} {a['abstention_rate']:.2f}" for n, a in abst)
+            + "; false abstention on answerable ones: "
+            + ", ".join(f"{n} {a['false_abstention_rate']:.2f}" for n, a in abst)
         )
     return lines
 

@@ -15,8 +15,8 @@ _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;color:#1f2328;
 padding:0 1rem}h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;
 border-bottom:1px solid #d0d7de}table{border-collapse:collapse;margin:.5rem 0}
-td,th{padding:.25rem .6rem;border-bottom:1px solid #eaeef2;text-align:right}
-th{background:#f6f8fa}td.l,th.l{text-align:left}.q{max-width:30rem;text-align:left}
+td,th{padding:.25rem .6rem;border-bottom:1px solid #eaeef2;text-align:right;white-space:nowrap}
+th{background:#f6f8fa}td.l,th.l{text-align:left}.q{display:block;min-width:20rem;max-width:34rem;white-space:normal}
 .better{color:#1a7f37}.worse{color:#cf222e}.indistinguishable{color:#6e7781}
 .meta{color:#57606a}code{font-size:12px}svg text{font:11px system-ui,sans-serif}
 """
