@@ -217,6 +217,7 @@ def test_a_valid_answer_is_printed_with_numbered_citations_that_re_read_from_the
     assert grk("ai", "enable", "default", "--profile", "box") == 0
     report = grk.json("answer", "what does the wombat dig?")
     assert report["ai"]["state"] == "answered"
+    assert (report["ai"]["profile"], report["ai"]["provider"]) == ("box", "openai_compatible")
     cited = report["answer"]["citations"][0]
     assert cited["cited_text"] == "digs long burrows"
     assert WOMBAT[cited["start"] : cited["end"]] == "digs long burrows"

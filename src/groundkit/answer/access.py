@@ -21,7 +21,7 @@ from groundkit.answer.service import state_for
 from groundkit.config import Settings
 from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError
 
-__all__ = ["Runtime", "resolve_chat"]
+__all__ = ["Runtime", "enabled_profile", "resolve_chat"]
 
 
 @dataclass
@@ -37,6 +37,15 @@ class Runtime:
         if self.ai_settings is None:
             self.ai_settings = AISettings()
         return self.ai_settings
+
+
+def enabled_profile(runtime: Runtime, collection_path: Path) -> str | None:
+    """The profile this collection allows, or None (also when the opt-in file is unreadable)."""
+    try:
+        opt_in = runtime.opt_ins().get(collection_path)
+    except GroundkitError:
+        return None
+    return opt_in.profile if opt_in else None
 
 
 def resolve_chat(

@@ -17,7 +17,7 @@ from groundkit.answer.judge import judge_answer
 from groundkit.answer.prompts import ANSWER_SYSTEM, answer_user
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.rewrite import rewrite_query
-from groundkit.errors import AIError, AuthError, ErrorCode, GroundkitError
+from groundkit.errors import ErrorCode, GroundkitError
 
 if TYPE_CHECKING:
     from groundkit.collection import Collection
@@ -69,7 +69,7 @@ def answer_question(
         try:
             rewritten = rewrite_query(chat, question)
             query = rewritten
-        except (AIError, AuthError, GroundkitError) as exc:
+        except GroundkitError as exc:  # reported, never replaced by the original silently
             status = _degraded(status, exc)
     hits = collection.search(query, top_k=top_k, mode=mode)
     bundle = build_bundle(hits, collection=collection.name, query=query, max_bytes=cap)

@@ -57,7 +57,7 @@ def answer_command(
 
     With AI off, or on any failure, the ranked passages are shown with the reason.
     """
-    from groundkit.answer.access import resolve_chat
+    from groundkit.answer.access import enabled_profile, resolve_chat
     from groundkit.answer.logguard import install_log_guard
     from groundkit.answer.service import answer_question
 
@@ -65,14 +65,15 @@ def answer_command(
     more = {"search.top_k": top_k, "search.mode": mode}
     settings = obj.settings(more).settings
     with obj.open(more=more) as collection:
+        runtime = make_runtime()
         chat = resolve_chat(
-            settings, collection.path, collection.name, profile=profile, runtime=make_runtime()
+            settings, collection.path, collection.name, profile=profile, runtime=runtime
         )
         report = answer_question(
             collection,
             question,
             chat,
-            profile=profile,
+            profile=profile or enabled_profile(runtime, collection.path),
             mode=cast("Mode | None", mode),
             rewrite=rewrite,
             judge=judge,
