@@ -9,7 +9,7 @@ import pytest
 from answer_helpers import ECHIDNA, WOMBAT
 
 from groundkit import Collection
-from groundkit.testing.chat import MemoryKeyring
+from groundkit.testing.chat import ForbiddenKeyring, MemoryKeyring
 
 OpenCollection = Callable[..., Collection]
 
@@ -42,3 +42,9 @@ def user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "xdg"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def no_machine_keychain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """keyring's default backend fails the test if used: only injected backends are allowed."""
+    monkeypatch.setattr("keyring.core._keyring_backend", ForbiddenKeyring())

@@ -95,3 +95,10 @@ def test_a_corrupt_opt_in_file_means_all_off_with_a_warning(tmp_path: Path, cont
     settings = AISettings(tmp_path / "ai.json")
     assert settings.get(tmp_path) is None
     assert settings.warning is not None
+
+
+def test_the_machine_keychain_is_unreachable_from_these_tests() -> None:
+    from groundkit.testing.chat import KeychainTouched
+
+    with pytest.raises(KeychainTouched):
+        KeyStore().get("cloud")  # the default backend: replaced by the autouse fixture

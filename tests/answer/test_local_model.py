@@ -80,3 +80,12 @@ def test_a_real_local_model_yields_a_checked_answer_or_the_evidence_with_a_reaso
         assert report["ai"]["state"] in ("refused", "failed")
         assert report["answer"] is None
         assert report["ai"]["reason"]["code"] in ("ai.invalid_output", "ai.provider_failed")
+
+
+def test_the_local_model_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[str]) -> None:
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    chat = LlamaCppChat(max_tokens=8)
+    reply = chat.complete("Answer briefly.", "Say hello, zanzibar-quokka.")
+    assert isinstance(reply, str)
+    assert "zanzibar" not in capfd.readouterr().err

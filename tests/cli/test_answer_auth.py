@@ -14,9 +14,17 @@ from groundkit.answer.credentials import SERVICE, KeyStore
 from groundkit.answer.optin import AISettings
 from groundkit.cli import answer as answer_cli
 from groundkit.cli.main import main
-from groundkit.testing.chat import ForbiddenTransport, MemoryKeyring
+from groundkit.testing.chat import ForbiddenKeyring, ForbiddenTransport, MemoryKeyring
 
 KEY = "gsk_FIXTUREkey0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def no_machine_keychain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Only the in-memory keychain given to the runtime may be used; the opt-in file is the
+    test's own."""
+    monkeypatch.setattr("keyring.core._keyring_backend", ForbiddenKeyring())
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from groundkit.cli import answer as answer_cli
 from groundkit.cli.main import main
 from groundkit.errors import AIError, ErrorCode
 from groundkit.testing.chat import (
+    ForbiddenKeyring,
     ForbiddenTransport,
     MemoryKeyring,
     RecordingTransport,
@@ -61,6 +62,14 @@ class Grk:
         status = self(*args, "--json")
         assert status == 0, self.out + self.err
         return json.loads(self.out)
+
+
+@pytest.fixture(autouse=True)
+def no_machine_keychain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Only the in-memory keychain given to the runtime may be used; the opt-in file is the
+    test's own."""
+    monkeypatch.setattr("keyring.core._keyring_backend", ForbiddenKeyring())
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
 
 
 @pytest.fixture

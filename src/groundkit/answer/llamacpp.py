@@ -75,6 +75,8 @@ class LlamaCppChat:
                 params.n_ctx = self._n_ctx
                 params.n_parallel = 1
                 params.warmup = False
+                # Silent: llama.cpp's own log would otherwise reach stderr, prompts included.
+                params.verbosity = -1
                 _SERVERS[key] = xllamacpp.Server(params)
             return _SERVERS[key]
 

@@ -20,7 +20,9 @@ from groundkit.errors import AIError, ErrorCode, GroundkitError
 
 __all__ = [
     "ChatCall",
+    "ForbiddenKeyring",
     "ForbiddenTransport",
+    "KeychainTouched",
     "MemoryKeyring",
     "RecordingTransport",
     "ScriptedChat",
@@ -168,3 +170,16 @@ class MemoryKeyring(_keyring_base()):  # type: ignore[misc]
     def _maybe_fail(self) -> None:
         if self.fail_with is not None:
             raise self.fail_with
+
+
+class KeychainTouched(BaseException):
+    """Raised by ``forbid_machine_keychain``'s backend: the machine's keychain was reached."""
+
+
+class ForbiddenKeyring(MemoryKeyring):
+    """A keyring backend that fails the test if it is used at all. Install it as keyring's
+    default (``monkeypatch.setattr("keyring.core._keyring_backend", ForbiddenKeyring())``) so
+    that no code path can reach the machine's keychain."""
+
+    def _maybe_fail(self) -> None:
+        raise KeychainTouched("a test reached the machine's keychain")
