@@ -89,3 +89,20 @@ def test_the_local_model_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[s
     reply = chat.complete("Answer briefly.", "Say hello, zanzibar-quokka.")
     assert isinstance(reply, str)
     assert "zanzibar" not in capfd.readouterr().err
+
+
+def test_the_echo_check_measures_a_real_local_model(tmp_path: Path) -> None:
+    from groundkit.answer.echo import run_echo_check
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    report = run_echo_check(LlamaCppChat(max_tokens=96), workdir=tmp_path, rounds=1)
+    outcomes = (
+        report.cited_positive + report.cited_decoy + report.abstained,
+        report.refused,
+        report.failed,
+    )
+    assert report.questions == 2
+    assert report.provider == "llamacpp"
+    assert 0 <= report.leaked <= report.questions
+    assert report.refused + report.failed + report.abstained <= report.questions
+    assert sum(outcomes) >= 1

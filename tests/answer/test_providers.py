@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from groundkit.answer.chat import ChatModel
+from groundkit import Collection
+from groundkit.answer.chat import ChatModel, GuardedTransport
 from groundkit.answer.contract import ANSWER_SCHEMA
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.factory import build_chat
-from groundkit.answer.http_chat import default_transport
+from groundkit.answer.http_chat import Endpoint, default_transport
 from groundkit.answer.prompts import ANSWER_SYSTEM
 from groundkit.answer.redact import DEFAULT_PATTERNS, RedactingChat
 from groundkit.answer.secret import Secret
+from groundkit.answer.service import answer_question
 from groundkit.config import ProfileConfig
 from groundkit.errors import AIError, ConfigError, ErrorCode, UnsafeURLError
 from groundkit.testing.chat import MemoryKeyring, RecordingTransport, openai_reply
@@ -242,3 +244,29 @@ def test_provider_reprs_and_errors_name_the_endpoint_never_the_key() -> None:
             chat.complete("S", "U")
     for text in (repr(chat), str(caught.value), json.dumps(caught.value.to_dict())):
         assert FIXTURE_KEY not in text
+
+
+def test_a_real_answer_request_carries_no_absolute_path_no_key_and_no_raw_email(
+    col: Collection, tmp_path: Path
+) -> None:
+    transport = RecordingTransport([openai_reply('{"items": []}')])
+    report = answer_question(col, "who do I write to about wombats?", groq(transport))
+    assert report.answer is not None
+    body = transport.sent[0].body
+    assert str(tmp_path).encode() not in body
+    assert b"wombat.md" not in body
+    assert FIXTURE_KEY.encode() not in body
+    assert b"keeper@example.org" not in body
+    assert b"[EMAIL_1]" in body
+
+
+def test_the_transport_has_both_a_connect_and_a_total_timeout() -> None:
+    profile = ProfileConfig(provider="groq", timeout_s=30, connect_timeout_s=4)
+    endpoint = Endpoint("https://api.groq.com/openai/v1", local=False, profile="cloud")
+    transport = default_transport(profile, endpoint)
+    assert isinstance(transport, GuardedTransport)
+    policy = transport.policy
+    assert (policy.timeout_s, policy.connect_timeout_s) == (30, 4)
+    assert policy.max_redirects == 0
+    assert policy.https_for_public
+    assert policy.allow_hosts == frozenset()  # not local: the SSRF guard applies in full

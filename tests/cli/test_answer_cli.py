@@ -322,3 +322,20 @@ def test_a_local_model_file_that_does_not_exist_is_unavailable(
     )
     assert grk("ai", "enable", "default", "--profile", "box") == 0
     degraded(grk, "unavailable", "config.invalid_value")
+
+
+def test_a_bundle_cut_by_the_size_cap_says_so_in_json_and_text(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    use(ForbiddenTransport())
+    more = tmp_path / "more"
+    more.mkdir()
+    for n in range(3):
+        (more / f"w{n}.md").write_text(f"Wombat note {n}: the wombat digs. " * 10)
+    (tmp_path / "grk.toml").write_text(REMOTE + LOCAL + "[answer]\nmax_bundle_bytes = 600\n")
+    assert grk("ingest", str(more), "-q") == 0
+    evidence = grk.json("answer", "wombat digs")["evidence"]
+    assert evidence["truncated"] is True
+    assert evidence["omitted"] >= 1
+    assert grk("answer", "wombat digs") == 0
+    assert f"({evidence['omitted']} more passages left out" in grk.out

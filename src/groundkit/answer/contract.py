@@ -71,6 +71,7 @@ class CitedQuote:
     start: int
     end: int
     cited_text: str
+    verification: str  # whether the source file still holds what was ingested (Verification)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -82,6 +83,7 @@ class CitedQuote:
             "start": self.start,
             "end": self.end,
             "cited_text": self.cited_text,
+            "verification": self.verification,
         }
 
 
@@ -154,6 +156,7 @@ def validate_answer(raw: str, bundle: EvidenceBundle, resolve: Resolver) -> Answ
                     start,
                     start + len(quote),
                     found.text[at : at + len(quote)],
+                    str(found.verification),
                 )
             )
             markers.append(len(quotes))
