@@ -18,13 +18,13 @@ def test_items_are_numbered_from_one_in_rank_order(col: Collection) -> None:
 
 def test_the_size_cap_drops_whole_items_and_reports_how_many(col: Collection) -> None:
     full = bundle_for(col, "wombat echidna")
-    first = len(full.prompt_json().encode()) - len(full.items[1].text) - 10
+    first = len(full.prompt_text().encode()) - len(full.items[1].text) - 10
     capped = bundle_for(col, "wombat echidna", max_bytes=first)
     assert len(capped.items) == 1
     assert capped.truncated
     assert capped.omitted == 1
     assert capped.to_dict()["truncated"] is True
-    assert len(capped.prompt_json().encode()) <= first
+    assert len(capped.prompt_text().encode()) <= first
 
 
 def test_the_scope_hash_is_stable_and_names_exactly_this_evidence(col: Collection) -> None:
@@ -38,7 +38,7 @@ def test_the_prompt_carries_numbers_and_text_but_no_path_or_id(col: Collection) 
     bundle = bundle_for(col, "wombat echidna")
     prompt = answer_user("q", bundle)
     for entry in bundle.items:
-        assert entry.text.replace("\n", "\\n") in prompt
+        assert f'<source id="{entry.number}">\n{entry.text}\n</source>' in prompt
         assert entry.source not in prompt
         assert entry.chunk_id not in prompt
         assert entry.document_id not in prompt

@@ -11,7 +11,8 @@ from groundkit.testing.chat import ScriptedChat
 
 
 def _sources(user: str) -> list[dict[str, object]]:
-    return list(json.loads(user.split("Sources (JSON):\n", 1)[1]))
+    blocks = re.findall(r'<source id="(\d+)">\n(.*?)\n</source>', user, re.DOTALL)
+    return [{"source": int(n), "text": text} for n, text in blocks]
 
 
 def _cite_positive(system: str, user: str) -> str:

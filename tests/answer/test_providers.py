@@ -23,7 +23,7 @@ from groundkit.testing.chat import MemoryKeyring, RecordingTransport, openai_rep
 from groundkit.testing.chat_server import ChatResponse, FakeChatServer
 
 FIXTURE_KEY = "gsk_FIXTUREkey0123456789abcdef"
-USER = "Question:\nwhat does the wombat dig?\n\nSources (JSON):\n[]"
+USER = "Question:\nwhat does the wombat dig?\n\nSources:\n"
 
 
 def groq(transport: RecordingTransport, **extra: object) -> RedactingChat:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from answer_helpers import bundle_for, item, reply
@@ -104,3 +106,23 @@ def test_an_unrestored_token_in_a_quote_is_refused(col: Collection) -> None:
     bundle = bundle_for(col, "keeper wombats")
     with pytest.raises(AIError):
         validate_answer(reply(item("Mail them.", (1, "Write to [EMAIL_1]"))), bundle, col.show)
+
+
+def test_a_value_at_the_start_of_a_line_is_redacted_whole_and_restored_exactly(
+    open_col: Any, tmp_path: Path
+) -> None:
+    docs = tmp_path / "lined"
+    docs.mkdir()
+    (docs / "contact.md").write_text('Wombat contact:\nkeeper@example.org\n"ops@example.org"\n')
+    collection = open_col(name="lined")
+    collection.ingest([docs])
+    quote = 'contact:\n[EMAIL_1]\n"[EMAIL_2]"'
+    inner = ScriptedChat([reply(item("Two addresses.", (1, quote)))], local=False)
+    report = answer_question(collection, "wombat contact", RedactingChat(inner, DEFAULT_PATTERNS))
+    sent = inner.calls[0].user
+    assert "example.org" not in sent
+    assert 'contact:\n[EMAIL_1]\n"[EMAIL_2]"' in sent
+    assert report.answer is not None
+    assert report.answer.citations[0].cited_text == (
+        'contact:\nkeeper@example.org\n"ops@example.org"'
+    )

@@ -30,9 +30,10 @@ class BundleItem:
     end: int
     text: str
 
-    def prompt_entry(self) -> dict[str, Any]:
-        # Only the number and the text go to a model: never the source path or ids.
-        return {"source": self.number, "text": self.text}
+    def prompt_block(self) -> str:
+        # Only the number and the text go to a model, never the source path or ids. The text is
+        # raw, not JSON-escaped: redaction then sees values as the store holds them.
+        return f'<source id="{self.number}">\n{self.text}\n</source>\n'
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,8 +65,8 @@ class EvidenceBundle:
     def item(self, number: int) -> BundleItem | None:
         return self.items[number - 1] if 1 <= number <= len(self.items) else None
 
-    def prompt_json(self) -> str:
-        return _entries_json([item.prompt_entry() for item in self.items])
+    def prompt_text(self) -> str:
+        return "".join(item.prompt_block() for item in self.items)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,13 +85,13 @@ def build_bundle(
 ) -> EvidenceBundle:
     """Number ``hits`` in rank order and keep the longest prefix whose prompt fits ``max_bytes``."""
     items: list[BundleItem] = []
-    used = 2  # the enclosing brackets
+    used = 0
     for hit in sorted(hits, key=lambda h: h.rank):
         c = hit.citation
         item = BundleItem(
             len(items) + 1, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text
         )
-        size = len(_entries_json([item.prompt_entry()]).encode("utf-8")) - 2 + (1 if items else 0)
+        size = len(item.prompt_block().encode("utf-8", "surrogatepass"))
         if used + size > max_bytes:
             break
         items.append(item)
@@ -103,10 +104,6 @@ def build_bundle(
         max_bytes,
         _scope(collection, query, items),
     )
-
-
-def _entries_json(entries: list[dict[str, Any]]) -> str:
-    return json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
 
 
 def _scope(collection: str, query: str, items: Sequence[BundleItem]) -> str:

@@ -8,7 +8,8 @@ __all__ = ["ANSWER_SYSTEM", "JUDGE_SYSTEM", "REWRITE_SYSTEM", "answer_user", "ju
 
 ANSWER_SYSTEM = (
     "You explain evidence retrieved from the user's own documents. Use only the numbered"
-    " sources given; never add facts of your own. Reply with JSON only, in the form"
+    ' sources given, each between <source id="N"> and </source>; never add facts of your own.'
+    " Reply with JSON only, in the form"
     ' {"items": [{"text": "...", "citations": [{"source": 1, "quote": "..."}]}]}.'
     " Every item needs at least one citation. A citation's source is the number of a source,"
     " and its quote is copied exactly, character for character, from that source's text."
@@ -30,11 +31,11 @@ JUDGE_SYSTEM = (
 
 
 def answer_user(question: str, bundle: EvidenceBundle) -> str:
-    return f"Question:\n{question}\n\nSources (JSON):\n{bundle.prompt_json()}"
+    return f"Question:\n{question}\n\nSources:\n{bundle.prompt_text()}"
 
 
 def judge_user(question: str, bundle: EvidenceBundle, answer_json: str) -> str:
     return (
-        f"Question:\n{question}\n\nSources (JSON):\n{bundle.prompt_json()}"
+        f"Question:\n{question}\n\nSources:\n{bundle.prompt_text()}"
         f"\n\nAnswer (JSON):\n{answer_json}"
     )
