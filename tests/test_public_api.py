@@ -44,6 +44,7 @@ _LAYER = {
     "retrieve": 3,
     "pipeline": 4,
     "collection": 4,
+    "answer": 4,  # retrieve <- answer; it names Collection only for type checking
     "eval": 5,
     "testing": 5,
     "cli": 6,

@@ -18,10 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from groundkit.errors import ConfigError, ErrorCode
 
 __all__ = [
+    "AnswerConfig",
     "ChunkConfig",
     "EmbedConfig",
     "IngestConfig",
     "LoadedSettings",
+    "ProfileConfig",
     "RerankConfig",
     "SearchConfig",
     "Settings",
@@ -121,6 +123,56 @@ class RerankConfig(_Frozen):
     top_n: int = Field(50, ge=1, le=1000, description="Fused candidates the reranker rescores.")
 
 
+class ProfileConfig(_Frozen):
+    """One language-model provider profile: ``[profiles.NAME]`` in grk.toml. Never a key."""
+
+    provider: Literal["openai_compatible", "groq", "ollama", "llamacpp"] = Field(
+        description="openai_compatible (any /chat/completions server), groq (its preset),"
+        " ollama (/api/chat) or llamacpp (a GGUF model in process)."
+    )
+    base_url: str | None = Field(None, description="Endpoint (groq and ollama have defaults).")
+    model: str | None = Field(
+        None, description="Model name, or for llamacpp a .gguf path (default: the SmolLM2 package)."
+    )
+    local: bool = Field(
+        False, description="The endpoint is on this machine (loopback): no redaction, http allowed."
+    )
+    api_key_env: str | None = Field(
+        None, description="Name of the environment variable holding the key (else the keychain)."
+    )
+    response_format: Literal["json_schema", "json_object", "text"] | None = Field(
+        None,
+        description="What an openai_compatible endpoint supports (default json_schema for groq,"
+        " json_object otherwise); our validation is the gate in every case.",
+    )
+    timeout_s: float = Field(60.0, gt=0, le=3600, description="Total time for one request.")
+    connect_timeout_s: float = Field(10.0, gt=0, le=600, description="Time to connect.")
+    max_tokens: int = Field(1024, ge=16, le=65_536, description="Most tokens in one reply.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_inline_key(cls, data: Any) -> Any:
+        # A key written into grk.toml ends up in backups and commits: refuse it by name.
+        if isinstance(data, dict) and ({"api_key", "key", "token"} & set(data)):
+            raise ValueError(
+                "a key may not be written in grk.toml: name its environment variable in"
+                " api_key_env, or store it with `grk auth set PROFILE`"
+            )
+        return data
+
+
+class AnswerConfig(_Frozen):
+    max_bundle_bytes: int = Field(
+        24_000, ge=500, le=2_000_000, description="Cap on the serialised evidence sent to a model."
+    )
+    redact_patterns: list[str] = Field(
+        [], description="Extra regular expressions whose matches are redacted before sending."
+    )
+    redact_names: list[str] = Field(
+        [], description="Literal names (people, projects) redacted before sending."
+    )
+
+
 class Settings(_Frozen):
     index_dir: str = Field(".groundkit", description="Folder holding every collection.")
     collection: str = Field("default", description="Collection used when none is named.")
@@ -129,6 +181,10 @@ class Settings(_Frozen):
     search: SearchConfig = SearchConfig()
     embed: EmbedConfig = EmbedConfig()
     rerank: RerankConfig = RerankConfig()
+    answer: AnswerConfig = AnswerConfig()
+    profiles: dict[str, ProfileConfig] = Field(
+        {}, description="Language-model provider profiles, [profiles.NAME] in grk.toml."
+    )
 
 
 def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:

@@ -10,8 +10,10 @@ queries, credentials or absolute machine paths.
     ├── NotFoundError           a collection, document or chunk that does not exist
     ├── StoreError              the SQLite store cannot be opened, migrated or written
     ├── IndexLockedError        another process holds the lexical index writer
-    └── FetchError              a URL could not be fetched
-        └── UnsafeURLError      a URL (or a redirect, or a resolved address) was refused
+    ├── FetchError              a URL could not be fetched
+    │   └── UnsafeURLError      a URL (or a redirect, or a resolved address) was refused
+    ├── AIError                 the language-model edge: provider failed, output refused
+    └── AuthError               a provider credential is missing, denied or unreachable
 
 Only the CLI, REST and MCP layers translate codes into exit statuses and protocol errors.
 """
@@ -21,6 +23,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "AIError",
+    "AuthError",
     "ConfigError",
     "ErrorCode",
     "FetchError",
@@ -66,6 +70,18 @@ class ErrorCode(StrEnum):
     EVAL_RESULTS = "eval.invalid_results"
     EVAL_INCOMPARABLE = "eval.incomparable"
     EVAL_STAGE_UNAVAILABLE = "eval.stage_unavailable"
+    AI_DISABLED = "ai.disabled"
+    AI_UNKNOWN_PROFILE = "ai.unknown_profile"
+    AI_PROVIDER_FAILED = "ai.provider_failed"
+    AI_RATE_LIMITED = "ai.rate_limited"
+    AI_TIMEOUT = "ai.timeout"
+    AI_INVALID_OUTPUT = "ai.invalid_output"
+    AI_REWRITE_INVALID = "ai.rewrite_invalid"
+    AI_JUDGE_INVALID = "ai.judge_invalid"
+    AI_REDACTION_REQUIRED = "ai.redaction_required"
+    AUTH_MISSING = "auth.missing"
+    AUTH_DENIED = "auth.denied"
+    AUTH_KEYCHAIN_UNAVAILABLE = "auth.keychain_unavailable"
 
 
 class GroundkitError(Exception):
@@ -126,6 +142,28 @@ class UnsafeURLError(FetchError):
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         super().__init__(ErrorCode.URL_UNSAFE, message, hint=hint)
+
+
+class AIError(GroundkitError):
+    """The language-model edge failed: a provider error, a timeout, or output that was refused.
+
+    ``retry_after`` carries the seconds a rate-limited provider asked for (never retried here).
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        hint: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(code, message, hint=hint)
+        self.retry_after = retry_after
+
+
+class AuthError(GroundkitError):
+    """A provider credential is missing, locked or denied, or the keychain cannot be reached."""
 
 
 def missing_extra(module: str, extra: str) -> GroundkitError:

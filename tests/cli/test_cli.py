@@ -413,6 +413,10 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "embed.timeout_s",
         "rerank.model",
         "rerank.top_n",
+        "answer.max_bundle_bytes",
+        "answer.redact_patterns",
+        "answer.redact_names",
+        "profiles",
     }
     assert grk("config", "show") == 0
     assert "chunk.size" in grk.out

@@ -8,7 +8,11 @@ from typing import Any
 
 import click
 
+from groundkit.answer.logguard import install_log_guard
 from groundkit.cli import render
+from groundkit.cli.ai import ai_group
+from groundkit.cli.answer import answer_command, eval_answers_command
+from groundkit.cli.auth import auth_group
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
@@ -227,6 +231,7 @@ def _read_queries(path: str) -> list[tuple[str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    install_log_guard()  # secret-shaped values never reach a log, whatever the command
     as_json = wants_json(args)
     try:
         # Without standalone mode click returns a command's ctx.exit() status instead of exiting.
@@ -251,6 +256,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 cli.add_command(eval_command)
+cli.add_command(answer_command)
+cli.add_command(eval_answers_command)  # until grk eval --answers mounts echo_check_command
+cli.add_command(ai_group)
+cli.add_command(auth_group)
 
 if __name__ == "__main__":
     sys.exit(main())

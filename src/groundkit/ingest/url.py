@@ -25,7 +25,16 @@ from groundkit.errors import ErrorCode, FetchError, UnsafeURLError
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
-__all__ = ["FetchPolicy", "Fetched", "fetch_url", "host_key", "is_public_address", "request_json"]
+__all__ = [
+    "ApiAnswer",
+    "FetchPolicy",
+    "Fetched",
+    "fetch_url",
+    "host_key",
+    "is_public_address",
+    "request_api",
+    "request_json",
+]
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -69,6 +78,7 @@ class FetchPolicy:
     max_redirects: int = 5
     allow_hosts: frozenset[str] = frozenset()
     https_for_public: bool = False
+    connect_timeout_s: float | None = None  # a shorter bound on connecting alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +169,24 @@ def request_json(
     return got.status, got.body
 
 
+class ApiAnswer(NamedTuple):
+    """A JSON API's answer: the status, the body of a 2xx, and a ``Retry-After`` header."""
+
+    status: int
+    body: bytes
+    retry_after: str | None
+
+
+def request_api(
+    url: str, body: bytes, headers: Mapping[str, str], policy: FetchPolicy
+) -> ApiAnswer:
+    """``request_json`` for a POST that also reports ``Retry-After`` (for a 429 or a 503)."""
+    target = _vet(url, policy)
+    sent = {"Accept": "application/json", **headers, "Content-Type": "application/json"}
+    got = _send(target, "POST", body, sent, policy, time.monotonic() + policy.timeout_s)
+    return ApiAnswer(got.status, got.body, got.retry_after)
+
+
 def host_key(url: str) -> str:
     """The ``host:port`` (``[v6]:port``) that ``FetchPolicy.allow_hosts`` matches for ``url``.
 
@@ -185,6 +213,7 @@ class _Answer:
     media_type: str
     charset: str | None
     body: bytes  # empty unless 2xx
+    retry_after: str | None = None
 
 
 class _Split(NamedTuple):
@@ -297,7 +326,7 @@ def _exchange(
     deadline: float,
 ) -> _Answer:
     conn = http.client.HTTPConnection(target.host, target.port)
-    conn.sock = _connect(target, deadline)
+    conn.sock = _connect(target, deadline, policy.connect_timeout_s)
     try:
         default = target.port == _DEFAULT_PORTS[target.scheme]
         bracketed = f"[{target.host}]" if ":" in target.host else target.host
@@ -318,7 +347,7 @@ def _exchange(
             if resp.status in _REDIRECTS:
                 return _Answer(resp.status, resp.getheader("Location"), "", None, b"")
             if not 200 <= resp.status < 300:
-                return _Answer(resp.status, None, "", None, b"")
+                return _Answer(resp.status, None, "", None, b"", resp.getheader("Retry-After"))
             data = _read_body(resp, target, policy)
             content_type = resp.getheader("Content-Type") or ""
             media_type = content_type.split(";", 1)[0].strip().lower()
@@ -388,14 +417,17 @@ class _DeadlineSSLSocket(ssl.SSLSocket):
         super().sendall(data, flags)
 
 
-def _connect(target: _Target, deadline: float) -> socket.socket:
+def _connect(
+    target: _Target, deadline: float, connect_timeout_s: float | None = None
+) -> socket.socket:
     """Open a socket to the first vetted address that answers; never resolve the name again."""
     error: OSError = ConnectionError(f"no address for {target.key}")
     for family, sockaddr in target.addresses:
         sock = _DeadlineSocket(family, socket.SOCK_STREAM)
         sock.deadline = deadline
         try:
-            sock.settimeout(_remaining(deadline))
+            left = _remaining(deadline)
+            sock.settimeout(min(left, connect_timeout_s) if connect_timeout_s else left)
             sock.connect(sockaddr)
         # After a timeout the deadline is spent, so later addresses time out too and the error
         # raised below stays a TimeoutError.

@@ -1,13 +1,27 @@
 """Deterministic fakes for groundkit's extension points, shipped for users' tests too."""
 
+from groundkit.testing.chat import (
+    ForbiddenTransport,
+    MemoryKeyring,
+    RecordingTransport,
+    ScriptedChat,
+    TransportCalled,
+)
+from groundkit.testing.chat_server import FakeChatServer
 from groundkit.testing.embedder import FakeEmbedder
 from groundkit.testing.fake_servers import FakeOllamaServer, FakeOpenAIServer, RecordedRequest
 from groundkit.testing.tiny_models import write_tiny_cross_encoder
 
 __all__ = [
+    "FakeChatServer",
     "FakeEmbedder",
     "FakeOllamaServer",
     "FakeOpenAIServer",
+    "ForbiddenTransport",
+    "MemoryKeyring",
     "RecordedRequest",
+    "RecordingTransport",
+    "ScriptedChat",
+    "TransportCalled",
     "write_tiny_cross_encoder",
 ]

@@ -1,0 +1,87 @@
+"""The chat seam: one request in, one string out, and the transport every HTTP provider uses.
+
+A ``ChatModel`` never streams and never retries. HTTP providers build their body themselves and
+hand it, serialised once, to a ``Transport``; the default one goes through the SSRF guard of
+``groundkit.ingest.url`` and follows no redirect. Tests swap in the doubles in
+``groundkit.testing.chat``, one of which fails the test if it is ever called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from groundkit.answer.secret import Secret
+from groundkit.errors import AIError, ErrorCode, FetchError, UnsafeURLError
+from groundkit.ingest.url import FetchPolicy, request_api
+
+__all__ = ["ChatModel", "GuardedTransport", "HttpReply", "Transport"]
+
+JsonSchema = Mapping[str, Any]
+Headers = Mapping[str, "str | Secret"]
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A language model behind one request: ``complete`` returns the reply text, nothing else.
+
+    Raises ``AIError`` (provider failed, rate limited, timed out) or ``AuthError``.
+    """
+
+    @property
+    def provider(self) -> str: ...
+
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def local(self) -> bool:
+        """Whether prompts stay on this machine (decides whether redaction is required)."""
+        ...
+
+    def complete(
+        self, system: str, user: str, *, response_schema: JsonSchema | None = None
+    ) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class HttpReply:
+    """What came back: the status, the body (2xx only) and a ``Retry-After`` header."""
+
+    status: int
+    body: bytes
+    retry_after: str | None = None
+
+
+class Transport(Protocol):
+    """Sends one POST. Header values that are ``Secret`` are revealed only as they are written."""
+
+    def post_json(self, url: str, headers: Headers, body: bytes) -> HttpReply: ...
+
+
+class GuardedTransport:
+    """The real transport: SSRF-vetted, https off loopback, no redirects, two timeouts."""
+
+    def __init__(self, policy: FetchPolicy) -> None:
+        self.policy = policy
+
+    def __repr__(self) -> str:
+        return f"GuardedTransport(timeout_s={self.policy.timeout_s:g})"
+
+    def post_json(self, url: str, headers: Headers, body: bytes) -> HttpReply:
+        plain = {k: v.reveal() if isinstance(v, Secret) else v for k, v in headers.items()}
+        try:
+            got = request_api(url, body, plain, self.policy)
+        except UnsafeURLError:
+            raise
+        except FetchError as exc:
+            code = ErrorCode.AI_TIMEOUT if exc.code == ErrorCode.FETCH_TIMEOUT else None
+            raise AIError(
+                code or ErrorCode.AI_PROVIDER_FAILED,
+                exc.message,
+                hint="check that the provider is reachable; groundkit does not retry",
+            ) from None
+        finally:
+            plain.clear()  # the revealed key lives no longer than the request
+        return HttpReply(got.status, got.body, got.retry_after)

@@ -1,0 +1,229 @@
+"""The citation contract: the only way to turn a model's reply into an ``Answer``.
+
+The reply must be ``{"items": [{"text": ..., "citations": [{"source": N, "quote": ...}]}]}`` and
+nothing more. ``source`` is an integer (never a bool, float or string) naming an item of the bundle
+that was sent; ``quote`` is a non-empty, byte-for-byte substring of that item's text (no
+whitespace, case or Unicode folding); every item has text and at least one citation; ``items: []``
+is an abstention. Any failure refuses the whole reply: a partly valid answer is the most dangerous
+output. Nothing is repaired and nothing is retried.
+
+A validated answer is then resolved against the store: each quote becomes exact offsets in the
+stored document, and ``cited_text`` is cut from the stored text, never copied from the model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from groundkit.answer.bundle import EvidenceBundle
+from groundkit.errors import AIError, ErrorCode
+from groundkit.types import ResolvedCitation
+
+__all__ = ["ANSWER_SCHEMA", "Answer", "AnswerItem", "CitedQuote", "validate_answer"]
+
+ANSWER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "items": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "text": {"type": "string"},
+                    "citations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "source": {"type": "integer"},
+                                "quote": {"type": "string"},
+                            },
+                            "required": ["source", "quote"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["text", "citations"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["items"],
+    "additionalProperties": False,
+}
+
+Resolver = Callable[[str], ResolvedCitation]
+_VALIDATED = object()  # only this module holds it: an Answer cannot be built elsewhere
+
+
+@dataclass(frozen=True, slots=True)
+class CitedQuote:
+    """One citation, resolved: ``cited_text`` is the stored document's ``[start, end)``."""
+
+    marker: int  # the [n] shown in the answer text, numbered across the whole answer
+    source: int  # the bundle item it cites
+    chunk_id: str
+    document_id: str
+    source_name: str
+    start: int
+    end: int
+    cited_text: str
+    verification: str  # whether the source file still holds what was ingested (Verification)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "marker": self.marker,
+            "source": self.source,
+            "chunk_id": self.chunk_id,
+            "document_id": self.document_id,
+            "source_name": self.source_name,
+            "start": self.start,
+            "end": self.end,
+            "cited_text": self.cited_text,
+            "verification": self.verification,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerItem:
+    text: str
+    markers: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "citations": list(self.markers)}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A model's answer that passed the citation contract. Only ``validate_answer`` makes one."""
+
+    items: tuple[AnswerItem, ...]
+    citations: tuple[CitedQuote, ...]
+    _token: object
+
+    def __post_init__(self) -> None:
+        if self._token is not _VALIDATED:
+            raise TypeError("an Answer is only obtained from validate_answer")
+
+    @property
+    def abstained(self) -> bool:
+        """The model said the sources do not answer the question."""
+        return not self.items
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "abstained": self.abstained,
+            "items": [item.to_dict() for item in self.items],
+            "citations": [c.to_dict() for c in self.citations],
+        }
+
+
+def validate_answer(raw: str, bundle: EvidenceBundle, resolve: Resolver) -> Answer:
+    """Check ``raw`` against the contract and resolve every quote in the store.
+
+    Args:
+        raw: the model's reply, exactly as it came back (after redaction tokens were restored).
+        bundle: the evidence that was sent.
+        resolve: reads a chunk back from the stored document (``Collection.show``).
+
+    Raises:
+        AIError: AI_INVALID_OUTPUT, naming the first broken rule (never quoting text).
+    """
+    draft = _parse(raw, bundle)
+    items: list[AnswerItem] = []
+    quotes: list[CitedQuote] = []
+    cache: dict[str, ResolvedCitation] = {}
+    for text, cites in draft:
+        markers = []
+        for number, quote in cites:
+            item = bundle.items[number - 1]
+            found = cache.get(item.chunk_id) or resolve(item.chunk_id)
+            cache[item.chunk_id] = found
+            if found.text != item.text:
+                _refuse(f"source {number} changed in the store since it was retrieved")
+            at = found.text.index(quote)  # present: checked against the same text in _parse
+            start = found.citation.start + at
+            quotes.append(
+                CitedQuote(
+                    len(quotes) + 1,
+                    number,
+                    item.chunk_id,
+                    item.document_id,
+                    found.citation.source,
+                    start,
+                    start + len(quote),
+                    found.text[at : at + len(quote)],
+                    str(found.verification),
+                )
+            )
+            markers.append(len(quotes))
+        items.append(AnswerItem(text, tuple(markers)))
+    return Answer(tuple(items), tuple(quotes), _VALIDATED)
+
+
+def _parse(raw: str, bundle: EvidenceBundle) -> list[tuple[str, list[tuple[int, str]]]]:
+    try:
+        data = json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except (ValueError, TypeError):
+        _refuse("the reply is not a single JSON object")
+    _exact_keys(data, {"items"}, "the reply")
+    if not isinstance(data["items"], list):
+        _refuse("items is not a list")
+    out = []
+    for i, entry in enumerate(data["items"], start=1):
+        where = f"item {i}"
+        _exact_keys(entry, {"text", "citations"}, where)
+        text, cites = entry["text"], entry["citations"]
+        if not isinstance(text, str) or not text.strip():
+            _refuse(f"{where} has no text")
+        if not isinstance(cites, list) or not cites:
+            _refuse(f"{where} has no citation")
+        checked = []
+        for j, cite in enumerate(cites, start=1):
+            at = f"{where}, citation {j}"
+            _exact_keys(cite, {"source", "quote"}, at)
+            number, quote = cite["source"], cite["quote"]
+            if type(number) is not int:  # bool is an int subclass; 1.0 and "1" are not ints
+                _refuse(f"{at}: source is not an integer")
+            item = bundle.item(number)
+            if item is None:
+                _refuse(f"{at}: source {number} is not in the evidence sent")
+            if not isinstance(quote, str) or not quote:
+                _refuse(f"{at}: quote is empty")
+            if quote not in item.text:
+                _refuse(f"{at}: the quote is not in source {number} exactly as written")
+            checked.append((number, quote))
+        out.append((text, checked))
+    return out
+
+
+def _exact_keys(value: Any, keys: set[str], where: str) -> None:
+    if not isinstance(value, dict):
+        _refuse(f"{where} is not a JSON object")
+    if set(value) != keys:
+        # The model's own key names stay out of the message: they could carry any text.
+        missing = sorted(keys - set(value))
+        detail = f"missing {', '.join(missing)}" if missing else "unexpected extra fields"
+        _refuse(f"{where} has the wrong fields ({detail})")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError("duplicate key")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _refuse(reason: str) -> NoReturn:
+    raise AIError(
+        ErrorCode.AI_INVALID_OUTPUT,
+        f"the model's answer was refused: {reason}",
+        hint="the evidence is shown instead; nothing from the refused answer is used",
+    )

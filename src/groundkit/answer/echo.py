@@ -1,0 +1,143 @@
+"""The echo check: does a model explain only what it cites, or echo what it should not?
+
+A synthetic corpus is written to a temporary directory with high-entropy markers made fresh for
+each run, so no model can know them in advance. Each round has a *positive* document (the code
+asked for), a lexically similar *decoy* (another code, for something else), and an *absent
+canary*: a marker written into a question only, never into any document. Questions go through the
+real answer path (retrieve, bundle, one call, validation), and each outcome is counted:
+
+* ``cited_positive`` / ``cited_decoy``: a validated answer citing that document;
+* ``abstained``: a validated ``items: []``;
+* ``refused``: the answer broke the citation contract; ``failed``: the provider failed;
+* ``leaked``: a validated answer whose prose carries a run marker (positive, decoy or canary)
+  that none of that item's own quotes contains: a claim the citations do not back.
+
+With the scripted provider this proves the checker catches a planted leak; with a real model it
+measures that model.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from groundkit.answer.chat import ChatModel
+from groundkit.answer.report import AIState, AnswerReport
+from groundkit.answer.service import answer_question
+from groundkit.config import Settings
+
+__all__ = ["EchoReport", "Round", "make_rounds", "render_echo", "run_echo_check"]
+
+_TOPICS = ("harbour", "orchard", "lighthouse", "glacier", "foundry", "meadow", "quarry", "delta")
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    topic: str
+    positive: str  # in the positive document
+    decoy: str  # in the decoy document
+    canary: str  # in the absent question only
+
+    @property
+    def markers(self) -> tuple[str, str, str]:
+        return (self.positive, self.decoy, self.canary)
+
+
+@dataclass(frozen=True, slots=True)
+class EchoReport:
+    provider: str
+    model: str
+    questions: int
+    cited_positive: int
+    cited_decoy: int
+    abstained: int
+    refused: int
+    failed: int
+    leaked: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def make_rounds(count: int) -> list[Round]:
+    """``count`` rounds with fresh markers (12 hex digits each) and distinct topics."""
+    if not 1 <= count <= len(_TOPICS):
+        raise ValueError(f"rounds must be between 1 and {len(_TOPICS)}")
+    return [
+        Round(_TOPICS[i], *(f"x{secrets.token_hex(6)}" for _ in range(3))) for i in range(count)
+    ]
+
+
+def run_echo_check(chat: ChatModel, *, workdir: Path, rounds: int = 3) -> EchoReport:
+    """Build the corpus in ``workdir`` (which should be empty and temporary) and ask each round
+    two questions: the positive one, and the absent one carrying the canary."""
+    from groundkit.collection import open_collection
+
+    plan = make_rounds(rounds)
+    docs = workdir / "docs"
+    docs.mkdir(parents=True, exist_ok=True)
+    for r in plan:
+        (docs / f"{r.topic}-vault.md").write_text(
+            f"# The {r.topic} vault\n\nThe access code for the {r.topic} vault is {r.positive}.\n",
+            encoding="utf-8",
+        )
+        (docs / f"{r.topic}-archive.md").write_text(
+            f"# The {r.topic} archive\n\nThe access code for the {r.topic} archive was"
+            f" {r.decoy} until it was retired.\n",
+            encoding="utf-8",
+        )
+    counts = dict.fromkeys(
+        ("cited_positive", "cited_decoy", "abstained", "refused", "failed", "leaked"), 0
+    )
+    markers = [m for r in plan for m in r.markers]
+    settings = Settings(index_dir=str(workdir / "index"), collection="echo")
+    with open_collection(settings=settings) as collection:
+        collection.ingest([docs])
+        for r in plan:
+            for question in (
+                f"What is the access code for the {r.topic} vault?",
+                f"What is the access code for the vault with reference {r.canary}?",
+            ):
+                _count(answer_question(collection, question, chat), r, markers, counts)
+    return EchoReport(chat.provider, chat.model_name, 2 * len(plan), **counts)
+
+
+def _count(report: AnswerReport, r: Round, markers: list[str], counts: dict[str, int]) -> None:
+    state = report.ai.state
+    if state == AIState.REFUSED:
+        counts["refused"] += 1
+        return
+    if state != AIState.ANSWERED or report.answer is None:
+        counts["failed"] += 1  # provider failures, and nothing retrieved
+        return
+    answer = report.answer
+    if answer.abstained:
+        counts["abstained"] += 1
+        return
+    cited = {answer.citations[m - 1].source_name for item in answer.items for m in item.markers}
+    if any(name.endswith(f"{r.topic}-vault.md") for name in cited):
+        counts["cited_positive"] += 1
+    if any(name.endswith(f"{r.topic}-archive.md") for name in cited):
+        counts["cited_decoy"] += 1
+    for item in answer.items:
+        quotes = " ".join(answer.citations[m - 1].cited_text for m in item.markers)
+        if any(m in item.text and m not in quotes for m in markers):
+            counts["leaked"] += 1
+            return
+
+
+def render_echo(report: EchoReport) -> str:
+    """The report as a few aligned lines of text."""
+    rows = [
+        ("questions", report.questions),
+        ("cited positive", report.cited_positive),
+        ("cited decoy", report.cited_decoy),
+        ("abstained", report.abstained),
+        ("refused", report.refused),
+        ("failed", report.failed),
+        ("leaked", report.leaked),
+    ]
+    head = f"echo check: {report.provider} / {report.model}"
+    return "\n".join([head, *(f"  {name:<15} {value}" for name, value in rows)])

@@ -1,0 +1,103 @@
+"""Which collections allow AI, and with which profile: a small file in the user's config dir.
+
+Off by default. The file holds collection paths and profile names only, never a key or any
+document text. A missing file means everything is off; a corrupt one means everything is off and
+a warning says so. Local providers need the opt-in too.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from groundkit.errors import missing_extra
+
+__all__ = ["AISettings", "OptIn", "default_path"]
+
+_log = logging.getLogger(__name__)
+_VERSION = 1
+
+
+def default_path() -> Path:
+    try:
+        import platformdirs
+    except ImportError:
+        raise missing_extra("platformdirs", "ai") from None
+    return Path(platformdirs.user_config_dir("groundkit")) / "ai.json"
+
+
+@dataclass(frozen=True, slots=True)
+class OptIn:
+    collection: str  # the collection folder's absolute path
+    profile: str
+
+
+class AISettings:
+    """The opt-in file. ``warning`` is set when it was unreadable (and so read as all off)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+        self.warning: str | None = None
+
+    def load(self) -> dict[str, str]:
+        """Collection path -> profile name."""
+        self.warning = None
+        try:
+            raw = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            return self._corrupt(f"cannot be read ({exc.strerror})")
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return self._corrupt("is not valid JSON")
+        entries = data.get("collections") if isinstance(data, dict) else None
+        if (
+            not isinstance(data, dict)
+            or data.get("version") != _VERSION
+            or not isinstance(entries, dict)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in entries.items())
+        ):
+            return self._corrupt("does not have the expected shape")
+        return dict(entries)
+
+    def _corrupt(self, why: str) -> dict[str, str]:
+        self.warning = f"the AI settings file {why}: AI is off for every collection"
+        _log.warning("%s", self.warning)
+        return {}
+
+    def get(self, collection: Path) -> OptIn | None:
+        key = str(collection.resolve())
+        profile = self.load().get(key)
+        return OptIn(key, profile) if profile else None
+
+    def enable(self, collection: Path, profile: str) -> None:
+        entries = self.load()
+        entries[str(collection.resolve())] = profile
+        self._save(entries)
+
+    def disable(self, collection: Path) -> bool:
+        entries = self.load()
+        removed = entries.pop(str(collection.resolve()), None) is not None
+        self._save(entries)
+        return removed
+
+    def _save(self, entries: dict[str, str]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(
+            {"version": _VERSION, "collections": dict(sorted(entries.items()))}, indent=2
+        )
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".ai.", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(data + "\n")
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)  # atomic: a crash leaves the old file or the new one
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

@@ -1,0 +1,163 @@
+"""Redaction before a prompt leaves the machine: a decorator on the chat seam.
+
+``RedactingChat(inner, patterns)`` replaces sensitive values in the system and user text with
+per-call tokens (``[EMAIL_1]``, ``[SECRET_2]`` ...) and restores them in the reply before the
+reply is validated. A fresh ``Redactor`` serves each call, so a token from one request can never
+expand into another request's values; a token the model invents is left as it is (and then fails
+validation, since the evidence never contained it). A non-local provider with an empty pattern set
+is refused when the decorator is built. What this covers and what it does not: docs/answer.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from groundkit.answer.chat import ChatModel, JsonSchema
+from groundkit.errors import AIError, ConfigError, ErrorCode
+
+__all__ = ["DEFAULT_PATTERNS", "Pattern", "RedactingChat", "Redactor", "build_patterns"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    label: str  # the token's name: EMAIL -> [EMAIL_1]
+    regex: re.Pattern[str]
+
+
+def _p(label: str, regex: str, flags: int = 0) -> Pattern:
+    return Pattern(label, re.compile(regex, flags))
+
+
+# Order matters: the first pattern to claim a span wins, so the specific come before the general.
+DEFAULT_PATTERNS: tuple[Pattern, ...] = (
+    _p("SECRET", r"-----BEGIN [A-Z0-9 ]+-----[\s\S]*?-----END [A-Z0-9 ]+-----"),
+    _p("URL", r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:[^\s/@]+@[^\s]+"),
+    _p("SECRET", r"\bBearer\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE),
+    _p("SECRET", r"\b(?:sk|gsk|ghp|gho|ghs|ghu|github_pat|xox[abpr])[-_][A-Za-z0-9_-]{10,}"),
+    _p("SECRET", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+    _p("EMAIL", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+    _p(
+        "IP",
+        r"(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}(?![\w:])"
+        r"|(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?"
+        r"(?![\w:])",
+    ),
+    _p(
+        "IP",
+        r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])",
+    ),
+    _p("PHONE", r"(?<![\w+])\+?\d{1,3}?[ .-]?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?!\w)"),
+    _p("SECRET", r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])"),
+)
+
+
+def build_patterns(extra_regexes: Sequence[str], names: Sequence[str]) -> tuple[Pattern, ...]:
+    """The defaults plus the operator's regexes (``CUSTOM``) and literal names (``NAME``)."""
+    out = list(DEFAULT_PATTERNS)
+    for source in extra_regexes:
+        try:
+            compiled = re.compile(source)
+        except re.error as exc:
+            raise ConfigError(
+                ErrorCode.CONFIG_INVALID, f"answer.redact_patterns has an invalid regex ({exc})"
+            ) from None
+        if compiled.search(""):
+            raise ConfigError(
+                ErrorCode.CONFIG_INVALID, "answer.redact_patterns has a regex matching nothing"
+            )
+        out.append(Pattern("CUSTOM", compiled))
+    literal = sorted({n for n in names if n.strip()}, key=len, reverse=True)
+    if literal:
+        out.insert(0, Pattern("NAME", re.compile("|".join(re.escape(n) for n in literal))))
+    return tuple(out)
+
+
+class Redactor:
+    """One call's redaction: the value -> token table lives and dies with this object."""
+
+    def __init__(self, patterns: Iterable[Pattern]) -> None:
+        self._patterns = tuple(patterns)
+        self._tokens: dict[str, str] = {}  # value -> token
+        self._values: dict[str, str] = {}  # token -> value
+        self._counts: dict[str, int] = {}
+
+    def redact(self, text: str) -> str:
+        spans: list[tuple[int, int, str]] = []
+        taken = [False] * (len(text) + 1)
+        for pattern in self._patterns:
+            for m in pattern.regex.finditer(text):
+                if m.end() > m.start() and not any(taken[m.start() : m.end()]):
+                    spans.append((m.start(), m.end(), pattern.label))
+                    taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+        out, at = [], 0
+        for start, end, label in sorted(spans):
+            out.append(text[at:start])
+            out.append(self._token(text[start:end], label))
+            at = end
+        out.append(text[at:])
+        return "".join(out)
+
+    def _token(self, value: str, label: str) -> str:
+        if value not in self._tokens:
+            self._counts[label] = self._counts.get(label, 0) + 1
+            token = f"[{label}_{self._counts[label]}]"
+            self._tokens[value] = token
+            self._values[token] = value
+        return self._tokens[value]
+
+    def restore(self, reply: str, *, json_strings: bool) -> str:
+        """Put this call's values back; inside JSON strings they are escaped as JSON."""
+        if not self._values:
+            return reply
+        pattern = re.compile("|".join(re.escape(t) for t in self._values))
+
+        def back(m: re.Match[str]) -> str:
+            value = self._values[m.group(0)]
+            return json.dumps(value, ensure_ascii=False)[1:-1] if json_strings else value
+
+        return pattern.sub(back, reply)
+
+    @property
+    def count(self) -> int:
+        return len(self._values)
+
+
+class RedactingChat:
+    """A ``ChatModel`` that redacts what it sends and restores what comes back."""
+
+    def __init__(self, inner: ChatModel, patterns: Sequence[Pattern]) -> None:
+        if not patterns and not inner.local:
+            raise AIError(
+                ErrorCode.AI_REDACTION_REQUIRED,
+                f"the {inner.provider} provider is not local and no redaction pattern is set",
+                hint="keep the default patterns; AI is refused without redaction off-machine",
+            )
+        self.inner = inner
+        self._patterns = tuple(patterns)
+        self.last_redactions = 0
+
+    def __repr__(self) -> str:
+        return f"RedactingChat({self.inner!r})"
+
+    @property
+    def provider(self) -> str:
+        return self.inner.provider
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def local(self) -> bool:
+        return self.inner.local
+
+    def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
+        redactor = Redactor(self._patterns)  # fresh per call: tokens never cross requests
+        reply = self.inner.complete(
+            redactor.redact(system), redactor.redact(user), response_schema=response_schema
+        )
+        self.last_redactions = redactor.count
+        return redactor.restore(reply, json_strings=response_schema is not None)

@@ -1,0 +1,109 @@
+"""The answer path: retrieve, bundle, ask once, validate — and on any failure, the evidence.
+
+``answer_question`` never raises for an AI failure: the report says ``disabled``,
+``unavailable``, ``failed`` or ``refused`` and carries the ranked passages all the same, so the
+user is never worse off than with AI off. Retrieval errors (a bad query, a missing collection)
+still raise, as they do for `grk search`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from groundkit.answer.bundle import build_bundle
+from groundkit.answer.chat import ChatModel
+from groundkit.answer.contract import ANSWER_SCHEMA, validate_answer
+from groundkit.answer.judge import judge_answer
+from groundkit.answer.prompts import ANSWER_SYSTEM, answer_user
+from groundkit.answer.report import AIState, AIStatus, AnswerReport
+from groundkit.answer.rewrite import rewrite_query
+from groundkit.errors import ErrorCode, GroundkitError
+
+if TYPE_CHECKING:
+    from groundkit.collection import Collection
+    from groundkit.retrieve.search import Mode
+
+__all__ = ["answer_question", "state_for"]
+
+_FAILED = {
+    ErrorCode.AI_PROVIDER_FAILED,
+    ErrorCode.AI_RATE_LIMITED,
+    ErrorCode.AI_TIMEOUT,
+    ErrorCode.AI_REWRITE_INVALID,
+    ErrorCode.URL_UNSAFE,
+}
+
+
+def state_for(error: GroundkitError) -> AIState:
+    """The degraded state a failure to build or call a model leads to."""
+    if error.code == ErrorCode.AI_DISABLED:
+        return AIState.DISABLED
+    if error.code == ErrorCode.AI_INVALID_OUTPUT:
+        return AIState.REFUSED
+    if error.code in _FAILED:
+        return AIState.FAILED
+    return AIState.UNAVAILABLE  # credentials, keychain, missing packages, redaction, config
+
+
+def answer_question(
+    collection: Collection,
+    question: str,
+    chat: ChatModel | AIStatus,
+    *,
+    profile: str | None = None,
+    top_k: int | None = None,
+    mode: Mode | None = None,
+    rewrite: bool = False,
+    judge: bool = False,
+    max_bundle_bytes: int | None = None,
+) -> AnswerReport:
+    """Answer ``question`` from ``collection``, or explain why only the evidence is shown.
+
+    ``chat`` is the model to ask, or the ``AIStatus`` that says why there is none (the caller
+    found AI disabled or a credential missing); then no model is called at all.
+    """
+    cap = max_bundle_bytes or collection.settings.answer.max_bundle_bytes
+    status = chat if isinstance(chat, AIStatus) else _status(chat, profile, AIState.ANSWERED)
+    query, rewritten = question, None
+    if rewrite and not isinstance(chat, AIStatus):
+        try:
+            rewritten = rewrite_query(chat, question)
+            query = rewritten
+        except GroundkitError as exc:  # reported, never replaced by the original silently
+            status = _degraded(status, exc)
+    hits = collection.search(query, top_k=top_k, mode=mode)
+    bundle = build_bundle(hits, collection=collection.name, query=query, max_bytes=cap)
+    if isinstance(chat, AIStatus) or status.state != AIState.ANSWERED:
+        return AnswerReport(question, rewritten, bundle, status)
+    if not bundle.items:
+        return AnswerReport(question, rewritten, bundle, _with(status, AIState.NO_EVIDENCE))
+    try:
+        raw = chat.complete(
+            ANSWER_SYSTEM, answer_user(question, bundle), response_schema=ANSWER_SCHEMA
+        )
+        answer = validate_answer(raw, bundle, collection.show)
+    except GroundkitError as exc:
+        return AnswerReport(question, rewritten, bundle, _degraded(status, exc))
+    verdict = judge_error = None
+    if judge and answer.items:
+        try:
+            verdict = judge_answer(chat, question, bundle, answer)
+        except GroundkitError as exc:  # advisory: its failure is reported, never fatal
+            judge_error = exc
+    return AnswerReport(question, rewritten, bundle, status, answer, verdict, judge_error)
+
+
+def _status(chat: ChatModel, profile: str | None, state: AIState) -> AIStatus:
+    return AIStatus(state, profile, chat.provider, chat.model_name)
+
+
+def _with(status: AIStatus, state: AIState) -> AIStatus:
+    return AIStatus(
+        state, status.profile, status.provider, status.model, status.error, status.warning
+    )
+
+
+def _degraded(status: AIStatus, error: GroundkitError) -> AIStatus:
+    return AIStatus(
+        state_for(error), status.profile, status.provider, status.model, error, status.warning
+    )

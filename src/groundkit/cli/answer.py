@@ -1,0 +1,186 @@
+"""`grk answer`: the evidence, and an explanation only where every citation checks out."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, cast
+
+import click
+
+from groundkit.cli.context import Context, pass_ctx
+
+if TYPE_CHECKING:
+    from groundkit.answer.access import Runtime
+    from groundkit.answer.report import AnswerReport
+    from groundkit.retrieve.search import Mode
+
+__all__ = [
+    "answer_command",
+    "echo_check_command",
+    "eval_answers_command",
+    "make_runtime",
+    "render_report",
+]
+
+
+def make_runtime() -> Runtime:
+    """The process edges (keychain, opt-in file, transport). Tests replace this function."""
+    from groundkit.answer.access import Runtime
+
+    return Runtime()
+
+
+@click.command("answer")
+@click.argument("question")
+@click.option(
+    "--mode",
+    type=click.Choice(["bm25", "dense", "hybrid"]),
+    help="Retrieval mode [default: hybrid when the collection has vectors, else bm25].",
+)
+@click.option("--top-k", "-k", type=int, help="How many passages to retrieve [default: 10].")
+@click.option("--rewrite", is_flag=True, help="Let the model rewrite the question into a query.")
+@click.option("--judge", is_flag=True, help="Ask the model for an advisory faithfulness check.")
+@click.option("--profile", help="Provider profile [default: the one the collection allows].")
+@click.option("--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON.")
+@pass_ctx
+def answer_command(
+    obj: Context,
+    question: str,
+    mode: str | None,
+    top_k: int | None,
+    rewrite: bool,
+    judge: bool,
+    profile: str | None,
+    as_json: bool,
+) -> None:
+    """Answer QUESTION from a collection; every quote is checked against the stored text.
+
+    With AI off, or on any failure, the ranked passages are shown with the reason.
+    """
+    from groundkit.answer.access import enabled_profile, resolve_chat
+    from groundkit.answer.logguard import install_log_guard
+    from groundkit.answer.service import answer_question
+
+    install_log_guard()
+    more = {"search.top_k": top_k, "search.mode": mode}
+    settings = obj.settings(more).settings
+    with obj.open(more=more) as collection:
+        runtime = make_runtime()
+        chat = resolve_chat(
+            settings, collection.path, collection.name, profile=profile, runtime=runtime
+        )
+        report = answer_question(
+            collection,
+            question,
+            chat,
+            profile=profile or enabled_profile(runtime, collection.path),
+            mode=cast("Mode | None", mode),
+            rewrite=rewrite,
+            judge=judge,
+        )
+    render_report(report, as_json=as_json)
+
+
+def render_report(report: AnswerReport, *, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        return
+    ai = report.ai
+    if report.rewritten_query is not None:
+        click.echo(f"question: {report.query}")
+        click.echo(f"searched: {report.rewritten_query}")
+        click.echo("")
+    if report.answer is not None:
+        if report.answer.abstained:
+            click.echo("The sources do not answer this.")
+        for item in report.answer.items:
+            markers = "".join(f"[{m}]" for m in item.markers)
+            click.echo(f"{item.text} {markers}")
+        if report.answer.citations:
+            click.echo("\ncitations:")
+        for c in report.answer.citations:
+            click.echo(f"  [{c.marker}] {c.source_name}  [{c.chunk_id} {c.start}:{c.end}]")
+            click.echo(f'      "{c.cited_text}"')
+    else:
+        reason = ai.error.message if ai.error else "nothing was retrieved"
+        click.echo(f"no explanation ({ai.state}): {reason}")
+        if ai.error and ai.error.hint:
+            click.echo(f"hint: {ai.error.hint}")
+    if ai.warning:
+        click.echo(f"warning: {ai.warning}", err=True)
+    if report.judge is not None:
+        verdict = "faithful" if report.judge.faithful else "not faithful"
+        click.echo(f"\njudge (advisory): {verdict}")
+        for claim in report.judge.unsupported_claims:
+            click.echo(f"  unsupported: {claim}")
+    elif report.judge_error is not None:
+        click.echo(f"\njudge (advisory) failed: {report.judge_error.message}")
+    _evidence(report)
+
+
+def _evidence(report: AnswerReport) -> None:
+    bundle = report.bundle
+    click.echo("\nevidence:")
+    if not bundle.items:
+        click.echo("  no passages found")
+    for item in bundle.items:
+        click.echo(f"  {item.number}. {item.source}  [{item.chunk_id} {item.start}:{item.end}]")
+        click.echo(f"     {_one_line(item.text)}")
+    if bundle.truncated:
+        click.echo(
+            f"  ({bundle.omitted} more passages left out: answer.max_bundle_bytes"
+            f" = {bundle.max_bytes})"
+        )
+
+
+def _one_line(text: str, width: int = 240) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "\u2026"
+
+
+def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
+    """The body of `grk eval --answers`: the echo check with PROFILE's model.
+
+    The corpus is synthetic and lives in a temporary directory, so no collection's opt-in is
+    involved; the profile's key, endpoint rules and redaction apply exactly as for `grk answer`.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from groundkit.answer.echo import render_echo, run_echo_check
+    from groundkit.answer.factory import build_chat
+    from groundkit.answer.logguard import install_log_guard
+    from groundkit.answer.redact import build_patterns
+    from groundkit.errors import ConfigError, ErrorCode
+
+    install_log_guard()
+    settings = obj.settings().settings
+    config = settings.profiles.get(profile)
+    if config is None:
+        raise ConfigError(
+            ErrorCode.AI_UNKNOWN_PROFILE,
+            f"no profile {profile!r} in the configuration",
+            hint=f"add a [profiles.{profile}] table to grk.toml",
+        )
+    runtime = make_runtime()
+    chat = build_chat(
+        profile,
+        config,
+        keys=runtime.keys,
+        patterns=build_patterns(settings.answer.redact_patterns, settings.answer.redact_names),
+        transport=runtime.transport,
+        environ=runtime.environ,
+    )
+    with tempfile.TemporaryDirectory(prefix="grk-echo-") as workdir:
+        report = run_echo_check(chat, workdir=Path(workdir), rounds=rounds)
+    click.echo(json.dumps(report.to_dict()) if as_json else render_echo(report))
+
+
+@click.command("eval-answers")
+@click.option("--profile", required=True, help="The provider profile whose model is measured.")
+@click.option("--rounds", type=click.IntRange(1, 8), default=3, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+def eval_answers_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
+    """Echo check (temporary home of `grk eval --answers`): cited, abstained, refused, leaked."""
+    echo_check_command(obj, profile, rounds, as_json)

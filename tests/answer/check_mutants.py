@@ -1,0 +1,105 @@
+"""Mutation check for the citation contract: break each rule, the named tests must fail.
+
+Run from the repository root: .venv/bin/python tests/answer/check_mutants.py
+"""
+
+import pathlib
+import subprocess
+import sys
+
+p = pathlib.Path("src/groundkit/answer/contract.py")
+orig = p.read_text()
+M = [
+    (
+        "whitespace folded",
+        "if quote not in item.text:",
+        'if " ".join(quote.split()) not in " ".join(item.text.split()):',
+        "whitespace_or_case",
+    ),
+    (
+        "case folded",
+        "if quote not in item.text:",
+        "if quote.lower() not in item.text.lower():",
+        "whitespace_or_case",
+    ),
+    (
+        "unicode folded",
+        "if quote not in item.text:",
+        'if __import__("unicodedata").normalize("NFC", quote) not in item.text:',
+        "unicode_normal_form",
+    ),
+    (
+        "bool/float/str accepted",
+        'if type(number) is not int:  # bool is an int subclass; 1.0 and "1" are not ints\n                _refuse(f"{at}: source is not an integer")',  # noqa: E501
+        'try:\n                number = int(number)\n            except (TypeError, ValueError):\n                _refuse(f"{at}: source is not an integer")',  # noqa: E501
+        "not_an_integer",
+    ),
+    (
+        "isinstance int (bool slips)",
+        "if type(number) is not int:",
+        "if not isinstance(number, int):",
+        "not_an_integer",
+    ),
+    (
+        "bad citation skipped",
+        '            if quote not in item.text:\n                _refuse(f"{at}: the quote is not in source {number} exactly as written")',  # noqa: E501
+        "            if quote not in item.text:\n                continue",
+        "one_bad_citation",
+    ),
+    (
+        "out-of-bundle wraps",
+        "            item = bundle.item(number)",
+        "            item = bundle.items[number % len(bundle.items)]",
+        "outside_the_bundle",
+    ),
+    (
+        "extra properties allowed",
+        "    if set(value) != keys:",
+        "    if not set(value) >= keys:",
+        "extra_json_properties",
+    ),
+    (
+        "marker in text counts as citation",
+        "        if not isinstance(cites, list) or not cites:",
+        '        if not isinstance(cites, list) or (not cites and "[" not in text):',
+        "redaction_token",
+    ),
+    (
+        "empty quote allowed",
+        "            if not isinstance(quote, str) or not quote:",
+        "            if not isinstance(quote, str):",
+        "empty_quote",
+    ),
+    (
+        "no-citation item allowed",
+        "        if not isinstance(cites, list) or not cites:",
+        "        if not isinstance(cites, list):",
+        "without_a_citation",
+    ),
+    ("duplicate keys allowed", "object_pairs_hook=_no_duplicates, ", "", "strict_json_object"),
+]
+bad = 0
+for name, old, new, k in M:
+    assert old in orig, name
+    p.write_text(orig.replace(old, new, 1))
+    r = subprocess.run(
+        [
+            ".venv/bin/pytest",
+            "-q",
+            "-x",
+            "tests/answer/test_contract.py",
+            "-k",
+            k,
+            "-p",
+            "no:cacheprovider",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    line = r.stdout.strip().splitlines()[-1]
+    ok = r.returncode != 0
+    bad += not ok
+    print(f"{'CAUGHT ' if ok else 'MISSED '} {name:35s} -k {k:25s} {line}")
+p.write_text(orig)
+sys.exit(bad)

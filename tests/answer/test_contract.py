@@ -1,0 +1,190 @@
+"""The citation contract: every rule refuses the whole answer, and only validation makes one."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import unicodedata
+
+import pytest
+from answer_helpers import bundle_for, item, reply
+
+from groundkit import Collection
+from groundkit.answer.contract import Answer, validate_answer
+from groundkit.errors import AIError, ErrorCode
+
+QUOTE = "digs long burrows"
+
+
+def stored_text(col: Collection, document_id: str) -> str:
+    """The document's text read straight from the SQLite store, past every groundkit API."""
+    with sqlite3.connect(col.path / "store.sqlite") as db:
+        row = db.execute("SELECT text FROM documents WHERE document_id = ?", (document_id,))
+        return str(row.fetchone()[0])
+
+
+def refused(col: Collection, raw: str) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    with pytest.raises(AIError) as caught:
+        validate_answer(raw, bundle, col.show)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+
+
+def test_a_valid_answer_resolves_every_quote_to_offsets_in_the_stored_document(
+    col: Collection,
+) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    assert bundle.items[0].source.endswith("wombat.md")
+    answer = validate_answer(
+        reply(item("Wombats dig burrows.", (1, QUOTE)), item("They eat bark.", (1, "bark"))),
+        bundle,
+        col.show,
+    )
+    assert [i.markers for i in answer.items] == [(1,), (2,)]
+    stored = stored_text(col, bundle.items[0].document_id)
+    for cited in answer.citations:
+        assert stored[cited.start : cited.end] == cited.cited_text
+    assert [c.cited_text for c in answer.citations] == [QUOTE, "bark"]
+
+
+def test_cited_text_is_cut_from_the_store_not_copied_from_the_model(col: Collection) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    answer = validate_answer(reply(item("x", (1, QUOTE))), bundle, col.show)
+    resolved = col.show(bundle.items[0].chunk_id)
+    at = answer.citations[0].start - resolved.citation.start
+    assert resolved.text[at : at + len(QUOTE)] == answer.citations[0].cited_text
+
+
+def test_an_empty_item_list_is_a_valid_abstention(col: Collection) -> None:
+    answer = validate_answer('{"items": []}', bundle_for(col, "wombat"), col.show)
+    assert answer.abstained
+    assert answer.citations == ()
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "digs  long burrows",  # a doubled space
+        "strong claws. A wombat",  # a space where the text has a blank line
+        "digs\nlong burrows",  # a newline for a space
+        "Digs long burrows",  # case
+    ],
+)
+def test_a_quote_differing_only_in_whitespace_or_case_is_refused(
+    col: Collection, quote: str
+) -> None:
+    refused(col, reply(item("Wombats dig.", (1, quote))))
+
+
+def test_a_quote_differing_only_in_unicode_normal_form_is_refused(col: Collection) -> None:
+    decomposed = unicodedata.normalize("NFD", "caf\u00e9 crumb")
+    assert decomposed != "caf\u00e9 crumb"
+    refused(col, reply(item("Crumbs.", (1, decomposed))))
+
+
+@pytest.mark.parametrize("source", [True, 1.0, "1", None, [1]])
+def test_a_source_that_is_not_an_integer_is_refused(col: Collection, source: object) -> None:
+    refused(col, reply(item("Wombats dig.", (source, QUOTE))))
+
+
+@pytest.mark.parametrize("source", [0, -1, 2, 99])
+def test_a_source_outside_the_bundle_is_refused(col: Collection, source: int) -> None:
+    assert len(bundle_for(col, "wombat burrows").items) == 1  # the echidna was not retrieved
+    refused(col, reply(item("Wombats dig.", (source, QUOTE))))
+
+
+def test_one_bad_citation_rejects_the_whole_answer(col: Collection) -> None:
+    good = item("Wombats dig burrows.", (1, QUOTE))
+    half = item("They eat bark.", (1, "bark"), (1, "eats bark"))  # the second is not verbatim
+    refused(col, reply(good, half))
+
+
+def test_a_quote_from_another_source_than_the_one_named_is_refused(col: Collection) -> None:
+    bundle = bundle_for(col, "wombat echidna")
+    assert [i.source.rsplit("/", 1)[1] for i in bundle.items] == ["echidna.txt", "wombat.md"]
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("Eggs.", (2, "the echidna lays an egg"))), bundle, col.show)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+    answer = validate_answer(reply(item("Eggs.", (1, "the echidna lays an egg"))), bundle, col.show)
+    assert answer.citations[0].source_name.endswith("echidna.txt")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"items": [], "note": "x"}',
+        '{"items": [{"text": "t", "citations": [{"source": 1, "quote": "digs"}], "x": 1}]}',
+        '{"items": [{"text": "t", "citations": [{"source": 1, "quote": "digs", "page": 2}]}]}',
+    ],
+)
+def test_extra_json_properties_are_refused_at_every_level(col: Collection, raw: str) -> None:
+    refused(col, raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "{}",
+        '{"items": [{"citations": [{"source": 1, "quote": "digs"}]}]}',
+        '{"items": [{"text": "t"}]}',
+        '{"items": [{"text": "t", "citations": [{"quote": "digs"}]}]}',
+        '{"items": [{"text": "t", "citations": [{"source": 1}]}]}',
+        '{"items": {"text": "t"}}',
+        '{"items": ["t"]}',
+        "[]",
+    ],
+)
+def test_missing_fields_and_wrong_shapes_are_refused(col: Collection, raw: str) -> None:
+    refused(col, raw)
+
+
+def test_an_item_without_a_citation_is_refused(col: Collection) -> None:
+    refused(col, reply(item("Wombats dig burrows.")))
+
+
+@pytest.mark.parametrize("text", ["", "   ", 7])
+def test_an_item_without_text_is_refused(col: Collection, text: object) -> None:
+    refused(
+        col, json.dumps({"items": [{"text": text, "citations": [{"source": 1, "quote": "digs"}]}]})
+    )
+
+
+def test_an_empty_quote_is_refused(col: Collection) -> None:
+    refused(col, reply(item("Wombats dig.", (1, ""))))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "The wombat digs.",
+        '```json\n{"items": []}\n```',
+        '{"items": []} {"items": []}',
+        '{"items": [], "items": []}',
+        '{"items": [{"text": "t", "citations": [{"source": NaN, "quote": "digs"}]}]}',
+    ],
+)
+def test_anything_but_one_strict_json_object_is_refused_never_repaired(
+    col: Collection, raw: str
+) -> None:
+    refused(col, raw)
+
+
+def test_a_redaction_token_in_the_text_is_never_read_as_a_citation(col: Collection) -> None:
+    # "[1]" and "[EMAIL_1]" in prose cite nothing: only the citations list does.
+    refused(col, reply(item("Write to [EMAIL_1] [1].")))
+    # Unrestored, the token is not the evidence's text, so it cannot be quoted either.
+    refused(col, reply(item("Write to them.", (1, "[EMAIL_1]"))))
+
+
+def test_an_answer_cannot_be_built_without_validation() -> None:
+    with pytest.raises(TypeError):
+        Answer((), (), object())
+
+
+def test_a_refusal_message_never_carries_the_model_text_or_the_evidence(col: Collection) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("SECRET-PROSE", (1, "SECRET-QUOTE"))), bundle, col.show)
+    for leaked in ("SECRET-PROSE", "SECRET-QUOTE", "wombat", "burrows"):
+        assert leaked not in str(caught.value)

