@@ -266,9 +266,15 @@ def test_with_nothing_retrieved_no_model_is_asked(grk: Grk, use: Any) -> None:
 
 def test_eval_answers_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
     use(RecordingTransport([openai_reply('{"items": []}')] * 6))
-    report = grk.json("eval-answers", "--profile", "box")
+    report = grk.json("eval", "--answers", "--profile", "box")
     assert report["questions"] == 6
     assert report["abstained"] == 6
+
+
+def test_eval_answers_without_a_profile_is_a_usage_error(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert grk("eval", "--answers", "--json") == 2
+    assert json.loads(grk.out)["error"]["code"] == "usage"
 
 
 def test_the_judge_never_changes_the_exit_status(grk: Grk, use: Any) -> None:

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 __all__ = [
     "answer_command",
     "echo_check_command",
-    "eval_answers_command",
     "make_runtime",
     "render_report",
 ]
@@ -174,13 +173,3 @@ def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -
     with tempfile.TemporaryDirectory(prefix="grk-echo-") as workdir:
         report = run_echo_check(chat, workdir=Path(workdir), rounds=rounds)
     click.echo(json.dumps(report.to_dict()) if as_json else render_echo(report))
-
-
-@click.command("eval-answers")
-@click.option("--profile", required=True, help="The provider profile whose model is measured.")
-@click.option("--rounds", type=click.IntRange(1, 8), default=3, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
-@pass_ctx
-def eval_answers_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
-    """Echo check (temporary home of `grk eval --answers`): cited, abstained, refused, leaked."""
-    echo_check_command(obj, profile, rounds, as_json)

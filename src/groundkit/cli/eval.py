@@ -123,6 +123,19 @@ def _gate_lines(rows: list[Regression]) -> list[str]:
     metavar="BASELINE.json",
     help="Exit 4 when a gated metric falls below this run's beyond its 95% CI.",
 )
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="Instead: the echo check of the answer path, with --profile's model (see docs/answer.md).",
+)
+@click.option("--profile", help="With --answers: the provider profile whose model is measured.")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 8),
+    default=3,
+    show_default=True,
+    help="With --answers: positive/decoy/canary rounds.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def eval_command(
@@ -137,15 +150,29 @@ def eval_command(
     out: str,
     work_dir: str | None,
     baseline: str | None,
+    answers: bool,
+    profile: str | None,
+    rounds: int,
     as_json: bool,
 ) -> None:
-    """Score bm25, dense, hybrid and rerank on a dataset, each against bm25."""
+    """Score bm25, dense, hybrid and rerank on a dataset, each against bm25.
+
+    With --answers, run the answer path's echo check instead: a synthetic corpus with fresh
+    markers, asked through the real answer boundary, counting cited, abstained, refused, leaked.
+    """
     from groundkit.errors import UsageError
     from groundkit.eval.datasets import load_beir, load_golden
     from groundkit.eval.html import render_html
     from groundkit.eval.results import build_report, compare, read_report, write_report
     from groundkit.eval.runner import run_eval
 
+    if answers:
+        if not profile:
+            raise UsageError(ErrorCode.USAGE, "--answers needs --profile NAME")
+        from groundkit.cli.answer import echo_check_command
+
+        echo_check_command(obj, profile, rounds, as_json)
+        return
     if golden_dir and beir_dir:
         raise UsageError(ErrorCode.USAGE, "give --golden or --beir, not both")
     dataset = load_beir(beir_dir, split) if beir_dir else load_golden(golden_dir or "evals/golden")

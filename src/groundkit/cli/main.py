@@ -11,7 +11,7 @@ import click
 from groundkit.answer.logguard import install_log_guard
 from groundkit.cli import render
 from groundkit.cli.ai import ai_group
-from groundkit.cli.answer import answer_command, eval_answers_command
+from groundkit.cli.answer import answer_command
 from groundkit.cli.auth import auth_group
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
@@ -257,7 +257,6 @@ def main(argv: list[str] | None = None) -> int:
 
 cli.add_command(eval_command)
 cli.add_command(answer_command)
-cli.add_command(eval_answers_command)  # until grk eval --answers mounts echo_check_command
 cli.add_command(ai_group)
 cli.add_command(auth_group)
 
