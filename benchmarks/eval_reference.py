@@ -23,7 +23,7 @@ MEASURES = {"ndcg_cut.10", "recall.1,5,10", "recip_rank", "success.1,5,10"}
 PAIRS = {"ndcg@10": "ndcg_cut_10", "mrr@10": "recip_rank"} | {
     f"{ours}@{k}": f"{theirs}_{k}"
     for k in (1, 5, 10)
-    for ours, theirs in (("recall", "recall"), ("hit", "success"))
+    for ours, theirs in (("set_recall", "recall"), ("hit_rate", "success"))
 }
 
 

@@ -39,8 +39,8 @@ def test_every_score_of_a_real_golden_run_agrees_with_trec_eval(tmp_path: Path) 
                 assert got["ndcg@10"] == pytest.approx(want["ndcg_cut_10"], abs=1e-9)
                 assert got["mrr@10"] == pytest.approx(want["recip_rank"], abs=1e-9)
                 for k in (1, 5, 10):
-                    assert got[f"recall@{k}"] == pytest.approx(want[f"recall_{k}"], abs=1e-9)
-                    assert got[f"hit@{k}"] == pytest.approx(want[f"success_{k}"], abs=1e-9)
+                    assert got[f"set_recall@{k}"] == pytest.approx(want[f"recall_{k}"], abs=1e-9)
+                    assert got[f"hit_rate@{k}"] == pytest.approx(want[f"success_{k}"], abs=1e-9)
                 checked += 1
     assert checked > 3 * 2 * 60
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["eval_command"]
 
-_SHOWN = ("ndcg@10", "mrr@10", "recall@10", "hit@1")
+_SHOWN = ("ndcg@10", "mrr@10", "set_recall@10", "hit_rate@1")
 
 
 def _embedder(obj: Context, fake: bool, dense: bool) -> tuple[Embedder | None, str | None]:
@@ -50,12 +50,12 @@ def _summary(report: dict[str, Any]) -> list[str]:
         f" {ds['documents']} documents, {ds['chunks']} chunks; {level}-level scores"
     ]
     head = (
-        f"{'stage':<8}" + "".join(f"{m:>11}" for m in _SHOWN) + "  p50 ms  p95 ms  nDCG@10 vs bm25"
+        f"{'stage':<8}" + "".join(f"{m:>14}" for m in _SHOWN) + "  p50 ms  p95 ms  nDCG@10 vs bm25"
     )
     lines.append(head)
     for stage, s in report["stages"].items():
         m, lat = s["metrics"][level], s["latency_ms"]
-        cells = "".join(f"{m[k]:>11.4f}" for k in _SHOWN)
+        cells = "".join(f"{m[k]:>14.4f}" for k in _SHOWN)
         versus = "baseline"
         if "versus_baseline" in s and s["versus_baseline"][level]["ndcg@10"]:
             d = s["versus_baseline"][level]["ndcg@10"]
@@ -75,17 +75,17 @@ def _summary(report: dict[str, Any]) -> list[str]:
 
 
 def _gate_lines(rows: list[Regression]) -> list[str]:
-    lines = [f"{'stage':<8}{'level':<10}{'metric':<11}{'baseline':>9}{'now':>9}  delta [95% CI]"]
+    lines = [f"{'stage':<8}{'level':<10}{'metric':<15}{'baseline':>9}{'now':>9}  delta [95% CI]"]
     for r in rows:
         if r.delta is None:
             lines.append(
-                f"{r.stage:<8}{r.level:<10}{r.metric:<11}{r.baseline:>9.4f}  missing: REGRESSED"
+                f"{r.stage:<8}{r.level:<10}{r.metric:<15}{r.baseline:>9.4f}  missing: REGRESSED"
             )
             continue
         d = r.delta
         mark = "  REGRESSED" if r.regressed else ""
         lines.append(
-            f"{r.stage:<8}{r.level:<10}{r.metric:<11}{r.baseline:>9.4f}{r.current:>9.4f}"
+            f"{r.stage:<8}{r.level:<10}{r.metric:<15}{r.baseline:>9.4f}{r.current:>9.4f}"
             f"  {d.delta:+.4f} [{d.low:+.4f}, {d.high:+.4f}]{mark}"
         )
     return lines

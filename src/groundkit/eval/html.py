@@ -8,8 +8,8 @@ from typing import Any
 
 __all__ = ["render_html"]
 
-HEADLINE = ("ndcg@10", "mrr@10", "recall@10", "hit@1", "hit@10")
-DELTA_METRICS = ("ndcg@10", "mrr@10", "recall@10", "hit@10")
+HEADLINE = ("ndcg@10", "mrr@10", "set_recall@10", "hit_rate@1", "hit_rate@10")
+DELTA_METRICS = ("ndcg@10", "mrr@10", "set_recall@10", "hit_rate@10")
 _COLOURS = {"better": "#1a7f37", "worse": "#cf222e", "indistinguishable": "#6e7781"}
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;color:#1f2328;
@@ -111,9 +111,11 @@ def _categories(report: dict[str, Any]) -> str:
             if category == "no_answer":
                 cells.append(f"abstain {_f(c['abstention_rate'], 2)}")
             else:
-                cells.append(f"{_f(c['ndcg@10'], 3)} / {_f(c['hit@5'], 2)}")
+                cells.append(f"{_f(c['ndcg@10'], 3)} / {_f(c['hit_rate@5'], 2)}")
         rows.append([escape(category), str(first["queries"]), *cells])
-    note = "<p class=meta>nDCG@10 / hit@5 per stage; abstention rate for no-answer queries.</p>"
+    note = (
+        "<p class=meta>nDCG@10 / hit_rate@5 per stage; abstention rate for no-answer queries.</p>"
+    )
     return note + _table(["category", "queries", *stages], rows, left=1)
 
 

@@ -28,7 +28,7 @@ __all__ = ["SCHEMA", "Regression", "build_report", "compare", "read_report", "wr
 SCHEMA = "groundkit.eval.run/1"
 # The gate watches these; the other metrics are reported, but testing 18 of them at 95% would
 # flag a harmless change now and then by chance alone.
-GATED = ("ndcg@10", "mrr@10", "recall@10", "hit@10")
+GATED = ("ndcg@10", "mrr@10", "set_recall@10", "hit_rate@10")
 
 
 def primary_level(kind: str) -> str:
@@ -99,7 +99,7 @@ def _stage_summary(run: EvalRun, stage: StageRun, base: StageRun | None) -> dict
             "queries": len(mine),
             **{
                 m: _mean([s[m] for s in scored])
-                for m in ("ndcg@10", "mrr@10", "hit@5", "recall@10")
+                for m in ("ndcg@10", "mrr@10", "hit_rate@5", "set_recall@10")
             },
             "abstention_rate": _mean([float(q.abstained) for q in mine]),
         }

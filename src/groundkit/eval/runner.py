@@ -31,12 +31,12 @@ STAGES: dict[str, tuple[Mode, bool]] = {
 }
 BASELINE = "bm25"
 METRICS = (
-    "hit@1",
-    "hit@5",
-    "hit@10",
-    "recall@1",
-    "recall@5",
-    "recall@10",
+    "hit_rate@1",
+    "hit_rate@5",
+    "hit_rate@10",
+    "set_recall@1",
+    "set_recall@5",
+    "set_recall@10",
     "mrr@10",
     "ndcg@10",
     "ndcg@10_binary",
@@ -46,8 +46,8 @@ WARMUP = 3
 
 def score(ranked: Sequence[str], qrels: dict[str, int]) -> dict[str, float]:
     """Every metric of ``METRICS`` for one query that has something relevant."""
-    out = {f"hit@{k}": hit_rate_at(ranked, qrels, k) for k in (1, 5, 10)}
-    out |= {f"recall@{k}": set_recall_at(ranked, qrels, k) for k in (1, 5, 10)}
+    out = {f"hit_rate@{k}": hit_rate_at(ranked, qrels, k) for k in (1, 5, 10)}
+    out |= {f"set_recall@{k}": set_recall_at(ranked, qrels, k) for k in (1, 5, 10)}
     out["mrr@10"] = mrr_at(ranked, qrels, 10)
     out["ndcg@10"] = ndcg_at(ranked, qrels, 10)
     out["ndcg@10_binary"] = ndcg_at(ranked, qrels, 10, graded=False)
