@@ -30,6 +30,7 @@ from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.pipeline import Progress, run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
+from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.search import Mode, SearchRequest, run_search
 from groundkit.types import Hit, IngestReport, ResolvedCitation
@@ -304,6 +305,14 @@ class Collection:
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked."""
         return resolve(self._store, self.name, chunk_id)
+
+    def verify_quote(
+        self, quote: str, *, chunk_id: str | None = None, document_id: str | None = None
+    ) -> QuoteCheck:
+        """Whether ``quote`` is verbatim in a chunk or a document, with its stored offsets."""
+        return verify_quote(
+            self._store, self.name, quote, chunk_id=chunk_id, document_id=document_id
+        )
 
     def delete_document(self, key: str) -> str:
         """Delete a document by document id, source or external id; returns its document id."""

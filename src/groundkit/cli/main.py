@@ -293,5 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     return status if isinstance(status, int) else ExitCode.OK
 
 
+# Registered last: the serve commands use pass_ctx from this module.
+from groundkit.cli import serve as _serve  # noqa: E402, F401
+
 if __name__ == "__main__":
     sys.exit(main())
