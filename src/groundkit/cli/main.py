@@ -293,8 +293,11 @@ def main(argv: list[str] | None = None) -> int:
     return status if isinstance(status, int) else ExitCode.OK
 
 
-# Registered last: the serve commands use pass_ctx from this module.
-from groundkit.cli import serve as _serve  # noqa: E402, F401
+# Registered last, handed pass_ctx: the serve commands must not import this module (under
+# `python -m groundkit.cli.main` it runs as __main__, and a second copy would get them).
+from groundkit.cli.serve import register as _register_serve  # noqa: E402
+
+_register_serve(cli, pass_ctx)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from groundkit.cli.main import _Context, cli, pass_ctx
 from groundkit.errors import ErrorCode, UsageError, missing_extra
 
-__all__ = ["serve", "serve_mcp"]
+if TYPE_CHECKING:
+    from groundkit.cli.main import _Context
+
+__all__ = ["register"]
 
 
 def _is_loopback(host: str) -> bool:
@@ -30,67 +34,72 @@ def _need_extra() -> None:
         raise missing_extra(exc.name or "fastapi", "serve") from None
 
 
-@cli.command()
-@click.option("--host", help="Address to bind [default: 127.0.0.1].")
-@click.option("--port", type=int, help="Port to listen on [default: 8765].")
-@click.option("--allow-remote", is_flag=True, help="Allow binding an address other than loopback.")
-@pass_ctx
-def serve(obj: _Context, host: str | None, port: int | None, allow_remote: bool) -> None:
-    """Serve the REST API (/v1) and MCP over streamable HTTP (/mcp) on one runtime."""
-    _need_extra()
-    import uvicorn
+def register(group: click.Group, pass_ctx: Callable[[Any], Any]) -> None:
+    """Add `serve` and `serve-mcp` to ``group``, with the CLI's own global-option handling."""
 
-    from groundkit.serve.app import create_app
-    from groundkit.serve.guards import allowed_hosts_for
-    from groundkit.serve.logs import configure_logging
-    from groundkit.serve.runtime import Runtime
-    from groundkit.serve.secret import secret_from_env
-
-    settings = obj.settings({"serve.host": host, "serve.port": port}).settings
-    cfg = settings.serve
-    if not _is_loopback(cfg.host) and not allow_remote:
-        raise UsageError(
-            ErrorCode.USAGE,
-            f"refusing to bind {cfg.host}: only loopback is served by default",
-            hint="pass --allow-remote (and set the secret) to serve other machines",
-        )
-    configure_logging()
-    secret = secret_from_env(cfg.secret_env)
-    runtime = Runtime(settings, secret=secret)
-    extra = [cfg.public_host] if cfg.public_host else []
-    app = create_app(runtime, allowed_hosts=allowed_hosts_for(cfg.host, cfg.port, extra))
-    shown = f"[{cfg.host}]" if ":" in cfg.host else cfg.host
-    changes = "enabled" if secret else f"disabled (set {cfg.secret_env} to enable)"
-    click.echo(
-        f"grk serve: http://{shown}:{cfg.port} (REST /v1, MCP /mcp); changes {changes}", err=True
+    @group.command()
+    @click.option("--host", help="Address to bind [default: 127.0.0.1].")
+    @click.option("--port", type=int, help="Port to listen on [default: 8765].")
+    @click.option(
+        "--allow-remote", is_flag=True, help="Allow binding an address other than loopback."
     )
-    try:
-        uvicorn.run(
-            app,
-            host=cfg.host,
-            port=cfg.port,
-            access_log=False,  # ours logs the route template, never the raw path
-            log_level="warning",
-            server_header=False,
+    @pass_ctx
+    def serve(obj: _Context, host: str | None, port: int | None, allow_remote: bool) -> None:
+        """Serve the REST API (/v1) and MCP over streamable HTTP (/mcp) on one runtime."""
+        _need_extra()
+        import uvicorn
+
+        from groundkit.serve.app import create_app
+        from groundkit.serve.guards import allowed_hosts_for
+        from groundkit.serve.logs import configure_logging
+        from groundkit.serve.runtime import Runtime
+        from groundkit.serve.secret import secret_from_env
+
+        settings = obj.settings({"serve.host": host, "serve.port": port}).settings
+        cfg = settings.serve
+        if not _is_loopback(cfg.host) and not allow_remote:
+            raise UsageError(
+                ErrorCode.USAGE,
+                f"refusing to bind {cfg.host}: only loopback is served by default",
+                hint="pass --allow-remote (and set the secret) to serve other machines",
+            )
+        configure_logging()
+        secret = secret_from_env(cfg.secret_env)
+        runtime = Runtime(settings, secret=secret)
+        extra = [cfg.public_host] if cfg.public_host else []
+        app = create_app(runtime, allowed_hosts=allowed_hosts_for(cfg.host, cfg.port, extra))
+        shown = f"[{cfg.host}]" if ":" in cfg.host else cfg.host
+        changes = "enabled" if secret else f"disabled (set {cfg.secret_env} to enable)"
+        click.echo(
+            f"grk serve: http://{shown}:{cfg.port} (REST /v1, MCP /mcp); changes {changes}",
+            err=True,
         )
-    finally:
-        runtime.close()
+        try:
+            uvicorn.run(
+                app,
+                host=cfg.host,
+                port=cfg.port,
+                access_log=False,  # ours logs the route template, never the raw path
+                log_level="warning",
+                server_header=False,
+            )
+        finally:
+            runtime.close()
 
+    @group.command("serve-mcp")
+    @pass_ctx
+    def serve_mcp(obj: _Context) -> None:
+        """Serve MCP over stdio (for Claude Desktop, Claude Code, ...). Logs go to stderr."""
+        _need_extra()
+        from groundkit.serve.logs import configure_logging
+        from groundkit.serve.mcp_server import create_mcp_server
+        from groundkit.serve.runtime import Runtime
+        from groundkit.serve.secret import secret_from_env
 
-@cli.command("serve-mcp")
-@pass_ctx
-def serve_mcp(obj: _Context) -> None:
-    """Serve MCP over stdio (for Claude Desktop, Claude Code, ...). Logs go to stderr."""
-    _need_extra()
-    from groundkit.serve.logs import configure_logging
-    from groundkit.serve.mcp_server import create_mcp_server
-    from groundkit.serve.runtime import Runtime
-    from groundkit.serve.secret import secret_from_env
-
-    settings = obj.settings().settings
-    configure_logging()
-    runtime = Runtime(settings, secret=secret_from_env(settings.serve.secret_env))
-    try:
-        create_mcp_server(runtime).run("stdio")
-    finally:
-        runtime.close()
+        settings = obj.settings().settings
+        configure_logging()
+        runtime = Runtime(settings, secret=secret_from_env(settings.serve.secret_env))
+        try:
+            create_mcp_server(runtime).run("stdio")
+        finally:
+            runtime.close()
