@@ -16,6 +16,7 @@ from pydantic import (
     StringConstraints,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from groundkit.retrieve.quotes import MAX_QUOTE_CHARS, QuoteCheck
 from groundkit.retrieve.search import MAX_QUERY_CHARS
@@ -46,8 +47,7 @@ CollectionName = Field(
     pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
     description="A collection in the server's index dir.",
 )
-# Keys become SQLite JSON paths: plain names only. Floats must be finite to be JSON at all.
-MetadataKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")]
+# Floats must be finite to be JSON at all (the store matches values as JSON).
 ScalarValue = Annotated[str, StringConstraints(max_length=1000)] | int | FiniteFloat | bool
 
 
@@ -80,7 +80,7 @@ class SearchRequest(_Request):
     source: str | None = Field(
         None, max_length=1000, description="Only sources matching this glob."
     )
-    where: dict[MetadataKey, ScalarValue] | None = Field(
+    where: dict[str, ScalarValue] | None = Field(
         None, max_length=32, description="Metadata equality filters."
     )
 
@@ -161,10 +161,20 @@ class ChunkResponse(_Response):
 
 
 class VerifyRequest(_Request):
+    """Exactly one of ``chunk_id`` (search inside that chunk) or ``document_id`` (the whole
+    document)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        json_schema_extra={"oneOf": [{"required": ["chunk_id"]}, {"required": ["document_id"]}]},
+    )
+
     collection: str = CollectionName
     quote: str = Field(min_length=1, max_length=MAX_QUOTE_CHARS)
-    chunk_id: str | None = Field(None, min_length=1, max_length=128)
-    document_id: str | None = Field(None, min_length=1, max_length=128)
+    # Absent rather than null in the schema, so that "exactly one" is expressible there.
+    chunk_id: str | SkipJsonSchema[None] = Field(None, min_length=1, max_length=128)
+    document_id: str | SkipJsonSchema[None] = Field(None, min_length=1, max_length=128)
 
     @model_validator(mode="after")
     def _one_target(self) -> VerifyRequest:
