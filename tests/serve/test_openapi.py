@@ -23,6 +23,4 @@ def test_the_openapi_document_is_served(admin: TestClient) -> None:
     served = admin.get("/openapi.json").json()
 
     assert served == openapi_document()
-    assert served["components"]["securitySchemes"]["APIKeyHeader"]["name"] == (
-        "X-Groundkit-Secret"
-    )
+    assert served["components"]["securitySchemes"]["APIKeyHeader"]["name"] == ("X-Groundkit-Secret")
