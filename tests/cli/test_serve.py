@@ -17,11 +17,29 @@ from groundkit.cli.main import main
 GRK = [sys.executable, "-m", "groundkit.cli.main"]
 
 
+# 192.0.2.1 (TEST-NET-1) is on no interface here: if the check were gone, binding would fail at
+# once instead of serving the machine's network during the test.
+UNASSIGNED = "192.0.2.1"
+
+
 def test_binding_beyond_loopback_needs_allow_remote(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["serve", "--host", "0.0.0.0", "--port", "8765"])
+    status = main(["serve", "--host", UNASSIGNED, "--port", "8765"])
 
     assert status == 2
     assert "--allow-remote" in capsys.readouterr().err
+
+
+def test_allow_remote_lifts_the_loopback_rule(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*GRK, "--index-dir", str(tmp_path), "serve", "--host", UNASSIGNED, "--allow-remote"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode not in (0, 2)  # it tried to bind, and the address is not ours
+    assert "--allow-remote" not in done.stderr
 
 
 def test_a_secret_env_named_like_a_setting_is_a_config_error(

@@ -93,9 +93,15 @@ def test_an_oversized_body_is_413_body_too_large(settings: Settings, docs: Path)
         streamed = client.post(
             "/v1/search", content=chunks(), headers={"Content-Type": "application/json"}
         )
+        # Refused on the declared length alone, before any of the body is read.
+        claimed = client.post(
+            "/v1/search",
+            content=b"{}",
+            headers={"Content-Type": "application/json", "Content-Length": "999999"},
+        )
         fine = client.post("/v1/search", json={"collection": "notes", "query": "wombat"})
     runtime.close()
-    for response in (declared, streamed):
+    for response in (declared, streamed, claimed):
         assert response.status_code == 413
         assert response.json()["code"] == "serve.body_too_large"
     assert fine.status_code == 200
@@ -117,6 +123,10 @@ def test_requests_past_the_concurrency_limit_get_503_busy() -> None:
     busy: list[httpx.Response] = []
 
     async def scenario() -> None:
+        with anyio.fail_after(10):  # without the guard, the second request would wait forever
+            await exchange()
+
+    async def exchange() -> None:
         transport = httpx.ASGITransport(app=guard)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
 
