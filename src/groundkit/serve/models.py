@@ -160,6 +160,9 @@ class ChunkResponse(_Response):
         return cls.model_validate(resolved.to_dict())
 
 
+Id = Annotated[str, Field(min_length=1, max_length=128)]
+
+
 class VerifyRequest(_Request):
     """Exactly one of ``chunk_id`` (search inside that chunk) or ``document_id`` (the whole
     document)."""
@@ -173,8 +176,8 @@ class VerifyRequest(_Request):
     collection: str = CollectionName
     quote: str = Field(min_length=1, max_length=MAX_QUOTE_CHARS)
     # Absent rather than null in the schema, so that "exactly one" is expressible there.
-    chunk_id: str | SkipJsonSchema[None] = Field(None, min_length=1, max_length=128)
-    document_id: str | SkipJsonSchema[None] = Field(None, min_length=1, max_length=128)
+    chunk_id: Id | SkipJsonSchema[None] = None
+    document_id: Id | SkipJsonSchema[None] = None
 
     @model_validator(mode="after")
     def _one_target(self) -> VerifyRequest:
