@@ -44,6 +44,7 @@ _LAYER = {
     "pipeline": 4,
     "collection": 4,
     "cli": 5,
+    "serve": 5,
     "testing": 6,
 }
 

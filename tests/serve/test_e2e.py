@@ -87,6 +87,32 @@ def test_mcp_over_streamable_http_on_the_same_server(served: str) -> None:
     assert denied.structured_content["error"]["code"] == "auth.required"
 
 
+def test_a_mutating_mcp_tool_over_http_checks_the_secret_header_of_each_call(
+    served: str, tmp_path: Path
+) -> None:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
+    arguments = {"collection": "notes", "inputs": [str(more)]}
+
+    async def ingest(secret: str) -> Any:
+        http = httpx2.AsyncClient(headers={"X-Groundkit-Secret": secret})
+        async with http, Client(streamable_http_client(f"{served}/mcp", http_client=http)) as c:
+            return await c.call_tool("ingest", arguments)
+
+    async def run() -> tuple[Any, Any]:
+        return await ingest("wrong"), await ingest(SECRET)
+
+    wrong, right = anyio.run(run)
+
+    assert wrong.structured_content["error"]["code"] == "auth.invalid"
+    assert not right.is_error
+    assert right.structured_content["new"] == 1
+
+
 def test_grk_serve_mcp_speaks_stdio_and_logs_only_to_stderr(
     runtime: Runtime, index_dir: Path, tmp_path: Path
 ) -> None:
