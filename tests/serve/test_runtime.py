@@ -3,6 +3,9 @@ concurrent readers and one writer."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -146,3 +149,24 @@ def test_concurrent_readers_stay_correct_while_one_writer_ingests(
     assert reads[0] > 0
     assert len(sources(runtime, "numbat")) == 8
     runtime.close()
+
+
+def test_while_a_writer_holds_the_lock_a_reopen_that_needs_it_keeps_the_older_view(
+    runtime: Runtime, index_dir: Path
+) -> None:
+    assert sources(runtime, "wombat") == {"wombats.md"}
+    # Another process leaves the lexical index needing a rebuild (built by "another analyzer"),
+    # which only a holder of the write lock may do, and keeps holding the lock.
+    store = sqlite3.connect(index_dir / "notes" / "store.sqlite")
+    with store:
+        store.execute("UPDATE manifest SET value = 'older_analyzer' WHERE key = 'analyzer'")
+    store.close()
+    lock = os.open(index_dir / "notes" / "write.lock", os.O_RDWR)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        assert sources(runtime, "wombat") == {"wombats.md"}  # served, not index.locked
+        assert runtime.reloads == 0
+    finally:
+        os.close(lock)
+    assert sources(runtime, "wombat") == {"wombats.md"}  # now reopened, and rebuilt
+    assert runtime.reloads == 1

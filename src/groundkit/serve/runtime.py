@@ -32,6 +32,7 @@ from groundkit.collection import (
 )
 from groundkit.config import EmbedConfig, Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
+from groundkit.errors import IndexLockedError
 from groundkit.types import IngestReport
 
 if TYPE_CHECKING:
@@ -141,13 +142,28 @@ class Runtime:
     def _current(self, name: str) -> _Entry:
         entry = self._entries.get(name)
         path = self.index_dir / name / _STORE
-        if entry is not None:
-            inode = _inode(path)
-            if inode == entry.inode and _data_version(entry.watcher) == entry.version:
+        if entry is None:
+            return self._register(name, self._open(name, path))
+        inode = _inode(path)
+        if inode == entry.inode and _data_version(entry.watcher) == entry.version:
+            return entry
+        if inode == entry.inode:
+            try:
+                fresh = self._open(name, path)
+            except IndexLockedError:
+                # Reopening needs the write lock (an index to rebuild) and a writer holds it:
+                # the view we have is older but consistent. The next request tries again.
                 return entry
-            self._retire(name)
-            self.reloads += 1
-        return self._open(name, path)
+        else:
+            self._retire(name)  # deleted, or deleted and made again: never serve the old one
+            fresh = self._open(name, path)
+        self.reloads += 1
+        return self._register(name, fresh)
+
+    def _register(self, name: str, entry: _Entry) -> _Entry:
+        self._retire(name)
+        self._entries[name] = entry
+        return entry
 
     def _open(self, name: str, path: Path) -> _Entry:
         inode = _inode(path)
@@ -175,9 +191,7 @@ class Runtime:
         except BaseException:
             watcher.close()
             raise
-        entry = _Entry(collection, watcher, version, inode or (0, 0))
-        self._entries[name] = entry
-        return entry
+        return _Entry(collection, watcher, version, inode or (0, 0))
 
     def _retire(self, name: str) -> None:
         entry = self._entries.pop(name, None)
