@@ -70,6 +70,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of load")
     parser.add_argument("--workdir", type=Path, help="index dir parent [default: a temp dir]")
+    parser.add_argument(
+        "--mode",
+        choices=["bm25", "dense", "hybrid"],
+        default="bm25",
+        help="search mode; dense and hybrid embed the corpus first (the embed extra; slow)",
+    )
     args = parser.parse_args()
 
     corpus = (args.dataset / "corpus.jsonl").resolve()
@@ -79,7 +85,7 @@ def main() -> None:
 
     began = time.perf_counter()
     with groundkit.open_collection("scifact", index_dir=index_dir) as scifact:
-        report = scifact.ingest([corpus])
+        report = scifact.ingest([corpus], dense=args.mode != "bm25")
         chunks = scifact.status()["chunks"]
     print(
         f"ingested scifact: {report.new} documents, {chunks} chunks, "
@@ -98,12 +104,12 @@ def main() -> None:
     )
     try:
         wait_until_up(base, server)
-        results = run_load(base, queries, corpus, args.clients, args.duration)
+        results = run_load(base, queries, corpus, args.clients, args.duration, args.mode)
     finally:
         server.terminate()
         server.wait(timeout=30)
         log.close()
-    print_table(results, args.clients, args.duration)
+    print_table(results, args.clients, args.duration, args.mode)
 
 
 class Results:
@@ -116,7 +122,9 @@ class Results:
         self.ingests: list[tuple[float, float, int, object]] = []
 
 
-def run_load(base: str, queries: list[str], corpus: Path, clients: int, duration: float) -> Results:
+def run_load(
+    base: str, queries: list[str], corpus: Path, clients: int, duration: float, mode: str
+) -> Results:
     results = Results()
     start = time.perf_counter()
     deadline = start + duration
@@ -130,7 +138,7 @@ def run_load(base: str, queries: list[str], corpus: Path, clients: int, duration
                 try:
                     response = http.post(
                         "/v1/search",
-                        json={"collection": "scifact", "query": query, "top_k": 10},
+                        json={"collection": "scifact", "query": query, "top_k": 10, "mode": mode},
                     )
                     status = str(response.status_code)
                     ok = response.status_code == 200
@@ -170,12 +178,12 @@ def run_load(base: str, queries: list[str], corpus: Path, clients: int, duration
     return results
 
 
-def print_table(results: Results, clients: int, duration: float) -> None:
+def print_table(results: Results, clients: int, duration: float, mode: str) -> None:
     lat = [seconds for _, seconds in results.latencies]
     errors = sum(results.errors.values())
     ms = 1000
     print()
-    print(f"{clients} clients, {duration:.0f} s of POST /v1/search (top_k 10) on loopback")
+    print(f"{clients} clients, {duration:.0f} s of POST /v1/search ({mode}, top_k 10) on loopback")
     print("| requests | errors | throughput req/s | p50 ms | p99 ms | max ms |")
     print("|---:|---:|---:|---:|---:|---:|")
     print(
