@@ -1,16 +1,21 @@
-"""The one place where error codes become HTTP statuses and MCP tool errors.
+"""The one place where error codes become HTTP statuses, and how both transports word errors.
 
-A code missing from the table falls back on its error class (usage 400, not found 404, else
-500), so a code added elsewhere still maps sensibly until it is placed here.
+REST answers ``{code, message, request_id}`` with the status ``STATUS`` gives the code. MCP
+answers a tool call that failed with an ``is_error`` result carrying that same JSON (an agent
+reads the code and can correct itself; JSON-RPC errors stay for protocol faults). A code missing
+from the table falls back on its error class (usage 400, not found 404, else 500), so a code
+added elsewhere still maps sensibly until it is placed here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from http import HTTPStatus
+from typing import Any
 
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
 
-__all__ = ["STATUS", "http_status", "internal_error"]
+__all__ = ["STATUS", "http_status", "internal_error", "invalid_request"]
 
 STATUS: dict[ErrorCode, HTTPStatus] = {
     ErrorCode.USAGE: HTTPStatus.BAD_REQUEST,
@@ -68,4 +73,16 @@ def internal_error() -> GroundkitError:
         ErrorCode.INTERNAL,
         "internal error",
         hint="this is a bug in groundkit; the server log has the request id",
+    )
+
+
+def invalid_request(problems: Sequence[Mapping[str, Any]]) -> GroundkitError:
+    """A request that failed validation, from pydantic's errors: where and why, never the value
+    (which may be the caller's query or text)."""
+    where_why = [
+        f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg', 'invalid')}"
+        for err in problems[:5]
+    ]
+    return GroundkitError(
+        ErrorCode.SERVE_INVALID_REQUEST, "invalid request: " + "; ".join(where_why)
     )

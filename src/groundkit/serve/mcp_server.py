@@ -26,7 +26,7 @@ from pydantic import Field, ValidationError
 
 from groundkit.errors import ErrorCode, GroundkitError
 from groundkit.serve import models as m
-from groundkit.serve.errors import internal_error
+from groundkit.serve.errors import internal_error, invalid_request
 from groundkit.serve.guards import ACCESS_LOGGER
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize, secret_from_env
@@ -40,16 +40,9 @@ _log = logging.getLogger(ACCESS_LOGGER)
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
-Collection = Annotated[str, Field(description="A collection in the server's index dir.")]
+CollectionArg = Annotated[str, Field(description="A collection in the server's index dir.")]
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
-
-
-def _invalid(exc: ValidationError) -> GroundkitError:
-    problems = [f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()[:5]]
-    return GroundkitError(
-        ErrorCode.SERVE_INVALID_REQUEST, "invalid request: " + "; ".join(problems)
-    )
 
 
 def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -67,7 +60,7 @@ def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
             record["results"] = _count(result)
             return result
         except (GroundkitError, ValidationError) as exc:
-            error = _invalid(exc) if isinstance(exc, ValidationError) else exc
+            error = invalid_request(exc.errors()) if isinstance(exc, ValidationError) else exc
             record["status"] = str(error.code)
             return cast(_R, _error_result(error, request_id))
         except Exception as exc:
@@ -113,7 +106,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
     )
 
     def search(
-        collection: Collection,
+        collection: CollectionArg,
         query: Annotated[str, Field(description="Plain words, never query syntax.")],
         top_k: Annotated[int | None, Field(description="How many hits [default: 10].")] = None,
         mode: Literal["bm25", "dense", "hybrid"] | None = None,
@@ -137,7 +130,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         )
 
     def fetch_chunk(
-        collection: Collection, chunk_id: str, ctx: Context | None = None
+        collection: CollectionArg, chunk_id: str, ctx: Context | None = None
     ) -> m.ChunkResponse:
         """A cited chunk read back from its stored document, and whether its source still
         matches (verified / drifted / missing / unreadable / not_checked)."""
@@ -148,13 +141,13 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         """The collections this server can search."""
         return m.CollectionsResponse(collections=runtime.list())
 
-    def index_status(collection: Collection, ctx: Context | None = None) -> m.CollectionStatus:
+    def index_status(collection: CollectionArg, ctx: Context | None = None) -> m.CollectionStatus:
         """A collection's counts, embedder identity and index health."""
         with runtime.reading(collection) as opened:
             return m.CollectionStatus.of(opened.status())
 
     def verify_citation(
-        collection: Collection,
+        collection: CollectionArg,
         quote: Annotated[str, Field(description="The text to find, exactly.")],
         chunk_id: str | None = None,
         document_id: str | None = None,
@@ -194,7 +187,7 @@ def _check(runtime: Runtime, ctx: Context) -> None:
 
 def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
     def ingest(
-        collection: Collection,
+        collection: CollectionArg,
         inputs: Annotated[list[str], Field(description="Server-side paths or http(s) URLs.")],
         ctx: Context,
     ) -> m.IngestResponse:
@@ -204,7 +197,7 @@ def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         return m.IngestResponse.of(body.collection, runtime.ingest(body.collection, body.inputs))
 
     def delete_document(
-        collection: Collection,
+        collection: CollectionArg,
         document: Annotated[str, Field(description="A document id, source or external id.")],
         ctx: Context,
     ) -> m.DeletedResponse:
@@ -214,7 +207,7 @@ def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         document_id = runtime.delete_document(body.collection, body.document)
         return m.DeletedResponse(collection=body.collection, document_id=document_id)
 
-    def delete_collection(collection: Collection, ctx: Context) -> m.DeletedResponse:
+    def delete_collection(collection: CollectionArg, ctx: Context) -> m.DeletedResponse:
         """Delete a whole collection and its files."""
         _check(runtime, ctx)
         runtime.delete_collection(collection)

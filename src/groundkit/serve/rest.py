@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from groundkit.errors import ErrorCode, GroundkitError
 from groundkit.serve import models as m
-from groundkit.serve.errors import http_status, internal_error
+from groundkit.serve.errors import http_status, internal_error, invalid_request
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize
 
@@ -165,15 +165,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_invalid(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        # Field locations and pydantic's reasons only: never the rejected values.
-        problems = [
-            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg', 'invalid')}"
-            for err in exc.errors()[:5]
-        ]
-        error = GroundkitError(
-            ErrorCode.SERVE_INVALID_REQUEST, "invalid request: " + "; ".join(problems)
-        )
-        return _error_json(request, error)
+        return _error_json(request, invalid_request(exc.errors()))
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
