@@ -46,6 +46,7 @@ _LAYER = {
     "collection": 4,
     "answer": 4,  # retrieve <- answer; it names Collection only for type checking
     "eval": 5,
+    "serve": 5,
     "testing": 5,
     "cli": 6,
 }

@@ -30,6 +30,7 @@ from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.pipeline import Progress, run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
+from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.search import Mode, SearchRequest, run_search
 from groundkit.types import Chunk, Document, Hit, IngestReport, ResolvedCitation
@@ -318,6 +319,14 @@ class Collection:
             Chunk(c.chunk_id, c.document_id, c.ordinal, c.start, c.end, c.text, c.metadata)
             for c in self._store.all_chunks()
         ]
+
+    def verify_quote(
+        self, quote: str, *, chunk_id: str | None = None, document_id: str | None = None
+    ) -> QuoteCheck:
+        """Whether ``quote`` is verbatim in a chunk or a document, with its stored offsets."""
+        return verify_quote(
+            self._store, self.name, quote, chunk_id=chunk_id, document_id=document_id
+        )
 
     def delete_document(self, key: str) -> str:
         """Delete a document by document id, source or external id; returns its document id."""

@@ -26,6 +26,7 @@ __all__ = [
     "ProfileConfig",
     "RerankConfig",
     "SearchConfig",
+    "ServeConfig",
     "Settings",
     "load",
 ]
@@ -173,6 +174,35 @@ class AnswerConfig(_Frozen):
     )
 
 
+class ServeConfig(_Frozen):
+    host: str = Field(
+        "127.0.0.1", description="Address `grk serve` binds; non-loopback needs --allow-remote."
+    )
+    port: int = Field(8765, ge=1, le=65535, description="Port `grk serve` listens on.")
+    secret_env: str = Field(
+        "GROUNDKIT_SERVE_SECRET",
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        description="Name of the environment variable holding the shared secret (never the"
+        " secret). Unset or empty: the mutating routes and tools do not exist.",
+    )
+    public_host: str | None = Field(
+        None, description="A further Host name clients use to reach the server (e.g. a proxy)."
+    )
+    max_body_bytes: int = Field(
+        1_048_576, ge=1024, le=1_073_741_824, description="Larger request bodies get 413."
+    )
+    max_concurrent: int = Field(
+        64, ge=1, le=10_000, description="Requests served at once; more get 503 at once."
+    )
+
+    @model_validator(mode="after")
+    def _secret_env_outside_settings(self) -> ServeConfig:
+        # GRK_* names are settings, and an unknown one is an error: the secret cannot live there.
+        if self.secret_env.upper().startswith("GRK_"):
+            raise ValueError("serve.secret_env must not start with GRK_ (those names are settings)")
+        return self
+
+
 class Settings(_Frozen):
     index_dir: str = Field(".groundkit", description="Folder holding every collection.")
     collection: str = Field("default", description="Collection used when none is named.")
@@ -185,6 +215,7 @@ class Settings(_Frozen):
     profiles: dict[str, ProfileConfig] = Field(
         {}, description="Language-model provider profiles, [profiles.NAME] in grk.toml."
     )
+    serve: ServeConfig = ServeConfig()
 
 
 def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:

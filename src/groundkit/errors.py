@@ -82,6 +82,14 @@ class ErrorCode(StrEnum):
     AUTH_MISSING = "auth.missing"
     AUTH_DENIED = "auth.denied"
     AUTH_KEYCHAIN_UNAVAILABLE = "auth.keychain_unavailable"
+    AUTH_REQUIRED = "auth.required"
+    AUTH_INVALID = "auth.invalid"
+    SERVE_HOST_REJECTED = "serve.host_rejected"
+    SERVE_ORIGIN_REJECTED = "serve.origin_rejected"
+    SERVE_BODY_TOO_LARGE = "serve.body_too_large"
+    SERVE_BUSY = "serve.busy"
+    SERVE_INVALID_REQUEST = "serve.invalid_request"
+    SERVE_ROUTE_NOT_FOUND = "serve.route_not_found"
 
 
 class GroundkitError(Exception):

@@ -417,6 +417,12 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "answer.redact_patterns",
         "answer.redact_names",
         "profiles",
+        "serve.host",
+        "serve.port",
+        "serve.secret_env",
+        "serve.public_host",
+        "serve.max_body_bytes",
+        "serve.max_concurrent",
     }
     assert grk("config", "show") == 0
     assert "chunk.size" in grk.out

@@ -16,6 +16,7 @@ from groundkit.cli.auth import auth_group
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
+from groundkit.cli.serve import register as register_serve
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 
 __all__ = ["cli", "main"]
@@ -259,6 +260,7 @@ cli.add_command(eval_command)
 cli.add_command(answer_command)
 cli.add_command(ai_group)
 cli.add_command(auth_group)
+register_serve(cli, pass_ctx)
 
 if __name__ == "__main__":
     sys.exit(main())

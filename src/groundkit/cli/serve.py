@@ -1,0 +1,105 @@
+"""`grk serve` (REST + MCP over HTTP) and `grk serve-mcp` (MCP over stdio): parse, build, run."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from groundkit.errors import ErrorCode, UsageError, missing_extra
+
+if TYPE_CHECKING:
+    from groundkit.cli.context import Context
+
+__all__ = ["register"]
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name: it could resolve anywhere
+
+
+def _need_extra() -> None:
+    try:
+        import fastapi  # noqa: F401
+        import mcp  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise missing_extra(exc.name or "fastapi", "serve") from None
+
+
+def register(group: click.Group, pass_ctx: Callable[[Any], Any]) -> None:
+    """Add `serve` and `serve-mcp` to ``group``, with the CLI's own global-option handling."""
+
+    @group.command()
+    @click.option("--host", help="Address to bind [default: 127.0.0.1].")
+    @click.option("--port", type=int, help="Port to listen on [default: 8765].")
+    @click.option(
+        "--allow-remote", is_flag=True, help="Allow binding an address other than loopback."
+    )
+    @pass_ctx
+    def serve(obj: Context, host: str | None, port: int | None, allow_remote: bool) -> None:
+        """Serve the REST API (/v1) and MCP over streamable HTTP (/mcp) on one runtime."""
+        _need_extra()
+        import uvicorn
+
+        from groundkit.serve.app import create_app
+        from groundkit.serve.guards import allowed_hosts_for
+        from groundkit.serve.logs import configure_logging
+        from groundkit.serve.runtime import Runtime
+        from groundkit.serve.secret import secret_from_env
+
+        settings = obj.settings({"serve.host": host, "serve.port": port}).settings
+        cfg = settings.serve
+        if not _is_loopback(cfg.host) and not allow_remote:
+            raise UsageError(
+                ErrorCode.USAGE,
+                f"refusing to bind {cfg.host}: only loopback is served by default",
+                hint="pass --allow-remote (and set the secret) to serve other machines",
+            )
+        configure_logging()
+        secret = secret_from_env(cfg.secret_env)
+        runtime = Runtime(settings, secret=secret)
+        extra = [cfg.public_host] if cfg.public_host else []
+        app = create_app(runtime, allowed_hosts=allowed_hosts_for(cfg.host, cfg.port, extra))
+        shown = f"[{cfg.host}]" if ":" in cfg.host else cfg.host
+        changes = "enabled" if secret else f"disabled (set {cfg.secret_env} to enable)"
+        click.echo(
+            f"grk serve: http://{shown}:{cfg.port} (REST /v1, MCP /mcp); changes {changes}",
+            err=True,
+        )
+        try:
+            uvicorn.run(
+                app,
+                host=cfg.host,
+                port=cfg.port,
+                access_log=False,  # ours logs the route template, never the raw path
+                log_level="warning",
+                server_header=False,
+            )
+        finally:
+            runtime.close()
+
+    @group.command("serve-mcp")
+    @pass_ctx
+    def serve_mcp(obj: Context) -> None:
+        """Serve MCP over stdio (for Claude Desktop, Claude Code, ...). Logs go to stderr."""
+        _need_extra()
+        from groundkit.serve.logs import configure_logging
+        from groundkit.serve.mcp_server import create_mcp_server
+        from groundkit.serve.runtime import Runtime
+        from groundkit.serve.secret import secret_from_env
+
+        settings = obj.settings().settings
+        configure_logging()
+        runtime = Runtime(settings, secret=secret_from_env(settings.serve.secret_env))
+        try:
+            create_mcp_server(runtime).run("stdio")
+        finally:
+            runtime.close()

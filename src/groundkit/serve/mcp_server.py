@@ -1,0 +1,217 @@
+"""The MCP server (official SDK, v2 ``MCPServer``): the REST operations as tools.
+
+Each tool takes flat arguments, builds the shared request model from them (so validation is the
+REST API's, field for field; a test keeps the two in step), and returns the shared response
+model as structured output. A ``GroundkitError`` becomes an ``is_error`` result whose text is the
+same ``{code, message, request_id}`` JSON a REST client gets, so an agent can read the code.
+
+Mutating tools are registered only when a secret is configured, and each call checks it: over
+HTTP against the ``X-Groundkit-Secret`` header of that very request; over stdio the peer is the
+process that started this one and gave it its environment, so the check is that the secret is
+still configured there and still the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar, cast
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.serve import models as m
+from groundkit.serve.errors import internal_error, invalid_request
+from groundkit.serve.guards import ACCESS_LOGGER
+from groundkit.serve.runtime import Runtime
+from groundkit.serve.secret import SECRET_HEADER, authorize, secret_from_env
+
+__all__ = ["MUTATING_TOOLS", "READ_TOOLS", "create_mcp_server"]
+
+READ_TOOLS = ("search", "fetch_chunk", "list_collections", "index_status", "verify_citation")
+MUTATING_TOOLS = ("ingest", "delete_document", "delete_collection")
+
+_log = logging.getLogger(ACCESS_LOGGER)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+CollectionArg = Annotated[str, Field(description="A collection in the server's index dir.")]
+_READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
+
+
+def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Errors to ``is_error`` results with a code; one access-log line per call."""
+
+    @functools.wraps(fn)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        began = time.perf_counter()
+        ctx = next((a for a in kwargs.values() if isinstance(a, Context)), None)
+        request_id = str(ctx.request_id) if ctx is not None else ""
+        record: dict[str, Any] = {"request_id": request_id, "tool": name}
+        try:
+            result = fn(*args, **kwargs)
+            record["status"] = "ok"
+            record["results"] = _count(result)
+            return result
+        except (GroundkitError, ValidationError) as exc:
+            error = invalid_request(exc.errors()) if isinstance(exc, ValidationError) else exc
+            record["status"] = str(error.code)
+            return cast(_R, _error_result(error, request_id))
+        except Exception as exc:
+            record["status"] = str(ErrorCode.INTERNAL)
+            logging.getLogger("groundkit.serve").error(
+                "tool %s failed with %s", name, type(exc).__name__
+            )
+            return cast(_R, _error_result(internal_error(), request_id))
+        finally:
+            record["latency_ms"] = round((time.perf_counter() - began) * 1000, 2)
+            _log.info(json.dumps(record))
+
+    return call
+
+
+def _count(result: object) -> int | None:
+    if isinstance(result, m.SearchResponse):
+        return len(result.hits)
+    if isinstance(result, m.CollectionsResponse):
+        return len(result.collections)
+    if isinstance(result, m.VerifyResponse):
+        return result.occurrences
+    return None
+
+
+def _error_result(error: GroundkitError, request_id: str) -> CallToolResult:
+    body = {**error.to_dict(), "request_id": request_id}
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(body))],
+        structured_content={"error": body},
+        is_error=True,
+    )
+
+
+def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
+    server: MCPServer[Any] = MCPServer(
+        "groundkit",
+        instructions=(
+            "Search the user's own documents. Every hit cites a chunk by id and exact offsets;"
+            " fetch_chunk re-reads it and verify_citation checks that a quote is verbatim."
+        ),
+        log_level="WARNING",
+    )
+
+    def search(
+        collection: CollectionArg,
+        query: Annotated[str, Field(description="Plain words, never query syntax.")],
+        top_k: Annotated[int | None, Field(description="How many hits [default: 10].")] = None,
+        mode: Literal["bm25", "dense", "hybrid"] | None = None,
+        source: Annotated[str | None, Field(description="Only sources matching a glob.")] = None,
+        where: Annotated[
+            dict[str, str | int | float | bool] | None,
+            Field(description="Metadata equality filters."),
+        ] = None,
+        ctx: Context | None = None,
+    ) -> m.SearchResponse:
+        """Search a collection: ranked passages, each citing its chunk id and exact offsets."""
+        body = m.SearchRequest(
+            collection=collection, query=query, top_k=top_k, mode=mode, source=source, where=where
+        )
+        with runtime.reading(body.collection) as opened:
+            hits = opened.search(
+                body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
+            )
+        return m.SearchResponse(
+            collection=body.collection, hits=[m.HitModel.of(hit) for hit in hits]
+        )
+
+    def fetch_chunk(
+        collection: CollectionArg, chunk_id: str, ctx: Context | None = None
+    ) -> m.ChunkResponse:
+        """A cited chunk read back from its stored document, and whether its source still
+        matches (verified / drifted / missing / unreadable / not_checked)."""
+        with runtime.reading(collection) as opened:
+            return m.ChunkResponse.of(opened.show(chunk_id))
+
+    def list_collections(ctx: Context | None = None) -> m.CollectionsResponse:
+        """The collections this server can search."""
+        return m.CollectionsResponse(collections=runtime.list())
+
+    def index_status(collection: CollectionArg, ctx: Context | None = None) -> m.CollectionStatus:
+        """A collection's counts, embedder identity and index health."""
+        with runtime.reading(collection) as opened:
+            return m.CollectionStatus.of(opened.status())
+
+    def verify_citation(
+        collection: CollectionArg,
+        quote: Annotated[str, Field(description="The text to find, exactly.")],
+        chunk_id: str | None = None,
+        document_id: str | None = None,
+        ctx: Context | None = None,
+    ) -> m.VerifyResponse:
+        """Whether a quote is a verbatim substring of a chunk (or a whole document, by
+        document_id), with its start/end offsets in the stored document."""
+        body = m.VerifyRequest(
+            collection=collection, quote=quote, chunk_id=chunk_id, document_id=document_id
+        )
+        with runtime.reading(body.collection) as opened:
+            check = opened.verify_quote(
+                body.quote, chunk_id=body.chunk_id, document_id=body.document_id
+            )
+        return m.VerifyResponse.of(check)
+
+    for fn in (search, fetch_chunk, list_collections, index_status, verify_citation):
+        server.add_tool(_translated(fn.__name__, fn), annotations=_READ_ONLY)
+    if runtime.mutations_enabled:
+        _add_mutating_tools(server, runtime)
+    return server
+
+
+def _check(runtime: Runtime, ctx: Context) -> None:
+    headers = ctx.headers
+    if headers is not None:
+        offered = headers.get(SECRET_HEADER) or headers.get(SECRET_HEADER.lower())
+        authorize(runtime.secret, offered)
+        return
+    # stdio: the peer started us; the secret must still be configured, and be the same one.
+    if runtime.secret is None:
+        authorize(None, None)  # raises: changes are disabled
+        return
+    if not runtime.secret.same_as(secret_from_env(runtime.settings.serve.secret_env)):
+        raise GroundkitError(ErrorCode.AUTH_INVALID, "the shared secret is no longer configured")
+
+
+def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
+    def ingest(
+        collection: CollectionArg,
+        inputs: Annotated[list[str], Field(description="Server-side paths or http(s) URLs.")],
+        ctx: Context,
+    ) -> m.IngestResponse:
+        """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
+        _check(runtime, ctx)
+        body = m.IngestRequest(collection=collection, inputs=inputs)
+        return m.IngestResponse.of(body.collection, runtime.ingest(body.collection, body.inputs))
+
+    def delete_document(
+        collection: CollectionArg,
+        document: Annotated[str, Field(description="A document id, source or external id.")],
+        ctx: Context,
+    ) -> m.DeletedResponse:
+        """Delete one document from a collection."""
+        _check(runtime, ctx)
+        body = m.DeleteDocumentRequest(collection=collection, document=document)
+        document_id = runtime.delete_document(body.collection, body.document)
+        return m.DeletedResponse(collection=body.collection, document_id=document_id)
+
+    def delete_collection(collection: CollectionArg, ctx: Context) -> m.DeletedResponse:
+        """Delete a whole collection and its files."""
+        _check(runtime, ctx)
+        runtime.delete_collection(collection)
+        return m.DeletedResponse(collection=collection)
+
+    for fn in (ingest, delete_document, delete_collection):
+        server.add_tool(_translated(fn.__name__, fn), annotations=_WRITES)

@@ -1,0 +1,247 @@
+"""The request and response bodies shared by REST and MCP: one validation, two transports.
+
+Requests are strict about their shape (unknown fields fail) and bounded in size, so that a
+malformed call is a 422 with a code, never a crash deeper in.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    FiniteFloat,
+    StringConstraints,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
+
+from groundkit.retrieve.quotes import MAX_QUOTE_CHARS, QuoteCheck
+from groundkit.retrieve.search import MAX_QUERY_CHARS
+from groundkit.types import Hit, IngestReport, ResolvedCitation
+
+__all__ = [
+    "ChunkResponse",
+    "CollectionName",
+    "CollectionStatus",
+    "CollectionsResponse",
+    "DeleteDocumentRequest",
+    "DeletedResponse",
+    "ErrorBody",
+    "HealthResponse",
+    "HitModel",
+    "IngestRequest",
+    "IngestResponse",
+    "SearchRequest",
+    "SearchResponse",
+    "VerifyRequest",
+    "VerifyResponse",
+]
+
+# The library checks names fully; this bound only keeps absurd input out of the URL and logs.
+CollectionName = Field(
+    min_length=1,
+    max_length=64,
+    pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+    description="A collection in the server's index dir.",
+)
+# Floats must be finite to be JSON at all (the store matches values as JSON).
+ScalarValue = Annotated[str, StringConstraints(max_length=1000)] | int | FiniteFloat | bool
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ErrorBody(_Response):
+    """Every error, on every route: a stable code, a message, and the request's id."""
+
+    code: str = Field(description="A stable error code, e.g. collection.not_found.")
+    message: str
+    request_id: str
+    hint: str | None = None
+
+
+class SearchRequest(_Request):
+    collection: str = CollectionName
+    query: str = Field(
+        min_length=1, max_length=MAX_QUERY_CHARS, description="Plain words, never query syntax."
+    )
+    top_k: int | None = Field(None, ge=1, le=100, description="How many hits [default: 10].")
+    mode: Literal["bm25", "dense", "hybrid"] | None = Field(
+        None, description="Default: hybrid when the collection has vectors, else bm25."
+    )
+    source: str | None = Field(
+        None, max_length=1000, description="Only sources matching this glob."
+    )
+    where: dict[str, ScalarValue] | None = Field(
+        None, max_length=32, description="Metadata equality filters."
+    )
+
+
+class HitModel(_Response):
+    rank: int
+    score: float
+    collection: str
+    document_id: str
+    external_id: str | None
+    chunk_id: str
+    source: str
+    start: int = Field(description="Offset of the chunk in the stored document text.")
+    end: int
+    snippet: str
+    text: str
+    metadata: dict[str, Any]
+    ranks: dict[str, int] = Field(description="1-based rank in each stage that saw the chunk.")
+
+    @classmethod
+    def of(cls, hit: Hit) -> HitModel:
+        return cls.model_validate(hit.to_dict())
+
+
+class SearchResponse(_Response):
+    collection: str
+    hits: list[HitModel]
+
+
+class CollectionsResponse(_Response):
+    collections: list[str]
+
+
+class CollectionStatus(_Response):
+    collection: str
+    documents: int
+    chunks: int
+    lexical_chunks: int
+    embedder: str | None = Field(description="The embedder identity the vectors were made with.")
+    vectors: int
+    dense_index_vectors: int
+    pending: int
+    formats: dict[str, int]
+    schema_version: int
+    analyzer: str | None
+    size_bytes: int
+    health: Literal["ok", "catching_up"] = Field(
+        description="ok: the derived indexes match the store; catching_up: a write is finishing."
+    )
+
+    @classmethod
+    def of(cls, status: dict[str, Any]) -> CollectionStatus:
+        in_step = (
+            status["pending"] == 0
+            and status["lexical_chunks"] == status["chunks"]
+            and status["dense_index_vectors"] == status["vectors"]
+        )
+        return cls.model_validate({**status, "health": "ok" if in_step else "catching_up"})
+
+
+class ChunkResponse(_Response):
+    collection: str
+    document_id: str
+    external_id: str | None
+    chunk_id: str
+    source: str
+    start: int
+    end: int
+    text: str
+    verification: Literal["verified", "drifted", "missing", "unreadable", "not_checked"] = Field(
+        description="How the source compares now with what was ingested."
+    )
+    metadata: dict[str, Any]
+
+    @classmethod
+    def of(cls, resolved: ResolvedCitation) -> ChunkResponse:
+        return cls.model_validate(resolved.to_dict())
+
+
+Id = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class VerifyRequest(_Request):
+    """Exactly one of ``chunk_id`` (search inside that chunk) or ``document_id`` (the whole
+    document)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        json_schema_extra={"oneOf": [{"required": ["chunk_id"]}, {"required": ["document_id"]}]},
+    )
+
+    collection: str = CollectionName
+    quote: str = Field(min_length=1, max_length=MAX_QUOTE_CHARS)
+    # Absent rather than null in the schema, so that "exactly one" is expressible there.
+    chunk_id: Id | SkipJsonSchema[None] = None
+    document_id: Id | SkipJsonSchema[None] = None
+
+    @model_validator(mode="after")
+    def _one_target(self) -> VerifyRequest:
+        if (self.chunk_id is None) == (self.document_id is None):
+            raise ValueError("give exactly one of chunk_id or document_id")
+        return self
+
+
+class VerifyResponse(_Response):
+    verbatim: bool = Field(description="The quote occurs, exactly, in the chunk or document.")
+    document_id: str
+    chunk_id: str | None
+    start: int | None = Field(description="Offset of the first occurrence in the stored text.")
+    end: int | None
+    occurrences: int
+
+    @classmethod
+    def of(cls, check: QuoteCheck) -> VerifyResponse:
+        return cls(
+            verbatim=check.verbatim,
+            document_id=check.document_id,
+            chunk_id=check.chunk_id,
+            start=check.start,
+            end=check.end,
+            occurrences=check.occurrences,
+        )
+
+
+class HealthResponse(_Response):
+    status: Literal["ok"]
+
+
+class IngestRequest(_Request):
+    collection: str = CollectionName
+    inputs: list[str] = Field(
+        min_length=1,
+        max_length=100,
+        description="Paths on the server's machine, or http(s) URLs.",
+    )
+
+
+class IngestResponse(_Response):
+    collection: str
+    new: int
+    changed: int
+    unchanged: int
+    removed: int
+    skipped: list[dict[str, str]]
+    ignored: int
+    chunks_written: int
+    chunks_embedded: int
+
+    @classmethod
+    def of(cls, collection: str, report: IngestReport) -> IngestResponse:
+        return cls.model_validate({"collection": collection, **report.to_dict()})
+
+
+class DeleteDocumentRequest(_Request):
+    collection: str = CollectionName
+    document: str = Field(
+        min_length=1, max_length=4096, description="A document id, source or external id."
+    )
+
+
+class DeletedResponse(_Response):
+    collection: str
+    document_id: str | None = None

@@ -1,0 +1,216 @@
+"""The REST API (FastAPI): thin handlers over the shared ``Runtime``.
+
+Every handler is a plain function, run by FastAPI in its thread pool, that validates through the
+shared models, calls the library, and records how many results it returned for the access log.
+Errors become ``{code, message, request_id}`` with the status ``serve.errors`` maps the code to.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import traceback
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Request, Security
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import APIKeyHeader
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.serve import models as m
+from groundkit.serve.errors import http_status, internal_error, invalid_request
+from groundkit.serve.runtime import Runtime
+from groundkit.serve.secret import SECRET_HEADER, authorize
+
+__all__ = ["ERROR_RESPONSES", "CatchBugs", "install_error_handlers", "rest_router"]
+
+_log = logging.getLogger("groundkit.serve")
+
+_ERROR = {"model": m.ErrorBody, "description": "An error: see its code."}
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = dict.fromkeys(
+    (400, 404, 409, 413, 421, 422, 500, 501, 502, 503, 504), _ERROR
+)
+_AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **ERROR_RESPONSES,
+    401: _ERROR,
+    403: _ERROR,
+}
+
+Name = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+ChunkId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
+DocumentKey = Annotated[str, Path(min_length=1, max_length=256, pattern=r"^[^/]+$")]
+
+_secret_header = APIKeyHeader(
+    name=SECRET_HEADER, auto_error=False, description="The shared secret (mutating routes only)."
+)
+
+
+def _runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+def _results(request: Request, count: int) -> None:
+    request.state.results = count
+
+
+def require_secret(
+    request: Request, offered: Annotated[str | None, Security(_secret_header)]
+) -> None:
+    authorize(_runtime(request).secret, offered)
+
+
+def rest_router(mutations: bool) -> APIRouter:
+    router = APIRouter(responses=ERROR_RESPONSES)
+
+    @router.get("/healthz", response_model=m.HealthResponse, tags=["health"])
+    def healthz() -> m.HealthResponse:
+        """The process is up."""
+        return m.HealthResponse(status="ok")
+
+    @router.get("/readyz", response_model=m.HealthResponse, tags=["health"])
+    def readyz(request: Request) -> m.HealthResponse:
+        """The index dir can be listed: requests can be served."""
+        _runtime(request).list()
+        return m.HealthResponse(status="ok")
+
+    @router.post("/v1/search", response_model=m.SearchResponse, tags=["read"])
+    def search(request: Request, body: m.SearchRequest) -> m.SearchResponse:
+        """Ranked, cited passages. The query travels in the body, never in the URL."""
+        with _runtime(request).reading(body.collection) as collection:
+            hits = collection.search(
+                body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
+            )
+        _results(request, len(hits))
+        return m.SearchResponse(
+            collection=body.collection, hits=[m.HitModel.of(hit) for hit in hits]
+        )
+
+    @router.get("/v1/collections", response_model=m.CollectionsResponse, tags=["read"])
+    def collections(request: Request) -> m.CollectionsResponse:
+        names = _runtime(request).list()
+        _results(request, len(names))
+        return m.CollectionsResponse(collections=names)
+
+    @router.get("/v1/collections/{name}", response_model=m.CollectionStatus, tags=["read"])
+    def collection_status(request: Request, name: Name) -> m.CollectionStatus:
+        """Counts, embedder identity and index health."""
+        with _runtime(request).reading(name) as collection:
+            return m.CollectionStatus.of(collection.status())
+
+    @router.get("/v1/chunks/{collection}/{chunk_id}", response_model=m.ChunkResponse, tags=["read"])
+    def chunk(request: Request, collection: Name, chunk_id: ChunkId) -> m.ChunkResponse:
+        """A chunk read back from its stored document, with the source re-checked."""
+        with _runtime(request).reading(collection) as opened:
+            resolved = opened.show(chunk_id)
+        _results(request, 1)
+        return m.ChunkResponse.of(resolved)
+
+    @router.post("/v1/verify", response_model=m.VerifyResponse, tags=["read"])
+    def verify(request: Request, body: m.VerifyRequest) -> m.VerifyResponse:
+        """Whether a quote is verbatim in a chunk or document, and its offsets in the document."""
+        with _runtime(request).reading(body.collection) as collection:
+            check = collection.verify_quote(
+                body.quote, chunk_id=body.chunk_id, document_id=body.document_id
+            )
+        _results(request, check.occurrences)
+        return m.VerifyResponse.of(check)
+
+    if mutations:
+        _mutating_routes(router)
+    return router
+
+
+def _mutating_routes(router: APIRouter) -> None:
+    guarded: dict[str, Any] = {
+        "dependencies": [Depends(require_secret)],
+        "responses": _AUTH_RESPONSES,
+        "tags": ["write"],
+    }
+
+    @router.post("/v1/ingest", response_model=m.IngestResponse, **guarded)
+    def ingest(request: Request, body: m.IngestRequest) -> m.IngestResponse:
+        """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
+        report = _runtime(request).ingest(body.collection, body.inputs)
+        _results(request, report.new + report.changed)
+        return m.IngestResponse.of(body.collection, report)
+
+    @router.delete("/v1/collections/{name}", response_model=m.DeletedResponse, **guarded)
+    def delete_collection(request: Request, name: Name) -> m.DeletedResponse:
+        _runtime(request).delete_collection(name)
+        return m.DeletedResponse(collection=name)
+
+    @router.delete(
+        "/v1/collections/{name}/documents/{document}", response_model=m.DeletedResponse, **guarded
+    )
+    def delete_document(request: Request, name: Name, document: DocumentKey) -> m.DeletedResponse:
+        """Delete one document, by document id or external id."""
+        document_id = _runtime(request).delete_document(name, document)
+        return m.DeletedResponse(collection=name, document_id=document_id)
+
+
+def _error_json(request: Request, error: GroundkitError, status: int | None = None) -> JSONResponse:
+    request.state.error_code = str(error.code)
+    body = {**error.to_dict(), "request_id": getattr(request.state, "request_id", "")}
+    return JSONResponse(body, status_code=status or int(http_status(error)))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def on_groundkit(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, GroundkitError)
+        return _error_json(request, exc)
+
+    async def on_invalid(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return _error_json(request, invalid_request(exc.errors()))
+
+    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 404:
+            error = GroundkitError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such route")
+        else:
+            error = GroundkitError(ErrorCode.USAGE, str(exc.detail))
+        return _error_json(request, error, exc.status_code)
+
+    app.add_exception_handler(GroundkitError, on_groundkit)
+    app.add_exception_handler(RequestValidationError, on_invalid)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+
+
+class CatchBugs:
+    """Innermost guard: an unexpected exception becomes a 500 ``internal`` body and a log line
+    with the request id, the exception's type and its frames, never its message (which could
+    carry a query or document text). Starlette's own handler would re-raise it to the server."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            request_id = scope.get("state", {}).get("request_id", "?")
+            frames = "".join(traceback.format_tb(exc.__traceback__))
+            _log.error("request %s failed with %s\n%s", request_id, type(exc).__name__, frames)
+            if started or scope["type"] != "http":
+                return
+            body = {**internal_error().to_dict(), "request_id": request_id}
+            payload = json.dumps(body).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 500,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
+            await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,228 @@
+"""One runtime shared by every request and transport: collections opened once, kept fresh.
+
+Readers share one open ``Collection`` per name. Before each use the runtime makes two cheap checks
+that notice a write by anyone else (another process's ``grk ingest``, or this server's own
+mutating routes, which write through a separate handle): SQLite's ``PRAGMA data_version`` on a
+watcher connection, which changes when another connection commits, and the store file's inode,
+which changes when the collection is deleted and made again. Either one reopens the collection;
+the old handle is closed when the last request still reading it finishes, so a reader never sees
+a handle closed under it.
+
+Writes take the collection's ``write.lock`` (the same flock the CLI takes), so there is only ever
+one writer; a second gets ``index.locked`` at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from groundkit.collection import (
+    Collection,
+    delete_collection,
+    list_collections,
+    open_collection,
+)
+from groundkit.config import EmbedConfig, Settings
+from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
+from groundkit.errors import IndexLockedError
+from groundkit.types import IngestReport
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from groundkit.serve.secret import Secret
+
+__all__ = ["Runtime"]
+
+_STORE = "store.sqlite"
+
+
+class _SharedEmbedder:
+    """Builds the configured embedder on first use and shares it across every reopen: loading a
+    local model takes a second, a reopen must not."""
+
+    def __init__(self, config: EmbedConfig) -> None:
+        self._config = config
+        self._inner: Embedder | None = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> Embedder:
+        with self._lock:
+            if self._inner is None:
+                from groundkit.embed.factory import create_embedder
+
+                self._inner = create_embedder(self._config)
+            return self._inner
+
+    @property
+    def identity(self) -> EmbedderIdentity:
+        return self._get().identity
+
+    def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
+        return self._get().embed(texts, input_type)
+
+
+@dataclass(eq=False)
+class _Entry:
+    collection: Collection
+    watcher: sqlite3.Connection
+    version: int
+    inode: tuple[int, int]
+    leases: int = 0
+    retired: bool = False
+
+    def close(self) -> None:
+        self.collection.close()
+        self.watcher.close()
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _data_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA data_version").fetchone()[0])
+
+
+class Runtime:
+    """The collections under one index dir, for REST and MCP alike. Thread-safe."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        secret: Secret | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self.settings = settings
+        self.index_dir = Path(settings.index_dir)
+        self.secret = secret
+        self._embedder: Embedder = embedder or _SharedEmbedder(settings.embed)
+        self._lock = threading.Lock()
+        self._entries: dict[str, _Entry] = {}
+        self.reloads = 0  # how many times a collection was reopened after a write: for tests
+
+    @property
+    def mutations_enabled(self) -> bool:
+        return self.secret is not None
+
+    def list(self) -> list[str]:
+        return list_collections(self.index_dir)
+
+    @contextmanager
+    def reading(self, name: str) -> Iterator[Collection]:
+        """The current view of collection ``name``, held for the block.
+
+        Raises ``NotFoundError`` (``collection.not_found``) or ``UsageError`` for a bad name.
+        """
+        with self._lock:
+            entry = self._current(name)
+            entry.leases += 1
+        try:
+            yield entry.collection
+        finally:
+            with self._lock:
+                entry.leases -= 1
+                if entry.retired and entry.leases == 0:
+                    entry.close()
+
+    def _current(self, name: str) -> _Entry:
+        entry = self._entries.get(name)
+        path = self.index_dir / name / _STORE
+        if entry is None:
+            return self._register(name, self._open(name, path))
+        inode = _inode(path)
+        if inode == entry.inode and _data_version(entry.watcher) == entry.version:
+            return entry
+        if inode == entry.inode:
+            try:
+                fresh = self._open(name, path)
+            except IndexLockedError:
+                # Reopening needs the write lock (an index to rebuild) and a writer holds it:
+                # the view we have is older but consistent. The next request tries again.
+                return entry
+        else:
+            self._retire(name)  # deleted, or deleted and made again: never serve the old one
+            fresh = self._open(name, path)
+        self.reloads += 1
+        return self._register(name, fresh)
+
+    def _register(self, name: str, entry: _Entry) -> _Entry:
+        self._retire(name)
+        self._entries[name] = entry
+        return entry
+
+    def _open(self, name: str, path: Path) -> _Entry:
+        inode = _inode(path)
+        if inode is None or not path.is_file():
+            # The library raises the right error: invalid name, or no such collection.
+            open_collection(name, index_dir=self.index_dir, settings=self.settings, create=False)
+        # The watcher reads its version before the collection opens: a commit in between makes
+        # one needless reopen later, never a missed one.
+        # mode=rw: a watcher must never create a store where a deleted collection was.
+        watcher = sqlite3.connect(
+            f"file:{quote(str(path.resolve()))}?mode=rw",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            version = _data_version(watcher)
+            collection = open_collection(
+                name,
+                index_dir=self.index_dir,
+                settings=self.settings,
+                create=False,
+                embedder=self._embedder,
+            )
+        except BaseException:
+            watcher.close()
+            raise
+        return _Entry(collection, watcher, version, inode or (0, 0))
+
+    def _retire(self, name: str) -> None:
+        entry = self._entries.pop(name, None)
+        if entry is not None:
+            entry.retired = True
+            if entry.leases == 0:
+                entry.close()
+
+    # -- writes: each through its own handle, under the collection's write lock
+    def ingest(self, name: str, inputs: Sequence[str]) -> IngestReport:
+        with open_collection(
+            name, index_dir=self.index_dir, settings=self.settings, embedder=self._embedder
+        ) as collection:
+            return collection.ingest(list(inputs))
+
+    def delete_document(self, name: str, key: str) -> str:
+        with open_collection(
+            name,
+            index_dir=self.index_dir,
+            settings=self.settings,
+            create=False,
+            embedder=self._embedder,
+        ) as collection:
+            return collection.delete_document(key)
+
+    def delete_collection(self, name: str) -> None:
+        delete_collection(name, self.index_dir)
+        with self._lock:
+            self._retire(name)
+
+    def close(self) -> None:
+        with self._lock:
+            for name in list(self._entries):
+                self._retire(name)

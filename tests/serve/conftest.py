@@ -1,0 +1,64 @@
+"""Fixtures for the servers: a small real collection, a runtime over it, REST clients."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from serving import SECRET, SECRET_ENV, client_for, make_runtime
+
+from groundkit import Settings
+from groundkit.serve.runtime import Runtime
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    (root / "guides").mkdir(parents=True)
+    (root / "wombats.md").write_text(
+        "# Wombats\n\nThe wombat digs long burrows with its strong claws.\n\n"
+        "## Diet\n\nA wombat eats grasses, roots and bark \u2014 and the odd caf\u00e9 crumb.\n",
+        encoding="utf-8",
+    )
+    (root / "guides" / "echidnas.txt").write_text(
+        "A guide to echidnas: the echidna lays an egg, like the platypus.\n", encoding="utf-8"
+    )
+    return root
+
+
+@pytest.fixture
+def settings(index_dir: Path) -> Settings:
+    return Settings(index_dir=str(index_dir))
+
+
+@pytest.fixture
+def runtime(settings: Settings, docs: Path) -> Iterator[Runtime]:
+    """A read-only runtime (no secret) over the collection ``notes``."""
+    rt = make_runtime(settings)
+    rt.ingest("notes", [str(docs)])
+    yield rt
+    rt.close()
+
+
+@pytest.fixture
+def writable(settings: Settings, docs: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Runtime]:
+    """A runtime with the secret configured (and in the environment, as `grk serve` reads it)."""
+    monkeypatch.setenv(SECRET_ENV, SECRET)
+    rt = make_runtime(settings, secret=SECRET)
+    rt.ingest("notes", [str(docs)])
+    yield rt
+    rt.close()
+
+
+@pytest.fixture
+def client(runtime: Runtime) -> Iterator[TestClient]:
+    with client_for(runtime) as c:
+        yield c
+
+
+@pytest.fixture
+def admin(writable: Runtime) -> Iterator[TestClient]:
+    with client_for(writable) as c:
+        yield c

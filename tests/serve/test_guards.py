@@ -1,0 +1,223 @@
+"""The safety checks: secret, Host and Origin, body size, concurrency, and what logs may carry."""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from serving import SECRET, client_for, make_runtime
+from starlette.types import Receive, Scope, Send
+
+from groundkit import Settings
+from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
+from groundkit.serve.errors import http_status
+from groundkit.serve.guards import ACCESS_LOGGER, Concurrency, allowed_hosts_for
+from groundkit.serve.runtime import Runtime
+from groundkit.serve.secret import Secret
+
+INGEST = {"collection": "notes", "inputs": ["."]}
+
+
+def test_a_mutating_route_without_the_secret_is_401_auth_required(admin: TestClient) -> None:
+    response = admin.post("/v1/ingest", json=INGEST)
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "auth.required"
+
+
+def test_a_mutating_route_with_a_wrong_secret_is_403_auth_invalid(admin: TestClient) -> None:
+    for wrong in ("wrong", SECRET + "x", SECRET[:-1], ""):
+        response = admin.delete("/v1/collections/notes", headers={"X-Groundkit-Secret": wrong})
+        expected = (401, "auth.required") if wrong == "" else (403, "auth.invalid")
+        assert (response.status_code, response.json()["code"]) == expected
+    assert admin.get("/v1/collections").json() == {"collections": ["notes"]}
+
+
+def test_mutating_routes_do_not_exist_without_a_secret(client: TestClient) -> None:
+    paths = client.app.openapi()["paths"]  # type: ignore[attr-defined]
+
+    assert "/v1/ingest" not in paths
+    assert "delete" not in paths["/v1/collections/{name}"]
+    response = client.delete("/v1/collections/notes", headers={"X-Groundkit-Secret": SECRET})
+    assert response.status_code == 405
+    assert client.get("/v1/collections").json() == {"collections": ["notes"]}
+
+
+def test_a_foreign_host_header_is_421_host_rejected(client: TestClient) -> None:
+    for host in ("evil.example", "127.0.0.1:9999", "localhost.evil.example:8765", ""):
+        response = client.get("/v1/collections", headers={"Host": host})
+        assert response.status_code == 421, host
+        assert response.json()["code"] == "serve.host_rejected"
+    assert client.get("/v1/collections", headers={"Host": "localhost:8765"}).status_code == 200
+
+
+def test_a_foreign_origin_on_mcp_is_403_origin_rejected(client: TestClient) -> None:
+    response = client.post(
+        "/mcp", json={}, headers={"Origin": "http://evil.example", "Accept": "application/json"}
+    )
+
+    assert response.status_code == 403
+    assert response.json()["code"] == "serve.origin_rejected"
+
+
+def test_the_allowed_hosts_follow_the_bind_address() -> None:
+    assert allowed_hosts_for("127.0.0.1", 8765) == {
+        "127.0.0.1:8765",
+        "localhost:8765",
+        "[::1]:8765",
+    }
+    assert "box.lan:80" in allowed_hosts_for("10.0.0.5", 80, ["box.lan"])
+    assert "localhost:8765" not in allowed_hosts_for("10.0.0.5", 8765)
+
+
+def test_an_oversized_body_is_413_body_too_large(settings: Settings, docs: Path) -> None:
+    small = settings.model_copy(
+        update={"serve": settings.serve.model_copy(update={"max_body_bytes": 2048})}
+    )
+    runtime = make_runtime(small)
+    runtime.ingest("notes", [str(docs)])
+    with client_for(runtime) as client:
+        declared = client.post("/v1/search", json={"collection": "notes", "query": "w" * 3000})
+
+        def chunks() -> object:
+            yield b'{"collection": "notes", "query": "'
+            yield b"w" * 3000
+            yield b'"}'
+
+        streamed = client.post(
+            "/v1/search", content=chunks(), headers={"Content-Type": "application/json"}
+        )
+        # Refused on the declared length alone, before any of the body is read.
+        claimed = client.post(
+            "/v1/search",
+            content=b"{}",
+            headers={"Content-Type": "application/json", "Content-Length": "999999"},
+        )
+        fine = client.post("/v1/search", json={"collection": "notes", "query": "wombat"})
+    runtime.close()
+    for response in (declared, streamed, claimed):
+        assert response.status_code == 413
+        assert response.json()["code"] == "serve.body_too_large"
+    assert fine.status_code == 200
+
+
+def test_requests_past_the_concurrency_limit_get_503_busy() -> None:
+    release = anyio.Event()
+    entered = anyio.Event()
+
+    async def slow(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["path"] != "/healthz":
+            entered.set()
+            await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    guard = Concurrency(slow, limit=1)
+    first: list[int] = []
+    busy: list[httpx.Response] = []
+
+    async def scenario() -> None:
+        with anyio.fail_after(10):  # without the guard, the second request would wait forever
+            await exchange()
+
+    async def exchange() -> None:
+        transport = httpx.ASGITransport(app=guard)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+
+            async def hold() -> None:
+                first.append((await http.get("/v1/collections")).status_code)
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(hold)
+                await entered.wait()  # the one slot is taken
+                busy.append(await http.get("/v1/collections"))
+                busy.append(await http.get("/healthz"))  # probes are never turned away
+                release.set()
+
+    anyio.run(scenario)
+    refused, probe = busy
+    assert refused.status_code == 503
+    assert refused.json()["code"] == "serve.busy"
+    assert refused.headers["retry-after"] == "1"
+    assert probe.status_code == 200
+    assert first == [200]
+    assert guard.in_flight == 0
+
+
+def test_the_secret_never_reaches_logs_responses_or_reprs(
+    writable: Runtime, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    bodies: list[str] = []
+    with client_for(writable) as admin:
+        for offered in (SECRET, "wrong", SECRET.upper()):
+            for response in (
+                admin.post("/v1/ingest", json=INGEST, headers={"X-Groundkit-Secret": offered}),
+                admin.delete("/v1/collections/zzz", headers={"X-Groundkit-Secret": offered}),
+            ):
+                bodies.append(response.text + json.dumps(dict(response.headers)))
+        bodies.append(json.dumps(admin.app.openapi()))  # type: ignore[attr-defined]
+    secret = writable.secret
+    assert secret is not None
+    seen = "\n".join([*bodies, caplog.text, repr(writable.__dict__), repr(secret), str(secret)])
+    assert SECRET not in seen
+    assert SECRET.split()[0] not in seen
+    with pytest.raises(TypeError):
+        pickle.dumps(secret)
+    with pytest.raises(TypeError):
+        json.dumps(secret)
+
+
+def test_the_secret_compares_only_by_value() -> None:
+    secret = Secret("s3cret")
+
+    assert secret.matches("s3cret")
+    assert not secret.matches("s3cre")
+    assert not secret.matches(None)
+    assert secret.same_as(Secret("s3cret"))
+    assert not secret.same_as(None)
+    assert secret != Secret("s3cret")  # never by ==, which is not constant-time
+
+
+def test_access_logs_carry_id_route_status_latency_and_count_but_never_the_query(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
+    response = client.post("/v1/search", json={"collection": "notes", "query": "wombat claws"})
+    hit = response.json()["hits"][0]
+    client.get(f"/v1/chunks/notes/{hit['chunk_id']}")
+
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == ACCESS_LOGGER]
+
+    assert lines[0]["request_id"] == response.headers["x-request-id"]
+    assert lines[0]["route"] == "/v1/search"
+    assert lines[0]["status"] == 200
+    assert lines[0]["results"] == len(response.json()["hits"])
+    assert isinstance(lines[0]["latency_ms"], float)
+    assert lines[1]["route"] == "/v1/chunks/{collection}/{chunk_id}"
+    assert "wombat" not in caplog.text
+    assert "claws" not in caplog.text
+    assert hit["chunk_id"] not in caplog.text
+
+
+def test_error_codes_map_to_their_http_statuses_in_one_table() -> None:
+    def status(code: ErrorCode, cls: type[GroundkitError] = GroundkitError) -> int:
+        return int(http_status(cls(code, "x")))
+
+    assert status(ErrorCode.COLLECTION_NOT_FOUND, NotFoundError) == 404
+    assert status(ErrorCode.AUTH_REQUIRED) == 401
+    assert status(ErrorCode.AUTH_INVALID) == 403
+    assert status(ErrorCode.SERVE_HOST_REJECTED) == 421
+    assert status(ErrorCode.SERVE_BODY_TOO_LARGE) == 413
+    assert status(ErrorCode.SERVE_BUSY) == 503
+    assert status(ErrorCode.INDEX_LOCKED) == 409
+    assert status(ErrorCode.INVALID_QUERY, UsageError) == 422
+    assert status(ErrorCode.STORE_FAILED) == 500
+    for code in ErrorCode:  # every code has a status, through the table or its class
+        assert 400 <= status(code) <= 599

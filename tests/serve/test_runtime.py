@@ -1,0 +1,172 @@
+"""The shared runtime: sees writes made elsewhere without a restart, and stays correct under
+concurrent readers and one writer."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from serving import make_runtime
+
+import groundkit
+from groundkit import Settings
+from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.serve.runtime import Runtime
+
+GRK = [sys.executable, "-m", "groundkit.cli.main"]
+
+
+def sources(runtime: Runtime, query: str, name: str = "notes") -> set[str]:
+    with runtime.reading(name) as collection:
+        return {Path(hit.citation.source).name for hit in collection.search(query)}
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_an_ingest_by_another_process_is_seen_without_a_restart(
+    runtime: Runtime, index_dir: Path, tmp_path: Path
+) -> None:
+    assert sources(runtime, "quokka") == set()
+    more = write(tmp_path / "more", "quokka.md", "The quokka smiles on Rottnest Island.\n")
+
+    done = subprocess.run(
+        [*GRK, "--index-dir", str(index_dir), "-c", "notes", "ingest", "-q", str(more)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert sources(runtime, "quokka") == {"quokka.md"}
+    assert runtime.reloads == 1
+
+
+def test_a_separately_opened_collection_s_ingest_is_seen_by_the_next_read(
+    runtime: Runtime, index_dir: Path, tmp_path: Path
+) -> None:
+    assert sources(runtime, "platypus") == {"echidnas.txt"}
+    more = write(tmp_path / "more", "platypus.md", "The platypus hunts with its bill.\n")
+
+    with groundkit.open_collection("notes", index_dir=index_dir) as other:
+        other.ingest([more])
+
+    assert sources(runtime, "platypus") == {"echidnas.txt", "platypus.md"}
+
+
+def test_reads_without_writes_never_reopen(runtime: Runtime) -> None:
+    for _ in range(5):
+        sources(runtime, "wombat")
+
+    assert runtime.reloads == 0
+
+
+def test_a_collection_deleted_and_made_again_is_reopened(
+    runtime: Runtime, index_dir: Path, tmp_path: Path
+) -> None:
+    assert sources(runtime, "wombat") == {"wombats.md"}
+    groundkit.delete_collection("notes", index_dir)
+    with pytest.raises(GroundkitError) as gone:
+        sources(runtime, "wombat")
+    assert gone.value.code == ErrorCode.COLLECTION_NOT_FOUND
+
+    more = write(tmp_path / "again", "wombat2.md", "A second wombat, in a new collection.\n")
+    with groundkit.open_collection("notes", index_dir=index_dir) as again:
+        again.ingest([more])
+
+    assert sources(runtime, "wombat") == {"wombat2.md"}
+
+
+def test_a_handle_is_closed_only_after_its_last_reader_leaves(
+    runtime: Runtime, index_dir: Path, tmp_path: Path
+) -> None:
+    more = write(tmp_path / "more", "quokka.md", "The quokka smiles.\n")
+    with runtime.reading("notes") as old:
+        with groundkit.open_collection("notes", index_dir=index_dir) as other:
+            other.ingest([more])
+        assert sources(runtime, "quokka") == {"quokka.md"}  # a newer handle serves new reads
+        assert [Path(h.citation.source).name for h in old.search("wombat")] == ["wombats.md"]
+
+
+def test_a_second_writer_is_refused_with_index_locked(
+    runtime: Runtime, index_dir: Path, docs: Path
+) -> None:
+    with groundkit.open_collection("notes", index_dir=index_dir) as holder:
+        from groundkit.collection import _write_lock
+
+        with _write_lock(holder.path), pytest.raises(GroundkitError) as locked:
+            runtime.ingest("notes", [str(docs)])
+
+    assert locked.value.code == ErrorCode.INDEX_LOCKED
+
+
+def test_concurrent_readers_stay_correct_while_one_writer_ingests(
+    settings: Settings, docs: Path, tmp_path: Path
+) -> None:
+    runtime = make_runtime(settings)
+    runtime.ingest("notes", [str(docs)])
+    batches = [
+        write(tmp_path / f"batch{i}", f"animal{i}.md", f"Animal {i}: the numbat number {i}.\n")
+        for i in range(8)
+    ]
+    failures: list[BaseException] = []
+    stop = threading.Event()
+    reads = [0]
+
+    def reader() -> None:
+        try:
+            while not stop.is_set():
+                with runtime.reading("notes") as collection:
+                    hits = collection.search("wombat burrows")
+                    # Every hit is the wombat document, and its citation re-reads to its text.
+                    assert {Path(h.citation.source).name for h in hits} == {"wombats.md"}
+                    for hit in hits:
+                        assert collection.show(hit.citation.chunk_id).text == hit.text
+                reads[0] += 1
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=reader) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        for batch in batches:  # one writer: each batch is its own ingest, its own commit
+            runtime.ingest("notes", [str(batch)])
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert failures == []
+    assert reads[0] > 0
+    assert len(sources(runtime, "numbat")) == 8
+    runtime.close()
+
+
+def test_while_a_writer_holds_the_lock_a_reopen_that_needs_it_keeps_the_older_view(
+    runtime: Runtime, index_dir: Path
+) -> None:
+    assert sources(runtime, "wombat") == {"wombats.md"}
+    # Another process leaves the lexical index needing a rebuild (built by "another analyzer"),
+    # which only a holder of the write lock may do, and keeps holding the lock.
+    store = sqlite3.connect(index_dir / "notes" / "store.sqlite")
+    with store:
+        store.execute("UPDATE manifest SET value = 'older_analyzer' WHERE key = 'analyzer'")
+    store.close()
+    lock = os.open(index_dir / "notes" / "write.lock", os.O_RDWR)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        assert sources(runtime, "wombat") == {"wombats.md"}  # served, not index.locked
+        assert runtime.reloads == 0
+    finally:
+        os.close(lock)
+    assert sources(runtime, "wombat") == {"wombats.md"}  # now reopened, and rebuilt
+    assert runtime.reloads == 1
