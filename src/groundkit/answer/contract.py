@@ -13,11 +13,11 @@ stored document, and ``cited_text`` is cut from the stored text, never copied fr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from groundkit.answer import strict
 from groundkit.answer.bundle import EvidenceBundle
 from groundkit.errors import AIError, ErrorCode
 from groundkit.types import ResolvedCitation
@@ -56,7 +56,9 @@ ANSWER_SCHEMA: dict[str, Any] = {
 }
 
 Resolver = Callable[[str], ResolvedCitation]
-_VALIDATED = object()  # only this module holds it: an Answer cannot be built elsewhere
+# Tokens validate_answer has minted and no Answer has used yet. Each is spent by the one Answer
+# built with it, so dataclasses.replace() on a validated Answer cannot forge a second one.
+_UNSPENT: set[object] = set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +107,10 @@ class Answer:
     _token: object
 
     def __post_init__(self) -> None:
-        if self._token is not _VALIDATED:
-            raise TypeError("an Answer is only obtained from validate_answer")
+        try:
+            _UNSPENT.remove(self._token)
+        except KeyError:
+            raise TypeError("an Answer is only obtained from validate_answer") from None
 
     @property
     def abstained(self) -> bool:
@@ -161,12 +165,14 @@ def validate_answer(raw: str, bundle: EvidenceBundle, resolve: Resolver) -> Answ
             )
             markers.append(len(quotes))
         items.append(AnswerItem(text, tuple(markers)))
-    return Answer(tuple(items), tuple(quotes), _VALIDATED)
+    token = object()
+    _UNSPENT.add(token)
+    return Answer(tuple(items), tuple(quotes), token)
 
 
 def _parse(raw: str, bundle: EvidenceBundle) -> list[tuple[str, list[tuple[int, str]]]]:
     try:
-        data = json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        data = strict.loads(raw)
     except (ValueError, TypeError):
         _refuse("the reply is not a single JSON object")
     _exact_keys(data, {"items"}, "the reply")
@@ -177,8 +183,10 @@ def _parse(raw: str, bundle: EvidenceBundle) -> list[tuple[str, list[tuple[int, 
         where = f"item {i}"
         _exact_keys(entry, {"text", "citations"}, where)
         text, cites = entry["text"], entry["citations"]
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or not strict.visible(text):
             _refuse(f"{where} has no text")
+        if not strict.printable(text):
+            _refuse(f"{where} has a control character or a lone surrogate")
         if not isinstance(cites, list) or not cites:
             _refuse(f"{where} has no citation")
         checked = []
@@ -208,17 +216,6 @@ def _exact_keys(value: Any, keys: set[str], where: str) -> None:
         missing = sorted(keys - set(value))
         detail = f"missing {', '.join(missing)}" if missing else "unexpected extra fields"
         _refuse(f"{where} has the wrong fields ({detail})")
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        raise ValueError("duplicate key")
-    return dict(pairs)
-
-
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _refuse(reason: str) -> NoReturn:
