@@ -184,6 +184,18 @@ def test_with_the_keychain_locked_answer_is_unavailable(
     degraded(grk, "unavailable", "auth.denied")
 
 
+def test_an_unexpected_keychain_failure_is_unavailable_not_a_crash(
+    grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
+) -> None:
+    # Keychain backends raise their own errors (D-Bus, Secret Service), not only keyring's.
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text(REMOTE.replace('api_key_env = "TEST_GROQ_KEY"\n', ""))
+    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    keychain.fail_with = RuntimeError("org.freedesktop.DBus.Error.ServiceUnknown")
+    report = degraded(grk, "unavailable", "auth.keychain_unavailable")
+    assert "DBus" not in json.dumps(report)
+
+
 @pytest.mark.parametrize(
     ("failure", "code"),
     [
