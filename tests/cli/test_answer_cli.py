@@ -221,6 +221,21 @@ def test_a_refused_answer_shows_the_evidence_and_says_refused(grk: Grk, use: Any
     degraded(grk, "refused", "ai.invalid_output")
 
 
+@pytest.mark.parametrize("as_json", [True, False])
+def test_a_reply_no_encoder_can_print_is_refused_and_the_evidence_still_shown(
+    grk: Grk, use: Any, as_json: bool
+) -> None:
+    bad = GOOD.replace("Wombats dig burrows.", "Wombats \\ud800 dig.")
+    use(RecordingTransport([openai_reply(bad)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    if as_json:
+        degraded(grk, "refused", "ai.invalid_output")
+    else:
+        assert grk("answer", "what does the wombat dig?") == 0
+        assert "no explanation (refused)" in grk.out
+        assert "digs long burrows" in grk.out
+
+
 def test_every_degraded_answer_exits_zero_and_prints_the_evidence(grk: Grk, use: Any) -> None:
     use(ForbiddenTransport())
     assert grk("answer", "what does the wombat dig?") == 0
