@@ -82,6 +82,17 @@ def test_a_token_from_one_request_never_expands_into_another_requests_values() -
     assert chat.complete("s", "no address here") == "[EMAIL_1] again"  # literal, not expanded
 
 
+def test_a_token_already_written_in_the_text_is_never_minted_so_restoring_keeps_it_literal() -> (
+    None
+):
+    inner = ScriptedChat(['"[EMAIL_1] and [EMAIL_2]"'], local=False)
+    chat = RedactingChat(inner, DEFAULT_PATTERNS)
+    sent = "the template says [EMAIL_1]; write to keeper@example.org"
+    restored = chat.complete("s", sent, response_schema=ANSWER_SCHEMA)
+    assert inner.calls[0].user == "the template says [EMAIL_1]; write to [EMAIL_2]"
+    assert restored == '"[EMAIL_1] and keeper@example.org"'
+
+
 def test_the_model_never_sees_the_value_and_a_restored_quote_still_validates(
     col: Collection,
 ) -> None:

@@ -78,8 +78,11 @@ def build_patterns(extra_regexes: Sequence[str], names: Sequence[str]) -> tuple[
 class Redactor:
     """One call's redaction: the value -> token table lives and dies with this object."""
 
-    def __init__(self, patterns: Iterable[Pattern]) -> None:
+    def __init__(self, patterns: Iterable[Pattern], *, reserved: str = "") -> None:
         self._patterns = tuple(patterns)
+        # Text already holding "[EMAIL_1]" literally: that token is skipped, or restoring would
+        # turn the writer's own words into this call's value.
+        self._reserved = reserved
         self._tokens: dict[str, str] = {}  # value -> token
         self._values: dict[str, str] = {}  # token -> value
         self._counts: dict[str, int] = {}
@@ -102,8 +105,10 @@ class Redactor:
 
     def _token(self, value: str, label: str) -> str:
         if value not in self._tokens:
-            self._counts[label] = self._counts.get(label, 0) + 1
-            token = f"[{label}_{self._counts[label]}]"
+            token = ""
+            while not token or token in self._reserved:
+                self._counts[label] = self._counts.get(label, 0) + 1
+                token = f"[{label}_{self._counts[label]}]"
             self._tokens[value] = token
             self._values[token] = value
         return self._tokens[value]
@@ -155,7 +160,8 @@ class RedactingChat:
         return self.inner.local
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
-        redactor = Redactor(self._patterns)  # fresh per call: tokens never cross requests
+        # Fresh per call, so tokens never cross requests.
+        redactor = Redactor(self._patterns, reserved=system + user)
         reply = self.inner.complete(
             redactor.redact(system), redactor.redact(user), response_schema=response_schema
         )
