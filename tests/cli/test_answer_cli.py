@@ -374,6 +374,27 @@ def test_a_bundle_cut_by_the_size_cap_says_so_in_json_and_text(
     assert f"({evidence['omitted']} more passages left out" in grk.out
 
 
+def test_passages_too_big_for_the_size_cap_are_not_called_nothing_retrieved(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    forbidden = use(ForbiddenTransport()).transport
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "long.md").write_text("The wombat digs a tunnel. " * 40)
+    (tmp_path / "grk.toml").write_text(REMOTE + LOCAL + "[answer]\nmax_bundle_bytes = 600\n")
+    assert grk("ingest", str(big), "-q") == 0
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    report = grk.json("answer", "wombat tunnel")
+    assert report["evidence"]["items"] == []
+    assert report["evidence"]["omitted"] >= 1
+    assert report["ai"]["state"] == "unavailable"
+    assert report["ai"]["reason"]["code"] == "config.invalid_value"
+    assert grk("answer", "wombat tunnel") == 0
+    assert "no passages found" not in grk.out
+    assert "more passages left out" in grk.out
+    assert forbidden.calls == 0
+
+
 def test_a_local_model_still_needs_the_opt_in(grk: Grk, use: Any, tmp_path: Path) -> None:
     use(ForbiddenTransport())
     (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
