@@ -223,3 +223,25 @@ def test_a_validated_answer_cannot_be_copied_into_a_forged_one(col: Collection) 
     )
     with pytest.raises(TypeError):
         dataclasses.replace(answer, items=(AnswerItem("The moon is cheese.", (1,)),))
+
+
+def test_a_quote_found_more_than_once_names_its_first_place_and_says_it_is_ambiguous(
+    col: Collection,
+) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    answer = validate_answer(reply(item("Wombats.", (1, "wombat"), (1, QUOTE))), bundle, col.show)
+    repeated, once = answer.citations
+    stored = stored_text(col, bundle.items[0].document_id)
+    assert repeated.start == stored.index("wombat")
+    assert (repeated.ambiguous, once.ambiguous) == (True, False)
+    assert repeated.to_dict()["ambiguous"] is True
+
+
+def test_a_source_deleted_from_the_store_since_retrieval_refuses_the_answer(
+    col: Collection,
+) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    col.delete_document(bundle.items[0].document_id)
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("Wombats dig.", (1, QUOTE))), bundle, col.show)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT

@@ -3,9 +3,9 @@
 The reply must be ``{"items": [{"text": ..., "citations": [{"source": N, "quote": ...}]}]}`` and
 nothing more. ``source`` is an integer (never a bool, float or string) naming an item of the bundle
 that was sent; ``quote`` is a non-empty, byte-for-byte substring of that item's text (no
-whitespace, case or Unicode folding); every item has text and at least one citation; ``items: []``
-is an abstention. Any failure refuses the whole reply: a partly valid answer is the most dangerous
-output. Nothing is repaired and nothing is retried.
+whitespace, case or Unicode folding); every item has visible, printable text and at least one
+citation; ``items: []`` is an abstention. Any failure refuses the whole reply: a partly valid
+answer is the most dangerous output. Nothing is repaired and nothing is retried.
 
 A validated answer is then resolved against the store: each quote becomes exact offsets in the
 stored document, and ``cited_text`` is cut from the stored text, never copied from the model.
@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 
 from groundkit.answer import strict
 from groundkit.answer.bundle import EvidenceBundle
-from groundkit.errors import AIError, ErrorCode
+from groundkit.errors import AIError, ErrorCode, NotFoundError
 from groundkit.types import ResolvedCitation
 
 __all__ = ["ANSWER_SCHEMA", "Answer", "AnswerItem", "CitedQuote", "validate_answer"]
@@ -74,6 +74,9 @@ class CitedQuote:
     end: int
     cited_text: str
     verification: str  # whether the source file still holds what was ingested (Verification)
+    # The quote occurs more than once in its passage: start/end name the first place, and the
+    # model's words cannot say which one it meant (the text is the same at each).
+    ambiguous: bool
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +89,7 @@ class CitedQuote:
             "end": self.end,
             "cited_text": self.cited_text,
             "verification": self.verification,
+            "ambiguous": self.ambiguous,
         }
 
 
@@ -144,7 +148,7 @@ def validate_answer(raw: str, bundle: EvidenceBundle, resolve: Resolver) -> Answ
         markers = []
         for number, quote in cites:
             item = bundle.items[number - 1]
-            found = cache.get(item.chunk_id) or resolve(item.chunk_id)
+            found = cache.get(item.chunk_id) or _reread(resolve, item.chunk_id, number)
             cache[item.chunk_id] = found
             if found.text != item.text:
                 _refuse(f"source {number} changed in the store since it was retrieved")
@@ -161,6 +165,7 @@ def validate_answer(raw: str, bundle: EvidenceBundle, resolve: Resolver) -> Answ
                     start + len(quote),
                     found.text[at : at + len(quote)],
                     str(found.verification),
+                    found.text.find(quote, at + 1) >= 0,
                 )
             )
             markers.append(len(quotes))
@@ -206,6 +211,13 @@ def _parse(raw: str, bundle: EvidenceBundle) -> list[tuple[str, list[tuple[int, 
             checked.append((number, quote))
         out.append((text, checked))
     return out
+
+
+def _reread(resolve: Resolver, chunk_id: str, number: int) -> ResolvedCitation:
+    try:
+        return resolve(chunk_id)
+    except NotFoundError:
+        _refuse(f"source {number} is no longer in the store")
 
 
 def _exact_keys(value: Any, keys: set[str], where: str) -> None:

@@ -125,10 +125,6 @@ class Redactor:
 
         return pattern.sub(back, reply)
 
-    @property
-    def count(self) -> int:
-        return len(self._values)
-
 
 class RedactingChat:
     """A ``ChatModel`` that redacts what it sends and restores what comes back."""
@@ -142,7 +138,6 @@ class RedactingChat:
             )
         self.inner = inner
         self._patterns = tuple(patterns)
-        self.last_redactions = 0
 
     def __repr__(self) -> str:
         return f"RedactingChat({self.inner!r})"
@@ -165,5 +160,4 @@ class RedactingChat:
         reply = self.inner.complete(
             redactor.redact(system), redactor.redact(user), response_schema=response_schema
         )
-        self.last_redactions = redactor.count
         return redactor.restore(reply, json_strings=response_schema is not None)
