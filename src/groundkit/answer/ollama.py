@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from groundkit.answer.chat import JsonSchema, Transport
+from groundkit.answer.chat import JsonSchema, Transport, messages
 from groundkit.answer.http_chat import Endpoint, dumps_body, send
 from groundkit.answer.secret import Secret, bearer
 from groundkit.errors import AIError, ErrorCode
@@ -48,10 +48,7 @@ class OllamaChat:
     def request_body(self, system: str, user: str, response_schema: JsonSchema | None) -> bytes:
         body: dict[str, Any] = {
             "model": self._model,
-            "messages": [
-                {"role": "system", "content": system},
-                {"role": "user", "content": user},
-            ],
+            "messages": messages(system, user),
             "stream": False,
         }
         if response_schema is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from groundkit.answer.chat import JsonSchema, Transport
+from groundkit.answer.chat import JsonSchema, Transport, completion_content, messages
 from groundkit.answer.http_chat import Endpoint, dumps_body, send
 from groundkit.answer.secret import Secret, bearer
 from groundkit.errors import AIError, ErrorCode
@@ -64,10 +64,7 @@ class OpenAICompatibleChat:
     def request_body(self, system: str, user: str, response_schema: JsonSchema | None) -> bytes:
         body: dict[str, Any] = {
             "model": self._model,
-            "messages": [
-                {"role": "system", "content": system},
-                {"role": "user", "content": user},
-            ],
+            "messages": messages(system, user),
             "temperature": 0,
             "max_tokens": self._max_tokens,
             "stream": False,
@@ -88,15 +85,7 @@ class OpenAICompatibleChat:
         payload = send(
             self._transport, self._endpoint.url("/chat/completions"), headers, body, who=who
         )
-        content = _content(payload)
+        content = completion_content(payload)
         if content is None:
             raise AIError(ErrorCode.AI_PROVIDER_FAILED, f"{who} sent no message content")
         return content
-
-
-def _content(payload: Any) -> str | None:
-    try:
-        content = payload["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        return None
-    return content if isinstance(content, str) else None
