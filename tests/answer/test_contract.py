@@ -245,3 +245,7 @@ def test_a_source_deleted_from_the_store_since_retrieval_refuses_the_answer(
     with pytest.raises(AIError) as caught:
         validate_answer(reply(item("Wombats dig.", (1, QUOTE))), bundle, col.show)
     assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+
+
+def test_a_reply_nested_too_deep_to_parse_is_refused_not_a_crash(col: Collection) -> None:
+    refused(col, '{"items": ' + "[" * 100_000 + "]" * 100_000 + "}")

@@ -236,6 +236,14 @@ def test_a_reply_no_encoder_can_print_is_refused_and_the_evidence_still_shown(
         assert "digs long burrows" in grk.out
 
 
+def test_a_provider_body_nested_too_deep_to_parse_is_failed_not_a_crash(grk: Grk, use: Any) -> None:
+    from groundkit.answer.chat import HttpReply
+
+    use(RecordingTransport([HttpReply(200, b"[" * 100_000 + b"]" * 100_000)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    degraded(grk, "failed", "ai.provider_failed")
+
+
 def test_every_degraded_answer_exits_zero_and_prints_the_evidence(grk: Grk, use: Any) -> None:
     use(ForbiddenTransport())
     assert grk("answer", "what does the wombat dig?") == 0

@@ -77,7 +77,7 @@ def send(transport: Transport, url: str, headers: Headers, body: bytes, *, who: 
         _status_error(reply, who)
     try:
         return json.loads(reply.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting overflows the parser
         raise AIError(
             ErrorCode.AI_PROVIDER_FAILED, f"{who} answered with a body that is not JSON"
         ) from None

@@ -20,7 +20,10 @@ _LAYOUT = frozenset("\n\t")  # the only control characters prose may carry
 
 def loads(raw: str) -> Any:
     """The one JSON value in ``raw``. Raises ``ValueError`` for anything else."""
-    return json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    try:
+        return json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except RecursionError:  # nesting deeper than the parser's stack: a reply, not our bug
+        raise ValueError("nested too deep") from None
 
 
 def printable(text: str) -> bool:
