@@ -76,7 +76,30 @@ M = [
         "        if not isinstance(cites, list):",
         "without_a_citation",
     ),
-    ("duplicate keys allowed", "object_pairs_hook=_no_duplicates, ", "", "strict_json_object"),
+    (
+        "duplicate keys allowed",
+        "data = strict.loads(raw)",
+        'data = __import__("json").loads(raw)',
+        "strict_json_object",
+    ),
+    (
+        "invisible text counts as text",
+        "not strict.visible(text)",
+        "not text.strip()",
+        "invisible_characters",
+    ),
+    (
+        "unprintable prose allowed",
+        "        if not strict.printable(text):",
+        "        if False:",
+        "lone_surrogate_or_a_control",
+    ),
+    (
+        "validation token reusable",
+        "            _UNSPENT.remove(self._token)",
+        "            assert self._token in _UNSPENT",
+        "forged",
+    ),
 ]
 bad = 0
 for name, old, new, k in M:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import unicodedata
@@ -10,7 +11,7 @@ import pytest
 from answer_helpers import bundle_for, item, reply
 
 from groundkit import Collection
-from groundkit.answer.contract import Answer, validate_answer
+from groundkit.answer.contract import Answer, AnswerItem, validate_answer
 from groundkit.errors import AIError, ErrorCode
 
 QUOTE = "digs long burrows"
@@ -188,3 +189,63 @@ def test_a_refusal_message_never_carries_the_model_text_or_the_evidence(col: Col
         validate_answer(reply(item("SECRET-PROSE", (1, "SECRET-QUOTE"))), bundle, col.show)
     for leaked in ("SECRET-PROSE", "SECRET-QUOTE", "wombat", "burrows"):
         assert leaked not in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["\u200b", "\ufeff", "\u200b\u00a0\u2028", "\x00"])
+def test_an_item_of_invisible_characters_only_has_no_text_and_is_refused(
+    col: Collection, text: str
+) -> None:
+    refused(col, reply(item(text, (1, QUOTE))))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wombats \ud800 dig.",  # a lone surrogate: no UTF-8 encoder can write it
+        "Wombats \u001b[2J dig.",  # an escape sequence would drive the user's terminal
+        "Wombats\x07 dig.",
+    ],
+)
+def test_prose_with_a_lone_surrogate_or_a_control_character_is_refused(
+    col: Collection, text: str
+) -> None:
+    refused(col, reply(item(text, (1, QUOTE))))
+
+
+def test_line_breaks_and_tabs_in_prose_are_still_text(col: Collection) -> None:
+    raw = reply(item("Wombats\n\tdig burrows.", (1, QUOTE)))
+    assert validate_answer(raw, bundle_for(col, "wombat burrows"), col.show).items
+
+
+def test_a_validated_answer_cannot_be_copied_into_a_forged_one(col: Collection) -> None:
+    answer = validate_answer(
+        reply(item("Wombats dig.", (1, QUOTE))), bundle_for(col, "wombat"), col.show
+    )
+    with pytest.raises(TypeError):
+        dataclasses.replace(answer, items=(AnswerItem("The moon is cheese.", (1,)),))
+
+
+def test_a_quote_found_more_than_once_names_its_first_place_and_says_it_is_ambiguous(
+    col: Collection,
+) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    answer = validate_answer(reply(item("Wombats.", (1, "wombat"), (1, QUOTE))), bundle, col.show)
+    repeated, once = answer.citations
+    stored = stored_text(col, bundle.items[0].document_id)
+    assert repeated.start == stored.index("wombat")
+    assert (repeated.ambiguous, once.ambiguous) == (True, False)
+    assert repeated.to_dict()["ambiguous"] is True
+
+
+def test_a_source_deleted_from_the_store_since_retrieval_refuses_the_answer(
+    col: Collection,
+) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    col.delete_document(bundle.items[0].document_id)
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("Wombats dig.", (1, QUOTE))), bundle, col.show)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+
+
+def test_a_reply_nested_too_deep_to_parse_is_refused_not_a_crash(col: Collection) -> None:
+    refused(col, '{"items": ' + "[" * 100_000 + "]" * 100_000 + "}")

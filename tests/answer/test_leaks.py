@@ -105,6 +105,24 @@ def test_the_log_guard_redacts_secret_shaped_values_in_every_record(
     assert caplog.text.count("<redacted>") == 2
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+        ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        "https://admin:hunter2@db.example.org/x",
+        "AIzaSyD-1234567890abcdefghijklmnopqrstu",
+    ],
+)
+def test_the_log_guard_scrubs_every_secret_shape_redaction_knows(
+    caplog: pytest.LogCaptureFixture, value: str
+) -> None:
+    install_log_guard()
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger("elsewhere").error("got %s", value)
+    assert caplog.messages == ["got <redacted>"]
+
+
 def test_the_http_client_loggers_are_held_at_warning() -> None:
     install_log_guard()
     for name in ("httpx", "httpcore"):

@@ -48,6 +48,27 @@ def test_secret_shaped_tokens_are_redacted(value: str) -> None:
     assert "[SECRET_1]" in out
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+        ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",  # a JWT: no part may stay behind
+        "dGhpcyBpcyBhIHNlY3JldCB0b2tlbg_dGhpcyBpcyBhIHNlY3JldCB0b2tlbg-ab",  # URL-safe base64
+        "AIzaSyD-1234567890abcdefghijklmnopqrstu",  # Google API key
+        "glpat-abcdefghij0123456789",  # GitLab
+        "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",  # Hugging Face
+        "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+    ],
+)
+def test_url_safe_keys_and_tokens_are_redacted_whole(value: str) -> None:
+    assert Redactor(DEFAULT_PATTERNS).redact(f"x {value} y") == "x [SECRET_1] y"
+
+
+def test_a_long_snake_case_name_is_not_taken_for_a_key() -> None:
+    name = "a_very_long_function_name_that_goes_on_and_on_forever"
+    assert Redactor(DEFAULT_PATTERNS).redact(f"call {name}()") == f"call {name}()"
+
+
 def test_ipv6_addresses_are_redacted() -> None:
     out = Redactor(DEFAULT_PATTERNS).redact("host 2001:db8:85a3::8a2e:370:7334 and fe80::1")
     assert out == "host [IP_1] and [IP_2]"
@@ -80,6 +101,17 @@ def test_a_token_from_one_request_never_expands_into_another_requests_values() -
     chat.complete("s", "mail keeper@example.org")
     assert inner.calls[0].user == "mail [EMAIL_1]"
     assert chat.complete("s", "no address here") == "[EMAIL_1] again"  # literal, not expanded
+
+
+def test_a_token_already_written_in_the_text_is_never_minted_so_restoring_keeps_it_literal() -> (
+    None
+):
+    inner = ScriptedChat(['"[EMAIL_1] and [EMAIL_2]"'], local=False)
+    chat = RedactingChat(inner, DEFAULT_PATTERNS)
+    sent = "the template says [EMAIL_1]; write to keeper@example.org"
+    restored = chat.complete("s", sent, response_schema=ANSWER_SCHEMA)
+    assert inner.calls[0].user == "the template says [EMAIL_1]; write to [EMAIL_2]"
+    assert restored == '"[EMAIL_1] and keeper@example.org"'
 
 
 def test_the_model_never_sees_the_value_and_a_restored_quote_still_validates(

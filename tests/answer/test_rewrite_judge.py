@@ -28,8 +28,11 @@ def test_a_rewritten_query_is_searched_and_both_queries_are_reported(col: Collec
     assert report.to_dict()["rewritten_query"] == "wombat burrows"
 
 
-@pytest.mark.parametrize("output", ["", "   \n ", "x" * (MAX_QUERY_CHARS + 1), "one\ntwo"])
-def test_blank_or_over_long_rewrites_are_typed_errors(output: str) -> None:
+@pytest.mark.parametrize(
+    "output",
+    ["", "   \n ", "x" * (MAX_QUERY_CHARS + 1), "one\ntwo", "one\rtwo", "\ud800", "a\x1b[2Jb"],
+)
+def test_blank_over_long_or_unprintable_rewrites_are_typed_errors(output: str) -> None:
     with pytest.raises(AIError) as caught:
         rewrite_query(ScriptedChat([output]), "question")
     assert caught.value.code == ErrorCode.AI_REWRITE_INVALID
@@ -64,6 +67,10 @@ def test_the_judge_verdict_is_reported_as_advisory(col: Collection) -> None:
         json.dumps({"faithful": True, "unsupported_claims": [1], "reasoning": ""}),
         json.dumps({"faithful": True, "unsupported_claims": [], "reasoning": "", "score": 9}),
         json.dumps({"faithful": True, "reasoning": ""}),
+        '{"faithful": true, "faithful": false, "unsupported_claims": [], "reasoning": ""}',
+        '{"faithful": true, "unsupported_claims": [], "reasoning": NaN}',
+        '{"faithful": true, "unsupported_claims": ["\\ud800"], "reasoning": ""}',
+        '{"faithful": true, "unsupported_claims": [], "reasoning": "\\u001b[2J"}',
     ],
 )
 def test_an_invalid_verdict_is_a_typed_error_that_leaves_the_answer_standing(

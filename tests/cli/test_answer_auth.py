@@ -126,3 +126,13 @@ def test_ai_enable_refuses_a_profile_that_is_not_configured(
     status, out, _ = run(capsys, "ai", "enable", "notes", "--profile", "typo", "--json")
     assert status == 2
     assert json.loads(out)["error"]["code"] == "ai.unknown_profile"
+
+
+def test_a_key_typed_in_place_of_the_profile_name_is_not_echoed_back(
+    keychain: MemoryKeyring, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    for as_json in ((), ("--json",)):
+        status, out, err = run(capsys, "auth", "set", KEY, *as_json)
+        assert status == 2
+        assert KEY not in out + err

@@ -184,6 +184,18 @@ def test_with_the_keychain_locked_answer_is_unavailable(
     degraded(grk, "unavailable", "auth.denied")
 
 
+def test_an_unexpected_keychain_failure_is_unavailable_not_a_crash(
+    grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
+) -> None:
+    # Keychain backends raise their own errors (D-Bus, Secret Service), not only keyring's.
+    use(ForbiddenTransport())
+    (tmp_path / "grk.toml").write_text(REMOTE.replace('api_key_env = "TEST_GROQ_KEY"\n', ""))
+    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    keychain.fail_with = RuntimeError("org.freedesktop.DBus.Error.ServiceUnknown")
+    report = degraded(grk, "unavailable", "auth.keychain_unavailable")
+    assert "DBus" not in json.dumps(report)
+
+
 @pytest.mark.parametrize(
     ("failure", "code"),
     [
@@ -207,6 +219,29 @@ def test_a_refused_answer_shows_the_evidence_and_says_refused(grk: Grk, use: Any
     use(RecordingTransport([openai_reply(bad)]))
     assert grk("ai", "enable", "default", "--profile", "box") == 0
     degraded(grk, "refused", "ai.invalid_output")
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_a_reply_no_encoder_can_print_is_refused_and_the_evidence_still_shown(
+    grk: Grk, use: Any, as_json: bool
+) -> None:
+    bad = GOOD.replace("Wombats dig burrows.", "Wombats \\ud800 dig.")
+    use(RecordingTransport([openai_reply(bad)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    if as_json:
+        degraded(grk, "refused", "ai.invalid_output")
+    else:
+        assert grk("answer", "what does the wombat dig?") == 0
+        assert "no explanation (refused)" in grk.out
+        assert "digs long burrows" in grk.out
+
+
+def test_a_provider_body_nested_too_deep_to_parse_is_failed_not_a_crash(grk: Grk, use: Any) -> None:
+    from groundkit.answer.chat import HttpReply
+
+    use(RecordingTransport([HttpReply(200, b"[" * 100_000 + b"]" * 100_000)]))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    degraded(grk, "failed", "ai.provider_failed")
 
 
 def test_every_degraded_answer_exits_zero_and_prints_the_evidence(grk: Grk, use: Any) -> None:
@@ -345,6 +380,27 @@ def test_a_bundle_cut_by_the_size_cap_says_so_in_json_and_text(
     assert evidence["omitted"] >= 1
     assert grk("answer", "wombat digs") == 0
     assert f"({evidence['omitted']} more passages left out" in grk.out
+
+
+def test_passages_too_big_for_the_size_cap_are_not_called_nothing_retrieved(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    forbidden = use(ForbiddenTransport()).transport
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "long.md").write_text("The wombat digs a tunnel. " * 40)
+    (tmp_path / "grk.toml").write_text(REMOTE + LOCAL + "[answer]\nmax_bundle_bytes = 600\n")
+    assert grk("ingest", str(big), "-q") == 0
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    report = grk.json("answer", "wombat tunnel")
+    assert report["evidence"]["items"] == []
+    assert report["evidence"]["omitted"] >= 1
+    assert report["ai"]["state"] == "unavailable"
+    assert report["ai"]["reason"]["code"] == "config.invalid_value"
+    assert grk("answer", "wombat tunnel") == 0
+    assert "no passages found" not in grk.out
+    assert "more passages left out" in grk.out
+    assert forbidden.calls == 0
 
 
 def test_a_local_model_still_needs_the_opt_in(grk: Grk, use: Any, tmp_path: Path) -> None:

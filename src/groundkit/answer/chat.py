@@ -16,7 +16,14 @@ from groundkit.answer.secret import Secret
 from groundkit.errors import AIError, ErrorCode, FetchError, UnsafeURLError
 from groundkit.ingest.url import FetchPolicy, request_api
 
-__all__ = ["ChatModel", "GuardedTransport", "HttpReply", "Transport"]
+__all__ = [
+    "ChatModel",
+    "GuardedTransport",
+    "HttpReply",
+    "Transport",
+    "completion_content",
+    "messages",
+]
 
 JsonSchema = Mapping[str, Any]
 Headers = Mapping[str, "str | Secret"]
@@ -85,3 +92,17 @@ class GuardedTransport:
         finally:
             plain.clear()  # the revealed key lives no longer than the request
         return HttpReply(got.status, got.body, got.retry_after)
+
+
+def messages(system: str, user: str) -> list[dict[str, str]]:
+    """The two messages of every request: the fixed system text, then the question and sources."""
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def completion_content(payload: Any) -> str | None:
+    """The reply text of an OpenAI-style chat completion, or None when it has none."""
+    try:
+        content = payload["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return content if isinstance(content, str) else None

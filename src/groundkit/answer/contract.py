@@ -3,9 +3,9 @@
 The reply must be ``{"items": [{"text": ..., "citations": [{"source": N, "quote": ...}]}]}`` and
 nothing more. ``source`` is an integer (never a bool, float or string) naming an item of the bundle
 that was sent; ``quote`` is a non-empty, byte-for-byte substring of that item's text (no
-whitespace, case or Unicode folding); every item has text and at least one citation; ``items: []``
-is an abstention. Any failure refuses the whole reply: a partly valid answer is the most dangerous
-output. Nothing is repaired and nothing is retried.
+whitespace, case or Unicode folding); every item has visible, printable text and at least one
+citation; ``items: []`` is an abstention. Any failure refuses the whole reply: a partly valid
+answer is the most dangerous output. Nothing is repaired and nothing is retried.
 
 A validated answer is then resolved against the store: each quote becomes exact offsets in the
 stored document, and ``cited_text`` is cut from the stored text, never copied from the model.
@@ -13,13 +13,13 @@ stored document, and ``cited_text`` is cut from the stored text, never copied fr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from groundkit.answer import strict
 from groundkit.answer.bundle import EvidenceBundle
-from groundkit.errors import AIError, ErrorCode
+from groundkit.errors import AIError, ErrorCode, NotFoundError
 from groundkit.types import ResolvedCitation
 
 __all__ = ["ANSWER_SCHEMA", "Answer", "AnswerItem", "CitedQuote", "validate_answer"]
@@ -56,7 +56,9 @@ ANSWER_SCHEMA: dict[str, Any] = {
 }
 
 Resolver = Callable[[str], ResolvedCitation]
-_VALIDATED = object()  # only this module holds it: an Answer cannot be built elsewhere
+# Tokens validate_answer has minted and no Answer has used yet. Each is spent by the one Answer
+# built with it, so dataclasses.replace() on a validated Answer cannot forge a second one.
+_UNSPENT: set[object] = set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,9 @@ class CitedQuote:
     end: int
     cited_text: str
     verification: str  # whether the source file still holds what was ingested (Verification)
+    # The quote occurs more than once in its passage: start/end name the first place, and the
+    # model's words cannot say which one it meant (the text is the same at each).
+    ambiguous: bool
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +89,7 @@ class CitedQuote:
             "end": self.end,
             "cited_text": self.cited_text,
             "verification": self.verification,
+            "ambiguous": self.ambiguous,
         }
 
 
@@ -105,8 +111,10 @@ class Answer:
     _token: object
 
     def __post_init__(self) -> None:
-        if self._token is not _VALIDATED:
-            raise TypeError("an Answer is only obtained from validate_answer")
+        try:
+            _UNSPENT.remove(self._token)
+        except KeyError:
+            raise TypeError("an Answer is only obtained from validate_answer") from None
 
     @property
     def abstained(self) -> bool:
@@ -140,7 +148,7 @@ def validate_answer(raw: str, bundle: EvidenceBundle, resolve: Resolver) -> Answ
         markers = []
         for number, quote in cites:
             item = bundle.items[number - 1]
-            found = cache.get(item.chunk_id) or resolve(item.chunk_id)
+            found = cache.get(item.chunk_id) or _reread(resolve, item.chunk_id, number)
             cache[item.chunk_id] = found
             if found.text != item.text:
                 _refuse(f"source {number} changed in the store since it was retrieved")
@@ -157,16 +165,19 @@ def validate_answer(raw: str, bundle: EvidenceBundle, resolve: Resolver) -> Answ
                     start + len(quote),
                     found.text[at : at + len(quote)],
                     str(found.verification),
+                    found.text.find(quote, at + 1) >= 0,
                 )
             )
             markers.append(len(quotes))
         items.append(AnswerItem(text, tuple(markers)))
-    return Answer(tuple(items), tuple(quotes), _VALIDATED)
+    token = object()
+    _UNSPENT.add(token)
+    return Answer(tuple(items), tuple(quotes), token)
 
 
 def _parse(raw: str, bundle: EvidenceBundle) -> list[tuple[str, list[tuple[int, str]]]]:
     try:
-        data = json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        data = strict.loads(raw)
     except (ValueError, TypeError):
         _refuse("the reply is not a single JSON object")
     _exact_keys(data, {"items"}, "the reply")
@@ -177,8 +188,10 @@ def _parse(raw: str, bundle: EvidenceBundle) -> list[tuple[str, list[tuple[int, 
         where = f"item {i}"
         _exact_keys(entry, {"text", "citations"}, where)
         text, cites = entry["text"], entry["citations"]
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or not strict.visible(text):
             _refuse(f"{where} has no text")
+        if not strict.printable(text):
+            _refuse(f"{where} has a control character or a lone surrogate")
         if not isinstance(cites, list) or not cites:
             _refuse(f"{where} has no citation")
         checked = []
@@ -200,6 +213,13 @@ def _parse(raw: str, bundle: EvidenceBundle) -> list[tuple[str, list[tuple[int, 
     return out
 
 
+def _reread(resolve: Resolver, chunk_id: str, number: int) -> ResolvedCitation:
+    try:
+        return resolve(chunk_id)
+    except NotFoundError:
+        _refuse(f"source {number} is no longer in the store")
+
+
 def _exact_keys(value: Any, keys: set[str], where: str) -> None:
     if not isinstance(value, dict):
         _refuse(f"{where} is not a JSON object")
@@ -208,17 +228,6 @@ def _exact_keys(value: Any, keys: set[str], where: str) -> None:
         missing = sorted(keys - set(value))
         detail = f"missing {', '.join(missing)}" if missing else "unexpected extra fields"
         _refuse(f"{where} has the wrong fields ({detail})")
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        raise ValueError("duplicate key")
-    return dict(pairs)
-
-
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _refuse(reason: str) -> NoReturn:

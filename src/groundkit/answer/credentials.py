@@ -103,6 +103,8 @@ class KeyStore:
                 f"the keychain refused the request ({type(exc).__name__})",
                 hint="check the keychain's permissions for groundkit",
             ) from None
+        except Exception as exc:  # backends raise their own too (D-Bus, Secret Service)
+            raise _unavailable(type(exc).__name__) from None
 
 
 def read_key(
@@ -136,9 +138,11 @@ def _checked(value: str, what: str) -> Secret:
     return Secret(value)
 
 
-def _unavailable() -> AuthError:
+def _unavailable(failure: str | None = None) -> AuthError:
+    # Only the exception's type is named: a backend's message could carry anything.
+    why = f" (it failed with {failure})" if failure else ""
     return AuthError(
         ErrorCode.AUTH_KEYCHAIN_UNAVAILABLE,
-        "no OS keychain is available",
+        f"no OS keychain is available{why}",
         hint="name an environment variable holding the key in the profile's api_key_env",
     )

@@ -15,11 +15,12 @@ from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from groundkit.answer.chat import GuardedTransport, Headers, HttpReply, Transport
+from groundkit.answer.secret import Secret, bearer
 from groundkit.config import ProfileConfig
 from groundkit.errors import AIError, ConfigError, ErrorCode, FetchError
 from groundkit.ingest.url import FetchPolicy, host_key
 
-__all__ = ["Endpoint", "default_transport", "dumps_body", "send"]
+__all__ = ["Endpoint", "HttpChat", "default_transport", "dumps_body", "send"]
 
 _MAX_REPLY_BYTES = 4_000_000
 
@@ -51,6 +52,49 @@ class Endpoint:
         return self.base + route
 
 
+class HttpChat:
+    """What the HTTP providers share: a checked endpoint, a model, an optional key, one POST.
+
+    Each provider builds its own body and reads its own reply; the key is revealed only as the
+    ``Authorization`` header is written.
+    """
+
+    provider: str
+
+    def __init__(
+        self,
+        *,
+        endpoint: Endpoint,
+        model: str,
+        transport: Transport,
+        key: Secret | None,
+        max_tokens: int,
+    ) -> None:
+        self._endpoint = endpoint
+        self._model = model
+        self._transport = transport
+        self._key = key
+        self._max_tokens = max_tokens
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(provider={self.provider!r}, model={self._model!r},"
+            f" endpoint={self._endpoint.key!r})"
+        )
+
+    @property
+    def model_name(self) -> str:
+        return self._model
+
+    @property
+    def local(self) -> bool:
+        return self._endpoint.local
+
+    def _post(self, route: str, body: bytes, *, who: str) -> Any:
+        headers = {"Authorization": bearer(self._key)} if self._key else {}
+        return send(self._transport, self._endpoint.url(route), headers, body, who=who)
+
+
 def default_transport(config: ProfileConfig, endpoint: Endpoint) -> Transport:
     """The guarded transport: only a local endpoint is exempt from the address check."""
     return GuardedTransport(
@@ -77,7 +121,7 @@ def send(transport: Transport, url: str, headers: Headers, body: bytes, *, who: 
         _status_error(reply, who)
     try:
         return json.loads(reply.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting overflows the parser
         raise AIError(
             ErrorCode.AI_PROVIDER_FAILED, f"{who} answered with a body that is not JSON"
         ) from None

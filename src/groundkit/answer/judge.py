@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from groundkit.answer import strict
 from groundkit.answer.bundle import EvidenceBundle
 from groundkit.answer.chat import ChatModel
 from groundkit.answer.contract import Answer
@@ -65,9 +66,9 @@ def judge_answer(
         JUDGE_SYSTEM, judge_user(question, bundle, shown), response_schema=JUDGE_SCHEMA
     )
     try:
-        data = json.loads(raw)
-    except ValueError:
-        _invalid("not JSON")
+        data = strict.loads(raw)
+    except (ValueError, TypeError):
+        _invalid("not one strict JSON object")
     if not isinstance(data, dict) or set(data) != set(JUDGE_SCHEMA["required"]):
         _invalid("not an object with exactly faithful, unsupported_claims and reasoning")
     claims = data["unsupported_claims"]
@@ -77,6 +78,8 @@ def judge_answer(
         _invalid("unsupported_claims is not a list of strings")
     if not isinstance(data["reasoning"], str):
         _invalid("reasoning is not a string")
+    if not all(strict.printable(text) for text in (*claims, data["reasoning"])):
+        _invalid("it has a control character or a lone surrogate")
     return JudgeVerdict(data["faithful"], tuple(claims), data["reasoning"])
 
 

@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from groundkit.answer.chat import JsonSchema
+from groundkit.answer.chat import JsonSchema, completion_content, messages
 from groundkit.errors import AIError, ErrorCode, GroundkitError, missing_extra
 
 __all__ = ["LlamaCppChat", "default_model_path", "tightened"]
@@ -90,10 +90,7 @@ class LlamaCppChat:
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         request: dict[str, Any] = {
-            "messages": [
-                {"role": "system", "content": system},
-                {"role": "user", "content": user},
-            ],
+            "messages": messages(system, user),
             "temperature": 0,
             "max_tokens": self._max_tokens,
             "stream": False,
@@ -115,11 +112,8 @@ class LlamaCppChat:
             raise AIError(
                 ErrorCode.AI_PROVIDER_FAILED, f"the local model failed ({type(exc).__name__})"
             ) from None
-        try:
-            content = reply["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            content = None
-        if not isinstance(content, str):
+        content = completion_content(reply)
+        if content is None:
             raise AIError(ErrorCode.AI_PROVIDER_FAILED, "the local model sent no message content")
         return content
 

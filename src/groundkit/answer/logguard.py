@@ -9,24 +9,19 @@ provider request or response body.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
+
+from groundkit.answer.patterns import SECRET_SHAPES
 
 __all__ = ["install_log_guard", "scrub"]
 
-_SECRET = re.compile(
-    r"-----BEGIN [A-Z0-9 ]+-----[\s\S]*?-----END [A-Z0-9 ]+-----"
-    r"|\bBearer\s+[A-Za-z0-9._~+/=-]{8,}"
-    r"|\b(?:sk|gsk|ghp|gho|ghs|ghu|github_pat|xox[abpr])[-_][A-Za-z0-9_-]{10,}"
-    r"|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"
-    r"|(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])",
-    re.IGNORECASE,
-)
 _installed: list[bool] = []  # non-empty once the factory is wrapped
 
 
 def scrub(text: str) -> str:
-    return _SECRET.sub("<redacted>", text)
+    for pattern in SECRET_SHAPES:
+        text = pattern.regex.sub("<redacted>", text)
+    return text
 
 
 def install_log_guard() -> None:

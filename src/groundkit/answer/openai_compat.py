@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from groundkit.answer.chat import JsonSchema, Transport
-from groundkit.answer.http_chat import Endpoint, dumps_body, send
-from groundkit.answer.secret import Secret, bearer
+from groundkit.answer.chat import JsonSchema, Transport, completion_content, messages
+from groundkit.answer.http_chat import Endpoint, HttpChat, dumps_body
+from groundkit.answer.secret import Secret
 from groundkit.errors import AIError, ErrorCode
 
 __all__ = ["GROQ_MODEL", "GROQ_URL", "OpenAICompatibleChat"]
@@ -21,7 +21,7 @@ GROQ_MODEL = "openai/gpt-oss-120b"
 ResponseFormat = Literal["json_schema", "json_object", "text"]
 
 
-class OpenAICompatibleChat:
+class OpenAICompatibleChat(HttpChat):
     """One chat completion per call; the body is built here, field by field, in a fixed order."""
 
     def __init__(
@@ -35,39 +35,16 @@ class OpenAICompatibleChat:
         max_tokens: int,
         provider: str = "openai_compatible",
     ) -> None:
-        self._endpoint = endpoint
-        self._model = model
-        self._transport = transport
-        self._key = key
-        self._format = response_format
-        self._max_tokens = max_tokens
-        self._provider = provider
-
-    def __repr__(self) -> str:
-        return (
-            f"OpenAICompatibleChat(provider={self._provider!r}, model={self._model!r},"
-            f" endpoint={self._endpoint.key!r})"
+        super().__init__(
+            endpoint=endpoint, model=model, transport=transport, key=key, max_tokens=max_tokens
         )
-
-    @property
-    def provider(self) -> str:
-        return self._provider
-
-    @property
-    def model_name(self) -> str:
-        return self._model
-
-    @property
-    def local(self) -> bool:
-        return self._endpoint.local
+        self._format = response_format
+        self.provider = provider
 
     def request_body(self, system: str, user: str, response_schema: JsonSchema | None) -> bytes:
         body: dict[str, Any] = {
             "model": self._model,
-            "messages": [
-                {"role": "system", "content": system},
-                {"role": "user", "content": user},
-            ],
+            "messages": messages(system, user),
             "temperature": 0,
             "max_tokens": self._max_tokens,
             "stream": False,
@@ -83,20 +60,9 @@ class OpenAICompatibleChat:
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         body = self.request_body(system, user, response_schema)
-        headers = {"Authorization": bearer(self._key)} if self._key else {}
-        who = f"the {self._provider} provider at {self._endpoint.key}"
-        payload = send(
-            self._transport, self._endpoint.url("/chat/completions"), headers, body, who=who
-        )
-        content = _content(payload)
+        who = f"the {self.provider} provider at {self._endpoint.key}"
+        payload = self._post("/chat/completions", body, who=who)
+        content = completion_content(payload)
         if content is None:
             raise AIError(ErrorCode.AI_PROVIDER_FAILED, f"{who} sent no message content")
         return content
-
-
-def _content(payload: Any) -> str | None:
-    try:
-        content = payload["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        return None
-    return content if isinstance(content, str) else None

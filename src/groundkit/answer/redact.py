@@ -13,45 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from groundkit.answer.chat import ChatModel, JsonSchema
+from groundkit.answer.patterns import DEFAULT_PATTERNS, Pattern
 from groundkit.errors import AIError, ConfigError, ErrorCode
 
 __all__ = ["DEFAULT_PATTERNS", "Pattern", "RedactingChat", "Redactor", "build_patterns"]
-
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    label: str  # the token's name: EMAIL -> [EMAIL_1]
-    regex: re.Pattern[str]
-
-
-def _p(label: str, regex: str, flags: int = 0) -> Pattern:
-    return Pattern(label, re.compile(regex, flags))
-
-
-# Order matters: the first pattern to claim a span wins, so the specific come before the general.
-DEFAULT_PATTERNS: tuple[Pattern, ...] = (
-    _p("SECRET", r"-----BEGIN [A-Z0-9 ]+-----[\s\S]*?-----END [A-Z0-9 ]+-----"),
-    _p("URL", r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:[^\s/@]+@[^\s]+"),
-    _p("SECRET", r"\bBearer\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE),
-    _p("SECRET", r"\b(?:sk|gsk|ghp|gho|ghs|ghu|github_pat|xox[abpr])[-_][A-Za-z0-9_-]{10,}"),
-    _p("SECRET", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
-    _p("EMAIL", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
-    _p(
-        "IP",
-        r"(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}(?![\w:])"
-        r"|(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?"
-        r"(?![\w:])",
-    ),
-    _p(
-        "IP",
-        r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])",
-    ),
-    _p("PHONE", r"(?<![\w+])\+?\d{1,3}?[ .-]?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?!\w)"),
-    _p("SECRET", r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])"),
-)
 
 
 def build_patterns(extra_regexes: Sequence[str], names: Sequence[str]) -> tuple[Pattern, ...]:
@@ -78,8 +45,11 @@ def build_patterns(extra_regexes: Sequence[str], names: Sequence[str]) -> tuple[
 class Redactor:
     """One call's redaction: the value -> token table lives and dies with this object."""
 
-    def __init__(self, patterns: Iterable[Pattern]) -> None:
+    def __init__(self, patterns: Iterable[Pattern], *, reserved: str = "") -> None:
         self._patterns = tuple(patterns)
+        # Text already holding "[EMAIL_1]" literally: that token is skipped, or restoring would
+        # turn the writer's own words into this call's value.
+        self._reserved = reserved
         self._tokens: dict[str, str] = {}  # value -> token
         self._values: dict[str, str] = {}  # token -> value
         self._counts: dict[str, int] = {}
@@ -102,8 +72,10 @@ class Redactor:
 
     def _token(self, value: str, label: str) -> str:
         if value not in self._tokens:
-            self._counts[label] = self._counts.get(label, 0) + 1
-            token = f"[{label}_{self._counts[label]}]"
+            token = ""
+            while not token or token in self._reserved:
+                self._counts[label] = self._counts.get(label, 0) + 1
+                token = f"[{label}_{self._counts[label]}]"
             self._tokens[value] = token
             self._values[token] = value
         return self._tokens[value]
@@ -120,10 +92,6 @@ class Redactor:
 
         return pattern.sub(back, reply)
 
-    @property
-    def count(self) -> int:
-        return len(self._values)
-
 
 class RedactingChat:
     """A ``ChatModel`` that redacts what it sends and restores what comes back."""
@@ -137,7 +105,6 @@ class RedactingChat:
             )
         self.inner = inner
         self._patterns = tuple(patterns)
-        self.last_redactions = 0
 
     def __repr__(self) -> str:
         return f"RedactingChat({self.inner!r})"
@@ -155,9 +122,9 @@ class RedactingChat:
         return self.inner.local
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
-        redactor = Redactor(self._patterns)  # fresh per call: tokens never cross requests
+        # Fresh per call, so tokens never cross requests.
+        redactor = Redactor(self._patterns, reserved=system + user)
         reply = self.inner.complete(
             redactor.redact(system), redactor.redact(user), response_schema=response_schema
         )
-        self.last_redactions = redactor.count
         return redactor.restore(reply, json_strings=response_schema is not None)

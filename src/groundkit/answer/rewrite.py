@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from groundkit.answer import strict
 from groundkit.answer.chat import ChatModel
 from groundkit.answer.prompts import REWRITE_SYSTEM
 from groundkit.errors import AIError, ErrorCode
@@ -12,8 +13,8 @@ MAX_QUERY_CHARS = 500
 
 
 def rewrite_query(chat: ChatModel, question: str) -> str:
-    """The rewritten query. Blank, multi-line or over-long output is ``ai.rewrite_invalid``:
-    never a silent fallback to the original question."""
+    """The rewritten query, or ``ai.rewrite_invalid`` for blank, multi-line, over-long or
+    unprintable output: never a silent fallback to the original question."""
     raw = chat.complete(REWRITE_SYSTEM, question).strip()
     if not raw:
         raise _invalid("blank")
@@ -21,6 +22,8 @@ def rewrite_query(chat: ChatModel, question: str) -> str:
         raise _invalid(f"longer than {MAX_QUERY_CHARS} characters")
     if "\n" in raw or "\r" in raw:
         raise _invalid("more than one line")
+    if not strict.printable(raw):
+        raise _invalid("not printable (a control character or a lone surrogate)")
     return raw
 
 

@@ -17,7 +17,7 @@ from groundkit.answer.judge import judge_answer
 from groundkit.answer.prompts import ANSWER_SYSTEM, answer_user
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.rewrite import rewrite_query
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import ConfigError, ErrorCode, GroundkitError
 
 if TYPE_CHECKING:
     from groundkit.collection import Collection
@@ -75,6 +75,8 @@ def answer_question(
     bundle = build_bundle(hits, collection=collection.name, query=query, max_bytes=cap)
     if isinstance(chat, AIStatus) or status.state != AIState.ANSWERED:
         return AnswerReport(question, rewritten, bundle, status)
+    if not bundle.items and bundle.truncated:  # passages were found; none fits the cap
+        return AnswerReport(question, rewritten, bundle, _degraded(status, _cap_too_small(cap)))
     if not bundle.items:
         return AnswerReport(question, rewritten, bundle, _with(status, AIState.NO_EVIDENCE))
     try:
@@ -106,4 +108,12 @@ def _with(status: AIStatus, state: AIState) -> AIStatus:
 def _degraded(status: AIStatus, error: GroundkitError) -> AIStatus:
     return AIStatus(
         state_for(error), status.profile, status.provider, status.model, error, status.warning
+    )
+
+
+def _cap_too_small(cap: int) -> ConfigError:
+    return ConfigError(
+        ErrorCode.CONFIG_INVALID,
+        f"no retrieved passage fits answer.max_bundle_bytes ({cap})",
+        hint="raise answer.max_bundle_bytes in grk.toml, or use grk search to read the passages",
     )

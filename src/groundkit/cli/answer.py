@@ -120,7 +120,7 @@ def render_report(report: AnswerReport, *, as_json: bool) -> None:
 def _evidence(report: AnswerReport) -> None:
     bundle = report.bundle
     click.echo("\nevidence:")
-    if not bundle.items:
+    if not bundle.items and not bundle.truncated:
         click.echo("  no passages found")
     for item in bundle.items:
         click.echo(f"  {item.number}. {item.source}  [{item.chunk_id} {item.start}:{item.end}]")

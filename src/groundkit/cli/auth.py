@@ -50,10 +50,13 @@ def set_key(obj: Context, profile: str, as_json: bool) -> None:
             hint=f"run `grk auth set {profile}` and type the key, or pipe it on stdin",
         )
     if profile not in obj.settings().settings.profiles:
+        from groundkit.answer.logguard import scrub
+
+        shown = scrub(profile)  # the key itself, typed where the profile name goes
         raise ConfigError(
             ErrorCode.AI_UNKNOWN_PROFILE,
-            f"no profile {profile!r} in the configuration",
-            hint=f"add a [profiles.{profile}] table to grk.toml first",
+            f"no profile {shown!r} in the configuration",
+            hint=f"add a [profiles.{shown}] table to grk.toml first",
         )
     if sys.stdin is not None and sys.stdin.isatty():
         key = click.prompt(f"key for {profile}", hide_input=True, err=True)

@@ -1,0 +1,50 @@
+"""Reading what a model sent back, strictly: its JSON, and the prose groundkit will print.
+
+``loads`` takes exactly one JSON value, with nothing around it but whitespace; a duplicate key
+or a ``NaN``/``Infinity`` is an error rather than a choice between readings. ``printable`` is
+the test every model-written string passes before it is shown: a lone surrogate would crash the
+UTF-8 writer after the evidence was already lost, and a control character (an ESC sequence, a
+carriage return) could redraw the user's terminal over the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any, NoReturn
+
+__all__ = ["loads", "printable", "visible"]
+
+_LAYOUT = frozenset("\n\t")  # the only control characters prose may carry
+
+
+def loads(raw: str) -> Any:
+    """The one JSON value in ``raw``. Raises ``ValueError`` for anything else."""
+    try:
+        return json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except RecursionError:  # nesting deeper than the parser's stack: a reply, not our bug
+        raise ValueError("nested too deep") from None
+
+
+def printable(text: str) -> bool:
+    """No lone surrogate and no control character but a line break or a tab."""
+    return not any(
+        (kind := unicodedata.category(ch)) == "Cs" or (kind == "Cc" and ch not in _LAYOUT)
+        for ch in text
+    )
+
+
+def visible(text: str) -> bool:
+    """At least one character that is not a space, a separator, a control or a format mark."""
+    return any(unicodedata.category(ch)[0] not in "ZC" for ch in text)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError("duplicate key")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not JSON")
