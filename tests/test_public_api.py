@@ -36,6 +36,7 @@ def test_the_public_api_is_exactly_what_all_declares() -> None:
 # fakes (`grk eval --fake-embedder`); the fakes never reach the CLI.
 _LAYER = {
     "types": 0,
+    "secret": 0,
     "errors": 0,
     "config": 0,
     "ingest": 1,

@@ -12,9 +12,9 @@ from keyring.errors import InitError, KeyringLocked, NoKeyringError
 
 from groundkit.answer.credentials import SERVICE, KeyStore, read_key
 from groundkit.answer.optin import AISettings
-from groundkit.answer.secret import Secret
 from groundkit.config import load
 from groundkit.errors import AuthError, ConfigError, ErrorCode
+from groundkit.secret import Secret
 from groundkit.testing.chat import MemoryKeyring
 
 KEY = "gsk_FIXTUREkey0123456789abcdef"

@@ -15,10 +15,10 @@ from groundkit.answer.factory import build_chat
 from groundkit.answer.http_chat import Endpoint, default_transport
 from groundkit.answer.prompts import ANSWER_SYSTEM
 from groundkit.answer.redact import DEFAULT_PATTERNS, RedactingChat
-from groundkit.answer.secret import Secret
 from groundkit.answer.service import answer_question
 from groundkit.config import ProfileConfig
 from groundkit.errors import AIError, ConfigError, ErrorCode, UnsafeURLError
+from groundkit.secret import Secret
 from groundkit.testing.chat import MemoryKeyring, RecordingTransport, openai_reply
 from groundkit.testing.chat_server import ChatResponse, FakeChatServer
 

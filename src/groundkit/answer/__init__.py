@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from groundkit.answer.contract import ANSWER_SCHEMA, Answer, CitedQuote, validate_answer
     from groundkit.answer.echo import EchoReport, render_echo, run_echo_check
     from groundkit.answer.report import AIState, AIStatus, AnswerReport
-    from groundkit.answer.secret import Secret
     from groundkit.answer.service import answer_question
+    from groundkit.secret import Secret
 
 __all__ = [
     "ANSWER_SCHEMA",
@@ -62,7 +62,7 @@ _HOME = {
     "AIState": "report",
     "AIStatus": "report",
     "AnswerReport": "report",
-    "Secret": "secret",
+    "Secret": "groundkit.secret",
     "answer_question": "service",
 }
 
@@ -70,4 +70,6 @@ _HOME = {
 def __getattr__(name: str) -> Any:
     if name not in _HOME:
         raise AttributeError(f"module 'groundkit.answer' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"groundkit.answer.{_HOME[name]}"), name)
+    home = _HOME[name]
+    module = home if home.startswith("groundkit.") else f"groundkit.answer.{home}"
+    return getattr(importlib.import_module(module), name)

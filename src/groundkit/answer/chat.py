@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from groundkit.answer.secret import Secret
 from groundkit.errors import AIError, ErrorCode, FetchError, UnsafeURLError
 from groundkit.ingest.url import FetchPolicy, request_api
+from groundkit.secret import Secret
 
 __all__ = [
     "ChatModel",

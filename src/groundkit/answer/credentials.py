@@ -13,8 +13,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from groundkit.answer.secret import Secret
 from groundkit.errors import AuthError, ErrorCode, missing_extra
+from groundkit.secret import Secret
 
 __all__ = ["SERVICE", "KeyStore", "read_key"]
 

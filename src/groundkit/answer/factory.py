@@ -11,9 +11,9 @@ from groundkit.answer.chat import ChatModel, Transport
 from groundkit.answer.credentials import KeyStore, read_key
 from groundkit.answer.http_chat import Endpoint, default_transport
 from groundkit.answer.redact import Pattern, RedactingChat
-from groundkit.answer.secret import Secret
 from groundkit.config import ProfileConfig
 from groundkit.errors import ConfigError, ErrorCode
+from groundkit.secret import Secret
 
 __all__ = ["TransportFactory", "build_chat"]
 

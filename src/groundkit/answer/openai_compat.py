@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from groundkit.answer.chat import JsonSchema, Transport, completion_content, messages
 from groundkit.answer.http_chat import Endpoint, HttpChat, dumps_body
-from groundkit.answer.secret import Secret
 from groundkit.errors import AIError, ErrorCode
+from groundkit.secret import Secret
 
 __all__ = ["GROQ_MODEL", "GROQ_URL", "OpenAICompatibleChat"]
 

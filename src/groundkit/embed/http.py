@@ -30,6 +30,7 @@ from groundkit.config import EmbedConfig
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
 from groundkit.errors import ConfigError, ErrorCode, FetchError, GroundkitError, UnsafeURLError
 from groundkit.ingest.url import FetchPolicy, host_key, request_json
+from groundkit.secret import Secret
 
 __all__ = ["OllamaEmbedder", "OpenAIEmbedder", "create_http_embedder"]
 
@@ -39,26 +40,6 @@ PROBE = "groundkit"  # embedded once to learn the dimensions and the normalisati
 _UNIT_TOLERANCE = 1e-3
 _BYTES_PER_TEXT = 256 * 1024  # room for a 4096-dim vector written as long decimal floats
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]+")
-
-
-class _Secret:
-    """A credential that prints as ``<redacted>`` and refuses to be pickled or copied out."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<redacted>"
-
-    __str__ = __repr__
-
-    def __reduce__(self) -> NoReturn:
-        raise TypeError("a secret cannot be serialised")
 
 
 def create_http_embedder(config: EmbedConfig) -> Embedder:
@@ -300,7 +281,7 @@ def _endpoint_key(base: str) -> str:
         ) from None
 
 
-def _read_key(name: str | None, *, required: bool, who: str) -> _Secret | None:
+def _read_key(name: str | None, *, required: bool, who: str) -> Secret | None:
     """The key from the environment variable ``name``; errors name the variable, never a value."""
     if not name:
         if required:
@@ -324,4 +305,4 @@ def _read_key(name: str | None, *, required: bool, who: str) -> _Secret | None:
             f"the API key in {name} has characters an HTTP header cannot carry",
             hint=f"check the value of {name}: no spaces or line breaks inside the key",
         )
-    return _Secret(value)
+    return Secret(value)

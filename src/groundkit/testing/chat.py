@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from groundkit.answer.chat import HttpReply, JsonSchema
-from groundkit.answer.secret import Secret
 from groundkit.errors import AIError, ErrorCode, GroundkitError
+from groundkit.secret import Secret
 
 __all__ = [
     "ChatCall",

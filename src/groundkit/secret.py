@@ -1,7 +1,12 @@
-"""A credential that cannot leak by accident: it prints ``<redacted>`` and refuses to serialise."""
+"""A credential that cannot leak by accident: it prints ``<redacted>`` and refuses to serialise.
+
+One type for every credential groundkit holds: provider and embedding API keys (revealed only
+where a request header is written) and the server's shared secret (only ever compared).
+"""
 
 from __future__ import annotations
 
+import hmac
 from typing import Any, NoReturn
 
 __all__ = ["Secret", "bearer"]
@@ -20,6 +25,13 @@ class Secret:
     def reveal(self) -> str:
         return self._value
 
+    def matches(self, offered: str | None) -> bool:
+        """Constant-time comparison with a value a client offered; a missing offer never matches."""
+        if offered is None:
+            return False
+        mine = self._value.encode("utf-8", "surrogateescape")
+        return hmac.compare_digest(mine, offered.encode("utf-8", "surrogateescape"))
+
     def __repr__(self) -> str:
         return "<redacted>"
 
@@ -29,7 +41,7 @@ class Secret:
         return "<redacted>"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Secret) and other._value == self._value
+        return isinstance(other, Secret) and self.matches(other._value)
 
     def __hash__(self) -> int:
         return hash(("Secret", self._value))
