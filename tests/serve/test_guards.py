@@ -16,7 +16,7 @@ from starlette.types import Receive, Scope, Send
 
 from groundkit import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
-from groundkit.serve.errors import http_status
+from groundkit.serve.errors import STATUS, http_status
 from groundkit.serve.guards import ACCESS_LOGGER, Concurrency, allowed_hosts_for
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import Secret
@@ -221,3 +221,13 @@ def test_error_codes_map_to_their_http_statuses_in_one_table() -> None:
     assert status(ErrorCode.STORE_FAILED) == 500
     for code in ErrorCode:  # every code has a status, through the table or its class
         assert 400 <= status(code) <= 599
+
+
+def test_every_error_code_is_placed_in_the_status_table_deliberately() -> None:
+    # A code added by another feature (eval.*, ai.*, auth.*) must be placed here, not fall
+    # through to a class default: an upstream provider's failure is not the caller's 500.
+    assert set(ErrorCode) - set(STATUS) == set()
+    assert STATUS[ErrorCode.AUTH_MISSING] not in (401, 403)  # a provider key, not the caller's
+    assert STATUS[ErrorCode.AI_TIMEOUT] == 504
+    assert STATUS[ErrorCode.AI_PROVIDER_FAILED] == 502
+    assert STATUS[ErrorCode.EVAL_DATASET] == 422
