@@ -29,8 +29,11 @@ def docs(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def settings(index_dir: Path) -> Settings:
-    return Settings(index_dir=str(index_dir))
+def settings(index_dir: Path, tmp_path: Path) -> Settings:
+    """Clients may ingest anything under the test's own folder (``serve.ingest_roots``)."""
+    return Settings.model_validate(
+        {"index_dir": str(index_dir), "serve": {"ingest_roots": [str(tmp_path)]}}
+    )
 
 
 @pytest.fixture

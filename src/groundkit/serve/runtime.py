@@ -33,6 +33,7 @@ from groundkit.collection import (
 from groundkit.config import EmbedConfig, Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
 from groundkit.errors import IndexLockedError
+from groundkit.serve.confine import IngestRoots
 from groundkit.types import IngestReport
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ class Runtime:
         self.settings = settings
         self.index_dir = Path(settings.index_dir)
         self.secret = secret
+        self._ingest_roots = IngestRoots(settings.serve.ingest_roots)
         self._embedder: Embedder = embedder or _SharedEmbedder(settings.embed)
         self._lock = threading.Lock()
         self._entries: dict[str, _Entry] = {}
@@ -202,6 +204,9 @@ class Runtime:
 
     # -- writes: each through its own handle, under the collection's write lock
     def ingest(self, name: str, inputs: Sequence[str]) -> IngestReport:
+        """Ingest for a client: paths must lie inside ``serve.ingest_roots`` (URLs are vetted
+        by the fetcher). Raises ``serve.path_not_allowed`` before anything is read."""
+        self._ingest_roots.check(inputs)
         with open_collection(
             name, index_dir=self.index_dir, settings=self.settings, embedder=self._embedder
         ) as collection:
