@@ -170,3 +170,22 @@ def test_while_a_writer_holds_the_lock_a_reopen_that_needs_it_keeps_the_older_vi
         os.close(lock)
     assert sources(runtime, "wombat") == {"wombats.md"}  # now reopened, and rebuilt
     assert runtime.reloads == 1
+
+
+def test_a_collection_made_again_on_a_reused_inode_number_is_still_reopened(
+    runtime: Runtime, index_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ext4 hands a freed inode number to the next new file: the store made again can carry the
+    # number the deleted one had. Model that filesystem: every store has the same number.
+    import groundkit.serve.runtime as runtime_module
+
+    real = runtime_module._inode
+    monkeypatch.setattr(runtime_module, "_inode", lambda p: real(p) and (1, 1))
+    assert sources(runtime, "wombat") == {"wombats.md"}
+    groundkit.delete_collection("notes", index_dir)
+    more = write(tmp_path / "again", "numbat.md", "A numbat, in a new collection.\n")
+    with groundkit.open_collection("notes", index_dir=index_dir) as again:
+        again.ingest([more])
+
+    assert sources(runtime, "wombat") == set()  # not the deleted collection's wombats
+    assert sources(runtime, "numbat") == {"numbat.md"}

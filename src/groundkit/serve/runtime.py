@@ -77,13 +77,21 @@ class _Entry:
     collection: Collection
     watcher: sqlite3.Connection
     version: int
-    inode: tuple[int, int]
+    # The store file this entry read, held open: once it is unlinked its link count is 0, which
+    # an inode-number comparison alone misses when the file made again reuses the number.
+    store_fd: int
     leases: int = 0
     retired: bool = False
+
+    def replaced(self, path: Path) -> bool:
+        """Whether the store at ``path`` is no longer the file this entry opened."""
+        held = os.fstat(self.store_fd)
+        return held.st_nlink == 0 or _inode(path) != (held.st_dev, held.st_ino)
 
     def close(self) -> None:
         self.collection.close()
         self.watcher.close()
+        os.close(self.store_fd)
 
 
 def _inode(path: Path) -> tuple[int, int] | None:
@@ -146,10 +154,10 @@ class Runtime:
         path = self.index_dir / name / _STORE
         if entry is None:
             return self._register(name, self._open(name, path))
-        inode = _inode(path)
-        if inode == entry.inode and _data_version(entry.watcher) == entry.version:
+        replaced = entry.replaced(path)
+        if not replaced and _data_version(entry.watcher) == entry.version:
             return entry
-        if inode == entry.inode:
+        if not replaced:
             try:
                 fresh = self._open(name, path)
             except IndexLockedError:
@@ -168,19 +176,28 @@ class Runtime:
         return entry
 
     def _open(self, name: str, path: Path) -> _Entry:
-        inode = _inode(path)
-        if inode is None or not path.is_file():
-            # The library raises the right error: invalid name, or no such collection.
-            open_collection(name, index_dir=self.index_dir, settings=self.settings, create=False)
-        # The watcher reads its version before the collection opens: a commit in between makes
-        # one needless reopen later, never a missed one.
-        # mode=rw: a watcher must never create a store where a deleted collection was.
-        watcher = sqlite3.connect(
-            f"file:{quote(str(path.resolve()))}?mode=rw",
-            uri=True,
-            isolation_level=None,
-            check_same_thread=False,
-        )
+        try:
+            store_fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            # The library raises the right error: invalid name, or no such collection...
+            with open_collection(
+                name, index_dir=self.index_dir, settings=self.settings, create=False
+            ):
+                pass
+            store_fd = os.open(path, os.O_RDONLY)  # ...unless it was made in between
+        try:
+            # The watcher reads its version before the collection opens: a commit in between
+            # makes one needless reopen later, never a missed one.
+            # mode=rw: a watcher must never create a store where a deleted collection was.
+            watcher = sqlite3.connect(
+                f"file:{quote(str(path.resolve()))}?mode=rw",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except BaseException:
+            os.close(store_fd)
+            raise
         try:
             version = _data_version(watcher)
             collection = open_collection(
@@ -192,8 +209,9 @@ class Runtime:
             )
         except BaseException:
             watcher.close()
+            os.close(store_fd)
             raise
-        return _Entry(collection, watcher, version, inode or (0, 0))
+        return _Entry(collection, watcher, version, store_fd)
 
     def _retire(self, name: str) -> None:
         entry = self._entries.pop(name, None)
