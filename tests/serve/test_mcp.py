@@ -148,3 +148,22 @@ def test_a_mutating_tool_refuses_once_the_secret_is_withdrawn_or_changed(
     monkeypatch.setenv(SECRET_ENV, "another secret")
     assert error_code(call(writable, "delete_collection", collection="notes")) == "auth.invalid"
     assert call(writable, "list_collections").structured_content == {"collections": ["notes"]}
+
+
+def test_arguments_the_sdk_rejects_are_a_coded_error_that_does_not_echo_them(
+    runtime: Runtime,
+) -> None:
+    # The SDK validates argument types before the tool runs; its own error text quotes the
+    # rejected value (which may be the caller's query) and carries no code or request id.
+    result = call(runtime, "search", collection="notes", query="wombat", top_k="zebra-secret")
+
+    assert error_code(result) == "serve.invalid_request"
+    assert "zebra-secret" not in result.model_dump_json()
+    assert json.loads(result.content[0].text)["request_id"]  # type: ignore[union-attr]
+
+
+def test_an_unknown_tool_is_a_coded_error_with_a_request_id(runtime: Runtime) -> None:
+    result = call(runtime, "drop_tables")
+
+    assert error_code(result) == "serve.route_not_found"
+    assert json.loads(result.content[0].text)["request_id"]  # type: ignore[union-attr]
