@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["Runtime"]
 
 _STORE = "store.sqlite"
+_GATES = 16
 
 
 class _SharedEmbedder:
@@ -121,7 +123,8 @@ class Runtime:
         self.secret = secret
         self._ingest_roots = IngestRoots(settings.serve.ingest_roots)
         self._embedder: Embedder = embedder or _SharedEmbedder(settings.embed)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the entries and their leases; never held during I/O
+        self._gates = tuple(threading.Lock() for _ in range(_GATES))
         self._entries: dict[str, _Entry] = {}
         self.reloads = 0  # how many times a collection was reopened after a write: for tests
 
@@ -138,9 +141,7 @@ class Runtime:
 
         Raises ``NotFoundError`` (``collection.not_found``) or ``UsageError`` for a bad name.
         """
-        with self._lock:
-            entry = self._current(name)
-            entry.leases += 1
+        entry = self._lease(name)
         try:
             yield entry.collection
         finally:
@@ -149,26 +150,37 @@ class Runtime:
                 if entry.retired and entry.leases == 0:
                     entry.close()
 
-    def _current(self, name: str) -> _Entry:
-        entry = self._entries.get(name)
+    def _lease(self, name: str) -> _Entry:
         path = self.index_dir / name / _STORE
-        if entry is None:
-            return self._register(name, self._open(name, path))
-        replaced = entry.replaced(path)
-        if not replaced and _data_version(entry.watcher) == entry.version:
-            return entry
-        if not replaced:
+        # A (re)open is I/O that can take a while on a large index: it runs under a gate that
+        # only collections hashing alike share, never under the runtime lock, so readers of
+        # other collections are not held up. The gates are a fixed set, so clients naming
+        # collections that do not exist cannot grow them; the hash is stable across runs.
+        with self._gates[zlib.crc32(name.encode()) % len(self._gates)]:
+            with self._lock:
+                entry = self._entries.get(name)
+                reopening = entry is not None
+                if entry is not None and entry.replaced(path):
+                    self._retire(name)  # deleted, or deleted and made again: never serve it
+                    entry = None
+                elif entry is not None and _data_version(entry.watcher) == entry.version:
+                    entry.leases += 1
+                    return entry
             try:
                 fresh = self._open(name, path)
             except IndexLockedError:
                 # Reopening needs the write lock (an index to rebuild) and a writer holds it:
                 # the view we have is older but consistent. The next request tries again.
-                return entry
-        else:
-            self._retire(name)  # deleted, or deleted and made again: never serve the old one
-            fresh = self._open(name, path)
-        self.reloads += 1
-        return self._register(name, fresh)
+                with self._lock:
+                    if entry is None or self._entries.get(name) is not entry:
+                        raise
+                    entry.leases += 1
+                    return entry
+            with self._lock:
+                self.reloads += reopening
+                self._register(name, fresh)
+                fresh.leases += 1
+                return fresh
 
     def _register(self, name: str, entry: _Entry) -> _Entry:
         self._retire(name)
