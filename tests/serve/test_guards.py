@@ -19,7 +19,7 @@ from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageErro
 from groundkit.serve.errors import STATUS, http_status
 from groundkit.serve.guards import ACCESS_LOGGER, Concurrency, allowed_hosts_for
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.secret import Secret
+from groundkit.serve.secret import Secret, secret_from_env
 
 INGEST = {"collection": "notes", "inputs": ["."]}
 
@@ -231,3 +231,35 @@ def test_every_error_code_is_placed_in_the_status_table_deliberately() -> None:
     assert STATUS[ErrorCode.AI_TIMEOUT] == 504
     assert STATUS[ErrorCode.AI_PROVIDER_FAILED] == 502
     assert STATUS[ErrorCode.EVAL_DATASET] == 422
+
+
+def test_a_secret_that_cannot_travel_in_a_header_is_refused_when_the_server_starts() -> None:
+    # HTTP header values are ASCII, and their edge whitespace is stripped in transit: such a
+    # secret would never match, and every mutating call would fail with auth.invalid.
+    for value in ("caf\u00e9-xyzzy", "xyzzy\r", " xyzzy", "xy\x00zzy"):
+        with pytest.raises(GroundkitError) as refused:
+            secret_from_env("MY_SECRET", {"MY_SECRET": value})
+        assert refused.value.code == ErrorCode.CONFIG_INVALID
+        assert "MY_SECRET" in refused.value.message
+        assert "zzy" not in str(refused.value)
+    assert secret_from_env("MY_SECRET", {"MY_SECRET": "two words"}) is not None
+
+
+def test_the_secret_comparison_never_depends_on_the_offered_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import groundkit.serve.secret as secret_module
+
+    lengths: list[tuple[int, int]] = []
+    real = secret_module.hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        lengths.append((len(a), len(b)))
+        return real(a, b)
+
+    monkeypatch.setattr(secret_module.hmac, "compare_digest", spy)
+    secret = Secret("s3cret")
+    for offered in ("s", "s3cret", "s3cret" * 100, "\udcff"):
+        assert secret.matches(offered) == (offered == "s3cret")
+
+    assert {a == b for a, b in lengths} == {True}
