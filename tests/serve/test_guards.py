@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from serving import SECRET, client_for, make_runtime
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from groundkit import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
@@ -263,3 +263,33 @@ def test_the_secret_comparison_never_depends_on_the_offered_length(
         assert secret.matches(offered) == (offered == "s3cret")
 
     assert {a == b for a, b in lengths} == {True}
+
+
+def test_a_content_length_of_non_ascii_digits_is_400_usage(client: TestClient) -> None:
+    # "\xb2" (superscript two) passes str.isdigit() but not int(): it must not become a 500.
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope: Scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/v1/search",
+        "raw_path": b"/v1/search",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8765"), (b"content-length", b"\xb2")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8765),
+    }
+    anyio.run(client.app, scope, receive, send)  # type: ignore[arg-type]
+
+    assert sent[0]["status"] == 400
+    assert json.loads(sent[1]["body"])["code"] == "usage"

@@ -182,7 +182,7 @@ class BodyLimit:
             return
         declared = _header(scope, b"content-length")
         if declared is not None:
-            if not declared.isdigit():
+            if not (declared.isascii() and declared.isdigit()):  # "\xb2".isdigit() is true
                 error = GroundkitError(ErrorCode.USAGE, "Content-Length is not a number")
                 await error_response(scope, send, error)
                 return
