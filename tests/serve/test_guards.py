@@ -16,6 +16,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from groundkit import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
+from groundkit.serve.app import create_app
 from groundkit.serve.errors import STATUS, http_status
 from groundkit.serve.guards import ACCESS_LOGGER, Concurrency, allowed_hosts_for
 from groundkit.serve.runtime import Runtime
@@ -293,3 +294,28 @@ def test_a_content_length_of_non_ascii_digits_is_400_usage(client: TestClient) -
 
     assert sent[0]["status"] == 400
     assert json.loads(sent[1]["body"])["code"] == "usage"
+
+
+def test_a_foreign_origin_is_refused_on_the_rest_routes_too(client: TestClient) -> None:
+    # A page on another site can make "simple" cross-origin requests (a GET, no preflight):
+    # the browser hides the answer, but the server must not do the work or show it exists.
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999"):
+        for path in ("/v1/collections", "/v1/collections/notes", "/readyz"):
+            response = client.get(path, headers={"Origin": origin})
+            assert response.status_code == 403, (origin, path)
+            assert response.json()["code"] == "serve.origin_rejected"
+    same = client.get("/v1/collections", headers={"Origin": "http://127.0.0.1:8765"})
+    assert same.status_code == 200
+
+
+def test_a_public_host_behind_a_proxy_is_answered_as_the_proxy_sends_it(
+    runtime: Runtime,
+) -> None:
+    # A TLS proxy on 443 forwards "Host: grk.example.com": the bind port is not in it.
+    hosts = allowed_hosts_for("127.0.0.1", 8765, ["GRK.example.com", "alt.example:8443"])
+    assert {"grk.example.com", "grk.example.com:8765", "alt.example:8443"} <= hosts
+    with TestClient(
+        create_app(runtime, allowed_hosts=hosts), base_url="https://grk.example.com"
+    ) as c:
+        assert c.get("/v1/collections").status_code == 200
+        assert c.get("/v1/collections", headers={"Origin": "https://grk.example.com"}).is_success
