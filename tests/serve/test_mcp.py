@@ -125,11 +125,8 @@ def test_invalid_arguments_are_a_tool_error_with_a_code(runtime: Runtime) -> Non
 
 
 def test_a_mutating_tool_works_while_the_secret_is_configured(
-    writable: Runtime, tmp_path: Path
+    writable: Runtime, more: Path
 ) -> None:
-    more = tmp_path / "more"
-    more.mkdir()
-    (more / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
 
     report = call(writable, "ingest", collection="notes", inputs=[str(more)])
     found = call(writable, "search", collection="notes", query="quokka")

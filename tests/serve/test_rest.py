@@ -163,10 +163,7 @@ def test_a_caller_request_id_is_kept_and_echoed(client: TestClient) -> None:
     assert response.headers["x-request-id"] == "abc-123"
 
 
-def test_an_ingest_through_rest_is_searchable_at_once(admin: TestClient, tmp_path: Path) -> None:
-    more = tmp_path / "more"
-    more.mkdir()
-    (more / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
+def test_an_ingest_through_rest_is_searchable_at_once(admin: TestClient, more: Path) -> None:
 
     report = admin.post(
         "/v1/ingest",
