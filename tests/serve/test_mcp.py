@@ -164,3 +164,13 @@ def test_an_unknown_tool_is_a_coded_error_with_a_request_id(runtime: Runtime) ->
 
     assert error_code(result) == "serve.route_not_found"
     assert json.loads(result.content[0].text)["request_id"]  # type: ignore[union-attr]
+
+
+def test_an_unknown_argument_is_refused_as_the_rest_api_refuses_an_unknown_field(
+    runtime: Runtime,
+) -> None:
+    # A misspelt "top_k" silently dropped would give the agent ten hits and no hint why.
+    result = call(runtime, "search", collection="notes", query="wombat", topk=1)
+
+    assert error_code(result) == "serve.invalid_request"
+    assert "topk" in json.loads(result.content[0].text)["message"]  # type: ignore[union-attr]

@@ -91,29 +91,40 @@ class _Server(MCPServer[Any]):
 
     The SDK checks that a tool exists and that its arguments have the declared types before the
     tool runs; its error text quotes the rejected value (the caller's data) and has no code or
-    request id. Those two refusals are answered here as every other error is.
+    request id, and it drops arguments the tool does not declare. Here those are answered as
+    every other error is, and an unknown argument is refused as REST refuses an unknown field.
     """
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         began = time.perf_counter()
+        tool = next((t for t in await self.list_tools() if t.name == name), None)
         try:
+            if tool is None:
+                raise GroundkitError(
+                    ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such tool", hint="list the tools"
+                )
+            declared = tool.input_schema.get("properties", {})
+            unknown = [{"loc": (key,), "msg": _EXTRA} for key in arguments if key not in declared]
+            if unknown:
+                raise invalid_request(unknown)
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
             raise
-        except ToolError as exc:
-            if isinstance(exc.__cause__, ValidationError):
+        except (GroundkitError, ToolError) as exc:
+            if isinstance(exc, GroundkitError):
+                error = exc
+            elif isinstance(exc.__cause__, ValidationError):
                 error = invalid_request(exc.__cause__.errors())
-            elif name not in {tool.name for tool in await self.list_tools()}:
-                error = GroundkitError(
-                    ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such tool", hint="list the tools"
-                )
             else:
                 raise
             request_id = context.request_id if context is not None else ""
             _access(name, request_id, str(error.code), began, None)
             return _error_result(error, request_id)
+
+
+_EXTRA = "Extra inputs are not permitted"  # pydantic's words, as REST reports an unknown field
 
 
 def _count(result: object) -> int | None:
