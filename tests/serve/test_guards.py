@@ -319,3 +319,19 @@ def test_a_public_host_behind_a_proxy_is_answered_as_the_proxy_sends_it(
     ) as c:
         assert c.get("/v1/collections").status_code == 200
         assert c.get("/v1/collections", headers={"Origin": "https://grk.example.com"}).is_success
+
+
+def test_the_body_limit_applies_to_mcp_declared_or_streamed(client: TestClient) -> None:
+    big = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "' + b"w" * 2_000_000
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+
+    def chunks() -> object:
+        yield big[:1000]
+        yield big[1000:]
+
+    declared = client.post("/mcp", content=big + b'"}}', headers=headers)
+    streamed = client.post("/mcp", content=chunks(), headers=headers)
+
+    for response in (declared, streamed):
+        assert response.status_code == 413
+        assert response.json()["code"] == "serve.body_too_large"

@@ -192,3 +192,14 @@ def test_deleting_a_document_and_a_collection_through_rest(admin: TestClient) ->
 def test_a_second_runtime_writes_nothing_without_the_secret(runtime: Runtime) -> None:
     with client_for(runtime) as client:
         assert client.post("/v1/ingest", json={}).json()["code"] == "serve.route_not_found"
+
+
+def test_every_kind_of_error_carries_the_request_id_of_its_response(client: TestClient) -> None:
+    for response in (
+        client.get("/v2/nothing"),  # 404 from the router
+        client.get("/v1/search"),  # 405 from the router
+        client.post("/v1/search", json={"collection": "notes"}),  # 422 from validation
+        client.get("/v1/collections", headers={"Host": "evil.example"}),  # 421 from a guard
+        client.post("/v1/search", json={"collection": "nope", "query": "x"}),  # 404, library
+    ):
+        assert response.json()["request_id"] == response.headers["x-request-id"], response.url
