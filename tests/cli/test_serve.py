@@ -85,4 +85,5 @@ def test_grk_serve_starts_on_loopback_and_answers(tmp_path: Path) -> None:
     assert listed.json() == {"collections": []}
     assert out == b""
     assert b"changes enabled" in err
+    assert b"path ingest off (list folders in serve.ingest_roots)" in err
     assert b"s3cret-value" not in err
