@@ -137,3 +137,11 @@ def test_the_mcp_ingest_tool_is_confined_too(
 
     assert result.is_error  # type: ignore[attr-defined]
     assert result.structured_content["error"]["code"] == "serve.path_not_allowed"  # type: ignore[attr-defined]
+
+
+def test_a_path_no_file_system_can_hold_is_refused_not_a_crash(
+    roots_client: TestClient, docs: Path
+) -> None:
+    status, body = ingest(roots_client, f"{docs}/a\u0000b.md")
+
+    assert (status, body["code"]) == (403, "serve.path_not_allowed")

@@ -38,11 +38,17 @@ class IngestRoots:
                     "this server ingests URLs only: serve.ingest_roots names no folder",
                     hint="the operator lists the folders clients may ingest in serve.ingest_roots",
                 )
-            real = Path(os.path.realpath(os.path.abspath(raw)))
-            if not any(real.is_relative_to(root) for root in self._roots):
+            if not self._inside(raw):
                 # The path is the caller's own, but may be a machine path: it is not echoed.
                 raise GroundkitError(
                     ErrorCode.SERVE_PATH_NOT_ALLOWED,
                     f"input {position} is outside the folders in serve.ingest_roots",
                     hint="ingest a path inside serve.ingest_roots, or a URL",
                 )
+
+    def _inside(self, raw: str) -> bool:
+        try:
+            real = Path(os.path.realpath(os.path.abspath(raw)))
+        except ValueError:  # a NUL byte: no file has that name, and nothing is read
+            return False
+        return any(real.is_relative_to(root) for root in self._roots)
