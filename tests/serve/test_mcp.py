@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -159,8 +160,12 @@ def test_arguments_the_sdk_rejects_are_a_coded_error_that_does_not_echo_them(
     assert json.loads(result.content[0].text)["request_id"]  # type: ignore[union-attr]
 
 
-def test_an_unknown_tool_is_a_coded_error_with_a_request_id(runtime: Runtime) -> None:
+def test_an_unknown_tool_is_a_coded_error_with_a_request_id(
+    runtime: Runtime, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
     result = call(runtime, "drop_tables")
+    assert "drop_tables" not in caplog.text  # the caller's text, not a tool of ours
 
     assert error_code(result) == "serve.route_not_found"
     assert json.loads(result.content[0].text)["request_id"]  # type: ignore[union-attr]

@@ -120,7 +120,8 @@ class _Server(MCPServer[Any]):
             else:
                 raise
             request_id = context.request_id if context is not None else ""
-            _access(name, request_id, str(error.code), began, None)
+            # An unknown tool's name is the caller's text: it does not go to the log.
+            _access(name if tool else "(unknown)", request_id, str(error.code), began, None)
             return _error_result(error, request_id)
 
 
