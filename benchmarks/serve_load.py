@@ -95,9 +95,21 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ, "GROUNDKIT_SERVE_SECRET": SECRET}
+    # The server ingests only under serve.ingest_roots: here, the dataset's folder.
+    config = work / "grk.toml"
+    config.write_text(f"[serve]\ningest_roots = [{json.dumps(str(corpus.parent))}]\n")
     log = (work / "serve.stderr").open("wb")
     server = subprocess.Popen(
-        [*GRK, "--index-dir", str(index_dir), "serve", "--port", str(port)],
+        [
+            *GRK,
+            "--config",
+            str(config),
+            "--index-dir",
+            str(index_dir),
+            "serve",
+            "--port",
+            str(port),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=log,
         env=env,

@@ -194,6 +194,12 @@ class ServeConfig(_Frozen):
     max_concurrent: int = Field(
         64, ge=1, le=10_000, description="Requests served at once; more get 503 at once."
     )
+    ingest_roots: list[str] = Field(
+        [],
+        description="Folders a client of `grk serve` / `grk serve-mcp` may make the server ingest"
+        " (symlinks and .. resolved first). Empty: path ingest over REST/MCP is refused; URLs"
+        " still work.",
+    )
 
     @model_validator(mode="after")
     def _secret_env_outside_settings(self) -> ServeConfig:

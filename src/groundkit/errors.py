@@ -90,6 +90,7 @@ class ErrorCode(StrEnum):
     SERVE_BUSY = "serve.busy"
     SERVE_INVALID_REQUEST = "serve.invalid_request"
     SERVE_ROUTE_NOT_FOUND = "serve.route_not_found"
+    SERVE_PATH_NOT_ALLOWED = "serve.path_not_allowed"
 
 
 class GroundkitError(Exception):

@@ -78,6 +78,8 @@ def test_grk_serve_starts_on_loopback_and_answers(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline, "grk serve did not start in 30 s"
                 time.sleep(0.1)
         listed = httpx.get(f"http://127.0.0.1:{port}/v1/collections", timeout=5)
+        # uvicorn's own access log would print this path: only ours, with the template, runs.
+        httpx.get(f"http://127.0.0.1:{port}/v1/chunks/zzcollection/zzchunkid", timeout=5)
     finally:
         server.terminate()
         out, err = server.communicate(timeout=30)
@@ -85,4 +87,8 @@ def test_grk_serve_starts_on_loopback_and_answers(tmp_path: Path) -> None:
     assert listed.json() == {"collections": []}
     assert out == b""
     assert b"changes enabled" in err
+    assert b"path ingest off (list folders in serve.ingest_roots)" in err
     assert b"s3cret-value" not in err
+    assert b"zzchunkid" not in err
+    assert b"zzcollection" not in err
+    assert b'"route": "/v1/chunks/{collection}/{chunk_id}"' in err

@@ -77,3 +77,36 @@ def test_unknown_targets_and_bad_calls_raise_their_codes(notes: Collection) -> N
         with pytest.raises(GroundkitError) as raised:
             notes.verify_quote(quote, **target)
         assert raised.value.code == code
+
+
+def test_counting_a_long_quote_in_a_repetitive_document_takes_linear_time(
+    open_col: Any, tmp_path: Path
+) -> None:
+    # Finding each overlapping occurrence anew re-reads the whole quote: 20,000 characters
+    # times ~500,000 occurrences is minutes of CPU from one read-only request.
+    import time
+
+    source = tmp_path / "rule.txt"
+    source.write_text("=" * 500_000 + "\n", encoding="utf-8")
+    collection: Collection = open_col()
+    collection.ingest([source])
+    [document] = collection.documents()
+
+    began = time.perf_counter()
+    check = collection.verify_quote("=" * 20_000, document_id=document.document_id)
+    elapsed = time.perf_counter() - began
+
+    assert (check.start, check.occurrences) == (0, 500_000 - 20_000 + 1)
+    assert elapsed < 5  # linear: well under a second; quadratic: about half a minute
+
+
+def test_overlapping_occurrences_are_counted_exactly_however_many_there_are() -> None:
+    from groundkit.retrieve.quotes import occurrences
+
+    cases = [("ab" * 300, "abab"), ("a" * 500, "aaa"), ("abcab" * 100, "abcab"), ("xyz", "q")]
+    for text, quote in cases:
+        brute = [i for i in range(len(text)) if text.startswith(quote, i)]
+        expected = (brute[0] if brute else -1, len(brute))
+        assert occurrences(text, quote, 0, len(text)) == expected, quote
+        inner = [i for i in brute if i >= 7 and i + len(quote) <= len(text) - 3]
+        assert occurrences(text, quote, 7, len(text) - 3)[1] == len(inner), quote

@@ -29,8 +29,20 @@ def docs(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def settings(index_dir: Path) -> Settings:
-    return Settings(index_dir=str(index_dir))
+def more(tmp_path: Path) -> Path:
+    """A folder holding one new document, about a quokka, for the ingest tests."""
+    folder = tmp_path / "more"
+    folder.mkdir()
+    (folder / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
+    return folder
+
+
+@pytest.fixture
+def settings(index_dir: Path, tmp_path: Path) -> Settings:
+    """Clients may ingest anything under the test's own folder (``serve.ingest_roots``)."""
+    return Settings.model_validate(
+        {"index_dir": str(index_dir), "serve": {"ingest_roots": [str(tmp_path)]}}
+    )
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ def snippets() -> dict[str, tuple[str, str]]:
         "claude-code-project",
         "claude-code-http",
         "generic-mcp",
+        "grk-toml",
         "rest",
     }
     return found
@@ -115,3 +116,15 @@ def test_every_curl_example_is_a_valid_call_to_an_existing_route() -> None:
         covered.add((template, method))
     documented = {(p, verb) for p, verbs in paths.items() for verb in verbs}
     assert covered == documented  # every route has an example
+
+
+def test_the_ingest_roots_example_is_a_config_file_grk_accepts(tmp_path: Path) -> None:
+    from groundkit.config import load
+
+    _, body = snippets()["grk-toml"]
+    config = tmp_path / "grk.toml"
+    config.write_text(body, encoding="utf-8")
+
+    settings = load(config_file=str(config), environ={}).settings
+
+    assert settings.serve.ingest_roots == ["/home/me/notes", "/home/me/papers"]

@@ -49,10 +49,7 @@ def served(writable: Runtime) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def test_rest_over_a_real_socket_searches_and_ingests(served: str, tmp_path: Path) -> None:
-    more = tmp_path / "more"
-    more.mkdir()
-    (more / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
+def test_rest_over_a_real_socket_searches_and_ingests(served: str, more: Path) -> None:
     with httpx.Client(base_url=served) as http:
         assert http.get("/healthz").json() == {"status": "ok"}
         hits = http.post("/v1/search", json={"collection": "notes", "query": "wombat"}).json()
@@ -88,14 +85,11 @@ def test_mcp_over_streamable_http_on_the_same_server(served: str) -> None:
 
 
 def test_a_mutating_mcp_tool_over_http_checks_the_secret_header_of_each_call(
-    served: str, tmp_path: Path
+    served: str, more: Path
 ) -> None:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    more = tmp_path / "more"
-    more.mkdir()
-    (more / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
     arguments = {"collection": "notes", "inputs": [str(more)]}
 
     async def ingest(secret: str) -> Any:

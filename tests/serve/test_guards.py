@@ -12,14 +12,15 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from serving import SECRET, client_for, make_runtime
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from groundkit import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
-from groundkit.serve.errors import http_status
+from groundkit.serve.app import create_app
+from groundkit.serve.errors import STATUS, http_status
 from groundkit.serve.guards import ACCESS_LOGGER, Concurrency, allowed_hosts_for
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.secret import Secret
+from groundkit.serve.secret import Secret, secret_from_env
 
 INGEST = {"collection": "notes", "inputs": ["."]}
 
@@ -221,3 +222,116 @@ def test_error_codes_map_to_their_http_statuses_in_one_table() -> None:
     assert status(ErrorCode.STORE_FAILED) == 500
     for code in ErrorCode:  # every code has a status, through the table or its class
         assert 400 <= status(code) <= 599
+
+
+def test_every_error_code_is_placed_in_the_status_table_deliberately() -> None:
+    # A code added by another feature (eval.*, ai.*, auth.*) must be placed here, not fall
+    # through to a class default: an upstream provider's failure is not the caller's 500.
+    assert set(ErrorCode) - set(STATUS) == set()
+    assert STATUS[ErrorCode.AUTH_MISSING] not in (401, 403)  # a provider key, not the caller's
+    assert STATUS[ErrorCode.AI_TIMEOUT] == 504
+    assert STATUS[ErrorCode.AI_PROVIDER_FAILED] == 502
+    assert STATUS[ErrorCode.EVAL_DATASET] == 422
+
+
+def test_a_secret_that_cannot_travel_in_a_header_is_refused_when_the_server_starts() -> None:
+    # HTTP header values are ASCII, and their edge whitespace is stripped in transit: such a
+    # secret would never match, and every mutating call would fail with auth.invalid.
+    for value in ("caf\u00e9-xyzzy", "xyzzy\r", " xyzzy", "xy\x00zzy"):
+        with pytest.raises(GroundkitError) as refused:
+            secret_from_env("MY_SECRET", {"MY_SECRET": value})
+        assert refused.value.code == ErrorCode.CONFIG_INVALID
+        assert "MY_SECRET" in refused.value.message
+        assert "zzy" not in str(refused.value)
+    assert secret_from_env("MY_SECRET", {"MY_SECRET": "two words"}) is not None
+
+
+def test_the_secret_comparison_never_depends_on_the_offered_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import groundkit.serve.secret as secret_module
+
+    lengths: list[tuple[int, int]] = []
+    real = secret_module.hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        lengths.append((len(a), len(b)))
+        return real(a, b)
+
+    monkeypatch.setattr(secret_module.hmac, "compare_digest", spy)
+    secret = Secret("s3cret")
+    for offered in ("s", "s3cret", "s3cret" * 100, "\udcff"):
+        assert secret.matches(offered) == (offered == "s3cret")
+
+    assert {a == b for a, b in lengths} == {True}
+
+
+def test_a_content_length_of_non_ascii_digits_is_400_usage(client: TestClient) -> None:
+    # "\xb2" (superscript two) passes str.isdigit() but not int(): it must not become a 500.
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope: Scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/v1/search",
+        "raw_path": b"/v1/search",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8765"), (b"content-length", b"\xb2")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8765),
+    }
+    anyio.run(client.app, scope, receive, send)  # type: ignore[arg-type]
+
+    assert sent[0]["status"] == 400
+    assert json.loads(sent[1]["body"])["code"] == "usage"
+
+
+def test_a_foreign_origin_is_refused_on_the_rest_routes_too(client: TestClient) -> None:
+    # A page on another site can make "simple" cross-origin requests (a GET, no preflight):
+    # the browser hides the answer, but the server must not do the work or show it exists.
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999"):
+        for path in ("/v1/collections", "/v1/collections/notes", "/readyz"):
+            response = client.get(path, headers={"Origin": origin})
+            assert response.status_code == 403, (origin, path)
+            assert response.json()["code"] == "serve.origin_rejected"
+    same = client.get("/v1/collections", headers={"Origin": "http://127.0.0.1:8765"})
+    assert same.status_code == 200
+
+
+def test_a_public_host_behind_a_proxy_is_answered_as_the_proxy_sends_it(
+    runtime: Runtime,
+) -> None:
+    # A TLS proxy on 443 forwards "Host: grk.example.com": the bind port is not in it.
+    hosts = allowed_hosts_for("127.0.0.1", 8765, ["GRK.example.com", "alt.example:8443"])
+    assert {"grk.example.com", "grk.example.com:8765", "alt.example:8443"} <= hosts
+    with TestClient(
+        create_app(runtime, allowed_hosts=hosts), base_url="https://grk.example.com"
+    ) as c:
+        assert c.get("/v1/collections").status_code == 200
+        assert c.get("/v1/collections", headers={"Origin": "https://grk.example.com"}).is_success
+
+
+def test_the_body_limit_applies_to_mcp_declared_or_streamed(client: TestClient) -> None:
+    big = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "' + b"w" * 2_000_000
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+
+    def chunks() -> object:
+        yield big[:1000]
+        yield big[1000:]
+
+    declared = client.post("/mcp", content=big + b'"}}', headers=headers)
+    streamed = client.post("/mcp", content=chunks(), headers=headers)
+
+    for response in (declared, streamed):
+        assert response.status_code == 413
+        assert response.json()["code"] == "serve.body_too_large"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -125,11 +126,8 @@ def test_invalid_arguments_are_a_tool_error_with_a_code(runtime: Runtime) -> Non
 
 
 def test_a_mutating_tool_works_while_the_secret_is_configured(
-    writable: Runtime, tmp_path: Path
+    writable: Runtime, more: Path
 ) -> None:
-    more = tmp_path / "more"
-    more.mkdir()
-    (more / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
 
     report = call(writable, "ingest", collection="notes", inputs=[str(more)])
     found = call(writable, "search", collection="notes", query="quokka")
@@ -148,3 +146,36 @@ def test_a_mutating_tool_refuses_once_the_secret_is_withdrawn_or_changed(
     monkeypatch.setenv(SECRET_ENV, "another secret")
     assert error_code(call(writable, "delete_collection", collection="notes")) == "auth.invalid"
     assert call(writable, "list_collections").structured_content == {"collections": ["notes"]}
+
+
+def test_arguments_the_sdk_rejects_are_a_coded_error_that_does_not_echo_them(
+    runtime: Runtime,
+) -> None:
+    # The SDK validates argument types before the tool runs; its own error text quotes the
+    # rejected value (which may be the caller's query) and carries no code or request id.
+    result = call(runtime, "search", collection="notes", query="wombat", top_k="zebra-secret")
+
+    assert error_code(result) == "serve.invalid_request"
+    assert "zebra-secret" not in result.model_dump_json()
+    assert json.loads(result.content[0].text)["request_id"]  # type: ignore[union-attr]
+
+
+def test_an_unknown_tool_is_a_coded_error_with_a_request_id(
+    runtime: Runtime, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    result = call(runtime, "drop_tables")
+    assert "drop_tables" not in caplog.text  # the caller's text, not a tool of ours
+
+    assert error_code(result) == "serve.route_not_found"
+    assert json.loads(result.content[0].text)["request_id"]  # type: ignore[union-attr]
+
+
+def test_an_unknown_argument_is_refused_as_the_rest_api_refuses_an_unknown_field(
+    runtime: Runtime,
+) -> None:
+    # A misspelt "top_k" silently dropped would give the agent ten hits and no hint why.
+    result = call(runtime, "search", collection="notes", query="wombat", topk=1)
+
+    assert error_code(result) == "serve.invalid_request"
+    assert "topk" in json.loads(result.content[0].text)["message"]  # type: ignore[union-attr]

@@ -163,10 +163,7 @@ def test_a_caller_request_id_is_kept_and_echoed(client: TestClient) -> None:
     assert response.headers["x-request-id"] == "abc-123"
 
 
-def test_an_ingest_through_rest_is_searchable_at_once(admin: TestClient, tmp_path: Path) -> None:
-    more = tmp_path / "more"
-    more.mkdir()
-    (more / "quokka.md").write_text("The quokka smiles on Rottnest Island.\n")
+def test_an_ingest_through_rest_is_searchable_at_once(admin: TestClient, more: Path) -> None:
 
     report = admin.post(
         "/v1/ingest",
@@ -195,3 +192,14 @@ def test_deleting_a_document_and_a_collection_through_rest(admin: TestClient) ->
 def test_a_second_runtime_writes_nothing_without_the_secret(runtime: Runtime) -> None:
     with client_for(runtime) as client:
         assert client.post("/v1/ingest", json={}).json()["code"] == "serve.route_not_found"
+
+
+def test_every_kind_of_error_carries_the_request_id_of_its_response(client: TestClient) -> None:
+    for response in (
+        client.get("/v2/nothing"),  # 404 from the router
+        client.get("/v1/search"),  # 405 from the router
+        client.post("/v1/search", json={"collection": "notes"}),  # 422 from validation
+        client.get("/v1/collections", headers={"Host": "evil.example"}),  # 421 from a guard
+        client.post("/v1/search", json={"collection": "nope", "query": "x"}),  # 404, library
+    ):
+        assert response.json()["request_id"] == response.headers["x-request-id"], response.url

@@ -170,3 +170,60 @@ def test_while_a_writer_holds_the_lock_a_reopen_that_needs_it_keeps_the_older_vi
         os.close(lock)
     assert sources(runtime, "wombat") == {"wombats.md"}  # now reopened, and rebuilt
     assert runtime.reloads == 1
+
+
+def test_a_collection_made_again_on_a_reused_inode_number_is_still_reopened(
+    runtime: Runtime, index_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ext4 hands a freed inode number to the next new file: the store made again can carry the
+    # number the deleted one had. Model that filesystem: every store has the same number.
+    import groundkit.serve.runtime as runtime_module
+
+    real = runtime_module._inode
+    monkeypatch.setattr(runtime_module, "_inode", lambda p: real(p) and (1, 1))
+    assert sources(runtime, "wombat") == {"wombats.md"}
+    groundkit.delete_collection("notes", index_dir)
+    more = write(tmp_path / "again", "numbat.md", "A numbat, in a new collection.\n")
+    with groundkit.open_collection("notes", index_dir=index_dir) as again:
+        again.ingest([more])
+
+    assert sources(runtime, "wombat") == set()  # not the deleted collection's wombats
+    assert sources(runtime, "numbat") == {"numbat.md"}
+
+
+def test_a_slow_reopen_of_one_collection_does_not_hold_up_readers_of_another(
+    runtime: Runtime, index_dir: Path, docs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import groundkit.serve.runtime as runtime_module
+
+    runtime.ingest("other", [str(docs)])  # a name whose gate is not "notes"'s
+    assert sources(runtime, "wombat", name="other") == {"wombats.md"}
+    more = write(tmp_path / "more", "quokka.md", "The quokka smiles.\n")
+    with groundkit.open_collection("notes", index_dir=index_dir) as elsewhere:
+        elsewhere.ingest([more])  # "notes" must now be reopened, and its reopen will be slow
+    entered, release = threading.Event(), threading.Event()
+    real_open = runtime_module.open_collection
+
+    def slow_open(name: str, **kwargs: object) -> object:
+        if name == "notes":
+            entered.set()
+            release.wait(10)
+        return real_open(name, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runtime_module, "open_collection", slow_open)
+    slow_reader = threading.Thread(target=sources, args=(runtime, "quokka"))
+    slow_reader.start()
+    try:
+        assert entered.wait(10)
+        other_done = threading.Event()
+
+        def read_other() -> None:
+            sources(runtime, "wombat", name="other")
+            other_done.set()
+
+        threading.Thread(target=read_other, daemon=True).start()
+        assert other_done.wait(5)  # answered while "notes" is still reopening
+    finally:
+        release.set()
+        slow_reader.join()
+    assert sources(runtime, "quokka") == {"quokka.md"}

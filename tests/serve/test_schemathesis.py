@@ -19,7 +19,12 @@ from groundkit.serve.guards import allowed_hosts_for
 
 @pytest.fixture
 def api(tmp_path: Path, docs: Path) -> Iterator[Any]:
-    runtime = make_runtime(Settings(index_dir=str(tmp_path / "index")), secret=SECRET)
+    runtime = make_runtime(
+        Settings.model_validate(
+            {"index_dir": str(tmp_path / "index"), "serve": {"ingest_roots": [str(tmp_path)]}}
+        ),
+        secret=SECRET,
+    )
     runtime.ingest("notes", [str(docs)])
     # schemathesis's ASGI client calls itself "testserver"; the real bind is covered elsewhere.
     hosts = {"testserver", *allowed_hosts_for("127.0.0.1", 8765)}

@@ -70,8 +70,11 @@ def register(group: click.Group, pass_ctx: Callable[[Any], Any]) -> None:
         app = create_app(runtime, allowed_hosts=allowed_hosts_for(cfg.host, cfg.port, extra))
         shown = f"[{cfg.host}]" if ":" in cfg.host else cfg.host
         changes = "enabled" if secret else f"disabled (set {cfg.secret_env} to enable)"
+        roots = len(cfg.ingest_roots)
+        paths = f"under {roots} folder(s)" if roots else "off (list folders in serve.ingest_roots)"
         click.echo(
-            f"grk serve: http://{shown}:{cfg.port} (REST /v1, MCP /mcp); changes {changes}",
+            f"grk serve: http://{shown}:{cfg.port} (REST /v1, MCP /mcp); changes {changes};"
+            f" path ingest {paths}",
             err=True,
         )
         try:

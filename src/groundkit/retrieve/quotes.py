@@ -13,7 +13,7 @@ from groundkit.errors import ErrorCode, NotFoundError, UsageError
 from groundkit.index.store import Store
 from groundkit.ingest.normalize import normalize_text
 
-__all__ = ["MAX_QUOTE_CHARS", "QuoteCheck", "verify_quote"]
+__all__ = ["MAX_QUOTE_CHARS", "QuoteCheck", "occurrences", "verify_quote"]
 
 MAX_QUOTE_CHARS = 20_000
 
@@ -65,12 +65,48 @@ def verify_quote(
             )
         text, doc_id = documents[0].text, document_id
         lo, hi = 0, len(text)
-    first = text.find(wanted, lo, hi)
-    count = 0
-    at = first
-    while at != -1:  # overlapping occurrences count too: "aa" is twice in "aaa"
-        count += 1
-        at = text.find(wanted, at + 1, hi)
+    first, count = occurrences(text, wanted, lo, hi)
     if first == -1:
         return QuoteCheck(False, doc_id, chunk_id, None, None, 0)
     return QuoteCheck(True, doc_id, chunk_id, first, first + len(wanted), count)
+
+
+def occurrences(text: str, quote: str, lo: int, hi: int) -> tuple[int, int]:
+    """The first offset of ``quote`` in ``text[lo:hi]`` (-1 if none) and how many times it occurs
+    there, overlapping occurrences included ("aa" is twice in "aaa")."""
+    first = text.find(quote, lo, hi)
+    count, at = 0, first
+    while at != -1 and count < _FIND_LIMIT:
+        count += 1
+        at = text.find(quote, at + 1, hi)
+    if at == -1:
+        return first, count
+    # Each find re-reads up to the whole quote, so a long quote of a repetitive passage would
+    # cost occurrences x length (minutes, from one request). The rest is counted in one pass.
+    return first, count + _count_from(text, quote, at, hi)
+
+
+_FIND_LIMIT = 64  # occurrences found with str.find (fast in C) before counting in one pass
+
+
+def _count_from(text: str, quote: str, start: int, hi: int) -> int:
+    """Occurrences of ``quote`` starting at or after ``start`` and ending by ``hi``: one
+    Knuth-Morris-Pratt pass, linear in ``hi - start`` whatever the quote."""
+    border = [0] * len(quote)  # border[i]: longest proper prefix of quote[:i+1] that ends it
+    k = 0
+    for i in range(1, len(quote)):
+        while k and quote[i] != quote[k]:
+            k = border[k - 1]
+        if quote[i] == quote[k]:
+            k += 1
+        border[i] = k
+    count = k = 0
+    for i in range(start, hi):
+        while k and text[i] != quote[k]:
+            k = border[k - 1]
+        if text[i] == quote[k]:
+            k += 1
+        if k == len(quote):
+            count += 1
+            k = border[k - 1]
+    return count

@@ -2,9 +2,9 @@
 
 REST answers ``{code, message, request_id}`` with the status ``STATUS`` gives the code. MCP
 answers a tool call that failed with an ``is_error`` result carrying that same JSON (an agent
-reads the code and can correct itself; JSON-RPC errors stay for protocol faults). A code missing
-from the table falls back on its error class (usage 400, not found 404, else 500), so a code
-added elsewhere still maps sensibly until it is placed here.
+reads the code and can correct itself; JSON-RPC errors stay for protocol faults). Every code is
+in the table (a test enumerates ``ErrorCode``); the fallback on the error class (usage 400, not
+found 404, else 500) only keeps a server built against a newer errors module answering.
 """
 
 from __future__ import annotations
@@ -44,6 +44,25 @@ STATUS: dict[ErrorCode, HTTPStatus] = {
     ErrorCode.EMBEDDER_UNAVAILABLE: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.EMBEDDING_INVALID: HTTPStatus.BAD_GATEWAY,
     ErrorCode.MISSING_EXTRA: HTTPStatus.NOT_IMPLEMENTED,
+    ErrorCode.SERVE_PATH_NOT_ALLOWED: HTTPStatus.FORBIDDEN,
+    ErrorCode.EVAL_DATASET: HTTPStatus.UNPROCESSABLE_ENTITY,
+    ErrorCode.EVAL_RESULTS: HTTPStatus.UNPROCESSABLE_ENTITY,
+    ErrorCode.EVAL_INCOMPARABLE: HTTPStatus.CONFLICT,
+    ErrorCode.EVAL_STAGE_UNAVAILABLE: HTTPStatus.CONFLICT,
+    # The language-model edge: the server's upstream failed or is switched off, never the caller.
+    ErrorCode.AI_DISABLED: HTTPStatus.CONFLICT,
+    ErrorCode.AI_UNKNOWN_PROFILE: HTTPStatus.UNPROCESSABLE_ENTITY,
+    ErrorCode.AI_REDACTION_REQUIRED: HTTPStatus.CONFLICT,
+    ErrorCode.AI_PROVIDER_FAILED: HTTPStatus.BAD_GATEWAY,
+    ErrorCode.AI_INVALID_OUTPUT: HTTPStatus.BAD_GATEWAY,
+    ErrorCode.AI_REWRITE_INVALID: HTTPStatus.BAD_GATEWAY,
+    ErrorCode.AI_JUDGE_INVALID: HTTPStatus.BAD_GATEWAY,
+    ErrorCode.AI_RATE_LIMITED: HTTPStatus.SERVICE_UNAVAILABLE,
+    ErrorCode.AI_TIMEOUT: HTTPStatus.GATEWAY_TIMEOUT,
+    # The server's provider credentials: 401/403 would tell the caller its own secret is wrong.
+    ErrorCode.AUTH_MISSING: HTTPStatus.SERVICE_UNAVAILABLE,
+    ErrorCode.AUTH_KEYCHAIN_UNAVAILABLE: HTTPStatus.SERVICE_UNAVAILABLE,
+    ErrorCode.AUTH_DENIED: HTTPStatus.BAD_GATEWAY,
     ErrorCode.INTERNAL: HTTPStatus.INTERNAL_SERVER_ERROR,
     ErrorCode.STORE_FAILED: HTTPStatus.INTERNAL_SERVER_ERROR,
     ErrorCode.STORE_TOO_NEW: HTTPStatus.INTERNAL_SERVER_ERROR,

@@ -1,8 +1,8 @@
 """ASGI guards in front of every route, REST and MCP alike, outermost first:
 
 ``AccessLog``     gives each request an id and logs one line when it ends;
-``HostGuard``     refuses a Host (and, on /mcp, an Origin) that is not this server's: a page on
-                  another site cannot reach a loopback server through DNS rebinding;
+``HostGuard``     refuses a Host or an Origin that is not this server's: a page on another
+                  site cannot reach a loopback server, directly or through DNS rebinding;
 ``BodyLimit``     refuses a body over ``serve.max_body_bytes`` (declared or streamed);
 ``Concurrency``   answers 503 at once when ``serve.max_concurrent`` requests are in flight.
 
@@ -68,14 +68,21 @@ async def error_response(scope: Scope, send: Send, error: GroundkitError) -> Non
 
 
 def allowed_hosts_for(host: str, port: int, extra: Iterable[str] = ()) -> frozenset[str]:
-    """The Host header values a server bound to ``host:port`` accepts."""
+    """The Host header values a server bound to ``host:port`` accepts.
+
+    ``extra`` (``serve.public_host``) is taken as a proxy sends it, with or without a port; a
+    name without one is answered with the bind port too, for direct calls.
+    """
     names = {host if ":" not in host else f"[{host}]"}
     if names & {"127.0.0.1", "localhost", "[::1]"} or host in ("0.0.0.0", "::"):  # noqa: S104
         names.update(LOOPBACK_NAMES)  # a wildcard bind is reachable on loopback too
-    names.update(h.lower() for h in extra)
     out = {f"{name}:{port}" for name in names}
     if port == 80:
         out.update(names)
+    for public in (h.lower() for h in extra):
+        out.add(public)
+        if not re.search(r":\d+$", public):
+            out.add(f"{public}:{port}")
     return frozenset(out)
 
 
@@ -148,13 +155,15 @@ class HostGuard:
             )
             await error_response(scope, send, error)
             return
+        # Browsers send Origin on cross-origin requests; API and MCP clients send none. Every
+        # route refuses a foreign one: a page elsewhere must not make this server do work,
+        # even work whose answer its browser would hide (there is no CORS here).
         origin = _header(scope, b"origin")
-        foreign = origin is not None and origin.lower() not in self.origins
-        if scope["path"].startswith("/mcp") and foreign:
+        if origin is not None and origin.lower() not in self.origins:
             error = GroundkitError(
                 ErrorCode.SERVE_ORIGIN_REJECTED,
-                "cross-origin requests to /mcp are refused",
-                hint="MCP clients send no Origin, or this server's own",
+                "cross-origin requests are refused",
+                hint="API and MCP clients send no Origin, or this server's own",
             )
             await error_response(scope, send, error)
             return
@@ -182,7 +191,7 @@ class BodyLimit:
             return
         declared = _header(scope, b"content-length")
         if declared is not None:
-            if not declared.isdigit():
+            if not (declared.isascii() and declared.isdigit()):  # "\xb2".isdigit() is true
                 error = GroundkitError(ErrorCode.USAGE, "Content-Length is not a number")
                 await error_response(scope, send, error)
                 return

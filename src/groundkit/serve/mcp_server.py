@@ -21,7 +21,8 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar, cast
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from groundkit.errors import ErrorCode, GroundkitError
@@ -45,6 +46,17 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
 
 
+def _access(name: str, request_id: str, status: str, began: float, results: int | None) -> None:
+    record = {
+        "request_id": request_id,
+        "tool": name,
+        "status": status,
+        "results": results,
+        "latency_ms": round((time.perf_counter() - began) * 1000, 2),
+    }
+    _log.info(json.dumps(record))
+
+
 def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """Errors to ``is_error`` results with a code; one access-log line per call."""
 
@@ -53,27 +65,67 @@ def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
         began = time.perf_counter()
         ctx = next((a for a in kwargs.values() if isinstance(a, Context)), None)
         request_id = str(ctx.request_id) if ctx is not None else ""
-        record: dict[str, Any] = {"request_id": request_id, "tool": name}
+        status, results = "ok", None
         try:
             result = fn(*args, **kwargs)
-            record["status"] = "ok"
-            record["results"] = _count(result)
+            results = _count(result)
             return result
         except (GroundkitError, ValidationError) as exc:
             error = invalid_request(exc.errors()) if isinstance(exc, ValidationError) else exc
-            record["status"] = str(error.code)
+            status = str(error.code)
             return cast(_R, _error_result(error, request_id))
         except Exception as exc:
-            record["status"] = str(ErrorCode.INTERNAL)
+            status = str(ErrorCode.INTERNAL)
             logging.getLogger("groundkit.serve").error(
                 "tool %s failed with %s", name, type(exc).__name__
             )
             return cast(_R, _error_result(internal_error(), request_id))
         finally:
-            record["latency_ms"] = round((time.perf_counter() - began) * 1000, 2)
-            _log.info(json.dumps(record))
+            _access(name, request_id, status, began, results)
 
     return call
+
+
+class _Server(MCPServer[Any]):
+    """The SDK's server, with its own refusals coded like the tools' errors.
+
+    The SDK checks that a tool exists and that its arguments have the declared types before the
+    tool runs; its error text quotes the rejected value (the caller's data) and has no code or
+    request id, and it drops arguments the tool does not declare. Here those are answered as
+    every other error is, and an unknown argument is refused as REST refuses an unknown field.
+    """
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        began = time.perf_counter()
+        tool = next((t for t in await self.list_tools() if t.name == name), None)
+        try:
+            if tool is None:
+                raise GroundkitError(
+                    ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such tool", hint="list the tools"
+                )
+            declared = tool.input_schema.get("properties", {})
+            unknown = [{"loc": (key,), "msg": _EXTRA} for key in arguments if key not in declared]
+            if unknown:
+                raise invalid_request(unknown)
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except (GroundkitError, ToolError) as exc:
+            if isinstance(exc, GroundkitError):
+                error = exc
+            elif isinstance(exc.__cause__, ValidationError):
+                error = invalid_request(exc.__cause__.errors())
+            else:
+                raise
+            request_id = context.request_id if context is not None else ""
+            # An unknown tool's name is the caller's text: it does not go to the log.
+            _access(name if tool else "(unknown)", request_id, str(error.code), began, None)
+            return _error_result(error, request_id)
+
+
+_EXTRA = "Extra inputs are not permitted"  # pydantic's words, as REST reports an unknown field
 
 
 def _count(result: object) -> int | None:
@@ -96,7 +148,7 @@ def _error_result(error: GroundkitError, request_id: str) -> CallToolResult:
 
 
 def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = _Server(
         "groundkit",
         instructions=(
             "Search the user's own documents. Every hit cites a chunk by id and exact offsets;"

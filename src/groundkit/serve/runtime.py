@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from groundkit.collection import (
 from groundkit.config import EmbedConfig, Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
 from groundkit.errors import IndexLockedError
+from groundkit.serve.confine import IngestRoots
 from groundkit.types import IngestReport
 
 if TYPE_CHECKING:
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["Runtime"]
 
 _STORE = "store.sqlite"
+_GATES = 16
 
 
 class _SharedEmbedder:
@@ -76,13 +79,21 @@ class _Entry:
     collection: Collection
     watcher: sqlite3.Connection
     version: int
-    inode: tuple[int, int]
+    # The store file this entry read, held open: once it is unlinked its link count is 0, which
+    # an inode-number comparison alone misses when the file made again reuses the number.
+    store_fd: int
     leases: int = 0
     retired: bool = False
+
+    def replaced(self, path: Path) -> bool:
+        """Whether the store at ``path`` is no longer the file this entry opened."""
+        held = os.fstat(self.store_fd)
+        return held.st_nlink == 0 or _inode(path) != (held.st_dev, held.st_ino)
 
     def close(self) -> None:
         self.collection.close()
         self.watcher.close()
+        os.close(self.store_fd)
 
 
 def _inode(path: Path) -> tuple[int, int] | None:
@@ -110,8 +121,10 @@ class Runtime:
         self.settings = settings
         self.index_dir = Path(settings.index_dir)
         self.secret = secret
+        self._ingest_roots = IngestRoots(settings.serve.ingest_roots)
         self._embedder: Embedder = embedder or _SharedEmbedder(settings.embed)
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the entries and their leases; never held during I/O
+        self._gates = tuple(threading.Lock() for _ in range(_GATES))
         self._entries: dict[str, _Entry] = {}
         self.reloads = 0  # how many times a collection was reopened after a write: for tests
 
@@ -128,9 +141,7 @@ class Runtime:
 
         Raises ``NotFoundError`` (``collection.not_found``) or ``UsageError`` for a bad name.
         """
-        with self._lock:
-            entry = self._current(name)
-            entry.leases += 1
+        entry = self._lease(name)
         try:
             yield entry.collection
         finally:
@@ -139,26 +150,37 @@ class Runtime:
                 if entry.retired and entry.leases == 0:
                     entry.close()
 
-    def _current(self, name: str) -> _Entry:
-        entry = self._entries.get(name)
+    def _lease(self, name: str) -> _Entry:
         path = self.index_dir / name / _STORE
-        if entry is None:
-            return self._register(name, self._open(name, path))
-        inode = _inode(path)
-        if inode == entry.inode and _data_version(entry.watcher) == entry.version:
-            return entry
-        if inode == entry.inode:
+        # A (re)open is I/O that can take a while on a large index: it runs under a gate that
+        # only collections hashing alike share, never under the runtime lock, so readers of
+        # other collections are not held up. The gates are a fixed set, so clients naming
+        # collections that do not exist cannot grow them; the hash is stable across runs.
+        with self._gates[zlib.crc32(name.encode()) % len(self._gates)]:
+            with self._lock:
+                entry = self._entries.get(name)
+                reopening = entry is not None
+                if entry is not None and entry.replaced(path):
+                    self._retire(name)  # deleted, or deleted and made again: never serve it
+                    entry = None
+                elif entry is not None and _data_version(entry.watcher) == entry.version:
+                    entry.leases += 1
+                    return entry
             try:
                 fresh = self._open(name, path)
             except IndexLockedError:
                 # Reopening needs the write lock (an index to rebuild) and a writer holds it:
                 # the view we have is older but consistent. The next request tries again.
-                return entry
-        else:
-            self._retire(name)  # deleted, or deleted and made again: never serve the old one
-            fresh = self._open(name, path)
-        self.reloads += 1
-        return self._register(name, fresh)
+                with self._lock:
+                    if entry is None or self._entries.get(name) is not entry:
+                        raise
+                    entry.leases += 1
+                    return entry
+            with self._lock:
+                self.reloads += reopening
+                self._register(name, fresh)
+                fresh.leases += 1
+                return fresh
 
     def _register(self, name: str, entry: _Entry) -> _Entry:
         self._retire(name)
@@ -166,19 +188,28 @@ class Runtime:
         return entry
 
     def _open(self, name: str, path: Path) -> _Entry:
-        inode = _inode(path)
-        if inode is None or not path.is_file():
-            # The library raises the right error: invalid name, or no such collection.
-            open_collection(name, index_dir=self.index_dir, settings=self.settings, create=False)
-        # The watcher reads its version before the collection opens: a commit in between makes
-        # one needless reopen later, never a missed one.
-        # mode=rw: a watcher must never create a store where a deleted collection was.
-        watcher = sqlite3.connect(
-            f"file:{quote(str(path.resolve()))}?mode=rw",
-            uri=True,
-            isolation_level=None,
-            check_same_thread=False,
-        )
+        try:
+            store_fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            # The library raises the right error: invalid name, or no such collection...
+            with open_collection(
+                name, index_dir=self.index_dir, settings=self.settings, create=False
+            ):
+                pass
+            store_fd = os.open(path, os.O_RDONLY)  # ...unless it was made in between
+        try:
+            # The watcher reads its version before the collection opens: a commit in between
+            # makes one needless reopen later, never a missed one.
+            # mode=rw: a watcher must never create a store where a deleted collection was.
+            watcher = sqlite3.connect(
+                f"file:{quote(str(path.resolve()))}?mode=rw",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except BaseException:
+            os.close(store_fd)
+            raise
         try:
             version = _data_version(watcher)
             collection = open_collection(
@@ -190,8 +221,9 @@ class Runtime:
             )
         except BaseException:
             watcher.close()
+            os.close(store_fd)
             raise
-        return _Entry(collection, watcher, version, inode or (0, 0))
+        return _Entry(collection, watcher, version, store_fd)
 
     def _retire(self, name: str) -> None:
         entry = self._entries.pop(name, None)
@@ -202,6 +234,9 @@ class Runtime:
 
     # -- writes: each through its own handle, under the collection's write lock
     def ingest(self, name: str, inputs: Sequence[str]) -> IngestReport:
+        """Ingest for a client: paths must lie inside ``serve.ingest_roots`` (URLs are vetted
+        by the fetcher). Raises ``serve.path_not_allowed`` before anything is read."""
+        self._ingest_roots.check(inputs)
         with open_collection(
             name, index_dir=self.index_dir, settings=self.settings, embedder=self._embedder
         ) as collection:

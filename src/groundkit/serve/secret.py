@@ -2,19 +2,28 @@
 
 Its value is read from the environment variable that ``serve.secret_env`` names, never from a
 config file. It prints as ``<redacted>``, refuses to be pickled or serialised, and is compared in
-constant time.
+constant time: both sides are hashed first, so even the offered length changes nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import os
+import re
 from collections.abc import Mapping
 from typing import NoReturn
 
 __all__ = ["SECRET_HEADER", "Secret", "authorize", "secret_from_env"]
 
 SECRET_HEADER = "X-Groundkit-Secret"  # noqa: S105 (a header name, not a secret)
+# What survives the trip in an HTTP header: visible ASCII, inner spaces allowed (edge
+# whitespace is stripped in transit, other bytes are decoded differently by each stack).
+_SENDABLE = re.compile(r"^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$")
+
+
+def _digest(value: str) -> bytes:
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).digest()
 
 
 class Secret:
@@ -23,15 +32,15 @@ class Secret:
     __slots__ = ("_value",)
 
     def __init__(self, value: str) -> None:
-        if not value:
-            raise ValueError("a secret cannot be empty")
-        self._value = value.encode("utf-8")
+        if not _SENDABLE.match(value):
+            raise ValueError("a secret must be visible ASCII, without whitespace at either end")
+        self._value = _digest(value)  # only ever compared: the value itself is not kept
 
     def matches(self, offered: str | None) -> bool:
         """Constant-time comparison; a missing offer never matches."""
         if offered is None:
             return False
-        return hmac.compare_digest(self._value, offered.encode("utf-8", "surrogateescape"))
+        return hmac.compare_digest(self._value, _digest(offered))
 
     def same_as(self, other: Secret | None) -> bool:
         """Constant-time: whether ``other`` holds the same value."""
@@ -53,9 +62,23 @@ class Secret:
 
 
 def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> Secret | None:
-    """The secret in the variable ``name``, or None when it is unset or empty (mutations off)."""
+    """The secret in the variable ``name``, or None when it is unset or empty (mutations off).
+
+    Raises ``ConfigError`` (``config.invalid_value``) for a value no client could send.
+    """
     value = (os.environ if environ is None else environ).get(name, "")
-    return Secret(value) if value else None
+    if not value:
+        return None
+    try:
+        return Secret(value)
+    except ValueError as exc:
+        from groundkit.errors import ConfigError, ErrorCode
+
+        raise ConfigError(
+            ErrorCode.CONFIG_INVALID,
+            f"the secret in {name} cannot be sent in an HTTP header: {exc}",
+            hint="use a long random string of letters, digits and punctuation",
+        ) from None
 
 
 def authorize(secret: Secret | None, offered: str | None) -> None:
