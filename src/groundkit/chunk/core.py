@@ -21,7 +21,7 @@ __all__ = ["CHUNKER_VERSION", "ChunkSettings", "Section", "Span", "pack"]
 
 # Part of every document fingerprint: bump it whenever chunk boundaries could change, so that
 # the next ingest re-chunks everything instead of mixing old and new boundaries.
-CHUNKER_VERSION = "3"
+CHUNKER_VERSION = "4"
 
 _SEPARATORS = (
     re.compile(r"\n[ \t]*\n\s*"),  # paragraphs
@@ -106,14 +106,16 @@ def _section_atoms(text: str, section: Section, size: int) -> list[tuple[int, in
     body = _atoms(text, lead_end, section.end, size, 0)
     # Blank lines after the heading can be atoms of their own: glue up to the first piece that
     # has text, or the heading would be kept with whitespace alone.
-    first = next((i for i, (s, e) in enumerate(body) if not text[s:e].isspace()), 0)
-    first_start, first_end = body[first]
-    if first_end - section.start > size:
+    while True:
+        first = next((i for i, (s, e) in enumerate(body) if not text[s:e].isspace()), 0)
+        first_start, first_end = body[first]
+        if first_end - section.start <= size:
+            return [(section.start, first_end), *body[first + 1 :]]
         room = size - (first_start - section.start)
-        if room <= 0:
+        if room <= 0:  # not even the first character fits beside the heading
             return _atoms(text, section.start, section.end, size, 0)
+        # Cutting the piece smaller can again put whitespace first: look again.
         body[first : first + 1] = _atoms(text, first_start, first_end, room, 0)
-    return [(section.start, body[first][1]), *body[first + 1 :]]
 
 
 def _atoms(text: str, start: int, end: int, size: int, level: int) -> list[tuple[int, int]]:
