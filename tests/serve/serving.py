@@ -8,7 +8,7 @@ from groundkit import Settings
 from groundkit.serve.app import create_app
 from groundkit.serve.guards import allowed_hosts_for
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.secret import Secret
+from groundkit.serve.secret import SharedSecret
 
 SECRET = "correct horse battery staple"
 SECRET_ENV = "GROUNDKIT_SERVE_SECRET"
@@ -17,7 +17,7 @@ HOSTS = allowed_hosts_for("127.0.0.1", 8765)
 
 
 def make_runtime(settings: Settings, *, secret: str | None = None) -> Runtime:
-    return Runtime(settings, secret=Secret(secret) if secret else None)
+    return Runtime(settings, secret=SharedSecret(secret) if secret else None)
 
 
 def client_for(runtime: Runtime, **kwargs: object) -> TestClient:

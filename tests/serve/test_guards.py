@@ -20,7 +20,7 @@ from groundkit.serve.app import create_app
 from groundkit.serve.errors import STATUS, http_status
 from groundkit.serve.guards import ACCESS_LOGGER, Concurrency, allowed_hosts_for
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.secret import Secret, secret_from_env
+from groundkit.serve.secret import SharedSecret, secret_from_env
 
 INGEST = {"collection": "notes", "inputs": ["."]}
 
@@ -176,14 +176,14 @@ def test_the_secret_never_reaches_logs_responses_or_reprs(
 
 
 def test_the_secret_compares_only_by_value() -> None:
-    secret = Secret("s3cret")
+    secret = SharedSecret("s3cret")
 
     assert secret.matches("s3cret")
     assert not secret.matches("s3cre")
     assert not secret.matches(None)
-    assert secret.same_as(Secret("s3cret"))
+    assert secret.same_as(SharedSecret("s3cret"))
     assert not secret.same_as(None)
-    assert secret != Secret("s3cret")  # never by ==, which is not constant-time
+    assert secret != SharedSecret("s3cret")  # never by ==, which is not constant-time
 
 
 def test_access_logs_carry_id_route_status_latency_and_count_but_never_the_query(
@@ -259,7 +259,7 @@ def test_the_secret_comparison_never_depends_on_the_offered_length(
         return real(a, b)
 
     monkeypatch.setattr(secret_module.hmac, "compare_digest", spy)
-    secret = Secret("s3cret")
+    secret = SharedSecret("s3cret")
     for offered in ("s", "s3cret", "s3cret" * 100, "\udcff"):
         assert secret.matches(offered) == (offered == "s3cret")
 

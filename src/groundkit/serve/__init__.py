@@ -4,6 +4,6 @@ Needs the ``serve`` extra: ``pip install 'groundkit[serve]'``.
 """
 
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.secret import Secret, secret_from_env
+from groundkit.serve.secret import SharedSecret, secret_from_env
 
-__all__ = ["Runtime", "Secret", "secret_from_env"]
+__all__ = ["Runtime", "SharedSecret", "secret_from_env"]

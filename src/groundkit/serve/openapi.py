@@ -15,7 +15,7 @@ from groundkit.config import Settings
 from groundkit.serve.app import create_app
 from groundkit.serve.guards import allowed_hosts_for
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.secret import Secret
+from groundkit.serve.secret import SharedSecret
 
 __all__ = ["openapi_document"]
 
@@ -23,7 +23,7 @@ __all__ = ["openapi_document"]
 def openapi_document() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as index_dir:
         # The placeholder secret only switches the mutating routes on; it is never served.
-        runtime = Runtime(Settings(index_dir=index_dir), secret=Secret("placeholder"))
+        runtime = Runtime(Settings(index_dir=index_dir), secret=SharedSecret("placeholder"))
         app = create_app(runtime, allowed_hosts=allowed_hosts_for("127.0.0.1", 8765))
         document: dict[str, Any] = app.openapi()
         runtime.close()

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from groundkit.serve.secret import Secret
+    from groundkit.serve.secret import SharedSecret
 
 __all__ = ["Runtime"]
 
@@ -115,7 +115,7 @@ class Runtime:
         self,
         settings: Settings,
         *,
-        secret: Secret | None = None,
+        secret: SharedSecret | None = None,
         embedder: Embedder | None = None,
     ) -> None:
         self.settings = settings

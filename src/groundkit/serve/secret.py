@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import NoReturn
 
-__all__ = ["SECRET_HEADER", "Secret", "authorize", "secret_from_env"]
+__all__ = ["SECRET_HEADER", "SharedSecret", "authorize", "secret_from_env"]
 
 SECRET_HEADER = "X-Groundkit-Secret"  # noqa: S105 (a header name, not a secret)
 # What survives the trip in an HTTP header: visible ASCII, inner spaces allowed (edge
@@ -26,8 +26,12 @@ def _digest(value: str) -> bytes:
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).digest()
 
 
-class Secret:
-    """A shared secret whose value never leaves this object except through ``matches``."""
+class SharedSecret:
+    """A shared secret whose value never leaves this object except through ``matches``.
+
+    Unlike ``groundkit.secret.Secret`` (a provider key, revealed once per request header), it is
+    only ever compared, so it keeps a digest and can never be revealed at all.
+    """
 
     __slots__ = ("_value",)
 
@@ -42,18 +46,18 @@ class Secret:
             return False
         return hmac.compare_digest(self._value, _digest(offered))
 
-    def same_as(self, other: Secret | None) -> bool:
+    def same_as(self, other: SharedSecret | None) -> bool:
         """Constant-time: whether ``other`` holds the same value."""
         return other is not None and hmac.compare_digest(self._value, other._value)
 
     def __repr__(self) -> str:
-        return "Secret(<redacted>)"
+        return "SharedSecret(<redacted>)"
 
     def __str__(self) -> str:
         return "<redacted>"
 
     def __reduce__(self) -> NoReturn:
-        raise TypeError("a Secret cannot be pickled or serialised")
+        raise TypeError("a SharedSecret cannot be pickled or serialised")
 
     def __eq__(self, other: object) -> bool:  # only through matches(), which is constant-time
         return NotImplemented
@@ -61,7 +65,7 @@ class Secret:
     __hash__ = None  # type: ignore[assignment]
 
 
-def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> Secret | None:
+def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> SharedSecret | None:
     """The secret in the variable ``name``, or None when it is unset or empty (mutations off).
 
     Raises ``ConfigError`` (``config.invalid_value``) for a value no client could send.
@@ -70,7 +74,7 @@ def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> Secr
     if not value:
         return None
     try:
-        return Secret(value)
+        return SharedSecret(value)
     except ValueError as exc:
         from groundkit.errors import ConfigError, ErrorCode
 
@@ -81,7 +85,7 @@ def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> Secr
         ) from None
 
 
-def authorize(secret: Secret | None, offered: str | None) -> None:
+def authorize(secret: SharedSecret | None, offered: str | None) -> None:
     """Raise unless ``offered`` is the configured secret. With none configured, nothing mutates."""
     from groundkit.errors import ErrorCode, GroundkitError
 
