@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from grk_runner import Grk
 from groundkit.answer.access import Runtime
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.optin import AISettings
 from groundkit.cli import answer as answer_cli
-from groundkit.cli.main import main
 from groundkit.errors import AIError, ErrorCode
 from groundkit.testing.chat import (
     ForbiddenKeyring,
@@ -44,24 +44,6 @@ LOCAL = (
     'model = "m"\nlocal = true\n'
 )
 FIXTURE_KEY = "gsk_FIXTUREkey0123456789abcdef"
-
-
-class Grk:
-    def __init__(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-        self.index_dir = tmp_path / "index"
-        self.capsys = capsys
-        self.out = self.err = ""
-
-    def __call__(self, *args: str) -> int:
-        self.capsys.readouterr()
-        status = main(["--index-dir", str(self.index_dir), *args])
-        self.out, self.err = self.capsys.readouterr()
-        return status
-
-    def json(self, *args: str) -> Any:
-        status = self(*args, "--json")
-        assert status == 0, self.out + self.err
-        return json.loads(self.out)
 
 
 @pytest.fixture(autouse=True)
@@ -101,7 +83,7 @@ def grk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Grk:
     docs.mkdir()
     (docs / "wombat.md").write_text(WOMBAT, encoding="utf-8")
     (tmp_path / "grk.toml").write_text(REMOTE + LOCAL, encoding="utf-8")
-    runner = Grk(tmp_path, capsys)
+    runner = Grk(tmp_path / "index", capsys)
     assert runner("ingest", str(docs), "--quiet") == 0
     return runner
 

@@ -9,37 +9,12 @@ from typing import Any
 import pytest
 
 import groundkit
+from grk_runner import Grk
 from groundkit.cli.main import main
 
 CITATION_KEYS = ("collection", "document_id", "external_id", "chunk_id", "source", "start", "end")
 HIT_KEYS = {*CITATION_KEYS, "rank", "score", "snippet", "text", "metadata", "ranks"}
 BATCH_HIT_KEYS = {"document_id", "external_id", "chunk_id", "score", "start", "end", "source"}
-
-
-class Grk:
-    """Runs `grk` in process against the test's index dir, capturing what it prints."""
-
-    def __init__(self, index_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-        self.index_dir = index_dir
-        self.capsys = capsys
-        self.out = ""
-        self.err = ""
-
-    def __call__(self, *args: str) -> int:
-        self.capsys.readouterr()
-        status = main(["--index-dir", str(self.index_dir), *args])
-        self.out, self.err = self.capsys.readouterr()
-        return status
-
-    def json(self, *args: str) -> Any:
-        status = self(*args, "--json")
-        assert status == 0, self.out + self.err
-        return json.loads(self.out)
-
-    def error(self, *args: str) -> tuple[int, str]:
-        """The exit status and the error code of a command that fails, run with --json."""
-        status = self(*args, "--json")
-        return status, json.loads(self.out)["error"]["code"]
 
 
 @pytest.fixture

@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 
 from groundkit.errors import ErrorCode, NotFoundError
-from groundkit.index.store import DocumentRow, Store
+from groundkit.index.store import ChunkRow, DocumentRow, Store
 from groundkit.ingest.loaders import Rejected, content_hash
 from groundkit.types import Citation, ResolvedCitation, Verification
 
-__all__ = ["resolve", "verify_source"]
+__all__ = ["find_chunk", "resolve", "verify_source"]
 
 
-def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
+def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, DocumentRow]:
+    """The chunk and its document, or ``chunk.not_found``."""
     found = store.chunk(chunk_id)
     if found is None:
         raise NotFoundError(
@@ -20,7 +21,11 @@ def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
             f"no chunk {chunk_id!r} in collection {collection!r}",
             hint="chunk ids change when their document changes; search again",
         )
-    row, document = found
+    return found
+
+
+def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
+    row, document = find_chunk(store, collection, chunk_id)
     text = document.text[row.start : row.end]
     citation = Citation(
         collection, row.document_id, row.external_id, row.chunk_id, row.source, row.start, row.end

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
 from groundkit.index.store import Store
 from groundkit.ingest.normalize import normalize_text
+from groundkit.retrieve.citations import find_chunk
 
 __all__ = ["MAX_QUOTE_CHARS", "QuoteCheck", "occurrences", "verify_quote"]
 
@@ -45,14 +46,7 @@ def verify_quote(
     if not wanted or len(wanted) > MAX_QUOTE_CHARS:
         raise UsageError(ErrorCode.USAGE, f"the quote must have 1 to {MAX_QUOTE_CHARS} characters")
     if chunk_id is not None:
-        found = store.chunk(chunk_id)
-        if found is None:
-            raise NotFoundError(
-                ErrorCode.CHUNK_NOT_FOUND,
-                f"no chunk {chunk_id!r} in collection {collection!r}",
-                hint="chunk ids change when their document changes; search again",
-            )
-        row, document = found
+        row, document = find_chunk(store, collection, chunk_id)
         lo, hi, doc_id = row.start, row.end, document.document_id
         text = document.text
     else:
