@@ -13,8 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
 from mcp_types import CallToolResult
-from serving import SECRET_ENV
+from serving import SECRET_ENV, make_runtime
 
+from groundkit import Settings
 from groundkit.serve import models as m
 from groundkit.serve.mcp_server import MUTATING_TOOLS, READ_TOOLS, create_mcp_server
 from groundkit.serve.runtime import Runtime
@@ -179,3 +180,21 @@ def test_an_unknown_argument_is_refused_as_the_rest_api_refuses_an_unknown_field
 
     assert error_code(result) == "serve.invalid_request"
     assert "topk" in json.loads(result.content[0].text)["message"]  # type: ignore[union-attr]
+
+
+def test_search_and_verify_without_a_collection_use_the_configured_one(
+    settings: Settings, runtime: Runtime
+) -> None:
+    configured = make_runtime(settings.model_copy(update={"collection": "notes"}))
+    try:
+        found = call(configured, "search", query="echidna egg")
+        assert not found.is_error
+        assert found.structured_content is not None
+        assert found.structured_content["collection"] == "notes"
+        chunk_id = found.structured_content["hits"][0]["chunk_id"]
+        verdict = call(configured, "verify_citation", chunk_id=chunk_id, quote="lays an egg")
+        assert verdict.structured_content is not None
+        assert verdict.structured_content["verbatim"] is True
+    finally:
+        configured.close()
+    assert error_code(call(runtime, "search", query="echidna egg")) == "collection.not_found"

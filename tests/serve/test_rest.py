@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from serving import SECRET, client_for
+from serving import SECRET, client_for, make_runtime
 
 import groundkit
 from groundkit.serve.runtime import Runtime
@@ -203,3 +203,21 @@ def test_every_kind_of_error_carries_the_request_id_of_its_response(client: Test
         client.post("/v1/search", json={"collection": "nope", "query": "x"}),  # 404, library
     ):
         assert response.json()["request_id"] == response.headers["x-request-id"], response.url
+
+
+def test_search_and_verify_without_a_collection_use_the_configured_one(
+    runtime: Runtime, settings: groundkit.Settings
+) -> None:
+    configured = make_runtime(settings.model_copy(update={"collection": "notes"}))
+    try:
+        client = client_for(configured)
+        found = client.post("/v1/search", json={"query": "wombat burrows"})
+        assert found.status_code == 200, found.text
+        assert found.json()["collection"] == "notes"
+        chunk_id = found.json()["hits"][0]["chunk_id"]
+        verdict = client.post("/v1/verify", json={"chunk_id": chunk_id, "quote": "wombat"})
+        assert verdict.json()["verbatim"] is True
+    finally:
+        configured.close()
+    elsewhere = client_for(runtime).post("/v1/search", json={"query": "wombat burrows"})
+    assert (elsewhere.status_code, elsewhere.json()["code"]) == (404, "collection.not_found")

@@ -42,6 +42,12 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 CollectionArg = Annotated[str, Field(description="A collection in the server's index dir.")]
+DefaultCollectionArg = Annotated[
+    str | None,
+    Field(
+        description="A collection in the server's index dir [default: the `collection` setting]."
+    ),
+]
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
 
@@ -158,8 +164,8 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
     )
 
     def search(
-        collection: CollectionArg,
         query: Annotated[str, Field(description="Plain words, never query syntax.")],
+        collection: DefaultCollectionArg = None,
         top_k: Annotated[int | None, Field(description="How many hits [default: 10].")] = None,
         mode: Literal["bm25", "dense", "hybrid"] | None = None,
         source: Annotated[str | None, Field(description="Only sources matching a glob.")] = None,
@@ -173,13 +179,12 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         body = m.SearchRequest(
             collection=collection, query=query, top_k=top_k, mode=mode, source=source, where=where
         )
-        with runtime.reading(body.collection) as opened:
+        name = runtime.collection_name(body.collection)
+        with runtime.reading(name) as opened:
             hits = opened.search(
                 body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
             )
-        return m.SearchResponse(
-            collection=body.collection, hits=[m.HitModel.of(hit) for hit in hits]
-        )
+        return m.SearchResponse(collection=name, hits=[m.HitModel.of(hit) for hit in hits])
 
     def fetch_chunk(
         collection: CollectionArg, chunk_id: str, ctx: Context | None = None
@@ -199,8 +204,8 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
             return m.CollectionStatus.of(opened.status())
 
     def verify_citation(
-        collection: CollectionArg,
         quote: Annotated[str, Field(description="The text to find, exactly.")],
+        collection: DefaultCollectionArg = None,
         chunk_id: str | None = None,
         document_id: str | None = None,
         ctx: Context | None = None,
@@ -210,7 +215,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         body = m.VerifyRequest(
             collection=collection, quote=quote, chunk_id=chunk_id, document_id=document_id
         )
-        with runtime.reading(body.collection) as opened:
+        with runtime.reading(runtime.collection_name(body.collection)) as opened:
             check = opened.verify_quote(
                 body.quote, chunk_id=body.chunk_id, document_id=body.document_id
             )

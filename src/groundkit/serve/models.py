@@ -47,6 +47,19 @@ CollectionName = Field(
     pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
     description="A collection in the server's index dir.",
 )
+# Search and verify may leave the collection out, as `grk search` does; changes must name it.
+OptionalName = (
+    Annotated[
+        str,
+        StringConstraints(
+            min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+        ),
+    ]
+    | SkipJsonSchema[None]
+)
+DefaultCollectionName = Field(
+    None, description="A collection in the server's index dir [default: the `collection` setting]."
+)
 # Floats must be finite to be JSON at all (the store matches values as JSON).
 ScalarValue = Annotated[str, StringConstraints(max_length=1000)] | int | FiniteFloat | bool
 
@@ -69,7 +82,7 @@ class ErrorBody(_Response):
 
 
 class SearchRequest(_Request):
-    collection: str = CollectionName
+    collection: OptionalName = DefaultCollectionName
     query: str = Field(
         min_length=1, max_length=MAX_QUERY_CHARS, description="Plain words, never query syntax."
     )
@@ -173,7 +186,7 @@ class VerifyRequest(_Request):
         json_schema_extra={"oneOf": [{"required": ["chunk_id"]}, {"required": ["document_id"]}]},
     )
 
-    collection: str = CollectionName
+    collection: OptionalName = DefaultCollectionName
     quote: str = Field(min_length=1, max_length=MAX_QUOTE_CHARS)
     # Absent rather than null in the schema, so that "exactly one" is expressible there.
     chunk_id: Id | SkipJsonSchema[None] = None

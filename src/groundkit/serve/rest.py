@@ -80,14 +80,13 @@ def rest_router(mutations: bool) -> APIRouter:
     @router.post("/v1/search", response_model=m.SearchResponse, tags=["read"])
     def search(request: Request, body: m.SearchRequest) -> m.SearchResponse:
         """Ranked, cited passages. The query travels in the body, never in the URL."""
-        with _runtime(request).reading(body.collection) as collection:
+        name = _runtime(request).collection_name(body.collection)
+        with _runtime(request).reading(name) as collection:
             hits = collection.search(
                 body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
             )
         _results(request, len(hits))
-        return m.SearchResponse(
-            collection=body.collection, hits=[m.HitModel.of(hit) for hit in hits]
-        )
+        return m.SearchResponse(collection=name, hits=[m.HitModel.of(hit) for hit in hits])
 
     @router.get("/v1/collections", response_model=m.CollectionsResponse, tags=["read"])
     def collections(request: Request) -> m.CollectionsResponse:
@@ -112,7 +111,8 @@ def rest_router(mutations: bool) -> APIRouter:
     @router.post("/v1/verify", response_model=m.VerifyResponse, tags=["read"])
     def verify(request: Request, body: m.VerifyRequest) -> m.VerifyResponse:
         """Whether a quote is verbatim in a chunk or document, and its offsets in the document."""
-        with _runtime(request).reading(body.collection) as collection:
+        name = _runtime(request).collection_name(body.collection)
+        with _runtime(request).reading(name) as collection:
             check = collection.verify_quote(
                 body.quote, chunk_id=body.chunk_id, document_id=body.document_id
             )

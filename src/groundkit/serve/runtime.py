@@ -135,6 +135,10 @@ class Runtime:
     def list(self) -> list[str]:
         return list_collections(self.index_dir)
 
+    def collection_name(self, requested: str | None) -> str:
+        """The collection a request names, or the configured one, as the CLI defaults it."""
+        return requested if requested is not None else self.settings.collection
+
     @contextmanager
     def reading(self, name: str) -> Iterator[Collection]:
         """The current view of collection ``name``, held for the block.
