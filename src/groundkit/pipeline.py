@@ -18,12 +18,12 @@ from functools import partial
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, chunk_text
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder
-from groundkit.errors import GroundkitError
 from groundkit.index.embedding import embed_missing
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import NewChunk, Store
 from groundkit.index.vectors import VectorIndex
-from groundkit.ingest.formats import Format, format_for
+from groundkit.ingest.fetch import fetch_page, split_inputs
+from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Loaded, Rejected, load
 from groundkit.ingest.walk import FileInput, discover
 from groundkit.types import IngestReport, Skipped
@@ -83,9 +83,14 @@ def run_ingest(
     exclude: Sequence[str] = (),
 ) -> IngestReport:
     """Ingest ``inputs``; with an ``embedder``, also give every chunk lacking one a vector."""
-    urls = [i for i in inputs if i.startswith(("http://", "https://"))]
-    found = discover([i for i in inputs if i not in urls], exclude=exclude)
+    named = split_inputs(inputs)
+    urls = named.urls
+    found = discover(named.paths, exclude=exclude)
     tally = _Tally(skipped=list(found.skipped))
+    for item, scheme in named.unsupported:
+        tally.skipped.append(
+            Skipped(item, f"{scheme}:// URLs are not supported (http and https are)")
+        )
     chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
     seen: set[str] = {s.source for s in found.skipped}
     total = len(found.files) + len(urls)
@@ -99,7 +104,7 @@ def run_ingest(
                 progress("reading", done, total)
         for done, url in enumerate(urls, start=len(found.files) + 1):
             seen.add(url)
-            _ingest_one(store, url, partial(_fetch, url, settings), chunking, tally)
+            _ingest_one(store, url, partial(fetch_page, url, settings.ingest), chunking, tally)
             if progress:
                 progress("reading", done, total)
         for root in found.walked_roots:
@@ -165,52 +170,6 @@ def _read_file(file: FileInput, settings: Settings) -> tuple[bytes, Format]:
         raise Rejected("unreadable: is a directory") from None
     except OSError as exc:
         raise Rejected(f"unreadable: {(exc.strerror or type(exc).__name__).lower()}") from None
-
-
-def _fetch(url: str, settings: Settings) -> tuple[bytes, Format]:
-    from groundkit.ingest.url import FetchPolicy, fetch_url
-
-    policy = FetchPolicy(
-        max_bytes=settings.ingest.url_max_bytes, timeout_s=settings.ingest.url_timeout_s
-    )
-    try:
-        got = fetch_url(url, policy)
-    except GroundkitError as exc:
-        raise Rejected(f"{exc.code}: {exc.message}") from None
-    fmt = _url_format(got.media_type, got.final_url)
-    if fmt is None:
-        raise Rejected(f"unsupported content type {got.media_type or 'unknown'!r}")
-    return as_utf8(got.body, got.charset, fmt), fmt
-
-
-def as_utf8(body: bytes, charset: str | None, fmt: Format) -> bytes:
-    """Text loaders read UTF-8; a server that names another charset is taken at its word.
-
-    HTML is left alone: its extraction reads the page's own declaration.
-    """
-    if fmt not in ("text", "markdown", "code") or charset in (None, "utf-8", "utf8"):
-        return body
-    try:
-        return body.decode(charset).encode("utf-8")
-    except (LookupError, UnicodeDecodeError):
-        raise Rejected(f"not valid {charset} as the server declared") from None
-
-
-_MEDIA: dict[str, Format] = {
-    "text/html": "html",
-    "application/xhtml+xml": "html",
-    "application/pdf": "pdf",
-    "text/markdown": "markdown",
-    "text/x-markdown": "markdown",
-    "text/plain": "text",
-}
-
-
-def _url_format(media_type: str, final_url: str) -> Format | None:
-    if media_type in _MEDIA:
-        return _MEDIA[media_type]
-    path = final_url.split("?", 1)[0].split("#", 1)[0]
-    return format_for(path, explicit=False)
 
 
 def _ingest_one(

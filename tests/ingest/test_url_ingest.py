@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 import groundkit
+from groundkit.ingest.fetch import as_utf8
 from groundkit.ingest.loaders import Rejected
-from groundkit.pipeline import as_utf8
 
 
 def test_ingesting_a_loopback_url_is_refused_by_the_ssrf_guard_and_the_run_goes_on(

@@ -2,7 +2,7 @@
 
 A ``ChatModel`` never streams and never retries. HTTP providers build their body themselves and
 hand it, serialised once, to a ``Transport``; the default one goes through the SSRF guard of
-``groundkit.ingest.url`` and follows no redirect. Tests swap in the doubles in
+``groundkit.net`` and follows no redirect. Tests swap in the doubles in
 ``groundkit.testing.chat``, one of which fails the test if it is ever called.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from groundkit.errors import AIError, ErrorCode, FetchError, UnsafeURLError
-from groundkit.ingest.url import FetchPolicy, request_api
+from groundkit.net import FetchPolicy, request_api
 from groundkit.secret import Secret
 
 __all__ = [

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from groundkit.answer.chat import GuardedTransport, Headers, HttpReply, Transport
 from groundkit.config import ProfileConfig
 from groundkit.errors import AIError, ConfigError, ErrorCode, FetchError
-from groundkit.ingest.url import FetchPolicy, host_key
+from groundkit.net import FetchPolicy, host_key
 from groundkit.secret import Secret, bearer
 
 __all__ = ["Endpoint", "HttpChat", "default_transport", "dumps_body", "send"]

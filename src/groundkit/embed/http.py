@@ -1,6 +1,6 @@
 """Embedding over HTTP: Ollama (``/api/embed``) or an OpenAI-compatible server (``/embeddings``).
 
-Every request goes through the SSRF guard in ``groundkit.ingest.url``. The configured endpoint is
+Every request goes through the SSRF guard in ``groundkit.net``. The configured endpoint is
 the one host exempt from its address check (so Ollama on 127.0.0.1 works); plain http is refused
 to any public address, so a key or a document never crosses the internet unencrypted. Redirects
 are never followed and nothing is retried: a failure is an error the caller sees at once.
@@ -29,7 +29,7 @@ import numpy.typing as npt
 from groundkit.config import EmbedConfig
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
 from groundkit.errors import ConfigError, ErrorCode, FetchError, GroundkitError, UnsafeURLError
-from groundkit.ingest.url import FetchPolicy, host_key, request_json
+from groundkit.net import FetchPolicy, host_key, request_json
 from groundkit.secret import Secret
 
 __all__ = ["OllamaEmbedder", "OpenAIEmbedder", "create_http_embedder"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from groundkit.errors import missing_extra
 from groundkit.ingest.formats import Format
-from groundkit.ingest.normalize import normalize_text
+from groundkit.text import normalize_text
 from groundkit.types import Metadata, Skipped
 
 __all__ = ["Loaded", "Loading", "Rejected", "content_hash", "decode_text", "load"]

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
 from groundkit.index.store import Store
-from groundkit.ingest.normalize import normalize_text
 from groundkit.retrieve.citations import find_chunk
+from groundkit.text import normalize_text
 
 __all__ = ["MAX_QUOTE_CHARS", "QuoteCheck", "occurrences", "verify_quote"]
 

@@ -16,10 +16,10 @@ from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
-from groundkit.ingest.normalize import normalize_text
 from groundkit.retrieve.fusion import rrf
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
+from groundkit.text import normalize_text
 from groundkit.types import Citation, Hit
 
 __all__ = ["MAX_QUERY_CHARS", "Mode", "SearchRequest", "run_search"]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from groundkit.errors import ErrorCode, FetchError, UnsafeURLError
-from groundkit.ingest.url import (
+from groundkit.net import (
     FetchPolicy,
     fetch_url,
     host_key,

@@ -1,4 +1,4 @@
-"""Text normalisation, applied exactly once before a document is stored."""
+"""Text normalisation, applied exactly once before a document is stored or a query searched."""
 
 from __future__ import annotations
 
