@@ -149,6 +149,16 @@ class ProfileConfig(_Frozen):
     timeout_s: float = Field(60.0, gt=0, le=3600, description="Total time for one request.")
     connect_timeout_s: float = Field(10.0, gt=0, le=600, description="Time to connect.")
     max_tokens: int = Field(1024, ge=16, le=65_536, description="Most tokens in one reply.")
+    quotes: Literal["constrained", "free"] | None = Field(
+        None,
+        description="constrained: the response schema lists the exact spans a citation may quote;"
+        " free: any string, checked afterwards (default: constrained for local profiles, free"
+        " otherwise). The citation check is the same in both.",
+    )
+    n_ctx: int = Field(4096, ge=512, le=131_072, description="llamacpp: context window in tokens.")
+    n_threads: int | None = Field(
+        None, ge=1, le=256, description="llamacpp: CPU threads (default: the cores, at most 4)."
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -171,6 +181,12 @@ class AnswerConfig(_Frozen):
     )
     redact_names: list[str] = Field(
         [], description="Literal names (people, projects) redacted before sending."
+    )
+    min_quote_chars: int = Field(
+        16,
+        ge=1,
+        le=1000,
+        description="Shortest quote a citation may have (shorter ones refuse the answer).",
     )
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "HttpReply",
     "Transport",
     "completion_content",
+    "credentials",
     "messages",
 ]
 
@@ -92,6 +93,14 @@ class GuardedTransport:
         finally:
             plain.clear()  # the revealed key lives no longer than the request
         return HttpReply(got.status, got.body, got.retry_after)
+
+
+def credentials(chat: object) -> tuple[Secret, ...]:
+    """The keys ``chat`` sends with its requests, so that they can be scrubbed from what it
+    returns. A model that holds none (local, scripted) has no ``credentials`` method."""
+    method = getattr(chat, "credentials", None)
+    got = method() if callable(method) else ()
+    return tuple(k for k in got if isinstance(k, Secret))
 
 
 def messages(system: str, user: str) -> list[dict[str, str]]:

@@ -68,14 +68,17 @@ def answer_command(
         chat = resolve_chat(
             settings, collection.path, collection.name, profile=profile, runtime=runtime
         )
+        chosen = profile or enabled_profile(runtime, collection.path)
+        config = settings.profiles.get(chosen) if chosen else None
         report = answer_question(
             collection,
             question,
             chat,
-            profile=profile or enabled_profile(runtime, collection.path),
+            profile=chosen,
             mode=cast("Mode | None", mode),
             rewrite=rewrite,
             judge=judge,
+            quotes=config.quotes if config else None,
         )
     render_report(report, as_json=as_json)
 
