@@ -27,6 +27,10 @@ __all__ = [
 ]
 
 JsonSchema = Mapping[str, Any]
+_ENDPOINT_HINT = (
+    "a provider endpoint off this machine must be a public https address; for a model server on"
+    " this machine set local = true in the profile and use a loopback base_url (127.0.0.1)"
+)
 Headers = Mapping[str, "str | Secret"]
 
 
@@ -81,8 +85,9 @@ class GuardedTransport:
         plain = {k: v.reveal() if isinstance(v, Secret) else v for k, v in headers.items()}
         try:
             got = request_api(url, body, plain, self.policy)
-        except UnsafeURLError:
-            raise
+        except UnsafeURLError as exc:
+            # The guard's own hint is about ingesting pages; a provider endpoint needs another.
+            raise UnsafeURLError(exc.message, hint=_ENDPOINT_HINT) from None
         except FetchError as exc:
             code = ErrorCode.AI_TIMEOUT if exc.code == ErrorCode.FETCH_TIMEOUT else None
             raise AIError(
