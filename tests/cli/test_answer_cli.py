@@ -390,3 +390,65 @@ def test_a_local_model_still_needs_the_opt_in(grk: Grk, use: Any, tmp_path: Path
     (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
     report = degraded(grk, "disabled", "ai.disabled", "--profile", "box")
     assert report["ai"]["provider"] is None  # nothing was built, no model was loaded
+
+
+# -- a provider that echoes its Authorization header (issue 10, fault 11)
+
+
+def _echoing_reply(key: str) -> str:
+    return json.dumps(
+        {
+            "items": [
+                {
+                    "text": f"Wombats dig burrows. Authorization: Bearer {key}",
+                    "citations": [{"source": 1, "quote": "digs long burrows"}],
+                }
+            ]
+        }
+    )
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_key_echoed_by_the_provider_is_never_printed(
+    grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, as_json: bool
+) -> None:
+    monkeypatch.setenv("TEST_GROQ_KEY", FIXTURE_KEY)
+    transport = use(
+        RecordingTransport(
+            [
+                openai_reply(f"wombat burrows Bearer {FIXTURE_KEY}"),  # the rewritten query
+                openai_reply(_echoing_reply(FIXTURE_KEY)),
+            ]
+        )
+    ).transport
+    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    args = ["answer", "what do those diggers make?", "--rewrite"] + (["--json"] if as_json else [])
+    assert grk(*args) == 0
+    assert len(transport.sent) == 2  # both calls were made, and answered
+    assert FIXTURE_KEY not in grk.out + grk.err
+    assert "FIXTUREkey" not in grk.out + grk.err
+    if as_json:
+        report = json.loads(grk.out)
+        assert report["ai"]["state"] == "answered"
+        assert report["answer"]["items"][0]["text"].startswith("Wombats dig burrows.")
+        assert "<redacted>" in report["rewritten_query"]
+    else:
+        assert "Wombats dig burrows." in grk.out
+
+
+def test_a_key_with_no_known_shape_echoed_by_a_provider_is_scrubbed_verbatim(
+    grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    opaque = "opaqueKEYwithNoKnownShape42"
+    (tmp_path / "grk.toml").write_text(
+        '[profiles.odd]\nprovider = "openai_compatible"\nbase_url = "https://llm.example.org/v1"\n'
+        'model = "m"\napi_key_env = "ODD_KEY"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ODD_KEY", opaque)
+    use(RecordingTransport([openai_reply(_echoing_reply(opaque))]))
+    assert grk("ai", "enable", "default", "--profile", "odd") == 0
+    report = grk.json("answer", "what does the wombat dig?")
+    assert report["ai"]["state"] == "answered"
+    assert opaque not in json.dumps(report)
+    assert report["answer"]["citations"][0]["cited_text"] == "digs long burrows"
