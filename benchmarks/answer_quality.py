@@ -76,7 +76,14 @@ def main() -> int:
     parser.add_argument("--max-tokens", type=int, default=1024)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--out", default="benchmarks/.work/answers")
+    parser.add_argument(
+        "--system", help="a file whose text replaces the answer system text (prompt studies)"
+    )
     args = parser.parse_args()
+    if args.system:
+        import groundkit.answer.service as service
+
+        service.ANSWER_SYSTEM = Path(args.system).read_text(encoding="utf-8").strip()
 
     root = Path(args.dataset)
     beir = (root / "corpus.jsonl").is_file()
@@ -123,6 +130,7 @@ def main() -> int:
         max_tokens=args.max_tokens,
         n_ctx=args.n_ctx,
         omp_wait_policy=os.environ.get("OMP_WAIT_POLICY"),
+        system=args.system or "default",
         grammar=grammar,
     )
     path = write_answer_report(report, Path(args.out))
