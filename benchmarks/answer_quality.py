@@ -81,7 +81,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.system:
-        import groundkit.answer.service as service
+        from groundkit.answer import service
 
         service.ANSWER_SYSTEM = Path(args.system).read_text(encoding="utf-8").strip()
 

@@ -81,8 +81,8 @@ def test_a_quote_differing_only_in_whitespace_or_case_is_refused(
 
 
 def test_a_quote_differing_only_in_unicode_normal_form_is_refused(col: Collection) -> None:
-    decomposed = unicodedata.normalize("NFD", "caf\u00e9 crumb")
-    assert decomposed != "caf\u00e9 crumb"
+    decomposed = unicodedata.normalize("NFD", "the odd caf\u00e9 crumb")
+    assert decomposed != "the odd caf\u00e9 crumb"
     refused(col, reply(item("Crumbs.", (1, decomposed))))
 
 
@@ -99,7 +99,8 @@ def test_a_source_outside_the_bundle_is_refused(col: Collection, source: int) ->
 
 def test_one_bad_citation_rejects_the_whole_answer(col: Collection) -> None:
     good = item("Wombats dig burrows.", (1, QUOTE))
-    half = item("They eat bark.", (1, "bark"), (1, "eats bark"))  # the second is not verbatim
+    # The second citation is not verbatim; the first is.
+    half = item("They eat bark.", (1, "grasses, roots and bark"), (1, "eats bark and grasses"))
     refused(col, reply(good, half))
 
 
@@ -154,7 +155,12 @@ def test_an_item_without_text_is_refused(col: Collection, text: object) -> None:
 
 
 def test_an_empty_quote_is_refused(col: Collection) -> None:
-    refused(col, reply(item("Wombats dig.", (1, ""))))
+    # Even with no minimum length: an empty string is in every text.
+    bundle = bundle_for(col, "wombat burrows")
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("Wombats dig.", (1, ""))), bundle, col.show, min_quote_chars=0)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+    assert "quote is empty" in caught.value.message  # its own rule, not a later one
 
 
 @pytest.mark.parametrize(

@@ -171,7 +171,7 @@ def validate_answer(
         AIError: AI_INVALID_OUTPUT, naming the first broken rule (never quoting text).
     """
     asked = [_WORDS.findall(q.casefold()) for q in (question, bundle.query) if q is not None]
-    rules = _QuoteRules(max(1, min_quote_chars), [set(words) for words in asked])
+    rules = _QuoteRules(min_quote_chars, [set(words) for words in asked])
     draft = _parse(raw, bundle, rules)
     items: list[AnswerItem] = []
     quotes: list[CitedQuote] = []
