@@ -192,3 +192,30 @@ def test_a_span_chosen_through_redaction_comes_back_restored_and_validates(
     report = answer_question(col, "wombat keeper", chat, quotes="constrained")
     assert report.answer is not None, report.ai.error
     assert report.answer.citations[0].cited_text == "Write to keeper@example.org about the wombats."
+
+
+def test_the_contract_schema_fits_hosted_strict_mode_and_the_constrained_one_does_not() -> None:
+    # Why hosted profiles default to free quotes: OpenAI's strict mode refuses anyOf
+    # alternatives that begin with the same key, and one alternative per source always does.
+    from groundkit.answer.contract import ANSWER_SCHEMA
+    from groundkit.answer.spans import hosted_strict_problems
+
+    assert hosted_strict_problems(ANSWER_SCHEMA) == []
+    single, _ = constrained_schema(_bundle("The wombat digs long burrows."), min_chars=8)
+    assert hosted_strict_problems(single) == []  # one source: no two alternatives
+    schema, _ = constrained_schema(
+        _bundle("The wombat digs long burrows.", "The echidna lays an egg."), min_chars=8
+    )
+    assert hosted_strict_problems(schema) == ["anyOf alternatives share their first key"]
+
+
+def test_hosted_enum_limits_are_checked() -> None:
+    from groundkit.answer.spans import hosted_strict_problems
+
+    many = {
+        "type": "object",
+        "properties": {"q": {"enum": [f"value {n:04d}" * 8 for n in range(1001)]}},
+    }
+    problems = hosted_strict_problems(many)
+    assert any("1001 enum values" in p for p in problems)
+    assert any("characters" in p for p in problems)

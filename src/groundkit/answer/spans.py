@@ -27,6 +27,7 @@ __all__ = [
     "QuoteMenu",
     "constrained_schema",
     "cut_spans",
+    "hosted_strict_problems",
 ]
 
 MAX_SPANS_PER_ITEM = 40
@@ -162,3 +163,49 @@ def constrained_schema(
         "additionalProperties": False,
     }
     return schema, menu
+
+
+# OpenAI's documented limits for strict structured outputs (the strictest hosted dialect we know).
+_HOSTED_MAX_ENUM_VALUES = 1000
+_HOSTED_MAX_ENUM_CHARS = 15_000  # for one enum property with more than 250 values
+_HOSTED_MAX_DEPTH = 10
+
+
+def hosted_strict_problems(schema: dict[str, Any]) -> list[str]:
+    """Why a hosted API in strict structured-output mode would reject ``schema`` (empty: none).
+
+    Checks OpenAI's documented rules: at most 1,000 enum values in all, at most 15,000 characters
+    of values in one enum of more than 250, at most 10 levels of nesting, and no two ``anyOf``
+    alternatives that are objects starting with the same key (one alternative per evidence item
+    always does, which is why hosted profiles default to free quotes).
+    """
+    problems: list[str] = []
+    values = 0
+
+    def walk(node: Any, depth: int) -> None:
+        nonlocal values
+        if not isinstance(node, dict):
+            return
+        if depth > _HOSTED_MAX_DEPTH:
+            problems.append(f"nesting deeper than {_HOSTED_MAX_DEPTH} levels")
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            values += len(enum)
+            chars = sum(len(v) for v in enum if isinstance(v, str))
+            if len(enum) > 250 and chars > _HOSTED_MAX_ENUM_CHARS:
+                problems.append(f"an enum of {len(enum)} values and {chars} characters")
+        alternatives = node.get("anyOf")
+        if isinstance(alternatives, list):
+            firsts = [next(iter(a.get("properties") or {}), None) for a in alternatives]
+            named = [f for f in firsts if f is not None]
+            if len(named) != len(set(named)):
+                problems.append("anyOf alternatives share their first key")
+        for child in (node.get("properties") or {}).values():
+            walk(child, depth + 1)
+        for child in [node.get("items"), *(alternatives or [])]:
+            walk(child, depth + 1)
+
+    walk(schema, 1)
+    if values > _HOSTED_MAX_ENUM_VALUES:
+        problems.append(f"{values} enum values in all (the limit is {_HOSTED_MAX_ENUM_VALUES})")
+    return problems
