@@ -21,7 +21,7 @@ from groundkit.types import (
     Verification,
 )
 
-__version__ = "0.1.0"
+from groundkit.version import __version__
 
 __all__ = [
     "Chunk",

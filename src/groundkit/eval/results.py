@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from groundkit import __version__
+from groundkit.version import __version__
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.eval.metrics import percentile
