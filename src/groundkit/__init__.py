@@ -20,7 +20,6 @@ from groundkit.types import (
     Skipped,
     Verification,
 )
-
 from groundkit.version import __version__
 
 __all__ = [

@@ -16,12 +16,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from groundkit.version import __version__
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.eval.metrics import percentile
 from groundkit.eval.runner import BASELINE, METRICS, EvalRun, StageRun
 from groundkit.eval.stats import RESAMPLES, SEED, Delta, paired_bootstrap
+from groundkit.version import __version__
 
 __all__ = ["SCHEMA", "Regression", "build_report", "compare", "read_report", "write_report"]
 
