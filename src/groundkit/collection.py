@@ -22,6 +22,7 @@ from groundkit.errors import (
     ErrorCode,
     GroundkitError,
     IndexLockedError,
+    ModelError,
     NotFoundError,
     UsageError,
 )
@@ -205,7 +206,7 @@ class Collection:
         bound = self.embedder_identity
         mine = self._embedder.identity
         if bound is not None and bound != mine:
-            raise GroundkitError(
+            raise ModelError(
                 ErrorCode.EMBEDDER_MISMATCH,
                 f"collection {self.name!r} was embedded with {bound.key()};"
                 f" the configured embedder is {mine.key()}",

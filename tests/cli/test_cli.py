@@ -142,7 +142,7 @@ def test_show_verifies_then_reports_drift_then_a_missing_source(grk: Grk, ingest
 
 
 def test_show_of_an_unknown_chunk_fails_with_chunk_not_found(grk: Grk, ingested: Path) -> None:
-    assert grk.error("show", "c0000000000000000") == (1, "chunk.not_found")
+    assert grk.error("show", "c0000000000000000") == (2, "chunk.not_found")
 
 
 def test_a_record_citation_drifts_only_when_its_own_line_changes(grk: Grk, tmp_path: Path) -> None:
@@ -245,7 +245,7 @@ def test_delete_a_document_by_path_removes_its_hits(grk: Grk, ingested: Path) ->
     assert grk.json("delete", "docs/guides/b.txt") == {"deleted_document": hit["document_id"]}
     assert grk.json("search", "echidna") == {"hits": []}
     assert grk.json("status")["documents"] == 2
-    assert grk.error("delete", "docs/guides/b.txt") == (1, "document.not_found")
+    assert grk.error("delete", "docs/guides/b.txt") == (2, "document.not_found")
 
 
 def test_delete_a_document_by_id_or_absolute_path(grk: Grk, ingested: Path) -> None:
@@ -277,7 +277,7 @@ def test_delete_all_removes_the_collection_folder(
     assert grk.json("delete", "--all") == {"deleted_collection": "default"}
     assert not (index_dir / "default").exists()
     assert grk.json("collections") == {"collections": []}
-    assert grk.error("search", "wombat") == (1, "collection.not_found")
+    assert grk.error("search", "wombat") == (2, "collection.not_found")
 
 
 def test_delete_needs_a_document_or_all_but_not_both(grk: Grk, ingested: Path) -> None:
@@ -295,10 +295,12 @@ def test_reindex_rebuilds_and_search_still_works(grk: Grk, ingested: Path) -> No
     assert status["lexical_chunks"] == status["chunks"] == 3
 
 
-def test_an_unknown_collection_is_a_runtime_error(grk: Grk, ingested: Path) -> None:
+def test_an_unknown_collection_is_a_usage_error_creating_nothing(
+    grk: Grk, ingested: Path
+) -> None:
     for command in (["search", "wombat"], ["status"], ["show", "c1"], ["reindex"]):
-        assert grk.error("-c", "nope", *command) == (1, "collection.not_found")
-    assert grk.error("-c", "nope", "delete", "--all") == (1, "collection.not_found")
+        assert grk.error("-c", "nope", *command) == (2, "collection.not_found")
+    assert grk.error("-c", "nope", "delete", "--all") == (2, "collection.not_found")
     assert not (grk.index_dir / "nope").exists()
 
 
@@ -316,7 +318,7 @@ def test_search_without_a_query_is_a_usage_error(grk: Grk, ingested: Path) -> No
 
 
 def test_json_failures_print_an_error_object_on_stdout(grk: Grk) -> None:
-    assert grk("status", "--json") == 1
+    assert grk("status", "--json") == 2
 
     assert set(json.loads(grk.out)) == {"error"}
     assert json.loads(grk.out)["error"]["code"] == "collection.not_found"

@@ -31,7 +31,7 @@ def test_search_is_not_reachable_with_the_query_in_the_url(client: TestClient) -
     response = client.get("/v1/search", params={"collection": "notes", "query": "wombat"})
 
     assert response.status_code == 405
-    assert response.json()["code"] == "usage"
+    assert response.json()["code"] == "serve.method_not_allowed"
 
 
 def test_collections_lists_every_collection(client: TestClient, runtime: Runtime) -> None:

@@ -17,7 +17,7 @@ from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
 from groundkit.cli.serve import register as register_serve
-from groundkit.errors import ErrorCode, GroundkitError, UsageError
+from groundkit.errors import ErrorCode, GroundkitError, InternalError, UsageError
 
 __all__ = ["cli", "main"]
 
@@ -247,11 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as exc:
         return report_error(exc, as_json=as_json)
     except Exception as exc:  # a bug: still answer in the promised shape, without internals
-        error = GroundkitError(
-            ErrorCode.INTERNAL,
-            f"internal error ({type(exc).__name__})",
-            hint="this is a bug in groundkit; please report it with the command you ran",
-        )
+        error = InternalError(f"internal error ({type(exc).__name__})")
         return report_error(error, as_json=as_json)
     return status if isinstance(status, int) else ExitCode.OK
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import tantivy
 
-from groundkit.errors import ErrorCode, GroundkitError, IndexLockedError
+from groundkit.errors import ErrorCode, IndexLockedError, StoreError
 
 __all__ = ["ANALYZER", "LexicalIndex"]
 
@@ -55,7 +55,7 @@ class LexicalIndex:
             self._index = tantivy.Index(self._schema, path=str(path), reuse=True)
         except ValueError as exc:
             # tantivy's message names files by absolute path; it stays on __cause__ only.
-            raise GroundkitError(
+            raise StoreError(
                 ErrorCode.INDEX_FAILED,
                 "the lexical index cannot be opened",
                 hint="run `grk reindex` to rebuild it from the store",

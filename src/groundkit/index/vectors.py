@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import ErrorCode, StoreError
 from groundkit.index.ann import AnnIndex, ann_available
 
 __all__ = ["VectorIndex"]
@@ -81,7 +81,7 @@ class VectorIndex:
         except FileNotFoundError:
             return {"generation": 0, "dims": 0, "rows": 0, "dead": 0}
         except (OSError, ValueError) as exc:
-            raise GroundkitError(
+            raise StoreError(
                 ErrorCode.INDEX_FAILED,
                 "cannot read the vector index state",
                 hint="run `grk reindex` to rebuild it from the store",
@@ -110,7 +110,7 @@ class VectorIndex:
         if not self.rows or limit <= 0:
             return []
         if query.shape != (self.dims,):
-            raise GroundkitError(
+            raise StoreError(
                 ErrorCode.INDEX_FAILED,
                 f"query vector has {query.shape[-1]} dimensions, the index {self.dims}",
             )
@@ -158,7 +158,7 @@ class VectorIndex:
             blobs.append(blob)
         dims = self.dims or (len(blobs[0]) // 4 if blobs else 0)
         if any(len(b) != dims * 4 for b in blobs):
-            raise GroundkitError(ErrorCode.INDEX_FAILED, "vectors of different sizes in one index")
+            raise StoreError(ErrorCode.INDEX_FAILED, "vectors of different sizes in one index")
         dead = self._dead_count + len(kill)
         rows = self.rows + len(chunks)
         if rows and dead > _COMPACT_FRACTION * rows:

@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import AuthError, ErrorCode, GroundkitError, ServeError
 from groundkit.serve import models as m
 from groundkit.serve.errors import internal_error, invalid_request
 from groundkit.serve.guards import ACCESS_LOGGER
@@ -108,7 +108,7 @@ class _Server(MCPServer[Any]):
         tool = next((t for t in await self.list_tools() if t.name == name), None)
         try:
             if tool is None:
-                raise GroundkitError(
+                raise ServeError(
                     ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such tool", hint="list the tools"
                 )
             declared = tool.input_schema.get("properties", {})
@@ -239,7 +239,7 @@ def _check(runtime: Runtime, ctx: Context) -> None:
         authorize(None, None)  # raises: changes are disabled
         return
     if not runtime.secret.same_as(secret_from_env(runtime.settings.serve.secret_env)):
-        raise GroundkitError(ErrorCode.AUTH_INVALID, "the shared secret is no longer configured")
+        raise AuthError(ErrorCode.AUTH_INVALID, "the shared secret is no longer configured")
 
 
 def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
