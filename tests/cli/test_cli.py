@@ -295,9 +295,7 @@ def test_reindex_rebuilds_and_search_still_works(grk: Grk, ingested: Path) -> No
     assert status["lexical_chunks"] == status["chunks"] == 3
 
 
-def test_an_unknown_collection_is_a_usage_error_creating_nothing(
-    grk: Grk, ingested: Path
-) -> None:
+def test_an_unknown_collection_is_a_usage_error_creating_nothing(grk: Grk, ingested: Path) -> None:
     for command in (["search", "wombat"], ["status"], ["show", "c1"], ["reindex"]):
         assert grk.error("-c", "nope", *command) == (2, "collection.not_found")
     assert grk.error("-c", "nope", "delete", "--all") == (2, "collection.not_found")

@@ -231,7 +231,7 @@ def test_a_named_file_with_an_unknown_extension_is_ingested_as_text(tree: Path, 
 
     assert report.new == 1
     assert report.ignored == 0
-    assert col.status()["formats"] == {"text": 1}
+    assert col.status().formats == {"text": 1}
     assert [h.citation.source for h in col.search("wombat")] == [str(notes)]
 
 

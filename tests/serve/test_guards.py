@@ -78,9 +78,7 @@ def test_the_allowed_hosts_follow_the_bind_address() -> None:
 
 
 def test_an_oversized_body_is_413_body_too_large(settings: Settings, docs: Path) -> None:
-    small = settings.model_copy(
-        update={"serve": settings.serve.model_copy(update={"max_body_bytes": 2048})}
-    )
+    small = settings.replace(serve=settings.serve.replace(max_body_bytes=2048))
     runtime = make_runtime(small)
     runtime.ingest("notes", [str(docs)])
     with client_for(runtime) as client:

@@ -159,7 +159,9 @@ def test_while_a_writer_holds_the_lock_a_reopen_that_needs_it_keeps_the_older_vi
     # which only a holder of the write lock may do, and keeps holding the lock.
     store = sqlite3.connect(index_dir / "notes" / "store.sqlite")
     with store:
-        store.execute("UPDATE manifest SET value = 'older_analyzer' WHERE key = 'analyzer'")
+        store.execute(
+            "UPDATE manifest SET value = 'older_analyzer' WHERE key = 'derived.lexical.build'"
+        )
     store.close()
     lock = os.open(index_dir / "notes" / "write.lock", os.O_RDWR)
     try:

@@ -18,10 +18,10 @@ from groundkit.answer.prompts import ANSWER_SYSTEM, answer_user
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.rewrite import rewrite_query
 from groundkit.errors import ConfigError, ErrorCode, GroundkitError
+from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.collection import Collection
-    from groundkit.retrieve.search import Mode
 
 __all__ = ["answer_question", "state_for"]
 
@@ -52,7 +52,7 @@ def answer_question(
     *,
     profile: str | None = None,
     top_k: int | None = None,
-    mode: Mode | None = None,
+    mode: SearchMode | str | None = None,
     rewrite: bool = False,
     judge: bool = False,
     max_bundle_bytes: int | None = None,

@@ -18,6 +18,7 @@ from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
 from groundkit.cli.serve import register as register_serve
 from groundkit.errors import ErrorCode, GroundkitError, InternalError, UsageError
+from groundkit.types import SearchMode
 
 __all__ = ["cli", "main"]
 
@@ -73,7 +74,7 @@ def ingest(
 @click.option("--where", multiple=True, metavar="KEY=VALUE", help="Metadata equality filter.")
 @click.option(
     "--mode",
-    type=click.Choice(["bm25", "dense", "hybrid"]),
+    type=click.Choice([m.value for m in SearchMode]),
     help="Retrieval mode [default: hybrid when the collection has vectors, else bm25].",
 )
 @click.option("--rerank", is_flag=True, default=None, help="Rerank with rerank.model.")

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from groundkit.types import Hit, IngestReport, ResolvedCitation
+from groundkit.types import CollectionStatus, Hit, IngestReport, ResolvedCitation
 
 __all__ = ["batch_hit", "config", "hits", "ingest_report", "progress_bar", "resolved", "status"]
 
@@ -102,11 +102,11 @@ def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
     click.echo(found.text)
 
 
-def status(info: dict[str, Any], *, as_json: bool) -> None:
+def status(info: CollectionStatus, *, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(info))
+        click.echo(json.dumps(info.to_dict()))
         return
-    for key, value in info.items():
+    for key, value in info.to_dict().items():
         click.echo(f"{key}: {value}")
 
 

@@ -18,7 +18,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, ParamSpec, TypeVar, cast
+from typing import Annotated, Any, ParamSpec, TypeVar, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -31,6 +31,7 @@ from groundkit.serve.errors import internal_error, invalid_request
 from groundkit.serve.guards import ACCESS_LOGGER
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize, secret_from_env
+from groundkit.types import SearchMode
 
 __all__ = ["MUTATING_TOOLS", "READ_TOOLS", "create_mcp_server"]
 
@@ -167,7 +168,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         query: Annotated[str, Field(description="Plain words, never query syntax.")],
         collection: DefaultCollectionArg = None,
         top_k: Annotated[int | None, Field(description="How many hits [default: 10].")] = None,
-        mode: Literal["bm25", "dense", "hybrid"] | None = None,
+        mode: SearchMode | None = None,
         source: Annotated[str | None, Field(description="Only sources matching a glob.")] = None,
         where: Annotated[
             dict[str, str | int | float | bool] | None,
