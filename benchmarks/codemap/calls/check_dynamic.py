@@ -42,6 +42,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 MARK = "# unresolved"
+COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
 
 # ---------------------------------------------------------------- the child side (one case)
 
@@ -76,7 +77,7 @@ def _child(case_dir: str) -> None:
 
     def scope_name(code: types.CodeType) -> str:
         parts = [p for p in code.co_qualname.split(".") if p != "<locals>"]
-        while parts and parts[-1] in ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"):
+        while parts and parts[-1] in COMPREHENSIONS:
             parts.pop()
         mod = module_of(code.co_filename)
         if not parts or parts == ["<module>"]:
@@ -163,6 +164,9 @@ def _child(case_dir: str) -> None:
         code = frame.f_code
         # Module and class bodies are not calls (they lack CO_OPTIMIZED).
         if not code.co_flags & inspect.CO_OPTIMIZED or not in_case(code.co_filename):
+            return
+        # Comprehensions and generator expressions are part of the scope that holds them.
+        if code.co_name in COMPREHENSIONS:
             return
         back = frame.f_back
         if back is None or not in_case(back.f_code.co_filename):

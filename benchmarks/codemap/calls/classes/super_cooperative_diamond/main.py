@@ -1,0 +1,20 @@
+class A:
+    def step(self):
+        return ["A"]
+
+
+class B(A):
+    def step(self):
+        return ["B", *super().step()]  # unresolved
+
+
+class C(A):
+    def step(self):
+        return ["C", *super().step()]
+
+
+class D(B, C):
+    pass
+
+
+D().step()
