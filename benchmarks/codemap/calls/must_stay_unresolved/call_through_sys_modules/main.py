@@ -1,0 +1,12 @@
+import sys
+
+
+def target():
+    return 1
+
+
+def run(name):
+    return getattr(sys.modules[__name__], name)()  # unresolved
+
+
+run("target")

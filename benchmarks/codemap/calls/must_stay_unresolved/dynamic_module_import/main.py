@@ -1,0 +1,5 @@
+import importlib
+
+suffix = "a"
+plugin = importlib.import_module("plugin_" + suffix)
+plugin.run()  # unresolved
