@@ -46,13 +46,27 @@ def fetch_sdist(name: str, version: str) -> Path:
     sdists = WORK / "sdists"
     sdists.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-         "-d", str(sdists), f"{name}=={version}"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "-d",
+            str(sdists),
+            f"{name}=={version}",
+        ],
         check=True,
     )
     archive = next(
-        p for p in sdists.iterdir()
-        if p.name.lower().replace("_", "-").startswith(f"{name}-{version}".lower().replace("_", "-"))
+        p
+        for p in sdists.iterdir()
+        if p.name.lower()
+        .replace("_", "-")
+        .startswith(f"{name}-{version}".lower().replace("_", "-"))
         and p.name.endswith(".tar.gz")
     )
     dest.mkdir(parents=True, exist_ok=True)

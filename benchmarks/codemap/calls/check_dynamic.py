@@ -113,9 +113,9 @@ def _child(case_dir: str) -> None:
         name = func_name(obj)
         if name is not None:
             return name
-        call = getattr(type(obj), "__call__", None)
-        if call is not None and not isinstance(obj, types.BuiltinFunctionType):
-            return func_name(call)
+        for klass in type(obj).__mro__:  # a callable instance runs its class's __call__
+            if "__call__" in klass.__dict__:
+                return func_name(klass.__dict__["__call__"])
         return None
 
     def probe(obj: object, line: int) -> object:
@@ -172,7 +172,9 @@ def _child(case_dir: str) -> None:
         if back is None or not in_case(back.f_code.co_filename):
             return
         # A generator or coroutine resumed again is not a new call: keep its first start.
-        if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR | inspect.CO_COROUTINE):
+        if code.co_flags & (
+            inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR | inspect.CO_COROUTINE
+        ):
             if any(f is frame for f in started):
                 return
             started.append(frame)
@@ -187,7 +189,7 @@ def _child(case_dir: str) -> None:
     sys.setprofile(profiler)
     try:
         importlib.import_module("main")
-    except BaseException as exc:  # noqa: BLE001 - reported to the parent
+    except BaseException as exc:  # reported to the parent
         error = f"{type(exc).__name__}: {exc}"
     finally:
         sys.setprofile(None)
@@ -225,7 +227,11 @@ def check_case(case: Path) -> tuple[list[str], dict[str, object]]:
     expected = json.loads((case / "expected.json").read_text())
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--child", str(case)],
-        capture_output=True, text=True, timeout=60, cwd=case,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=case,
+        check=False,
     )
     problems: list[str] = []
     if "@@CM@@" not in proc.stdout:
@@ -251,8 +257,9 @@ def check_case(case: Path) -> tuple[list[str], dict[str, object]]:
     for edge in sorted(seen_clean - want):
         problems.append(f"edge happened but is not expected nor marked: {edge[0]} -> {edge[1]}")
     if len(marked) != expected["unresolved_min"]:
-        problems.append(f"{len(marked)} lines marked unresolved, unresolved_min is "
-                        f"{expected['unresolved_min']}")
+        problems.append(
+            f"{len(marked)} lines marked unresolved, unresolved_min is {expected['unresolved_min']}"
+        )
     ran = {(f, ln) for f, ln in data["call_lines"]}
     for rel, ln in sorted(marked - ran):
         problems.append(f"marked line {rel}:{ln} made no call at run time")
@@ -261,8 +268,12 @@ def check_case(case: Path) -> tuple[list[str], dict[str, object]]:
             problems.append(f"external {name} was never imported")
     if not expected.get("notes"):
         problems.append("no notes")
-    stats = {"expected": len(want), "dynamic": len(seen_clean | seen_marked),
-             "unresolved": len(marked), "only_unresolved": len(seen_marked - want)}
+    stats = {
+        "expected": len(want),
+        "dynamic": len(seen_clean | seen_marked),
+        "unresolved": len(marked),
+        "only_unresolved": len(seen_marked - want),
+    }
     return problems, stats
 
 

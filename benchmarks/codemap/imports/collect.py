@@ -117,7 +117,9 @@ def classify(graph, root: Path, edges: set[tuple[str, str]]):  # type: ignore[no
             where = _Where()
             where.visit(ast.parse(module_file(root, importer).read_bytes()))
             cache[importer] = where
-        lines = {d["line_number"] for d in graph.get_import_details(importer=importer, imported=imported)}
+        lines = {
+            d["line_number"] for d in graph.get_import_details(importer=importer, imported=imported)
+        }
         if lines and lines <= cache[importer].in_try:
             in_try.add((importer, imported))
         if lines and lines <= cache[importer].in_func:
@@ -129,7 +131,10 @@ def collect(project: str, runs: int) -> dict[str, object]:
     if project == "groundkit":
         src = REPO / "src"
         commit = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+            ["git", "-C", str(REPO), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         package, version, root, rel = "groundkit", f"git:{commit}", src, "src"
         source = "this repository's working tree, src/groundkit"
@@ -137,7 +142,10 @@ def collect(project: str, runs: int) -> dict[str, object]:
         name, version = PROJECTS[project]
         unpacked = fetch_sdist(name, version)
         package, root, rel = name, unpacked, "."
-        source = f"pip download --no-deps --no-binary :all: {name}=={version}; unpack; package folder {name}/"
+        source = (
+            f"pip download --no-deps --no-binary :all: {name}=={version}; unpack; "
+            f"package folder {name}/"
+        )
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -157,10 +165,17 @@ def collect(project: str, runs: int) -> dict[str, object]:
         "type_checking_only": sorted(map(list, edges - without_tc)),
         "in_try_except": sorted(map(list, in_try)),
         "in_function": sorted(map(list, in_func)),
-        "grimp": {"version": GRIMP.split("==")[1], "include_external_packages": False,
-                  "exclude_type_checking_imports": False},
-        "build_seconds": {"runs": runs, "median": round(statistics.median(times), 4),
-                          "all": [round(t, 4) for t in times], "cache": False},
+        "grimp": {
+            "version": GRIMP.split("==")[1],
+            "include_external_packages": False,
+            "exclude_type_checking_imports": False,
+        },
+        "build_seconds": {
+            "runs": runs,
+            "median": round(statistics.median(times), 4),
+            "all": [round(t, 4) for t in times],
+            "cache": False,
+        },
     }
 
 
@@ -170,15 +185,19 @@ def main() -> int:
     parser.add_argument("--projects", default="django,fastapi,httpx,groundkit")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    print(f"{'project':<10}{'version':>12}{'modules':>9}{'edges':>7}{'tc-only':>9}"
-          f"{'try':>6}{'in-fn':>7}{'median s':>10}")
+    print(
+        f"{'project':<10}{'version':>12}{'modules':>9}{'edges':>7}{'tc-only':>9}"
+        f"{'try':>6}{'in-fn':>7}{'median s':>10}"
+    )
     for project in args.projects.split(","):
         data = collect(project, args.runs)
         (HERE / f"{project}.json").write_text(json.dumps(data, indent=1) + "\n")
         version = str(data["version"])[:11]
-        print(f"{project:<10}{version:>12}{len(data['modules']):>9}{len(data['edges']):>7}"
-              f"{len(data['type_checking_only']):>9}{len(data['in_try_except']):>6}"
-              f"{len(data['in_function']):>7}{data['build_seconds']['median']:>10}")
+        print(
+            f"{project:<10}{version:>12}{len(data['modules']):>9}{len(data['edges']):>7}"
+            f"{len(data['type_checking_only']):>9}{len(data['in_try_except']):>6}"
+            f"{len(data['in_function']):>7}{data['build_seconds']['median']:>10}"
+        )
     return 0
 
 
