@@ -39,8 +39,8 @@ from _venv import WORK, ensure_venv, fetch_sdist  # noqa: E402
 VERSION = "0.28.1"
 REQUIREMENTS = [
     f"httpx[brotli,zstd,cli,http2,socks]=={VERSION}",
-    "pytest==9.2.0",
-    "pytest-cov==7.1.0",
+    "pytest==8.3.5",
+    "pytest-cov==6.1.1",
     "coverage==7.17.5",
     "anyio==4.16.0",
     "trio==0.35.0",

@@ -28,6 +28,7 @@ import ast
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -48,6 +49,16 @@ REQUIREMENTS = [
     "django-allauth[socialaccount]==65.14.1",
     "djangorestframework==3.16.1",
     "djangorestframework-simplejwt==5.5.1",
+    # What FastAPI's docs_src tutorials import besides fastapi and pydantic.
+    "python-multipart==0.0.34",
+    "jinja2==3.1.6",
+    "pydantic-settings==2.16.3",
+    "sqlmodel==0.0.50",
+    "pyjwt==2.15.1",
+    "pwdlib[argon2]==0.3.1",
+    "orjson==3.13.0",
+    "pyyaml==6.0.4",
+    "email-validator==2.4.0",
 ]
 
 Route = dict[str, Any]
@@ -136,7 +147,8 @@ def fastapi_routes(app: Any, prefix: str = "", rename: dict[str, str] | None = N
 
 def check_against_openapi(app: Any, routes: list[Route]) -> bool:
     """Every operation in the app's own OpenAPI document is among the collected routes."""
-    ours = {(r["method"], r["path"]) for r in routes}
+    # openapi() writes a converter-typed parameter {p:path} as {p}.
+    ours = {(r["method"], re.sub(r"{(\w+):\w+}", r"{\1}", r["path"])) for r in routes}
     schema = app.openapi()
     theirs = {(m.upper(), p) for p, ops in schema.get("paths", {}).items() for m in ops}
     missing = theirs - ours
@@ -159,6 +171,94 @@ def fastapi_bigger_applications() -> dict[str, Any]:
         "app": {"root": "docs_src/bigger_applications", "module": "app.main", "object": "app"},
         "routes": routes,
         "checked_against_openapi": check_against_openapi(app, routes),
+    }
+
+
+def fastapi_assignments(file: Path) -> set[str]:
+    """Module-level names the file binds to a FastAPI(...) call (apps it defines itself)."""
+    names = set()
+    for node in ast.parse(file.read_bytes()).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            if getattr(func, "id", None) == "FastAPI" or getattr(func, "attr", None) == "FastAPI":
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def clear_sqlmodel_metadata() -> None:
+    """Several examples declare the same SQLModel tables; each import starts afresh."""
+    try:
+        from sqlmodel import SQLModel
+    except ImportError:
+        return
+    SQLModel.metadata.clear()
+
+
+def fastapi_docs_src() -> dict[str, Any]:
+    """Every FastAPI app that FastAPI's own documentation examples define, one file at a time."""
+    import contextlib
+    import importlib.util
+    import io
+
+    from fastapi import FastAPI
+
+    root = fetch_sdist("fastapi", "0.165.0") / "docs_src"
+    sys.path.insert(0, str(root))
+    # Examples write files (sqlite) where they run and mount a ./static folder; one reads
+    # its settings from the environment.
+    os.chdir(tempfile.mkdtemp())
+    Path("static").mkdir()
+    os.environ.setdefault("ADMIN_EMAIL", "admin@example.com")
+    apps, skipped = [], []
+    for file in sorted(root.rglob("*.py")):
+        rel = file.relative_to(root)
+        parts = list(rel.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        module = ".".join(parts)
+        defined = fastapi_assignments(file)
+        if not defined:
+            continue
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                clear_sqlmodel_metadata()
+                mod = importlib.import_module(module)
+        except BaseException as exc:  # an example needing a package or a service we lack
+            skipped.append({"file": str(rel), "error": f"{type(exc).__name__}: {exc}"[:200]})
+            continue
+        for name, value in sorted(vars(mod).items()):
+            if isinstance(value, FastAPI) and name in defined:
+                routes = fastapi_routes(value)
+                try:
+                    checked = check_against_openapi(value, routes)
+                except Exception as exc:
+                    checked = f"not checked: {type(exc).__name__}: {exc}"[:200]
+                apps.append(
+                    {
+                        "file": str(rel),
+                        "module": module,
+                        "object": name,
+                        "routes": sorted(routes, key=lambda r: (r["path"], r["method"])),
+                        "checked_against_openapi": checked,
+                    }
+                )
+    return {
+        "project": "fastapi-docs-src",
+        "version": "0.165.0",
+        "framework": "fastapi",
+        "source": "pip download --no-deps --no-binary :all: fastapi==0.165.0; every .py file "
+        "under docs_src/ of the unpacked sdist, imported as a module named by its "
+        "path relative to docs_src/",
+        "app": {"root": "docs_src", "module": "*", "object": "every module-level FastAPI"},
+        "notes": "Not the one-app format of the other files: `apps` holds one entry per "
+        "FastAPI instance a file binds at module level (module, object, routes); "
+        "files that define none (tests, helpers, routers only) are not listed. "
+        "Handlers are named "
+        "relative to docs_src/. `skipped` lists the files that could not be imported "
+        "here, with the error.",
+        "apps": apps,
+        "skipped": skipped,
+        "routes": [],
     }
 
 
@@ -345,6 +445,7 @@ def dj_rest_auth() -> dict[str, Any]:
 
 PROJECTS = {
     "fastapi-bigger-applications": fastapi_bigger_applications,
+    "fastapi-docs-src": fastapi_docs_src,
     "flask-tutorial-flaskr": flask_tutorial,
     "flask-javascript-example": flask_javascript,
     "django-oauth-toolkit": django_oauth_toolkit,
@@ -373,7 +474,13 @@ def main() -> int:
             continue
         data = json.loads(proc.stdout.rsplit("@@ROUTES@@", 1)[1])
         (HERE / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
-        print(f"{name:<30}{data['framework']:>10}{len(data['routes']):>8}")
+        count = len(data["routes"]) + sum(len(a["routes"]) for a in data.get("apps", []))
+        extra = (
+            f"  ({len(data['apps'])} apps, {len(data['skipped'])} files skipped)"
+            if ("apps" in data)
+            else ""
+        )
+        print(f"{name:<30}{data['framework']:>10}{count:>8}{extra}")
     return 0
 
 
