@@ -130,8 +130,9 @@ def classify(graph, root: Path, edges: set[tuple[str, str]]):  # type: ignore[no
 def collect(project: str, runs: int) -> dict[str, object]:
     if project == "groundkit":
         src = REPO / "src"
+        # The last commit that changed src/: stable while only other folders change.
         commit = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "HEAD"],
+            ["git", "-C", str(REPO), "log", "-1", "--format=%H", "--", "src"],
             capture_output=True,
             text=True,
             check=True,
