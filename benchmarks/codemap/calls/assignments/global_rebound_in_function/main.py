@@ -1,3 +1,6 @@
+import os
+
+
 def default():
     return "default"
 
@@ -14,5 +17,6 @@ def configure():
     handler = custom
 
 
-configure()
+if os.environ.get("CODEMAP_CASE_DEFAULT") is None:
+    configure()
 handler()  # unresolved

@@ -5,7 +5,7 @@ class A:
 
 class B(A):
     def step(self):
-        return ["B", *super().step()]  # unresolved
+        return ["B", *super().step()]
 
 
 class C(A):
@@ -17,4 +17,5 @@ class D(B, C):
     pass
 
 
+B().step()
 D().step()

@@ -1,3 +1,4 @@
+import os
 import sys
 
 
@@ -9,4 +10,4 @@ def run(name):
     return getattr(sys.modules[__name__], name)()  # unresolved
 
 
-run("target")
+run(os.environ.get("CODEMAP_CASE_TARGET", "target"))

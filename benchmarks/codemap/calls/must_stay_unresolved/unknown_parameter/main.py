@@ -1,4 +1,5 @@
 import importlib
+import os
 
 
 def apply(fn):
@@ -10,4 +11,4 @@ def hello():
 
 
 module = importlib.import_module("main")
-apply(getattr(module, "hel" + "lo"))
+apply(getattr(module, os.environ.get("CODEMAP_CASE_NAME", "hello")))

@@ -1,3 +1,6 @@
+import os
+
+
 def first():
     return 1
 
@@ -13,7 +16,8 @@ def run():
         nonlocal fn
         fn = second
 
-    switch()
+    if os.environ.get("CODEMAP_CASE_KEEP") is None:
+        switch()
     return fn()  # unresolved
 
 
