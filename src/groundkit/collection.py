@@ -13,6 +13,7 @@ import fcntl
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +30,7 @@ from groundkit.errors import (
     UsageError,
 )
 from groundkit.index.derived import RECOVERY, DerivedIndex, health, rebuild
+from groundkit.index.disk import disk_usage
 from groundkit.index.faults import classify_os_error
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
@@ -107,11 +109,14 @@ def open_collection(
     create: bool = True,
     embedder: Embedder | None = None,
     reranker: Reranker | None = None,
+    lock_wait_s: float = 10.0,
 ) -> Collection:
     """Open (or, with ``create``, make) a collection. ``settings`` default to the built-ins.
 
     ``embedder`` and ``reranker`` override the ones the settings describe (each is built only
     when needed); a server passes the ones it shares across every collection it opens.
+    ``lock_wait_s``: how long to wait for another process that holds the write lock when an
+    index must be rebuilt before anything can be searched (a new collection, a lost index).
     """
     settings = settings or Settings()
     name = settings.collection if name is None else name
@@ -123,7 +128,7 @@ def open_collection(
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise _os_error(exc, path, "cannot create the collection") from exc
-    return Collection(name, path, settings, embedder, reranker)
+    return Collection(name, path, settings, embedder, reranker, lock_wait_s=lock_wait_s)
 
 
 def _not_found(name: str) -> NotFoundError:
@@ -143,17 +148,23 @@ def _os_error(exc: OSError, path: Path, what: str) -> StoreError:
 
 
 @contextmanager
-def _write_lock(path: Path) -> Iterator[None]:
-    """Exclusive, non-blocking: a second writer fails at once instead of waiting."""
+def _write_lock(path: Path, wait_s: float = 0.0) -> Iterator[None]:
+    """Exclusive. A second writer fails at once (``wait_s`` 0) instead of queueing behind a
+    long ingest; opening waits up to ``wait_s`` for a process that is rebuilding an index."""
     try:
         fd = os.open(path / LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
     except OSError as exc:
         raise _os_error(exc, path, "cannot change the collection") from exc
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise IndexLockedError() from None
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise IndexLockedError() from None
+                time.sleep(0.05)
         yield
     finally:
         os.close(fd)
@@ -169,6 +180,8 @@ class Collection:
         settings: Settings,
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
+        *,
+        lock_wait_s: float = 10.0,
     ) -> None:
         self.name = name
         self.path = path
@@ -178,28 +191,30 @@ class Collection:
         self._store = _open_store(path / STORE_FILE)
         self._lexical = LexicalIndex(path)
         self._vectors = VectorIndex(path, ann_threshold=settings.search.ann_threshold)
-        self._recover()
+        self._recover(lock_wait_s)
 
     @property
     def _derived(self) -> tuple[DerivedIndex[Any], ...]:
         return (self._lexical, self._vectors)
 
-    def _recover(self) -> None:
+    def _recover(self, lock_wait_s: float) -> None:
         """Run the recovery steps on every derived index (``index.derived.RECOVERY``). They
         need the write lock: when another process holds it, it is finishing a write, and
         searching meanwhile is safe, merely behind, unless an index cannot be read or was built
-        by other code."""
+        by other code: then wait (up to ``lock_wait_s``) for it to finish."""
         found = [health(self._store, index) for index in self._derived]
         if all(h.ok for h in found) or self._store.read_only:
             return
+        searchable = all(h.opened and h.current for h in found)
         try:
-            with _write_lock(self.path):
+            with _write_lock(self.path, 0.0 if searchable else lock_wait_s):
+                for index in self._derived:
+                    index.refresh()  # the process that held the lock may have fixed it
                 for index in self._derived:
                     for _step, act in RECOVERY:
                         act(self._store, index, health(self._store, index))
         except IndexLockedError:
-            # Behind is safe to search; unreadable, or built by other code, is not.
-            if not all(h.opened and h.current for h in found):
+            if not searchable:  # behind is safe to search; unreadable or foreign is not
                 raise
         except StoreError as exc:
             # A full or read-only disk: reads go on from the last good indexes.
@@ -420,7 +435,7 @@ class Collection:
             formats=self._store.formats(),
             schema_version=int(manifest.get("schema_version", 0)),
             analyzer=manifest.get(f"derived.{LexicalIndex.name}.build"),
-            size_bytes=sum(f.stat().st_size for f in self.path.rglob("*") if f.is_file()),
+            size_bytes=disk_usage(self.path),
         )
 
 

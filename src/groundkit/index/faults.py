@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -17,6 +18,8 @@ from pathlib import Path
 from groundkit.errors import ErrorCode, StoreError
 
 __all__ = ["classify_os_error", "classify_sqlite_error", "disk_full", "read_only"]
+
+_ERRNO = re.compile(r"(?:Os \{ code: |\(os error |\[Errno )(\d+)")
 
 
 def disk_full(where: Path, what: str) -> StoreError:
@@ -31,8 +34,7 @@ def read_only(where: Path, what: str) -> StoreError:
     return StoreError(
         ErrorCode.STORE_READ_ONLY,
         f"{what}: the collection's files are read-only ({_why_read_only(where)})",
-        hint="run it where the index dir is writable, or make it writable; the collection is"
-        " intact and can still be searched",
+        hint="run it where the index dir is writable, or make it writable; nothing was changed",
     )
 
 
@@ -76,14 +78,10 @@ def classify_os_error(exc: BaseException, where: Path, what: str) -> StoreError 
 
 
 def _errno_in(message: str) -> int | None:
-    # tantivy reports I/O failures as "... (os error 28)"; Python's own as "[Errno 28] ...".
-    for marker in ("(os error ", "[Errno "):
-        at = message.find(marker)
-        if at != -1:
-            digits = message[at + len(marker) :].split(")", maxsplit=1)[0].split("]", maxsplit=1)[0]
-            if digits.isdigit():
-                return int(digits)
-    return None
+    # tantivy reports I/O failures as "Os { code: 28, kind: StorageFull, ... }" or "(os error
+    # 28)"; Python's own as "[Errno 28] ...".
+    found = _ERRNO.search(message)
+    return int(found.group(1)) if found else None
 
 
 def _writable(where: Path) -> bool:

@@ -29,6 +29,7 @@ from pathlib import Path
 import tantivy
 
 from groundkit.errors import ErrorCode, IndexLockedError, StoreError
+from groundkit.index.disk import disk_usage
 from groundkit.index.faults import classify_os_error
 from groundkit.index.store import Store
 
@@ -81,6 +82,7 @@ class LexicalIndex:
         self._analyzer = _analyzer()
         self._schema = _schema()
         self._index: tantivy.Index | None = None
+        self._failure: BaseException | None = None
         self.folder: str | None = None
         self._open_current()
 
@@ -98,12 +100,13 @@ class LexicalIndex:
             folder = self._current()
             try:
                 index = tantivy.Index.open(str(self.root / folder))
-            except ValueError:
+            except ValueError as exc:
+                self._failure = exc
                 if folder == self._current():
                     break  # not a swap in between: the folder itself is lost or damaged
                 continue
             index.register_tokenizer(ANALYZER, self._analyzer)
-            self._index, self.folder = index, folder
+            self._index, self.folder, self._failure = index, folder, None
             self._searcher = index.searcher()
             self._total = self._searcher.doc_freq("all", 1)
             return
@@ -128,7 +131,11 @@ class LexicalIndex:
 
     def _require(self) -> tantivy.Index:
         if self._index is None:
-            raise StoreError(
+            # tantivy takes a lock file even to read, which read-only media cannot hold.
+            found = self._failure and classify_os_error(
+                self._failure, self.root, "the search index cannot be opened"
+            )
+            raise found or StoreError(
                 ErrorCode.INDEX_FAILED,
                 "the lexical index cannot be opened",
                 hint="run `grk reindex` to rebuild it from the store",
@@ -207,7 +214,7 @@ class LexicalIndex:
     def size_bytes(self) -> int:
         if self.folder is None:
             return 0
-        return sum(f.stat().st_size for f in (self.root / self.folder).rglob("*") if f.is_file())
+        return disk_usage(self.root / self.folder)
 
     # -- writing (the caller holds the collection's write lock) ---------------------------------
     def sync(self, delete_docs: Iterable[int], add_chunks: Iterable[tuple[int, int, str]]) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from groundkit.errors import ErrorCode, StoreError
+from groundkit.index.disk import disk_usage
 from groundkit.index.faults import classify_os_error
 from groundkit.index.store import Store
 
@@ -151,9 +152,7 @@ class VectorIndex:
         return store.vectors(documents)
 
     def size_bytes(self) -> int:
-        if not self.path.is_dir():
-            return 0
-        return sum(f.stat().st_size for f in self.path.iterdir() if f.is_file())
+        return disk_usage(self.path)
 
     def search(
         self, query: npt.NDArray[np.float32], limit: int, allowed: Sequence[int] | None = None

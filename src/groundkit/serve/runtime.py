@@ -206,7 +206,8 @@ class Runtime:
                     entry.leases += 1
                     return entry
             try:
-                fresh = self._open(name, path)
+                # With an older view to serve, a reopen never queues behind a writer.
+                fresh = self._open(name, path, lock_wait_s=0.0 if reopening else 10.0)
             except IndexLockedError:
                 # Reopening needs the write lock (an index to rebuild) and a writer holds it:
                 # the view we have is older but consistent. The next request tries again.
@@ -226,7 +227,7 @@ class Runtime:
         self._entries[name] = entry
         return entry
 
-    def _open(self, name: str, path: Path) -> _Entry:
+    def _open(self, name: str, path: Path, *, lock_wait_s: float) -> _Entry:
         try:
             folder_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
         except OSError:
@@ -236,7 +237,7 @@ class Runtime:
                 os.close(folder_fd)
             # The library raises the right error: invalid name, or no such collection.
             self._open_collection(name).close()
-            return self._open(name, path)  # it was made in between
+            return self._open(name, path, lock_wait_s=lock_wait_s)  # made in between
         try:
             store_inode = _inode(path)
             # The watcher reads its version before the collection opens: a commit in between
@@ -253,14 +254,16 @@ class Runtime:
             raise
         try:
             version = _data_version(watcher)
-            collection = self._open_collection(name)
+            collection = self._open_collection(name, lock_wait_s=lock_wait_s)
         except BaseException:
             watcher.close()
             os.close(folder_fd)
             raise
         return _Entry(collection, watcher, version, folder_fd, store_inode)
 
-    def _open_collection(self, name: str, *, create: bool = False) -> Collection:
+    def _open_collection(
+        self, name: str, *, create: bool = False, lock_wait_s: float = 10.0
+    ) -> Collection:
         return open_collection(
             name,
             index_dir=self.index_dir,
@@ -268,6 +271,7 @@ class Runtime:
             create=create,
             embedder=self._embedder,
             reranker=self._reranker,
+            lock_wait_s=lock_wait_s,
         )
 
     def _retire(self, name: str) -> None:
