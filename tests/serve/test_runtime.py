@@ -238,7 +238,8 @@ import groundkit
 folder, index_dir, rounds = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 for i in range(rounds):
     for n in range(8):
-        (folder / f"w{n}.md").write_text(f"# Wombat {n}\\n\\nround {i} of burrow notes {n}.\\n" * 20)
+        note = f"# Wombat {n}\\n\\nround {i} of burrow notes {n}.\\n"
+        (folder / f"w{n}.md").write_text(note * 20)
     with groundkit.open_collection("notes", index_dir=index_dir) as coll:
         coll.ingest([str(folder)])
 """
