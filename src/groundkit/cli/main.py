@@ -16,6 +16,7 @@ from groundkit.cli.auth import auth_group
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
+from groundkit.cli.output import neutral_output
 from groundkit.cli.serve import register as register_serve
 from groundkit.errors import ErrorCode, GroundkitError, InternalError, UsageError
 from groundkit.types import SearchMode
@@ -235,6 +236,17 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     install_log_guard()  # secret-shaped values never reach a log, whatever the command
     as_json = wants_json(args)
+    if _speaks_a_protocol(args):  # serve-mcp's stdout is JSON-RPC: never rewritten
+        return _run(args, as_json)
+    with neutral_output(as_json=as_json):
+        return _run(args, as_json)
+
+
+def _speaks_a_protocol(args: list[str]) -> bool:
+    return "serve-mcp" in args
+
+
+def _run(args: list[str], as_json: bool) -> int:
     try:
         # Without standalone mode click returns a command's ctx.exit() status instead of exiting.
         status = cli.main(args=args, prog_name="grk", standalone_mode=False)
