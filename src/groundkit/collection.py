@@ -39,6 +39,7 @@ from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.search import SearchRequest, run_search
+from groundkit.text import is_text
 from groundkit.types import (
     Chunk,
     CollectionStatus,
@@ -363,7 +364,7 @@ class Collection:
 
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked."""
-        return resolve(self._store, self.name, chunk_id)
+        return resolve(self._store, self.name, _text(chunk_id, "chunk id"))
 
     def documents(self) -> list[Document]:
         """Every stored document, whole, in ingest order."""
@@ -383,6 +384,9 @@ class Collection:
         self, quote: str, *, chunk_id: str | None = None, document_id: str | None = None
     ) -> QuoteCheck:
         """Whether ``quote`` is verbatim in a chunk or a document, with its stored offsets."""
+        for value, what in ((quote, "quote"), (chunk_id, "chunk id"), (document_id, "document")):
+            if value is not None:
+                _text(value, what)
         return verify_quote(
             self._store, self.name, quote, chunk_id=chunk_id, document_id=document_id
         )
@@ -391,6 +395,7 @@ class Collection:
         """Delete a document by document id, source or external id; returns its document id."""
         from groundkit.pipeline import sync_derived
 
+        key = _text(key, "document")
         with _write_lock(self.path):
             found = self._store.find_documents(key) or self._store.find_documents(
                 os.path.abspath(key)
@@ -437,6 +442,16 @@ class Collection:
             analyzer=manifest.get(f"derived.{LexicalIndex.name}.build"),
             size_bytes=disk_usage(self.path),
         )
+
+
+def _text(value: str, what: str) -> str:
+    if not is_text(value):
+        raise UsageError(
+            ErrorCode.USAGE,
+            f"the {what} holds bytes that are not text (not UTF-8)",
+            hint="check the terminal's encoding, or copy the id from grk's own output",
+        )
+    return value
 
 
 def _open_store(path: Path) -> Store:

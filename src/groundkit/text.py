@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["for_terminal", "json_safe", "normalize_text"]
+__all__ = ["for_terminal", "is_text", "json_safe", "normalize_text"]
 
 
 def normalize_text(text: str) -> str:
@@ -52,3 +52,13 @@ def json_safe(encoded: str) -> str:
 def _spelled(found: re.Match[str]) -> str:
     code = ord(found.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def is_text(value: str) -> bool:
+    """Whether ``value`` is valid Unicode: no lone surrogate, such as Python makes of bytes in a
+    command line that are not UTF-8 (``$'\\xff'``) or a JSON escape like ``"\\ud800"`` spells."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -536,3 +536,23 @@ def test_an_unexpected_failure_still_answers_with_a_json_error_and_status_1(
         }
     }
     assert "secret" not in grk.out + grk.err
+
+
+def test_query_bytes_that_are_not_utf8_are_refused_as_that_query_not_a_crash(
+    grk: Grk, ingested: Path, tmp_path: Path
+) -> None:
+    # Python hands a command line's non-UTF-8 bytes over as lone surrogates ($'cell \xff').
+    assert grk.error("search", "wombat \udcff burrow") == (2, "usage.invalid_query")
+    assert grk.error("show", "c\udcff") == (2, "usage")
+    assert grk.error("delete", "d\udcff") == (2, "usage")
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(
+        '{"id": "1", "text": "wombat"}\n{"id": "2", "text": "bad \\ud800 one"}\n'
+        '{"id": "3", "text": "echidna"}\n'
+    )
+    assert grk("search", "--queries", str(queries), "--json") == 3
+    lines = [json.loads(line) for line in grk.out.splitlines()]
+    assert [line["query_id"] for line in lines] == ["1", "2", "3"]
+    assert lines[1]["error"]["code"] == "usage.invalid_query"
+    assert lines[0]["hits"]
+    assert lines[2]["hits"]

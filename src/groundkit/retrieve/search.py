@@ -19,7 +19,7 @@ from groundkit.index.vectors import VectorIndex
 from groundkit.retrieve.fusion import rrf
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
-from groundkit.text import normalize_text
+from groundkit.text import is_text, normalize_text
 from groundkit.types import Citation, ConcreteMode, Hit, SearchMode
 
 __all__ = ["MAX_QUERY_CHARS", "SearchRequest", "run_search"]
@@ -45,6 +45,14 @@ def _validate(request: SearchRequest) -> str:
     query = request.query
     if not isinstance(query, str) or not query.strip():
         raise UsageError(ErrorCode.INVALID_QUERY, "the query is empty")
+    if not is_text(query) or not all(
+        is_text(str(v)) for v in (request.source or "", *request.where, *request.where.values())
+    ):
+        raise UsageError(
+            ErrorCode.INVALID_QUERY,
+            "the query holds bytes that are not text (not UTF-8)",
+            hint="check the terminal's encoding, or the file the query came from",
+        )
     if len(query) > MAX_QUERY_CHARS:
         raise UsageError(
             ErrorCode.INVALID_QUERY, f"the query is longer than {MAX_QUERY_CHARS} characters"
