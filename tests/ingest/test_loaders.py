@@ -322,6 +322,22 @@ def test_bad_record_lines_are_skipped_one_by_one(tmp_path: Path, open_col) -> No
     assert stored(col, only_hit(col, "good")) == "a good record about the dunnart"
 
 
+def test_one_record_nested_too_deeply_skips_that_line_only(tmp_path: Path, open_col) -> None:
+    records = write_records(
+        tmp_path / "corpus.jsonl",
+        {"id": "ok-1", "text": "a good record about the quoll"},
+        "[" * 100_000,
+        {"id": "ok-2", "text": "another good record about the quoll"},
+    )
+
+    report = open_col().ingest([str(records)])
+
+    assert report.new == 2
+    assert [(s.source, s.reason) for s in report.skipped] == [
+        (f"{records}:2", "nested too deeply to parse")
+    ]
+
+
 def test_a_record_removed_from_its_file_is_removed_from_the_collection(
     tmp_path: Path, open_col
 ) -> None:
