@@ -80,7 +80,7 @@ def run_ingest(
     tally = _Tally(skipped=list(found.skipped))
     for item, scheme in named.unsupported:
         tally.skipped.append(
-            Skipped(item, f"{scheme}:// URLs are not supported (http and https are)")
+            Skipped(item, f"{scheme}:// URLs are not supported (only http and https)")
         )
     chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
     seen: set[str] = {s.source for s in found.skipped}
