@@ -298,7 +298,7 @@ def bench_stages(args, stages: list[str], index_dir: Path, embedder, queries, qr
         search=SearchConfig(candidates=args.fetch_chunks),
         rerank=rerank if args.rerank_model else RerankConfig(),
     )
-    plain = evaluated.model_copy(update={"search": SearchConfig()})  # the default candidates
+    plain = evaluated.replace(search=SearchConfig())  # the default candidates
     out: dict[str, Any] = {"rows": [], "p50@10": {}}
     out["open_ms"] = median_ms(
         lambda: groundkit.open_collection("scifact", index_dir=index_dir, create=False).close()

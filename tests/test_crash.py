@@ -39,33 +39,24 @@ def _snapshot(index_dir: Path) -> list[tuple[str, str, int, int]]:
     return [(origin.removeprefix(root), text, s, e) for origin, text, s, e in rows]
 
 
+HOOKS = Path(__file__).parent / "crash_hooks.py"
+
+
 def _ingest(index_dir: Path, tree: Path, crash_at: str | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
+    grk = ["--index-dir", str(index_dir), "ingest", "--quiet", str(tree)]
     if crash_at:
-        env["_GRK_TEST_CRASH_AT"] = crash_at
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "groundkit.cli.main",
-            "--index-dir",
-            str(index_dir),
-            "ingest",
-            "--quiet",
-            str(tree),
-        ],
-        env=env,
-        capture_output=True,
-        check=False,
-    )
-    return done.returncode
+        run = [sys.executable, str(HOOKS), crash_at, "kill", *grk]
+    else:
+        run = [sys.executable, "-m", "groundkit.cli.main", *grk]
+    return subprocess.run(run, env=env, capture_output=True, check=False).returncode
 
 
 def _assert_consistent(index_dir: Path, expected_texts: set[str]) -> None:
     with groundkit.open_collection("default", index_dir=index_dir, create=False) as coll:
         status = coll.status()
-        assert status["pending"] == 0
-        assert status["lexical_chunks"] == status["chunks"]
+        assert status.pending == 0
+        assert status.lexical_chunks == status.chunks
         for text in expected_texts:
             token = text.split()[-1].rstrip(".")
             hits = coll.search(token, top_k=1)
@@ -111,8 +102,12 @@ def test_kill_9_during_ingest_leaves_the_collection_before_or_fully_updated(
 
 _DENSE_INGEST = """
 import sys
+sys.path.insert(0, sys.argv[4])
+import crash_hooks
 import groundkit
 from groundkit.testing import FakeEmbedder
+if sys.argv[3] != "-":
+    crash_hooks.install(sys.argv[3], "kill")
 coll = groundkit.open_collection("default", index_dir=sys.argv[1], embedder=FakeEmbedder())
 coll.ingest([sys.argv[2]], dense=True)
 """
@@ -128,18 +123,19 @@ def test_kill_9_during_a_dense_ingest_leaves_vectors_in_step_with_the_store(
     _write_tree(tree, 1)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
     run = [sys.executable, "-c", _DENSE_INGEST, str(index_dir), str(tree)]
-    assert subprocess.run(run, env=env, check=False).returncode == 0
+    here = str(HOOKS.parent)
+    assert subprocess.run([*run, "-", here], env=env, check=False).returncode == 0
     _write_tree(tree, 2)
-    crashed = subprocess.run(run, env={**env, "_GRK_TEST_CRASH_AT": crash_at}, check=False)
+    crashed = subprocess.run([*run, crash_at, here], env=env, check=False)
     assert crashed.returncode == -signal.SIGKILL
 
     with groundkit.open_collection(
         "default", index_dir=index_dir, create=False, embedder=FakeEmbedder()
     ) as coll:
         status = coll.status()
-        assert status["pending"] == 0
-        assert status["vectors"] == status["dense_index_vectors"] == status["chunks"]
+        assert status.pending == 0
+        assert status.vectors == status.dense_index_vectors == status.chunks
         expected = 40 if crash_at == "mid-ingest" else 36
-        assert status["documents"] == expected
+        assert status.documents == expected
         for hit in coll.search("fresh quartz meadows", mode="dense", top_k=3):
             assert coll.show(hit.citation.chunk_id).text == hit.text

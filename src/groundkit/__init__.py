@@ -5,34 +5,51 @@
 ...     notes.ingest(["docs/"])
 ...     hits = notes.search("how are citations verified?")
 ...     notes.show(hits[0].citation.chunk_id).verification
+
+Names load on first use, so ``import groundkit`` (and ``grk --help``) stay light.
 """
 
-from groundkit.collection import Collection, delete_collection, list_collections, open_collection
-from groundkit.config import Settings
-from groundkit.errors import ErrorCode, GroundkitError
-from groundkit.types import (
-    Chunk,
-    Citation,
-    Document,
-    Hit,
-    IngestReport,
-    ResolvedCitation,
-    Skipped,
-    Verification,
-)
+from __future__ import annotations
 
-__version__ = "0.1.0"
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from groundkit.version import __version__
+
+if TYPE_CHECKING:
+    from groundkit.collection import (
+        Collection,
+        delete_collection,
+        list_collections,
+        open_collection,
+    )
+    from groundkit.config import Settings
+    from groundkit.errors import ErrorCode, GroundkitError
+    from groundkit.types import (
+        Chunk,
+        Citation,
+        CollectionStatus,
+        Document,
+        Hit,
+        IngestReport,
+        ResolvedCitation,
+        SearchMode,
+        Skipped,
+        Verification,
+    )
 
 __all__ = [
     "Chunk",
     "Citation",
     "Collection",
+    "CollectionStatus",
     "Document",
     "ErrorCode",
     "GroundkitError",
     "Hit",
     "IngestReport",
     "ResolvedCitation",
+    "SearchMode",
     "Settings",
     "Skipped",
     "Verification",
@@ -41,3 +58,35 @@ __all__ = [
     "list_collections",
     "open_collection",
 ]
+
+_HOME = {
+    "Collection": "collection",
+    "delete_collection": "collection",
+    "list_collections": "collection",
+    "open_collection": "collection",
+    "Settings": "config",
+    "ErrorCode": "errors",
+    "GroundkitError": "errors",
+    "Chunk": "types",
+    "Citation": "types",
+    "CollectionStatus": "types",
+    "Document": "types",
+    "Hit": "types",
+    "IngestReport": "types",
+    "ResolvedCitation": "types",
+    "SearchMode": "types",
+    "Skipped": "types",
+    "Verification": "types",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'groundkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"groundkit.{_HOME[name]}"), name)
+    globals()[name] = value  # once loaded, an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,7 +1,9 @@
-"""The one library entry point that the CLI (and later REST and MCP) call.
+"""The one library entry point that the CLI, REST and MCP call.
 
-A collection is a folder under the index dir: ``store.sqlite`` (the source of truth),
-``lexical/`` (derived, rebuildable) and ``write.lock`` (held by the one process writing).
+A collection is a folder under the index dir: ``store.sqlite`` (the source of truth), the derived
+indexes (``lexical.N/`` named by ``lexical.json``, and ``vectors/``; rebuildable from the store)
+and ``write.lock`` (held by the one process writing). This module is the only one that knows the
+layout.
 """
 
 from __future__ import annotations
@@ -11,38 +13,63 @@ import fcntl
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.errors import (
     ErrorCode,
-    GroundkitError,
     IndexLockedError,
+    ModelError,
     NotFoundError,
+    StoreError,
     UsageError,
 )
-from groundkit.index.lexical import ANALYZER, LexicalIndex
+from groundkit.index.derived import RECOVERY, DerivedIndex, health, rebuild
+from groundkit.index.disk import disk_usage
+from groundkit.index.faults import classify_os_error
+from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
-from groundkit.pipeline import Progress, run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker
-from groundkit.retrieve.search import Mode, SearchRequest, run_search
-from groundkit.types import Chunk, Document, Hit, IngestReport, ResolvedCitation
+from groundkit.retrieve.search import SearchRequest, run_search
+from groundkit.text import is_text
+from groundkit.types import (
+    Chunk,
+    CollectionStatus,
+    ConcreteMode,
+    Document,
+    Hit,
+    IngestReport,
+    ResolvedCitation,
+    SearchMode,
+)
 
-__all__ = ["Collection", "delete_collection", "list_collections", "open_collection"]
+if TYPE_CHECKING:
+    from groundkit.pipeline import Progress
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_STORE = "store.sqlite"
+__all__ = [
+    "STORE_FILE",
+    "Collection",
+    "collection_path",
+    "delete_collection",
+    "list_collections",
+    "open_collection",
+]
+
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+STORE_FILE = "store.sqlite"
+LOCK_FILE = "write.lock"
 
 
-def _check_name(name: str) -> str:
-    if not _NAME.fullmatch(name) or ".." in name:
+def check_name(name: str) -> str:
+    if not NAME_PATTERN.fullmatch(name) or ".." in name:
         raise UsageError(
             ErrorCode.INVALID_NAME,
             f"invalid collection name {name!r}",
@@ -51,20 +78,28 @@ def _check_name(name: str) -> str:
     return name
 
 
+def collection_path(index_dir: str | os.PathLike[str], name: str) -> Path:
+    """The folder of collection ``name`` (checked) under ``index_dir``."""
+    return Path(index_dir) / check_name(name)
+
+
 def list_collections(index_dir: str | os.PathLike[str] = ".groundkit") -> list[str]:
     root = Path(index_dir)
     if not root.is_dir():
         return []
-    return sorted(p.name for p in root.iterdir() if (p / _STORE).is_file())
+    return sorted(p.name for p in root.iterdir() if (p / STORE_FILE).is_file())
 
 
 def delete_collection(name: str, index_dir: str | os.PathLike[str] = ".groundkit") -> None:
     """Remove a collection and every file it owns."""
-    path = Path(index_dir) / _check_name(name)
-    if not (path / _STORE).is_file():
+    path = collection_path(index_dir, name)
+    if not (path / STORE_FILE).is_file():
         raise _not_found(name)
     with _write_lock(path):
-        shutil.rmtree(path)
+        try:
+            shutil.rmtree(path)
+        except OSError as exc:
+            raise _os_error(exc, path, "the collection could not be deleted") from exc
 
 
 def open_collection(
@@ -74,19 +109,27 @@ def open_collection(
     settings: Settings | None = None,
     create: bool = True,
     embedder: Embedder | None = None,
+    reranker: Reranker | None = None,
+    lock_wait_s: float = 10.0,
 ) -> Collection:
     """Open (or, with ``create``, make) a collection. ``settings`` default to the built-ins.
 
-    ``embedder`` overrides the one ``settings.embed`` describes (it is built only when needed).
+    ``embedder`` and ``reranker`` override the ones the settings describe (each is built only
+    when needed); a server passes the ones it shares across every collection it opens.
+    ``lock_wait_s``: how long to wait for another process that holds the write lock when an
+    index must be rebuilt before anything can be searched (a new collection, a lost index).
     """
     settings = settings or Settings()
-    name = _check_name(settings.collection if name is None else name)
-    path = Path(index_dir if index_dir is not None else settings.index_dir) / name
-    if not (path / _STORE).is_file():
+    name = settings.collection if name is None else name
+    path = collection_path(index_dir if index_dir is not None else settings.index_dir, name)
+    if not (path / STORE_FILE).is_file():
         if not create:
             raise _not_found(name)
-        path.mkdir(parents=True, exist_ok=True)
-    return Collection(name, path, settings, embedder)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _os_error(exc, path, "cannot create the collection") from exc
+    return Collection(name, path, settings, embedder, reranker, lock_wait_s=lock_wait_s)
 
 
 def _not_found(name: str) -> NotFoundError:
@@ -97,15 +140,32 @@ def _not_found(name: str) -> NotFoundError:
     )
 
 
+def _os_error(exc: OSError, path: Path, what: str) -> StoreError:
+    return classify_os_error(exc, path, what) or StoreError(
+        ErrorCode.STORE_FAILED,
+        f"{what} ({(exc.strerror or type(exc).__name__).lower()})",
+        hint="check the permissions of the index dir",
+    )
+
+
 @contextmanager
-def _write_lock(path: Path) -> Iterator[None]:
-    """Exclusive, non-blocking: a second writer fails at once instead of waiting."""
-    fd = os.open(path / "write.lock", os.O_CREAT | os.O_RDWR, 0o644)
+def _write_lock(path: Path, wait_s: float = 0.0) -> Iterator[None]:
+    """Exclusive. A second writer fails at once (``wait_s`` 0) instead of queueing behind a
+    long ingest; opening waits up to ``wait_s`` for a process that is rebuilding an index."""
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise IndexLockedError() from None
+        fd = os.open(path / LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError as exc:
+        raise _os_error(exc, path, "cannot change the collection") from exc
+    try:
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise IndexLockedError() from None
+                time.sleep(0.05)
         yield
     finally:
         os.close(fd)
@@ -115,70 +175,52 @@ class Collection:
     """A named collection: ingest into it, search it, resolve its citations."""
 
     def __init__(
-        self, name: str, path: Path, settings: Settings, embedder: Embedder | None = None
+        self,
+        name: str,
+        path: Path,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        reranker: Reranker | None = None,
+        *,
+        lock_wait_s: float = 10.0,
     ) -> None:
         self.name = name
         self.path = path
         self.settings = settings
         self._embedder = embedder
-        self._reranker: Reranker | None = None
-        self._ann_threshold = settings.search.ann_threshold
-        self._store = Store(path / _STORE)
-        self._vectors = self._open_vectors()
-        self._lexical = self._open_lexical()
-        self._recover()
+        self._reranker = reranker
+        self._store = _open_store(path / STORE_FILE)
+        self._lexical = LexicalIndex(path)
+        self._vectors = VectorIndex(path, ann_threshold=settings.search.ann_threshold)
+        self._recover(lock_wait_s)
 
-    def _open_lexical(self) -> LexicalIndex:
-        """Open the lexical index, or rebuild it from the store when it was built with another
-        analyzer or cannot be opened. Rebuilding needs the write lock."""
-        if self._store.manifest().get("analyzer") == ANALYZER:
-            try:
-                return LexicalIndex(self.path / "lexical")
-            except GroundkitError:
-                pass  # damaged: rebuilt below
-        with _write_lock(self.path):
-            self._lexical = LexicalIndex.fresh(self.path / "lexical")
-            self._rebuild()
-            return self._lexical
+    @property
+    def _derived(self) -> tuple[DerivedIndex[Any], ...]:
+        return (self._lexical, self._vectors)
 
-    def _open_vectors(self) -> VectorIndex:
-        """Open the dense index; one that cannot be read is rebuilt from the store by _recover."""
-        try:
-            return VectorIndex(self.path / "vectors", ann_threshold=self._ann_threshold)
-        except GroundkitError:
-            return VectorIndex.fresh(self.path / "vectors", ann_threshold=self._ann_threshold)
-
-    def _recover(self) -> None:
-        """Finish what a crashed writer left (a pending journal), or rebuild indexes that do
-        not match the store (a lost or truncated folder)."""
-        if self._store.pending("lexical") or self._store.pending("vector"):
-            try:
-                with _write_lock(self.path):
-                    sync_derived(self._store, self._lexical, self._vectors)
-            except IndexLockedError:
-                pass  # a live writer is finishing it; searching meanwhile is safe, merely behind
+    def _recover(self, lock_wait_s: float) -> None:
+        """Run the recovery steps on every derived index (``index.derived.RECOVERY``). They
+        need the write lock: when another process holds it, it is finishing a write, and
+        searching meanwhile is safe, merely behind, unless an index cannot be read or was built
+        by other code: then wait (up to ``lock_wait_s``) for it to finish."""
+        found = [health(self._store, index) for index in self._derived]
+        if all(h.ok for h in found) or self._store.read_only:
             return
-        if not self._in_step():
-            self._lexical.refresh()  # another process may have committed since we opened them
-            self._vectors = VectorIndex(self.path / "vectors", ann_threshold=self._ann_threshold)
-            if not self._in_step():
-                with contextlib.suppress(IndexLockedError), _write_lock(self.path):
-                    self._rebuild()
-
-    def _in_step(self) -> bool:
-        chunks = self._store.counts()[1]
-        vectors = self._store.vector_count()
-        return self._lexical.num_chunks == chunks and self._vectors.count == vectors
-
-    def _rebuild(self) -> int:
-        self._lexical.sync((), self._store.indexed_texts(), clear=True)
-        self._vectors.sync((), self._store.vectors(), clear=True)
-        with self._store.transaction():
-            self._store.set_manifest("analyzer", ANALYZER)
-            pending = {index: self._store.pending(index) for index in ("lexical", "vector")}
-        self._store.clear_pending(pending["lexical"], "lexical")
-        self._store.clear_pending(pending["vector"], "vector")
-        return self._lexical.num_chunks
+        searchable = all(h.opened and h.current for h in found)
+        try:
+            with _write_lock(self.path, 0.0 if searchable else lock_wait_s):
+                for index in self._derived:
+                    index.refresh()  # the process that held the lock may have fixed it
+                for index in self._derived:
+                    for _step, act in RECOVERY:
+                        act(self._store, index, health(self._store, index))
+        except IndexLockedError:
+            if not searchable:  # behind is safe to search; unreadable or foreign is not
+                raise
+        except StoreError as exc:
+            # A full or read-only disk: reads go on from the last good indexes.
+            if exc.code not in (ErrorCode.STORE_FULL, ErrorCode.STORE_READ_ONLY):
+                raise
 
     def close(self) -> None:
         self._store.close()
@@ -189,7 +231,7 @@ class Collection:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- the embedder this collection is bound to
+    # -- the models this collection is bound to
     @property
     def embedder_identity(self) -> EmbedderIdentity | None:
         """The identity its vectors were made with, or None when it has none."""
@@ -205,13 +247,20 @@ class Collection:
         bound = self.embedder_identity
         mine = self._embedder.identity
         if bound is not None and bound != mine:
-            raise GroundkitError(
+            raise ModelError(
                 ErrorCode.EMBEDDER_MISMATCH,
                 f"collection {self.name!r} was embedded with {bound.key()};"
                 f" the configured embedder is {mine.key()}",
                 hint="configure the collection's embedder, or ingest into a new collection",
             )
         return self._embedder
+
+    def _loaded_reranker(self) -> Reranker:
+        if self._reranker is None:
+            from groundkit.retrieve.rerank import load_reranker
+
+            self._reranker = load_reranker(self.settings.rerank)
+        return self._reranker
 
     # -- operations
     def ingest(
@@ -226,6 +275,8 @@ class Collection:
         With ``dense`` (default: ``ingest.dense``), or once the collection has vectors, every chunk
         without a vector gets one, existing chunks included.
         """
+        from groundkit.pipeline import run_ingest
+
         with _write_lock(self.path):
             want_dense = self.settings.ingest.dense if dense is None else dense
             embedder = None
@@ -236,11 +287,10 @@ class Collection:
                         self._store.set_manifest("embedder", embedder.identity.key())
             return run_ingest(
                 self._store,
-                self._lexical,
+                self._derived,
                 [os.fspath(i) for i in inputs],
                 self.settings,
                 progress,
-                vectors=self._vectors,
                 embedder=embedder,
                 exclude=[str(self.path.parent)],  # never index our own index
             )
@@ -250,22 +300,20 @@ class Collection:
         query: str,
         *,
         top_k: int | None = None,
-        mode: Mode | None = None,
+        mode: SearchMode | str | None = None,
         source: str | None = None,
         where: Mapping[str, Any] | None = None,
         rerank: bool | None = None,
     ) -> list[Hit]:
         """Ranked hits for ``query``, searched as plain words (never as query syntax).
 
-        ``mode``: bm25, dense or hybrid (reciprocal-rank fusion of both); default ``search.mode``,
-        whose ``auto`` means hybrid when the collection has vectors, else bm25.
+        ``mode``: bm25, dense, hybrid (reciprocal-rank fusion of both) or auto; default
+        ``search.mode``, whose ``auto`` means hybrid when the collection has vectors, else bm25.
         """
         cfg = self.settings.search
-        chosen = mode or cfg.mode
-        if chosen == "auto":
-            chosen = "hybrid" if self.embedder_identity is not None else "bm25"
+        chosen = self.resolve_mode(mode or cfg.mode)
         embedder = None
-        if chosen != "bm25":
+        if chosen != SearchMode.BM25:
             if self.embedder_identity is None:
                 raise UsageError(
                     ErrorCode.NO_VECTORS,
@@ -273,13 +321,7 @@ class Collection:
                     hint="ingest with --dense first, or search with --mode bm25",
                 )
             embedder = self._bound_embedder()
-        reranker = None
-        if rerank if rerank is not None else cfg.rerank:
-            if self._reranker is None:
-                from groundkit.retrieve.rerank import load_reranker
-
-                self._reranker = load_reranker(self.settings.rerank)
-            reranker = self._reranker
+        reranker = self._loaded_reranker() if (cfg.rerank if rerank is None else rerank) else None
         request = SearchRequest(
             query=query,
             top_k=cfg.top_k if top_k is None else top_k,
@@ -302,9 +344,27 @@ class Collection:
             reranker=reranker,
         )
 
+    def resolve_mode(self, mode: SearchMode | str) -> ConcreteMode:
+        """The way of ranking a mode names here: ``auto`` is hybrid with vectors, else bm25."""
+        try:
+            chosen = SearchMode(mode)
+        except ValueError:
+            raise UsageError(
+                ErrorCode.USAGE,
+                f"unknown search mode {mode!r}",
+                hint="use one of " + ", ".join(m.value for m in SearchMode),
+            ) from None
+        if chosen == SearchMode.BM25:
+            return SearchMode.BM25
+        if chosen == SearchMode.DENSE:
+            return SearchMode.DENSE
+        if chosen == SearchMode.HYBRID or self.embedder_identity is not None:
+            return SearchMode.HYBRID
+        return SearchMode.BM25
+
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked."""
-        return resolve(self._store, self.name, chunk_id)
+        return resolve(self._store, self.name, _text(chunk_id, "chunk id"))
 
     def documents(self) -> list[Document]:
         """Every stored document, whole, in ingest order."""
@@ -324,12 +384,18 @@ class Collection:
         self, quote: str, *, chunk_id: str | None = None, document_id: str | None = None
     ) -> QuoteCheck:
         """Whether ``quote`` is verbatim in a chunk or a document, with its stored offsets."""
+        for value, what in ((quote, "quote"), (chunk_id, "chunk id"), (document_id, "document")):
+            if value is not None:
+                _text(value, what)
         return verify_quote(
             self._store, self.name, quote, chunk_id=chunk_id, document_id=document_id
         )
 
     def delete_document(self, key: str) -> str:
         """Delete a document by document id, source or external id; returns its document id."""
+        from groundkit.pipeline import sync_derived
+
+        key = _text(key, "document")
         with _write_lock(self.path):
             found = self._store.find_documents(key) or self._store.find_documents(
                 os.path.abspath(key)
@@ -347,33 +413,58 @@ class Collection:
             document = found[0]
             with self._store.transaction():
                 self._store.delete_documents([document.rowid])
-            sync_derived(self._store, self._lexical, self._vectors)
+            sync_derived(self._store, self._derived)
             return document.document_id
 
     def reindex(self) -> int:
-        """Rebuild the derived indexes from the store; returns the number of chunks indexed."""
+        """Rebuild the derived indexes from the store, each beside the old one: a search
+        meanwhile sees the old index or the new. Returns the number of chunks indexed."""
         with _write_lock(self.path):
-            self._lexical = LexicalIndex.fresh(self.path / "lexical")
-            self._vectors = VectorIndex.fresh(
-                self.path / "vectors", ann_threshold=self._ann_threshold
-            )
-            return self._rebuild()
+            for index in self._derived:
+                rebuild(self._store, index)
+            return self._lexical.num_chunks
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> CollectionStatus:
         documents, chunks = self._store.counts()
         manifest = self._store.manifest()
         identity = self.embedder_identity
-        return {
-            "collection": self.name,
-            "documents": documents,
-            "chunks": chunks,
-            "lexical_chunks": self._lexical.num_chunks,
-            "embedder": identity.key() if identity else None,
-            "vectors": self._store.vector_count(),
-            "dense_index_vectors": self._vectors.count,
-            "pending": len(self._store.pending("lexical")) + len(self._store.pending("vector")),
-            "formats": self._store.formats(),
-            "schema_version": int(manifest.get("schema_version", 0)),
-            "analyzer": manifest.get("analyzer"),
-            "size_bytes": sum(f.stat().st_size for f in self.path.rglob("*") if f.is_file()),
-        }
+        return CollectionStatus(
+            collection=self.name,
+            documents=documents,
+            chunks=chunks,
+            lexical_chunks=self._lexical.num_chunks,
+            embedder=identity.key() if identity else None,
+            vectors=self._store.vector_count(),
+            dense_index_vectors=self._vectors.count,
+            pending=sum(health(self._store, index).pending for index in self._derived),
+            formats=self._store.formats(),
+            schema_version=int(manifest.get("schema_version", 0)),
+            analyzer=manifest.get(f"derived.{LexicalIndex.name}.build"),
+            size_bytes=disk_usage(self.path),
+        )
+
+
+def _text(value: str, what: str) -> str:
+    if not is_text(value):
+        raise UsageError(
+            ErrorCode.USAGE,
+            f"the {what} holds bytes that are not text (not UTF-8)",
+            hint="check the terminal's encoding, or copy the id from grk's own output",
+        )
+    return value
+
+
+def _open_store(path: Path) -> Store:
+    """The store, or on read-only media a read-only view of it for searching."""
+    try:
+        return Store(path)
+    except StoreError as exc:
+        if exc.code != ErrorCode.STORE_READ_ONLY or not path.is_file():
+            raise
+    with contextlib.suppress(StoreError):
+        return Store(path, read_only=True)
+    raise StoreError(
+        ErrorCode.STORE_READ_ONLY,
+        "cannot open the collection: its files are read-only and it cannot be read as it is",
+        hint="open it once where it is writable, so a write-ahead log left by a crash is folded in",
+    )

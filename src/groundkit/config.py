@@ -2,6 +2,10 @@
 
 Every key is dotted (``chunk.size``); its environment name is ``GRK_`` plus the key upper-cased
 with dots as underscores (``GRK_CHUNK_SIZE``). An unknown key in any layer is an error naming it.
+
+The sections are frozen ``msgspec`` structs: validating them costs microseconds and importing
+them milliseconds, so that every ``grk`` command starts quickly (pydantic models took a quarter
+of a second to build on each start).
 """
 
 from __future__ import annotations
@@ -11,13 +15,17 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Self, Union, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+import msgspec
+from msgspec import Meta
 
 from groundkit.errors import ConfigError, ErrorCode
+from groundkit.types import SearchMode
 
 __all__ = [
+    "KEYS",
     "AnswerConfig",
     "ChunkConfig",
     "EmbedConfig",
@@ -28,231 +36,282 @@ __all__ = [
     "SearchConfig",
     "ServeConfig",
     "Settings",
+    "describe",
     "load",
+    "parse_settings",
 ]
 
 CONFIG_FILE = "grk.toml"
 _CONFIG_ENV = "GRK_CONFIG"  # names the config file; not itself a setting
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+class _Section(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        return out
 
-
-class ChunkConfig(_Frozen):
-    size: int = Field(1000, ge=50, le=100_000, description="Most characters in one chunk.")
-    min_size: int = Field(
-        200,
-        ge=0,
-        description="Chunks shorter than this merge into a neighbour when they fit"
-        " (default: 200, or a fifth of chunk.size when that is smaller).",
-    )
-
-    @model_validator(mode="before")
     @classmethod
-    def _scale_default_min(cls, data: Any) -> Any:
-        # An unset min_size follows the size down, so that `--chunk-size 100` alone is valid.
-        if isinstance(data, dict) and "min_size" not in data:
-            size = data.get("size", 1000)
-            if isinstance(size, int):
-                return {**data, "min_size": min(200, size // 5)}
-        return data
+    def parse(cls, data: Mapping[str, Any]) -> Self:
+        """Validate one section given as plain data. Raises ``ConfigError``."""
+        try:
+            return msgspec.convert(data, cls, strict=True)
+        except (msgspec.ValidationError, ValueError) as exc:
+            raise ConfigError(ErrorCode.CONFIG_INVALID, _reason(exc)) from None
 
-    @model_validator(mode="after")
-    def _min_fits(self) -> ChunkConfig:
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed (not validated: use ``parse_settings`` for input)."""
+        return msgspec.structs.replace(self, **changes)
+
+
+def _d(text: str, **limits: Any) -> Meta:
+    return Meta(description=text, **limits)
+
+
+_SCALED = -1  # chunk.min_size left unset: follows chunk.size down
+
+
+class ChunkConfig(_Section, frozen=True):
+    size: Annotated[int, _d("Most characters in one chunk.", ge=50, le=100_000)] = 1000
+    min_size: Annotated[
+        int,
+        _d(
+            "Chunks shorter than this merge into a neighbour when they fit"
+            " (default: 200, or a fifth of chunk.size when that is smaller).",
+            ge=0,
+        ),
+    ] = _SCALED
+
+    def __post_init__(self) -> None:
+        # An unset min_size follows the size down, so that `--chunk-size 100` alone is valid.
+        if self.min_size == _SCALED:
+            msgspec.structs.force_setattr(self, "min_size", min(200, self.size // 5))
         if self.min_size > self.size:
             raise ValueError("chunk.min_size must not exceed chunk.size")
-        return self
 
 
-class IngestConfig(_Frozen):
-    dense: bool = Field(False, description="Also embed every chunk (turns dense search on).")
-    max_file_bytes: int = Field(50_000_000, ge=1, description="Larger files are skipped.")
-    url_max_bytes: int = Field(20_000_000, ge=1, description="Larger URL bodies are refused.")
-    url_timeout_s: float = Field(20.0, gt=0, le=600, description="Total time for one URL fetch.")
+class IngestConfig(_Section, frozen=True):
+    dense: Annotated[bool, _d("Also embed every chunk (turns dense search on).")] = False
+    max_file_bytes: Annotated[int, _d("Larger files are skipped.", ge=1)] = 50_000_000
+    url_max_bytes: Annotated[int, _d("Larger URL bodies are refused.", ge=1)] = 20_000_000
+    url_timeout_s: Annotated[float, _d("Total time for one URL fetch.", gt=0, le=600)] = 20.0
 
 
-class SearchConfig(_Frozen):
-    top_k: int = Field(10, ge=1, le=1000, description="Hits returned by default.")
-    snippet_chars: int = Field(240, ge=40, le=4000, description="Length of a hit's snippet.")
-    mode: Literal["auto", "bm25", "dense", "hybrid"] = Field(
-        "auto", description="auto: hybrid when the collection has vectors, else bm25."
+class SearchConfig(_Section, frozen=True):
+    top_k: Annotated[int, _d("Hits returned by default.", ge=1, le=1000)] = 10
+    snippet_chars: Annotated[int, _d("Length of a hit's snippet.", ge=40, le=4000)] = 240
+    mode: Annotated[SearchMode, _d("auto: hybrid when the collection has vectors, else bm25.")] = (
+        SearchMode.AUTO
     )
-    rrf_k: int = Field(60, ge=1, le=10_000, description="Reciprocal-rank fusion constant.")
-    candidates: int = Field(
-        100, ge=1, le=10_000, description="Hits fetched from each arm before fusion or rerank."
-    )
-    min_similarity: float | None = Field(
-        None,
-        ge=-1,
-        le=1,
-        description="Abstain (return nothing) when the best dense similarity is below this.",
-    )
-    rerank: bool = Field(False, description="Rerank the fused candidates with rerank.model.")
-    ann_threshold: int | None = Field(
-        100_000,
-        ge=1,
-        description="Live vectors from which an HNSW index answers dense queries (None: never).",
-    )
+    rrf_k: Annotated[int, _d("Reciprocal-rank fusion constant.", ge=1, le=10_000)] = 60
+    candidates: Annotated[
+        int, _d("Hits fetched from each arm before fusion or rerank.", ge=1, le=10_000)
+    ] = 100
+    min_similarity: (
+        Annotated[
+            float,
+            _d(
+                "Abstain (return nothing) when the best dense similarity is below this.",
+                ge=-1,
+                le=1,
+            ),
+        ]
+        | None
+    ) = None
+    rerank: Annotated[bool, _d("Rerank the fused candidates with rerank.model.")] = False
+    ann_threshold: (
+        Annotated[
+            int,
+            _d("Live vectors from which an HNSW index answers dense queries (None: never).", ge=1),
+        ]
+        | None
+    ) = 100_000
 
 
-class EmbedConfig(_Frozen):
-    provider: Literal["local", "ollama", "openai"] = Field(
-        "local", description="local: a model in-process; ollama or openai: an HTTP endpoint."
-    )
-    model: str = Field(
-        "all-MiniLM-L6-v2",
-        description="A model name the provider knows, an installed package, or a local path.",
-    )
-    runtime: Literal["onnx", "sentence-transformers"] = Field(
-        "onnx", description="How a local model runs: ONNX (light) or PyTorch."
-    )
-    query_prefix: str = Field("", description="Put before every query (e5-style models).")
-    document_prefix: str = Field("", description="Put before every passage.")
-    base_url: str | None = Field(None, description="Endpoint of an HTTP provider.")
-    api_key_env: str | None = Field(
-        None, description="Name of the environment variable holding the API key (never the key)."
-    )
-    batch_size: int = Field(32, ge=1, le=2048, description="Texts per embedding request.")
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="Per-request timeout.")
+class EmbedConfig(_Section, frozen=True):
+    provider: Annotated[
+        Literal["local", "ollama", "openai"],
+        _d("local: a model in-process; ollama or openai: an HTTP endpoint."),
+    ] = "local"
+    model: Annotated[
+        str, _d("A model name the provider knows, an installed package, or a local path.")
+    ] = "all-MiniLM-L6-v2"
+    runtime: Annotated[
+        Literal["onnx", "sentence-transformers"], _d("How a local model runs: ONNX or PyTorch.")
+    ] = "onnx"
+    query_prefix: Annotated[str, _d("Put before every query (e5-style models).")] = ""
+    document_prefix: Annotated[str, _d("Put before every passage.")] = ""
+    base_url: Annotated[str | None, _d("Endpoint of an HTTP provider.")] = None
+    api_key_env: Annotated[
+        str | None,
+        _d("Name of the environment variable holding the API key (never the key)."),
+    ] = None
+    batch_size: Annotated[int, _d("Texts per embedding request.", ge=1, le=2048)] = 32
+    timeout_s: Annotated[float, _d("Per-request timeout.", gt=0, le=3600)] = 60.0
 
 
-class RerankConfig(_Frozen):
-    model: str | None = Field(
-        None, description="A cross-encoder: a local path or an installed package. None: off."
-    )
-    top_n: int = Field(50, ge=1, le=1000, description="Fused candidates the reranker rescores.")
+class RerankConfig(_Section, frozen=True):
+    model: Annotated[
+        str | None, _d("A cross-encoder: a local path or an installed package. None: off.")
+    ] = None
+    top_n: Annotated[int, _d("Fused candidates the reranker rescores.", ge=1, le=1000)] = 50
 
 
-class ProfileConfig(_Frozen):
+_INLINE_KEYS = frozenset({"api_key", "key", "token"})
+
+
+class ProfileConfig(_Section, frozen=True):
     """One language-model provider profile: ``[profiles.NAME]`` in grk.toml. Never a key."""
 
-    provider: Literal["openai_compatible", "groq", "ollama", "llamacpp"] = Field(
-        description="openai_compatible (any /chat/completions server), groq (its preset),"
-        " ollama (/api/chat) or llamacpp (a GGUF model in process)."
-    )
-    base_url: str | None = Field(None, description="Endpoint (groq and ollama have defaults).")
-    model: str | None = Field(
-        None, description="Model name, or for llamacpp a .gguf path (default: the SmolLM2 package)."
-    )
-    local: bool = Field(
-        False, description="The endpoint is on this machine (loopback): no redaction, http allowed."
-    )
-    api_key_env: str | None = Field(
-        None, description="Name of the environment variable holding the key (else the keychain)."
-    )
-    response_format: Literal["json_schema", "json_object", "text"] | None = Field(
-        None,
-        description="What an openai_compatible endpoint supports (default json_schema for groq,"
-        " json_object otherwise); our validation is the gate in every case.",
-    )
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="Total time for one request.")
-    connect_timeout_s: float = Field(10.0, gt=0, le=600, description="Time to connect.")
-    max_tokens: int = Field(1024, ge=16, le=65_536, description="Most tokens in one reply.")
-    quotes: Literal["constrained", "free"] | None = Field(
-        None,
-        description="constrained: the response schema lists the exact spans a citation may quote;"
-        " free: any string, checked afterwards (default: constrained for local profiles, free"
-        " otherwise). The citation check is the same in both.",
-    )
-    n_ctx: int = Field(4096, ge=512, le=131_072, description="llamacpp: context window in tokens.")
-    n_threads: int | None = Field(
-        None, ge=1, le=256, description="llamacpp: CPU threads (default: the cores, at most 4)."
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _no_inline_key(cls, data: Any) -> Any:
-        # A key written into grk.toml ends up in backups and commits: refuse it by name.
-        if isinstance(data, dict) and ({"api_key", "key", "token"} & set(data)):
-            raise ValueError(
-                "a key may not be written in grk.toml: name its environment variable in"
-                " api_key_env, or store it with `grk auth set PROFILE`"
-            )
-        return data
+    provider: Annotated[
+        Literal["openai_compatible", "groq", "ollama", "llamacpp"],
+        _d(
+            "openai_compatible (any /chat/completions server), groq (its preset),"
+            " ollama (/api/chat) or llamacpp (a GGUF model in process)."
+        ),
+    ]
+    base_url: Annotated[str | None, _d("Endpoint (groq and ollama have defaults).")] = None
+    model: Annotated[
+        str | None,
+        _d("Model name, or for llamacpp a .gguf path (default: the SmolLM2 package)."),
+    ] = None
+    local: Annotated[
+        bool, _d("The endpoint is on this machine (loopback): no redaction, http allowed.")
+    ] = False
+    api_key_env: Annotated[
+        str | None, _d("Name of the environment variable holding the key (else the keychain).")
+    ] = None
+    response_format: Annotated[
+        Literal["json_schema", "json_object", "text"] | None,
+        _d(
+            "What an openai_compatible endpoint supports (default json_schema for groq,"
+            " json_object otherwise); our validation is the gate in every case."
+        ),
+    ] = None
+    timeout_s: Annotated[float, _d("Total time for one request.", gt=0, le=3600)] = 60.0
+    connect_timeout_s: Annotated[float, _d("Time to connect.", gt=0, le=600)] = 10.0
+    max_tokens: Annotated[int, _d("Most tokens in one reply.", ge=16, le=65_536)] = 1024
+    quotes: Annotated[
+        Literal["constrained", "free"] | None,
+        _d(
+            "constrained: the response schema lists the exact spans a citation may quote;"
+            " free: any string, checked afterwards (default: constrained for local profiles,"
+            " free otherwise). The citation check is the same in both."
+        ),
+    ] = None
+    n_ctx: Annotated[int, _d("llamacpp: context window in tokens.", ge=512, le=131_072)] = 4096
+    n_threads: Annotated[
+        int | None, _d("llamacpp: CPU threads (default: the cores, at most 4).", ge=1, le=256)
+    ] = None
 
 
-class AnswerConfig(_Frozen):
-    max_bundle_bytes: int = Field(
-        24_000, ge=500, le=2_000_000, description="Cap on the serialised evidence sent to a model."
-    )
-    redact_patterns: list[str] = Field(
-        [], description="Extra regular expressions whose matches are redacted before sending."
-    )
-    redact_names: list[str] = Field(
-        [], description="Literal names (people, projects) redacted before sending."
-    )
-    min_quote_chars: int = Field(
-        16,
-        ge=1,
-        le=1000,
-        description="Shortest quote a citation may have (shorter ones refuse the answer).",
-    )
+class AnswerConfig(_Section, frozen=True):
+    max_bundle_bytes: Annotated[
+        int, _d("Cap on the serialised evidence sent to a model.", ge=500, le=2_000_000)
+    ] = 24_000
+    redact_patterns: Annotated[
+        list[str], _d("Extra regular expressions whose matches are redacted before sending.")
+    ] = []
+    redact_names: Annotated[
+        list[str], _d("Literal names (people, projects) redacted before sending.")
+    ] = []
+    min_quote_chars: Annotated[
+        int,
+        _d("Shortest quote a citation may have (shorter ones refuse the answer).", ge=1, le=1000),
+    ] = 16
 
 
-class ServeConfig(_Frozen):
-    host: str = Field(
-        "127.0.0.1", description="Address `grk serve` binds; non-loopback needs --allow-remote."
+class ServeConfig(_Section, frozen=True):
+    host: Annotated[str, _d("Address `grk serve` binds; non-loopback needs --allow-remote.")] = (
+        "127.0.0.1"
     )
-    port: int = Field(8765, ge=1, le=65535, description="Port `grk serve` listens on.")
-    secret_env: str = Field(
-        "GROUNDKIT_SERVE_SECRET",
-        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
-        description="Name of the environment variable holding the shared secret (never the"
-        " secret). Unset or empty: the mutating routes and tools do not exist.",
-    )
-    public_host: str | None = Field(
-        None, description="A further Host name clients use to reach the server (e.g. a proxy)."
-    )
-    max_body_bytes: int = Field(
-        1_048_576, ge=1024, le=1_073_741_824, description="Larger request bodies get 413."
-    )
-    max_concurrent: int = Field(
-        64, ge=1, le=10_000, description="Requests served at once; more get 503 at once."
-    )
-    ingest_roots: list[str] = Field(
-        [],
-        description="Folders a client of `grk serve` / `grk serve-mcp` may make the server ingest"
-        " (symlinks and .. resolved first). Empty: path ingest over REST/MCP is refused; URLs"
-        " still work.",
-    )
+    port: Annotated[int, _d("Port `grk serve` listens on.", ge=1, le=65535)] = 8765
+    secret_env: Annotated[
+        str,
+        _d(
+            "Name of the environment variable holding the shared secret (never the secret)."
+            " Unset or empty: the mutating routes and tools do not exist.",
+            pattern=r"^[A-Za-z_][A-Za-z0-9_]*$",
+        ),
+    ] = "GROUNDKIT_SERVE_SECRET"  # noqa: S105 (the name of a variable, not a secret)
+    public_host: Annotated[
+        str | None, _d("A further Host name clients use to reach the server (e.g. a proxy).")
+    ] = None
+    max_body_bytes: Annotated[
+        int, _d("Larger request bodies get 413.", ge=1024, le=1_073_741_824)
+    ] = 1_048_576
+    max_concurrent: Annotated[
+        int, _d("Requests served at once; more get 503 at once.", ge=1, le=10_000)
+    ] = 64
+    ingest_roots: Annotated[
+        list[str],
+        _d(
+            "Folders a client of `grk serve` / `grk serve-mcp` may make the server ingest"
+            " (symlinks and .. resolved first). Empty: path ingest over REST/MCP is refused;"
+            " URLs still work."
+        ),
+    ] = []
 
-    @model_validator(mode="after")
-    def _secret_env_outside_settings(self) -> ServeConfig:
+    def __post_init__(self) -> None:
         # GRK_* names are settings, and an unknown one is an error: the secret cannot live there.
         if self.secret_env.upper().startswith("GRK_"):
             raise ValueError("serve.secret_env must not start with GRK_ (those names are settings)")
-        return self
 
 
-class Settings(_Frozen):
-    index_dir: str = Field(".groundkit", description="Folder holding every collection.")
-    collection: str = Field("default", description="Collection used when none is named.")
+class Settings(_Section, frozen=True):
+    index_dir: Annotated[str, _d("Folder holding every collection.")] = ".groundkit"
+    collection: Annotated[str, _d("Collection used when none is named.")] = "default"
     chunk: ChunkConfig = ChunkConfig()
     ingest: IngestConfig = IngestConfig()
     search: SearchConfig = SearchConfig()
     embed: EmbedConfig = EmbedConfig()
     rerank: RerankConfig = RerankConfig()
     answer: AnswerConfig = AnswerConfig()
-    profiles: dict[str, ProfileConfig] = Field(
-        {}, description="Language-model provider profiles, [profiles.NAME] in grk.toml."
-    )
+    profiles: Annotated[
+        dict[str, ProfileConfig],
+        _d("Language-model provider profiles, [profiles.NAME] in grk.toml."),
+    ] = {}
     serve: ServeConfig = ServeConfig()
 
 
-def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:
+def _leaf_types(section: type[_Section], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        ann = info.annotation
-        if isinstance(ann, type) and issubclass(ann, BaseModel):
-            out.update(_leaf_types(ann, f"{prefix}{name}."))
+    for name, hint in get_type_hints(section, include_extras=True).items():
+        if isinstance(hint, type) and issubclass(hint, _Section):
+            out.update(_leaf_types(hint, f"{prefix}{name}."))
         else:
-            out[f"{prefix}{name}"] = ann
+            out[f"{prefix}{name}"] = hint
     return out
 
 
 KEYS: dict[str, Any] = _leaf_types(Settings)
 ENV_NAMES: dict[str, str] = {"GRK_" + k.upper().replace(".", "_"): k for k in KEYS}
+
+
+def describe(key: str) -> str:
+    """The documentation of one dotted key."""
+    hints = [KEYS[key], *get_args(KEYS[key])]
+    for hint in hints:
+        for meta in getattr(hint, "__metadata__", ()):
+            if isinstance(meta, Meta) and meta.description:
+                return meta.description
+    return ""
+
+
+def parse_settings(data: Mapping[str, Any]) -> Settings:
+    """Validate nested settings (as a TOML file spells them). Raises ``ConfigError``."""
+    for name, profile in (data.get("profiles") or {}).items():
+        # A key written into grk.toml ends up in backups and commits: refuse it by name.
+        if isinstance(profile, Mapping) and _INLINE_KEYS & set(profile):
+            raise ConfigError(
+                ErrorCode.CONFIG_INVALID,
+                f"invalid value for profiles.{name}: a key may not be written in grk.toml",
+                hint="name its environment variable in api_key_env, or store it with"
+                " `grk auth set PROFILE`",
+            )
+    try:
+        return msgspec.convert(data, Settings, strict=True)
+    except (msgspec.ValidationError, ValueError) as exc:
+        raise ConfigError(ErrorCode.CONFIG_INVALID, _reason(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +320,7 @@ class LoadedSettings:
     sources: dict[str, str]  # key -> "default" | "grk.toml" | "env GRK_X" | "flag --x"
 
     def rows(self) -> list[tuple[str, Any, str]]:
-        flat = _flatten(self.settings.model_dump())
+        flat = _flatten(self.settings.to_dict())
         return [(key, flat[key], self.sources[key]) for key in KEYS]
 
 
@@ -300,11 +359,7 @@ def load(
             raise ConfigError(ErrorCode.CONFIG_UNKNOWN_KEY, f"unknown setting {key!r}")
         values[key] = _check(key, value, "flag", strings=False)
         sources[key] = "flag"
-    try:
-        settings = Settings.model_validate(_nest(values))
-    except ValidationError as exc:
-        raise ConfigError(ErrorCode.CONFIG_INVALID, _describe(exc)) from None
-    return LoadedSettings(settings, sources)
+    return LoadedSettings(parse_settings(_nest(values)), sources)
 
 
 def _config_path(config_file: str | None, env: Mapping[str, str]) -> tuple[Path | None, bool]:
@@ -338,24 +393,39 @@ def _read_file(path: Path) -> dict[str, Any]:
 
 
 def _check(key: str, value: Any, origin: str, *, strings: bool) -> Any:
-    adapter: TypeAdapter[Any] = TypeAdapter(KEYS[key])
+    """One value, validated against its key's type and limits; environment values are text."""
+    if key == "profiles":  # a table of tables: validated whole, with the rest
+        return value
     try:
-        if strings:
-            return adapter.validate_strings(value, strict=False)
-        if isinstance(value, int) and not isinstance(value, bool) and KEYS[key] is float:
-            return float(value)
-        return adapter.validate_python(value, strict=True)
-    except ValidationError as exc:
-        reason = exc.errors()[0]["msg"]
+        if strings and _optional(KEYS[key]) and value == "":
+            return None  # GRK_SEARCH_MIN_SIMILARITY= unsets it
+        checked = msgspec.convert(value, KEYS[key], strict=not strings)
+    except msgspec.ValidationError as exc:
         raise ConfigError(
-            ErrorCode.CONFIG_INVALID, f"invalid value for {key} (from {origin}): {reason}"
+            ErrorCode.CONFIG_INVALID,
+            f"invalid value for {key} (from {origin}): {_reason(exc, with_path=False)}",
         ) from None
+    return checked.value if isinstance(checked, SearchMode) else checked
 
 
-def _describe(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    key = ".".join(str(p) for p in err["loc"])
-    return f"invalid value for {key or 'settings'}: {err['msg']}"
+def _optional(hint: Any) -> bool:
+    """Whether ``None`` is a valid value of ``hint`` (``Annotated`` and unions looked through)."""
+    if hint is type(None):
+        return True
+    if get_origin(hint) is Annotated:
+        return _optional(get_args(hint)[0])
+    return get_origin(hint) in (Union, UnionType) and any(_optional(a) for a in get_args(hint))
+
+
+def _reason(exc: Exception, *, with_path: bool = True) -> str:
+    """msgspec says "Expected `int` >= 50 - at `$.chunk.size`": say it as this module does."""
+    text = str(exc)
+    message, _, where = text.partition(" - at `$")
+    message = message.replace("`", "")
+    if not with_path:
+        return message
+    key = where.rstrip("`").lstrip(".").replace("[", ".").replace("]", "").replace("'", "")
+    return f"invalid value for {key or 'settings'}: {message}"
 
 
 def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

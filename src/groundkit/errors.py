@@ -1,39 +1,57 @@
-"""Errors raised by groundkit.
+"""Errors raised by groundkit, and the one table that says what each means on every surface.
 
 Every error is a ``GroundkitError`` with a stable ``code`` (an ``ErrorCode``), a message that says
 what happened and what to do next, and an optional hint. Messages never carry document text,
 queries, credentials or absolute machine paths.
 
     GroundkitError
-    ├── UsageError              the caller asked for something malformed (exit status 2)
+    ├── UsageError              the caller asked for something malformed
     │   └── ConfigError         grk.toml / GRK_* / flags: unknown key or invalid value
     ├── NotFoundError           a collection, document or chunk that does not exist
-    ├── StoreError              the SQLite store cannot be opened, migrated or written
-    ├── IndexLockedError        another process holds the lexical index writer
+    ├── StoreError              the store or a derived index cannot be read or written
+    │   └── IndexLockedError    another process is writing to the collection
     ├── FetchError              a URL could not be fetched
     │   └── UnsafeURLError      a URL (or a redirect, or a resolved address) was refused
+    ├── ModelError              an embedder or reranker is missing, mismatched or misbehaving
+    ├── MissingExtraError       an optional package is not installed
     ├── AIError                 the language-model edge: provider failed, output refused
-    └── AuthError               a provider credential is missing, denied or unreachable
+    ├── AuthError               a credential is missing, denied or unreachable
+    ├── ServeError              a request the server refuses before any library call
+    └── InternalError           a bug: what it looks like from outside
 
-Only the CLI, REST and MCP layers translate codes into exit statuses and protocol errors.
+``OUTCOMES`` gives every code its ``Kind``, and so its CLI exit status, and its HTTP status. The
+kind is who can fix it: the caller by changing the request (exit 2, HTTP 4xx), the operator by
+changing the set-up (exit 2: the CLI user is the operator; HTTP 5xx: a REST client is not), or
+nobody right now (exit 1, HTTP 5xx). Only the CLI, REST and MCP layers read the table.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from http import HTTPStatus
 
 __all__ = [
+    "OUTCOMES",
     "AIError",
     "AuthError",
     "ConfigError",
     "ErrorCode",
+    "ExitStatus",
     "FetchError",
     "GroundkitError",
     "IndexLockedError",
+    "InternalError",
+    "Kind",
+    "MissingExtraError",
+    "ModelError",
     "NotFoundError",
+    "Outcome",
+    "ServeError",
     "StoreError",
     "UnsafeURLError",
     "UsageError",
+    "missing_extra",
 ]
 
 
@@ -53,6 +71,8 @@ class ErrorCode(StrEnum):
     CHUNK_NOT_FOUND = "chunk.not_found"
     STORE_FAILED = "store.failed"
     STORE_TOO_NEW = "store.schema_too_new"
+    STORE_FULL = "store.disk_full"
+    STORE_READ_ONLY = "store.read_only"
     INDEX_LOCKED = "index.locked"
     INDEX_FAILED = "index.failed"
     FETCH_FAILED = "fetch.failed"
@@ -90,7 +110,111 @@ class ErrorCode(StrEnum):
     SERVE_BUSY = "serve.busy"
     SERVE_INVALID_REQUEST = "serve.invalid_request"
     SERVE_ROUTE_NOT_FOUND = "serve.route_not_found"
+    SERVE_METHOD_NOT_ALLOWED = "serve.method_not_allowed"
     SERVE_PATH_NOT_ALLOWED = "serve.path_not_allowed"
+
+
+class ExitStatus(IntEnum):
+    """What ``grk`` exits with."""
+
+    OK = 0
+    RUNTIME = 1  # something failed that may work later
+    USAGE = 2  # the command or the set-up must change first
+    PARTIAL = 3  # some inputs were skipped
+    REGRESSION = 4  # grk eval --compare: a metric fell below the baseline beyond its CI
+
+
+class Kind(StrEnum):
+    """Who can fix a failure."""
+
+    REQUEST = "request"  # the caller, by changing what they asked
+    SETUP = "setup"  # the operator: configuration, credentials, packages, the disk's mode
+    FAILURE = "failure"  # nobody right now: retrying later may work
+    BUG = "bug"  # groundkit itself
+
+
+_EXIT = {
+    Kind.REQUEST: ExitStatus.USAGE,
+    Kind.SETUP: ExitStatus.USAGE,
+    Kind.FAILURE: ExitStatus.RUNTIME,
+    Kind.BUG: ExitStatus.RUNTIME,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    kind: Kind
+    http: HTTPStatus
+
+    @property
+    def exit_status(self) -> ExitStatus:
+        return _EXIT[self.kind]
+
+
+def _o(kind: Kind, http: HTTPStatus) -> Outcome:
+    return Outcome(kind, http)
+
+
+_R, _S, _F = Kind.REQUEST, Kind.SETUP, Kind.FAILURE
+H = HTTPStatus
+OUTCOMES: dict[ErrorCode, Outcome] = {
+    ErrorCode.USAGE: _o(_R, H.BAD_REQUEST),
+    ErrorCode.INTERNAL: _o(Kind.BUG, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.CONFIG_UNKNOWN_KEY: _o(_S, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.CONFIG_INVALID: _o(_S, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.CONFIG_FILE: _o(_S, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.INVALID_NAME: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.INVALID_QUERY: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.AMBIGUOUS_DOCUMENT: _o(_R, H.CONFLICT),
+    ErrorCode.COLLECTION_NOT_FOUND: _o(_R, H.NOT_FOUND),
+    ErrorCode.DOCUMENT_NOT_FOUND: _o(_R, H.NOT_FOUND),
+    ErrorCode.CHUNK_NOT_FOUND: _o(_R, H.NOT_FOUND),
+    ErrorCode.STORE_FAILED: _o(_F, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.STORE_TOO_NEW: _o(_S, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.STORE_FULL: _o(_F, H.INSUFFICIENT_STORAGE),
+    ErrorCode.STORE_READ_ONLY: _o(_S, H.SERVICE_UNAVAILABLE),
+    ErrorCode.INDEX_LOCKED: _o(_F, H.SERVICE_UNAVAILABLE),
+    ErrorCode.INDEX_FAILED: _o(_F, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.FETCH_FAILED: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.FETCH_TOO_LARGE: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.FETCH_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT),
+    ErrorCode.URL_UNSAFE: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.MISSING_EXTRA: _o(_S, H.NOT_IMPLEMENTED),
+    ErrorCode.EMBEDDER_MISMATCH: _o(_S, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.EMBEDDER_UNAVAILABLE: _o(_F, H.SERVICE_UNAVAILABLE),
+    ErrorCode.EMBEDDING_INVALID: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.NO_VECTORS: _o(_R, H.CONFLICT),
+    ErrorCode.RERANK_NOT_CONFIGURED: _o(_R, H.CONFLICT),
+    ErrorCode.RERANK_INVALID: _o(_F, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.EVAL_DATASET: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.EVAL_RESULTS: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.EVAL_INCOMPARABLE: _o(_R, H.CONFLICT),
+    ErrorCode.EVAL_STAGE_UNAVAILABLE: _o(_R, H.CONFLICT),
+    ErrorCode.AI_DISABLED: _o(_S, H.SERVICE_UNAVAILABLE),
+    ErrorCode.AI_UNKNOWN_PROFILE: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.AI_REDACTION_REQUIRED: _o(_S, H.SERVICE_UNAVAILABLE),
+    ErrorCode.AI_PROVIDER_FAILED: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.AI_RATE_LIMITED: _o(_F, H.SERVICE_UNAVAILABLE),
+    ErrorCode.AI_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT),
+    ErrorCode.AI_INVALID_OUTPUT: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.AI_REWRITE_INVALID: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.AI_JUDGE_INVALID: _o(_F, H.BAD_GATEWAY),
+    # The server's own provider credentials: 401/403 would tell a client its secret is wrong.
+    ErrorCode.AUTH_MISSING: _o(_S, H.SERVICE_UNAVAILABLE),
+    ErrorCode.AUTH_DENIED: _o(_S, H.BAD_GATEWAY),
+    ErrorCode.AUTH_KEYCHAIN_UNAVAILABLE: _o(_F, H.SERVICE_UNAVAILABLE),
+    ErrorCode.AUTH_REQUIRED: _o(_R, H.UNAUTHORIZED),
+    ErrorCode.AUTH_INVALID: _o(_R, H.FORBIDDEN),
+    ErrorCode.SERVE_HOST_REJECTED: _o(_R, H.MISDIRECTED_REQUEST),
+    ErrorCode.SERVE_ORIGIN_REJECTED: _o(_R, H.FORBIDDEN),
+    ErrorCode.SERVE_BODY_TOO_LARGE: _o(_R, H.REQUEST_ENTITY_TOO_LARGE),
+    ErrorCode.SERVE_BUSY: _o(_F, H.SERVICE_UNAVAILABLE),
+    ErrorCode.SERVE_INVALID_REQUEST: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.SERVE_ROUTE_NOT_FOUND: _o(_R, H.NOT_FOUND),
+    ErrorCode.SERVE_METHOD_NOT_ALLOWED: _o(_R, H.METHOD_NOT_ALLOWED),
+    ErrorCode.SERVE_PATH_NOT_ALLOWED: _o(_R, H.FORBIDDEN),
+}
+del H
 
 
 class GroundkitError(Exception):
@@ -114,6 +238,10 @@ class GroundkitError(Exception):
     def __str__(self) -> str:
         return f"{self.message} (hint: {self.hint})" if self.hint else self.message
 
+    @property
+    def outcome(self) -> Outcome:
+        return OUTCOMES[self.code]
+
 
 class UsageError(GroundkitError):
     """The request itself is malformed; retrying it unchanged cannot succeed."""
@@ -128,10 +256,11 @@ class NotFoundError(GroundkitError):
 
 
 class StoreError(GroundkitError):
-    """The SQLite store failed or is from a newer groundkit."""
+    """The SQLite store or a derived index cannot be read or written, or is from a newer
+    groundkit."""
 
 
-class IndexLockedError(GroundkitError):
+class IndexLockedError(StoreError):
     """Another process is writing to this collection's lexical index."""
 
     def __init__(self) -> None:
@@ -172,13 +301,40 @@ class AIError(GroundkitError):
 
 
 class AuthError(GroundkitError):
-    """A provider credential is missing, locked or denied, or the keychain cannot be reached."""
+    """A credential is missing, locked, denied or wrong, or the keychain cannot be reached."""
 
 
-def missing_extra(module: str, extra: str) -> GroundkitError:
+class ModelError(GroundkitError):
+    """An embedder or reranker is unavailable, differs from the one a collection was built
+    with, or returned output of the wrong shape."""
+
+
+class MissingExtraError(GroundkitError):
+    """A lazily imported optional dependency is not installed; the hint names the extra."""
+
+    def __init__(self, module: str, extra: str) -> None:
+        super().__init__(
+            ErrorCode.MISSING_EXTRA,
+            f"this needs the optional package {module!r}",
+            hint=f"pip install 'groundkit[{extra}]'",
+        )
+
+
+class ServeError(GroundkitError):
+    """A request the server refuses at its door: host, origin, size, load, route, path."""
+
+
+class InternalError(GroundkitError):
+    """A bug, as it looks from outside: a code and no internals."""
+
+    def __init__(self, message: str = "internal error", *, hint: str | None = None) -> None:
+        super().__init__(
+            ErrorCode.INTERNAL,
+            message,
+            hint=hint or "this is a bug in groundkit; please report it with the command you ran",
+        )
+
+
+def missing_extra(module: str, extra: str) -> MissingExtraError:
     """The error for a lazily imported optional dependency that is not installed."""
-    return GroundkitError(
-        ErrorCode.MISSING_EXTRA,
-        f"this needs the optional package {module!r}",
-        hint=f"pip install 'groundkit[{extra}]'",
-    )
+    return MissingExtraError(module, extra)

@@ -1,27 +1,27 @@
-"""One ingest run: discover -> load -> chunk -> store, then bring the lexical index in line.
+"""One ingest run: discover -> load -> chunk -> store, then bring the derived indexes in line.
 
-The whole run is one SQLite transaction, and each changed document is journalled in
-``lexical_pending`` inside it. So a crash before the commit leaves the collection as it was, and a
-crash after it is finished by ``sync_derived`` on the next open: as before, or fully updated.
+The whole run is one SQLite transaction, and each changed document is logged in the store's
+change log inside it. So a crash before the commit leaves the collection as it was, and a crash
+after it is finished by ``catch_up`` on the next open: as before, or fully updated.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import signal
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
+from groundkit.checkpoints import checkpoint
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, chunk_text
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder
+from groundkit.index.derived import DerivedIndex, catch_up
 from groundkit.index.embedding import embed_missing
-from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import NewChunk, Store
-from groundkit.index.vectors import VectorIndex
 from groundkit.ingest.fetch import fetch_page, split_inputs
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Loaded, Rejected, load
@@ -31,14 +31,6 @@ from groundkit.types import IngestReport, Skipped
 __all__ = ["Progress", "document_id_for", "run_ingest", "sync_derived"]
 
 Progress = Callable[[str, int, int], None]  # (stage, done, in all)
-
-# Test hook: kill -9 this very process at a named point, so crash-safety tests are deterministic.
-_CRASH_ENV = "_GRK_TEST_CRASH_AT"
-
-
-def _crash_point(name: str) -> None:
-    if os.environ.get(_CRASH_ENV) == name:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _digest(text: str) -> str:
@@ -73,12 +65,11 @@ class _Tally:
 
 def run_ingest(
     store: Store,
-    lexical: LexicalIndex,
+    derived: Sequence[DerivedIndex[Any]],
     inputs: Sequence[str],
     settings: Settings,
     progress: Progress | None = None,
     *,
-    vectors: VectorIndex,
     embedder: Embedder | None = None,
     exclude: Sequence[str] = (),
 ) -> IngestReport:
@@ -89,7 +80,7 @@ def run_ingest(
     tally = _Tally(skipped=list(found.skipped))
     for item, scheme in named.unsupported:
         tally.skipped.append(
-            Skipped(item, f"{scheme}:// URLs are not supported (http and https are)")
+            Skipped(item, f"{scheme}:// URLs are not supported (only http and https)")
         )
     chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
     seen: set[str] = {s.source for s in found.skipped}
@@ -99,7 +90,7 @@ def run_ingest(
             seen.add(file.path)
             _ingest_one(store, file.path, partial(_read_file, file, settings), chunking, tally)
             if done == total // 2:
-                _crash_point("mid-ingest")
+                checkpoint("mid-ingest")
             if progress:
                 progress("reading", done, total)
         for done, url in enumerate(urls, start=len(found.files) + 1):
@@ -119,8 +110,8 @@ def run_ingest(
                 batch_size=settings.embed.batch_size,
                 progress=partial(progress, "embedding") if progress else None,
             )
-    _crash_point("after-store-commit")
-    sync_derived(store, lexical, vectors)
+    checkpoint("after-store-commit")
+    sync_derived(store, derived)
     return IngestReport(
         new=tally.new,
         changed=tally.changed,
@@ -137,17 +128,10 @@ def _under_any(path: str, directories: Sequence[str]) -> bool:
     return any(path.startswith(d.rstrip("/") + "/") for d in directories)
 
 
-def sync_derived(store: Store, lexical: LexicalIndex, vectors: VectorIndex) -> None:
-    """Make each derived index match the store for every journalled document; clear the journals."""
-    pending = store.pending("lexical")
-    if pending:
-        lexical.sync(pending, store.indexed_texts(pending))
-        _crash_point("after-lexical-commit")
-        store.clear_pending(pending, "lexical")
-    pending = store.pending("vector")
-    if pending:
-        vectors.sync(pending, store.vectors(pending))
-        store.clear_pending(pending, "vector")
+def sync_derived(store: Store, derived: Sequence[DerivedIndex[Any]]) -> None:
+    """Bring every derived index in line with what the store has just committed."""
+    for index in derived:
+        catch_up(store, index)
 
 
 def _read_file(file: FileInput, settings: Settings) -> tuple[bytes, Format]:
@@ -203,9 +187,9 @@ def _ingest_source(
     existing = store.ingest_state(origin)
     # Only content whose stored chunks are still current may be passed over unparsed.
     known = {
-        digest: source
-        for source, (_, fingerprint, digest, fmt) in existing.items()
-        if fingerprint == _fingerprint(digest, fmt, chunking)
+        state.content_hash: source
+        for source, state in existing.items()
+        if state.fingerprint == _fingerprint(state.content_hash, state.format, chunking)
     }
     try:
         data, fmt = read()
@@ -222,13 +206,13 @@ def _ingest_source(
         previous = existing.get(item.source)
         fingerprint = _fingerprint(item.content_hash, item.format, chunking)
         tally.chunks += _store(
-            store, item, fingerprint, chunking, None if previous is None else previous[0]
+            store, item, fingerprint, chunking, None if previous is None else previous.rowid
         )
         if previous is None:
             tally.new += 1
         else:
             tally.changed += 1
-    gone = [state[0] for source, state in existing.items() if source not in produced]
+    gone = [state.rowid for source, state in existing.items() if source not in produced]
     tally.removed += store.delete_documents(gone)
 
 

@@ -8,21 +8,40 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "Chunk",
     "Citation",
+    "CollectionStatus",
+    "ConcreteMode",
     "Document",
     "Hit",
     "IngestReport",
     "Metadata",
     "ResolvedCitation",
+    "SearchMode",
     "Skipped",
     "Verification",
 ]
 
 Metadata = dict[str, Any]
+
+
+class SearchMode(StrEnum):
+    """How a search ranks. The one list of modes: settings, the CLI, REST and MCP all use it.
+
+    ``AUTO`` is a choice, not a way of ranking: a collection resolves it (hybrid when it has
+    vectors, else bm25) before anything is searched.
+    """
+
+    AUTO = "auto"
+    BM25 = "bm25"
+    DENSE = "dense"
+    HYBRID = "hybrid"
+
+
+ConcreteMode = Literal[SearchMode.BM25, SearchMode.DENSE, SearchMode.HYBRID]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,3 +182,33 @@ class IngestReport:
             "chunks_written": self.chunks_written,
             "chunks_embedded": self.chunks_embedded,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionStatus:
+    """What a collection holds, and how its derived indexes stand against the store."""
+
+    collection: str
+    documents: int
+    chunks: int
+    lexical_chunks: int
+    embedder: str | None  # the identity its vectors were made with
+    vectors: int
+    dense_index_vectors: int
+    pending: int  # documents whose derived entries are not yet caught up
+    formats: dict[str, int]
+    schema_version: int
+    analyzer: str | None
+    size_bytes: int
+
+    @property
+    def health(self) -> Literal["ok", "catching_up"]:
+        in_step = (
+            self.pending == 0
+            and self.lexical_chunks == self.chunks
+            and self.dense_index_vectors == self.vectors
+        )
+        return "ok" if in_step else "catching_up"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "health": self.health}

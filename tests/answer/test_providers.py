@@ -27,7 +27,7 @@ USER = "Question:\nwhat does the wombat dig?\n\nSources:\n"
 
 
 def groq(transport: RecordingTransport, **extra: object) -> RedactingChat:
-    profile = ProfileConfig.model_validate({"provider": "groq", "api_key_env": "GROQ_KEY", **extra})
+    profile = ProfileConfig.parse({"provider": "groq", "api_key_env": "GROQ_KEY", **extra})
     chat = build_chat(
         "cloud",
         profile,
@@ -107,7 +107,7 @@ def test_other_endpoints_use_the_response_format_they_are_configured_for(
     response_format: str, expected: bytes
 ) -> None:
     transport = RecordingTransport([openai_reply("x")])
-    profile = ProfileConfig.model_validate(
+    profile = ProfileConfig.parse(
         {
             "provider": "openai_compatible",
             "base_url": "http://127.0.0.1:8080/v1",
@@ -137,7 +137,7 @@ def test_other_endpoints_use_the_response_format_they_are_configured_for(
 def test_endpoints_that_break_the_network_rules_are_refused_at_construction(
     fields: dict[str, object],
 ) -> None:
-    profile = ProfileConfig.model_validate(
+    profile = ProfileConfig.parse(
         {"provider": "openai_compatible", "model": "m", "api_key_env": "K", **fields}
     )
     with pytest.raises(ConfigError):
@@ -152,7 +152,7 @@ def test_endpoints_that_break_the_network_rules_are_refused_at_construction(
 
 
 def _real(server: FakeChatServer, *, local: bool = True, **extra: object) -> ChatModel:
-    profile = ProfileConfig.model_validate(
+    profile = ProfileConfig.parse(
         {
             "provider": "openai_compatible",
             "base_url": server.url + "/v1",

@@ -142,7 +142,7 @@ def test_show_verifies_then_reports_drift_then_a_missing_source(grk: Grk, ingest
 
 
 def test_show_of_an_unknown_chunk_fails_with_chunk_not_found(grk: Grk, ingested: Path) -> None:
-    assert grk.error("show", "c0000000000000000") == (1, "chunk.not_found")
+    assert grk.error("show", "c0000000000000000") == (2, "chunk.not_found")
 
 
 def test_a_record_citation_drifts_only_when_its_own_line_changes(grk: Grk, tmp_path: Path) -> None:
@@ -245,7 +245,7 @@ def test_delete_a_document_by_path_removes_its_hits(grk: Grk, ingested: Path) ->
     assert grk.json("delete", "docs/guides/b.txt") == {"deleted_document": hit["document_id"]}
     assert grk.json("search", "echidna") == {"hits": []}
     assert grk.json("status")["documents"] == 2
-    assert grk.error("delete", "docs/guides/b.txt") == (1, "document.not_found")
+    assert grk.error("delete", "docs/guides/b.txt") == (2, "document.not_found")
 
 
 def test_delete_a_document_by_id_or_absolute_path(grk: Grk, ingested: Path) -> None:
@@ -277,7 +277,7 @@ def test_delete_all_removes_the_collection_folder(
     assert grk.json("delete", "--all") == {"deleted_collection": "default"}
     assert not (index_dir / "default").exists()
     assert grk.json("collections") == {"collections": []}
-    assert grk.error("search", "wombat") == (1, "collection.not_found")
+    assert grk.error("search", "wombat") == (2, "collection.not_found")
 
 
 def test_delete_needs_a_document_or_all_but_not_both(grk: Grk, ingested: Path) -> None:
@@ -295,10 +295,10 @@ def test_reindex_rebuilds_and_search_still_works(grk: Grk, ingested: Path) -> No
     assert status["lexical_chunks"] == status["chunks"] == 3
 
 
-def test_an_unknown_collection_is_a_runtime_error(grk: Grk, ingested: Path) -> None:
+def test_an_unknown_collection_is_a_usage_error_creating_nothing(grk: Grk, ingested: Path) -> None:
     for command in (["search", "wombat"], ["status"], ["show", "c1"], ["reindex"]):
-        assert grk.error("-c", "nope", *command) == (1, "collection.not_found")
-    assert grk.error("-c", "nope", "delete", "--all") == (1, "collection.not_found")
+        assert grk.error("-c", "nope", *command) == (2, "collection.not_found")
+    assert grk.error("-c", "nope", "delete", "--all") == (2, "collection.not_found")
     assert not (grk.index_dir / "nope").exists()
 
 
@@ -316,7 +316,7 @@ def test_search_without_a_query_is_a_usage_error(grk: Grk, ingested: Path) -> No
 
 
 def test_json_failures_print_an_error_object_on_stdout(grk: Grk) -> None:
-    assert grk("status", "--json") == 1
+    assert grk("status", "--json") == 2
 
     assert set(json.loads(grk.out)) == {"error"}
     assert json.loads(grk.out)["error"]["code"] == "collection.not_found"
@@ -536,3 +536,23 @@ def test_an_unexpected_failure_still_answers_with_a_json_error_and_status_1(
         }
     }
     assert "secret" not in grk.out + grk.err
+
+
+def test_query_bytes_that_are_not_utf8_are_refused_as_that_query_not_a_crash(
+    grk: Grk, ingested: Path, tmp_path: Path
+) -> None:
+    # Python hands a command line's non-UTF-8 bytes over as lone surrogates ($'cell \xff').
+    assert grk.error("search", "wombat \udcff burrow") == (2, "usage.invalid_query")
+    assert grk.error("show", "c\udcff") == (2, "usage")
+    assert grk.error("delete", "d\udcff") == (2, "usage")
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(
+        '{"id": "1", "text": "wombat"}\n{"id": "2", "text": "bad \\ud800 one"}\n'
+        '{"id": "3", "text": "echidna"}\n'
+    )
+    assert grk("search", "--queries", str(queries), "--json") == 3
+    lines = [json.loads(line) for line in grk.out.splitlines()]
+    assert [line["query_id"] for line in lines] == ["1", "2", "3"]
+    assert lines[1]["error"]["code"] == "usage.invalid_query"
+    assert lines[0]["hits"]
+    assert lines[2]["hits"]

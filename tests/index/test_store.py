@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -7,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import groundkit
-from groundkit import ErrorCode, GroundkitError, collection
-from groundkit.index import lexical
+from groundkit import ErrorCode, GroundkitError
+from groundkit.index.lexical import LexicalIndex
 from groundkit.index.migrations import SCHEMA_VERSION
 
 
@@ -20,10 +21,14 @@ def _collection_with_docs(tmp_path: Path) -> groundkit.Collection:
     return coll
 
 
+def _lexical_folder(collection: Path) -> Path:
+    return collection / json.loads((collection / "lexical.json").read_text())["folder"]
+
+
 def test_a_new_store_records_its_schema_version_in_the_manifest(tmp_path: Path) -> None:
     with _collection_with_docs(tmp_path) as coll:
         status = coll.status()
-    assert status["schema_version"] == SCHEMA_VERSION
+    assert status.schema_version == SCHEMA_VERSION
     with sqlite3.connect(tmp_path / "index" / "c" / "store.sqlite") as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -50,27 +55,26 @@ def test_a_new_analyzer_rebuilds_the_lexical_index_on_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _collection_with_docs(tmp_path).close()
-    # What a release with a changed analyzer looks like to an existing collection: the versioned
-    # tokenizer name in the stored schema no longer matches.
-    monkeypatch.setattr(lexical, "ANALYZER", "grk_en_vtest")
-    monkeypatch.setattr(collection, "ANALYZER", "grk_en_vtest")
+    # What a release with a changed analyzer looks like to an existing collection: the build
+    # recorded in the manifest no longer matches.
+    monkeypatch.setattr(LexicalIndex, "build", "grk_en_vtest")
     with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
         assert len(coll.search("marble")) == 1
-        assert coll.status()["analyzer"] == "grk_en_vtest"
+        assert coll.status().analyzer == "grk_en_vtest"
 
 
 def test_a_lost_lexical_index_is_rebuilt_on_open_rather_than_finding_nothing(
     tmp_path: Path,
 ) -> None:
     _collection_with_docs(tmp_path).close()
-    shutil.rmtree(tmp_path / "index" / "c" / "lexical")
+    shutil.rmtree(_lexical_folder(tmp_path / "index" / "c"))
     with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
         assert len(coll.search("marble")) == 1
 
 
 def test_a_damaged_lexical_index_is_rebuilt_on_open(tmp_path: Path) -> None:
     _collection_with_docs(tmp_path).close()
-    (tmp_path / "index" / "c" / "lexical" / "meta.json").write_text("{not json")
+    (_lexical_folder(tmp_path / "index" / "c") / "meta.json").write_text("{not json")
     with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
         assert len(coll.search("granite")) == 1
     assert groundkit.open_collection("c", index_dir=tmp_path / "index").reindex() == 2
@@ -101,4 +105,4 @@ def test_deleting_a_document_removes_it_from_search(tmp_path: Path) -> None:
         with pytest.raises(GroundkitError) as err:
             coll.show(hit.citation.chunk_id)
         assert err.value.code == ErrorCode.CHUNK_NOT_FOUND
-        assert coll.status()["lexical_chunks"] == coll.status()["chunks"] == 1
+        assert coll.status().lexical_chunks == coll.status().chunks == 1

@@ -86,10 +86,10 @@ def test_past_the_threshold_an_hnsw_index_answers_and_stays_in_step(tmp_path: Pa
     assert recall >= 0.95
 
     index.sync([2, 3], _rows(_vectors(5, seed=2), first_chunk=1000))  # kills chunks 4..11
-    assert json.loads((tmp_path / "v" / "ann.json").read_text())["state"] == [0, 305, 8]
+    assert json.loads((tmp_path / "v" / "vectors" / "ann.json").read_text())["state"] == [0, 305, 8]
     reopened = VectorIndex(tmp_path / "v", ann_threshold=100)
-    assert reopened._ann is not None
     found = [c for c, _ in reopened.search(m[5], 10)]
+    assert reopened._ann is not None  # loaded with the arrays, at the first search
     assert not set(found) & set(range(4, 12))
     assert reopened.search(_vectors(5, seed=2)[3], 1)[0][0] == 1003
 
@@ -98,10 +98,10 @@ def test_a_stale_hnsw_index_is_not_used(tmp_path: Path) -> None:
     pytest.importorskip("usearch")
     m = _vectors(120)
     VectorIndex(tmp_path / "v", ann_threshold=100).sync([], _rows(m))
-    (tmp_path / "v" / "ann.json").write_text(json.dumps({"state": [0, 99, 0]}))
+    (tmp_path / "v" / "vectors" / "ann.json").write_text(json.dumps({"state": [0, 99, 0]}))
     index = VectorIndex(tmp_path / "v", ann_threshold=100)
-    assert index._ann is None
     assert [c for c, _ in index.search(m[3], 3)] == _exact(m, list(range(1, 121)), m[3], 3)
+    assert index._ann is None
 
 
 def test_a_collection_past_its_ann_threshold_searches_through_the_hnsw_index(

@@ -23,8 +23,8 @@ GOOD = "the good file talks about the wallaroo\n"
 
 def assert_consistent(collection: Collection) -> None:
     status = collection.status()
-    assert status["lexical_chunks"] == status["chunks"]
-    assert status["pending"] == 0
+    assert status.lexical_chunks == status.chunks
+    assert status.pending == 0
 
 
 def encrypted_pdf() -> bytes:
@@ -86,7 +86,7 @@ def test_a_bad_file_is_skipped_and_the_rest_is_ingested(case: str, tree: Path, o
     assert report.skipped[0].reason
     assert report.new == 1
     assert [h.citation.source for h in col.search("wallaroo")] == [str(tree / "good.md")]
-    assert col.status()["documents"] == 1
+    assert col.status().documents == 1
     assert_consistent(col)
 
 
@@ -285,7 +285,7 @@ def test_a_deleted_file_is_removed_with_its_hits(three: Path, open_col) -> None:
 
     assert (report.removed, report.unchanged) == (1, 2)
     assert col.search("quokka") == []
-    assert col.status()["documents"] == 2
+    assert col.status().documents == 2
     assert_consistent(col)
 
 

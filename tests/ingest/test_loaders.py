@@ -149,7 +149,7 @@ def test_html_keeps_the_main_text_and_drops_nav_and_footer(tmp_path: Path, open_
     report = col.ingest(["guide.html"])
 
     assert report.new == 1
-    assert col.status()["formats"] == {"html": 1}
+    assert col.status().formats == {"html": 1}
     assert len(col.search("lyrebird")) == 1
     assert col.search("bandicoot") == []  # footer only
     assert col.search("atlas") == []  # navigation only
@@ -206,7 +206,7 @@ def test_each_pdf_chunk_knows_its_page(tmp_path: Path, open_col) -> None:
     report = col.ingest(["atlas.pdf"])
 
     assert report.new == 1
-    assert col.status()["formats"] == {"pdf": 1}
+    assert col.status().formats == {"pdf": 1}
     pages = {word: only_hit(col, word).metadata["page"] for word in ("kangaroo", "koala", "emu")}
     assert pages == {"kangaroo": 1, "koala": 2, "emu": 3}
     assert stored(col, only_hit(col, "koala")).startswith("This page is about the koala.")
@@ -259,7 +259,7 @@ def test_records_take_their_id_from_id_or_underscore_id(tmp_path: Path, open_col
     assert first.citation.source == f"{records}#doc-1"
     assert second.citation.source == f"{records}#42"
     assert first.citation.document_id != second.citation.document_id
-    assert col.status()["formats"] == {"record": 2}
+    assert col.status().formats == {"record": 2}
 
 
 def test_a_record_title_is_the_first_line_of_its_stored_text(tmp_path: Path, open_col) -> None:
@@ -320,6 +320,22 @@ def test_bad_record_lines_are_skipped_one_by_one(tmp_path: Path, open_col) -> No
     hits = col.search("dunnart")
     assert sorted(h.citation.external_id for h in hits) == ["ok-1", "ok-2"]
     assert stored(col, only_hit(col, "good")) == "a good record about the dunnart"
+
+
+def test_one_record_nested_too_deeply_skips_that_line_only(tmp_path: Path, open_col) -> None:
+    records = write_records(
+        tmp_path / "corpus.jsonl",
+        {"id": "ok-1", "text": "a good record about the quoll"},
+        "[" * 100_000,
+        {"id": "ok-2", "text": "another good record about the quoll"},
+    )
+
+    report = open_col().ingest([str(records)])
+
+    assert report.new == 2
+    assert [(s.source, s.reason) for s in report.skipped] == [
+        (f"{records}:2", "nested too deeply to parse")
+    ]
 
 
 def test_a_record_removed_from_its_file_is_removed_from_the_collection(

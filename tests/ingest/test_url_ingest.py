@@ -42,3 +42,23 @@ def test_a_body_that_is_not_in_its_declared_charset_is_rejected() -> None:
         as_utf8(b"\xff\xfe", "utf-16-be-nonsense", "text")
     with pytest.raises(Rejected):
         as_utf8(b"\xe9", "ascii", "text")
+
+
+def test_other_url_schemes_are_refused_by_name_and_an_upper_case_scheme_is_a_url(
+    tmp_path: Path,
+) -> None:
+    with groundkit.open_collection("u", index_dir=tmp_path / "index") as coll:
+        report = coll.ingest(
+            [
+                "file:///etc/passwd",
+                "gopher://example.org/",
+                "ftp://example.org/f",
+                "HTTP://127.0.0.1:9/",
+            ]
+        )
+    reasons = {s.source: s.reason for s in report.skipped}
+    assert reasons["file:///etc/passwd"] == "file:// URLs are not supported (only http and https)"
+    assert reasons["gopher://example.org/"].startswith("gopher:// URLs are not supported")
+    assert reasons["ftp://example.org/f"].startswith("ftp:// URLs are not supported")
+    # Fetched as the http URL it is (and refused by the address check), not looked for on disk.
+    assert reasons["http://127.0.0.1:9/"].startswith("url.unsafe")

@@ -207,6 +207,25 @@ def test_a_broken_symlink_in_the_tree_is_reported(tree: Path, open_col) -> None:
     assert ingested(col, tree) == {"a.md"}
 
 
+def test_a_loop_of_symlinks_is_skipped_with_its_reason_and_the_rest_ingested(
+    tree: Path, open_col
+) -> None:
+    write(tree / "c.md", "# Fine\n\nA note on slate.\n")
+    (tree / "a.md").symlink_to("b.md")
+    (tree / "b.md").symlink_to("a.md")
+
+    col = open_col()
+    report = col.ingest([str(tree)])
+    again = col.ingest([str(tree / "a.md")])
+
+    assert sorted((Path(s.source).name, s.reason) for s in report.skipped) == [
+        ("a.md", "unreadable: symlink loop"),
+        ("b.md", "unreadable: symlink loop"),
+    ]
+    assert ingested(col, tree) == {"c.md"}
+    assert [s.reason for s in again.skipped] == ["unreadable: symlink loop"]
+
+
 def test_unknown_extensions_in_a_walk_are_counted_as_ignored(tree: Path, open_col) -> None:
     write(tree / "a.md")
     write(tree / "photo.jpg")
@@ -231,7 +250,7 @@ def test_a_named_file_with_an_unknown_extension_is_ingested_as_text(tree: Path, 
 
     assert report.new == 1
     assert report.ignored == 0
-    assert col.status()["formats"] == {"text": 1}
+    assert col.status().formats == {"text": 1}
     assert [h.citation.source for h in col.search("wombat")] == [str(notes)]
 
 

@@ -46,8 +46,8 @@ def test_a_dense_ingest_embeds_every_chunk_and_records_the_embedder(
         report = coll.ingest([str(docs)], dense=True)
         status = coll.status()
     assert report.chunks_embedded == 4 == fake.calls["document"]
-    assert status["embedder"] == fake.identity.key()
-    assert status["vectors"] == status["dense_index_vectors"] == status["chunks"] == 4
+    assert status.embedder == fake.identity.key()
+    assert status.vectors == status.dense_index_vectors == status.chunks == 4
 
 
 def test_dense_and_hybrid_hits_cite_the_stored_text_and_report_their_ranks(
@@ -143,7 +143,7 @@ def test_deleting_a_document_removes_its_vectors(tmp_path: Path, docs: Path) -> 
         coll.ingest([str(docs)], dense=True)
         coll.delete_document(str(docs / "marble.md"))
         status = coll.status()
-        assert status["vectors"] == status["dense_index_vectors"] == 3
+        assert status.vectors == status.dense_index_vectors == 3
         assert all("marble" not in h.citation.source for h in coll.search("marble", mode="dense"))
 
 
@@ -155,7 +155,7 @@ def test_a_lost_dense_index_is_rebuilt_from_the_store(tmp_path: Path, docs: Path
     with _open(tmp_path) as coll:
         assert [h.citation.chunk_id for h in coll.search("granite", mode="dense")] == before
         assert coll.reindex() == 4
-        assert coll.status()["dense_index_vectors"] == 4
+        assert coll.status().dense_index_vectors == 4
 
 
 def test_dense_on_through_settings(tmp_path: Path, docs: Path) -> None:

@@ -136,3 +136,46 @@ def test_a_text_filter_value_matches_the_stored_value_spelled_that_way(
     with groundkit.open_collection("w", index_dir=tmp_path / "index") as coll:
         coll.ingest([str(tmp_path / "r.jsonl")])
         assert bool(coll.search("torque", where={"k": given})) is matches
+
+
+def test_auto_reaching_the_search_core_is_a_usage_error_not_a_crash(
+    collection: groundkit.Collection,
+) -> None:
+    from groundkit.retrieve.search import SearchRequest, run_search
+
+    request = SearchRequest(query="torque", top_k=3, mode="auto")  # type: ignore[arg-type]
+    with pytest.raises(GroundkitError) as caught:
+        run_search(
+            request,
+            collection="t",
+            store=collection._store,
+            lexical=collection._lexical,
+            vectors=collection._vectors,
+            embedder=None,
+        )
+    assert caught.value.code == ErrorCode.USAGE
+
+
+def test_the_collection_resolves_auto_and_refuses_an_unknown_mode(
+    collection: groundkit.Collection,
+) -> None:
+    assert collection.search("torque", mode="auto") == collection.search("torque", mode="bm25")
+    with pytest.raises(GroundkitError) as caught:
+        collection.search("torque", mode="semantic")
+    assert caught.value.code == ErrorCode.USAGE
+
+
+def test_the_modes_are_listed_once_for_settings_cli_rest_and_mcp() -> None:
+    import click
+
+    from groundkit.cli.main import search
+    from groundkit.config import KEYS
+    from groundkit.serve.models import SearchRequest as RestSearch
+    from groundkit.types import SearchMode
+
+    modes = [m.value for m in SearchMode]
+    option = next(p for p in search.params if p.name == "mode")
+    assert isinstance(option.type, click.Choice)
+    assert list(option.type.choices) == modes
+    assert KEYS["search.mode"].__origin__ is SearchMode
+    assert RestSearch.model_json_schema()["$defs"]["SearchMode"]["enum"] == modes

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from serving import SECRET, SECRET_ENV, client_for, make_runtime
 
 from groundkit import Settings
+from groundkit.config import parse_settings
 from groundkit.serve.runtime import Runtime
 
 
@@ -40,9 +41,7 @@ def more(tmp_path: Path) -> Path:
 @pytest.fixture
 def settings(index_dir: Path, tmp_path: Path) -> Settings:
     """Clients may ingest anything under the test's own folder (``serve.ingest_roots``)."""
-    return Settings.model_validate(
-        {"index_dir": str(index_dir), "serve": {"ingest_roots": [str(tmp_path)]}}
-    )
+    return parse_settings({"index_dir": str(index_dir), "serve": {"ingest_roots": [str(tmp_path)]}})
 
 
 @pytest.fixture

@@ -31,8 +31,8 @@ def outside(tmp_path: Path) -> Path:
 
 
 def confined(settings: Settings, roots: list[str]) -> Runtime:
-    serve = settings.serve.model_copy(update={"ingest_roots": roots})
-    return make_runtime(settings.model_copy(update={"serve": serve}), secret=SECRET)
+    serve = settings.serve.replace(ingest_roots=roots)
+    return make_runtime(settings.replace(serve=serve), secret=SECRET)
 
 
 @pytest.fixture

@@ -185,7 +185,7 @@ def test_an_unknown_argument_is_refused_as_the_rest_api_refuses_an_unknown_field
 def test_search_and_verify_without_a_collection_use_the_configured_one(
     settings: Settings, runtime: Runtime
 ) -> None:
-    configured = make_runtime(settings.model_copy(update={"collection": "notes"}))
+    configured = make_runtime(settings.replace(collection="notes"))
     try:
         found = call(configured, "search", query="echidna egg")
         assert not found.is_error

@@ -31,7 +31,7 @@ def test_search_is_not_reachable_with_the_query_in_the_url(client: TestClient) -
     response = client.get("/v1/search", params={"collection": "notes", "query": "wombat"})
 
     assert response.status_code == 405
-    assert response.json()["code"] == "usage"
+    assert response.json()["code"] == "serve.method_not_allowed"
 
 
 def test_collections_lists_every_collection(client: TestClient, runtime: Runtime) -> None:
@@ -208,7 +208,7 @@ def test_every_kind_of_error_carries_the_request_id_of_its_response(client: Test
 def test_search_and_verify_without_a_collection_use_the_configured_one(
     runtime: Runtime, settings: groundkit.Settings
 ) -> None:
-    configured = make_runtime(settings.model_copy(update={"collection": "notes"}))
+    configured = make_runtime(settings.replace(collection="notes"))
     try:
         client = client_for(configured)
         found = client.post("/v1/search", json={"query": "wombat burrows"})

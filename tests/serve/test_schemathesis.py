@@ -12,7 +12,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from serving import SECRET, make_runtime
 
-from groundkit import Settings
+from groundkit.config import parse_settings
 from groundkit.serve.app import create_app
 from groundkit.serve.guards import allowed_hosts_for
 
@@ -20,7 +20,7 @@ from groundkit.serve.guards import allowed_hosts_for
 @pytest.fixture
 def api(tmp_path: Path, docs: Path) -> Iterator[Any]:
     runtime = make_runtime(
-        Settings.model_validate(
+        parse_settings(
             {"index_dir": str(tmp_path / "index"), "serve": {"ingest_roots": [str(tmp_path)]}}
         ),
         secret=SECRET,

@@ -20,10 +20,10 @@ from groundkit.answer.rewrite import rewrite_query
 from groundkit.answer.scrub import Scrubber
 from groundkit.answer.spans import QuoteMenu, constrained_schema
 from groundkit.errors import ConfigError, ErrorCode, GroundkitError
+from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.collection import Collection
-    from groundkit.retrieve.search import Mode
 
 __all__ = ["QuoteMode", "answer_question", "quote_mode", "state_for"]
 
@@ -62,7 +62,7 @@ def answer_question(
     *,
     profile: str | None = None,
     top_k: int | None = None,
-    mode: Mode | None = None,
+    mode: SearchMode | str | None = None,
     rewrite: bool = False,
     judge: bool = False,
     max_bundle_bytes: int | None = None,

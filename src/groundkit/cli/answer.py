@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from groundkit.cli.context import Context, pass_ctx
+from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.answer.access import Runtime
     from groundkit.answer.chat import ChatModel
     from groundkit.answer.report import AnswerReport
     from groundkit.answer.service import QuoteMode
-    from groundkit.retrieve.search import Mode
 
 __all__ = [
     "answer_command",
@@ -38,7 +38,7 @@ def make_runtime() -> Runtime:
 @click.argument("question")
 @click.option(
     "--mode",
-    type=click.Choice(["bm25", "dense", "hybrid"]),
+    type=click.Choice([m.value for m in SearchMode]),
     help="Retrieval mode [default: hybrid when the collection has vectors, else bm25].",
 )
 @click.option("--top-k", "-k", type=int, help="How many passages to retrieve [default: 10].")
@@ -80,7 +80,7 @@ def answer_command(
             question,
             chat,
             profile=chosen,
-            mode=cast("Mode | None", mode),
+            mode=mode,
             rewrite=rewrite,
             judge=judge,
             quotes=config.quotes if config else None,

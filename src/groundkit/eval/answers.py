@@ -99,7 +99,7 @@ def run_answer_eval(
 ) -> AnswerRun:
     """Ingest ``dataset`` (bm25 only) into ``work_dir`` and ask its first ``limit`` questions of
     every ``(name, chat)`` in every quote mode."""
-    settings = settings.model_copy(update={"index_dir": str(work_dir), "collection": "answers"})
+    settings = settings.replace(index_dir=str(work_dir), collection="answers")
     asked = list(dataset.queries[:limit] if limit else dataset.queries)
     outcomes: list[AnswerOutcome] = []
     systems: dict[str, dict[str, Any]] = {}

@@ -16,12 +16,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from groundkit import __version__
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.eval.metrics import percentile
 from groundkit.eval.runner import BASELINE, METRICS, EvalRun, StageRun
 from groundkit.eval.stats import RESAMPLES, SEED, Delta, paired_bootstrap
+from groundkit.version import __version__
 
 __all__ = ["SCHEMA", "Regression", "build_report", "compare", "read_report", "write_report"]
 
@@ -175,9 +175,9 @@ def build_report(
             "primary_level": primary_level(dataset.kind),
             "depth": run.depth,
             "embedder": run.status["embedder"],
-            "chunk": settings.chunk.model_dump(),
-            "search": settings.search.model_dump(),
-            "rerank": settings.rerank.model_dump(),
+            "chunk": settings.chunk.to_dict(),
+            "search": settings.search.to_dict(),
+            "rerank": settings.rerank.to_dict(),
             "bootstrap": {"resamples": RESAMPLES, "seed": SEED, "level": 0.95},
         },
         "ingest_s": run.ingest_s,

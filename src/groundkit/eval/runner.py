@@ -18,16 +18,16 @@ from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.eval.datasets import Dataset, Judgments, Level, resolve
 from groundkit.eval.metrics import collapse, hit_rate_at, mrr_at, ndcg_at, set_recall_at
-from groundkit.retrieve.search import Mode
+from groundkit.types import ConcreteMode, SearchMode
 
 __all__ = ["METRICS", "STAGES", "QueryRun", "StageRun", "choose_stages", "run_eval", "score"]
 
 # stage name: (search mode, rerank)
-STAGES: dict[str, tuple[Mode, bool]] = {
-    "bm25": ("bm25", False),
-    "dense": ("dense", False),
-    "hybrid": ("hybrid", False),
-    "rerank": ("hybrid", True),
+STAGES: dict[str, tuple[ConcreteMode, bool]] = {
+    "bm25": (SearchMode.BM25, False),
+    "dense": (SearchMode.DENSE, False),
+    "hybrid": (SearchMode.HYBRID, False),
+    "rerank": (SearchMode.HYBRID, True),
 }
 BASELINE = "bm25"
 METRICS = (
@@ -150,7 +150,7 @@ def run_eval(
 ) -> EvalRun:
     """Ingest ``dataset`` into ``work_dir`` (incrementally, when it is kept between runs) and
     run the chosen stages. With no ``embedder`` only bm25 runs."""
-    settings = settings.model_copy(update={"index_dir": str(work_dir), "collection": "eval"})
+    settings = settings.replace(index_dir=str(work_dir), collection="eval")
     with open_collection(settings=settings, create=True, embedder=embedder) as collection:
         t0 = time.perf_counter()
         report = collection.ingest(list(dataset.inputs), dense=embedder is not None)
@@ -170,5 +170,11 @@ def run_eval(
                 on_stage(stage)
             runs.append(_run_stage(collection, dataset, judgments, stage, depth))
         return EvalRun(
-            dataset, judgments, runs, skipped, collection.status(), depth, round(ingest_s, 3)
+            dataset,
+            judgments,
+            runs,
+            skipped,
+            collection.status().to_dict(),
+            depth,
+            round(ingest_s, 3),
         )

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from groundkit.embed.base import Embedder
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import ErrorCode, ModelError
 from groundkit.index.store import Store
 
 __all__ = ["embed_missing"]
@@ -31,7 +31,7 @@ def embed_missing(
         batch = missing[start : start + batch_size]
         vectors = np.asarray(embedder.embed([text for _, text in batch], "document"))
         if vectors.shape != (len(batch), dims) or not np.isfinite(vectors).all():
-            raise GroundkitError(
+            raise ModelError(
                 ErrorCode.EMBEDDING_INVALID,
                 f"the embedder returned vectors of shape {vectors.shape} (expected"
                 f" {(len(batch), dims)}) or non-finite values",

@@ -2,26 +2,46 @@
 
 Queries are built in code from the analyzer's own tokens (an OR of term queries), never handed to
 tantivy's query parser, so user text such as ``title:(x`` is searched as words. The analyzer is
-not saved inside the index, so it is registered on every open under a versioned name; the store's
-manifest records that name and a mismatch triggers a rebuild.
+not saved inside the index, so it is registered on every open under a versioned name, which the
+store's manifest records; a mismatch makes the collection rebuild the index.
+
+The index lives in a generation folder (``lexical.N``) named by ``lexical.json``. A rebuild fills
+the next generation beside the current one and then replaces the pointer file, so a search
+running meanwhile sees the old index or the new one, never an empty one.
+
+Deleted postings stay in tantivy's segments until a merge drops them, and BM25's statistics
+(the number of documents and each term's document frequency) still count them. So a collection
+that has had documents replaced ranks differently from one ingested cleanly. When the index holds
+deleted postings, each query term is boosted by the ratio of its idf over the live documents to
+the idf tantivy computes, which restores clean idf exactly; what remains is the average document
+length, which still counts deleted postings (see docs/decisions/0005-derived-indexes.md).
 """
 
 from __future__ import annotations
 
+import json
+import math
+import os
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import tantivy
 
-from groundkit.errors import ErrorCode, GroundkitError, IndexLockedError
+from groundkit.errors import ErrorCode, IndexLockedError, StoreError
+from groundkit.index.disk import disk_usage
+from groundkit.index.faults import classify_os_error
+from groundkit.index.store import Store
 
 __all__ = ["ANALYZER", "LexicalIndex"]
 
-# Bump the suffix whenever the analyzer below, or what ``Store.indexed_texts`` feeds it, changes:
-# the stored postings depend on both, and a changed name makes every collection rebuild on open.
-ANALYZER = "grk_en_v2"
+# Bump the suffix whenever the analyzer, the schema or what ``Store.indexed_texts`` feeds the
+# index changes: the stored postings depend on all three.
+ANALYZER = "grk_en_v3"
 _HEAP_BYTES = 64_000_000
+_POINTER = "lexical.json"
+_LEGACY = "lexical"  # the single folder of collections made before generations
+_OPEN_ATTEMPTS = 3  # a rebuild may swap the folder away between reading the pointer and opening
 
 
 def _analyzer() -> tantivy.TextAnalyzer:
@@ -37,49 +57,116 @@ def _analyzer() -> tantivy.TextAnalyzer:
 
 def _schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
-    builder.add_unsigned_field("chunk", stored=True, indexed=True)
+    builder.add_unsigned_field("chunk", stored=True, indexed=True, fast=True)
     builder.add_unsigned_field("doc", indexed=True)
+    # One term every posting carries: its document frequency is the number of postings, deleted
+    # ones included, which is the document count tantivy's idf uses.
+    builder.add_unsigned_field("all", indexed=True)
     builder.add_text_field("text", tokenizer_name=ANALYZER, index_option="freq")
     return builder.build()
 
 
-class LexicalIndex:
-    """A folder holding one collection's tantivy index."""
+def _idf(documents: int, frequency: int) -> float:
+    """BM25's idf, as tantivy computes it."""
+    return math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+
+class LexicalIndex:
+    """One collection's tantivy index: the current generation folder under ``root``."""
+
+    name = "lexical"
+    build = ANALYZER
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
         self._analyzer = _analyzer()
-        path.mkdir(parents=True, exist_ok=True)
         self._schema = _schema()
+        self._index: tantivy.Index | None = None
+        self._failure: BaseException | None = None
+        self.folder: str | None = None
+        self._open_current()
+
+    # -- opening --------------------------------------------------------------------------------
+    def _current(self) -> str:
         try:
-            self._index = tantivy.Index(self._schema, path=str(path), reuse=True)
-        except ValueError as exc:
-            # tantivy's message names files by absolute path; it stays on __cause__ only.
-            raise GroundkitError(
+            return str(json.loads((self.root / _POINTER).read_text())["folder"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return _LEGACY
+
+    def _open_current(self) -> None:
+        """Open the generation the pointer names; on failure the index is left unopened, for the
+        collection to rebuild (a lost, damaged or older folder)."""
+        for _ in range(_OPEN_ATTEMPTS):
+            folder = self._current()
+            try:
+                index = tantivy.Index.open(str(self.root / folder))
+            except ValueError as exc:
+                self._failure = exc
+                if folder == self._current():
+                    break  # not a swap in between: the folder itself is lost or damaged
+                continue
+            index.register_tokenizer(ANALYZER, self._analyzer)
+            self._index, self.folder, self._failure = index, folder, None
+            self._searcher = index.searcher()
+            self._total = self._searcher.doc_freq("all", 1)
+            return
+        self._index, self.folder = None, None
+
+    @property
+    def opened(self) -> bool:
+        return self._index is not None
+
+    def refresh(self) -> None:
+        """See what another process committed, or the generation a rebuild swapped in."""
+        if self._index is None or self._current() != self.folder:
+            self._open_current()
+            return
+        try:
+            self._index.reload()
+        except ValueError:
+            self._open_current()
+            return
+        self._searcher = self._index.searcher()
+        self._total = self._searcher.doc_freq("all", 1)
+
+    def _require(self) -> tantivy.Index:
+        if self._index is None:
+            # tantivy takes a lock file even to read, which read-only media cannot hold.
+            found = self._failure and classify_os_error(
+                self._failure, self.root, "the search index cannot be opened"
+            )
+            raise found or StoreError(
                 ErrorCode.INDEX_FAILED,
                 "the lexical index cannot be opened",
                 hint="run `grk reindex` to rebuild it from the store",
-            ) from exc
-        self._index.register_tokenizer(ANALYZER, self._analyzer)
-        self._searcher = self._index.searcher()
+            )
+        return self._index
 
+    # -- reading --------------------------------------------------------------------------------
     def tokens(self, text: str) -> list[str]:
         return self._analyzer.analyze(text)
 
     @property
     def num_chunks(self) -> int:
-        return int(self._searcher.num_docs)
+        return int(self._searcher.num_docs) if self._index is not None else 0
+
+    @property
+    def stale_postings(self) -> int:
+        """Deleted postings still in the segments (they skew BM25 until corrected or merged)."""
+        return int(self._total - self._searcher.num_docs) if self._index is not None else 0
 
     def search(
         self, tokens: Sequence[str], limit: int, allowed: Sequence[int] | None = None
     ) -> list[tuple[int, float]]:
         """``(chunk rowid, BM25 score)``, best first. ``allowed`` restricts to those chunks."""
+        self._require()
         terms = list(dict.fromkeys(tokens))
         if not terms or limit <= 0 or (allowed is not None and not allowed):
             return []
-        should = [
-            (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "text", t)) for t in terms
-        ]
+        searcher = self._searcher
+        should = list(self._term_queries(searcher, terms))
+        if not should:
+            return []
         query = tantivy.Query.boolean_query(should)
         if allowed is not None:
             only = tantivy.Query.term_set_query(self._schema, "chunk", list(allowed))
@@ -89,31 +176,94 @@ class LexicalIndex:
                     (tantivy.Occur.Must, tantivy.Query.const_score_query(only, 0.0)),
                 ]
             )
-        searcher = self._searcher
         result = searcher.search(query, limit, count=False)
-        return [(searcher.doc(addr)["chunk"][0], score) for score, addr in result.hits]
+        if not result.hits:
+            return []
+        ids = searcher.fast_field_values("chunk", [addr for _, addr in result.hits])
+        return [(int(i or 0), score) for (score, _), i in zip(result.hits, ids, strict=True)]
 
-    def sync(
+    def _term_queries(
+        self, searcher: tantivy.Searcher, terms: list[str]
+    ) -> Iterator[tuple[tantivy.Occur, tantivy.Query]]:
+        live = int(searcher.num_docs)
+        for term in terms:
+            query = tantivy.Query.term_query(self._schema, "text", term)
+            if self._total == live:  # no deleted postings: tantivy's statistics are exact
+                yield tantivy.Occur.Should, query
+                continue
+            counted = int(searcher.doc_freq("text", term))
+            if not counted:
+                continue
+            matching = int(getattr(searcher.search(query, 1, count=True), "count", 0) or 0)
+            if not matching:
+                continue  # only deleted postings have it
+            boost = _idf(live, matching) / _idf(self._total, counted)
+            yield tantivy.Occur.Should, tantivy.Query.boost_query(query, boost)
+
+    def entries(self) -> int:
+        return self.num_chunks
+
+    def expected(self, store: Store) -> int:
+        return store.counts()[1]
+
+    def source_rows(
+        self, store: Store, documents: Sequence[int] | None
+    ) -> Iterator[tuple[int, int, str]]:
+        return store.indexed_texts(documents)
+
+    def size_bytes(self) -> int:
+        if self.folder is None:
+            return 0
+        return disk_usage(self.root / self.folder)
+
+    # -- writing (the caller holds the collection's write lock) ---------------------------------
+    def sync(self, delete_docs: Iterable[int], add_chunks: Iterable[tuple[int, int, str]]) -> None:
+        """Delete the postings of some documents, add chunks, and commit. Idempotent: replaying
+        it after a crash is safe. ``add_chunks`` yields ``(chunk rowid, document rowid, text)``.
+        """
+        index = self._require()
+        self._write(index, delete_docs, add_chunks)
+        self.refresh()
+
+    def rebuild(self, chunks: Iterable[tuple[int, int, str]]) -> None:
+        """Build a new generation from ``chunks`` beside the current one, then swap it in."""
+        taken = {p.name for p in self.root.glob("lexical*")}
+        generation = 1
+        while f"lexical.{generation}" in taken:
+            generation += 1
+        folder = f"lexical.{generation}"
+        (self.root / folder).mkdir(parents=True)
+        try:
+            index = tantivy.Index(self._schema, path=str(self.root / folder))
+            index.register_tokenizer(ANALYZER, self._analyzer)
+            self._write(index, (), chunks)
+            pointer = self.root / f"{_POINTER}.tmp"
+            pointer.write_text(json.dumps({"folder": folder}))
+            with open(pointer, "rb+") as fh:
+                os.fsync(fh.fileno())
+            os.replace(pointer, self.root / _POINTER)
+        except BaseException:
+            shutil.rmtree(self.root / folder, ignore_errors=True)
+            raise
+        self._open_current()
+        # Readers in other processes keep the old generation's files open until they refresh.
+        for old in self.root.glob("lexical*"):
+            if old.is_dir() and old.name != folder:
+                shutil.rmtree(old, ignore_errors=True)
+
+    def _write(
         self,
+        index: tantivy.Index,
         delete_docs: Iterable[int],
         add_chunks: Iterable[tuple[int, int, str]],
-        *,
-        clear: bool = False,
     ) -> None:
-        """Delete the postings of some documents, add chunks, and commit.
-
-        ``add_chunks`` yields ``(chunk rowid, document rowid, text)``. With ``clear``, every
-        posting is dropped first (a rebuild). Idempotent: replaying it after a crash is safe.
-        """
         try:
-            writer = self._index.writer(_HEAP_BYTES, 1)
+            writer = index.writer(_HEAP_BYTES, 1)
         except ValueError as exc:
             if "lock" in str(exc).lower():
                 raise IndexLockedError() from exc
-            raise
+            raise self._io_error(exc) from exc
         try:
-            if clear:
-                writer.delete_all_documents()
             # By query: a term delete with a Python int builds an i64 term that never matches
             # this u64 field.
             doomed = list(delete_docs)
@@ -125,21 +275,17 @@ class LexicalIndex:
                 document = tantivy.Document()
                 document.add_unsigned("chunk", chunk)
                 document.add_unsigned("doc", doc)
+                document.add_unsigned("all", 1)
                 document.add_text("text", text)
                 writer.add_document(document)
             writer.commit()
             writer.wait_merging_threads()
-        except BaseException:
+        except BaseException as exc:
             writer.rollback()
+            if isinstance(exc, ValueError | OSError):
+                raise self._io_error(exc) from exc
             raise
-        self.refresh()
 
-    def refresh(self) -> None:
-        self._index.reload()
-        self._searcher = self._index.searcher()
-
-    @classmethod
-    def fresh(cls, path: Path) -> LexicalIndex:
-        """An empty index in place of whatever is at ``path``: damaged, or of another analyzer."""
-        shutil.rmtree(path, ignore_errors=True)
-        return cls(path)
+    def _io_error(self, exc: BaseException) -> BaseException:
+        found = classify_os_error(exc, self.root, "the search index could not be written")
+        return found if found is not None else exc

@@ -1,7 +1,8 @@
 """A collection's SQLite store: documents, chunks and ingest state. The source of truth.
 
 Every derived index can be rebuilt from it. Writes happen inside ``transaction()``; a crash
-before its commit leaves the store exactly as it was (SQLite's WAL guarantees it).
+before its commit leaves the store exactly as it was (SQLite's WAL guarantees it). Each change
+is also written to the change log that the derived indexes catch up from (see migration 4).
 """
 
 from __future__ import annotations
@@ -13,16 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, NamedTuple
+from urllib.parse import quote
 
-from groundkit.errors import ErrorCode, StoreError
+from groundkit.index.faults import classify_sqlite_error
 from groundkit.index.migrations import migrate
 from groundkit.types import Metadata
 
-__all__ = ["ChunkRow", "Derived", "DocumentRow", "NewChunk", "Store"]
-
-Derived = Literal["lexical", "vector"]
-_JOURNALS: dict[Derived, str] = {"lexical": "lexical_pending", "vector": "vector_pending"}
+__all__ = ["ChunkRow", "DocumentRow", "IngestState", "NewChunk", "Store"]
 
 _CHUNK_TEXT = 'substr(d.text, c.start + 1, c."end" - c.start)'
 # What the lexical index sees of a chunk: its text, preceded by the context a reader of the chunk
@@ -69,6 +68,16 @@ class DocumentRow:
     metadata: Metadata
 
 
+class IngestState(NamedTuple):
+    """What is stored of one source. A tuple: it is made for every record of a large file on
+    each re-ingest."""
+
+    rowid: int
+    fingerprint: str
+    content_hash: str
+    format: str
+
+
 @dataclass(frozen=True, slots=True)
 class NewChunk:
     chunk_id: str
@@ -84,22 +93,34 @@ def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
 
 
 class Store:
-    """One collection's ``store.sqlite``."""
+    """One collection's ``store.sqlite``.
 
-    def __init__(self, path: Path) -> None:
+    ``read_only`` opens a store on read-only media: SQLite cannot make the files a WAL reader
+    needs there, so the file is opened as immutable, for searching only.
+    """
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        self.path = path
+        self.read_only = read_only
         try:
+            if read_only:
+                uri = f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
+                self._conn = sqlite3.connect(
+                    uri, uri=True, isolation_level=None, check_same_thread=False
+                )
+                self._conn.execute("PRAGMA query_only = ON")
+                return
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            # First: a second process opening a new store at the same moment waits, not fails.
+            self._conn.execute("PRAGMA busy_timeout = 10000")
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
-            self._conn.execute("PRAGMA busy_timeout = 10000")
             migrate(self._conn)
         except sqlite3.Error as exc:
-            raise StoreError(
-                ErrorCode.STORE_FAILED,
-                f"cannot open the collection store ({type(exc).__name__}: {exc})",
-                hint="if the file is damaged, delete the collection and ingest again",
-            ) from exc
+            if hasattr(self, "_conn"):
+                self._conn.close()
+            raise classify_sqlite_error(exc, path.parent, "cannot open the collection") from exc
 
     def close(self) -> None:
         self._conn.close()
@@ -115,11 +136,11 @@ class Store:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:  # locked for too long, disk full, damaged file...
-            raise StoreError(
-                ErrorCode.STORE_FAILED,
-                f"the collection store could not be written ({type(exc).__name__})",
-                hint="check free disk space; if the store is damaged, delete it and ingest again",
+        except sqlite3.Error as exc:  # locked for too long, disk full, read-only, damaged...
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise classify_sqlite_error(
+                exc, self.path.parent, "the collection store could not be written"
             ) from exc
 
     @contextmanager
@@ -142,14 +163,13 @@ class Store:
         self._conn.execute("INSERT OR REPLACE INTO manifest VALUES (?, ?)", (key, value))
 
     # -- ingest state -----------------------------------------------------------------------------
-    def ingest_state(self, origin: str) -> dict[str, tuple[int, str, str, str]]:
-        """``source -> (rowid, fingerprint, content hash, format)`` of what came from ``origin``."""
+    def ingest_state(self, origin: str) -> dict[str, IngestState]:
+        """What is stored of each source that came from ``origin``."""
         rows = self._conn.execute(
             "SELECT source, id, fingerprint, content_hash, format FROM documents WHERE origin = ?",
             (origin,),
         )
-        # Plain tuples: this runs over every record of a large file on each re-ingest.
-        return {row[0]: row[1:] for row in rows}
+        return {row[0]: IngestState(*row[1:]) for row in rows}
 
     def origins_under(self, directory: str) -> list[str]:
         """Origins stored from inside ``directory`` (an absolute path)."""
@@ -209,29 +229,51 @@ class Store:
                 for i, c in enumerate(chunks)
             ],
         )
-        self.mark_pending([rowid])
+        self.mark_changed([rowid])
         return rowid
 
     def delete_documents(self, rowids: Iterable[int]) -> int:
         ids = [(r,) for r in rowids]
         self._conn.executemany("DELETE FROM documents WHERE id = ?", ids)
-        self.mark_pending(r for (r,) in ids)
+        self.mark_changed(r for (r,) in ids)
         return len(ids)
 
-    # -- sync journals for the derived indexes ----------------------------------------------------
-    def mark_pending(self, rowids: Iterable[int]) -> None:
-        rows = [(r,) for r in rowids]
-        for table in _JOURNALS.values():
-            self._conn.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?)", rows)
+    # -- the change log the derived indexes catch up from -----------------------------------------
+    def mark_changed(self, rowids: Iterable[int], scope: str | None = None) -> None:
+        """Log documents whose derived entries must be redone (``scope``: only that index's)."""
+        self._conn.executemany(
+            "INSERT INTO changes (doc, scope) VALUES (?, ?)", [(r, scope) for r in rowids]
+        )
 
-    def pending(self, index: Derived = "lexical") -> list[int]:
-        rows = self._conn.execute(f"SELECT doc FROM {_JOURNALS[index]} ORDER BY doc")
+    def head(self) -> int:
+        """The newest change's number (0 for none)."""
+        return int(self._conn.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()[0])
+
+    def applied(self, index: str) -> int | None:
+        """The last change ``index`` has applied, or None when it was never built."""
+        row = self._conn.execute(
+            "SELECT value FROM manifest WHERE key = ?", (f"derived.{index}.applied",)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def pending(self, index: str, upto: int | None = None) -> list[int]:
+        """Documents changed since ``index`` last caught up (all changes when never built)."""
+        since = self.applied(index) or 0
+        rows = self._conn.execute(
+            "SELECT DISTINCT doc FROM changes WHERE seq > ? AND seq <= ?"
+            " AND (scope IS NULL OR scope = ?) ORDER BY doc",
+            (since, self.head() if upto is None else upto, index),
+        )
         return [r[0] for r in rows]
 
-    def clear_pending(self, rowids: Sequence[int], index: Derived = "lexical") -> None:
+    def set_applied(self, index: str, seq: int) -> None:
+        """Record that ``index`` has applied every change up to ``seq``; forget the changes
+        every index has applied."""
         with self.transaction():
-            self._conn.executemany(
-                f"DELETE FROM {_JOURNALS[index]} WHERE doc = ?", [(r,) for r in rowids]
+            self.set_manifest(f"derived.{index}.applied", str(seq))
+            self._conn.execute(
+                "DELETE FROM changes WHERE seq <= (SELECT min(CAST(value AS INTEGER))"
+                " FROM manifest WHERE key LIKE 'derived.%.applied')"
             )
 
     # -- dense vectors ----------------------------------------------------------------------------
@@ -244,14 +286,19 @@ class Store:
         return rows.fetchall()
 
     def put_vectors(self, rows: Sequence[tuple[int, bytes]]) -> None:
-        """Store chunk vectors, and journal their documents for the vector index."""
-        self._conn.executemany("INSERT OR REPLACE INTO chunk_vectors VALUES (?, ?)", rows)
+        """Store chunk vectors, and log their documents for the vector index."""
+        # An upsert, not INSERT OR REPLACE: a replace deletes without firing the count trigger.
+        self._conn.executemany(
+            "INSERT INTO chunk_vectors VALUES (?, ?)"
+            " ON CONFLICT (chunk) DO UPDATE SET vector = excluded.vector",
+            rows,
+        )
         for i in range(0, len(rows), 500):
             batch = [chunk for chunk, _ in rows[i : i + 500]]
             marks = ",".join("?" * len(batch))
             self._conn.execute(
-                "INSERT OR IGNORE INTO vector_pending"
-                f" SELECT DISTINCT doc FROM chunks WHERE id IN ({marks})",
+                "INSERT INTO changes (doc, scope)"
+                f" SELECT DISTINCT doc, 'vector' FROM chunks WHERE id IN ({marks})",
                 batch,
             )
 
@@ -261,7 +308,10 @@ class Store:
         return self._per_document(sql, doc_rowids)
 
     def vector_count(self) -> int:
-        return int(self._conn.execute("SELECT count(*) FROM chunk_vectors").fetchone()[0])
+        return self._count("vectors")
+
+    def _count(self, name: str) -> int:
+        return int(self._conn.execute("SELECT n FROM counts WHERE name = ?", (name,)).fetchone()[0])
 
     def indexed_texts(
         self, doc_rowids: Sequence[int] | None = None
@@ -371,9 +421,8 @@ class Store:
         return [r[0] for r in self._conn.execute(sql, params)]
 
     def counts(self) -> tuple[int, int]:
-        docs = self._conn.execute("SELECT count(*) FROM documents").fetchone()[0]
-        chunks = self._conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
-        return docs, chunks
+        """``(documents, chunks)``, kept by triggers: no table is scanned."""
+        return self._count("documents"), self._count("chunks")
 
     def formats(self) -> dict[str, int]:
         rows = self._conn.execute("SELECT format, count(*) FROM documents GROUP BY format")

@@ -1,72 +1,115 @@
 """The persisted dense index over chunk vectors, derived from the store's ``chunk_vectors``.
 
-A folder of flat, memory-mappable files of one *generation*: ``matrix.G.f32`` (rows x dims),
-``ids.G.i64`` (chunk rowid per row), ``docs.G.i64`` (document rowid per row) and ``dead.G.i64``
-(rows deleted since). Updates append rows and tombstones; ``state.json``, replaced atomically after
-the appends are on disk, says how many rows and tombstones are valid, so bytes written past them by
-an interrupted sync are ignored, and the sync is replayed from the store's journal. When a quarter
-of the rows are dead, the live rows are copied into the next generation.
+A folder (``vectors``) of flat, memory-mappable files of one *generation*: ``matrix.G.f32`` (rows x
+dims), ``ids.G.i64`` (chunk rowid per row), ``docs.G.i64`` (document rowid per row) and
+``dead.G.i64`` (rows deleted since). Updates append rows and tombstones; ``state.json``, replaced
+atomically after the appends are on disk, says how many rows and tombstones are valid, so bytes
+written past them by an interrupted sync are ignored, and the sync is replayed from the store's
+change log. When a quarter of the rows are dead, the live rows are copied into the next
+generation; a rebuild writes the next generation from scratch. Either way readers see the old
+generation until the state file names the new one.
 
 Search is exact (one matrix-vector product over the memory map) until the live vectors reach
 ``ann_threshold``; from there an HNSW index (``ann.py``) kept in step with each sync answers
 unfiltered queries, and exact search still answers filtered ones.
+
+Opening reads only ``state.json``: numpy and the matrix load on the first search or write, so a
+bm25 search never pays for them.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+from groundkit.errors import ErrorCode, StoreError
+from groundkit.index.disk import disk_usage
+from groundkit.index.faults import classify_os_error
+from groundkit.index.store import Store
 
-from groundkit.errors import ErrorCode, GroundkitError
-from groundkit.index.ann import AnnIndex, ann_available
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from groundkit.index.ann import AnnIndex
 
 __all__ = ["VectorIndex"]
 
 _COMPACT_FRACTION = 0.25
+_EMPTY = {"generation": 0, "dims": 0, "rows": 0, "dead": 0}
 
 
 class VectorIndex:
-    def __init__(self, path: Path, *, ann_threshold: int | None = None) -> None:
-        self.path = path
+    """One collection's dense index, in the folder ``vectors`` under the collection's ``root``."""
+
+    name = "vector"
+    build = "vectors_v1"
+
+    def __init__(self, root: Path, *, ann_threshold: int | None = None) -> None:
+        self.root = root
+        self.path = root / "vectors"
         self.ann_threshold = ann_threshold
-        self._load()
+        self._loaded = False
+        try:
+            self._apply(self._state())
+            self.opened = True
+        except StoreError:  # unreadable state: the collection rebuilds it
+            self._apply(_EMPTY)
+            self.opened = False
+
+    def refresh(self) -> None:
+        """See what another process committed."""
+        try:
+            state = self._state()
+        except StoreError:
+            return
+        if (state["generation"], state["rows"], state["dead"]) != self._ann_state:
+            self._apply(state)
+            self._loaded = False
+        self.opened = True
 
     # -- reading
-    def _load(self) -> None:
-        state = self._state()
+    def _apply(self, state: dict[str, Any]) -> None:
         self.generation: int = state["generation"]
         self.dims: int = state["dims"]
         self.rows: int = state["rows"]
         self._dead_count: int = state["dead"]
+
+    def _load(self) -> None:
+        """The arrays of the current state, memory-mapped where they can be."""
+        import numpy as np
+
+        from groundkit.index.ann import AnnIndex
+
         if self.rows and self.dims:
             self._matrix: npt.NDArray[np.float32] = np.memmap(
                 self._file("matrix", "f32"), np.float32, "r", shape=(self.rows, self.dims)
             )
         else:
             self._matrix = np.zeros((0, max(self.dims, 1)), np.float32)
-        self._ids = (
-            np.fromfile(self._file("ids", "i64"), np.int64, self.rows)
-            if self.rows
-            else (np.zeros(0, np.int64))
-        )
-        self._docs = (
-            np.fromfile(self._file("docs", "i64"), np.int64, self.rows)
-            if self.rows
-            else (np.zeros(0, np.int64))
-        )
+        self._ids = self._read("ids", self.rows)
+        self._docs = self._read("docs", self.rows)
         self._alive = np.ones(self.rows, bool)
-        self._dead: npt.NDArray[np.int64] = np.zeros(0, np.int64)
-        if self._dead_count:
-            self._dead = np.fromfile(self._file("dead", "i64"), np.int64, self._dead_count)
-            self._alive[self._dead] = False
-        self._ann = AnnIndex.open(self.path, self._ann_state) if self._wants_ann() else None
+        self._dead = self._read("dead", self._dead_count)
+        self._alive[self._dead] = False
+        self._ann: AnnIndex | None = (
+            AnnIndex.open(self.path, self._ann_state) if self._wants_ann() else None
+        )
+        self._loaded = True
+
+    def _read(self, name: str, count: int) -> npt.NDArray[np.int64]:
+        import numpy as np
+
+        if not count:
+            return np.zeros(0, np.int64)
+        return np.fromfile(self._file(name, "i64"), np.int64, count)
+
+    def _ensure_loaded(self) -> None:
+        if not self._loaded:
+            self._load()
 
     @property
     def _ann_state(self) -> tuple[int, int, int]:
@@ -79,9 +122,9 @@ class VectorIndex:
         try:
             state: dict[str, Any] = json.loads((self.path / "state.json").read_text())
         except FileNotFoundError:
-            return {"generation": 0, "dims": 0, "rows": 0, "dead": 0}
+            return dict(_EMPTY)
         except (OSError, ValueError) as exc:
-            raise GroundkitError(
+            raise StoreError(
                 ErrorCode.INDEX_FAILED,
                 "cannot read the vector index state",
                 hint="run `grk reindex` to rebuild it from the store",
@@ -92,25 +135,36 @@ class VectorIndex:
         gen = self.generation if generation is None else generation
         return self.path / f"{name}.{gen}.{ext}"
 
-    @classmethod
-    def fresh(cls, path: Path, *, ann_threshold: int | None = None) -> VectorIndex:
-        """An empty index in place of whatever is at ``path``."""
-        shutil.rmtree(path, ignore_errors=True)
-        return cls(path, ann_threshold=ann_threshold)
-
     @property
     def count(self) -> int:
         """Live vectors."""
-        return int(self._alive.sum())
+        return self.rows - self._dead_count
+
+    def entries(self) -> int:
+        return self.count
+
+    def expected(self, store: Store) -> int:
+        return store.vector_count()
+
+    def source_rows(
+        self, store: Store, documents: Sequence[int] | None
+    ) -> Iterator[tuple[int, int, bytes]]:
+        return store.vectors(documents)
+
+    def size_bytes(self) -> int:
+        return disk_usage(self.path)
 
     def search(
         self, query: npt.NDArray[np.float32], limit: int, allowed: Sequence[int] | None = None
     ) -> list[tuple[int, float]]:
         """``(chunk rowid, similarity)`` best first; ``allowed`` restricts to those chunks."""
+        import numpy as np
+
         if not self.rows or limit <= 0:
             return []
+        self._ensure_loaded()
         if query.shape != (self.dims,):
-            raise GroundkitError(
+            raise StoreError(
                 ErrorCode.INDEX_FAILED,
                 f"query vector has {query.shape[-1]} dimensions, the index {self.dims}",
             )
@@ -129,20 +183,36 @@ class VectorIndex:
         return [(int(self._ids[i]), float(scores[i])) for i in top]
 
     # -- writing (the caller holds the collection's write lock) -----------------------------------
-    def sync(
-        self,
-        delete_docs: Iterable[int],
-        add: Iterable[tuple[int, int, bytes]],
-        *,
-        clear: bool = False,
-    ) -> None:
+    def sync(self, delete_docs: Iterable[int], add: Iterable[tuple[int, int, bytes]]) -> None:
         """Drop the rows of some documents, append vectors, and commit. Idempotent.
 
         ``add`` yields ``(chunk rowid, document rowid, float32 bytes)``.
         """
+        self._guarded(lambda: self._sync(delete_docs, add, clear=False))
+
+    def rebuild(self, add: Iterable[tuple[int, int, bytes]]) -> None:
+        """Every row anew, in the next generation."""
+        self._guarded(lambda: self._sync((), add, clear=True))
+
+    def _guarded(self, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except OSError as exc:
+            found = classify_os_error(exc, self.root, "the vector index could not be written")
+            if found is None:
+                raise
+            raise found from exc
+
+    def _sync(
+        self, delete_docs: Iterable[int], add: Iterable[tuple[int, int, bytes]], *, clear: bool
+    ) -> None:
+        import numpy as np
+
         self.path.mkdir(parents=True, exist_ok=True)
-        if clear:
-            self._write_generation(self.generation + 1, [], [], [], self.dims)
+        if clear or not self.opened:
+            self._write_generation(self.generation + 1, b"", [], [], self.dims)
+            self.opened = True
+        self._ensure_loaded()
         doomed = np.fromiter(delete_docs, np.int64)
         kill: npt.NDArray[np.intp] = (
             np.nonzero(self._alive & np.isin(self._docs, doomed))[0]
@@ -158,7 +228,7 @@ class VectorIndex:
             blobs.append(blob)
         dims = self.dims or (len(blobs[0]) // 4 if blobs else 0)
         if any(len(b) != dims * 4 for b in blobs):
-            raise GroundkitError(ErrorCode.INDEX_FAILED, "vectors of different sizes in one index")
+            raise StoreError(ErrorCode.INDEX_FAILED, "vectors of different sizes in one index")
         dead = self._dead_count + len(kill)
         rows = self.rows + len(chunks)
         if rows and dead > _COMPACT_FRACTION * rows:
@@ -180,6 +250,8 @@ class VectorIndex:
     def _compact(
         self, kill: Any, chunks: list[int], docs: list[int], blobs: list[bytes], dims: int
     ) -> None:
+        import numpy as np
+
         alive = self._alive.copy()
         alive[kill] = False
         keep = np.nonzero(alive)[0]
@@ -189,11 +261,12 @@ class VectorIndex:
         self._write_generation(self.generation + 1, matrix, ids, owners, dims)
 
     def _write_generation(
-        self, generation: int, matrix: bytes | list[Any], ids: list[int], docs: list[int], dims: int
+        self, generation: int, matrix: bytes, ids: list[int], docs: list[int], dims: int
     ) -> None:
-        data = matrix if isinstance(matrix, bytes) else b""
+        import numpy as np
+
         for name, ext, payload in (
-            ("matrix", "f32", data),
+            ("matrix", "f32", matrix),
             ("ids", "i64", np.asarray(ids, np.int64).tobytes()),
             ("docs", "i64", np.asarray(docs, np.int64).tobytes()),
             ("dead", "i64", b""),
@@ -209,13 +282,20 @@ class VectorIndex:
                 self._file(name, ext, old).unlink(missing_ok=True)
 
     def _commit(self, generation: int, dims: int, rows: int, dead: int) -> None:
-        previous = self._ann.state if self._ann is not None else AnnIndex.saved_state(self.path)
+        from groundkit.index.ann import AnnIndex, ann_available
+
+        previous = (
+            self._ann.state
+            if self._loaded and self._ann is not None
+            else AnnIndex.saved_state(self.path)
+        )
         state = {"generation": generation, "dims": dims, "rows": rows, "dead": dead}
         tmp = self.path / "state.json.tmp"
         tmp.write_text(json.dumps(state))
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, self.path / "state.json")
+        self._apply(state)
         self._load()
         if self._wants_ann() and self._ann is None and ann_available():
             self._ann = AnnIndex.update(

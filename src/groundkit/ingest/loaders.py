@@ -212,6 +212,8 @@ def _parse_record(line: bytes) -> tuple[str, str | None, str, Metadata]:
         raise Rejected(f"not valid UTF-8 (first bad byte at offset {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise Rejected(f"not valid JSON (column {exc.colno})") from exc
+    except RecursionError:  # deeper than the parser's stack: this record only, not the file
+        raise Rejected("nested too deeply to parse") from None
     if not isinstance(obj, dict):
         raise Rejected("a record must be a JSON object")
     rid = obj.get("id", obj.get("_id"))

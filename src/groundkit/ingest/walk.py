@@ -7,6 +7,7 @@ is refused and reported.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ def discover(paths: Sequence[str], *, exclude: Sequence[str] = ()) -> Discovery:
             assert fmt is not None
             found.files.append(FileInput(str(path), fmt))
         elif path.is_symlink() and not path.exists():
-            found.skipped.append(Skipped(str(path), "unreadable: broken symlink"))
+            found.skipped.append(Skipped(str(path), _dangling(path)))
         elif path.exists():
             found.skipped.append(Skipped(str(path), _NOT_REGULAR))
         else:
@@ -65,6 +66,16 @@ def discover(paths: Sequence[str], *, exclude: Sequence[str] = ()) -> Discovery:
 _NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 
+def _dangling(link: Path) -> str:
+    """Why a symlink leads to no file: a loop of links, or a target that is not there."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "unreadable: symlink loop"
+    return "unreadable: broken symlink"
+
+
 def _walk(root: Path, found: Discovery, excluded: frozenset[str]) -> None:
     real_root = root.resolve()
     for entry, specs in _entries(root, [], excluded, found):
@@ -74,12 +85,16 @@ def _walk(root: Path, found: Discovery, excluded: frozenset[str]) -> None:
         if _ignored(entry, specs):
             continue
         if entry.is_symlink():
-            target = entry.resolve()
+            try:
+                target = entry.resolve()
+            except (RuntimeError, OSError):  # a loop of links: 3.11 raises RuntimeError
+                found.skipped.append(Skipped(str(entry), _dangling(entry)))
+                continue
             if not target.is_relative_to(real_root):
                 found.skipped.append(Skipped(str(entry), "symlink leaves the ingested tree"))
                 continue
             if not target.exists():
-                found.skipped.append(Skipped(str(entry), "unreadable: broken symlink"))
+                found.skipped.append(Skipped(str(entry), _dangling(entry)))
                 continue
             if target.is_dir():
                 continue  # its target is walked in its own place; following it could loop

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from groundkit.errors import ConfigError, ErrorCode, GroundkitError, missing_extra
+from groundkit.errors import ConfigError, ErrorCode, ModelError, missing_extra
 from groundkit.retrieve.rerank import Reranker
 
 __all__ = ["OnnxCrossEncoder", "SentenceTransformersCrossEncoder", "load_cross_encoder"]
@@ -90,7 +90,7 @@ def _relevance(logits: Any, count: int, name: str) -> list[float]:
     if scores.ndim == 2 and scores.shape[1] in (1, 2):
         scores = scores[:, -1]
     if scores.shape != (count,) or not np.isfinite(scores).all():
-        raise GroundkitError(
+        raise ModelError(
             ErrorCode.RERANK_INVALID,
             f"the rerank model {name!r} returned scores of shape {np.shape(logits)}"
             f" (or non-finite values) for {count} passages",

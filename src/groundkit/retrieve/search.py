@@ -7,7 +7,7 @@ every mode.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -19,20 +19,19 @@ from groundkit.index.vectors import VectorIndex
 from groundkit.retrieve.fusion import rrf
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
-from groundkit.text import normalize_text
-from groundkit.types import Citation, Hit
+from groundkit.text import is_text, normalize_text
+from groundkit.types import Citation, ConcreteMode, Hit, SearchMode
 
-__all__ = ["MAX_QUERY_CHARS", "Mode", "SearchRequest", "run_search"]
+__all__ = ["MAX_QUERY_CHARS", "SearchRequest", "run_search"]
 
 MAX_QUERY_CHARS = 10_000
-Mode = Literal["auto", "bm25", "dense", "hybrid"]
 
 
 @dataclass(frozen=True, slots=True)
 class SearchRequest:
     query: str
     top_k: int
-    mode: Mode
+    mode: ConcreteMode  # "auto" is the collection's to resolve, never the search core's
     source: str | None = None
     where: dict[str, Any] = field(default_factory=dict)
     candidates: int = 100
@@ -46,12 +45,22 @@ def _validate(request: SearchRequest) -> str:
     query = request.query
     if not isinstance(query, str) or not query.strip():
         raise UsageError(ErrorCode.INVALID_QUERY, "the query is empty")
+    if not is_text(query) or not all(
+        is_text(str(v)) for v in (request.source or "", *request.where, *request.where.values())
+    ):
+        raise UsageError(
+            ErrorCode.INVALID_QUERY,
+            "the query holds bytes that are not text (not UTF-8)",
+            hint="check the terminal's encoding, or the file the query came from",
+        )
     if len(query) > MAX_QUERY_CHARS:
         raise UsageError(
             ErrorCode.INVALID_QUERY, f"the query is longer than {MAX_QUERY_CHARS} characters"
         )
     if request.top_k < 1:
         raise UsageError(ErrorCode.INVALID_QUERY, "top_k must be at least 1")
+    if request.mode not in (SearchMode.BM25, SearchMode.DENSE, SearchMode.HYBRID):
+        raise UsageError(ErrorCode.USAGE, f"search mode {request.mode!r} is not a way of ranking")
     return normalize_text(query)
 
 
@@ -71,29 +80,29 @@ def run_search(
     if request.source is not None or request.where:
         allowed = store.filter_chunks(request.source, request.where)
     depth = request.top_k
-    if mode == "hybrid":
+    if mode == SearchMode.HYBRID:
         depth = max(depth, request.candidates)
     if reranker is not None:
         depth = max(depth, request.candidates, request.rerank_top_n)
     terms = lexical.tokens(query)
     arms: dict[str, list[tuple[int, float]]] = {}
-    if mode in ("bm25", "hybrid"):
+    if mode in (SearchMode.BM25, SearchMode.HYBRID):
         arms["bm25"] = lexical.search(terms, depth, allowed)
-    if mode in ("dense", "hybrid"):
+    if mode in (SearchMode.DENSE, SearchMode.HYBRID):
         assert embedder is not None
         vector = np.asarray(embedder.embed([query], "query"), np.float32)[0]
         arms["dense"] = vectors.search(vector, depth, allowed)
         best = arms["dense"][0][1] if arms["dense"] else None
         if request.min_similarity is not None and (best is None or best < request.min_similarity):
             return []  # nothing is close enough: abstain rather than return the least bad
-    if mode == "hybrid":
+    if mode == SearchMode.HYBRID:
         ranked = rrf(
             {arm: [rowid for rowid, _ in hits] for arm, hits in arms.items()}, request.rrf_k
         )
     else:
         ranked = arms[mode]
     ranks = {arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)} for arm, hits in arms.items()}
-    if mode == "hybrid":
+    if mode == SearchMode.HYBRID:
         ranks["fused"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
     reranked = request.rerank_top_n if reranker is not None else 0
     head = ranked[: max(request.top_k, reranked)]

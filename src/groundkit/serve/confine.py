@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import ErrorCode, ServeError
 
 __all__ = ["IngestRoots"]
 
@@ -33,14 +33,14 @@ class IngestRoots:
             if raw.startswith(_URL_SCHEMES):
                 continue
             if not self._roots:
-                raise GroundkitError(
+                raise ServeError(
                     ErrorCode.SERVE_PATH_NOT_ALLOWED,
                     "this server ingests URLs only: serve.ingest_roots names no folder",
                     hint="the operator lists the folders clients may ingest in serve.ingest_roots",
                 )
             if not self._inside(raw):
                 # The path is the caller's own, but may be a machine path: it is not echoed.
-                raise GroundkitError(
+                raise ServeError(
                     ErrorCode.SERVE_PATH_NOT_ALLOWED,
                     f"input {position} is outside the folders in serve.ingest_roots",
                     hint="ingest a path inside serve.ingest_roots, or a URL",

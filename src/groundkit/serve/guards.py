@@ -22,7 +22,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import ErrorCode, GroundkitError, ServeError, UsageError
 from groundkit.serve.errors import http_status
 
 __all__ = [
@@ -148,7 +148,7 @@ class HostGuard:
             return
         host = (_header(scope, b"host") or "").lower()
         if host not in self.hosts:
-            error = GroundkitError(
+            error = ServeError(
                 ErrorCode.SERVE_HOST_REJECTED,
                 "this server does not answer to that Host",
                 hint="call it by the address it is bound to, e.g. http://127.0.0.1:PORT",
@@ -160,7 +160,7 @@ class HostGuard:
         # even work whose answer its browser would hide (there is no CORS here).
         origin = _header(scope, b"origin")
         if origin is not None and origin.lower() not in self.origins:
-            error = GroundkitError(
+            error = ServeError(
                 ErrorCode.SERVE_ORIGIN_REJECTED,
                 "cross-origin requests are refused",
                 hint="API and MCP clients send no Origin, or this server's own",
@@ -179,7 +179,7 @@ class BodyLimit:
         self.max_bytes = max_bytes
 
     def _error(self) -> GroundkitError:
-        return GroundkitError(
+        return ServeError(
             ErrorCode.SERVE_BODY_TOO_LARGE,
             f"the request body is larger than {self.max_bytes} bytes",
             hint="send less at once, or raise serve.max_body_bytes",
@@ -192,7 +192,7 @@ class BodyLimit:
         declared = _header(scope, b"content-length")
         if declared is not None:
             if not (declared.isascii() and declared.isdigit()):  # "\xb2".isdigit() is true
-                error = GroundkitError(ErrorCode.USAGE, "Content-Length is not a number")
+                error = UsageError(ErrorCode.USAGE, "Content-Length is not a number")
                 await error_response(scope, send, error)
                 return
             if int(declared) > self.max_bytes:
@@ -237,7 +237,7 @@ class Concurrency:
             await self.app(scope, receive, send)
             return
         if self.in_flight >= self.limit:
-            error = GroundkitError(
+            error = ServeError(
                 ErrorCode.SERVE_BUSY,
                 "the server is busy",
                 hint="retry after a moment, or raise serve.max_concurrent",

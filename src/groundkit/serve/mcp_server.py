@@ -18,19 +18,20 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, ParamSpec, TypeVar, cast
+from typing import Annotated, Any, ParamSpec, TypeVar, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import AuthError, ErrorCode, GroundkitError, ServeError
 from groundkit.serve import models as m
 from groundkit.serve.errors import internal_error, invalid_request
 from groundkit.serve.guards import ACCESS_LOGGER
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize, secret_from_env
+from groundkit.types import SearchMode
 
 __all__ = ["MUTATING_TOOLS", "READ_TOOLS", "create_mcp_server"]
 
@@ -108,7 +109,7 @@ class _Server(MCPServer[Any]):
         tool = next((t for t in await self.list_tools() if t.name == name), None)
         try:
             if tool is None:
-                raise GroundkitError(
+                raise ServeError(
                     ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such tool", hint="list the tools"
                 )
             declared = tool.input_schema.get("properties", {})
@@ -167,7 +168,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         query: Annotated[str, Field(description="Plain words, never query syntax.")],
         collection: DefaultCollectionArg = None,
         top_k: Annotated[int | None, Field(description="How many hits [default: 10].")] = None,
-        mode: Literal["bm25", "dense", "hybrid"] | None = None,
+        mode: SearchMode | None = None,
         source: Annotated[str | None, Field(description="Only sources matching a glob.")] = None,
         where: Annotated[
             dict[str, str | int | float | bool] | None,
@@ -239,7 +240,7 @@ def _check(runtime: Runtime, ctx: Context) -> None:
         authorize(None, None)  # raises: changes are disabled
         return
     if not runtime.secret.same_as(secret_from_env(runtime.settings.serve.secret_env)):
-        raise GroundkitError(ErrorCode.AUTH_INVALID, "the shared secret is no longer configured")
+        raise AuthError(ErrorCode.AUTH_INVALID, "the shared secret is no longer configured")
 
 
 def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:

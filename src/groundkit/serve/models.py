@@ -18,9 +18,10 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from groundkit import types
 from groundkit.retrieve.quotes import MAX_QUOTE_CHARS, QuoteCheck
 from groundkit.retrieve.search import MAX_QUERY_CHARS
-from groundkit.types import Hit, IngestReport, ResolvedCitation
+from groundkit.types import Hit, IngestReport, ResolvedCitation, SearchMode
 
 __all__ = [
     "ChunkResponse",
@@ -87,7 +88,7 @@ class SearchRequest(_Request):
         min_length=1, max_length=MAX_QUERY_CHARS, description="Plain words, never query syntax."
     )
     top_k: int | None = Field(None, ge=1, le=100, description="How many hits [default: 10].")
-    mode: Literal["bm25", "dense", "hybrid"] | None = Field(
+    mode: SearchMode | None = Field(
         None, description="Default: hybrid when the collection has vectors, else bm25."
     )
     source: str | None = Field(
@@ -145,13 +146,8 @@ class CollectionStatus(_Response):
     )
 
     @classmethod
-    def of(cls, status: dict[str, Any]) -> CollectionStatus:
-        in_step = (
-            status["pending"] == 0
-            and status["lexical_chunks"] == status["chunks"]
-            and status["dense_index_vectors"] == status["vectors"]
-        )
-        return cls.model_validate({**status, "health": "ok" if in_step else "catching_up"})
+    def of(cls, status: types.CollectionStatus) -> CollectionStatus:
+        return cls.model_validate(status.to_dict())
 
 
 class ChunkResponse(_Response):

@@ -19,7 +19,7 @@ from fastapi.security import APIKeyHeader
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.errors import ErrorCode, GroundkitError, ServeError, UsageError
 from groundkit.serve import models as m
 from groundkit.serve.errors import http_status, internal_error, invalid_request
 from groundkit.serve.runtime import Runtime
@@ -152,10 +152,10 @@ def _mutating_routes(router: APIRouter) -> None:
         return m.DeletedResponse(collection=name, document_id=document_id)
 
 
-def _error_json(request: Request, error: GroundkitError, status: int | None = None) -> JSONResponse:
+def _error_json(request: Request, error: GroundkitError) -> JSONResponse:
     request.state.error_code = str(error.code)
     body = {**error.to_dict(), "request_id": getattr(request.state, "request_id", "")}
-    return JSONResponse(body, status_code=status or int(http_status(error)))
+    return JSONResponse(body, status_code=int(http_status(error)))
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -169,11 +169,16 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
+        error: GroundkitError
         if exc.status_code == 404:
-            error = GroundkitError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such route")
+            error = ServeError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such route")
+        elif exc.status_code == 405:
+            error = ServeError(
+                ErrorCode.SERVE_METHOD_NOT_ALLOWED, "this route takes another method"
+            )
         else:
-            error = GroundkitError(ErrorCode.USAGE, str(exc.detail))
-        return _error_json(request, error, exc.status_code)
+            error = UsageError(ErrorCode.USAGE, str(exc.detail))
+        return _error_json(request, error)
 
     app.add_exception_handler(GroundkitError, on_groundkit)
     app.add_exception_handler(RequestValidationError, on_invalid)

@@ -3,10 +3,18 @@
 Readers share one open ``Collection`` per name. Before each use the runtime makes two cheap checks
 that notice a write by anyone else (another process's ``grk ingest``, or this server's own
 mutating routes, which write through a separate handle): SQLite's ``PRAGMA data_version`` on a
-watcher connection, which changes when another connection commits, and the store file's inode,
-which changes when the collection is deleted and made again. Either one reopens the collection;
-the old handle is closed when the last request still reading it finishes, so a reader never sees
-a handle closed under it.
+watcher connection, which changes when another connection commits, and whether the collection's
+folder or store file is still the one opened, which changes when the collection is deleted and
+made again. Either one reopens the collection; the old handle is closed when the last request
+still reading it finishes, so a reader never sees a handle closed under it.
+
+The runtime never opens ``store.sqlite`` itself, only through SQLite: on Linux, closing any
+descriptor of a file drops every POSIX lock the process holds on it, SQLite's included, and a
+writer could then checkpoint the WAL under live readers ("database disk image is malformed").
+What it holds open to notice a deletion is the collection's folder.
+
+The loaded models (the embedder and the reranker) are built once and shared by every collection
+and every reopen: loading a cross-encoder takes seconds, a reopen after each write must not.
 
 Writes take the collection's ``write.lock`` (the same flock the CLI takes), so there is only ever
 one writer; a second gets ``index.locked`` at once.
@@ -26,14 +34,17 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from groundkit.collection import (
+    STORE_FILE,
     Collection,
+    collection_path,
     delete_collection,
     list_collections,
     open_collection,
 )
-from groundkit.config import EmbedConfig, Settings
+from groundkit.config import EmbedConfig, RerankConfig, Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
 from groundkit.errors import IndexLockedError
+from groundkit.retrieve.rerank import Reranker
 from groundkit.serve.confine import IngestRoots
 from groundkit.types import IngestReport
 
@@ -45,7 +56,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Runtime"]
 
-_STORE = "store.sqlite"
 _GATES = 16
 
 
@@ -74,26 +84,50 @@ class _SharedEmbedder:
         return self._get().embed(texts, input_type)
 
 
+class _SharedReranker:
+    """Loads the configured cross-encoder on first use and shares it across every reopen."""
+
+    def __init__(self, config: RerankConfig) -> None:
+        self._config = config
+        self._inner: Reranker | None = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> Reranker:
+        with self._lock:
+            if self._inner is None:
+                from groundkit.retrieve.rerank import load_reranker
+
+                self._inner = load_reranker(self._config)
+            return self._inner
+
+    @property
+    def name(self) -> str:
+        return self._get().name
+
+    def score(self, query: str, passages: Sequence[str]) -> Sequence[float]:
+        return self._get().score(query, passages)
+
+
 @dataclass(eq=False)
 class _Entry:
     collection: Collection
     watcher: sqlite3.Connection
     version: int
-    # The store file this entry read, held open: once it is unlinked its link count is 0, which
-    # an inode-number comparison alone misses when the file made again reuses the number.
-    store_fd: int
+    # The collection's folder, held open: once it is removed its link count is 0, and while it
+    # is held no new folder can take its inode number. Never the store file (see above).
+    folder_fd: int
+    store_inode: tuple[int, int] | None
     leases: int = 0
     retired: bool = False
 
-    def replaced(self, path: Path) -> bool:
-        """Whether the store at ``path`` is no longer the file this entry opened."""
-        held = os.fstat(self.store_fd)
-        return held.st_nlink == 0 or _inode(path) != (held.st_dev, held.st_ino)
+    def replaced(self, store: Path) -> bool:
+        """Whether the store at ``store`` is no longer the file this entry opened."""
+        return os.fstat(self.folder_fd).st_nlink == 0 or _inode(store) != self.store_inode
 
     def close(self) -> None:
         self.collection.close()
         self.watcher.close()
-        os.close(self.store_fd)
+        os.close(self.folder_fd)
 
 
 def _inode(path: Path) -> tuple[int, int] | None:
@@ -123,6 +157,7 @@ class Runtime:
         self.secret = secret
         self._ingest_roots = IngestRoots(settings.serve.ingest_roots)
         self._embedder: Embedder = embedder or _SharedEmbedder(settings.embed)
+        self._reranker: Reranker = _SharedReranker(settings.rerank)
         self._lock = threading.Lock()  # the entries and their leases; never held during I/O
         self._gates = tuple(threading.Lock() for _ in range(_GATES))
         self._entries: dict[str, _Entry] = {}
@@ -155,7 +190,7 @@ class Runtime:
                     entry.close()
 
     def _lease(self, name: str) -> _Entry:
-        path = self.index_dir / name / _STORE
+        path = collection_path(self.index_dir, name) / STORE_FILE
         # A (re)open is I/O that can take a while on a large index: it runs under a gate that
         # only collections hashing alike share, never under the runtime lock, so readers of
         # other collections are not held up. The gates are a fixed set, so clients naming
@@ -171,7 +206,8 @@ class Runtime:
                     entry.leases += 1
                     return entry
             try:
-                fresh = self._open(name, path)
+                # With an older view to serve, a reopen never queues behind a writer.
+                fresh = self._open(name, path, lock_wait_s=0.0 if reopening else 10.0)
             except IndexLockedError:
                 # Reopening needs the write lock (an index to rebuild) and a writer holds it:
                 # the view we have is older but consistent. The next request tries again.
@@ -191,17 +227,19 @@ class Runtime:
         self._entries[name] = entry
         return entry
 
-    def _open(self, name: str, path: Path) -> _Entry:
+    def _open(self, name: str, path: Path, *, lock_wait_s: float) -> _Entry:
         try:
-            store_fd = os.open(path, os.O_RDONLY)
+            folder_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
         except OSError:
-            # The library raises the right error: invalid name, or no such collection...
-            with open_collection(
-                name, index_dir=self.index_dir, settings=self.settings, create=False
-            ):
-                pass
-            store_fd = os.open(path, os.O_RDONLY)  # ...unless it was made in between
+            folder_fd = -1
+        if folder_fd < 0 or not path.is_file():
+            if folder_fd >= 0:
+                os.close(folder_fd)
+            # The library raises the right error: invalid name, or no such collection.
+            self._open_collection(name).close()
+            return self._open(name, path, lock_wait_s=lock_wait_s)  # made in between
         try:
+            store_inode = _inode(path)
             # The watcher reads its version before the collection opens: a commit in between
             # makes one needless reopen later, never a missed one.
             # mode=rw: a watcher must never create a store where a deleted collection was.
@@ -212,22 +250,29 @@ class Runtime:
                 check_same_thread=False,
             )
         except BaseException:
-            os.close(store_fd)
+            os.close(folder_fd)
             raise
         try:
             version = _data_version(watcher)
-            collection = open_collection(
-                name,
-                index_dir=self.index_dir,
-                settings=self.settings,
-                create=False,
-                embedder=self._embedder,
-            )
+            collection = self._open_collection(name, lock_wait_s=lock_wait_s)
         except BaseException:
             watcher.close()
-            os.close(store_fd)
+            os.close(folder_fd)
             raise
-        return _Entry(collection, watcher, version, store_fd)
+        return _Entry(collection, watcher, version, folder_fd, store_inode)
+
+    def _open_collection(
+        self, name: str, *, create: bool = False, lock_wait_s: float = 10.0
+    ) -> Collection:
+        return open_collection(
+            name,
+            index_dir=self.index_dir,
+            settings=self.settings,
+            create=create,
+            embedder=self._embedder,
+            reranker=self._reranker,
+            lock_wait_s=lock_wait_s,
+        )
 
     def _retire(self, name: str) -> None:
         entry = self._entries.pop(name, None)
@@ -241,19 +286,11 @@ class Runtime:
         """Ingest for a client: paths must lie inside ``serve.ingest_roots`` (URLs are vetted
         by the fetcher). Raises ``serve.path_not_allowed`` before anything is read."""
         self._ingest_roots.check(inputs)
-        with open_collection(
-            name, index_dir=self.index_dir, settings=self.settings, embedder=self._embedder
-        ) as collection:
+        with self._open_collection(name, create=True) as collection:
             return collection.ingest(list(inputs))
 
     def delete_document(self, name: str, key: str) -> str:
-        with open_collection(
-            name,
-            index_dir=self.index_dir,
-            settings=self.settings,
-            create=False,
-            embedder=self._embedder,
-        ) as collection:
+        with self._open_collection(name) as collection:
             return collection.delete_document(key)
 
     def delete_collection(self, name: str) -> None:

@@ -87,18 +87,18 @@ def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> Shar
 
 def authorize(secret: SharedSecret | None, offered: str | None) -> None:
     """Raise unless ``offered`` is the configured secret. With none configured, nothing mutates."""
-    from groundkit.errors import ErrorCode, GroundkitError
+    from groundkit.errors import AuthError, ErrorCode
 
     if secret is None:
-        raise GroundkitError(
+        raise AuthError(
             ErrorCode.AUTH_INVALID,
             "changes are disabled on this server",
             hint="the operator enables them by setting the variable serve.secret_env names",
         )
     if not offered:
-        raise GroundkitError(
+        raise AuthError(
             ErrorCode.AUTH_REQUIRED,
             f"this needs the shared secret in the {SECRET_HEADER} header",
         )
     if not secret.matches(offered):
-        raise GroundkitError(ErrorCode.AUTH_INVALID, "the shared secret does not match")
+        raise AuthError(ErrorCode.AUTH_INVALID, "the shared secret does not match")

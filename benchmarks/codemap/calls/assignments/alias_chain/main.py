@@ -1,0 +1,8 @@
+def target():
+    return 1
+
+
+first = target
+second = first
+third = second
+third()

@@ -1,0 +1,5 @@
+def _run_v2():
+    return 2
+
+
+run = _run_v2

@@ -1,0 +1,3 @@
+from api import run
+
+run()

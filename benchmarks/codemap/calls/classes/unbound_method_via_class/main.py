@@ -1,0 +1,7 @@
+class Greeter:
+    def hello(self):
+        return "hello"
+
+
+g = Greeter()
+Greeter.hello(g)

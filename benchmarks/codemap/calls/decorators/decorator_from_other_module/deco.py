@@ -1,0 +1,5 @@
+def timed(fn):
+    def inner():
+        return fn()
+
+    return inner

@@ -1,0 +1,9 @@
+from deco import timed
+
+
+@timed
+def work():
+    return 5
+
+
+work()

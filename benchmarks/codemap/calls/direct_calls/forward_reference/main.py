@@ -1,0 +1,9 @@
+def first():
+    return later()
+
+
+def later():
+    return 2
+
+
+first()

@@ -1,0 +1,9 @@
+def helper():
+    return 1
+
+
+def compute():
+    return helper() + helper()
+
+
+compute()

@@ -1,0 +1,12 @@
+import atexit
+
+
+def flush():
+    return "flushed"
+
+
+def setup():
+    atexit.register(flush)
+
+
+setup()

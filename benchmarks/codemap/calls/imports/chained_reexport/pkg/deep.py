@@ -1,0 +1,6 @@
+def api():
+    return _hidden()
+
+
+def _hidden():
+    return 0

@@ -1,0 +1,3 @@
+from .deep import api, _hidden
+
+__all__ = ["api"]

@@ -1,0 +1,9 @@
+import b
+
+
+def start():
+    return b.middle()
+
+
+def finish():
+    return "done"

@@ -1,0 +1,5 @@
+import a
+
+
+def middle():
+    return a.finish()

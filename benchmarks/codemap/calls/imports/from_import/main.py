@@ -1,0 +1,8 @@
+from util import helper, other
+
+
+def run():
+    return helper() + other()
+
+
+run()

@@ -1,0 +1,6 @@
+def helper():
+    return 1
+
+
+def other():
+    return 2

@@ -1,0 +1,9 @@
+import util as u
+from util import helper as h
+
+
+def run():
+    return u.helper() + h() + u.other()
+
+
+run()

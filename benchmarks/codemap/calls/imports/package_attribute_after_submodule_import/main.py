@@ -1,0 +1,4 @@
+import pkg.sub
+
+pkg.helper()
+pkg.sub.tool()

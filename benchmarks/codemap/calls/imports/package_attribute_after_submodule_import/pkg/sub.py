@@ -1,0 +1,2 @@
+def tool():
+    return 2

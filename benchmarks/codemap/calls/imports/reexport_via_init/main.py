@@ -1,0 +1,6 @@
+import pkg
+from pkg import work
+
+work()
+pkg.work()
+pkg.other()

@@ -1,0 +1,2 @@
+from .impl import work
+from .impl import helper as other

@@ -1,0 +1,6 @@
+def work():
+    return 1
+
+
+def helper():
+    return 2

@@ -1,0 +1,7 @@
+from . import c
+from .b import g
+from .sub.x import deep
+
+
+def run():
+    return g() + c.h() + deep()

@@ -1,0 +1,5 @@
+from ..b import g
+
+
+def deep():
+    return g()

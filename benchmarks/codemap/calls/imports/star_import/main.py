@@ -1,0 +1,8 @@
+from util import *
+
+
+def run():
+    return a() + b()
+
+
+run()

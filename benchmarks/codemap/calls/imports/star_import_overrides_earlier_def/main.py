@@ -1,0 +1,7 @@
+def a():
+    return "main"
+
+
+from util import *  # noqa: E402
+
+a()

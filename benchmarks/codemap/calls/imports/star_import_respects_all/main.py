@@ -1,0 +1,12 @@
+def b():
+    return "main"
+
+
+from util import *  # noqa: E402
+
+
+def run():
+    return a() + b()
+
+
+run()

@@ -1,0 +1,9 @@
+__all__ = ["a"]
+
+
+def a():
+    return "util"
+
+
+def b():
+    return "util"

@@ -1,0 +1,5 @@
+def helper():
+    return 1
+
+
+(lambda: helper())()

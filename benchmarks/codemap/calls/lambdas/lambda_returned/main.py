@@ -1,0 +1,9 @@
+def helper():
+    return 3
+
+
+def make():
+    return lambda: helper()
+
+
+make()()

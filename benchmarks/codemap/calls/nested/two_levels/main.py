@@ -1,0 +1,11 @@
+def a():
+    def b():
+        def c():
+            return "c"
+
+        return c()
+
+    return b()
+
+
+a()

@@ -1,0 +1,9 @@
+def helper():
+    return "h"
+
+
+def get_handler():
+    return helper
+
+
+get_handler()()

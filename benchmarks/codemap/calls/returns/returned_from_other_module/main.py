@@ -1,0 +1,4 @@
+from plugins import get_plugin
+
+plugin = get_plugin()
+plugin.activate()

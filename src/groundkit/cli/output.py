@@ -1,0 +1,71 @@
+"""Everything `grk` prints passes here: text that no terminal acts on, and JSON exactly as is.
+
+Documents are other people's text: an OSC 52 sequence stored in one would write the user's
+clipboard when a hit is shown, OSC 8 would plant links, a bidi override would reorder what is
+read. So while a command runs, standard output and standard error are wrapped: in text mode each
+character a terminal would act on is written out as an escape (``\\x1b``); in ``--json`` mode the
+few that ``json.dumps`` leaves raw are written as ``\\uXXXX``, the same JSON value. A progress bar
+draws on the real standard error (``raw_stderr``), which is its own, trusted output.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from groundkit.text import for_terminal, json_safe
+
+__all__ = ["neutral_output", "raw_stderr"]
+
+_raw: list[TextIO] = []
+
+
+class _Neutral(io.TextIOBase):
+    """A text stream that rewrites what is written to it and passes it on."""
+
+    def __init__(self, inner: TextIO, rewrite: Callable[[str], str]) -> None:
+        self._inner = inner
+        self._rewrite = rewrite
+
+    def write(self, text: str) -> int:
+        self._inner.write(self._rewrite(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._inner.flush()
+
+    def isatty(self) -> bool:
+        return self._inner.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._inner, "encoding", "utf-8")
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self._inner, "errors", "strict")
+
+
+@contextmanager
+def neutral_output(*, as_json: bool) -> Iterator[None]:
+    """Wrap standard output and standard error for the duration of one command."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout = _Neutral(out, json_safe if as_json else for_terminal)
+    sys.stderr = _Neutral(err, for_terminal)
+    _raw.append(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+        _raw.pop()
+
+
+def raw_stderr() -> TextIO:
+    """The real standard error, for output that must drive the terminal (a progress bar)."""
+    return _raw[-1] if _raw else sys.stderr

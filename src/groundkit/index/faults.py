@@ -1,0 +1,115 @@
+"""What a failed write or open of a collection's files means, said so a person can act on it.
+
+SQLite, tantivy and plain file writes fail in their own words; a user needs one of a few
+answers: the disk is full (and how much is free), the files are read-only, another process is
+busy, or the file really is damaged. Only the last may ever suggest rebuilding anything, and
+nothing here ever suggests deleting a collection that may be intact.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+from groundkit.errors import ErrorCode, StoreError
+
+__all__ = ["classify_os_error", "classify_sqlite_error", "disk_full", "read_only"]
+
+_ERRNO = re.compile(r"(?:Os \{ code: |\(os error |\[Errno )(\d+)")
+
+
+def disk_full(where: Path, what: str) -> StoreError:
+    return StoreError(
+        ErrorCode.STORE_FULL,
+        f"{what}: the disk is full ({_free(where)} free)",
+        hint="free some space, then run the command again; what was stored before is intact",
+    )
+
+
+def read_only(where: Path, what: str) -> StoreError:
+    return StoreError(
+        ErrorCode.STORE_READ_ONLY,
+        f"{what}: the collection's files are read-only ({_why_read_only(where)})",
+        hint="run it where the index dir is writable, or make it writable; nothing was changed",
+    )
+
+
+def classify_sqlite_error(exc: sqlite3.Error, where: Path, what: str) -> StoreError:
+    """A ``StoreError`` for a failed SQLite call on the store in folder ``where``."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_FULL":
+        return disk_full(where, what)
+    if name.startswith("SQLITE_READONLY") or (
+        name.startswith("SQLITE_CANTOPEN") and not _writable(where)
+    ):
+        return read_only(where, what)
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return StoreError(
+            ErrorCode.STORE_FAILED,
+            f"{what}: the store file is damaged ({name or type(exc).__name__})",
+            hint="restore store.sqlite from a backup, or ingest the sources into a new collection",
+        )
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StoreError(
+            ErrorCode.STORE_FAILED,
+            f"{what}: another process kept the store busy for too long",
+            hint="wait for the other process to finish, then run the command again",
+        )
+    return StoreError(
+        ErrorCode.STORE_FAILED,
+        f"{what} ({name or type(exc).__name__})",
+        hint="check the disk and the permissions of the index dir, then run it again",
+    )
+
+
+def classify_os_error(exc: BaseException, where: Path, what: str) -> StoreError | None:
+    """The ``StoreError`` for a full or read-only disk behind ``exc`` (an ``OSError``, or a
+    library's error that carries the OS error in its message), else None."""
+    code = exc.errno if isinstance(exc, OSError) else _errno_in(str(exc))
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return disk_full(where, what)
+    if code == errno.EROFS or (code in (errno.EACCES, errno.EPERM) and not _writable(where)):
+        return read_only(where, what)
+    return None
+
+
+def _errno_in(message: str) -> int | None:
+    # tantivy reports I/O failures as "Os { code: 28, kind: StorageFull, ... }" or "(os error
+    # 28)"; Python's own as "[Errno 28] ...".
+    found = _ERRNO.search(message)
+    return int(found.group(1)) if found else None
+
+
+def _writable(where: Path) -> bool:
+    probe = where if where.exists() else where.parent
+    return os.access(probe, os.W_OK) and not _on_read_only_mount(probe)
+
+
+def _on_read_only_mount(where: Path) -> bool:
+    try:
+        return bool(os.statvfs(where).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _why_read_only(where: Path) -> str:
+    probe = where if where.exists() else where.parent
+    return "a read-only file system" if _on_read_only_mount(probe) else "no write permission"
+
+
+def _free(where: Path) -> str:
+    probe = where
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        free = shutil.disk_usage(probe).free
+    except OSError:
+        return "unknown space"
+    for size, unit in ((1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")):
+        if free >= size:
+            return f"{free / size:.1f} {unit}"
+    return f"{free} bytes"

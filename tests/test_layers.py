@@ -1,0 +1,158 @@
+"""The import graph flows one way down the pipeline, with every exception declared here."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import groundkit
+
+SRC = Path(groundkit.__file__).parent
+
+# Each top-level module or subpackage of groundkit, by layer. A unit may import its own modules
+# and any unit of a lower layer; nothing else, unless the pair is in _DECLARED.
+LAYERS: dict[str, int] = {
+    # Leaves: they import nothing else of groundkit.
+    "errors": 0,
+    "version": 0,
+    "types": 0,
+    "secret": 0,
+    "text": 0,
+    "checkpoints": 0,
+    # The shared utilities every stage may use.
+    "net": 1,
+    "config": 1,
+    "ingest": 2,
+    "chunk": 2,
+    "embed": 2,
+    "index": 3,
+    "retrieve": 4,
+    "pipeline": 5,
+    "collection": 5,
+    "codemap": 5,
+    "answer": 6,
+    "eval": 7,
+    "serve": 7,
+    "cli": 8,
+    # The shipped fakes sit apart, above everything: production code does not reach them...
+    "testing": 9,
+    # ...and the public face imports the library, never the other way round.
+    "__init__": 10,
+}
+
+_DECLARED: dict[tuple[str, str], str] = {
+    ("collection", "pipeline"): "a collection runs its ingest through the pipeline",
+    ("cli", "testing"): "grk eval --fake-embedder: the CI gate scores with the shipped fake",
+}
+
+
+def _unit(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "groundkit":
+        return None
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _module_name(path: Path, root: Path = SRC) -> str:
+    rel = path.relative_to(root.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path, root: Path = SRC) -> Iterator[tuple[str, int]]:
+    """Every groundkit module ``path`` imports, at any depth (lazy and TYPE_CHECKING ones too),
+    with relative imports made absolute."""
+    here = _module_name(path, root)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base == "groundkit":  # a submodule, or a name of the public face
+                for alias in node.names:
+                    is_module = (root / alias.name).is_dir() or (root / f"{alias.name}.py").exists()
+                    yield f"groundkit.{alias.name}" if is_module else "groundkit", node.lineno
+                continue
+            yield base, node.lineno
+            for alias in node.names:  # `from groundkit.x import y` may import a submodule y
+                yield f"{base}.{alias.name}", node.lineno
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            yield node.args[0].value, node.lineno
+
+
+def violations(root: Path = SRC) -> list[str]:
+    wrong: set[str] = set()
+    for path in sorted(root.rglob("*.py")):
+        source = _unit(_module_name(path, root))
+        assert source in LAYERS, f"{path.relative_to(root)} has no declared layer"
+        for target_module, line in _imports(path, root):
+            target = _unit(target_module)
+            if target is None or target == source:
+                continue
+            if target not in LAYERS:
+                continue  # `from groundkit import X` names an attribute, checked via its module
+            if LAYERS[target] < LAYERS[source] or (source, target) in _DECLARED:
+                continue
+            rel = path.relative_to(root.parent)
+            wrong.add(f"{rel}:{line} imports {'groundkit' if target == '__init__' else target}")
+    return sorted(wrong)
+
+
+def test_every_module_of_the_package_has_a_declared_layer() -> None:
+    units = {_unit(_module_name(p)) for p in SRC.rglob("*.py")}
+    assert units - set(LAYERS) == set()
+
+
+def test_imports_flow_one_way_down_the_pipeline() -> None:
+    assert violations() == []
+
+
+def test_every_declared_exception_is_still_needed() -> None:
+    used = set()
+    for path in SRC.rglob("*.py"):
+        source = _unit(_module_name(path))
+        for target_module, _ in _imports(path):
+            used.add((source, _unit(target_module)))
+    assert set(_DECLARED) - used == set()
+
+
+@pytest.mark.parametrize(
+    ("where", "line"),
+    [
+        ("ingest/walk.py", "from groundkit.embed.base import Embedder\n"),  # a sibling stage
+        ("index/store.py", "import groundkit.retrieve.search\n"),  # upward, `import x` form
+        ("chunk/core.py", "def f():\n    from groundkit.collection import Collection\n"),  # lazy
+        ("embed/base.py", "from ..index import store\n"),  # relative
+        ("types.py", "from groundkit import collection\n"),  # a submodule via the root
+        ("index/store.py", "from groundkit import Settings\n"),  # the public face itself
+        ("retrieve/search.py", "import groundkit.testing\n"),  # the fakes
+    ],
+)
+def test_a_rule_broken_on_purpose_is_caught(tmp_path: Path, where: str, line: str) -> None:
+    copy = tmp_path / "groundkit"
+    for path in SRC.rglob("*.py"):
+        target = copy / path.relative_to(SRC)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    broken = copy / where
+    broken.write_text(broken.read_text(encoding="utf-8") + "\n" + line, encoding="utf-8")
+    found = violations(copy)
+    assert found
+    assert all(f.startswith(f"groundkit/{where}:") for f in found)
