@@ -199,9 +199,10 @@ class ProfileConfig(_Section, frozen=True):
         ),
     ] = None
     n_ctx: Annotated[int, _d("llamacpp: context window in tokens.", ge=512, le=131_072)] = 4096
-    n_threads: Annotated[
-        int | None, _d("llamacpp: CPU threads (default: the cores, at most 4).", ge=1, le=256)
-    ] = None
+    n_threads: (
+        Annotated[int, _d("llamacpp: CPU threads (default: the cores, at most 4).", ge=1, le=256)]
+        | None
+    ) = None
 
 
 class AnswerConfig(_Section, frozen=True):
