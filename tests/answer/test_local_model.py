@@ -118,3 +118,26 @@ def test_the_grammar_schema_only_tightens_the_contract() -> None:
     assert entry["properties"]["text"]["maxLength"] == 400
     assert entry["additionalProperties"] is False
     assert "maxItems" not in ANSWER_SCHEMA["properties"]["items"]  # the contract is untouched
+
+
+def test_a_loaded_model_is_reused_within_the_process_and_threads_wait_passively() -> None:
+    import os
+
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    first = LlamaCppChat(max_tokens=8, n_ctx=1024, n_threads=1)
+    first.complete("Answer briefly.", "Say hello.")
+    second = LlamaCppChat(max_tokens=8, n_ctx=1024, n_threads=1)
+    second.complete("Answer briefly.", "Say hello.")
+    assert second.load_seconds == 0.0  # the first object paid for loading; the second did not
+    assert second.last_timings is not None
+    # Set before the library loaded (a user's own value would have been kept).
+    assert "OMP_WAIT_POLICY" in os.environ
+
+
+def test_the_evidence_budget_leaves_room_for_the_reply() -> None:
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    chat = LlamaCppChat(max_tokens=1024, n_ctx=4096)
+    assert 0 < chat.prompt_budget_bytes < 4096 * 3
+    assert LlamaCppChat(max_tokens=1024, n_ctx=1024).prompt_budget_bytes == 0
