@@ -223,7 +223,7 @@ def answer_eval_command(
         summary_rows,
         write_answer_report,
     )
-    from groundkit.eval.answers import run_answer_eval
+    from groundkit.eval.answers import AnswerOutcome, run_answer_eval
     from groundkit.eval.datasets import load_beir, load_golden
 
     install_log_guard()
@@ -231,6 +231,14 @@ def answer_eval_command(
     previous = read_answer_report(baseline) if baseline else None
     settings = obj.settings().settings
     chats = [(name, profile_chat(obj, name)) for name in profiles]
+    total = len(dataset.queries[:limit] if limit else dataset.queries) * len(chats) * len(quotes)
+    done = [0]
+
+    def progress(o: AnswerOutcome) -> None:  # a long run says where it is, on stderr
+        done[0] += 1
+        if not as_json:
+            click.echo(f"[{done[0]}/{total}] {o.system} {o.query_id}: {o.outcome}", err=True)
+
     with tempfile.TemporaryDirectory(prefix="grk-answers-") as workdir:
         run = run_answer_eval(
             dataset,
@@ -240,6 +248,7 @@ def answer_eval_command(
             quotes=cast("Sequence[QuoteMode]", quotes),
             limit=limit,
             top_k=top_k,
+            on_answer=progress,
         )
     report = build_answer_report(run)
     path = write_answer_report(report, Path(out))
