@@ -160,8 +160,8 @@ def _constraint(schema: dict[str, Any]) -> dict[str, Any]:
     """The request fields that make llama.cpp decode under ``schema``.
 
     With llguidance in the build (xllamacpp has it), the schema goes in as a grammar whose JSON
-    has no optional whitespace: indented JSON costs a small model a third of its tokens. Else
-    the plain ``response_format``.
+    has no optional whitespace: a small model otherwise spends tokens on a newline and an
+    indent before every key. Else the plain ``response_format``.
     """
     import xllamacpp
 
