@@ -391,6 +391,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "answer.max_bundle_bytes",
         "answer.redact_patterns",
         "answer.redact_names",
+        "answer.min_quote_chars",
         "profiles",
         "serve.host",
         "serve.port",

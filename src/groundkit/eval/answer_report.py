@@ -17,10 +17,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from groundkit import __version__
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.eval.answers import OUTCOMES, AnswerOutcome, AnswerRun
 from groundkit.eval.stats import Delta, paired_bootstrap
+from groundkit.version import __version__
 
 __all__ = [
     "ANSWER_SCHEMA_ID",
