@@ -106,9 +106,14 @@ class LexicalIndex:
                     break  # not a swap in between: the folder itself is lost or damaged
                 continue
             index.register_tokenizer(ANALYZER, self._analyzer)
+            searcher = index.searcher()
+            try:
+                total = searcher.doc_freq("all", 1)
+            except ValueError as exc:  # an index of an older schema: rebuilt by the collection
+                self._failure = exc
+                break
             self._index, self.folder, self._failure = index, folder, None
-            self._searcher = index.searcher()
-            self._total = self._searcher.doc_freq("all", 1)
+            self._searcher, self._total = searcher, total
             return
         self._index, self.folder = None, None
 
