@@ -76,7 +76,7 @@ def test_an_incrementally_updated_collection_ranks_as_a_clean_ingest_of_the_same
             clean.ingest([str(clean_docs)])
             assert clean._lexical.stale_postings == 0
             alike = [_ranks_alike(_top(updated, q), _top(clean, q, 20)) for q in _QUERIES]
-    # The tolerance (docs/decisions/0005-derived-indexes.md): idf is made exact; the average
+    # The tolerance (docs/decisions/0007-derived-indexes.md): idf is made exact; the average
     # document length still counts deleted postings, which moves scores by well under 0.5%.
     assert all(alike)
 

@@ -14,7 +14,7 @@ Deleted postings stay in tantivy's segments until a merge drops them, and BM25's
 that has had documents replaced ranks differently from one ingested cleanly. When the index holds
 deleted postings, each query term is boosted by the ratio of its idf over the live documents to
 the idf tantivy computes, which restores clean idf exactly; what remains is the average document
-length, which still counts deleted postings (see docs/decisions/0005-derived-indexes.md).
+length, which still counts deleted postings (see docs/decisions/0007-derived-indexes.md).
 """
 
 from __future__ import annotations

@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
@@ -90,6 +88,8 @@ def run_search(
         arms["bm25"] = lexical.search(terms, depth, allowed)
     if mode in (SearchMode.DENSE, SearchMode.HYBRID):
         assert embedder is not None
+        import numpy as np  # here, not above: a bm25 search never loads numpy
+
         vector = np.asarray(embedder.embed([query], "query"), np.float32)[0]
         arms["dense"] = vectors.search(vector, depth, allowed)
         best = arms["dense"][0][1] if arms["dense"] else None
