@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from grk_runner import Grk
 
 # OSC 52 (write the clipboard), OSC 8 (a hyperlink), DCS, an 8-bit CSI, a bidi override.
