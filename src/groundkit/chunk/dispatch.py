@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from groundkit.chunk.core import pack
 from groundkit.chunk.markdown import markdown_sections
 from groundkit.chunk.model import ChunkSettings, Section, Span
+from groundkit.chunk.rst import rst_sections
 
 __all__ = ["chunk_text"]
 
@@ -25,6 +26,8 @@ def chunk_text(
         # HTML is stored as the Markdown trafilatura made of its main text: headings as in
         # Markdown, and code fences that can open at the end of a line of text.
         sections = markdown_sections(text, glued_fences=True)
+    elif format == "rst":
+        sections = rst_sections(text)
     elif pages:
         sections = _page_sections(text, pages)
     else:
