@@ -55,10 +55,18 @@ def first_text(text: str, start: int, end: int) -> int | None:
 
 
 def last_text_end(text: str, start: int, end: int) -> int | None:
-    """One past the last non-whitespace character of ``text[start:end]``, if there is one."""
-    # Callers pass at most about a chunk: copying it is cheaper than any regex scan.
-    kept = len(text[start:end].rstrip())
-    return start + kept if kept else None
+    """One past the last non-whitespace character of ``text[start:end]``, if there is one.
+
+    Looks back from ``end`` in growing windows, so it costs about the length of the trailing
+    whitespace, however long the range (copying a short slice beats any regex scan).
+    """
+    width = _FIRST_WINDOW
+    while True:
+        low = max(start, end - width)
+        kept = len(text[low:end].rstrip())
+        if kept or low == start:
+            return low + kept if kept else None
+        width *= 4
 
 
 @dataclass(slots=True)

@@ -23,7 +23,8 @@ def markdown_sections(text: str, *, glued_fences: bool = False) -> list[Section]
 
     ``glued_fences``: also open a fence where a line of text ends in backticks (see ``fences``).
     """
-    starts: list[tuple[int, list[str], int]] = [(0, [], 0)]
+    sections: list[Section] = []
+    section: tuple[int, list[str], int] = (0, [], 0)  # start, heading path, heading length
     path: list[tuple[int, str]] = []
     fence: Fence | None = None
     pos = 0
@@ -38,18 +39,21 @@ def markdown_sections(text: str, *, glued_fences: bool = False) -> list[Section]
         elif (opened := opens(content)) is not None:
             fence = opened
         elif (found := heading(line)) is not None:
+            _close(sections, section, start)
             level, title = found
             path = [(lvl, t) for lvl, t in path if lvl < level]
             path.append((level, title))
-            starts.append((start, [t for _, t in path], len(line)))
+            section = (start, [t for _, t in path], len(line))
         elif glued_fences:
             fence = glued_open(content)
-    sections: list[Section] = []
-    bounds = [s for s, _, _ in starts[1:]] + [len(text)]
-    for (start, heading_path, lead), end in zip(starts, bounds, strict=True):
-        if end > start:
-            sections.append(Section(start, end, {"heading_path": heading_path}, lead))
+    _close(sections, section, len(text))
     return sections
+
+
+def _close(sections: list[Section], section: tuple[int, list[str], int], end: int) -> None:
+    start, heading_path, lead = section
+    if end > start:
+        sections.append(Section(start, end, {"heading_path": heading_path}, lead))
 
 
 def _marker(line: str) -> str:
