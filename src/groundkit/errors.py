@@ -122,6 +122,7 @@ class ExitStatus(IntEnum):
     USAGE = 2  # the command or the set-up must change first
     PARTIAL = 3  # some inputs were skipped
     REGRESSION = 4  # grk eval --compare: a metric fell below the baseline beyond its CI
+    INTERRUPTED = 130  # Ctrl-C, as shells report it (128 + SIGINT); what was committed is kept
 
 
 class Kind(StrEnum):

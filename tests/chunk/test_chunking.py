@@ -118,6 +118,7 @@ def test_the_store_reads_back_each_chunk_exactly_as_python_slices_it(
                     rowid=None,
                     document_id="d1",
                     source="s",
+                    path="s",
                     origin="o",
                     external_id=None,
                     format=fmt,
@@ -127,7 +128,8 @@ def test_the_store_reads_back_each_chunk_exactly_as_python_slices_it(
                     fingerprint="f",
                     metadata={},
                     chunks=[
-                        NewChunk(f"c{i}", s.start, s.end, s.metadata) for i, s in enumerate(spans)
+                        NewChunk(f"c{i}", s.start, s.end, s.metadata, 1, 1)
+                        for i, s in enumerate(spans)
                     ],
                 )
             rows = store.chunks_by_rowid([rowid for rowid, _, _ in store.indexed_texts()])

@@ -104,7 +104,7 @@ def test_an_ingested_rst_file_gives_each_hit_its_title_path(tmp_path: Path, open
     col = open_col(Settings(chunk=ChunkConfig(size=120, min_size=0)))
     col.ingest(["guide.rst"])
 
-    assert col.status()["formats"] == {"rst": 1}
+    assert col.status().formats == {"rst": 1}
     hits = {word: col.search(word) for word in ("quokka", "bilby", "lyrebird")}
     assert {word: [h.metadata["heading_path"] for h in found] for word, found in hits.items()} == {
         "quokka": [["Field guide", "Marsupials"]],

@@ -96,6 +96,15 @@ _MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER vectors_out AFTER DELETE ON chunk_vectors
         BEGIN UPDATE counts SET n = n - 1 WHERE name = 'vectors'; END;
     """,
+    # 5: what a person sees of a source, and where a chunk lies in it. ``path`` is the source
+    # relative to the folder that was ingested (NULL in rows stored before: ``source`` stands
+    # in); ``line``/``end_line`` are 1-based lines of a chunk's first and last character.
+    """
+    ALTER TABLE documents ADD COLUMN path TEXT;
+    CREATE INDEX documents_path ON documents (path);
+    ALTER TABLE chunks ADD COLUMN line INTEGER;
+    ALTER TABLE chunks ADD COLUMN end_line INTEGER;
+    """,
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

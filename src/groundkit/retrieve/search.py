@@ -14,11 +14,12 @@ from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
+from groundkit.retrieve.citations import citation_of
 from groundkit.retrieve.fusion import rrf
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
 from groundkit.text import is_text, normalize_text
-from groundkit.types import Citation, ConcreteMode, Hit, SearchMode
+from groundkit.types import ConcreteMode, Hit, SearchMode
 
 __all__ = ["MAX_QUERY_CHARS", "SearchRequest", "run_search"]
 
@@ -123,15 +124,7 @@ def run_search(
     hits: list[Hit] = []
     for rowid, score in ranked[: request.top_k]:
         row = rows[rowid]
-        citation = Citation(
-            collection,
-            row.document_id,
-            row.external_id,
-            row.chunk_id,
-            row.source,
-            row.start,
-            row.end,
-        )
+        citation = citation_of(row, collection)
         excerpt = snippet(row.text, term_set, request.snippet_chars)
         arm_ranks = {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id}
         hits.append(Hit(len(hits) + 1, score, citation, row.text, excerpt, row.metadata, arm_ranks))
