@@ -22,6 +22,7 @@ from groundkit.index.faults import classify_sqlite_error
 from groundkit.index.migrations import migrate
 from groundkit.types import Metadata
 
+_BUSY_S = 10.0
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
 __all__ = ["ChunkRow", "DocumentRow", "IngestState", "NewChunk", "Store"]
@@ -113,6 +114,22 @@ def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
     )
 
 
+def _to_wal(conn: sqlite3.Connection) -> None:
+    """Switch a store to WAL. Two processes making a new store at once can each hold a shared
+    lock while asking for the exclusive one the switch needs; SQLite then answers busy at once
+    rather than deadlock, without its busy handler, so the switch is retried here."""
+    deadline = time.monotonic() + _BUSY_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 class Store:
     """One collection's ``store.sqlite``.
 
@@ -134,7 +151,7 @@ class Store:
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             # First: a second process opening a new store at the same moment waits, not fails.
             self._conn.execute("PRAGMA busy_timeout = 10000")
-            self._conn.execute("PRAGMA journal_mode = WAL")
+            _to_wal(self._conn)
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
             migrate(self._conn)
