@@ -9,11 +9,26 @@ serves it) or to an ``external`` host node.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from groundkit.codemap.model import Location, NodeKey, Provenance
+from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 
-__all__ = ["ANY_METHOD", "HttpCallSite", "Mount", "RouteDecl", "RouterDef"]
+__all__ = [
+    "ANY_METHOD",
+    "HttpCallSite",
+    "Mount",
+    "Route",
+    "RouteDecl",
+    "RouterDef",
+    "Target",
+    "compose",
+    "join_paths",
+    "match",
+    "normalise",
+    "route_segments",
+]
 
 ANY_METHOD = "ANY"  # a route that answers every method (a Django view)
 
@@ -70,3 +85,159 @@ class HttpCallSite:
     provenance: Provenance
     location: Location
     quote: str
+
+
+# -- composing: route nodes with `handles` edges ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A route as served: its node, and the declaration it came from."""
+
+    key: NodeKey
+    method: str
+    path: str
+    decl: RouteDecl
+
+
+def join_paths(*parts: str) -> str:
+    """``join_paths("/api", "items/", "/{id}")`` -> ``/api/items/{id}``; a trailing slash is kept
+    from the last part that has any text."""
+    kept = [p for p in parts if p.strip("/")]
+    body = "/".join(p.strip("/") for p in kept)
+    last = next((p for p in reversed(parts) if p), "")
+    return "/" + body + ("/" if body and last.endswith("/") else "")
+
+
+def compose(
+    routers: Sequence[RouterDef], mounts: Sequence[Mount], decls: Sequence[RouteDecl]
+) -> list[Route]:
+    """Every route at its served path: from each root (an app, or a router nobody mounts), down
+    the mounts, prefixes joined. A router mounted twice serves its routes twice."""
+    by_id = {r.router: r for r in sorted(routers, key=lambda r: r.router)}
+    children: dict[str, list[Mount]] = {}
+    mounted: set[str] = set()
+    for mount in sorted(mounts, key=lambda m: (m.parent, m.prefix, m.child)):
+        children.setdefault(mount.parent, []).append(mount)
+        mounted.add(mount.child)
+    declared: dict[str, list[RouteDecl]] = {}
+    for decl in decls:
+        declared.setdefault(decl.router, []).append(decl)
+    ids = set(by_id) | set(declared) | set(children)
+    roots = sorted(i for i in ids if i not in mounted or (i in by_id and by_id[i].is_app))
+    out: dict[NodeKey, Route] = {}
+
+    def walk(router: str, prefix: str, own: bool, seen: frozenset[str]) -> None:
+        if router in seen:
+            return  # a router mounted inside itself: Python would recurse forever too
+        definition = by_id.get(router)
+        here = join_paths(prefix, definition.prefix) if definition and own else prefix
+        for decl in declared.get(router, ()):
+            path = join_paths(here, decl.path)
+            for method in decl.methods:
+                key = NodeKey(NodeKind.ROUTE, f"{method} {path}", decl.location.path)
+                out.setdefault(key, Route(key, method, path, decl))
+        for mount in children.get(router, ()):
+            walk(
+                mount.child,
+                join_paths(here, mount.prefix),
+                not mount.replaces_prefix,
+                seen | {router},
+            )
+
+    for root in roots:
+        walk(root, "", True, frozenset())
+    return sorted(out.values(), key=lambda r: r.key)
+
+
+# -- matching: a client call's URL to the route it reaches -----------------------------------------
+
+_PARAM = re.compile(r"^(\{[^}]*\}|<[^>]*>|:\w+|\$\{[^}]*\}|\*\w*)$")
+_UNKNOWN = "\x00"
+
+
+def route_segments(path: str) -> list[str | None]:
+    """A served path as segments, None for a parameter in any syntax."""
+    return [None if _PARAM.match(s) else s for s in path.split("?", maxsplit=1)[0].split("/") if s]
+
+
+def normalise(path: str) -> str:
+    """The path with every parameter as ``{}``: how two syntaxes of one route compare."""
+    return "/" + "/".join("{}" if s is None else s for s in route_segments(path))
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a client call lands: a route of the repository, or a host outside it."""
+
+    route: Route | None = None
+    host: str | None = None
+
+
+def match(call: HttpCallSite, routes: Sequence[Route]) -> Target | None:
+    """The route ``call`` reaches, or the outside host it names, or None (no route matches, or
+    several do equally well: never a guess)."""
+    text = "".join(_UNKNOWN if p is None else p for p in call.url)
+    host, path, open_prefix = _split_url(text)
+    if host is not None and _UNKNOWN not in host and _public(host):
+        return Target(host=host.split("@")[-1].split(":")[0].lower())
+    segments = [s for s in path.split("/") if s]
+    best: list[tuple[int, int, Route]] = []
+    for route in routes:
+        if route.method not in (call.method, ANY_METHOD) and call.method != ANY_METHOD:
+            continue
+        score = _score(segments, route_segments(route.path), open_prefix or host is not None)
+        if score is not None:
+            best.append((*score, route))
+    if not best:
+        return None
+    best.sort(key=lambda s: (-s[0], -s[1]))
+    top = [b for b in best if b[:2] == best[0][:2]]
+    served = {b[2].key for b in top}
+    return Target(route=top[0][2]) if len(served) == 1 else None
+
+
+def _split_url(text: str) -> tuple[str | None, str, bool]:
+    """(host, path, whether an unknown base may hide a path prefix)."""
+    text = text.split("#", maxsplit=1)[0].split("?", maxsplit=1)[0]
+    for scheme in ("http://", "https://", "ws://", "wss://"):
+        if text.lower().startswith(scheme):
+            rest = text[len(scheme) :]
+            host, _, path = rest.partition("/")
+            return host, "/" + path, True
+    if text.startswith(_UNKNOWN):
+        # f"{BASE}/items": the base is a host, perhaps with a path of its own.
+        return None, text.lstrip(_UNKNOWN), True
+    return None, text, False
+
+
+def _public(host: str) -> bool:
+    """A host that is not this machine, a service name or a test server: ``api.github.com``."""
+    name = host.rsplit("@", maxsplit=1)[-1].split(":", maxsplit=1)[0].lower()
+    if name in ("localhost", "testserver", "0.0.0.0") or name.startswith("127."):  # noqa: S104
+        return False
+    return "." in name
+
+
+def _score(
+    client: list[str], route: list[str | None], prefix_allowed: bool
+) -> tuple[int, int] | None:
+    """(whole match, literal segments that agreed), or None when ``client`` cannot reach it."""
+    if len(client) < len(route) or (len(client) > len(route) and not prefix_allowed):
+        return None
+    tail = client[len(client) - len(route) :] if route else []
+    if not route and client:
+        return None
+    literal = 0
+    for have, want in zip(tail, route, strict=True):
+        if want is None:
+            continue
+        if _UNKNOWN in have:
+            pattern = re.escape(have).replace(re.escape(_UNKNOWN), ".*")
+            if not re.fullmatch(pattern, want):
+                return None
+            continue
+        if have != want:
+            return None
+        literal += 1
+    return (1 if len(client) == len(route) else 0), literal

@@ -82,6 +82,11 @@ class Project(Protocol):
         """The facts of one of ``paths()`` (read back from the map when it was not re-parsed)."""
         ...
 
+    def top_name(self) -> str:
+        """The repository folder's own name (Python names modules from it when that folder is
+        itself a package)."""
+        ...
+
     def read_text(self, path: str) -> str | None:
         """Any file of the repository by its relative path (``pyproject.toml``,
         ``tsconfig.json``), or None when it is absent, unreadable or outside the repository."""

@@ -1,0 +1,793 @@
+"""One Python file to facts, with the standard library's ``ast``: no other file is looked at.
+
+The facts are plain JSON (lists, dicts, strings, ints), read back from the map for files that did
+not change. Their shapes (see ``facts.py`` for the value forms):
+
+interface (what other modules may consult)
+    ``names``   module-level bindings: name -> [value, ...] (every assignment seen)
+    ``stars``   ``from m import *`` sources: [[module, level], ...]
+    ``all``     ``__all__`` when it is a literal list of strings, else null
+    ``classes`` qualname -> {``bases``: [ref, ...], ``names``: class-body bindings,
+                ``attrs``: instance attributes (``self.x = ...``, annotated fields)}
+    ``funcs``   qualname -> [kind, decorator names, return values]
+body (what only this file's resolution needs)
+    ``scopes``  [qualname, kind, parent, line, end_line, def line] per scope; 0 is the module.
+                Kinds: module, class, function, method, and lambda/comp (not nodes: their calls
+                belong to the enclosing scope, their parameters still shadow)
+    ``bind``    scope index (as a string) -> function-scope bindings
+    ``global``  scope index -> names declared ``global`` there
+    ``calls``   [scope, ref or null, line, col, end_line, end_col, how, target, args, why]
+                how "c" a call, "d" a decorator (target: the decorated scope); args summarised for
+                names that may be routes or HTTP clients; why, when ref is null: "lit" (a method
+                of a literal) or "dyn" (no static name)
+    ``imports`` [scope, module, level, name or null, asname or null, line, col, end_line,
+                end_col, flags]
+    ``urls``    call-site indexes of the elements of a module-level ``urlpatterns`` list
+    ``lines``   line number (as a string) -> the line as written, for evidence
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from groundkit.codemap.extract.base import FileFacts, Unparsable
+
+__all__ = ["INTERESTING", "parse_python"]
+
+# Calls whose arguments are kept: route declarations, router objects, HTTP clients, urlconfs.
+INTERESTING = frozenset(
+    "get post put patch delete head options trace request stream route api_route websocket"
+    " include_router register_blueprint add_api_route add_url_rule add_route mount path re_path"
+    " url include FastAPI APIRouter Flask Blueprint Starlette Router Client AsyncClient Session"
+    " ClientSession TestClient as_view format".split()
+)
+_CLS_FIRST = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+UNKNOWN: list[Any] = [["unknown"], []]
+_LIT: list[Any] = [["lit"], []]
+_NONE: list[Any] = [["none"], []]
+
+
+def parse_python(path: str, text: str) -> FileFacts:
+    try:
+        tree = ast.parse(text, filename=path, type_comments=False)
+    except SyntaxError as exc:
+        raise Unparsable(f"syntax error at line {exc.lineno}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes; absurd nesting
+        raise Unparsable(f"cannot be parsed ({type(exc).__name__})") from None
+    visitor = _Visitor(text)
+    try:
+        visitor.run(tree)
+    except RecursionError:
+        raise Unparsable("nested too deeply to analyse") from None
+    return visitor.facts()
+
+
+def ref_of(expr: ast.expr) -> list[str] | None:
+    """``a.b().c`` -> ``["a", "b", "()", "c"]``: a name, then attributes and calls; else None."""
+    parts: list[str] = []
+    while True:
+        if isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        elif isinstance(expr, ast.Call):
+            parts.append("()")
+            expr = expr.func
+        elif isinstance(expr, ast.Name):
+            parts.append(expr.id)
+            parts.reverse()
+            return parts
+        else:
+            return None
+
+
+def _annotation_ref(expr: ast.expr | None) -> list[str] | None:
+    """The class an annotation names: ``Foo``, ``m.Foo``, ``"Foo"``, ``Optional[Foo]``,
+    ``Foo | None``; None for anything wider (unions of classes, generics of containers)."""
+    if expr is None:
+        return None
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        try:
+            expr = ast.parse(expr.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+        sides = [s for s in (expr.left, expr.right) if not _is_none(s)]
+        return _annotation_ref(sides[0]) if len(sides) == 1 else None
+    if isinstance(expr, ast.Subscript):
+        outer = ref_of(expr.value)
+        if outer and outer[-1] == "Optional":
+            return _annotation_ref(expr.slice)
+        return None
+    ref = ref_of(expr)
+    return ref if ref and "()" not in ref else None
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
+class _Scope:
+    __slots__ = ("bindings", "cls", "first", "globals", "index", "kind", "parent", "qual")
+
+    def __init__(self, index: int, qual: str, kind: str, parent: _Scope | None) -> None:
+        self.index = index
+        self.qual = qual
+        self.kind = kind
+        self.parent = parent
+        self.bindings: dict[str, list[Any]] = {}
+        self.globals: set[str] = set()
+        self.cls: str | None = None  # for a method: its class's qualname
+        self.first: str | None = None  # for a method: the name of its self/cls parameter
+
+
+class _Visitor:
+    def __init__(self, text: str) -> None:
+        self._site_of: dict[int, int] = {}  # id(ast.Call) -> its call-site index
+        self._attrs: list[tuple[str, str, list[Any], _Scope]] = []
+        self.text_lines = text.splitlines()
+        self.scopes: list[list[Any]] = []
+        self.scope_objs: list[_Scope] = []
+        self.calls: list[list[Any]] = []
+        self.imports: list[list[Any]] = []
+        self.urls: list[int] = []
+        self.lines: dict[str, str] = {}
+        self.classes: dict[str, dict[str, Any]] = {}
+        self.funcs: dict[str, list[Any]] = {}
+        self.stars: list[list[Any]] = []
+        self.all: list[str] | None = None
+        self.all_dynamic = False
+        self.flags: list[str] = []  # type_checking / optional, while inside such a block
+        self.returns: dict[int, list[Any]] = {}
+        self.scope: _Scope = self._push("", "module", None, 1, len(self.text_lines) or 1)
+        self.non_ascii = {i + 1 for i, line in enumerate(self.text_lines) if not line.isascii()}
+
+    # -- output -----------------------------------------------------------------------------------
+    def facts(self) -> FileFacts:
+        module = self.scope_objs[0]
+        interface = {
+            "names": module.bindings,
+            "stars": self.stars,
+            "all": None if self.all_dynamic else self.all,
+            "classes": self.classes,
+            "funcs": self.funcs,
+        }
+        bind = {
+            str(s.index): s.bindings
+            for s in self.scope_objs
+            if s.kind not in ("module", "class") and s.bindings
+        }
+        glob = {str(s.index): sorted(s.globals) for s in self.scope_objs if s.globals}
+        body = {
+            "scopes": self.scopes,
+            "bind": bind,
+            "global": glob,
+            "calls": self.calls,
+            "imports": self.imports,
+            "urls": self.urls,
+            "lines": self.lines,
+        }
+        return FileFacts(interface, body)
+
+    def run(self, tree: ast.Module) -> None:
+        self._body(tree.body)
+        for cls, attr, value, scope in self._attrs:
+            attrs = self.classes[cls]["attrs"]
+            attrs.setdefault(attr, []).append(self._portable(value, scope))
+        for scope in self.scope_objs:  # returns are portable only once every binding is known
+            rets = self.returns.get(scope.index)
+            if rets is not None and scope.qual in self.funcs:
+                self.funcs[scope.qual][2] = [self._portable(v, scope) for v in rets]
+
+    # -- scopes -----------------------------------------------------------------------------------
+    def _push(
+        self, qual: str, kind: str, parent: _Scope | None, line: int, end: int, at: int = 0
+    ) -> _Scope:
+        """``line``..``end``: the definition with its decorators; ``at``: its def/class line."""
+        scope = _Scope(len(self.scope_objs), qual, kind, parent)
+        self.scope_objs.append(scope)
+        self.scopes.append([qual, kind, parent.index if parent else -1, line, end, at or line])
+        self._line(at or line)
+        return scope
+
+    def _bind(self, name: str, value: list[Any]) -> None:
+        scope = self.scope
+        if name in scope.globals:
+            scope = self.scope_objs[0]
+        scope.bindings.setdefault(name, []).append(value)
+
+    def _line(self, line: int) -> None:
+        key = str(line)
+        if key not in self.lines and 0 < line <= len(self.text_lines):
+            self.lines[key] = self.text_lines[line - 1].strip()[:240]
+
+    def _col(self, line: int, col: int) -> int:
+        if line in self.non_ascii and 0 < line <= len(self.text_lines):
+            return len(self.text_lines[line - 1].encode("utf-8")[:col].decode("utf-8", "replace"))
+        return col
+
+    def _where(self, node: ast.AST) -> list[int]:
+        line = node.lineno  # type: ignore[attr-defined]
+        end = node.end_lineno or line  # type: ignore[attr-defined]
+        self._line(line)
+        return [
+            line,
+            self._col(line, node.col_offset),  # type: ignore[attr-defined]
+            end,
+            self._col(end, node.end_col_offset or 0),  # type: ignore[attr-defined]
+        ]
+
+    # -- statements -------------------------------------------------------------------------------
+    def _body(self, stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            handler = _STATEMENTS.get(type(stmt))
+            if handler is None:
+                self._generic(stmt)
+            else:
+                handler(self, stmt)
+
+    def _generic(self, node: ast.AST) -> None:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.stmt):
+                        self._body([item])
+                    elif isinstance(item, ast.expr):
+                        self._expr(item)
+                    elif isinstance(item, ast.AST):
+                        self._generic(item)
+            elif isinstance(value, ast.stmt):
+                self._body([value])
+            elif isinstance(value, ast.expr):
+                self._expr(value)
+            elif isinstance(value, ast.AST):
+                self._generic(value)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        outer = self.scope
+        qual = f"{outer.qual}.{node.name}" if outer.qual else node.name
+        kind = "method" if outer.kind == "class" else "function"
+        decorators = [ref_of(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
+        names = [r[-1] for r in decorators if r]
+        self._defaults(node.args)
+        if node.returns is not None:
+            self._expr(node.returns)
+        line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        scope = self._push(qual, kind, outer, line, node.end_lineno or node.lineno, node.lineno)
+        for deco in node.decorator_list:
+            self._decorator(deco, scope.index)
+        self._bind(node.name, [["def", qual], []])
+        self.funcs[qual] = [kind, names, []]
+        self.scope = scope
+        if kind == "method":
+            scope.cls = outer.qual
+        self._params(node.args, scope, names, node.name)
+        self._body(node.body)
+        self.scope = outer
+
+    def _defaults(self, args: ast.arguments) -> None:
+        for default in [*args.defaults, *args.kw_defaults]:
+            if default is not None:
+                self._expr(default)
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+            if arg is not None and arg.annotation is not None:
+                self._expr(arg.annotation)
+
+    def _params(self, args: ast.arguments, scope: _Scope, decorators: list[str], name: str) -> None:
+        positional = [*args.posonlyargs, *args.args]
+        first = 0
+        if scope.kind == "method" and positional and "staticmethod" not in decorators:
+            is_cls = "classmethod" in decorators or name in _CLS_FIRST
+            tag = "cls" if is_cls else "self"
+            scope.first = positional[0].arg
+            scope.bindings[positional[0].arg] = [[[tag, scope.cls], []]]
+            first = 1
+        for arg in [*positional[first:], *args.kwonlyargs]:
+            ann = _annotation_ref(arg.annotation)
+            value = [["ann", ann], []] if ann else [["param"], []]
+            scope.bindings.setdefault(arg.arg, []).append(value)
+        for star in (args.vararg, args.kwarg):
+            if star is not None:
+                scope.bindings.setdefault(star.arg, []).append(_LIT)
+
+    def _class(self, node: ast.ClassDef) -> None:
+        outer = self.scope
+        qual = f"{outer.qual}.{node.name}" if outer.qual else node.name
+        bases = []
+        for base in node.bases:
+            self._expr(base)
+            target = base.value if isinstance(base, ast.Subscript) else base
+            ref = ref_of(target)
+            if ref and "()" not in ref:
+                bases.append(ref)
+        for keyword in node.keywords:
+            self._expr(keyword.value)
+        line = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+        scope = self._push(qual, "class", outer, line, node.end_lineno or node.lineno, node.lineno)
+        for deco in node.decorator_list:
+            self._decorator(deco, scope.index)
+        self._bind(node.name, [["def", qual], []])
+        info: dict[str, Any] = {"bases": bases, "names": scope.bindings, "attrs": {}}
+        self.classes[qual] = info
+        self.scope = scope
+        self._body(node.body)
+        self.scope = outer
+
+    def _decorator(self, deco: ast.expr, target: int) -> None:
+        if isinstance(deco, ast.Call):
+            self._call(deco, how="d", target=target)
+            return
+        self._expr(deco)
+        ref = ref_of(deco)
+        where = self._where(deco)
+        self.calls.append(
+            [self.scope.index, ref, *where, "d", target, None, None if ref else "dyn"]
+        )
+
+    def _assign(self, node: ast.Assign) -> None:
+        self._expr(node.value)
+        value = self._value(node.value)
+        for target in node.targets:
+            self._target(target, value, node.value)
+        if self.scope.kind == "module":
+            self._module_lists(node.targets, node.value, replace=True)
+
+    def _ann_assign(self, node: ast.AnnAssign) -> None:
+        self._expr(node.annotation)
+        if node.value is not None:
+            self._expr(node.value)
+        ann = _annotation_ref(node.annotation)
+        value = [["ann", ann], []] if ann else self._value(node.value) if node.value else _LIT
+        if node.value is None and self.scope.kind == "class" and isinstance(node.target, ast.Name):
+            # A dataclass-style field: instances have it, the class body does not bind it.
+            if ann:
+                attrs = self.classes[self.scope.qual]["attrs"]
+                attrs.setdefault(node.target.id, []).append(value)
+            return
+        if node.value is None and isinstance(node.target, ast.Name):
+            if ann:  # `x: Foo` declares the type a later assignment will have
+                self._bind(node.target.id, value)
+            return
+        self._target(node.target, value, node.value)
+
+    def _aug_assign(self, node: ast.AugAssign) -> None:
+        self._expr(node.value)
+        if isinstance(node.target, ast.Name):
+            if self.scope.kind == "module":
+                self._module_lists([node.target], node.value, replace=False)
+            self._bind(node.target.id, UNKNOWN)
+        else:
+            self._expr(node.target)
+
+    def _module_lists(self, targets: list[ast.expr], value: ast.expr, *, replace: bool) -> None:
+        names = {t.id for t in targets if isinstance(t, ast.Name)}
+        if "__all__" in names:
+            strings = _strings(value)
+            if strings is None:
+                self.all_dynamic = True
+            else:
+                self.all = strings if replace or self.all is None else [*self.all, *strings]
+        if "urlpatterns" in names and isinstance(value, ast.List | ast.Tuple):
+            for element in value.elts:
+                site = self._site_of.get(id(element))
+                if site is not None:
+                    self.urls.append(site)
+
+    def _target(self, target: ast.expr, value: list[Any], source: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            self._bind(target.id, value)
+        elif isinstance(target, ast.Tuple | ast.List):
+            values: list[list[Any]]
+            if isinstance(source, ast.Tuple | ast.List) and len(source.elts) == len(target.elts):
+                values = [self._value(e) for e in source.elts]
+            else:
+                values = [UNKNOWN] * len(target.elts)
+            for sub, sub_value in zip(target.elts, values, strict=True):
+                self._target(sub, sub_value, None)
+        elif isinstance(target, ast.Starred):
+            self._target(target.value, _LIT, None)
+        elif isinstance(target, ast.Attribute):
+            self._expr(target.value)
+            self._self_attribute(target, value)
+        else:
+            self._expr(target)
+
+    def _self_attribute(self, target: ast.Attribute, value: list[Any]) -> None:
+        """``self.x = v`` in a method: instances of the class have ``x``."""
+        method = self.scope
+        while method.kind in ("lambda", "comp") and method.parent is not None:
+            method = method.parent
+        if (
+            method.kind == "method"
+            and method.first is not None
+            and isinstance(target.value, ast.Name)
+            and target.value.id == method.first
+            and method.cls in self.classes
+        ):
+            self._attrs.append((method.cls, target.attr, value, self.scope))
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self._bind(alias.asname, [["mod", alias.name, 0], []])
+            else:
+                top = alias.name.split(".")[0]
+                self._bind(top, [["mod", top, 0], []])
+            where = self._where(node)
+            self.imports.append(
+                [self.scope.index, alias.name, 0, None, alias.asname, *where, list(self.flags)]
+            )
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        where = self._where(node)
+        for alias in node.names:
+            if alias.name == "*":
+                self.stars.append([module, node.level])
+            else:
+                value = [["from", module, node.level, alias.name], []]
+                self._bind(alias.asname or alias.name, value)
+            self.imports.append(
+                [
+                    self.scope.index,
+                    module,
+                    node.level,
+                    alias.name,
+                    alias.asname,
+                    *where,
+                    list(self.flags),
+                ]
+            )
+
+    def _global(self, node: ast.Global | ast.Nonlocal) -> None:
+        if isinstance(node, ast.Global):
+            self.scope.globals.update(node.names)
+        for name in node.names:  # nonlocal: the enclosing function's binding, not tracked
+            if isinstance(node, ast.Nonlocal):
+                self._bind(name, UNKNOWN)
+
+    def _if(self, node: ast.If) -> None:
+        self._expr(node.test)
+        test = ref_of(node.test)
+        if test and test[-1] == "TYPE_CHECKING":
+            self._flagged("type_checking", node.body)
+            self._body(node.orelse)
+            return
+        self._body(node.body)
+        self._body(node.orelse)
+
+    def _try(self, node: ast.Try | ast.TryStar) -> None:
+        catches = False
+        for handler in node.handlers:
+            types = handler.type
+            elements = types.elts if isinstance(types, ast.Tuple) else [types]
+            for element in elements:
+                ref = ref_of(element) if element is not None else ["BaseException"]
+                if ref and ref[-1] in _IMPORT_ERRORS:
+                    catches = True
+        if catches:
+            self._flagged("optional", node.body)
+        else:
+            self._body(node.body)
+        for handler in node.handlers:
+            if handler.type is not None:
+                self._expr(handler.type)
+            if handler.name:
+                types = handler.type
+                ref = ref_of(types) if types is not None else None
+                self._bind(handler.name, [["ann", ref], []] if ref else UNKNOWN)
+            if catches:
+                self._flagged("optional", handler.body)
+            else:
+                self._body(handler.body)
+        self._body(node.orelse)
+        self._body(node.finalbody)
+
+    def _match(self, node: ast.Match) -> None:
+        self._expr(node.subject)
+        for case in node.cases:
+            for sub in ast.walk(case.pattern):
+                name = getattr(sub, "name", None) or getattr(sub, "rest", None)
+                if isinstance(name, str):
+                    self._bind(name, UNKNOWN)
+                if isinstance(sub, ast.MatchValue | ast.MatchClass):
+                    self._expr(sub.value if isinstance(sub, ast.MatchValue) else sub.cls)
+            if case.guard is not None:
+                self._expr(case.guard)
+            self._body(case.body)
+
+    def _flagged(self, flag: str, body: list[ast.stmt]) -> None:
+        self.flags.append(flag)
+        try:
+            self._body(body)
+        finally:
+            self.flags.pop()
+
+    def _for(self, node: ast.For | ast.AsyncFor) -> None:
+        self._expr(node.iter)
+        self._target(node.target, UNKNOWN, None)
+        self._body(node.body)
+        self._body(node.orelse)
+
+    def _with(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self._expr(item.context_expr)
+            if item.optional_vars is not None:
+                value = UNKNOWN
+                if isinstance(item.context_expr, ast.Call):
+                    # Only an outside client class is taken to return itself from __enter__.
+                    inner = self._value(item.context_expr)
+                    value = [["with", inner], []]
+                self._target(item.optional_vars, value, None)
+        self._body(node.body)
+
+    def _return(self, node: ast.Return) -> None:
+        if node.value is None:
+            return
+        self._expr(node.value)
+        function = self.scope
+        if function.kind in ("function", "method"):
+            self.returns.setdefault(function.index, []).append(self._value(node.value))
+
+    # -- expressions ------------------------------------------------------------------------------
+    def _expr(self, node: ast.expr) -> None:
+        kind = type(node)
+        if kind is ast.Call:
+            self._call(node)  # type: ignore[arg-type]
+        elif kind is ast.Name or kind is ast.Constant:
+            return
+        elif kind is ast.Attribute:
+            self._expr(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.Lambda:
+            self._lambda(node)  # type: ignore[arg-type]
+        elif kind in _COMPREHENSIONS:
+            self._comprehension(node)
+        elif kind is ast.NamedExpr:
+            self._expr(node.value)  # type: ignore[attr-defined]
+            self._bind(node.target.id, self._value(node.value))  # type: ignore[attr-defined]
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self._expr(child)
+                elif isinstance(child, ast.AST):
+                    self._generic(child)
+
+    def _call(self, node: ast.Call, how: str = "c", target: int = -1) -> int:
+        func = node.func
+        ref = ref_of(func)
+        # Inner parts first: `a(b)(c)` records a(b), then its result called.
+        if isinstance(func, ast.Attribute | ast.Call):
+            self._expr(func.value if isinstance(func, ast.Attribute) else func)
+        elif not isinstance(func, ast.Name):
+            self._expr(func)
+        for arg in node.args:
+            self._expr(arg)
+        for keyword in node.keywords:
+            self._expr(keyword.value)
+        why = None
+        if ref is None:
+            why = "lit" if _literal_receiver(func) else "dyn"
+        args = None
+        name = ref[-1] if ref else func.attr if isinstance(func, ast.Attribute) else None
+        if name in INTERESTING or how == "d":
+            args = self._args(node)
+        index = len(self.calls)
+        self.calls.append([self.scope.index, ref, *self._where(node), how, target, args, why])
+        self._site_of[id(node)] = index
+        return index
+
+    def _args(self, node: ast.Call) -> list[Any]:
+        positional = [self._summary(a) for a in node.args]
+        keywords = {k.arg: self._summary(k.value) for k in node.keywords if k.arg}
+        receiver = None
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Constant):
+            receiver = node.func.value.value if isinstance(node.func.value.value, str) else None
+        return [positional, keywords, receiver]
+
+    def _summary(self, expr: ast.expr) -> list[Any]:
+        """An argument as routes and HTTP calls need it."""
+        if isinstance(expr, ast.Constant):
+            return ["s", expr.value] if isinstance(expr.value, str) else ["?"]
+        if isinstance(expr, ast.JoinedStr | ast.BinOp):
+            pieces = _pieces(expr)
+            return ["t", pieces] if pieces is not None else ["?"]
+        if isinstance(expr, ast.Call):
+            site = self._site_of.get(id(expr))
+            return ["c", site] if site is not None else ["?"]
+        if isinstance(expr, ast.List | ast.Tuple):
+            return ["l", [self._summary(e) for e in expr.elts]]
+        ref = ref_of(expr)
+        return ["r", ref] if ref else ["?"]
+
+    def _lambda(self, node: ast.Lambda) -> None:
+        self._defaults(node.args)
+        outer = self.scope
+        scope = self._push(outer.qual, "lambda", outer, node.lineno, node.end_lineno or node.lineno)
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+            scope.bindings[arg.arg] = [[["param"], []]]
+        for star in (node.args.vararg, node.args.kwarg):
+            if star is not None:
+                scope.bindings[star.arg] = [_LIT]
+        self.scope = scope
+        self._expr(node.body)
+        self.scope = outer
+
+    def _comprehension(self, node: ast.AST) -> None:
+        generators: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
+        self._expr(generators[0].iter)  # evaluated in the enclosing scope
+        outer = self.scope
+        line = node.lineno  # type: ignore[attr-defined]
+        scope = self._push(outer.qual, "comp", outer, line, line)
+        self.scope = scope
+        for i, gen in enumerate(generators):
+            if i:
+                self._expr(gen.iter)
+            self._target(gen.target, UNKNOWN, None)
+            for cond in gen.ifs:
+                self._expr(cond)
+        if isinstance(node, ast.DictComp):
+            self._expr(node.key)
+            self._expr(node.value)
+        else:
+            self._expr(node.elt)  # type: ignore[attr-defined]
+        self.scope = outer
+
+    # -- values -----------------------------------------------------------------------------------
+    def _value(self, expr: ast.expr) -> list[Any]:
+        """What an expression binds a name to: [base, rest-of-ref, call site]."""
+        if isinstance(expr, ast.Constant):
+            if expr.value is None:
+                return _NONE
+            return [["str", expr.value], []] if isinstance(expr.value, str) else _LIT
+        if isinstance(expr, ast.Await):
+            return self._value(expr.value) if isinstance(expr.value, ast.Call) else UNKNOWN
+        if isinstance(expr, ast.JoinedStr | ast.BinOp):
+            pieces = _pieces(expr)
+            if pieces is not None:
+                return [["tmpl", pieces], []]
+            return _LIT if isinstance(expr, ast.JoinedStr) else UNKNOWN
+        if isinstance(expr, _LITERALS):
+            return _LIT
+        ref = ref_of(expr)
+        if ref is None:
+            return UNKNOWN
+        site = self._site_of.get(id(expr), -1) if isinstance(expr, ast.Call) else -1
+        scope = self.scope
+        if ref[0] == "super" and len(ref) > 1 and ref[1] == "()":
+            method = _method_of(scope)
+            if method is not None:
+                return [["super", method.cls], ref[2:], site]
+            return UNKNOWN
+        return [["name", ref[0]], ref[1:], site]
+
+    def _portable(self, value: list[Any], scope: _Scope, depth: int = 0) -> list[Any]:
+        """A value made to mean the same when evaluated at module level: a function-local name
+        is replaced by what it is bound to (when every binding agrees); else unknown."""
+        base = value[0]
+        if base[0] != "name":
+            return value
+        name = base[1]
+        holder = _holder(scope, name)
+        if holder is None or holder.kind in ("module", "class"):
+            return value
+        if depth > 3:
+            return UNKNOWN
+        bound = [v for v in holder.bindings.get(name, []) if v[0][0] != "none"]
+        if not bound or any(b != bound[0] for b in bound):
+            return UNKNOWN
+        inner = self._portable(bound[0], holder, depth + 1)
+        if inner[0][0] in ("unknown", "param"):
+            return UNKNOWN
+        site = value[2] if len(value) > 2 and value[1] else inner[2] if len(inner) > 2 else -1
+        return [inner[0], [*inner[1], *value[1]], site]
+
+
+def _holder(scope: _Scope, name: str) -> _Scope | None:
+    """The scope whose binding ``name`` refers to from ``scope`` (class bodies are skipped from
+    inside functions, as Python does)."""
+    current: _Scope | None = scope
+    first = True
+    while current is not None:
+        if name in current.globals:
+            while current.parent is not None:
+                current = current.parent
+            return current
+        if (first or current.kind != "class") and name in current.bindings:
+            return current
+        first = False
+        current = current.parent
+    return None
+
+
+def _method_of(scope: _Scope) -> _Scope | None:
+    current: _Scope | None = scope
+    while current is not None and current.kind in ("lambda", "comp", "function"):
+        if current.kind == "function":
+            return None
+        current = current.parent
+    return current if current is not None and current.kind == "method" else None
+
+
+def _strings(expr: ast.expr) -> list[str] | None:
+    if isinstance(expr, ast.List | ast.Tuple):
+        out = []
+        for element in expr.elts:
+            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+                return None
+            out.append(element.value)
+        return out
+    return None
+
+
+def _pieces(expr: ast.expr) -> list[Any] | None:
+    """A string built from parts: literal text, null for an unknown field, ["r", ref] for a name
+    (a constant, perhaps, resolved later). None when it is not string-building."""
+    if isinstance(expr, ast.Constant):
+        return [expr.value] if isinstance(expr.value, str) else None
+    if isinstance(expr, ast.JoinedStr):
+        out: list[Any] = []
+        for part in expr.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                out.append(part.value)
+            elif isinstance(part, ast.FormattedValue):
+                ref = ref_of(part.value)
+                out.append(["r", ref] if ref and "()" not in ref else None)
+        return out
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        left = _pieces(expr.left)
+        right = _pieces(expr.right)
+        if left is None and right is None:
+            return None
+        return [*(left or [_name_piece(expr.left)]), *(right or [_name_piece(expr.right)])]
+    return None
+
+
+def _name_piece(expr: ast.expr) -> Any:
+    ref = ref_of(expr)
+    return ["r", ref] if ref and "()" not in ref else None
+
+
+def _literal_receiver(func: ast.expr) -> bool:
+    """``"x".join``, ``[].append``, ``{}.get``: a method of a built-in type."""
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, _LITERALS | ast.Constant | ast.JoinedStr)
+
+
+_LITERALS = (
+    ast.List,
+    ast.Tuple,
+    ast.Dict,
+    ast.Set,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+    ast.Compare,
+    ast.UnaryOp,
+)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+_STATEMENTS: dict[type[ast.AST], Any] = {
+    ast.FunctionDef: _Visitor._function,
+    ast.AsyncFunctionDef: _Visitor._function,
+    ast.ClassDef: _Visitor._class,
+    ast.Assign: _Visitor._assign,
+    ast.AnnAssign: _Visitor._ann_assign,
+    ast.AugAssign: _Visitor._aug_assign,
+    ast.Import: _Visitor._import,
+    ast.ImportFrom: _Visitor._import_from,
+    ast.Global: _Visitor._global,
+    ast.Nonlocal: _Visitor._global,
+    ast.If: _Visitor._if,
+    ast.Try: _Visitor._try,
+    ast.TryStar: _Visitor._try,
+    ast.Match: _Visitor._match,
+    ast.For: _Visitor._for,
+    ast.AsyncFor: _Visitor._for,
+    ast.With: _Visitor._with,
+    ast.AsyncWith: _Visitor._with,
+    ast.Return: _Visitor._return,
+}
