@@ -20,6 +20,7 @@ from groundkit.errors import ConfigError, ErrorCode
 __all__ = [
     "AnswerConfig",
     "ChunkConfig",
+    "CodemapConfig",
     "EmbedConfig",
     "IngestConfig",
     "LoadedSettings",
@@ -209,6 +210,12 @@ class ServeConfig(_Frozen):
         return self
 
 
+class CodemapConfig(_Frozen):
+    max_file_bytes: int = Field(
+        2_000_000, ge=1, description="Larger source files are skipped by `grk map`."
+    )
+
+
 class Settings(_Frozen):
     index_dir: str = Field(".groundkit", description="Folder holding every collection.")
     collection: str = Field("default", description="Collection used when none is named.")
@@ -222,6 +229,7 @@ class Settings(_Frozen):
         {}, description="Language-model provider profiles, [profiles.NAME] in grk.toml."
     )
     serve: ServeConfig = ServeConfig()
+    codemap: CodemapConfig = CodemapConfig()
 
 
 def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:

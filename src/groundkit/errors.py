@@ -91,6 +91,11 @@ class ErrorCode(StrEnum):
     SERVE_INVALID_REQUEST = "serve.invalid_request"
     SERVE_ROUTE_NOT_FOUND = "serve.route_not_found"
     SERVE_PATH_NOT_ALLOWED = "serve.path_not_allowed"
+    CODEMAP_NOT_FOUND = "codemap.not_found"
+    SYMBOL_NOT_FOUND = "codemap.symbol_not_found"
+    SYMBOL_AMBIGUOUS = "codemap.symbol_ambiguous"
+    CODEMAP_REVISION = "codemap.bad_revision"
+    CODEMAP_GIT = "codemap.git_failed"
 
 
 class GroundkitError(Exception):

@@ -9,9 +9,11 @@ serves it) or to an ``external`` host node.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 
@@ -23,8 +25,11 @@ __all__ = [
     "RouteDecl",
     "RouterDef",
     "Target",
+    "Web",
     "compose",
+    "dump_web",
     "join_paths",
+    "load_web",
     "match",
     "normalise",
     "route_segments",
@@ -241,3 +246,87 @@ def _score(
             return None
         literal += 1
     return (1 if len(client) == len(route) else 0), literal
+
+
+# -- storage: what one file reported, as JSON ------------------------------------------------------
+
+
+def _loc(location: Location) -> list[Any]:
+    return [location.path, location.line, location.col, location.end_line, location.end_col]
+
+
+def _key(key: NodeKey) -> list[str]:
+    return [str(key.kind), key.qualname, key.path]
+
+
+def dump_web(
+    routers: Sequence[RouterDef],
+    mounts: Sequence[Mount],
+    decls: Sequence[RouteDecl],
+    calls: Sequence[HttpCallSite],
+) -> str:
+    """One file's web facts as JSON ('' when it has none)."""
+    if not (routers or mounts or decls or calls):
+        return ""
+    return json.dumps(
+        {
+            "routers": [[r.router, r.prefix, r.is_app, _loc(r.location)] for r in routers],
+            "mounts": [
+                [m.parent, m.child, m.prefix, m.replaces_prefix, _loc(m.location)] for m in mounts
+            ],
+            "routes": [
+                [
+                    d.router,
+                    list(d.methods),
+                    d.path,
+                    _key(d.handler),
+                    str(d.provenance),
+                    _loc(d.location),
+                    d.quote,
+                ]
+                for d in decls
+            ],
+            "http": [
+                [
+                    _key(c.caller),
+                    c.method,
+                    list(c.url),
+                    str(c.provenance),
+                    _loc(c.location),
+                    c.quote,
+                ]
+                for c in calls
+            ],
+        },
+        separators=(",", ":"),
+    )
+
+
+@dataclass(slots=True)
+class Web:
+    routers: list[RouterDef]
+    mounts: list[Mount]
+    routes: list[RouteDecl]
+    calls: list[HttpCallSite]
+
+
+def load_web(texts: Iterable[str]) -> Web:
+    """Every file's web facts together."""
+    web = Web([], [], [], [])
+    for text in texts:
+        data = json.loads(text)
+        for r in data["routers"]:
+            web.routers.append(RouterDef(r[0], r[1], r[2], Location(*r[3])))
+        for m in data["mounts"]:
+            web.mounts.append(Mount(m[0], m[1], m[2], m[3], Location(*m[4])))
+        for d in data["routes"]:
+            handler = NodeKey(NodeKind(d[3][0]), d[3][1], d[3][2])
+            web.routes.append(
+                RouteDecl(d[0], tuple(d[1]), d[2], handler, Provenance(d[4]), Location(*d[5]), d[6])
+            )
+        for c in data["http"]:
+            caller = NodeKey(NodeKind(c[0][0]), c[0][1], c[0][2])
+            web.calls.append(
+                HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), Location(*c[4]), c[5])
+            )
+    return web

@@ -8,7 +8,7 @@ is refused and reported.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +17,7 @@ import pathspec
 from groundkit.ingest.formats import Format, format_for
 from groundkit.types import Skipped
 
-__all__ = ["Discovery", "FileInput", "discover"]
+__all__ = ["Discovery", "FileInput", "discover", "walk_tree"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +66,25 @@ _NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 
 def _walk(root: Path, found: Discovery, excluded: frozenset[str]) -> None:
+    for entry in walk_tree(root, found, excluded):
+        fmt = format_for(entry, explicit=False)
+        if fmt is None:
+            found.ignored += 1
+        else:
+            found.files.append(FileInput(str(entry), fmt))
+
+
+def walk_tree(
+    root: Path,
+    found: Discovery,
+    excluded: frozenset[str] = frozenset(),
+    prune: Callable[[Path], bool] | None = None,
+) -> Iterator[Path]:
+    """Every regular file under ``root`` that the rules admit, in a stable order; refusals go to
+    ``found.skipped``. ``prune(folder)`` true: that folder is not walked into (the code map's
+    vendored and generated trees)."""
     real_root = root.resolve()
-    for entry, specs in _entries(root, [], excluded, found):
+    for entry, specs in _entries(root, [], excluded, found, prune):
         rel_parts = entry.relative_to(root).parts
         if any(part.startswith(".") for part in rel_parts):
             continue
@@ -86,18 +103,18 @@ def _walk(root: Path, found: Discovery, excluded: frozenset[str]) -> None:
         if not entry.is_file():  # a pipe would block the reader forever
             found.skipped.append(Skipped(str(entry), _NOT_REGULAR))
             continue
-        fmt = format_for(entry, explicit=False)
-        if fmt is None:
-            found.ignored += 1
-        else:
-            found.files.append(FileInput(str(entry), fmt))
+        yield entry
 
 
 _Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]
 
 
 def _entries(
-    directory: Path, specs: _Specs, excluded: frozenset[str], found: Discovery
+    directory: Path,
+    specs: _Specs,
+    excluded: frozenset[str],
+    found: Discovery,
+    prune: Callable[[Path], bool] | None = None,
 ) -> Iterator[tuple[Path, _Specs]]:
     """Files and symlinks under ``directory`` in a stable order, with the gitignores above each.
 
@@ -119,8 +136,8 @@ def _entries(
         if child.name.startswith(".") or _ignored(child, specs):
             continue
         if child.is_dir() and not child.is_symlink():
-            if os.path.realpath(child) not in excluded:
-                yield from _entries(child, specs, excluded, found)
+            if os.path.realpath(child) not in excluded and not (prune and prune(child)):
+                yield from _entries(child, specs, excluded, found, prune)
         else:
             yield child, specs
 

@@ -13,6 +13,7 @@ edge's provenance follows. Every other module consulted is recorded as a depende
 from __future__ import annotations
 
 import builtins
+from functools import partial
 from collections.abc import Callable
 from typing import Any
 
@@ -161,7 +162,12 @@ class Evaluator:
     # -- names ------------------------------------------------------------------------------------
     def lookup(self, scope: Scope, name: str) -> Result:
         path, key = scope
-        memo_key = (path, key, name)
+        return self._memoised((path, key, name), lambda: self._lookup(path, key, name))
+
+    def _memoised(
+        self, memo_key: tuple[str, tuple[Any, ...], str], compute: Callable[[], Result]
+    ) -> Result:
+        """``compute()`` once per key, cycles cut (to unknown), its dependencies kept with it."""
         found = self._memo.get(memo_key)
         if found is not None:
             self.deps.update(found[1])
@@ -172,7 +178,7 @@ class Evaluator:
         self.depth += 1
         outer, self.deps = self.deps, set()
         try:
-            result = self._lookup(path, key, name)
+            result = compute()
         finally:
             self.depth -= 1
             self._busy.discard(memo_key)
@@ -355,7 +361,9 @@ class Evaluator:
         if not info or not info[2]:
             return UNKNOWN
         scope = (func.path, ("module",))
-        value, _ = self.agree(info[2], scope)
+        value, _ = self._memoised(
+            (func.path, ("returns",), func.qual), lambda: self.agree(info[2], scope)
+        )
         return value if isinstance(value, Def | Inst | Mod | ExtInst | Ext) else UNKNOWN
 
     def attribute(self, value: Value, how: How, attr: str) -> Result:
@@ -392,7 +400,12 @@ class Evaluator:
             for owner in mro:
                 attrs = self.interface(owner.path)["classes"][owner.qual]["attrs"]
                 if attr in attrs:
-                    found, _ = self.agree(attrs[attr], (owner.path, ("module",)))
+                    values: list[Any] = attrs[attr]
+                    scope: Scope = (owner.path, ("module",))
+                    found, _ = self._memoised(
+                        (owner.path, ("attrs", owner.qual), attr),
+                        partial(self.agree, values, scope),
+                    )
                     return found, ("instance", False)
         if open_ended:
             return Ext(f"?.{attr}"), ("", False)  # from a base outside the repository

@@ -753,7 +753,7 @@ def _literal_receiver(func: ast.expr) -> bool:
     """``"x".join``, ``[].append``, ``{}.get``: a method of a built-in type."""
     while isinstance(func, ast.Attribute):
         func = func.value
-    return isinstance(func, _LITERALS | ast.Constant | ast.JoinedStr)
+    return isinstance(func, (*_LITERALS, ast.Constant, ast.JoinedStr))
 
 
 _LITERALS = (
