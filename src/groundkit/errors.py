@@ -92,6 +92,7 @@ class ErrorCode(StrEnum):
     SERVE_ROUTE_NOT_FOUND = "serve.route_not_found"
     SERVE_PATH_NOT_ALLOWED = "serve.path_not_allowed"
     CODEMAP_NOT_FOUND = "codemap.not_found"
+    CODEMAP_EDGE_NOT_FOUND = "codemap.edge_not_found"
     SYMBOL_NOT_FOUND = "codemap.symbol_not_found"
     SYMBOL_AMBIGUOUS = "codemap.symbol_ambiguous"
     CODEMAP_REVISION = "codemap.bad_revision"

@@ -18,9 +18,19 @@ class ExitCode(IntEnum):
     USAGE = 2
     PARTIAL = 3  # some inputs were skipped
     REGRESSION = 4  # grk eval --compare: a metric fell below the baseline beyond its CI
+    SYMBOL_NOT_FOUND = 5  # grk trace/blast: no node has that name (nearest names suggested)
+    SYMBOL_AMBIGUOUS = 6  # grk trace/blast: several nodes do (candidates listed)
+
+
+_BY_CODE = {
+    ErrorCode.SYMBOL_NOT_FOUND: ExitCode.SYMBOL_NOT_FOUND,
+    ErrorCode.SYMBOL_AMBIGUOUS: ExitCode.SYMBOL_AMBIGUOUS,
+}
 
 
 def exit_code_for(error: GroundkitError) -> ExitCode:
+    if error.code in _BY_CODE:
+        return _BY_CODE[error.code]
     return ExitCode.USAGE if isinstance(error, UsageError) else ExitCode.RUNTIME
 
 

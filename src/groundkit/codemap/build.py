@@ -13,13 +13,11 @@ commit leaves the map as it was; after it, as it is now.
 from __future__ import annotations
 
 import hashlib
-import io
 import multiprocessing
 import os
 import signal
 import threading
 import time
-import tokenize
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -27,6 +25,7 @@ from typing import Any
 
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor, FileFacts, FileGraph, SourceFile, Unparsable
+from groundkit.codemap.lines import decode
 from groundkit.codemap.model import EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.routes import compose, dump_web, load_web, match
 from groundkit.codemap.sources import Source
@@ -105,15 +104,6 @@ class _Parsed:
 
 def _tag(extractor: Extractor) -> str:
     return f"{extractor.language}:{extractor.version}"
-
-
-def decode(data: bytes) -> str:
-    """Source bytes as text: UTF-8 (a BOM dropped), or the encoding a PEP 263 cookie names."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
-        raise Unparsable("undecodable: not UTF-8 text (nor the encoding it declares)") from None
 
 
 def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:

@@ -239,8 +239,14 @@ class Edge:
     def key(self) -> tuple[EdgeKind, NodeKey, NodeKey]:
         return (self.kind, self.source, self.target)
 
+    @property
+    def id(self) -> str:
+        """``<source id>.<kind>.<target id>``: names the edge in ``code_edge`` and ``grk edge``."""
+        return f"{self.source.id}.{self.kind}.{self.target.id}"
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "id": self.id,
             "kind": str(self.kind),
             "source": self.source.id,
             "source_name": self.source.qualname,

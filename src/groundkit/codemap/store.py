@@ -311,6 +311,39 @@ class MapStore:
         )
         return [_node(r) for r in rows]
 
+    def nodes_of_kind(self, kind: str) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes WHERE kind = ?"
+            " ORDER BY name, path",
+            (str(kind),),
+        )
+        return [_node(r) for r in rows]
+
+    def nodes_in_file(self, path: str) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes WHERE path = ?"
+            " ORDER BY name, kind",
+            (path,),
+        )
+        return [_node(r) for r in rows]
+
+    def nodes_ending_with(self, suffix: str) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes"
+            " WHERE length(name) > ?1 AND substr(name, length(name) - ?1 + 1) = ?2"
+            " ORDER BY name, kind, path",
+            (len(suffix), suffix),
+        )
+        return [_node(r) for r in rows]
+
+    def edge(self, source: str, kind: str, target: str) -> Edge | None:
+        row = self._conn.execute(
+            f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN}"
+            " WHERE e.source = ? AND e.kind = ? AND e.target = ?",
+            (source, kind, target),
+        ).fetchone()
+        return None if row is None else _edge(row)
+
     def node_names(self) -> list[tuple[str, str, str]]:
         """(name, kind, path) of every node, for suggestions."""
         return self._conn.execute("SELECT name, kind, path FROM nodes ORDER BY name").fetchall()

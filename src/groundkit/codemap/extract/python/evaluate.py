@@ -13,8 +13,8 @@ edge's provenance follows. Every other module consulted is recorded as a depende
 from __future__ import annotations
 
 import builtins
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from groundkit.codemap.extract.base import Project

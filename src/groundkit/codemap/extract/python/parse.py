@@ -32,6 +32,7 @@ import ast
 from typing import Any
 
 from groundkit.codemap.extract.base import FileFacts, Unparsable
+from groundkit.codemap.lines import source_lines
 
 __all__ = ["INTERESTING", "parse_python"]
 
@@ -126,7 +127,7 @@ class _Visitor:
     def __init__(self, text: str) -> None:
         self._site_of: dict[int, int] = {}  # id(ast.Call) -> its call-site index
         self._attrs: list[tuple[str, str, list[Any], _Scope]] = []
-        self.text_lines = text.splitlines()
+        self.text_lines = source_lines(text)
         self.scopes: list[list[Any]] = []
         self.scope_objs: list[_Scope] = []
         self.calls: list[list[Any]] = []
