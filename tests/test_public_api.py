@@ -12,6 +12,7 @@ def test_the_public_api_is_exactly_what_all_declares() -> None:
     assert sorted(groundkit.__all__) == [
         "Chunk",
         "Citation",
+        "CodeMap",
         "Collection",
         "Document",
         "ErrorCode",
@@ -24,7 +25,9 @@ def test_the_public_api_is_exactly_what_all_declares() -> None:
         "Verification",
         "__version__",
         "delete_collection",
+        "list_codemaps",
         "list_collections",
+        "open_codemap",
         "open_collection",
     ]
     for name in groundkit.__all__:

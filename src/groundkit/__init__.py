@@ -7,6 +7,7 @@
 ...     notes.show(hits[0].citation.chunk_id).verification
 """
 
+from groundkit.codemap.api import CodeMap, list_codemaps, open_codemap
 from groundkit.collection import Collection, delete_collection, list_collections, open_collection
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, GroundkitError
@@ -26,6 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Chunk",
     "Citation",
+    "CodeMap",
     "Collection",
     "Document",
     "ErrorCode",
@@ -38,6 +40,8 @@ __all__ = [
     "Verification",
     "__version__",
     "delete_collection",
+    "list_codemaps",
     "list_collections",
+    "open_codemap",
     "open_collection",
 ]

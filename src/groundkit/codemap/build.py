@@ -13,13 +13,11 @@ commit leaves the map as it was; after it, as it is now.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -334,6 +332,9 @@ def _parse(
             if progress and done % 25 == 0:
                 progress("parsing", done, len(items))
         return out
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     size = max(16, len(items) // (count * 8))
     batches = [items[i : i + size] for i in range(0, len(items), size)]
     results: list[tuple[str, _Parsed | str]] = []

@@ -39,6 +39,15 @@ from groundkit.codemap.extract.python.values import (
 __all__ = ["BUILTINS", "Evaluator", "How", "Scope"]
 
 BUILTINS = frozenset(dir(builtins))
+# Built-ins whose result is a value of a built-in type (its methods are built-in too); any other
+# built-in's result (getattr, next, max, ...) could be anything.
+_PLAIN_RESULTS = frozenset(
+    {name for name in BUILTINS if isinstance(getattr(builtins, name), type)}
+    | set(
+        "len repr abs round hash id format chr ord hex oct bin isinstance issubclass hasattr"
+        " callable open print input sum any all divmod pow ascii sorted".split()
+    )
+) - {"super", "type"}
 
 # How a value was reached: the root binding ("local", "imported", "self", "annotation",
 # "instance", "return", "super", "builtin") and whether a class lookup went to a base.
@@ -198,14 +207,7 @@ class Evaluator:
         iface = self.interface(path)
         if name in iface["names"]:
             value, how = self.agree(iface["names"][name], (path, key))
-            if isinstance(value, ExtInst | Inst) and value.origin is None:
-                origin = f"py:{self.module_name(path)}.{name}"
-                value = (
-                    ExtInst(value.name, origin, value.site)
-                    if isinstance(value, ExtInst)
-                    else Inst(value.cls, origin, value.site)
-                )
-            return value, how
+            return _held(value, f"py:{self.module_name(path)}.{name}"), how
         star = self._from_stars(path, iface, name)
         if star is not None:
             return star
@@ -227,7 +229,8 @@ class Evaluator:
             else:
                 bound = body["bind"].get(str(index), {}).get(name)
                 if bound is not None:
-                    return self.agree(bound, (path, ("scope", index)))
+                    value, how = self.agree(bound, (path, ("scope", index)))
+                    return _held(value, f"py:{self.module_name(path)}.{qual}.{name}"), how
             first = False
             index = parent
         return self.lookup((path, ("module",)), name)
@@ -353,7 +356,7 @@ class Evaluator:
         if isinstance(value, Ext):
             return ExtInst(value.name, None, site), (how[0], False)
         if isinstance(value, Builtin):
-            return (Lit(), ("builtin", False)) if value.name != "super" else (UNKNOWN, _NO)
+            return (Lit(), ("builtin", False)) if value.name in _PLAIN_RESULTS else (UNKNOWN, _NO)
         return UNKNOWN, _NO
 
     def returns(self, func: Def) -> Value:
@@ -461,6 +464,15 @@ class Evaluator:
                 if isinstance(found, Def) and found.kind != "class":
                     return found
         return cls
+
+
+def _held(value: Value, origin: str) -> Value:
+    """An instance as held by a named variable: routers are known by the variable's name."""
+    if isinstance(value, ExtInst) and value.origin is None:
+        return ExtInst(value.name, origin, value.site)
+    if isinstance(value, Inst) and value.origin is None:
+        return Inst(value.cls, origin, value.site)
+    return value
 
 
 def _c3(head: list[Def], sequences: list[list[Def]]) -> list[Def] | None:

@@ -5,7 +5,7 @@ Every value is frozen and hashable, so that "every assignment agrees" is an equa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = [
     "UNKNOWN",
@@ -52,8 +52,9 @@ class Inst:
     """An instance of an in-repository class. ``origin``: the module-level variable holding it."""
 
     cls: Def
-    origin: str | None = None
-    site: tuple[str, int] | None = None  # the constructor call: (file, call-site index)
+    # Where it is held and made: not part of what it *is*, so two bindings still agree.
+    origin: str | None = field(default=None, compare=False)
+    site: tuple[str, int] | None = field(default=None, compare=False)  # (file, call index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +74,8 @@ class ExtInst:
     """An instance of an outside class, as the call that made it: ``httpx.Client(...)``."""
 
     name: str
-    origin: str | None = None
-    site: tuple[str, int] | None = None
+    origin: str | None = field(default=None, compare=False)
+    site: tuple[str, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
