@@ -4,10 +4,9 @@ guessed by name)."""
 from __future__ import annotations
 
 import pytest
+from map_helpers import Repo, build
 
 from groundkit.codemap.model import Provenance
-
-from .conftest import Repo, build
 
 
 def calls_from(repo: Repo, caller: str) -> set[str]:
@@ -106,9 +105,7 @@ def test_self_and_cls_resolve_through_the_class_and_its_bases(repo: Repo) -> Non
         "shapes.Square.side",
     }
     assert provenance(repo, "shapes.Square.area", "shapes.Base.area") == Provenance.CALL_SUPER
-    assert (
-        provenance(repo, "shapes.Square.area", "shapes.Base.setup") == Provenance.CALL_INHERITED
-    )
+    assert provenance(repo, "shapes.Square.area", "shapes.Base.setup") == Provenance.CALL_INHERITED
     assert provenance(repo, "shapes.Square.area", "shapes.Square.side") == Provenance.CALL_SELF
     assert calls_from(repo, "shapes.Base.make") == {"shapes.Base.check", "shapes.Base.__init__"}
 
@@ -193,9 +190,7 @@ def test_annotations_attributes_and_returns_give_receivers_a_class(repo: Repo) -
         "x.run()",  # bound twice, to two different classes
     ],
 )
-def test_a_call_without_a_static_target_is_counted_and_never_guessed(
-    repo: Repo, body: str
-) -> None:
+def test_a_call_without_a_static_target_is_counted_and_never_guessed(repo: Repo, body: str) -> None:
     build(
         repo,
         {

@@ -3,9 +3,9 @@ package roots, with the conditional ones kept but flagged."""
 
 from __future__ import annotations
 
-from groundkit.codemap.model import EdgeFlag, Provenance
+from map_helpers import Repo, build
 
-from .conftest import Repo, build
+from groundkit.codemap.model import EdgeFlag, Provenance
 
 PKG = {
     "pkg/__init__.py": "from .core import Engine\n",
@@ -36,7 +36,9 @@ def test_relative_imports_resolve_against_the_importing_package(repo: Repo) -> N
         repo,
         {
             **PKG,
-            "pkg/sub/rel.py": "from . import leaf\nfrom ..core import Engine\nfrom .. import core\n",
+            "pkg/sub/rel.py": (
+                "from . import leaf\nfrom ..core import Engine\nfrom .. import core\n"
+            ),
         },
     )
     found = {p for p in repo.pairs("imports") if p[0] == "pkg.sub.rel"}

@@ -4,16 +4,15 @@ matched to them (any parameter syntax, a base-URL prefix allowed) or to an outsi
 from __future__ import annotations
 
 import pytest
+from map_helpers import Repo, build
 
 from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 from groundkit.codemap.routes import HttpCallSite, Route, RouteDecl, match, normalise
 
-from .conftest import Repo, build
-
 
 def routes(repo: Repo) -> dict[str, str]:
     """route -> the handler's qualified name."""
-    return {a: b for a, b in repo.pairs("handles")}
+    return dict(repo.pairs("handles"))
 
 
 FASTAPI = {
@@ -182,7 +181,7 @@ def test_client_calls_reach_routes_or_outside_hosts(repo: Repo) -> None:
         ("client.fetch", "POST /v1/items/"),
         ("client.later", "GET /health"),
     }
-    host = [n for n in repo.map.nodes() if n.qualname == "api.github.com"][0]
+    host = next(n for n in repo.map.nodes() if n.qualname == "api.github.com")
     assert host.kind == NodeKind.EXTERNAL
     literal = repo.edge("http_call", "client.fetch", "api.github.com")
     assert literal.provenance == Provenance.HTTP_LITERAL  # type: ignore[attr-defined]

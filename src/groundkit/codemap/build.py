@@ -250,7 +250,7 @@ def build_map(
                 unresolved=graph.unresolved,
                 web=web,
             )
-            if done == len(graphs) // 2:
+            if done == max(1, len(graphs) // 2):
                 _crash_point("mid-map")
         _web_pass(store)
         store.tidy()
