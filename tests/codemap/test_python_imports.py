@@ -108,12 +108,27 @@ def test_a_src_layout_names_modules_from_inside_src(repo: Repo) -> None:
     )
     assert repo.pairs("imports") == {
         ("shop.api", "shop.db"),
-        ("test_api", "shop.api"),
-        ("tool", "shop.db"),
+        ("tests.test_api", "shop.api"),  # in no package: named by its path, as a namespace
+        ("scripts.tool", "shop.db"),
     }
     paths = {n.qualname: n.path for n in repo.map.nodes()}
     assert paths["shop.api"] == "src/shop/api.py"
-    assert paths["test_api"] == "tests/test_api.py"
+    assert paths["tests.test_api"] == "tests/test_api.py"
+
+
+def test_a_module_in_no_package_is_also_found_by_its_bare_name_from_its_own_folder(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "tests/helpers.py": "def h(): pass\n",
+            "tests/test_a.py": "from helpers import h\nimport tests.helpers\nh()\n",
+            "other/helpers.py": "",
+        },
+    )
+    assert repo.pairs("imports") == {("tests.test_a", "tests.helpers")}
+    assert repo.pairs("calls") == {("tests.test_a", "tests.helpers.h")}
 
 
 def test_a_star_import_brings_the_names_in_all_and_only_those(repo: Repo) -> None:
@@ -153,8 +168,16 @@ def test_names_re_exported_through_an_init_reach_their_definition_flagged(repo: 
     assert EdgeFlag.REEXPORT in edge.flags  # type: ignore[attr-defined]
 
 
-def test_the_repository_folder_that_is_itself_a_package_names_its_modules(
+def test_a_mapped_folder_that_is_itself_a_package_still_resolves_imports_naming_it(
     repo: Repo,
 ) -> None:
-    build(repo, {"__init__.py": "", "mod.py": "from . import other\n", "other.py": ""})
-    assert repo.pairs("imports") == {("repo.mod", "repo.other")}
+    build(
+        repo,
+        {
+            "__init__.py": "",
+            "mod.py": "from . import other\nimport repo.third\n",
+            "other.py": "",
+            "third.py": "",
+        },
+    )
+    assert repo.pairs("imports") == {("mod", "other"), ("mod", "third")}

@@ -90,7 +90,7 @@ def test_a_name_several_nodes_end_with_is_ambiguous_and_lists_them(repo: Repo) -
     with pytest.raises(SymbolAmbiguous) as caught:
         repo.map.find("end")
     assert caught.value.code == ErrorCode.SYMBOL_AMBIGUOUS
-    assert sorted(n.qualname for n in caught.value.candidates) == ["c.end", "chain.c.end"]
+    assert sorted(n.qualname for n in caught.value.candidates) == ["chain.c.end", "other.c.end"]
 
 
 def test_blast_lists_each_dependent_once_with_depth_via_and_confidence(repo: Repo) -> None:

@@ -115,10 +115,14 @@ def join_paths(*parts: str) -> str:
 
 
 def compose(
-    routers: Sequence[RouterDef], mounts: Sequence[Mount], decls: Sequence[RouteDecl]
+    routers: Sequence[RouterDef],
+    mounts: Sequence[Mount],
+    decls: Sequence[RouteDecl],
+    roots: Iterable[str] | None = None,
 ) -> list[Route]:
     """Every route at its served path: from each root (an app, or a router nobody mounts), down
-    the mounts, prefixes joined. A router mounted twice serves its routes twice."""
+    the mounts, prefixes joined. A router mounted twice serves its routes twice. ``roots``:
+    start from these routers only (one app's routes)."""
     by_id = {r.router: r for r in sorted(routers, key=lambda r: r.router)}
     children: dict[str, list[Mount]] = {}
     mounted: set[str] = set()
@@ -129,8 +133,10 @@ def compose(
     for decl in decls:
         declared.setdefault(decl.router, []).append(decl)
     ids = set(by_id) | set(declared) | set(children)
-    roots = sorted(i for i in ids if i not in mounted or (i in by_id and by_id[i].is_app))
-    out: dict[NodeKey, Route] = {}
+    if roots is None:
+        roots = (i for i in ids if i not in mounted or (i in by_id and by_id[i].is_app))
+    roots = sorted(roots)
+    out: dict[tuple[NodeKey, NodeKey], Route] = {}  # one per route and handler
 
     def walk(router: str, prefix: str, own: bool, seen: frozenset[str]) -> None:
         if router in seen:
@@ -141,7 +147,7 @@ def compose(
             path = join_paths(here, decl.path)
             for method in decl.methods:
                 key = NodeKey(NodeKind.ROUTE, f"{method} {path}", decl.location.path)
-                out.setdefault(key, Route(key, method, path, decl))
+                out.setdefault((key, decl.handler), Route(key, method, path, decl))
         for mount in children.get(router, ()):
             walk(
                 mount.child,
@@ -152,7 +158,7 @@ def compose(
 
     for root in roots:
         walk(root, "", True, frozenset())
-    return sorted(out.values(), key=lambda r: r.key)
+    return [out[k] for k in sorted(out)]
 
 
 # -- matching: a client call's URL to the route it reaches -----------------------------------------

@@ -39,6 +39,8 @@ from groundkit.codemap.extract.python.values import (
 __all__ = ["BUILTINS", "Evaluator", "How", "Scope"]
 
 BUILTINS = frozenset(dir(builtins))
+# Outside functions whose result is whatever code they load: never an outside value.
+_DYNAMIC = frozenset({"importlib.import_module", "importlib.__import__", "sys.modules.get"})
 # Built-ins whose result is a value of a built-in type (its methods are built-in too); any other
 # built-in's result (getattr, next, max, ...) could be anything.
 _PLAIN_RESULTS = frozenset(
@@ -117,7 +119,8 @@ class Evaluator:
         if level == 0:
             return module
         info = self.layout.modules[path]
-        package = info.name.split(".") if info.is_package else info.name.split(".")[:-1]
+        full = info.full_name.split(".")
+        package = full if info.is_package else full[:-1]
         if level - 1 > len(package) or (level - 1 == len(package) and not module):
             return None
         base = package[: len(package) - (level - 1)]
@@ -148,7 +151,7 @@ class Evaluator:
 
     def _from_stars(self, path: str, iface: Any, name: str) -> Result | None:
         outside: Value | None = None
-        for module, level in reversed(iface["stars"]):
+        for module, level, _line in reversed(iface["stars"]):
             source = self.absolute(path, module, level)
             if source is None:
                 continue
@@ -206,6 +209,13 @@ class Evaluator:
             return self.lookup((path, ("module",)), name)
         iface = self.interface(path)
         if name in iface["names"]:
+            # A star import after the name's last binding rebinds it (when it brings the name).
+            last = iface["lines"].get(name, 0)
+            later = [s for s in iface["stars"] if s[2] > last]
+            if later:
+                star = self._from_stars(path, {"stars": later}, name)
+                if star is not None:
+                    return star
             value, how = self.agree(iface["names"][name], (path, key))
             return _held(value, f"py:{self.module_name(path)}.{name}"), how
         star = self._from_stars(path, iface, name)
@@ -282,6 +292,8 @@ class Evaluator:
             return (self.module_value(name), ("imported", False)) if name else (UNKNOWN, _NO)
         if tag == "from":
             return self.imported(path, base[1], base[2], base[3])
+        if tag == "decorated":
+            return self._decorated(path, base[1], base[2], scope)
         if tag == "str":
             return Str(base[1]), _NO
         if tag == "tmpl":
@@ -292,6 +304,30 @@ class Evaluator:
             inner, how = self.evaluate(base[1], scope)
             return (inner, how) if isinstance(inner, ExtInst) else (UNKNOWN, _NO)
         return UNKNOWN, _NO
+
+    def _decorated(self, path: str, qual: str, decorators: list[Any], scope: Scope) -> Result:
+        """A definition passed through its decorators, innermost first. An in-repository
+        decorator gives what it returns (its argument unchanged, a wrapper, an instance); one
+        from outside the repository is taken to keep the function callable as itself."""
+        value: Value = self.definition(path, qual)
+        for decorator in reversed(decorators):
+            found, _ = self.evaluate(decorator, scope)
+            value = self.decorate(found, value)
+        return value, ("local", False)
+
+    def decorate(self, decorator: Value, value: Value) -> Value:
+        if isinstance(decorator, Def):
+            if decorator.kind == "class":
+                return Inst(decorator)
+            info = self.interface(decorator.path)["funcs"].get(decorator.qual)
+            rets = [r for r in (info[2] if info else []) if r[0][0] != "none"]
+            if rets and all(r[0] == ["arg", 0] and not r[1] for r in rets):
+                return value  # returns the function it was given
+            returned = self.returns(decorator)
+            return returned if isinstance(returned, Def | Inst) else UNKNOWN
+        if isinstance(decorator, Ext | ExtInst | Bound | Builtin | Lit):
+            return value
+        return UNKNOWN
 
     def imported(self, path: str, module: str, level: int, name: str) -> Result:
         source = self.absolute(path, module, level)
@@ -354,7 +390,11 @@ class Evaluator:
                 return Inst(value, None, site), ("instance", False)
             return self.returns(value), ("return", False)
         if isinstance(value, Ext):
+            if value.name in _DYNAMIC:
+                return UNKNOWN, _NO
             return ExtInst(value.name, None, site), (how[0], False)
+        if isinstance(value, Bound):
+            return ExtInst(f"{value.receiver.name}.{value.attr}"), (how[0], False)
         if isinstance(value, Builtin):
             return (Lit(), ("builtin", False)) if value.name in _PLAIN_RESULTS else (UNKNOWN, _NO)
         return UNKNOWN, _NO
@@ -392,6 +432,9 @@ class Evaluator:
     ) -> Result:
         mro, open_ended = self.mro(cls)
         for owner in mro[skip:]:
+            patched = self.patched(owner)
+            if attr in patched or None in patched:
+                return UNKNOWN, _NO  # replaced from outside the class: no static target
             names = self.interface(owner.path)["classes"][owner.qual]["names"]
             if attr in names:
                 found, _ = self.lookup((owner.path, ("class", owner.qual)), attr)
@@ -413,6 +456,21 @@ class Evaluator:
         if open_ended:
             return Ext(f"?.{attr}"), ("", False)  # from a base outside the repository
         return UNKNOWN, _NO
+
+    def patched(self, cls: Def) -> set[str | None]:
+        """Attributes of ``cls`` that code in its own module or in the file being resolved
+        replaces (``Cls.attr = ...``, ``setattr(Cls, ...)``; None: any attribute)."""
+        out: set[str | None] = set()
+        for path in {cls.path, self.current}:
+            if not path or path not in self.layout.modules:
+                continue
+            for ref, attr in self.interface(path)["patched"]:
+                if ref[-1] != cls.qual.rsplit(".", 1)[-1] and len(ref) == 1:
+                    continue  # a cheap filter: the name must be the class's own
+                found, _ = self.apply(self.lookup((path, ("module",)), ref[0]), ref[1:], path, -1)
+                if found == cls:
+                    out.add(attr)
+        return out
 
     def _is_property(self, func: Def) -> bool:
         info = self.interface(func.path)["funcs"].get(func.qual)

@@ -33,7 +33,12 @@ from groundkit.codemap.model import (
 
 __all__ = ["resolve_file"]
 
-_KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
+_KINDS = {
+    "class": NodeKind.CLASS,
+    "function": NodeKind.FUNCTION,
+    "method": NodeKind.METHOD,
+    "lambda": NodeKind.FUNCTION,
+}
 _CALL_PROVENANCE = {
     "local": Provenance.CALL_LOCAL,
     "imported": Provenance.CALL_IMPORTED,
@@ -78,7 +83,7 @@ class _FileResolver:
         self._imports()
         self._inherits()
         self._calls()
-        self.web.urlconf(self.body["urls"])
+        self.web.urlconfs(self.body["lists"])
         self.web.routers()
         self.graph.edges = self.edges.edges()
         self.web.finish(self.graph)
@@ -228,9 +233,16 @@ class _FileResolver:
             caller = self.caller(scope)
             self.web.call(index, value, call, caller, where)
             self._edge_to(value, reached, how == "d", caller, where, line)
+            if how == "d" and _args is not None and isinstance(value, Def):
+                # @factory(...): the scope then applies what the factory returned.
+                applied = self.ev.returns(value)
+                if isinstance(applied, Def):
+                    self._edge_to(applied, ("local", False), True, caller, where, line)
 
     def _callee(self, scope: int, ref: list[str], scopes: list[Any]) -> tuple[Value, How]:
         ev = self.ev
+        if ref[0].startswith("<def>"):  # a lambda called where it is written
+            return ev.definition(self.path, ref[0][5:]), ("local", False)
         if ref[0] == "super" and len(ref) > 1 and ref[1] == "()":
             cls = _enclosing_class(scopes, scope)
             if cls is None:
@@ -257,8 +269,11 @@ class _FileResolver:
                 self.graph.unresolved += 1
                 return
         if not isinstance(value, Def):
-            if not isinstance(value, Ext | ExtInst | Bound | Builtin | Lit | Str | Tmpl | Mod):
-                self.graph.unresolved += 1
+            dynamic = isinstance(value, Builtin) and value.name in ("eval", "exec")
+            if dynamic or not isinstance(
+                value, Ext | ExtInst | Bound | Builtin | Lit | Str | Tmpl | Mod
+            ):
+                self.graph.unresolved += 1  # eval/exec: code known only at run time
             return
         if value.kind == "class":
             target = node_key(self.ev.constructor(value))

@@ -22,7 +22,9 @@ body (what only this file's resolution needs)
                 of a literal) or "dyn" (no static name)
     ``imports`` [scope, module, level, name or null, asname or null, line, col, end_line,
                 end_col, flags]
-    ``urls``    call-site indexes of the elements of a module-level ``urlpatterns`` list
+    ``lists``   module-level lists (Django urlconfs): name -> parts, each ["sites", [call-site
+                index, ...]] (a literal list's calls), ["ref", ref] (another list added to it)
+                or ["import", [name]] (the imported list that ``name +=`` extends)
     ``lines``   line number (as a string) -> the line as written, for evidence
 """
 
@@ -110,7 +112,17 @@ def _is_none(expr: ast.expr) -> bool:
 
 
 class _Scope:
-    __slots__ = ("bindings", "cls", "first", "globals", "index", "kind", "parent", "qual")
+    __slots__ = (
+        "bindings",
+        "cls",
+        "first",
+        "globals",
+        "index",
+        "kind",
+        "nonlocals",
+        "parent",
+        "qual",
+    )
 
     def __init__(self, index: int, qual: str, kind: str, parent: _Scope | None) -> None:
         self.index = index
@@ -119,6 +131,7 @@ class _Scope:
         self.parent = parent
         self.bindings: dict[str, list[Any]] = {}
         self.globals: set[str] = set()
+        self.nonlocals: set[str] = set()
         self.cls: str | None = None  # for a method: its class's qualname
         self.first: str | None = None  # for a method: the name of its self/cls parameter
 
@@ -126,13 +139,17 @@ class _Scope:
 class _Visitor:
     def __init__(self, text: str) -> None:
         self._site_of: dict[int, int] = {}  # id(ast.Call) -> its call-site index
+        self._lambdas: dict[int, str] = {}  # id(ast.Lambda) -> its qualified name
+        self._line_now = 0  # the statement being visited
+        self.name_lines: dict[str, int] = {}  # module-level name -> its last binding's line
+        self.patched: list[list[Any]] = []  # [ref, attribute or None]: classes changed outside
         self._attrs: list[tuple[str, str, list[Any], _Scope]] = []
         self.text_lines = source_lines(text)
         self.scopes: list[list[Any]] = []
         self.scope_objs: list[_Scope] = []
         self.calls: list[list[Any]] = []
         self.imports: list[list[Any]] = []
-        self.urls: list[int] = []
+        self.lists: dict[str, list[Any]] = {}
         self.lines: dict[str, str] = {}
         self.classes: dict[str, dict[str, Any]] = {}
         self.funcs: dict[str, list[Any]] = {}
@@ -153,6 +170,8 @@ class _Visitor:
             "all": None if self.all_dynamic else self.all,
             "classes": self.classes,
             "funcs": self.funcs,
+            "lines": self.name_lines,
+            "patched": self.patched,
         }
         bind = {
             str(s.index): s.bindings
@@ -166,7 +185,7 @@ class _Visitor:
             "global": glob,
             "calls": self.calls,
             "imports": self.imports,
-            "urls": self.urls,
+            "lists": self.lists,
             "lines": self.lines,
         }
         return FileFacts(interface, body)
@@ -179,7 +198,7 @@ class _Visitor:
         for scope in self.scope_objs:  # returns are portable only once every binding is known
             rets = self.returns.get(scope.index)
             if rets is not None and scope.qual in self.funcs:
-                self.funcs[scope.qual][2] = [self._portable(v, scope) for v in rets]
+                self.funcs[scope.qual][2] = [self._returned(v, scope) for v in rets]
 
     # -- scopes -----------------------------------------------------------------------------------
     def _push(
@@ -196,7 +215,16 @@ class _Visitor:
         scope = self.scope
         if name in scope.globals:
             scope = self.scope_objs[0]
+        elif name in scope.nonlocals:
+            holder = scope.parent
+            while holder is not None and holder.kind in ("class", "comp"):
+                holder = holder.parent
+            if holder is not None and holder.kind != "module":
+                holder.bindings.setdefault(name, []).append(UNKNOWN)  # rebound from inside
+            return
         scope.bindings.setdefault(name, []).append(value)
+        if scope.kind == "module":
+            self.name_lines[name] = self._line_now
 
     def _line(self, line: int) -> None:
         key = str(line)
@@ -222,6 +250,7 @@ class _Visitor:
     # -- statements -------------------------------------------------------------------------------
     def _body(self, stmts: list[ast.stmt]) -> None:
         for stmt in stmts:
+            self._line_now = stmt.lineno
             handler = _STATEMENTS.get(type(stmt))
             if handler is None:
                 self._generic(stmt)
@@ -259,7 +288,7 @@ class _Visitor:
         scope = self._push(qual, kind, outer, line, node.end_lineno or node.lineno, node.lineno)
         for deco in node.decorator_list:
             self._decorator(deco, scope.index)
-        self._bind(node.name, [["def", qual], []])
+        self._bind(node.name, self._decorated(qual, node.decorator_list))
         self.funcs[qual] = [kind, names, []]
         self.scope = scope
         if kind == "method":
@@ -285,9 +314,9 @@ class _Visitor:
             scope.first = positional[0].arg
             scope.bindings[positional[0].arg] = [[[tag, scope.cls], []]]
             first = 1
-        for arg in [*positional[first:], *args.kwonlyargs]:
+        for index, arg in enumerate([*positional[first:], *args.kwonlyargs]):
             ann = _annotation_ref(arg.annotation)
-            value = [["ann", ann], []] if ann else [["param"], []]
+            value = [["ann", ann], []] if ann else [["arg", index], []]
             scope.bindings.setdefault(arg.arg, []).append(value)
         for star in (args.vararg, args.kwarg):
             if star is not None:
@@ -309,12 +338,20 @@ class _Visitor:
         scope = self._push(qual, "class", outer, line, node.end_lineno or node.lineno, node.lineno)
         for deco in node.decorator_list:
             self._decorator(deco, scope.index)
-        self._bind(node.name, [["def", qual], []])
+        self._bind(node.name, self._decorated(qual, node.decorator_list))
         info: dict[str, Any] = {"bases": bases, "names": scope.bindings, "attrs": {}}
         self.classes[qual] = info
         self.scope = scope
         self._body(node.body)
         self.scope = outer
+
+    def _decorated(self, qual: str, decorators: list[ast.expr]) -> list[Any]:
+        """What a ``def``/``class`` binds its name to: the definition, passed through its
+        decorators (evaluated later: a decorator may return the function, a wrapper, or
+        anything)."""
+        if not decorators:
+            return [["def", qual], []]
+        return [["decorated", qual, [self._value(d) for d in decorators]], []]
 
     def _decorator(self, deco: ast.expr, target: int) -> None:
         if isinstance(deco, ast.Call):
@@ -370,11 +407,29 @@ class _Visitor:
                 self.all_dynamic = True
             else:
                 self.all = strings if replace or self.all is None else [*self.all, *strings]
-        if "urlpatterns" in names and isinstance(value, ast.List | ast.Tuple):
-            for element in value.elts:
-                site = self._site_of.get(id(element))
-                if site is not None:
-                    self.urls.append(site)
+        for name in names:
+            parts = self._list_parts(value)
+            if parts is None:
+                if replace:
+                    self.lists.pop(name, None)
+            elif replace:
+                self.lists[name] = parts
+            else:
+                if name not in self.lists and name in self.scope.bindings:
+                    # `from app.urls import urlpatterns` then `urlpatterns += [...]`
+                    self.lists[name] = [["import", [name]]]
+                self.lists.setdefault(name, []).extend(parts)
+
+    def _list_parts(self, expr: ast.expr) -> list[Any] | None:
+        """A list built from literal lists and other lists: ``a + [path(...)] + b``."""
+        if isinstance(expr, ast.List | ast.Tuple):
+            sites = [self._site_of.get(id(e)) for e in expr.elts]
+            return [["sites", [s for s in sites if s is not None]]]
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            left, right = self._list_parts(expr.left), self._list_parts(expr.right)
+            return None if left is None or right is None else [*left, *right]
+        ref = ref_of(expr)
+        return [["ref", ref]] if ref and "()" not in ref else None
 
     def _target(self, target: ast.expr, value: list[Any], source: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
@@ -392,6 +447,8 @@ class _Visitor:
         elif isinstance(target, ast.Attribute):
             self._expr(target.value)
             self._self_attribute(target, value)
+            if isinstance(target.value, ast.Name) and target.value.id[:1].isupper():
+                self.patched.append([[target.value.id], target.attr])  # Class.attr = ...
         else:
             self._expr(target)
 
@@ -426,7 +483,7 @@ class _Visitor:
         where = self._where(node)
         for alias in node.names:
             if alias.name == "*":
-                self.stars.append([module, node.level])
+                self.stars.append([module, node.level, node.lineno])
             else:
                 value = [["from", module, node.level, alias.name], []]
                 self._bind(alias.asname or alias.name, value)
@@ -445,9 +502,8 @@ class _Visitor:
     def _global(self, node: ast.Global | ast.Nonlocal) -> None:
         if isinstance(node, ast.Global):
             self.scope.globals.update(node.names)
-        for name in node.names:  # nonlocal: the enclosing function's binding, not tracked
-            if isinstance(node, ast.Nonlocal):
-                self._bind(name, UNKNOWN)
+        else:  # its assignments make the enclosing function's binding unknown
+            self.scope.nonlocals.update(node.names)
 
     def _if(self, node: ast.If) -> None:
         self._expr(node.test)
@@ -568,8 +624,16 @@ class _Visitor:
         for keyword in node.keywords:
             self._expr(keyword.value)
         why = None
+        if ref is None and isinstance(func, ast.Lambda) and id(func) in self._lambdas:
+            ref = ["<def>" + self._lambdas[id(func)]]  # (lambda: ...)(): that very lambda
         if ref is None:
             why = "lit" if _literal_receiver(func) else "dyn"
+        if ref == ["setattr"] and node.args:
+            owner = ref_of(node.args[0])
+            attr = node.args[1] if len(node.args) > 1 else None
+            literal = attr.value if isinstance(attr, ast.Constant) else None
+            if owner and "()" not in owner:
+                self.patched.append([owner, literal if isinstance(literal, str) else None])
         args = None
         name = ref[-1] if ref else func.attr if isinstance(func, ast.Attribute) else None
         if name in INTERESTING or how == "d":
@@ -603,17 +667,28 @@ class _Visitor:
         return ["r", ref] if ref else ["?"]
 
     def _lambda(self, node: ast.Lambda) -> None:
+        """A lambda is a function of its own, ``<enclosing>.<lambda>`` (one name for all the
+        lambdas of a scope: they share a node)."""
         self._defaults(node.args)
         outer = self.scope
-        scope = self._push(outer.qual, "lambda", outer, node.lineno, node.end_lineno or node.lineno)
-        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-            scope.bindings[arg.arg] = [[["param"], []]]
+        while outer.kind == "comp" and outer.parent is not None:  # comprehensions are not scopes
+            outer = outer.parent
+        qual = f"{outer.qual}.<lambda>" if outer.qual else "<lambda>"
+        line, end = node.lineno, node.end_lineno or node.lineno
+        scope = self._push(qual, "lambda", self.scope, line, end, line)
+        self._lambdas[id(node)] = qual
+        self.funcs.setdefault(qual, ["function", [], []])
+        for index, arg in enumerate(
+            [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        ):
+            scope.bindings[arg.arg] = [[["arg", index], []]]
         for star in (node.args.vararg, node.args.kwarg):
             if star is not None:
                 scope.bindings[star.arg] = [_LIT]
-        self.scope = scope
+        saved, self.scope = self.scope, scope
         self._expr(node.body)
-        self.scope = outer
+        self.returns.setdefault(scope.index, []).append(self._value(node.body))
+        self.scope = saved
 
     def _comprehension(self, node: ast.AST) -> None:
         generators: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
@@ -651,6 +726,9 @@ class _Visitor:
             return _LIT if isinstance(expr, ast.JoinedStr) else UNKNOWN
         if isinstance(expr, _LITERALS):
             return _LIT
+        if isinstance(expr, ast.Lambda):
+            qual = self._lambdas.get(id(expr))
+            return [["def", qual], []] if qual else UNKNOWN
         ref = ref_of(expr)
         if ref is None:
             return UNKNOWN
@@ -662,6 +740,16 @@ class _Visitor:
                 return [["super", method.cls], ref[2:], site]
             return UNKNOWN
         return [["name", ref[0]], ref[1:], site]
+
+    def _returned(self, value: list[Any], scope: _Scope) -> list[Any]:
+        """A return value made portable; returning one's own parameter unchanged stays
+        ``["arg", i]`` (what makes a decorator the identity)."""
+        base = value[0]
+        if base[0] == "name" and not value[1] and base[1] not in scope.globals:
+            bound: list[list[Any]] = scope.bindings.get(base[1], [])
+            if len(bound) == 1 and bound[0][0][0] == "arg":
+                return bound[0]
+        return self._portable(value, scope)
 
     def _portable(self, value: list[Any], scope: _Scope, depth: int = 0) -> list[Any]:
         """A value made to mean the same when evaluated at module level: a function-local name
@@ -679,7 +767,7 @@ class _Visitor:
         if not bound or any(b != bound[0] for b in bound):
             return UNKNOWN
         inner = self._portable(bound[0], holder, depth + 1)
-        if inner[0][0] in ("unknown", "param"):
+        if inner[0][0] in ("unknown", "arg"):
             return UNKNOWN
         site = value[2] if len(value) > 2 and value[1] else inner[2] if len(inner) > 2 else -1
         return [inner[0], [*inner[1], *value[1]], site]

@@ -25,7 +25,7 @@ from groundkit.codemap.extract.python.values import (
     Tmpl,
     Value,
 )
-from groundkit.codemap.model import Location, NodeKey, Provenance
+from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 from groundkit.codemap.routes import ANY_METHOD, HttpCallSite, Mount, RouteDecl, RouterDef
 
 if TYPE_CHECKING:
@@ -84,8 +84,11 @@ class WebFacts:
         self.mounts: list[Mount] = []
         self.routes: list[RouteDecl] = []
         self.http: list[HttpCallSite] = []
+        self.external_handlers: set[str] = set()
 
     def finish(self, graph: FileGraph) -> None:
+        for name in sorted(self.external_handlers):
+            self.owner.external(name)
         graph.routers = self.routers_found
         graph.mounts = self.mounts
         graph.routes = self.routes
@@ -274,12 +277,42 @@ class WebFacts:
         self.http.append(HttpCallSite(caller, method, url, provenance, where, text))
 
     # -- Django urlconfs --------------------------------------------------------------------------
-    def urlconf(self, sites: list[int]) -> None:
-        if not sites:
-            return
-        router = f"py:{self.module}"
-        self.routers_found.append(RouterDef(router, "", False, self.owner.location(1)))
-        self._patterns(router, sites)
+    def urlconfs(self, lists: dict[str, list[Any]]) -> None:
+        """Each module-level list of ``path()``s is a router ``py:<module>:<list>``; a list
+        added to another is mounted on it without a prefix; ``include()`` mounts a module's
+        ``urlpatterns`` (or an inline list) under the route's prefix."""
+        calls = self.owner.body["calls"]
+        for name, parts in lists.items():
+            sites = [s for kind, value in parts if kind == "sites" for s in value]
+            urlish = any(calls[s][1] and calls[s][1][-1] in _URLCONF for s in sites)
+            if not urlish and not name.endswith("patterns"):
+                continue
+            router = f"py:{self.module}:{name}"
+            self.routers_found.append(RouterDef(router, "", False, self.owner.location(1)))
+            self._patterns(router, sites)
+            for kind, value in parts:
+                child = None
+                if kind in ("ref", "import"):
+                    child = self._list_router(value, imported=kind == "import")
+                if child is not None:
+                    self.mounts.append(Mount(router, child, "", False, self.owner.location(1)))
+
+    def _list_router(self, ref: list[str], *, imported: bool = False) -> str | None:
+        """The router of a list named by ``ref``: one of this module's, or one imported."""
+        names = self.owner.iface["names"]
+        if len(ref) == 1:
+            if ref[0] in self.owner.body["lists"] and not imported:
+                return f"py:{self.module}:{ref[0]}"
+            for value in names.get(ref[0], []):
+                base = value[0]
+                if base[0] == "from":
+                    module = self.ev.absolute(self.path, base[1], base[2])
+                    return f"py:{module}:{base[3]}" if module else None
+            return None
+        owner, _ = self.ev.apply(
+            self.ev.lookup((self.path, ("module",)), ref[0]), ref[1:-1], self.path, -1
+        )
+        return f"py:{owner.name}:{ref[-1]}" if isinstance(owner, Mod) else None
 
     def _patterns(self, router: str, sites: list[int]) -> None:
         calls = self.owner.body["calls"]
@@ -325,13 +358,15 @@ class WebFacts:
             first = first[1][0]
         child: str | None = None
         if first[0] == "s":
-            child = f"py:{first[1]}"
+            child = f"py:{first[1]}:urlpatterns"
         elif first[0] == "r":
             value, _ = self.ev.apply(
                 self.ev.lookup((self.path, ("module",)), first[1][0]), first[1][1:], self.path, -1
             )
             if isinstance(value, Mod):
-                child = f"py:{value.name}"
+                child = f"py:{value.name}:urlpatterns"
+            elif len(first[1]) == 1:
+                child = self._list_router(first[1])
         if child is not None:
             self.mounts.append(Mount(router, child, route, False, where))
 
@@ -390,6 +425,9 @@ class WebFacts:
         value, _ = self.ev.apply(self.ev.lookup(scope, ref[0]), ref[1:], self.path, -1)
         if isinstance(value, Def):
             return node_key(value)
+        if isinstance(value, Ext):  # a view from a library (TemplateView): served all the same
+            self.external_handlers.add(value.name.split(".")[0])
+            return NodeKey(NodeKind.EXTERNAL, value.name.split(".")[0], "")
         return None
 
     def _object(self, summary: Any, scope: tuple[str, tuple[Any, ...]]) -> str | None:
