@@ -36,6 +36,7 @@ START = {
     "other.py": "def unrelated():\n    print('x')\n",
 }
 START = {path: textwrap.dedent(text).lstrip("\n") for path, text in START.items()}
+WEB = "from fastapi import FastAPI\napp = FastAPI()\n@app.get('/a/{x}')\ndef h(x): pass\n"
 
 
 def snapshot(index_dir: Path, name: str = "repo") -> dict[str, Any]:
@@ -73,6 +74,15 @@ EDITS: list[tuple[str, dict[str, str], tuple[str, ...], int]] = [
     ("a folder becomes a package", {"tools/util.py": "def u(): pass\n"}, (), 1),
     ("...with an __init__", {"tools/__init__.py": ""}, (), 1),
     ("code moves down a file", {"other.py": "# moved\n\n\n" + START["other.py"]}, (), 1),
+    ("a route appears", {"web.py": WEB}, (), 1),
+    (
+        "a client calls it",
+        {"client.py": "import requests\ndef c():\n    requests.get('/a/1')\n"},
+        (),
+        1,
+    ),
+    ("the route moves", {"web.py": WEB.replace("/a/", "/b/")}, (), 1),
+    ("the route's file goes", {}, ("web.py",), 0),
 ]
 
 

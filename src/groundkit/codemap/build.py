@@ -25,7 +25,7 @@ from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor, FileFacts, FileGraph, SourceFile, Unparsable
 from groundkit.codemap.lines import decode
 from groundkit.codemap.model import EdgeKind, Node, NodeKey, NodeKind
-from groundkit.codemap.routes import compose, dump_web, load_web, match
+from groundkit.codemap.routes import Matcher, compose, dump_web, load_web, match
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import FileState, MapStore, pack
 from groundkit.types import Skipped
@@ -144,6 +144,10 @@ class _Project:
     def paths(self) -> Sequence[str]:
         return self._paths
 
+    def reopen(self) -> None:
+        """In a forked worker: a connection of its own (SQLite's may not cross a fork)."""
+        self._store = MapStore(self._store.path)
+
     def facts(self, path: str) -> FileFacts:
         parsed = self._fresh.get(path)
         return parsed.facts if parsed is not None else self._store.facts(path)
@@ -220,11 +224,16 @@ def build_map(
         resolver = extractor.resolver(project)
         keys = {p: resolver.keys(p) for p in language_paths}
         todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
-        for done, path in enumerate(todo, start=1):
-            graphs[path] = (resolver.resolve(path), keys[path])
-            if progress:
-                progress("resolving", done, len(todo))
+        for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
+            graphs[path] = (graph, keys[path])
 
+    # The map-wide web pass (routes, HTTP calls) only when some file's web facts changed.
+    before = store.webs_of([*removed, *graphs])
+    after = {
+        path: dump_web(graph.routers, graph.mounts, graph.routes, graph.http_calls)
+        for path, (graph, _) in graphs.items()
+    }
+    web_changed = any(before.get(p, "") != after.get(p, "") for p in {*before, *after})
     with store.transaction():
         for path in removed:
             store.delete_file(path)
@@ -240,7 +249,7 @@ def build_map(
                 interface_digest=parsed.interface_digest,
             )
         for done, (path, (graph, keys_of)) in enumerate(sorted(graphs.items()), start=1):
-            web = dump_web(graph.routers, graph.mounts, graph.routes, graph.http_calls)
+            web = after[path]
             store.put_resolution(
                 path,
                 nodes=graph.nodes,
@@ -252,7 +261,8 @@ def build_map(
             )
             if done == max(1, len(graphs) // 2):
                 _crash_point("mid-map")
-        _web_pass(store)
+        if web_changed or not old:
+            _web_pass(store)
         store.tidy()
         store.set_skipped([(s.source, s.reason) for s in run.skipped])
     _crash_point("after-map-commit")
@@ -347,6 +357,51 @@ def _parse(
     return results
 
 
+# What a forked resolving worker inherits (set just before the pool forks it).
+_FORKED: dict[str, Any] = {}
+
+
+def _resolve(
+    extractor: Extractor,
+    project: _Project,
+    resolver: Any,
+    todo: list[str],
+    progress: Progress | None,
+    workers: int | None,
+) -> list[tuple[str, FileGraph]]:
+    """Resolve ``todo``: in this process, or split over forked workers for a large run (each
+    with its own resolver, reading the stored facts through its own connection)."""
+    count = workers if workers is not None else min(2, os.cpu_count() or 1)
+    if count < 2 or len(todo) < _PARALLEL_FROM or threading.active_count() > 1:
+        out = []
+        for done, path in enumerate(todo, start=1):
+            out.append((path, resolver.resolve(path)))
+            if progress and done % 25 == 0:
+                progress("resolving", done, len(todo))
+        return out
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _FORKED.update(extractor=extractor, project=project)
+    shares = [todo[i::count] for i in range(count)]
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
+            results = list(pool.map(_resolve_share, shares))
+    finally:
+        _FORKED.clear()
+    if progress:
+        progress("resolving", len(todo), len(todo))
+    return sorted((item for share in results for item in share), key=lambda r: r[0])
+
+
+def _resolve_share(paths: list[str]) -> list[tuple[str, FileGraph]]:
+    project: _Project = _FORKED["project"]
+    project.reopen()
+    resolver = _FORKED["extractor"].resolver(project)
+    return [(path, resolver.resolve(path)) for path in paths]
+
+
 def _to_resolve(
     store: MapStore,
     old: dict[str, FileState],
@@ -382,8 +437,9 @@ def _web_pass(store: MapStore) -> None:
         edges.add(
             EdgeKind.HANDLES, route.key, decl.handler, decl.provenance, decl.location, decl.quote
         )
+    matcher = Matcher(routes)
     for call in web.calls:
-        target = match(call, routes)
+        target = match(call, matcher)
         if target is None:
             continue
         if target.route is not None:

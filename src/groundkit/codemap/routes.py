@@ -20,6 +20,7 @@ from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 __all__ = [
     "ANY_METHOD",
     "HttpCallSite",
+    "Matcher",
     "Mount",
     "Route",
     "RouteDecl",
@@ -185,7 +186,38 @@ class Target:
     host: str | None = None
 
 
-def match(call: HttpCallSite, routes: Sequence[Route]) -> Target | None:
+class Matcher:
+    """Routes indexed by their number of segments and their last literal segment, so that
+    matching thousands of client calls does not compare each with every route."""
+
+    def __init__(self, routes: Sequence[Route]) -> None:
+        # length -> last literal segment (None: a parameter) -> pattern -> routes serving it
+        self._by_length: dict[int, dict[str | None, dict[tuple[str | None, ...], list[Route]]]] = {}
+        for route in routes:
+            segments = tuple(route_segments(route.path))
+            last = segments[-1] if segments else None
+            bucket = self._by_length.setdefault(len(segments), {})
+            bucket.setdefault(last, {}).setdefault(segments, []).append(route)
+        self._lengths = sorted(self._by_length)
+
+    def candidates(
+        self, client: list[str], prefix_allowed: bool
+    ) -> list[dict[tuple[str | None, ...], list[Route]]]:
+        """Groups of patterns (each with the routes serving it) that ``client`` may reach."""
+        out: list[dict[tuple[str | None, ...], list[Route]]] = []
+        for length in self._lengths:
+            if length > len(client) or (length < len(client) and not prefix_allowed):
+                continue
+            bucket = self._by_length[length]
+            last = client[-1] if client and length else None
+            if last is None or _UNKNOWN in last:
+                out.extend(bucket.values())
+            else:
+                out.extend(group for key in (last, None) if (group := bucket.get(key)))
+        return out
+
+
+def match(call: HttpCallSite, routes: Sequence[Route] | Matcher) -> Target | None:
     """The route ``call`` reaches, or the outside host it names, or None (no route matches, or
     several do equally well: never a guess)."""
     text = "".join(_UNKNOWN if p is None else p for p in call.url)
@@ -193,13 +225,17 @@ def match(call: HttpCallSite, routes: Sequence[Route]) -> Target | None:
     if host is not None and _UNKNOWN not in host and _public(host):
         return Target(host=host.split("@")[-1].split(":")[0].lower())
     segments = [s for s in path.split("/") if s]
+    matcher = routes if isinstance(routes, Matcher) else Matcher(routes)
+    prefix_allowed = open_prefix or host is not None
     best: list[tuple[int, int, Route]] = []
-    for route in routes:
-        if route.method not in (call.method, ANY_METHOD) and call.method != ANY_METHOD:
-            continue
-        score = _score(segments, route_segments(route.path), open_prefix or host is not None)
-        if score is not None:
-            best.append((*score, route))
+    for group in matcher.candidates(segments, prefix_allowed):
+        for pattern, served_by in group.items():
+            score = _score(segments, list(pattern), prefix_allowed)
+            if score is None:
+                continue
+            for route in served_by:
+                if call.method in (route.method, ANY_METHOD) or route.method == ANY_METHOD:
+                    best.append((*score, route))
     if not best:
         return None
     best.sort(key=lambda s: (-s[0], -s[1]))

@@ -82,6 +82,7 @@ class MapStore:
     """One mapped repository's ``map.sqlite``."""
 
     def __init__(self, path: Path) -> None:
+        self.path = path
         try:
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._conn.execute("PRAGMA journal_mode = WAL")
@@ -266,6 +267,16 @@ class MapStore:
                 for e in edges
             ],
         )
+
+    def webs_of(self, paths: Sequence[str]) -> dict[str, str]:
+        """The stored web facts of these files ('' for none)."""
+        out: dict[str, str] = {}
+        for i in range(0, len(paths), 500):
+            part = list(paths[i : i + 500])
+            marks = ",".join("?" * len(part))
+            rows = self._conn.execute(f"SELECT path, web FROM files WHERE path IN ({marks})", part)
+            out.update(dict(rows.fetchall()))
+        return out
 
     def webs(self) -> Iterator[tuple[str, str]]:
         yield from self._conn.execute("SELECT path, web FROM files WHERE web <> '' ORDER BY path")

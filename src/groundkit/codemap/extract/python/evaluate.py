@@ -75,7 +75,11 @@ class Evaluator:
         self._busy: set[Any] = set()
         self._mro: dict[Def, tuple[tuple[list[Def], bool], frozenset[str]]] = {}
         self._tops = {name.split(".")[0] for name in layout.by_name}
+        self._patched: dict[tuple[Def, str], set[str | None]] = {}
         self.deps: set[str] = set()
+        # Property getters read while evaluating a call site's own chain (not inside a binding
+        # looked up on the way, which belongs to where that binding is).
+        self.properties: list[tuple[Def, How]] | None = None
         self.current = ""
         self.depth = 0
 
@@ -302,7 +306,11 @@ class Evaluator:
             return Lit(), ("builtin", False)
         if tag == "with":
             inner, how = self.evaluate(base[1], scope)
-            return (inner, how) if isinstance(inner, ExtInst) else (UNKNOWN, _NO)
+            if isinstance(inner, ExtInst):
+                return inner, how  # an outside client: taken to return itself
+            if isinstance(inner, Inst):
+                return self._entered(inner), ("instance", False)
+            return UNKNOWN, _NO
         return UNKNOWN, _NO
 
     def _decorated(self, path: str, qual: str, decorators: list[Any], scope: Scope) -> Result:
@@ -327,6 +335,14 @@ class Evaluator:
             return returned if isinstance(returned, Def | Inst) else UNKNOWN
         if isinstance(decorator, Ext | ExtInst | Bound | Builtin | Lit):
             return value
+        return UNKNOWN
+
+    def _entered(self, inst: Inst) -> Value:
+        """What ``with inst as x`` binds: what its ``__enter__`` (or ``__aenter__``) returns."""
+        for method in ("__enter__", "__aenter__"):
+            found, _ = self._class_attribute(inst.cls, inst.cls, method, _NO, instance=True)
+            if isinstance(found, Def):
+                return self.returns(found)
         return UNKNOWN
 
     def imported(self, path: str, module: str, level: int, name: str) -> Result:
@@ -440,6 +456,8 @@ class Evaluator:
                 found, _ = self.lookup((owner.path, ("class", owner.qual)), attr)
                 inherited = owner != start
                 if instance and isinstance(found, Def) and self._is_property(found):
+                    if self.depth == 0 and self.properties is not None:
+                        self.properties.append((found, (how[0], how[1] or inherited)))
                     return self.returns(found), ("return", False)
                 return found, (how[0], how[1] or inherited)
         if instance:
@@ -460,6 +478,13 @@ class Evaluator:
     def patched(self, cls: Def) -> set[str | None]:
         """Attributes of ``cls`` that code in its own module or in the file being resolved
         replaces (``Cls.attr = ...``, ``setattr(Cls, ...)``; None: any attribute)."""
+        key = (cls, self.current)
+        found = self._patched.get(key)
+        if found is None:
+            found = self._patched[key] = self._find_patched(cls)
+        return found
+
+    def _find_patched(self, cls: Def) -> set[str | None]:
         out: set[str | None] = set()
         for path in {cls.path, self.current}:
             if not path or path not in self.layout.modules:

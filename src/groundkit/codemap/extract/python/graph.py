@@ -228,9 +228,18 @@ class _FileResolver:
                 if why != "lit":
                     self.graph.unresolved += 1
                 continue
-            value, reached = self._callee(scope, ref, scopes)
+            hits: list[tuple[Def, How]] = []
+            self.ev.properties = hits
+            try:
+                value, reached = self._callee(scope, ref, scopes)
+            finally:
+                self.ev.properties = None
             where = self.location(line, col, eline, ecol)
             caller = self.caller(scope)
+            for getter, via in hits:  # a property read (or set) on the way runs its function
+                self._edge_to(getter, via, False, caller, where, line)
+            if how in ("a", "s"):
+                continue  # a plain attribute: nothing runs
             self.web.call(index, value, call, caller, where)
             self._edge_to(value, reached, how == "d", caller, where, line)
             if how == "d" and _args is not None and isinstance(value, Def):

@@ -17,7 +17,8 @@ body (what only this file's resolution needs)
     ``bind``    scope index (as a string) -> function-scope bindings
     ``global``  scope index -> names declared ``global`` there
     ``calls``   [scope, ref or null, line, col, end_line, end_col, how, target, args, why]
-                how "c" a call, "d" a decorator (target: the decorated scope); args summarised for
+                how "c" a call, "d" a decorator (target: the decorated scope), "a"/"s" an
+                attribute read/written (an edge only to a property); args summarised for
                 names that may be routes or HTTP clients; why, when ref is null: "lit" (a method
                 of a literal) or "dyn" (no static name)
     ``imports`` [scope, module, level, name or null, asname or null, line, col, end_line,
@@ -31,6 +32,7 @@ body (what only this file's resolution needs)
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from groundkit.codemap.extract.base import FileFacts, Unparsable
@@ -45,6 +47,7 @@ INTERESTING = frozenset(
     " url include FastAPI APIRouter Flask Blueprint Starlette Router Client AsyncClient Session"
     " ClientSession TestClient as_view format".split()
 )
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 _CLS_FIRST = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 UNKNOWN: list[Any] = [["unknown"], []]
@@ -91,8 +94,11 @@ def _annotation_ref(expr: ast.expr | None) -> list[str] | None:
     if expr is None:
         return None
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        text = expr.value.strip()
+        if _DOTTED.fullmatch(text):  # the common case, without a parser
+            return text.split(".")
         try:
-            expr = ast.parse(expr.value, mode="eval").body
+            expr = ast.parse(text, mode="eval").body
         except SyntaxError:
             return None
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
@@ -289,7 +295,8 @@ class _Visitor:
         for deco in node.decorator_list:
             self._decorator(deco, scope.index)
         self._bind(node.name, self._decorated(qual, node.decorator_list))
-        self.funcs[qual] = [kind, names, []]
+        earlier = self.funcs.get(qual)  # a property's setter keeps the getter's decorators
+        self.funcs[qual] = [kind, [*(earlier[1] if earlier else []), *names], []]
         self.scope = scope
         if kind == "method":
             scope.cls = outer.qual
@@ -349,9 +356,15 @@ class _Visitor:
         """What a ``def``/``class`` binds its name to: the definition, passed through its
         decorators (evaluated later: a decorator may return the function, a wrapper, or
         anything)."""
-        if not decorators:
+        # `@x.setter` adds to the property x: the name stays that property (one node).
+        kept = [
+            d
+            for d in decorators
+            if not ((r := ref_of(d)) and len(r) == 2 and r[1] in ("setter", "getter", "deleter"))
+        ]
+        if not kept:
             return [["def", qual], []]
-        return [["decorated", qual, [self._value(d) for d in decorators]], []]
+        return [["decorated", qual, [self._value(d) for d in kept]], []]
 
     def _decorator(self, deco: ast.expr, target: int) -> None:
         if isinstance(deco, ast.Call):
@@ -445,7 +458,7 @@ class _Visitor:
         elif isinstance(target, ast.Starred):
             self._target(target.value, _LIT, None)
         elif isinstance(target, ast.Attribute):
-            self._expr(target.value)
+            self._attribute(target, "s")
             self._self_attribute(target, value)
             if isinstance(target.value, ast.Name) and target.value.id[:1].isupper():
                 self.patched.append([[target.value.id], target.attr])  # Class.attr = ...
@@ -596,7 +609,7 @@ class _Visitor:
         elif kind is ast.Name or kind is ast.Constant:
             return
         elif kind is ast.Attribute:
-            self._expr(node.value)  # type: ignore[attr-defined]
+            self._attribute(node)  # type: ignore[arg-type]
         elif kind is ast.Lambda:
             self._lambda(node)  # type: ignore[arg-type]
         elif kind in _COMPREHENSIONS:
@@ -610,6 +623,18 @@ class _Visitor:
                     self._expr(child)
                 elif isinstance(child, ast.AST):
                     self._generic(child)
+
+    def _attribute(self, node: ast.Attribute, how: str = "a") -> None:
+        """An attribute read (``a``) or written (``s``): an edge when it turns out to be a
+        property, whose getter or setter then runs; nothing otherwise."""
+        ref = ref_of(node)
+        if ref is not None and len(ref) > 1 and ref[-1] != "()":
+            self.calls.append([self.scope.index, ref, *self._where(node), how, -1, None, None])
+        inner: ast.expr = node.value
+        while isinstance(inner, ast.Attribute):
+            inner = inner.value
+        if not isinstance(inner, ast.Name):
+            self._expr(inner)
 
     def _call(self, node: ast.Call, how: str = "c", target: int = -1) -> int:
         func = node.func
