@@ -36,8 +36,8 @@ STATUS: dict[ErrorCode, HTTPStatus] = {
     ErrorCode.CODEMAP_EDGE_NOT_FOUND: HTTPStatus.NOT_FOUND,
     ErrorCode.SYMBOL_NOT_FOUND: HTTPStatus.NOT_FOUND,
     ErrorCode.SYMBOL_AMBIGUOUS: HTTPStatus.CONFLICT,
-    ErrorCode.CODEMAP_REVISION: HTTPStatus.UNPROCESSABLE_ENTITY,
-    ErrorCode.CODEMAP_GIT: HTTPStatus.UNPROCESSABLE_ENTITY,
+    ErrorCode.CODEMAP_REVISION: HTTPStatus.NOT_FOUND,  # no such revision in the repository
+    ErrorCode.CODEMAP_GIT: HTTPStatus.CONFLICT,  # the map's folder is not a git repository
     ErrorCode.AUTH_REQUIRED: HTTPStatus.UNAUTHORIZED,
     ErrorCode.AUTH_INVALID: HTTPStatus.FORBIDDEN,
     ErrorCode.SERVE_HOST_REJECTED: HTTPStatus.MISDIRECTED_REQUEST,
