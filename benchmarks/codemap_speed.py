@@ -55,7 +55,9 @@ def _edit(root: Path, rel: str) -> None:
     path.write_text(path.read_text() + "\n# edited by codemap_speed\n")
 
 
-def measure(name: str, root: Path, edit: str, runs: int, grimp: tuple[str, str] | None) -> dict[str, Any]:
+def measure(
+    name: str, root: Path, edit: str, runs: int, grimp: tuple[str, str] | None
+) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="grk-speed-"))
     tree = work / root.name
     shutil.copytree(root, tree, symlinks=True)
@@ -77,9 +79,7 @@ def measure(name: str, root: Path, edit: str, runs: int, grimp: tuple[str, str] 
             again = codemap.update(tree)
             remaps.append(time.perf_counter() - started)
         symbols = [
-            n.qualname
-            for n in codemap.nodes()
-            if n.kind in (NodeKind.FUNCTION, NodeKind.METHOD)
+            n.qualname for n in codemap.nodes() if n.kind in (NodeKind.FUNCTION, NodeKind.METHOD)
         ]
         random.Random(12).shuffle(symbols)
         names = []

@@ -127,10 +127,15 @@ def test_path_confidence_is_the_weakest_edge_of_the_best_path(repo: Repo) -> Non
         },
     )
     found = {d.node.qualname: d for d in repo.map.blast("m.T.target").dependents}
-    annotation = found["m.weak"].via.confidence
-    instance = found["m.direct"].via.confidence
-    assert found["m.weak"].confidence == annotation
-    assert found["m.top"].confidence == max(min(annotation, 0.97), min(instance, 0.97))
+
+    def conf(a: str, b: str) -> float:
+        return repo.edge("calls", a, b).confidence  # type: ignore[attr-defined,no-any-return]
+
+    weak_path = min(conf("m.top", "m.weak"), conf("m.weak", "m.T.target"))
+    direct_path = min(conf("m.top", "m.direct"), conf("m.direct", "m.T.target"))
+    assert weak_path != direct_path  # the two paths differ, so max-of-min is tested
+    assert found["m.weak"].confidence == conf("m.weak", "m.T.target")
+    assert found["m.top"].confidence == max(weak_path, direct_path)
 
 
 def test_evidence_is_verified_drifted_or_missing_against_the_working_tree(repo: Repo) -> None:
@@ -182,3 +187,25 @@ def test_the_overview_has_areas_boundaries_hubs_cycles_and_entry_points(repo: Re
     assert data["entry_points"]["scripts"][0]["node"] is not None
     assert data["entry_points"]["routes"][0]["route"] == "GET /items/{item_id}"
     assert data["hubs"]["fan_in"]
+
+
+def test_a_lambda_leads_on_from_the_function_that_makes_it(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                def work(x): pass
+                def run(items):
+                    return list(map(lambda x: work(x), items))
+            """
+        },
+    )
+    assert ("m.run.<lambda>", "m.work") in repo.pairs("calls")
+    assert [s.edge.target.qualname for s in repo.map.trace("m.run").steps] == [
+        "m.run.<lambda>",
+        "m.work",
+    ]
+    assert {d.node.qualname for d in repo.map.blast("m.work").dependents} == {
+        "m.run.<lambda>",
+        "m.run",
+    }

@@ -22,6 +22,7 @@ BLAST_KINDS = (
     EdgeKind.HTTP_CALL,
 )
 _CONTAINERS = (NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
+_LAMBDA = ".<lambda>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +73,16 @@ def trace(
     cache: dict[str, list[Edge]] = {}
 
     def out(node_id: str, first: bool) -> list[Edge]:
+        """Edges leaving a node; a lambda it defines counts as part of it (what the lambda
+        calls happens when the function hands it on)."""
         key = node_id + ("+" if first else "")
         if key not in cache:
-            wanted = [*kinds, str(EdgeKind.DEFINES)] if first else list(kinds)
-            cache[key] = store.edges_from(node_id, wanted)
+            found = store.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            cache[key] = [
+                e
+                for e in found
+                if e.kind != EdgeKind.DEFINES or first or e.target.qualname.endswith(_LAMBDA)
+            ]
         return cache[key]
 
     first = start.kind in _CONTAINERS
@@ -173,8 +180,14 @@ def blast(
     cache: dict[str, list[Edge]] = {}
 
     def into(node_id: str) -> list[Edge]:
+        """Edges arriving at a node; for a lambda, also its definer (who hands it on)."""
         if node_id not in cache:
-            cache[node_id] = store.edges_to(node_id, kinds)
+            found = store.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            cache[node_id] = [
+                e
+                for e in found
+                if e.kind != EdgeKind.DEFINES or e.target.qualname.endswith(_LAMBDA)
+            ]
         return cache[node_id]
 
     best: dict[str, float] = dict.fromkeys(seeds, 1.0)
