@@ -7,7 +7,8 @@
 ...     notes.show(hits[0].citation.chunk_id).verification
 """
 
-from groundkit.codemap.api import CodeMap, list_codemaps, open_codemap
+from typing import TYPE_CHECKING, Any
+
 from groundkit.collection import Collection, delete_collection, list_collections, open_collection
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, GroundkitError
@@ -22,7 +23,21 @@ from groundkit.types import (
     Verification,
 )
 
+if TYPE_CHECKING:
+    from groundkit.codemap.api import CodeMap, list_codemaps, open_codemap
+
 __version__ = "0.1.0"
+
+_CODEMAP = ("CodeMap", "list_codemaps", "open_codemap")
+
+
+def __getattr__(name: str) -> Any:
+    """The code map's names, imported on first use: most commands never need them."""
+    if name in _CODEMAP:
+        from groundkit.codemap import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'groundkit' has no attribute {name!r}")
 
 __all__ = [
     "Chunk",
