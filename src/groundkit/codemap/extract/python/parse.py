@@ -628,13 +628,21 @@ class _Visitor:
         """An attribute read (``a``) or written (``s``): an edge when it turns out to be a
         property, whose getter or setter then runs; nothing otherwise."""
         ref = ref_of(node)
-        if ref is not None and len(ref) > 1 and ref[-1] != "()":
+        if ref is not None and len(ref) > 1 and ref[-1] != "()" and not self._module_ref(ref[0]):
             self.calls.append([self.scope.index, ref, *self._where(node), how, -1, None, None])
         inner: ast.expr = node.value
         while isinstance(inner, ast.Attribute):
             inner = inner.value
         if not isinstance(inner, ast.Name):
             self._expr(inner)
+
+    def _module_ref(self, name: str) -> bool:
+        """A name only ever bound to a module by ``import``: its attributes are never
+        properties, so reading them is not recorded (``os.path``, ``np.float32``)."""
+        if _holder(self.scope, name) is not self.scope_objs[0]:
+            return False
+        bound = self.scope_objs[0].bindings.get(name, ())
+        return bool(bound) and all(v[0][0] == "mod" for v in bound)
 
     def _call(self, node: ast.Call, how: str = "c", target: int = -1) -> int:
         func = node.func
