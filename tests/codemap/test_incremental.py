@@ -162,3 +162,22 @@ def test_a_lookup_shared_by_two_files_makes_both_depend_on_what_it_consulted(
     repo.write({"lib/core.py": "def other(): pass\n"}).build()
     repo.close()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_second_language_plugs_into_the_same_map_through_the_seam(
+    repo: Repo, tmp_path: Path
+) -> None:
+    from groundkit.codemap.extract.python import PythonExtractor
+    from groundkit.testing.codemap import LinksExtractor
+
+    languages = [PythonExtractor(), LinksExtractor()]
+    repo.write({"a.links": "def f\nf calls b.g\n", "b.links": "def g\n", "p.py": "def h(): pass\n"})
+    report = repo.map.update(repo.root, extractors=languages)
+    assert report.files == 3
+    assert ("a.f", "b.g") in repo.pairs("calls")
+    repo.write({"b.links": "def other\n"})  # b's interface changes: a is resolved again
+    report = repo.map.update(repo.root, extractors=languages)
+    assert (report.parsed, report.resolved) == (1, 2)
+    assert ("a.f", "b.g") not in repo.pairs("calls")
+    assert repo.map.counts()["unresolved_calls"] == 1
+    assert {n.language for n in repo.map.nodes() if n.path} == {"links", "python"}
