@@ -32,10 +32,18 @@ body (what only this file's resolution needs)
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any
 
 from groundkit.codemap.extract.base import FileFacts, Unparsable
+from groundkit.codemap.extract.python.syntax import (
+    COMPREHENSIONS,
+    LITERALS,
+    annotation_ref,
+    literal_receiver,
+    pieces,
+    ref_of,
+    strings,
+)
 from groundkit.codemap.lines import source_lines
 
 __all__ = ["INTERESTING", "parse_python"]
@@ -47,7 +55,6 @@ INTERESTING = frozenset(
     " url include FastAPI APIRouter Flask Blueprint Starlette Router Client AsyncClient Session"
     " ClientSession TestClient as_view format".split()
 )
-_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 _CLS_FIRST = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 UNKNOWN: list[Any] = [["unknown"], []]
@@ -68,53 +75,6 @@ def parse_python(path: str, text: str) -> FileFacts:
     except RecursionError:
         raise Unparsable("nested too deeply to analyse") from None
     return visitor.facts()
-
-
-def ref_of(expr: ast.expr) -> list[str] | None:
-    """``a.b().c`` -> ``["a", "b", "()", "c"]``: a name, then attributes and calls; else None."""
-    parts: list[str] = []
-    while True:
-        if isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        elif isinstance(expr, ast.Call):
-            parts.append("()")
-            expr = expr.func
-        elif isinstance(expr, ast.Name):
-            parts.append(expr.id)
-            parts.reverse()
-            return parts
-        else:
-            return None
-
-
-def _annotation_ref(expr: ast.expr | None) -> list[str] | None:
-    """The class an annotation names: ``Foo``, ``m.Foo``, ``"Foo"``, ``Optional[Foo]``,
-    ``Foo | None``; None for anything wider (unions of classes, generics of containers)."""
-    if expr is None:
-        return None
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-        text = expr.value.strip()
-        if _DOTTED.fullmatch(text):  # the common case, without a parser
-            return text.split(".")
-        try:
-            expr = ast.parse(text, mode="eval").body
-        except SyntaxError:
-            return None
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
-        sides = [s for s in (expr.left, expr.right) if not _is_none(s)]
-        return _annotation_ref(sides[0]) if len(sides) == 1 else None
-    if isinstance(expr, ast.Subscript):
-        outer = ref_of(expr.value)
-        if outer and outer[-1] == "Optional":
-            return _annotation_ref(expr.slice)
-        return None
-    ref = ref_of(expr)
-    return ref if ref and "()" not in ref else None
-
-
-def _is_none(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Constant) and expr.value is None
 
 
 class _Scope:
@@ -322,7 +282,7 @@ class _Visitor:
             scope.bindings[positional[0].arg] = [[[tag, scope.cls], []]]
             first = 1
         for index, arg in enumerate([*positional[first:], *args.kwonlyargs]):
-            ann = _annotation_ref(arg.annotation)
+            ann = annotation_ref(arg.annotation)
             value = [["ann", ann], []] if ann else [["arg", index], []]
             scope.bindings.setdefault(arg.arg, []).append(value)
         for star in (args.vararg, args.kwarg):
@@ -389,7 +349,7 @@ class _Visitor:
         self._expr(node.annotation)
         if node.value is not None:
             self._expr(node.value)
-        ann = _annotation_ref(node.annotation)
+        ann = annotation_ref(node.annotation)
         value = [["ann", ann], []] if ann else self._value(node.value) if node.value else _LIT
         if node.value is None and self.scope.kind == "class" and isinstance(node.target, ast.Name):
             # A dataclass-style field: instances have it, the class body does not bind it.
@@ -415,11 +375,11 @@ class _Visitor:
     def _module_lists(self, targets: list[ast.expr], value: ast.expr, *, replace: bool) -> None:
         names = {t.id for t in targets if isinstance(t, ast.Name)}
         if "__all__" in names:
-            strings = _strings(value)
-            if strings is None:
+            listed = strings(value)
+            if listed is None:
                 self.all_dynamic = True
             else:
-                self.all = strings if replace or self.all is None else [*self.all, *strings]
+                self.all = listed if replace or self.all is None else [*self.all, *listed]
         for name in names:
             parts = self._list_parts(value)
             if parts is None:
@@ -612,7 +572,7 @@ class _Visitor:
             self._attribute(node)  # type: ignore[arg-type]
         elif kind is ast.Lambda:
             self._lambda(node)  # type: ignore[arg-type]
-        elif kind in _COMPREHENSIONS:
+        elif kind in COMPREHENSIONS:
             self._comprehension(node)
         elif kind is ast.NamedExpr:
             self._expr(node.value)  # type: ignore[attr-defined]
@@ -660,7 +620,7 @@ class _Visitor:
         if ref is None and isinstance(func, ast.Lambda) and id(func) in self._lambdas:
             ref = ["<def>" + self._lambdas[id(func)]]  # (lambda: ...)(): that very lambda
         if ref is None:
-            why = "lit" if _literal_receiver(func) else "dyn"
+            why = "lit" if literal_receiver(func) else "dyn"
         if ref == ["setattr"] and node.args:
             owner = ref_of(node.args[0])
             attr = node.args[1] if len(node.args) > 1 else None
@@ -689,8 +649,8 @@ class _Visitor:
         if isinstance(expr, ast.Constant):
             return ["s", expr.value] if isinstance(expr.value, str) else ["?"]
         if isinstance(expr, ast.JoinedStr | ast.BinOp):
-            pieces = _pieces(expr)
-            return ["t", pieces] if pieces is not None else ["?"]
+            parts = pieces(expr)
+            return ["t", parts] if parts is not None else ["?"]
         if isinstance(expr, ast.Call):
             site = self._site_of.get(id(expr))
             return ["c", site] if site is not None else ["?"]
@@ -753,11 +713,11 @@ class _Visitor:
         if isinstance(expr, ast.Await):
             return self._value(expr.value) if isinstance(expr.value, ast.Call) else UNKNOWN
         if isinstance(expr, ast.JoinedStr | ast.BinOp):
-            pieces = _pieces(expr)
-            if pieces is not None:
-                return [["tmpl", pieces], []]
+            parts = pieces(expr)
+            if parts is not None:
+                return [["tmpl", parts], []]
             return _LIT if isinstance(expr, ast.JoinedStr) else UNKNOWN
-        if isinstance(expr, _LITERALS):
+        if isinstance(expr, LITERALS):
             return _LIT
         if isinstance(expr, ast.Lambda):
             qual = self._lambdas.get(id(expr))
@@ -831,66 +791,6 @@ def _method_of(scope: _Scope) -> _Scope | None:
         current = current.parent
     return current if current is not None and current.kind == "method" else None
 
-
-def _strings(expr: ast.expr) -> list[str] | None:
-    if isinstance(expr, ast.List | ast.Tuple):
-        out = []
-        for element in expr.elts:
-            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
-                return None
-            out.append(element.value)
-        return out
-    return None
-
-
-def _pieces(expr: ast.expr) -> list[Any] | None:
-    """A string built from parts: literal text, null for an unknown field, ["r", ref] for a name
-    (a constant, perhaps, resolved later). None when it is not string-building."""
-    if isinstance(expr, ast.Constant):
-        return [expr.value] if isinstance(expr.value, str) else None
-    if isinstance(expr, ast.JoinedStr):
-        out: list[Any] = []
-        for part in expr.values:
-            if isinstance(part, ast.Constant) and isinstance(part.value, str):
-                out.append(part.value)
-            elif isinstance(part, ast.FormattedValue):
-                ref = ref_of(part.value)
-                out.append(["r", ref] if ref and "()" not in ref else None)
-        return out
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-        left = _pieces(expr.left)
-        right = _pieces(expr.right)
-        if left is None and right is None:
-            return None
-        return [*(left or [_name_piece(expr.left)]), *(right or [_name_piece(expr.right)])]
-    return None
-
-
-def _name_piece(expr: ast.expr) -> Any:
-    ref = ref_of(expr)
-    return ["r", ref] if ref and "()" not in ref else None
-
-
-def _literal_receiver(func: ast.expr) -> bool:
-    """``"x".join``, ``[].append``, ``{}.get``: a method of a built-in type."""
-    while isinstance(func, ast.Attribute):
-        func = func.value
-    return isinstance(func, (*_LITERALS, ast.Constant, ast.JoinedStr))
-
-
-_LITERALS = (
-    ast.List,
-    ast.Tuple,
-    ast.Dict,
-    ast.Set,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.GeneratorExp,
-    ast.Compare,
-    ast.UnaryOp,
-)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 _STATEMENTS: dict[type[ast.AST], Any] = {
     ast.FunctionDef: _Visitor._function,
