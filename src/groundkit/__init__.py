@@ -39,6 +39,7 @@ def __getattr__(name: str) -> Any:
         return getattr(api, name)
     raise AttributeError(f"module 'groundkit' has no attribute {name!r}")
 
+
 __all__ = [
     "Chunk",
     "Citation",

@@ -181,3 +181,16 @@ def test_a_second_language_plugs_into_the_same_map_through_the_seam(
     assert ("a.f", "b.g") not in repo.pairs("calls")
     assert repo.map.counts()["unresolved_calls"] == 1
     assert {n.language for n in repo.map.nodes() if n.path} == {"links", "python"}
+
+
+def test_a_file_touched_but_unchanged_is_not_parsed_again(repo: Repo) -> None:
+    import os
+
+    repo.write(START).build()
+    path = repo.root / "lib" / "core.py"
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    report = repo.build()  # read (the time changed), found the same, not parsed
+    assert (report.parsed, report.resolved) == (0, 0)
+    path.write_text(path.read_text().replace("Engine().run()", "Engine().run()  # same size?"))
+    report = repo.build()
+    assert report.parsed == 1

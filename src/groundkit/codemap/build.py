@@ -173,6 +173,7 @@ class _Run:
     fresh: dict[str, _Parsed] = field(default_factory=dict)
     unchanged: int = 0
     ignored: int = 0
+    touched: list[tuple[int, int, str]] = field(default_factory=list)  # same content, new mtime
 
 
 def build_map(
@@ -192,7 +193,8 @@ def build_map(
     run = _Run(skipped=list(listing.skipped))
     old = store.file_states()
     owners: dict[str, Extractor] = {}
-    for path, size in listing.files:
+    stamps = {path: (size, mtime) for path, size, mtime in listing.files}
+    for path, size, _mtime in listing.files:
         extractor = next((e for e in extractors if e.claims(path)), None)
         if extractor is None:
             run.ignored += 1
@@ -205,7 +207,9 @@ def build_map(
             )
         else:
             owners[path] = extractor
-    _read_and_parse(run, source, owners, old, store, cache, max_file_bytes, progress, workers)
+    _read_and_parse(
+        run, source, owners, old, stamps, store, cache, max_file_bytes, progress, workers
+    )
     skipped_paths = {s.source for s in run.skipped}
     present = {p for p in owners if p in run.fresh or (p in old and p not in skipped_paths)}
     present |= {p for p in skipped_paths if p in old and p in owners}  # a bad read loses nothing
@@ -234,15 +238,19 @@ def build_map(
         for path, (graph, _) in graphs.items()
     }
     web_changed = any(before.get(p, "") != after.get(p, "") for p in {*before, *after})
+    rewritten = [*removed, *graphs, *([""] if web_changed else [])]
+    replaced = store.node_ids_owned(rewritten) if old else None
     with store.transaction():
         for path in removed:
             store.delete_file(path)
+        store.touch(run.touched)
         for path, parsed in run.fresh.items():
             store.put_file(
                 path,
                 language=parsed.language,
                 digest=parsed.digest,
                 size=parsed.size,
+                mtime=stamps.get(path, (0, 0))[1],
                 extractor=parsed.extractor,
                 interface=parsed.interface,
                 body=parsed.body,
@@ -263,7 +271,7 @@ def build_map(
                 _crash_point("mid-map")
         if web_changed or not old:
             _web_pass(store)
-        store.tidy()
+        store.tidy(replaced)
         store.set_skipped([(s.source, s.reason) for s in run.skipped])
     _crash_point("after-map-commit")
     counts = store.counts()
@@ -287,6 +295,7 @@ def _read_and_parse(
     source: Source,
     owners: dict[str, Extractor],
     old: dict[str, FileState],
+    stamps: dict[str, tuple[int, int]],
     store: MapStore,
     cache: MapStore | None,
     max_file_bytes: int,
@@ -294,7 +303,18 @@ def _read_and_parse(
     workers: int | None,
 ) -> None:
     pending: list[tuple[Extractor, str, bytes]] = []
-    for path, data in source.read(sorted(owners)):
+    to_read = []
+    for path in sorted(owners):
+        state = old.get(path)
+        size, mtime = stamps[path]
+        # Same size and modification time (to the nanosecond) as when it was read: as git
+        # does, the content is taken to be the same without reading it.
+        same = state is not None and mtime and (state.size, state.mtime) == (size, mtime)
+        if same and state is not None and state.extractor == _tag(owners[path]):
+            run.unchanged += 1
+        else:
+            to_read.append(path)
+    for path, data in source.read(to_read):
         if isinstance(data, OSError):
             reason = (data.strerror or str(data) or type(data).__name__).lower()
             run.skipped.append(Skipped(path, f"unreadable: {reason}"))
@@ -307,6 +327,7 @@ def _read_and_parse(
         state = old.get(path)
         if state is not None and state.digest == digest and state.extractor == _tag(extractor):
             run.unchanged += 1
+            run.touched.append((len(data), stamps[path][1], path))
             continue
         cached = cache.facts_by_digest(digest, _tag(extractor)) if cache is not None else None
         if cached is not None:

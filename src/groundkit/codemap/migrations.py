@@ -19,6 +19,7 @@ _MIGRATIONS: tuple[str, ...] = (
         language TEXT NOT NULL,
         digest TEXT NOT NULL,
         size INTEGER NOT NULL,
+        mtime INTEGER NOT NULL DEFAULT 0,
         extractor TEXT NOT NULL,
         interface BLOB NOT NULL,
         body BLOB NOT NULL,
@@ -42,6 +43,7 @@ _MIGRATIONS: tuple[str, ...] = (
         owner TEXT NOT NULL
     ) WITHOUT ROWID;
     CREATE INDEX nodes_name ON nodes (name);
+    CREATE INDEX nodes_kind ON nodes (kind);
     CREATE INDEX nodes_owner ON nodes (owner);
     CREATE TABLE edges (
         kind TEXT NOT NULL,

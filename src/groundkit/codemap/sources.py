@@ -71,7 +71,8 @@ class Selection:
 
 @dataclass(slots=True)
 class Listing:
-    files: list[tuple[str, int]] = field(default_factory=list)  # (relative path, size), sorted
+    # (relative path, size, modification time in ns or 0 when unknown), sorted
+    files: list[tuple[str, int, int]] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
 
 
@@ -100,19 +101,22 @@ class WorkTree:
         found = Discovery()
         listing = Listing()
 
+        cut = len(str(self.root)) + 1
+
         def prune(folder: Path) -> bool:
-            rel = folder.relative_to(self.root).as_posix()
-            return self.selection.prunes_dir(rel, (folder / "pyvenv.cfg").is_file())
+            rel = str(folder)[cut:]
+            return self.selection.prunes_dir(rel, os.path.isfile(folder / "pyvenv.cfg"))
 
         for path in walk_tree(self.root, found, self._excluded, prune):
-            rel = path.relative_to(self.root).as_posix()
+            rel = str(path)[cut:]
             if not self.selection.wants_file(rel):
                 continue
             try:
-                size = path.stat().st_size
+                stat = path.stat()
+                size, mtime = stat.st_size, stat.st_mtime_ns
             except OSError:
-                size = 0  # reported when it is read
-            listing.files.append((rel, size))
+                size, mtime = 0, 0  # reported when it is read
+            listing.files.append((rel, size, mtime))
         listing.files.sort()
         for item in found.skipped:
             rel = Path(item.source).relative_to(self.root).as_posix()
@@ -191,7 +195,7 @@ class GitRevision:
                 continue
             if self.selection.wants_file(rel):
                 self._blobs[rel] = blob.decode()
-                listing.files.append((rel, int(size)))
+                listing.files.append((rel, int(size), 0))
         listing.files.sort()
         return listing
 

@@ -45,6 +45,8 @@ def unpack(data: bytes) -> Any:
 class FileState:
     language: str
     digest: str
+    size: int
+    mtime: int
     extractor: str
     interface_digest: str
     keys: frozenset[str]
@@ -126,11 +128,12 @@ class MapStore:
     # -- files and facts --------------------------------------------------------------------------
     def file_states(self) -> dict[str, FileState]:
         rows = self._conn.execute(
-            "SELECT path, language, digest, extractor, interface_digest, keys, unresolved"
-            " FROM files"
+            "SELECT path, language, digest, size, mtime, extractor, interface_digest, keys,"
+            " unresolved FROM files"
         )
         return {
-            r[0]: FileState(r[1], r[2], r[3], r[4], frozenset(json.loads(r[5])), r[6]) for r in rows
+            r[0]: FileState(r[1], r[2], r[3], r[4], r[5], r[6], frozenset(json.loads(r[7])), r[8])
+            for r in rows
         }
 
     def facts(self, path: str) -> FileFacts:
@@ -167,20 +170,25 @@ class MapStore:
         language: str,
         digest: str,
         size: int,
+        mtime: int,
         extractor: str,
         interface: bytes,
         body: bytes,
         interface_digest: str,
     ) -> None:
         self._conn.execute(
-            "INSERT INTO files (path, language, digest, size, extractor, interface, body,"
-            " interface_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO files (path, language, digest, size, mtime, extractor, interface, body,"
+            " interface_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (path) DO UPDATE SET language = excluded.language,"
-            " digest = excluded.digest, size = excluded.size, extractor = excluded.extractor,"
-            " interface = excluded.interface, body = excluded.body,"
-            " interface_digest = excluded.interface_digest",
-            (path, language, digest, size, extractor, interface, body, interface_digest),
+            " digest = excluded.digest, size = excluded.size, mtime = excluded.mtime,"
+            " extractor = excluded.extractor, interface = excluded.interface,"
+            " body = excluded.body, interface_digest = excluded.interface_digest",
+            (path, language, digest, size, mtime, extractor, interface, body, interface_digest),
         )
+
+    def touch(self, stamps: Sequence[tuple[int, int, str]]) -> None:
+        """Record (size, mtime, path) of files found unchanged by content with a new mtime."""
+        self._conn.executemany("UPDATE files SET size = ?, mtime = ? WHERE path = ?", stamps)
 
     def delete_file(self, path: str) -> None:
         self._conn.execute("DELETE FROM files WHERE path = ?", (path,))
@@ -281,18 +289,35 @@ class MapStore:
     def webs(self) -> Iterator[tuple[str, str]]:
         yield from self._conn.execute("SELECT path, web FROM files WHERE web <> '' ORDER BY path")
 
-    def tidy(self) -> int:
-        """Drop outside nodes nothing points at any more, and edges whose ends are gone (a file
-        that vanished between resolutions); returns how many edges went."""
+    def node_ids_owned(self, owners: Sequence[str]) -> set[str]:
+        out: set[str] = set()
+        for i in range(0, len(owners), 500):
+            part = list(owners[i : i + 500])
+            marks = ",".join("?" * len(part))
+            rows = self._conn.execute(f"SELECT id FROM nodes WHERE owner IN ({marks})", part)
+            out.update(r[0] for r in rows)
+        return out
+
+    def tidy(self, replaced: set[str] | None = None) -> int:
+        """Drop outside nodes nothing points at any more, and edges whose ends are gone: among
+        the nodes ``replaced`` this run (or, with None, anywhere). Returns how many edges went.
+
+        A dangling edge means a file was not resolved again when it should have been; this is
+        the net under that, not the mechanism."""
         self._conn.execute(
             "DELETE FROM nodes WHERE kind = 'external'"
             " AND NOT EXISTS (SELECT 1 FROM edges WHERE target = nodes.id)"
         )
-        cur = self._conn.execute(
-            "DELETE FROM edges WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE id = edges.source)"
-            " OR NOT EXISTS (SELECT 1 FROM nodes WHERE id = edges.target)"
-        )
-        return cur.rowcount
+        if replaced is None:
+            cur = self._conn.execute(
+                "DELETE FROM edges WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE id = edges.source)"
+                " OR NOT EXISTS (SELECT 1 FROM nodes WHERE id = edges.target)"
+            )
+            return cur.rowcount
+        gone = [(i,) for i in replaced if self.node(i) is None]
+        self._conn.executemany("DELETE FROM edges WHERE source = ?", gone)
+        self._conn.executemany("DELETE FROM edges WHERE target = ?", gone)
+        return len(gone)
 
     def set_skipped(self, skipped: Sequence[tuple[str, str]]) -> None:
         self._conn.execute("DELETE FROM skipped")

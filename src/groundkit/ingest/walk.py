@@ -84,12 +84,8 @@ def walk_tree(
     ``found.skipped``. ``prune(folder)`` true: that folder is not walked into (the code map's
     vendored and generated trees)."""
     real_root = root.resolve()
-    for entry, specs in _entries(root, [], excluded, found, prune):
-        rel_parts = entry.relative_to(root).parts
-        if any(part.startswith(".") for part in rel_parts):
-            continue
-        if _ignored(entry, specs):
-            continue
+    # _entries already passed over hidden and ignored names, at every level.
+    for entry, _specs in _entries(root, [], excluded, found, prune):
         if entry.is_symlink():
             target = entry.resolve()
             if not target.is_relative_to(real_root):
@@ -144,6 +140,8 @@ def _entries(
 
 def _ignored(path: Path, specs: _Specs) -> bool:
     """As git decides: the deepest ``.gitignore`` with a matching rule (or negation) wins."""
+    if not specs:
+        return False
     is_dir = path.is_dir() and not path.is_symlink()
     for base, spec in reversed(specs):
         rel = path.relative_to(base).as_posix() + ("/" if is_dir else "")
