@@ -27,7 +27,7 @@ from groundkit.codemap.lines import decode
 from groundkit.codemap.model import EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.routes import Matcher, compose, dump_web, load_web, match
 from groundkit.codemap.sources import Source
-from groundkit.codemap.store import FileState, MapStore, pack
+from groundkit.codemap.store import FileState, MapStore, pack, unpack
 from groundkit.types import Skipped
 
 __all__ = ["MapReport", "Progress", "build_map"]
@@ -94,10 +94,15 @@ class _Parsed:
     digest: str
     size: int
     extractor: str
-    facts: FileFacts
+    facts: FileFacts | None  # None when it came from a worker: unpacked where it is needed
     interface: bytes
     body: bytes
     interface_digest: str
+
+    def unpacked(self) -> FileFacts:
+        if self.facts is None:
+            self.facts = FileFacts(unpack(self.interface), unpack(self.body))
+        return self.facts
 
 
 def _tag(extractor: Extractor) -> str:
@@ -123,7 +128,11 @@ def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
 
 
 def _parse_batch(items: list[tuple[Extractor, str, bytes]]) -> list[tuple[str, _Parsed | str]]:
-    return [(path, _parse_one(extractor, path, data)) for extractor, path, data in items]
+    out = [(path, _parse_one(extractor, path, data)) for extractor, path, data in items]
+    for _, result in out:
+        if isinstance(result, _Parsed):
+            result.facts = None  # the packed bytes travel back; the objects would cost twice
+    return out
 
 
 class _Project:
@@ -150,7 +159,7 @@ class _Project:
 
     def facts(self, path: str) -> FileFacts:
         parsed = self._fresh.get(path)
-        return parsed.facts if parsed is not None else self._store.facts(path)
+        return parsed.unpacked() if parsed is not None else self._store.facts(path)
 
     def top_name(self) -> str:
         return self._source.top_name()
