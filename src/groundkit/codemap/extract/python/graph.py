@@ -8,6 +8,7 @@ from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.python.evaluate import Evaluator, How
 from groundkit.codemap.extract.python.values import (
+    KINDS,
     Bound,
     Builtin,
     Def,
@@ -19,6 +20,7 @@ from groundkit.codemap.extract.python.values import (
     Str,
     Tmpl,
     Value,
+    node_key,
 )
 from groundkit.codemap.extract.python.web import WebFacts
 from groundkit.codemap.model import (
@@ -33,12 +35,6 @@ from groundkit.codemap.model import (
 
 __all__ = ["resolve_file"]
 
-_KINDS = {
-    "class": NodeKind.CLASS,
-    "function": NodeKind.FUNCTION,
-    "method": NodeKind.METHOD,
-    "lambda": NodeKind.FUNCTION,
-}
 _CALL_PROVENANCE = {
     "local": Provenance.CALL_LOCAL,
     "imported": Provenance.CALL_IMPORTED,
@@ -49,10 +45,6 @@ _CALL_PROVENANCE = {
     "return": Provenance.CALL_RETURN,
 }
 _FLAGS = {"type_checking": EdgeFlag.TYPE_CHECKING, "optional": EdgeFlag.OPTIONAL}
-
-
-def node_key(value: Def) -> NodeKey:
-    return NodeKey(_KINDS[value.kind], value.dotted, value.path)
 
 
 def module_key(evaluator: Evaluator, path: str) -> NodeKey:
@@ -113,10 +105,10 @@ class _FileResolver:
         self.graph.nodes.append(Node(module, "python", 1, scopes[0][4]))
         self.scope_keys.append(module)
         for qual, kind, parent, line, end, at in scopes[1:]:
-            if kind not in _KINDS:
+            if kind not in KINDS:
                 self.scope_keys.append(None)
                 continue
-            key = NodeKey(_KINDS[kind], f"{self.module}.{qual}", self.path)
+            key = NodeKey(KINDS[kind], f"{self.module}.{qual}", self.path)
             self.scope_keys.append(key)
             self.graph.nodes.append(Node(key, "python", line, end))
             owner = self.caller(parent)

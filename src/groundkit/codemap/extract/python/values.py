@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from groundkit.codemap.model import NodeKey, NodeKind
+
 __all__ = [
+    "KINDS",
     "UNKNOWN",
     "Bound",
     "Builtin",
@@ -22,6 +25,7 @@ __all__ = [
     "Tmpl",
     "Unknown",
     "Value",
+    "node_key",
 ]
 
 
@@ -116,3 +120,16 @@ class Unknown:
 UNKNOWN = Unknown()
 
 Value = Mod | Def | Inst | Super | Ext | ExtInst | Bound | Builtin | Lit | Str | Tmpl | Unknown
+
+
+# A definition's kind (as the parser names scopes) to its node kind.
+KINDS = {
+    "class": NodeKind.CLASS,
+    "function": NodeKind.FUNCTION,
+    "method": NodeKind.METHOD,
+    "lambda": NodeKind.FUNCTION,
+}
+
+
+def node_key(value: Def) -> NodeKey:
+    return NodeKey(KINDS[value.kind], value.dotted, value.path)

@@ -24,6 +24,7 @@ from groundkit.codemap.extract.python.values import (
     Str,
     Tmpl,
     Value,
+    node_key,
 )
 from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 from groundkit.codemap.routes import ANY_METHOD, HttpCallSite, Mount, RouteDecl, RouterDef
@@ -409,8 +410,6 @@ class WebFacts:
         return None
 
     def _handler(self, summary: Any, scope: tuple[str, tuple[Any, ...]]) -> NodeKey | None:
-        from groundkit.codemap.extract.python.graph import node_key
-
         if summary is None:
             return None
         ref = None
