@@ -41,6 +41,17 @@ PRIORS: dict[Provenance, float] = {
     Provenance.HTTP_TEMPLATE: 0.8,
     Provenance.TS_IMPORT: 0.95,
     Provenance.TS_CALL: 0.9,
+    # TypeScript / JavaScript: PROVISIONAL until benchmarks/codemap_ts_cases.py --fit is run.
+    Provenance.TS_REQUIRE: 0.95,
+    Provenance.TS_DYNAMIC_IMPORT: 0.95,
+    Provenance.TS_REFERENCE: 0.95,
+    Provenance.TS_NEW: 0.9,
+    Provenance.TS_THIS: 0.9,
+    Provenance.TS_SUPER: 0.9,
+    Provenance.TS_INSTANCE: 0.9,
+    Provenance.TS_EXTENDS: 0.95,
+    Provenance.ROUTE_EXPRESS: 0.95,
+    Provenance.ROUTE_FASTIFY: 0.95,
 }
 
 
