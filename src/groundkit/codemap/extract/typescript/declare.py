@@ -52,10 +52,10 @@ class Declarations(Scopes):
         (None for an anonymous function, which is not a node)."""
         if node.type in _CLASSES:
             return self.klass(node, name, bind=bind)
-        name = name or self.pending_names.get(node.id)
         if name is None and node.type in ("function_expression", "function"):
-            own = node.child_by_field_name("name")
+            own = node.child_by_field_name("name")  # app.get("/x", function show() {...})
             name = text_of(own) if own is not None else None
+        name = name or self.pending_names.get(node.id)
         arrow = node.type == "arrow_function"
         kind = kind or ("function" if name else "anon")
         qual = self.qualify(name, unique=kind != "method") if name else ""

@@ -78,8 +78,7 @@ class WebFacts:
     def _router(self, web: Web, where: Location) -> None:
         assert web.router is not None
         if web.router not in self.routers:
-            is_app = web.role in _APPS
-            self.routers[web.router] = RouterDef(web.router, web.prefix, is_app, where)
+            self.routers[web.router] = RouterDef(web.router, web.prefix, web.is_app, where)
 
     def _route(self, web: Web, attr: str, args: list[Any], scope: Scope, where: Location) -> None:
         path = self._literal(args[0] if args else None, scope)
