@@ -16,8 +16,14 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
-from groundkit.codemap.extract.base import Project
-from groundkit.codemap.extract.typescript.config import Options, is_config, join, merge
+from groundkit.codemap.extract.base import Project, Unparsable
+from groundkit.codemap.extract.typescript.config import (
+    Options,
+    is_config,
+    join,
+    merge,
+    parse_config,
+)
 
 __all__ = ["Layout", "Resolution", "module_name"]
 
@@ -64,13 +70,25 @@ class Layout:
         self.sources = {p for p in paths if p not in self.configs}
         self._options: dict[str, Options] = {}
         self._workspaces: dict[str, str] | None = None
+        self._unclaimed: dict[str, dict[str, Any] | None] = {}
 
     # -- configuration ----------------------------------------------------------------------------
     def _config(self, path: str) -> dict[str, Any] | None:
         if path in self.configs:
             data = self.project.facts(path).interface
             return data if isinstance(data, dict) else None
-        return None
+        if not path.endswith(".json") or path.rpartition("/")[2] == "package.json":
+            return None
+        # A config that `extends` names outside the claimed names (configs/base.json): read
+        # as it is now. (Editing it re-resolves nothing by itself; its extender's edit does.)
+        if path not in self._unclaimed:
+            text = self.project.read_text(path)
+            try:
+                facts = parse_config(path, text).interface if text is not None else None
+            except Unparsable:
+                facts = None
+            self._unclaimed[path] = facts
+        return self._unclaimed[path]
 
     def options(self, folder: str) -> Options:
         """The options of the nearest tsconfig.json/jsconfig.json at or above ``folder``."""
