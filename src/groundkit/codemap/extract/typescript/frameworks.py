@@ -64,4 +64,6 @@ def construct(
     # A prefix known only at run time is left out, as the Python analyser does.
     known = text is not None and None not in text.pieces
     prefix = "".join(p for p in text.pieces if p is not None) if known and text else ""
-    return Web(role, router, prefix, (), role in ("express", "koa", "fastify", "hono"))
+    # Never a root by itself: an Express or Hono app mounted in another (app.use("/x", sub),
+    # app.route("/x", sub)) is served there only; an app nobody mounts is a root anyway.
+    return Web(role, router, prefix)

@@ -163,7 +163,7 @@ class _FileResolver:
             where = self.location(line, col, eline, ecol)
             caller = self.caller(scope)
             if callee[0] != "r":
-                if callee[0] not in ("def", "fn"):
+                if callee[0] not in ("def", "fn", "lit"):
                     self.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
                 continue
             ref: list[str] = callee[1]

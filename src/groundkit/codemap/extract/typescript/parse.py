@@ -33,6 +33,7 @@ from groundkit.codemap.extract.typescript.summary import (
     args_of,
     ref_of,
     string_value,
+    unwrap,
 )
 from groundkit.codemap.extract.typescript.syntax import dialect, parser, text_of
 from groundkit.codemap.lines import source_lines
@@ -48,6 +49,9 @@ _HTTP_VERBS = frozenset("get post put patch delete del head options all".split()
 # Calls whose arguments are kept: route registrations, mounts, HTTP clients.
 _KEEP_ARGS = _HTTP_VERBS | frozenset(
     "route use register request create extend mount fetch axios ky".split()
+)
+_LITERAL_HOLDERS = frozenset(
+    {"array", "string", "template_string", "number", "object", "regex", "true", "false"}
 )
 _INLINE = frozenset({"arrow_function", "function_expression", "function"})
 
@@ -178,7 +182,7 @@ class _Visitor(Declarations):
             self.visit(callee)
         elif "()" in ref or "new" in ref:
             self._visit_inner_calls(callee)
-        summary: list[Any] = ["r", ref] if ref is not None else UNKNOWN
+        summary: list[Any] = ["r", ref] if ref is not None else _literal_method(callee)
         keep = ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS)
         args = args_of(node, self.qual_of) if keep else None
         self.add_call(summary, "n" if is_new else "c", node, args)
@@ -226,6 +230,15 @@ class _Visitor(Declarations):
         found = _REFERENCE.match(text_of(comment))
         if found:
             self.add_import("reference", found.group(1), comment, False)
+
+
+def _literal_method(callee: Node) -> list[Any]:
+    """``[1, 2].map(f)``, ``"a,b".split(",")``: the runtime's method on a literal, not unknown."""
+    callee = unwrap(callee)
+    holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
+    if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
+        return ["lit"]
+    return UNKNOWN
 
 
 def _first_string(arguments: Node | None) -> str | None:

@@ -67,7 +67,6 @@ class Web:
     router: str | None = None
     prefix: str = ""
     base: tuple[str | None, ...] = field(default=())
-    is_app: bool = False  # a root: its routes are served at their own paths
 
     @property
     def is_client(self) -> bool:

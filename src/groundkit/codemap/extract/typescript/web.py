@@ -26,8 +26,6 @@ __all__ = ["WebFacts"]
 
 _VERBS = frozenset("get post put patch delete head options".split())
 _ROUTE_VERBS = _VERBS | {"all", "del"}
-_APPS = frozenset({"express", "koa", "fastify", "hono"})
-_ROUTERS = _APPS | {"express-router", "koa-router"}
 _FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch"})
 _FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-fetch"})
 
@@ -78,7 +76,8 @@ class WebFacts:
     def _router(self, web: Web, where: Location) -> None:
         assert web.router is not None
         if web.router not in self.routers:
-            self.routers[web.router] = RouterDef(web.router, web.prefix, web.is_app, where)
+            # Not an app: only routers nobody mounts are roots (see frameworks.construct).
+            self.routers[web.router] = RouterDef(web.router, web.prefix, False, where)
 
     def _route(self, web: Web, attr: str, args: list[Any], scope: Scope, where: Location) -> None:
         path = self._literal(args[0] if args else None, scope)
