@@ -26,7 +26,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from groundkit.codemap.extract.base import FileFacts, Unparsable
-from groundkit.codemap.extract.typescript.declare import Declarations
+from groundkit.codemap.extract.typescript.imports import ModuleSyntax
 from groundkit.codemap.extract.typescript.summary import (
     FUNCTIONS,
     UNKNOWN,
@@ -91,7 +91,7 @@ def _first_error(root: Node) -> int:
     return 1
 
 
-class _Visitor(Declarations):
+class _Visitor(ModuleSyntax):
     def __init__(self, lines: list[str]) -> None:
         super().__init__(lines)
 
