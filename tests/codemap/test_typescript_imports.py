@@ -234,3 +234,11 @@ def test_a_git_revision_reads_the_configs_a_tsconfig_extends(repo: Repo) -> None
     changes = diff_revisions(repo.root, "HEAD~1", "HEAD")
     added = {(e.source.qualname, e.target.qualname) for e in changes.edges_added}
     assert ("src/main", "src/util") in added
+
+
+def test_absurdly_nested_code_is_skipped_with_a_reason_not_a_crash(repo: Repo) -> None:
+    build(repo, {"deep.ts": "const f = " + "() => " * 3000 + "1;\n", "ok.ts": "export {};\n"})
+    assert repo.report is not None
+    assert [(s.source, s.reason) for s in repo.report.skipped] == [
+        ("deep.ts", "nested too deeply to analyse")
+    ]
