@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from map_helpers import Repo, build
 
@@ -242,3 +243,36 @@ def test_absurdly_nested_code_is_skipped_with_a_reason_not_a_crash(repo: Repo) -
     assert [(s.source, s.reason) for s in repo.report.skipped] == [
         ("deep.ts", "nested too deeply to analyse")
     ]
+
+
+def _snapshot(repo: Repo) -> set[tuple[str, str, str, str, int]]:
+    return {
+        (str(e.kind), e.source.qualname, e.target.qualname, str(e.provenance), e.location.line)
+        for e in repo.map.edges()
+    }
+
+
+def test_re_mapping_after_each_edit_equals_a_fresh_map(repo: Repo, tmp_path: Path) -> None:
+    build(
+        repo,
+        {
+            "lib/a.ts": "export function a() {}\n",
+            "lib/index.ts": 'export * from "./a";\n',
+            "main.ts": 'import { a } from "./lib";\nexport function run() { a(); }\n',
+        },
+    )
+    edits: list[dict[str, str]] = [
+        {"lib/a.ts": "export function b() {}\nexport function a() { b(); }\n"},
+        {"lib/index.ts": 'export { b as a } from "./a";\n'},
+        {"lib/c.ts": "export function a() {}\n", "lib/index.ts": 'export * from "./c";\n'},
+    ]
+    for number, edit in enumerate(edits):
+        repo.write(edit)
+        repo.build()
+        fresh = Repo(repo.root, tmp_path / f"fresh{number}")
+        fresh.build()
+        try:
+            assert _snapshot(repo) == _snapshot(fresh)
+        finally:
+            fresh.close()
+    assert ("main.run", "lib/c.a") in repo.pairs("calls")
