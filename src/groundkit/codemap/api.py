@@ -56,7 +56,7 @@ def default_extractors() -> list[Extractor]:
     """Every language the map reads: Python always; others when their extractor is present."""
     found: list[Extractor] = [PythonExtractor()]
     try:
-        from groundkit.codemap.extract.typescript import TypeScriptExtractor  # type: ignore
+        from groundkit.codemap.extract.typescript import TypeScriptExtractor
     except ImportError:
         pass
     else:

@@ -94,8 +94,25 @@ class Provenance(StrEnum):
     - ``http-template``: a client call whose URL is an f-string, a concatenation or a
       ``.format`` of literals and expressions (each expression a parameter).
     TypeScript / JavaScript (the tree-sitter extractor)
-    - ``ts-import``: ES ``import`` / ``export ... from`` / ``require`` / literal ``import()``.
-    - ``ts-call``: a call resolved through an import or a local binding.
+    - ``ts-import``: ES ``import`` (``import type`` flagged ``type_checking``), ``export ...
+      from``, TypeScript's ``import x = require()``, resolved as TypeScript does (tsconfig
+      ``paths``/``baseUrl``, extension substitution, ``index`` files).
+    - ``ts-require``: a CommonJS ``require("literal")``.
+    - ``ts-dynamic-import``: ``import("literal")`` (a template or a variable: no edge).
+    - ``ts-reference``: a ``/// <reference path="...">`` directive.
+    - ``ts-call``: a function called through a local binding, an import (named, default,
+      namespace, ``require``), a re-export chain, or a static method on a class.
+    - ``ts-new``: ``new C()``, to the nearest ``constructor`` in C's in-repository bases, or to
+      C when none has one.
+    - ``ts-this``: ``this.m()`` in a class, found on the class or an in-repository base.
+    - ``ts-super``: ``super(...)`` / ``super.m()``, looked up from the base class.
+    - ``ts-instance``: a method on a variable whose one binding is ``new C()``.
+    - ``ts-extends``: a base class named in ``class C extends B``.
+    - ``route-express``: ``app.get("/x", handler)`` on an Express app or router, a Koa router,
+      a Fastify or Hono instance, with ``use``/``register``/``route`` prefixes composed.
+    - ``route-fastify``: Fastify's ``route({method, url, handler})``.
+    (HTTP client calls from ``fetch``, ``axios``, ``ky`` are ``http-literal`` /
+    ``http-template`` like Python's.)
     """
 
     IMPORT_ABSOLUTE = "import-absolute"
@@ -119,7 +136,17 @@ class Provenance(StrEnum):
     HTTP_LITERAL = "http-literal"
     HTTP_TEMPLATE = "http-template"
     TS_IMPORT = "ts-import"
+    TS_REQUIRE = "ts-require"
+    TS_DYNAMIC_IMPORT = "ts-dynamic-import"
+    TS_REFERENCE = "ts-reference"
     TS_CALL = "ts-call"
+    TS_NEW = "ts-new"
+    TS_THIS = "ts-this"
+    TS_SUPER = "ts-super"
+    TS_INSTANCE = "ts-instance"
+    TS_EXTENDS = "ts-extends"
+    ROUTE_EXPRESS = "route-express"
+    ROUTE_FASTIFY = "route-fastify"
 
 
 class EdgeFlag(StrEnum):

@@ -202,7 +202,9 @@ class GitRevision:
     def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
         if not paths:
             return
-        request = b"".join(self._blobs[p].encode() + b"\n" for p in paths)
+        # A path outside the listing (a tsconfig an extractor consults) by its name in the tree.
+        names = (self._blobs.get(p) or f"{self.commit}:{p}" for p in paths)
+        request = b"".join(name.encode() + b"\n" for name in names)
         with subprocess.Popen(
             ["git", "-C", str(self.root), "cat-file", "--batch"],
             stdin=subprocess.PIPE,

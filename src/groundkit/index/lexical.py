@@ -30,7 +30,7 @@ import tantivy
 
 from groundkit.errors import ErrorCode, IndexLockedError, StoreError
 from groundkit.index.disk import disk_usage
-from groundkit.index.faults import classify_os_error
+from groundkit.index.faults import classify_os_error, disk_full, nearly_full
 from groundkit.index.store import Store
 
 __all__ = ["ANALYZER", "LexicalIndex"]
@@ -299,5 +299,16 @@ class LexicalIndex:
             raise
 
     def _io_error(self, exc: BaseException) -> BaseException:
-        found = classify_os_error(exc, self.root, "the search index could not be written")
-        return found if found is not None else exc
+        what = "the search index could not be written"
+        found = classify_os_error(exc, self.root, what)
+        if found is not None:
+            return found
+        # A worker thread that died of an I/O error is reported without the error itself
+        # ("An index writer was killed"): a disk with no room left explains it.
+        if nearly_full(self.root):
+            return disk_full(self.root, what)
+        return StoreError(
+            ErrorCode.INDEX_FAILED,
+            f"{what} ({type(exc).__name__})",
+            hint="run `grk reindex` to rebuild it from the store",
+        )
