@@ -9,7 +9,7 @@ starts ``grk serve`` as a subprocess on a free loopback port, then, at once: N c
 ``POST /v1/search`` with the dataset's queries (round robin, top_k 10) until the duration is up,
 and W writer threads each run ``grk ingest`` processes back to back that add and change a few
 documents in ``scifact`` itself: the case that once made 11% of searches fail with ``internal``
-(the server dropped SQLite's locks; see docs/decisions/0005-derived-indexes.md). A writer that
+(the server dropped SQLite's locks; see docs/decisions/0007-derived-indexes.md). A writer that
 finds another holding the write lock (``index.locked``) tries again; that is not a search error.
 Every request goes to 127.0.0.1 only, and the run stops by itself. Clients, writers and server
 share the machine's cores.

@@ -113,8 +113,11 @@ coll.ingest([sys.argv[2]], dense=True)
 """
 
 
-@pytest.mark.parametrize("crash_at", ["mid-ingest", "after-store-commit", "after-lexical-commit"])
-def test_kill_9_during_a_dense_ingest_leaves_vectors_in_step_with_the_store(
+@pytest.mark.parametrize(
+    "crash_at",
+    ["mid-ingest", "after-store-commit", "after-lexical-commit", "embedding-batch-committed"],
+)
+def test_kill_9_during_a_dense_ingest_leaves_vectors_in_step_and_the_next_run_resumes(
     tmp_path: Path, crash_at: str
 ) -> None:
     from groundkit.testing import FakeEmbedder
@@ -134,8 +137,18 @@ def test_kill_9_during_a_dense_ingest_leaves_vectors_in_step_with_the_store(
     ) as coll:
         status = coll.status()
         assert status.pending == 0
-        assert status.vectors == status.dense_index_vectors == status.chunks
+        assert status.vectors == status.dense_index_vectors  # in step with what was committed
         expected = 40 if crash_at == "mid-ingest" else 36
         assert status.documents == expected
+        if crash_at in ("mid-ingest", "embedding-batch-committed"):
+            assert status.vectors == status.chunks
+    # The next run embeds whatever is still missing, and only that.
+    assert subprocess.run([*run, "-", here], env=env, check=False).returncode == 0
+    with groundkit.open_collection(
+        "default", index_dir=index_dir, create=False, embedder=FakeEmbedder()
+    ) as coll:
+        status = coll.status()
+        assert status.vectors == status.dense_index_vectors == status.chunks
+        assert status.documents == 36
         for hit in coll.search("fresh quartz meadows", mode="dense", top_k=3):
             assert coll.show(hit.citation.chunk_id).text == hit.text

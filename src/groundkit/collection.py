@@ -269,14 +269,32 @@ class Collection:
         *,
         progress: Progress | None = None,
         dense: bool | None = None,
+        include: Sequence[str] = (),
+        exclude: Sequence[str] = (),
     ) -> IngestReport:
         """Ingest files, directories, JSONL record files and http(s) URLs, incrementally.
 
         With ``dense`` (default: ``ingest.dense``), or once the collection has vectors, every chunk
-        without a vector gets one, existing chunks included.
+        without a vector gets one, existing chunks included; the vectors are committed in
+        batches, so Ctrl-C (``pipeline.Interrupted``) keeps them and the next run resumes.
+        ``include``/``exclude``: globs (gitignore syntax) of what a folder's walk takes or leaves.
+
+        Raises ``UsageError`` before anything is written when a named path does not exist.
         """
+        from groundkit.ingest.fetch import split_inputs
+        from groundkit.ingest.walk import Filters, missing_inputs
         from groundkit.pipeline import run_ingest
 
+        paths = split_inputs([os.fspath(i) for i in inputs]).paths
+        if missing_inputs(paths):
+            # Which ones by position: a server's caller may name machine paths, never echoed.
+            gone = [str(n) for n, p in enumerate(paths, start=1) if missing_inputs([p])]
+            raise UsageError(
+                ErrorCode.USAGE,
+                f"nothing to ingest at path {', '.join(gone[:5])} of {len(paths)}"
+                " (not found, a broken symlink or a loop of symlinks)",
+                hint="check the paths; nothing was ingested",
+            )
         with _write_lock(self.path):
             want_dense = self.settings.ingest.dense if dense is None else dense
             embedder = None
@@ -293,6 +311,7 @@ class Collection:
                 progress,
                 embedder=embedder,
                 exclude=[str(self.path.parent)],  # never index our own index
+                filters=Filters(tuple(include), tuple(exclude)),
             )
 
     def search(
@@ -369,7 +388,16 @@ class Collection:
     def documents(self) -> list[Document]:
         """Every stored document, whole, in ingest order."""
         return [
-            Document(d.document_id, d.source, d.text, d.format, d.external_id, d.title, d.metadata)
+            Document(
+                d.document_id,
+                d.path,
+                d.text,
+                d.format,
+                d.external_id,
+                d.title,
+                d.metadata,
+                d.source,
+            )
             for d in self._store.all_documents()
         ]
 

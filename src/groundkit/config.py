@@ -28,6 +28,7 @@ __all__ = [
     "KEYS",
     "AnswerConfig",
     "ChunkConfig",
+    "CodemapConfig",
     "EmbedConfig",
     "IngestConfig",
     "LoadedSettings",
@@ -258,6 +259,12 @@ class ServeConfig(_Section, frozen=True):
             raise ValueError("serve.secret_env must not start with GRK_ (those names are settings)")
 
 
+class CodemapConfig(_Section, frozen=True):
+    max_file_bytes: Annotated[int, _d("Larger source files are skipped by `grk map`.", ge=1)] = (
+        2_000_000
+    )
+
+
 class Settings(_Section, frozen=True):
     index_dir: Annotated[str, _d("Folder holding every collection.")] = ".groundkit"
     collection: Annotated[str, _d("Collection used when none is named.")] = "default"
@@ -272,6 +279,7 @@ class Settings(_Section, frozen=True):
         _d("Language-model provider profiles, [profiles.NAME] in grk.toml."),
     ] = {}
     serve: ServeConfig = ServeConfig()
+    codemap: CodemapConfig = CodemapConfig()
 
 
 def _leaf_types(section: type[_Section], prefix: str = "") -> dict[str, Any]:

@@ -46,7 +46,11 @@ ConcreteMode = Literal[SearchMode.BM25, SearchMode.DENSE, SearchMode.HYBRID]
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """A source's whole normalised text, as stored. Every offset downstream refers to ``text``."""
+    """A source's whole normalised text, as stored. Every offset downstream refers to ``text``.
+
+    ``source``: as a person names it (relative to the folder ingested, or the URL); ``location``:
+    where it was read from (an absolute path, with ``#id`` for a record, or the URL).
+    """
 
     document_id: str
     source: str
@@ -55,6 +59,7 @@ class Document:
     external_id: str | None = None
     title: str | None = None
     metadata: Metadata = field(default_factory=dict)
+    location: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +77,12 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class Citation:
-    """Where a passage lives: re-reading ``[start, end)`` of the stored document gives it back."""
+    """Where a passage lives: re-reading ``[start, end)`` of the stored document gives it back.
+
+    ``source`` is the document as a person names it (relative to the folder that was ingested,
+    or the URL); ``location`` is where it was read from (an absolute path, or the URL). ``line``
+    and ``end_line`` are the 1-based lines of the passage's first and last character.
+    """
 
     collection: str
     document_id: str
@@ -81,6 +91,9 @@ class Citation:
     source: str
     start: int
     end: int
+    location: str = ""
+    line: int | None = None
+    end_line: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -109,8 +122,11 @@ class Hit:
             "external_id": c.external_id,
             "chunk_id": c.chunk_id,
             "source": c.source,
+            "location": c.location,
             "start": c.start,
             "end": c.end,
+            "line": c.line,
+            "end_line": c.end_line,
             "snippet": self.snippet,
             "text": self.text,
             "metadata": self.metadata,
@@ -156,20 +172,29 @@ class Skipped:
 
 @dataclass(frozen=True, slots=True)
 class IngestReport:
-    """What one ingest run did. ``skipped`` non-empty means partial success."""
+    """What one ingest run did.
+
+    ``skipped``: inputs meant to be ingested that could not be (unreadable, undecodable, too
+    large...); non-empty means partial success. ``passed_over``: what the walk left alone on
+    purpose (a type groundkit does not read, a symlink out of the tree), never a failure.
+    """
 
     new: int = 0
     changed: int = 0
     unchanged: int = 0
     removed: int = 0
     skipped: tuple[Skipped, ...] = ()
-    ignored: int = 0
+    passed_over: tuple[Skipped, ...] = ()
     chunks_written: int = 0
     chunks_embedded: int = 0
 
     @property
     def partial(self) -> bool:
         return bool(self.skipped)
+
+    @property
+    def ignored(self) -> int:
+        return len(self.passed_over)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -178,6 +203,7 @@ class IngestReport:
             "unchanged": self.unchanged,
             "removed": self.removed,
             "skipped": [{"source": s.source, "reason": s.reason} for s in self.skipped],
+            "passed_over": [{"source": s.source, "reason": s.reason} for s in self.passed_over],
             "ignored": self.ignored,
             "chunks_written": self.chunks_written,
             "chunks_embedded": self.chunks_embedded,

@@ -6,14 +6,16 @@ from pathlib import Path
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from groundkit.chunk import ChunkSettings, Span, chunk_text
+from groundkit.chunk import ChunkSettings, Section, Span, chunk_text
 from groundkit.chunk.markdown import markdown_sections
+from groundkit.chunk.rst import rst_sections
 from groundkit.index.store import NewChunk, Store
 
 _ALPHABET = st.sampled_from(
     [
         *"abcdefgh xyz",
         *["\n", "\n\n", "# ", "## ", ". ", "```\n", "é", "e\u0301", "😀", "\t"],
+        *[" ````\n", "~~~\n", "x ```\n", "====\n", "-----\n"],  # fences, rst adornments
         *["x" * 45, "longwordwithoutanyspaces" * 4],  # long words force hard cuts
     ]
 )
@@ -21,7 +23,13 @@ texts = st.lists(_ALPHABET, max_size=400).map("".join)
 chunk_settings = st.integers(min_value=20, max_value=300).flatmap(
     lambda size: st.builds(ChunkSettings, st.just(size), st.integers(0, size))
 )
-formats = st.sampled_from(["markdown", "text", "code", "html", "record"])
+formats = st.sampled_from(["markdown", "text", "rst", "code", "html", "record"])
+
+
+def sections_of(text: str, fmt: str) -> list[Section]:
+    if fmt == "rst":
+        return rst_sections(text)
+    return markdown_sections(text, glued_fences=fmt == "html")
 
 
 def _check_spans(text: str, spans: list[Span], cfg: ChunkSettings) -> None:
@@ -110,6 +118,7 @@ def test_the_store_reads_back_each_chunk_exactly_as_python_slices_it(
                     rowid=None,
                     document_id="d1",
                     source="s",
+                    path="s",
                     origin="o",
                     external_id=None,
                     format=fmt,
@@ -119,7 +128,8 @@ def test_the_store_reads_back_each_chunk_exactly_as_python_slices_it(
                     fingerprint="f",
                     metadata={},
                     chunks=[
-                        NewChunk(f"c{i}", s.start, s.end, s.metadata) for i, s in enumerate(spans)
+                        NewChunk(f"c{i}", s.start, s.end, s.metadata, 1, 1)
+                        for i, s in enumerate(spans)
                     ],
                 )
             rows = store.chunks_by_rowid([rowid for rowid, _, _ in store.indexed_texts()])
@@ -156,16 +166,16 @@ def test_headings_inside_fenced_code_do_not_start_sections() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(text=texts, cfg=chunk_settings)
+@given(text=texts, cfg=chunk_settings, fmt=st.sampled_from(["markdown", "html", "rst"]))
 # Found by Hypothesis: the heading line and the space before its text fill the chunk exactly.
-@example(text="## " + "w" * 96 + "```\n a", cfg=ChunkSettings(104, 0))
-@example(text="# a\n\n" + "x" * 45, cfg=ChunkSettings(20, 0))
-@example(text="# a## ```\n\n\naaaa# ```\n", cfg=ChunkSettings(20, 0))
+@example(text="## " + "w" * 96 + "```\n a", cfg=ChunkSettings(104, 0), fmt="markdown")
+@example(text="# a\n\n" + "x" * 45, cfg=ChunkSettings(20, 0), fmt="markdown")
+@example(text="# a## ```\n\n\naaaa# ```\n", cfg=ChunkSettings(20, 0), fmt="markdown")
 def test_a_heading_always_shares_a_chunk_with_the_start_of_its_text(
-    text: str, cfg: ChunkSettings
+    text: str, cfg: ChunkSettings, fmt: str
 ) -> None:
-    spans = chunk_text(text, format="markdown", settings=cfg)
-    for section in markdown_sections(text):
+    spans = chunk_text(text, format=fmt, settings=cfg)
+    for section in sections_of(text, fmt):
         if not section.lead:
             continue
         body = text[section.start + section.lead : section.end]

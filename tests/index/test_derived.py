@@ -76,7 +76,7 @@ def test_an_incrementally_updated_collection_ranks_as_a_clean_ingest_of_the_same
             clean.ingest([str(clean_docs)])
             assert clean._lexical.stale_postings == 0
             alike = [_ranks_alike(_top(updated, q), _top(clean, q, 20)) for q in _QUERIES]
-    # The tolerance (docs/decisions/0005-derived-indexes.md): idf is made exact; the average
+    # The tolerance (docs/decisions/0007-derived-indexes.md): idf is made exact; the average
     # document length still counts deleted postings, which moves scores by well under 0.5%.
     assert all(alike)
 
@@ -148,3 +148,28 @@ def test_two_processes_making_the_same_new_collection_at_once_both_succeed(
     assert [p.returncode for p in both] == [0, 0], errors
     with groundkit.open_collection("c", index_dir=tmp_path / "index", create=False) as coll:
         assert coll.status().health == "ok"
+
+
+def test_a_collection_made_by_the_earlier_release_opens_migrates_and_searches(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    from groundkit.index.migrations import SCHEMA_VERSION
+    from groundkit.testing import FakeEmbedder
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "schema3" / "legacy"
+    shutil.copytree(fixture, tmp_path / "index" / "legacy")
+    with groundkit.open_collection(
+        "legacy", index_dir=tmp_path / "index", create=False, embedder=FakeEmbedder()
+    ) as coll:
+        status = coll.status()
+        assert (status.schema_version, status.health) == (SCHEMA_VERSION, "ok")
+        assert (status.documents, status.chunks, status.vectors) == (2, 2, 2)
+        assert [Path(h.citation.source).name for h in coll.search("lyrebird", mode="bm25")] == [
+            "lyrebird.md"
+        ]
+        dense = coll.search("bowerbird blue objects", mode="dense", top_k=1)
+        assert Path(dense[0].citation.source).name == "bowerbird.txt"
+        assert coll.show(dense[0].citation.chunk_id).text == dense[0].text
+    assert not (tmp_path / "index" / "legacy" / "lexical").exists()  # rebuilt as a generation

@@ -256,8 +256,9 @@ def test_records_take_their_id_from_id_or_underscore_id(tmp_path: Path, open_col
     first, second = only_hit(col, "potoroo"), only_hit(col, "bettong")
     assert first.citation.external_id == "doc-1"
     assert second.citation.external_id == "42"
-    assert first.citation.source == f"{records}#doc-1"
-    assert second.citation.source == f"{records}#42"
+    assert first.citation.source == "corpus.jsonl#doc-1"
+    assert first.citation.location == f"{records}#doc-1"
+    assert second.citation.source == "corpus.jsonl#42"
     assert first.citation.document_id != second.citation.document_id
     assert col.status().formats == {"record": 2}
 
@@ -315,7 +316,7 @@ def test_bad_record_lines_are_skipped_one_by_one(tmp_path: Path, open_col) -> No
     assert report.new == 2
     assert report.partial
     assert sorted(s.source for s in report.skipped) == sorted(
-        f"{records}:{n}" for n in (2, 3, 4, 5, 7, 8, 9)
+        f"corpus.jsonl:{n}" for n in (2, 3, 4, 5, 7, 8, 9)
     )
     hits = col.search("dunnart")
     assert sorted(h.citation.external_id for h in hits) == ["ok-1", "ok-2"]
@@ -334,7 +335,7 @@ def test_one_record_nested_too_deeply_skips_that_line_only(tmp_path: Path, open_
 
     assert report.new == 2
     assert [(s.source, s.reason) for s in report.skipped] == [
-        (f"{records}:2", "nested too deeply to parse")
+        ("corpus.jsonl:2", "nested too deeply to parse")
     ]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import groundkit
-from groundkit import Collection
+from groundkit import Collection, ErrorCode, GroundkitError
 
 # Every file written here holds this word, so one search lists every ingested document.
 MARK = "quokka"
@@ -21,10 +21,10 @@ def write(path: Path, text: str = "") -> Path:
 
 
 def ingested(collection: Collection, root: Path) -> set[str]:
-    """The ingested sources, relative to ``root`` (a source outside it is kept absolute)."""
+    """Where the ingested documents were read, relative to ``root`` (outside it, absolute)."""
     out = set()
     for hit in collection.search(MARK, top_k=1000):
-        source = Path(hit.citation.source)
+        source = Path(hit.citation.location)
         out.add(source.relative_to(root).as_posix() if source.is_relative_to(root) else str(source))
     return out
 
@@ -49,14 +49,18 @@ def test_a_folder_is_walked_recursively(tree: Path, open_col) -> None:
     assert ingested(col, tree) == {"a.md", "one/b.txt", "one/two/three/c.py"}
 
 
-def test_sources_are_absolute_paths_even_when_the_input_is_relative(tree: Path, open_col) -> None:
-    write(tree / "a.md")
+def test_sources_are_shown_relative_to_the_folder_and_located_absolutely(
+    tree: Path, open_col
+) -> None:
+    write(tree / "sub" / "a.md")
 
     col = open_col()
     col.ingest(["tree"])  # the working directory is tmp_path
 
     [hit] = col.search(MARK)
-    assert hit.citation.source == str(tree / "a.md")
+    assert hit.citation.source == "sub/a.md"
+    assert hit.citation.location == str(tree / "sub" / "a.md")
+    assert [h.citation.source for h in col.search(MARK, source="sub/*")] == ["sub/a.md"]
 
 
 def test_hidden_files_and_folders_are_not_ingested(tree: Path, open_col) -> None:
@@ -150,9 +154,10 @@ def test_a_symlink_to_a_file_outside_the_tree_is_refused_and_reported(
     report = col.ingest([str(tree)])
 
     assert ingested(col, tree) == {"a.md"}
-    assert [s.source for s in report.skipped] == [str(link)]
-    assert report.skipped[0].reason
-    assert report.partial
+    assert [(s.source, s.reason) for s in report.passed_over] == [
+        ("link.md", "symlink leaves the ingested tree")
+    ]
+    assert not report.partial  # refused on purpose: not a failure
     assert col.search("credentials") == []
 
 
@@ -167,7 +172,7 @@ def test_a_symlink_that_leaves_the_tree_through_a_relative_path_is_refused(
     col = open_col()
     report = col.ingest([str(tree)])
 
-    assert [s.source for s in report.skipped] == [str(link)]
+    assert [s.source for s in report.passed_over] == ["sub/up.md"]
     assert ingested(col, tree) == set()
 
 
@@ -195,7 +200,7 @@ def test_a_symlinked_folder_inside_the_tree_is_not_walked_twice(tree: Path, open
     assert ingested(col, tree) == {"real/a.md"}
 
 
-def test_a_broken_symlink_in_the_tree_is_reported(tree: Path, open_col) -> None:
+def test_a_broken_symlink_in_the_tree_is_passed_over_with_its_reason(tree: Path, open_col) -> None:
     write(tree / "a.md")
     broken = tree / "gone.md"
     broken.symlink_to(tree / "never-existed.md")
@@ -203,7 +208,8 @@ def test_a_broken_symlink_in_the_tree_is_reported(tree: Path, open_col) -> None:
     col = open_col()
     report = col.ingest([str(tree)])
 
-    assert [s.source for s in report.skipped] == [str(broken)]
+    assert [(s.source, s.reason) for s in report.passed_over] == [("gone.md", "broken symlink")]
+    assert not report.partial
     assert ingested(col, tree) == {"a.md"}
 
 
@@ -216,14 +222,16 @@ def test_a_loop_of_symlinks_is_skipped_with_its_reason_and_the_rest_ingested(
 
     col = open_col()
     report = col.ingest([str(tree)])
-    again = col.ingest([str(tree / "a.md")])
 
-    assert sorted((Path(s.source).name, s.reason) for s in report.skipped) == [
-        ("a.md", "unreadable: symlink loop"),
-        ("b.md", "unreadable: symlink loop"),
+    assert sorted((s.source, s.reason) for s in report.passed_over) == [
+        ("a.md", "symlink loop"),
+        ("b.md", "symlink loop"),
     ]
+    assert not report.partial
     assert ingested(col, tree) == {"c.md"}
-    assert [s.reason for s in again.skipped] == ["unreadable: symlink loop"]
+    with pytest.raises(GroundkitError) as named:  # named, it is a path that leads nowhere
+        col.ingest([str(tree / "a.md")])
+    assert named.value.code == ErrorCode.USAGE
 
 
 def test_unknown_extensions_in_a_walk_are_counted_as_ignored(tree: Path, open_col) -> None:
@@ -251,7 +259,7 @@ def test_a_named_file_with_an_unknown_extension_is_ingested_as_text(tree: Path, 
     assert report.new == 1
     assert report.ignored == 0
     assert col.status().formats == {"text": 1}
-    assert [h.citation.source for h in col.search("wombat")] == [str(notes)]
+    assert [h.citation.source for h in col.search("wombat")] == ["notes.weird"]
 
 
 def test_a_named_symlink_is_read_wherever_it_points(tmp_path: Path, tree: Path, open_col) -> None:
@@ -264,17 +272,22 @@ def test_a_named_symlink_is_read_wherever_it_points(tmp_path: Path, tree: Path, 
 
     # Only a walk confines symlinks; a path the user names is theirs to choose.
     assert not report.partial
-    assert [h.citation.source for h in col.search("numbat")] == [str(link)]
+    assert [h.citation.source for h in col.search("numbat")] == ["link.md"]
 
 
-def test_a_path_that_does_not_exist_is_reported_and_the_rest_ingested(tree: Path, open_col) -> None:
+def test_a_path_that_does_not_exist_is_a_usage_error_before_anything_is_read(
+    tree: Path, open_col
+) -> None:
     a = write(tree / "a.md")
 
     col = open_col()
-    report = col.ingest([str(tree / "nope.md"), str(a)])
+    with pytest.raises(GroundkitError) as refused:
+        col.ingest([str(tree / "nope.md"), str(a)])
 
-    assert report.new == 1
-    assert [s.source for s in report.skipped] == [str(tree / "nope.md")]
+    assert refused.value.code == ErrorCode.USAGE
+    assert "path 1 of 2" in refused.value.message
+    assert str(tree) not in refused.value.message  # a server's caller's paths are not echoed
+    assert col.status().documents == 0
 
 
 def test_files_removed_from_a_walked_folder_are_removed_from_the_collection(
@@ -360,7 +373,7 @@ def test_an_unreadable_folder_is_reported_and_what_came_from_it_is_kept(
     report = col.ingest([str(tree)])
 
     assert [(s.source, s.reason) for s in report.skipped] == [
-        (str(sub), "unreadable directory: permission denied")
+        ("sub", "unreadable directory: permission denied")
     ]
     assert report.removed == 0
     assert len(col.search("koala")) == 1

@@ -168,7 +168,7 @@ def test_the_collection_resolves_auto_and_refuses_an_unknown_mode(
 def test_the_modes_are_listed_once_for_settings_cli_rest_and_mcp() -> None:
     import click
 
-    from groundkit.cli.main import search
+    from groundkit.cli.search import search
     from groundkit.config import KEYS
     from groundkit.serve.models import SearchRequest as RestSearch
     from groundkit.types import SearchMode

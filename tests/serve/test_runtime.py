@@ -303,3 +303,38 @@ def test_a_runtime_that_reopened_still_sees_every_later_write_by_another_process
         assert done.returncode == 0, done.stderr
         assert sources(runtime, f"kookaburra{round_}") == {f"r{round_}.md"}, round_
     assert runtime.reloads == 6
+
+
+def test_the_reranker_is_loaded_once_and_shared_across_reopens(
+    index_dir: Path, docs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import groundkit.retrieve.rerank as rerank_module
+    from groundkit.config import parse_settings
+    from groundkit.testing.tiny_models import write_tiny_cross_encoder
+
+    folder = write_tiny_cross_encoder(tmp_path / "ce", favour="wombat")
+    loads: list[str] = []
+    real = rerank_module.load_reranker
+
+    def counting(config: object) -> object:
+        loads.append("load")
+        return real(config)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rerank_module, "load_reranker", counting)
+    settings = parse_settings(
+        {
+            "index_dir": str(index_dir),
+            "rerank": {"model": str(folder)},
+            "serve": {"ingest_roots": [str(tmp_path)]},
+        }
+    )
+    runtime = make_runtime(settings)
+    runtime.ingest("notes", [str(docs)])
+    for round_ in range(3):
+        with runtime.reading("notes") as collection:
+            assert collection.search("wombat", rerank=True)
+        write(tmp_path / "more", f"m{round_}.md", f"The wombat round {round_}.\n")
+        runtime.ingest("notes", [str(tmp_path / "more")])  # each write makes the next read reopen
+    assert runtime.reloads == 2
+    assert loads == ["load"]
+    runtime.close()

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from groundkit.chunk.core import ChunkSettings, Section, Span, pack
+from groundkit.chunk.core import pack
 from groundkit.chunk.markdown import markdown_sections
+from groundkit.chunk.model import ChunkSettings, Section, Span
+from groundkit.chunk.rst import rst_sections
 
 __all__ = ["chunk_text"]
-
-# HTML is stored as the Markdown its main-text extraction produced, so it has headings too.
-_MARKDOWN_FORMATS = frozenset({"markdown", "html"})
 
 
 def chunk_text(
@@ -21,8 +20,14 @@ def chunk_text(
     pages: Sequence[tuple[int, int]] = (),
 ) -> list[Span]:
     """Chunk a stored document text. ``pages`` (PDF) are ``[start, end)`` per page, in order."""
-    if format in _MARKDOWN_FORMATS:
+    if format == "markdown":
         sections = markdown_sections(text)
+    elif format == "html":
+        # HTML is stored as the Markdown trafilatura made of its main text: headings as in
+        # Markdown, and code fences that can open at the end of a line of text.
+        sections = markdown_sections(text, glued_fences=True)
+    elif format == "rst":
+        sections = rst_sections(text)
     elif pages:
         sections = _page_sections(text, pages)
     else:

@@ -1,40 +1,81 @@
-"""Markdown sections: one per ATX heading, with the heading path as metadata."""
+"""Markdown sections: one per ATX heading outside fenced code, with the heading path as metadata.
+
+Lines are what ``str.splitlines`` makes of the text. Only lines that could matter (a ``#`` or a
+fence character after at most three spaces, and for HTML a line ending in backticks) get more
+than a glance at their first characters, so a long document costs little more than the split.
+"""
 
 from __future__ import annotations
 
 import re
 
-from groundkit.chunk.core import Section
+from groundkit.chunk.fences import Fence, closes, glued_open, opens
+from groundkit.chunk.model import Section
 
-__all__ = ["markdown_sections"]
+__all__ = ["heading", "markdown_sections"]
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_MARKERS = frozenset("#`~")
+_HEADING_START = re.compile(r" {0,3}(#{1,6})[ \t]")
 
 
-def markdown_sections(text: str) -> list[Section]:
-    """Split at headings outside fenced code; each section starts at its heading line."""
-    starts: list[tuple[int, list[str], int]] = [(0, [], 0)]
+def markdown_sections(text: str, *, glued_fences: bool = False) -> list[Section]:
+    """Split at headings outside fenced code; each section starts at its heading line.
+
+    ``glued_fences``: also open a fence where a line of text ends in backticks (see ``fences``).
+    """
+    sections: list[Section] = []
+    section: tuple[int, list[str], int] = (0, [], 0)  # start, heading path, heading length
     path: list[tuple[int, str]] = []
-    fence: str | None = None
+    fence: Fence | None = None
     pos = 0
     for line in text.splitlines(keepends=True):
-        fence_match = _FENCE.match(line)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
+        start, pos = pos, pos + len(line)
+        if _marker(line) not in _MARKERS and not (glued_fences and "```" in line):
+            continue
+        content = line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+        if fence is not None:
+            if closes(content, fence):
                 fence = None
-        elif fence is None and (heading := _HEADING.match(line)):
-            level = len(heading.group(1))
-            path = [(lvl, title) for lvl, title in path if lvl < level]
-            path.append((level, heading.group(2).strip()))
-            starts.append((pos, [title for _, title in path], len(line)))
-        pos += len(line)
-    sections: list[Section] = []
-    bounds = [s for s, _, _ in starts[1:]] + [len(text)]
-    for (start, heading_path, lead), end in zip(starts, bounds, strict=True):
-        if end > start:
-            sections.append(Section(start, end, {"heading_path": heading_path}, lead))
+        elif (opened := opens(content)) is not None:
+            fence = opened
+        elif (found := heading(line)) is not None:
+            _close(sections, section, start)
+            level, title = found
+            path = [(lvl, t) for lvl, t in path if lvl < level]
+            path.append((level, title))
+            section = (start, [t for _, t in path], len(line))
+        elif glued_fences:
+            fence = glued_open(content)
+    _close(sections, section, len(text))
     return sections
+
+
+def _close(sections: list[Section], section: tuple[int, list[str], int], end: int) -> None:
+    start, heading_path, lead = section
+    if end > start:
+        sections.append(Section(start, end, {"heading_path": heading_path}, lead))
+
+
+def _marker(line: str) -> str:
+    """The first character after at most three leading spaces."""
+    first = line[:1]
+    return line[:4].lstrip(" ")[:1] if first == " " else first
+
+
+def heading(line: str) -> tuple[int, str] | None:
+    """The level and title of an ATX heading line (with its line break), or None.
+
+    Same as matching ``^ {0,3}(#{1,6})[ \\t]+(.+?)[ \\t]*#*[ \\t]*$`` and stripping the title,
+    whose backtracking took minutes on a heading line with a few thousand spaces.
+    """
+    start = _HEADING_START.match(line)
+    if start is None:
+        return None
+    body = line[:-1] if line.endswith("\n") else line
+    rest = body[start.end(1) :]  # the blanks after the hashes, then the title
+    title = rest.lstrip(" \t")
+    if not title:
+        # The pattern still matches when one blank is left over to be the title.
+        return (len(start.group(1)), "") if len(rest) >= 2 else None
+    kept = title.rstrip(" \t").rstrip("#").rstrip(" \t") or title[:1]
+    return len(start.group(1)), kept.strip()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
@@ -23,6 +23,20 @@ class Context:
 
     def settings(self, more: dict[str, Any] | None = None) -> LoadedSettings:
         return load({**self.flags, **(more or {})}, config_file=self.config_file)
+
+    def check_inputs(self, inputs: Sequence[str]) -> None:
+        """Refuse, before anything is opened or made, paths that are not there."""
+        from groundkit.errors import ErrorCode, UsageError
+        from groundkit.ingest.fetch import split_inputs
+        from groundkit.ingest.walk import missing_inputs
+
+        missing = missing_inputs(split_inputs(inputs).paths)
+        if missing:
+            raise UsageError(
+                ErrorCode.USAGE,
+                "nothing to ingest at " + ", ".join(missing[:5]),
+                hint="check the path; nothing was ingested and no collection was made",
+            )
 
     def open(self, *, create: bool = False, more: dict[str, Any] | None = None) -> Collection:
         from groundkit.collection import open_collection

@@ -3,52 +3,38 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from groundkit.cli.output import raw_stderr
 from groundkit.types import CollectionStatus, Hit, IngestReport, ResolvedCitation
 
-__all__ = ["batch_hit", "config", "hits", "ingest_report", "progress_bar", "resolved", "status"]
+__all__ = ["batch_hit", "config", "hits", "ingest_report", "resolved", "status"]
 
 
-@contextmanager
-def progress_bar(*, enabled: bool) -> Iterator[Any]:
-    """A progress callback: a bar on an interactive terminal, nothing otherwise."""
-    if not (enabled and raw_stderr().isatty()):
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(file=raw_stderr()), transient=True) as bar:
-        tasks: dict[str, Any] = {}
-
-        def update(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
-        yield update
-
-
-def ingest_report(report: IngestReport, *, as_json: bool) -> None:
+def ingest_report(report: IngestReport, *, as_json: bool, verbose: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(report.to_dict()))
         return
     click.echo(
         f"new {report.new}, changed {report.changed}, unchanged {report.unchanged}, "
         f"removed {report.removed}, skipped {len(report.skipped)}"
-        + (f", not a known type {report.ignored}" if report.ignored else "")
+        + (f", passed over {len(report.passed_over)}" if report.passed_over else "")
         + f" ({report.chunks_written} chunks written"
         + (f", {report.chunks_embedded} embedded" if report.chunks_embedded else "")
         + ")"
     )
     for item in report.skipped:
         click.echo(f"  skipped {item.source}: {item.reason}")
+    if verbose:
+        for item in report.passed_over:
+            click.echo(f"  passed over {item.source}: {item.reason}")
+    elif report.passed_over:
+        reasons = Counter(item.reason for item in report.passed_over)
+        summary = "; ".join(f"{reason}: {count}" for reason, count in reasons.most_common())
+        click.echo(f"  passed over ({summary}); --verbose lists them")
 
 
 def _location(metadata: dict[str, Any]) -> str:

@@ -73,7 +73,9 @@ class Dataset:
         folder, or its BEIR record id."""
         if self.kind == "beir":
             return str(external_id)
-        return Path(source).relative_to(self.inputs[0].resolve()).as_posix()
+        if Path(source).is_absolute():  # stored before sources were kept relative
+            return Path(source).relative_to(self.inputs[0].resolve()).as_posix()
+        return source  # already relative to the docs folder that was ingested
 
 
 @dataclass(frozen=True, slots=True)

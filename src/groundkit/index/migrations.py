@@ -96,6 +96,28 @@ _MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER vectors_out AFTER DELETE ON chunk_vectors
         BEGIN UPDATE counts SET n = n - 1 WHERE name = 'vectors'; END;
     """,
+    # 5: what a person sees of a source, and where a chunk lies in it. ``path`` is the source
+    # relative to the folder that was ingested (NULL in rows stored before: ``source`` stands
+    # in); ``line``/``end_line`` are 1-based lines of a chunk's first and last character.
+    """
+    ALTER TABLE documents ADD COLUMN path TEXT;
+    CREATE INDEX documents_path ON documents (path);
+    ALTER TABLE chunks ADD COLUMN line INTEGER;
+    ALTER TABLE chunks ADD COLUMN end_line INTEGER;
+    """,
+    # 6: what each file looked like when it was last read, so that a re-ingest passes over an
+    # unchanged file by its size and modification time alone; ``settings`` names the chunking
+    # it was read with, and ``recorded_ns`` when, since a file changed within the same clock
+    # tick as its reading cannot be told from an unchanged one by its time.
+    """
+    CREATE TABLE files (
+        origin TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        settings TEXT NOT NULL,
+        recorded_ns INTEGER NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

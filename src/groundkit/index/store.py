@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ from urllib.parse import quote
 from groundkit.index.faults import classify_sqlite_error
 from groundkit.index.migrations import migrate
 from groundkit.types import Metadata
+
+_BUSY_S = 10.0
+_SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
 __all__ = ["ChunkRow", "DocumentRow", "IngestState", "NewChunk", "Store"]
 
@@ -36,7 +40,7 @@ _INDEXED_TEXT = (
 )
 _CHUNK_COLUMNS = (
     f'c.id, c.chunk_id, c.ordinal, c.start, c."end", c.metadata, {_CHUNK_TEXT},'
-    " d.document_id, d.external_id, d.source"
+    " d.document_id, d.external_id, coalesce(d.path, d.source), d.source, c.line, c.end_line"
 )
 
 
@@ -51,14 +55,18 @@ class ChunkRow:
     text: str
     document_id: str
     external_id: str | None
-    source: str
+    source: str  # as shown: relative to the folder that was ingested, or the URL
+    location: str  # the absolute path (and "#record-id"), or the URL
+    line: int | None  # None in rows stored before lines were kept
+    end_line: int | None
 
 
 @dataclass(frozen=True, slots=True)
 class DocumentRow:
     rowid: int
     document_id: str
-    source: str
+    source: str  # the identity: absolute path (and "#record-id"), or the URL
+    path: str  # as shown
     origin: str
     external_id: str | None
     format: str
@@ -84,12 +92,42 @@ class NewChunk:
     start: int
     end: int
     metadata: Metadata
+    line: int
+    end_line: int
 
 
 def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
     return ChunkRow(
-        row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8], row[9]
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        json.loads(row[5]),
+        row[6],
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        row[11],
+        row[12],
     )
+
+
+def _to_wal(conn: sqlite3.Connection) -> None:
+    """Switch a store to WAL. Two processes making a new store at once can each hold a shared
+    lock while asking for the exclusive one the switch needs; SQLite then answers busy at once
+    rather than deadlock, without its busy handler, so the switch is retried here."""
+    deadline = time.monotonic() + _BUSY_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 class Store:
@@ -113,7 +151,7 @@ class Store:
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             # First: a second process opening a new store at the same moment waits, not fails.
             self._conn.execute("PRAGMA busy_timeout = 10000")
-            self._conn.execute("PRAGMA journal_mode = WAL")
+            _to_wal(self._conn)
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
             migrate(self._conn)
@@ -171,6 +209,30 @@ class Store:
         )
         return {row[0]: IngestState(*row[1:]) for row in rows}
 
+    def file_unchanged(self, origin: str, size: int, mtime_ns: int, settings: str) -> int | None:
+        """How many documents came from ``origin`` when it looks as it did when last read (same
+        size, time and settings, and its time well before that reading), else None."""
+        row = self._conn.execute(
+            "SELECT size, mtime_ns, settings, recorded_ns FROM files WHERE origin = ?", (origin,)
+        ).fetchone()
+        if row is None or (row[0], row[1], row[2]) != (size, mtime_ns, settings):
+            return None
+        if mtime_ns > row[3] - _SETTLED_NS:
+            return None  # changed, perhaps, within the tick it was read in: hash it
+        count = self._conn.execute("SELECT count(*) FROM documents WHERE origin = ?", (origin,))
+        return int(count.fetchone()[0]) or None
+
+    def record_file(self, origin: str, size: int, mtime_ns: int, settings: str) -> None:
+        self._conn.execute(
+            "INSERT INTO files VALUES (?, ?, ?, ?, ?) ON CONFLICT (origin) DO UPDATE SET"
+            " size = excluded.size, mtime_ns = excluded.mtime_ns, settings = excluded.settings,"
+            " recorded_ns = excluded.recorded_ns",
+            (origin, size, mtime_ns, settings, time.time_ns()),
+        )
+
+    def forget_file(self, origin: str) -> None:
+        self._conn.execute("DELETE FROM files WHERE origin = ?", (origin,))
+
     def origins_under(self, directory: str) -> list[str]:
         """Origins stored from inside ``directory`` (an absolute path)."""
         prefix = directory.rstrip("/") + "/"
@@ -190,6 +252,7 @@ class Store:
         rowid: int | None,
         document_id: str,
         source: str,
+        path: str,
         origin: str,
         external_id: str | None,
         format: str,
@@ -202,13 +265,13 @@ class Store:
     ) -> int:
         """Insert a document, or replace one in place (keeping its rowid), with its chunks."""
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        values = (document_id, source, origin, external_id, format, title, text, content_hash)
+        values = (document_id, source, path, origin, external_id, format, title, text, content_hash)
         meta = json.dumps(metadata, sort_keys=True)
         if rowid is None:
             cur = self._conn.execute(
-                "INSERT INTO documents (document_id, source, origin, external_id, format, title,"
-                " text, content_hash, fingerprint, metadata, ingested_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO documents (document_id, source, path, origin, external_id, format,"
+                " title, text, content_hash, fingerprint, metadata, ingested_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*values, fingerprint, meta, now),
             )
             assert cur.lastrowid is not None
@@ -216,16 +279,25 @@ class Store:
         else:
             self._conn.execute("DELETE FROM chunks WHERE doc = ?", (rowid,))
             self._conn.execute(
-                "UPDATE documents SET document_id = ?, source = ?, origin = ?, external_id = ?,"
-                " format = ?, title = ?, text = ?, content_hash = ?, fingerprint = ?,"
-                " metadata = ?, ingested_at = ? WHERE id = ?",
+                "UPDATE documents SET document_id = ?, source = ?, path = ?, origin = ?,"
+                " external_id = ?, format = ?, title = ?, text = ?, content_hash = ?,"
+                " fingerprint = ?, metadata = ?, ingested_at = ? WHERE id = ?",
                 (*values, fingerprint, meta, now, rowid),
             )
         self._conn.executemany(
-            'INSERT INTO chunks (chunk_id, doc, ordinal, start, "end", metadata)'
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            'INSERT INTO chunks (chunk_id, doc, ordinal, start, "end", metadata, line, end_line)'
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (c.chunk_id, rowid, i, c.start, c.end, json.dumps(c.metadata, sort_keys=True))
+                (
+                    c.chunk_id,
+                    rowid,
+                    i,
+                    c.start,
+                    c.end,
+                    json.dumps(c.metadata, sort_keys=True),
+                    c.line,
+                    c.end_line,
+                )
                 for i, c in enumerate(chunks)
             ],
         )
@@ -369,21 +441,22 @@ class Store:
         return (_chunk_row(row) for row in rows)
 
     def find_documents(self, key: str) -> list[DocumentRow]:
-        """Documents whose id or source is ``key``; failing that, those with that external id."""
+        """Documents whose id or source is ``key``; failing that, those shown as ``key`` (a path
+        relative to the folder ingested) or with that external id."""
         exact = self._documents("document_id = ?1 OR source = ?1", (key,))
-        return exact or self._documents("external_id = ?", (key,))
+        return exact or self._documents("path = ?1 OR external_id = ?1", (key,))
 
     def _documents(self, where: str, params: tuple[Any, ...]) -> list[DocumentRow]:
         rows = self._conn.execute(
-            "SELECT id, document_id, source, origin, external_id, format, title, text,"
-            f" content_hash, metadata FROM documents WHERE {where} ORDER BY id",
+            "SELECT id, document_id, source, coalesce(path, source), origin, external_id, format,"
+            f" title, text, content_hash, metadata FROM documents WHERE {where} ORDER BY id",
             params,
         )
         return [
             DocumentRow(
-                rowid, doc_id, source, origin, ext, fmt, title, text, digest, json.loads(meta)
+                rowid, doc_id, source, path, origin, ext, fmt, title, text, digest, json.loads(meta)
             )
-            for rowid, doc_id, source, origin, ext, fmt, title, text, digest, meta in rows
+            for rowid, doc_id, source, path, origin, ext, fmt, title, text, digest, meta in rows
         ]
 
     def filter_chunks(self, source_glob: str | None, where: dict[str, Any]) -> list[int]:
@@ -396,8 +469,9 @@ class Store:
         clauses: list[str] = []
         params: list[Any] = []
         if source_glob is not None:
-            clauses.append("d.source GLOB ?")
-            params.append(source_glob)
+            # As shown (relative to the folder ingested), or as stored before paths were kept.
+            clauses.append("(coalesce(d.path, d.source) GLOB ? OR d.source GLOB ?)")
+            params.extend([source_glob, source_glob])
         for key, value in where.items():
             path = "$." + json.dumps(key)
             meta = (

@@ -26,6 +26,7 @@ _MEDIA: dict[str, Format] = {
     "application/pdf": "pdf",
     "text/markdown": "markdown",
     "text/x-markdown": "markdown",
+    "text/x-rst": "rst",
     "text/plain": "text",
 }
 
@@ -76,7 +77,7 @@ def as_utf8(body: bytes, charset: str | None, fmt: Format) -> bytes:
 
     HTML is left alone: its extraction reads the page's own declaration.
     """
-    if fmt not in ("text", "markdown", "code") or charset in (None, "utf-8", "utf8"):
+    if fmt not in ("text", "markdown", "rst", "code") or charset in (None, "utf-8", "utf8"):
         return body
     try:
         return body.decode(charset).encode("utf-8")

@@ -7,7 +7,7 @@ from typing import Literal
 
 __all__ = ["Format", "format_for"]
 
-Format = Literal["markdown", "text", "code", "html", "pdf", "records"]
+Format = Literal["markdown", "text", "rst", "code", "html", "pdf", "records"]
 
 _BY_SUFFIX: dict[str, Format] = {
     ".md": "markdown",
@@ -15,7 +15,7 @@ _BY_SUFFIX: dict[str, Format] = {
     ".mdx": "markdown",
     ".txt": "text",
     ".text": "text",
-    ".rst": "text",
+    ".rst": "rst",
     ".adoc": "text",
     ".html": "html",
     ".htm": "html",

@@ -19,7 +19,7 @@ from groundkit.ingest.formats import Format
 from groundkit.text import normalize_text
 from groundkit.types import Metadata, Skipped
 
-__all__ = ["Loaded", "Loading", "Rejected", "content_hash", "decode_text", "load"]
+__all__ = ["Empty", "Loaded", "Loading", "Rejected", "content_hash", "decode_text", "load"]
 
 _SNIFF_BYTES = 8192
 
@@ -30,6 +30,11 @@ class Rejected(Exception):  # control flow inside ingest; never escapes it
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class Empty(Rejected):
+    """This input holds nothing to ingest (an empty file, blank text, no records): passed over,
+    not a failure, since nothing in it is lost."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +73,9 @@ def decode_text(data: bytes) -> str:
         ) from exc
 
 
-def _require_text(text: str) -> str:
+def _require_text(text: str, *, blank: type[Rejected] = Empty) -> str:
     if not text.strip():
-        raise Rejected("empty (no text after normalisation)")
+        raise blank("empty (no text after normalisation)")
     return text
 
 
@@ -93,7 +98,7 @@ def load(
     """
     known = known or {}
     if not data:
-        raise Rejected("empty file")
+        raise Empty("empty file")
     if fmt == "records":
         return _load_records(data, origin, known)
     digest = content_hash(data)
@@ -132,7 +137,9 @@ def _html_to_markdown(data: bytes) -> str:
     if not main:
         baseline = trafilatura.baseline(data)
         main = baseline[1] if baseline else ""
-    return _require_text(normalize_text(main or ""))
+    # A page whose main text extraction finds nothing may still hold text (drawn by a script,
+    # say): that is a failure to report, not an empty file.
+    return _require_text(normalize_text(main or ""), blank=Rejected)
 
 
 def _pdf_text(data: bytes) -> tuple[str, tuple[tuple[int, int], ...]]:
@@ -201,7 +208,7 @@ def _load_records(data: bytes, origin: str, known: Mapping[str, str]) -> Loading
             out.loaded.append(Loaded(source, origin, "record", text, digest, rid, title, metadata))
         seen.add(source)
     if not (out.loaded or out.skipped or out.unchanged):
-        raise Rejected("empty (no records)")
+        raise Empty("empty (no records)")
     return out
 
 

@@ -1,15 +1,26 @@
-"""Expand the paths a user gave into the files to ingest.
+"""Expand the paths a user gave into the files to ingest, and say what was passed over and why.
 
-Hidden files and directories and anything a ``.gitignore`` inside the tree excludes are passed
-over. A symlink is followed only while it stays inside the tree it was found in; one that leaves it
-is refused and reported.
+Hidden files and folders, anything a ``.gitignore`` or ``.grkignore`` in the tree excludes, and
+anything ``--exclude`` names (or ``--include`` does not) are not walked. A symlink is followed
+only while it stays inside the tree it was found in.
+
+What a walk meets falls in one of three groups, and only one of them is a failure:
+
+* files to ingest (``files``);
+* things passed over on purpose (``passed_over``: a type groundkit does not read, a symlink that
+  leaves the tree or leads nowhere, a pipe): listed with ``--verbose``, never a failure;
+* things meant to be ingested that could not even be looked at (``skipped``: a folder that cannot
+  be listed): these make the run partial (exit 3), as a file that cannot be read or parsed does.
+
+A path the user named that does not exist is refused before anything is walked
+(``missing``): that is a usage error, not a partial run.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,27 +29,54 @@ import pathspec
 from groundkit.ingest.formats import Format, format_for
 from groundkit.types import Skipped
 
-__all__ = ["Discovery", "FileInput", "discover"]
+__all__ = ["Discovery", "FileInput", "Filters", "discover", "missing_inputs", "walk_tree"]
+
+_IGNORE_FILES = (".gitignore", ".grkignore")
 
 
 @dataclass(frozen=True, slots=True)
 class FileInput:
-    path: str  # absolute, symlinks not resolved: the name the user sees
+    path: str  # absolute, symlinks not resolved
     format: Format
+    shown: str  # as a person names it: relative to the folder given, or the file's own name
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """``--include`` / ``--exclude`` globs (gitignore syntax, relative to each folder given)."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def specs(self) -> tuple[pathspec.GitIgnoreSpec | None, pathspec.GitIgnoreSpec | None]:
+        include = pathspec.GitIgnoreSpec.from_lines(self.include) if self.include else None
+        exclude = pathspec.GitIgnoreSpec.from_lines(self.exclude) if self.exclude else None
+        return include, exclude
 
 
 @dataclass(slots=True)
 class Discovery:
     files: list[FileInput] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
-    ignored: int = 0
+    passed_over: list[Skipped] = field(default_factory=list)
+    # Absolute paths of what was met but not ingested: a document stored from one of them
+    # (a file now a broken link, say) is kept, not taken for deleted.
+    present: list[str] = field(default_factory=list)
     # Directories walked in full: documents under them whose files are gone get removed...
     walked_roots: list[str] = field(default_factory=list)
     # ...except under these, which could not be listed.
     unreadable_dirs: list[str] = field(default_factory=list)
 
 
-def discover(paths: Sequence[str], *, exclude: Sequence[str] = ()) -> Discovery:
+def missing_inputs(paths: Sequence[str]) -> list[str]:
+    """The named paths that lead to nothing, each as ``'PATH' (why)``: not found, a broken
+    symlink, or a loop of symlinks."""
+    return [f"{raw!r} ({_dangling(Path(raw))})" for raw in paths if not os.path.exists(raw)]
+
+
+def discover(
+    paths: Sequence[str], *, exclude: Sequence[str] = (), filters: Filters = Filters()
+) -> Discovery:
     """``exclude``: folders never walked into, such as groundkit's own index dir."""
     found = Discovery()
     excluded = frozenset(os.path.realpath(p) for p in exclude)
@@ -46,17 +84,15 @@ def discover(paths: Sequence[str], *, exclude: Sequence[str] = ()) -> Discovery:
         path = Path(os.path.abspath(raw))
         if path.is_dir():
             found.walked_roots.append(str(path))
-            _walk(path, found, excluded)
+            _walk(path, found, excluded, filters)
         elif path.is_file():
             fmt = format_for(path, explicit=True)
             assert fmt is not None
-            found.files.append(FileInput(str(path), fmt))
-        elif path.is_symlink() and not path.exists():
-            found.skipped.append(Skipped(str(path), _dangling(path)))
-        elif path.exists():
-            found.skipped.append(Skipped(str(path), _NOT_REGULAR))
+            found.files.append(FileInput(str(path), fmt, path.name))
+        elif path.exists():  # named, so meant to be read: a failure, not a choice
+            found.skipped.append(Skipped(raw, _NOT_REGULAR))
         else:
-            found.skipped.append(Skipped(str(path), "not found"))
+            found.skipped.append(Skipped(raw, _dangling(path)))
     # A file named twice (itself and inside a folder given too) is read once.
     unique = {f.path: f for f in found.files}
     found.files = list(unique.values())
@@ -67,81 +103,115 @@ _NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 
 
 def _dangling(link: Path) -> str:
-    """Why a symlink leads to no file: a loop of links, or a target that is not there."""
+    """Why a path leads to no file: a loop of links, a link to nothing, or nothing at all."""
     try:
         os.stat(link)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return "unreadable: symlink loop"
-    return "unreadable: broken symlink"
+            return "symlink loop"
+        if os.path.lexists(link):
+            return "broken symlink"
+    return "not found"
 
 
-def _walk(root: Path, found: Discovery, excluded: frozenset[str]) -> None:
+def _walk(root: Path, found: Discovery, excluded: frozenset[str], filters: Filters) -> None:
+    for entry in walk_tree(root, found, excluded, filters=filters):
+        shown = entry.relative_to(root).as_posix()
+        fmt = format_for(entry, explicit=False)
+        if fmt is None:
+            found.passed_over.append(Skipped(shown, "not a type groundkit reads"))
+        else:
+            found.files.append(FileInput(str(entry), fmt, shown))
+
+
+def walk_tree(
+    root: Path,
+    found: Discovery,
+    excluded: frozenset[str] = frozenset(),
+    prune: Callable[[Path], bool] | None = None,
+    filters: Filters = Filters(),
+) -> Iterator[Path]:
+    """Every regular file under ``root`` the rules admit, in a stable order (symlinks inside the
+    tree included); what is passed over or cannot be listed goes to ``found``, named relative to
+    ``root``. ``prune(folder)`` true: that folder is not walked into (the code map's vendored
+    and generated trees)."""
     real_root = root.resolve()
-    for entry, specs in _entries(root, [], excluded, found):
-        rel_parts = entry.relative_to(root).parts
-        if any(part.startswith(".") for part in rel_parts):
-            continue
-        if _ignored(entry, specs):
-            continue
+    include, exclude = filters.specs()
+    for entry, _specs in _entries(root, [], excluded, found, exclude, root, prune):
+        shown = entry.relative_to(root).as_posix()
+        if include is not None and not include.match_file(shown):
+            continue  # not asked for: no more worth a line than a hidden file
         if entry.is_symlink():
             try:
                 target = entry.resolve()
             except (RuntimeError, OSError):  # a loop of links: 3.11 raises RuntimeError
-                found.skipped.append(Skipped(str(entry), _dangling(entry)))
+                found.passed_over.append(Skipped(shown, _dangling(entry)))
+                found.present.append(str(entry))
                 continue
             if not target.is_relative_to(real_root):
-                found.skipped.append(Skipped(str(entry), "symlink leaves the ingested tree"))
+                found.passed_over.append(Skipped(shown, "symlink leaves the ingested tree"))
                 continue
             if not target.exists():
-                found.skipped.append(Skipped(str(entry), _dangling(entry)))
+                found.passed_over.append(Skipped(shown, _dangling(entry)))
+                found.present.append(str(entry))
                 continue
             if target.is_dir():
                 continue  # its target is walked in its own place; following it could loop
         if not entry.is_file():  # a pipe would block the reader forever
-            found.skipped.append(Skipped(str(entry), _NOT_REGULAR))
+            found.passed_over.append(Skipped(shown, _NOT_REGULAR))
+            found.present.append(str(entry))
             continue
-        fmt = format_for(entry, explicit=False)
-        if fmt is None:
-            found.ignored += 1
-        else:
-            found.files.append(FileInput(str(entry), fmt))
+        yield entry
 
 
 _Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]
 
 
 def _entries(
-    directory: Path, specs: _Specs, excluded: frozenset[str], found: Discovery
+    directory: Path,
+    specs: _Specs,
+    excluded: frozenset[str],
+    found: Discovery,
+    exclude: pathspec.GitIgnoreSpec | None,
+    root: Path,
+    prune: Callable[[Path], bool] | None = None,
 ) -> Iterator[tuple[Path, _Specs]]:
-    """Files and symlinks under ``directory`` in a stable order, with the gitignores above each.
+    """Files and symlinks under ``directory`` in a stable order, with the ignore files above each.
 
-    A directory that cannot be listed (or whose ``.gitignore`` cannot be read) is reported, and
-    what is stored from under it is left alone rather than taken for deleted.
+    A directory that cannot be listed (or whose ignore file cannot be read) is reported, and what
+    is stored from under it is left alone rather than taken for deleted.
     """
-    gitignore = directory / ".gitignore"
     try:
-        if gitignore.is_file():
-            lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-            specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
+        for name in _IGNORE_FILES:
+            ignore = directory / name
+            if ignore.is_file():
+                lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+                specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
         children = sorted(directory.iterdir(), key=lambda p: p.name)
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
-        found.skipped.append(Skipped(str(directory), f"unreadable directory: {reason}"))
+        found.skipped.append(
+            Skipped(directory.relative_to(root).as_posix(), f"unreadable directory: {reason}")
+        )
         found.unreadable_dirs.append(str(directory))
         return
     for child in children:
         if child.name.startswith(".") or _ignored(child, specs):
             continue
-        if child.is_dir() and not child.is_symlink():
-            if os.path.realpath(child) not in excluded:
-                yield from _entries(child, specs, excluded, found)
+        is_dir = child.is_dir() and not child.is_symlink()
+        if exclude is not None:
+            shown = child.relative_to(root).as_posix() + ("/" if is_dir else "")
+            if exclude.match_file(shown):
+                continue
+        if is_dir:
+            if os.path.realpath(child) not in excluded and not (prune and prune(child)):
+                yield from _entries(child, specs, excluded, found, exclude, root, prune)
         else:
             yield child, specs
 
 
 def _ignored(path: Path, specs: _Specs) -> bool:
-    """As git decides: the deepest ``.gitignore`` with a matching rule (or negation) wins."""
+    """As git decides: the deepest ignore file with a matching rule (or negation) wins."""
     is_dir = path.is_dir() and not path.is_symlink()
     for base, spec in reversed(specs):
         rel = path.relative_to(base).as_posix() + ("/" if is_dir else "")

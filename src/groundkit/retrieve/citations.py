@@ -9,7 +9,7 @@ from groundkit.index.store import ChunkRow, DocumentRow, Store
 from groundkit.ingest.loaders import Rejected, content_hash
 from groundkit.types import Citation, ResolvedCitation, Verification
 
-__all__ = ["find_chunk", "resolve", "verify_source"]
+__all__ = ["citation_of", "find_chunk", "resolve", "verify_source"]
 
 
 def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, DocumentRow]:
@@ -27,10 +27,23 @@ def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, 
 def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
     row, document = find_chunk(store, collection, chunk_id)
     text = document.text[row.start : row.end]
-    citation = Citation(
-        collection, row.document_id, row.external_id, row.chunk_id, row.source, row.start, row.end
-    )
+    citation = citation_of(row, collection)
     return ResolvedCitation(citation, text, verify_source(document), row.metadata)
+
+
+def citation_of(row: ChunkRow, collection: str) -> Citation:
+    return Citation(
+        collection,
+        row.document_id,
+        row.external_id,
+        row.chunk_id,
+        row.source,
+        row.start,
+        row.end,
+        row.location,
+        row.line,
+        row.end_line,
+    )
 
 
 def verify_source(document: DocumentRow) -> Verification:

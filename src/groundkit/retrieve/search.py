@@ -9,18 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
+from groundkit.retrieve.citations import citation_of
 from groundkit.retrieve.fusion import rrf
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
 from groundkit.text import is_text, normalize_text
-from groundkit.types import Citation, ConcreteMode, Hit, SearchMode
+from groundkit.types import ConcreteMode, Hit, SearchMode
 
 __all__ = ["MAX_QUERY_CHARS", "SearchRequest", "run_search"]
 
@@ -90,6 +89,8 @@ def run_search(
         arms["bm25"] = lexical.search(terms, depth, allowed)
     if mode in (SearchMode.DENSE, SearchMode.HYBRID):
         assert embedder is not None
+        import numpy as np  # here, not above: a bm25 search never loads numpy
+
         vector = np.asarray(embedder.embed([query], "query"), np.float32)[0]
         arms["dense"] = vectors.search(vector, depth, allowed)
         best = arms["dense"][0][1] if arms["dense"] else None
@@ -123,15 +124,7 @@ def run_search(
     hits: list[Hit] = []
     for rowid, score in ranked[: request.top_k]:
         row = rows[rowid]
-        citation = Citation(
-            collection,
-            row.document_id,
-            row.external_id,
-            row.chunk_id,
-            row.source,
-            row.start,
-            row.end,
-        )
+        citation = citation_of(row, collection)
         excerpt = snippet(row.text, term_set, request.snippet_chars)
         arm_ranks = {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id}
         hits.append(Hit(len(hits) + 1, score, citation, row.text, excerpt, row.metadata, arm_ranks))

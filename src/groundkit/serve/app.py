@@ -7,8 +7,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from groundkit.serve.code import code_router
 from groundkit.serve.guards import AccessLog, BodyLimit, Concurrency, HostGuard
-from groundkit.serve.rest import CatchBugs, install_error_handlers, rest_router
+from groundkit.serve.rest import ERROR_RESPONSES, CatchBugs, install_error_handlers, rest_router
 from groundkit.serve.runtime import Runtime
 
 __all__ = ["create_app"]
@@ -59,6 +60,7 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
     )
     app.state.runtime = runtime
     app.include_router(rest_router(runtime.mutations_enabled))
+    app.include_router(code_router(ERROR_RESPONSES))
     install_error_handlers(app)
     if mcp_server is not None:
         app.router.routes.extend(mcp_app.routes)  # /mcp, outside the OpenAPI document

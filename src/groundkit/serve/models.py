@@ -106,9 +106,12 @@ class HitModel(_Response):
     document_id: str
     external_id: str | None
     chunk_id: str
-    source: str
+    source: str = Field(description="The document as named: relative to the folder ingested.")
+    location: str = Field(description="Where it was read from: an absolute path, or the URL.")
     start: int = Field(description="Offset of the chunk in the stored document text.")
     end: int
+    line: int | None = Field(description="1-based line of the chunk's first character.")
+    end_line: int | None = Field(description="1-based line of the chunk's last character.")
     snippet: str
     text: str
     metadata: dict[str, Any]
@@ -156,8 +159,11 @@ class ChunkResponse(_Response):
     external_id: str | None
     chunk_id: str
     source: str
+    location: str
     start: int
     end: int
+    line: int | None
+    end_line: int | None
     text: str
     verification: Literal["verified", "drifted", "missing", "unreadable", "not_checked"] = Field(
         description="How the source compares now with what was ingested."

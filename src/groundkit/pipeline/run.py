@@ -1,0 +1,137 @@
+"""One ingest run: discover -> read, load, chunk -> store; derived indexes; then vectors.
+
+Storing documents is one SQLite transaction, and each changed document is logged in the store's
+change log inside it. So a crash before that commit leaves the collection as it was, and a crash
+after it is finished by ``catch_up`` on the next open. Vectors come after, a committed batch at a
+time: a run stopped while embedding keeps every batch it committed, and the next run embeds only
+what is still missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from groundkit.checkpoints import checkpoint
+from groundkit.chunk import ChunkSettings
+from groundkit.config import Settings
+from groundkit.embed.base import Embedder
+from groundkit.index.derived import DerivedIndex, catch_up
+from groundkit.index.store import Store
+from groundkit.ingest.fetch import fetch_page, split_inputs
+from groundkit.ingest.walk import Filters, discover
+from groundkit.pipeline.documents import Tally, ingest_file, ingest_one
+from groundkit.pipeline.progress import Progress
+from groundkit.pipeline.vectors import embed_missing
+from groundkit.types import IngestReport, Skipped
+
+__all__ = ["Interrupted", "run_ingest", "sync_derived"]
+
+_NO_FILTERS = Filters()
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while embedding: the documents and every committed batch of vectors are kept.
+
+    ``report`` says what the run did up to then (``chunks_embedded`` counts the kept vectors).
+    """
+
+    def __init__(self, report: IngestReport, missing: int) -> None:
+        super().__init__("interrupted while embedding")
+        self.report = report
+        self.missing = missing  # chunks still without a vector
+
+
+def run_ingest(
+    store: Store,
+    derived: Sequence[DerivedIndex[Any]],
+    inputs: Sequence[str],
+    settings: Settings,
+    progress: Progress | None = None,
+    *,
+    embedder: Embedder | None = None,
+    exclude: Sequence[str] = (),
+    filters: Filters = _NO_FILTERS,
+) -> IngestReport:
+    """Ingest ``inputs``; with an ``embedder``, also give every chunk lacking one a vector."""
+    named = split_inputs(inputs)
+    if progress:
+        progress("walking", 0, None)
+    found = discover(named.paths, exclude=exclude, filters=filters)
+    tally = Tally(skipped=list(found.skipped))
+    for item, scheme in named.unsupported:
+        reason = f"{scheme}:// URLs are not supported (only http and https)"
+        tally.skipped.append(Skipped(item, reason))
+    chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
+    seen: set[str] = set(found.present)
+    total = len(found.files) + len(named.urls)
+    with store.transaction():
+        for done, file in enumerate(found.files, start=1):
+            if progress:
+                progress("reading", done - 1, total, file.shown)
+            seen.add(file.path)
+            ingest_file(store, file, settings, chunking, tally)
+            if done == total // 2:
+                checkpoint("mid-ingest")
+        for done, url in enumerate(named.urls, start=len(found.files) + 1):
+            if progress:
+                progress("reading", done - 1, total, url)
+            seen.add(url)
+            ingest_one(store, url, url, partial(fetch_page, url, settings.ingest), chunking, tally)
+        for root in found.walked_roots:
+            for origin in store.origins_under(root):
+                if origin not in seen and not _under_any(origin, found.unreadable_dirs):
+                    tally.removed += store.delete_documents(store.documents_from(origin))
+                    store.forget_file(origin)
+        if progress:
+            progress("reading", total, total)
+            progress("writing", 0, None)
+    checkpoint("after-store-commit")
+    sync_derived(store, derived, progress)
+    report = _report(tally, [*found.passed_over, *tally.passed_over])
+    if embedder is None:
+        return report
+    committed = [0]
+    try:
+        embedded = embed_missing(
+            store,
+            embedder,
+            batch_size=settings.embed.batch_size,
+            progress=progress,
+            committed=committed,
+        )
+    except KeyboardInterrupt:
+        sync_derived(store, derived)  # the kept vectors become searchable now
+        kept = _report(tally, [*found.passed_over, *tally.passed_over], committed[0])
+        _documents, chunks = store.counts()
+        raise Interrupted(kept, chunks - store.vector_count()) from None
+    sync_derived(store, derived, progress)
+    return _report(tally, [*found.passed_over, *tally.passed_over], embedded)
+
+
+def _report(tally: Tally, passed_over: Sequence[Skipped], embedded: int = 0) -> IngestReport:
+    return IngestReport(
+        new=tally.new,
+        changed=tally.changed,
+        unchanged=tally.unchanged,
+        removed=tally.removed,
+        skipped=tuple(tally.skipped),
+        passed_over=tuple(passed_over),
+        chunks_written=tally.chunks,
+        chunks_embedded=embedded,
+    )
+
+
+def _under_any(path: str, directories: Sequence[str]) -> bool:
+    return any(path.startswith(d.rstrip("/") + "/") for d in directories)
+
+
+def sync_derived(
+    store: Store, derived: Sequence[DerivedIndex[Any]], progress: Progress | None = None
+) -> None:
+    """Bring every derived index in line with what the store has just committed."""
+    for index in derived:
+        if progress and index.name == "lexical":
+            progress("indexing", 0, None)
+        catch_up(store, index)

@@ -1,0 +1,61 @@
+"""Give every chunk in the store a vector, committing as it goes, so an interrupted run keeps
+what it made and the next run resumes where it stopped."""
+
+from __future__ import annotations
+
+from groundkit.checkpoints import checkpoint
+from groundkit.embed.base import Embedder
+from groundkit.errors import ErrorCode, ModelError
+from groundkit.index.store import Store
+from groundkit.pipeline.progress import Progress
+
+__all__ = ["COMMIT_EVERY", "embed_missing"]
+
+# Chunks per commit: small enough that Ctrl-C loses under a minute of work on a slow CPU, large
+# enough that the commits cost nothing next to the model.
+COMMIT_EVERY = 256
+
+
+def embed_missing(
+    store: Store,
+    embedder: Embedder,
+    *,
+    batch_size: int,
+    progress: Progress | None = None,
+    committed: list[int] | None = None,
+) -> int:
+    """Embed the chunks that have no vector yet (all of them, when dense is first turned on).
+
+    Each group of ``COMMIT_EVERY`` chunks is its own transaction. Within a group, texts go to the
+    model in batches sorted by length, so that a batch pads little. ``committed`` (if given)
+    holds one number, kept current: how many vectors are committed, for a caller interrupted
+    mid-way. Returns the number of chunks embedded.
+    """
+    import numpy as np
+
+    missing = store.chunks_without_vectors()
+    dims = embedder.identity.dimensions
+    done = 0
+    for start in range(0, len(missing), COMMIT_EVERY):
+        group = sorted(missing[start : start + COMMIT_EVERY], key=lambda row: len(row[1]))
+        rows: list[tuple[int, bytes]] = []
+        for first in range(0, len(group), batch_size):
+            batch = group[first : first + batch_size]
+            vectors = np.asarray(embedder.embed([text for _, text in batch], "document"))
+            if vectors.shape != (len(batch), dims) or not np.isfinite(vectors).all():
+                raise ModelError(
+                    ErrorCode.EMBEDDING_INVALID,
+                    f"the embedder returned vectors of shape {vectors.shape} (expected"
+                    f" {(len(batch), dims)}) or non-finite values",
+                )
+            array = vectors.astype(np.float32, copy=False)
+            rows.extend((rowid, array[i].tobytes()) for i, (rowid, _) in enumerate(batch))
+            if progress:
+                progress("embedding", done + len(rows), len(missing))
+        with store.transaction():
+            store.put_vectors(rows)
+        done += len(rows)
+        if committed is not None:
+            committed[:] = [done]
+        checkpoint("embedding-batch-committed")
+    return len(missing)

@@ -1,0 +1,95 @@
+"""`grk ingest` on a real-looking folder: exit statuses a script can trust, what is passed over
+and why, what is walked, and sources named as the user sees them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grk_runner import Grk
+
+
+@pytest.fixture
+def grk(index_dir: Path, capsys: pytest.CaptureFixture[str]) -> Grk:
+    return Grk(index_dir, capsys)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    (root / "guides").mkdir(parents=True)
+    (root / "drafts").mkdir()
+    (root / "guides" / "setup.md").write_text("# Setup\n\nInstall the quoll package.\n")
+    (root / "notes.txt").write_text("line one\nline two\nthe quoll sleeps by day\n")
+    (root / "drafts" / "idea.md").write_text("# Idea\n\nA half-baked quoll idea.\n")
+    (root / "archive.tar.gz").write_bytes(b"\x1f\x8b\x08\x00 not text")
+    (root / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# Elsewhere\n\nOutside the tree.\n")
+    (root / "link.md").symlink_to(outside)
+    return root
+
+
+def test_a_real_folder_with_unknown_types_and_an_escaping_link_exits_0(
+    grk: Grk, folder: Path
+) -> None:
+    report = grk.json("ingest", str(folder))
+    assert report["skipped"] == []
+    assert sorted((p["source"], p["reason"]) for p in report["passed_over"]) == [
+        ("archive.tar.gz", "not a type groundkit reads"),
+        ("link.md", "symlink leaves the ingested tree"),
+        ("photo.jpg", "not a type groundkit reads"),
+    ]
+    assert grk("ingest", str(folder)) == 0
+    assert "passed over (not a type groundkit reads: 2; symlink leaves" in grk.out
+    assert grk("ingest", "--verbose", str(folder)) == 0
+    assert "  passed over link.md: symlink leaves the ingested tree" in grk.out
+
+
+def test_a_file_meant_to_be_ingested_that_cannot_be_exits_3(grk: Grk, folder: Path) -> None:
+    (folder / "broken.txt").write_bytes(b"\x00\x01 binary in a text file")
+    assert grk("ingest", str(folder)) == 3
+    assert "skipped broken.txt: binary file" in grk.out
+
+
+def test_a_path_that_does_not_exist_is_a_usage_error_and_makes_no_collection(
+    grk: Grk, folder: Path, index_dir: Path
+) -> None:
+    assert grk.error("ingest", str(folder), str(folder / "nope")) == (2, "usage")
+    assert "nope" in grk.out  # the CLI names the user's own path
+    assert grk.json("collections") == {"collections": []}
+    assert not (index_dir / "default").exists()
+
+
+def test_include_exclude_and_grkignore_decide_what_is_walked(grk: Grk, folder: Path) -> None:
+    def sources(*args: str) -> set[str]:
+        grk.json("delete", "--all") if (grk.index_dir / "default").exists() else None
+        grk.json("ingest", *args, str(folder))
+        return {h["source"] for h in grk.json("search", "quoll", "-k", "50")["hits"]}
+
+    assert sources() == {"guides/setup.md", "notes.txt", "drafts/idea.md"}
+    assert sources("--include", "*.md") == {"guides/setup.md", "drafts/idea.md"}
+    assert sources("--exclude", "drafts/") == {"guides/setup.md", "notes.txt"}
+    (folder / ".grkignore").write_text("*.txt\n")
+    assert sources() == {"guides/setup.md", "drafts/idea.md"}
+
+
+def test_sources_are_relative_globs_work_as_typed_and_format_is_a_filter(
+    grk: Grk, folder: Path
+) -> None:
+    grk.json("ingest", str(folder))
+    guides = grk.json("search", "quoll", "--source", "guides/*")["hits"]
+    assert [h["source"] for h in guides] == ["guides/setup.md"]
+    assert guides[0]["location"] == str(folder / "guides" / "setup.md")
+    texts = grk.json("search", "quoll", "--where", "format=txt")["hits"]
+    assert [(h["source"], h["metadata"].get("format")) for h in texts] == [("notes.txt", None)]
+    notes = grk.json("show", texts[0]["chunk_id"])
+    assert (notes["line"], notes["end_line"]) == (1, 3)
+
+
+def test_the_json_summary_lists_what_was_passed_over(grk: Grk, folder: Path) -> None:
+    assert grk("ingest", "--json", str(folder)) == 0
+    summary = json.loads(grk.out)
+    assert summary["ignored"] == len(summary["passed_over"]) == 3
