@@ -240,12 +240,13 @@ def test_unknown_extensions_in_a_walk_are_counted_as_ignored(tree: Path, open_co
     write(tree / "archive.tar.gz")
     write(tree / "sub" / "data.bin")
     write(tree / "README")  # known by its name
+    (tree / "changelog.gz").write_bytes(b"\x1f\x8b\x08\x00 compressed")  # that name, compressed
     write(tree / "Makefile")
 
     col = open_col()
     report = col.ingest([str(tree)])
 
-    assert report.ignored == 3
+    assert report.ignored == 4
     assert not report.partial
     assert ingested(col, tree) == {"a.md", "README", "Makefile"}
 
