@@ -1,4 +1,5 @@
-"""The golden corpus ships inside the wheel, and `grk eval` finds it from any folder."""
+"""What ships in the wheel: the golden corpus, which `grk eval` finds from any folder, and the
+files `/docs` serves."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 BASELINE = REPO / "evals" / "baselines" / "golden-fake-embedder.json"
 CORPUS = "groundkit/eval/golden/"
 WHERE = "from groundkit.eval.datasets import golden_corpus as g; print(g())"
@@ -87,3 +88,15 @@ def test_grk_eval_from_an_unrelated_folder_uses_the_corpus_in_the_installed_pack
     # The very corpus the CI gate's baseline was recorded on.
     assert report["dataset"]["hash"] == baseline["dataset"]["hash"]
     assert report["dataset"]["queries"] == baseline["dataset"]["queries"]
+
+
+def test_the_wheel_holds_the_api_docs_page_and_its_vendored_licence(wheel: Path) -> None:
+    static = "groundkit/serve/static/"
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+
+    for name in ("docs.js", "swagger-ui/swagger-ui-bundle.js", "swagger-ui/swagger-ui.css"):
+        assert static + name in names
+    assert static + "swagger-ui/LICENSE" in names
+    assert static + "swagger-ui/NOTICE" in names
