@@ -11,6 +11,7 @@ def test_the_public_api_is_exactly_what_all_declares() -> None:
     assert sorted(groundkit.__all__) == [
         "Chunk",
         "Citation",
+        "CodeMap",
         "Collection",
         "CollectionStatus",
         "Document",
@@ -25,7 +26,9 @@ def test_the_public_api_is_exactly_what_all_declares() -> None:
         "Verification",
         "__version__",
         "delete_collection",
+        "list_codemaps",
         "list_collections",
+        "open_codemap",
         "open_collection",
     ]
     for name in groundkit.__all__:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from groundkit.version import __version__
 
 if TYPE_CHECKING:
+    from groundkit.codemap.api import CodeMap, list_codemaps, open_codemap
     from groundkit.collection import (
         Collection,
         delete_collection,
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Chunk",
     "Citation",
+    "CodeMap",
     "Collection",
     "CollectionStatus",
     "Document",
@@ -55,11 +57,16 @@ __all__ = [
     "Verification",
     "__version__",
     "delete_collection",
+    "list_codemaps",
     "list_collections",
+    "open_codemap",
     "open_collection",
 ]
 
 _HOME = {
+    "CodeMap": "codemap.api",
+    "list_codemaps": "codemap.api",
+    "open_codemap": "codemap.api",
     "Collection": "collection",
     "delete_collection": "collection",
     "list_collections": "collection",

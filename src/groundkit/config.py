@@ -28,6 +28,7 @@ __all__ = [
     "KEYS",
     "AnswerConfig",
     "ChunkConfig",
+    "CodemapConfig",
     "EmbedConfig",
     "IngestConfig",
     "LoadedSettings",
@@ -190,6 +191,19 @@ class ProfileConfig(_Section, frozen=True):
     timeout_s: Annotated[float, _d("Total time for one request.", gt=0, le=3600)] = 60.0
     connect_timeout_s: Annotated[float, _d("Time to connect.", gt=0, le=600)] = 10.0
     max_tokens: Annotated[int, _d("Most tokens in one reply.", ge=16, le=65_536)] = 1024
+    quotes: Annotated[
+        Literal["constrained", "free"] | None,
+        _d(
+            "constrained: the response schema lists the exact spans a citation may quote;"
+            " free: any string, checked afterwards (default: constrained for local profiles,"
+            " free otherwise). The citation check is the same in both."
+        ),
+    ] = None
+    n_ctx: Annotated[int, _d("llamacpp: context window in tokens.", ge=512, le=131_072)] = 4096
+    n_threads: (
+        Annotated[int, _d("llamacpp: CPU threads (default: the cores, at most 4).", ge=1, le=256)]
+        | None
+    ) = None
 
 
 class AnswerConfig(_Section, frozen=True):
@@ -202,6 +216,10 @@ class AnswerConfig(_Section, frozen=True):
     redact_names: Annotated[
         list[str], _d("Literal names (people, projects) redacted before sending.")
     ] = []
+    min_quote_chars: Annotated[
+        int,
+        _d("Shortest quote a citation may have (shorter ones refuse the answer).", ge=1, le=1000),
+    ] = 16
 
 
 class ServeConfig(_Section, frozen=True):
@@ -241,6 +259,12 @@ class ServeConfig(_Section, frozen=True):
             raise ValueError("serve.secret_env must not start with GRK_ (those names are settings)")
 
 
+class CodemapConfig(_Section, frozen=True):
+    max_file_bytes: Annotated[int, _d("Larger source files are skipped by `grk map`.", ge=1)] = (
+        2_000_000
+    )
+
+
 class Settings(_Section, frozen=True):
     index_dir: Annotated[str, _d("Folder holding every collection.")] = ".groundkit"
     collection: Annotated[str, _d("Collection used when none is named.")] = "default"
@@ -255,6 +279,7 @@ class Settings(_Section, frozen=True):
         _d("Language-model provider profiles, [profiles.NAME] in grk.toml."),
     ] = {}
     serve: ServeConfig = ServeConfig()
+    codemap: CodemapConfig = CodemapConfig()
 
 
 def _leaf_types(section: type[_Section], prefix: str = "") -> dict[str, Any]:

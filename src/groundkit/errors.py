@@ -112,6 +112,12 @@ class ErrorCode(StrEnum):
     SERVE_ROUTE_NOT_FOUND = "serve.route_not_found"
     SERVE_METHOD_NOT_ALLOWED = "serve.method_not_allowed"
     SERVE_PATH_NOT_ALLOWED = "serve.path_not_allowed"
+    CODEMAP_NOT_FOUND = "codemap.not_found"
+    CODEMAP_EDGE_NOT_FOUND = "codemap.edge_not_found"
+    SYMBOL_NOT_FOUND = "codemap.symbol_not_found"
+    SYMBOL_AMBIGUOUS = "codemap.symbol_ambiguous"
+    CODEMAP_REVISION = "codemap.bad_revision"
+    CODEMAP_GIT = "codemap.git_failed"
 
 
 class ExitStatus(IntEnum):
@@ -122,6 +128,8 @@ class ExitStatus(IntEnum):
     USAGE = 2  # the command or the set-up must change first
     PARTIAL = 3  # some inputs were skipped
     REGRESSION = 4  # grk eval --compare: a metric fell below the baseline beyond its CI
+    SYMBOL_NOT_FOUND = 5  # grk trace/blast: no node has that name (nearest names suggested)
+    SYMBOL_AMBIGUOUS = 6  # grk trace/blast: several nodes do (candidates listed)
     INTERRUPTED = 130  # Ctrl-C, as shells report it (128 + SIGINT); what was committed is kept
 
 
@@ -146,14 +154,15 @@ _EXIT = {
 class Outcome:
     kind: Kind
     http: HTTPStatus
+    exit: ExitStatus | None = None  # a status of its own, for scripts that branch on it
 
     @property
     def exit_status(self) -> ExitStatus:
-        return _EXIT[self.kind]
+        return self.exit if self.exit is not None else _EXIT[self.kind]
 
 
-def _o(kind: Kind, http: HTTPStatus) -> Outcome:
-    return Outcome(kind, http)
+def _o(kind: Kind, http: HTTPStatus, exit: ExitStatus | None = None) -> Outcome:
+    return Outcome(kind, http, exit)
 
 
 _R, _S, _F = Kind.REQUEST, Kind.SETUP, Kind.FAILURE
@@ -214,6 +223,12 @@ OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.SERVE_ROUTE_NOT_FOUND: _o(_R, H.NOT_FOUND),
     ErrorCode.SERVE_METHOD_NOT_ALLOWED: _o(_R, H.METHOD_NOT_ALLOWED),
     ErrorCode.SERVE_PATH_NOT_ALLOWED: _o(_R, H.FORBIDDEN),
+    ErrorCode.CODEMAP_NOT_FOUND: _o(_R, H.NOT_FOUND),
+    ErrorCode.CODEMAP_EDGE_NOT_FOUND: _o(_R, H.NOT_FOUND),
+    ErrorCode.SYMBOL_NOT_FOUND: _o(_R, H.NOT_FOUND, ExitStatus.SYMBOL_NOT_FOUND),
+    ErrorCode.SYMBOL_AMBIGUOUS: _o(_R, H.CONFLICT, ExitStatus.SYMBOL_AMBIGUOUS),
+    ErrorCode.CODEMAP_REVISION: _o(_R, H.NOT_FOUND),
+    ErrorCode.CODEMAP_GIT: _o(_R, H.CONFLICT),
 }
 del H
 

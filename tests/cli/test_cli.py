@@ -403,6 +403,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "answer.max_bundle_bytes",
         "answer.redact_patterns",
         "answer.redact_names",
+        "answer.min_quote_chars",
         "profiles",
         "serve.host",
         "serve.port",
@@ -411,6 +412,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "serve.max_body_bytes",
         "serve.max_concurrent",
         "serve.ingest_roots",
+        "codemap.max_file_bytes",
     }
     assert grk("config", "show") == 0
     assert "chunk.size" in grk.out

@@ -14,6 +14,7 @@ import pytest
 from pydantic import BaseModel
 
 from groundkit.cli.main import main
+from groundkit.serve import code
 from groundkit.serve import models as m
 from groundkit.serve.openapi import openapi_document
 
@@ -84,6 +85,9 @@ _BODIES: dict[str, type[BaseModel]] = {
     "/v1/search": m.SearchRequest,
     "/v1/verify": m.VerifyRequest,
     "/v1/ingest": m.IngestRequest,
+    "/v1/code/trace": code.CodeTraceRequest,
+    "/v1/code/blast": code.CodeBlastRequest,
+    "/v1/code/diff": code.CodeRevisionsDiffRequest,
 }
 
 

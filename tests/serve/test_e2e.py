@@ -131,7 +131,10 @@ def test_grk_serve_mcp_speaks_stdio_and_logs_only_to_stderr(
 
     tools, found = anyio.run(run)
 
-    assert tools == {"search", "fetch_chunk", "list_collections", "index_status", "verify_citation"}
+    assert tools == {
+        *("search", "fetch_chunk", "list_collections", "index_status", "verify_citation"),
+        *("code_map", "code_trace", "code_blast", "code_diff", "code_edge"),
+    }
     assert found.structured_content["hits"][0]["source"].endswith("echidnas.txt")
     logged = errlog.read_text()
     assert '"tool": "search"' in logged  # the access line went to stderr (stdout is protocol)

@@ -12,6 +12,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from serving import SECRET, make_runtime
 
+from groundkit import open_codemap
 from groundkit.config import parse_settings
 from groundkit.serve.app import create_app
 from groundkit.serve.guards import allowed_hosts_for
@@ -26,6 +27,11 @@ def api(tmp_path: Path, docs: Path) -> Iterator[Any]:
         secret=SECRET,
     )
     runtime.ingest("notes", [str(docs)])
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "app.py").write_text("def f():\n    g()\ndef g():\n    pass\n")
+    with open_codemap("notes", settings=runtime.settings, create=True) as codemap:
+        codemap.update(code)  # a map for the /v1/code routes to read
     # schemathesis's ASGI client calls itself "testserver"; the real bind is covered elsewhere.
     hosts = {"testserver", *allowed_hosts_for("127.0.0.1", 8765)}
     yield create_app(runtime, allowed_hosts=hosts, with_mcp=False)
@@ -35,7 +41,7 @@ def api(tmp_path: Path, docs: Path) -> Iterator[Any]:
 def test_the_api_honours_its_openapi_document(api: Any) -> None:
     schema = schemathesis.openapi.from_asgi("/openapi.json", api)
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) == 12
+    assert len(operations) == 18
     calls = 0
 
     for operation in operations:
@@ -55,4 +61,4 @@ def test_the_api_honours_its_openapi_document(api: Any) -> None:
             case.call_and_validate()
 
         conforms()
-    assert calls >= 12 * 20  # the run really exercised every operation
+    assert calls >= 18 * 20  # the run really exercised every operation

@@ -91,7 +91,7 @@ def _gate_lines(rows: list[Regression]) -> list[str]:
     return lines
 
 
-@click.command("eval")
+@click.group("eval", invoke_without_command=True)
 @click.option(
     "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: the one shipped]."
 )
@@ -126,16 +126,11 @@ def _gate_lines(rows: list[Regression]) -> list[str]:
 @click.option(
     "--answers",
     is_flag=True,
-    help="Instead: the echo check of the answer path, with --profile's model (see docs/answer.md).",
+    hidden=True,
+    help="Deprecated spelling of `grk eval echo`.",
 )
-@click.option("--profile", help="With --answers: the provider profile whose model is measured.")
-@click.option(
-    "--rounds",
-    type=click.IntRange(1, 8),
-    default=3,
-    show_default=True,
-    help="With --answers: positive/decoy/canary rounds.",
-)
+@click.option("--profile", hidden=True, help="With --answers: the profile measured.")
+@click.option("--rounds", type=click.IntRange(1, 8), default=3, hidden=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def eval_command(
@@ -157,16 +152,22 @@ def eval_command(
 ) -> None:
     """Score bm25, dense, hybrid and rerank on a dataset, each against bm25.
 
-    With --answers, run the answer path's echo check instead: a synthetic corpus with fresh
-    markers, asked through the real answer boundary, counting cited, abstained, refused, leaked.
+    `grk eval answers` measures answer quality with a profile's model; `grk eval echo` runs the
+    answer path's echo check.
     """
+    if click.get_current_context().invoked_subcommand is not None:
+        return  # the subcommand does the work
     from groundkit.errors import UsageError
     from groundkit.eval.datasets import golden_corpus, load_beir, load_golden
     from groundkit.eval.html import render_html
     from groundkit.eval.results import build_report, compare, read_report, write_report
     from groundkit.eval.runner import run_eval
 
-    if answers:
+    if answers:  # the old spelling of `grk eval echo`, kept working
+        click.echo(
+            "note: `grk eval --answers` is deprecated; use `grk eval echo --profile NAME`",
+            err=True,
+        )
         if not profile:
             raise UsageError(ErrorCode.USAGE, "--answers needs --profile NAME")
         from groundkit.cli.answer import echo_check_command
@@ -234,3 +235,94 @@ def eval_command(
             click.echo(f"{len(regressed)} regression(s)" if regressed else "no regression")
     if regressed:
         click.get_current_context().exit(ExitCode.REGRESSION)
+
+
+@eval_command.command("echo")
+@click.option("--profile", required=True, help="The provider profile whose model is measured.")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 8),
+    default=3,
+    show_default=True,
+    help="Positive/decoy/canary rounds.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_ctx
+def echo_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
+    """The echo check: a synthetic corpus with fresh markers, asked through the real answer
+    boundary, counting cited, abstained, refused and leaked answers (docs/answer.md)."""
+    from groundkit.cli.answer import echo_check_command
+
+    echo_check_command(obj, profile, rounds, as_json)
+
+
+@eval_command.command("answers")
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    required=True,
+    help="A provider profile whose model answers (repeat to compare models).",
+)
+@click.option(
+    "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: evals/golden]."
+)
+@click.option("--beir", "beir_dir", metavar="DIR", help="A BEIR-format dataset folder instead.")
+@click.option("--split", default="test", show_default=True, help="The BEIR qrels split.")
+@click.option("--limit", type=click.IntRange(1), help="Only the first N questions.")
+@click.option(
+    "--quotes",
+    default="free,constrained",
+    show_default=True,
+    help="Quote modes to measure, comma-separated.",
+)
+@click.option(
+    "--top-k", type=click.IntRange(1, 50), default=3, show_default=True, help="Passages per answer."
+)
+@click.option("--out", default="evals/results", show_default=True, help="Where reports go.")
+@click.option(
+    "--compare",
+    "baseline",
+    metavar="BASELINE.json",
+    help="Exit 4 when a system's validated or relevant-citation rate falls beyond its 95% CI.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@pass_ctx
+def answers_command(
+    obj: Context,
+    profiles: tuple[str, ...],
+    golden_dir: str | None,
+    beir_dir: str | None,
+    split: str,
+    limit: int | None,
+    quotes: str,
+    top_k: int,
+    out: str,
+    baseline: str | None,
+    as_json: bool,
+) -> None:
+    """Ask a dataset's questions through the answer path and count answered, abstained, refused
+    (by rule) and failed, the share citing a relevant document, and seconds per answer."""
+    from groundkit.cli.answer import answer_eval_command
+    from groundkit.errors import UsageError
+
+    if golden_dir and beir_dir:
+        raise UsageError(ErrorCode.USAGE, "give --golden or --beir, not both")
+    modes = [m.strip() for m in quotes.split(",") if m.strip()]
+    if not modes or any(m not in ("free", "constrained") for m in modes):
+        raise UsageError(ErrorCode.USAGE, "--quotes takes free, constrained or both")
+    status = answer_eval_command(
+        obj,
+        profiles,
+        golden=golden_dir,
+        beir=beir_dir,
+        split=split,
+        limit=limit,
+        quotes=modes,
+        top_k=top_k,
+        out=out,
+        baseline=baseline,
+        as_json=as_json,
+    )
+    if status:
+        click.get_current_context().exit(status)

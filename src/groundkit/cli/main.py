@@ -11,6 +11,7 @@ from groundkit.answer.logguard import install_log_guard
 from groundkit.cli.ai import ai_group
 from groundkit.cli.answer import answer_command
 from groundkit.cli.auth import auth_group
+from groundkit.cli.codemap import register as register_codemap
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
@@ -79,6 +80,7 @@ cli.add_command(answer_command)
 cli.add_command(ai_group)
 cli.add_command(auth_group)
 register_serve(cli, pass_ctx)
+register_codemap(cli, pass_ctx)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -19,6 +19,8 @@ _LABEL = {
     "writing": "writing",
     "indexing": "indexing",
     "embedding": "embedding",
+    "parsing": "parsing",
+    "resolving": "resolving",
 }
 _ITEM_WIDTH = 48
 

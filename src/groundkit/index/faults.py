@@ -17,7 +17,7 @@ from pathlib import Path
 
 from groundkit.errors import ErrorCode, StoreError
 
-__all__ = ["classify_os_error", "classify_sqlite_error", "disk_full", "read_only"]
+__all__ = ["classify_os_error", "classify_sqlite_error", "disk_full", "nearly_full", "read_only"]
 
 _ERRNO = re.compile(r"(?:Os \{ code: |\(os error |\[Errno )(\d+)")
 
@@ -99,6 +99,14 @@ def _on_read_only_mount(where: Path) -> bool:
 def _why_read_only(where: Path) -> str:
     probe = where if where.exists() else where.parent
     return "a read-only file system" if _on_read_only_mount(probe) else "no write permission"
+
+
+def nearly_full(where: Path, margin: int = 1 << 20) -> bool:
+    """Whether the file system holding ``where`` has less than ``margin`` bytes free."""
+    try:
+        return shutil.disk_usage(where).free < margin
+    except OSError:
+        return False
 
 
 def _free(where: Path) -> str:

@@ -30,7 +30,7 @@ import tantivy
 
 from groundkit.errors import ErrorCode, IndexLockedError, StoreError
 from groundkit.index.disk import disk_usage
-from groundkit.index.faults import classify_os_error
+from groundkit.index.faults import classify_os_error, disk_full, nearly_full
 from groundkit.index.store import Store
 
 __all__ = ["ANALYZER", "LexicalIndex"]
@@ -38,7 +38,10 @@ __all__ = ["ANALYZER", "LexicalIndex"]
 # Bump the suffix whenever the analyzer, the schema or what ``Store.indexed_texts`` feeds the
 # index changes: the stored postings depend on all three.
 ANALYZER = "grk_en_v3"
-_HEAP_BYTES = 64_000_000
+_HEAP_PER_THREAD = 64_000_000
+# A write of this many documents or more indexes on every core (a first ingest, a rebuild); a
+# smaller one on one thread, since each thread writes a segment of its own for merges to fold.
+_PARALLEL_FROM = 1000
 _POINTER = "lexical.json"
 _LEGACY = "lexical"  # the single folder of collections made before generations
 _OPEN_ATTEMPTS = 3  # a rebuild may swap the folder away between reading the pointer and opening
@@ -227,7 +230,8 @@ class LexicalIndex:
         it after a crash is safe. ``add_chunks`` yields ``(chunk rowid, document rowid, text)``.
         """
         index = self._require()
-        self._write(index, delete_docs, add_chunks)
+        doomed = list(delete_docs)
+        self._write(index, doomed, add_chunks, parallel=len(doomed) >= _PARALLEL_FROM)
         self.refresh()
 
     def rebuild(self, chunks: Iterable[tuple[int, int, str]]) -> None:
@@ -241,7 +245,7 @@ class LexicalIndex:
         try:
             index = tantivy.Index(self._schema, path=str(self.root / folder))
             index.register_tokenizer(ANALYZER, self._analyzer)
-            self._write(index, (), chunks)
+            self._write(index, (), chunks, parallel=True)
             pointer = self.root / f"{_POINTER}.tmp"
             pointer.write_text(json.dumps({"folder": folder}))
             with open(pointer, "rb+") as fh:
@@ -261,9 +265,12 @@ class LexicalIndex:
         index: tantivy.Index,
         delete_docs: Iterable[int],
         add_chunks: Iterable[tuple[int, int, str]],
+        *,
+        parallel: bool,
     ) -> None:
+        threads = max(1, min(os.cpu_count() or 1, 4)) if parallel else 1
         try:
-            writer = index.writer(_HEAP_BYTES, 1)
+            writer = index.writer(_HEAP_PER_THREAD * threads, threads)
         except ValueError as exc:
             if "lock" in str(exc).lower():
                 raise IndexLockedError() from exc
@@ -292,5 +299,16 @@ class LexicalIndex:
             raise
 
     def _io_error(self, exc: BaseException) -> BaseException:
-        found = classify_os_error(exc, self.root, "the search index could not be written")
-        return found if found is not None else exc
+        what = "the search index could not be written"
+        found = classify_os_error(exc, self.root, what)
+        if found is not None:
+            return found
+        # A worker thread that died of an I/O error is reported without the error itself
+        # ("An index writer was killed"): a disk with no room left explains it.
+        if nearly_full(self.root):
+            return disk_full(self.root, what)
+        return StoreError(
+            ErrorCode.INDEX_FAILED,
+            f"{what} ({type(exc).__name__})",
+            hint="run `grk reindex` to rebuild it from the store",
+        )

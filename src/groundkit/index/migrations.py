@@ -105,6 +105,19 @@ _MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE chunks ADD COLUMN line INTEGER;
     ALTER TABLE chunks ADD COLUMN end_line INTEGER;
     """,
+    # 6: what each file looked like when it was last read, so that a re-ingest passes over an
+    # unchanged file by its size and modification time alone; ``settings`` names the chunking
+    # it was read with, and ``recorded_ns`` when, since a file changed within the same clock
+    # tick as its reading cannot be told from an unchanged one by its time.
+    """
+    CREATE TABLE files (
+        origin TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL,
+        settings TEXT NOT NULL,
+        recorded_ns INTEGER NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)

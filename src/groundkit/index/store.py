@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ from urllib.parse import quote
 from groundkit.index.faults import classify_sqlite_error
 from groundkit.index.migrations import migrate
 from groundkit.types import Metadata
+
+_BUSY_S = 10.0
+_SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
 __all__ = ["ChunkRow", "DocumentRow", "IngestState", "NewChunk", "Store"]
 
@@ -110,6 +114,22 @@ def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
     )
 
 
+def _to_wal(conn: sqlite3.Connection) -> None:
+    """Switch a store to WAL. Two processes making a new store at once can each hold a shared
+    lock while asking for the exclusive one the switch needs; SQLite then answers busy at once
+    rather than deadlock, without its busy handler, so the switch is retried here."""
+    deadline = time.monotonic() + _BUSY_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 class Store:
     """One collection's ``store.sqlite``.
 
@@ -131,7 +151,7 @@ class Store:
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             # First: a second process opening a new store at the same moment waits, not fails.
             self._conn.execute("PRAGMA busy_timeout = 10000")
-            self._conn.execute("PRAGMA journal_mode = WAL")
+            _to_wal(self._conn)
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
             migrate(self._conn)
@@ -188,6 +208,30 @@ class Store:
             (origin,),
         )
         return {row[0]: IngestState(*row[1:]) for row in rows}
+
+    def file_unchanged(self, origin: str, size: int, mtime_ns: int, settings: str) -> int | None:
+        """How many documents came from ``origin`` when it looks as it did when last read (same
+        size, time and settings, and its time well before that reading), else None."""
+        row = self._conn.execute(
+            "SELECT size, mtime_ns, settings, recorded_ns FROM files WHERE origin = ?", (origin,)
+        ).fetchone()
+        if row is None or (row[0], row[1], row[2]) != (size, mtime_ns, settings):
+            return None
+        if mtime_ns > row[3] - _SETTLED_NS:
+            return None  # changed, perhaps, within the tick it was read in: hash it
+        count = self._conn.execute("SELECT count(*) FROM documents WHERE origin = ?", (origin,))
+        return int(count.fetchone()[0]) or None
+
+    def record_file(self, origin: str, size: int, mtime_ns: int, settings: str) -> None:
+        self._conn.execute(
+            "INSERT INTO files VALUES (?, ?, ?, ?, ?) ON CONFLICT (origin) DO UPDATE SET"
+            " size = excluded.size, mtime_ns = excluded.mtime_ns, settings = excluded.settings,"
+            " recorded_ns = excluded.recorded_ns",
+            (origin, size, mtime_ns, settings, time.time_ns()),
+        )
+
+    def forget_file(self, origin: str) -> None:
+        self._conn.execute("DELETE FROM files WHERE origin = ?", (origin,))
 
     def origins_under(self, directory: str) -> list[str]:
         """Origins stored from inside ``directory`` (an absolute path)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +29,15 @@ import pathspec
 from groundkit.ingest.formats import Format, format_for
 from groundkit.types import Skipped
 
-__all__ = ["Discovery", "FileInput", "Filters", "discover", "missing_inputs", "would_walk"]
+__all__ = [
+    "Discovery",
+    "FileInput",
+    "Filters",
+    "discover",
+    "missing_inputs",
+    "walk_tree",
+    "would_walk",
+]
 
 _IGNORE_FILES = (".gitignore", ".grkignore")
 
@@ -115,9 +123,29 @@ def _dangling(link: Path) -> str:
 
 
 def _walk(root: Path, found: Discovery, excluded: frozenset[str], filters: Filters) -> None:
+    for entry in walk_tree(root, found, excluded, filters=filters):
+        shown = entry.relative_to(root).as_posix()
+        fmt = format_for(entry, explicit=False)
+        if fmt is None:
+            found.passed_over.append(Skipped(shown, "not a type groundkit reads"))
+        else:
+            found.files.append(FileInput(str(entry), fmt, shown))
+
+
+def walk_tree(
+    root: Path,
+    found: Discovery,
+    excluded: frozenset[str] = frozenset(),
+    prune: Callable[[Path], bool] | None = None,
+    filters: Filters = Filters(),
+) -> Iterator[Path]:
+    """Every regular file under ``root`` the rules admit, in a stable order (symlinks inside the
+    tree included); what is passed over or cannot be listed goes to ``found``, named relative to
+    ``root``. ``prune(folder)`` true: that folder is not walked into (the code map's vendored
+    and generated trees)."""
     real_root = root.resolve()
     include, exclude = filters.specs()
-    for entry, _specs in _entries(root, [], excluded, found, exclude, root):
+    for entry, _specs in _entries(root, [], excluded, found, exclude, root, prune):
         shown = entry.relative_to(root).as_posix()
         if include is not None and not include.match_file(shown):
             continue  # not asked for: no more worth a line than a hidden file
@@ -141,11 +169,7 @@ def _walk(root: Path, found: Discovery, excluded: frozenset[str], filters: Filte
             found.passed_over.append(Skipped(shown, _NOT_REGULAR))
             found.present.append(str(entry))
             continue
-        fmt = format_for(entry, explicit=False)
-        if fmt is None:
-            found.passed_over.append(Skipped(shown, "not a type groundkit reads"))
-        else:
-            found.files.append(FileInput(str(entry), fmt, shown))
+        yield entry
 
 
 _Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]
@@ -158,6 +182,7 @@ def _entries(
     found: Discovery,
     exclude: pathspec.GitIgnoreSpec | None,
     root: Path,
+    prune: Callable[[Path], bool] | None = None,
 ) -> Iterator[tuple[Path, _Specs]]:
     """Files and symlinks under ``directory`` in a stable order, with the ignore files above each.
 
@@ -183,8 +208,8 @@ def _entries(
             if exclude.match_file(shown):
                 continue
         if is_dir:
-            if os.path.realpath(child) not in excluded:
-                yield from _entries(child, specs, excluded, found, exclude, root)
+            if os.path.realpath(child) not in excluded and not (prune and prune(child)):
+                yield from _entries(child, specs, excluded, found, exclude, root, prune)
         else:
             yield child, specs
 

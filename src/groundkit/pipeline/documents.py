@@ -16,7 +16,7 @@ from groundkit.ingest.loaders import Empty, Loaded, Rejected, load
 from groundkit.ingest.walk import FileInput
 from groundkit.types import Skipped
 
-__all__ = ["Tally", "document_id_for", "ingest_one", "read_file"]
+__all__ = ["Tally", "chunking_key", "document_id_for", "ingest_file", "ingest_one", "read_file"]
 
 Read = Callable[[], tuple[bytes, Format]]
 
@@ -79,6 +79,33 @@ def read_file(file: FileInput, settings: Settings) -> tuple[bytes, Format]:
         raise Rejected("unreadable: is a directory") from None
     except OSError as exc:
         raise Rejected(f"unreadable: {(exc.strerror or type(exc).__name__).lower()}") from None
+
+
+def chunking_key(chunking: ChunkSettings) -> str:
+    """What, besides a file's bytes, decides its stored chunks."""
+    return f"{chunking.size}|{chunking.min_size}|{CHUNKER_VERSION}"
+
+
+def ingest_file(
+    store: Store, file: FileInput, settings: Settings, chunking: ChunkSettings, tally: Tally
+) -> None:
+    """A file from disk: passed over unread when its size and time say it has not changed since
+    it was last read whole (the content hash decides whenever they differ)."""
+    key = chunking_key(chunking)
+    try:
+        stat = os.stat(file.path)
+    except OSError:
+        stat = None  # read_file says why
+    if stat is not None:
+        same = store.file_unchanged(file.path, stat.st_size, stat.st_mtime_ns, key)
+        if same is not None:
+            tally.unchanged += same
+            return
+    before = len(tally.skipped) + len(tally.passed_over)
+    ingest_one(store, file.path, file.shown, lambda: read_file(file, settings), chunking, tally)
+    if stat is not None and len(tally.skipped) + len(tally.passed_over) == before:
+        # Only a file read whole with nothing skipped: one with a bad record must say so again.
+        store.record_file(file.path, stat.st_size, stat.st_mtime_ns, key)
 
 
 def ingest_one(

@@ -21,7 +21,7 @@ from groundkit.index.derived import DerivedIndex, catch_up
 from groundkit.index.store import Store
 from groundkit.ingest.fetch import fetch_page, split_inputs
 from groundkit.ingest.walk import Filters, discover
-from groundkit.pipeline.documents import Tally, ingest_one, read_file
+from groundkit.pipeline.documents import Tally, ingest_file, ingest_one
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.vectors import embed_missing
 from groundkit.types import IngestReport, Skipped
@@ -71,8 +71,7 @@ def run_ingest(
             if progress:
                 progress("reading", done - 1, total, file.shown)
             seen.add(file.path)
-            read = partial(read_file, file, settings)
-            ingest_one(store, file.path, file.shown, read, chunking, tally)
+            ingest_file(store, file, settings, chunking, tally)
             if done == total // 2:
                 checkpoint("mid-ingest")
         for done, url in enumerate(named.urls, start=len(found.files) + 1):
@@ -84,6 +83,7 @@ def run_ingest(
             for origin in store.origins_under(root):
                 if origin not in seen and not _under_any(origin, found.unreadable_dirs):
                     tally.removed += store.delete_documents(store.documents_from(origin))
+                    store.forget_file(origin)
         if progress:
             progress("reading", total, total)
             progress("writing", 0, None)

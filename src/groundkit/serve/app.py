@@ -8,8 +8,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from groundkit.serve.apidocs import install_docs
+from groundkit.serve.code import code_router
 from groundkit.serve.guards import AccessLog, BodyLimit, Concurrency, HostGuard
-from groundkit.serve.rest import CatchBugs, install_error_handlers, rest_router
+from groundkit.serve.rest import ERROR_RESPONSES, CatchBugs, install_error_handlers, rest_router
 from groundkit.serve.runtime import Runtime
 
 __all__ = ["create_app"]
@@ -60,6 +61,7 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
     )
     app.state.runtime = runtime
     app.include_router(rest_router())
+    app.include_router(code_router(ERROR_RESPONSES))
     install_docs(app)
     install_error_handlers(app)
     if mcp_server is not None:

@@ -32,6 +32,7 @@ from pydantic import Field, ValidationError
 
 from groundkit.errors import AuthError, ErrorCode, GroundkitError, ServeError
 from groundkit.serve import models as m
+from groundkit.serve.code import CODE_TOOLS, add_code_tools
 from groundkit.serve.errors import internal_error, invalid_request
 from groundkit.serve.guards import ACCESS_LOGGER
 from groundkit.serve.runtime import Runtime
@@ -40,7 +41,14 @@ from groundkit.types import SearchMode
 
 __all__ = ["MUTATING_TOOLS", "READ_TOOLS", "create_mcp_server"]
 
-READ_TOOLS = ("search", "fetch_chunk", "list_collections", "index_status", "verify_citation")
+READ_TOOLS = (
+    "search",
+    "fetch_chunk",
+    "list_collections",
+    "index_status",
+    "verify_citation",
+    *CODE_TOOLS,
+)
 MUTATING_TOOLS = ("ingest", "delete_document", "delete_collection")
 
 _log = logging.getLogger(ACCESS_LOGGER)
@@ -266,6 +274,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
 
     for fn in (search, fetch_chunk, list_collections, index_status, verify_citation):
         server.add_tool(_translated(fn.__name__, fn), annotations=_READ_ONLY)
+    add_code_tools(server, runtime, _translated, _READ_ONLY)
     if runtime.mutations_enabled:
         _add_mutating_tools(server, runtime)
     return server

@@ -8,6 +8,7 @@ from groundkit.testing.chat import (
     TransportCalled,
 )
 from groundkit.testing.chat_server import FakeChatServer
+from groundkit.testing.codemap import LinksExtractor
 from groundkit.testing.embedder import FakeEmbedder
 from groundkit.testing.fake_servers import FakeOllamaServer, FakeOpenAIServer, RecordedRequest
 from groundkit.testing.tiny_models import write_tiny_cross_encoder
@@ -18,6 +19,7 @@ __all__ = [
     "FakeOllamaServer",
     "FakeOpenAIServer",
     "ForbiddenTransport",
+    "LinksExtractor",
     "MemoryKeyring",
     "RecordedRequest",
     "RecordingTransport",

@@ -1,0 +1,412 @@
+"""Score the code map against the ground truth in benchmarks/codemap/ (see its README).
+
+    python benchmarks/codemap_score.py calls [--fit]      labelled call edges; priors; calibration
+    python benchmarks/codemap_score.py imports            import edges against grimp's
+    python benchmarks/codemap_score.py routes             routes against the running frameworks
+    python benchmarks/codemap_score.py coverage           blast radius against coverage contexts
+    python benchmarks/codemap_score.py all
+
+``--data`` points at the ground truth (default: benchmarks/codemap next to this script);
+``--src`` at the unpacked sdists its collect scripts made (default: /tmp/codemap-bench/src).
+Prints tables; ``--json FILE`` also writes every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from groundkit.codemap.api import CodeMap, open_codemap
+from groundkit.codemap.extract.python.web import regex_to_path
+from groundkit.codemap.model import NodeKind
+from groundkit.codemap.priors import PRIORS
+from groundkit.codemap.routes import compose, load_web, normalise
+
+HERE = Path(__file__).parent
+
+
+def _map(root: Path, index: Path, **kw: Any) -> CodeMap:
+    codemap = open_codemap("bench", index_dir=index, create=True)
+    codemap.update(root, **kw)
+    return codemap
+
+
+def _pr(tp: int, fp: int, fn: int) -> tuple[float, float]:
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return precision, recall
+
+
+def _table(title: str, header: list[str], rows: Iterable[list[Any]]) -> None:
+    print(f"\n{title}")
+    rows = [[f"{c:.3f}" if isinstance(c, float) else str(c) for c in row] for row in rows]
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)
+    ]
+    print("  " + "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    for row in rows:
+        print("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+
+
+# -- calls -----------------------------------------------------------------------------------
+
+
+def score_calls(data: Path, fit: bool) -> dict[str, Any]:
+    cases = sorted(p.parent for p in (data / "calls").glob("*/*/expected.json"))
+    per_category: dict[str, Counter[str]] = defaultdict(Counter)
+    per_provenance: dict[str, Counter[str]] = defaultdict(Counter)
+    judged: list[tuple[str, str, bool]] = []  # (case, provenance, correct)
+    unresolved_ok = 0
+    misses: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, case in enumerate(cases):
+            expected = json.loads((case / "expected.json").read_text())
+            want = {(e["caller"], e["callee"]) for e in expected["edges"]}
+            with _map(case, Path(tmp) / str(i), workers=1) as codemap:
+                got = {
+                    (e.source.qualname, e.target.qualname): str(e.provenance)
+                    for e in codemap.edges(["calls"])
+                }
+                unresolved = codemap.counts()["unresolved_calls"]
+            category = case.parent.name
+            name = f"{category}/{case.name}"
+            for pair, provenance in got.items():
+                correct = pair in want
+                per_category[category]["tp" if correct else "fp"] += 1
+                per_provenance[provenance]["tp" if correct else "fp"] += 1
+                judged.append((name, provenance, correct))
+                if not correct:
+                    misses.append(f"FP {name}: {pair[0]} -> {pair[1]} ({provenance})")
+            for pair in sorted(want - set(got)):
+                per_category[category]["fn"] += 1
+                misses.append(f"FN {name}: {pair[0]} -> {pair[1]}")
+            if unresolved >= expected.get("unresolved_min", 0):
+                unresolved_ok += 1
+            else:
+                misses.append(f"UNRESOLVED {name}: {unresolved} < {expected['unresolved_min']}")
+    total = Counter[str]()
+    rows = []
+    for category, c in sorted(per_category.items()):
+        total.update(c)
+        p, r = _pr(c["tp"], c["fp"], c["fn"])
+        rows.append([category, c["tp"], c["fp"], c["fn"], p, r])
+    p, r = _pr(total["tp"], total["fp"], total["fn"])
+    rows.append(["ALL", total["tp"], total["fp"], total["fn"], p, r])
+    _table(
+        f"call edges on {len(cases)} labelled cases",
+        ["category", "tp", "fp", "fn", "precision", "recall"],
+        rows,
+    )
+    prov_rows = []
+    for provenance, c in sorted(per_provenance.items()):
+        prov_rows.append([provenance, c["tp"] + c["fp"], c["tp"], _pr(c["tp"], c["fp"], 0)[0]])
+    _table(
+        "precision per provenance (all cases)",
+        ["provenance", "edges", "correct", "precision"],
+        prov_rows,
+    )
+    print(f"\ncases counting at least their unresolved_min: {unresolved_ok}/{len(cases)}")
+    calibration = _calibration(judged)
+    print(
+        f"calibration: priors fitted on {calibration['fit_cases']} cases, expected calibration"
+        f" error on the other {calibration['eval_cases']}: {calibration['ece']:.4f}"
+        f" (with the priors in code: {calibration['ece_code_priors']:.4f})"
+    )
+    if fit:
+        fitted = _fit(judged)
+        print("\nfitted priors (all cases; paste into src/groundkit/codemap/priors.py):")
+        for provenance, (value, n) in sorted(fitted.items()):
+            print(f"    Provenance.{provenance.upper().replace('-', '_')}: {value},  # n={n}")
+    print("\nmisses:")
+    for line in misses:
+        print("  " + line)
+    return {
+        "cases": len(cases),
+        "precision": p,
+        "recall": r,
+        "per_category": {k: dict(v) for k, v in per_category.items()},
+        "per_provenance": {k: dict(v) for k, v in per_provenance.items()},
+        "unresolved_ok": unresolved_ok,
+        "calibration": calibration,
+        "misses": misses,
+    }
+
+
+def _held_out(case: str) -> bool:
+    return int(hashlib.sha256(case.encode()).hexdigest(), 16) % 2 == 1
+
+
+def _fit(judged: list[tuple[str, str, bool]]) -> dict[str, tuple[float, int]]:
+    """Each provenance's precision, shrunk toward 1 by one pseudo-edge so that a provenance seen
+    a handful of times is not given exactly 1.0 or 0.0; floored to two decimals."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for _, provenance, correct in judged:
+        counts[provenance][0] += int(correct)
+        counts[provenance][1] += 1
+    return {p: (int(100 * (right + 0.5) / (n + 1)) / 100, n) for p, (right, n) in counts.items()}
+
+
+def _ece(judged: list[tuple[str, str, bool]], priors: dict[str, float]) -> float:
+    bins: dict[float, list[int]] = defaultdict(lambda: [0, 0])
+    for _, provenance, correct in judged:
+        confidence = priors.get(provenance, 0.5)
+        bins[round(confidence, 2)][0] += int(correct)
+        bins[round(confidence, 2)][1] += 1
+    n = len(judged)
+    return (
+        sum(abs(right / count - conf) * count / n for conf, (right, count) in bins.items())
+        if n
+        else 0.0
+    )
+
+
+def _calibration(judged: list[tuple[str, str, bool]]) -> dict[str, Any]:
+    fit_part = [j for j in judged if not _held_out(j[0])]
+    eval_part = [j for j in judged if _held_out(j[0])]
+    fitted = {p: v for p, (v, _) in _fit(fit_part).items()}
+    code = {str(k): v for k, v in PRIORS.items()}
+    return {
+        "fit_cases": len({j[0] for j in fit_part}),
+        "eval_cases": len({j[0] for j in eval_part}),
+        "ece": _ece(eval_part, fitted),
+        "ece_code_priors": _ece(eval_part, code),
+        "fitted": fitted,
+    }
+
+
+# -- imports -----------------------------------------------------------------------------------
+
+
+def score_imports(data: Path, src: Path, repo: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    rows = []
+    for reference in sorted((data / "imports").glob("*.json")):
+        ref = json.loads(reference.read_text())
+        project = ref["project"]
+        if project == "groundkit":
+            # The reference is of a pinned commit ("git <sha>"): map that commit's tree.
+            commit = ref["version"].split()[-1].removeprefix("git:")
+            pinned = Path(tempfile.mkdtemp(prefix="grk-pinned-"))
+            archive = subprocess.run(
+                ["git", "-C", str(repo), "archive", commit, ref["root"]],
+                capture_output=True,
+                check=True,
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(pinned)], input=archive, check=True)
+            root = pinned / ref["root"]
+        else:
+            found = sorted(src.glob(f"{project}-*"))
+            if not found:
+                print(f"  {project}: sdist not under {src}, skipped")
+                continue
+            root = found[-1] / ref["root"]
+        packages = ref["packages"]
+        want = {tuple(e) for e in ref["edges"]}
+        with tempfile.TemporaryDirectory() as tmp:
+            include = [f"{p}/**" for p in packages]
+            with _map(root, Path(tmp), include=include) as codemap:
+                got = {
+                    (e.source.qualname, e.target.qualname)
+                    for e in codemap.edges(["imports"])
+                    if e.target.kind != NodeKind.EXTERNAL and e.source.qualname != e.target.qualname
+                }
+        tp, fp, fn = len(got & want), len(got - want), len(want - got)
+        p, r = _pr(tp, fp, fn)
+        rows.append([project, len(want), len(got), tp, fp, fn, p, r])
+        out[project] = {
+            "precision": p,
+            "recall": r,
+            "extra": sorted(got - want),
+            "missing": sorted(want - got),
+        }
+    _table(
+        "import edges against grimp",
+        ["project", "grimp", "ours", "tp", "fp", "fn", "precision", "recall"],
+        rows,
+    )
+    for project, result in out.items():
+        for label in ("extra", "missing"):
+            for a, b in result[label][:20]:
+                print(f"  {project} {label}: {a} -> {b}")
+    return out
+
+
+# -- routes -----------------------------------------------------------------------------------
+
+
+def _our_routes(codemap: CodeMap, root: str | None) -> set[tuple[str, str, str | None]]:
+    """(method, path with parameters as {}, handler); with ``root``, only that urlconf's."""
+    if root is None:
+        out = set()
+        for edge in codemap.edges(["handles"]):
+            method, _, path = edge.source.qualname.partition(" ")
+            out.add((method, normalise(path), edge.target.qualname))
+        return out
+    web = load_web(text for _, text in codemap.store.webs())
+    routes = compose(web.routers, web.mounts, web.routes, roots=[root])
+    return {(r.method, normalise(r.path), r.decl.handler.qualname) for r in routes}
+
+
+def _django_path(path: str) -> str:
+    """A path Django's resolver reports (regexes joined as written) in the code map's terms."""
+    return regex_to_path(path.replace("^", "").replace("$", ""))
+
+
+def _their_routes(ref: dict[str, Any]) -> set[tuple[str, str, str | None]]:
+    if "apps" in ref:
+        rows = [r for app in ref["apps"] for r in app["routes"]]
+    else:
+        rows = [r for r in ref["routes"] if r.get("declared_in_root", True)]
+    return {
+        (
+            r["method"],
+            normalise(_django_path(r["path"]) if r.get("syntax") == "regex" else r["path"]),
+            r.get("handler"),
+        )
+        for r in rows
+        if r["method"] not in ("MOUNT", "WEBSOCKET")
+    }
+
+
+def score_routes(data: Path, src: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    rows = []
+    for reference in sorted((data / "routes").glob("*.json")):
+        ref = json.loads(reference.read_text())
+        found = sorted(src.glob(f"{ref['source'].split('==')[0].split()[-1].replace('-', '_')}*"))
+        found = found or sorted(src.glob(f"{reference.stem.split('-')[0]}*"))
+        if not found:
+            print(f"  {reference.stem}: sdist not under {src}, skipped")
+            continue
+        app = ref["app"] if isinstance(ref.get("app"), dict) else {"root": "docs_src"}
+        urlconf = app.get("urlconf")
+        root = f"py:{urlconf}:urlpatterns" if urlconf else None
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            _map(found[0] / app["root"], Path(tmp)) as codemap,
+        ):
+            got = _our_routes(codemap, root)
+            outside = {n.qualname for n in codemap.nodes() if n.kind == NodeKind.EXTERNAL}
+        want = _their_routes(ref)
+        # A view from a library is an outside node, named by its package: it matches the
+        # reference's dotted name in that package.
+        by_pair: dict[tuple[str, str], list[str | None]] = defaultdict(list)
+        for m, path, h in want:
+            by_pair[(m, path)].append(h)
+        got = {
+            (m, path, next((w for w in by_pair[(m, path)] if w and w.split(".")[0] == h), h))
+            if h in outside
+            else (m, path, h)
+            for m, path, h in got
+        }
+        # Files the reference could not import (their app never ran) are out of the comparison.
+        unrun = {s["file"][:-3].replace("/", ".") + "." for s in ref.get("skipped", [])}
+        got = {g for g in got if not any((g[2] or "").startswith(m) for m in unrun)}
+        # A route without a view function (flaskr's add_url_rule) is compared by method and path.
+        want_pairs = {(m, p) for m, p, h in want if h is None}
+        got_full = {g for g in got if (g[0], g[1]) not in want_pairs} | {
+            (m, p, None) for m, p, _ in got if (m, p) in want_pairs
+        }
+        tp = len(got_full & want)
+        fp, fn = len(got_full - want), len(want - got_full)
+        p, r = _pr(tp, fp, fn)
+        pairs_got, pairs_want = {g[:2] for g in got_full}, {w[:2] for w in want}
+        pp, pr = _pr(
+            len(pairs_got & pairs_want), len(pairs_got - pairs_want), len(pairs_want - pairs_got)
+        )
+        rows.append([reference.stem, len(want), len(got_full), tp, fp, fn, p, r, pp, pr])
+        out[reference.stem] = {
+            "precision": p,
+            "recall": r,
+            "extra": sorted(map(str, got_full - want))[:30],
+            "missing": sorted(map(str, want - got_full))[:30],
+        }
+    total = [sum(r[i] for r in rows) for i in (1, 2, 3, 4, 5)]
+    p, r = _pr(total[2], total[3], total[4])
+    rows.append(["ALL", *total, p, r, "", ""])
+    _table(
+        "routes (method, path, handler) against the running apps; last two: (method, path) only",
+        [
+            "project",
+            "theirs",
+            "ours",
+            "tp",
+            "fp",
+            "fn",
+            "precision",
+            "recall",
+            "p(path)",
+            "r(path)",
+        ],
+        rows,
+    )
+    for project, result in out.items():
+        for label in ("extra", "missing"):
+            for item in result[label][:10]:
+                print(f"  {project} {label}: {item}")
+    return out
+
+
+# -- coverage -----------------------------------------------------------------------------------
+
+
+def score_coverage(data: Path, src: Path) -> dict[str, Any]:
+    ref = json.loads((data / "coverage" / "httpx.json").read_text())
+    root = sorted(src.glob("httpx-*"))[-1]
+    inside = outside = missing_fn = 0
+    shares = []
+    with tempfile.TemporaryDirectory() as tmp, _map(root, Path(tmp)) as codemap:
+        for function, tests in sorted(ref["functions"].items()):
+            try:
+                radius = codemap.blast(function, depth=100)
+            except Exception:
+                missing_fn += 1
+                outside += len(tests)
+                continue
+            names = {d.node.qualname for d in radius.dependents}
+            hit = sum(1 for t in tests if any(t == n or t.endswith("." + n) for n in names))
+            inside += hit
+            outside += len(tests) - hit
+            shares.append(hit / len(tests))
+    share = inside / (inside + outside)
+    macro = sum(shares) / len(shares) if shares else 0.0
+    print(
+        f"\nblast radius against httpx's coverage contexts: {inside:,} of {inside + outside:,}"
+        f" (function, test) pairs inside the radius = {share:.3f}; mean per function"
+        f" {macro:.3f}; functions not in the map: {missing_fn}"
+    )
+    return {"pairs_inside": inside, "pairs": inside + outside, "share": share, "macro": macro}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["calls", "imports", "routes", "coverage", "all"])
+    parser.add_argument("--data", type=Path, default=HERE / "codemap")
+    parser.add_argument("--src", type=Path, default=Path("/tmp/codemap-bench/src"))
+    parser.add_argument("--fit", action="store_true", help="print the priors fitted on all cases")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {}
+    if args.what in ("calls", "all"):
+        results["calls"] = score_calls(args.data, args.fit)
+    if args.what in ("imports", "all"):
+        results["imports"] = score_imports(args.data, args.src, HERE.parent)
+    if args.what in ("routes", "all"):
+        results["routes"] = score_routes(args.data, args.src)
+    if args.what in ("coverage", "all"):
+        results["coverage"] = score_coverage(args.data, args.src)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""How fast the code map is: full map, re-map after one edit, trace/blast latency, file size.
+
+    python benchmarks/codemap_speed.py [--src /tmp/codemap-bench/src] [--runs 3]
+        [--grimp /tmp/codemap-bench/grimp-venv/bin/python]
+
+Targets (issue 12): django with calls <= 10 s on 2 cores; re-map after editing one file
+<= 0.5 s; trace and blast p50 <= 20 ms on that map; fastapi well under 6 s. The sdists are those
+benchmarks/codemap/*/collect.py unpack (or `pip download --no-deps --no-binary :all:`). CPU
+seconds are reported beside wall seconds because the machine is shared: wall time depends on
+what else runs, CPU time much less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.model import NodeKind
+
+HERE = Path(__file__).parent
+
+
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _grimp(python: str, root: Path, package: str) -> float | None:
+    if not Path(python).exists():
+        return None
+    code = (
+        "import sys, time, grimp; sys.path.insert(0, sys.argv[1]); t = time.perf_counter();"
+        " grimp.build_graph(sys.argv[2], cache_dir=None); print(time.perf_counter() - t)"
+    )
+    done = subprocess.run(
+        [python, "-c", code, str(root), package], capture_output=True, text=True, check=False
+    )
+    return float(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def _edit(root: Path, rel: str) -> None:
+    path = root / rel
+    path.write_text(path.read_text() + "\n# edited by codemap_speed\n")
+
+
+def measure(name: str, root: Path, edit: str, runs: int) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="grk-speed-"))
+    tree = work / root.name
+    shutil.copytree(root, tree, symlinks=True)
+    fulls, cpus = [], []
+    for run in range(runs):
+        index = work / f"index{run}"
+        cpu = _cpu()
+        started = time.perf_counter()
+        with open_codemap(name, index_dir=index, create=True) as codemap:
+            report = codemap.update(tree)
+        fulls.append(time.perf_counter() - started)
+        cpus.append(_cpu() - cpu)
+    single = []  # the same in one process: on a busy machine a second core may not be there
+    for run in range(runs):
+        index = work / f"single{run}"
+        cpu = _cpu()
+        started = time.perf_counter()
+        with open_codemap(name, index_dir=index, create=True) as codemap:
+            codemap.update(tree, workers=1)
+        single.append((time.perf_counter() - started, _cpu() - cpu))
+    index = work / "index0"
+    remaps = []
+    with open_codemap(name, index_dir=index) as codemap:
+        for _ in range(runs):
+            _edit(tree, edit)
+            started = time.perf_counter()
+            again = codemap.update(tree)
+            remaps.append(time.perf_counter() - started)
+        symbols = [
+            n.qualname for n in codemap.nodes() if n.kind in (NodeKind.FUNCTION, NodeKind.METHOD)
+        ]
+        random.Random(12).shuffle(symbols)
+        names = []
+        for symbol in symbols:
+            if len(codemap.store.nodes_named(symbol)) == 1:
+                names.append(symbol)
+            if len(names) == 50:
+                break
+        traces, blasts = [], []
+        for symbol in names:
+            started = time.perf_counter()
+            codemap.trace(symbol)
+            traces.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            codemap.blast(symbol)
+            blasts.append(time.perf_counter() - started)
+    size = sum(f.stat().st_size for f in (index / "_maps" / name).glob("map.sqlite*"))
+    shutil.rmtree(work)
+    return {
+        "name": name,
+        "files": report.files,
+        "nodes": sum(report.nodes.values()),
+        "edges": sum(report.edges.values()),
+        "calls": report.edges.get("calls", 0),
+        "full_s": statistics.median(fulls),
+        "full_cpu_s": statistics.median(cpus),
+        "single_s": statistics.median(s for s, _ in single),
+        "single_cpu_s": statistics.median(c for _, c in single),
+        "remap_s": statistics.median(remaps),
+        "remap_parsed": again.parsed,
+        "remap_resolved": again.resolved,
+        "trace_p50_ms": 1000 * statistics.median(traces),
+        "blast_p50_ms": 1000 * statistics.median(blasts),
+        "trace_max_ms": 1000 * max(traces),
+        "blast_max_ms": 1000 * max(blasts),
+        "sqlite_mb": size / 1e6,
+        "grimp_s": None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", type=Path, default=Path("/tmp/codemap-bench/src"))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--grimp", default="/tmp/codemap-bench/grimp-venv/bin/python")
+    parser.add_argument("--only", help="comma-separated names to run")
+    args = parser.parse_args(argv)
+    django = sorted(args.src.glob("django-*"))
+    fastapi = sorted(args.src.glob("fastapi-*"))
+    cases = []
+    if django:
+        cases.append(("django", django[-1] / "django", "db/models/query.py", ("django",)))
+        cases.append(("django-sdist", django[-1], "django/db/models/query.py", None))
+    if fastapi:
+        cases.append(("fastapi", fastapi[-1], "fastapi/routing.py", ("fastapi",)))
+    cases.append(("groundkit", HERE.parent / "src", "groundkit/collection.py", ("groundkit",)))
+    wanted = set(args.only.split(",")) if args.only else None
+    rows = []
+    for name, root, edit, package in cases:
+        if wanted and name not in wanted:
+            continue
+        result = measure(name, root, edit, args.runs)
+        if package:  # grimp's import-only graph of the same package, in the same run
+            result["grimp_s"] = _grimp(
+                args.grimp, root.parent if name == "django" else root, package[0]
+            )
+        rows.append(result)
+        print(f"  measured {name}", file=sys.stderr)
+    print(f"\ncode map speed, median of {args.runs} runs, machine: {os.cpu_count()} cores (shared)")
+    header = (
+        f"{'repo':<13}{'files':>6}{'nodes':>8}{'edges':>8}{'calls':>8}{'full s':>8}{'cpu s':>7}"
+        f"{'1-proc s':>9}{'cpu s':>7}"
+        f"{'remap s':>9}{'trace ms':>9}{'blast ms':>9}{'sqlite MB':>10}{'grimp s':>8}{'ratio':>7}"
+    )
+    print(header)
+    for r in rows:
+        grimp_s = r["grimp_s"]
+        ratio = f"{r['full_s'] / grimp_s:.1f}x" if grimp_s else "-"
+        grimp_text = f"{grimp_s:.2f}" if grimp_s else "-"
+        print(
+            f"{r['name']:<13}{r['files']:>6}{r['nodes']:>8}{r['edges']:>8}{r['calls']:>8}"
+            f"{r['full_s']:>8.2f}{r['full_cpu_s']:>7.1f}{r['single_s']:>9.2f}{r['single_cpu_s']:>7.1f}"
+            f"{r['remap_s']:>9.3f}"
+            f"{r['trace_p50_ms']:>9.1f}{r['blast_p50_ms']:>9.1f}{r['sqlite_mb']:>10.1f}"
+            f"{grimp_text:>8}{ratio:>7}"
+        )
+    print("remap: one file edited (a comment appended): parsed/resolved again ", end="")
+    print(", ".join(f"{r['name']} {r['remap_parsed']}/{r['remap_resolved']}" for r in rows))
+    print("trace/blast over 50 random functions, slowest: ", end="")
+    print(
+        ", ".join(f"{r['name']} {r['trace_max_ms']:.1f}/{r['blast_max_ms']:.1f} ms" for r in rows)
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

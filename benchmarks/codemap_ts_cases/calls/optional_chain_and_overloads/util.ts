@@ -1,0 +1,5 @@
+export function pick(x: string): string;
+export function pick(x: number): number;
+export function pick(x: string | number) {
+  return x;
+}

@@ -1,0 +1,6 @@
+function step() {
+  return 1;
+}
+export function apply(step: () => number) {
+  return step(); // unresolved
+}

@@ -1,0 +1,5 @@
+export class Store {
+  save() {
+    return true;
+  }
+}

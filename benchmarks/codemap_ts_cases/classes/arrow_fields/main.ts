@@ -1,0 +1,9 @@
+export class Button {
+  label = "ok";
+  onClick = () => {
+    return this.render();
+  };
+  render() {
+    return this.label;
+  }
+}

@@ -1,0 +1,5 @@
+export class Shape {
+  area() {
+    return 0;
+  }
+}

@@ -1,0 +1,6 @@
+export class Animal {
+  constructor(public name: string) {}
+  speak() {
+    return this.name;
+  }
+}

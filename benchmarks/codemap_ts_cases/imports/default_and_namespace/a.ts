@@ -1,0 +1,3 @@
+export default function greet() {
+  return "hi";
+}

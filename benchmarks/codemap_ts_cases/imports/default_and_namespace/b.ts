@@ -1,0 +1,4 @@
+export function shout() {
+  return "HI";
+}
+export const quiet = () => "hi";

@@ -1,0 +1,3 @@
+export function heavy() {
+  return 42;
+}

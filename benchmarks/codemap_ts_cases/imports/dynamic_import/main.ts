@@ -1,0 +1,5 @@
+export async function run(name: string) {
+  const m = await import("./lazy");
+  m.heavy();
+  await import(name);
+}

@@ -1,0 +1,4 @@
+import { double } from "./util";
+export function run() {
+  return double(2);
+}

@@ -1,0 +1,3 @@
+export function double(x: number): number {
+  return x * 2;
+}

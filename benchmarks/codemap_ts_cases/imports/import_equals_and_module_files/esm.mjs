@@ -1,0 +1,3 @@
+export function modern() {
+  return 2;
+}

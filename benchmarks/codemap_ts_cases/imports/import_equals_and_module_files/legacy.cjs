@@ -1,0 +1,3 @@
+module.exports = function legacy() {
+  return 1;
+};

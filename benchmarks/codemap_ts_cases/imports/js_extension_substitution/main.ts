@@ -1,0 +1,2 @@
+import { f } from "./util.js";
+export const run = () => f();

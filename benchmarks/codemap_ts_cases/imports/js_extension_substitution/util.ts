@@ -1,0 +1,3 @@
+export function f() {
+  return 1;
+}

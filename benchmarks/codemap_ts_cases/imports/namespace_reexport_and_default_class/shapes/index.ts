@@ -1,0 +1,2 @@
+export * as circle from "./circle";
+export { default as Circle } from "./circle";

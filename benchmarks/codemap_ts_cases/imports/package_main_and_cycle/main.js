@@ -1,0 +1,8 @@
+const pkg = require("./pkg");
+function ping() {
+  return "pong";
+}
+function run() {
+  return pkg.start();
+}
+module.exports = { ping, run };

@@ -1,0 +1,5 @@
+const { ping } = require("../../main");
+function start() {
+  return ping();
+}
+module.exports = { start };

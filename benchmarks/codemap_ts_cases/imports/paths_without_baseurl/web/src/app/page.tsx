@@ -1,0 +1,5 @@
+import { load } from "~/api";
+export function Page() {
+  load();
+  return <div />;
+}

@@ -1,0 +1,2 @@
+export * from "./impl";
+export { format as show } from "./other";

@@ -1,0 +1,4 @@
+import { parse, show } from "./lib";
+export function run() {
+  return show(parse("abc"));
+}

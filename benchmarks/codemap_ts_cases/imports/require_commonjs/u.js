@@ -1,0 +1,7 @@
+function f() {
+  return 1;
+}
+function g() {
+  return 2;
+}
+module.exports = { f, g };

@@ -1,0 +1,3 @@
+exports.h = function () {
+  return 3;
+};

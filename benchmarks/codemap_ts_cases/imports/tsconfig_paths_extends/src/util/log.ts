@@ -1,0 +1,3 @@
+export function log(x: unknown) {
+  return x;
+}

@@ -1,0 +1,3 @@
+export interface Point {
+  x: number;
+}

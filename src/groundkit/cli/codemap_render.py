@@ -1,0 +1,139 @@
+"""How the code map's answers look on a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from groundkit.codemap.build import MapReport
+    from groundkit.codemap.diff import MapDiff
+    from groundkit.codemap.model import Edge, Node
+    from groundkit.codemap.traverse import Blast, Trace
+
+__all__ = ["blast", "diff", "map_report", "overview", "trace"]
+
+_LISTED = 15
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())) or "none"
+
+
+def map_report(name: str, report: MapReport) -> None:
+    click.echo(
+        f"mapped {name!r}: {report.files:,} files in {report.seconds:.2f} s"
+        f" ({report.files_per_second:,.0f} files/s); parsed {report.parsed:,},"
+        f" unchanged {report.unchanged:,}, removed {report.removed:,},"
+        f" re-resolved {report.resolved:,}"
+    )
+    click.echo(f"nodes: {_counts(report.nodes)}")
+    click.echo(f"edges: {_counts(report.edges)}")
+    click.echo(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    if report.skipped:
+        click.echo(f"skipped {len(report.skipped)}:")
+        for item in report.skipped:
+            click.echo(f"  {item.source}: {item.reason}")
+
+
+def _node(node: Node) -> str:
+    where = f" {node.path}:{node.line}" if node.path and node.line else ""
+    return f"{node.qualname} ({node.kind}{where})"
+
+
+def trace(result: Trace, checks: Sequence[str] | None) -> None:
+    click.echo(f"trace {_node(result.start)}, depth {result.depth}, {', '.join(result.kinds)}")
+    if not result.steps:
+        click.echo("  (no outgoing edges: chain_end)")
+    for i, step in enumerate(result.steps):
+        edge = step.edge
+        stop = f"  [{step.stop}]" if step.stop else ""
+        check = f"  {checks[i]}" if checks is not None else ""
+        click.echo(
+            f"{'  ' * step.depth}{edge.kind} {edge.target.qualname}"
+            f"  ({edge.provenance} {edge.confidence:.2f}, {edge.location}){stop}{check}"
+        )
+    if result.truncated:
+        click.echo("  ... (truncated: narrow --kinds or lower --depth)")
+
+
+def blast(result: Blast) -> None:
+    count = len(result.dependents)
+    click.echo(
+        f"blast radius of {_node(result.start)}: {count} dependent(s), depth ≤ {result.depth}"
+    )
+    for dep in result.dependents:
+        click.echo(
+            f"  {dep.depth:>2}  {dep.confidence:.2f}  {dep.node.qualname} ({dep.node.kind})"
+            f"  via {dep.via.kind}: {dep.via.evidence}"
+        )
+
+
+def overview(name: str, data: dict[str, Any]) -> None:
+    edges = sum(data["edges"].values())
+    nodes = sum(data["nodes"].values())
+    click.echo(
+        f"map {name!r}: {data['files']:,} files, {nodes:,} nodes, {edges:,} edges,"
+        f" {data['unresolved_calls']:,} unresolved calls"
+    )
+    click.echo(f"nodes: {_counts(data['nodes'])}")
+    click.echo(f"edges: {_counts(data['edges'])}")
+    click.echo(f"\nareas ({len(data['areas'])}):")
+    for area in data["areas"]:
+        click.echo(f"  {area['area']:<32} {_counts(area['nodes'])}")
+    click.echo(f"\nboundaries (edges between areas; top {_LISTED}):")
+    for row in data["boundaries"][:_LISTED]:
+        click.echo(f"  {row['from']} -> {row['to']}: {row['kind']} {row['edges']:,}")
+    hubs = data["hubs"]
+    for title, key in (
+        ("called the most", "fan_in"),
+        ("calling the most", "fan_out"),
+        ("imported the most", "most_imported"),
+    ):
+        click.echo(f"\nhubs, {title}:")
+        for hub in hubs[key]:
+            click.echo(f"  {hub['edges']:>5}  {hub['name']} ({hub['kind']})")
+    cycles = data["import_cycles"]
+    click.echo(f"\nimport cycles: {len(cycles)}")
+    for group in cycles[:_LISTED]:
+        click.echo(
+            f"  {len(group)} modules: {', '.join(group[:8])}{' ...' if len(group) > 8 else ''}"
+        )
+    entry = data["entry_points"]
+    click.echo(
+        f"\nentry points: {len(entry['routes'])} route(s), {len(entry['scripts'])} script(s)"
+    )
+    for script in entry["scripts"]:
+        click.echo(f"  script {script['name']} = {script['target']} ({script['from']})")
+    for route in entry["routes"][:_LISTED]:
+        click.echo(f"  {route['route']}  ({route['path']}:{route['line']})")
+    if data["skipped"]:
+        click.echo(f"\nskipped at the last mapping: {len(data['skipped'])}")
+        for item in data["skipped"][:_LISTED]:
+            click.echo(f"  {item['path']}: {item['reason']}")
+
+
+def _edge_line(edge: Edge) -> str:
+    return f"{edge.kind} {edge.source.qualname} -> {edge.target.qualname} ({edge.location})"
+
+
+def diff(result: MapDiff) -> None:
+    if result.empty:
+        click.echo("no architecture change")
+        return
+    for title, nodes in (("added", result.nodes_added), ("removed", result.nodes_removed)):
+        if nodes:
+            click.echo(f"nodes {title}: {len(nodes)}")
+            for node in nodes:
+                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
+    for title, edges in (("added", result.edges_added), ("removed", result.edges_removed)):
+        if edges:
+            click.echo(f"edges {title}: {len(edges)}")
+            for edge in edges:
+                click.echo(f"  {'+' if title == 'added' else '-'} {_edge_line(edge)}")
+    if result.edges_changed:
+        click.echo(f"edges changed: {len(result.edges_changed)}")
+        for before, after in result.edges_changed:
+            click.echo(f"  ~ {_edge_line(after)} (was {before.provenance}, {before.location})")

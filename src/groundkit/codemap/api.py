@@ -1,0 +1,311 @@
+"""The code map's library face: ``open_codemap(name)`` and what a map answers.
+
+A map is a folder under the index dir, ``<index_dir>/_maps/<name>/``: ``map.sqlite`` (the map)
+and ``write.lock`` (held by the one process updating it). The leading underscore keeps it apart
+from collections, whose names cannot start with one.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from groundkit.codemap.build import MapReport, Progress, build_map
+from groundkit.codemap.diff import MapDiff, diff_stores
+from groundkit.codemap.evidence import check_edge
+from groundkit.codemap.export import Format, Level, render
+from groundkit.codemap.extract.base import Extractor
+from groundkit.codemap.extract.python import PythonExtractor
+from groundkit.codemap.model import Edge, EdgeKind, Node
+from groundkit.codemap.overview import Overview, entry_scripts, overview
+from groundkit.codemap.sources import GitRevision, Selection, WorkTree
+from groundkit.codemap.store import MapStore
+from groundkit.codemap.symbols import find_symbol
+from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace, blast, trace
+from groundkit.config import Settings
+from groundkit.errors import ErrorCode, IndexLockedError, NotFoundError, UsageError
+from groundkit.types import Verification
+
+__all__ = [
+    "SCHEMA",
+    "CodeMap",
+    "default_extractors",
+    "diff_map_files",
+    "diff_revisions",
+    "envelope",
+    "list_codemaps",
+    "map_dir",
+    "open_codemap",
+]
+
+SCHEMA = "groundkit.codemap/1"
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_MAPS = "_maps"
+_FILE = "map.sqlite"
+
+
+def default_extractors() -> list[Extractor]:
+    """Every language the map reads: Python always; others when their extractor is present."""
+    found: list[Extractor] = [PythonExtractor()]
+    try:
+        from groundkit.codemap.extract.typescript import TypeScriptExtractor
+    except ImportError:
+        pass
+    else:
+        found.append(TypeScriptExtractor())
+    return found
+
+
+def check_name(name: str) -> str:
+    if not _NAME.fullmatch(name) or ".." in name:
+        raise UsageError(
+            ErrorCode.INVALID_NAME,
+            f"invalid map name {name!r}",
+            hint="use letters, digits, '.', '_' or '-', starting with a letter or digit"
+            " (or give --name)",
+        )
+    return name
+
+
+def map_dir(index_dir: str | os.PathLike[str], name: str) -> Path:
+    return Path(index_dir) / _MAPS / check_name(name)
+
+
+def list_codemaps(index_dir: str | os.PathLike[str] = ".groundkit") -> list[str]:
+    root = Path(index_dir) / _MAPS
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / _FILE).is_file())
+
+
+def open_codemap(
+    name: str,
+    *,
+    index_dir: str | os.PathLike[str] | None = None,
+    settings: Settings | None = None,
+    create: bool = False,
+) -> CodeMap:
+    """Open the map called ``name`` (with ``create``, an empty one when there is none)."""
+    settings = settings or Settings()
+    folder = map_dir(index_dir if index_dir is not None else settings.index_dir, name)
+    if not (folder / _FILE).is_file():
+        if not create:
+            raise NotFoundError(
+                ErrorCode.CODEMAP_NOT_FOUND,
+                f"no code map named {name!r}",
+                hint="map a repository first: grk map PATH",
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+    return CodeMap(name, folder, settings)
+
+
+@contextmanager
+def _write_lock(folder: Path) -> Iterator[None]:
+    """Exclusive and non-blocking, as a collection's: a second writer fails at once."""
+    fd = os.open(folder / "write.lock", os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise IndexLockedError() from None
+        yield
+    finally:
+        os.close(fd)
+
+
+class CodeMap:
+    """One mapped repository: update it, and ask it questions."""
+
+    def __init__(self, name: str, folder: Path, settings: Settings) -> None:
+        self.name = name
+        self.folder = folder
+        self.settings = settings
+        self.store = MapStore(folder / _FILE)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> CodeMap:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def root(self) -> Path | None:
+        """The folder the map was made from, when it was made from one."""
+        root = self.store.manifest().get("root")
+        return Path(root) if root else None
+
+    def update(
+        self,
+        root: str | os.PathLike[str] | None = None,
+        *,
+        include: Sequence[str] = (),
+        exclude: Sequence[str] = (),
+        progress: Progress | None = None,
+        extractors: Sequence[Extractor] | None = None,
+        workers: int | None = None,
+    ) -> MapReport:
+        """Map ``root`` (default: the folder mapped last time), parsing only what changed."""
+        folder = Path(root) if root is not None else self.root
+        if folder is None:
+            raise UsageError(ErrorCode.USAGE, f"map {self.name!r} has no folder yet: give PATH")
+        if not folder.is_dir():
+            raise UsageError(
+                ErrorCode.USAGE, f"{folder.name or str(folder)!r} is not a folder to map"
+            )
+        chosen = list(extractors) if extractors is not None else default_extractors()
+        selection = Selection(include, exclude, lambda p: any(e.claims(p) for e in chosen))
+        source = WorkTree(folder, selection, exclude_dirs=[str(Path(self.settings.index_dir))])
+        with _write_lock(self.folder):
+            report = build_map(
+                self.store,
+                source,
+                chosen,
+                max_file_bytes=self.settings.codemap.max_file_bytes,
+                progress=progress,
+                workers=workers,
+            )
+            with self.store.transaction():
+                self.store.set_manifest("root", str(source.root))
+                self.store.set_manifest("scripts", json.dumps(entry_scripts(source.root)))
+        return report
+
+    # -- reads ------------------------------------------------------------------------------------
+    def nodes(self) -> list[Node]:
+        return self.store.nodes()
+
+    def edges(self, kinds: Sequence[str] | None = None) -> list[Edge]:
+        return self.store.edges(kinds)
+
+    def counts(self) -> dict[str, Any]:
+        return self.store.counts()
+
+    # -- questions --------------------------------------------------------------------------------
+    def find(self, symbol: str) -> Node:
+        """The one node ``symbol`` names; ``SymbolNotFound`` / ``SymbolAmbiguous`` otherwise."""
+        return find_symbol(self.store, symbol)
+
+    def trace(self, symbol: str, *, depth: int = 10, kinds: Sequence[str] = TRACE_KINDS) -> Trace:
+        _check_depth(depth)
+        return trace(self.store, self.find(symbol), depth=depth, kinds=_kinds(kinds))
+
+    def blast(self, symbol: str, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS) -> Blast:
+        _check_depth(depth)
+        return blast(self.store, self.find(symbol), depth=depth, kinds=_kinds(kinds))
+
+    def overview(self) -> Overview:
+        scripts = json.loads(self.store.manifest().get("scripts", "[]"))
+        for script in scripts:
+            module, _, attr = script["target"].partition(":")
+            name = f"{module}.{attr}" if attr else module
+            found = self.store.nodes_named(name)
+            script["node"] = found[0].key.id if len(found) == 1 else None
+        return overview(self.store, scripts)
+
+    def export(self, fmt: Format, level: Level) -> str:
+        return render(self.store, fmt, level, envelope("export", self.name))
+
+    def edge(self, edge_id: str) -> Edge:
+        """One edge by its id (``<source id>.<kind>.<target id>``)."""
+        parts = edge_id.split(".")
+        found = None
+        if len(parts) == 3 and parts[1] in {str(k) for k in EdgeKind}:
+            found = self.store.edge(parts[0], parts[1], parts[2])
+        if found is None:
+            raise NotFoundError(
+                ErrorCode.CODEMAP_EDGE_NOT_FOUND,
+                f"no edge {edge_id!r} in map {self.name!r}",
+                hint="edge ids come from trace, blast and map show --json",
+            )
+        return found
+
+    def verify(self, edges: Sequence[Edge]) -> list[str]:
+        """Each edge's evidence re-read from the working tree (see ``evidence.check_edge``)."""
+        root = self.root
+        if root is None:
+            return [str(Verification.NOT_CHECKED)] * len(edges)
+        cache: dict[str, list[str] | None] = {}
+        return [check_edge(root, e, cache) for e in edges]
+
+
+def envelope(kind: str, name: str | None) -> dict[str, Any]:
+    """What every JSON answer about a map starts with."""
+    return {"schema": SCHEMA, "kind": kind, "map": name}
+
+
+def _check_depth(depth: int) -> None:
+    if not 1 <= depth <= 100:
+        raise UsageError(ErrorCode.USAGE, "depth must be between 1 and 100")
+
+
+def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:
+    known = {str(k) for k in EdgeKind}
+    wrong = [k for k in kinds if k not in known]
+    if wrong:
+        raise UsageError(
+            ErrorCode.USAGE,
+            f"unknown edge kind {wrong[0]!r}",
+            hint="known: " + ", ".join(sorted(known)),
+        )
+    return tuple(kinds)
+
+
+def diff_map_files(before: Path, after: Path) -> MapDiff:
+    """Two saved map files compared (each opened read-only in effect: nothing is written)."""
+    for path in (before, after):
+        if not path.is_file():
+            raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, f"no map file {path.name!r}")
+    a, b = MapStore(before), MapStore(after)
+    try:
+        return diff_stores(a, b)
+    finally:
+        a.close()
+        b.close()
+
+
+def diff_revisions(
+    repo: str | os.PathLike[str],
+    rev_a: str,
+    rev_b: str,
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    settings: Settings | None = None,
+    cache: CodeMap | None = None,
+    extractors: Sequence[Extractor] | None = None,
+) -> MapDiff:
+    """The maps of two revisions, built from git's objects (the work tree is never touched),
+    compared. Files with the same content as in ``cache`` (a map of this repository) or in the
+    first revision are not parsed again."""
+    settings = settings or Settings()
+    chosen = list(extractors) if extractors is not None else default_extractors()
+    selection = Selection(include, exclude, lambda p: any(e.claims(p) for e in chosen))
+    root = Path(repo)
+    sources = [GitRevision(root, rev, selection) for rev in (rev_a, rev_b)]
+    with tempfile.TemporaryDirectory(prefix="grk-diff-") as tmp:
+        stores = [MapStore(Path(tmp) / f"{i}.sqlite") for i in range(2)]
+        try:
+            previous = cache.store if cache is not None else None
+            for store, source in zip(stores, sources, strict=True):
+                build_map(
+                    store,
+                    source,
+                    chosen,
+                    max_file_bytes=settings.codemap.max_file_bytes,
+                    cache=previous,
+                )
+                previous = store
+            return diff_stores(stores[0], stores[1])
+        finally:
+            for store in stores:
+                store.close()

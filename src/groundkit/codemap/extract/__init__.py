@@ -1,0 +1,1 @@
+"""Language extractors behind one seam (``base.Extractor``)."""

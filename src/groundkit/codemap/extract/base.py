@@ -1,0 +1,119 @@
+"""The seam a language plugs into: claim files, parse one file alone, resolve across files.
+
+A map is built in two steps, so that re-mapping parses only what changed:
+
+1. ``parse`` turns one file into ``FileFacts``: what that file says on its own, with no other
+   file looked at. Facts are JSON-able and stored in the map, keyed by the file's content hash
+   and the extractor's ``version``; a file whose hash is unchanged is never parsed again.
+   ``interface`` is the part other files may consult (the names a module defines or re-exports,
+   classes with their bases and methods); ``body`` is the rest (call sites, route declarations).
+2. ``resolver(project).resolve(path)`` turns one file's facts into nodes and edges, consulting
+   other files' ``interface`` through the ``Project``. It returns the dependency keys it consulted
+   (``depends_on``); when a file's interface changes, or a file appears or disappears, only the
+   files that consulted one of its ``keys`` are resolved again.
+
+An extractor never imports, runs or installs the code it reads. It is a plain, picklable object:
+``parse`` may run in a worker process.
+
+Routes and HTTP client calls are language-neutral (``groundkit.codemap.routes``): an extractor
+reports route declarations, router mounts and client call sites, and one pass over the whole map
+composes prefixes and matches calls to routes, across languages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from groundkit.codemap.model import Edge, Node
+from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
+
+__all__ = ["Extractor", "FileFacts", "FileGraph", "Project", "Resolver", "SourceFile", "Unparsable"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    path: str  # repository-relative POSIX path
+    text: str  # decoded (UTF-8, or the encoding a Python coding cookie names)
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """What one file says on its own. Both parts must survive ``json.dumps``/``json.loads``
+    unchanged (lists, not tuples), since unchanged files' facts are read back from the map."""
+
+    interface: Any
+    body: Any
+
+
+class Unparsable(Exception):
+    """The file cannot be analysed (a syntax error, say): it is skipped with ``reason``, which
+    must not quote the file's text."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class FileGraph:
+    """What resolving one file yields. Every node is defined in that file, every edge starts at
+    one of them; ``external`` nodes the edges point at are included and shared between files."""
+
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    unresolved: int = 0  # call sites with no static target: counted, never guessed
+    depends_on: frozenset[str] = frozenset()  # keys (of other files) consulted
+    routers: list[RouterDef] = field(default_factory=list)
+    mounts: list[Mount] = field(default_factory=list)
+    routes: list[RouteDecl] = field(default_factory=list)
+    http_calls: list[HttpCallSite] = field(default_factory=list)
+
+
+class Project(Protocol):
+    """What resolution may see of the whole map, for one language."""
+
+    def paths(self) -> Sequence[str]:
+        """Every file of this extractor's language in the map, sorted."""
+        ...
+
+    def facts(self, path: str) -> FileFacts:
+        """The facts of one of ``paths()`` (read back from the map when it was not re-parsed)."""
+        ...
+
+    def top_name(self) -> str:
+        """The repository folder's own name (Python names modules from it when that folder is
+        itself a package)."""
+        ...
+
+    def read_text(self, path: str) -> str | None:
+        """Any file of the repository by its relative path (``pyproject.toml``,
+        ``tsconfig.json``), or None when it is absent, unreadable or outside the repository."""
+        ...
+
+
+class Resolver(Protocol):
+    def keys(self, path: str) -> frozenset[str]:
+        """The dependency keys ``path`` provides (Python: ``py:`` + its module name). A file
+        whose keys change between runs is resolved again, as are the files that consulted them."""
+        ...
+
+    def resolve(self, path: str) -> FileGraph: ...
+
+
+class Extractor(Protocol):
+    language: ClassVar[str]  # "python"
+    version: ClassVar[str]  # bumped whenever parse's output changes: stored facts are redone
+
+    def claims(self, path: str) -> bool:
+        """Whether this extractor reads the file at this repository-relative path."""
+        ...
+
+    def parse(self, source: SourceFile) -> FileFacts:
+        """Raises ``Unparsable`` for a file that cannot be analysed."""
+        ...
+
+    def resolver(self, project: Project) -> Resolver:
+        """A resolver over one state of the project; built once per run."""
+        ...

@@ -1,0 +1,97 @@
+"""Schema migrations for a code map's SQLite file, applied in order on open (as for a
+collection's store: ``PRAGMA user_version`` holds the version; a newer file is refused)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from groundkit.errors import ErrorCode, StoreError
+
+__all__ = ["SCHEMA_VERSION", "migrate"]
+
+_MIGRATIONS: tuple[str, ...] = (
+    # 1: files with their facts; nodes and edges, each owned by the file whose resolution made it
+    # ('' for the map-wide pass: routes, their edges, HTTP calls, outside nodes).
+    """
+    CREATE TABLE manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE files (
+        path TEXT PRIMARY KEY,
+        language TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime INTEGER NOT NULL DEFAULT 0,
+        extractor TEXT NOT NULL,
+        interface BLOB NOT NULL,
+        body BLOB NOT NULL,
+        interface_digest TEXT NOT NULL,
+        keys TEXT NOT NULL DEFAULT '[]',
+        unresolved INTEGER NOT NULL DEFAULT 0,
+        web TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX files_digest ON files (digest);
+    CREATE TABLE deps (key TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (key, path))
+        WITHOUT ROWID;
+    CREATE INDEX deps_path ON deps (path);
+    CREATE TABLE nodes (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        path TEXT NOT NULL,
+        language TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        owner TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX nodes_name ON nodes (name);
+    CREATE INDEX nodes_kind ON nodes (kind);
+    CREATE INDEX nodes_owner ON nodes (owner);
+    CREATE TABLE edges (
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        target TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        path TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        col INTEGER NOT NULL,
+        end_line INTEGER NOT NULL,
+        end_col INTEGER NOT NULL,
+        quote TEXT NOT NULL,
+        evidence TEXT NOT NULL,
+        flags TEXT NOT NULL,
+        sites INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        PRIMARY KEY (source, kind, target)
+    ) WITHOUT ROWID;
+    CREATE INDEX edges_target ON edges (target, kind);
+    CREATE INDEX edges_owner ON edges (owner);
+    CREATE TABLE skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+    """,
+)
+
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring the map up to ``SCHEMA_VERSION``; refuse one written by a newer groundkit.
+
+    ``conn`` must be in autocommit mode: each migration is its own transaction.
+    """
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    if current > SCHEMA_VERSION:
+        raise StoreError(
+            ErrorCode.STORE_TOO_NEW,
+            f"this code map uses schema {current}; this groundkit knows up to {SCHEMA_VERSION}",
+            hint="upgrade groundkit, or map the repository again into a new name",
+        )
+    for version in range(current + 1, SCHEMA_VERSION + 1):
+        try:
+            conn.executescript(
+                f"BEGIN IMMEDIATE; {_MIGRATIONS[version - 1]}"
+                f" INSERT OR REPLACE INTO manifest VALUES ('schema_version', '{version}');"
+                f" PRAGMA user_version = {version}; COMMIT;"
+            )
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise

@@ -1,0 +1,420 @@
+"""A code map's SQLite file: files with their facts, nodes, edges, dependencies.
+
+The same conventions as a collection's store: WAL, a busy timeout, the schema version with
+migrations, and every run's writes in one transaction, so that a crash leaves the map as it was
+before the run or as it is after it. Facts are stored as zlib-compressed JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from groundkit.codemap.extract.base import FileFacts
+from groundkit.codemap.migrations import migrate
+from groundkit.codemap.model import (
+    Edge,
+    EdgeFlag,
+    EdgeKind,
+    Location,
+    Node,
+    NodeKey,
+    NodeKind,
+    Provenance,
+)
+from groundkit.errors import ErrorCode, StoreError
+
+__all__ = ["FileState", "MapStore", "pack", "unpack"]
+
+
+def pack(value: Any) -> bytes:
+    return zlib.compress(json.dumps(value, separators=(",", ":")).encode(), 1)
+
+
+def unpack(data: bytes) -> Any:
+    return json.loads(zlib.decompress(data))
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    language: str
+    digest: str
+    size: int
+    mtime: int
+    extractor: str
+    interface_digest: str
+    keys: frozenset[str]
+    unresolved: int
+
+
+_EDGE_COLUMNS = (
+    "e.kind, e.provenance, e.confidence, e.path, e.line, e.col, e.end_line, e.end_col,"
+    " e.quote, e.evidence, e.flags, e.sites, s.kind, s.name, s.path, t.kind, t.name, t.path"
+)
+_EDGE_JOIN = "FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+
+
+def _edge(row: Sequence[Any]) -> Edge:
+    flags = frozenset(EdgeFlag(f) for f in row[10].split(",") if f)
+    return Edge(
+        EdgeKind(row[0]),
+        NodeKey(NodeKind(row[12]), row[13], row[14]),
+        NodeKey(NodeKind(row[15]), row[16], row[17]),
+        Provenance(row[1]),
+        row[2],
+        Location(row[3], row[4], row[5], row[6], row[7]),
+        row[8],
+        row[9],
+        flags,
+        row[11],
+    )
+
+
+def _node(row: Sequence[Any]) -> Node:
+    return Node(NodeKey(NodeKind(row[0]), row[1], row[2]), row[3], row[4], row[5])
+
+
+class MapStore:
+    """One mapped repository's ``map.sqlite``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA busy_timeout = 10000")
+            migrate(self._conn)
+        except sqlite3.Error as exc:
+            raise StoreError(
+                ErrorCode.STORE_FAILED,
+                f"cannot open the code map ({type(exc).__name__}: {exc})",
+                hint="if the file is damaged, delete the map and map the repository again",
+            ) from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(
+                ErrorCode.STORE_FAILED,
+                f"the code map could not be written ({type(exc).__name__})",
+                hint="check free disk space; if the map is damaged, delete it and map again",
+            ) from exc
+
+    # -- manifest ---------------------------------------------------------------------------------
+    def manifest(self) -> dict[str, str]:
+        return dict(self._conn.execute("SELECT key, value FROM manifest").fetchall())
+
+    def set_manifest(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO manifest VALUES (?, ?)", (key, value))
+
+    # -- files and facts --------------------------------------------------------------------------
+    def file_states(self) -> dict[str, FileState]:
+        rows = self._conn.execute(
+            "SELECT path, language, digest, size, mtime, extractor, interface_digest, keys,"
+            " unresolved FROM files"
+        )
+        return {
+            r[0]: FileState(r[1], r[2], r[3], r[4], r[5], r[6], frozenset(json.loads(r[7])), r[8])
+            for r in rows
+        }
+
+    def facts(self, path: str) -> FileFacts:
+        row = self._conn.execute(
+            "SELECT interface, body FROM files WHERE path = ?", (path,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(path)
+        return FileFacts(unpack(row[0]), unpack(row[1]))
+
+    def interface(self, path: str) -> Any:
+        row = self._conn.execute("SELECT interface FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None:
+            raise KeyError(path)
+        return unpack(row[0])
+
+    def body(self, path: str) -> Any:
+        row = self._conn.execute("SELECT body FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None:
+            raise KeyError(path)
+        return unpack(row[0])
+
+    def facts_by_digest(self, digest: str, extractor: str) -> FileFacts | None:
+        row = self._conn.execute(
+            "SELECT interface, body FROM files WHERE digest = ? AND extractor = ? LIMIT 1",
+            (digest, extractor),
+        ).fetchone()
+        return None if row is None else FileFacts(unpack(row[0]), unpack(row[1]))
+
+    def put_file(
+        self,
+        path: str,
+        *,
+        language: str,
+        digest: str,
+        size: int,
+        mtime: int,
+        extractor: str,
+        interface: bytes,
+        body: bytes,
+        interface_digest: str,
+    ) -> None:
+        self._conn.execute(
+            "INSERT INTO files (path, language, digest, size, mtime, extractor, interface, body,"
+            " interface_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (path) DO UPDATE SET language = excluded.language,"
+            " digest = excluded.digest, size = excluded.size, mtime = excluded.mtime,"
+            " extractor = excluded.extractor, interface = excluded.interface,"
+            " body = excluded.body, interface_digest = excluded.interface_digest",
+            (path, language, digest, size, mtime, extractor, interface, body, interface_digest),
+        )
+
+    def touch(self, stamps: Sequence[tuple[int, int, str]]) -> None:
+        """Record (size, mtime, path) of files found unchanged by content with a new mtime."""
+        self._conn.executemany("UPDATE files SET size = ?, mtime = ? WHERE path = ?", stamps)
+
+    def delete_file(self, path: str) -> None:
+        self._conn.execute("DELETE FROM files WHERE path = ?", (path,))
+        self._drop_owned(path)
+
+    def _drop_owned(self, owner: str) -> None:
+        self._conn.execute("DELETE FROM nodes WHERE owner = ?", (owner,))
+        self._conn.execute("DELETE FROM edges WHERE owner = ?", (owner,))
+        self._conn.execute("DELETE FROM deps WHERE path = ?", (owner,))
+
+    def dependents(self, keys: Iterable[str]) -> set[str]:
+        """Files that consulted any of ``keys`` when they were last resolved."""
+        out: set[str] = set()
+        batch = sorted(set(keys))
+        for i in range(0, len(batch), 500):
+            part = batch[i : i + 500]
+            marks = ",".join("?" * len(part))
+            rows = self._conn.execute(f"SELECT path FROM deps WHERE key IN ({marks})", part)
+            out.update(r[0] for r in rows)
+        return out
+
+    def put_resolution(
+        self,
+        owner: str,
+        *,
+        nodes: Sequence[Node],
+        edges: Sequence[Edge],
+        keys: frozenset[str],
+        depends_on: frozenset[str],
+        unresolved: int,
+        web: str,
+    ) -> None:
+        """Replace everything ``owner`` (a file, or '' for the map-wide pass) contributed."""
+        self._drop_owned(owner)
+        self._put_nodes(owner, nodes)
+        self._put_edges(owner, edges)
+        if owner:
+            self._conn.executemany(
+                "INSERT OR IGNORE INTO deps VALUES (?, ?)", [(k, owner) for k in depends_on]
+            )
+            self._conn.execute(
+                "UPDATE files SET keys = ?, unresolved = ?, web = ? WHERE path = ?",
+                (json.dumps(sorted(keys)), unresolved, web, owner),
+            )
+
+    def _put_nodes(self, owner: str, nodes: Sequence[Node]) -> None:
+        rows: list[tuple[Any, ...]] = []
+        shared: list[tuple[Any, ...]] = []
+        for n in nodes:
+            k = n.key
+            row = (k.id, str(k.kind), k.qualname, k.path, n.language, n.line, n.end_line)
+            # Outside nodes are shared by every file pointing at them: owned by none ('*'), and
+            # dropped by tidy() once nothing points at them.
+            (shared if k.kind == NodeKind.EXTERNAL else rows).append(row)
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(*r, owner) for r in rows],
+        )
+        self._conn.executemany(
+            "INSERT OR IGNORE INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?, '*')", shared
+        )
+
+    def _put_edges(self, owner: str, edges: Sequence[Edge]) -> None:
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    str(e.kind),
+                    e.source.id,
+                    e.target.id,
+                    str(e.provenance),
+                    e.confidence,
+                    e.location.path,
+                    e.location.line,
+                    e.location.col,
+                    e.location.end_line,
+                    e.location.end_col,
+                    e.quote,
+                    e.evidence,
+                    ",".join(sorted(str(f) for f in e.flags)),
+                    e.sites,
+                    owner,
+                )
+                for e in edges
+            ],
+        )
+
+    def webs_of(self, paths: Sequence[str]) -> dict[str, str]:
+        """The stored web facts of these files ('' for none)."""
+        out: dict[str, str] = {}
+        for i in range(0, len(paths), 500):
+            part = list(paths[i : i + 500])
+            marks = ",".join("?" * len(part))
+            rows = self._conn.execute(f"SELECT path, web FROM files WHERE path IN ({marks})", part)
+            out.update(dict(rows.fetchall()))
+        return out
+
+    def webs(self) -> Iterator[tuple[str, str]]:
+        yield from self._conn.execute("SELECT path, web FROM files WHERE web <> '' ORDER BY path")
+
+    def node_ids_owned(self, owners: Sequence[str]) -> set[str]:
+        out: set[str] = set()
+        for i in range(0, len(owners), 500):
+            part = list(owners[i : i + 500])
+            marks = ",".join("?" * len(part))
+            rows = self._conn.execute(f"SELECT id FROM nodes WHERE owner IN ({marks})", part)
+            out.update(r[0] for r in rows)
+        return out
+
+    def tidy(self, replaced: set[str] | None = None) -> int:
+        """Drop outside nodes nothing points at any more, and edges whose ends are gone: among
+        the nodes ``replaced`` this run (or, with None, anywhere). Returns how many edges went.
+
+        A dangling edge means a file was not resolved again when it should have been; this is
+        the net under that, not the mechanism."""
+        self._conn.execute(
+            "DELETE FROM nodes WHERE kind = 'external'"
+            " AND NOT EXISTS (SELECT 1 FROM edges WHERE target = nodes.id)"
+        )
+        if replaced is None:
+            cur = self._conn.execute(
+                "DELETE FROM edges WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE id = edges.source)"
+                " OR NOT EXISTS (SELECT 1 FROM nodes WHERE id = edges.target)"
+            )
+            return cur.rowcount
+        gone = [(i,) for i in replaced if self.node(i) is None]
+        self._conn.executemany("DELETE FROM edges WHERE source = ?", gone)
+        self._conn.executemany("DELETE FROM edges WHERE target = ?", gone)
+        return len(gone)
+
+    def set_skipped(self, skipped: Sequence[tuple[str, str]]) -> None:
+        self._conn.execute("DELETE FROM skipped")
+        self._conn.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?)", skipped)
+
+    # -- reads ------------------------------------------------------------------------------------
+    def skipped(self) -> list[tuple[str, str]]:
+        return self._conn.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
+
+    def nodes(self) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes ORDER BY kind, name, path"
+        )
+        return [_node(r) for r in rows]
+
+    def node(self, node_id: str) -> Node | None:
+        row = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes WHERE id = ?", (node_id,)
+        ).fetchone()
+        return None if row is None else _node(row)
+
+    def nodes_named(self, name: str) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes WHERE name = ?"
+            " ORDER BY kind, path",
+            (name,),
+        )
+        return [_node(r) for r in rows]
+
+    def nodes_of_kind(self, kind: str) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes WHERE kind = ?"
+            " ORDER BY name, path",
+            (str(kind),),
+        )
+        return [_node(r) for r in rows]
+
+    def nodes_in_file(self, path: str) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes WHERE path = ?"
+            " ORDER BY name, kind",
+            (path,),
+        )
+        return [_node(r) for r in rows]
+
+    def nodes_ending_with(self, suffix: str) -> list[Node]:
+        rows = self._conn.execute(
+            "SELECT kind, name, path, language, line, end_line FROM nodes"
+            " WHERE length(name) > ?1 AND substr(name, length(name) - ?1 + 1) = ?2"
+            " ORDER BY name, kind, path",
+            (len(suffix), suffix),
+        )
+        return [_node(r) for r in rows]
+
+    def edge(self, source: str, kind: str, target: str) -> Edge | None:
+        row = self._conn.execute(
+            f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN}"
+            " WHERE e.source = ? AND e.kind = ? AND e.target = ?",
+            (source, kind, target),
+        ).fetchone()
+        return None if row is None else _edge(row)
+
+    def node_names(self) -> list[tuple[str, str, str]]:
+        """(name, kind, path) of every node, for suggestions."""
+        return self._conn.execute("SELECT name, kind, path FROM nodes ORDER BY name").fetchall()
+
+    def edges(self, kinds: Sequence[str] | None = None) -> list[Edge]:
+        sql = f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN}"
+        params: list[str] = []
+        if kinds is not None:
+            sql += f" WHERE e.kind IN ({','.join('?' * len(kinds))})"
+            params = list(kinds)
+        rows = self._conn.execute(sql + " ORDER BY e.source, e.kind, e.target", params)
+        return [_edge(r) for r in rows]
+
+    def edges_from(self, node_id: str, kinds: Sequence[str]) -> list[Edge]:
+        marks = ",".join("?" * len(kinds))
+        rows = self._conn.execute(
+            f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN} WHERE e.source = ? AND e.kind IN ({marks})"
+            " ORDER BY e.line, e.col, t.name",
+            (node_id, *kinds),
+        )
+        return [_edge(r) for r in rows]
+
+    def edges_to(self, node_id: str, kinds: Sequence[str]) -> list[Edge]:
+        marks = ",".join("?" * len(kinds))
+        rows = self._conn.execute(
+            f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN} WHERE e.target = ? AND e.kind IN ({marks})"
+            " ORDER BY s.name, e.kind",
+            (node_id, *kinds),
+        )
+        return [_edge(r) for r in rows]
+
+    def counts(self) -> dict[str, Any]:
+        nodes = dict(self._conn.execute("SELECT kind, count(*) FROM nodes GROUP BY kind"))
+        edges = dict(self._conn.execute("SELECT kind, count(*) FROM edges GROUP BY kind"))
+        files, unresolved = self._conn.execute(
+            "SELECT count(*), coalesce(sum(unresolved), 0) FROM files"
+        ).fetchone()
+        return {"files": files, "nodes": nodes, "edges": edges, "unresolved_calls": unresolved}

@@ -1,0 +1,119 @@
+"""From what a person types to one node: never a guess.
+
+A symbol is a qualified name (``pkg.mod.Class.method``), ``path/to/file.py:name`` (the name
+inside that file), or a route (``GET /items/{id}``, any parameter syntax). A name that is the
+dotted end of exactly one qualified name (``Store.put``) names that node. Nothing found: the
+nearest names are suggested; several found: they are listed. Each is its own error.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from groundkit.codemap.model import Node, NodeKind
+from groundkit.codemap.routes import normalise
+from groundkit.codemap.store import MapStore
+from groundkit.errors import ErrorCode, NotFoundError, UsageError
+
+__all__ = ["SymbolAmbiguous", "SymbolNotFound", "find_symbol"]
+
+_ROUTE = re.compile(r"^([A-Za-z]+)\s+(/\S*)$")
+_LISTED = 10
+
+
+class SymbolNotFound(NotFoundError):
+    def __init__(self, symbol: str, suggestions: list[str]) -> None:
+        hint = ("did you mean: " + ", ".join(suggestions)) if suggestions else None
+        super().__init__(
+            ErrorCode.SYMBOL_NOT_FOUND,
+            f"no symbol {symbol!r} in the map",
+            hint=hint or "names are qualified (pkg.mod.func), path/to/file.py:name, or a route",
+        )
+        self.suggestions = suggestions
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "suggestions": self.suggestions}
+
+
+class SymbolAmbiguous(UsageError):
+    def __init__(self, symbol: str, candidates: list[Node]) -> None:
+        shown = [_label(n) for n in candidates[:_LISTED]]
+        more = len(candidates) - len(shown)
+        super().__init__(
+            ErrorCode.SYMBOL_AMBIGUOUS,
+            f"{len(candidates)} symbols match {symbol!r}",
+            hint="name one of: " + ", ".join(shown) + (f" (and {more} more)" if more else ""),
+        )
+        self.candidates = candidates
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "candidates": [n.to_dict() for n in self.candidates]}
+
+
+def _label(node: Node) -> str:
+    return f"{node.qualname} ({node.kind}, {node.path})" if node.path else node.qualname
+
+
+def find_symbol(store: MapStore, symbol: str) -> Node:
+    text = symbol.strip()
+    route = _ROUTE.match(text)
+    if route:
+        return _one(text, _routes(store, route.group(1).upper(), route.group(2)), store)
+    if ":" in text and not text.startswith(("http:", "https:")):
+        path, _, name = text.rpartition(":")
+        return _one(text, _in_file(store, path.strip(), name.strip()), store)
+    exact = store.nodes_named(text)
+    if exact:
+        return _one(text, exact, store)
+    return _one(text, _ending_with(store, text), store)
+
+
+def _one(symbol: str, found: list[Node], store: MapStore) -> Node:
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise SymbolAmbiguous(symbol, found)
+    raise SymbolNotFound(symbol, _suggestions(store, symbol))
+
+
+def _routes(store: MapStore, method: str, path: str) -> list[Node]:
+    wanted = normalise(path)
+    out = []
+    for node in store.nodes_of_kind(NodeKind.ROUTE):
+        verb, _, served = node.qualname.partition(" ")
+        if normalise(served) == wanted and verb in (method, "ANY"):
+            out.append(node)
+    exact = [n for n in out if n.qualname.split(" ")[0] == method]
+    return exact or out
+
+
+def _in_file(store: MapStore, path: str, name: str) -> list[Node]:
+    nodes = [n for n in store.nodes_in_file(path.removeprefix("./")) if n.kind != NodeKind.ROUTE]
+    if not name:
+        return [n for n in nodes if n.kind in (NodeKind.MODULE, NodeKind.PACKAGE)]
+    return [n for n in nodes if n.qualname == name or n.qualname.endswith("." + name)]
+
+
+def _ending_with(store: MapStore, text: str) -> list[Node]:
+    if not text or text.startswith("."):
+        return []
+    return [n for n in store.nodes_ending_with("." + text) if n.kind != NodeKind.EXTERNAL]
+
+
+def _suggestions(store: MapStore, symbol: str) -> list[str]:
+    names = [row[0] for row in store.node_names()]
+    tail = symbol.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+    by_tail: dict[str, list[str]] = {}
+    for name in names:
+        by_tail.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    close = difflib.get_close_matches(symbol, names, n=5, cutoff=0.6)
+    tails = difflib.get_close_matches(tail, list(by_tail), n=3, cutoff=0.75)
+    if tail:
+        tails += sorted(t for t in by_tail if t.startswith(tail))[:3]
+    owner = symbol.rsplit(".", 1)[0] if "." in symbol else ""
+    for near in tails:
+        ranked = sorted(by_tail[near], key=lambda n: (owner not in n, len(n), n))
+        close.extend(ranked[:3])
+    return list(dict.fromkeys(close))[:5]

@@ -1,0 +1,225 @@
+"""``trace`` (where a symbol leads) and ``blast`` (what depends on it): walks over the stored
+edges, one indexed query per node visited."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKind
+from groundkit.codemap.store import MapStore
+
+__all__ = ["BLAST_KINDS", "TRACE_KINDS", "Blast", "Dependent", "Step", "Trace", "blast", "trace"]
+
+TRACE_KINDS = (EdgeKind.CALLS, EdgeKind.IMPORTS, EdgeKind.HTTP_CALL, EdgeKind.HANDLES)
+BLAST_KINDS = (
+    EdgeKind.CALLS,
+    EdgeKind.IMPORTS,
+    EdgeKind.INHERITS,
+    EdgeKind.HANDLES,
+    EdgeKind.HTTP_CALL,
+)
+_CONTAINERS = (NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
+_LAMBDA = ".<lambda>"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One edge of a trace, at ``depth`` (1: leaving the symbol). ``stop`` says why the path ends
+    at its target: ``chain_end`` (nothing further), ``max_depth``, ``cycle`` (the target is
+    already on this path) or ``seen`` (expanded elsewhere in the trace, at its shallowest depth);
+    None: the path goes on below."""
+
+    depth: int
+    edge: Edge
+    stop: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"depth": self.depth, "stop": self.stop, "edge": self.edge.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    start: Node
+    depth: int
+    kinds: tuple[str, ...]
+    steps: tuple[Step, ...]
+    truncated: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "symbol": self.start.to_dict(),
+            "depth": self.depth,
+            "kinds": list(self.kinds),
+            "steps": [s.to_dict() for s in self.steps],
+            "truncated": self.truncated,
+        }
+
+
+def trace(
+    store: MapStore,
+    start: Node,
+    *,
+    depth: int = 10,
+    kinds: Sequence[str] = TRACE_KINDS,
+    max_steps: int = 5000,
+) -> Trace:
+    """Outgoing paths from ``start``, depth first, each node expanded once (at its shallowest
+    depth). A class or module starts from its members too (``defines``), since its own body is
+    rarely what a person means."""
+    kinds = tuple(str(k) for k in kinds)
+    cache: dict[str, list[Edge]] = {}
+
+    def out(node_id: str, first: bool) -> list[Edge]:
+        """Edges leaving a node; a lambda it defines counts as part of it (what the lambda
+        calls happens when the function hands it on)."""
+        key = node_id + ("+" if first else "")
+        if key not in cache:
+            found = store.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            cache[key] = [
+                e
+                for e in found
+                if e.kind != EdgeKind.DEFINES or first or e.target.qualname.endswith(_LAMBDA)
+            ]
+        return cache[key]
+
+    first = start.kind in _CONTAINERS
+    shallowest = _distances(start.key.id, lambda n: out(n, first and n == start.key.id), depth)
+    steps: list[Step] = []
+    expanded: set[str] = {start.key.id}
+    truncated = False
+
+    def walk(node_id: str, level: int, path: tuple[str, ...]) -> None:
+        nonlocal truncated
+        for edge in out(node_id, first and level == 1):
+            if len(steps) >= max_steps:
+                truncated = True
+                return
+            target = edge.target.id
+            if target in path:
+                steps.append(Step(level, edge, "cycle"))
+            elif target in expanded or shallowest.get(target, level) < level:
+                steps.append(Step(level, edge, "seen"))
+            elif not out(target, False):
+                expanded.add(target)
+                steps.append(Step(level, edge, "chain_end"))
+            elif level >= depth:
+                steps.append(Step(level, edge, "max_depth"))
+            else:
+                expanded.add(target)
+                steps.append(Step(level, edge, None))
+                walk(target, level + 1, (*path, target))
+
+    walk(start.key.id, 1, (start.key.id,))
+    return Trace(start, depth, kinds, tuple(steps), truncated)
+
+
+def _distances(start: str, out: Any, depth: int) -> dict[str, int]:
+    """Breadth-first depth of every node reachable within ``depth`` edges."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if seen[node] >= depth:
+            continue
+        for edge in out(node):
+            target = edge.target.id
+            if target not in seen:
+                seen[target] = seen[node] + 1
+                queue.append(target)
+    return seen
+
+
+@dataclass(frozen=True, slots=True)
+class Dependent:
+    """A node that depends on the symbol: ``depth`` edges away at the least, reached through
+    ``via`` (its edge toward the symbol on a shortest, most confident path); ``confidence`` is
+    the best over paths of each path's weakest edge."""
+
+    node: Node
+    depth: int
+    via: Edge
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "node": self.node.to_dict(),
+            "depth": self.depth,
+            "confidence": round(self.confidence, 4),
+            "via": self.via.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Blast:
+    start: Node
+    depth: int
+    kinds: tuple[str, ...]
+    dependents: tuple[Dependent, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "symbol": self.start.to_dict(),
+            "depth": self.depth,
+            "kinds": list(self.kinds),
+            "dependents": [d.to_dict() for d in self.dependents],
+        }
+
+
+def blast(
+    store: MapStore, start: Node, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS
+) -> Blast:
+    """Who depends on ``start``, following edges backwards up to ``depth``. A class counts with
+    its members: who calls its methods depends on it."""
+    kinds = tuple(str(k) for k in kinds)
+    seeds = {start.key.id}
+    if start.kind == NodeKind.CLASS:
+        seeds |= {e.target.id for e in store.edges_from(start.key.id, [str(EdgeKind.DEFINES)])}
+    cache: dict[str, list[Edge]] = {}
+
+    def into(node_id: str) -> list[Edge]:
+        """Edges arriving at a node; for a lambda, also its definer (who hands it on)."""
+        if node_id not in cache:
+            found = store.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            cache[node_id] = [
+                e
+                for e in found
+                if e.kind != EdgeKind.DEFINES or e.target.qualname.endswith(_LAMBDA)
+            ]
+        return cache[node_id]
+
+    best: dict[str, float] = dict.fromkeys(seeds, 1.0)
+    first: dict[str, tuple[int, float, Edge]] = {}
+    frontier = dict.fromkeys(sorted(seeds), 1.0)
+    for level in range(1, depth + 1):
+        reached: dict[str, tuple[float, Edge]] = {}
+        for node_id, confidence in frontier.items():
+            for edge in into(node_id):
+                source = edge.source.id
+                if source in seeds:
+                    continue
+                score = min(confidence, edge.confidence)
+                held = reached.get(source)
+                if held is None or score > held[0] or (score == held[0] and edge.id < held[1].id):
+                    reached[source] = (score, edge)
+        frontier = {}
+        for source, (score, edge) in sorted(reached.items()):
+            if source not in first:
+                first[source] = (level, score, edge)
+            if score > best.get(source, -1.0):
+                best[source] = score
+                frontier[source] = score
+        if not frontier:
+            break
+    dependents = []
+    for node_id, (level, _, edge) in first.items():
+        dependents.append(Dependent(_source_node(store, edge), level, edge, best[node_id]))
+    dependents.sort(key=lambda d: (d.depth, -d.confidence, d.node.qualname, d.node.path))
+    return Blast(start, depth, kinds, tuple(dependents))
+
+
+def _source_node(store: MapStore, edge: Edge) -> Node:
+    found = store.node(edge.source.id)
+    return found if found is not None else Node(edge.source, "")

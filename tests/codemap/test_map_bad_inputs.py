@@ -1,0 +1,118 @@
+"""Files the analyser cannot take are skipped with a reason, the rest is mapped, and what a bad
+read would lose is kept."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from map_helpers import Repo
+
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.extract.python import PythonExtractor
+from groundkit.codemap.sources import Selection, WorkTree
+from groundkit.config import CodemapConfig, Settings
+
+
+def reasons(repo: Repo) -> dict[str, str]:
+    assert repo.report is not None
+    return {s.source: s.reason for s in repo.report.skipped}
+
+
+def test_a_syntax_error_skips_that_file_with_its_line(repo: Repo) -> None:
+    repo.write({"good.py": "def f(): pass\n", "bad.py": "def f(:\n"}).build()
+    assert reasons(repo) == {"bad.py": "syntax error at line 1"}
+    assert {n.qualname for n in repo.map.nodes()} == {"good", "good.f"}
+
+
+def test_a_file_that_is_not_utf8_nor_declares_its_encoding_is_skipped(repo: Repo) -> None:
+    (repo.root / "latin.py").write_bytes("x = 'café'\n".encode("latin-1"))
+    (repo.root / "declared.py").write_bytes(
+        "# -*- coding: latin-1 -*-\ndef caf\xe9(): pass\n".encode("latin-1")
+    )
+    (repo.root / "nul.py").write_bytes(b"x = 1\x00\n")
+    repo.build()
+    found = reasons(repo)
+    assert found["latin.py"].startswith("undecodable")
+    assert "nul.py" in found
+    assert "declared.py" not in found
+    assert "declared.café" in {n.qualname for n in repo.map.nodes()}
+
+
+def test_a_file_larger_than_the_limit_is_skipped_as_oversized(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "big.py").write_text("x = 1\n" * 100)
+    (root / "small.py").write_text("y = 2\n")
+    settings = Settings(codemap=CodemapConfig(max_file_bytes=100))
+    with open_codemap("r", index_dir=tmp_path / "i", settings=settings, create=True) as codemap:
+        report = codemap.update(root)
+    assert [(s.source, s.reason.split(" ")[0]) for s in report.skipped] == [("big.py", "oversized")]
+    assert report.files == 1
+
+
+def test_a_symlink_leaving_the_repository_is_refused_quietly(repo: Repo, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text("def secret(): pass\n")
+    repo.write({"inside.py": "def f(): pass\n"})
+    os.symlink(outside, repo.root / "link.py")
+    os.symlink(repo.root / "inside.py", repo.root / "alias.py")  # inside: followed
+    repo.build()
+    # Passed over on purpose, as `grk ingest` does: not a failure, and never read.
+    assert reasons(repo) == {}
+    assert "link.secret" not in {n.qualname for n in repo.map.nodes()}
+    assert "alias.f" in {n.qualname for n in repo.map.nodes()}
+
+
+def test_vendored_and_generated_trees_are_skipped_unless_included(repo: Repo) -> None:
+    repo.write(
+        {
+            "app.py": "",
+            "node_modules/pkg/x.py": "",
+            "build/lib/y.py": "",
+            "venv/lib/z.py": "",
+            "venv/pyvenv.cfg": "",
+            "site/__pycache__/w.py": "",
+            "keep/it.py": "",
+        }
+    )
+    repo.build()
+    assert {n.path for n in repo.map.nodes() if n.path} == {"app.py", "keep/it.py"}
+    repo.build(include=["build/**"], exclude=["keep/"])
+    assert {n.path for n in repo.map.nodes() if n.path} == {"build/lib/y.py"}
+
+
+class _Vanishing(WorkTree):
+    """A file listed, then deleted before it is read: what a concurrent `git checkout` does."""
+
+    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
+        (self.root / "gone.py").unlink()
+        yield from super().read(paths)
+
+
+def test_a_file_deleted_mid_run_is_reported_and_what_was_mapped_from_it_is_kept(
+    repo: Repo,
+) -> None:
+    from groundkit.codemap.build import build_map
+
+    repo.write({"gone.py": "def g(): pass\n", "stays.py": "from gone import g\ng()\n"}).build()
+    repo.write({"gone.py": "def g(): pass\ndef h(): pass\n"})
+    source = _Vanishing(repo.root, Selection(claims=PythonExtractor().claims))
+    report = build_map(repo.map.store, source, [PythonExtractor()], max_file_bytes=10**6)
+    assert {s.source: s.reason for s in report.skipped} == {
+        "gone.py": "unreadable: no such file or directory"
+    }
+    assert ("stays", "gone.g") in repo.pairs("calls")  # the last good map of it stays
+    report = repo.build()  # the next run sees it gone
+    assert report.removed == 1
+    assert ("stays", "gone.g") not in repo.pairs("calls")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_an_unreadable_file_is_skipped(repo: Repo) -> None:
+    repo.write({"locked.py": "x = 1\n"})
+    (repo.root / "locked.py").chmod(0)
+    repo.build()
+    assert reasons(repo)["locked.py"].startswith("unreadable")

@@ -1,0 +1,161 @@
+"""`grk map`, `map show`, `trace`, `blast`, `diff`, `edge` as a user runs them: every exit
+status, the JSON envelope, byte-identical repeats, and git revisions read without touching the
+work tree."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from grk_runner import Grk
+
+FILES = {
+    "shop/__init__.py": "",
+    "shop/api.py": "from shop.db import save\ndef order():\n    save()\n",
+    "shop/db.py": "def save():\n    pass\n",
+    "shop/more.py": "def save():\n    pass\n",
+}
+
+
+@pytest.fixture
+def grk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Grk:
+    return Grk(tmp_path / "index", capsys)
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    root = tmp_path / "shop-repo"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_map_prints_a_summary_and_names_the_map_after_the_folder(grk: Grk, shop: Path) -> None:
+    assert grk("map", str(shop), "--quiet") == 0
+    assert "mapped 'shop-repo': 4 files" in grk.out
+    assert "files/s" in grk.out
+    assert "unresolved calls: 0" in grk.out
+    data = grk.json("map", str(shop), "--name", "other")
+    assert data["schema"] == "groundkit.codemap/1"
+    assert data["map"] == "other"
+    assert data["edges"]["calls"] == 1
+    assert grk("map", "list") == 0
+    assert grk.out.split() == ["other", "shop-repo"]
+
+
+def test_skipped_files_make_map_exit_3_with_their_reasons(grk: Grk, shop: Path) -> None:
+    (shop / "broken.py").write_text("def (:\n")
+    assert grk("map", str(shop), "--quiet") == 3
+    assert "broken.py: syntax error at line 1" in grk.out
+
+
+def test_trace_and_blast_answer_in_text_and_json(grk: Grk, shop: Path) -> None:
+    grk("map", str(shop), "--quiet")
+    assert grk("trace", "shop.api.order", "--map", "shop-repo") == 0
+    assert "calls shop.db.save" in grk.out
+    assert "[chain_end]" in grk.out
+    data = grk.json("trace", "shop/api.py:order", "--map", "shop-repo", "--evidence")
+    assert data["kind"] == "trace"
+    assert data["steps"][0]["edge"]["verification"] == "verified"
+    assert data["steps"][0]["stop"] == "chain_end"
+    data = grk.json("blast", "shop.db.save", "--map", "shop-repo")
+    assert [d["node"]["name"] for d in data["dependents"]] == ["shop.api.order"]
+    edge_id = data["dependents"][0]["via"]["id"]
+    assert grk("edge", edge_id, "--map", "shop-repo") == 0
+    assert "shop.api.order calls shop.db.save at shop/api.py:3: save()" in grk.out
+    assert "verification: verified" in grk.out
+
+
+def test_each_failure_has_its_own_exit_status_and_code(grk: Grk, shop: Path) -> None:
+    grk("map", str(shop), "--quiet")
+    assert grk.error("trace", "shop.api.ordr", "--map", "shop-repo") == (
+        5,
+        "codemap.symbol_not_found",
+    )
+    assert "shop.api.order" in json.loads(grk.out)["error"]["suggestions"]
+    assert grk.error("trace", "save", "--map", "shop-repo") == (6, "codemap.symbol_ambiguous")
+    assert len(json.loads(grk.out)["error"]["candidates"]) == 2
+    assert grk.error("trace", "order", "--map", "nope") == (2, "codemap.not_found")
+    assert grk.error("trace", "order", "--map", "shop-repo", "--kinds", "bogus") == (2, "usage")
+    assert grk.error("blast", "order", "--map", "shop-repo", "--depth", "0") == (2, "usage")
+    assert grk.error("edge", "abc", "--map", "shop-repo") == (2, "codemap.edge_not_found")
+    assert grk.error("map", str(shop / "shop" / "api.py")) == (2, "usage")
+    assert grk.error("map", str(shop), "--name", "../x") == (2, "usage.invalid_name")
+
+
+def test_text_errors_go_to_stderr_with_a_hint(grk: Grk, shop: Path) -> None:
+    grk("map", str(shop), "--quiet")
+    assert grk("blast", "save", "--map", "shop-repo") == 6
+    assert "2 symbols match 'save'" in grk.err
+    assert "shop.db.save (function, shop/db.py)" in grk.err
+
+
+def test_map_show_repeats_byte_for_byte_and_draws_mermaid_and_dot(grk: Grk, shop: Path) -> None:
+    grk("map", str(shop), "--quiet")
+    assert grk("map", "show", "shop-repo", "--json") == 0
+    first = grk.out
+    assert grk("map", "show", "shop-repo", "--json") == 0
+    assert grk.out == first
+    assert json.loads(first)["schema"] == "groundkit.codemap/1"
+    assert grk("map", "show", "shop-repo") == 0
+    assert "areas (" in grk.out
+    assert grk("map", "show", "shop-repo", "--format", "mermaid", "--level", "module") == 0
+    assert grk.out.startswith("graph LR")
+    assert '["shop.api"]' in grk.out
+    assert " --> " in grk.out
+    assert grk("map", "show", "shop-repo", "--format", "dot") == 0
+    assert grk.out.startswith("digraph codemap {")
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        capture_output=True,
+        check=True,
+        text=True,
+    )
+    return done.stdout.strip()
+
+
+def test_diff_of_two_revisions_reads_git_objects_and_leaves_the_work_tree_alone(
+    grk: Grk, shop: Path
+) -> None:
+    _git(shop, "init", "-q")
+    _git(shop, "add", ".")
+    _git(shop, "commit", "-qm", "one")
+    (shop / "shop" / "api.py").write_text("from shop.more import save\ndef order():\n    save()\n")
+    _git(shop, "commit", "-qam", "two")
+    (shop / "shop" / "db.py").write_text("uncommitted = True\n")  # must not be read or touched
+    status = _git(shop, "status", "--porcelain")
+    data = grk.json("diff", "HEAD~1", "HEAD", "--repo", str(shop))
+    assert data["kind"] == "diff"
+    added = {(e["source_name"], e["target_name"]) for e in data["edges"]["added"]}
+    removed = {(e["source_name"], e["target_name"]) for e in data["edges"]["removed"]}
+    assert ("shop.api.order", "shop.more.save") in added
+    assert ("shop.api.order", "shop.db.save") in removed
+    assert _git(shop, "status", "--porcelain") == status
+    assert (shop / "shop" / "db.py").read_text() == "uncommitted = True\n"
+    assert grk.json("diff", "HEAD", "HEAD", "--repo", str(shop))["edges"] == {
+        "added": [],
+        "removed": [],
+        "changed": [],
+    }
+    assert grk.error("diff", "HEAD", "nonsense", "--repo", str(shop)) == (
+        2,
+        "codemap.bad_revision",
+    )
+
+
+def test_diff_of_two_saved_map_files(grk: Grk, shop: Path, tmp_path: Path) -> None:
+    grk("map", str(shop), "--quiet", "--name", "a")
+    (shop / "shop" / "extra.py").write_text("def new(): pass\n")
+    grk("map", str(shop), "--quiet", "--name", "b")
+    maps = tmp_path / "index" / "_maps"
+    assert grk("diff", str(maps / "a" / "map.sqlite"), str(maps / "b" / "map.sqlite")) == 0
+    assert "+ shop.extra.new (function)" in grk.out
+    assert grk("diff", str(maps / "a" / "map.sqlite"), str(maps / "a" / "map.sqlite")) == 0
+    assert grk.out.strip() == "no architecture change"

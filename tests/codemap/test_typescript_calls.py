@@ -1,0 +1,161 @@
+"""TypeScript/JavaScript nodes and call edges: functions, arrows bound to names, classes and
+methods; calls through local bindings, imports, re-exports, ``this``, ``super``, ``new`` and
+instances; a call with no static target is counted, never guessed."""
+
+from __future__ import annotations
+
+from map_helpers import Repo, build
+
+from groundkit.codemap.model import NodeKind, Provenance
+
+
+def test_functions_arrows_classes_and_methods_are_nodes_named_by_module_path(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "src/shapes.ts": """
+                export function area() {}
+                export const perimeter = () => 0;
+                export class Square {
+                  side = 1;
+                  get size() { return this.side; }
+                  set size(v: number) { this.side = v; }
+                  grow = () => this.side;
+                  static of() { return new Square(); }
+                }
+                const registry = { add() {}, remove: function () {} };
+                export default function () {}
+            """
+        },
+    )
+    kinds = {n.qualname: n.kind for n in repo.map.nodes() if n.path}
+    assert kinds == {
+        "src/shapes": NodeKind.MODULE,
+        "src/shapes.area": NodeKind.FUNCTION,
+        "src/shapes.perimeter": NodeKind.FUNCTION,
+        "src/shapes.Square": NodeKind.CLASS,
+        "src/shapes.Square.size": NodeKind.METHOD,
+        "src/shapes.Square.grow": NodeKind.METHOD,
+        "src/shapes.Square.of": NodeKind.METHOD,
+        "src/shapes.registry.add": NodeKind.FUNCTION,
+        "src/shapes.registry.remove": NodeKind.FUNCTION,
+        "src/shapes.default": NodeKind.FUNCTION,
+    }
+    assert ("src/shapes.Square", "src/shapes.Square.size") in repo.pairs("defines")
+
+
+def test_calls_resolve_through_imports_reexports_and_commonjs(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "lib/core.ts": "export function boot() {}\nexport default function main() {}\n",
+            "lib/index.ts": 'export * from "./core";\nexport { default as start } from "./core";\n',
+            "old.js": "function legacy() {}\nmodule.exports = { legacy };\n",
+            "app.ts": """
+                import { boot, start } from "./lib";
+                import * as lib from "./lib";
+                const old = require("./old");
+                export function run() {
+                  boot();
+                  start();
+                  lib.boot();
+                  old.legacy();
+                }
+            """,
+        },
+    )
+    assert repo.pairs("calls") == {
+        ("app.run", "lib/core.boot"),
+        ("app.run", "lib/core.main"),
+        ("app.run", "old.legacy"),
+    }
+    edge = repo.edge("calls", "app.run", "lib/core.boot")
+    assert edge.provenance == Provenance.TS_CALL  # type: ignore[attr-defined]
+    assert edge.sites == 2  # type: ignore[attr-defined]
+    assert edge.evidence == "app.run calls lib/core.boot at app.ts:5: boot();"  # type: ignore[attr-defined]
+
+
+def test_this_super_new_and_instances_follow_the_class_and_its_bases(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "base.ts": """
+                export class Base {
+                  constructor() {}
+                  hello() { return 1; }
+                }
+            """,
+            "main.ts": """
+                import { Base } from "./base";
+                import React from "react";
+                class Child extends Base {
+                  constructor() { super(); }
+                  hello() { return super.hello() + this.other(); }
+                  other() { return 2; }
+                }
+                class View extends React.Component {
+                  render() { return super.render(); }
+                }
+                export function use() {
+                  const c = new Child();
+                  c.hello();
+                }
+            """,
+        },
+    )
+    calls = {
+        (e.source.qualname, e.target.qualname): e.provenance for e in repo.map.edges(["calls"])
+    }
+    assert calls == {
+        ("main.Child.constructor", "base.Base.constructor"): Provenance.TS_SUPER,
+        ("main.Child.hello", "base.Base.hello"): Provenance.TS_SUPER,
+        ("main.Child.hello", "main.Child.other"): Provenance.TS_THIS,
+        ("main.use", "main.Child.constructor"): Provenance.TS_NEW,
+        ("main.use", "main.Child.hello"): Provenance.TS_INSTANCE,
+    }
+    assert repo.pairs("inherits") == {("main.Child", "base.Base")}
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 0  # super.render() is React's, not unknown
+
+
+def test_calls_with_no_static_target_are_counted_not_guessed(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                function save() {}
+                const table = { save };
+                export function run(save: () => void, key: string, obj: { save(): void }) {
+                  save();
+                  table[key]();
+                  obj.save();
+                  let pick = run;
+                  pick = () => {};
+                  pick();
+                  console.log(JSON.stringify(key));
+                  [1, 2].map(String);
+                }
+            """
+        },
+    )
+    assert repo.pairs("calls") == set()
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 4
+
+
+def test_an_anonymous_callback_belongs_to_the_named_function_around_it(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                function tick() {}
+                export function start() {
+                  setTimeout(() => {
+                    [1].forEach(function () { tick(); });
+                  });
+                }
+                describe("suite", () => tick());
+            """
+        },
+    )
+    assert repo.pairs("calls") == {("main.start", "main.tick"), ("main", "main.tick")}
