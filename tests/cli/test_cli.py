@@ -286,7 +286,7 @@ def test_delete_all_removes_the_collection_folder(
 ) -> None:
     assert (index_dir / "default").is_dir()
 
-    assert grk.json("delete", "--all") == {"deleted_collection": "default"}
+    assert grk.json("delete", "--all", "--yes") == {"deleted_collection": "default"}
     assert not (index_dir / "default").exists()
     assert grk.json("collections") == {"collections": []}
     assert grk.error("search", "wombat") == (2, "collection.not_found")

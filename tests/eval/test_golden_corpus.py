@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from groundkit import Collection
-from groundkit.eval.datasets import CATEGORIES, Dataset, load_golden, resolve
+from groundkit.eval.datasets import CATEGORIES, Dataset, golden_corpus, load_golden, resolve
 
-GOLDEN = Path(__file__).resolve().parents[2] / "evals" / "golden"
+GOLDEN = golden_corpus()
 MIN_PER_CATEGORY = 12
 
 

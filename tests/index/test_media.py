@@ -116,7 +116,7 @@ def test_read_only_media_say_read_only_and_never_suggest_deleting(tmp_path: Path
             "GRK search granite",
             "GRK ingest -q docs",
             "GRK delete docs/d1.md",
-            "GRK delete --all",
+            "GRK delete --all --yes",
             "GRK -c other ingest -q docs",
         ],
     )

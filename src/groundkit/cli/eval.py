@@ -93,7 +93,7 @@ def _gate_lines(rows: list[Regression]) -> list[str]:
 
 @click.group("eval", invoke_without_command=True)
 @click.option(
-    "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: evals/golden]."
+    "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: the one shipped]."
 )
 @click.option("--beir", "beir_dir", metavar="DIR", help="A BEIR-format dataset folder instead.")
 @click.option("--split", default="test", show_default=True, help="The BEIR qrels split.")
@@ -158,7 +158,7 @@ def eval_command(
     if click.get_current_context().invoked_subcommand is not None:
         return  # the subcommand does the work
     from groundkit.errors import UsageError
-    from groundkit.eval.datasets import load_beir, load_golden
+    from groundkit.eval.datasets import golden_corpus, load_beir, load_golden
     from groundkit.eval.html import render_html
     from groundkit.eval.results import build_report, compare, read_report, write_report
     from groundkit.eval.runner import run_eval
@@ -176,7 +176,7 @@ def eval_command(
         return
     if golden_dir and beir_dir:
         raise UsageError(ErrorCode.USAGE, "give --golden or --beir, not both")
-    dataset = load_beir(beir_dir, split) if beir_dir else load_golden(golden_dir or "evals/golden")
+    dataset = load_beir(beir_dir, split) if beir_dir else load_golden(golden_dir or golden_corpus())
     previous = read_report(baseline) if baseline else None  # a bad baseline fails before the run
     settings = obj.settings().settings
     embedder, why_not = _embedder(obj, fake_embedder, dense)

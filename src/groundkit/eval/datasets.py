@@ -1,4 +1,4 @@
-"""Evaluation datasets: the golden corpus of ``evals/golden`` and BEIR-format folders.
+"""Evaluation datasets: the golden corpus (shipped in the package) and BEIR-format folders.
 
 A dataset names what to ingest and the queries to ask. Golden judgments give their evidence as
 exact quotes; they become character spans only once the documents are stored, because a quote
@@ -23,6 +23,7 @@ __all__ = [
     "EvalQuery",
     "Gold",
     "Judgments",
+    "golden_corpus",
     "load_beir",
     "load_golden",
     "resolve",
@@ -127,6 +128,15 @@ def _judgment(raw: Any, where: str, sources: set[str]) -> EvalQuery:
             raise _invalid(where, "a gold grade is 1 (supporting) or 2 (answers)")
         evidence.append(Gold(source, quote, grade))
     return EvalQuery(qid, text, category, tuple(evidence))
+
+
+def golden_corpus() -> Path:
+    """The golden corpus shipped as package data (``groundkit/eval/golden``), so ``grk eval``
+    works from any folder after ``pip install``, not only in a checkout."""
+    from importlib.resources import files
+
+    # An installed wheel or an editable checkout: both are folders on disk, never a zip.
+    return Path(str(files("groundkit.eval") / "golden"))
 
 
 def load_golden(root: str | Path) -> Dataset:
