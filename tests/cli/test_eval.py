@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,31 @@ def test_a_baseline_that_is_not_an_eval_run_fails_before_the_run(
     )
     assert status == 2
     assert json.loads(out)["error"]["code"] == "eval.invalid_results"
+    assert not Path("evals").exists()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda run: run["dataset"].update(documents="three"),  # once accepted, never read
+        lambda run: run["queries"][0]["stages"]["bm25"].pop("metrics"),  # once a KeyError
+    ],
+    ids=["wrong-type", "missing-key"],
+)
+def test_a_damaged_baseline_is_refused_before_the_run_naming_the_file(
+    corpus: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[dict[str, Any]], object]
+) -> None:
+    first = run_json(capsys, "--golden", str(corpus), "--no-dense", "--out", "first")
+    baseline = json.loads(Path(first["json"]).read_text())
+    damage(baseline)
+    Path("base.json").write_text(json.dumps(baseline))
+    status, out, _ = grk(
+        capsys, "eval", "--golden", str(corpus), "--compare", "base.json", "--json"
+    )
+    assert status == 2, out
+    error = json.loads(out)["error"]
+    assert error["code"] == "eval.invalid_results"
+    assert "base.json" in error["message"]
     assert not Path("evals").exists()
 
 

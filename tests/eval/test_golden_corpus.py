@@ -56,8 +56,8 @@ def test_every_gold_quote_resolves_once_in_the_stored_text(
     documents = {d.source: d.text for d in collection.documents()}
     for query in golden.queries:
         assert len(judged.spans[query.id]) == len(query.gold)
-        for (source, start, end, _), gold in zip(judged.spans[query.id], query.gold, strict=True):
-            text = documents[source]  # stored relative to the docs folder ingested
-            assert text[start:end] == gold.quote
+        for span, gold in zip(judged.spans[query.id], query.gold, strict=True):
+            text = documents[span.source]  # stored relative to the docs folder ingested
+            assert text[span.start : span.end] == gold.quote
         if query.category != "no_answer":
             assert judged.qrels["chunk"][query.id]

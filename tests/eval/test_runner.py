@@ -81,7 +81,7 @@ def test_a_kept_work_dir_is_reused_without_reingesting(small_golden: Path, tmp_p
     dataset = load_golden(small_golden)
     first = run_eval(dataset, Settings(), tmp_path / "w")
     second = run_eval(dataset, Settings(), tmp_path / "w")
-    assert first.status["documents"] == second.status["documents"] == 3
+    assert first.status.documents == second.status.documents == 3
     assert [q.ranked for q in first.stages[0].queries] == [
         q.ranked for q in second.stages[0].queries
     ]

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.types import Chunk, Document
@@ -22,6 +22,7 @@ __all__ = [
     "Dataset",
     "EvalQuery",
     "Gold",
+    "GoldSpan",
     "Judgments",
     "golden_corpus",
     "load_beir",
@@ -79,14 +80,24 @@ class Dataset:
         return source  # already relative to the docs folder that was ingested
 
 
+class GoldSpan(NamedTuple):
+    """Where one gold quote was found: ``[start, end)`` of the stored text of ``source``.
+
+    A named tuple, so a run report writes it as the array ``[source, start, end, grade]``.
+    """
+
+    source: str  # the document key, as judgments name it
+    start: int
+    end: int
+    grade: int
+
+
 @dataclass(frozen=True, slots=True)
 class Judgments:
     """Per level, per query id, the graded relevance of chunk ids or document keys."""
 
     qrels: Mapping[Level, QrelsByQuery]
-    spans: Mapping[
-        str, tuple[tuple[str, int, int, int], ...]
-    ]  # query: (doc key, start, end, grade)
+    spans: Mapping[str, tuple[GoldSpan, ...]]  # by query id; empty for BEIR
 
 
 def _invalid(where: str, message: str) -> UsageError:
@@ -238,9 +249,9 @@ def resolve(dataset: Dataset, documents: Iterable[Document], chunks: Iterable[Ch
         by_document.setdefault(chunk.document_id, []).append(chunk)
     chunk_qrels: QrelsByQuery = {}
     doc_qrels: QrelsByQuery = {}
-    spans: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
+    spans: dict[str, tuple[GoldSpan, ...]] = {}
     for query in dataset.queries:
-        found = []
+        found: list[GoldSpan] = []
         for gold in query.gold:
             document = stored.get(gold.source)
             if document is None:
@@ -251,7 +262,7 @@ def resolve(dataset: Dataset, documents: Iterable[Document], chunks: Iterable[Ch
                 raise _invalid(query.id, f"the quote {gold.quote[:60]!r} {problem} {gold.source}")
             start = document.text.index(gold.quote)
             end = start + len(gold.quote)
-            found.append((gold.source, start, end, gold.grade))
+            found.append(GoldSpan(gold.source, start, end, gold.grade))
             grades = doc_qrels.setdefault(query.id, {})
             grades[gold.source] = max(grades.get(gold.source, 0), gold.grade)
             for chunk in by_document.get(document.document_id, []):
