@@ -1,0 +1,57 @@
+"""The near-duplicate test itself: what counts as the same passage, and what does not."""
+
+from __future__ import annotations
+
+from groundkit.retrieve.duplicates import MIN_SHINGLES, Folding, fingerprint, near_duplicates
+
+PASSAGE = (
+    "The platypus hunts at dusk in slow rivers, closing its eyes and ears underwater and finding "
+    "shrimp and larvae by the faint electric fields their muscles make, which the receptors in "
+    "its soft bill pick up from a few centimetres away."
+)
+OTHER = (
+    "The numbat eats termites by day, licking them from shallow galleries with a long sticky "
+    "tongue; a grown numbat needs some twenty thousand termites a day and never digs deep."
+)
+
+
+def dup(a: str, b: str) -> bool:
+    return near_duplicates(fingerprint(a), fingerprint(b))
+
+
+def test_the_same_words_in_other_markup_and_case_are_duplicates() -> None:
+    markdown = f"## Hunting\n\n**The platypus** hunts at dusk{PASSAGE[25:]}"
+    converted = f"Hunting\n\nThe PLATYPUS hunts at dusk{PASSAGE[25:]}"
+    assert dup(markdown, converted)
+
+
+def test_a_copy_cut_at_other_bounds_is_a_near_duplicate() -> None:
+    assert dup(PASSAGE, PASSAGE[: int(len(PASSAGE) * 0.9)])
+    assert dup(PASSAGE + "\n\n## Diet\n\nShrimp, mostly.", PASSAGE)
+
+
+def test_link_targets_and_fence_languages_do_not_tell_copies_apart() -> None:
+    linked = PASSAGE.replace("electric fields", "[electric fields](https://example.org/e/f)")
+    fenced = "```python\nimport platypus\n```\n" + PASSAGE
+    converted = "```\nimport platypus\n```\n" + PASSAGE
+    assert dup(linked, PASSAGE)
+    assert dup(fenced, converted)
+
+
+def test_distinct_passages_are_not_folded() -> None:
+    assert not dup(PASSAGE, OTHER)
+    # Sharing a sentence is not enough when the rest differs.
+    third = "The bilby digs spiral burrows in red sand and sleeps through the heat of the day."
+    assert not dup(PASSAGE + " " + OTHER, third + " " + PASSAGE[:60])
+
+
+def test_short_passages_fold_only_when_their_words_are_the_same() -> None:
+    assert dup("pip install groundkit", "`pip install groundkit`")
+    assert not dup("pip install groundkit now", "pip install groundkit")
+    assert len(fingerprint("one two three four five").shingles) < MIN_SHINGLES
+
+
+def test_folding_keeps_the_first_and_folds_later_copies_into_it() -> None:
+    folding = Folding()
+    placed = [folding.place(fingerprint(t)) for t in (PASSAGE, OTHER, PASSAGE.upper(), OTHER)]
+    assert placed == [None, None, 0, 1]
