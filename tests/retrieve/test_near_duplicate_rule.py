@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from random import Random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from groundkit.retrieve.duplicates import MIN_SHINGLES, Folding, fingerprint, near_duplicates
 
 PASSAGE = (
@@ -55,3 +60,34 @@ def test_folding_keeps_the_first_and_folds_later_copies_into_it() -> None:
     folding = Folding()
     placed = [folding.place(fingerprint(t)) for t in (PASSAGE, OTHER, PASSAGE.upper(), OTHER)]
     assert placed == [None, None, 0, 1]
+
+
+VOCABULARY = "the platypus numbat hunts eats at dusk by day in slow rivers termites shrimp".split()
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(VOCABULARY), min_size=0, max_size=40).map(" ".join),
+        min_size=1,
+        max_size=12,
+    ),
+    st.randoms(use_true_random=False),
+)
+@settings(max_examples=200, deadline=None)
+def test_folding_gives_the_verdicts_of_the_pairwise_test(texts: list[str], rnd: Random) -> None:
+    # Copies with a word dropped or added make near-duplicates common among the random texts.
+    for _ in range(len(texts) // 2):
+        words = texts[rnd.randrange(len(texts))].split()
+        if words:
+            del words[rnd.randrange(len(words))]
+        texts.append(" ".join(words + [rnd.choice(VOCABULARY)] * rnd.randrange(2)))
+    folding = Folding()
+    kept: list[str] = []
+    for text in texts:
+        expected = next(
+            (i for i, k in enumerate(kept) if near_duplicates(fingerprint(text), fingerprint(k))),
+            None,
+        )
+        assert folding.place(fingerprint(text)) == expected
+        if expected is None:
+            kept.append(text)
