@@ -199,3 +199,13 @@ def test_the_search_collapse_setting_turns_folding_off_and_the_flag_back_on(
     assert all(h["folded"] == 0 for h in off)
     assert sum(h["source"] in COPIES for h in off) >= 2
     assert [h["folded"] for h in on if h["source"] in COPIES] == [2]
+
+
+def test_status_of_a_collection_without_vectors_says_it_is_searched_by_bm25(
+    grk: Grk, mirrored: Path
+) -> None:
+    assert grk("status") == 0
+
+    assert re.search(r"^vectors\s+none \(searched by bm25 alone", grk.out, re.MULTILINE)
+    assert re.search(r"^html\s+2$", grk.out, re.MULTILINE)
+    assert grk.json("status")["missing_vectors"] == 0
