@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
@@ -23,6 +23,10 @@ from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
 from groundkit.text import is_text, normalize_text
 from groundkit.types import ConcreteMode, Hit, SearchMode
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["MAX_QUERY_CHARS", "SearchRequest", "run_search"]
 
@@ -96,24 +100,38 @@ def run_search(
         depth = max(depth, request.candidates, request.rerank_top_n)
     seen = _Seen(store)
     for _round in range(COLLAPSE_ROUNDS):
-        arms = {}
-        if mode in (SearchMode.BM25, SearchMode.HYBRID):
-            arms["bm25"] = lexical.search(terms, depth, allowed)
-        if vector is not None:
-            arms["dense"] = vectors.search(vector, depth, allowed)
-            best = arms["dense"][0][1] if arms["dense"] else None
-            if request.min_similarity is not None and (
-                best is None or best < request.min_similarity
-            ):
-                return []  # nothing is close enough: abstain rather than return the least bad
-        ranking = _Ranking(seen, collection, query, terms, request, arms, reranker)
-        hits = ranking.hits()
+        arms = _search_arms(request, lexical, vectors, terms, vector, depth, allowed)
+        if arms is None:
+            return []  # nothing is close enough: abstain rather than return the least bad
+        hits = _Ranking(seen, collection, query, terms, request, arms, reranker).hits()
         exhausted = all(len(found) < depth for found in arms.values())
         if len(hits) >= request.top_k or exhausted or not request.collapse:
             break
         # Folding left fewer than top_k and the arms hold more: look deeper.
         depth *= 4
     return hits
+
+
+def _search_arms(
+    request: SearchRequest,
+    lexical: LexicalIndex,
+    vectors: VectorIndex,
+    terms: list[str],
+    vector: npt.NDArray[np.float32] | None,
+    depth: int,
+    allowed: list[int] | None,
+) -> dict[str, list[tuple[int, float]]] | None:
+    """Each arm's ``(chunk rowid, score)`` list, ``depth`` deep; None to abstain."""
+    arms = {}
+    if request.mode in (SearchMode.BM25, SearchMode.HYBRID):
+        arms["bm25"] = lexical.search(terms, depth, allowed)
+    if vector is not None:
+        arms["dense"] = vectors.search(vector, depth, allowed)
+        best = arms["dense"][0][1] if arms["dense"] else None
+        floor = request.min_similarity
+        if floor is not None and (best is None or best < floor):
+            return None
+    return arms
 
 
 # With collapsing on, each arm is searched COLLAPSE_DEPTH times top_k deep, so that top_k is
