@@ -23,7 +23,7 @@ def write(path: Path, text: str = "") -> Path:
 def ingested(collection: Collection, root: Path) -> set[str]:
     """Where the ingested documents were read, relative to ``root`` (outside it, absolute)."""
     out = set()
-    for hit in collection.search(MARK, top_k=1000):
+    for hit in collection.search(MARK, top_k=1000, collapse=False):  # copies count here
         source = Path(hit.citation.location)
         out.add(source.relative_to(root).as_posix() if source.is_relative_to(root) else str(source))
     return out

@@ -222,18 +222,25 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
             dict[str, str | int | float | bool] | None,
             Field(description="Metadata equality filters."),
         ] = None,
+        collapse: Annotated[
+            bool | None,
+            Field(description="Fold near-duplicate hits into the best one [default: on]."),
+        ] = None,
         ctx: Context | None = None,
     ) -> m.SearchResponse:
         """Search a collection: ranked passages, each citing its chunk id and exact offsets."""
         body = m.SearchRequest(
-            collection=collection, query=query, top_k=top_k, mode=mode, source=source, where=where
+            collection=collection,
+            query=query,
+            top_k=top_k,
+            mode=mode,
+            source=source,
+            where=where,
+            collapse=collapse,
         )
         name = runtime.collection_name(body.collection)
         with runtime.reading(name) as opened:
-            hits = opened.search(
-                body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
-            )
-        return m.SearchResponse(collection=name, hits=[m.HitModel.of(hit) for hit in hits])
+            return m.SearchResponse.run(name, opened, body)
 
     def fetch_chunk(
         chunk_id: str, collection: DefaultCollectionArg = None, ctx: Context | None = None

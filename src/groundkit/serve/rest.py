@@ -84,11 +84,9 @@ def rest_router() -> APIRouter:
         """Ranked, cited passages. The query travels in the body, never in the URL."""
         name = _runtime(request).collection_name(body.collection)
         with _runtime(request).reading(name) as collection:
-            hits = collection.search(
-                body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
-            )
-        _results(request, len(hits))
-        return m.SearchResponse(collection=name, hits=[m.HitModel.of(hit) for hit in hits])
+            response = m.SearchResponse.run(name, collection, body)
+        _results(request, len(response.hits))
+        return response
 
     @router.get("/v1/collections", response_model=m.CollectionsResponse, tags=["read"])
     def collections(request: Request) -> m.CollectionsResponse:
