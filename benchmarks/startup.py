@@ -75,9 +75,8 @@ def main() -> None:
         walls = sorted(w for w, _ in runs)
         cpus = [c for _, c in runs]
         p90 = walls[min(len(walls) - 1, round(0.9 * (len(walls) - 1)))]
-        print(
-            f"| {name} | {statistics.median(walls):.3f} | {p90:.3f} | {statistics.median(cpus):.3f} |"
-        )
+        wall, cpu = statistics.median(walls), statistics.median(cpus)
+        print(f"| {name} | {wall:.3f} | {p90:.3f} | {cpu:.3f} |")
     print()
     print("`python -X importtime` (cumulative seconds):")
     for module in ("groundkit", "groundkit.cli.main", "groundkit.collection", "numpy", "pydantic"):
