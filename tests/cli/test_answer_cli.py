@@ -283,10 +283,11 @@ def test_with_nothing_retrieved_no_model_is_asked(grk: Grk, use: Any) -> None:
 
 
 def test_eval_answers_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
-    use(RecordingTransport([openai_reply('{"items": []}')] * 6))
+    use(RecordingTransport([openai_reply('{"items": []}')] * 12))
     report = grk.json("eval", "--answers", "--profile", "box")
     assert report["questions"] == 6
     assert report["abstained"] == 6
+    assert report["code"]["abstained"] == 6
 
 
 def test_eval_answers_without_a_profile_is_a_usage_error(grk: Grk, use: Any) -> None:
@@ -459,17 +460,27 @@ def test_a_key_with_no_known_shape_echoed_by_a_provider_is_scrubbed_verbatim(
 
 
 def test_eval_echo_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
-    use(RecordingTransport([openai_reply('{"items": []}')] * 6))
+    sent = use(RecordingTransport([openai_reply('{"items": []}')] * 12)).transport
     report = grk.json("eval", "echo", "--profile", "box")
     assert report["questions"] == 6
     assert report["abstained"] == 6
+    assert report["code"] == {
+        "questions": 6,
+        "cited_positive": 0,
+        "cited_decoy": 0,
+        "abstained": 6,
+        "refused": 0,
+        "failed": 0,
+        "leaked": 0,
+    }
+    assert len(sent.sent) == 12  # three document rounds and three code rounds, two questions each
     assert "deprecated" not in grk.err
 
 
 def test_the_old_eval_answers_spelling_still_works_and_says_it_is_deprecated(
     grk: Grk, use: Any
 ) -> None:
-    use(RecordingTransport([openai_reply('{"items": []}')] * 2))
+    use(RecordingTransport([openai_reply('{"items": []}')] * 4))
     report = grk.json("eval", "--answers", "--profile", "box", "--rounds", "1")
     assert report["questions"] == 2
     assert "grk eval echo" in grk.err
