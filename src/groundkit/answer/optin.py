@@ -2,8 +2,9 @@
 config dir.
 
 Off by default. The file holds folder paths (a collection's, or a code map's
-``<index_dir>/_maps/<name>``) and profile names only, never a key or any document text or code. A missing file means everything is off; a corrupt one means everything is off and
-a warning says so. Local providers need the opt-in too.
+``<index_dir>/_maps/<name>``) and profile names only, never a key or any document text or code.
+A missing file means everything is off; a corrupt one means everything is off and a warning says
+so. Local providers need the opt-in too.
 """
 
 from __future__ import annotations
