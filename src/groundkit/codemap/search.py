@@ -10,6 +10,7 @@ question always give the same edges.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -32,6 +33,8 @@ _STOP = frozenset(
     " to was what when where which who why will with".split()
 )
 _SUFFIXES = ("ings", "ing", "ies", "es", "ed", "s", "e")
+# Stems of the verbs every evidence line of a kind holds: scored, but no use to narrow the pool.
+_VERBS = frozenset({"call", "import", "inherit", "defin", "handl"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,7 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+@functools.cache  # a map repeats the same few thousand words (its names) many times over
 def _stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if suffix == "s" and word.endswith("ss"):  # class, process: not plurals
@@ -59,10 +63,15 @@ def _stem(word: str) -> str:
     return word
 
 
-def bm25_scores(query: Sequence[str], docs: Sequence[Sequence[str]]) -> list[float]:
-    """Okapi BM25 of each tokenised document for the tokenised query (each term once)."""
-    n = len(docs)
-    if not n:
+def bm25_scores(
+    query: Sequence[str], docs: Sequence[Sequence[str]], *, total: int | None = None
+) -> list[float]:
+    """Okapi BM25 of each tokenised document for the tokenised query (each term once).
+
+    ``total`` is the size of the whole collection when ``docs`` are only the documents holding
+    some query term (the others score 0 and add nothing to a term's document frequency)."""
+    n = len(docs) if total is None else total
+    if not docs:
         return []
     lengths = [len(d) for d in docs]
     average = sum(lengths) / n or 1.0
@@ -84,14 +93,19 @@ def bm25_scores(query: Sequence[str], docs: Sequence[Sequence[str]]) -> list[flo
 def search_edges(
     edges: Iterable[Edge], query: str, *, top_k: int = 5, kinds: frozenset[EdgeKind] = SEARCH_KINDS
 ) -> list[EdgeHit]:
-    """The ``top_k`` edges that best match ``query``; none when no word of it occurs."""
+    """The ``top_k`` edges that best match ``query``; none when no word of it occurs.
+
+    Only edges whose text holds a query stem as a substring are tokenised (a stem is a prefix of
+    the lower-cased word it came from, so none is missed), leaving out the verbs every line of a
+    kind holds when the query has other words; the average length BM25 normalises by is theirs.
+    """
     wanted = tokens(query)
     pool = [e for e in edges if e.kind in kinds]
-    docs = [tokens(f"{e.evidence} {e.source.qualname} {e.target.qualname}") for e in pool]
-    scored = [
-        EdgeHit(edge, score)
-        for edge, score in zip(pool, bm25_scores(wanted, docs), strict=True)
-        if score > 0
-    ]
+    texts = [f"{e.evidence} {e.source.qualname} {e.target.qualname}" for e in pool]
+    narrow = [w for w in wanted if w not in _VERBS] or wanted
+    near = [i for i, t in enumerate(texts) if any(w in t.lower() for w in narrow)]
+    docs = [tokens(texts[i]) for i in near]
+    scores = bm25_scores(wanted, docs, total=len(pool))
+    scored = [EdgeHit(pool[i], score) for i, score in zip(near, scores, strict=True) if score > 0]
     scored.sort(key=lambda h: (-round(h.score, 9), -h.edge.confidence, h.edge.id))
     return scored[: max(top_k, 0)]
