@@ -131,6 +131,10 @@ def test_the_size_cap_applies_to_edges_and_says_how_many_were_left_out(
     zoo.write_text(zoo.read_text() + callers)
     assert grk("map", str(tmp_path / "zoo"), "--name", "zoo", "-q") == 0
     assert len(grk.json(*ASK)["evidence"]["items"]) == 7  # the call it makes, six callers
+    top = grk.json(*ASK, "--top-k", "2")["evidence"]
+    assert (len(top["items"]), top["code_found"], top["omitted"]) == (2, 7, 0)
+    assert grk(*ASK, "--top-k", "2") == 0
+    assert "(5 more edges beyond --top-k were not sent)" in grk.out
     (tmp_path / "grk.toml").write_text(REMOTE + LOCAL + "[answer]\nmax_bundle_bytes = 500\n")
     evidence = grk.json(*ASK)["evidence"]
     kept = len(evidence["items"])

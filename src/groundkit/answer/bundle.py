@@ -44,7 +44,7 @@ class EvidenceBundle:
 
     ``collection`` and ``code_map`` name where the items came from (either may be None);
     ``symbol`` and ``code_scope`` say which walk of the map chose the edges (``grk ask``);
-    ``found`` counts the edges that walk or search offered before the cap.
+    ``code_found`` counts the edges the walk found before ``--top-k`` and the cap (``grk ask``).
     """
 
     collection: str | None
@@ -56,6 +56,7 @@ class EvidenceBundle:
     code_map: str | None = None
     symbol: str | None = None
     code_scope: str | None = None
+    code_found: int | None = None
 
     @property
     def truncated(self) -> bool:
@@ -87,6 +88,7 @@ class EvidenceBundle:
         }
         if self.code_map is not None:
             out.update(map=self.code_map, symbol=self.symbol, code_scope=self.code_scope)
+            out.update(code_found=self.code_found)
         return out
 
 
@@ -100,6 +102,7 @@ def build_bundle(
     code_map: str | None = None,
     symbol: str | None = None,
     code_scope: str | None = None,
+    code_found: int | None = None,
 ) -> EvidenceBundle:
     """Number ``hits`` in rank order, then ``edges`` in the order given, and keep the longest
     prefix whose prompt fits ``max_bytes``."""
@@ -125,6 +128,7 @@ def build_bundle(
         code_map,
         symbol,
         code_scope,
+        code_found,
     )
 
 

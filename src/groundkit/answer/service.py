@@ -150,6 +150,7 @@ def ask_code(
         code_map=codemap.name,
         symbol=name,
         code_scope=scope,
+        code_found=len(found),
     )
     status = chat if isinstance(chat, AIStatus) else _status(chat, profile, AIState.ANSWERED)
     return explain(

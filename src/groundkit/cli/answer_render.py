@@ -102,6 +102,9 @@ def _evidence(report: AnswerReport) -> None:
             f"  ({bundle.omitted} more {what} left out: answer.max_bundle_bytes"
             f" = {bundle.max_bytes})"
         )
+    beyond = (bundle.code_found or 0) - len(bundle.items) - bundle.omitted
+    if bundle.symbol is not None and beyond > 0:
+        click.echo(f"  ({beyond} more edges beyond --top-k were not sent)")
     if report.quotes is not None and report.quotes.truncated:
         click.echo(
             f"  ({report.quotes.omitted} quotable spans left out of the constrained schema:"
