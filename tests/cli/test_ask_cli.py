@@ -206,3 +206,17 @@ def test_with_code_the_model_can_cite_a_passage_and_an_edge_in_one_answer(
 def test_with_code_names_a_map_that_must_exist(grk: Grk, use: Any) -> None:
     use(ForbiddenTransport())
     assert grk.error("answer", "wombat", "--with-code", "nowhere") == (2, "codemap.not_found")
+
+
+def test_the_judge_gives_its_advisory_verdict_on_an_answer_about_code(grk: Grk, use: Any) -> None:
+    verdict = '{"faithful": true, "unsupported_claims": [], "reasoning": "the edge says so"}'
+    sent = use(RecordingTransport([openai_reply(CITES_EDGE), openai_reply(verdict)])).transport
+    assert grk("ai", "enable", "map:zoo", "--profile", "box") == 0
+    report = grk.json(*ASK, "--judge")
+    assert report["judge"] == {
+        "advisory": True,
+        "faithful": True,
+        "unsupported_claims": [],
+        "reasoning": "the edge says so",
+    }
+    assert ZOO_EVIDENCE.replace('"', '\\"') in sent.sent[1].body.decode()  # judged on the edges

@@ -97,7 +97,7 @@ def _evidence(report: AnswerReport) -> None:
         click.echo(f"  {item.number}. {item.source}  [{item.chunk_id} {item.start}:{item.end}]")
         click.echo(f"     {_one_line(item.text)}")
     if bundle.truncated:
-        what = "edges" if bundle.symbol else "passages"
+        what = "edges" if bundle.symbol else ("items" if bundle.code_map else "passages")
         click.echo(
             f"  ({bundle.omitted} more {what} left out: answer.max_bundle_bytes"
             f" = {bundle.max_bytes})"
