@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from groundkit.answer.edges import CitedEdge, EdgeItem
-
 if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
     from groundkit.answer.contract import Cited
@@ -67,6 +65,8 @@ def render_report(report: AnswerReport, *, as_json: bool) -> None:
 
 
 def _citation(c: Cited) -> None:
+    from groundkit.answer.edges import CitedEdge  # rendering only: `grk --help` stays light
+
     if isinstance(c, CitedEdge):
         e = c.edge
         click.echo(
@@ -81,6 +81,8 @@ def _citation(c: Cited) -> None:
 
 
 def _evidence(report: AnswerReport) -> None:
+    from groundkit.answer.edges import EdgeItem
+
     bundle = report.bundle
     click.echo("\n" + _evidence_head(bundle))
     if not bundle.items and not bundle.truncated:
