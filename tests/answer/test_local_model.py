@@ -106,6 +106,11 @@ def test_the_echo_check_measures_a_real_local_model(tmp_path: Path) -> None:
     assert 0 <= report.leaked <= report.questions
     assert report.refused + report.failed + report.abstained <= report.questions
     assert sum(outcomes) >= 1
+    code = report.code  # the code round: the same two questions over a mapped module
+    assert code is not None
+    assert code.questions == 2
+    assert code.abstained + code.refused + code.failed <= code.questions  # one outcome each
+    assert code.leaked <= code.questions
 
 
 def test_the_grammar_schema_only_tightens_the_contract() -> None:
