@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import msgspec
+
 from groundkit.answer.bundle import build_bundle
 from groundkit.answer.llamacpp import LlamaCppChat, default_model_path
 from groundkit.answer.spans import constrained_schema
@@ -125,7 +127,8 @@ def main() -> int:
         asked = [q.text for q in dataset.queries[: args.limit]]
         grammar = _grammar_cost(Path(tmp), asked, args.top_k, Settings().answer.min_quote_chars)
     report = build_answer_report(run)
-    report["config"].update(
+    config = msgspec.structs.replace(
+        report.config,
         threads=args.threads or chats[0][1]._threads,
         max_tokens=args.max_tokens,
         n_ctx=args.n_ctx,
@@ -133,15 +136,16 @@ def main() -> int:
         system=args.system or "default",
         grammar=grammar,
     )
+    report = msgspec.structs.replace(report, config=config)
     path = write_answer_report(report, Path(args.out))
     print("\t".join(SUMMARY_HEAD))
     for row in summary_rows(report):
         print("\t".join(row))
-    for name, s in report["systems"].items():
-        print(f"\n{name}: load {s.get('load_seconds') or 0:.2f} s; refusals:")
-        for reason, n in s["refusals"].items():
+    for name, s in report.systems.items():
+        print(f"\n{name}: load {s.load_seconds or 0:.2f} s; refusals:")
+        for reason, n in s.refusals.items():
             print(f"  {n:4d}  {reason}")
-        for reason, n in s["failures"].items():
+        for reason, n in s.failures.items():
             print(f"  {n:4d}  failed: {reason}")
     print("\ngrammar:", json.dumps(grammar))
     print(f"report: {path}\n        {path.with_suffix('.html')}")

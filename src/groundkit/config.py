@@ -119,6 +119,13 @@ class SearchConfig(_Section, frozen=True):
         | None
     ) = None
     rerank: Annotated[bool, _d("Rerank the fused candidates with rerank.model.")] = False
+    collapse: Annotated[
+        bool,
+        _d(
+            "Fold near-duplicate hits (the same passage stored twice, say as .md and .html)"
+            " into the best of them."
+        ),
+    ] = True
     ann_threshold: (
         Annotated[
             int,

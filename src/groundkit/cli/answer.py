@@ -197,6 +197,7 @@ def answer_eval_command(
     )
     from groundkit.eval.answers import AnswerOutcome, run_answer_eval
     from groundkit.eval.datasets import load_beir, load_golden
+    from groundkit.eval.record import to_plain
 
     install_log_guard()
     dataset = load_beir(beir, split) if beir else load_golden(golden or "evals/golden")
@@ -230,10 +231,10 @@ def answer_eval_command(
         click.echo(
             json.dumps(
                 {
-                    "run_id": report["run_id"],
+                    "run_id": report.run_id,
                     "json": str(path),
                     "html": str(path.with_suffix(".html")),
-                    "systems": report["systems"],
+                    "systems": to_plain(report.systems),
                     "regressions": [
                         {
                             "system": r.system,
@@ -254,8 +255,8 @@ def answer_eval_command(
         ]
         for row in [SUMMARY_HEAD, *summary_rows(report)]:
             click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
-        for name, system in report["systems"].items():
-            for reason, n in system["refusals"].items():
+        for name, system in report.systems.items():
+            for reason, n in system.refusals.items():
                 click.echo(f"{name}: {n} refused: {reason}")
         click.echo(f"report: {path}\n        {path.with_suffix('.html')}")
         for r in rows:

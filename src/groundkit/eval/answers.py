@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from groundkit.answer.chat import ChatModel
 from groundkit.answer.contract import Cited, CitedQuote
@@ -26,20 +26,38 @@ from groundkit.collection import open_collection
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.eval.datasets import Dataset, resolve
+from groundkit.eval.record import Record
 
-__all__ = ["AnswerOutcome", "AnswerRun", "outcome_of", "refusal_rule", "run_answer_eval"]
+__all__ = [
+    "OUTCOMES",
+    "AnswerOutcome",
+    "AnswerRun",
+    "Outcome",
+    "SystemInfo",
+    "outcome_of",
+    "refusal_rule",
+    "run_answer_eval",
+]
 
-OUTCOMES = ("answered", "abstained", "refused", "failed", "no_evidence", "unavailable")
+Outcome = Literal["answered", "abstained", "refused", "failed", "no_evidence", "unavailable"]
+OUTCOMES: tuple[Outcome, ...] = (
+    "answered",
+    "abstained",
+    "refused",
+    "failed",
+    "no_evidence",
+    "unavailable",
+)
 _NUMBERS = re.compile(r"\d+")
 
 
-@dataclass(frozen=True, slots=True)
-class AnswerOutcome:
-    """One question asked of one system (a model with a quote mode)."""
+class AnswerOutcome(Record, frozen=True):
+    """One question asked of one system (a model with a quote mode); a row of the report's
+    ``outcomes``, written key for key."""
 
     query_id: str
     system: str
-    outcome: str  # one of OUTCOMES
+    outcome: Outcome
     reason: str | None  # the contract rule (refused) or error code (failed), numbers as N
     seconds: float
     relevant_in_evidence: bool | None  # None: the question has nothing relevant (no-answer)
@@ -53,14 +71,21 @@ class AnswerOutcome:
     enum_bytes: int | None  # constrained: span text in the schema
     spans_omitted: int | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
+
+@dataclass(frozen=True, slots=True)
+class SystemInfo:
+    """What a system is: a provider's model asked in one quote mode."""
+
+    provider: str
+    model: str
+    quotes: QuoteMode
+    load_seconds: float | None  # what loading the model cost (an in-process model only)
 
 
 @dataclass(frozen=True, slots=True)
 class AnswerRun:
     dataset: Dataset
-    systems: dict[str, dict[str, Any]]  # system name: provider, model, quotes, load seconds
+    systems: dict[str, SystemInfo]  # by system name, "model/quote mode"
     outcomes: list[AnswerOutcome]
     top_k: int
     ingest_s: float
@@ -73,7 +98,7 @@ def refusal_rule(message: str) -> str:
     return _NUMBERS.sub("N", rule)
 
 
-def outcome_of(report: AnswerReport) -> tuple[str, str | None]:
+def outcome_of(report: AnswerReport) -> tuple[Outcome, str | None]:
     state = report.ai.state
     if state == AIState.ANSWERED and report.answer is not None:
         return ("abstained" if report.answer.abstained else "answered"), None
@@ -103,7 +128,6 @@ def run_answer_eval(
     settings = settings.replace(index_dir=str(work_dir), collection="answers")
     asked = list(dataset.queries[:limit] if limit else dataset.queries)
     outcomes: list[AnswerOutcome] = []
-    systems: dict[str, dict[str, Any]] = {}
     with open_collection(settings=settings, create=True) as collection:
         t0 = time.perf_counter()
         ingest = collection.ingest(list(dataset.inputs), dense=False)
@@ -122,13 +146,6 @@ def run_answer_eval(
             d.document_id: dataset.document_key(d.source, d.external_id)
             for d in collection.documents()
         }
-        for name, chat in chats:
-            for mode in quotes:
-                systems[f"{name}/{mode}"] = {
-                    "provider": chat.provider,
-                    "model": chat.model_name,
-                    "quotes": mode,
-                }
         for query in asked:
             for name, chat in chats:
                 for mode in quotes:
@@ -139,10 +156,13 @@ def run_answer_eval(
                     outcomes.append(got)
                     if on_answer:
                         on_answer(got)
-        for name, chat in chats:
-            load = getattr(chat, "load_seconds", None)
-            for mode in quotes:
-                systems[f"{name}/{mode}"]["load_seconds"] = load
+    systems = {  # after the questions: an in-process model has paid for loading by now
+        f"{name}/{mode}": SystemInfo(
+            chat.provider, chat.model_name, mode, _seconds(getattr(chat, "load_seconds", None))
+        )
+        for name, chat in chats
+        for mode in quotes
+    }
     return AnswerRun(dataset, systems, outcomes, top_k, round(ingest_s, 3), [q.id for q in asked])
 
 
@@ -174,21 +194,21 @@ def _score(
     timings = getattr(chat, "last_timings", None) or {}
     menu = report.quotes
     return AnswerOutcome(
-        query_id,
-        system,
-        outcome,
-        reason,
-        round(seconds, 3),
-        in_evidence,
-        cites,
-        items,
-        all_relevant,
-        getattr(chat, "last_finish_reason", None) == "length",
-        _int(timings.get("predicted_n")),
-        _float(timings.get("predicted_per_second")),
-        _int(timings.get("prompt_n")),
-        menu.enum_bytes if menu else None,
-        menu.omitted if menu else None,
+        query_id=query_id,
+        system=system,
+        outcome=outcome,
+        reason=reason,
+        seconds=round(seconds, 3),
+        relevant_in_evidence=in_evidence,
+        cites_relevant=cites,
+        items=items,
+        items_all_relevant=all_relevant,
+        cut_off=getattr(chat, "last_finish_reason", None) == "length",
+        completion_tokens=_int(timings.get("predicted_n")),
+        tokens_per_second=_float(timings.get("predicted_per_second")),
+        prompt_tokens=_int(timings.get("prompt_n")),
+        enum_bytes=menu.enum_bytes if menu else None,
+        spans_omitted=menu.omitted if menu else None,
     )
 
 
@@ -203,3 +223,7 @@ def _int(value: Any) -> int | None:
 
 def _float(value: Any) -> float | None:
     return round(float(value), 2) if isinstance(value, int | float) else None
+
+
+def _seconds(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
