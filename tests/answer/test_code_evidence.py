@@ -170,6 +170,20 @@ def test_the_size_cap_drops_whole_edges_from_the_end_and_says_how_many(shop: Cod
     assert capped.to_dict()["omitted"] == 2
 
 
+def test_in_a_mixed_bundle_the_passages_give_way_so_the_edges_are_sent(
+    col: Collection, shop: CodeMap
+) -> None:
+    hits = col.search("wombat echidna")
+    edges = matching_edges(shop, "which code calls the store put method?", top_k=1)
+    full = build_bundle(hits, collection="test", query="q", max_bytes=24_000, edges=edges)
+    passages = sum(len(i.prompt_block().encode()) for i in full.items if i.kind == "passage")
+    # Room for the passages alone: the edge must still go, one passage must give way.
+    tight = build_bundle(hits, collection="test", query="q", max_bytes=passages + 5, edges=edges)
+    assert [i.kind for i in tight.items] == ["passage", "edge"]
+    assert [i.number for i in tight.items] == [1, 2]
+    assert (tight.truncated, tight.omitted) == (True, 1)
+
+
 def test_the_scope_hash_names_exactly_the_edges_sent(shop: CodeMap) -> None:
     a = _bundle(shop, "shop.db.Store.put")
     assert a.scope_hash == _bundle(shop, "shop.db.Store.put").scope_hash

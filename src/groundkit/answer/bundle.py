@@ -3,8 +3,8 @@
 Items are document passages in the search's rank order, code-map edges in the order their
 builder gives (``answer.code``), or passages then edges; they are numbered from 1. The cap counts
 the bytes of each item as it is serialised into the prompt; items are taken in order until the
-next one would not fit, and how many were left out is part of the bundle, so truncation is always
-reported.
+next one would not fit (in a mixed bundle, the passages stop where the edges' room begins), and
+how many were left out is part of the bundle, so truncation is always reported.
 """
 
 from __future__ import annotations
@@ -105,24 +105,27 @@ def build_bundle(
     code_found: int | None = None,
 ) -> EvidenceBundle:
     """Number ``hits`` in rank order, then ``edges`` in the order given, and keep the longest
-    prefix whose prompt fits ``max_bytes``."""
-    makers: list[Callable[[int], Item]] = [_passage(h) for h in sorted(hits, key=lambda h: h.rank)]
-    makers += [_edge(e) for e in edges]
+    prefix of each whose prompt fits ``max_bytes``. When both are given, room for the edges is
+    kept first: the passages give way, so that asking for code always sends some."""
+    passages = [_passage(h) for h in sorted(hits, key=lambda h: h.rank)]
+    coded = [_edge(e) for e in edges]
+    room = sum(_size(make(len(passages) + 1)) for make in coded) if passages and coded else 0
     items: list[Item] = []
     used = 0
-    for make in makers:
-        item = make(len(items) + 1)
-        size = len(item.prompt_block().encode("utf-8", "surrogatepass"))
-        if used + size > max_bytes:
-            break
-        items.append(item)
-        used += size
+    for makers, limit in ((passages, max(max_bytes - room, 0)), (coded, max_bytes)):
+        for make in makers:
+            item = make(len(items) + 1)
+            if used + _size(item) > limit:
+                break
+            items.append(item)
+            used += _size(item)
+    omitted = len(passages) + len(coded) - len(items)
     scope = _scope(collection, code_map, query, items)
     return EvidenceBundle(
         collection,
         query,
         tuple(items),
-        len(makers) - len(items),
+        omitted,
         max_bytes,
         scope,
         code_map,
@@ -130,6 +133,10 @@ def build_bundle(
         code_scope,
         code_found,
     )
+
+
+def _size(item: Item) -> int:
+    return len(item.prompt_block().encode("utf-8", "surrogatepass"))
 
 
 def _passage(hit: Hit) -> Callable[[int], Item]:
