@@ -89,7 +89,7 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
         "warning": ai.warning,
         "answered": report.answer is not None,
         "abstained": report.answer is not None and report.answer.abstained,
-        "items": items,
+        "answer_items": items,
         "citations": [c.to_dict() for c in citations],
         "evidence": evidence,
         "omitted": report.bundle.omitted,

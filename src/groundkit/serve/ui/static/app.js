@@ -84,6 +84,17 @@
     showCited();
   }
 
+  // A search's URL keeps only what differs from the defaults: short enough to share.
+  var DEFAULTS = { mode: "auto", k: "10" };
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.verb !== "get") return;
+    var params = event.detail.parameters;
+    Object.keys(DEFAULTS).concat(["source", "where"]).forEach(function (name) {
+      var value = params[name];
+      if (value === "" || value === DEFAULTS[name]) delete params[name];
+    });
+  });
+
   // A region being reloaded says so to assistive technology.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var region = event.detail && event.detail.target;
