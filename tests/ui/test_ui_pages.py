@@ -400,6 +400,7 @@ def test_an_edge_shows_its_evidence_provenance_confidence_location_and_check(
         )
     )
 
+    assert '<h2 id="panel-h">shop calls billing</h2>' in html
     assert "shop.api.order calls billing.invoice.bill at shop/api.py:11: bill(order_id)" in html
     assert "call-imported" in html
     assert "0.98" in html

@@ -158,8 +158,11 @@ def maps_router() -> APIRouter:
 
 
 def _labels(nodes: list[Any], level: Level) -> dict[str, str]:
+    """What the page calls each drawn node: an area by its name, a module by its own."""
     if level == "area":
-        return {}
+        places = Places(nodes)
+        areas = {a for n in nodes if (a := places.areas.of(n)) is not None}
+        return {AREA_PREFIX + a: a for a in areas}
     return {n.key.id: n.qualname for n in nodes}
 
 
