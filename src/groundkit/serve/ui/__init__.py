@@ -49,11 +49,11 @@ def mount_ui(
 
         raise missing_extra("jinja2", "serve") from None
     from groundkit.serve.ui.answer import answer_router
+    from groundkit.serve.ui.assets import static_router
     from groundkit.serve.ui.evals import evals_router
     from groundkit.serve.ui.home import home_router
     from groundkit.serve.ui.maps import maps_router
     from groundkit.serve.ui.search import search_router
-    from groundkit.serve.ui.static import static_router
 
     def answers() -> AnswerRuntime:
         return answer_runtime() if answer_runtime is not None else make_answer_runtime()
