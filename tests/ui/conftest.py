@@ -198,10 +198,8 @@ def writable_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 def browser() -> Iterator[Any]:
     if not CHROMIUM.is_file():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium chromium-driver)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install -e '.[dev]')")
+    from playwright.sync_api import sync_playwright  # in the dev extra: missing is an error
+
     with sync_playwright() as playwright:
         # launch() gives every run a fresh, empty profile (user-data dir) of its own.
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
