@@ -11,13 +11,12 @@ Needs the dev extra (pytrec-eval-terrier).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
-from typing import Any
 
 import pytrec_eval
 
 from groundkit.eval.datasets import load_beir
+from groundkit.eval.results import EvalReport, read_report
 
 MEASURES = {"ndcg_cut.10", "recall.1,5,10", "recip_rank", "success.1,5,10"}
 PAIRS = {"ndcg@10": "ndcg_cut_10", "mrr@10": "recip_rank"} | {
@@ -27,13 +26,13 @@ PAIRS = {"ndcg@10": "ndcg_cut_10", "mrr@10": "recip_rank"} | {
 }
 
 
-def golden_qrels(report: dict[str, Any]) -> dict[str, dict[str, int]]:
+def golden_qrels(report: EvalReport) -> dict[str, dict[str, int]]:
     """Document-level qrels from the gold spans the run recorded."""
     out: dict[str, dict[str, int]] = {}
-    for query in report["queries"]:
-        for source, _start, _end, grade in query["gold"]:
-            grades = out.setdefault(query["id"], {})
-            grades[source] = max(grades.get(source, 0), grade)
+    for query in report.queries:
+        for span in query.gold:
+            grades = out.setdefault(query.id, {})
+            grades[span.source] = max(grades.get(span.source, 0), span.grade)
     return out
 
 
@@ -43,30 +42,30 @@ def main() -> int:
     parser.add_argument("--beir", type=Path, help="the BEIR folder the run was measured on")
     parser.add_argument("--split", default="test")
     args = parser.parse_args()
-    report = json.loads(args.run.read_text())
+    report = read_report(args.run)
     if args.beir:
         dataset = load_beir(args.beir, args.split)
-        assert dataset.hash == report["dataset"]["hash"], "the run was measured on other data"
+        assert dataset.hash == report.dataset.hash, "the run was measured on other data"
         assert dataset.qrels is not None
         qrels = {q: dict(r) for q, r in dataset.qrels.items()}
     else:
         qrels = golden_qrels(report)
     print("| stage | queries | metrics compared | largest |ours - trec_eval| |")
     print("|---|---:|---:|---:|")
-    for stage in report["stages"]:
+    for stage in report.stages:
         run = {
-            q["id"]: {d: 10.0 - i for i, d in enumerate(q["stages"][stage]["ranked"]["document"])}
-            for q in report["queries"]
-            if q["id"] in qrels
+            q.id: {d: 10.0 - i for i, d in enumerate(q.stages[stage].ranked["document"])}
+            for q in report.queries
+            if q.id in qrels
         }
         expected = pytrec_eval.RelevanceEvaluator(qrels, MEASURES).evaluate(run)
         worst, compared = 0.0, 0
-        for q in report["queries"]:
-            ours = q["stages"][stage]["metrics"].get("document")
+        for q in report.queries:
+            ours = q.stages[stage].metrics.get("document")
             if ours is None:
                 continue
             for mine, theirs in PAIRS.items():
-                worst = max(worst, abs(ours[mine] - expected[q["id"]][theirs]))
+                worst = max(worst, abs(ours[mine] - expected[q.id][theirs]))
                 compared += 1
         print(f"| {stage} | {len(run)} | {compared} | {worst:.2e} |")
     return 0

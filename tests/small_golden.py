@@ -1,4 +1,4 @@
-"""A small golden corpus, written per test so eval tests never depend on evals/golden's content."""
+"""A small golden corpus, written per test so eval tests never depend on the shipped corpus."""
 
 from __future__ import annotations
 

@@ -323,11 +323,14 @@ class Collection:
         source: str | None = None,
         where: Mapping[str, Any] | None = None,
         rerank: bool | None = None,
+        collapse: bool | None = None,
     ) -> list[Hit]:
         """Ranked hits for ``query``, searched as plain words (never as query syntax).
 
         ``mode``: bm25, dense, hybrid (reciprocal-rank fusion of both) or auto; default
         ``search.mode``, whose ``auto`` means hybrid when the collection has vectors, else bm25.
+        ``collapse`` (default ``search.collapse``): fold near-duplicate hits into the best one.
+        Dense and hybrid rank only chunks that have vectors: see ``missing_vectors``.
         """
         cfg = self.settings.search
         chosen = self.resolve_mode(mode or cfg.mode)
@@ -352,6 +355,7 @@ class Collection:
             min_similarity=cfg.min_similarity,
             snippet_chars=cfg.snippet_chars,
             rerank_top_n=self.settings.rerank.top_n,
+            collapse=cfg.collapse if collapse is None else collapse,
         )
         return run_search(
             request,
@@ -380,6 +384,15 @@ class Collection:
         if chosen == SearchMode.HYBRID or self.embedder_identity is not None:
             return SearchMode.HYBRID
         return SearchMode.BM25
+
+    def missing_vectors(self, mode: SearchMode | str | None = None) -> int:
+        """How many chunks a search in ``mode`` (default ``search.mode``) cannot rank by meaning:
+        those without a vector yet (an interrupted ``ingest --dense``), when the mode uses
+        vectors; 0 for bm25. Two counters kept by the store: no table is scanned."""
+        chosen = self.resolve_mode(mode or self.settings.search.mode)
+        if chosen == SearchMode.BM25 or self.embedder_identity is None:
+            return 0
+        return max(0, self._store.counts()[1] - self._store.vector_count())
 
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked."""

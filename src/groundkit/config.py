@@ -119,6 +119,13 @@ class SearchConfig(_Section, frozen=True):
         | None
     ) = None
     rerank: Annotated[bool, _d("Rerank the fused candidates with rerank.model.")] = False
+    collapse: Annotated[
+        bool,
+        _d(
+            "Fold near-duplicate hits (the same passage stored twice, say as .md and .html)"
+            " into the best of them."
+        ),
+    ] = True
     ann_threshold: (
         Annotated[
             int,
@@ -191,6 +198,19 @@ class ProfileConfig(_Section, frozen=True):
     timeout_s: Annotated[float, _d("Total time for one request.", gt=0, le=3600)] = 60.0
     connect_timeout_s: Annotated[float, _d("Time to connect.", gt=0, le=600)] = 10.0
     max_tokens: Annotated[int, _d("Most tokens in one reply.", ge=16, le=65_536)] = 1024
+    quotes: Annotated[
+        Literal["constrained", "free"] | None,
+        _d(
+            "constrained: the response schema lists the exact spans a citation may quote;"
+            " free: any string, checked afterwards (default: constrained for local profiles,"
+            " free otherwise). The citation check is the same in both."
+        ),
+    ] = None
+    n_ctx: Annotated[int, _d("llamacpp: context window in tokens.", ge=512, le=131_072)] = 4096
+    n_threads: (
+        Annotated[int, _d("llamacpp: CPU threads (default: the cores, at most 4).", ge=1, le=256)]
+        | None
+    ) = None
 
 
 class AnswerConfig(_Section, frozen=True):
@@ -203,6 +223,10 @@ class AnswerConfig(_Section, frozen=True):
     redact_names: Annotated[
         list[str], _d("Literal names (people, projects) redacted before sending.")
     ] = []
+    min_quote_chars: Annotated[
+        int,
+        _d("Shortest quote a citation may have (shorter ones refuse the answer).", ge=1, le=1000),
+    ] = 16
 
 
 class ServeConfig(_Section, frozen=True):

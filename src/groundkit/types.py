@@ -19,6 +19,7 @@ __all__ = [
     "Hit",
     "IngestReport",
     "Metadata",
+    "Relocated",
     "ResolvedCitation",
     "SearchMode",
     "Skipped",
@@ -101,7 +102,12 @@ class Citation:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One ranked search result."""
+    """One ranked search result.
+
+    ``folded``: the near-duplicates of this hit that ranked below it (the same passage stored
+    again, say as ``.md`` and ``.html``), folded into it rather than listed; see
+    ``retrieve.duplicates``. Empty when collapsing is off.
+    """
 
     rank: int
     score: float
@@ -111,6 +117,7 @@ class Hit:
     metadata: Metadata = field(default_factory=dict)
     # 1-based rank of this chunk in each stage that saw it: bm25, dense, fused, rerank.
     ranks: dict[str, int] = field(default_factory=dict)
+    folded: tuple[Citation, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         c = self.citation
@@ -131,33 +138,72 @@ class Hit:
             "text": self.text,
             "metadata": self.metadata,
             "ranks": self.ranks,
+            "folded": len(self.folded),
+            "folded_hits": [_folded(f) for f in self.folded],
         }
 
 
-class Verification(StrEnum):
-    """How a cited passage compares with its source as it is now."""
+def _folded(citation: Citation) -> dict[str, Any]:
+    return {
+        "chunk_id": citation.chunk_id,
+        "document_id": citation.document_id,
+        "source": citation.source,
+        "line": citation.line,
+        "end_line": citation.end_line,
+    }
 
-    VERIFIED = "verified"  # the source still holds exactly what was ingested
-    DRIFTED = "drifted"  # the source changed since ingest; the stored text is what was cited
-    MISSING = "missing"  # the source file is gone
-    UNREADABLE = "unreadable"  # the source file is there but cannot be read to compare
+
+class Verification(StrEnum):
+    """How a cited passage compares with its source as it is now.
+
+    Judged on the cited text alone: the source is read again the way it was ingested and the
+    passage looked for (where it was, then near there, then anywhere), so an edit elsewhere in
+    the file leaves a citation verified.
+    """
+
+    VERIFIED = "verified"  # the source still holds the cited text (perhaps elsewhere: moved_to)
+    DRIFTED = "drifted"  # the source no longer holds the cited text; the store still does
+    MISSING = "missing"  # the source file (or the record) is gone
+    UNREADABLE = "unreadable"  # the source is there but cannot be read as it was ingested
     NOT_CHECKED = "not_checked"  # a remote source: groundkit never re-fetches to verify
 
 
 @dataclass(frozen=True, slots=True)
+class Relocated:
+    """Where a cited passage is now, when the source still holds it somewhere else.
+
+    Offsets are into the source's text as groundkit reads it (what a re-ingest would store);
+    lines are 1-based, of the passage's first and last character.
+    """
+
+    start: int
+    end: int
+    line: int
+    end_line: int
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
 class ResolvedCitation:
-    """A chunk read back from the stored document, with the source re-checked."""
+    """A chunk read back from the stored document, with the source re-checked.
+
+    ``moved_to``: set when the source still holds the cited text, but at other offsets or lines.
+    """
 
     citation: Citation
     text: str
     verification: Verification
     metadata: Metadata = field(default_factory=dict)
+    moved_to: Relocated | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.citation.to_dict(),
             "text": self.text,
             "verification": str(self.verification),
+            "moved_to": None if self.moved_to is None else self.moved_to.to_dict(),
             "metadata": self.metadata,
         }
 
@@ -228,6 +274,12 @@ class CollectionStatus:
     size_bytes: int
 
     @property
+    def missing_vectors(self) -> int:
+        """Chunks without a vector, which dense ranking cannot find (0 without an embedder:
+        such a collection is searched by bm25 alone)."""
+        return max(0, self.chunks - self.vectors) if self.embedder else 0
+
+    @property
     def health(self) -> Literal["ok", "catching_up"]:
         in_step = (
             self.pending == 0
@@ -237,4 +289,4 @@ class CollectionStatus:
         return "ok" if in_step else "catching_up"
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "health": self.health}
+        return {**asdict(self), "missing_vectors": self.missing_vectors, "health": self.health}

@@ -7,7 +7,8 @@ import pathlib
 import subprocess
 import sys
 
-p = pathlib.Path("src/groundkit/answer/contract.py")
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+p = ROOT / "src/groundkit/answer/contract.py"
 orig = p.read_text()
 M = [
     (
@@ -95,16 +96,52 @@ M = [
         "lone_surrogate_or_a_control",
     ),
     (
+        "no minimum quote length",
+        "        if len(quote) < self.min_chars:",
+        "        if False:",
+        "shorter_than_the_minimum",
+    ),
+    (
+        "restated question accepted",
+        "        if any(words <= asked for asked in self.questions):",
+        "        if False:",
+        "only_restates_the_question",
+    ),
+    (
+        "bidi override allowed",
+        "        or ch in _BIDI\n",
+        "\n",
+        "spoof_the_terminal",
+    ),
+    (
         "validation token reusable",
         "            _UNSPENT.remove(self._token)",
         "            assert self._token in _UNSPENT",
         "forged",
     ),
 ]
-bad = 0
-for name, old, new, k in M:
-    assert old in orig, name
-    p.write_text(orig.replace(old, new, 1))
+STRICT = ROOT / "src/groundkit/answer/strict.py"
+
+
+def run() -> int:
+    """Apply each mutant in turn; the originals are restored whatever happens (a crash or ^C
+    midway must not leave a broken contract in the working tree)."""
+    originals = {p: p.read_text(), STRICT: STRICT.read_text()}
+    bad = 0
+    try:
+        for name, old, new, k in M:
+            target = p if old in originals[p] else STRICT
+            assert old in originals[target], name
+            target.write_text(originals[target].replace(old, new, 1))
+            bad += not check(name, k)
+            target.write_text(originals[target])
+    finally:
+        for path, text in originals.items():
+            path.write_text(text)
+    return bad
+
+
+def check(name: str, k: str) -> bool:
     r = subprocess.run(
         [
             ".venv/bin/pytest",
@@ -119,10 +156,13 @@ for name, old, new, k in M:
         check=False,
         capture_output=True,
         text=True,
+        cwd=ROOT,
     )
     line = r.stdout.strip().splitlines()[-1]
     ok = r.returncode != 0
-    bad += not ok
     print(f"{'CAUGHT ' if ok else 'MISSED '} {name:35s} -k {k:25s} {line}")
-p.write_text(orig)
-sys.exit(bad)
+    return ok
+
+
+if __name__ == "__main__":
+    sys.exit(run())

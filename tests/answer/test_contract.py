@@ -38,7 +38,10 @@ def test_a_valid_answer_resolves_every_quote_to_offsets_in_the_stored_document(
     bundle = bundle_for(col, "wombat burrows")
     assert bundle.items[0].source.endswith("wombat.md")
     answer = validate_answer(
-        reply(item("Wombats dig burrows.", (1, QUOTE)), item("They eat bark.", (1, "bark"))),
+        reply(
+            item("Wombats dig burrows.", (1, QUOTE)),
+            item("They eat bark.", (1, "grasses, roots and bark")),
+        ),
         bundle,
         col.show,
     )
@@ -46,7 +49,7 @@ def test_a_valid_answer_resolves_every_quote_to_offsets_in_the_stored_document(
     stored = stored_text(col, bundle.items[0].document_id)
     for cited in answer.citations:
         assert stored[cited.start : cited.end] == cited.cited_text
-    assert [c.cited_text for c in answer.citations] == [QUOTE, "bark"]
+    assert [c.cited_text for c in answer.citations] == [QUOTE, "grasses, roots and bark"]
 
 
 def test_cited_text_is_cut_from_the_store_not_copied_from_the_model(col: Collection) -> None:
@@ -79,8 +82,8 @@ def test_a_quote_differing_only_in_whitespace_or_case_is_refused(
 
 
 def test_a_quote_differing_only_in_unicode_normal_form_is_refused(col: Collection) -> None:
-    decomposed = unicodedata.normalize("NFD", "caf\u00e9 crumb")
-    assert decomposed != "caf\u00e9 crumb"
+    decomposed = unicodedata.normalize("NFD", "the odd caf\u00e9 crumb")
+    assert decomposed != "the odd caf\u00e9 crumb"
     refused(col, reply(item("Crumbs.", (1, decomposed))))
 
 
@@ -97,7 +100,8 @@ def test_a_source_outside_the_bundle_is_refused(col: Collection, source: int) ->
 
 def test_one_bad_citation_rejects_the_whole_answer(col: Collection) -> None:
     good = item("Wombats dig burrows.", (1, QUOTE))
-    half = item("They eat bark.", (1, "bark"), (1, "eats bark"))  # the second is not verbatim
+    # The second citation is not verbatim; the first is.
+    half = item("They eat bark.", (1, "grasses, roots and bark"), (1, "eats bark and grasses"))
     refused(col, reply(good, half))
 
 
@@ -152,7 +156,12 @@ def test_an_item_without_text_is_refused(col: Collection, text: object) -> None:
 
 
 def test_an_empty_quote_is_refused(col: Collection) -> None:
-    refused(col, reply(item("Wombats dig.", (1, ""))))
+    # Even with no minimum length: an empty string is in every text.
+    bundle = bundle_for(col, "wombat burrows")
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("Wombats dig.", (1, ""))), bundle, col.show, min_quote_chars=0)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+    assert "quote is empty" in caught.value.message  # its own rule, not a later one
 
 
 @pytest.mark.parametrize(
@@ -229,8 +238,10 @@ def test_a_validated_answer_cannot_be_copied_into_a_forged_one(col: Collection) 
 def test_a_quote_found_more_than_once_names_its_first_place_and_says_it_is_ambiguous(
     col: Collection,
 ) -> None:
-    bundle = bundle_for(col, "wombat burrows")
-    answer = validate_answer(reply(item("Wombats.", (1, "wombat"), (1, QUOTE))), bundle, col.show)
+    bundle = bundle_for(col, "burrows")
+    answer = validate_answer(
+        reply(item("Wombats.", (1, "wombat"), (1, QUOTE))), bundle, col.show, min_quote_chars=1
+    )
     repeated, once = answer.citations
     stored = stored_text(col, bundle.items[0].document_id)
     assert repeated.start == stored.index("wombat")
@@ -250,3 +261,89 @@ def test_a_source_deleted_from_the_store_since_retrieval_refuses_the_answer(
 
 def test_a_reply_nested_too_deep_to_parse_is_refused_not_a_crash(col: Collection) -> None:
     refused(col, '{"items": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+def test_a_quote_shorter_than_the_minimum_is_refused(col: Collection) -> None:
+    # A one-character quote is in almost any passage: it would validate behind any claim.
+    bundle = bundle_for(col, "wombat burrows")
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("Wombats eat bark.", (1, "a"))), bundle, col.show)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+    assert "shorter than 16 characters" in caught.value.message
+
+
+def test_the_minimum_quote_length_is_a_setting(col: Collection) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    raw = reply(item("Wombats dig.", (1, QUOTE)))  # 17 characters
+    assert validate_answer(raw, bundle, col.show, min_quote_chars=17).citations
+    with pytest.raises(AIError):
+        validate_answer(raw, bundle, col.show, min_quote_chars=18)
+
+
+def test_the_contract_default_minimum_is_the_configured_default() -> None:
+    from groundkit.answer.contract import MIN_QUOTE_CHARS
+    from groundkit.config import AnswerConfig
+
+    assert AnswerConfig().min_quote_chars == MIN_QUOTE_CHARS
+
+
+def test_a_quote_that_only_restates_the_question_is_refused(col: Collection) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    question = "Does the wombat dig long burrows?"
+    with pytest.raises(AIError) as caught:
+        validate_answer(
+            reply(item("Yes.", (1, "The wombat digs long burrows"))),
+            bundle,
+            col.show,
+            question="What does the wombat dig, long burrows or the wombat digs?",
+        )
+    assert "only restates the question" in caught.value.message
+    # The same quote carries meaning when the question did not already say it.
+    answer = validate_answer(
+        reply(item("Yes.", (1, "The wombat digs long burrows with its strong claws"))),
+        bundle,
+        col.show,
+        question=question,
+    )
+    assert answer.citations
+
+
+def test_a_quote_made_of_punctuation_only_is_refused(col: Collection) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item("Dash.", (1, " \u2014 "))), bundle, col.show, min_quote_chars=1)
+    assert "no letter or digit" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wombats dig \u202egnol\u202c burrows.",  # RIGHT-TO-LEFT OVERRIDE
+        "Wombats \u2067dig\u2069 burrows.",  # an isolate
+        "\u0301\u0301\u0301",  # combining marks with nothing to sit on
+    ],
+)
+def test_answer_text_that_could_spoof_the_terminal_is_refused(col: Collection, text: str) -> None:
+    bundle = bundle_for(col, "wombat burrows")
+    with pytest.raises(AIError) as caught:
+        validate_answer(reply(item(text, (1, QUOTE))), bundle, col.show)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+
+
+def test_a_secret_in_the_answer_text_is_scrubbed_and_the_quote_still_validates(
+    col: Collection,
+) -> None:
+    from groundkit.answer.scrub import Scrubber
+    from groundkit.secret import Secret
+
+    bundle = bundle_for(col, "wombat burrows")
+    key = "opaque-provider-key-7731"
+    text = f"Wombats dig. Bearer gsk_{'a1B2' * 12} and {key}."
+    answer = validate_answer(
+        reply(item(text, (1, QUOTE))), bundle, col.show, scrub=Scrubber([Secret(key)])
+    )
+    shown = answer.items[0].text
+    assert "gsk_" not in shown
+    assert key not in shown
+    assert shown.startswith("Wombats dig.")
+    assert answer.citations[0].cited_text == QUOTE

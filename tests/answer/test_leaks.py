@@ -142,3 +142,32 @@ def test_reprs_of_the_chat_stack_never_show_the_key(setup: dict[str, Any]) -> No
     assert "groq" in repr(chat)
     assert KEY not in repr(chat)
     assert KEY not in repr(vars(chat))
+
+
+def test_the_log_guard_keeps_code_paths_of_a_server_traceback_readable(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # What the REST server logs for a 500: the frames of the traceback, as format_tb gives them.
+    frames = (
+        '  File "/home/alice/projects/groundkit/lib/python3/site/packages/groundkit/serve/rest.py"'
+        ", line 200, in __call__\n"
+        '  File "/srv/deployments/groundkit/releases/current/src/groundkit/retrieve/search.py"'
+        ", line 88, in run_search\n"
+    )
+    install_log_guard()
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger("groundkit.serve").error("request 7 failed with KeyError\n%s", frames)
+    logging.getLogger("groundkit.serve").error("with %s", f"Bearer {KEY}")
+    assert caplog.messages[0] == "request 7 failed with KeyError\n" + frames
+    assert "<redacted>.py" not in caplog.text
+    assert KEY not in caplog.text  # secrets are still scrubbed
+
+
+def test_a_base64_key_that_contains_slashes_is_still_scrubbed_from_logs(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    key = "Zm9vYmFy/QmF6cXV4/V0FaZ2xvYmFsS2V5MTIzNDU2Nzg5MGFi"
+    install_log_guard()
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger("elsewhere").error("secret %s end", key)
+    assert caplog.messages == ["secret <redacted> end"]

@@ -113,8 +113,57 @@ def test_the_grammar_schema_only_tightens_the_contract() -> None:
     from groundkit.answer.llamacpp import tightened
 
     tight = tightened(ANSWER_SCHEMA)
-    assert tight["properties"]["items"]["maxItems"] == 4
+    assert tight["properties"]["items"]["maxItems"] == 2
     entry = tight["properties"]["items"]["items"]
-    assert entry["properties"]["text"]["maxLength"] == 400
+    assert entry["properties"]["text"]["maxLength"] == 240
     assert entry["additionalProperties"] is False
     assert "maxItems" not in ANSWER_SCHEMA["properties"]["items"]  # the contract is untouched
+
+
+def test_a_loaded_model_is_reused_within_the_process_and_threads_wait_passively() -> None:
+    import os
+
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    first = LlamaCppChat(max_tokens=8, n_ctx=1024, n_threads=1)
+    first.complete("Answer briefly.", "Say hello.")
+    second = LlamaCppChat(max_tokens=8, n_ctx=1024, n_threads=1)
+    second.complete("Answer briefly.", "Say hello.")
+    assert second.load_seconds == 0.0  # the first object paid for loading; the second did not
+    assert second.last_timings is not None
+    # Set before the library loaded (a user's own value would have been kept).
+    assert "OMP_WAIT_POLICY" in os.environ
+
+
+def test_the_evidence_budget_leaves_room_for_the_reply() -> None:
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    chat = LlamaCppChat(max_tokens=1024, n_ctx=4096)
+    assert 0 < chat.prompt_budget_bytes < 4096 * 3
+    assert LlamaCppChat(max_tokens=1024, n_ctx=1024).prompt_budget_bytes == 0
+
+
+def test_the_local_model_answers_a_sample_question_with_constrained_quotes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Decoding under the quote-constrained schema, the tiny model can only cite exact spans:
+    # what was a misquote (a refusal) is now a checked answer.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in DOCS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    (tmp_path / "grk.toml").write_text('[profiles.smol]\nprovider = "llamacpp"\nlocal = true\n')
+    runtime = Runtime(
+        keys=KeyStore(MemoryKeyring()),
+        ai_settings=AISettings(tmp_path / "ai.json"),
+        transport=ForbiddenTransport(),
+    )
+    monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+    index = str(tmp_path / "index")
+    assert main(["--index-dir", index, "ingest", str(docs), "-q"]) == 0
+    assert main(["--index-dir", index, "ai", "enable", "default", "--profile", "smol"]) == 0
+    capsys.readouterr()
+    assert main(["--index-dir", index, "answer", "How do I descale the kettle?", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["quotes"]["mode"] == "constrained"
+    assert report["ai"]["state"] == "answered", report["ai"]["reason"]

@@ -270,3 +270,26 @@ def test_the_transport_has_both_a_connect_and_a_total_timeout() -> None:
     assert policy.max_redirects == 0
     assert policy.https_for_public
     assert policy.allow_hosts == frozenset()  # not local: the SSRF guard applies in full
+
+
+def test_an_unsafe_chat_endpoint_gets_a_hint_about_provider_endpoints_not_ingesting() -> None:
+    with FakeChatServer([]) as server:
+        profile = ProfileConfig(
+            provider="openai_compatible",
+            base_url=server.url.replace("http://", "https://") + "/v1",
+            model="m",
+            api_key_env="K",
+        )
+        chat = build_chat(
+            "p",
+            profile,
+            keys=KeyStore(MemoryKeyring()),
+            patterns=DEFAULT_PATTERNS,
+            environ={"K": FIXTURE_KEY},
+        )
+        with pytest.raises(UnsafeURLError) as caught:
+            chat.complete("S", "U")
+    hint = caught.value.hint or ""
+    assert "ingest" not in hint
+    assert "local = true" in hint
+    assert "base_url" in hint

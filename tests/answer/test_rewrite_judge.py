@@ -95,3 +95,15 @@ def test_the_scripted_model_fails_closed_when_its_replies_run_out(col: Collectio
     report = answer_question(col, "wombat burrows", ScriptedChat([]))
     assert report.ai.state == AIState.FAILED
     assert report.bundle.items
+
+
+def test_a_secret_echoed_in_the_judge_verdict_is_scrubbed(col: Collection) -> None:
+    key = "gsk_" + "Zx9" * 14
+    verdict = json.dumps(
+        {"faithful": False, "unsupported_claims": [f"key {key}"], "reasoning": f"Bearer {key}"}
+    )
+    report = answer_question(col, "wombat burrows", ScriptedChat([GOOD, verdict]), judge=True)
+    shown = json.dumps(report.to_dict())
+    assert key not in shown
+    assert report.judge is not None
+    assert report.judge.unsupported_claims == ("key <redacted>",)

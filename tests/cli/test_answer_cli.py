@@ -26,6 +26,7 @@ from groundkit.testing.chat import (
     RecordingTransport,
     openai_reply,
 )
+from small_golden import make_small_golden
 
 WOMBAT = "The wombat digs long burrows with its strong claws.\n\nA wombat eats bark.\n"
 GOOD = json.dumps(
@@ -390,3 +391,150 @@ def test_a_local_model_still_needs_the_opt_in(grk: Grk, use: Any, tmp_path: Path
     (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
     report = degraded(grk, "disabled", "ai.disabled", "--profile", "box")
     assert report["ai"]["provider"] is None  # nothing was built, no model was loaded
+
+
+# -- a provider that echoes its Authorization header (issue 10, fault 11)
+
+
+def _echoing_reply(key: str) -> str:
+    return json.dumps(
+        {
+            "items": [
+                {
+                    "text": f"Wombats dig burrows. Authorization: Bearer {key}",
+                    "citations": [{"source": 1, "quote": "digs long burrows"}],
+                }
+            ]
+        }
+    )
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_key_echoed_by_the_provider_is_never_printed(
+    grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, as_json: bool
+) -> None:
+    monkeypatch.setenv("TEST_GROQ_KEY", FIXTURE_KEY)
+    transport = use(
+        RecordingTransport(
+            [
+                openai_reply(f"wombat burrows Bearer {FIXTURE_KEY}"),  # the rewritten query
+                openai_reply(_echoing_reply(FIXTURE_KEY)),
+            ]
+        )
+    ).transport
+    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    args = ["answer", "what do those diggers make?", "--rewrite"] + (["--json"] if as_json else [])
+    assert grk(*args) == 0
+    assert len(transport.sent) == 2  # both calls were made, and answered
+    assert FIXTURE_KEY not in grk.out + grk.err
+    assert "FIXTUREkey" not in grk.out + grk.err
+    if as_json:
+        report = json.loads(grk.out)
+        assert report["ai"]["state"] == "answered"
+        assert report["answer"]["items"][0]["text"].startswith("Wombats dig burrows.")
+        assert "<redacted>" in report["rewritten_query"]
+    else:
+        assert "Wombats dig burrows." in grk.out
+
+
+def test_a_key_with_no_known_shape_echoed_by_a_provider_is_scrubbed_verbatim(
+    grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    opaque = "opaqueKEYwithNoKnownShape42"
+    (tmp_path / "grk.toml").write_text(
+        '[profiles.odd]\nprovider = "openai_compatible"\nbase_url = "https://llm.example.org/v1"\n'
+        'model = "m"\napi_key_env = "ODD_KEY"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ODD_KEY", opaque)
+    use(RecordingTransport([openai_reply(_echoing_reply(opaque))]))
+    assert grk("ai", "enable", "default", "--profile", "odd") == 0
+    report = grk.json("answer", "what does the wombat dig?")
+    assert report["ai"]["state"] == "answered"
+    assert opaque not in json.dumps(report)
+    assert report["answer"]["citations"][0]["cited_text"] == "digs long burrows"
+
+
+# -- grk eval echo / grk eval answers
+
+
+def test_eval_echo_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
+    use(RecordingTransport([openai_reply('{"items": []}')] * 6))
+    report = grk.json("eval", "echo", "--profile", "box")
+    assert report["questions"] == 6
+    assert report["abstained"] == 6
+    assert "deprecated" not in grk.err
+
+
+def test_the_old_eval_answers_spelling_still_works_and_says_it_is_deprecated(
+    grk: Grk, use: Any
+) -> None:
+    use(RecordingTransport([openai_reply('{"items": []}')] * 2))
+    report = grk.json("eval", "--answers", "--profile", "box", "--rounds", "1")
+    assert report["questions"] == 2
+    assert "grk eval echo" in grk.err
+
+
+def _cite(quote: str) -> Any:
+    return openai_reply(
+        json.dumps({"items": [{"citations": [{"source": 1, "quote": quote}], "text": "So."}]})
+    )
+
+
+def test_eval_answers_reports_outcomes_and_relevant_citations_per_system(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    golden = make_small_golden(tmp_path / "golden")
+    sent = use(
+        RecordingTransport(
+            [_cite("The alpha pump moves 40 litres a minute."), openai_reply('{"items": []}')]
+        )
+    ).transport
+    summary = grk.json(
+        "eval", "answers", "--profile", "box", "--golden", str(golden), "--limit", "2",
+        "--quotes", "constrained", "--out", str(tmp_path / "r"),
+    )  # fmt: skip
+    system = summary["systems"]["box/constrained"]
+    assert system["counts"]["answered"] == 1
+    assert system["counts"]["abstained"] == 1
+    assert system["rates"]["validated"]["mean"] == 1.0
+    assert system["rates"]["cites_relevant"]["mean"] == 0.5
+    assert len(sent.sent) == 2
+    page = Path(summary["html"]).read_text()
+    assert "box/constrained" in page
+    assert "<script" not in page
+
+
+def test_eval_answers_gated_on_a_better_baseline_exits_4(
+    grk: Grk, use: Any, tmp_path: Path
+) -> None:
+    golden = make_small_golden(tmp_path / "golden")
+    args = ["eval", "answers", "--profile", "box", "--golden", str(golden), "--limit", "2",
+            "--quotes", "constrained", "--out", str(tmp_path / "r")]  # fmt: skip
+    use(
+        RecordingTransport(
+            [
+                _cite("The alpha pump moves 40 litres a minute."),
+                _cite("replace its seals every third year"),
+            ]
+        )
+    )
+    first = grk.json(*args)
+    use(
+        RecordingTransport(
+            [
+                _cite("The alpha pump moves 40 litres a minute."),
+                _cite("replace its seals every third year"),
+            ]
+        )
+    )
+    assert grk.json(*args, "--compare", first["json"])["regressions"] == []
+    use(RecordingTransport([openai_reply('{"items": []}')] * 2))
+    assert grk(*args, "--compare", first["json"]) == 4
+    assert "cites_relevant" in grk.out
+    assert "REGRESSED" in grk.out
+
+
+def test_eval_answers_refuses_an_unknown_quote_mode(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert grk.error("eval", "answers", "--profile", "box", "--quotes", "loose") == (2, "usage")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -95,20 +96,44 @@ def test_a_baseline_that_is_not_an_eval_run_fails_before_the_run(
     assert not Path("evals").exists()
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda run: run["dataset"].update(documents="three"),  # once accepted, never read
+        lambda run: run["queries"][0]["stages"]["bm25"].pop("metrics"),  # once a KeyError
+    ],
+    ids=["wrong-type", "missing-key"],
+)
+def test_a_damaged_baseline_is_refused_before_the_run_naming_the_file(
+    corpus: Path, capsys: pytest.CaptureFixture[str], damage: Callable[[dict[str, Any]], object]
+) -> None:
+    first = run_json(capsys, "--golden", str(corpus), "--no-dense", "--out", "first")
+    baseline = json.loads(Path(first["json"]).read_text())
+    damage(baseline)
+    Path("base.json").write_text(json.dumps(baseline))
+    status, out, _ = grk(
+        capsys, "eval", "--golden", str(corpus), "--compare", "base.json", "--json"
+    )
+    assert status == 2, out
+    error = json.loads(out)["error"]
+    assert error["code"] == "eval.invalid_results"
+    assert "base.json" in error["message"]
+    assert not Path("evals").exists()
+
+
 def test_a_missing_golden_corpus_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = grk(capsys, "eval", "--json")
+    status, out, _ = grk(capsys, "eval", "--golden", "nowhere", "--json")
     assert status == 2
     assert json.loads(out)["error"]["code"] == "eval.invalid_dataset"
 
 
 def test_the_golden_corpus_holds_its_committed_baseline(capsys: pytest.CaptureFixture[str]) -> None:
-    """The CI gate: bm25 and the fake embedder on evals/golden, compared with the baseline."""
+    """The CI gate: bm25 and the fake embedder on the shipped corpus (the default, found from
+    the test's own empty folder), compared with the baseline."""
     baseline = REPO / "evals" / "baselines" / "golden-fake-embedder.json"
     status, out, err = grk(
         capsys,
         "eval",
-        "--golden",
-        str(REPO / "evals" / "golden"),
         "--fake-embedder",
         "--compare",
         str(baseline),

@@ -65,7 +65,7 @@ def test_a_path_that_does_not_exist_is_a_usage_error_and_makes_no_collection(
 
 def test_include_exclude_and_grkignore_decide_what_is_walked(grk: Grk, folder: Path) -> None:
     def sources(*args: str) -> set[str]:
-        grk.json("delete", "--all") if (grk.index_dir / "default").exists() else None
+        grk.json("delete", "--all", "--yes") if (grk.index_dir / "default").exists() else None
         grk.json("ingest", *args, str(folder))
         return {h["source"] for h in grk.json("search", "quoll", "-k", "50")["hits"]}
 

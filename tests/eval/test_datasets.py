@@ -46,9 +46,9 @@ def test_a_quote_becomes_the_span_it_occupies_in_the_stored_text(
 ) -> None:
     dataset = load_golden(make_golden(tmp_path / "g", [judgment()]))
     judged = resolved(dataset, open_col)
-    ((source, start, end, grade),) = judged.spans["q1"]
-    assert (source, grade) == ("alpha.md", 2)
-    assert ALPHA[start:end] == "runs at 40 litres a minute"
+    (span,) = judged.spans["q1"]
+    assert (span.source, span.grade) == ("alpha.md", 2)
+    assert ALPHA[span.start : span.end] == "runs at 40 litres a minute"
     assert judged.qrels["document"]["q1"] == {"alpha.md": 2}
     assert len(judged.qrels["chunk"]["q1"]) == 1
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from groundkit import Collection
-from groundkit.eval.datasets import CATEGORIES, Dataset, load_golden, resolve
+from groundkit.eval.datasets import CATEGORIES, Dataset, golden_corpus, load_golden, resolve
 
-GOLDEN = Path(__file__).resolve().parents[2] / "evals" / "golden"
+GOLDEN = golden_corpus()
 MIN_PER_CATEGORY = 12
 
 
@@ -57,8 +56,8 @@ def test_every_gold_quote_resolves_once_in_the_stored_text(
     documents = {d.source: d.text for d in collection.documents()}
     for query in golden.queries:
         assert len(judged.spans[query.id]) == len(query.gold)
-        for (source, start, end, _), gold in zip(judged.spans[query.id], query.gold, strict=True):
-            text = documents[source]  # stored relative to the docs folder ingested
-            assert text[start:end] == gold.quote
+        for span, gold in zip(judged.spans[query.id], query.gold, strict=True):
+            text = documents[span.source]  # stored relative to the docs folder ingested
+            assert text[span.start : span.end] == gold.quote
         if query.category != "no_answer":
             assert judged.qrels["chunk"][query.id]

@@ -8,12 +8,12 @@ import pytest
 
 from groundkit.config import RerankConfig, Settings
 from groundkit.errors import ErrorCode, GroundkitError
-from groundkit.eval.datasets import load_golden
+from groundkit.eval.datasets import golden_corpus, load_golden
 from groundkit.eval.runner import run_eval
 from groundkit.testing import FakeEmbedder, write_tiny_cross_encoder
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
-GOLDEN = Path(__file__).resolve().parents[2] / "evals" / "golden"
+GOLDEN = golden_corpus()
 
 
 def test_every_score_of_a_real_golden_run_agrees_with_trec_eval(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_a_kept_work_dir_is_reused_without_reingesting(small_golden: Path, tmp_p
     dataset = load_golden(small_golden)
     first = run_eval(dataset, Settings(), tmp_path / "w")
     second = run_eval(dataset, Settings(), tmp_path / "w")
-    assert first.status["documents"] == second.status["documents"] == 3
+    assert first.status.documents == second.status.documents == 3
     assert [q.ranked for q in first.stages[0].queries] == [
         q.ranked for q in second.stages[0].queries
     ]

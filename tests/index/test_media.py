@@ -97,7 +97,7 @@ def test_a_full_disk_after_the_store_commit_is_a_clear_error_and_reads_go_on(
     assert status[1]["pending"]
     assert old[0] == 0
     assert len(old[1]["hits"]) == 10  # type: ignore[arg-type]
-    assert new == (0, {"hits": []})
+    assert new == (0, {"hits": [], "missing_vectors": 0})
     # Then the next run finishes what the full disk interrupted.
     assert again[0] == 0
     assert len(found[1]["hits"]) == 10  # type: ignore[arg-type]
@@ -116,7 +116,7 @@ def test_read_only_media_say_read_only_and_never_suggest_deleting(tmp_path: Path
             "GRK search granite",
             "GRK ingest -q docs",
             "GRK delete docs/d1.md",
-            "GRK delete --all",
+            "GRK delete --all --yes",
             "GRK -c other ingest -q docs",
         ],
     )

@@ -354,3 +354,15 @@ def test_a_record_removed_from_its_file_is_removed_from_the_collection(
     assert (report.unchanged, report.removed) == (1, 1)
     assert col.search("phascogale") == []
     assert len(col.search("antechinus")) == 1
+
+
+def test_reading_a_pdf_leaves_pypdfs_per_page_warnings_out_of_the_output(
+    tmp_path: Path, open_col, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    pdf = tmp_path / "doc.pdf"
+    pdf.write_bytes(make_pdf(["the potoroo page"]))
+    open_col().ingest([str(pdf)])
+    logging.getLogger("pypdf").warning("a font dictionary it could only half read")
+    assert not [r for r in caplog.records if r.name.startswith("pypdf")]

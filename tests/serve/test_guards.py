@@ -40,13 +40,13 @@ def test_a_mutating_route_with_a_wrong_secret_is_403_auth_invalid(admin: TestCli
     assert admin.get("/v1/collections").json() == {"collections": ["notes"]}
 
 
-def test_mutating_routes_do_not_exist_without_a_secret(client: TestClient) -> None:
+def test_mutating_routes_without_a_secret_exist_and_refuse(client: TestClient) -> None:
     paths = client.app.openapi()["paths"]  # type: ignore[attr-defined]
 
-    assert "/v1/ingest" not in paths
-    assert "delete" not in paths["/v1/collections/{name}"]
+    assert "post" in paths["/v1/ingest"]
+    assert "delete" in paths["/v1/collections/{name}"]
     response = client.delete("/v1/collections/notes", headers={"X-Groundkit-Secret": SECRET})
-    assert response.status_code == 405
+    assert (response.status_code, response.json()["code"]) == (403, "auth.invalid")
     assert client.get("/v1/collections").json() == {"collections": ["notes"]}
 
 

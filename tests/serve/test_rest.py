@@ -191,7 +191,8 @@ def test_deleting_a_document_and_a_collection_through_rest(admin: TestClient) ->
 
 def test_a_second_runtime_writes_nothing_without_the_secret(runtime: Runtime) -> None:
     with client_for(runtime) as client:
-        assert client.post("/v1/ingest", json={}).json()["code"] == "serve.route_not_found"
+        refused = client.post("/v1/ingest", json={})
+        assert (refused.status_code, refused.json()["code"]) == (403, "auth.invalid")
 
 
 def test_every_kind_of_error_carries_the_request_id_of_its_response(client: TestClient) -> None:

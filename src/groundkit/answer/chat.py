@@ -22,10 +22,15 @@ __all__ = [
     "HttpReply",
     "Transport",
     "completion_content",
+    "credentials",
     "messages",
 ]
 
 JsonSchema = Mapping[str, Any]
+_ENDPOINT_HINT = (
+    "a provider endpoint off this machine must be a public https address; for a model server on"
+    " this machine set local = true in the profile and use a loopback base_url (127.0.0.1)"
+)
 Headers = Mapping[str, "str | Secret"]
 
 
@@ -80,8 +85,9 @@ class GuardedTransport:
         plain = {k: v.reveal() if isinstance(v, Secret) else v for k, v in headers.items()}
         try:
             got = request_api(url, body, plain, self.policy)
-        except UnsafeURLError:
-            raise
+        except UnsafeURLError as exc:
+            # The guard's own hint is about ingesting pages; a provider endpoint needs another.
+            raise UnsafeURLError(exc.message, hint=_ENDPOINT_HINT) from None
         except FetchError as exc:
             code = ErrorCode.AI_TIMEOUT if exc.code == ErrorCode.FETCH_TIMEOUT else None
             raise AIError(
@@ -92,6 +98,14 @@ class GuardedTransport:
         finally:
             plain.clear()  # the revealed key lives no longer than the request
         return HttpReply(got.status, got.body, got.retry_after)
+
+
+def credentials(chat: object) -> tuple[Secret, ...]:
+    """The keys ``chat`` sends with its requests, so that they can be scrubbed from what it
+    returns. A model that holds none (local, scripted) has no ``credentials`` method."""
+    method = getattr(chat, "credentials", None)
+    got = method() if callable(method) else ()
+    return tuple(k for k in got if isinstance(k, Secret))
 
 
 def messages(system: str, user: str) -> list[dict[str, str]]:

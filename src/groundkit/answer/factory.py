@@ -41,7 +41,12 @@ def build_chat(
     if profile.provider == "llamacpp":
         from groundkit.answer.llamacpp import LlamaCppChat
 
-        return LlamaCppChat(profile.model, max_tokens=profile.max_tokens)
+        return LlamaCppChat(
+            profile.model,
+            max_tokens=profile.max_tokens,
+            n_ctx=profile.n_ctx,
+            n_threads=profile.n_threads,
+        )
     if profile.provider == "ollama":
         from groundkit.answer.ollama import OLLAMA_URL, OllamaChat
 

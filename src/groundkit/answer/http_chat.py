@@ -90,6 +90,10 @@ class HttpChat:
     def local(self) -> bool:
         return self._endpoint.local
 
+    def credentials(self) -> tuple[Secret, ...]:
+        """The key sent as the bearer token, to scrub from replies that echo it."""
+        return (self._key,) if self._key else ()
+
     def _post(self, route: str, body: bytes, *, who: str) -> Any:
         headers = {"Authorization": bearer(self._key)} if self._key else {}
         return send(self._transport, self._endpoint.url(route), headers, body, who=who)

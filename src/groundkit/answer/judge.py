@@ -7,6 +7,7 @@ claims it found unsupported, and its reasoning. Output that breaks the schema is
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -15,6 +16,7 @@ from groundkit.answer.bundle import EvidenceBundle
 from groundkit.answer.chat import ChatModel
 from groundkit.answer.contract import Answer
 from groundkit.answer.prompts import JUDGE_SYSTEM, judge_user
+from groundkit.answer.scrub import scrub_secrets
 from groundkit.errors import AIError, ErrorCode
 
 __all__ = ["JUDGE_SCHEMA", "JudgeVerdict", "judge_answer"]
@@ -47,9 +49,15 @@ class JudgeVerdict:
 
 
 def judge_answer(
-    chat: ChatModel, question: str, bundle: EvidenceBundle, answer: Answer
+    chat: ChatModel,
+    question: str,
+    bundle: EvidenceBundle,
+    answer: Answer,
+    *,
+    scrub: Callable[[str], str] = scrub_secrets,
 ) -> JudgeVerdict:
-    """Raises ``AIError`` (``ai.judge_invalid`` for output off the schema)."""
+    """Raises ``AIError`` (``ai.judge_invalid`` for output off the schema). The verdict's prose
+    is scrubbed of secret shapes (and, with ``scrub``, the profile's key)."""
     shown = json.dumps(
         {
             "items": [
@@ -80,7 +88,7 @@ def judge_answer(
         _invalid("reasoning is not a string")
     if not all(strict.printable(text) for text in (*claims, data["reasoning"])):
         _invalid("it has a control character or a lone surrogate")
-    return JudgeVerdict(data["faithful"], tuple(claims), data["reasoning"])
+    return JudgeVerdict(data["faithful"], tuple(scrub(c) for c in claims), scrub(data["reasoning"]))
 
 
 def _invalid(what: str) -> NoReturn:

@@ -9,6 +9,7 @@ provider request or response body.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from groundkit.answer.patterns import SECRET_SHAPES
@@ -18,10 +19,24 @@ __all__ = ["install_log_guard", "scrub"]
 _installed: list[bool] = []  # non-empty once the factory is wrapped
 
 
+# A file path in a traceback is a run of base64 characters too (`/srv/app/lib/python/site/...`):
+# it stays readable when each of its segments reads like a name (lower case after a first
+# capital, digits, no other mix), which a random key almost never does.
+_PATH_SEGMENT = re.compile(r"[A-Za-z0-9]?[a-z0-9]*")
+
+
 def scrub(text: str) -> str:
+    """``text`` with every secret shape replaced by ``<redacted>``; file paths are kept."""
     for pattern in SECRET_SHAPES:
-        text = pattern.regex.sub("<redacted>", text)
+        text = pattern.regex.sub(_keep_paths, text)
     return text
+
+
+def _keep_paths(match: re.Match[str]) -> str:
+    value = match.group(0)
+    if "/" in value and all(_PATH_SEGMENT.fullmatch(s) for s in value.split("/")):
+        return value
+    return "<redacted>"
 
 
 def install_log_guard() -> None:

@@ -23,20 +23,27 @@ def _p(label: str, regex: str, flags: int = 0) -> Pattern:
 
 
 _URL_SAFE = r"[A-Za-z0-9_-]"
+_KEY_PREFIX = r"(?:sk|gsk|ghp|gho|ghs|ghu|github_pat|glpat|hf|npm|xox[abpr])"
+_RANDOM_BODY = (
+    r"(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{16,}"
+)
 
 # Order matters: the first pattern to claim a span wins, so the specific come before the general.
 DEFAULT_PATTERNS: tuple[Pattern, ...] = (
     _p("SECRET", r"-----BEGIN [A-Z0-9 ]+-----[\s\S]*?-----END [A-Z0-9 ]+-----"),
     _p("URL", r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:[^\s/@]+@[^\s]+"),
     _p("SECRET", r"\bBearer\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE),
-    _p(
-        "SECRET",
-        r"\b(?:sk|gsk|ghp|gho|ghs|ghu|github_pat|glpat|hf|npm|xox[abpr])[-_][A-Za-z0-9_-]{10,}",
-    ),
-    _p("SECRET", r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),
+    # A known key prefix after anything but a letter or digit (so `key_gsk_...` and `=sk-...`
+    # are caught) ...
+    _p("SECRET", rf"(?<![A-Za-z0-9]){_KEY_PREFIX}[-_][A-Za-z0-9_-]{{10,}}"),
+    # ... and glued to a letter or digit (`xsk-...`) when the body looks random (a digit, a lower-
+    # and an upper-case letter), so that words like `risk-assessment-overview` are left alone.
+    _p("SECRET", rf"{_KEY_PREFIX}[-_]{_RANDOM_BODY}"),
+    _p("SECRET", r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"),
     _p("SECRET", rf"\bAIza{_URL_SAFE}{{35}}(?!{_URL_SAFE})"),  # Google API keys
     _p("SECRET", rf"\beyJ{_URL_SAFE}{{8,}}\.{_URL_SAFE}{{8,}}\.{_URL_SAFE}{{8,}}"),  # JWTs
-    _p("EMAIL", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+    # Unicode local parts and domains too (jörg@exämple.de); the TLD is letters only.
+    _p("EMAIL", r"[\w.%+-]+@[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}"),
     _p(
         "IP",
         r"(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}(?![\w:])"
@@ -45,7 +52,9 @@ DEFAULT_PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "IP",
-        r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])",
+        # A full stop may follow (the end of a sentence), but not one that goes on with a digit.
+        r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)"
+        r"(?!\w|\.\d)",
     ),
     _p("PHONE", r"(?<![\w+])\+?\d{1,3}?[ .-]?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?!\w)"),
     _p("SECRET", r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])"),

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from groundkit.answer.chat import ChatModel, JsonSchema
+from groundkit.answer.chat import ChatModel, JsonSchema, credentials
 from groundkit.answer.patterns import DEFAULT_PATTERNS, Pattern
 from groundkit.errors import AIError, ConfigError, ErrorCode
+from groundkit.secret import Secret
 
 __all__ = ["DEFAULT_PATTERNS", "Pattern", "RedactingChat", "Redactor", "build_patterns"]
 
@@ -121,10 +123,32 @@ class RedactingChat:
     def local(self) -> bool:
         return self.inner.local
 
+    def credentials(self) -> tuple[Secret, ...]:
+        return credentials(self.inner)
+
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         # Fresh per call, so tokens never cross requests.
         redactor = Redactor(self._patterns, reserved=system + user)
-        reply = self.inner.complete(
-            redactor.redact(system), redactor.redact(user), response_schema=response_schema
-        )
+        sent_system, sent_user = redactor.redact(system), redactor.redact(user)
+        # A quote-constrained schema carries evidence text in its enum and const values: it is
+        # redacted with the same table, so a chosen span comes back as tokens and is restored.
+        schema = _redacted_schema(response_schema, redactor) if response_schema else None
+        reply = self.inner.complete(sent_system, sent_user, response_schema=schema)
         return redactor.restore(reply, json_strings=response_schema is not None)
+
+
+def _redacted_schema(schema: JsonSchema, redactor: Redactor) -> dict[str, Any]:
+    def walk(node: Any, key: str | None = None) -> Any:
+        if isinstance(node, dict):
+            return {k: walk(v, k) for k, v in node.items()}
+        if isinstance(node, list):
+            return [
+                redactor.redact(v) if key == "enum" and isinstance(v, str) else walk(v)
+                for v in node
+            ]
+        if key == "const" and isinstance(node, str):
+            return redactor.redact(node)
+        return node
+
+    out: dict[str, Any] = walk(dict(schema))
+    return out

@@ -9,6 +9,7 @@ from typing import Any
 from groundkit.answer.bundle import EvidenceBundle
 from groundkit.answer.contract import Answer
 from groundkit.answer.judge import JudgeVerdict
+from groundkit.answer.spans import QuoteMenu
 from groundkit.errors import GroundkitError
 
 __all__ = ["AIState", "AIStatus", "AnswerReport"]
@@ -56,6 +57,7 @@ class AnswerReport:
     answer: Answer | None = None
     judge: JudgeVerdict | None = None
     judge_error: GroundkitError | None = None
+    quotes: QuoteMenu | None = None  # with constrained quotes: the spans offered and cut
 
     def to_dict(self) -> dict[str, Any]:
         judge: dict[str, Any] | None = None
@@ -70,4 +72,5 @@ class AnswerReport:
             "ai": self.ai.to_dict(),
             "answer": self.answer.to_dict() if self.answer else None,
             "judge": judge,
+            "quotes": self.quotes.to_dict() if self.quotes else None,
         }

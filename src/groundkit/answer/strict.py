@@ -3,8 +3,11 @@
 ``loads`` takes exactly one JSON value, with nothing around it but whitespace; a duplicate key
 or a ``NaN``/``Infinity`` is an error rather than a choice between readings. ``printable`` is
 the test every model-written string passes before it is shown: a lone surrogate would crash the
-UTF-8 writer after the evidence was already lost, and a control character (an ESC sequence, a
-carriage return) could redraw the user's terminal over the answer.
+UTF-8 writer after the evidence was already lost, a control character (an ESC sequence, a
+carriage return) could redraw the user's terminal over the answer, and a bidirectional override
+or isolate (U+202A-U+202E, U+2066-U+2069) could make the terminal show text in an order other
+than the one the model sent. ``visible`` asks for a character that is not a space, a control, a
+format mark or a combining mark: marks alone stack on whatever the terminal printed before.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any, NoReturn
 __all__ = ["loads", "printable", "visible"]
 
 _LAYOUT = frozenset("\n\t")  # the only control characters prose may carry
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def loads(raw: str) -> Any:
@@ -27,16 +31,20 @@ def loads(raw: str) -> Any:
 
 
 def printable(text: str) -> bool:
-    """No lone surrogate and no control character but a line break or a tab."""
+    """No lone surrogate, no bidi override or isolate, and no control character but a line
+    break or a tab."""
     return not any(
-        (kind := unicodedata.category(ch)) == "Cs" or (kind == "Cc" and ch not in _LAYOUT)
+        (kind := unicodedata.category(ch)) == "Cs"
+        or (kind == "Cc" and ch not in _LAYOUT)
+        or ch in _BIDI
         for ch in text
     )
 
 
 def visible(text: str) -> bool:
-    """At least one character that is not a space, a separator, a control or a format mark."""
-    return any(unicodedata.category(ch)[0] not in "ZC" for ch in text)
+    """At least one character that is not a space, a separator, a control, a format mark or a
+    combining mark."""
+    return any(unicodedata.category(ch)[0] not in "ZCM" for ch in text)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

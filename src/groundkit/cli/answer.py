@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -12,12 +13,16 @@ from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.answer.access import Runtime
+    from groundkit.answer.chat import ChatModel
     from groundkit.answer.report import AnswerReport
+    from groundkit.answer.service import QuoteMode
 
 __all__ = [
     "answer_command",
+    "answer_eval_command",
     "echo_check_command",
     "make_runtime",
+    "profile_chat",
     "render_report",
 ]
 
@@ -68,14 +73,17 @@ def answer_command(
         chat = resolve_chat(
             settings, collection.path, collection.name, profile=profile, runtime=runtime
         )
+        chosen = profile or enabled_profile(runtime, collection.path)
+        config = settings.profiles.get(chosen) if chosen else None
         report = answer_question(
             collection,
             question,
             chat,
-            profile=profile or enabled_profile(runtime, collection.path),
+            profile=chosen,
             mode=mode,
             rewrite=rewrite,
             judge=judge,
+            quotes=config.quotes if config else None,
         )
     render_report(report, as_json=as_json)
 
@@ -130,6 +138,11 @@ def _evidence(report: AnswerReport) -> None:
             f"  ({bundle.omitted} more passages left out: answer.max_bundle_bytes"
             f" = {bundle.max_bytes})"
         )
+    if report.quotes is not None and report.quotes.truncated:
+        click.echo(
+            f"  ({report.quotes.omitted} quotable spans left out of the constrained schema:"
+            " its size limits, docs/answer.md)"
+        )
 
 
 def _one_line(text: str, width: int = 240) -> str:
@@ -137,22 +150,13 @@ def _one_line(text: str, width: int = 240) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "\u2026"
 
 
-def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
-    """The body of `grk eval --answers`: the echo check with PROFILE's model.
-
-    The corpus is synthetic and lives in a temporary directory, so no collection's opt-in is
-    involved; the profile's key, endpoint rules and redaction apply exactly as for `grk answer`.
-    """
-    import tempfile
-    from pathlib import Path
-
-    from groundkit.answer.echo import render_echo, run_echo_check
+def profile_chat(obj: Context, profile: str) -> ChatModel:
+    """PROFILE's model, built as `grk answer` builds it (key, endpoint rules, redaction), for
+    the eval commands, whose corpora are their own (no collection opt-in is involved)."""
     from groundkit.answer.factory import build_chat
-    from groundkit.answer.logguard import install_log_guard
     from groundkit.answer.redact import build_patterns
     from groundkit.errors import ConfigError, ErrorCode
 
-    install_log_guard()
     settings = obj.settings().settings
     config = settings.profiles.get(profile)
     if config is None:
@@ -162,7 +166,7 @@ def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -
             hint=f"add a [profiles.{profile}] table to grk.toml",
         )
     runtime = make_runtime()
-    chat = build_chat(
+    return build_chat(
         profile,
         config,
         keys=runtime.keys,
@@ -170,6 +174,121 @@ def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -
         transport=runtime.transport,
         environ=runtime.environ,
     )
+
+
+def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
+    """The body of `grk eval echo`: the echo check with PROFILE's model.
+
+    The corpus is synthetic and lives in a temporary directory, so no collection's opt-in is
+    involved; the profile's key, endpoint rules and redaction apply exactly as for `grk answer`.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from groundkit.answer.echo import render_echo, run_echo_check
+    from groundkit.answer.logguard import install_log_guard
+
+    install_log_guard()
+    chat = profile_chat(obj, profile)
     with tempfile.TemporaryDirectory(prefix="grk-echo-") as workdir:
         report = run_echo_check(chat, workdir=Path(workdir), rounds=rounds)
     click.echo(json.dumps(report.to_dict()) if as_json else render_echo(report))
+
+
+def answer_eval_command(
+    obj: Context,
+    profiles: Sequence[str],
+    *,
+    golden: str | None,
+    beir: str | None,
+    split: str,
+    limit: int | None,
+    quotes: Sequence[str],
+    top_k: int,
+    out: str,
+    baseline: str | None,
+    as_json: bool,
+) -> int:
+    """The body of `grk eval answers`; returns the exit status (4: a regression)."""
+    import tempfile
+    from pathlib import Path
+
+    from groundkit.answer.logguard import install_log_guard
+    from groundkit.cli.errors import ExitCode
+    from groundkit.eval.answer_report import (
+        SUMMARY_HEAD,
+        build_answer_report,
+        compare_answers,
+        read_answer_report,
+        summary_rows,
+        write_answer_report,
+    )
+    from groundkit.eval.answers import AnswerOutcome, run_answer_eval
+    from groundkit.eval.datasets import load_beir, load_golden
+    from groundkit.eval.record import to_plain
+
+    install_log_guard()
+    dataset = load_beir(beir, split) if beir else load_golden(golden or "evals/golden")
+    previous = read_answer_report(baseline) if baseline else None
+    settings = obj.settings().settings
+    chats = [(name, profile_chat(obj, name)) for name in profiles]
+    total = len(dataset.queries[:limit] if limit else dataset.queries) * len(chats) * len(quotes)
+    done = [0]
+
+    def progress(o: AnswerOutcome) -> None:  # a long run says where it is, on stderr
+        done[0] += 1
+        if not as_json:
+            click.echo(f"[{done[0]}/{total}] {o.system} {o.query_id}: {o.outcome}", err=True)
+
+    with tempfile.TemporaryDirectory(prefix="grk-answers-") as workdir:
+        run = run_answer_eval(
+            dataset,
+            settings,
+            Path(workdir),
+            chats,
+            quotes=cast("Sequence[QuoteMode]", quotes),
+            limit=limit,
+            top_k=top_k,
+            on_answer=progress,
+        )
+    report = build_answer_report(run)
+    path = write_answer_report(report, Path(out))
+    rows = compare_answers(report, previous) if previous else []
+    regressed = [r for r in rows if r.regressed]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "run_id": report.run_id,
+                    "json": str(path),
+                    "html": str(path.with_suffix(".html")),
+                    "systems": to_plain(report.systems),
+                    "regressions": [
+                        {
+                            "system": r.system,
+                            "metric": r.metric,
+                            "baseline": r.baseline,
+                            "current": r.current,
+                            "delta": r.delta.to_dict() if r.delta else None,
+                        }
+                        for r in regressed
+                    ],
+                }
+            )
+        )
+    else:
+        widths = [
+            max(len(h), *(len(r[i]) for r in summary_rows(report)))
+            for i, h in enumerate(SUMMARY_HEAD)
+        ]
+        for row in [SUMMARY_HEAD, *summary_rows(report)]:
+            click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+        for name, system in report.systems.items():
+            for reason, n in system.refusals.items():
+                click.echo(f"{name}: {n} refused: {reason}")
+        click.echo(f"report: {path}\n        {path.with_suffix('.html')}")
+        for r in rows:
+            mark = " REGRESSED" if r.regressed else ""
+            now = "missing" if r.current is None else f"{r.current:.3f}"
+            click.echo(f"against {baseline}: {r.system} {r.metric} {r.baseline:.3f} -> {now}{mark}")
+    return int(ExitCode.REGRESSION) if regressed else 0

@@ -7,7 +7,7 @@ import json
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,7 +17,7 @@ from groundkit.errors import ErrorCode, GroundkitError
 
 if TYPE_CHECKING:
     from groundkit.embed.base import Embedder
-    from groundkit.eval.results import Regression
+    from groundkit.eval.results import EvalReport, Regression
 
 __all__ = ["eval_command"]
 
@@ -42,58 +42,61 @@ def _embedder(obj: Context, fake: bool, dense: bool) -> tuple[Embedder | None, s
         raise
 
 
-def _summary(report: dict[str, Any]) -> list[str]:
-    level = report["config"]["primary_level"]
-    ds = report["dataset"]
+def _summary(report: EvalReport) -> list[str]:
+    level = report.config.primary_level
+    ds = report.dataset
     lines = [
-        f"{ds['name']}{' ' + ds['split'] if ds['split'] else ''}: {ds['queries']} queries,"
-        f" {ds['documents']} documents, {ds['chunks']} chunks; {level}-level scores"
+        f"{ds.name}{' ' + ds.split if ds.split else ''}: {ds.queries} queries,"
+        f" {ds.documents} documents, {ds.chunks} chunks; {level}-level scores"
     ]
     head = (
         f"{'stage':<8}" + "".join(f"{m:>14}" for m in _SHOWN) + "  p50 ms  p95 ms  nDCG@10 vs bm25"
     )
     lines.append(head)
-    for stage, s in report["stages"].items():
-        m, lat = s["metrics"][level], s["latency_ms"]
-        cells = "".join(f"{m[k]:>14.4f}" for k in _SHOWN)
+    for stage, s in report.stages.items():
+        m, lat = s.metrics[level], s.latency_ms
+        cells = "".join(_cell(m[k], 14, 4) for k in _SHOWN)
         versus = "baseline"
-        if "versus_baseline" in s and s["versus_baseline"][level]["ndcg@10"]:
-            d = s["versus_baseline"][level]["ndcg@10"]
-            versus = f"{d['delta']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] {d['verdict']}"
-        lines.append(f"{stage:<8}{cells}{lat['p50']:>8.1f}{lat['p95']:>8.1f}  {versus}")
-    for stage, why in report["config"]["skipped"].items():
+        d = s.versus_baseline[level]["ndcg@10"] if s.versus_baseline else None
+        if d:
+            versus = f"{d.delta:+.4f} [{d.low:+.4f}, {d.high:+.4f}] {d.verdict}"
+        lines.append(f"{stage:<8}{cells}{lat.p50:>8.1f}{lat.p95:>8.1f}  {versus}")
+    for stage, why in report.config.skipped.items():
         lines.append(f"{stage:<8}not run: {why}")
-    abst = [(n, s["abstention"]) for n, s in report["stages"].items()]
-    if any(a["no_answer_queries"] for _, a in abst):
+    abst = [(n, s.abstention) for n, s in report.stages.items()]
+    if any(a.no_answer_queries for _, a in abst):
         lines.append(
             "abstention on no-answer queries: "
-            + ", ".join(f"{n} {a['abstention_rate']:.2f}" for n, a in abst)
+            + ", ".join(f"{n} {_cell(a.abstention_rate, 0, 2)}" for n, a in abst)
             + "; false abstention on answerable ones: "
-            + ", ".join(f"{n} {a['false_abstention_rate']:.2f}" for n, a in abst)
+            + ", ".join(f"{n} {_cell(a.false_abstention_rate, 0, 2)}" for n, a in abst)
         )
     return lines
+
+
+def _cell(value: float | None, width: int, digits: int) -> str:
+    """A mean that may be None (nothing to average, e.g. no answerable query): shown as -."""
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}.{digits}f}"
 
 
 def _gate_lines(rows: list[Regression]) -> list[str]:
     lines = [f"{'stage':<8}{'level':<10}{'metric':<15}{'baseline':>9}{'now':>9}  delta [95% CI]"]
     for r in rows:
+        where = f"{r.stage:<8}{r.level:<10}{r.metric:<15}{_cell(r.baseline, 9, 4)}"
         if r.delta is None:
-            lines.append(
-                f"{r.stage:<8}{r.level:<10}{r.metric:<15}{r.baseline:>9.4f}  missing: REGRESSED"
-            )
+            lines.append(f"{where}  missing: REGRESSED")
             continue
         d = r.delta
         mark = "  REGRESSED" if r.regressed else ""
         lines.append(
-            f"{r.stage:<8}{r.level:<10}{r.metric:<15}{r.baseline:>9.4f}{r.current:>9.4f}"
-            f"  {d.delta:+.4f} [{d.low:+.4f}, {d.high:+.4f}]{mark}"
+            f"{where}{_cell(r.current, 9, 4)}  {d.delta:+.4f} [{d.low:+.4f}, {d.high:+.4f}]{mark}"
         )
     return lines
 
 
-@click.command("eval")
+@click.group("eval", invoke_without_command=True)
 @click.option(
-    "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: evals/golden]."
+    "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: the one shipped]."
 )
 @click.option("--beir", "beir_dir", metavar="DIR", help="A BEIR-format dataset folder instead.")
 @click.option("--split", default="test", show_default=True, help="The BEIR qrels split.")
@@ -126,16 +129,11 @@ def _gate_lines(rows: list[Regression]) -> list[str]:
 @click.option(
     "--answers",
     is_flag=True,
-    help="Instead: the echo check of the answer path, with --profile's model (see docs/answer.md).",
+    hidden=True,
+    help="Deprecated spelling of `grk eval echo`.",
 )
-@click.option("--profile", help="With --answers: the provider profile whose model is measured.")
-@click.option(
-    "--rounds",
-    type=click.IntRange(1, 8),
-    default=3,
-    show_default=True,
-    help="With --answers: positive/decoy/canary rounds.",
-)
+@click.option("--profile", hidden=True, help="With --answers: the profile measured.")
+@click.option("--rounds", type=click.IntRange(1, 8), default=3, hidden=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def eval_command(
@@ -157,16 +155,23 @@ def eval_command(
 ) -> None:
     """Score bm25, dense, hybrid and rerank on a dataset, each against bm25.
 
-    With --answers, run the answer path's echo check instead: a synthetic corpus with fresh
-    markers, asked through the real answer boundary, counting cited, abstained, refused, leaked.
+    `grk eval answers` measures answer quality with a profile's model; `grk eval echo` runs the
+    answer path's echo check.
     """
+    if click.get_current_context().invoked_subcommand is not None:
+        return  # the subcommand does the work
     from groundkit.errors import UsageError
-    from groundkit.eval.datasets import load_beir, load_golden
+    from groundkit.eval.datasets import golden_corpus, load_beir, load_golden
     from groundkit.eval.html import render_html
+    from groundkit.eval.record import to_plain
     from groundkit.eval.results import build_report, compare, read_report, write_report
     from groundkit.eval.runner import run_eval
 
-    if answers:
+    if answers:  # the old spelling of `grk eval echo`, kept working
+        click.echo(
+            "note: `grk eval --answers` is deprecated; use `grk eval echo --profile NAME`",
+            err=True,
+        )
         if not profile:
             raise UsageError(ErrorCode.USAGE, "--answers needs --profile NAME")
         from groundkit.cli.answer import echo_check_command
@@ -175,7 +180,7 @@ def eval_command(
         return
     if golden_dir and beir_dir:
         raise UsageError(ErrorCode.USAGE, "give --golden or --beir, not both")
-    dataset = load_beir(beir_dir, split) if beir_dir else load_golden(golden_dir or "evals/golden")
+    dataset = load_beir(beir_dir, split) if beir_dir else load_golden(golden_dir or golden_corpus())
     previous = read_report(baseline) if baseline else None  # a bad baseline fails before the run
     settings = obj.settings().settings
     embedder, why_not = _embedder(obj, fake_embedder, dense)
@@ -208,11 +213,11 @@ def eval_command(
     regressed = [r for r in rows if r.regressed]
     if as_json:
         summary = {
-            "run_id": report["run_id"],
+            "run_id": report.run_id,
             "json": str(json_path),
             "html": str(html_path),
-            "stages": report["stages"],
-            "skipped": report["config"]["skipped"],
+            "stages": to_plain(report.stages),
+            "skipped": report.config.skipped,
             "regressions": [
                 {
                     "stage": r.stage,
@@ -234,3 +239,94 @@ def eval_command(
             click.echo(f"{len(regressed)} regression(s)" if regressed else "no regression")
     if regressed:
         click.get_current_context().exit(ExitCode.REGRESSION)
+
+
+@eval_command.command("echo")
+@click.option("--profile", required=True, help="The provider profile whose model is measured.")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 8),
+    default=3,
+    show_default=True,
+    help="Positive/decoy/canary rounds.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_ctx
+def echo_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None:
+    """The echo check: a synthetic corpus with fresh markers, asked through the real answer
+    boundary, counting cited, abstained, refused and leaked answers (docs/answer.md)."""
+    from groundkit.cli.answer import echo_check_command
+
+    echo_check_command(obj, profile, rounds, as_json)
+
+
+@eval_command.command("answers")
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    required=True,
+    help="A provider profile whose model answers (repeat to compare models).",
+)
+@click.option(
+    "--golden", "golden_dir", metavar="DIR", help="Golden corpus [default: evals/golden]."
+)
+@click.option("--beir", "beir_dir", metavar="DIR", help="A BEIR-format dataset folder instead.")
+@click.option("--split", default="test", show_default=True, help="The BEIR qrels split.")
+@click.option("--limit", type=click.IntRange(1), help="Only the first N questions.")
+@click.option(
+    "--quotes",
+    default="free,constrained",
+    show_default=True,
+    help="Quote modes to measure, comma-separated.",
+)
+@click.option(
+    "--top-k", type=click.IntRange(1, 50), default=3, show_default=True, help="Passages per answer."
+)
+@click.option("--out", default="evals/results", show_default=True, help="Where reports go.")
+@click.option(
+    "--compare",
+    "baseline",
+    metavar="BASELINE.json",
+    help="Exit 4 when a system's validated or relevant-citation rate falls beyond its 95% CI.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@pass_ctx
+def answers_command(
+    obj: Context,
+    profiles: tuple[str, ...],
+    golden_dir: str | None,
+    beir_dir: str | None,
+    split: str,
+    limit: int | None,
+    quotes: str,
+    top_k: int,
+    out: str,
+    baseline: str | None,
+    as_json: bool,
+) -> None:
+    """Ask a dataset's questions through the answer path and count answered, abstained, refused
+    (by rule) and failed, the share citing a relevant document, and seconds per answer."""
+    from groundkit.cli.answer import answer_eval_command
+    from groundkit.errors import UsageError
+
+    if golden_dir and beir_dir:
+        raise UsageError(ErrorCode.USAGE, "give --golden or --beir, not both")
+    modes = [m.strip() for m in quotes.split(",") if m.strip()]
+    if not modes or any(m not in ("free", "constrained") for m in modes):
+        raise UsageError(ErrorCode.USAGE, "--quotes takes free, constrained or both")
+    status = answer_eval_command(
+        obj,
+        profiles,
+        golden=golden_dir,
+        beir=beir_dir,
+        split=split,
+        limit=limit,
+        quotes=modes,
+        top_k=top_k,
+        out=out,
+        baseline=baseline,
+        as_json=as_json,
+    )
+    if status:
+        click.get_current_context().exit(status)

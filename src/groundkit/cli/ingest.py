@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from groundkit.cli import render
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode
 from groundkit.cli.progress import progress_display
+from groundkit.types import IngestReport
+
+if TYPE_CHECKING:
+    from groundkit.pipeline import Interrupted
 
 __all__ = ["ingest"]
 
@@ -32,6 +43,11 @@ __all__ = ["ingest"]
     metavar="GLOB",
     help="Do not walk what matches GLOB (gitignore syntax; repeatable). See also .grkignore.",
 )
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Keep running: ingest again whatever changes, until Ctrl-C (needs the watch extra).",
+)
 @click.option("--verbose", "-v", is_flag=True, help="List everything passed over, and why.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -43,6 +59,7 @@ def ingest(
     dense: bool | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    watch: bool,
     verbose: bool,
     quiet: bool,
     as_json: bool,
@@ -51,11 +68,23 @@ def ingest(
 
     Exit status 3 when an input meant to be ingested could not be (unreadable, undecodable, too
     large); files of a type groundkit does not read are passed over, which is not a failure.
+    With --watch, one summary line per round, and exit status 130 on Ctrl-C.
     """
     from groundkit.pipeline import Interrupted
 
     obj.check_inputs(inputs)  # a path that is not there: a usage error, and no collection made
     more = {"chunk.size": chunk_size, "ingest.dense": dense}
+    if watch:
+        try:
+            _watch(
+                obj, inputs, more, include, exclude, verbose=verbose, quiet=quiet, as_json=as_json
+            )
+        except (KeyboardInterrupt, Interrupted) as stop:
+            if isinstance(stop, Interrupted):
+                _say_what_was_kept(stop)
+            click.echo("stopped watching", err=True)
+            click.get_current_context().exit(ExitCode.INTERRUPTED)
+        return
     try:
         with (
             obj.open(create=True, more=more) as collection,
@@ -66,12 +95,83 @@ def ingest(
             )
     except Interrupted as stop:
         render.ingest_report(stop.report, as_json=as_json, verbose=verbose)
-        click.echo(
-            f"interrupted: the documents and {stop.report.chunks_embedded} new vectors are kept;"
-            f" {stop.missing} chunks still have none. Run the same command to resume.",
-            err=True,
-        )
+        _say_what_was_kept(stop)
         click.get_current_context().exit(ExitCode.INTERRUPTED)
     render.ingest_report(report, as_json=as_json, verbose=verbose)
     if report.partial:
         click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+def _say_what_was_kept(stop: Interrupted) -> None:
+    click.echo(
+        f"interrupted: the documents and {stop.report.chunks_embedded} new vectors are kept;"
+        f" {stop.missing} chunks still have none. Run the same command to resume.",
+        err=True,
+    )
+
+
+def _watch(
+    obj: Context,
+    inputs: Sequence[str],
+    more: dict[str, Any],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    *,
+    verbose: bool,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Run ``grk ingest`` now and again on every change (see ``groundkit.cli.watch``); returns
+    only by raising, ``KeyboardInterrupt`` on Ctrl-C."""
+    from groundkit.cli.watch import Watched, watch
+    from groundkit.errors import ErrorCode, GroundkitError, Kind, UsageError
+    from groundkit.ingest.fetch import split_inputs
+    from groundkit.ingest.walk import Filters
+
+    named = split_inputs(inputs)
+    if named.urls or named.unsupported:
+        raise UsageError(
+            ErrorCode.USAGE,
+            "--watch watches files and folders, not URLs",
+            hint="ingest the URLs in a run of their own, without --watch",
+        )
+    typed = {os.path.abspath(path): path for path in named.paths}
+    index_dir = os.path.realpath(obj.settings(more).settings.index_dir)
+    watched = Watched(tuple(typed), Filters(include, exclude), index_dir)
+    done = 0  # rounds that ran; one that could not run is tried again under the same number
+
+    def run_round(roots: Sequence[str]) -> bool:
+        nonlocal done
+        try:
+            with (
+                obj.open(create=True, more=more) as collection,
+                progress_display(enabled=not quiet and not as_json) as progress,
+            ):
+                report = collection.ingest(
+                    list(roots), progress=progress, include=include, exclude=exclude
+                )
+        except GroundkitError as error:
+            if error.outcome.kind is not Kind.FAILURE:
+                raise
+            # Another writer, a full disk...: say so, keep watching, try again shortly.
+            click.echo(f"round {done + 1}: {error.message}; trying again", err=True)
+            return False
+        done += 1
+        _round_line(done, [typed[root] for root in roots], report, as_json, verbose)
+        return True
+
+    if not as_json:
+        click.echo(f"watching {', '.join(named.paths)}; Ctrl-C stops", err=True)
+    watch(watched, run_round)
+
+
+def _round_line(
+    number: int, roots: list[str], report: IngestReport, as_json: bool, verbose: bool
+) -> None:
+    if as_json:
+        click.echo(json.dumps({"round": number, "inputs": roots, **report.to_dict()}))
+        return
+    if number > 1 and not verbose:  # the walk passes over the same files each round: once is enough
+        report = dataclasses.replace(report, passed_over=())
+    click.echo(f"{datetime.now():%H:%M:%S} round {number}: ", nl=False)
+    render.ingest_report(report, as_json=False, verbose=verbose)

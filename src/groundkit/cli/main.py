@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -48,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _speaks_a_protocol(args: list[str]) -> bool:
-    return "serve-mcp" in args
+    # Shell completion (_GRK_COMPLETE=bash_source grk, ...) prints a script or candidates for
+    # the shell to read, as bytes: it is not shown to anyone, and the wrapper takes only text.
+    return "serve-mcp" in args or bool(os.environ.get("_GRK_COMPLETE"))
 
 
 def _run(args: list[str], as_json: bool) -> int:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from groundkit.cli.output import raw_stderr
-from groundkit.pipeline.progress import Progress
+
+if TYPE_CHECKING:  # the pipeline loads when an ingest runs, not with every command
+    from groundkit.pipeline.progress import Progress
 
 __all__ = ["progress_display"]
 

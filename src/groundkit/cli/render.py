@@ -5,13 +5,23 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import click
 
-from groundkit.types import CollectionStatus, Hit, IngestReport, ResolvedCitation
+from groundkit.types import Citation, CollectionStatus, Hit, IngestReport, ResolvedCitation
 
-__all__ = ["batch_hit", "config", "hits", "ingest_report", "resolved", "status"]
+__all__ = [
+    "batch_line",
+    "cited",
+    "config",
+    "hits",
+    "ingest_report",
+    "missing_vectors_warning",
+    "resolved",
+    "status",
+]
 
 
 def ingest_report(report: IngestReport, *, as_json: bool, verbose: bool = False) -> None:
@@ -47,34 +57,71 @@ def _location(metadata: dict[str, Any]) -> str:
     return f"  ({'; '.join(parts)})" if parts else ""
 
 
-def hits(found: Sequence[Hit], *, as_json: bool) -> None:
+def cited(citation: Citation) -> str:
+    """``path:line`` (``path:line-end_line`` across lines), the form editors and terminals open."""
+    if citation.line is None:
+        return citation.source
+    span = f"{citation.line}"
+    if citation.end_line is not None and citation.end_line != citation.line:
+        span += f"-{citation.end_line}"
+    return f"{citation.source}:{span}"
+
+
+def missing_vectors_warning(missing: int) -> None:
+    if missing:
+        click.echo(
+            f"warning: {missing} chunks have no vector yet, so ranking by meaning cannot find"
+            " them; run `grk ingest` on the same paths again to embed them",
+            err=True,
+        )
+
+
+def hits(found: Sequence[Hit], *, missing_vectors: int = 0, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps({"hits": [h.to_dict() for h in found]}, ensure_ascii=False))
+        body = {"hits": [h.to_dict() for h in found], "missing_vectors": missing_vectors}
+        click.echo(json.dumps(body, ensure_ascii=False))
         return
+    missing_vectors_warning(missing_vectors)
     if not found:
         click.echo("no hits")
     for hit in found:
         c = hit.citation
-        ranks = ", ".join(f"{arm} #{rank}" for arm, rank in hit.ranks.items())
-        click.echo(
-            f"{hit.rank:>2}. {hit.score:6.3f}  {c.source}  [{c.chunk_id} {c.start}:{c.end}]"
-            + _location(hit.metadata)
-            + (f"  ({ranks})" if len(hit.ranks) > 1 else "")
-        )
+        click.echo(f"#{hit.rank:<2} {cited(c)}  [{c.chunk_id}]{_location(hit.metadata)}")
+        stages = _stages(hit)
+        if stages:
+            click.echo(f"    {stages}")
         click.echo(f"    {hit.snippet}")
 
 
-def batch_hit(hit: Hit) -> dict[str, Any]:
-    c = hit.citation
-    return {
-        "document_id": c.document_id,
-        "external_id": c.external_id,
-        "chunk_id": c.chunk_id,
-        "score": hit.score,
-        "start": c.start,
-        "end": c.end,
-        "source": c.source,
+_ARMS = ("bm25", "dense", "rerank")  # "fused" is the rank before folding: the hit's rank says it
+_SHOWN_FOLDED = 3
+
+
+def _stages(hit: Hit) -> str:
+    """Per-arm ranks (when more than one stage ranked) and the near-duplicates folded in."""
+    arms = [arm for arm in _ARMS if arm in hit.ranks]
+    if "fused" in hit.ranks:  # hybrid: say when one arm did not find it at all
+        arms = [arm for arm in _ARMS if arm in hit.ranks or arm != "rerank"]
+    parts = []
+    if len(arms) > 1:
+        ranked = (f"{arm} #{hit.ranks[arm]}" if arm in hit.ranks else f"{arm} -" for arm in arms)
+        parts.append(" · ".join(ranked))
+    if hit.folded:
+        shown = ", ".join(cited(c) for c in hit.folded[:_SHOWN_FOLDED])
+        more = ", …" if len(hit.folded) > _SHOWN_FOLDED else ""
+        word = "near-duplicate" if len(hit.folded) == 1 else "near-duplicates"
+        parts.append(f"(+{len(hit.folded)} {word}: {shown}{more})")
+    return "  ".join(parts)
+
+
+def batch_line(query_id: str, found: Sequence[Hit], missing_vectors: int) -> str:
+    """One line of ``search --queries``: the hits exactly as a single search gives them."""
+    body = {
+        "query_id": query_id,
+        "hits": [h.to_dict() for h in found],
+        "missing_vectors": missing_vectors,
     }
+    return json.dumps(body, ensure_ascii=False)
 
 
 def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
@@ -82,8 +129,13 @@ def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
         click.echo(json.dumps(found.to_dict(), ensure_ascii=False))
         return
     c = found.citation
-    click.echo(f"{c.source}  [{c.chunk_id} {c.start}:{c.end}]{_location(found.metadata)}")
-    click.echo(f"verification: {found.verification}")
+    click.echo(f"{cited(c)}  [{c.chunk_id} {c.start}:{c.end}]{_location(found.metadata)}")
+    verdict = f"verification: {found.verification}"
+    moved = found.moved_to
+    if moved is not None:
+        now = replace(c, start=moved.start, end=moved.end, line=moved.line, end_line=moved.end_line)
+        verdict += f" (moved: now at {cited(now)}, offsets {moved.start}:{moved.end})"
+    click.echo(verdict)
     click.echo("")
     click.echo(found.text)
 
@@ -92,8 +144,53 @@ def status(info: CollectionStatus, *, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(info.to_dict()))
         return
-    for key, value in info.to_dict().items():
-        click.echo(f"{key}: {value}")
+    rows = [
+        ("collection", info.collection),
+        ("health", info.health),
+        ("documents", f"{info.documents:,}"),
+        ("chunks", f"{info.chunks:,}"),
+        ("vectors", _coverage(info)),
+        ("embedder", info.embedder or "none"),
+        ("lexical index", f"{info.lexical_chunks:,} chunks"),
+        ("dense index", f"{info.dense_index_vectors:,} vectors"),
+        ("pending", f"{info.pending:,} documents"),
+        ("schema", str(info.schema_version)),
+        ("analyzer", info.analyzer or "none"),
+        ("size", _size(info.size_bytes)),
+    ]
+    width = max(len(key) for key, _ in rows)
+    for key, value in rows:
+        click.echo(f"{key:<{width}}  {value}")
+    if info.formats:
+        click.echo("")
+        formats = sorted(info.formats.items(), key=lambda pair: (-pair[1], pair[0]))
+        name_width = max(len("format"), *(len(name) for name, _ in formats))
+        count_width = max(len("documents"), *(len(f"{n:,}") for _, n in formats))
+        click.echo(f"{'format':<{name_width}}  {'documents':>{count_width}}")
+        for name, count in formats:
+            click.echo(f"{name:<{name_width}}  {count:>{count_width},}")
+
+
+def _coverage(info: CollectionStatus) -> str:
+    if info.embedder is None:
+        return "none (searched by bm25 alone; ingest with --dense to add them)"
+    # Rounded down, so that 100% means every chunk: 399 of 400 is 99%.
+    share = 100 * info.vectors // info.chunks if info.chunks else 100
+    text = f"{info.vectors:,} of {info.chunks:,} chunks ({share}%)"
+    if info.missing_vectors:
+        text += f"; {info.missing_vectors:,} missing: run `grk ingest` again to embed them"
+    return text
+
+
+def _size(size: int) -> str:
+    if size < 1000:
+        return f"{size} B"
+    value, unit = size / 1000, "kB"
+    for bigger in ("MB", "GB"):
+        if value < 1000:
+            break
+        value, unit = value / 1000, bigger
+    return f"{value:.1f} {unit}"
 
 
 def config(rows: Sequence[tuple[str, Any, str]], *, as_json: bool) -> None:

@@ -11,7 +11,7 @@ from groundkit.cli import render
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode
 from groundkit.errors import ErrorCode, UsageError
-from groundkit.types import SearchMode
+from groundkit.types import SearchMode, Verification
 
 __all__ = ["search", "show"]
 
@@ -28,6 +28,12 @@ __all__ = ["search", "show"]
 )
 @click.option("--rerank", is_flag=True, default=None, help="Rerank with rerank.model.")
 @click.option(
+    "--collapse/--no-collapse",
+    default=None,
+    help="Fold near-duplicate hits (the same passage stored twice) into the best one"
+    " [default: search.collapse, on].",
+)
+@click.option(
     "--queries",
     type=click.Path(exists=True, dir_okay=False),
     help='Batch: a JSONL file of {"id" or "_id", "text"}; prints one JSON line each.',
@@ -42,20 +48,33 @@ def search(
     where: tuple[str, ...],
     mode: str | None,
     rerank: bool | None,
+    collapse: bool | None,
     queries: str | None,
     as_json: bool,
 ) -> None:
-    """Search a collection. The query is plain words, never query syntax."""
+    """Search a collection. The query is plain words, never query syntax.
+
+    Each hit is shown as path:line with its chunk id (for `grk show`), and, when more than one
+    stage ranked it, its rank in each (bm25, dense, rerank); --json adds the raw scores.
+    """
     if (query is None) == (queries is None):
         raise UsageError(ErrorCode.USAGE, "give either a QUERY or --queries FILE")
     filters = _parse_where(where)
-    more = {"search.top_k": top_k, "search.mode": mode, "search.rerank": rerank}
+    more = {
+        "search.top_k": top_k,
+        "search.mode": mode,
+        "search.rerank": rerank,
+        "search.collapse": collapse,
+    }
     with obj.open(more=more) as collection:
         if queries is None:
             assert query is not None
             hits = collection.search(query, source=source, where=filters)
-            render.hits(hits, as_json=as_json)
+            render.hits(hits, missing_vectors=collection.missing_vectors(), as_json=as_json)
             return
+        missing = collection.missing_vectors()
+        if not as_json:
+            render.missing_vectors_warning(missing)
         failed = 0
         for query_id, text in _read_queries(queries):  # every line is checked before any search
             try:
@@ -67,21 +86,34 @@ def search(
                 failed += 1
                 click.echo(json.dumps({"query_id": query_id, "error": exc.to_dict()}))
                 continue
-            click.echo(
-                json.dumps({"query_id": query_id, "hits": [render.batch_hit(h) for h in hits]})
-            )
+            click.echo(render.batch_line(query_id, hits, missing))
         if failed:
             click.get_current_context().exit(ExitCode.PARTIAL)
 
 
 @click.command()
 @click.argument("chunk_id")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit 1 unless the source still holds the cited text (verified), for CI.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def show(obj: Context, chunk_id: str, as_json: bool) -> None:
-    """Print a cited chunk read back from the store, and whether its source still matches."""
+def show(obj: Context, chunk_id: str, check: bool, as_json: bool) -> None:
+    """Print a cited chunk read back from the store, and whether its source still holds it.
+
+    verified: the source still holds the cited text (an edit elsewhere in the file does not
+    matter; if the text moved, where it is now is shown); drifted: it no longer does; missing:
+    the file (or record) is gone; unreadable: it cannot be read as it was ingested;
+    not_checked: a URL, never fetched again. With --check, anything but verified exits 1.
+    """
     with obj.open() as collection:
-        render.resolved(collection.show(chunk_id), as_json=as_json)
+        found = collection.show(chunk_id)
+    render.resolved(found, as_json=as_json)
+    if check and found.verification != Verification.VERIFIED:
+        # 1, as diff exits 1 when files differ: something changed (2 stays a usage error).
+        click.get_current_context().exit(ExitCode.RUNTIME)
 
 
 def _parse_where(pairs: tuple[str, ...]) -> dict[str, Any]:

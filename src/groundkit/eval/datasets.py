@@ -1,4 +1,4 @@
-"""Evaluation datasets: the golden corpus of ``evals/golden`` and BEIR-format folders.
+"""Evaluation datasets: the golden corpus (shipped in the package) and BEIR-format folders.
 
 A dataset names what to ingest and the queries to ask. Golden judgments give their evidence as
 exact quotes; they become character spans only once the documents are stored, because a quote
@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.types import Chunk, Document
@@ -22,7 +22,9 @@ __all__ = [
     "Dataset",
     "EvalQuery",
     "Gold",
+    "GoldSpan",
     "Judgments",
+    "golden_corpus",
     "load_beir",
     "load_golden",
     "resolve",
@@ -78,14 +80,24 @@ class Dataset:
         return source  # already relative to the docs folder that was ingested
 
 
+class GoldSpan(NamedTuple):
+    """Where one gold quote was found: ``[start, end)`` of the stored text of ``source``.
+
+    A named tuple, so a run report writes it as the array ``[source, start, end, grade]``.
+    """
+
+    source: str  # the document key, as judgments name it
+    start: int
+    end: int
+    grade: int
+
+
 @dataclass(frozen=True, slots=True)
 class Judgments:
     """Per level, per query id, the graded relevance of chunk ids or document keys."""
 
     qrels: Mapping[Level, QrelsByQuery]
-    spans: Mapping[
-        str, tuple[tuple[str, int, int, int], ...]
-    ]  # query: (doc key, start, end, grade)
+    spans: Mapping[str, tuple[GoldSpan, ...]]  # by query id; empty for BEIR
 
 
 def _invalid(where: str, message: str) -> UsageError:
@@ -127,6 +139,15 @@ def _judgment(raw: Any, where: str, sources: set[str]) -> EvalQuery:
             raise _invalid(where, "a gold grade is 1 (supporting) or 2 (answers)")
         evidence.append(Gold(source, quote, grade))
     return EvalQuery(qid, text, category, tuple(evidence))
+
+
+def golden_corpus() -> Path:
+    """The golden corpus shipped as package data (``groundkit/eval/golden``), so ``grk eval``
+    works from any folder after ``pip install``, not only in a checkout."""
+    from importlib.resources import files
+
+    # An installed wheel or an editable checkout: both are folders on disk, never a zip.
+    return Path(str(files("groundkit.eval") / "golden"))
 
 
 def load_golden(root: str | Path) -> Dataset:
@@ -228,9 +249,9 @@ def resolve(dataset: Dataset, documents: Iterable[Document], chunks: Iterable[Ch
         by_document.setdefault(chunk.document_id, []).append(chunk)
     chunk_qrels: QrelsByQuery = {}
     doc_qrels: QrelsByQuery = {}
-    spans: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
+    spans: dict[str, tuple[GoldSpan, ...]] = {}
     for query in dataset.queries:
-        found = []
+        found: list[GoldSpan] = []
         for gold in query.gold:
             document = stored.get(gold.source)
             if document is None:
@@ -241,7 +262,7 @@ def resolve(dataset: Dataset, documents: Iterable[Document], chunks: Iterable[Ch
                 raise _invalid(query.id, f"the quote {gold.quote[:60]!r} {problem} {gold.source}")
             start = document.text.index(gold.quote)
             end = start + len(gold.quote)
-            found.append((gold.source, start, end, gold.grade))
+            found.append(GoldSpan(gold.source, start, end, gold.grade))
             grades = doc_qrels.setdefault(query.id, {})
             grades[gold.source] = max(grades.get(gold.source, 0), gold.grade)
             for chunk in by_document.get(document.document_id, []):

@@ -18,16 +18,35 @@ from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.eval.datasets import Dataset, Judgments, Level, resolve
 from groundkit.eval.metrics import collapse, hit_rate_at, mrr_at, ndcg_at, set_recall_at
-from groundkit.types import ConcreteMode, SearchMode
+from groundkit.types import CollectionStatus, ConcreteMode, SearchMode
 
-__all__ = ["METRICS", "STAGES", "QueryRun", "StageRun", "choose_stages", "run_eval", "score"]
+__all__ = [
+    "METRICS",
+    "STAGES",
+    "EvalRun",
+    "QueryRun",
+    "StagePlan",
+    "StageRun",
+    "StageSpec",
+    "choose_stages",
+    "run_eval",
+    "score",
+]
 
-# stage name: (search mode, rerank)
-STAGES: dict[str, tuple[ConcreteMode, bool]] = {
-    "bm25": (SearchMode.BM25, False),
-    "dense": (SearchMode.DENSE, False),
-    "hybrid": (SearchMode.HYBRID, False),
-    "rerank": (SearchMode.HYBRID, True),
+
+@dataclass(frozen=True, slots=True)
+class StageSpec:
+    """How a stage searches."""
+
+    mode: ConcreteMode
+    rerank: bool
+
+
+STAGES: dict[str, StageSpec] = {
+    "bm25": StageSpec(SearchMode.BM25, rerank=False),
+    "dense": StageSpec(SearchMode.DENSE, rerank=False),
+    "hybrid": StageSpec(SearchMode.HYBRID, rerank=False),
+    "rerank": StageSpec(SearchMode.HYBRID, rerank=True),
 }
 BASELINE = "bm25"
 METRICS = (
@@ -78,14 +97,22 @@ class EvalRun:
     judgments: Judgments
     stages: list[StageRun]
     skipped: dict[str, str]  # stage: why it did not run
-    status: dict[str, object]  # of the eval collection
+    status: CollectionStatus  # of the eval collection
     depth: int
     ingest_s: float
 
 
+@dataclass(frozen=True, slots=True)
+class StagePlan:
+    """The stages to run, in ``STAGES`` order, and why each other stage does not."""
+
+    run: list[str]
+    skipped: dict[str, str]
+
+
 def choose_stages(
     requested: Sequence[str] | None, collection: Collection, settings: Settings
-) -> tuple[list[str], dict[str, str]]:
+) -> StagePlan:
     """The stages to run and, for the others, why not. A stage asked for by name that cannot run
     is an error; by default every available stage runs."""
     unavailable: dict[str, str] = {}
@@ -95,7 +122,7 @@ def choose_stages(
     if not settings.rerank.model:
         unavailable.setdefault("rerank", "rerank.model is not configured")
     if requested is None:
-        return [s for s in STAGES if s not in unavailable], unavailable
+        return StagePlan([s for s in STAGES if s not in unavailable], unavailable)
     unknown = [s for s in requested if s not in STAGES]
     if unknown:
         raise UsageError(
@@ -108,19 +135,19 @@ def choose_stages(
                 f"stage {stage!r} cannot run: {unavailable[stage]}",
             )
     chosen = [s for s in STAGES if s in requested or s == BASELINE]  # bm25 is always the baseline
-    return chosen, {s: "not requested" for s in STAGES if s not in chosen}
+    return StagePlan(chosen, {s: "not requested" for s in STAGES if s not in chosen})
 
 
 def _run_stage(
     collection: Collection, dataset: Dataset, judgments: Judgments, stage: str, depth: int
 ) -> StageRun:
-    mode, rerank = STAGES[stage]
+    spec = STAGES[stage]
     for query in dataset.queries[:WARMUP]:
-        collection.search(query.text, top_k=depth, mode=mode, rerank=rerank)
+        collection.search(query.text, top_k=depth, mode=spec.mode, rerank=spec.rerank)
     runs = []
     for query in dataset.queries:
         t0 = time.perf_counter()
-        hits = collection.search(query.text, top_k=depth, mode=mode, rerank=rerank)
+        hits = collection.search(query.text, top_k=depth, mode=spec.mode, rerank=spec.rerank)
         latency_ms = (time.perf_counter() - t0) * 1e3
         ranked: dict[Level, list[str]] = {
             "chunk": [h.citation.chunk_id for h in hits],
@@ -163,9 +190,9 @@ def run_eval(
                 f" {first.source}: {first.reason}",
             )
         judgments = resolve(dataset, collection.documents(), collection.chunks())
-        chosen, skipped = choose_stages(stages, collection, settings)
+        plan = choose_stages(stages, collection, settings)
         runs = []
-        for stage in chosen:
+        for stage in plan.run:
             if on_stage:
                 on_stage(stage)
             runs.append(_run_stage(collection, dataset, judgments, stage, depth))
@@ -173,8 +200,8 @@ def run_eval(
             dataset,
             judgments,
             runs,
-            skipped,
-            collection.status().to_dict(),
+            plan.skipped,
+            collection.status(),
             depth,
             round(ingest_s, 3),
         )

@@ -48,6 +48,7 @@ def format_for(path: str | PurePath, *, explicit: bool) -> Format | None:
         return _BY_SUFFIX[suffix]
     if suffix in _CODE_SUFFIXES:
         return "code"
-    if p.stem.lower() in _TEXT_NAMES:
+    # Only a bare name: "changelog.gz" is a compressed changelog, not text.
+    if not suffix and p.name.lower() in _TEXT_NAMES:
         return "text"
     return "text" if explicit else None

@@ -10,6 +10,7 @@ import hashlib
 import importlib
 import io
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -146,6 +147,10 @@ def _pdf_text(data: bytes) -> tuple[str, tuple[tuple[int, int], ...]]:
     pypdf = _optional("pypdf", "pdf")
     from pypdf.errors import PyPdfError
 
+    # pypdf logs a warning, with a whole font dictionary in it, for every page whose fonts it can
+    # only half read: hundreds of lines on a real folder, on a terminal showing progress. What
+    # matters (no text at all) is reported per file below.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):

@@ -29,7 +29,15 @@ import pathspec
 from groundkit.ingest.formats import Format, format_for
 from groundkit.types import Skipped
 
-__all__ = ["Discovery", "FileInput", "Filters", "discover", "missing_inputs", "walk_tree"]
+__all__ = [
+    "Discovery",
+    "FileInput",
+    "Filters",
+    "discover",
+    "missing_inputs",
+    "walk_tree",
+    "would_walk",
+]
 
 _IGNORE_FILES = (".gitignore", ".grkignore")
 
@@ -182,11 +190,7 @@ def _entries(
     is stored from under it is left alone rather than taken for deleted.
     """
     try:
-        for name in _IGNORE_FILES:
-            ignore = directory / name
-            if ignore.is_file():
-                lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
+        specs = _with_ignore_files(directory, specs)
         children = sorted(directory.iterdir(), key=lambda p: p.name)
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
@@ -208,6 +212,56 @@ def _entries(
                 yield from _entries(child, specs, excluded, found, exclude, root, prune)
         else:
             yield child, specs
+
+
+def _with_ignore_files(directory: Path, specs: _Specs) -> _Specs:
+    for name in _IGNORE_FILES:
+        ignore = directory / name
+        if ignore.is_file():
+            lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
+    return specs
+
+
+def would_walk(
+    path: str | os.PathLike[str], root: str | os.PathLike[str], filters: Filters
+) -> bool:
+    """Whether a change at ``path`` can matter to a walk of the folder ``root``: a file the walk
+    would read, by the same rules (hidden names, ignore files, ``filters``, a type groundkit
+    reads), or an ignore file, which changes the rules. A path that is gone (deleted, moved away)
+    is judged by its name alone, and may have been a folder: only the type is not checked.
+    """
+    top, where = Path(os.path.abspath(root)), Path(os.path.abspath(path))
+    if where == top or not where.is_relative_to(top):
+        return False
+    parts = where.relative_to(top).parts
+    if any(part.startswith(".") for part in parts[:-1]):
+        return False
+    if parts[-1] in _IGNORE_FILES:
+        return True
+    if parts[-1].startswith("."):
+        return False
+    include, exclude = filters.specs()
+    specs: _Specs = []
+    directory = top
+    try:
+        for depth, part in enumerate(parts):
+            specs = _with_ignore_files(directory, specs)
+            child = directory / part
+            folder = depth < len(parts) - 1 or (child.is_dir() and not child.is_symlink())
+            shown = child.relative_to(top).as_posix()
+            if _ignored(child, specs):
+                return False
+            if exclude is not None and exclude.match_file(shown + ("/" if folder else "")):
+                return False
+            directory = child
+    except OSError:
+        return True  # an ignore file that cannot be read: let the walk itself say so
+    if where.is_dir() and not where.is_symlink():
+        return True  # a folder made or moved in: what is inside it is walked
+    if include is not None and not include.match_file(where.relative_to(top).as_posix()):
+        return False
+    return not where.is_file() or format_for(where, explicit=False) is not None
 
 
 def _ignored(path: Path, specs: _Specs) -> bool:

@@ -1,15 +1,34 @@
-"""Citation resolution: read a chunk back from the stored text and re-check its source."""
+"""Citation resolution: read a chunk back from the stored text and re-check its source.
+
+The check is on the cited span, not the whole file: the source is read again with the loader
+that ingested it (decode and normalise; the same HTML extraction; the same PDF text extraction;
+a JSONL record's own line) and the cited text is looked for where it was, then near there, then
+anywhere (``relocate``). A file whose bytes are unchanged is verified without being parsed.
+"""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from typing import cast
 
 from groundkit.errors import ErrorCode, NotFoundError
 from groundkit.index.store import ChunkRow, DocumentRow, Store
-from groundkit.ingest.loaders import Rejected, content_hash
-from groundkit.types import Citation, ResolvedCitation, Verification
+from groundkit.ingest.formats import Format
+from groundkit.ingest.loaders import Empty, Rejected, content_hash, load
+from groundkit.retrieve.lines import line_span
+from groundkit.retrieve.relocate import relocate
+from groundkit.types import Citation, Relocated, ResolvedCitation, Verification
 
-__all__ = ["citation_of", "find_chunk", "resolve", "verify_source"]
+__all__ = ["SourceCheck", "check_span", "citation_of", "find_chunk", "resolve"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceCheck:
+    """How a span of a stored document compares with its source now."""
+
+    verification: Verification
+    moved_to: Relocated | None = None
 
 
 def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, DocumentRow]:
@@ -27,11 +46,18 @@ def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, 
 def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
     row, document = find_chunk(store, collection, chunk_id)
     text = document.text[row.start : row.end]
-    citation = citation_of(row, collection)
-    return ResolvedCitation(citation, text, verify_source(document), row.metadata)
+    line, end_line = row.line, row.end_line
+    if line is None:  # stored before lines were kept
+        line, end_line = line_span(document.text, row.start, row.end)
+    citation = citation_of(row, collection, (line, end_line))
+    check = check_span(document, row.start, row.end, (line, end_line))
+    return ResolvedCitation(citation, text, check.verification, row.metadata, check.moved_to)
 
 
-def citation_of(row: ChunkRow, collection: str) -> Citation:
+def citation_of(
+    row: ChunkRow, collection: str, lines: tuple[int | None, int | None] | None = None
+) -> Citation:
+    line, end_line = (row.line, row.end_line) if lines is None else lines
     return Citation(
         collection,
         row.document_id,
@@ -41,35 +67,59 @@ def citation_of(row: ChunkRow, collection: str) -> Citation:
         row.start,
         row.end,
         row.location,
-        row.line,
-        row.end_line,
+        line,
+        end_line,
     )
 
 
-def verify_source(document: DocumentRow) -> Verification:
-    """Compare the source as it is now with what was ingested, by content hash."""
+def check_span(
+    document: DocumentRow, start: int, end: int, lines: tuple[int | None, int | None]
+) -> SourceCheck:
+    """Whether the source of ``document`` still holds ``document.text[start:end]``, and where.
+
+    ``lines`` are the span's lines in the stored text: a span found at the same offset but on
+    other lines (a line break added or removed before it) is reported as moved too.
+    """
     if document.origin.startswith(("http://", "https://")):
-        return Verification.NOT_CHECKED
+        return SourceCheck(Verification.NOT_CHECKED)
     try:
         with open(document.origin, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        return Verification.MISSING
+        return SourceCheck(Verification.MISSING)
     except OSError:
         exists = os.path.exists(document.origin)
-        return Verification.UNREADABLE if exists else Verification.MISSING
-    if document.external_id is None:
-        return (
-            Verification.VERIFIED
-            if content_hash(data) == document.content_hash
-            else (Verification.DRIFTED)
-        )
-    return _verify_record(data, document)
+        return SourceCheck(Verification.UNREADABLE if exists else Verification.MISSING)
+    if document.external_id is None and content_hash(data) == document.content_hash:
+        return SourceCheck(Verification.VERIFIED)  # the very bytes ingested: nothing to parse
+    now = _current_text(data, document)
+    if isinstance(now, Verification):
+        return SourceCheck(now)
+    cited = document.text[start:end]
+    at = relocate(cited, now, start)
+    if at is None:
+        return SourceCheck(Verification.DRIFTED)
+    line, end_line = line_span(now, at, at + len(cited))
+    if (at, line) == (start, lines[0]):
+        return SourceCheck(Verification.VERIFIED)
+    return SourceCheck(Verification.VERIFIED, Relocated(at, at + len(cited), line, end_line))
 
 
-def _verify_record(data: bytes, document: DocumentRow) -> Verification:
-    from groundkit.ingest.loaders import load
+def _current_text(data: bytes, document: DocumentRow) -> str | Verification:
+    """The document's text as its loader reads it now, or the verdict when there is none."""
+    if document.external_id is not None:
+        return _current_record(data, document)
+    try:
+        found = load(data, origin=document.origin, fmt=cast(Format, document.format))
+    except Empty:
+        return Verification.DRIFTED  # the file is there, and the cited text is not
+    except Rejected:
+        return Verification.UNREADABLE  # no longer readable as its format (or an extra is gone)
+    return found.loaded[0].text if found.loaded else Verification.UNREADABLE
 
+
+def _current_record(data: bytes, document: DocumentRow) -> str | Verification:
+    """A record's text, found by its id in the file's lines; the unchanged line is not parsed."""
     try:
         found = load(
             data,
@@ -77,10 +127,13 @@ def _verify_record(data: bytes, document: DocumentRow) -> Verification:
             fmt="records",
             known={document.content_hash: document.source},
         )
+    except Empty:
+        return Verification.MISSING  # no records left, so not this one
     except Rejected:
-        return Verification.DRIFTED
+        return Verification.UNREADABLE
     if document.source in found.unchanged:
-        return Verification.VERIFIED
-    if any(item.source == document.source for item in found.loaded):
-        return Verification.DRIFTED
+        return document.text
+    for item in found.loaded:
+        if item.source == document.source:
+            return item.text
     return Verification.MISSING

@@ -2,7 +2,9 @@
 
 The quote is normalised the way ingested text is (BOM, newlines, Unicode NFC) and nothing more:
 no case folding, no whitespace collapsing, so "verbatim" keeps its meaning. Offsets are into the
-stored document text, the same coordinates every citation uses.
+stored document text, the same coordinates every citation uses. A quote found there is then
+looked for in the source as it is now (``citations.check_span``): ``verification`` says whether
+the source still holds it, ``moved_to`` where, when that is elsewhere.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from dataclasses import dataclass
 
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
 from groundkit.index.store import Store
-from groundkit.retrieve.citations import find_chunk
+from groundkit.retrieve.citations import check_span, find_chunk
+from groundkit.retrieve.lines import line_span
 from groundkit.text import normalize_text
+from groundkit.types import Relocated, Verification
 
 __all__ = ["MAX_QUOTE_CHARS", "QuoteCheck", "occurrences", "verify_quote"]
 
@@ -21,7 +25,8 @@ MAX_QUOTE_CHARS = 20_000
 
 @dataclass(frozen=True, slots=True)
 class QuoteCheck:
-    """The verdict. ``start``/``end`` locate the first occurrence in the stored document."""
+    """The verdict. ``start``/``end`` locate the first occurrence in the stored document;
+    ``verification`` (None unless verbatim) compares that occurrence with the source now."""
 
     verbatim: bool
     document_id: str
@@ -29,6 +34,8 @@ class QuoteCheck:
     start: int | None
     end: int | None
     occurrences: int
+    verification: Verification | None = None
+    moved_to: Relocated | None = None
 
 
 def verify_quote(
@@ -48,7 +55,6 @@ def verify_quote(
     if chunk_id is not None:
         row, document = find_chunk(store, collection, chunk_id)
         lo, hi, doc_id = row.start, row.end, document.document_id
-        text = document.text
     else:
         assert document_id is not None
         documents = [d for d in store.find_documents(document_id) if d.document_id == document_id]
@@ -57,12 +63,14 @@ def verify_quote(
                 ErrorCode.DOCUMENT_NOT_FOUND,
                 f"no document {document_id!r} in collection {collection!r}",
             )
-        text, doc_id = documents[0].text, document_id
-        lo, hi = 0, len(text)
-    first, count = occurrences(text, wanted, lo, hi)
+        document, doc_id = documents[0], document_id
+        lo, hi = 0, len(document.text)
+    first, count = occurrences(document.text, wanted, lo, hi)
     if first == -1:
         return QuoteCheck(False, doc_id, chunk_id, None, None, 0)
-    return QuoteCheck(True, doc_id, chunk_id, first, first + len(wanted), count)
+    end = first + len(wanted)
+    now = check_span(document, first, end, line_span(document.text, first, end))
+    return QuoteCheck(True, doc_id, chunk_id, first, end, count, now.verification, now.moved_to)
 
 
 def occurrences(text: str, quote: str, lo: int, hi: int) -> tuple[int, int]:

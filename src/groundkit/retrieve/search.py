@@ -1,25 +1,32 @@
 """Search orchestration: bm25, dense or hybrid arms, fusion, optional rerank, cited hits.
 
 Filters are turned into an allowed-chunk set before any arm runs, so they apply before top-k in
-every mode.
+every mode. Near-duplicates are folded after fusion and rerank, so the best copy is the one kept.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
-from groundkit.index.store import Store
+from groundkit.index.store import ChunkRow, Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.retrieve.citations import citation_of
+from groundkit.retrieve.duplicates import Fingerprint, Folding, fingerprint
 from groundkit.retrieve.fusion import rrf
+from groundkit.retrieve.lines import with_lines
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
 from groundkit.text import is_text, normalize_text
 from groundkit.types import ConcreteMode, Hit, SearchMode
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["MAX_QUERY_CHARS", "SearchRequest", "run_search"]
 
@@ -38,6 +45,7 @@ class SearchRequest:
     min_similarity: float | None = None
     snippet_chars: int = 240
     rerank_top_n: int = 50
+    collapse: bool = True  # fold near-duplicate hits into the best of them
 
 
 def _validate(request: SearchRequest) -> str:
@@ -78,54 +86,176 @@ def run_search(
     allowed = None
     if request.source is not None or request.where:
         allowed = store.filter_chunks(request.source, request.where)
-    depth = request.top_k
-    if mode == SearchMode.HYBRID:
-        depth = max(depth, request.candidates)
-    if reranker is not None:
-        depth = max(depth, request.candidates, request.rerank_top_n)
     terms = lexical.tokens(query)
-    arms: dict[str, list[tuple[int, float]]] = {}
-    if mode in (SearchMode.BM25, SearchMode.HYBRID):
-        arms["bm25"] = lexical.search(terms, depth, allowed)
+    vector = None
     if mode in (SearchMode.DENSE, SearchMode.HYBRID):
         assert embedder is not None
         import numpy as np  # here, not above: a bm25 search never loads numpy
 
         vector = np.asarray(embedder.embed([query], "query"), np.float32)[0]
+    depth = request.top_k * (COLLAPSE_DEPTH if request.collapse else 1)
+    if mode == SearchMode.HYBRID:
+        depth = max(depth, request.candidates)
+    if reranker is not None:
+        depth = max(depth, request.candidates, request.rerank_top_n)
+    seen = _Seen(store)
+    for _round in range(COLLAPSE_ROUNDS):
+        arms = _search_arms(request, lexical, vectors, terms, vector, depth, allowed)
+        if arms is None:
+            return []  # nothing is close enough: abstain rather than return the least bad
+        hits = _Ranking(seen, collection, query, terms, request, arms, reranker).hits()
+        exhausted = all(len(found) < depth for found in arms.values())
+        if len(hits) >= request.top_k or exhausted or not request.collapse:
+            break
+        # Folding left fewer than top_k and the arms hold more: look deeper.
+        depth *= 4
+    return hits
+
+
+def _search_arms(
+    request: SearchRequest,
+    lexical: LexicalIndex,
+    vectors: VectorIndex,
+    terms: list[str],
+    vector: npt.NDArray[np.float32] | None,
+    depth: int,
+    allowed: list[int] | None,
+) -> dict[str, list[tuple[int, float]]] | None:
+    """Each arm's ``(chunk rowid, score)`` list, ``depth`` deep; None to abstain."""
+    arms = {}
+    if request.mode in (SearchMode.BM25, SearchMode.HYBRID):
+        arms["bm25"] = lexical.search(terms, depth, allowed)
+    if vector is not None:
         arms["dense"] = vectors.search(vector, depth, allowed)
         best = arms["dense"][0][1] if arms["dense"] else None
-        if request.min_similarity is not None and (best is None or best < request.min_similarity):
-            return []  # nothing is close enough: abstain rather than return the least bad
-    if mode == SearchMode.HYBRID:
-        ranked = rrf(
-            {arm: [rowid for rowid, _ in hits] for arm, hits in arms.items()}, request.rrf_k
-        )
-    else:
-        ranked = arms[mode]
-    ranks = {arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)} for arm, hits in arms.items()}
-    if mode == SearchMode.HYBRID:
-        ranks["fused"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
-    reranked = request.rerank_top_n if reranker is not None else 0
-    head = ranked[: max(request.top_k, reranked)]
-    rows = store.chunks_by_rowid([rowid for rowid, _ in head])
-    # The store is the truth: a posting the derived indexes have not yet dropped is skipped.
-    ranked = [(rowid, score) for rowid, score in head if rowid in rows]
-    if reranker is not None:
-        top, rest = ranked[:reranked], ranked[reranked:]
-        scores = reranker.score(query, [rows[rowid].text for rowid, _ in top])
-        top = sorted(
-            ((rowid, float(s)) for (rowid, _), s in zip(top, scores, strict=True)),
-            key=lambda pair: -pair[1],
-        )
-        ranks["rerank"] = {rowid: i for i, (rowid, _) in enumerate(top, 1)}
+        floor = request.min_similarity
+        if floor is not None and (best is None or best < floor):
+            return None
+    return arms
+
+
+# With collapsing on, each arm is searched COLLAPSE_DEPTH times top_k deep, so that top_k is
+# still filled after near-duplicates are folded; when it is not, up to COLLAPSE_ROUNDS rounds,
+# each four times deeper (so a collection of thousands of copies of one passage stays bounded).
+COLLAPSE_DEPTH = 3
+COLLAPSE_ROUNDS = 4
+_MIN_BATCH = 4  # rows read at least at once while walking the ranking
+
+
+class _Seen:
+    """What one search has read, kept across its rounds: rows, fingerprints, rerank scores."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rows: dict[int, ChunkRow] = {}
+        self.fingerprints: dict[int, Fingerprint] = {}
+        self.reranked: dict[int, float] = {}
+
+    def fetch(self, rowids: Sequence[int]) -> None:
+        wanted = [rowid for rowid in rowids if rowid not in self.rows]
+        if wanted:
+            self.rows.update(self.store.chunks_by_rowid(wanted))
+
+    def fingerprint(self, rowid: int) -> Fingerprint:
+        found = self.fingerprints.get(rowid)
+        if found is None:
+            found = self.fingerprints[rowid] = fingerprint(self.rows[rowid].text)
+        return found
+
+
+class _Ranking:
+    """One round: the arms' lists fused, the head reranked, then walked best first into hits,
+    folding near-duplicates. Chunk rows are read in small batches as the walk needs them."""
+
+    def __init__(
+        self,
+        seen: _Seen,
+        collection: str,
+        query: str,
+        terms: list[str],
+        request: SearchRequest,
+        arms: dict[str, list[tuple[int, float]]],
+        reranker: Reranker | None,
+    ) -> None:
+        self.seen = seen
+        self.collection = collection
+        self.request = request
+        self.terms = frozenset(terms)
+        mode = request.mode
+        if mode == SearchMode.HYBRID:
+            fused = {arm: [rowid for rowid, _ in hits] for arm, hits in arms.items()}
+            ranked = rrf(fused, request.rrf_k)
+        else:
+            ranked = arms[mode]
+        self.ranks = {
+            arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)} for arm, hits in arms.items()
+        }
+        if mode == SearchMode.HYBRID:
+            self.ranks["fused"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
+        if reranker is not None:
+            ranked = self._reranked(ranked, reranker, query)
+        self.ranked = ranked
+
+    def _reranked(
+        self, ranked: list[tuple[int, float]], reranker: Reranker, query: str
+    ) -> list[tuple[int, float]]:
+        seen = self.seen
+        head = ranked[: self.request.rerank_top_n]
+        seen.fetch([rowid for rowid, _ in head])
+        # The store is the truth: a posting the derived indexes have not yet dropped is skipped.
+        head = [(rowid, score) for rowid, score in head if rowid in seen.rows]
+        new = [rowid for rowid, _ in head if rowid not in seen.reranked]
+        if new:  # a deeper round reranks only what the last one did not
+            scores = reranker.score(query, [seen.rows[rowid].text for rowid in new])
+            seen.reranked.update(zip(new, map(float, scores), strict=True))
+        top = sorted(((rowid, seen.reranked[rowid]) for rowid, _ in head), key=lambda p: -p[1])
+        self.ranks["rerank"] = {rowid: i for i, (rowid, _) in enumerate(top, 1)}
         # Past the reranked head, hits keep their order (and their first-stage scores).
-        ranked = top + rest
-    term_set = frozenset(terms)
-    hits: list[Hit] = []
-    for rowid, score in ranked[: request.top_k]:
-        row = rows[rowid]
-        citation = citation_of(row, collection)
-        excerpt = snippet(row.text, term_set, request.snippet_chars)
-        arm_ranks = {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id}
-        hits.append(Hit(len(hits) + 1, score, citation, row.text, excerpt, row.metadata, arm_ranks))
-    return hits
+        return top + ranked[self.request.rerank_top_n :]
+
+    def hits(self) -> list[Hit]:
+        top_k, seen = self.request.top_k, self.seen
+        folding = Folding() if self.request.collapse else None
+        kept: list[tuple[int, float]] = []
+        folded: list[list[int]] = []
+        at = 0
+        while len(kept) < top_k and at < len(self.ranked):
+            # Read the rows the walk needs if nothing more is folded (at least a few).
+            batch = self.ranked[at : at + max(top_k - len(kept), _MIN_BATCH)]
+            seen.fetch([rowid for rowid, _ in batch])
+            for rowid, score in batch:
+                at += 1
+                if rowid not in seen.rows:  # dropped from the store; the derived index is behind
+                    continue
+                into = None if folding is None else folding.place(seen.fingerprint(rowid))
+                if into is None:
+                    kept.append((rowid, score))
+                    folded.append([])
+                else:
+                    folded[into].append(rowid)
+                if len(kept) == top_k:
+                    break
+        return self._built(kept, folded)
+
+    def _built(self, kept: list[tuple[int, float]], folded: list[list[int]]) -> list[Hit]:
+        every = [rowid for rowid, _ in kept] + [rowid for group in folded for rowid in group]
+        rows = {
+            row.rowid: row
+            for row in with_lines(self.seen.store, [self.seen.rows[r] for r in every])
+        }
+        hits: list[Hit] = []
+        for (rowid, score), group in zip(kept, folded, strict=True):
+            row = rows[rowid]
+            hits.append(
+                Hit(
+                    len(hits) + 1,
+                    score,
+                    citation_of(row, self.collection),
+                    row.text,
+                    snippet(row.text, self.terms, self.request.snippet_chars),
+                    row.metadata,
+                    {arm: by_id[rowid] for arm, by_id in self.ranks.items() if rowid in by_id},
+                    tuple(citation_of(rows[r], self.collection) for r in group),
+                )
+            )
+        return hits

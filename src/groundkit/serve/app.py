@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from groundkit.serve.apidocs import install_docs
 from groundkit.serve.code import code_router
 from groundkit.serve.guards import AccessLog, BodyLimit, Concurrency, HostGuard
 from groundkit.serve.rest import ERROR_RESPONSES, CatchBugs, install_error_handlers, rest_router
@@ -55,13 +56,14 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
         title="groundkit",
         version=_VERSION,
         summary="Search your own documents; every citation is machine-checked.",
-        docs_url=None,  # the interactive pages load scripts from a CDN: not from a local server
+        docs_url=None,  # FastAPI's page loads Swagger UI from a CDN: install_docs serves our own
         redoc_url=None,
         lifespan=lifespan,
     )
     app.state.runtime = runtime
-    app.include_router(rest_router(runtime.mutations_enabled))
+    app.include_router(rest_router())
     app.include_router(code_router(ERROR_RESPONSES))
+    install_docs(app)
     mount_ui(app, runtime)  # the web pages: /, /ui/...
     install_error_handlers(app)
     if mcp_server is not None:

@@ -86,6 +86,21 @@ def allowed_hosts_for(host: str, port: int, extra: Iterable[str] = ()) -> frozen
     return frozenset(out)
 
 
+# Paths served outside FastAPI's own routes, which therefore leave no route in the scope.
+_FIXED = ("/openapi.json",)
+_PREFIXES = ("/mcp", "/docs/assets")
+
+
+def _template(scope: Scope) -> str:
+    route_path = getattr(scope.get("route"), "path", None)
+    if route_path:
+        return str(route_path)
+    path: str = scope["path"]
+    if path in _FIXED:
+        return path
+    return next((p for p in _PREFIXES if path == p or path.startswith(p + "/")), "unmatched")
+
+
 class AccessLog:
     """Request id in, one log line out: id, method, route, status, latency, result count.
 
@@ -118,10 +133,7 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            route = scope.get("route")
-            template = getattr(route, "path", None) or (
-                "/mcp" if scope["path"].startswith("/mcp") else "unmatched"
-            )
+            template = _template(scope)
             record = {
                 "request_id": request_id,
                 "method": scope["method"],

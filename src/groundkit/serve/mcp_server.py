@@ -5,10 +5,14 @@ REST API's, field for field; a test keeps the two in step), and returns the shar
 model as structured output. A ``GroundkitError`` becomes an ``is_error`` result whose text is the
 same ``{code, message, request_id}`` JSON a REST client gets, so an agent can read the code.
 
-Mutating tools are registered only when a secret is configured, and each call checks it: over
-HTTP against the ``X-Groundkit-Secret`` header of that very request; over stdio the peer is the
-process that started this one and gave it its environment, so the check is that the secret is
-still configured there and still the same.
+Mutating tools are listed only when a secret is configured (an agent is not offered what it
+cannot do; called anyway, one answers ``auth.invalid`` as the REST route does). Each call checks
+the secret: over HTTP against the ``X-Groundkit-Secret`` header of that very request; over stdio
+the peer is the process that started this one and gave it its environment, so the check is that
+the secret is still configured there and still the same.
+
+Every description an agent reads (the tools' and their arguments') is one line of prose: the
+docstrings and field descriptions it comes from are wrapped for the source.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar, cast
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp_types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
 from groundkit.errors import AuthError, ErrorCode, GroundkitError, ServeError
@@ -116,6 +121,8 @@ class _Server(MCPServer[Any]):
         began = time.perf_counter()
         tool = next((t for t in await self.list_tools() if t.name == name), None)
         try:
+            if tool is None and name in MUTATING_TOOLS:
+                authorize(None, None)  # not offered without a secret: say so, as REST does
             if tool is None:
                 raise ServeError(
                     ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such tool", hint="list the tools"
@@ -136,8 +143,41 @@ class _Server(MCPServer[Any]):
                 raise
             request_id = context.request_id if context is not None else ""
             # An unknown tool's name is the caller's text: it does not go to the log.
-            _access(name if tool else "(unknown)", request_id, str(error.code), began, None)
+            known = tool is not None or name in MUTATING_TOOLS
+            _access(name if known else "(unknown)", request_id, str(error.code), began, None)
             return _error_result(error, request_id)
+
+    async def list_tools(self) -> list[MCPTool]:
+        """The tools, every description on one line: docstrings and field descriptions are
+        wrapped for the source, and an agent reads them as prose."""
+        return [
+            tool.model_copy(
+                update={
+                    "description": _one_line(tool.description),
+                    "input_schema": _tidy(tool.input_schema),
+                    "output_schema": _tidy(tool.output_schema),
+                }
+            )
+            for tool in await super().list_tools()
+        ]
+
+
+def _one_line(text: str | None) -> str | None:
+    return " ".join(text.split()) if text is not None else None
+
+
+def _tidy(node: Any) -> Any:
+    """A JSON schema with every ``description`` whitespace-normalised."""
+    if isinstance(node, dict):
+        return {
+            key: _one_line(value)
+            if key == "description" and isinstance(value, str)
+            else _tidy(value)
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_tidy(item) for item in node]
+    return node
 
 
 _EXTRA = "Extra inputs are not permitted"  # pydantic's words, as REST reports an unknown field
@@ -182,34 +222,43 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
             dict[str, str | int | float | bool] | None,
             Field(description="Metadata equality filters."),
         ] = None,
+        collapse: Annotated[
+            bool | None,
+            Field(description="Fold near-duplicate hits into the best one [default: on]."),
+        ] = None,
         ctx: Context | None = None,
     ) -> m.SearchResponse:
         """Search a collection: ranked passages, each citing its chunk id and exact offsets."""
         body = m.SearchRequest(
-            collection=collection, query=query, top_k=top_k, mode=mode, source=source, where=where
+            collection=collection,
+            query=query,
+            top_k=top_k,
+            mode=mode,
+            source=source,
+            where=where,
+            collapse=collapse,
         )
         name = runtime.collection_name(body.collection)
         with runtime.reading(name) as opened:
-            hits = opened.search(
-                body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
-            )
-        return m.SearchResponse(collection=name, hits=[m.HitModel.of(hit) for hit in hits])
+            return m.SearchResponse.run(name, opened, body)
 
     def fetch_chunk(
-        collection: CollectionArg, chunk_id: str, ctx: Context | None = None
+        chunk_id: str, collection: DefaultCollectionArg = None, ctx: Context | None = None
     ) -> m.ChunkResponse:
         """A cited chunk read back from its stored document, and whether its source still
         matches (verified / drifted / missing / unreadable / not_checked)."""
-        with runtime.reading(collection) as opened:
+        with runtime.reading(runtime.collection_name(collection)) as opened:
             return m.ChunkResponse.of(opened.show(chunk_id))
 
     def list_collections(ctx: Context | None = None) -> m.CollectionsResponse:
         """The collections this server can search."""
         return m.CollectionsResponse(collections=runtime.list())
 
-    def index_status(collection: CollectionArg, ctx: Context | None = None) -> m.CollectionStatus:
+    def index_status(
+        collection: DefaultCollectionArg = None, ctx: Context | None = None
+    ) -> m.CollectionStatus:
         """A collection's counts, embedder identity and index health."""
-        with runtime.reading(collection) as opened:
+        with runtime.reading(runtime.collection_name(collection)) as opened:
             return m.CollectionStatus.of(opened.status())
 
     def verify_citation(

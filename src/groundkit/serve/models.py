@@ -6,7 +6,7 @@ malformed call is a 422 with a code, never a crash deeper in.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -23,6 +23,9 @@ from groundkit.retrieve.quotes import MAX_QUOTE_CHARS, QuoteCheck
 from groundkit.retrieve.search import MAX_QUERY_CHARS
 from groundkit.types import Hit, IngestReport, ResolvedCitation, SearchMode
 
+if TYPE_CHECKING:
+    from groundkit.collection import Collection
+
 __all__ = [
     "ChunkResponse",
     "CollectionName",
@@ -31,10 +34,12 @@ __all__ = [
     "DeleteDocumentRequest",
     "DeletedResponse",
     "ErrorBody",
+    "FoldedHit",
     "HealthResponse",
     "HitModel",
     "IngestRequest",
     "IngestResponse",
+    "MovedTo",
     "SearchRequest",
     "SearchResponse",
     "VerifyRequest",
@@ -97,6 +102,21 @@ class SearchRequest(_Request):
     where: dict[str, ScalarValue] | None = Field(
         None, max_length=32, description="Metadata equality filters."
     )
+    collapse: bool | None = Field(
+        None,
+        description="Fold near-duplicate hits (the same passage stored twice) into the best one"
+        " [default: the `search.collapse` setting, on].",
+    )
+
+
+class FoldedHit(_Response):
+    """A near-duplicate folded into a hit: enough to cite it, or fetch it."""
+
+    chunk_id: str
+    document_id: str
+    source: str
+    line: int | None
+    end_line: int | None
 
 
 class HitModel(_Response):
@@ -116,6 +136,8 @@ class HitModel(_Response):
     text: str
     metadata: dict[str, Any]
     ranks: dict[str, int] = Field(description="1-based rank in each stage that saw the chunk.")
+    folded: int = Field(description="How many near-duplicates of this hit were folded into it.")
+    folded_hits: list[FoldedHit] = Field(description="The near-duplicates folded into this hit.")
 
     @classmethod
     def of(cls, hit: Hit) -> HitModel:
@@ -125,6 +147,27 @@ class HitModel(_Response):
 class SearchResponse(_Response):
     collection: str
     hits: list[HitModel]
+    missing_vectors: int = Field(
+        description="Chunks this search could not rank by meaning because they have no vector"
+        " yet (an interrupted embedding); 0 for a bm25 search."
+    )
+
+    @classmethod
+    def run(cls, name: str, collection: Collection, body: SearchRequest) -> SearchResponse:
+        """Search ``collection`` as ``body`` asks: one code path for REST and MCP."""
+        hits = collection.search(
+            body.query,
+            top_k=body.top_k,
+            mode=body.mode,
+            source=body.source,
+            where=body.where,
+            collapse=body.collapse,
+        )
+        return cls(
+            collection=name,
+            hits=[HitModel.of(hit) for hit in hits],
+            missing_vectors=collection.missing_vectors(body.mode),
+        )
 
 
 class CollectionsResponse(_Response):
@@ -144,6 +187,9 @@ class CollectionStatus(_Response):
     schema_version: int
     analyzer: str | None
     size_bytes: int
+    missing_vectors: int = Field(
+        description="Chunks without a vector (0 when the collection has no embedder)."
+    )
     health: Literal["ok", "catching_up"] = Field(
         description="ok: the derived indexes match the store; catching_up: a write is finishing."
     )
@@ -151,6 +197,19 @@ class CollectionStatus(_Response):
     @classmethod
     def of(cls, status: types.CollectionStatus) -> CollectionStatus:
         return cls.model_validate(status.to_dict())
+
+
+Verdict = Literal["verified", "drifted", "missing", "unreadable", "not_checked"]
+
+
+class MovedTo(_Response):
+    """Where the source holds the cited text now, when it moved: offsets into the source's text
+    as groundkit reads it (what a re-ingest would store), 1-based lines."""
+
+    start: int
+    end: int
+    line: int
+    end_line: int
 
 
 class ChunkResponse(_Response):
@@ -165,8 +224,12 @@ class ChunkResponse(_Response):
     line: int | None
     end_line: int | None
     text: str
-    verification: Literal["verified", "drifted", "missing", "unreadable", "not_checked"] = Field(
-        description="How the source compares now with what was ingested."
+    verification: Verdict = Field(
+        description="Whether the source still holds the cited text: verified (perhaps moved),"
+        " drifted (it changed), missing, unreadable, or not_checked (a URL)."
+    )
+    moved_to: MovedTo | None = Field(
+        description="Set when the source still holds the cited text at other offsets or lines."
     )
     metadata: dict[str, Any]
 
@@ -208,9 +271,17 @@ class VerifyResponse(_Response):
     start: int | None = Field(description="Offset of the first occurrence in the stored text.")
     end: int | None
     occurrences: int
+    verification: Verdict | None = Field(
+        description="For a verbatim quote: whether the source file still holds it, as for a"
+        " chunk (verified, drifted, missing, unreadable, not_checked); null otherwise."
+    )
+    moved_to: MovedTo | None = Field(
+        description="Set when the source still holds the quote at other offsets or lines."
+    )
 
     @classmethod
     def of(cls, check: QuoteCheck) -> VerifyResponse:
+        moved = check.moved_to
         return cls(
             verbatim=check.verbatim,
             document_id=check.document_id,
@@ -218,6 +289,8 @@ class VerifyResponse(_Response):
             start=check.start,
             end=check.end,
             occurrences=check.occurrences,
+            verification=None if check.verification is None else check.verification.value,
+            moved_to=None if moved is None else MovedTo.model_validate(moved.to_dict()),
         )
 
 

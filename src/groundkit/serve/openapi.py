@@ -1,7 +1,7 @@
 """The OpenAPI document, as committed in docs/openapi.json (a test keeps the two equal).
 
-Regenerate: ``python -m groundkit.serve.openapi > docs/openapi.json``. It describes a server
-with a secret configured, so the mutating routes are in it.
+Regenerate: ``python -m groundkit.serve.openapi > docs/openapi.json``. Every server has the same
+routes: without a secret configured, the mutating ones answer 403 (``auth.invalid``).
 """
 
 from __future__ import annotations
@@ -15,15 +15,13 @@ from groundkit.config import Settings
 from groundkit.serve.app import create_app
 from groundkit.serve.guards import allowed_hosts_for
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.secret import SharedSecret
 
 __all__ = ["openapi_document"]
 
 
 def openapi_document() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as index_dir:
-        # The placeholder secret only switches the mutating routes on; it is never served.
-        runtime = Runtime(Settings(index_dir=index_dir), secret=SharedSecret("placeholder"))
+        runtime = Runtime(Settings(index_dir=index_dir))
         app = create_app(runtime, allowed_hosts=allowed_hosts_for("127.0.0.1", 8765))
         document: dict[str, Any] = app.openapi()
         runtime.close()

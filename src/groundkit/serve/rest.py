@@ -63,7 +63,9 @@ def require_secret(
     authorize(_runtime(request).secret, offered)
 
 
-def rest_router(mutations: bool) -> APIRouter:
+def rest_router() -> APIRouter:
+    """Every route, the mutating ones included: without a configured secret those answer 403
+    ``auth.invalid`` ("changes are disabled on this server"), so a client learns why, not 404."""
     router = APIRouter(responses=ERROR_RESPONSES)
 
     @router.get("/healthz", response_model=m.HealthResponse, tags=["health"])
@@ -82,11 +84,9 @@ def rest_router(mutations: bool) -> APIRouter:
         """Ranked, cited passages. The query travels in the body, never in the URL."""
         name = _runtime(request).collection_name(body.collection)
         with _runtime(request).reading(name) as collection:
-            hits = collection.search(
-                body.query, top_k=body.top_k, mode=body.mode, source=body.source, where=body.where
-            )
-        _results(request, len(hits))
-        return m.SearchResponse(collection=name, hits=[m.HitModel.of(hit) for hit in hits])
+            response = m.SearchResponse.run(name, collection, body)
+        _results(request, len(response.hits))
+        return response
 
     @router.get("/v1/collections", response_model=m.CollectionsResponse, tags=["read"])
     def collections(request: Request) -> m.CollectionsResponse:
@@ -119,8 +119,19 @@ def rest_router(mutations: bool) -> APIRouter:
         _results(request, check.occurrences)
         return m.VerifyResponse.of(check)
 
-    if mutations:
-        _mutating_routes(router)
+    # The reads whose path names a collection, without it: the configured one, as a search or
+    # verify body that leaves it out gets (and the MCP tools fetch_chunk and index_status).
+    @router.get("/v1/chunks/{chunk_id}", response_model=m.ChunkResponse, tags=["read"])
+    def chunk_in_default(request: Request, chunk_id: ChunkId) -> m.ChunkResponse:
+        """A chunk of the configured collection, as `/v1/chunks/{collection}/{chunk_id}`."""
+        return chunk(request, _runtime(request).collection_name(None), chunk_id)
+
+    @router.get("/v1/status", response_model=m.CollectionStatus, tags=["read"])
+    def default_status(request: Request) -> m.CollectionStatus:
+        """The configured collection's counts and health, as `/v1/collections/{name}`."""
+        return collection_status(request, _runtime(request).collection_name(None))
+
+    _mutating_routes(router)
     return router
 
 

@@ -1,7 +1,7 @@
-"""Regenerate docs/light-and-sleep-study-summary.pdf, the golden corpus's PDF.
+"""Regenerate the golden corpus's PDF (docs/light-and-sleep-study-summary.pdf under GOLDEN).
 
 The PDF is written with ``make_pdf`` from ``tests/pdfs.py`` (ASCII text, one ``Tj`` per line,
-one string per page). Run from anywhere: ``python evals/golden/make_pdf.py``.
+one string per page). Run from anywhere: ``python scripts/make_golden_pdf.py``.
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent / "tests"))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+GOLDEN = REPO / "src" / "groundkit" / "eval" / "golden"
 
 from pdfs import make_pdf  # noqa: E402
 
@@ -123,7 +124,7 @@ def main() -> Path:
         assert len(lines) <= 45, f"page {number} has {len(lines)} lines"
         for line in lines:
             assert len(line) <= 90, f"page {number}: line too long: {line!r}"
-    target = HERE / "docs" / NAME
+    target = GOLDEN / "docs" / NAME
     target.write_bytes(make_pdf(PAGES))
     return target
 

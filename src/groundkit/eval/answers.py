@@ -1,0 +1,223 @@
+"""Answer quality: ask a dataset's questions through the real answer path and count outcomes.
+
+For each question, each model and each quote mode the answer path runs exactly as `grk answer`
+runs it (retrieve, bundle, one call, ``validate_answer``), and the outcome is one of
+``answered``, ``abstained``, ``refused`` (with the contract rule that refused it), ``failed``
+(the provider failed) or ``no_evidence``. An answered question also says whether it cites a
+relevant document (by the dataset's judgments) and which share of its items quote relevant
+documents only. Both quote modes of one question are asked back to back, so a local model's
+prompt cache serves the second.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from groundkit.answer.chat import ChatModel
+from groundkit.answer.report import AIState, AnswerReport
+from groundkit.answer.service import QuoteMode, answer_question
+from groundkit.collection import open_collection
+from groundkit.config import Settings
+from groundkit.errors import ErrorCode, UsageError
+from groundkit.eval.datasets import Dataset, resolve
+from groundkit.eval.record import Record
+
+__all__ = [
+    "OUTCOMES",
+    "AnswerOutcome",
+    "AnswerRun",
+    "Outcome",
+    "SystemInfo",
+    "outcome_of",
+    "refusal_rule",
+    "run_answer_eval",
+]
+
+Outcome = Literal["answered", "abstained", "refused", "failed", "no_evidence", "unavailable"]
+OUTCOMES: tuple[Outcome, ...] = (
+    "answered",
+    "abstained",
+    "refused",
+    "failed",
+    "no_evidence",
+    "unavailable",
+)
+_NUMBERS = re.compile(r"\d+")
+
+
+class AnswerOutcome(Record, frozen=True):
+    """One question asked of one system (a model with a quote mode); a row of the report's
+    ``outcomes``, written key for key."""
+
+    query_id: str
+    system: str
+    outcome: Outcome
+    reason: str | None  # the contract rule (refused) or error code (failed), numbers as N
+    seconds: float
+    relevant_in_evidence: bool | None  # None: the question has nothing relevant (no-answer)
+    cites_relevant: bool | None  # answered only
+    items: int
+    items_all_relevant: int
+    cut_off: bool  # the model stopped at max_tokens
+    completion_tokens: int | None
+    tokens_per_second: float | None
+    prompt_tokens: int | None
+    enum_bytes: int | None  # constrained: span text in the schema
+    spans_omitted: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SystemInfo:
+    """What a system is: a provider's model asked in one quote mode."""
+
+    provider: str
+    model: str
+    quotes: QuoteMode
+    load_seconds: float | None  # what loading the model cost (an in-process model only)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRun:
+    dataset: Dataset
+    systems: dict[str, SystemInfo]  # by system name, "model/quote mode"
+    outcomes: list[AnswerOutcome]
+    top_k: int
+    ingest_s: float
+    questions: list[str] = field(default_factory=list)  # query ids asked, in order
+
+
+def refusal_rule(message: str) -> str:
+    """The rule a refusal names, without item numbers: ``item N, citation N: the quote ...``."""
+    rule = message.split("refused: ", 1)[-1]
+    return _NUMBERS.sub("N", rule)
+
+
+def outcome_of(report: AnswerReport) -> tuple[Outcome, str | None]:
+    state = report.ai.state
+    if state == AIState.ANSWERED and report.answer is not None:
+        return ("abstained" if report.answer.abstained else "answered"), None
+    error = report.ai.error
+    if state == AIState.REFUSED and error is not None:
+        return "refused", refusal_rule(error.message)
+    if state == AIState.NO_EVIDENCE:
+        return "no_evidence", None
+    if state == AIState.FAILED:
+        return "failed", str(error.code) if error else None
+    return "unavailable", str(error.code) if error else None
+
+
+def run_answer_eval(
+    dataset: Dataset,
+    settings: Settings,
+    work_dir: Path,
+    chats: Sequence[tuple[str, ChatModel]],
+    *,
+    quotes: Sequence[QuoteMode] = ("free", "constrained"),
+    limit: int | None = None,
+    top_k: int = 3,
+    on_answer: Callable[[AnswerOutcome], None] | None = None,
+) -> AnswerRun:
+    """Ingest ``dataset`` (bm25 only) into ``work_dir`` and ask its first ``limit`` questions of
+    every ``(name, chat)`` in every quote mode."""
+    settings = settings.replace(index_dir=str(work_dir), collection="answers")
+    asked = list(dataset.queries[:limit] if limit else dataset.queries)
+    outcomes: list[AnswerOutcome] = []
+    with open_collection(settings=settings, create=True) as collection:
+        t0 = time.perf_counter()
+        ingest = collection.ingest(list(dataset.inputs), dense=False)
+        ingest_s = time.perf_counter() - t0
+        if ingest.skipped:
+            raise UsageError(
+                ErrorCode.EVAL_DATASET,
+                f"{len(ingest.skipped)} dataset inputs could not be ingested",
+            )
+        judgments = resolve(dataset, collection.documents(), collection.chunks())
+        relevant = {
+            q: {d for d, grade in grades.items() if grade > 0}
+            for q, grades in judgments.qrels["document"].items()
+        }
+        keys = {
+            d.document_id: dataset.document_key(d.source, d.external_id)
+            for d in collection.documents()
+        }
+        for query in asked:
+            for name, chat in chats:
+                for mode in quotes:
+                    t1 = time.perf_counter()
+                    report = answer_question(collection, query.text, chat, top_k=top_k, quotes=mode)
+                    seconds = time.perf_counter() - t1
+                    got = _score(query.id, f"{name}/{mode}", report, seconds, chat, relevant, keys)
+                    outcomes.append(got)
+                    if on_answer:
+                        on_answer(got)
+    systems = {  # after the questions: an in-process model has paid for loading by now
+        f"{name}/{mode}": SystemInfo(
+            chat.provider, chat.model_name, mode, _seconds(getattr(chat, "load_seconds", None))
+        )
+        for name, chat in chats
+        for mode in quotes
+    }
+    return AnswerRun(dataset, systems, outcomes, top_k, round(ingest_s, 3), [q.id for q in asked])
+
+
+def _score(
+    query_id: str,
+    system: str,
+    report: AnswerReport,
+    seconds: float,
+    chat: ChatModel,
+    relevant: dict[str, set[str]],
+    keys: dict[str, str],
+) -> AnswerOutcome:
+    outcome, reason = outcome_of(report)
+    wanted = relevant.get(query_id) or set()
+    in_evidence = (
+        any(keys.get(i.document_id) in wanted for i in report.bundle.items) if wanted else None
+    )
+    cites = None
+    items = all_relevant = 0
+    if outcome == "answered" and report.answer is not None:
+        answer = report.answer
+        cited = [keys.get(c.document_id) for c in answer.citations]
+        cites = any(k in wanted for k in cited)
+        items = len(answer.items)
+        all_relevant = sum(
+            all(keys.get(answer.citations[m - 1].document_id) in wanted for m in item.markers)
+            for item in answer.items
+        )
+    timings = getattr(chat, "last_timings", None) or {}
+    menu = report.quotes
+    return AnswerOutcome(
+        query_id=query_id,
+        system=system,
+        outcome=outcome,
+        reason=reason,
+        seconds=round(seconds, 3),
+        relevant_in_evidence=in_evidence,
+        cites_relevant=cites,
+        items=items,
+        items_all_relevant=all_relevant,
+        cut_off=getattr(chat, "last_finish_reason", None) == "length",
+        completion_tokens=_int(timings.get("predicted_n")),
+        tokens_per_second=_float(timings.get("predicted_per_second")),
+        prompt_tokens=_int(timings.get("prompt_n")),
+        enum_bytes=menu.enum_bytes if menu else None,
+        spans_omitted=menu.omitted if menu else None,
+    )
+
+
+def _int(value: Any) -> int | None:
+    return int(value) if isinstance(value, int | float) else None
+
+
+def _float(value: Any) -> float | None:
+    return round(float(value), 2) if isinstance(value, int | float) else None
+
+
+def _seconds(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None

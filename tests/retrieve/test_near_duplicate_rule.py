@@ -1,0 +1,103 @@
+"""The near-duplicate test itself: what counts as the same passage, and what does not."""
+
+from __future__ import annotations
+
+from random import Random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from groundkit.retrieve.duplicates import MIN_SHINGLES, Folding, fingerprint, near_duplicates
+
+PASSAGE = (
+    "The platypus hunts at dusk in slow rivers, closing its eyes and ears underwater and finding "
+    "shrimp and larvae by the faint electric fields their muscles make, which the receptors in "
+    "its soft bill pick up from a few centimetres away."
+)
+OTHER = (
+    "The numbat eats termites by day, licking them from shallow galleries with a long sticky "
+    "tongue; a grown numbat needs some twenty thousand termites a day and never digs deep."
+)
+
+
+def dup(a: str, b: str) -> bool:
+    return near_duplicates(fingerprint(a), fingerprint(b))
+
+
+def test_the_same_words_in_other_markup_and_case_are_duplicates() -> None:
+    markdown = f"## Hunting\n\n**The platypus** hunts at dusk{PASSAGE[25:]}"
+    converted = f"Hunting\n\nThe PLATYPUS hunts at dusk{PASSAGE[25:]}"
+    assert dup(markdown, converted)
+
+
+def test_a_copy_cut_at_other_bounds_is_a_near_duplicate() -> None:
+    assert dup(PASSAGE, PASSAGE[: int(len(PASSAGE) * 0.9)])
+    assert dup(PASSAGE + "\n\n## Diet\n\nShrimp, mostly.", PASSAGE)
+
+
+def test_link_targets_and_fence_languages_do_not_tell_copies_apart() -> None:
+    linked = PASSAGE.replace("electric fields", "[electric fields](https://example.org/e/f)")
+    fenced = "```python\nimport platypus\n```\n" + PASSAGE
+    converted = "```\nimport platypus\n```\n" + PASSAGE
+    assert dup(linked, PASSAGE)
+    assert dup(fenced, converted)
+
+
+def test_distinct_passages_are_not_folded() -> None:
+    assert not dup(PASSAGE, OTHER)
+    # Sharing a sentence is not enough when the rest differs.
+    third = "The bilby digs spiral burrows in red sand and sleeps through the heat of the day."
+    assert not dup(PASSAGE + " " + OTHER, third + " " + PASSAGE[:60])
+
+
+def test_short_passages_fold_only_when_their_words_are_the_same() -> None:
+    assert dup("pip install groundkit", "`pip install groundkit`")
+    assert not dup("pip install groundkit now", "pip install groundkit")
+    assert len(fingerprint("one two three four five").shingles) < MIN_SHINGLES
+
+
+def test_folding_keeps_the_first_and_folds_later_copies_into_it() -> None:
+    folding = Folding()
+    placed = [folding.place(fingerprint(t)) for t in (PASSAGE, OTHER, PASSAGE.upper(), OTHER)]
+    assert placed == [None, None, 0, 1]
+
+
+VOCABULARY = "the platypus numbat hunts eats at dusk by day in slow rivers termites shrimp".split()
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(VOCABULARY), min_size=0, max_size=40).map(" ".join),
+        min_size=1,
+        max_size=12,
+    ),
+    st.randoms(use_true_random=False),
+)
+@settings(max_examples=200, deadline=None)
+def test_folding_gives_the_verdicts_of_the_pairwise_test(texts: list[str], rnd: Random) -> None:
+    # Copies with a word dropped or added make near-duplicates common among the random texts.
+    for _ in range(len(texts) // 2):
+        words = texts[rnd.randrange(len(texts))].split()
+        if words:
+            del words[rnd.randrange(len(words))]
+        texts.append(" ".join(words + [rnd.choice(VOCABULARY)] * rnd.randrange(2)))
+    folding = Folding()
+    kept: list[str] = []
+    for text in texts:
+        expected = next(
+            (i for i, k in enumerate(kept) if near_duplicates(fingerprint(text), fingerprint(k))),
+            None,
+        )
+        assert folding.place(fingerprint(text)) == expected
+        if expected is None:
+            kept.append(text)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_has_the_words_the_regex_finds(text: str) -> None:
+    import re
+
+    from groundkit.retrieve.duplicates import _MARKUP
+
+    expected = re.findall(r"\w+", _MARKUP.sub(" ", text).casefold())
+    assert list(fingerprint(text).words) == expected
