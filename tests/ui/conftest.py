@@ -194,7 +194,9 @@ def writable_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 # -- the browser ---------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API keeps an asyncio loop running in this thread while it is
+# open, and any later test that runs a loop of its own (a TestClient, anyio) would fail.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.is_file():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium chromium-driver)")

@@ -40,7 +40,7 @@ SECRET_ENV = "GROUNDKIT_SERVE_SECRET"
 QUESTION = "what does the wombat dig"
 # What the fake model answers, in order: an answer whose two quotes are in the wombat passage
 # (source 1 for this question), then one that quotes words the passage does not hold.
-QUOTES = ["digs long burrows", "strong claws"]
+QUOTES = ["digs long burrows", "with its strong claws"]  # each at least 16 characters
 GOOD_REPLY = json.dumps(
     {
         "items": [
@@ -50,7 +50,14 @@ GOOD_REPLY = json.dumps(
     }
 )
 BAD_REPLY = json.dumps(
-    {"items": [{"text": "Wombats fly.", "citations": [{"source": 1, "quote": "flies south"}]}]}
+    {
+        "items": [
+            {
+                "text": "Wombats fly.",
+                "citations": [{"source": 1, "quote": "flies south for the winter"}],
+            }
+        ]
+    }
 )
 
 
@@ -119,4 +126,4 @@ def write_eval_run(golden: Path, work: Path, out: Path) -> str:
     report = build_report(run, Settings())
     path = write_report(report, out)
     path.with_suffix(".html").write_text(render_html(report), encoding="utf-8")
-    return str(report["run_id"])
+    return report.run_id
