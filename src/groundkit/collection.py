@@ -414,6 +414,23 @@ class Collection:
             for d in self._store.all_documents()
         ]
 
+    def document(self, document_id: str) -> Document:
+        """One stored document, whole, by its document id (``document.not_found`` otherwise)."""
+        key = _text(document_id, "document")
+        for d in self._store.find_documents(key):
+            if d.document_id == key:  # find_documents also matches sources: only the id here
+                return Document(
+                    d.document_id,
+                    d.path,
+                    d.text,
+                    d.format,
+                    d.external_id,
+                    d.title,
+                    d.metadata,
+                    d.source,
+                )
+        raise NotFoundError(ErrorCode.DOCUMENT_NOT_FOUND, f"no document {key!r} in {self.name!r}")
+
     def chunks(self) -> list[Chunk]:
         """Every chunk, in document order, each read back from its document's stored text."""
         return [
