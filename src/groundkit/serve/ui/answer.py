@@ -44,8 +44,13 @@ STATES = {
 def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
     """The report as the template shows it: markers linked to their spans, and each evidence
     item cut into pieces that know which markers quote them."""
+    from groundkit.answer.passages import BundleItem, CitedQuote
+
     ai = report.ai
-    citations = report.answer.citations if report.answer else ()
+    # The document page asks without a code map, so its evidence is passages only.
+    citations = [
+        c for c in (report.answer.citations if report.answer else ()) if isinstance(c, CitedQuote)
+    ]
     by_marker = {c.marker: c for c in citations}
     items = []
     for item in report.answer.items if report.answer else ():
@@ -62,6 +67,8 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
         items.append({"text": item.text, "markers": markers})
     evidence = []
     for bundled in report.bundle.items:
+        if not isinstance(bundled, BundleItem):
+            continue
         quotes = [
             (c.marker, c.start - bundled.start, c.end - bundled.start)
             for c in citations
