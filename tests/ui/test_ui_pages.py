@@ -560,6 +560,26 @@ def test_a_symbol_not_in_the_map_is_an_error_on_the_page_before_any_model_is_ask
     assert forbidden.calls == 0
 
 
+def test_a_symbol_that_names_several_nodes_lists_them_before_any_model_is_asked(
+    admin: TestClient, own_site: Site, answers: Any
+) -> None:
+    from groundkit import open_codemap
+
+    (own_site.repo / "shop" / "tax.py").write_text("def rate():\n    return 0.1\n")
+    settings = admin.app.state.runtime.settings  # type: ignore[attr-defined]
+    with open_codemap("shop", settings=settings) as codemap:
+        codemap.update(own_site.repo)
+    forbidden = answers(ForbiddenTransport())
+    response = admin.post("/ui/maps/shop/ask", data={"symbol": "rate", "q": MAP_QUESTION})
+
+    assert response.status_code == 409
+    assert "codemap.symbol_ambiguous" in html_of(response)
+    assert "2 symbols match &#39;rate&#39;" in response.text
+    assert "billing.tax.rate" in response.text
+    assert "shop.tax.rate" in response.text
+    assert forbidden.calls == 0
+
+
 def test_a_foreign_page_cannot_post_to_the_ask_box(client: TestClient, answers: Any) -> None:
     forbidden = answers(ForbiddenTransport())
     post = client.post(
