@@ -255,7 +255,8 @@ def _cut_off(status: AIStatus, limit: int) -> AIError:
     where = f"[profiles.{status.profile}]" if status.profile else "the profile"
     return AIError(
         ErrorCode.AI_REPLY_CUT_OFF,
-        f"the reply was cut off at max_tokens={limit} before it was complete",
+        f"the model's answer was refused: the reply was cut off at max_tokens={limit} before"
+        " it was complete",
         hint=f"raise max_tokens in {where} in grk.toml, or send less evidence (--top-k)",
     )
 

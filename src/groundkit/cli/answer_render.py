@@ -66,7 +66,7 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
         if ai.error and ai.error.hint:
             click.echo(f"hint: {ai.error.hint}")
         if show_reply and report.refused_reply is not None:
-            _refused_reply(report.refused_reply, reason)
+            _refused_reply(report.refused_reply)
         elif show_reply:
             click.echo("(--show-reply: there is no refused reply to show)")
     if ai.warning:
@@ -81,8 +81,8 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
     _evidence(report)
 
 
-def _refused_reply(raw: str, reason: str) -> None:
-    click.echo(f"\nthe model's reply (refused: {reason}):")
+def _refused_reply(raw: str) -> None:
+    click.echo("\nthe model's reply, as it came back (--show-reply):")
     click.echo("-----")
     click.echo(shown_reply(raw))
     click.echo("-----")
