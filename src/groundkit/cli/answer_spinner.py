@@ -38,7 +38,15 @@ def model_spinner(chat: ChatModel | AIStatus, *, enabled: bool) -> Busy:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-        with Progress(*columns, console=Console(file=stream), transient=True) as bars:
+        console = Console(file=stream)
+        # Nothing else is redirected through it: standard output stays the report's alone.
+        with Progress(
+            *columns,
+            console=console,
+            transient=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        ) as bars:
             bars.add_task(f"{model}: {doing}", total=None)
             yield
 
