@@ -331,3 +331,39 @@ def test_with_the_extra_but_no_keychain_package_ai_that_is_off_is_still_disabled
     monkeypatch.setitem(sys.modules, "keyring", None)
     report = grk.json(*surface.ask())
     assert report["ai"]["state"] == "disabled"
+
+
+_BLOCKING_GRK = r"""
+import sys
+
+class Block:  # the `ai` extra is not installed: importing either package fails
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("platformdirs", "keyring"):
+            raise ImportError(f"No module named {name!r}")
+        return None
+
+sys.meta_path.insert(0, Block())
+from groundkit.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_grk_process_without_the_ai_extra_reports_ai_off_as_disabled(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    (tmp_path / "wombat.md").write_text("The wombat digs long burrows.\n", encoding="utf-8")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+
+    def grk_process(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-c", _BLOCKING_GRK, "--index-dir", str(tmp_path / "i"), *args]
+        return subprocess.run(
+            argv, check=False, env=env, capture_output=True, text=True, timeout=120
+        )
+
+    assert grk_process("ingest", str(tmp_path / "wombat.md"), "-q").returncode == 0
+    done = grk_process("answer", "what does the wombat dig?", "--json")
+    assert done.returncode == 0, done.stderr
+    ai = json.loads(done.stdout)["ai"]
+    assert (ai["state"], ai["reason"]["code"]) == ("disabled", "ai.disabled")
+    assert "groundkit[ai]" in ai["reason"]["hint"]
