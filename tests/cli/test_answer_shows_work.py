@@ -99,6 +99,17 @@ def test_a_spinner_names_the_model_on_a_terminal_while_it_answers(
     assert grk.out.startswith("Wombats dig burrows. [1]")
 
 
+def test_a_model_name_that_looks_like_markup_is_shown_as_written(
+    grk: Grk, use: Any, terminal: FakeTerminal, tmp_path: Path
+) -> None:
+    odd = LOCAL.replace('model = "m"', 'model = "m[/bold]"')
+    (tmp_path / "grk.toml").write_text(odd, encoding="utf-8")
+    watching = use(Watching(terminal, openai_reply(GOOD))).transport
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("answer", "what does the wombat dig?") == 0, grk.err
+    assert "openai_compatible m[/bold]: answering" in watching.seen[0]
+
+
 def test_no_spinner_is_drawn_for_json_output_even_on_a_terminal(
     surface: Surface, grk: Grk, use: Any, terminal: FakeTerminal
 ) -> None:

@@ -35,6 +35,7 @@ def model_spinner(chat: ChatModel | AIStatus, *, enabled: bool) -> Busy:
     @contextmanager
     def spin(doing: str) -> Iterator[None]:
         from rich.console import Console
+        from rich.markup import escape
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
@@ -47,7 +48,8 @@ def model_spinner(chat: ChatModel | AIStatus, *, enabled: bool) -> Busy:
             redirect_stdout=False,
             redirect_stderr=False,
         ) as bars:
-            bars.add_task(f"{model}: {doing}", total=None)
+            # A model name is the user's text ("org/m[v2]"): never read as rich markup.
+            bars.add_task(escape(f"{model}: {doing}"), total=None)
             yield
 
     return spin
