@@ -7,7 +7,15 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from groundkit.retrieve.duplicates import MIN_SHINGLES, Folding, fingerprint, near_duplicates
+from groundkit.retrieve.duplicates import (
+    MIN_SHINGLES,
+    THRESHOLD,
+    Fingerprint,
+    Folding,
+    fingerprint,
+    near_duplicates,
+    words,
+)
 
 PASSAGE = (
     "The platypus hunts at dusk in slow rivers, closing its eyes and ears underwater and finding "
@@ -100,4 +108,56 @@ def test_ascii_text_has_the_words_the_regex_finds(text: str) -> None:
     from groundkit.retrieve.duplicates import _MARKUP
 
     expected = re.findall(r"\w+", _MARKUP.sub(" ", text).casefold())
-    assert list(fingerprint(text).words) == expected
+    assert words(text) == expected
+
+
+def exactly(a: str, b: str) -> bool:
+    """The rule on the words themselves, with nothing hashed: the reference."""
+    wa, wb = words(a), words(b)
+    if wa == wb:
+        return True
+    sa = set(zip(wa, wa[1:], wa[2:], strict=False))
+    sb = set(zip(wb, wb[1:], wb[2:], strict=False))
+    small, large = (sa, sb) if len(sa) <= len(sb) else (sb, sa)
+    return len(small) >= MIN_SHINGLES and len(small & large) >= THRESHOLD * len(small)
+
+
+@given(
+    st.lists(st.sampled_from(VOCABULARY), min_size=0, max_size=60),
+    st.lists(st.integers(min_value=0, max_value=59), max_size=12),
+    st.lists(st.sampled_from(VOCABULARY), max_size=8),
+)
+@settings(max_examples=300, deadline=None)
+def test_hashed_fingerprints_give_the_verdicts_of_the_words_themselves(
+    base: list[str], dropped: list[int], added: list[str]
+) -> None:
+    other = [w for i, w in enumerate(base) if i not in set(dropped)] + added
+    a, b = " ".join(base), " ".join(other)
+    assert near_duplicates(fingerprint(a), fingerprint(b)) == exactly(a, b)
+
+
+@given(st.text())
+def test_a_fingerprint_stored_as_bytes_reads_back_the_same(text: str) -> None:
+    found = fingerprint(text)
+    assert Fingerprint.from_bytes(found.to_bytes()) == found
+
+
+def test_fingerprints_do_not_depend_on_the_process() -> None:
+    """Stored at ingest and read by later processes: no salted hash may enter them."""
+    import subprocess
+    import sys
+
+    code = (
+        "from groundkit.retrieve.duplicates import fingerprint as f; print(f(%r).to_bytes().hex())"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code % PASSAGE],
+            env={"PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in (1, 2)
+    }
+    assert runs == {fingerprint(PASSAGE).to_bytes().hex()}
