@@ -83,12 +83,48 @@ VOCABULARY = "the platypus numbat hunts eats at dusk by day in slow rivers termi
 )
 @settings(max_examples=200, deadline=None)
 def test_folding_gives_the_verdicts_of_the_pairwise_test(texts: list[str], rnd: Random) -> None:
-    # Copies with a word dropped or added make near-duplicates common among the random texts.
-    for _ in range(len(texts) // 2):
+    folds_as_the_pairwise_test(texts, rnd, VOCABULARY)
+
+
+# Many words: few 3-grams shared by chance, so most hits are placed by Folding's filter alone.
+WIDE = [f"w{i}" for i in range(300)]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(WIDE), min_size=10, max_size=120).map(" ".join),
+        min_size=1,
+        max_size=12,
+    ),
+    st.randoms(use_true_random=False),
+)
+@settings(max_examples=200, deadline=None)
+def test_folding_read_back_from_bytes_gives_the_verdicts_of_the_pairwise_test(
+    texts: list[str], rnd: Random
+) -> None:
+    folds_as_the_pairwise_test(texts, rnd, WIDE, stored=True)
+
+
+def folds_as_the_pairwise_test(
+    texts: list[str], rnd: Random, vocabulary: list[str], *, stored: bool = False
+) -> None:
+    # Copies with words dropped or added, a part of a text and a text inside a longer one make
+    # near-duplicates common among the random texts, some much smaller than what they fold into.
+    for _ in range(len(texts)):
         words = texts[rnd.randrange(len(texts))].split()
-        if words:
-            del words[rnd.randrange(len(words))]
-        texts.append(" ".join(words + [rnd.choice(VOCABULARY)] * rnd.randrange(2)))
+        kind = rnd.randrange(3)
+        if kind == 0:
+            for _ in range(rnd.randrange(1 + len(words) // 8)):
+                if words:
+                    del words[rnd.randrange(len(words))]
+            words += [rnd.choice(vocabulary)] * rnd.randrange(3)
+        elif kind == 1 and words:
+            start = rnd.randrange(len(words))
+            words = words[start : start + rnd.randrange(len(words) - start + 1)]
+        else:
+            words += texts[rnd.randrange(len(texts))].split()
+        texts.append(" ".join(words))
+    rnd.shuffle(texts)
     folding = Folding()
     kept: list[str] = []
     for text in texts:
@@ -96,7 +132,10 @@ def test_folding_gives_the_verdicts_of_the_pairwise_test(texts: list[str], rnd: 
             (i for i, k in enumerate(kept) if near_duplicates(fingerprint(text), fingerprint(k))),
             None,
         )
-        assert folding.place(fingerprint(text)) == expected
+        found = fingerprint(text)
+        if stored:
+            found = Fingerprint.from_bytes(found.to_bytes())
+        assert folding.place(found) == expected
         if expected is None:
             kept.append(text)
 
