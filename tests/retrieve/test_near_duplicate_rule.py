@@ -14,6 +14,7 @@ from groundkit.retrieve.duplicates import (
     Folding,
     fingerprint,
     near_duplicates,
+    stored_fingerprint,
     words,
 )
 
@@ -179,6 +180,12 @@ def test_hashed_fingerprints_give_the_verdicts_of_the_words_themselves(
 def test_a_fingerprint_stored_as_bytes_reads_back_the_same(text: str) -> None:
     found = fingerprint(text)
     assert Fingerprint.from_bytes(found.to_bytes()) == found
+
+
+@given(st.one_of(st.text(), st.lists(st.sampled_from(WIDE), max_size=200).map(" ".join)))
+@settings(deadline=None)  # the first example imports numpy
+def test_the_fingerprint_stored_at_ingest_is_the_one_search_would_make(text: str) -> None:
+    assert stored_fingerprint(text) == fingerprint(text).to_bytes()
 
 
 def test_fingerprints_do_not_depend_on_the_process() -> None:

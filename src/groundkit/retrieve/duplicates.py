@@ -42,6 +42,7 @@ __all__ = [
     "Folding",
     "fingerprint",
     "near_duplicates",
+    "stored_fingerprint",
     "words",
 ]
 
@@ -133,23 +134,42 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
-def _word_id(word: str) -> int:
-    if len(_WORD_IDS) >= _MAX_WORD_IDS:
-        _WORD_IDS.clear()
-    found = _WORD_IDS[word] = int.from_bytes(
-        blake2b(word.encode(), digest_size=4).digest(), "little"
-    )
-    return found
+def _word_ids(found: list[str]) -> list[int]:
+    """Each word's stable 32-bit hash (BLAKE2b), remembered across passages."""
+    new = set(found).difference(_WORD_IDS)
+    if new:
+        if len(_WORD_IDS) + len(new) > _MAX_WORD_IDS:
+            _WORD_IDS.clear()
+            new = set(found)
+        for word in new:
+            digest = blake2b(word.encode(), digest_size=4).digest()
+            _WORD_IDS[word] = int.from_bytes(digest, "little")
+    return list(map(_WORD_IDS.__getitem__, found))
+
+
+def _words_hash(found: list[str]) -> int:
+    return int.from_bytes(blake2b("\0".join(found).encode(), digest_size=8).digest(), "little")
 
 
 def fingerprint(text: str) -> Fingerprint:
     found = words(text)
-    known = _WORD_IDS.get
-    ids = [known(w) or _word_id(w) for w in found]
-    whole = blake2b("\0".join(found).encode(), digest_size=8).digest()
+    ids = _word_ids(found)
     triples = zip(ids, ids[1:], ids[2:], strict=False)
     shingles = {(a * _K1 ^ b * _K2 ^ c * _K3) & _MASK for a, b, c in triples}
-    return Fingerprint.of(int.from_bytes(whole, "little"), shingles)
+    return Fingerprint.of(_words_hash(found), shingles)
+
+
+def stored_fingerprint(text: str) -> bytes:
+    """``fingerprint(text).to_bytes()``, with the 3-grams hashed and sorted by numpy: made for
+    every chunk at ingest, where it was a third of the CPU time in pure Python."""
+    import numpy as np  # here: a search never needs it
+
+    found = words(text)
+    ids = np.array(_word_ids(found), dtype=np.uint32)
+    # uint32 arithmetic wraps: the low 32 bits of each product, as ``& _MASK`` keeps above.
+    hashed = ids[:-2] * np.uint32(_K1) ^ ids[1:-1] * np.uint32(_K2) ^ ids[2:] * np.uint32(_K3)
+    values = np.unique(hashed).astype("<u4").tobytes()
+    return _words_hash(found).to_bytes(8, "little") + values
 
 
 def near_duplicates(a: Fingerprint, b: Fingerprint) -> bool:
