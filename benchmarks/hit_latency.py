@@ -23,7 +23,6 @@ import cProfile
 import json
 import os
 import pstats
-import statistics
 import sys
 import tempfile
 import time
@@ -133,10 +132,6 @@ def main() -> int:
             f"| {name} | {p50[name, 10]:.3f} | {pct(times[name, 10], 0.95):.3f} |"
             f" {p50[name, 100]:.3f} | {pct(times[name, 100], 0.95):.3f} | {ratio} |"
         )
-    print(
-        f"\nmedian of all groundkit folding-on top-10 times: "
-        f"{statistics.median(times['groundkit, folding on', 10]) * 1e3:.3f} ms"
-    )
     return 0
 
 

@@ -64,7 +64,9 @@ def percentile(values: list[float], p: float) -> float:
 def build(path: Path, matrix: npt.NDArray[np.float32]) -> float:
     """``VectorIndex.sync`` in batches of BATCH rows, as an ingest's journal replay would call it
     (two chunks per document); returns the seconds spent in sync."""
-    index = VectorIndex.fresh(path)
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    index = VectorIndex(path)
     spent = 0.0
     for start in range(0, len(matrix), BATCH):
         rows = [
@@ -184,7 +186,7 @@ def bench_collection_open(work: Path, n: int = 20_000) -> dict[str, float]:
         "synthetic", index_dir=index_dir, embedder=FakeEmbedder(DIMS)
     ) as coll:
         coll.ingest([str(records)], dense=True)
-        vectors = coll.status()["dense_index_vectors"]
+        vectors = coll.status().dense_index_vectors
     opens = []
     for _ in range(20):
         t0 = time.perf_counter()
