@@ -33,7 +33,7 @@ from groundkit.index.derived import RECOVERY, DerivedIndex, health, rebuild
 from groundkit.index.disk import disk_usage
 from groundkit.index.faults import classify_os_error
 from groundkit.index.lexical import LexicalIndex
-from groundkit.index.store import Store
+from groundkit.index.store import DocumentRow, Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
@@ -400,19 +400,15 @@ class Collection:
 
     def documents(self) -> list[Document]:
         """Every stored document, whole, in ingest order."""
-        return [
-            Document(
-                d.document_id,
-                d.path,
-                d.text,
-                d.format,
-                d.external_id,
-                d.title,
-                d.metadata,
-                d.source,
-            )
-            for d in self._store.all_documents()
-        ]
+        return [_document(d) for d in self._store.all_documents()]
+
+    def document(self, document_id: str) -> Document:
+        """One stored document, whole, by its document id (``document.not_found`` otherwise)."""
+        key = _text(document_id, "document")
+        for d in self._store.find_documents(key):
+            if d.document_id == key:  # find_documents also matches sources: only the id here
+                return _document(d)
+        raise NotFoundError(ErrorCode.DOCUMENT_NOT_FOUND, f"no document {key!r} in {self.name!r}")
 
     def chunks(self) -> list[Chunk]:
         """Every chunk, in document order, each read back from its document's stored text."""
@@ -483,6 +479,12 @@ class Collection:
             analyzer=manifest.get(f"derived.{LexicalIndex.name}.build"),
             size_bytes=disk_usage(self.path),
         )
+
+
+def _document(d: DocumentRow) -> Document:
+    return Document(
+        d.document_id, d.path, d.text, d.format, d.external_id, d.title, d.metadata, d.source
+    )
 
 
 def _text(value: str, what: str) -> str:

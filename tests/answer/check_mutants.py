@@ -1,5 +1,9 @@
 """Mutation check for the citation contract: break each rule, the named tests must fail.
 
+The contract's tests run for document passages and for code-map edges alike (the ``kit``
+fixture), so each mutant of the one gate is caught for both kinds; the last mutants break how an
+edge's quote resolves back to the map.
+
 Run from the repository root: .venv/bin/python tests/answer/check_mutants.py
 """
 
@@ -119,19 +123,37 @@ M = [
         "            assert self._token in _UNSPENT",
         "forged",
     ),
+    (
+        "edge not re-read from the map",
+        "        stored = origins.edge(self.edge.id, self.number)",
+        "        stored = self.edge",
+        "deleted_from_its_origin",
+    ),
+    (
+        "changed edge evidence accepted",
+        "        if stored.evidence != self.text:",
+        "        if False:",
+        "evidence_changed_in_the_map",
+    ),
+    (
+        "edge not re-checked against the files",
+        "            origins.verify(stored),",
+        '            "verified",',
+        "drifted_or_missing",
+    ),
 ]
 STRICT = ROOT / "src/groundkit/answer/strict.py"
+EDGES = ROOT / "src/groundkit/answer/edges.py"
 
 
 def run() -> int:
     """Apply each mutant in turn; the originals are restored whatever happens (a crash or ^C
     midway must not leave a broken contract in the working tree)."""
-    originals = {p: p.read_text(), STRICT: STRICT.read_text()}
+    originals = {path: path.read_text() for path in (p, STRICT, EDGES)}
     bad = 0
     try:
         for name, old, new, k in M:
-            target = p if old in originals[p] else STRICT
-            assert old in originals[target], name
+            target = next(path for path, text in originals.items() if old in text)
             target.write_text(originals[target].replace(old, new, 1))
             bad += not check(name, k)
             target.write_text(originals[target])
@@ -148,6 +170,7 @@ def check(name: str, k: str) -> bool:
             "-q",
             "-x",
             "tests/answer/test_contract.py",
+            "tests/answer/test_code_evidence.py",
             "-k",
             k,
             "-p",

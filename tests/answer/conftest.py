@@ -1,12 +1,13 @@
-"""Fixtures for the answer path: a real collection on disk and the test doubles."""
+"""Fixtures for the answer path: a real collection, a real code map, and the test doubles."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from answer_helpers import ECHIDNA, WOMBAT
+from evidence_kits import EdgeKit, PassageKit
 
 from groundkit import Collection
 from groundkit.testing.chat import ForbiddenKeyring, MemoryKeyring
@@ -48,3 +49,14 @@ def user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def no_machine_keychain(monkeypatch: pytest.MonkeyPatch) -> None:
     """keyring's default backend fails the test if used: only injected backends are allowed."""
     monkeypatch.setattr("keyring.core._keyring_backend", ForbiddenKeyring())
+
+
+@pytest.fixture(params=["passage", "edge"])
+def kit(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[PassageKit | EdgeKit]:
+    """Each kind of evidence in turn: a test using it runs once for passages, once for edges."""
+    if request.param == "passage":
+        yield PassageKit(request.getfixturevalue("col"))
+        return
+    made = EdgeKit(tmp_path)
+    yield made
+    made.close()

@@ -16,9 +16,12 @@ def test_an_interrupted_mutation_run_restores_the_contract_and_strict_modules(
     contract, strict = tmp_path / "contract.py", tmp_path / "strict.py"
     contract.write_text((SRC / "contract.py").read_text())
     strict.write_text((SRC / "strict.py").read_text())
+    edges = tmp_path / "edges.py"
+    edges.write_text((SRC / "edges.py").read_text())
     before = (contract.read_text(), strict.read_text())
     monkeypatch.setattr(check_mutants, "p", contract)
     monkeypatch.setattr(check_mutants, "STRICT", strict)
+    monkeypatch.setattr(check_mutants, "EDGES", edges)
     seen: list[str] = []
 
     def interrupted(name: str, k: str) -> bool:
@@ -35,5 +38,6 @@ def test_an_interrupted_mutation_run_restores_the_contract_and_strict_modules(
 def test_every_mutant_names_text_that_is_in_the_code() -> None:
     code = (SRC / "contract.py").read_text()
     code += (SRC / "strict.py").read_text()
+    code += (SRC / "edges.py").read_text()
     for name, old, _new, _k in check_mutants.M:
         assert old in code, name

@@ -1,54 +1,49 @@
-"""The citation contract: every rule refuses the whole answer, and only validation makes one."""
+"""The citation contract: every rule refuses the whole answer, and only validation makes one.
+
+Most tests take ``kit``: they run once with document passages and once with code-map edges whose
+evidence carries the same sentences, through the same ``validate_answer``.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 import unicodedata
-from pathlib import Path
 
 import pytest
 from answer_helpers import bundle_for, item, reply
+from evidence_kits import EdgeKit, PassageKit
 
 from groundkit import Collection
 from groundkit.answer.contract import Answer, AnswerItem, validate_answer
 from groundkit.errors import AIError, ErrorCode
 
 QUOTE = "digs long burrows"
+Kit = PassageKit | EdgeKit
 
 
-def stored_text(col: Collection, document_id: str) -> str:
-    """The document's text read straight from the SQLite store, past every groundkit API."""
-    with sqlite3.connect(col.path / "store.sqlite") as db:
-        row = db.execute("SELECT text FROM documents WHERE document_id = ?", (document_id,))
-        return str(row.fetchone()[0])
-
-
-def refused(col: Collection, raw: str) -> None:
-    bundle = bundle_for(col, "wombat burrows")
+def refused(kit: Kit, raw: str) -> None:
+    bundle = kit.bundle("wombat burrows")
     with pytest.raises(AIError) as caught:
-        validate_answer(raw, bundle, col.show)
+        validate_answer(raw, bundle, kit.resolve)
     assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
 
 
-def test_a_valid_answer_resolves_every_quote_to_offsets_in_the_stored_document(
-    col: Collection,
-) -> None:
-    bundle = bundle_for(col, "wombat burrows")
-    assert bundle.items[0].source.endswith("wombat.md")
+def test_a_valid_answer_resolves_every_quote_to_offsets_in_its_origin(kit: Kit) -> None:
+    bundle = kit.bundle("wombat burrows")
     answer = validate_answer(
         reply(
             item("Wombats dig burrows.", (1, QUOTE)),
             item("They eat bark.", (1, "grasses, roots and bark")),
         ),
         bundle,
-        col.show,
+        kit.resolve,
     )
     assert [i.markers for i in answer.items] == [(1,), (2,)]
-    stored = stored_text(col, bundle.items[0].document_id)
+    stored = kit.origin_text(bundle, 1)  # the document, or the edge's evidence line
     for cited in answer.citations:
         assert stored[cited.start : cited.end] == cited.cited_text
+        assert cited.kind == kit.kind
     assert [c.cited_text for c in answer.citations] == [QUOTE, "grasses, roots and bark"]
 
 
@@ -60,8 +55,8 @@ def test_cited_text_is_cut_from_the_store_not_copied_from_the_model(col: Collect
     assert resolved.text[at : at + len(QUOTE)] == answer.citations[0].cited_text
 
 
-def test_an_empty_item_list_is_a_valid_abstention(col: Collection) -> None:
-    answer = validate_answer('{"items": []}', bundle_for(col, "wombat"), col.show)
+def test_an_empty_item_list_is_a_valid_abstention(kit: Kit) -> None:
+    answer = validate_answer('{"items": []}', kit.bundle("wombat"), kit.resolve)
     assert answer.abstained
     assert answer.citations == ()
 
@@ -75,44 +70,43 @@ def test_an_empty_item_list_is_a_valid_abstention(col: Collection) -> None:
         "Digs long burrows",  # case
     ],
 )
-def test_a_quote_differing_only_in_whitespace_or_case_is_refused(
-    col: Collection, quote: str
-) -> None:
-    refused(col, reply(item("Wombats dig.", (1, quote))))
+def test_a_quote_differing_only_in_whitespace_or_case_is_refused(kit: Kit, quote: str) -> None:
+    refused(kit, reply(item("Wombats dig.", (1, quote))))
 
 
-def test_a_quote_differing_only_in_unicode_normal_form_is_refused(col: Collection) -> None:
+def test_a_quote_differing_only_in_unicode_normal_form_is_refused(kit: Kit) -> None:
     decomposed = unicodedata.normalize("NFD", "the odd caf\u00e9 crumb")
     assert decomposed != "the odd caf\u00e9 crumb"
-    refused(col, reply(item("Crumbs.", (1, decomposed))))
+    refused(kit, reply(item("Crumbs.", (1, decomposed))))
 
 
 @pytest.mark.parametrize("source", [True, 1.0, "1", None, [1]])
-def test_a_source_that_is_not_an_integer_is_refused(col: Collection, source: object) -> None:
-    refused(col, reply(item("Wombats dig.", (source, QUOTE))))
+def test_a_source_that_is_not_an_integer_is_refused(kit: Kit, source: object) -> None:
+    refused(kit, reply(item("Wombats dig.", (source, QUOTE))))
 
 
 @pytest.mark.parametrize("source", [0, -1, 2, 99])
-def test_a_source_outside_the_bundle_is_refused(col: Collection, source: int) -> None:
-    assert len(bundle_for(col, "wombat burrows").items) == 1  # the echidna was not retrieved
-    refused(col, reply(item("Wombats dig.", (source, QUOTE))))
+def test_a_source_outside_the_bundle_is_refused(kit: Kit, source: int) -> None:
+    assert len(kit.bundle("wombat burrows").items) == 1  # the echidna was not retrieved
+    refused(kit, reply(item("Wombats dig.", (source, QUOTE))))
 
 
-def test_one_bad_citation_rejects_the_whole_answer(col: Collection) -> None:
+def test_one_bad_citation_rejects_the_whole_answer(kit: Kit) -> None:
     good = item("Wombats dig burrows.", (1, QUOTE))
     # The second citation is not verbatim; the first is.
     half = item("They eat bark.", (1, "grasses, roots and bark"), (1, "eats bark and grasses"))
-    refused(col, reply(good, half))
+    refused(kit, reply(good, half))
 
 
-def test_a_quote_from_another_source_than_the_one_named_is_refused(col: Collection) -> None:
-    bundle = bundle_for(col, "wombat echidna")
-    assert [Path(i.source).name for i in bundle.items] == ["echidna.txt", "wombat.md"]
+def test_a_quote_from_another_source_than_the_one_named_is_refused(kit: Kit) -> None:
+    bundle = kit.two()  # [echidna, wombat]
     with pytest.raises(AIError) as caught:
-        validate_answer(reply(item("Eggs.", (2, "the echidna lays an egg"))), bundle, col.show)
+        validate_answer(reply(item("Eggs.", (2, "the echidna lays an egg"))), bundle, kit.resolve)
     assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
-    answer = validate_answer(reply(item("Eggs.", (1, "the echidna lays an egg"))), bundle, col.show)
-    assert answer.citations[0].source_name.endswith("echidna.txt")
+    answer = validate_answer(
+        reply(item("Eggs.", (1, "the echidna lays an egg"))), bundle, kit.resolve
+    )
+    assert "echidna" in kit.named(answer.citations[0])
 
 
 @pytest.mark.parametrize(
@@ -123,8 +117,8 @@ def test_a_quote_from_another_source_than_the_one_named_is_refused(col: Collecti
         '{"items": [{"text": "t", "citations": [{"source": 1, "quote": "digs", "page": 2}]}]}',
     ],
 )
-def test_extra_json_properties_are_refused_at_every_level(col: Collection, raw: str) -> None:
-    refused(col, raw)
+def test_extra_json_properties_are_refused_at_every_level(kit: Kit, raw: str) -> None:
+    refused(kit, raw)
 
 
 @pytest.mark.parametrize(
@@ -140,26 +134,28 @@ def test_extra_json_properties_are_refused_at_every_level(col: Collection, raw: 
         "[]",
     ],
 )
-def test_missing_fields_and_wrong_shapes_are_refused(col: Collection, raw: str) -> None:
-    refused(col, raw)
+def test_missing_fields_and_wrong_shapes_are_refused(kit: Kit, raw: str) -> None:
+    refused(kit, raw)
 
 
-def test_an_item_without_a_citation_is_refused(col: Collection) -> None:
-    refused(col, reply(item("Wombats dig burrows.")))
+def test_an_item_without_a_citation_is_refused(kit: Kit) -> None:
+    refused(kit, reply(item("Wombats dig burrows.")))
 
 
 @pytest.mark.parametrize("text", ["", "   ", 7])
-def test_an_item_without_text_is_refused(col: Collection, text: object) -> None:
+def test_an_item_without_text_is_refused(kit: Kit, text: object) -> None:
     refused(
-        col, json.dumps({"items": [{"text": text, "citations": [{"source": 1, "quote": "digs"}]}]})
+        kit, json.dumps({"items": [{"text": text, "citations": [{"source": 1, "quote": "digs"}]}]})
     )
 
 
-def test_an_empty_quote_is_refused(col: Collection) -> None:
+def test_an_empty_quote_is_refused(kit: Kit) -> None:
     # Even with no minimum length: an empty string is in every text.
-    bundle = bundle_for(col, "wombat burrows")
+    bundle = kit.bundle("wombat burrows")
     with pytest.raises(AIError) as caught:
-        validate_answer(reply(item("Wombats dig.", (1, ""))), bundle, col.show, min_quote_chars=0)
+        validate_answer(
+            reply(item("Wombats dig.", (1, ""))), bundle, kit.resolve, min_quote_chars=0
+        )
     assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
     assert "quote is empty" in caught.value.message  # its own rule, not a later one
 
@@ -175,17 +171,15 @@ def test_an_empty_quote_is_refused(col: Collection) -> None:
         '{"items": [{"text": "t", "citations": [{"source": NaN, "quote": "digs"}]}]}',
     ],
 )
-def test_anything_but_one_strict_json_object_is_refused_never_repaired(
-    col: Collection, raw: str
-) -> None:
-    refused(col, raw)
+def test_anything_but_one_strict_json_object_is_refused_never_repaired(kit: Kit, raw: str) -> None:
+    refused(kit, raw)
 
 
-def test_a_redaction_token_in_the_text_is_never_read_as_a_citation(col: Collection) -> None:
+def test_a_redaction_token_in_the_text_is_never_read_as_a_citation(kit: Kit) -> None:
     # "[1]" and "[EMAIL_1]" in prose cite nothing: only the citations list does.
-    refused(col, reply(item("Write to [EMAIL_1] [1].")))
+    refused(kit, reply(item("Write to [EMAIL_1] [1].")))
     # Unrestored, the token is not the evidence's text, so it cannot be quoted either.
-    refused(col, reply(item("Write to them.", (1, "[EMAIL_1]"))))
+    refused(kit, reply(item("Write to them.", (1, "[EMAIL_1]"))))
 
 
 def test_an_answer_cannot_be_built_without_validation() -> None:
@@ -193,19 +187,19 @@ def test_an_answer_cannot_be_built_without_validation() -> None:
         Answer((), (), object())
 
 
-def test_a_refusal_message_never_carries_the_model_text_or_the_evidence(col: Collection) -> None:
-    bundle = bundle_for(col, "wombat burrows")
+def test_a_refusal_message_never_carries_the_model_text_or_the_evidence(kit: Kit) -> None:
+    bundle = kit.bundle("wombat burrows")
     with pytest.raises(AIError) as caught:
-        validate_answer(reply(item("SECRET-PROSE", (1, "SECRET-QUOTE"))), bundle, col.show)
+        validate_answer(reply(item("SECRET-PROSE", (1, "SECRET-QUOTE"))), bundle, kit.resolve)
     for leaked in ("SECRET-PROSE", "SECRET-QUOTE", "wombat", "burrows"):
         assert leaked not in str(caught.value)
 
 
 @pytest.mark.parametrize("text", ["\u200b", "\ufeff", "\u200b\u00a0\u2028", "\x00"])
 def test_an_item_of_invisible_characters_only_has_no_text_and_is_refused(
-    col: Collection, text: str
+    kit: Kit, text: str
 ) -> None:
-    refused(col, reply(item(text, (1, QUOTE))))
+    refused(kit, reply(item(text, (1, QUOTE))))
 
 
 @pytest.mark.parametrize(
@@ -216,68 +210,64 @@ def test_an_item_of_invisible_characters_only_has_no_text_and_is_refused(
         "Wombats\x07 dig.",
     ],
 )
-def test_prose_with_a_lone_surrogate_or_a_control_character_is_refused(
-    col: Collection, text: str
-) -> None:
-    refused(col, reply(item(text, (1, QUOTE))))
+def test_prose_with_a_lone_surrogate_or_a_control_character_is_refused(kit: Kit, text: str) -> None:
+    refused(kit, reply(item(text, (1, QUOTE))))
 
 
-def test_line_breaks_and_tabs_in_prose_are_still_text(col: Collection) -> None:
+def test_line_breaks_and_tabs_in_prose_are_still_text(kit: Kit) -> None:
     raw = reply(item("Wombats\n\tdig burrows.", (1, QUOTE)))
-    assert validate_answer(raw, bundle_for(col, "wombat burrows"), col.show).items
+    assert validate_answer(raw, kit.bundle("wombat burrows"), kit.resolve).items
 
 
-def test_a_validated_answer_cannot_be_copied_into_a_forged_one(col: Collection) -> None:
+def test_a_validated_answer_cannot_be_copied_into_a_forged_one(kit: Kit) -> None:
     answer = validate_answer(
-        reply(item("Wombats dig.", (1, QUOTE))), bundle_for(col, "wombat"), col.show
+        reply(item("Wombats dig.", (1, QUOTE))), kit.bundle("wombat"), kit.resolve
     )
     with pytest.raises(TypeError):
         dataclasses.replace(answer, items=(AnswerItem("The moon is cheese.", (1,)),))
 
 
 def test_a_quote_found_more_than_once_names_its_first_place_and_says_it_is_ambiguous(
-    col: Collection,
+    kit: Kit,
 ) -> None:
-    bundle = bundle_for(col, "burrows")
+    bundle = kit.bundle("burrows")
     answer = validate_answer(
-        reply(item("Wombats.", (1, "wombat"), (1, QUOTE))), bundle, col.show, min_quote_chars=1
+        reply(item("Wombats.", (1, "wombat"), (1, QUOTE))), bundle, kit.resolve, min_quote_chars=1
     )
     repeated, once = answer.citations
-    stored = stored_text(col, bundle.items[0].document_id)
+    stored = kit.origin_text(bundle, 1)
     assert repeated.start == stored.index("wombat")
     assert (repeated.ambiguous, once.ambiguous) == (True, False)
     assert repeated.to_dict()["ambiguous"] is True
 
 
-def test_a_source_deleted_from_the_store_since_retrieval_refuses_the_answer(
-    col: Collection,
-) -> None:
-    bundle = bundle_for(col, "wombat burrows")
-    col.delete_document(bundle.items[0].document_id)
+def test_a_source_deleted_from_its_origin_since_it_was_sent_refuses_the_answer(kit: Kit) -> None:
+    bundle = kit.bundle("wombat burrows")
+    kit.take_away(bundle, 1)
     with pytest.raises(AIError) as caught:
-        validate_answer(reply(item("Wombats dig.", (1, QUOTE))), bundle, col.show)
+        validate_answer(reply(item("Wombats dig.", (1, QUOTE))), bundle, kit.resolve)
     assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
 
 
-def test_a_reply_nested_too_deep_to_parse_is_refused_not_a_crash(col: Collection) -> None:
-    refused(col, '{"items": ' + "[" * 100_000 + "]" * 100_000 + "}")
+def test_a_reply_nested_too_deep_to_parse_is_refused_not_a_crash(kit: Kit) -> None:
+    refused(kit, '{"items": ' + "[" * 100_000 + "]" * 100_000 + "}")
 
 
-def test_a_quote_shorter_than_the_minimum_is_refused(col: Collection) -> None:
+def test_a_quote_shorter_than_the_minimum_is_refused(kit: Kit) -> None:
     # A one-character quote is in almost any passage: it would validate behind any claim.
-    bundle = bundle_for(col, "wombat burrows")
+    bundle = kit.bundle("wombat burrows")
     with pytest.raises(AIError) as caught:
-        validate_answer(reply(item("Wombats eat bark.", (1, "a"))), bundle, col.show)
+        validate_answer(reply(item("Wombats eat bark.", (1, "a"))), bundle, kit.resolve)
     assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
     assert "shorter than 16 characters" in caught.value.message
 
 
-def test_the_minimum_quote_length_is_a_setting(col: Collection) -> None:
-    bundle = bundle_for(col, "wombat burrows")
+def test_the_minimum_quote_length_is_a_setting(kit: Kit) -> None:
+    bundle = kit.bundle("wombat burrows")
     raw = reply(item("Wombats dig.", (1, QUOTE)))  # 17 characters
-    assert validate_answer(raw, bundle, col.show, min_quote_chars=17).citations
+    assert validate_answer(raw, bundle, kit.resolve, min_quote_chars=17).citations
     with pytest.raises(AIError):
-        validate_answer(raw, bundle, col.show, min_quote_chars=18)
+        validate_answer(raw, bundle, kit.resolve, min_quote_chars=18)
 
 
 def test_the_contract_default_minimum_is_the_configured_default() -> None:
@@ -287,14 +277,14 @@ def test_the_contract_default_minimum_is_the_configured_default() -> None:
     assert AnswerConfig().min_quote_chars == MIN_QUOTE_CHARS
 
 
-def test_a_quote_that_only_restates_the_question_is_refused(col: Collection) -> None:
-    bundle = bundle_for(col, "wombat burrows")
+def test_a_quote_that_only_restates_the_question_is_refused(kit: Kit) -> None:
+    bundle = kit.bundle("wombat burrows")
     question = "Does the wombat dig long burrows?"
     with pytest.raises(AIError) as caught:
         validate_answer(
             reply(item("Yes.", (1, "The wombat digs long burrows"))),
             bundle,
-            col.show,
+            kit.resolve,
             question="What does the wombat dig, long burrows or the wombat digs?",
         )
     assert "only restates the question" in caught.value.message
@@ -302,16 +292,18 @@ def test_a_quote_that_only_restates_the_question_is_refused(col: Collection) -> 
     answer = validate_answer(
         reply(item("Yes.", (1, "The wombat digs long burrows with its strong claws"))),
         bundle,
-        col.show,
+        kit.resolve,
         question=question,
     )
     assert answer.citations
 
 
-def test_a_quote_made_of_punctuation_only_is_refused(col: Collection) -> None:
-    bundle = bundle_for(col, "wombat burrows")
+def test_a_quote_made_of_punctuation_only_is_refused(kit: Kit) -> None:
+    bundle = kit.bundle("wombat burrows")
     with pytest.raises(AIError) as caught:
-        validate_answer(reply(item("Dash.", (1, " \u2014 "))), bundle, col.show, min_quote_chars=1)
+        validate_answer(
+            reply(item("Dash.", (1, " \u2014 "))), bundle, kit.resolve, min_quote_chars=1
+        )
     assert "no letter or digit" in caught.value.message
 
 
@@ -323,24 +315,24 @@ def test_a_quote_made_of_punctuation_only_is_refused(col: Collection) -> None:
         "\u0301\u0301\u0301",  # combining marks with nothing to sit on
     ],
 )
-def test_answer_text_that_could_spoof_the_terminal_is_refused(col: Collection, text: str) -> None:
-    bundle = bundle_for(col, "wombat burrows")
+def test_answer_text_that_could_spoof_the_terminal_is_refused(kit: Kit, text: str) -> None:
+    bundle = kit.bundle("wombat burrows")
     with pytest.raises(AIError) as caught:
-        validate_answer(reply(item(text, (1, QUOTE))), bundle, col.show)
+        validate_answer(reply(item(text, (1, QUOTE))), bundle, kit.resolve)
     assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
 
 
 def test_a_secret_in_the_answer_text_is_scrubbed_and_the_quote_still_validates(
-    col: Collection,
+    kit: Kit,
 ) -> None:
     from groundkit.answer.scrub import Scrubber
     from groundkit.secret import Secret
 
-    bundle = bundle_for(col, "wombat burrows")
+    bundle = kit.bundle("wombat burrows")
     key = "opaque-provider-key-7731"
     text = f"Wombats dig. Bearer gsk_{'a1B2' * 12} and {key}."
     answer = validate_answer(
-        reply(item(text, (1, QUOTE))), bundle, col.show, scrub=Scrubber([Secret(key)])
+        reply(item(text, (1, QUOTE))), bundle, kit.resolve, scrub=Scrubber([Secret(key)])
     )
     shown = answer.items[0].text
     assert "gsk_" not in shown

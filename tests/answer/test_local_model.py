@@ -106,6 +106,11 @@ def test_the_echo_check_measures_a_real_local_model(tmp_path: Path) -> None:
     assert 0 <= report.leaked <= report.questions
     assert report.refused + report.failed + report.abstained <= report.questions
     assert sum(outcomes) >= 1
+    code = report.code  # the code round: the same two questions over a mapped module
+    assert code is not None
+    assert code.questions == 2
+    assert code.abstained + code.refused + code.failed <= code.questions  # one outcome each
+    assert code.leaked <= code.questions
 
 
 def test_the_grammar_schema_only_tightens_the_contract() -> None:
@@ -167,3 +172,74 @@ def test_the_local_model_answers_a_sample_question_with_constrained_quotes(
     report = json.loads(capsys.readouterr().out)
     assert report["quotes"]["mode"] == "constrained"
     assert report["ai"]["state"] == "answered", report["ai"]["reason"]
+
+
+SHOP = {
+    "shop/__init__.py": "",
+    "shop/store.py": (
+        "class Store:\n"
+        "    def put(self, row):\n"
+        "        return self.write(row)\n\n"
+        "    def write(self, row):\n"
+        "        return row\n"
+    ),
+    "shop/api.py": (
+        "from shop.store import Store\n\n\n"
+        "def save(row):\n"
+        "    return Store().put(row)\n\n\n"
+        "def handler(request):\n"
+        "    return save(request)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("symbol", "question"),
+    [
+        ("shop.store.Store.put", "What breaks if I change Store.put?"),
+        ("shop.api.handler", "What does the handler call to save a row?"),
+    ],
+)
+def test_a_real_local_model_explains_code_edges_or_the_edges_are_shown_with_a_reason(
+    symbol: str,
+    question: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Whatever the model says, `grk ask` ends in a validated answer whose every quote re-reads
+    # from the map, or in no answer with the edges shown and the reason stated.
+    repo = tmp_path / "shop-repo"
+    for rel, text in SHOP.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    (tmp_path / "grk.toml").write_text('[profiles.smol]\nprovider = "llamacpp"\nlocal = true\n')
+    forbidden = ForbiddenTransport()
+    runtime = Runtime(
+        keys=KeyStore(MemoryKeyring()),
+        ai_settings=AISettings(tmp_path / "ai.json"),
+        transport=forbidden,
+    )
+    monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+    index = str(tmp_path / "index")
+    assert main(["--index-dir", index, "map", str(repo), "--name", "shop", "-q"]) == 0
+    assert main(["--index-dir", index, "ai", "enable", "map:shop", "--profile", "smol"]) == 0
+    capsys.readouterr()
+
+    assert main(["--index-dir", index, "ask", symbol, question, "--map", "shop", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+
+    assert report["ai"]["provider"] == "llamacpp"
+    assert report["evidence"]["items"], "the edges are always there"
+    assert {i["kind"] for i in report["evidence"]["items"]} == {"edge"}
+    assert forbidden.calls == 0
+    if report["ai"]["state"] == "answered":
+        with sqlite3.connect(Path(index) / "_maps" / "shop" / "map.sqlite") as db:
+            evidence = {str(r[0]) for r in db.execute("SELECT evidence FROM edges")}
+        for cited in report["answer"]["citations"]:
+            assert cited["evidence"] in evidence  # the edge as the map holds it
+            assert cited["evidence"][cited["start"] : cited["end"]] == cited["cited_text"]
+            assert cited["verification"] == "verified"
+    else:
+        assert report["ai"]["state"] in ("refused", "failed")
+        assert report["answer"] is None

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from answer_helpers import bundle_for, item, reply
+from evidence_kits import EdgeKit, PassageKit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -219,3 +220,23 @@ def test_hosted_enum_limits_are_checked() -> None:
     problems = hosted_strict_problems(many)
     assert any("1001 enum values" in p for p in problems)
     assert any("characters" in p for p in problems)
+
+
+def test_every_span_offered_for_either_kind_of_evidence_validates_when_cited(
+    kit: PassageKit | EdgeKit,
+) -> None:
+    # The schema only offers what the one gate accepts: a model that picks any offered span of
+    # any item, passage or edge, gets a validated answer.
+    bundle = kit.bundle("wombat burrows")
+    schema, menu = constrained_schema(bundle, min_chars=16)
+    choices = schema["properties"]["items"]["items"]["properties"]["citations"]["items"]["anyOf"]
+    assert len(choices) == len(bundle.items)
+    offered = [
+        (c["properties"]["source"]["const"], q)
+        for c in choices
+        for q in c["properties"]["quote"]["enum"]
+    ]
+    assert len(offered) == sum(len(s) for s in menu.spans) > 0
+    for number, quote in offered:
+        answer = validate_answer(reply(item("So.", (number, quote))), bundle, kit.resolve)
+        assert answer.citations[0].cited_text == quote

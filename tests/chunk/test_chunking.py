@@ -7,7 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from groundkit.chunk import ChunkSettings, Section, Span, chunk_text
-from groundkit.chunk.markdown import markdown_sections
+from groundkit.chunk.markdown import heading, markdown_sections
 from groundkit.chunk.rst import rst_sections
 from groundkit.index.store import NewChunk, Store
 
@@ -148,6 +148,14 @@ def test_markdown_chunks_keep_their_heading_path() -> None:
     assert paths[0] == ["Manual"]
     assert ["Manual", "Setup"] in paths
     assert paths[-1] == ["Manual", "Safety", "Gloves"]
+
+
+def test_a_heading_path_shows_escaped_punctuation_as_the_character_it_stands_for() -> None:
+    # As trafilatura writes Node's "Stream[src]" heading; a backslash before a letter stays.
+    assert heading("## Stream\\[src\\] \\*and\\* C:\\dir\n") == (2, "Stream[src] *and* C:\\dir")
+    text = "# Stream\\[src\\]\n\nReadable streams.\n"
+    spans = chunk_text(text, format="markdown", settings=ChunkSettings(400, 100))
+    assert spans[0].metadata["heading_path"] == ["Stream[src]"]
 
 
 def test_a_heading_is_never_left_alone_in_a_chunk() -> None:

@@ -1,13 +1,18 @@
-"""`grk answer` end to end, in process: the answer with its citations, or the evidence and why.
+"""`grk answer` and `grk ask` end to end, in process: the answer with its citations, or the
+evidence and why.
 
-Every degraded row runs with a transport that fails the test if it is called; the rows that do
-reach a provider use a transport double that answers as the provider would.
+The degraded-mode matrix and the hostile replies run on both surfaces (``surface``): `grk answer`
+over a collection and `grk ask` over a code map whose one edge carries the wombat sentence, so
+the same scripted replies apply. Every degraded row runs with a transport that fails the test if
+it is called; the rows that do reach a provider use a transport double that answers as the
+provider would.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +50,46 @@ LOCAL = (
     'model = "m"\nlocal = true\n'
 )
 FIXTURE_KEY = "gsk_FIXTUREkey0123456789abcdef"
+ZOO = 'def wombat():\n    return dig("The wombat digs long burrows with its strong claws.")\n\n\ndef dig(how):\n    return how\n'  # noqa: E501
+ZOO_EVIDENCE = (
+    "zoo.wombat calls zoo.dig at zoo.py:2:"
+    ' return dig("The wombat digs long burrows with its strong claws.")'
+)
+
+
+@dataclass(frozen=True)
+class Surface:
+    """A way to ask: its command line, the name `grk ai` knows it by, the folder the opt-in file
+    keys it by (relative to the index dir), and the evidence it always shows."""
+
+    kind: str
+    command: tuple[str, ...]
+    target: str
+    folder: str
+    evidence: tuple[str, ...]
+
+    def ask(self, question: str = "what does the wombat dig?") -> list[str]:
+        return (
+            [*self.command[:-1], question, *self.command[-1:]]
+            if self.kind == "code"
+            else [
+                *self.command,
+                question,
+            ]
+        )
+
+
+SURFACES = {
+    "documents": Surface("documents", ("answer",), "default", "default", (WOMBAT.strip(),)),
+    "code": Surface(
+        "code", ("ask", "zoo.wombat", "--map=zoo"), "map:zoo", "_maps/zoo", (ZOO_EVIDENCE,)
+    ),
+}
+
+
+@pytest.fixture(params=sorted(SURFACES))
+def surface(request: pytest.FixtureRequest) -> Surface:
+    return SURFACES[request.param]
 
 
 @pytest.fixture(autouse=True)
@@ -83,99 +128,109 @@ def grk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Grk:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "wombat.md").write_text(WOMBAT, encoding="utf-8")
+    zoo = tmp_path / "zoo"
+    zoo.mkdir()
+    (zoo / "zoo.py").write_text(ZOO, encoding="utf-8")
     (tmp_path / "grk.toml").write_text(REMOTE + LOCAL, encoding="utf-8")
     runner = Grk(tmp_path / "index", capsys)
     assert runner("ingest", str(docs), "--quiet") == 0
+    assert runner("map", str(zoo), "--name", "zoo", "--quiet") == 0
     return runner
 
 
-def degraded(grk: Grk, state: str, code: str, *args: str) -> dict[str, Any]:
-    report = grk.json("answer", "what does the wombat dig?", *args)
+def degraded(
+    grk: Grk, state: str, code: str, *args: str, on: Surface = SURFACES["documents"]
+) -> dict[str, Any]:
+    report = grk.json(*on.ask(), *args)
     assert report["ai"]["state"] == state
     assert report["ai"]["reason"]["code"] == code
     assert report["answer"] is None
-    assert [i["text"] for i in report["evidence"]["items"]] == [WOMBAT.strip()]  # always there
+    assert tuple(i["text"] for i in report["evidence"]["items"]) == on.evidence  # always there
     return report
 
 
 # -- the degraded-mode matrix: each row touches no network
 
 
-def test_with_no_opt_in_answer_shows_the_evidence_and_says_disabled(grk: Grk, use: Any) -> None:
+def test_with_no_opt_in_answer_shows_the_evidence_and_says_disabled(
+    surface: Surface, grk: Grk, use: Any
+) -> None:
     forbidden = use(ForbiddenTransport()).transport
-    degraded(grk, "disabled", "ai.disabled")
+    degraded(grk, "disabled", "ai.disabled", on=surface)
     assert forbidden.calls == 0
 
 
-def test_with_ai_enabled_for_another_profile_answer_is_disabled(grk: Grk, use: Any) -> None:
+def test_with_ai_enabled_for_another_profile_answer_is_disabled(
+    surface: Surface, grk: Grk, use: Any
+) -> None:
     use(ForbiddenTransport())
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
-    degraded(grk, "disabled", "ai.disabled", "--profile", "cloud")
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
+    degraded(grk, "disabled", "ai.disabled", "--profile", "cloud", on=surface)
 
 
-def test_after_ai_disable_answer_is_disabled_again(grk: Grk, use: Any) -> None:
+def test_after_ai_disable_answer_is_disabled_again(surface: Surface, grk: Grk, use: Any) -> None:
     use(ForbiddenTransport())
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
-    assert grk("ai", "disable", "default") == 0
-    degraded(grk, "disabled", "ai.disabled")
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
+    assert grk("ai", "disable", surface.target) == 0
+    degraded(grk, "disabled", "ai.disabled", on=surface)
 
 
 def test_a_corrupt_opt_in_file_means_disabled_with_a_warning(
-    grk: Grk, use: Any, tmp_path: Path
+    surface: Surface, grk: Grk, use: Any, tmp_path: Path
 ) -> None:
     use(ForbiddenTransport())
     (tmp_path / "ai.json").write_text("{not json", encoding="utf-8")
-    report = degraded(grk, "disabled", "ai.disabled")
+    report = degraded(grk, "disabled", "ai.disabled", on=surface)
     assert "AI is off for every collection" in report["ai"]["warning"]
 
 
 def test_an_opted_in_profile_missing_from_the_config_is_unavailable(
-    grk: Grk, use: Any, tmp_path: Path
+    surface: Surface, grk: Grk, use: Any, tmp_path: Path
 ) -> None:
     use(ForbiddenTransport())
-    AISettings(tmp_path / "ai.json").enable(grk.index_dir / "default", "gone")
-    degraded(grk, "unavailable", "ai.unknown_profile")
+    AISettings(tmp_path / "ai.json").enable(grk.index_dir / surface.folder, "gone")
+    degraded(grk, "unavailable", "ai.unknown_profile", on=surface)
 
 
-def test_with_no_credential_answer_is_unavailable(grk: Grk, use: Any) -> None:
+def test_with_no_credential_answer_is_unavailable(surface: Surface, grk: Grk, use: Any) -> None:
     use(ForbiddenTransport())
-    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
-    degraded(grk, "unavailable", "auth.missing")
+    assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0
+    degraded(grk, "unavailable", "auth.missing", on=surface)
 
 
 def test_with_the_keychain_unavailable_answer_is_unavailable(
-    grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
+    surface: Surface, grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
 ) -> None:
     from keyring.errors import NoKeyringError
 
     use(ForbiddenTransport())
     (tmp_path / "grk.toml").write_text(REMOTE.replace('api_key_env = "TEST_GROQ_KEY"\n', ""))
-    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0
     keychain.fail_with = NoKeyringError()
-    degraded(grk, "unavailable", "auth.keychain_unavailable")
+    degraded(grk, "unavailable", "auth.keychain_unavailable", on=surface)
 
 
 def test_with_the_keychain_locked_answer_is_unavailable(
-    grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
+    surface: Surface, grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
 ) -> None:
     from keyring.errors import KeyringLocked
 
     use(ForbiddenTransport())
     (tmp_path / "grk.toml").write_text(REMOTE.replace('api_key_env = "TEST_GROQ_KEY"\n', ""))
-    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0
     keychain.fail_with = KeyringLocked()
-    degraded(grk, "unavailable", "auth.denied")
+    degraded(grk, "unavailable", "auth.denied", on=surface)
 
 
 def test_an_unexpected_keychain_failure_is_unavailable_not_a_crash(
-    grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
+    surface: Surface, grk: Grk, use: Any, keychain: MemoryKeyring, tmp_path: Path
 ) -> None:
     # Keychain backends raise their own errors (D-Bus, Secret Service), not only keyring's.
     use(ForbiddenTransport())
     (tmp_path / "grk.toml").write_text(REMOTE.replace('api_key_env = "TEST_GROQ_KEY"\n', ""))
-    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
+    assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0
     keychain.fail_with = RuntimeError("org.freedesktop.DBus.Error.ServiceUnknown")
-    report = degraded(grk, "unavailable", "auth.keychain_unavailable")
+    report = degraded(grk, "unavailable", "auth.keychain_unavailable", on=surface)
     assert "DBus" not in json.dumps(report)
 
 
@@ -189,47 +244,53 @@ def test_an_unexpected_keychain_failure_is_unavailable_not_a_crash(
     ],
 )
 def test_a_provider_failure_shows_the_evidence_and_says_failed(
-    grk: Grk, use: Any, failure: Any, code: str
+    surface: Surface, grk: Grk, use: Any, failure: Any, code: str
 ) -> None:
     transport = use(RecordingTransport([failure])).transport
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
-    degraded(grk, "failed", code)
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
+    degraded(grk, "failed", code, on=surface)
     assert len(transport.sent) == 1  # one attempt, no retry
 
 
-def test_a_refused_answer_shows_the_evidence_and_says_refused(grk: Grk, use: Any) -> None:
+def test_a_refused_answer_shows_the_evidence_and_says_refused(
+    surface: Surface, grk: Grk, use: Any
+) -> None:
     bad = GOOD.replace("digs long burrows", "digs  long burrows")
     use(RecordingTransport([openai_reply(bad)]))
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
-    degraded(grk, "refused", "ai.invalid_output")
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
+    degraded(grk, "refused", "ai.invalid_output", on=surface)
 
 
 @pytest.mark.parametrize("as_json", [True, False])
 def test_a_reply_no_encoder_can_print_is_refused_and_the_evidence_still_shown(
-    grk: Grk, use: Any, as_json: bool
+    surface: Surface, grk: Grk, use: Any, as_json: bool
 ) -> None:
     bad = GOOD.replace("Wombats dig burrows.", "Wombats \\ud800 dig.")
     use(RecordingTransport([openai_reply(bad)]))
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
     if as_json:
-        degraded(grk, "refused", "ai.invalid_output")
+        degraded(grk, "refused", "ai.invalid_output", on=surface)
     else:
-        assert grk("answer", "what does the wombat dig?") == 0
+        assert grk(*surface.ask()) == 0
         assert "no explanation (refused)" in grk.out
         assert "digs long burrows" in grk.out
 
 
-def test_a_provider_body_nested_too_deep_to_parse_is_failed_not_a_crash(grk: Grk, use: Any) -> None:
+def test_a_provider_body_nested_too_deep_to_parse_is_failed_not_a_crash(
+    surface: Surface, grk: Grk, use: Any
+) -> None:
     from groundkit.answer.chat import HttpReply
 
     use(RecordingTransport([HttpReply(200, b"[" * 100_000 + b"]" * 100_000)]))
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
-    degraded(grk, "failed", "ai.provider_failed")
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
+    degraded(grk, "failed", "ai.provider_failed", on=surface)
 
 
-def test_every_degraded_answer_exits_zero_and_prints_the_evidence(grk: Grk, use: Any) -> None:
+def test_every_degraded_answer_exits_zero_and_prints_the_evidence(
+    surface: Surface, grk: Grk, use: Any
+) -> None:
     use(ForbiddenTransport())
-    assert grk("answer", "what does the wombat dig?") == 0
+    assert grk(*surface.ask()) == 0
     assert "no explanation (disabled)" in grk.out
     assert "digs long burrows" in grk.out
 
@@ -283,10 +344,11 @@ def test_with_nothing_retrieved_no_model_is_asked(grk: Grk, use: Any) -> None:
 
 
 def test_eval_answers_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
-    use(RecordingTransport([openai_reply('{"items": []}')] * 6))
+    use(RecordingTransport([openai_reply('{"items": []}')] * 12))
     report = grk.json("eval", "--answers", "--profile", "box")
     assert report["questions"] == 6
     assert report["abstained"] == 6
+    assert report["code"]["abstained"] == 6
 
 
 def test_eval_answers_without_a_profile_is_a_usage_error(grk: Grk, use: Any) -> None:
@@ -325,27 +387,27 @@ def test_rewrite_shows_both_queries(grk: Grk, use: Any) -> None:
 
 
 def test_a_local_model_whose_package_is_missing_is_unavailable(
-    grk: Grk, use: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    surface: Surface, grk: Grk, use: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from groundkit.answer import llamacpp
 
     use(ForbiddenTransport())
     monkeypatch.setattr(llamacpp, "default_model_path", lambda: None)
     (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
-    report = degraded(grk, "unavailable", "dependency.missing_extra")
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
+    report = degraded(grk, "unavailable", "dependency.missing_extra", on=surface)
     assert report["ai"]["reason"]["hint"] == "pip install 'groundkit[llamacpp]'"
 
 
 def test_a_local_model_file_that_does_not_exist_is_unavailable(
-    grk: Grk, use: Any, tmp_path: Path
+    surface: Surface, grk: Grk, use: Any, tmp_path: Path
 ) -> None:
     use(ForbiddenTransport())
     (tmp_path / "grk.toml").write_text(
         '[profiles.box]\nprovider = "llamacpp"\nlocal = true\nmodel = "nowhere.gguf"\n'
     )
-    assert grk("ai", "enable", "default", "--profile", "box") == 0
-    degraded(grk, "unavailable", "config.invalid_value")
+    assert grk("ai", "enable", surface.target, "--profile", "box") == 0
+    degraded(grk, "unavailable", "config.invalid_value", on=surface)
 
 
 def test_a_bundle_cut_by_the_size_cap_says_so_in_json_and_text(
@@ -386,10 +448,12 @@ def test_passages_too_big_for_the_size_cap_are_not_called_nothing_retrieved(
     assert forbidden.calls == 0
 
 
-def test_a_local_model_still_needs_the_opt_in(grk: Grk, use: Any, tmp_path: Path) -> None:
+def test_a_local_model_still_needs_the_opt_in(
+    surface: Surface, grk: Grk, use: Any, tmp_path: Path
+) -> None:
     use(ForbiddenTransport())
     (tmp_path / "grk.toml").write_text('[profiles.box]\nprovider = "llamacpp"\nlocal = true\n')
-    report = degraded(grk, "disabled", "ai.disabled", "--profile", "box")
+    report = degraded(grk, "disabled", "ai.disabled", "--profile", "box", on=surface)
     assert report["ai"]["provider"] is None  # nothing was built, no model was loaded
 
 
@@ -411,34 +475,31 @@ def _echoing_reply(key: str) -> str:
 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_key_echoed_by_the_provider_is_never_printed(
-    grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, as_json: bool
+    surface: Surface, grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, as_json: bool
 ) -> None:
     monkeypatch.setenv("TEST_GROQ_KEY", FIXTURE_KEY)
-    transport = use(
-        RecordingTransport(
-            [
-                openai_reply(f"wombat burrows Bearer {FIXTURE_KEY}"),  # the rewritten query
-                openai_reply(_echoing_reply(FIXTURE_KEY)),
-            ]
-        )
-    ).transport
-    assert grk("ai", "enable", "default", "--profile", "cloud") == 0
-    args = ["answer", "what do those diggers make?", "--rewrite"] + (["--json"] if as_json else [])
-    assert grk(*args) == 0
-    assert len(transport.sent) == 2  # both calls were made, and answered
+    # `grk ask` has no --rewrite: only `grk answer` is asked for a query first.
+    rewrite = surface.kind == "documents"
+    replies = [openai_reply(f"wombat burrows Bearer {FIXTURE_KEY}")] if rewrite else []
+    transport = use(RecordingTransport([*replies, openai_reply(_echoing_reply(FIXTURE_KEY))]))
+    assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0
+    args = surface.ask("what do those diggers make?") + (["--rewrite"] if rewrite else [])
+    assert grk(*args, *(["--json"] if as_json else [])) == 0
+    assert len(transport.transport.sent) == 1 + rewrite  # every call was made, and answered
     assert FIXTURE_KEY not in grk.out + grk.err
     assert "FIXTUREkey" not in grk.out + grk.err
     if as_json:
         report = json.loads(grk.out)
         assert report["ai"]["state"] == "answered"
         assert report["answer"]["items"][0]["text"].startswith("Wombats dig burrows.")
-        assert "<redacted>" in report["rewritten_query"]
+        if rewrite:
+            assert "<redacted>" in report["rewritten_query"]
     else:
         assert "Wombats dig burrows." in grk.out
 
 
 def test_a_key_with_no_known_shape_echoed_by_a_provider_is_scrubbed_verbatim(
-    grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    surface: Surface, grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     opaque = "opaqueKEYwithNoKnownShape42"
     (tmp_path / "grk.toml").write_text(
@@ -448,8 +509,8 @@ def test_a_key_with_no_known_shape_echoed_by_a_provider_is_scrubbed_verbatim(
     )
     monkeypatch.setenv("ODD_KEY", opaque)
     use(RecordingTransport([openai_reply(_echoing_reply(opaque))]))
-    assert grk("ai", "enable", "default", "--profile", "odd") == 0
-    report = grk.json("answer", "what does the wombat dig?")
+    assert grk("ai", "enable", surface.target, "--profile", "odd") == 0
+    report = grk.json(*surface.ask())
     assert report["ai"]["state"] == "answered"
     assert opaque not in json.dumps(report)
     assert report["answer"]["citations"][0]["cited_text"] == "digs long burrows"
@@ -459,17 +520,27 @@ def test_a_key_with_no_known_shape_echoed_by_a_provider_is_scrubbed_verbatim(
 
 
 def test_eval_echo_runs_the_echo_check_with_a_profile(grk: Grk, use: Any) -> None:
-    use(RecordingTransport([openai_reply('{"items": []}')] * 6))
+    sent = use(RecordingTransport([openai_reply('{"items": []}')] * 12)).transport
     report = grk.json("eval", "echo", "--profile", "box")
     assert report["questions"] == 6
     assert report["abstained"] == 6
+    assert report["code"] == {
+        "questions": 6,
+        "cited_positive": 0,
+        "cited_decoy": 0,
+        "abstained": 6,
+        "refused": 0,
+        "failed": 0,
+        "leaked": 0,
+    }
+    assert len(sent.sent) == 12  # three document rounds and three code rounds, two questions each
     assert "deprecated" not in grk.err
 
 
 def test_the_old_eval_answers_spelling_still_works_and_says_it_is_deprecated(
     grk: Grk, use: Any
 ) -> None:
-    use(RecordingTransport([openai_reply('{"items": []}')] * 2))
+    use(RecordingTransport([openai_reply('{"items": []}')] * 4))
     report = grk.json("eval", "--answers", "--profile", "box", "--rounds", "1")
     assert report["questions"] == 2
     assert "grk eval echo" in grk.err

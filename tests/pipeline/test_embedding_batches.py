@@ -52,7 +52,8 @@ def test_ctrl_c_while_embedding_keeps_every_committed_batch_and_the_next_run_res
     tmp_path: Path, notes: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(vectors_module, "COMMIT_EVERY", 8)
-    stopping = StoppedAfter(calls=3)  # batch_size 4: two commits of 8 are done when it stops
+    # batch_size 4: one group of 8 and half of the next are made when it stops
+    stopping = StoppedAfter(calls=3)
     settings = groundkit.Settings().replace(embed=groundkit.Settings().embed.replace(batch_size=4))
     with groundkit.open_collection(
         "n", index_dir=tmp_path / "index", settings=settings, embedder=stopping
@@ -60,10 +61,11 @@ def test_ctrl_c_while_embedding_keeps_every_committed_batch_and_the_next_run_res
         with pytest.raises(Interrupted) as stopped:
             coll.ingest([str(notes)], dense=True)
         assert stopped.value.report.new == 40  # the documents are stored...
-        assert stopped.value.report.chunks_embedded == 8  # ...and the vectors committed so far
-        assert stopped.value.missing == 32
+        # ...and every vector made so far, the unfinished group's too
+        assert stopped.value.report.chunks_embedded == 12
+        assert stopped.value.missing == 28
         status = coll.status()
-        assert (status.chunks, status.vectors, status.dense_index_vectors) == (40, 8, 8)
+        assert (status.chunks, status.vectors, status.dense_index_vectors) == (40, 12, 12)
         assert coll.search("numbat3 termites", mode="dense", top_k=1)  # searchable already
 
     resumed = StoppedAfter(calls=None)
@@ -71,7 +73,7 @@ def test_ctrl_c_while_embedding_keeps_every_committed_batch_and_the_next_run_res
         "n", index_dir=tmp_path / "index", settings=settings, embedder=resumed
     ) as coll:
         report = coll.ingest([str(notes)], dense=True)
-        assert (report.unchanged, report.chunks_embedded) == (40, 32)
-        assert resumed.embedded == 32  # only what was missing
+        assert (report.unchanged, report.chunks_embedded) == (40, 28)
+        assert resumed.embedded == 28  # only what was missing
         status = coll.status()
         assert status.vectors == status.dense_index_vectors == status.chunks == 40

@@ -1,10 +1,12 @@
-"""The language-model boundary: a model may explain retrieved evidence, never add to it.
+"""The language-model boundary: a model may explain evidence, never add to it.
 
-Flow: ``access.resolve_chat`` (opt-in, profile, credential, endpoint rules, redaction) gives a
-``ChatModel`` or the reason there is none; ``service.answer_question`` retrieves, builds the
-``EvidenceBundle``, asks once and passes the reply through ``contract.validate_answer``, the only
-way to obtain an ``Answer``. On any failure the ``AnswerReport`` carries the evidence and the
-reason. Names are loaded on first use so that ``import groundkit`` stays light.
+Evidence is document passages or code-map edges, behind one interface (``evidence``). Flow:
+``access.resolve_chat`` (opt-in, profile, credential, endpoint rules, redaction) gives a
+``ChatModel`` or the reason there is none; ``service.answer_question`` (passages, and with a code
+map the matching edges) or ``service.ask_code`` (a symbol's edges) builds the ``EvidenceBundle``,
+asks once and passes the reply through ``contract.validate_answer``, the only way to obtain an
+``Answer``. On any failure the ``AnswerReport`` carries the evidence and the reason. Names are
+loaded on first use so that ``import groundkit`` stays light.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ if TYPE_CHECKING:
     from groundkit.answer.chat import ChatModel, Transport
     from groundkit.answer.contract import ANSWER_SCHEMA, Answer, CitedQuote, validate_answer
     from groundkit.answer.echo import EchoReport, render_echo, run_echo_check
+    from groundkit.answer.edges import CitedEdge, EdgeItem
+    from groundkit.answer.evidence import EvidenceItem, Origins
     from groundkit.answer.report import AIState, AIStatus, AnswerReport
-    from groundkit.answer.service import answer_question
+    from groundkit.answer.service import answer_question, ask_code
     from groundkit.secret import Secret
 
 __all__ = [
@@ -30,13 +34,18 @@ __all__ = [
     "AnswerReport",
     "BundleItem",
     "ChatModel",
+    "CitedEdge",
     "CitedQuote",
     "EchoReport",
+    "EdgeItem",
     "EvidenceBundle",
+    "EvidenceItem",
+    "Origins",
     "Runtime",
     "Secret",
     "Transport",
     "answer_question",
+    "ask_code",
     "build_bundle",
     "render_echo",
     "resolve_chat",
@@ -56,6 +65,10 @@ _HOME = {
     "Answer": "contract",
     "CitedQuote": "contract",
     "validate_answer": "contract",
+    "CitedEdge": "edges",
+    "EdgeItem": "edges",
+    "EvidenceItem": "evidence",
+    "Origins": "evidence",
     "EchoReport": "echo",
     "render_echo": "echo",
     "run_echo_check": "echo",
@@ -64,6 +77,7 @@ _HOME = {
     "AnswerReport": "report",
     "Secret": "groundkit.secret",
     "answer_question": "service",
+    "ask_code": "service",
 }
 
 

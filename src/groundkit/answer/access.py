@@ -1,14 +1,18 @@
-"""Whether a collection may use AI, and with which model: opt-in, profile, credential, build.
+"""Whether a collection or a code map may use AI, and with which model: opt-in, profile,
+credential, build.
 
 Everything that can stop a model from being asked is decided here, before any network: the
-result is a ``ChatModel`` or the ``AIStatus`` that says why not.
+result is a ``ChatModel`` or the ``AIStatus`` that says why not. A collection and a code map opt
+in the same way (``grk ai enable NAME`` / ``grk ai enable map:NAME``); a question that sends
+evidence from both needs both to allow the same profile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from groundkit.answer.chat import ChatModel
 from groundkit.answer.credentials import KeyStore
@@ -21,7 +25,28 @@ from groundkit.answer.service import state_for
 from groundkit.config import Settings
 from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError
 
-__all__ = ["Runtime", "enabled_profile", "resolve_chat"]
+__all__ = ["MAP_PREFIX", "AIScope", "Runtime", "enabled_profile", "resolve_chat"]
+
+MAP_PREFIX = "map:"  # `grk ai enable map:NAME`: a code map, where a bare NAME is a collection
+
+
+@dataclass(frozen=True, slots=True)
+class AIScope:
+    """Something whose evidence may go to a model: a collection or a code map, by its folder
+    (the key of the opt-in file) and the name a person types."""
+
+    folder: Path
+    name: str
+    kind: Literal["collection", "map"] = "collection"
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.name!r}"
+
+    @property
+    def typed(self) -> str:
+        """How `grk ai enable` names it."""
+        return self.name if self.kind == "collection" else f"{MAP_PREFIX}{self.name}"
 
 
 @dataclass
@@ -49,31 +74,39 @@ def enabled_profile(runtime: Runtime, collection_path: Path) -> str | None:
 
 
 def resolve_chat(
-    settings: Settings, collection_path: Path, name: str, *, profile: str | None, runtime: Runtime
+    settings: Settings,
+    collection_path: Path,
+    name: str,
+    *,
+    profile: str | None,
+    runtime: Runtime,
+    kind: Literal["collection", "map"] = "collection",
+    also: Sequence[AIScope] = (),
 ) -> ChatModel | AIStatus:
-    """The model this collection may ask, or why there is none."""
+    """The model this collection (or, with ``kind="map"``, this code map) may ask, or why there
+    is none. Each of ``also`` (a code map whose edges join a collection's passages) must allow
+    the same profile, or AI is disabled for the whole question."""
+    first = AIScope(collection_path, name, kind)
     try:
         opt_ins = runtime.opt_ins()
         opt_in = opt_ins.get(collection_path)
     except GroundkitError as exc:  # platformdirs missing
         return AIStatus(state_for(exc), profile, error=exc)
     warning = opt_ins.warning
-    error: GroundkitError
     if opt_in is None:
-        error = AIError(
-            ErrorCode.AI_DISABLED,
-            f"AI is off for collection {name!r}",
-            hint=f"turn it on with `grk ai enable {name} --profile NAME`",
-        )
-        return AIStatus(AIState.DISABLED, profile, error=error, warning=warning)
+        return AIStatus(AIState.DISABLED, profile, error=_off(first), warning=warning)
     chosen = profile or opt_in.profile
-    if chosen != opt_in.profile:
-        error = AIError(
-            ErrorCode.AI_DISABLED,
-            f"collection {name!r} allows AI only with profile {opt_in.profile!r}",
-            hint=f"run `grk ai enable {name} --profile {chosen}` to allow this one instead",
-        )
-        return AIStatus(AIState.DISABLED, chosen, error=error, warning=warning)
+    for scope, allowed in [(first, opt_in), *((s, opt_ins.get(s.folder)) for s in also)]:
+        if allowed is None:
+            return AIStatus(AIState.DISABLED, chosen, error=_off(scope), warning=warning)
+        if chosen != allowed.profile:
+            other = AIError(
+                ErrorCode.AI_DISABLED,
+                f"{scope.label} allows AI only with profile {allowed.profile!r}",
+                hint=f"run `grk ai enable {scope.typed} --profile {chosen}` to allow this one"
+                " instead",
+            )
+            return AIStatus(AIState.DISABLED, chosen, error=other, warning=warning)
     config = settings.profiles.get(chosen)
     if config is None:
         error = ConfigError(
@@ -94,3 +127,11 @@ def resolve_chat(
         )
     except GroundkitError as exc:
         return AIStatus(state_for(exc), chosen, config.provider, config.model, exc, warning)
+
+
+def _off(scope: AIScope) -> AIError:
+    return AIError(
+        ErrorCode.AI_DISABLED,
+        f"AI is off for {scope.label}",
+        hint=f"turn it on with `grk ai enable {scope.typed} --profile NAME`",
+    )

@@ -1,75 +1,83 @@
-"""The evidence bundle: the ranked hits a model may explain, numbered, capped and hashed.
+"""The evidence bundle: the items a model may explain, numbered, capped and hashed.
 
-Items keep the search's rank order and are numbered from 1. The cap counts the bytes of each item
-as it is serialised into the prompt; items are taken in order until the next one would not fit,
-and how many were left out is part of the bundle, so truncation is always reported.
+Items are document passages in the search's rank order, code-map edges in the order their
+builder gives (``answer.code``), or passages then edges; they are numbered from 1. The cap counts
+the bytes of each item as it is serialised into the prompt; items are taken in order until the
+next one would not fit (in a mixed bundle, the passages stop where the edges' room begins), and
+how many were left out is part of the bundle, so truncation is always reported.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from groundkit.types import Hit
+from groundkit.answer.edges import EdgeItem
+from groundkit.answer.passages import BundleItem
 
-__all__ = ["BundleItem", "EvidenceBundle", "build_bundle"]
+if TYPE_CHECKING:
+    from groundkit.codemap.model import Edge
+    from groundkit.types import Hit
+
+__all__ = ["BundleItem", "CodeEvidence", "EdgeItem", "EvidenceBundle", "Item", "build_bundle"]
+
+Item = BundleItem | EdgeItem  # every kind of evidence item (answer.evidence.EvidenceItem)
 
 
 @dataclass(frozen=True, slots=True)
-class BundleItem:
-    """One numbered passage. ``text`` is exactly what the model is shown."""
+class CodeEvidence:
+    """An edge chosen to be sent, before it is numbered: why (``role``), and how far and how
+    firmly it stands from the symbol (``depth``, ``path_confidence``)."""
 
-    number: int
-    chunk_id: str
-    document_id: str
-    source: str
-    start: int
-    end: int
-    text: str
-
-    def prompt_block(self) -> str:
-        # Only the number and the text go to a model, never the source path or ids. The text is
-        # raw, not JSON-escaped: redaction then sees values as the store holds them.
-        return f'<source id="{self.number}">\n{self.text}\n</source>\n'
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "chunk_id": self.chunk_id,
-            "document_id": self.document_id,
-            "source": self.source,
-            "start": self.start,
-            "end": self.end,
-            "text": self.text,
-        }
+    edge: Edge
+    role: str
+    depth: int
+    path_confidence: float
 
 
 @dataclass(frozen=True, slots=True)
 class EvidenceBundle:
-    """What was sent, for which query, and what the size cap left out."""
+    """What was sent, for which query, and what the size cap left out.
 
-    collection: str
+    ``collection`` and ``code_map`` name where the items came from (either may be None);
+    ``symbol`` and ``code_scope`` say which walk of the map chose the edges (``grk ask``);
+    ``code_found`` counts the edges the walk found before ``--top-k`` and the cap (``grk ask``).
+    """
+
+    collection: str | None
     query: str
-    items: tuple[BundleItem, ...]
+    items: tuple[Item, ...]
     omitted: int
     max_bytes: int
     scope_hash: str
+    code_map: str | None = None
+    symbol: str | None = None
+    code_scope: str | None = None
+    code_found: int | None = None
 
     @property
     def truncated(self) -> bool:
         return self.omitted > 0
 
-    def item(self, number: int) -> BundleItem | None:
+    @property
+    def passages(self) -> tuple[BundleItem, ...]:
+        return tuple(i for i in self.items if isinstance(i, BundleItem))
+
+    @property
+    def edges(self) -> tuple[EdgeItem, ...]:
+        return tuple(i for i in self.items if isinstance(i, EdgeItem))
+
+    def item(self, number: int) -> Item | None:
         return self.items[number - 1] if 1 <= number <= len(self.items) else None
 
     def prompt_text(self) -> str:
         return "".join(item.prompt_block() for item in self.items)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "collection": self.collection,
             "query": self.query,
             "scope_hash": self.scope_hash,
@@ -78,44 +86,73 @@ class EvidenceBundle:
             "omitted": self.omitted,
             "items": [item.to_dict() for item in self.items],
         }
+        if self.code_map is not None:
+            out.update(map=self.code_map, symbol=self.symbol, code_scope=self.code_scope)
+            out.update(code_found=self.code_found)
+        return out
 
 
 def build_bundle(
-    hits: Sequence[Hit], *, collection: str, query: str, max_bytes: int
+    hits: Sequence[Hit],
+    *,
+    collection: str | None,
+    query: str,
+    max_bytes: int,
+    edges: Sequence[CodeEvidence] = (),
+    code_map: str | None = None,
+    symbol: str | None = None,
+    code_scope: str | None = None,
+    code_found: int | None = None,
 ) -> EvidenceBundle:
-    """Number ``hits`` in rank order and keep the longest prefix whose prompt fits ``max_bytes``."""
-    items: list[BundleItem] = []
+    """Number ``hits`` in rank order, then ``edges`` in the order given, and keep the longest
+    prefix of each whose prompt fits ``max_bytes``. When both are given, room for the edges is
+    kept first: the passages give way, so that asking for code always sends some."""
+    passages = [_passage(h) for h in sorted(hits, key=lambda h: h.rank)]
+    coded = [_edge(e) for e in edges]
+    room = sum(_size(make(len(passages) + 1)) for make in coded) if passages and coded else 0
+    items: list[Item] = []
     used = 0
-    for hit in sorted(hits, key=lambda h: h.rank):
-        c = hit.citation
-        item = BundleItem(
-            len(items) + 1, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text
-        )
-        size = len(item.prompt_block().encode("utf-8", "surrogatepass"))
-        if used + size > max_bytes:
-            break
-        items.append(item)
-        used += size
+    for makers, limit in ((passages, max(max_bytes - room, 0)), (coded, max_bytes)):
+        for make in makers:
+            item = make(len(items) + 1)
+            if used + _size(item) > limit:
+                break
+            items.append(item)
+            used += _size(item)
+    omitted = len(passages) + len(coded) - len(items)
+    scope = _scope(collection, code_map, query, items)
     return EvidenceBundle(
         collection,
         query,
         tuple(items),
-        len(hits) - len(items),
+        omitted,
         max_bytes,
-        _scope(collection, query, items),
+        scope,
+        code_map,
+        symbol,
+        code_scope,
+        code_found,
     )
 
 
-def _scope(collection: str, query: str, items: Sequence[BundleItem]) -> str:
-    """A hash naming exactly this evidence: same collection, query and passages, same hash."""
-    rows = [
-        [
-            i.chunk_id,
-            i.start,
-            i.end,
-            hashlib.sha256(i.text.encode("utf-8", "surrogatepass")).hexdigest(),
-        ]
-        for i in items
-    ]
-    canon = json.dumps([collection, query, rows], ensure_ascii=True, separators=(",", ":"))
+def _size(item: Item) -> int:
+    return len(item.prompt_block().encode("utf-8", "surrogatepass"))
+
+
+def _passage(hit: Hit) -> Callable[[int], Item]:
+    c = hit.citation
+    return lambda n: BundleItem(n, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text)
+
+
+def _edge(found: CodeEvidence) -> Callable[[int], Item]:
+    return lambda n: EdgeItem(n, found.edge, found.role, found.depth, found.path_confidence)
+
+
+def _scope(collection: str | None, code_map: str | None, query: str, items: Sequence[Item]) -> str:
+    """A hash over the canonical JSON of what was sent: same sources, query and items (each by
+    its identity and a digest of its text), same hash. A bundle of passages alone hashes as it
+    always has."""
+    rows = [item.scope_row() for item in items]
+    head: list[Any] = [collection] if code_map is None else [collection, {"map": code_map}]
+    canon = json.dumps([*head, query, rows], ensure_ascii=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(canon.encode("ascii")).hexdigest()

@@ -9,8 +9,10 @@ visible, printable text and at least one citation; ``items: []`` is an abstentio
 refuses the whole reply: a partly valid answer is the most dangerous output. Nothing is repaired
 and nothing is retried.
 
-A validated answer is then resolved against the store: each quote becomes exact offsets in the
-stored document, and ``cited_text`` is cut from the stored text, never copied from the model.
+A validated answer is then resolved against its origin, whatever kind of evidence it cites
+(``answer.evidence``): a passage's quote becomes exact offsets in the stored document, an edge's
+quote offsets in the evidence line the code map holds; ``cited_text`` is cut from that origin,
+never copied from the model. Documents and code edges pass through this one gate.
 The model's prose is kept after secret shapes (and the profile's own key) are scrubbed from it:
 a provider that echoes its ``Authorization`` header must not get it printed.
 """
@@ -24,15 +26,18 @@ from typing import Any, NoReturn
 
 from groundkit.answer import strict
 from groundkit.answer.bundle import EvidenceBundle
+from groundkit.answer.edges import CitedEdge
+from groundkit.answer.evidence import Origins, ShowPassage, refuse
+from groundkit.answer.passages import CitedQuote
 from groundkit.answer.scrub import scrub_secrets
-from groundkit.errors import AIError, ErrorCode, NotFoundError
-from groundkit.types import ResolvedCitation
 
 __all__ = [
     "ANSWER_SCHEMA",
     "MIN_QUOTE_CHARS",
     "Answer",
     "AnswerItem",
+    "Cited",
+    "CitedEdge",
     "CitedQuote",
     "validate_answer",
 ]
@@ -73,43 +78,11 @@ ANSWER_SCHEMA: dict[str, Any] = {
 MIN_QUOTE_CHARS = 16
 _WORDS = re.compile(r"\w+")
 
-Resolver = Callable[[str], ResolvedCitation]
+Cited = CitedQuote | CitedEdge  # a resolved citation of a passage or of an edge
 Scrub = Callable[[str], str]
 # Tokens validate_answer has minted and no Answer has used yet. Each is spent by the one Answer
 # built with it, so dataclasses.replace() on a validated Answer cannot forge a second one.
 _UNSPENT: set[object] = set()
-
-
-@dataclass(frozen=True, slots=True)
-class CitedQuote:
-    """One citation, resolved: ``cited_text`` is the stored document's ``[start, end)``."""
-
-    marker: int  # the [n] shown in the answer text, numbered across the whole answer
-    source: int  # the bundle item it cites
-    chunk_id: str
-    document_id: str
-    source_name: str
-    start: int
-    end: int
-    cited_text: str
-    verification: str  # whether the source file still holds what was ingested (Verification)
-    # The quote occurs more than once in its passage: start/end name the first place, and the
-    # model's words cannot say which one it meant (the text is the same at each).
-    ambiguous: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "marker": self.marker,
-            "source": self.source,
-            "chunk_id": self.chunk_id,
-            "document_id": self.document_id,
-            "source_name": self.source_name,
-            "start": self.start,
-            "end": self.end,
-            "cited_text": self.cited_text,
-            "verification": self.verification,
-            "ambiguous": self.ambiguous,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +99,7 @@ class Answer:
     """A model's answer that passed the citation contract. Only ``validate_answer`` makes one."""
 
     items: tuple[AnswerItem, ...]
-    citations: tuple[CitedQuote, ...]
+    citations: tuple[Cited, ...]
     _token: object
 
     def __post_init__(self) -> None:
@@ -151,18 +124,19 @@ class Answer:
 def validate_answer(
     raw: str,
     bundle: EvidenceBundle,
-    resolve: Resolver,
+    resolve: Origins | ShowPassage,
     *,
     question: str | None = None,
     min_quote_chars: int = MIN_QUOTE_CHARS,
     scrub: Scrub = scrub_secrets,
 ) -> Answer:
-    """Check ``raw`` against the contract and resolve every quote in the store.
+    """Check ``raw`` against the contract and resolve every quote at its origin.
 
     Args:
         raw: the model's reply, exactly as it came back (after redaction tokens were restored).
-        bundle: the evidence that was sent.
-        resolve: reads a chunk back from the stored document (``Collection.show``).
+        bundle: the evidence that was sent: passages, code-map edges, or both.
+        resolve: where quotes are re-read (``Origins``: the store and/or the code map), or just
+            ``Collection.show`` for a bundle of passages.
         question: the question as the user asked it (``bundle.query`` is checked too).
         min_quote_chars: the shortest quote accepted.
         scrub: applied to each item's text once every rule has passed.
@@ -173,33 +147,14 @@ def validate_answer(
     asked = [_WORDS.findall(q.casefold()) for q in (question, bundle.query) if q is not None]
     rules = _QuoteRules(min_quote_chars, [set(words) for words in asked])
     draft = _parse(raw, bundle, rules)
+    origins = Origins.of(resolve)
     items: list[AnswerItem] = []
-    quotes: list[CitedQuote] = []
-    cache: dict[str, ResolvedCitation] = {}
+    quotes: list[Cited] = []
     for text, cites in draft:
         markers = []
         for number, quote in cites:
             item = bundle.items[number - 1]
-            found = cache.get(item.chunk_id) or _reread(resolve, item.chunk_id, number)
-            cache[item.chunk_id] = found
-            if found.text != item.text:
-                _refuse(f"source {number} changed in the store since it was retrieved")
-            at = found.text.index(quote)  # present: checked against the same text in _parse
-            start = found.citation.start + at
-            quotes.append(
-                CitedQuote(
-                    len(quotes) + 1,
-                    number,
-                    item.chunk_id,
-                    item.document_id,
-                    found.citation.source,
-                    start,
-                    start + len(quote),
-                    found.text[at : at + len(quote)],
-                    str(found.verification),
-                    found.text.find(quote, at + 1) >= 0,
-                )
-            )
+            quotes.append(item.cite(quote, len(quotes) + 1, origins))
             markers.append(len(quotes))
         items.append(AnswerItem(scrub(text), tuple(markers)))
     token = object()
@@ -263,13 +218,6 @@ def _parse(
     return out
 
 
-def _reread(resolve: Resolver, chunk_id: str, number: int) -> ResolvedCitation:
-    try:
-        return resolve(chunk_id)
-    except NotFoundError:
-        _refuse(f"source {number} is no longer in the store")
-
-
 def _exact_keys(value: Any, keys: set[str], where: str) -> None:
     if not isinstance(value, dict):
         _refuse(f"{where} is not a JSON object")
@@ -281,8 +229,4 @@ def _exact_keys(value: Any, keys: set[str], where: str) -> None:
 
 
 def _refuse(reason: str) -> NoReturn:
-    raise AIError(
-        ErrorCode.AI_INVALID_OUTPUT,
-        f"the model's answer was refused: {reason}",
-        hint="the evidence is shown instead; nothing from the refused answer is used",
-    )
+    refuse(reason)

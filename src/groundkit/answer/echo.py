@@ -12,6 +12,12 @@ real answer path (retrieve, bundle, one call, validation), and each outcome is c
 * ``leaked``: a validated answer whose prose carries a run marker (positive, decoy or canary)
   that none of that item's own quotes contains: a claim the citations do not back.
 
+A *code round* asks the same of code-map evidence: each round writes a module whose
+``TOPIC_vault_code`` calls a function named after the positive marker and whose
+``TOPIC_archive_code`` (retired) calls one named after the decoy, maps it, and asks `grk ask`'s
+path (the module's trace) which function the vault code calls, then the canary question. The
+positive marker is in one edge's evidence line, the decoy in another's of the same bundle.
+
 With the scripted provider this proves the checker catches a planted leak; with a real model it
 measures that model.
 """
@@ -24,11 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from groundkit.answer.chat import ChatModel
+from groundkit.answer.edges import CitedEdge
+from groundkit.answer.passages import CitedQuote
 from groundkit.answer.report import AIState, AnswerReport
-from groundkit.answer.service import answer_question
+from groundkit.answer.service import answer_question, ask_code
 from groundkit.config import Settings
 
-__all__ = ["EchoReport", "Round", "make_rounds", "render_echo", "run_echo_check"]
+__all__ = ["EchoCounts", "EchoReport", "Round", "make_rounds", "render_echo", "run_echo_check"]
 
 _TOPICS = ("harbour", "orchard", "lighthouse", "glacier", "foundry", "meadow", "quarry", "delta")
 
@@ -45,10 +53,13 @@ class Round:
         return (self.positive, self.decoy, self.canary)
 
 
+_COUNTS = ("cited_positive", "cited_decoy", "abstained", "refused", "failed", "leaked")
+
+
 @dataclass(frozen=True, slots=True)
-class EchoReport:
-    provider: str
-    model: str
+class EchoCounts:
+    """The outcomes of one kind of round (documents or code)."""
+
     questions: int
     cited_positive: int
     cited_decoy: int
@@ -61,6 +72,28 @@ class EchoReport:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class EchoReport:
+    """The document round's counts at the top (as before the code round existed), and the code
+    round's under ``code`` (None when it was not run)."""
+
+    provider: str
+    model: str
+    questions: int
+    cited_positive: int
+    cited_decoy: int
+    abstained: int
+    refused: int
+    failed: int
+    leaked: int
+    code: EchoCounts | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["code"] = self.code.to_dict() if self.code is not None else None
+        return out
+
+
 def make_rounds(count: int) -> list[Round]:
     """``count`` rounds with fresh markers (12 hex digits each) and distinct topics."""
     if not 1 <= count <= len(_TOPICS):
@@ -70,9 +103,12 @@ def make_rounds(count: int) -> list[Round]:
     ]
 
 
-def run_echo_check(chat: ChatModel, *, workdir: Path, rounds: int = 3) -> EchoReport:
+def run_echo_check(
+    chat: ChatModel, *, workdir: Path, rounds: int = 3, code: bool = True
+) -> EchoReport:
     """Build the corpus in ``workdir`` (which should be empty and temporary) and ask each round
-    two questions: the positive one, and the absent one carrying the canary."""
+    two questions: the positive one, and the absent one carrying the canary. With ``code``, the
+    same again over a mapped repository (``EchoReport.code``)."""
     from groundkit.collection import open_collection
 
     plan = make_rounds(rounds)
@@ -88,9 +124,7 @@ def run_echo_check(chat: ChatModel, *, workdir: Path, rounds: int = 3) -> EchoRe
             f" {r.decoy} until it was retired.\n",
             encoding="utf-8",
         )
-    counts = dict.fromkeys(
-        ("cited_positive", "cited_decoy", "abstained", "refused", "failed", "leaked"), 0
-    )
+    counts = dict.fromkeys(_COUNTS, 0)
     markers = [m for r in plan for m in r.markers]
     settings = Settings(index_dir=str(workdir / "index"), collection="echo")
     with open_collection(settings=settings) as collection:
@@ -101,7 +135,47 @@ def run_echo_check(chat: ChatModel, *, workdir: Path, rounds: int = 3) -> EchoRe
                 f"What is the access code for the vault with reference {r.canary}?",
             ):
                 _count(answer_question(collection, question, chat), r, markers, counts)
-    return EchoReport(chat.provider, chat.model_name, 2 * len(plan), **counts)
+    code_counts = _code_round(chat, workdir, plan, settings) if code else None
+    return EchoReport(chat.provider, chat.model_name, 2 * len(plan), **counts, code=code_counts)
+
+
+def _code_round(
+    chat: ChatModel, workdir: Path, plan: list[Round], settings: Settings
+) -> EchoCounts:
+    from groundkit.codemap.api import open_codemap
+
+    repo = workdir / "repo"
+    repo.mkdir(parents=True, exist_ok=True)
+    for r in plan:
+        (repo / f"{r.topic}.py").write_text(_module(r), encoding="utf-8")
+    counts = dict.fromkeys(_COUNTS, 0)
+    markers = [m for r in plan for m in r.markers]
+    with open_codemap("echo", settings=settings, create=True) as codemap:
+        codemap.update(repo, workers=1)
+        for r in plan:
+            for question in (
+                f"Which function does the {r.topic} vault code call?",
+                f"Which function does the code with reference {r.canary} call?",
+            ):
+                report = ask_code(codemap, r.topic, question, chat, scope="trace")
+                _count(report, r, markers, counts)
+    return EchoCounts(2 * len(plan), **counts)
+
+
+def _module(r: Round) -> str:
+    """The positive marker is in the vault code's call, the decoy in the archive code's."""
+    return (
+        f'"""The {r.topic} codes."""\n\n\n'
+        f"def {r.topic}_vault_code():\n    return unlock_{r.positive}()\n\n\n"
+        f"def {r.topic}_archive_code():\n    # retired\n    return unlock_{r.decoy}()\n\n\n"
+        f"def unlock_{r.positive}():\n    return None\n\n\n"
+        f"def unlock_{r.decoy}():\n    return None\n"
+    )
+
+
+def _origin(cited: CitedQuote | CitedEdge) -> str:
+    """What a citation names: a document's source, or an edge's evidence line."""
+    return cited.source_name if isinstance(cited, CitedQuote) else cited.edge.evidence
 
 
 def _count(report: AnswerReport, r: Round, markers: list[str], counts: dict[str, int]) -> None:
@@ -116,10 +190,10 @@ def _count(report: AnswerReport, r: Round, markers: list[str], counts: dict[str,
     if answer.abstained:
         counts["abstained"] += 1
         return
-    cited = {answer.citations[m - 1].source_name for item in answer.items for m in item.markers}
-    if any(name.endswith(f"{r.topic}-vault.md") for name in cited):
+    cited = {_origin(answer.citations[m - 1]) for item in answer.items for m in item.markers}
+    if any(name.endswith(f"{r.topic}-vault.md") or r.positive in name for name in cited):
         counts["cited_positive"] += 1
-    if any(name.endswith(f"{r.topic}-archive.md") for name in cited):
+    if any(name.endswith(f"{r.topic}-archive.md") or r.decoy in name for name in cited):
         counts["cited_decoy"] += 1
     for item in answer.items:
         quotes = " ".join(answer.citations[m - 1].cited_text for m in item.markers)
@@ -129,15 +203,12 @@ def _count(report: AnswerReport, r: Round, markers: list[str], counts: dict[str,
 
 
 def render_echo(report: EchoReport) -> str:
-    """The report as a few aligned lines of text."""
-    rows = [
-        ("questions", report.questions),
-        ("cited positive", report.cited_positive),
-        ("cited decoy", report.cited_decoy),
-        ("abstained", report.abstained),
-        ("refused", report.refused),
-        ("failed", report.failed),
-        ("leaked", report.leaked),
-    ]
+    """The report as a few aligned lines of text: a column per round."""
+    code = report.code
     head = f"echo check: {report.provider} / {report.model}"
-    return "\n".join([head, *(f"  {name:<15} {value}" for name, value in rows)])
+    lines = [head, f"  {'':<15} {'documents':>9}" + (f" {'code':>6}" if code else "")]
+    for name in ("questions", *_COUNTS):
+        docs = getattr(report, name)
+        more = f" {getattr(code, name):>6}" if code else ""
+        lines.append(f"  {name.replace('_', ' '):<15} {docs:>9}{more}")
+    return "\n".join(lines)

@@ -1,8 +1,10 @@
-"""Which collections allow AI, and with which profile: a small file in the user's config dir.
+"""Which collections and code maps allow AI, and with which profile: a small file in the user's
+config dir.
 
-Off by default. The file holds collection paths and profile names only, never a key or any
-document text. A missing file means everything is off; a corrupt one means everything is off and
-a warning says so. Local providers need the opt-in too.
+Off by default. The file holds folder paths (a collection's, or a code map's
+``<index_dir>/_maps/<name>``) and profile names only, never a key or any document text or code.
+A missing file means everything is off; a corrupt one means everything is off and a warning says
+so. Local providers need the opt-in too.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def default_path() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class OptIn:
-    collection: str  # the collection folder's absolute path
+    collection: str  # the collection's (or code map's) folder, as an absolute path
     profile: str
 
 
@@ -44,7 +46,7 @@ class AISettings:
         self.warning: str | None = None
 
     def load(self) -> dict[str, str]:
-        """Collection path -> profile name."""
+        """Folder path (a collection's or a code map's) -> profile name."""
         self.warning = None
         try:
             raw = self.path.read_text(encoding="utf-8")
@@ -67,7 +69,7 @@ class AISettings:
         return dict(entries)
 
     def _corrupt(self, why: str) -> dict[str, str]:
-        self.warning = f"the AI settings file {why}: AI is off for every collection"
+        self.warning = f"the AI settings file {why}: AI is off for every collection and code map"
         _log.warning("%s", self.warning)
         return {}
 

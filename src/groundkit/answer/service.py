@@ -1,9 +1,12 @@
-"""The answer path: retrieve, bundle, ask once, validate — and on any failure, the evidence.
+"""The answer path: gather evidence, bundle, ask once, validate — and on any failure, the evidence.
 
-``answer_question`` never raises for an AI failure: the report says ``disabled``,
-``unavailable``, ``failed`` or ``refused`` and carries the ranked passages all the same, so the
-user is never worse off than with AI off. Retrieval errors (a bad query, a missing collection)
-still raise, as they do for `grk search`.
+Two ways in, one way through: ``answer_question`` gathers passages (and, with a code map, the
+edges that match the query); ``ask_code`` gathers the edges of a symbol's trace and/or blast.
+Both hand their bundle to ``explain``, which asks once and passes the reply through the one
+``validate_answer``. Neither raises for an AI failure: the report says ``disabled``,
+``unavailable``, ``failed`` or ``refused`` and carries the evidence all the same, so the user is
+never worse off than with AI off. Retrieval errors (a bad query, a missing collection, a symbol
+not found or ambiguous) still raise, as they do for `grk search` and `grk trace`.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from groundkit.answer.bundle import EvidenceBundle, build_bundle
 from groundkit.answer.chat import ChatModel, credentials
-from groundkit.answer.contract import ANSWER_SCHEMA, validate_answer
+from groundkit.answer.code import CodeScope, matching_edges, symbol_edges
+from groundkit.answer.contract import ANSWER_SCHEMA, MIN_QUOTE_CHARS, validate_answer
+from groundkit.answer.evidence import Origins
 from groundkit.answer.judge import judge_answer
-from groundkit.answer.prompts import ANSWER_SYSTEM, answer_user
+from groundkit.answer.prompts import answer_user, system_for
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.rewrite import rewrite_query
 from groundkit.answer.scrub import Scrubber
@@ -23,9 +28,10 @@ from groundkit.errors import ConfigError, ErrorCode, GroundkitError
 from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
+    from groundkit.codemap.api import CodeMap
     from groundkit.collection import Collection
 
-__all__ = ["QuoteMode", "answer_question", "quote_mode", "state_for"]
+__all__ = ["QuoteMode", "answer_question", "ask_code", "explain", "quote_mode", "state_for"]
 
 QuoteMode = Literal["constrained", "free"]
 
@@ -67,19 +73,20 @@ def answer_question(
     judge: bool = False,
     max_bundle_bytes: int | None = None,
     quotes: QuoteMode | None = None,
+    code: CodeMap | None = None,
+    code_top_k: int = 5,
 ) -> AnswerReport:
     """Answer ``question`` from ``collection``, or explain why only the evidence is shown.
 
     ``chat`` is the model to ask, or the ``AIStatus`` that says why there is none (the caller
     found AI disabled or a credential missing); then no model is called at all. ``quotes`` is
-    the profile's setting (None: by the model's locality, see ``quote_mode``).
+    the profile's setting (None: by the model's locality, see ``quote_mode``). With ``code``,
+    the ``code_top_k`` edges of that map that best match the query follow the passages in the
+    same bundle (`grk answer --with-code`).
     """
-    cap = max_bundle_bytes or collection.settings.answer.max_bundle_bytes
-    # An in-process model has a fixed context: evidence beyond it would fail the call.
-    budget = getattr(chat, "prompt_budget_bytes", None)
-    cap = min(cap, budget) if isinstance(budget, int) and budget > 0 else cap
+    cap = _cap(max_bundle_bytes or collection.settings.answer.max_bundle_bytes, chat)
     status = chat if isinstance(chat, AIStatus) else _status(chat, profile, AIState.ANSWERED)
-    scrub = Scrubber(() if isinstance(chat, AIStatus) else credentials(chat))
+    scrub = _scrubber(chat)
     query, rewritten = question, None
     if rewrite and not isinstance(chat, AIStatus):
         try:
@@ -88,24 +95,104 @@ def answer_question(
         except GroundkitError as exc:  # reported, never replaced by the original silently
             status = _degraded(status, exc)
     hits = collection.search(query, top_k=top_k, mode=mode)
-    bundle = build_bundle(hits, collection=collection.name, query=query, max_bytes=cap)
+    edges = matching_edges(code, query, top_k=code_top_k) if code is not None else []
+    bundle = build_bundle(
+        hits,
+        collection=collection.name,
+        query=query,
+        max_bytes=cap,
+        edges=edges,
+        code_map=code.name if code is not None else None,
+        code_scope="search" if code is not None else None,
+    )
+    return explain(
+        bundle,
+        chat,
+        Origins(collection.show, code),
+        question=question,
+        status=status,
+        rewritten=rewritten,
+        judge=judge,
+        quotes=quotes,
+        min_quote_chars=collection.settings.answer.min_quote_chars,
+    )
+
+
+def ask_code(
+    codemap: CodeMap,
+    symbol: str,
+    question: str,
+    chat: ChatModel | AIStatus,
+    *,
+    scope: CodeScope = "both",
+    depth: int = 2,
+    top_k: int = 20,
+    profile: str | None = None,
+    judge: bool = False,
+    max_bundle_bytes: int | None = None,
+    quotes: QuoteMode | None = None,
+) -> AnswerReport:
+    """Answer ``question`` about ``symbol`` from the edges of its trace and/or blast (`grk ask`).
+
+    The symbol is resolved first: not found and ambiguous raise, as `grk trace` does, before any
+    model is asked. The first ``top_k`` edges in order (path confidence, depth, identity) are the
+    evidence; everything else is as for ``answer_question``, through the same gate.
+    """
+    settings = codemap.settings.answer
+    cap = _cap(max_bundle_bytes or settings.max_bundle_bytes, chat)
+    name, found = symbol_edges(codemap, symbol, scope=scope, depth=depth)
+    bundle = build_bundle(
+        (),
+        collection=None,
+        query=question,
+        max_bytes=cap,
+        edges=found[: max(top_k, 0)],
+        code_map=codemap.name,
+        symbol=name,
+        code_scope=scope,
+        code_found=len(found),
+    )
+    status = chat if isinstance(chat, AIStatus) else _status(chat, profile, AIState.ANSWERED)
+    return explain(
+        bundle,
+        chat,
+        Origins(code=codemap),
+        question=question,
+        status=status,
+        judge=judge,
+        quotes=quotes,
+        min_quote_chars=settings.min_quote_chars,
+    )
+
+
+def explain(
+    bundle: EvidenceBundle,
+    chat: ChatModel | AIStatus,
+    origins: Origins,
+    *,
+    question: str,
+    status: AIStatus,
+    rewritten: str | None = None,
+    judge: bool = False,
+    quotes: QuoteMode | None = None,
+    min_quote_chars: int = MIN_QUOTE_CHARS,
+) -> AnswerReport:
+    """The one path from a bundle to a report, whatever kind of evidence it holds: ask once
+    under the (constrained) schema, validate, judge; on any failure the evidence and why."""
     if isinstance(chat, AIStatus) or status.state != AIState.ANSWERED:
         return AnswerReport(question, rewritten, bundle, status)
-    if not bundle.items and bundle.truncated:  # passages were found; none fits the cap
-        return AnswerReport(question, rewritten, bundle, _degraded(status, _cap_too_small(cap)))
+    if not bundle.items and bundle.truncated:  # evidence was found; none fits the cap
+        cap_error = _cap_too_small(bundle.max_bytes)
+        return AnswerReport(question, rewritten, bundle, _degraded(status, cap_error))
     if not bundle.items:
         return AnswerReport(question, rewritten, bundle, _with(status, AIState.NO_EVIDENCE))
-    min_chars = collection.settings.answer.min_quote_chars
-    schema, menu = _schema(bundle, quote_mode(chat, quotes), min_chars)
+    scrub = _scrubber(chat)
+    schema, menu = _schema(bundle, quote_mode(chat, quotes), min_quote_chars)
     try:
-        raw = chat.complete(ANSWER_SYSTEM, answer_user(question, bundle), response_schema=schema)
+        user = answer_user(question, bundle)
+        raw = chat.complete(system_for(bundle), user, response_schema=schema)
         answer = validate_answer(
-            raw,
-            bundle,
-            collection.show,
-            question=question,
-            min_quote_chars=min_chars,
-            scrub=scrub,
+            raw, bundle, origins, question=question, min_quote_chars=min_quote_chars, scrub=scrub
         )
     except GroundkitError as exc:
         return AnswerReport(question, rewritten, bundle, _degraded(status, exc), quotes=menu)
@@ -118,6 +205,17 @@ def answer_question(
     return AnswerReport(
         question, rewritten, bundle, status, answer, verdict, judge_error, quotes=menu
     )
+
+
+def _cap(cap: int, chat: ChatModel | AIStatus) -> int:
+    """The bundle cap, and no more than an in-process model's context can hold beside its
+    reply (evidence beyond it would fail the call)."""
+    budget = getattr(chat, "prompt_budget_bytes", None)
+    return min(cap, budget) if isinstance(budget, int) and budget > 0 else cap
+
+
+def _scrubber(chat: ChatModel | AIStatus) -> Scrubber:
+    return Scrubber(() if isinstance(chat, AIStatus) else credentials(chat))
 
 
 def _schema(

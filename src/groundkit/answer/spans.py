@@ -1,7 +1,8 @@
 """Quote-constrained decoding: the response schema lists exactly what may be quoted.
 
-Each evidence item is cut into spans (sentences, and clauses of long sentences), every one a
-byte-exact substring of the item's text. The schema then lets a citation be one of a set of
+Each evidence item is cut into spans, every one a byte-exact substring of the item's text: a
+passage into sentences (and clauses of long sentences), a code-map edge into its evidence line,
+its claim (``a.f calls b.g``) and its statement. The schema then lets a citation be one of a set of
 alternatives, one per item: ``{"source": N, "quote": <one of item N's spans>}``. A model decoding
 under this schema cannot misquote or cite a source that was not sent. The citation contract still
 checks every reply: the schema only makes passing likely, and a server that ignores schemas is
@@ -17,9 +18,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from groundkit.answer.bundle import EvidenceBundle
+if TYPE_CHECKING:
+    from groundkit.answer.bundle import EvidenceBundle
 
 __all__ = [
     "MAX_ENUM_BYTES",
@@ -112,7 +114,7 @@ def _menu(bundle: EvidenceBundle, min_chars: int) -> QuoteMenu:
     omitted = used = 0
     for item in bundle.items:
         kept: list[str] = []
-        for span in cut_spans(item.text, min_chars=min_chars):
+        for span in item.spans(min_chars):
             size = len(json.dumps(span, ensure_ascii=False).encode("utf-8", "surrogatepass"))
             if len(kept) >= MAX_SPANS_PER_ITEM or used + size > MAX_ENUM_BYTES:
                 omitted += 1

@@ -16,6 +16,9 @@ __all__ = ["heading", "markdown_sections"]
 
 _MARKERS = frozenset("#`~")
 _HEADING_START = re.compile(r" {0,3}(#{1,6})[ \t]")
+# CommonMark's backslash escapes: a backslash before ASCII punctuation stands for the character.
+# HTML converted to Markdown escapes brackets (`Stream\[src\]`); a breadcrumb shows the text.
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def markdown_sections(text: str, *, glued_fences: bool = False) -> list[Section]:
@@ -78,4 +81,4 @@ def heading(line: str) -> tuple[int, str] | None:
         # The pattern still matches when one blank is left over to be the title.
         return (len(start.group(1)), "") if len(rest) >= 2 else None
     kept = title.rstrip(" \t").rstrip("#").rstrip(" \t") or title[:1]
-    return len(start.group(1)), kept.strip()
+    return len(start.group(1)), _ESCAPED.sub(r"\1", kept.strip())

@@ -8,9 +8,10 @@ from groundkit.types import Metadata
 
 __all__ = ["CHUNKER_VERSION", "ChunkSettings", "Section", "Span"]
 
-# Part of every document fingerprint: bump it whenever chunk boundaries could change, so that
-# the next ingest re-chunks everything instead of mixing old and new boundaries.
-CHUNKER_VERSION = "5"
+# Part of every document fingerprint: bump it whenever chunk boundaries or their metadata could
+# change, so that the next ingest re-chunks everything instead of mixing old and new chunks.
+# 6: backslash escapes in heading titles are resolved (`Stream\[src\]` is `Stream[src]`).
+CHUNKER_VERSION = "6"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,18 +1,25 @@
-"""`grk ai enable|disable|status`: which collections may use AI, and with which profile."""
+"""`grk ai enable|disable|status`: which collections and code maps may use AI, with which profile.
+
+A bare NAME is a collection; ``map:NAME`` is a code map (`grk ask`, `grk answer --with-code`).
+Both are kept in the same opt-in file, by folder.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from groundkit.cli.context import Context, pass_ctx
-from groundkit.errors import ConfigError, ErrorCode
+from groundkit.errors import ConfigError, ErrorCode, GroundkitError, NotFoundError
 
 if TYPE_CHECKING:
     from groundkit.answer.optin import AISettings
+
+_MAP = "map:"  # groundkit.answer.access.MAP_PREFIX, spelled here so that --help stays light
 
 __all__ = ["ai_group"]
 
@@ -25,29 +32,44 @@ def _runtime_settings() -> AISettings:
 
 @click.group("ai")
 def ai_group() -> None:
-    """Turn AI answers on or off per collection (off by default)."""
+    """Turn AI answers on or off per collection or code map (off by default).
+
+    NAME is a collection; map:NAME is a code map.
+    """
 
 
 @ai_group.command("enable")
-@click.argument("collection")
-@click.option("--profile", required=True, help="The [profiles.NAME] this collection may use.")
+@click.argument("collection", metavar="NAME")
+@click.option("--profile", required=True, help="The [profiles.NAME] it may use.")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def enable(obj: Context, collection: str, profile: str, as_json: bool) -> None:
-    """Allow COLLECTION to send evidence to the model of PROFILE."""
+    """Allow collection NAME (or code map map:NAME) to send evidence to PROFILE's model."""
     from groundkit.answer.logguard import install_log_guard
 
     install_log_guard()
-    settings = obj.settings({"collection": collection}).settings
-    if profile not in settings.profiles:
-        raise ConfigError(
-            ErrorCode.AI_UNKNOWN_PROFILE,
-            f"no profile {profile!r} in the configuration",
-            hint=f"add a [profiles.{profile}] table to grk.toml first",
+    if collection.startswith(_MAP):
+        settings = obj.settings().settings
+        _check_profile(settings.profiles, profile)
+        from groundkit.codemap.api import open_codemap
+
+        with open_codemap(collection[len(_MAP) :], settings=settings) as codemap:
+            _runtime_settings().enable(codemap.folder, profile)
+            name = codemap.name
+        _say(
+            {"map": name, "ai": "enabled", "profile": profile},
+            as_json,
+            f"AI enabled for map {name!r} with profile {profile!r}",
         )
-    with obj.open(more={"collection": collection}) as opened:
-        _runtime_settings().enable(opened.path, profile)
-        name = opened.name
+        return
+    settings = obj.settings({"collection": collection}).settings
+    _check_profile(settings.profiles, profile)
+    try:
+        with obj.open(more={"collection": collection}) as opened:
+            _runtime_settings().enable(opened.path, profile)
+            name = opened.name
+    except NotFoundError as exc:
+        raise _maybe_a_map(exc, settings.index_dir, collection) from None
     _say(
         {"collection": name, "ai": "enabled", "profile": profile},
         as_json,
@@ -55,12 +77,42 @@ def enable(obj: Context, collection: str, profile: str, as_json: bool) -> None:
     )
 
 
+def _check_profile(profiles: Mapping[str, object], profile: str) -> None:
+    if profile not in profiles:
+        raise ConfigError(
+            ErrorCode.AI_UNKNOWN_PROFILE,
+            f"no profile {profile!r} in the configuration",
+            hint=f"add a [profiles.{profile}] table to grk.toml first",
+        )
+
+
+def _maybe_a_map(exc: NotFoundError, index_dir: str, name: str) -> GroundkitError:
+    """A collection that is not there but a code map of that name is: say how to name it."""
+    from groundkit.codemap.api import list_codemaps
+
+    if exc.code != ErrorCode.COLLECTION_NOT_FOUND or name not in list_codemaps(index_dir):
+        return exc
+    return NotFoundError(exc.code, exc.message, hint=f"for the code map, name it {_MAP}{name}")
+
+
 @ai_group.command("disable")
-@click.argument("collection")
+@click.argument("collection", metavar="NAME")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def disable(obj: Context, collection: str, as_json: bool) -> None:
-    """Stop COLLECTION from using AI."""
+    """Stop collection NAME (or code map map:NAME) from using AI."""
+    if collection.startswith(_MAP):
+        from groundkit.codemap.api import map_dir
+
+        name = collection[len(_MAP) :]
+        # Disabling works even for a map that is gone: it is not opened.
+        removed = _runtime_settings().disable(map_dir(obj.settings().settings.index_dir, name))
+        _say(
+            {"map": name, "ai": "disabled", "was_enabled": removed},
+            as_json,
+            f"AI disabled for map {name!r}" + ("" if removed else " (it was not enabled)"),
+        )
+        return
     settings = obj.settings({"collection": collection}).settings
     # Disabling works even for a collection that is gone: it is not opened.
     path = Path(settings.index_dir) / collection
@@ -76,7 +128,7 @@ def disable(obj: Context, collection: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def status(obj: Context, as_json: bool) -> None:
-    """Every collection that allows AI, and its profile."""
+    """Every collection and code map that allows AI, and its profile."""
     opt_ins = _runtime_settings()
     entries = opt_ins.load()
     if as_json:
@@ -85,9 +137,10 @@ def status(obj: Context, as_json: bool) -> None:
     if opt_ins.warning:
         click.echo(f"warning: {opt_ins.warning}", err=True)
     if not entries:
-        click.echo("AI is off for every collection")
+        click.echo("AI is off for every collection and code map")
     for path, profile in entries.items():
-        click.echo(f"{path}  profile={profile}")
+        kind = "map" if Path(path).parent.name == "_maps" else "collection"
+        click.echo(f"{kind:<10}  {path}  profile={profile}")
 
 
 def _say(data: dict[str, object], as_json: bool, text: str) -> None:

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, cast
 
 import click
 
+from groundkit.cli.answer_render import render_report
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.answer.access import Runtime
     from groundkit.answer.chat import ChatModel
-    from groundkit.answer.report import AnswerReport
     from groundkit.answer.service import QuoteMode
+    from groundkit.codemap.api import CodeMap
+    from groundkit.config import Settings
 
 __all__ = [
     "answer_command",
@@ -45,6 +48,19 @@ def make_runtime() -> Runtime:
 @click.option("--rewrite", is_flag=True, help="Let the model rewrite the question into a query.")
 @click.option("--judge", is_flag=True, help="Ask the model for an advisory faithfulness check.")
 @click.option("--profile", help="Provider profile [default: the one the collection allows].")
+@click.option(
+    "--with-code",
+    "with_code",
+    metavar="MAP",
+    help="Add the code map's edges that best match the question after the passages.",
+)
+@click.option(
+    "--code-top-k",
+    type=click.IntRange(1, 50),
+    default=5,
+    show_default=True,
+    help="How many edges --with-code adds.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON.")
 @pass_ctx
 def answer_command(
@@ -55,23 +71,28 @@ def answer_command(
     rewrite: bool,
     judge: bool,
     profile: str | None,
+    with_code: str | None,
+    code_top_k: int,
     as_json: bool,
 ) -> None:
     """Answer QUESTION from a collection; every quote is checked against the stored text.
 
-    With AI off, or on any failure, the ranked passages are shown with the reason.
+    With --with-code MAP, the map's best-matching edges join the passages, and a quote of one is
+    checked against the map (the map needs its own opt-in: grk ai enable map:MAP).
+    With AI off, or on any failure, the evidence is shown with the reason.
     """
-    from groundkit.answer.access import enabled_profile, resolve_chat
+    from groundkit.answer.access import AIScope, enabled_profile, resolve_chat
     from groundkit.answer.logguard import install_log_guard
     from groundkit.answer.service import answer_question
 
     install_log_guard()
     more = {"search.top_k": top_k, "search.mode": mode}
     settings = obj.settings(more).settings
-    with obj.open(more=more) as collection:
+    with obj.open(more=more) as collection, _maybe_map(settings, with_code) as code:
         runtime = make_runtime()
+        also = [AIScope(code.folder, code.name, "map")] if code is not None else []
         chat = resolve_chat(
-            settings, collection.path, collection.name, profile=profile, runtime=runtime
+            settings, collection.path, collection.name, profile=profile, runtime=runtime, also=also
         )
         chosen = profile or enabled_profile(runtime, collection.path)
         config = settings.profiles.get(chosen) if chosen else None
@@ -84,70 +105,21 @@ def answer_command(
             rewrite=rewrite,
             judge=judge,
             quotes=config.quotes if config else None,
+            code=code,
+            code_top_k=code_top_k,
         )
     render_report(report, as_json=as_json)
 
 
-def render_report(report: AnswerReport, *, as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+@contextmanager
+def _maybe_map(settings: Settings, name: str | None) -> Iterator[CodeMap | None]:
+    if name is None:
+        yield None
         return
-    ai = report.ai
-    if report.rewritten_query is not None:
-        click.echo(f"question: {report.query}")
-        click.echo(f"searched: {report.rewritten_query}")
-        click.echo("")
-    if report.answer is not None:
-        if report.answer.abstained:
-            click.echo("The sources do not answer this.")
-        for item in report.answer.items:
-            markers = "".join(f"[{m}]" for m in item.markers)
-            click.echo(f"{item.text} {markers}")
-        if report.answer.citations:
-            click.echo("\ncitations:")
-        for c in report.answer.citations:
-            click.echo(f"  [{c.marker}] {c.source_name}  [{c.chunk_id} {c.start}:{c.end}]")
-            click.echo(f'      "{c.cited_text}"')
-    else:
-        reason = ai.error.message if ai.error else "nothing was retrieved"
-        click.echo(f"no explanation ({ai.state}): {reason}")
-        if ai.error and ai.error.hint:
-            click.echo(f"hint: {ai.error.hint}")
-    if ai.warning:
-        click.echo(f"warning: {ai.warning}", err=True)
-    if report.judge is not None:
-        verdict = "faithful" if report.judge.faithful else "not faithful"
-        click.echo(f"\njudge (advisory): {verdict}")
-        for claim in report.judge.unsupported_claims:
-            click.echo(f"  unsupported: {claim}")
-    elif report.judge_error is not None:
-        click.echo(f"\njudge (advisory) failed: {report.judge_error.message}")
-    _evidence(report)
+    from groundkit.codemap.api import open_codemap
 
-
-def _evidence(report: AnswerReport) -> None:
-    bundle = report.bundle
-    click.echo("\nevidence:")
-    if not bundle.items and not bundle.truncated:
-        click.echo("  no passages found")
-    for item in bundle.items:
-        click.echo(f"  {item.number}. {item.source}  [{item.chunk_id} {item.start}:{item.end}]")
-        click.echo(f"     {_one_line(item.text)}")
-    if bundle.truncated:
-        click.echo(
-            f"  ({bundle.omitted} more passages left out: answer.max_bundle_bytes"
-            f" = {bundle.max_bytes})"
-        )
-    if report.quotes is not None and report.quotes.truncated:
-        click.echo(
-            f"  ({report.quotes.omitted} quotable spans left out of the constrained schema:"
-            " its size limits, docs/answer.md)"
-        )
-
-
-def _one_line(text: str, width: int = 240) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "\u2026"
+    with open_codemap(name, settings=settings) as code:
+        yield code
 
 
 def profile_chat(obj: Context, profile: str) -> ChatModel:

@@ -10,6 +10,7 @@ import click
 from groundkit.answer.logguard import install_log_guard
 from groundkit.cli.ai import ai_group
 from groundkit.cli.answer import answer_command
+from groundkit.cli.ask import ask_command
 from groundkit.cli.auth import auth_group
 from groundkit.cli.codemap import register as register_codemap
 from groundkit.cli.context import Context, pass_ctx
@@ -77,6 +78,7 @@ for command in (ingest, search, show, collections, status, delete, reindex, conf
     cli.add_command(command)
 cli.add_command(eval_command)
 cli.add_command(answer_command)
+cli.add_command(ask_command)
 cli.add_command(ai_group)
 cli.add_command(auth_group)
 register_serve(cli, pass_ctx)

@@ -38,7 +38,6 @@ def progress_display(*, enabled: bool) -> Iterator[Progress | None]:
     from rich.console import Console
     from rich.progress import (
         BarColumn,
-        MofNCompleteColumn,
         SpinnerColumn,
         TextColumn,
         TimeElapsedColumn,
@@ -51,7 +50,7 @@ def progress_display(*, enabled: bool) -> Iterator[Progress | None]:
         SpinnerColumn(),
         TextColumn("{task.description:<20}"),
         BarColumn(bar_width=24),
-        MofNCompleteColumn(),
+        TextColumn("{task.fields[count]:>9}"),
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
         TextColumn("{task.fields[item]}", style="dim"),
@@ -61,13 +60,14 @@ def progress_display(*, enabled: bool) -> Iterator[Progress | None]:
         began: dict[str, tuple[float, int]] = {}
 
         def update(phase: str, done: int, total: int | None, item: str | None = None) -> None:
-            for other, task in tasks.items():  # a phase that is over no longer spins
+            for other, task in tasks.items():  # a phase that is over shows as done, and is still
                 if other != phase and not bars.tasks[task].finished:
-                    bars.update(task, total=bars.tasks[task].completed or 1, completed=None)
+                    size = bars.tasks[task].completed or 1
+                    bars.update(task, total=size, completed=size, item="")
                     bars.stop_task(task)
             if phase not in tasks:
                 tasks[phase] = bars.add_task(
-                    _LABEL.get(phase, phase), total=total, rate="", item=""
+                    _LABEL.get(phase, phase), total=total, rate="", item="", count=""
                 )
                 began[phase] = (time.monotonic(), done)
             bars.update(
@@ -76,6 +76,7 @@ def progress_display(*, enabled: bool) -> Iterator[Progress | None]:
                 total=total,
                 rate=_rate(phase, began[phase], done, total),
                 item=_short(item or ""),
+                count=f"{done:,}/{total:,}" if total is not None else "",
             )
 
         yield update

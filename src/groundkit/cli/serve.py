@@ -45,7 +45,7 @@ def register(group: click.Group, pass_ctx: Callable[[Any], Any]) -> None:
     )
     @pass_ctx
     def serve(obj: Context, host: str | None, port: int | None, allow_remote: bool) -> None:
-        """Serve the REST API (/v1) and MCP over streamable HTTP (/mcp) on one runtime."""
+        """Serve the web UI (/), the REST API (/v1) and MCP over HTTP (/mcp) on one runtime."""
         _need_extra()
         import uvicorn
 
@@ -73,8 +73,8 @@ def register(group: click.Group, pass_ctx: Callable[[Any], Any]) -> None:
         roots = len(cfg.ingest_roots)
         paths = f"under {roots} folder(s)" if roots else "off (list folders in serve.ingest_roots)"
         click.echo(
-            f"grk serve: http://{shown}:{cfg.port} (REST /v1, MCP /mcp); changes {changes};"
-            f" path ingest {paths}",
+            f"grk serve: http://{shown}:{cfg.port} (web UI /, REST /v1, MCP /mcp);"
+            f" changes {changes}; path ingest {paths}",
             err=True,
         )
         try:

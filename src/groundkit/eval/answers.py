@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from groundkit.answer.chat import ChatModel
+from groundkit.answer.contract import Cited, CitedQuote
 from groundkit.answer.report import AIState, AnswerReport
 from groundkit.answer.service import QuoteMode, answer_question
 from groundkit.collection import open_collection
@@ -177,17 +178,17 @@ def _score(
     outcome, reason = outcome_of(report)
     wanted = relevant.get(query_id) or set()
     in_evidence = (
-        any(keys.get(i.document_id) in wanted for i in report.bundle.items) if wanted else None
+        any(keys.get(i.document_id) in wanted for i in report.bundle.passages) if wanted else None
     )
     cites = None
     items = all_relevant = 0
     if outcome == "answered" and report.answer is not None:
         answer = report.answer
-        cited = [keys.get(c.document_id) for c in answer.citations]
+        cited = [keys.get(_document(c)) for c in answer.citations]
         cites = any(k in wanted for k in cited)
         items = len(answer.items)
         all_relevant = sum(
-            all(keys.get(answer.citations[m - 1].document_id) in wanted for m in item.markers)
+            all(keys.get(_document(answer.citations[m - 1])) in wanted for m in item.markers)
             for item in answer.items
         )
     timings = getattr(chat, "last_timings", None) or {}
@@ -209,6 +210,11 @@ def _score(
         enum_bytes=menu.enum_bytes if menu else None,
         spans_omitted=menu.omitted if menu else None,
     )
+
+
+def _document(cited: Cited) -> str:
+    """The cited document's id; a code-map edge is no document of the dataset."""
+    return cited.document_id if isinstance(cited, CitedQuote) else ""
 
 
 def _int(value: Any) -> int | None:

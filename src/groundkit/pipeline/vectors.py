@@ -29,7 +29,8 @@ def embed_missing(
     Each group of ``COMMIT_EVERY`` chunks is its own transaction. Within a group, texts go to the
     model in batches sorted by length, so that a batch pads little. ``committed`` (if given)
     holds one number, kept current: how many vectors are committed, for a caller interrupted
-    mid-way. Returns the number of chunks embedded.
+    mid-way; on Ctrl-C the vectors of the unfinished group are committed too. Returns the number
+    of chunks embedded.
     """
     import numpy as np
 
@@ -39,23 +40,37 @@ def embed_missing(
     for start in range(0, len(missing), COMMIT_EVERY):
         group = sorted(missing[start : start + COMMIT_EVERY], key=lambda row: len(row[1]))
         rows: list[tuple[int, bytes]] = []
-        for first in range(0, len(group), batch_size):
-            batch = group[first : first + batch_size]
-            vectors = np.asarray(embedder.embed([text for _, text in batch], "document"))
-            if vectors.shape != (len(batch), dims) or not np.isfinite(vectors).all():
-                raise ModelError(
-                    ErrorCode.EMBEDDING_INVALID,
-                    f"the embedder returned vectors of shape {vectors.shape} (expected"
-                    f" {(len(batch), dims)}) or non-finite values",
-                )
-            array = vectors.astype(np.float32, copy=False)
-            rows.extend((rowid, array[i].tobytes()) for i, (rowid, _) in enumerate(batch))
-            if progress:
-                progress("embedding", done + len(rows), len(missing))
-        with store.transaction():
-            store.put_vectors(rows)
-        done += len(rows)
-        if committed is not None:
-            committed[:] = [done]
+        try:
+            for first in range(0, len(group), batch_size):
+                batch = group[first : first + batch_size]
+                vectors = np.asarray(embedder.embed([text for _, text in batch], "document"))
+                if vectors.shape != (len(batch), dims) or not np.isfinite(vectors).all():
+                    raise ModelError(
+                        ErrorCode.EMBEDDING_INVALID,
+                        f"the embedder returned vectors of shape {vectors.shape} (expected"
+                        f" {(len(batch), dims)}) or non-finite values",
+                    )
+                array = vectors.astype(np.float32, copy=False)
+                rows.extend((rowid, array[i].tobytes()) for i, (rowid, _) in enumerate(batch))
+                if progress:
+                    progress("embedding", done + len(rows), len(missing))
+        except KeyboardInterrupt:
+            # Ctrl-C mid-group: the vectors already made are good, and on a slow CPU they are
+            # minutes of work. Keep them (one more transaction, atomic like the others).
+            done = _commit(store, rows, done, committed)
+            raise
+        done = _commit(store, rows, done, committed)
         checkpoint("embedding-batch-committed")
     return len(missing)
+
+
+def _commit(
+    store: Store, rows: list[tuple[int, bytes]], done: int, committed: list[int] | None
+) -> int:
+    if rows:
+        with store.transaction():
+            store.put_vectors(rows)
+    done += len(rows)
+    if committed is not None:
+        committed[:] = [done]
+    return done

@@ -12,6 +12,7 @@ from groundkit.serve.code import code_router
 from groundkit.serve.guards import AccessLog, BodyLimit, Concurrency, HostGuard
 from groundkit.serve.rest import ERROR_RESPONSES, CatchBugs, install_error_handlers, rest_router
 from groundkit.serve.runtime import Runtime
+from groundkit.serve.ui import mount_ui
 
 __all__ = ["create_app"]
 
@@ -63,6 +64,7 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
     app.include_router(rest_router())
     app.include_router(code_router(ERROR_RESPONSES))
     install_docs(app)
+    mount_ui(app, runtime)  # the web pages: /, /ui/...
     install_error_handlers(app)
     if mcp_server is not None:
         app.router.routes.extend(mcp_app.routes)  # /mcp, outside the OpenAPI document

@@ -1,0 +1,80 @@
+"""Which code-map edges a question about code sends: the trace and/or blast of a symbol, or the
+edges that best match a question.
+
+Order is deterministic: path confidence (the weakest edge on the path from the symbol, highest
+first), then depth (nearest first), then the edge's identity. ``defines`` edges are not sent:
+they say where code lives, not what depends on what (a class or module is still traced through
+its members).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from groundkit.answer.bundle import CodeEvidence
+from groundkit.codemap.model import EdgeKind
+from groundkit.codemap.search import search_edges
+
+if TYPE_CHECKING:
+    from groundkit.codemap.api import CodeMap
+    from groundkit.codemap.traverse import Blast, Trace
+
+__all__ = ["CodeScope", "matching_edges", "symbol_edges"]
+
+CodeScope = Literal["trace", "blast", "both"]
+SCOPES: tuple[CodeScope, ...] = ("trace", "blast", "both")
+
+
+def symbol_edges(
+    codemap: CodeMap, symbol: str, *, scope: CodeScope = "both", depth: int = 2
+) -> tuple[str, list[CodeEvidence]]:
+    """The resolved symbol's qualified name and its edges, ordered. Raises the same errors as
+    `grk trace` (``codemap.symbol_not_found`` / ``codemap.symbol_ambiguous``) before anything
+    could be sent."""
+    node = codemap.find(symbol)
+    found: dict[str, CodeEvidence] = {}
+    if scope in ("trace", "both"):
+        _keep(found, _from_trace(codemap.trace(symbol, depth=depth)))
+    if scope in ("blast", "both"):
+        _keep(found, _from_blast(codemap.blast(symbol, depth=depth)))
+    return node.qualname, sorted(found.values(), key=_order)
+
+
+def matching_edges(codemap: CodeMap, query: str, *, top_k: int = 5) -> list[CodeEvidence]:
+    """The ``top_k`` edges whose evidence and end names best match ``query`` (BM25)."""
+    hits = search_edges(codemap.edges(), query, top_k=top_k)
+    return [CodeEvidence(h.edge, "search", 0, h.edge.confidence) for h in hits]
+
+
+def _order(item: CodeEvidence) -> tuple[float, int, str]:
+    return (-round(item.path_confidence, 4), item.depth, item.edge.id)
+
+
+def _keep(found: dict[str, CodeEvidence], candidates: list[CodeEvidence]) -> None:
+    """One entry per edge: the one that orders first (an edge can be on both walks)."""
+    for item in candidates:
+        held = found.get(item.edge.id)
+        if held is None or _order(item) < _order(held):
+            found[item.edge.id] = item
+
+
+def _from_trace(result: Trace) -> list[CodeEvidence]:
+    """Each step with its path's confidence. Steps come depth first, so a step's parent is the
+    last step seen one level up."""
+    out: list[CodeEvidence] = []
+    above: list[float] = [1.0]  # above[d]: the confidence of the path down to depth d
+    for step in result.steps:
+        del above[step.depth :]
+        confidence = min(above[-1], step.edge.confidence)
+        above.append(confidence)
+        if step.edge.kind != EdgeKind.DEFINES:
+            out.append(CodeEvidence(step.edge, "trace", step.depth, confidence))
+    return out
+
+
+def _from_blast(result: Blast) -> list[CodeEvidence]:
+    return [
+        CodeEvidence(d.via, "blast", d.depth, d.confidence)
+        for d in result.dependents
+        if d.via.kind != EdgeKind.DEFINES
+    ]

@@ -1,0 +1,127 @@
+"""How `grk answer` and `grk ask` reports look on a terminal: the answer items with their markers,
+each citation (a passage with its offsets, or an edge as ``file:line`` with the quoted part of its
+evidence between ``«`` and ``»``), then the evidence that was sent.
+
+Everything printed passes through the CLI's neutral output (``cli.output``), so stored text and
+model prose can never drive the terminal; the quote marks are plain characters for that reason.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from groundkit.answer.bundle import EvidenceBundle
+    from groundkit.answer.contract import Cited
+    from groundkit.answer.report import AnswerReport
+
+__all__ = ["highlight", "render_report"]
+
+OPEN, CLOSE = "\u00ab", "\u00bb"  # « »
+
+
+def highlight(text: str, start: int, end: int) -> str:
+    """``text`` with ``[start, end)`` between « and »."""
+    return f"{text[:start]}{OPEN}{text[start:end]}{CLOSE}{text[end:]}"
+
+
+def render_report(report: AnswerReport, *, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        return
+    ai = report.ai
+    if report.rewritten_query is not None:
+        click.echo(f"question: {report.query}")
+        click.echo(f"searched: {report.rewritten_query}")
+        click.echo("")
+    if report.answer is not None:
+        if report.answer.abstained:
+            click.echo("The sources do not answer this.")
+        for item in report.answer.items:
+            markers = "".join(f"[{m}]" for m in item.markers)
+            click.echo(f"{item.text} {markers}")
+        if report.answer.citations:
+            click.echo("\ncitations:")
+        for c in report.answer.citations:
+            _citation(c)
+    else:
+        reason = ai.error.message if ai.error else "nothing was retrieved"
+        click.echo(f"no explanation ({ai.state}): {reason}")
+        if ai.error and ai.error.hint:
+            click.echo(f"hint: {ai.error.hint}")
+    if ai.warning:
+        click.echo(f"warning: {ai.warning}", err=True)
+    if report.judge is not None:
+        verdict = "faithful" if report.judge.faithful else "not faithful"
+        click.echo(f"\njudge (advisory): {verdict}")
+        for claim in report.judge.unsupported_claims:
+            click.echo(f"  unsupported: {claim}")
+    elif report.judge_error is not None:
+        click.echo(f"\njudge (advisory) failed: {report.judge_error.message}")
+    _evidence(report)
+
+
+def _citation(c: Cited) -> None:
+    from groundkit.answer.edges import CitedEdge  # rendering only: `grk --help` stays light
+
+    if isinstance(c, CitedEdge):
+        e = c.edge
+        click.echo(
+            f"  [{c.marker}] {c.location}  {e.kind}  ({e.provenance} {e.confidence:.2f},"
+            f" {c.verification})"
+        )
+        click.echo(f"      {e.source.qualname} -> {e.target.qualname}")
+        click.echo(f"      {highlight(e.evidence, c.start, c.end)}")
+        return
+    click.echo(f"  [{c.marker}] {c.source_name}  [{c.chunk_id} {c.start}:{c.end}]")
+    click.echo(f'      "{c.cited_text}"')
+
+
+def _evidence(report: AnswerReport) -> None:
+    from groundkit.answer.edges import EdgeItem
+
+    bundle = report.bundle
+    click.echo("\n" + _evidence_head(bundle))
+    if not bundle.items and not bundle.truncated:
+        click.echo("  no edges found" if bundle.symbol else "  no passages found")
+    for item in bundle.items:
+        if isinstance(item, EdgeItem):
+            how = f"{item.role} d{item.depth}" if item.role != "search" else "search"
+            click.echo(
+                f"  {item.number}. {item.edge.location}  [{item.edge.kind}; {how};"
+                f" {item.path_confidence:.2f}]"
+            )
+            click.echo(f"     {item.text}")
+            continue
+        click.echo(f"  {item.number}. {item.source}  [{item.chunk_id} {item.start}:{item.end}]")
+        click.echo(f"     {_one_line(item.text)}")
+    if bundle.truncated:
+        what = "edges" if bundle.symbol else ("items" if bundle.code_map else "passages")
+        click.echo(
+            f"  ({bundle.omitted} more {what} left out: answer.max_bundle_bytes"
+            f" = {bundle.max_bytes})"
+        )
+    beyond = (bundle.code_found or 0) - len(bundle.items) - bundle.omitted
+    if bundle.symbol is not None and beyond > 0:
+        click.echo(f"  ({beyond} more edges beyond --top-k were not sent)")
+    if report.quotes is not None and report.quotes.truncated:
+        click.echo(
+            f"  ({report.quotes.omitted} quotable spans left out of the constrained schema:"
+            " its size limits, docs/answer.md)"
+        )
+
+
+def _evidence_head(bundle: EvidenceBundle) -> str:
+    if bundle.symbol is None:
+        return "evidence:"  # passages, and with --with-code the matching edges after them
+    walks = {"both": "trace and blast", "trace": "trace", "blast": "blast"}
+    walk = walks.get(bundle.code_scope or "", bundle.code_scope)
+    return f"evidence: edges of the {walk} of {bundle.symbol} (map {bundle.code_map!r}):"
+
+
+def _one_line(text: str, width: int = 240) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "\u2026"

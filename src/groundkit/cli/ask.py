@@ -1,0 +1,87 @@
+"""`grk ask SYMBOL QUESTION`: a model explains a symbol's code-map edges, quoting only them.
+
+The same boundary as `grk answer`: the map must be opted in (`grk ai enable map:NAME`), every
+quote is checked byte for byte against an edge that was sent, one bad citation refuses the
+whole answer, and with AI off or on any failure the edges are shown with the reason (exit 0).
+"""
+
+from __future__ import annotations
+
+import click
+
+from groundkit.cli.answer_render import render_report
+from groundkit.cli.context import Context, pass_ctx
+
+__all__ = ["ask_command"]
+
+
+@click.command("ask")
+@click.argument("symbol")
+@click.argument("question")
+@click.option("--map", "map_name", help="Map to use [default: the current folder's].")
+@click.option(
+    "--scope",
+    type=click.Choice(["trace", "blast", "both"]),
+    default="both",
+    show_default=True,
+    help="Which edges: where the symbol leads (trace), what depends on it (blast), or both.",
+)
+@click.option("--depth", type=click.IntRange(1, 100), default=2, show_default=True)
+@click.option(
+    "--top-k",
+    "-k",
+    type=click.IntRange(1, 500),
+    default=20,
+    show_default=True,
+    help="How many edges, in order (path confidence, depth, identity), may be sent.",
+)
+@click.option("--profile", help="Provider profile [default: the one the map allows].")
+@click.option("--judge", is_flag=True, help="Ask the model for an advisory faithfulness check.")
+@click.option("--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON.")
+@pass_ctx
+def ask_command(
+    obj: Context,
+    symbol: str,
+    question: str,
+    map_name: str | None,
+    scope: str,
+    depth: int,
+    top_k: int,
+    profile: str | None,
+    judge: bool,
+    as_json: bool,
+) -> None:
+    """Answer QUESTION about SYMBOL from the edges of its trace and blast.
+
+    Only the edges' one-line evidence and their numbers are sent. Symbol errors are those of
+    `grk trace` (exit 5 not found, 6 ambiguous), before anything is sent.
+    """
+    from groundkit.answer.access import enabled_profile, resolve_chat
+    from groundkit.answer.logguard import install_log_guard
+    from groundkit.answer.service import ask_code
+    from groundkit.cli import answer as answer_cli
+    from groundkit.cli.codemap import _open as open_map
+
+    install_log_guard()
+    settings = obj.settings().settings
+    with open_map(obj, map_name) as codemap:
+        codemap.find(symbol)  # not found / ambiguous: an error, before any opt-in or key is read
+        runtime = answer_cli.make_runtime()
+        chat = resolve_chat(
+            settings, codemap.folder, codemap.name, profile=profile, runtime=runtime, kind="map"
+        )
+        chosen = profile or enabled_profile(runtime, codemap.folder)
+        config = settings.profiles.get(chosen) if chosen else None
+        report = ask_code(
+            codemap,
+            symbol,
+            question,
+            chat,
+            scope=scope,  # type: ignore[arg-type]  # click.Choice checked it
+            depth=depth,
+            top_k=top_k,
+            profile=chosen,
+            judge=judge,
+            quotes=config.quotes if config else None,
+        )
+    render_report(report, as_json=as_json)

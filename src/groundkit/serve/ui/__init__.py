@@ -1,0 +1,66 @@
+"""The web UI of `grk serve`: pages at ``/`` and under ``/ui``, beside ``/v1`` and ``/mcp``.
+
+The same app, runtime and guards serve it (Host and Origin, body limit, concurrency, access
+log). Pages are rendered on the server; the browser loads only the files under
+``/ui/static/`` (this package's ``static/`` folder: our own script and stylesheet, and htmx and
+Cytoscape.js vendored with their licences), under a Content-Security-Policy that allows nothing
+else. See docs/ui.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI
+
+from groundkit.serve.runtime import Runtime
+from groundkit.serve.ui.ai import AnswerRuntimeFactory
+
+if TYPE_CHECKING:
+    from groundkit.answer.access import Runtime as AnswerRuntime
+
+__all__ = ["EVAL_DIR", "make_answer_runtime", "mount_ui"]
+
+EVAL_DIR = Path("evals/results")  # where `grk eval` writes by default (its --out)
+
+
+def make_answer_runtime() -> AnswerRuntime:
+    """The answer path's process edges: the user's keychain, opt-in file and HTTP transport.
+    Made per request (it is cheap: everything in it is read on first use). Tests replace it."""
+    from groundkit.answer.access import Runtime
+
+    return Runtime()
+
+
+def mount_ui(
+    app: FastAPI,
+    runtime: Runtime,
+    *,
+    eval_dir: Path = EVAL_DIR,
+    answer_runtime: AnswerRuntimeFactory | None = None,
+) -> None:
+    """Add the pages to ``app``. ``answer_runtime`` gives the answer path's process edges
+    (keychain, opt-in file, transport); tests pass doubles."""
+    try:
+        import jinja2  # noqa: F401
+    except ImportError:
+        from groundkit.errors import missing_extra
+
+        raise missing_extra("jinja2", "serve") from None
+    from groundkit.serve.ui.answer import answer_router
+    from groundkit.serve.ui.assets import static_router
+    from groundkit.serve.ui.evals import evals_router
+    from groundkit.serve.ui.home import home_router
+    from groundkit.serve.ui.maps import maps_router
+    from groundkit.serve.ui.search import search_router
+
+    def answers() -> AnswerRuntime:
+        return answer_runtime() if answer_runtime is not None else make_answer_runtime()
+
+    app.include_router(static_router())
+    app.include_router(home_router(answers, runtime.mutations_enabled))
+    app.include_router(search_router())
+    app.include_router(answer_router(answers))
+    app.include_router(maps_router())
+    app.include_router(evals_router(eval_dir))

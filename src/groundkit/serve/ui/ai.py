@@ -1,0 +1,41 @@
+"""Whether a collection may use AI, as the pages say it: the same opt-in file `grk ai` writes.
+
+Reading it never calls a model or the network; a model is only ever called from the answer page,
+on the server, after the same checks `grk answer` makes (``answer.access.resolve_chat``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from groundkit.errors import GroundkitError
+
+if TYPE_CHECKING:
+    from groundkit.answer.access import Runtime as AnswerRuntime
+
+__all__ = ["AIView", "AnswerRuntimeFactory", "ai_view"]
+
+AnswerRuntimeFactory = Callable[[], "AnswerRuntime"]
+
+
+@dataclass(frozen=True, slots=True)
+class AIView:
+    enabled: bool
+    profile: str | None
+    note: str  # one line for a person: "on, profile box" / "off" / why it cannot be read
+
+
+def ai_view(answer_runtime: AnswerRuntime, collection_path: Path) -> AIView:
+    try:
+        settings = answer_runtime.opt_ins()
+        opt_in = settings.get(collection_path)
+    except GroundkitError as exc:  # the `ai` extra is not installed, say
+        return AIView(False, None, f"off ({exc.message})")
+    if opt_in is None:
+        return AIView(
+            False, None, "off" if settings.warning is None else f"off ({settings.warning})"
+        )
+    return AIView(True, opt_in.profile, f"on, profile {opt_in.profile}")

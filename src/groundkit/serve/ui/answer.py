@@ -1,0 +1,191 @@
+"""The answer page: the evidence always, and a model's explanation only where every quote checks.
+
+This page is the only place the server calls a model, and only on a POST from its own form (a
+browser sends its Origin with a POST, so ``HostGuard`` refuses one from another site; a GET,
+which any link could trigger, never calls a model). The checks are those of `grk answer`
+(``resolve_chat``, then ``answer_question``): opt-in, profile, key, endpoint rules, redaction,
+the citation contract. Neither REST nor MCP can reach a model.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse
+from pydantic import ValidationError
+
+from groundkit.errors import GroundkitError
+from groundkit.serve.errors import invalid_request
+from groundkit.serve.models import SearchRequest
+from groundkit.serve.ui.ai import AnswerRuntimeFactory, ai_view
+from groundkit.serve.ui.search import MODES
+from groundkit.serve.ui.spans import quote_pieces
+from groundkit.serve.ui.web import error_page, page, read_form, runtime_of
+
+if TYPE_CHECKING:
+    from groundkit.answer.report import AnswerReport
+
+__all__ = ["answer_router", "report_view"]
+
+# What each state means to a person; the reason (code, message, hint) is shown beside it.
+STATES = {
+    "answered": "The model's explanation: every quote below was checked against the stored text.",
+    "no_evidence": "Nothing was retrieved, so no model was asked.",
+    "disabled": "AI is off for this collection: here is the evidence.",
+    "unavailable": "AI is on, but the model cannot be used now: here is the evidence.",
+    "failed": "The model could not be asked: here is the evidence.",
+    "refused": "The model's answer broke the citation contract and was refused: here is the"
+    " evidence.",
+}
+
+
+def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
+    """The report as the template shows it: markers linked to their spans, and each evidence
+    item cut into pieces that know which markers quote them."""
+    from groundkit.answer.passages import BundleItem, CitedQuote
+
+    ai = report.ai
+    # The document page asks without a code map, so its evidence is passages only.
+    citations = [
+        c for c in (report.answer.citations if report.answer else ()) if isinstance(c, CitedQuote)
+    ]
+    by_marker = {c.marker: c for c in citations}
+    items = []
+    for item in report.answer.items if report.answer else ():
+        markers = [
+            {
+                "marker": m,
+                "href": f"/ui/c/{collection}/doc/{by_marker[m].chunk_id}"
+                f"?start={by_marker[m].start}&end={by_marker[m].end}#hl",
+                "source": by_marker[m].source,
+                "source_name": by_marker[m].source_name,
+            }
+            for m in item.markers
+        ]
+        items.append({"text": item.text, "markers": markers})
+    evidence = []
+    for bundled in report.bundle.items:
+        if not isinstance(bundled, BundleItem):
+            continue
+        quotes = [
+            (c.marker, c.start - bundled.start, c.end - bundled.start)
+            for c in citations
+            if c.source == bundled.number
+        ]
+        evidence.append(
+            {
+                "number": bundled.number,
+                "source": bundled.source,
+                "chunk_id": bundled.chunk_id,
+                "start": bundled.start,
+                "end": bundled.end,
+                "pieces": quote_pieces(bundled.text, quotes),
+                "href": f"/ui/c/{collection}/doc/{bundled.chunk_id}#hl",
+            }
+        )
+    reason = ai.error.to_dict() if ai.error else None
+    return {
+        "state": str(ai.state),
+        "state_text": STATES.get(str(ai.state), ""),
+        "profile": ai.profile,
+        "provider": ai.provider,
+        "model": ai.model,
+        "reason": reason,
+        "warning": ai.warning,
+        "answered": report.answer is not None,
+        "abstained": report.answer is not None and report.answer.abstained,
+        "answer_items": items,
+        "citations": [c.to_dict() for c in citations],
+        "evidence": evidence,
+        "omitted": report.bundle.omitted,
+        "max_bytes": report.bundle.max_bytes,
+    }
+
+
+def answer_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    def context_for(request: Request, name: str, form: dict[str, str]) -> dict[str, Any]:
+        runtime = runtime_of(request)
+        with runtime.reading(name) as collection:
+            ai = ai_view(answer_runtime(), collection.path)
+        return {
+            "title": f"Answer from {name}",
+            "name": name,
+            "form": form,
+            "modes": MODES,
+            "ai": ai,
+            "report": None,
+        }
+
+    @router.get("/ui/c/{name}/answer", response_class=HTMLResponse)
+    def ask_form(
+        request: Request, name: str, q: Annotated[str | None, Query(max_length=4000)] = None
+    ) -> HTMLResponse:
+        form = {"q": q or "", "mode": "auto", "k": "10"}
+        try:
+            context = context_for(request, name, form)
+        except GroundkitError as exc:
+            return error_page(request, exc, name=name)
+        return page(request, "answer.html", context)
+
+    @router.post("/ui/c/{name}/answer", response_class=HTMLResponse)
+    async def ask(request: Request, name: str) -> HTMLResponse:
+        try:
+            posted = await read_form(request)
+        except GroundkitError as exc:
+            return error_page(request, exc, name=name)
+        form = {
+            "q": posted.get("q", ""),
+            "mode": posted.get("mode", "auto"),
+            "k": posted.get("k", "10"),
+        }
+        return await run_in_threadpool(_answer, request, name, form)
+
+    def _answer(request: Request, name: str, form: dict[str, str]) -> HTMLResponse:
+        from groundkit.answer.access import enabled_profile, resolve_chat
+        from groundkit.answer.service import answer_question
+
+        try:
+            context = context_for(request, name, form)
+        except GroundkitError as exc:  # no such collection, say: the page itself fails
+            return error_page(request, exc, name=name)
+        try:
+            body = _validated(name, form)
+            answers = answer_runtime()
+            runtime = runtime_of(request)
+            with runtime.reading(name) as collection:
+                chat = resolve_chat(
+                    runtime.settings, collection.path, name, profile=None, runtime=answers
+                )
+                report = answer_question(
+                    collection,
+                    body.query,
+                    chat,
+                    profile=enabled_profile(answers, collection.path),
+                    top_k=body.top_k,
+                    mode=body.mode,
+                )
+        except GroundkitError as exc:  # retrieval failed (AI failures are in the report)
+            request.state.error_code = str(exc.code)
+            context["error"] = exc
+            return page(request, "answer.html", context, status=int(exc.outcome.http))
+        request.state.results = len(report.bundle.items)
+        context["report"] = report_view(report, name)
+        return page(request, "answer.html", context)
+
+    return router
+
+
+def _validated(name: str, form: dict[str, str]) -> SearchRequest:
+    try:
+        return SearchRequest(
+            collection=name,
+            query=form["q"],
+            top_k=int(form["k"]) if form["k"].strip().isdigit() else 0,
+            mode=None if form["mode"] == "auto" else form["mode"],
+        )
+    except ValidationError as exc:
+        raise invalid_request(exc.errors()) from None

@@ -1,0 +1,222 @@
+"""The code map page: the drawing, and a panel that shows the evidence behind what is clicked.
+
+Read-only, as ``/v1/code``: a map made by ``grk map`` is opened, read and closed per request.
+A node shows its trace (where it leads) and its blast (what depends on it), each step with its
+evidence line; an edge shows the edges it stands for, each re-checked against the mapped folder
+(verified, drifted, missing), as ``grk edge`` does.
+
+There is no "ask" box yet: a model may explain a map only through the ``grk ask`` seam of a
+later issue, and the page shows the box only where that seam says AI is on for the map.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
+from groundkit.serve.ui.graph import AREA_PREFIX, Level, Places, drawing, members
+from groundkit.serve.ui.web import SECURITY_HEADERS, error_page, page, runtime_of
+
+if TYPE_CHECKING:
+    from groundkit.codemap.api import CodeMap
+    from groundkit.codemap.model import Edge
+
+__all__ = ["maps_router"]
+
+_LIST_CAP = 200  # entries of one trace, blast or edge list shown; the rest is counted
+_DEPTH = 3  # trace and blast depth from a clicked node (grk trace/blast go further)
+_NODE_ID = re.compile(r"^[0-9a-f]{16}$")
+Param = Annotated[str | None, Query(max_length=500)]
+
+
+@contextmanager
+def _opened(request: Request, name: str) -> Iterator[CodeMap]:
+    from groundkit.codemap.api import open_codemap
+
+    codemap = open_codemap(name, settings=runtime_of(request).settings)
+    try:
+        yield codemap
+    finally:
+        codemap.close()
+
+
+def _level(value: str | None) -> Level:
+    if value in (None, "", "area"):
+        return "area"
+    if value == "module":
+        return "module"
+    raise UsageError(ErrorCode.USAGE, "level is area or module")
+
+
+def ask_enabled(codemap: CodeMap) -> bool:
+    """Whether the page offers the "ask" box for this map: never, until `grk ask` exists."""
+    return False
+
+
+def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
+    data = edge.to_dict()
+    data["verification"] = verification
+    return data
+
+
+def maps_router() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/ui/maps/{name}", response_class=HTMLResponse)
+    def map_page(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
+        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+        try:
+            chosen = _level(level)
+            with _opened(request, name) as codemap:
+                overview = codemap.overview().to_dict()
+                context.update(
+                    overview=overview,
+                    level=chosen,
+                    area=area or "",
+                    areas=[a["area"] for a in overview["areas"]],
+                    kinds=sorted(k for k in overview["edges"] if k != "defines"),
+                    ask=ask_enabled(codemap),
+                )
+        except GroundkitError as exc:
+            return error_page(request, exc, **context)
+        return page(request, "map.html", context)
+
+    @router.get("/ui/maps/{name}/graph.json")
+    def graph(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
+        try:
+            chosen = _level(level)
+            with _opened(request, name) as codemap:
+                drawn = drawing(codemap.nodes(), codemap.edges(), chosen, area or None)
+        except GroundkitError as exc:
+            body = {**exc.to_dict(), "request_id": getattr(request.state, "request_id", "")}
+            return JSONResponse(body, int(exc.outcome.http), headers=SECURITY_HEADERS)
+        request.state.results = len(drawn.nodes)
+        return JSONResponse(drawn.to_dict(), headers=SECURITY_HEADERS)
+
+    @router.get("/ui/maps/{name}/node/{node_id}", response_class=HTMLResponse)
+    def node_panel(request: Request, name: str, node_id: str) -> HTMLResponse:
+        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+        try:
+            with _opened(request, name) as codemap:
+                if node_id.startswith(AREA_PREFIX):
+                    context.update(_area_panel(codemap, node_id.removeprefix(AREA_PREFIX)))
+                else:
+                    context.update(_node_panel(codemap, node_id))
+        except GroundkitError as exc:
+            return error_page(request, exc, **context)
+        return page(request, "map_panel.html", context)
+
+    @router.get("/ui/maps/{name}/edges", response_class=HTMLResponse)
+    def edges_panel(
+        request: Request,
+        name: str,
+        level: Param = None,
+        source: Annotated[str, Query(alias="from", max_length=200)] = "",
+        kind: Param = None,
+        target: Annotated[str, Query(alias="to", max_length=200)] = "",
+    ) -> HTMLResponse:
+        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+        try:
+            chosen = _level(level)
+            with _opened(request, name) as codemap:
+                nodes = codemap.nodes()
+                found = members(nodes, codemap.edges(), chosen, source, kind or "", target)
+                shown = found[:_LIST_CAP]
+                checks = codemap.verify(shown)
+            labels = _labels(nodes, chosen)
+            context.update(
+                panel="edges",
+                heading=f"{labels.get(source, source)} {kind} {labels.get(target, target)}",
+                edges=[_edge_view(e, v) for e, v in zip(shown, checks, strict=True)],
+                more=len(found) - len(shown),
+            )
+        except GroundkitError as exc:
+            return error_page(request, exc, **context)
+        request.state.results = len(found)
+        return page(request, "map_panel.html", context)
+
+    @router.get("/ui/maps/{name}/edge/{edge_id}", response_class=HTMLResponse)
+    def edge_panel(request: Request, name: str, edge_id: str) -> HTMLResponse:
+        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+        try:
+            with _opened(request, name) as codemap:
+                edge = codemap.edge(edge_id)
+                check = codemap.verify([edge])[0]
+            context.update(panel="edges", heading=edge.evidence, edges=[_edge_view(edge, check)])
+            context["more"] = 0
+        except GroundkitError as exc:
+            return error_page(request, exc, **context)
+        return page(request, "map_panel.html", context)
+
+    return router
+
+
+def _labels(nodes: list[Any], level: Level) -> dict[str, str]:
+    """What the page calls each drawn node: an area by its name, a module by its own."""
+    if level == "area":
+        places = Places(nodes)
+        areas = {a for n in nodes if (a := places.areas.of(n)) is not None}
+        return {AREA_PREFIX + a: a for a in areas}
+    return {n.key.id: n.qualname for n in nodes}
+
+
+def _area_panel(codemap: CodeMap, area: str) -> dict[str, Any]:
+    nodes = codemap.nodes()
+    places = Places(nodes)
+    modules = sorted(
+        (m for m in places.module_by_path.values() if places.area(m.key.id) == area),
+        key=lambda m: m.qualname,
+    )
+    if not modules and area not in {places.areas.of(n) for n in nodes}:
+        raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, f"no area {area!r} in this map")
+    drawn = drawing(nodes, codemap.edges(), "area")
+    me = AREA_PREFIX + area
+    crossings = [e for e in drawn.edges if me in (e["source"], e["target"])]
+    return {
+        "panel": "area",
+        "heading": area,
+        "area": area,
+        "modules": [{"id": m.key.id, "name": m.qualname, "path": m.path} for m in modules],
+        "crossings": crossings,
+    }
+
+
+def _node_panel(codemap: CodeMap, node_id: str) -> dict[str, Any]:
+    from groundkit.codemap.traverse import blast, trace
+
+    node = codemap.store.node(node_id) if _NODE_ID.match(node_id) else None
+    if node is None:
+        raise NotFoundError(
+            ErrorCode.SYMBOL_NOT_FOUND,
+            "no such node in this map",
+            hint="the map may have been updated since the page was drawn: reload it",
+        )
+    traced = trace(codemap.store, node, depth=_DEPTH)
+    blasted = blast(codemap.store, node, depth=_DEPTH)
+    return {
+        "panel": "node",
+        "heading": node.qualname,
+        "node": node.to_dict(),
+        "depth": _DEPTH,
+        "steps": [
+            {"depth": s.depth, "stop": s.stop, "edge": _edge_view(s.edge)}
+            for s in traced.steps[:_LIST_CAP]
+        ],
+        "steps_more": max(0, len(traced.steps) - _LIST_CAP) + (1 if traced.truncated else 0),
+        "dependents": [
+            {
+                "name": d.node.qualname,
+                "depth": d.depth,
+                "confidence": round(d.confidence, 2),
+                "via": _edge_view(d.via),
+            }
+            for d in blasted.dependents[:_LIST_CAP]
+        ],
+        "dependents_more": max(0, len(blasted.dependents) - _LIST_CAP),
+    }

@@ -1,0 +1,526 @@
+"""The pages, in process: what each shows, the policy they are served under, and the guards."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from ui_site import QUESTION, QUOTES, SECRET, WOMBAT, Site
+
+from groundkit.answer.access import Runtime as AnswerRuntime
+from groundkit.answer.credentials import KeyStore
+from groundkit.answer.optin import AISettings
+from groundkit.serve.guards import ACCESS_LOGGER
+from groundkit.serve.ui.web import CSP
+from groundkit.testing.chat import (
+    ForbiddenTransport,
+    MemoryKeyring,
+    RecordingTransport,
+    openai_reply,
+)
+
+PAGES = [
+    "/",
+    "/ui/c/notes/search",
+    f"/ui/c/notes/search?q={QUESTION}",
+    "/ui/c/notes/answer",
+    "/ui/maps/shop",
+    "/ui/evals",
+]
+
+
+def html_of(response: Any) -> str:
+    assert response.headers["content-type"].startswith("text/html"), response.text[:200]
+    return str(response.text)
+
+
+def first_chunk(client: TestClient, query: str = "wombat burrows", **body: Any) -> dict[str, Any]:
+    found = client.post("/v1/search", json={"collection": "notes", "query": query, **body})
+    hit: dict[str, Any] = found.json()["hits"][0]
+    return hit
+
+
+@pytest.fixture
+def answers(site: Site, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Serve the answer page with a transport double, an in-memory keychain, the site's opt-ins."""
+
+    def use(transport: Any) -> Any:
+        runtime = AnswerRuntime(
+            keys=KeyStore(MemoryKeyring()),
+            ai_settings=AISettings(site.xdg / "groundkit" / "ai.json"),
+            transport=transport,
+        )
+        monkeypatch.setattr("groundkit.serve.ui.make_answer_runtime", lambda: runtime)
+        return transport
+
+    return use
+
+
+# -- every page ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_is_served_under_the_strict_policy_and_loads_only_its_own_files(
+    client: TestClient, path: str
+) -> None:
+    response = client.get(path)
+    html = html_of(response)
+
+    assert response.status_code == 200
+    assert response.headers["content-security-policy"] == CSP
+    assert "default-src 'self'" in CSP
+    assert "unsafe" not in CSP
+    assert response.headers["x-frame-options"] == "DENY"
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html), "an inline script"
+    assert "<style" not in html, "an inline stylesheet"
+    assert " style=" not in html, "an inline style"
+    assert not re.search(r"\bon[a-z]+=", html), "an inline event handler"
+    for url in re.findall(r'(?:src|href|action)="([^"]*)"', html):
+        assert url.startswith(("/", "#")), url  # only this server's own pages and files
+
+
+def test_static_files_are_only_those_in_the_package(client: TestClient) -> None:
+    script = client.get("/ui/static/app.js")
+    again = client.get("/ui/static/app.js", headers={"If-None-Match": script.headers["etag"]})
+
+    assert script.status_code == 200
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert script.headers["x-content-type-options"] == "nosniff"
+    assert again.status_code == 304
+    assert client.get("/ui/static/vendor/cytoscape.LICENSE.txt").status_code == 200
+    for path in ("/ui/static/../web.py", "/ui/static/%2e%2e/web.py", "/ui/static/nope.js"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_the_first_page_lists_collections_and_maps_with_counts_and_ai(client: TestClient) -> None:
+    html = html_of(client.get("/"))
+
+    notes = re.search(r'<a href="/ui/c/notes/search">notes</a>.*?</tr>', html, re.DOTALL)
+    plain = re.search(r'<a href="/ui/c/plain/search">plain</a>.*?</tr>', html, re.DOTALL)
+    shop = re.search(r'<a href="/ui/maps/shop">shop</a>.*?</tr>', html, re.DOTALL)
+    assert notes
+    assert plain
+    assert shop
+    assert 'data-label="Documents">3<' in notes.group(0)
+    assert "on, profile box" in notes.group(0)
+    assert ">off<" in plain.group(0)
+    assert "none (bm25 only)" in plain.group(0)
+    assert 'data-label="Files">6<' in shop.group(0)
+    assert 'badge-verified">ok<' in notes.group(0)  # index health
+
+
+def test_without_a_secret_no_mutating_form_or_route_exists(client: TestClient) -> None:
+    html = html_of(client.get("/"))
+
+    assert 'type="password"' not in html
+    assert "/ui/ingest" not in html
+    assert "Delete" not in html
+    assert client.post("/ui/ingest", data={"collection": "x"}).status_code in (404, 405)
+    assert client.post("/ui/c/notes/delete", data={"secret": "x"}).status_code in (404, 405)
+    assert client.get("/v1/collections").json()["collections"] == ["notes", "plain"]
+
+
+def test_a_foreign_origin_or_host_is_refused_on_pages_as_on_the_api(client: TestClient) -> None:
+    post = client.post(
+        "/ui/c/notes/answer", data={"q": QUESTION}, headers={"Origin": "http://evil.example"}
+    )
+    rebinding = client.get("/", headers={"Host": "evil.example:8765"})
+
+    assert post.status_code == 403
+    assert post.json()["code"] == "serve.origin_rejected"
+    assert rebinding.status_code == 421
+
+
+# -- search and the document view --------------------------------------------------------------
+
+
+def test_search_shows_title_snippet_score_each_arms_rank_and_the_citation(
+    client: TestClient,
+) -> None:
+    html = html_of(client.get("/ui/c/notes/search", params={"q": "wombat burrows", "k": "2"}))
+    hit = first_chunk(client, top_k=2)
+
+    results = re.findall(r'<li class="result">.*?</li>', html, re.DOTALL)
+    assert len(results) == 2
+    first = results[0]
+    assert "Wombats" in first  # the heading it sits under
+    assert f"/ui/c/notes/doc/{hit['chunk_id']}#hl" in first
+    assert f"{hit['source']}:{hit['line']}" in first
+    assert f"offsets {hit['start']}\u2013{hit['end']}" in first
+    assert "score 0." in first
+    assert "bm25 #" in first
+    assert "dense #" in first
+    assert "fused #" in first
+    assert "hybrid" in html
+
+
+def test_the_search_url_carries_mode_top_k_and_filters(client: TestClient) -> None:
+    html = html_of(
+        client.get(
+            "/ui/c/notes/search",
+            params={"q": "egg", "mode": "bm25", "k": "5", "source": "guides/*"},
+        )
+    )
+
+    results = re.findall(r'<li class="result">.*?</li>', html, re.DOTALL)
+    assert len(results) == 1
+    assert "echidnas.txt" in results[0]
+    assert "dense #" not in results[0]
+    assert 'value="guides/*"' in html
+    assert '<option value="bm25" selected>' in html
+
+
+def test_a_metadata_filter_that_matches_nothing_says_so(client: TestClient) -> None:
+    html = html_of(client.get("/ui/c/notes/search", params={"q": "wombat", "where": "year=1999"}))
+
+    assert "No passage matches" in html
+    assert "fewer filters" in html
+
+
+def test_a_bad_search_shows_its_error_where_the_results_would_be(client: TestClient) -> None:
+    dense = client.get("/ui/c/plain/search", params={"q": "wombat", "mode": "dense"})
+    huge = client.get("/ui/c/notes/search", params={"q": "wombat", "k": "1000"})
+    missing = client.get("/ui/c/nowhere/search")
+
+    assert dense.status_code == 409
+    assert "search.no_vectors" in dense.text
+    assert 'id="results"' in dense.text  # the page stands; the results region says why
+    assert huge.status_code == 422
+    assert "top_k" in huge.text
+    assert missing.status_code == 404
+    assert "collection.not_found" in missing.text
+
+
+def test_the_first_pages_search_box_goes_to_the_chosen_collection(client: TestClient) -> None:
+    response = client.get(
+        "/ui/search", params={"collection": "plain", "q": "a b"}, follow_redirects=False
+    )
+
+    assert response.status_code == 303
+    assert response.headers["location"] == "/ui/c/plain/search?q=a+b"
+
+
+def test_the_document_view_highlights_exactly_the_cited_text(client: TestClient) -> None:
+    hit = first_chunk(client)
+    html = html_of(client.get(f"/ui/c/notes/doc/{hit['chunk_id']}"))
+
+    marked = re.search(r'<mark id="hl" tabindex="-1">(.*?)</mark>', html, re.DOTALL)
+    assert marked is not None
+    assert marked.group(1) == hit["text"].replace("&", "&amp;")  # escaped, nothing else
+    assert "badge-verified" in html
+    assert "Verified" in html
+    assert "Stored text beside the file now" not in html
+
+
+def test_a_span_inside_the_chunk_is_highlighted_and_one_outside_is_refused(
+    client: TestClient,
+) -> None:
+    hit = first_chunk(client)
+    at = hit["text"].index("strong claws")
+    start = hit["start"] + at
+    inside = html_of(
+        client.get(
+            f"/ui/c/notes/doc/{hit['chunk_id']}",
+            params={"start": start, "end": start + len("strong claws")},
+        )
+    )
+    outside = client.get(
+        f"/ui/c/notes/doc/{hit['chunk_id']}", params={"start": 0, "end": hit["end"] + 5}
+    )
+
+    assert '<mark id="hl" tabindex="-1">strong claws</mark>' in inside
+    assert outside.status_code == 400
+    assert "usage" in outside.text
+
+
+def test_a_drifted_source_shows_what_the_file_says_now(admin: TestClient, own_site: Site) -> None:
+    hit = first_chunk(admin, "quokka smiles")
+    (own_site.docs / "quokka.md").write_text(
+        "# Quokkas\n\nThe quokka frowns on Rottnest Island every evening.\n", encoding="utf-8"
+    )
+    html = html_of(admin.get(f"/ui/c/notes/doc/{hit['chunk_id']}"))
+
+    assert "badge-drifted" in html
+    assert "Stored text beside the file now" in html
+    assert '<mark class="current">' in html
+    assert "frowns on Rottnest" in html
+    assert "smiles on Rottnest" in html  # the stored text is still what is highlighted
+
+
+def test_a_missing_source_says_missing(admin: TestClient, own_site: Site) -> None:
+    hit = first_chunk(admin, "quokka smiles")
+    (own_site.docs / "quokka.md").unlink()
+
+    html = html_of(admin.get(f"/ui/c/notes/doc/{hit['chunk_id']}"))
+
+    assert "badge-missing" in html
+    assert "Missing" in html
+
+
+def test_an_unknown_chunk_is_a_404_page(client: TestClient) -> None:
+    response = client.get("/ui/c/notes/doc/c0000000000000000")
+
+    assert response.status_code == 404
+    assert "chunk.not_found" in response.text
+
+
+def test_the_search_query_never_reaches_the_access_log(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
+        client.get("/ui/c/notes/search", params={"q": "zygomorphic platypus"})
+
+    lines = [r.getMessage() for r in caplog.records if r.name == ACCESS_LOGGER]
+    assert any('"route": "/ui/c/{name}/search"' in line for line in lines)
+    assert not any("zygomorphic" in line for line in lines)
+
+
+# -- the answer page ------------------------------------------------------------------------------
+
+
+def test_with_ai_off_the_answer_page_shows_the_evidence_and_calls_no_model(
+    client: TestClient, answers: Any
+) -> None:
+    forbidden = answers(ForbiddenTransport())
+    html = html_of(client.post("/ui/c/plain/answer", data={"q": QUESTION}))
+
+    assert "badge-state-disabled" in html
+    assert "ai.disabled" in html
+    assert 'class="evidence"' in html
+    assert "digs long burrows" in html
+    assert 'class="marker"' not in html
+    assert forbidden.calls == 0
+
+
+def test_opening_the_answer_page_never_calls_a_model(client: TestClient, answers: Any) -> None:
+    forbidden = answers(ForbiddenTransport())
+    html = html_of(client.get("/ui/c/notes/answer", params={"q": QUESTION}))
+
+    assert f'value="{QUESTION}"' in html
+    assert "on, profile box" in html
+    assert 'id="answer"' in html
+    assert 'class="evidence"' not in html
+    assert forbidden.calls == 0
+
+
+def test_an_answer_marks_each_quote_inside_its_evidence(client: TestClient, answers: Any) -> None:
+    from ui_site import GOOD_REPLY
+
+    answers(RecordingTransport([openai_reply(GOOD_REPLY)]))
+    html = html_of(
+        client.post("/ui/c/notes/answer", data={"q": QUESTION, "mode": "bm25", "k": "3"})
+    )
+
+    assert "badge-state-answered" in html
+    markers = re.findall(r'<a class="marker" href="([^"]+)" data-marker="(\d)"', html)
+    assert [m for _, m in markers] == ["1", "2"]
+    for (href, marker), quote in zip(markers, QUOTES, strict=True):
+        lit = re.findall(
+            rf'<span class="q" data-markers="[^"]*\b{marker}\b[^"]*">([^<]*)</span>', html
+        )
+        assert "".join(lit) == quote
+        start = WOMBAT.index(quote)
+        assert f"start={start}&amp;end={start + len(quote)}#hl" in href
+
+
+def test_a_refused_answer_shows_its_reason_and_the_evidence(
+    client: TestClient, answers: Any
+) -> None:
+    from ui_site import BAD_REPLY
+
+    answers(RecordingTransport([openai_reply(BAD_REPLY)]))
+    html = html_of(client.post("/ui/c/notes/answer", data={"q": QUESTION, "mode": "bm25"}))
+
+    assert "badge-state-refused" in html
+    assert "ai.invalid_output" in html
+    assert "not in source 1 exactly as written" in html
+    assert "Wombats fly" not in html  # nothing of a refused answer is shown
+    assert "digs long burrows" in html  # the evidence is
+
+
+def test_a_question_that_fails_validation_says_why_on_the_page(
+    client: TestClient, answers: Any
+) -> None:
+    forbidden = answers(ForbiddenTransport())
+    response = client.post("/ui/c/notes/answer", data={"q": ""})
+
+    assert response.status_code == 422
+    assert "serve.invalid_request" in response.text
+    assert forbidden.calls == 0
+
+
+# -- code map ------------------------------------------------------------------------------------
+
+
+def test_the_graph_has_areas_then_modules_with_edges_counted_by_kind(client: TestClient) -> None:
+    areas = client.get("/ui/maps/shop/graph.json").json()
+    modules = client.get("/ui/maps/shop/graph.json", params={"level": "module"}).json()
+    billing = client.get(
+        "/ui/maps/shop/graph.json", params={"level": "module", "area": "billing"}
+    ).json()
+
+    assert sorted(n["label"] for n in areas["nodes"]) == ["(routes)", "billing", "shop"]
+    crossing = {(e["source"], e["kind"], e["target"]): e["count"] for e in areas["edges"]}
+    assert crossing[("area:shop", "calls", "area:billing")] == 1
+    assert crossing[("area:shop", "imports", "area:billing")] == 1
+    assert crossing[("area:(routes)", "handles", "area:shop")] == 1
+    labels = sorted(n["label"] for n in modules["nodes"])
+    assert labels == ["billing", "billing.invoice", "billing.tax", "shop", "shop.api", "shop.db"]
+    assert "defines" not in {e["kind"] for e in modules["edges"]}
+    assert sorted(n["label"] for n in billing["nodes"]) == [
+        "billing",
+        "billing.invoice",
+        "billing.tax",
+    ]
+
+
+def test_a_node_shows_its_trace_and_blast_with_evidence(client: TestClient) -> None:
+    graph = client.get("/ui/maps/shop/graph.json", params={"level": "module"}).json()
+    invoice = next(n["id"] for n in graph["nodes"] if n["label"] == "billing.invoice")
+    html = html_of(client.get(f"/ui/maps/shop/node/{invoice}"))
+
+    assert "Trace: where it leads" in html
+    assert "Blast: what depends on it" in html
+    assert "billing.invoice.bill calls billing.tax.rate at billing/invoice.py:5" in html
+    assert "shop.api imports billing.invoice at shop/api.py:3" in html  # its blast
+
+
+def test_an_edge_shows_its_evidence_provenance_confidence_location_and_check(
+    client: TestClient,
+) -> None:
+    html = html_of(
+        client.get(
+            "/ui/maps/shop/edges",
+            params={"level": "area", "from": "area:shop", "kind": "calls", "to": "area:billing"},
+        )
+    )
+
+    assert '<h2 id="panel-h">shop calls billing</h2>' in html
+    assert "shop.api.order calls billing.invoice.bill at shop/api.py:11: bill(order_id)" in html
+    assert "call-imported" in html
+    assert "0.98" in html
+    assert "shop/api.py:11:4" in html
+    assert "badge-verified" in html
+
+
+def test_an_edge_whose_line_changed_is_drifted(admin: TestClient, own_site: Site) -> None:
+    api = own_site.repo / "shop" / "api.py"
+    api.write_text(api.read_text().replace("bill(order_id)", "bill(order_id, 2)"))
+    html = html_of(
+        admin.get(
+            "/ui/maps/shop/edges",
+            params={"level": "area", "from": "area:shop", "kind": "calls", "to": "area:billing"},
+        )
+    )
+
+    assert "badge-drifted" in html
+
+
+def test_an_area_lists_its_modules_and_crossings(client: TestClient) -> None:
+    html = html_of(client.get("/ui/maps/shop/node/area:billing"))
+
+    assert "Draw its 3 modules" in html
+    assert "billing.tax" in html
+    assert "shop → billing" in html
+
+
+def test_the_map_page_has_no_ask_box_until_a_map_can_be_asked(client: TestClient) -> None:
+    html = html_of(client.get("/ui/maps/shop"))
+
+    assert "<textarea" not in html
+    assert "Ask" not in html
+    assert client.get("/ui/maps/nowhere").status_code == 404
+    assert client.get("/ui/maps/shop", params={"level": "files"}).status_code == 400
+
+
+# -- eval reports ----------------------------------------------------------------------------------
+
+
+def test_eval_runs_are_listed_and_each_opens_its_report(client: TestClient, site: Site) -> None:
+    run_id = next(site.eval_dir.glob("*.json")).stem
+    listing = html_of(client.get("/ui/evals"))
+    report = client.get(f"/ui/evals/{run_id}")
+
+    assert f'href="/ui/evals/{run_id}"' in listing
+    assert "golden" in listing
+    assert report.status_code == 200
+    assert "grk eval" in report.text
+    policy = report.headers["content-security-policy"]
+    assert policy.startswith("default-src 'none'; style-src 'sha256-")
+    assert "sandbox" in policy
+    assert client.get("/ui/evals/..%2Fgrk").status_code == 404
+    assert client.get("/ui/evals/nope").status_code == 404
+
+
+def test_a_file_that_is_not_an_eval_run_is_listed_as_such(client: TestClient, site: Site) -> None:
+    (site.eval_dir / "notes.json").write_text(json.dumps({"hello": 1}))
+    try:
+        html = html_of(client.get("/ui/evals"))
+    finally:
+        (site.eval_dir / "notes.json").unlink()
+
+    assert "not a grk eval run" in html
+
+
+# -- changes, with the secret ----------------------------------------------------------------------
+
+
+def test_with_a_secret_the_forms_appear_and_ask_for_it(admin: TestClient) -> None:
+    html = html_of(admin.get("/"))
+
+    assert 'action="/ui/ingest"' in html
+    assert 'action="/ui/c/notes/delete"' in html
+    assert html.count('type="password"') == 3  # ingest, and a delete form per collection
+
+
+def test_a_change_without_the_right_secret_is_refused_and_changes_nothing(
+    admin: TestClient,
+) -> None:
+    none = admin.post("/ui/c/plain/delete", data={"secret": ""})
+    wrong = admin.post("/ui/c/plain/delete", data={"secret": "guess"})
+    as_json = admin.post(
+        "/ui/c/plain/delete",
+        content=json.dumps({"secret": "x"}),
+        headers={"Content-Type": "application/json"},
+    )
+
+    assert none.status_code == 401
+    assert "auth.required" in none.text
+    assert wrong.status_code == 403
+    assert "auth.invalid" in wrong.text
+    assert as_json.status_code == 400
+    assert admin.get("/v1/collections").json()["collections"] == ["notes", "plain"]
+
+
+def test_the_secret_deletes_a_collection_and_ingests_a_folder(
+    admin: TestClient, tmp_path: Path
+) -> None:
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "numbat.md").write_text("The numbat eats termites.\n")
+    deleted = html_of(admin.post("/ui/c/plain/delete", data={"secret": SECRET}))
+    ingested = html_of(
+        admin.post(
+            "/ui/ingest", data={"collection": "fresh", "inputs": str(more), "secret": SECRET}
+        )
+    )
+
+    assert "Deleted the collection plain." in deleted
+    assert "Ingested into fresh: 1 new" in ingested
+    assert admin.get("/v1/collections").json()["collections"] == ["fresh", "notes"]
+    assert SECRET not in deleted + ingested
+
+
+def test_a_path_outside_the_ingest_roots_is_refused_on_the_page(admin: TestClient) -> None:
+    response = admin.post(
+        "/ui/ingest", data={"collection": "x", "inputs": "/etc", "secret": SECRET}
+    )
+
+    assert response.status_code == 403
+    assert "serve.path_not_allowed" in response.text
+    assert "/etc" not in re.sub(r"<textarea.*?</textarea>", "", response.text, flags=re.DOTALL)
