@@ -162,7 +162,7 @@ def bench_groundkit(args, corpus_path: Path, queries, qrels, index_dir: Path):
         lambda: groundkit.open_collection("scifact", index_dir=index_dir, create=False).close()
     )
     coll = groundkit.open_collection("scifact", index_dir=index_dir, create=False)
-    out["chunks"] = coll.status()["chunks"]
+    out["chunks"] = coll.status().chunks
     fetch = args.fetch_chunks
     run, lat = run_queries(
         queries,
@@ -175,14 +175,14 @@ def bench_groundkit(args, corpus_path: Path, queries, qrels, index_dir: Path):
     out["short@100"] = sum(
         len({h.citation.external_id for h in hits}) < 100 for hits in run_k.values()
     )
-    lexical = LexicalIndex(coll.path / "lexical")  # the tantivy index alone: no store, no snippets
+    lexical = LexicalIndex(coll.path)  # the tantivy index alone: no store, no snippets
     out["p50_lexical"] = percentile(
         run_queries(queries, lambda q: lexical.search(lexical.tokens(q), fetch))[1], 50
     )
     coll.close()
     path = coll.path
     out["store_mb"] = (path / "store.sqlite").stat().st_size / 1e6
-    out["lexical_mb"] = folder_bytes(path / "lexical") / 1e6
+    out["lexical_mb"] = sum(folder_bytes(p) for p in path.glob("lexical.*") if p.is_dir()) / 1e6
     row = make_row("groundkit (chunks)", run, lat, qrels, ingest_s, open_ms, folder_bytes(path))
     return row, out
 
@@ -271,8 +271,8 @@ def dense_collection(args, corpus_path: Path, index_dir: Path, embedder) -> dict
     if (index_dir / "scifact" / "store.sqlite").is_file() and not args.fresh:
         with groundkit.open_collection("scifact", index_dir=index_dir, create=False) as coll:
             st = coll.status()
-        same = st["embedder"] == embedder.identity.key()
-        out["reused"] = same and 0 < st["chunks"] == st["vectors"] == st["dense_index_vectors"]
+        same = st.embedder == embedder.identity.key()
+        out["reused"] = same and 0 < st.chunks == st.vectors == st.dense_index_vectors
     if not out["reused"]:
         shutil.rmtree(index_dir, ignore_errors=True)
     settings = Settings(chunk=ChunkConfig(size=args.chunk_size, min_size=200))
@@ -342,13 +342,13 @@ def bench_stages(args, stages: list[str], index_dir: Path, embedder, queries, qr
         dense = VectorIndex(coll.path / "vectors")  # the index alone: no embedding, no store
         lat = run_queries(queries, lambda q: dense.search(vectors[q], fetch))[1]
         out["p50_vectors"] = percentile(lat, 50) * 1e3
-        lexical = LexicalIndex(coll.path / "lexical")
+        lexical = LexicalIndex(coll.path)
         lat = run_queries(queries, lambda q: lexical.search(lexical.tokens(q), fetch))[1]
         out["p50_lexical"] = percentile(lat, 50) * 1e3
     path = index_dir / "scifact"
     out["mb"] = {
         "store.sqlite": (path / "store.sqlite").stat().st_size / 1e6,
-        "lexical/": folder_bytes(path / "lexical") / 1e6,
+        "lexical/": sum(folder_bytes(p) for p in path.glob("lexical.*") if p.is_dir()) / 1e6,
         "vectors/": folder_bytes(path / "vectors") / 1e6,
         "total": folder_bytes(path) / 1e6,
     }
@@ -627,8 +627,8 @@ def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None
     raw1, raw2, raw = n1 / wall1, n1 / wall2, 2 * n1 / (wall1 + wall2)
     raw_cpu_ms = (cpu1 + cpu2) / (2 * n1) * 1e3
     print(
-        f"\n- collection: {st['chunks']} chunks, {st['vectors']} vectors in the store,"
-        f" {st['dense_index_vectors']} in the vector index"
+        f"\n- collection: {st.chunks} chunks, {st.vectors} vectors in the store,"
+        f" {st.dense_index_vectors} in the vector index"
     )
     embed_rate = None
     if ing["reused"]:

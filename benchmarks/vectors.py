@@ -64,7 +64,9 @@ def percentile(values: list[float], p: float) -> float:
 def build(path: Path, matrix: npt.NDArray[np.float32]) -> float:
     """``VectorIndex.sync`` in batches of BATCH rows, as an ingest's journal replay would call it
     (two chunks per document); returns the seconds spent in sync."""
-    index = VectorIndex.fresh(path)
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    index = VectorIndex(path)
     spent = 0.0
     for start in range(0, len(matrix), BATCH):
         rows = [
@@ -108,7 +110,8 @@ def probe_ann(path: Path, queries_file: Path) -> dict[str, Any]:
     t0 = time.perf_counter()
     ann = VectorIndex(path, ann_threshold=1)
     out = {"first_open_ms": (time.perf_counter() - t0) * 1e3}
-    assert ann._ann is not None, "the HNSW index was not opened"  # a private look, on purpose
+    ann._ensure_loaded()  # the arrays and HNSW load on first use; a private look, on purpose
+    assert ann._ann is not None, "the HNSW index was not opened"
     out["open_ms"] = median_ms(lambda: VectorIndex(path, ann_threshold=1))
     out["p50_k10"] = percentile(latencies(queries, lambda q: ann.search(q, 10)), 50)
     out["p50_k100"] = percentile(latencies(queries, lambda q: ann.search(q, 100)), 50)
@@ -184,7 +187,7 @@ def bench_collection_open(work: Path, n: int = 20_000) -> dict[str, float]:
         "synthetic", index_dir=index_dir, embedder=FakeEmbedder(DIMS)
     ) as coll:
         coll.ingest([str(records)], dense=True)
-        vectors = coll.status()["dense_index_vectors"]
+        vectors = coll.status().dense_index_vectors
     opens = []
     for _ in range(20):
         t0 = time.perf_counter()
@@ -234,7 +237,7 @@ def ann_case(work: Path, matrix: npt.NDArray[np.float32], queries_file: Path) ->
     t0 = time.perf_counter()
     VectorIndex(path, ann_threshold=1).sync((), [])  # crossing the threshold builds HNSW
     out: dict[str, Any] = {"n": len(matrix), "build_s": time.perf_counter() - t0}
-    out["disk_mb"] = sum(f.stat().st_size for f in path.glob("ann.*")) / 1e6
+    out["disk_mb"] = sum(f.stat().st_size for f in path.rglob("ann.*")) / 1e6
     out.update(fresh_process("--probe-ann", str(path), "--queries", str(queries_file)))
     out["sync_ms"] = small_sync_ms(path, len(matrix) + 1, 1)
     shutil.rmtree(path)
@@ -328,8 +331,8 @@ def main() -> int:
         print(f"- {usearch}; run with --ann to measure the HNSW path")
         return 0
     print(
-        f"\nHNSW (`VectorIndex(path, ann_threshold=1)`, {usearch}: cos, f32, connectivity 16,"
-        " expansion_search 128), single query, unfiltered, against exact search of the same"
+        f"\nHNSW (`VectorIndex(path, ann_threshold=1)`, {usearch}: cos, f32, connectivity 32,"
+        " expansion_search 256), single query, unfiltered, against exact search of the same"
         " index in the same process. 'add 1 doc' appends two vectors with HNSW on.\n"
     )
     print(

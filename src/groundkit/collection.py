@@ -66,6 +66,10 @@ __all__ = [
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 STORE_FILE = "store.sqlite"
 LOCK_FILE = "write.lock"
+# How long a writer waits for the lock: a reader that opens a collection just behind another
+# process's write takes the lock for the moment it needs to catch its indexes up, and an ingest
+# starting then must not fail for that. A real second writer (a long ingest) still fails soon.
+WRITER_WAIT_S = 2.0
 
 
 def check_name(name: str) -> str:
@@ -149,9 +153,9 @@ def _os_error(exc: OSError, path: Path, what: str) -> StoreError:
 
 
 @contextmanager
-def _write_lock(path: Path, wait_s: float = 0.0) -> Iterator[None]:
-    """Exclusive. A second writer fails at once (``wait_s`` 0) instead of queueing behind a
-    long ingest; opening waits up to ``wait_s`` for a process that is rebuilding an index."""
+def _write_lock(path: Path, wait_s: float = WRITER_WAIT_S) -> Iterator[None]:
+    """Exclusive. A second writer fails after ``wait_s`` instead of queueing behind a long
+    ingest; opening waits up to its own ``wait_s`` for a process that is rebuilding an index."""
     try:
         fd = os.open(path / LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
     except OSError as exc:

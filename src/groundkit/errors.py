@@ -96,6 +96,7 @@ class ErrorCode(StrEnum):
     AI_RATE_LIMITED = "ai.rate_limited"
     AI_TIMEOUT = "ai.timeout"
     AI_INVALID_OUTPUT = "ai.invalid_output"
+    AI_REPLY_CUT_OFF = "ai.reply_cut_off"
     AI_REWRITE_INVALID = "ai.rewrite_invalid"
     AI_JUDGE_INVALID = "ai.judge_invalid"
     AI_REDACTION_REQUIRED = "ai.redaction_required"
@@ -207,6 +208,8 @@ OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.AI_RATE_LIMITED: _o(_F, H.SERVICE_UNAVAILABLE),
     ErrorCode.AI_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT),
     ErrorCode.AI_INVALID_OUTPUT: _o(_F, H.BAD_GATEWAY),
+    # max_tokens stopped the reply before it was whole: the profile's limit must grow.
+    ErrorCode.AI_REPLY_CUT_OFF: _o(_S, H.BAD_GATEWAY),
     ErrorCode.AI_REWRITE_INVALID: _o(_F, H.BAD_GATEWAY),
     ErrorCode.AI_JUDGE_INVALID: _o(_F, H.BAD_GATEWAY),
     # The server's own provider credentials: 401/403 would tell a client its secret is wrong.

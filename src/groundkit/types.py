@@ -6,7 +6,8 @@ and validation would cost more than the search itself.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import FrozenInstanceError, asdict, dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -100,24 +101,99 @@ class Citation:
         return asdict(self)
 
 
-@dataclass(frozen=True, slots=True)
 class Hit:
     """One ranked search result.
 
     ``folded``: the near-duplicates of this hit that ranked below it (the same passage stored
     again, say as ``.md`` and ``.html``), folded into it rather than listed; see
     ``retrieve.duplicates``. Empty when collapsing is off.
+
+    Frozen, like the dataclasses here. ``snippet`` and ``metadata`` may be given as functions
+    that make them: they are then made when first read, so that a caller that shows neither (an
+    evaluation, an answer built from ``text``) does not pay for them on every hit.
     """
 
+    __slots__ = ("_metadata", "_snippet", "citation", "folded", "rank", "ranks", "score", "text")
     rank: int
     score: float
     citation: Citation
     text: str
-    snippet: str
-    metadata: Metadata = field(default_factory=dict)
     # 1-based rank of this chunk in each stage that saw it: bm25, dense, fused, rerank.
-    ranks: dict[str, int] = field(default_factory=dict)
-    folded: tuple[Citation, ...] = ()
+    ranks: dict[str, int]
+    folded: tuple[Citation, ...]
+    _snippet: str | Callable[[], str]
+    _metadata: Metadata | Callable[[], Metadata]
+
+    def __init__(
+        self,
+        rank: int,
+        score: float,
+        citation: Citation,
+        text: str,
+        snippet: str | Callable[[], str],
+        metadata: Metadata | Callable[[], Metadata] | None = None,
+        ranks: dict[str, int] | None = None,
+        folded: tuple[Citation, ...] = (),
+    ) -> None:
+        put = object.__setattr__
+        put(self, "rank", rank)
+        put(self, "score", score)
+        put(self, "citation", citation)
+        put(self, "text", text)
+        put(self, "_snippet", snippet)
+        put(self, "_metadata", {} if metadata is None else metadata)
+        put(self, "ranks", {} if ranks is None else ranks)
+        put(self, "folded", folded)
+
+    @property
+    def snippet(self) -> str:
+        made = self._snippet
+        if callable(made):
+            made = made()
+            object.__setattr__(self, "_snippet", made)
+        return made
+
+    @property
+    def metadata(self) -> Metadata:
+        made = self._metadata
+        if callable(made):
+            made = made()
+            object.__setattr__(self, "_metadata", made)
+        return made
+
+    def _values(self) -> tuple[Any, ...]:
+        return (
+            self.rank,
+            self.score,
+            self.citation,
+            self.text,
+            self.snippet,
+            self.metadata,
+            self.ranks,
+            self.folded,
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hit):
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # it holds dicts, as the dataclass did
+
+    def __reduce__(self) -> tuple[type[Hit], tuple[Any, ...]]:
+        # Pickled and copied made: __setattr__ refuses, so the default (set slots) cannot be used.
+        return (Hit, self._values())
+
+    def __repr__(self) -> str:
+        names = ("rank", "score", "citation", "text", "snippet", "metadata", "ranks", "folded")
+        inner = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._values(), strict=True))
+        return f"Hit({inner})"
 
     def to_dict(self) -> dict[str, Any]:
         c = self.citation

@@ -243,3 +243,18 @@ def test_a_real_local_model_explains_code_edges_or_the_edges_are_shown_with_a_re
     else:
         assert report["ai"]["state"] in ("refused", "failed")
         assert report["answer"] is None
+
+
+def test_the_local_model_says_when_its_token_limit_cut_the_reply_off() -> None:
+    from groundkit.answer.chat import FinishReporting, cut_off_at
+    from groundkit.answer.llamacpp import LlamaCppChat
+
+    chat = LlamaCppChat(max_tokens=8, n_ctx=1024, n_threads=1)
+    assert isinstance(chat, FinishReporting)
+    chat.complete("Answer in full.", "Count from 1 to 100, separated by commas.")
+    assert chat.last_finish_reason == "length"
+    assert cut_off_at(chat) == 8
+    roomy = LlamaCppChat(max_tokens=64, n_ctx=1024, n_threads=1)
+    roomy.complete("Answer with one word.", "Say yes.", response_schema={"type": "boolean"})
+    assert roomy.last_finish_reason == "stop"
+    assert cut_off_at(roomy) is None

@@ -172,4 +172,6 @@ def test_a_collection_made_by_the_earlier_release_opens_migrates_and_searches(
         dense = coll.search("bowerbird blue objects", mode="dense", top_k=1)
         assert Path(dense[0].citation.source).name == "bowerbird.txt"
         assert coll.show(dense[0].citation.chunk_id).text == dense[0].text
+        # Chunks stored before their own text was (schema 7) got it cut from their document.
+        assert dense[0].text == "The bowerbird decorates its bower with blue objects."
     assert not (tmp_path / "index" / "legacy" / "lexical").exists()  # rebuilt as a generation

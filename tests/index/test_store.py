@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,36 @@ def test_a_second_writer_is_refused_while_one_holds_the_collection(tmp_path: Pat
         assert len(coll.search("granite")) == 1  # readers are not blocked
     finally:
         os.close(fd)
+        coll.close()
+
+
+def test_an_ingest_waits_out_a_reader_that_holds_the_lock_for_a_moment(tmp_path: Path) -> None:
+    # A reader opening just behind another process's write takes the lock to catch its
+    # indexes up; an ingest that starts then used to fail with index.locked at once.
+    import fcntl
+    import os
+    import threading
+
+    coll = _collection_with_docs(tmp_path)
+    held = threading.Event()
+
+    def catch_up() -> None:
+        fd = os.open(tmp_path / "index" / "c" / "write.lock", os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held.set()
+            time.sleep(0.3)
+        finally:
+            os.close(fd)
+
+    reader = threading.Thread(target=catch_up)
+    reader.start()
+    held.wait(5)
+    try:
+        (tmp_path / "a.md").write_text("# A\n\nBasalt columns cool slowly.\n", encoding="utf-8")
+        assert coll.ingest([str(tmp_path / "a.md")]).changed == 1
+    finally:
+        reader.join()
         coll.close()
 
 

@@ -7,7 +7,16 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from groundkit.retrieve.duplicates import MIN_SHINGLES, Folding, fingerprint, near_duplicates
+from groundkit.retrieve.duplicates import (
+    MIN_SHINGLES,
+    THRESHOLD,
+    Fingerprint,
+    Folding,
+    fingerprint,
+    near_duplicates,
+    stored_fingerprint,
+    words,
+)
 
 PASSAGE = (
     "The platypus hunts at dusk in slow rivers, closing its eyes and ears underwater and finding "
@@ -75,12 +84,48 @@ VOCABULARY = "the platypus numbat hunts eats at dusk by day in slow rivers termi
 )
 @settings(max_examples=200, deadline=None)
 def test_folding_gives_the_verdicts_of_the_pairwise_test(texts: list[str], rnd: Random) -> None:
-    # Copies with a word dropped or added make near-duplicates common among the random texts.
-    for _ in range(len(texts) // 2):
+    folds_as_the_pairwise_test(texts, rnd, VOCABULARY)
+
+
+# Many words: few 3-grams shared by chance, so most hits are placed by Folding's filter alone.
+WIDE = [f"w{i}" for i in range(300)]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(WIDE), min_size=10, max_size=120).map(" ".join),
+        min_size=1,
+        max_size=12,
+    ),
+    st.randoms(use_true_random=False),
+)
+@settings(max_examples=200, deadline=None)
+def test_folding_read_back_from_bytes_gives_the_verdicts_of_the_pairwise_test(
+    texts: list[str], rnd: Random
+) -> None:
+    folds_as_the_pairwise_test(texts, rnd, WIDE, stored=True)
+
+
+def folds_as_the_pairwise_test(
+    texts: list[str], rnd: Random, vocabulary: list[str], *, stored: bool = False
+) -> None:
+    # Copies with words dropped or added, a part of a text and a text inside a longer one make
+    # near-duplicates common among the random texts, some much smaller than what they fold into.
+    for _ in range(len(texts)):
         words = texts[rnd.randrange(len(texts))].split()
-        if words:
-            del words[rnd.randrange(len(words))]
-        texts.append(" ".join(words + [rnd.choice(VOCABULARY)] * rnd.randrange(2)))
+        kind = rnd.randrange(3)
+        if kind == 0:
+            for _ in range(rnd.randrange(1 + len(words) // 8)):
+                if words:
+                    del words[rnd.randrange(len(words))]
+            words += [rnd.choice(vocabulary)] * rnd.randrange(3)
+        elif kind == 1 and words:
+            start = rnd.randrange(len(words))
+            words = words[start : start + rnd.randrange(len(words) - start + 1)]
+        else:
+            words += texts[rnd.randrange(len(texts))].split()
+        texts.append(" ".join(words))
+    rnd.shuffle(texts)
     folding = Folding()
     kept: list[str] = []
     for text in texts:
@@ -88,7 +133,10 @@ def test_folding_gives_the_verdicts_of_the_pairwise_test(texts: list[str], rnd: 
             (i for i, k in enumerate(kept) if near_duplicates(fingerprint(text), fingerprint(k))),
             None,
         )
-        assert folding.place(fingerprint(text)) == expected
+        found = fingerprint(text)
+        if stored:
+            found = Fingerprint.from_bytes(found.to_bytes())
+        assert folding.place(found) == expected
         if expected is None:
             kept.append(text)
 
@@ -100,4 +148,62 @@ def test_ascii_text_has_the_words_the_regex_finds(text: str) -> None:
     from groundkit.retrieve.duplicates import _MARKUP
 
     expected = re.findall(r"\w+", _MARKUP.sub(" ", text).casefold())
-    assert list(fingerprint(text).words) == expected
+    assert words(text) == expected
+
+
+def exactly(a: str, b: str) -> bool:
+    """The rule on the words themselves, with nothing hashed: the reference."""
+    wa, wb = words(a), words(b)
+    if wa == wb:
+        return True
+    sa = set(zip(wa, wa[1:], wa[2:], strict=False))
+    sb = set(zip(wb, wb[1:], wb[2:], strict=False))
+    small, large = (sa, sb) if len(sa) <= len(sb) else (sb, sa)
+    return len(small) >= MIN_SHINGLES and len(small & large) >= THRESHOLD * len(small)
+
+
+@given(
+    st.lists(st.sampled_from(VOCABULARY), min_size=0, max_size=60),
+    st.lists(st.integers(min_value=0, max_value=59), max_size=12),
+    st.lists(st.sampled_from(VOCABULARY), max_size=8),
+)
+@settings(max_examples=300, deadline=None)
+def test_hashed_fingerprints_give_the_verdicts_of_the_words_themselves(
+    base: list[str], dropped: list[int], added: list[str]
+) -> None:
+    other = [w for i, w in enumerate(base) if i not in set(dropped)] + added
+    a, b = " ".join(base), " ".join(other)
+    assert near_duplicates(fingerprint(a), fingerprint(b)) == exactly(a, b)
+
+
+@given(st.text())
+def test_a_fingerprint_stored_as_bytes_reads_back_the_same(text: str) -> None:
+    found = fingerprint(text)
+    assert Fingerprint.from_bytes(found.to_bytes()) == found
+
+
+@given(st.one_of(st.text(), st.lists(st.sampled_from(WIDE), max_size=200).map(" ".join)))
+@settings(deadline=None)  # the first example imports numpy
+def test_the_fingerprint_stored_at_ingest_is_the_one_search_would_make(text: str) -> None:
+    assert stored_fingerprint(text) == fingerprint(text).to_bytes()
+
+
+def test_fingerprints_do_not_depend_on_the_process() -> None:
+    """Stored at ingest and read by later processes: no salted hash may enter them."""
+    import subprocess
+    import sys
+
+    code = (
+        "from groundkit.retrieve.duplicates import fingerprint as f; print(f(%r).to_bytes().hex())"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code % PASSAGE],
+            env={"PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in (1, 2)
+    }
+    assert runs == {fingerprint(PASSAGE).to_bytes().hex()}

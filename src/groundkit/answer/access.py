@@ -18,7 +18,7 @@ from groundkit.answer.chat import ChatModel
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.factory import TransportFactory, build_chat
 from groundkit.answer.http_chat import default_transport
-from groundkit.answer.optin import AISettings
+from groundkit.answer.optin import AISettings, fallback_path
 from groundkit.answer.redact import build_patterns
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import state_for
@@ -91,6 +91,8 @@ def resolve_chat(
         opt_ins = runtime.opt_ins()
         opt_in = opt_ins.get(collection_path)
     except GroundkitError as exc:  # platformdirs missing
+        if exc.code == ErrorCode.MISSING_EXTRA and not _was_enabled(collection_path):
+            return AIStatus(AIState.DISABLED, profile, error=_off(first, exc.hint))
         return AIStatus(state_for(exc), profile, error=exc)
     warning = opt_ins.warning
     if opt_in is None:
@@ -129,9 +131,19 @@ def resolve_chat(
         return AIStatus(state_for(exc), chosen, config.provider, config.model, exc, warning)
 
 
-def _off(scope: AIScope) -> AIError:
-    return AIError(
-        ErrorCode.AI_DISABLED,
-        f"AI is off for {scope.label}",
-        hint=f"turn it on with `grk ai enable {scope.typed} --profile NAME`",
-    )
+def _was_enabled(folder: Path) -> bool:
+    """Whether the opt-in file where platformdirs would keep it allows ``folder``: AI that was
+    turned on before the ``ai`` extra went is unavailable for want of it, not off."""
+    try:
+        return AISettings(fallback_path()).get(folder) is not None
+    except (GroundkitError, OSError, RuntimeError):  # RuntimeError: no home directory
+        return False
+
+
+def _off(scope: AIScope, install: str | None = None) -> AIError:
+    """AI is off for ``scope``; ``install`` is the command that installs what turning it on
+    needs, when that is missing too."""
+    hint = f"turn it on with `grk ai enable {scope.typed} --profile NAME`"
+    if install:
+        hint = f"{hint}, after `{install}`"
+    return AIError(ErrorCode.AI_DISABLED, f"AI is off for {scope.label}", hint=hint)

@@ -17,12 +17,17 @@ from groundkit.net import FetchPolicy, request_api
 from groundkit.secret import Secret
 
 __all__ = [
+    "CUT_OFF",
     "ChatModel",
+    "FinishReporting",
     "GuardedTransport",
     "HttpReply",
     "Transport",
     "completion_content",
+    "completion_finish",
     "credentials",
+    "cut_off_at",
+    "finish_reason",
     "messages",
 ]
 
@@ -32,13 +37,17 @@ _ENDPOINT_HINT = (
     " this machine set local = true in the profile and use a loopback base_url (127.0.0.1)"
 )
 Headers = Mapping[str, "str | Secret"]
+# The finish reason of a reply that the token limit stopped: OpenAI-compatible servers (llama.cpp
+# included) say "length"; Ollama's `done_reason` uses the same word.
+CUT_OFF = "length"
 
 
 @runtime_checkable
 class ChatModel(Protocol):
     """A language model behind one request: ``complete`` returns the reply text, nothing else.
 
-    Raises ``AIError`` (provider failed, rate limited, timed out) or ``AuthError``.
+    Raises ``AIError`` (provider failed, rate limited, timed out) or ``AuthError``. A model that
+    can say why its reply ended is also ``FinishReporting``.
     """
 
     @property
@@ -55,6 +64,22 @@ class ChatModel(Protocol):
     def complete(
         self, system: str, user: str, *, response_schema: JsonSchema | None = None
     ) -> str: ...
+
+
+@runtime_checkable
+class FinishReporting(Protocol):
+    """What a ``ChatModel`` may also say about its last reply: why it ended, and the token limit
+    it ran under. Kept apart from ``ChatModel`` so that a model which cannot tell is still one;
+    ``cut_off_at`` reads it."""
+
+    @property
+    def max_tokens(self) -> int: ...
+
+    @property
+    def last_finish_reason(self) -> str | None:
+        """The provider's word for why the last reply ended (``"stop"``, ``"length"``...),
+        None when it gave none or the last call failed."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +133,22 @@ def credentials(chat: object) -> tuple[Secret, ...]:
     return tuple(k for k in got if isinstance(k, Secret))
 
 
+def finish_reason(chat: object) -> str | None:
+    """Why ``chat``'s last reply ended, as its provider said, or None when it cannot tell."""
+    if not isinstance(chat, FinishReporting):
+        return None
+    reason = chat.last_finish_reason
+    return reason if isinstance(reason, str) else None
+
+
+def cut_off_at(chat: object) -> int | None:
+    """The token limit that stopped ``chat``'s last reply, or None when it ended on its own (or
+    the model cannot tell)."""
+    if isinstance(chat, FinishReporting) and finish_reason(chat) == CUT_OFF:
+        return chat.max_tokens
+    return None
+
+
 def messages(system: str, user: str) -> list[dict[str, str]]:
     """The two messages of every request: the fixed system text, then the question and sources."""
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -120,3 +161,12 @@ def completion_content(payload: Any) -> str | None:
     except (KeyError, IndexError, TypeError):
         return None
     return content if isinstance(content, str) else None
+
+
+def completion_finish(payload: Any) -> str | None:
+    """The ``finish_reason`` of an OpenAI-style chat completion, or None when it has none."""
+    try:
+        reason = payload["choices"][0]["finish_reason"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return reason if isinstance(reason, str) else None

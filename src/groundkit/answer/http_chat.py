@@ -55,8 +55,8 @@ class Endpoint:
 class HttpChat:
     """What the HTTP providers share: a checked endpoint, a model, an optional key, one POST.
 
-    Each provider builds its own body and reads its own reply; the key is revealed only as the
-    ``Authorization`` header is written.
+    Each provider builds its own body and reads its own reply (and its finish reason: each is
+    ``FinishReporting``); the key is revealed only as the ``Authorization`` header is written.
     """
 
     provider: str
@@ -75,6 +75,7 @@ class HttpChat:
         self._transport = transport
         self._key = key
         self._max_tokens = max_tokens
+        self.last_finish_reason: str | None = None  # FinishReporting: set by each reply
 
     def __repr__(self) -> str:
         return (
@@ -89,6 +90,10 @@ class HttpChat:
     @property
     def local(self) -> bool:
         return self._endpoint.local
+
+    @property
+    def max_tokens(self) -> int:
+        return self._max_tokens
 
     def credentials(self) -> tuple[Secret, ...]:
         """The key sent as the bearer token, to scrub from replies that echo it."""

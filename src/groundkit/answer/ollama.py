@@ -1,4 +1,8 @@
-"""Ollama's ``POST /api/chat`` with ``format`` set to the JSON schema and ``stream: false``."""
+"""Ollama's ``POST /api/chat`` with ``format`` set to the JSON schema and ``stream: false``.
+
+Its ``done_reason`` is ``"length"`` when ``num_predict`` stopped the reply, as OpenAI's
+``finish_reason`` is.
+"""
 
 from __future__ import annotations
 
@@ -30,9 +34,12 @@ class OllamaChat(HttpChat):
         return dumps_body(body)
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
+        self.last_finish_reason = None
         body = self.request_body(system, user, response_schema)
         who = f"ollama at {self._endpoint.key}"
         payload = self._post("/api/chat", body, who=who)
+        reason = payload.get("done_reason") if isinstance(payload, dict) else None
+        self.last_finish_reason = reason if isinstance(reason, str) else None
         message = payload.get("message") if isinstance(payload, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, str):

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from groundkit.answer.chat import JsonSchema, Transport, completion_content, messages
+from groundkit.answer.chat import (
+    JsonSchema,
+    Transport,
+    completion_content,
+    completion_finish,
+    messages,
+)
 from groundkit.answer.http_chat import Endpoint, HttpChat, dumps_body
 from groundkit.errors import AIError, ErrorCode
 from groundkit.secret import Secret
@@ -59,9 +65,11 @@ class OpenAICompatibleChat(HttpChat):
         return dumps_body(body)
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
+        self.last_finish_reason = None
         body = self.request_body(system, user, response_schema)
         who = f"the {self.provider} provider at {self._endpoint.key}"
         payload = self._post("/chat/completions", body, who=who)
+        self.last_finish_reason = completion_finish(payload)
         content = completion_content(payload)
         if content is None:
             raise AIError(ErrorCode.AI_PROVIDER_FAILED, f"{who} sent no message content")

@@ -5,6 +5,11 @@ Off by default. The file holds folder paths (a collection's, or a code map's
 ``<index_dir>/_maps/<name>``) and profile names only, never a key or any document text or code.
 A missing file means everything is off; a corrupt one means everything is off and a warning says
 so. Local providers need the opt-in too.
+
+Without platformdirs (the ``ai`` extra), ``fallback_path`` works out where platformdirs would
+have put the file, only to tell "AI is off" (reported as ``disabled``) from "AI is on but the
+extra has gone" (``dependency.missing_extra``). A wrong guess can only turn the second into the
+first: either way no model is asked.
 """
 
 from __future__ import annotations
@@ -12,13 +17,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from groundkit.errors import missing_extra
 
-__all__ = ["AISettings", "OptIn", "default_path"]
+__all__ = ["AISettings", "OptIn", "default_path", "fallback_path"]
 
 _log = logging.getLogger(__name__)
 _VERSION = 1
@@ -30,6 +36,18 @@ def default_path() -> Path:
     except ImportError:
         raise missing_extra("platformdirs", "ai") from None
     return Path(platformdirs.user_config_dir("groundkit")) / "ai.json"
+
+
+def fallback_path() -> Path:
+    """Where ``default_path`` would be, worked out without platformdirs (its defaults for
+    ``user_config_dir("groundkit")`` on Windows, macOS and the XDG platforms)."""
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(local) / "groundkit" / "groundkit" / "ai.json"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "groundkit" / "ai.json"
+    config = os.environ.get("XDG_CONFIG_HOME", "").strip() or str(Path.home() / ".config")
+    return Path(config) / "groundkit" / "ai.json"
 
 
 @dataclass(frozen=True, slots=True)

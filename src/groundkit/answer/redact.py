@@ -15,7 +15,13 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from groundkit.answer.chat import ChatModel, JsonSchema, credentials
+from groundkit.answer.chat import (
+    ChatModel,
+    FinishReporting,
+    JsonSchema,
+    credentials,
+    finish_reason,
+)
 from groundkit.answer.patterns import DEFAULT_PATTERNS, Pattern
 from groundkit.errors import AIError, ConfigError, ErrorCode
 from groundkit.secret import Secret
@@ -125,6 +131,14 @@ class RedactingChat:
 
     def credentials(self) -> tuple[Secret, ...]:
         return credentials(self.inner)
+
+    @property
+    def max_tokens(self) -> int:
+        return self.inner.max_tokens if isinstance(self.inner, FinishReporting) else 0
+
+    @property
+    def last_finish_reason(self) -> str | None:
+        return finish_reason(self.inner)  # None when the inner model cannot tell
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         # Fresh per call, so tokens never cross requests.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -23,7 +23,7 @@ class AIState(StrEnum):
     DISABLED = "disabled"  # AI off for this collection, or no such opt-in
     UNAVAILABLE = "unavailable"  # no credential, no keychain, a missing package
     FAILED = "failed"  # the provider failed, timed out or rate limited
-    REFUSED = "refused"  # the model's answer broke the citation contract
+    REFUSED = "refused"  # the model's answer broke the citation contract, or was cut off
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,12 @@ class AIStatus:
 
 @dataclass(frozen=True, slots=True)
 class AnswerReport:
-    """The question, the evidence (always), and the validated answer or why there is none."""
+    """The question, the evidence (always), and the validated answer or why there is none.
+
+    ``refused_reply`` is the model's reply when it was refused (secret shapes and the profile's
+    key scrubbed), for `--show-reply` on a terminal only: it is in no JSON form and no repr, so
+    that nothing which serialises or logs a report carries model text that failed the contract.
+    """
 
     query: str
     rewritten_query: str | None
@@ -58,6 +63,7 @@ class AnswerReport:
     judge: JudgeVerdict | None = None
     judge_error: GroundkitError | None = None
     quotes: QuoteMenu | None = None  # with constrained quotes: the spans offered and cut
+    refused_reply: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         judge: dict[str, Any] | None = None

@@ -7,14 +7,21 @@ Both hand their bundle to ``explain``, which asks once and passes the reply thro
 ``unavailable``, ``failed`` or ``refused`` and carries the evidence all the same, so the user is
 never worse off than with AI off. Retrieval errors (a bad query, a missing collection, a symbol
 not found or ambiguous) still raise, as they do for `grk search` and `grk trace`.
+
+A refused reply is kept on the report (scrubbed, in no JSON form) for `--show-reply`; one that
+the token limit cut off is refused as ``ai.reply_cut_off``, naming the limit, rather than by
+whichever rule the truncated text broke first. ``busy`` wraps every model call, so that a
+caller can show that one is running (`grk answer` draws a spinner on a terminal).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal
 
 from groundkit.answer.bundle import EvidenceBundle, build_bundle
-from groundkit.answer.chat import ChatModel, credentials
+from groundkit.answer.chat import ChatModel, credentials, cut_off_at
 from groundkit.answer.code import CodeScope, matching_edges, symbol_edges
 from groundkit.answer.contract import ANSWER_SCHEMA, MIN_QUOTE_CHARS, validate_answer
 from groundkit.answer.evidence import Origins
@@ -24,16 +31,27 @@ from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.rewrite import rewrite_query
 from groundkit.answer.scrub import Scrubber
 from groundkit.answer.spans import QuoteMenu, constrained_schema
-from groundkit.errors import ConfigError, ErrorCode, GroundkitError
+from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError
 from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.codemap.api import CodeMap
     from groundkit.collection import Collection
 
-__all__ = ["QuoteMode", "answer_question", "ask_code", "explain", "quote_mode", "state_for"]
+__all__ = [
+    "Busy",
+    "QuoteMode",
+    "answer_question",
+    "ask_code",
+    "explain",
+    "quote_mode",
+    "state_for",
+]
 
 QuoteMode = Literal["constrained", "free"]
+# Wraps each model call, given what the model is doing ("answering", "judging"...).
+Busy = Callable[[str], AbstractContextManager[object]]
+_REFUSED = {ErrorCode.AI_INVALID_OUTPUT, ErrorCode.AI_REPLY_CUT_OFF}
 
 _FAILED = {
     ErrorCode.AI_PROVIDER_FAILED,
@@ -48,7 +66,7 @@ def state_for(error: GroundkitError) -> AIState:
     """The degraded state a failure to build or call a model leads to."""
     if error.code == ErrorCode.AI_DISABLED:
         return AIState.DISABLED
-    if error.code == ErrorCode.AI_INVALID_OUTPUT:
+    if error.code in _REFUSED:
         return AIState.REFUSED
     if error.code in _FAILED:
         return AIState.FAILED
@@ -75,6 +93,7 @@ def answer_question(
     quotes: QuoteMode | None = None,
     code: CodeMap | None = None,
     code_top_k: int = 5,
+    busy: Busy | None = None,
 ) -> AnswerReport:
     """Answer ``question`` from ``collection``, or explain why only the evidence is shown.
 
@@ -82,7 +101,7 @@ def answer_question(
     found AI disabled or a credential missing); then no model is called at all. ``quotes`` is
     the profile's setting (None: by the model's locality, see ``quote_mode``). With ``code``,
     the ``code_top_k`` edges of that map that best match the query follow the passages in the
-    same bundle (`grk answer --with-code`).
+    same bundle (`grk answer --with-code`). ``busy`` wraps each model call (see ``explain``).
     """
     cap = _cap(max_bundle_bytes or collection.settings.answer.max_bundle_bytes, chat)
     status = chat if isinstance(chat, AIStatus) else _status(chat, profile, AIState.ANSWERED)
@@ -90,7 +109,8 @@ def answer_question(
     query, rewritten = question, None
     if rewrite and not isinstance(chat, AIStatus):
         try:
-            rewritten = scrub(rewrite_query(chat, question))
+            with _busy(busy, "rewriting the question"):
+                rewritten = scrub(rewrite_query(chat, question))
             query = rewritten
         except GroundkitError as exc:  # reported, never replaced by the original silently
             status = _degraded(status, exc)
@@ -115,6 +135,7 @@ def answer_question(
         judge=judge,
         quotes=quotes,
         min_quote_chars=collection.settings.answer.min_quote_chars,
+        busy=busy,
     )
 
 
@@ -131,6 +152,7 @@ def ask_code(
     judge: bool = False,
     max_bundle_bytes: int | None = None,
     quotes: QuoteMode | None = None,
+    busy: Busy | None = None,
 ) -> AnswerReport:
     """Answer ``question`` about ``symbol`` from the edges of its trace and/or blast (`grk ask`).
 
@@ -162,6 +184,7 @@ def ask_code(
         judge=judge,
         quotes=quotes,
         min_quote_chars=settings.min_quote_chars,
+        busy=busy,
     )
 
 
@@ -176,9 +199,13 @@ def explain(
     judge: bool = False,
     quotes: QuoteMode | None = None,
     min_quote_chars: int = MIN_QUOTE_CHARS,
+    busy: Busy | None = None,
 ) -> AnswerReport:
     """The one path from a bundle to a report, whatever kind of evidence it holds: ask once
-    under the (constrained) schema, validate, judge; on any failure the evidence and why."""
+    under the (constrained) schema, validate, judge; on any failure the evidence and why.
+
+    ``busy(doing)`` is entered around each model call (and only around them), for a caller
+    that shows progress; it must not print on standard output."""
     if isinstance(chat, AIStatus) or status.state != AIState.ANSWERED:
         return AnswerReport(question, rewritten, bundle, status)
     if not bundle.items and bundle.truncated:  # evidence was found; none fits the cap
@@ -188,22 +215,49 @@ def explain(
         return AnswerReport(question, rewritten, bundle, _with(status, AIState.NO_EVIDENCE))
     scrub = _scrubber(chat)
     schema, menu = _schema(bundle, quote_mode(chat, quotes), min_quote_chars)
+    raw: str | None = None
     try:
         user = answer_user(question, bundle)
-        raw = chat.complete(system_for(bundle), user, response_schema=schema)
+        with _busy(busy, "answering"):
+            raw = chat.complete(system_for(bundle), user, response_schema=schema)
         answer = validate_answer(
             raw, bundle, origins, question=question, min_quote_chars=min_quote_chars, scrub=scrub
         )
     except GroundkitError as exc:
-        return AnswerReport(question, rewritten, bundle, _degraded(status, exc), quotes=menu)
+        refused = raw is not None and exc.code == ErrorCode.AI_INVALID_OUTPUT
+        limit = cut_off_at(chat) if refused else None
+        error = _cut_off(status, limit) if limit is not None else exc
+        return AnswerReport(
+            question,
+            rewritten,
+            bundle,
+            _degraded(status, error),
+            quotes=menu,
+            refused_reply=scrub(raw) if refused and raw is not None else None,
+        )
     verdict = judge_error = None
     if judge and answer.items:
         try:
-            verdict = judge_answer(chat, question, bundle, answer, scrub=scrub)
+            with _busy(busy, "judging the answer"):
+                verdict = judge_answer(chat, question, bundle, answer, scrub=scrub)
         except GroundkitError as exc:  # advisory: its failure is reported, never fatal
             judge_error = exc
     return AnswerReport(
         question, rewritten, bundle, status, answer, verdict, judge_error, quotes=menu
+    )
+
+
+def _busy(busy: Busy | None, doing: str) -> AbstractContextManager[object]:
+    return busy(doing) if busy is not None else nullcontext()
+
+
+def _cut_off(status: AIStatus, limit: int) -> AIError:
+    where = f"[profiles.{status.profile}]" if status.profile else "the profile"
+    return AIError(
+        ErrorCode.AI_REPLY_CUT_OFF,
+        f"the model's answer was refused: the reply was cut off at max_tokens={limit} before"
+        " it was complete",
+        hint=f"raise max_tokens in {where} in grk.toml, or send less evidence (--top-k)",
     )
 
 

@@ -61,6 +61,11 @@ def make_runtime() -> Runtime:
     show_default=True,
     help="How many edges --with-code adds.",
 )
+@click.option(
+    "--show-reply",
+    is_flag=True,
+    help="When the answer is refused, print the model's reply with the reason (text only).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON.")
 @pass_ctx
 def answer_command(
@@ -73,6 +78,7 @@ def answer_command(
     profile: str | None,
     with_code: str | None,
     code_top_k: int,
+    show_reply: bool,
     as_json: bool,
 ) -> None:
     """Answer QUESTION from a collection; every quote is checked against the stored text.
@@ -84,6 +90,7 @@ def answer_command(
     from groundkit.answer.access import AIScope, enabled_profile, resolve_chat
     from groundkit.answer.logguard import install_log_guard
     from groundkit.answer.service import answer_question
+    from groundkit.cli.answer_spinner import model_spinner
 
     install_log_guard()
     more = {"search.top_k": top_k, "search.mode": mode}
@@ -107,8 +114,9 @@ def answer_command(
             quotes=config.quotes if config else None,
             code=code,
             code_top_k=code_top_k,
+            busy=model_spinner(chat, enabled=not as_json),
         )
-    render_report(report, as_json=as_json)
+    render_report(report, as_json=as_json, show_reply=show_reply)
 
 
 @contextmanager

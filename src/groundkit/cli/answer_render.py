@@ -4,6 +4,8 @@ evidence between ``«`` and ``»``), then the evidence that was sent.
 
 Everything printed passes through the CLI's neutral output (``cli.output``), so stored text and
 model prose can never drive the terminal; the quote marks are plain characters for that reason.
+A refused reply (`--show-reply`) is escaped here as well (``for_terminal``, and a lone surrogate
+as a ``backslashreplace`` escape): it failed a check, and is shown only because the user asked.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
     from groundkit.answer.contract import Cited
     from groundkit.answer.report import AnswerReport
 
-__all__ = ["highlight", "render_report"]
+__all__ = ["highlight", "render_report", "shown_reply"]
 
 OPEN, CLOSE = "\u00ab", "\u00bb"  # « »
 
@@ -28,7 +30,18 @@ def highlight(text: str, start: int, end: int) -> str:
     return f"{text[:start]}{OPEN}{text[start:end]}{CLOSE}{text[end:]}"
 
 
-def render_report(report: AnswerReport, *, as_json: bool) -> None:
+def shown_reply(raw: str) -> str:
+    """A refused reply as it may be printed: nothing in it acts on a terminal, and text no
+    encoder can write (a lone surrogate) is spelled out instead of failing the command."""
+    from groundkit.text import for_terminal
+
+    printable = raw.encode("utf-8", "backslashreplace").decode("utf-8")
+    return for_terminal(printable)
+
+
+def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = False) -> None:
+    """The report as text (``show_reply``: with the refused reply, if any), or as JSON (which
+    never holds the refused reply)."""
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return
@@ -52,6 +65,10 @@ def render_report(report: AnswerReport, *, as_json: bool) -> None:
         click.echo(f"no explanation ({ai.state}): {reason}")
         if ai.error and ai.error.hint:
             click.echo(f"hint: {ai.error.hint}")
+        if show_reply and report.refused_reply is not None:
+            _refused_reply(report.refused_reply)
+        elif show_reply:
+            click.echo("(--show-reply: there is no refused reply to show)")
     if ai.warning:
         click.echo(f"warning: {ai.warning}", err=True)
     if report.judge is not None:
@@ -62,6 +79,13 @@ def render_report(report: AnswerReport, *, as_json: bool) -> None:
     elif report.judge_error is not None:
         click.echo(f"\njudge (advisory) failed: {report.judge_error.message}")
     _evidence(report)
+
+
+def _refused_reply(raw: str) -> None:
+    click.echo("\nthe model's reply, as it came back (--show-reply):")
+    click.echo("-----")
+    click.echo(shown_reply(raw))
+    click.echo("-----")
 
 
 def _citation(c: Cited) -> None:

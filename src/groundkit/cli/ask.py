@@ -37,6 +37,11 @@ __all__ = ["ask_command"]
 )
 @click.option("--profile", help="Provider profile [default: the one the map allows].")
 @click.option("--judge", is_flag=True, help="Ask the model for an advisory faithfulness check.")
+@click.option(
+    "--show-reply",
+    is_flag=True,
+    help="When the answer is refused, print the model's reply with the reason (text only).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON.")
 @pass_ctx
 def ask_command(
@@ -49,6 +54,7 @@ def ask_command(
     top_k: int,
     profile: str | None,
     judge: bool,
+    show_reply: bool,
     as_json: bool,
 ) -> None:
     """Answer QUESTION about SYMBOL from the edges of its trace and blast.
@@ -60,6 +66,7 @@ def ask_command(
     from groundkit.answer.logguard import install_log_guard
     from groundkit.answer.service import ask_code
     from groundkit.cli import answer as answer_cli
+    from groundkit.cli.answer_spinner import model_spinner
     from groundkit.cli.codemap import _open as open_map
 
     install_log_guard()
@@ -83,5 +90,6 @@ def ask_command(
             profile=chosen,
             judge=judge,
             quotes=config.quotes if config else None,
+            busy=model_spinner(chat, enabled=not as_json),
         )
-    render_report(report, as_json=as_json)
+    render_report(report, as_json=as_json, show_reply=show_reply)

@@ -25,15 +25,15 @@ from groundkit.types import Metadata
 _BUSY_S = 10.0
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
-__all__ = ["ChunkRow", "DocumentRow", "IngestState", "NewChunk", "Store"]
+__all__ = ["ChunkRow", "DocumentRow", "HitRow", "IngestState", "NewChunk", "Store"]
 
-_CHUNK_TEXT = 'substr(d.text, c.start + 1, c."end" - c.start)'
+_CHUNK_TEXT = "c.text"  # the chunk's own copy: no document is read to cut it out (migration 7)
 # What the lexical index sees of a chunk: its text, preceded by the context a reader of the chunk
 # would have: the document's title and the Markdown heading path, when the chunk does not itself
 # begin with them. Hits still cite (and show) the chunk text alone.
 _INDEXED_TEXT = (
     "CASE WHEN c.start > 0 AND d.title IS NOT NULL THEN d.title || char(10) ELSE '' END"
-    " || CASE WHEN substr(d.text, c.start + 1, 1) <> '#' THEN"
+    " || CASE WHEN substr(c.text, 1, 1) <> '#' THEN"
     " coalesce((SELECT group_concat(value, char(10)) FROM json_each(c.metadata, '$.heading_path'))"
     " || char(10), '') ELSE '' END"
     f" || {_CHUNK_TEXT}"
@@ -59,6 +59,32 @@ class ChunkRow:
     location: str  # the absolute path (and "#record-id"), or the URL
     line: int | None  # None in rows stored before lines were kept
     end_line: int | None
+
+
+class HitRow(NamedTuple):
+    """What a search reads of each chunk it ranks: a tuple, with the metadata as stored (JSON),
+    parsed only if a caller asks for it, and the near-duplicate fingerprint (None in rows stored
+    before fingerprints were kept)."""
+
+    rowid: int
+    chunk_id: str
+    start: int
+    end: int
+    metadata_json: str
+    text: str
+    document_id: str
+    external_id: str | None
+    source: str
+    location: str
+    line: int | None
+    end_line: int | None
+    fold: bytes | None
+
+
+_HIT_COLUMNS = (
+    'c.id, c.chunk_id, c.start, c."end", c.metadata, c.text, d.document_id, d.external_id,'
+    " coalesce(d.path, d.source), d.source, c.line, c.end_line"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +120,9 @@ class NewChunk:
     metadata: Metadata
     line: int
     end_line: int
+    # The near-duplicate fingerprint (``retrieve.duplicates.Fingerprint.to_bytes``); None: made
+    # at search time instead. The chunk's text is cut from the document's by ``put_document``.
+    fold: bytes | None = None
 
 
 def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
@@ -285,8 +314,9 @@ class Store:
                 (*values, fingerprint, meta, now, rowid),
             )
         self._conn.executemany(
-            'INSERT INTO chunks (chunk_id, doc, ordinal, start, "end", metadata, line, end_line)'
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO chunks"
+            ' (chunk_id, doc, ordinal, start, "end", metadata, line, end_line, text, fold)'
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     c.chunk_id,
@@ -297,6 +327,8 @@ class Store:
                     json.dumps(c.metadata, sort_keys=True),
                     c.line,
                     c.end_line,
+                    text[c.start : c.end],
+                    c.fold,
                 )
                 for i, c in enumerate(chunks)
             ],
@@ -413,6 +445,19 @@ class Store:
             rowids,
         )
         return {row[0]: _chunk_row(row) for row in rows}
+
+    def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
+        """The rows a search shows, by chunk rowid; ``fold``: with their fingerprints."""
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self._conn.execute(
+            f"SELECT {_HIT_COLUMNS}, {'c.fold' if fold else 'NULL'} FROM chunks c"
+            f" JOIN documents d ON d.id = c.doc WHERE c.id IN ({marks})",
+            rowids,
+        )
+        make = HitRow._make
+        return {row[0]: make(row) for row in rows}
 
     def chunk(self, chunk_id: str) -> tuple[ChunkRow, DocumentRow] | None:
         row = self._conn.execute(

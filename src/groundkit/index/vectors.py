@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from groundkit.embed.blas import one_blas_thread
 from groundkit.errors import ErrorCode, StoreError
 from groundkit.index.disk import disk_usage
 from groundkit.index.faults import classify_os_error
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from groundkit.index.ann import AnnIndex
 
 __all__ = ["VectorIndex"]
+
+one_blas_thread()  # before numpy is imported (lazily, below): see groundkit.embed.blas
 
 _COMPACT_FRACTION = 0.25
 _EMPTY = {"generation": 0, "dims": 0, "rows": 0, "dead": 0}

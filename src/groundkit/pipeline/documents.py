@@ -14,6 +14,7 @@ from groundkit.index.store import NewChunk, Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Loaded, Rejected, load
 from groundkit.ingest.walk import FileInput
+from groundkit.retrieve.duplicates import stored_fingerprint
 from groundkit.types import Skipped
 
 __all__ = ["Tally", "chunking_key", "document_id_for", "ingest_file", "ingest_one", "read_file"]
@@ -183,6 +184,7 @@ def _store(
             s.metadata,
             line,
             end_line,
+            stored_fingerprint(item.text[s.start : s.end]),
         )
         for s, (line, end_line) in zip(spans, _lines(item.text, spans), strict=True)
     ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from groundkit.errors import ErrorCode, NotFoundError
-from groundkit.index.store import ChunkRow, DocumentRow, Store
+from groundkit.index.store import ChunkRow, DocumentRow, HitRow, Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Rejected, content_hash, load
 from groundkit.retrieve.lines import line_span
@@ -55,7 +55,7 @@ def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
 
 
 def citation_of(
-    row: ChunkRow, collection: str, lines: tuple[int | None, int | None] | None = None
+    row: ChunkRow | HitRow, collection: str, lines: tuple[int | None, int | None] | None = None
 ) -> Citation:
     line, end_line = (row.line, row.end_line) if lines is None else lines
     return Citation(

@@ -7,9 +7,8 @@ time, from the stored document text: a count of newlines, done in C.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from groundkit.index.store import ChunkRow, Store
+from groundkit.index.store import HitRow, Store
 
 __all__ = ["line_span", "with_lines"]
 
@@ -20,11 +19,11 @@ def line_span(text: str, start: int, end: int) -> tuple[int, int]:
     return line, line + text.count("\n", start, max(start, end - 1))
 
 
-def with_lines(store: Store, rows: Sequence[ChunkRow]) -> list[ChunkRow]:
+def with_lines(store: Store, rows: Sequence[HitRow]) -> list[HitRow]:
     """``rows``, each with its lines: counted from its document's text where none were stored.
     Each document is read once, however many of its chunks need lines."""
     texts: dict[str, str] = {}
-    out: list[ChunkRow] = []
+    out: list[HitRow] = []
     for row in rows:
         if row.line is None:
             if row.document_id not in texts:
@@ -33,7 +32,7 @@ def with_lines(store: Store, rows: Sequence[ChunkRow]) -> list[ChunkRow]:
                     (d.text for d in found if d.document_id == row.document_id), ""
                 )
             line, end_line = line_span(texts[row.document_id], row.start, row.end)
-            out.append(replace(row, line=line, end_line=end_line))
+            out.append(row._replace(line=line, end_line=end_line))
         else:
             out.append(row)
     return out

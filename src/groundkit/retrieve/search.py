@@ -6,14 +6,16 @@ every mode. Near-duplicates are folded after fusion and rerank, so the best copy
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
-from groundkit.index.store import ChunkRow, Store
+from groundkit.index.store import HitRow, Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.retrieve.citations import citation_of
 from groundkit.retrieve.duplicates import Fingerprint, Folding, fingerprint
@@ -98,7 +100,7 @@ def run_search(
         depth = max(depth, request.candidates)
     if reranker is not None:
         depth = max(depth, request.candidates, request.rerank_top_n)
-    seen = _Seen(store)
+    seen = _Seen(store, fold=request.collapse)
     for _round in range(COLLAPSE_ROUNDS):
         arms = _search_arms(request, lexical, vectors, terms, vector, depth, allowed)
         if arms is None:
@@ -145,21 +147,25 @@ _MIN_BATCH = 4  # rows read at least at once while walking the ranking
 class _Seen:
     """What one search has read, kept across its rounds: rows, fingerprints, rerank scores."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, fold: bool) -> None:
         self.store = store
-        self.rows: dict[int, ChunkRow] = {}
+        self.fold = fold
+        self.rows: dict[int, HitRow] = {}
         self.fingerprints: dict[int, Fingerprint] = {}
         self.reranked: dict[int, float] = {}
 
     def fetch(self, rowids: Sequence[int]) -> None:
         wanted = [rowid for rowid in rowids if rowid not in self.rows]
         if wanted:
-            self.rows.update(self.store.chunks_by_rowid(wanted))
+            self.rows.update(self.store.hit_rows(wanted, fold=self.fold))
 
     def fingerprint(self, rowid: int) -> Fingerprint:
         found = self.fingerprints.get(rowid)
         if found is None:
-            found = self.fingerprints[rowid] = fingerprint(self.rows[rowid].text)
+            row = self.rows[rowid]
+            # Read back as stored at ingest; made here only for rows stored before (schema < 7).
+            found = Fingerprint.from_bytes(row.fold) if row.fold else fingerprint(row.text)
+            self.fingerprints[rowid] = found
         return found
 
 
@@ -244,18 +250,21 @@ class _Ranking:
             for row in with_lines(self.seen.store, [self.seen.rows[r] for r in every])
         }
         hits: list[Hit] = []
+        terms, width, collection = self.terms, self.request.snippet_chars, self.collection
         for (rowid, score), group in zip(kept, folded, strict=True):
             row = rows[rowid]
+            meta = row.metadata_json
             hits.append(
                 Hit(
                     len(hits) + 1,
                     score,
-                    citation_of(row, self.collection),
+                    citation_of(row, collection),
                     row.text,
-                    snippet(row.text, self.terms, self.request.snippet_chars),
-                    row.metadata,
+                    # Made when read: a caller that shows no snippet does not pay for one.
+                    partial(snippet, row.text, terms, width),
+                    partial(json.loads, meta) if meta != "{}" else {},
                     {arm: by_id[rowid] for arm, by_id in self.ranks.items() if rowid in by_id},
-                    tuple(citation_of(rows[r], self.collection) for r in group),
+                    tuple(citation_of(rows[r], collection) for r in group),
                 )
             )
         return hits

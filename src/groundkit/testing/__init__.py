@@ -5,6 +5,7 @@ from groundkit.testing.chat import (
     MemoryKeyring,
     RecordingTransport,
     ScriptedChat,
+    ScriptedReply,
     TransportCalled,
 )
 from groundkit.testing.chat_server import FakeChatServer
@@ -24,6 +25,7 @@ __all__ = [
     "RecordedRequest",
     "RecordingTransport",
     "ScriptedChat",
+    "ScriptedReply",
     "TransportCalled",
     "write_tiny_cross_encoder",
 ]

@@ -1,6 +1,7 @@
 """Test doubles for the answer path: a scripted model, transports, and an in-memory keychain.
 
-``ScriptedChat`` replies from a list and fails closed when the list runs out.
+``ScriptedChat`` replies from a list and fails closed when the list runs out; a
+``ScriptedReply`` says why a reply ended (``"length"``: the token limit cut it off).
 ``ForbiddenTransport`` fails the test if any request is ever sent (it raises a ``BaseException``
 that no ``except Exception`` in the code under test can swallow). ``RecordingTransport`` keeps the
 exact bytes of every request and answers from a list. ``MemoryKeyring`` is a keyring backend
@@ -26,6 +27,7 @@ __all__ = [
     "MemoryKeyring",
     "RecordingTransport",
     "ScriptedChat",
+    "ScriptedReply",
     "SentRequest",
     "TransportCalled",
     "openai_reply",
@@ -39,12 +41,21 @@ class ChatCall:
     response_schema: JsonSchema | None
 
 
-Reply = str | GroundkitError | Callable[[str, str], str]
+@dataclass(frozen=True, slots=True)
+class ScriptedReply:
+    """A reply with the finish reason its provider would give (``"length"``: cut off)."""
+
+    text: str
+    finish_reason: str | None = "stop"
+
+
+Reply = str | ScriptedReply | GroundkitError | Callable[[str, str], str]
 
 
 class ScriptedChat:
-    """A ``ChatModel`` whose replies come from a list: strings, errors to raise, or functions of
-    ``(system, user)`` for replies that depend on the prompt."""
+    """A ``ChatModel`` (and ``FinishReporting``) whose replies come from a list: strings,
+    ``ScriptedReply``s, errors to raise, or functions of ``(system, user)`` for replies that
+    depend on the prompt. A plain string ends with ``"stop"``."""
 
     def __init__(
         self,
@@ -53,12 +64,15 @@ class ScriptedChat:
         provider: str = "scripted",
         model_name: str = "scripted",
         local: bool = True,
+        max_tokens: int = 1024,
     ) -> None:
         self._replies = list(replies)
         self.calls: list[ChatCall] = []
         self._provider = provider
         self._model = model_name
         self._local = local
+        self.max_tokens = max_tokens
+        self.last_finish_reason: str | None = None
 
     @property
     def provider(self) -> str:
@@ -74,11 +88,16 @@ class ScriptedChat:
 
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         self.calls.append(ChatCall(system, user, response_schema))
+        self.last_finish_reason = None
         if not self._replies:
             raise AIError(ErrorCode.AI_PROVIDER_FAILED, "the scripted model has no reply left")
         reply = self._replies.pop(0)
         if isinstance(reply, GroundkitError):
             raise reply
+        if isinstance(reply, ScriptedReply):
+            self.last_finish_reason = reply.finish_reason
+            return reply.text
+        self.last_finish_reason = "stop"
         return reply if isinstance(reply, str) else reply(system, user)
 
 
@@ -128,9 +147,18 @@ class RecordingTransport:
         return answer
 
 
-def openai_reply(content: str, *, status: int = 200, retry_after: str | None = None) -> HttpReply:
-    """An OpenAI-style chat completion carrying ``content``."""
-    body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
+def openai_reply(
+    content: str,
+    *,
+    status: int = 200,
+    retry_after: str | None = None,
+    finish_reason: str | None = None,
+) -> HttpReply:
+    """An OpenAI-style chat completion carrying ``content`` (and ``finish_reason`` if given)."""
+    choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": content}}
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+    body = {"choices": [choice]}
     return HttpReply(status, json.dumps(body).encode() if status == 200 else b"", retry_after)
 
 

@@ -1,8 +1,9 @@
 """An in-process fake chat server on 127.0.0.1, speaking OpenAI's and Ollama's chat routes.
 
-It answers ``/chat/completions`` (any prefix) and ``/api/chat`` with the next scripted content,
-records every request's raw body and headers, and can be told to answer with a status, a header
-(``Retry-After``, ``Location``) or after a delay::
+It answers ``/chat/completions`` (any prefix) and ``/api/chat`` with the next scripted content
+(and, when given, the finish reason, under the name each API gives it), records every request's
+raw body and headers, and can be told to answer with a status, a header (``Retry-After``,
+``Location``) or after a delay::
 
     with FakeChatServer(['{"items": []}']) as server:
         ...  # base_url = server.url + "/v1"
@@ -27,6 +28,7 @@ class ChatResponse:
     status: int = 200
     headers: Mapping[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    finish_reason: str | None = None  # sent as finish_reason (OpenAI) or done_reason (Ollama)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +77,14 @@ class FakeChatServer:
                 if response.delay_s and outer._stop.wait(response.delay_s):
                     return
                 payload: dict[str, object]
+                ended = response.finish_reason
                 if self.path.endswith("/api/chat"):
                     payload = {"message": {"role": "assistant", "content": response.content}}
+                    payload.update({"done_reason": ended} if ended else {})
                 else:
-                    payload = {"choices": [{"message": {"content": response.content}}]}
+                    choice: dict[str, object] = {"message": {"content": response.content}}
+                    choice.update({"finish_reason": ended} if ended else {})
+                    payload = {"choices": [choice]}
                 data = json.dumps(payload).encode() if response.status == 200 else b"{}"
                 try:
                     self.send_response(response.status)

@@ -1,0 +1,139 @@
+"""BM25 query latency on SciFact: groundkit's ``Collection.search`` against bm25s, in one run.
+
+    .venv/bin/python benchmarks/hit_latency.py [--scifact ../shared/data/scifact] \\
+        [--queries 300] [--repeat 5] [--workdir DIR] [--profile K]
+    PYTHONPATH=/path/to/checkout-of-REV/src .venv/bin/python benchmarks/hit_latency.py  # before
+
+Ingests SciFact's corpus (``title + " " + text`` per record, as ``beir.py`` does, default chunk
+settings of ``beir.py``: size 1000, min 200) into a fresh collection, indexes the same records
+with bm25s (lucene scoring, English stopwords, PyStemmer, one thread), then runs the first
+``--queries`` SciFact queries ``--repeat`` times, every system back to back on each query, at
+top 10 and top 100: groundkit with folding on (what users get) and off, groundkit reading every
+hit's snippet and metadata (what ``grk search`` shows), and bm25s (tokenising the query
+included, as groundkit's time includes its analyzer). Prints p50/p95 and the ratio of p50s to
+bm25s's. ``--profile K`` prints a cProfile of groundkit at top K instead.
+
+The machine is shared: the ratios measured in the same run are the figures to quote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1e3
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scifact", default=str(REPO.parent / "shared" / "data" / "scifact"))
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--workdir", help="keep the collection here [default: a temp dir]")
+    parser.add_argument("--profile", type=int, help="profile groundkit at this top_k and exit")
+    args = parser.parse_args()
+
+    import bm25s
+    import Stemmer
+
+    import groundkit
+    from groundkit.config import ChunkConfig, Settings
+
+    scifact = Path(args.scifact)
+    with (scifact / "corpus.jsonl").open(encoding="utf-8") as fh:
+        corpus = [json.loads(line) for line in fh]
+    with (scifact / "queries.jsonl").open(encoding="utf-8") as fh:
+        queries = [json.loads(line)["text"] for line in fh][: args.queries]
+
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="hit-latency-"))
+    work.mkdir(parents=True, exist_ok=True)
+    records = work / "corpus.jsonl"
+    with records.open("w", encoding="utf-8") as fh:
+        for r in corpus:
+            text = (r.get("title", "") + " " + r["text"]).strip()
+            fh.write(json.dumps({"id": r["_id"], "text": text}) + "\n")
+    settings = Settings(chunk=ChunkConfig(size=1000, min_size=200))
+    index_dir = work / "gk"
+    coll = groundkit.open_collection("scifact", index_dir=index_dir, settings=settings)
+    coll.ingest([str(records)])
+
+    if args.profile:
+        for q in queries[:20]:
+            coll.search(q, top_k=args.profile)
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(args.repeat):
+            for q in queries:
+                coll.search(q, top_k=args.profile)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        return 0
+
+    stemmer = Stemmer.Stemmer("english")
+    texts = [(r.get("title", "") + " " + r["text"]).strip() for r in corpus]
+    retriever = bm25s.BM25()
+    retriever.index(
+        bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False),
+        show_progress=False,
+    )
+
+    def bm25(q: str, k: int) -> object:
+        t = bm25s.tokenize([q], stopwords="en", stemmer=stemmer, show_progress=False)
+        return retriever.retrieve(t, k=k, show_progress=False, n_threads=1)
+
+    def shown(q: str, k: int) -> object:
+        return [(h.snippet, h.metadata) for h in coll.search(q, top_k=k)]
+
+    systems: dict[str, Callable[[str, int], object]] = {
+        "groundkit, folding on": lambda q, k: coll.search(q, top_k=k),
+        "groundkit, folding off": lambda q, k: coll.search(q, top_k=k, collapse=False),
+        "groundkit, snippets and metadata read": shown,
+        "bm25s": bm25,
+    }
+    times: dict[tuple[str, int], list[float]] = {(s, k): [] for s in systems for k in (10, 100)}
+    for k in (10, 100):
+        for q in queries[:20]:
+            for run in systems.values():
+                run(q, k)
+        for _ in range(args.repeat):
+            for q in queries:
+                for name, run in systems.items():
+                    start = time.perf_counter()
+                    run(q, k)
+                    times[name, k].append(time.perf_counter() - start)
+    coll.close()
+    p50 = {key: pct(v, 0.5) for key, v in times.items()}
+    print(
+        f"groundkit {groundkit.__version__} from {Path(groundkit.__file__).parent}; bm25s"
+        f" {bm25s.__version__}; {len(queries)} SciFact queries x {args.repeat}, interleaved;"
+        f" load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())}\n"
+    )
+    print(
+        "| system | p50 top 10 ms | p95 top 10 ms | p50 top 100 ms | p95 top 100 ms |"
+        " p50 vs bm25s, top 10 / 100 |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in systems:
+        ratio = f"{p50[name, 10] / p50['bm25s', 10]:.2f} / {p50[name, 100] / p50['bm25s', 100]:.2f}"
+        print(
+            f"| {name} | {p50[name, 10]:.3f} | {pct(times[name, 10], 0.95):.3f} |"
+            f" {p50[name, 100]:.3f} | {pct(times[name, 100], 0.95):.3f} | {ratio} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
