@@ -36,8 +36,8 @@ STATES = {
     "disabled": "AI is off for this collection: here is the evidence.",
     "unavailable": "AI is on, but the model cannot be used now: here is the evidence.",
     "failed": "The model could not be asked: here is the evidence.",
-    "refused": "The model's answer broke the citation contract and was refused: here is the"
-    " evidence.",
+    "refused": "The model's answer was refused (it broke the citation contract, or was cut"
+    " off): here is the evidence.",
 }
 
 

@@ -39,8 +39,8 @@ STATES = {
     "disabled": "AI is off for this map: here are the edges.",
     "unavailable": "AI is on, but the model cannot be used now: here are the edges.",
     "failed": "The model could not be asked: here are the edges.",
-    "refused": "The model's answer broke the citation contract and was refused: here are the"
-    " edges.",
+    "refused": "The model's answer was refused (it broke the citation contract, or was cut"
+    " off): here are the edges.",
 }
 
 
