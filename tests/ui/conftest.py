@@ -19,7 +19,7 @@ import httpx
 import pytest
 from browser_helpers import RECORDER
 from fastapi.testclient import TestClient
-from ui_site import BAD_REPLY, GOOD_REPLY, SECRET, SECRET_ENV, Site, make_site
+from ui_site import BAD_REPLY, GOOD_REPLY, MAP_GOOD_REPLY, SECRET, SECRET_ENV, Site, make_site
 
 from groundkit.config import parse_settings
 from groundkit.serve.app import create_app
@@ -62,8 +62,17 @@ def chat() -> Iterator[FakeChatServer]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory, chat: FakeChatServer) -> Site:
-    return make_site(tmp_path_factory.mktemp("site"), chat.url)
+def map_chat() -> Iterator[FakeChatServer]:
+    """The local model the code map's ask box asks (profile ``coder``): a good answer."""
+    with FakeChatServer([MAP_GOOD_REPLY]) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def site(
+    tmp_path_factory: pytest.TempPathFactory, chat: FakeChatServer, map_chat: FakeChatServer
+) -> Site:
+    return make_site(tmp_path_factory.mktemp("site"), chat.url, map_chat.url)
 
 
 def settings_for(site: Site, **serve: Any) -> Any:
@@ -71,12 +80,13 @@ def settings_for(site: Site, **serve: Any) -> Any:
         {
             "index_dir": str(site.index_dir),
             "profiles": {
-                "box": {
+                name: {
                     "provider": "openai_compatible",
                     "base_url": "http://127.0.0.1:9/v1",
                     "model": "fake",
                     "local": True,
                 }
+                for name in ("box", "coder")
             },
             "serve": serve,
         }

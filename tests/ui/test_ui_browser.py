@@ -21,7 +21,18 @@ from browser_helpers import (
     tab_through,
     unexpected_shifts,
 )
-from ui_site import AREAS, MODULES, QUESTION, QUOTES, SECRET, Site
+from ui_site import (
+    AREAS,
+    EDGE,
+    EDGE_QUOTE,
+    MAP_QUESTION,
+    MODULES,
+    QUESTION,
+    QUOTES,
+    SECRET,
+    SYMBOL,
+    Site,
+)
 
 from groundkit.testing.chat_server import FakeChatServer
 
@@ -330,6 +341,54 @@ def test_the_code_map_can_be_used_from_the_keyboard_alone(
     assert chosen
     assert edge_selected
     assert page.evaluate("groundkitMap.pan().x") != before
+
+
+def test_the_code_map_asks_about_a_symbol_and_a_marker_lights_exactly_its_quoted_evidence(
+    server: Served, map_chat: FakeChatServer, open_tab: OpenTab
+) -> None:
+    asked_before = len(map_chat.received)
+    tab = open_tab(server.base)
+    page = tab.page
+    tab.go("/ui/maps/shop?level=module")
+    wait_for_graph(page)
+    invoice = page.evaluate(
+        "groundkitMap.nodes().filter((n) => n.data('label') === 'billing.invoice')[0].id()"
+    )
+    page.mouse.click(
+        *point_of(page, f"groundkitMap.getElementById('{invoice}').renderedPosition()")
+    )
+    page.wait_for_selector("#panel >> text=Trace: where it leads")
+    prefilled = page.input_value("#ask-symbol")
+    page.fill("#ask-symbol", SYMBOL)  # the drawing shows modules; ask about one of its functions
+    page.fill("#ask-q", MAP_QUESTION)
+    page.select_option("#ask-scope", "trace")
+    page.click("form.map-ask button[type=submit]")
+    page.wait_for_selector("#panel a.marker")
+
+    assert prefilled == "billing.invoice"
+    assert "answered" in page.inner_text("#panel .ai-state")
+    assert "bill asks for the tax rate." in page.inner_text("#panel .answer-items")
+    cite = page.inner_text("#cite-1")
+    assert "billing/invoice.py:5" in cite
+    assert "Verified" in cite
+    assert text_of(page, "#cite-1 mark") == EDGE_QUOTE
+    assert EDGE in page.inner_text("#panel .edges.sent")
+    marker = page.locator("#panel a.marker")
+    assert marker.count() == 1
+    marker.hover()
+    assert lit_text(page) == EDGE_QUOTE  # exactly the quoted part of the edge's evidence line
+    page.mouse.move(1, 1)
+    assert lit_text(page) == ""
+    marker.focus()
+    assert lit_text(page) == EDGE_QUOTE
+    marker.blur()
+    assert serious_violations(page) == []
+    assert len(map_chat.received) == asked_before + 1  # one model call, no retry
+    marker.hover()
+    tab.shot("map-ask")
+    page.emulate_media(color_scheme="dark")
+    tab.scheme = "dark"
+    tab.shot("map-ask")
 
 
 # -- eval reports --------------------------------------------------------------------------------

@@ -10,7 +10,17 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from ui_site import QUESTION, QUOTES, SECRET, WOMBAT, Site
+from ui_site import (
+    EDGE,
+    EDGE_QUOTE,
+    MAP_QUESTION,
+    QUESTION,
+    QUOTES,
+    SECRET,
+    SYMBOL,
+    WOMBAT,
+    Site,
+)
 
 from groundkit.answer.access import Runtime as AnswerRuntime
 from groundkit.answer.credentials import KeyStore
@@ -47,12 +57,13 @@ def first_chunk(client: TestClient, query: str = "wombat burrows", **body: Any) 
 
 @pytest.fixture
 def answers(site: Site, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Serve the answer page with a transport double, an in-memory keychain, the site's opt-ins."""
+    """Serve the answer pages with a transport double, an in-memory keychain, the site's opt-ins
+    (or, with ``opt_ins``, another opt-in file)."""
 
-    def use(transport: Any) -> Any:
+    def use(transport: Any, opt_ins: Path | None = None) -> Any:
         runtime = AnswerRuntime(
             keys=KeyStore(MemoryKeyring()),
-            ai_settings=AISettings(site.xdg / "groundkit" / "ai.json"),
+            ai_settings=AISettings(opt_ins or site.xdg / "groundkit" / "ai.json"),
             transport=transport,
         )
         monkeypatch.setattr("groundkit.serve.ui.make_answer_runtime", lambda: runtime)
@@ -111,6 +122,7 @@ def test_the_first_page_lists_collections_and_maps_with_counts_and_ai(client: Te
     assert ">off<" in plain.group(0)
     assert "none (bm25 only)" in plain.group(0)
     assert 'data-label="Files">6<' in shop.group(0)
+    assert "on, profile coder" in shop.group(0)  # `grk ai enable map:shop` in the site
     assert 'badge-verified">ok<' in notes.group(0)  # index health
 
 
@@ -429,13 +441,156 @@ def test_an_area_lists_its_modules_and_crossings(client: TestClient) -> None:
     assert "shop → billing" in html
 
 
-def test_the_map_page_has_no_ask_box_until_a_map_can_be_asked(client: TestClient) -> None:
-    html = html_of(client.get("/ui/maps/shop"))
-
-    assert "<textarea" not in html
-    assert "Ask" not in html
+def test_the_map_page_and_its_404_and_bad_level(client: TestClient) -> None:
     assert client.get("/ui/maps/nowhere").status_code == 404
     assert client.get("/ui/maps/shop", params={"level": "files"}).status_code == 400
+
+
+# -- asking the code map ------------------------------------------------------------------------
+
+ASK_FORM = 'action="/ui/maps/shop/ask"'
+
+
+def node_id(client: TestClient, qualname: str) -> str:
+    """A node's id, as the drawing names it."""
+    from groundkit import open_codemap
+
+    settings = client.app.state.runtime.settings  # type: ignore[attr-defined]
+    with open_codemap("shop", settings=settings) as codemap:
+        return codemap.find(qualname).key.id
+
+
+def ask(client: TestClient, **form: str) -> Any:
+    return client.post("/ui/maps/shop/ask", data={"symbol": SYMBOL, "q": MAP_QUESTION, **form})
+
+
+def test_where_ai_is_on_for_the_map_its_panel_offers_an_ask_box_and_a_node_fills_the_symbol(
+    client: TestClient, answers: Any
+) -> None:
+    forbidden = answers(ForbiddenTransport())
+    empty = html_of(client.get("/ui/maps/shop"))
+    node = html_of(client.get(f"/ui/maps/shop/node/{node_id(client, SYMBOL)}"))
+
+    assert ASK_FORM in empty
+    assert 'id="ask-symbol" name="symbol" type="text" value=""' in empty
+    assert "on, profile coder" in empty
+    assert ASK_FORM in node
+    assert f'id="ask-symbol" name="symbol" type="text" value="{SYMBOL}"' in node
+    for scope in ("both", "trace", "blast"):
+        assert f'<option value="{scope}"' in node
+    assert forbidden.calls == 0  # showing the box reads the opt-in file, never a model
+
+
+def test_where_ai_is_off_for_the_map_there_is_no_box_and_asking_shows_the_edges(
+    client: TestClient, answers: Any, tmp_path: Path
+) -> None:
+    forbidden = answers(ForbiddenTransport(), opt_ins=tmp_path / "none.json")
+    empty = html_of(client.get("/ui/maps/shop"))
+    node = html_of(client.get(f"/ui/maps/shop/node/{node_id(client, SYMBOL)}"))
+    asked = html_of(ask(client))
+
+    for html in (empty, node):
+        assert ASK_FORM not in html
+        assert "AI is off for this map" in html
+        assert "grk ai enable map:shop --profile NAME" in html
+    assert "badge-state-disabled" in asked  # a POST anyway is `grk ask` with AI off
+    assert "ai.disabled" in asked
+    assert EDGE in asked
+    assert 'class="marker"' not in asked
+    assert forbidden.calls == 0
+
+
+def test_an_answer_about_a_symbol_cites_file_line_marks_exactly_the_quote_and_shows_the_edges(
+    client: TestClient, answers: Any
+) -> None:
+    from ui_site import MAP_GOOD_REPLY
+
+    transport = answers(RecordingTransport([openai_reply(MAP_GOOD_REPLY)]))
+    response = ask(client, scope="both")
+    html = html_of(response)
+
+    assert response.status_code == 200
+    assert len(transport.sent) == 1
+    assert EDGE in transport.sent[0].body.decode()  # the edge's evidence line is what was sent
+    assert "badge-state-answered" in html
+    assert "bill asks for the tax rate." in html
+    assert '<a class="marker" href="#cite-1" data-marker="1"' in html
+    cite = re.search(r'<li id="cite-1" class="edge cite-item">(.*?)</li>', html, re.DOTALL)
+    assert cite
+    assert "<code>billing/invoice.py:5</code>" in cite.group(1)
+    assert "badge-verified" in cite.group(1)
+    assert re.findall(r"<mark>([^<]*)</mark>", cite.group(1)) == [EDGE_QUOTE]
+    lit = re.findall(r'<span class="q" data-markers="1">([^<]*)</span>', html)
+    assert lit == [EDGE_QUOTE]  # the sent edge's quoted part, which the marker lights
+    assert "shop.api.order calls billing.invoice.bill at shop/api.py:11" in html  # its blast too
+    assert len(re.findall(r'<li id="edge-\d+" class="edge">', html)) == 3
+
+
+def test_a_refused_answer_about_a_symbol_shows_the_reason_and_the_edges_not_the_answer(
+    client: TestClient, answers: Any
+) -> None:
+    from ui_site import MAP_BAD_REPLY
+
+    answers(RecordingTransport([openai_reply(MAP_BAD_REPLY)]))
+    html = html_of(ask(client, scope="trace"))
+
+    assert "badge-state-refused" in html
+    assert "ai.invalid_output" in html
+    assert "bill sends an email" not in html  # nothing of a refused answer is shown
+    assert 'class="marker"' not in html
+    assert EDGE in html  # the edges are
+    assert "shop.api.order calls" not in html  # and only the trace's
+
+
+def test_a_symbol_not_in_the_map_is_an_error_on_the_page_before_any_model_is_asked(
+    client: TestClient, answers: Any
+) -> None:
+    forbidden = answers(ForbiddenTransport())
+    missing = ask(client, symbol="billing.invoice.refund")
+    empty = ask(client, symbol=" ")
+    bad_scope = ask(client, scope="everything")
+
+    assert missing.status_code == 404
+    assert "codemap.symbol_not_found" in html_of(missing)
+    assert "no symbol &#39;billing.invoice.refund&#39; in the map" in missing.text
+    assert ASK_FORM in missing.text  # the box is still there, to correct the name
+    assert 'value="billing.invoice.refund"' in missing.text
+    assert empty.status_code == 400
+    assert bad_scope.status_code == 400
+    assert forbidden.calls == 0
+
+
+def test_a_symbol_that_names_several_nodes_lists_them_before_any_model_is_asked(
+    admin: TestClient, own_site: Site, answers: Any
+) -> None:
+    from groundkit import open_codemap
+
+    (own_site.repo / "shop" / "tax.py").write_text("def rate():\n    return 0.1\n")
+    settings = admin.app.state.runtime.settings  # type: ignore[attr-defined]
+    with open_codemap("shop", settings=settings) as codemap:
+        codemap.update(own_site.repo)
+    forbidden = answers(ForbiddenTransport())
+    response = admin.post("/ui/maps/shop/ask", data={"symbol": "rate", "q": MAP_QUESTION})
+
+    assert response.status_code == 409
+    assert "codemap.symbol_ambiguous" in html_of(response)
+    assert "2 symbols match &#39;rate&#39;" in response.text
+    assert "billing.tax.rate" in response.text
+    assert "shop.tax.rate" in response.text
+    assert forbidden.calls == 0
+
+
+def test_a_foreign_page_cannot_post_to_the_ask_box(client: TestClient, answers: Any) -> None:
+    forbidden = answers(ForbiddenTransport())
+    post = client.post(
+        "/ui/maps/shop/ask",
+        data={"symbol": SYMBOL, "q": MAP_QUESTION},
+        headers={"Origin": "http://evil.example"},
+    )
+
+    assert post.status_code == 403
+    assert forbidden.calls == 0
+    assert client.get("/ui/maps/shop/ask").status_code == 405  # no GET asks a model
 
 
 # -- eval reports ----------------------------------------------------------------------------------

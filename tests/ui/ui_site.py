@@ -2,8 +2,10 @@
 
 ``notes`` is embedded (so hybrid search shows each arm's rank) and opted in to AI with the local
 profile ``box``, whose endpoint is a loopback fake chat server; ``plain`` has AI off. ``shop`` is
-the code map of a two-package repository with a route. Everything lives under one folder, which
-is also the folder the server starts in (so ``evals/results`` and ``grk.toml`` are found there).
+the code map of a two-package repository with a route, opted in with the local profile ``coder``
+(a fake chat server of its own, so that its scripted replies are its own). Everything lives under
+one folder, which is also the folder the server starts in (so ``evals/results`` and ``grk.toml``
+are found there).
 """
 
 from __future__ import annotations
@@ -49,6 +51,32 @@ GOOD_REPLY = json.dumps(
         ]
     }
 )
+# The code map's: `bill`'s trace (depth 2, defines left out) is one edge, source 1; the answer
+# quotes its claim, and the refused one words the edge does not hold.
+SYMBOL = "billing.invoice.bill"
+MAP_QUESTION = "what does bill depend on"
+EDGE = "billing.invoice.bill calls billing.tax.rate at billing/invoice.py:5: return rate() * 2"
+EDGE_QUOTE = "billing.invoice.bill calls billing.tax.rate"
+MAP_GOOD_REPLY = json.dumps(
+    {
+        "items": [
+            {
+                "text": "bill asks for the tax rate.",
+                "citations": [{"source": 1, "quote": EDGE_QUOTE}],
+            }
+        ]
+    }
+)
+MAP_BAD_REPLY = json.dumps(
+    {
+        "items": [
+            {
+                "text": "bill sends an email.",
+                "citations": [{"source": 1, "quote": "send_email(order_id)"}],
+            }
+        ]
+    }
+)
 BAD_REPLY = json.dumps(
     {
         "items": [
@@ -72,17 +100,18 @@ class Site:
     eval_dir: Path
 
 
-def profile_toml(chat_url: str) -> str:
-    return (
-        "[profiles.box]\n"
+def profile_toml(chat_url: str, map_chat_url: str) -> str:
+    return "".join(
+        f"[profiles.{name}]\n"
         'provider = "openai_compatible"\n'
-        f'base_url = "{chat_url}/v1"\n'
+        f'base_url = "{url}/v1"\n'
         'model = "fake"\n'
         "local = true\n"
+        for name, url in (("box", chat_url), ("coder", map_chat_url))
     )
 
 
-def make_site(root: Path, chat_url: str) -> Site:
+def make_site(root: Path, chat_url: str, map_chat_url: str = "http://127.0.0.1:9") -> Site:
     docs = root / "docs"
     (docs / "guides").mkdir(parents=True)
     (docs / "wombat.md").write_text(WOMBAT, encoding="utf-8")
@@ -101,10 +130,13 @@ def make_site(root: Path, chat_url: str) -> Site:
         plain.ingest([docs / "wombat.md"])
     with open_codemap("shop", settings=settings, create=True) as codemap:
         codemap.update(repo)
+        shop_path = codemap.folder
     xdg = root / "xdg"
-    AISettings(xdg / "groundkit" / "ai.json").enable(notes_path, "box")
+    opt_ins = AISettings(xdg / "groundkit" / "ai.json")
+    opt_ins.enable(notes_path, "box")
+    opt_ins.enable(shop_path, "coder")  # what `grk ai enable map:shop --profile coder` writes
     config = root / "grk.toml"
-    config.write_text(profile_toml(chat_url), encoding="utf-8")
+    config.write_text(profile_toml(chat_url, map_chat_url), encoding="utf-8")
     eval_dir = root / "evals" / "results"
     write_eval_run(root / "golden", root / "eval-work", eval_dir)
     return Site(root, index_dir, docs, repo, config, xdg, eval_dir)

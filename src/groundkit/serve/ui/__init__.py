@@ -52,6 +52,7 @@ def mount_ui(
     from groundkit.serve.ui.assets import static_router
     from groundkit.serve.ui.evals import evals_router
     from groundkit.serve.ui.home import home_router
+    from groundkit.serve.ui.map_ask import map_ask_router
     from groundkit.serve.ui.maps import maps_router
     from groundkit.serve.ui.search import search_router
 
@@ -62,5 +63,6 @@ def mount_ui(
     app.include_router(home_router(answers, runtime.mutations_enabled))
     app.include_router(search_router())
     app.include_router(answer_router(answers))
-    app.include_router(maps_router())
+    app.include_router(maps_router(answers))
+    app.include_router(map_ask_router(answers))
     app.include_router(evals_router(eval_dir))

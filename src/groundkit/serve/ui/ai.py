@@ -1,7 +1,9 @@
-"""Whether a collection may use AI, as the pages say it: the same opt-in file `grk ai` writes.
+"""Whether a collection or a code map may use AI, as the pages say it: the opt-in file `grk ai`
+writes (a map is keyed by its folder, as a collection is).
 
-Reading it never calls a model or the network; a model is only ever called from the answer page,
-on the server, after the same checks `grk answer` makes (``answer.access.resolve_chat``).
+Reading it never calls a model or the network; a model is only ever called from the answer page
+and the code map's ask box, on the server, after the same checks `grk answer` and `grk ask` make
+(``answer.access.resolve_chat``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The answer page: the evidence always, and a model's explanation only where every quote checks.
 
-This page is the only place the server calls a model, and only on a POST from its own form (a
-browser sends its Origin with a POST, so ``HostGuard`` refuses one from another site; a GET,
-which any link could trigger, never calls a model). The checks are those of `grk answer`
-(``resolve_chat``, then ``answer_question``): opt-in, profile, key, endpoint rules, redaction,
-the citation contract. Neither REST nor MCP can reach a model.
+This page and the code map's ask box (``map_ask``) are the only places the server calls a model,
+and only on a POST from their own form (a browser sends its Origin with a POST, so ``HostGuard``
+refuses one from another site; a GET, which any link could trigger, never calls a model). The
+checks are those of `grk answer` (``resolve_chat``, then ``answer_question``): opt-in, profile,
+key, endpoint rules, redaction, the citation contract. Neither REST nor MCP can reach a model.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ STATES = {
     "disabled": "AI is off for this collection: here is the evidence.",
     "unavailable": "AI is on, but the model cannot be used now: here is the evidence.",
     "failed": "The model could not be asked: here is the evidence.",
-    "refused": "The model's answer broke the citation contract and was refused: here is the"
-    " evidence.",
+    "refused": "The model's answer was refused (it broke the citation contract, or was cut"
+    " off): here is the evidence.",
 }
 
 

@@ -33,6 +33,7 @@ class MapRow:
     unresolved: int
     size_bytes: int
     error: str | None = None
+    ai: str = "off"  # AIView.note: `grk ai enable map:NAME` turns it on
 
 
 def collection_rows(request: Request, answer_runtime: AnswerRuntimeFactory) -> list[Any]:
@@ -50,15 +51,17 @@ def collection_rows(request: Request, answer_runtime: AnswerRuntimeFactory) -> l
     return rows
 
 
-def map_rows(request: Request) -> list[MapRow]:
+def map_rows(request: Request, answer_runtime: AnswerRuntimeFactory) -> list[MapRow]:
     from groundkit.codemap.api import list_codemaps, map_dir, open_codemap
 
     settings = runtime_of(request).settings
+    answers = answer_runtime()
     rows = []
     for name in list_codemaps(settings.index_dir):
         try:
             with open_codemap(name, settings=settings) as codemap:
                 counts = codemap.counts()
+                ai = ai_view(answers, codemap.folder).note
             size = os.path.getsize(map_dir(settings.index_dir, name) / "map.sqlite")
             rows.append(
                 MapRow(
@@ -68,6 +71,7 @@ def map_rows(request: Request) -> list[MapRow]:
                     sum(counts["edges"].values()),
                     counts["unresolved_calls"],
                     size,
+                    ai=ai,
                 )
             )
         except (GroundkitError, OSError) as exc:
@@ -90,7 +94,7 @@ def home_router(answer_runtime: AnswerRuntimeFactory, mutations: bool) -> APIRou
         context = {
             "title": "Collections and code maps",
             "collections": collections,
-            "maps": map_rows(request),
+            "maps": map_rows(request, answer_runtime),
             "default_collection": runtime_of(request).settings.collection,
             "notice": notice,
             "error": error,

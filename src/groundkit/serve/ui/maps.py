@@ -5,8 +5,8 @@ A node shows its trace (where it leads) and its blast (what depends on it), each
 evidence line; an edge shows the edges it stands for, each re-checked against the mapped folder
 (verified, drifted, missing), as ``grk edge`` does.
 
-There is no "ask" box yet: a model may explain a map only through the ``grk ask`` seam of a
-later issue, and the page shows the box only where that seam says AI is on for the map.
+Where AI is on for the map (`grk ai enable map:NAME`), the panel also offers an "ask" box
+(``map_ask``): reading the opt-in file to decide so never calls a model.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
+from groundkit.serve.ui.ai import AIView, AnswerRuntimeFactory, ai_view
 from groundkit.serve.ui.graph import AREA_PREFIX, Level, Places, drawing, members
 from groundkit.serve.ui.web import SECURITY_HEADERS, error_page, page, runtime_of
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from groundkit.codemap.api import CodeMap
     from groundkit.codemap.model import Edge
 
-__all__ = ["maps_router"]
+__all__ = ["map_ai", "maps_router", "opened_map"]
 
 _LIST_CAP = 200  # entries of one trace, blast or edge list shown; the rest is counted
 _DEPTH = 3  # trace and blast depth from a clicked node (grk trace/blast go further)
@@ -36,7 +37,7 @@ Param = Annotated[str | None, Query(max_length=500)]
 
 
 @contextmanager
-def _opened(request: Request, name: str) -> Iterator[CodeMap]:
+def opened_map(request: Request, name: str) -> Iterator[CodeMap]:
     from groundkit.codemap.api import open_codemap
 
     codemap = open_codemap(name, settings=runtime_of(request).settings)
@@ -54,9 +55,10 @@ def _level(value: str | None) -> Level:
     raise UsageError(ErrorCode.USAGE, "level is area or module")
 
 
-def ask_enabled(codemap: CodeMap) -> bool:
-    """Whether the page offers the "ask" box for this map: never, until `grk ask` exists."""
-    return False
+def map_ai(answer_runtime: AnswerRuntimeFactory, codemap: CodeMap) -> AIView:
+    """Whether AI is on for this map (the page then offers the "ask" box): the opt-in file
+    `grk ai enable map:NAME` writes, keyed by the map's folder, as for a collection's."""
+    return ai_view(answer_runtime(), codemap.folder)
 
 
 def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
@@ -65,7 +67,7 @@ def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
     return data
 
 
-def maps_router() -> APIRouter:
+def maps_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     @router.get("/ui/maps/{name}", response_class=HTMLResponse)
@@ -73,7 +75,7 @@ def maps_router() -> APIRouter:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
         try:
             chosen = _level(level)
-            with _opened(request, name) as codemap:
+            with opened_map(request, name) as codemap:
                 overview = codemap.overview().to_dict()
                 context.update(
                     overview=overview,
@@ -81,7 +83,8 @@ def maps_router() -> APIRouter:
                     area=area or "",
                     areas=[a["area"] for a in overview["areas"]],
                     kinds=sorted(k for k in overview["edges"] if k != "defines"),
-                    ask=ask_enabled(codemap),
+                    ai=map_ai(answer_runtime, codemap),
+                    ask={"symbol": "", "q": "", "scope": "both"},
                 )
         except GroundkitError as exc:
             return error_page(request, exc, **context)
@@ -91,7 +94,7 @@ def maps_router() -> APIRouter:
     def graph(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
         try:
             chosen = _level(level)
-            with _opened(request, name) as codemap:
+            with opened_map(request, name) as codemap:
                 drawn = drawing(codemap.nodes(), codemap.edges(), chosen, area or None)
         except GroundkitError as exc:
             body = {**exc.to_dict(), "request_id": getattr(request.state, "request_id", "")}
@@ -103,11 +106,13 @@ def maps_router() -> APIRouter:
     def node_panel(request: Request, name: str, node_id: str) -> HTMLResponse:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
         try:
-            with _opened(request, name) as codemap:
+            with opened_map(request, name) as codemap:
                 if node_id.startswith(AREA_PREFIX):
                     context.update(_area_panel(codemap, node_id.removeprefix(AREA_PREFIX)))
                 else:
                     context.update(_node_panel(codemap, node_id))
+                    context["ai"] = map_ai(answer_runtime, codemap)
+                    context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
         except GroundkitError as exc:
             return error_page(request, exc, **context)
         return page(request, "map_panel.html", context)
@@ -124,7 +129,7 @@ def maps_router() -> APIRouter:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
         try:
             chosen = _level(level)
-            with _opened(request, name) as codemap:
+            with opened_map(request, name) as codemap:
                 nodes = codemap.nodes()
                 found = members(nodes, codemap.edges(), chosen, source, kind or "", target)
                 shown = found[:_LIST_CAP]
@@ -145,7 +150,7 @@ def maps_router() -> APIRouter:
     def edge_panel(request: Request, name: str, edge_id: str) -> HTMLResponse:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
         try:
-            with _opened(request, name) as codemap:
+            with opened_map(request, name) as codemap:
                 edge = codemap.edge(edge_id)
                 check = codemap.verify([edge])[0]
             context.update(panel="edges", heading=edge.evidence, edges=[_edge_view(edge, check)])

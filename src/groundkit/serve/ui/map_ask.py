@@ -1,0 +1,194 @@
+"""The code map's "ask" box: a model explains a symbol's edges, quoting only them (`grk ask`).
+
+Like the answer page, this is a page, never an API route, and a model is only asked on a POST
+from the box (``HostGuard`` refuses a POST from another site's page; no GET asks). The checks and
+the call are those of `grk ask`: the symbol is found first (not found or ambiguous is an error
+on the page, before the opt-in, a key or a model is touched), then ``resolve_chat`` for the map
+and ``ask_code``. Whatever the AI state, the edges that were (or would have been) sent are shown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse
+
+from groundkit.errors import ErrorCode, GroundkitError, UsageError
+from groundkit.serve.ui.ai import AnswerRuntimeFactory, ai_view
+from groundkit.serve.ui.maps import opened_map
+from groundkit.serve.ui.spans import quote_pieces
+from groundkit.serve.ui.web import error_page, page, read_form, runtime_of
+
+if TYPE_CHECKING:
+    from groundkit.answer.report import AnswerReport
+
+__all__ = ["SCOPES", "ask_view", "map_ask_router"]
+
+SCOPES = ("both", "trace", "blast")
+DEPTH = 2  # `grk ask`'s defaults: the box asks what the command asks with no option given
+TOP_K = 20
+_MAX_SYMBOL = 500
+_MAX_QUESTION = 4000
+
+# What each state means here; the reason (code, message, hint) is shown beside it.
+STATES = {
+    "answered": "The model's explanation: every quote below was checked against the edges sent.",
+    "no_evidence": "The symbol has no edge in this scope, so no model was asked.",
+    "disabled": "AI is off for this map: here are the edges.",
+    "unavailable": "AI is on, but the model cannot be used now: here are the edges.",
+    "failed": "The model could not be asked: here are the edges.",
+    "refused": "The model's answer was refused (it broke the citation contract, or was cut"
+    " off): here are the edges.",
+}
+
+
+def ask_view(report: AnswerReport) -> dict[str, Any]:
+    """The report as the page shows it: each citation at its ``file:line`` with the quoted part
+    of its edge's evidence marked, and each edge sent with the quotes of it that markers light."""
+    from groundkit.answer.edges import CitedEdge, EdgeItem
+
+    ai = report.ai
+    cited = [
+        c for c in (report.answer.citations if report.answer else ()) if isinstance(c, CitedEdge)
+    ]
+    by_marker = {c.marker: c for c in cited}
+    items = [
+        {
+            "text": item.text,
+            "markers": [
+                {"marker": m, "source": by_marker[m].source} for m in item.markers if m in by_marker
+            ],
+        }
+        for item in (report.answer.items if report.answer else ())
+    ]
+    citations = [
+        {
+            "marker": c.marker,
+            "source": c.source,
+            "location": c.location,
+            "kind": str(c.edge.kind),
+            "provenance": str(c.edge.provenance),
+            "confidence": c.edge.confidence,
+            "source_name": c.edge.source.qualname,
+            "target_name": c.edge.target.qualname,
+            "verification": c.verification,
+            "edge_id": c.edge.id,
+            # offsets into the evidence line as the map holds it: the mark is exactly the quote
+            "pieces": quote_pieces(c.edge.evidence, [(c.marker, c.start, c.end)]),
+        }
+        for c in cited
+    ]
+    edges = []
+    for item in report.bundle.items:
+        if not isinstance(item, EdgeItem):
+            continue
+        quotes = [(c.marker, c.start, c.end) for c in cited if c.source == item.number]
+        edges.append(
+            {
+                "number": item.number,
+                "role": item.role,
+                "depth": item.depth,
+                "path_confidence": round(item.path_confidence, 2),
+                "edge": item.edge.to_dict(),
+                "location": str(item.edge.location),
+                "pieces": quote_pieces(item.text, quotes),
+            }
+        )
+    bundle = report.bundle
+    return {
+        "state": str(ai.state),
+        "state_text": STATES.get(str(ai.state), ""),
+        "profile": ai.profile,
+        "provider": ai.provider,
+        "model": ai.model,
+        "reason": ai.error.to_dict() if ai.error else None,
+        "warning": ai.warning,
+        "answered": report.answer is not None,
+        "abstained": report.answer is not None and report.answer.abstained,
+        "answer_items": items,
+        "citations": citations,
+        "edges": edges,
+        "symbol": bundle.symbol,
+        "found": bundle.code_found,
+        "omitted": bundle.omitted,
+        "max_bytes": bundle.max_bytes,
+    }
+
+
+def map_ask_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.post("/ui/maps/{name}/ask", response_class=HTMLResponse)
+    async def ask(request: Request, name: str) -> HTMLResponse:
+        try:
+            posted = await read_form(request)
+        except GroundkitError as exc:
+            return error_page(request, exc, map_name=name)
+        form = {
+            "symbol": posted.get("symbol", "").strip(),
+            "q": posted.get("q", ""),
+            "scope": posted.get("scope", "both"),
+        }
+        return await run_in_threadpool(_ask, request, name, form)
+
+    def _ask(request: Request, name: str, form: dict[str, str]) -> HTMLResponse:
+        from groundkit.answer.access import enabled_profile, resolve_chat
+        from groundkit.answer.service import ask_code
+
+        context: dict[str, Any] = {
+            "title": f"Ask the code map {name}",
+            "map_name": name,
+            "ask": form,
+            "report": None,
+        }
+        settings = runtime_of(request).settings
+        try:
+            with opened_map(request, name) as codemap:
+                answers = answer_runtime()
+                context["ai"] = ai_view(answers, codemap.folder)
+                try:
+                    _check(form)
+                    codemap.find(form["symbol"])  # as `grk ask`: before any opt-in or key
+                    chat = resolve_chat(
+                        settings,
+                        codemap.folder,
+                        codemap.name,
+                        profile=None,
+                        runtime=answers,
+                        kind="map",
+                    )
+                    chosen = enabled_profile(answers, codemap.folder)
+                    config = settings.profiles.get(chosen) if chosen else None
+                    report = ask_code(
+                        codemap,
+                        form["symbol"],
+                        form["q"],
+                        chat,
+                        scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
+                        depth=DEPTH,
+                        top_k=TOP_K,
+                        profile=chosen,
+                        quotes=config.quotes if config else None,
+                    )
+                except GroundkitError as exc:  # the form or the symbol (AI failures: the report)
+                    request.state.error_code = str(exc.code)
+                    context["error"] = exc
+                    return page(request, "map_ask.html", context, status=int(exc.outcome.http))
+        except GroundkitError as exc:  # no such map, say: the page itself fails
+            return error_page(request, exc, **context)
+        request.state.results = len(report.bundle.items)
+        context["report"] = ask_view(report)
+        return page(request, "map_ask.html", context)
+
+    return router
+
+
+def _check(form: dict[str, str]) -> None:
+    if not form["symbol"] or len(form["symbol"]) > _MAX_SYMBOL:
+        raise UsageError(ErrorCode.USAGE, f"name a symbol (at most {_MAX_SYMBOL} characters)")
+    if not form["q"].strip() or len(form["q"]) > _MAX_QUESTION:
+        raise UsageError(ErrorCode.USAGE, f"ask a question (at most {_MAX_QUESTION} characters)")
+    if form["scope"] not in SCOPES:
+        raise UsageError(ErrorCode.USAGE, "scope is trace, blast or both")
