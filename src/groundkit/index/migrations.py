@@ -8,12 +8,28 @@ instead of creating the same tables again.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from groundkit.errors import ErrorCode, StoreError
 
 __all__ = ["SCHEMA_VERSION", "migrate"]
 
-_MIGRATIONS: tuple[str, ...] = (
+
+def _cut_chunk_texts(conn: sqlite3.Connection) -> None:
+    """Give each chunk its own text, cut from its document's (migration 7)."""
+    documents = conn.execute("SELECT id, text FROM documents ORDER BY id")
+    for doc, text in documents:
+        rows = conn.execute('SELECT id, start, "end" FROM chunks WHERE doc = ?', (doc,)).fetchall()
+        conn.executemany(
+            "UPDATE chunks SET text = ? WHERE id = ?",
+            [(text[start:end], rowid) for rowid, start, end in rows],
+        )
+
+
+# A migration is SQL, or SQL then a step in Python over the connection (same transaction).
+Migration = str | tuple[str, Callable[[sqlite3.Connection], None]]
+
+_MIGRATIONS: tuple[Migration, ...] = (
     # 1: documents with their whole normalised text; chunks as offsets into it.
     """
     CREATE TABLE manifest (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -122,12 +138,15 @@ _MIGRATIONS: tuple[str, ...] = (
     # cut out of its document's text (``substr`` of the whole document, read again for every
     # chunk); the fingerprint was made from the text at every search, which cost more than the
     # rest of a hit. Rows stored before keep NULL in ``fold`` (made at search time, as before).
-    """
-    ALTER TABLE chunks ADD COLUMN text TEXT;
-    ALTER TABLE chunks ADD COLUMN fold BLOB;
-    UPDATE chunks SET text = (SELECT substr(d.text, chunks.start + 1, chunks."end" - chunks.start)
-        FROM documents d WHERE d.id = chunks.doc);
-    """,
+    #    The texts are cut in Python, one read of each document: SQLite's ``substr`` walks a
+    #    text from its start, so cutting every chunk of a large document in SQL took seconds.
+    (
+        """
+        ALTER TABLE chunks ADD COLUMN text TEXT;
+        ALTER TABLE chunks ADD COLUMN fold BLOB;
+        """,
+        _cut_chunk_texts,
+    ),
 )
 
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -144,8 +163,12 @@ def migrate(conn: sqlite3.Connection) -> None:
     try:
         current = _version(conn)  # again, under the lock: another process may have migrated
         for version in range(current + 1, SCHEMA_VERSION + 1):
-            for statement in _statements(_MIGRATIONS[version - 1]):
+            step = _MIGRATIONS[version - 1]
+            script, then = step if isinstance(step, tuple) else (step, None)
+            for statement in _statements(script):
                 conn.execute(statement)
+            if then is not None:
+                then(conn)
             conn.execute(
                 "INSERT OR REPLACE INTO manifest VALUES ('schema_version', ?)", (str(version),)
             )
