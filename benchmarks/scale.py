@@ -50,6 +50,8 @@ from pathlib import Path
 
 import tantivy
 
+from groundkit.index.lexical import analyzer
+
 REPO = Path(__file__).resolve().parent.parent
 SHARD = 100
 TARGET_CHARS = 1590
@@ -103,17 +105,6 @@ def read_records(folder: Path) -> Iterator[dict[str, str]]:
 
 
 # -- raw tantivy, the floor ------------------------------------------------------------------------
-def _analyzer() -> tantivy.TextAnalyzer:
-    return (
-        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.remove_long(40))
-        .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.stopword("english"))
-        .filter(tantivy.Filter.stemmer("english"))
-        .build()
-    )
-
-
 def _schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_unsigned_field("id", stored=True, indexed=True, fast=True)
@@ -125,7 +116,7 @@ class Floor:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.schema = _schema()
-        self.analyzer = _analyzer()
+        self.analyzer = analyzer()  # groundkit's own: the same tokens by construction
 
     def build(self, folder: Path, threads: int) -> None:
         shutil.rmtree(self.path, ignore_errors=True)

@@ -33,7 +33,7 @@ from groundkit.index.disk import disk_usage
 from groundkit.index.faults import classify_os_error, disk_full, nearly_full
 from groundkit.index.store import Store
 
-__all__ = ["ANALYZER", "LexicalIndex"]
+__all__ = ["ANALYZER", "LexicalIndex", "analyzer"]
 
 # Bump the suffix whenever the analyzer, the schema or what ``Store.indexed_texts`` feeds the
 # index changes: the stored postings depend on all three.
@@ -47,7 +47,8 @@ _LEGACY = "lexical"  # the single folder of collections made before generations
 _OPEN_ATTEMPTS = 3  # a rebuild may swap the folder away between reading the pointer and opening
 
 
-def _analyzer() -> tantivy.TextAnalyzer:
+def analyzer() -> tantivy.TextAnalyzer:
+    """groundkit's BM25 analyzer (``ANALYZER``); the scale benchmark builds raw tantivy with it."""
     return (
         tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
         .filter(tantivy.Filter.remove_long(40))
@@ -82,7 +83,7 @@ class LexicalIndex:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._analyzer = _analyzer()
+        self._analyzer = analyzer()
         self._schema = _schema()
         self._index: tantivy.Index | None = None
         self._failure: BaseException | None = None
