@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from groundkit.cli.answer_render import render_report
+from groundkit.cli.answer_render import render_report, report_options
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.types import SearchMode
 
@@ -61,12 +61,7 @@ def make_runtime() -> Runtime:
     show_default=True,
     help="How many edges --with-code adds.",
 )
-@click.option(
-    "--show-reply",
-    is_flag=True,
-    help="When the answer is refused, print the model's reply with the reason (text only).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON.")
+@report_options
 @pass_ctx
 def answer_command(
     obj: Context,

@@ -11,7 +11,8 @@ as a ``backslashreplace`` escape): it failed a check, and is shown only because 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,9 +21,21 @@ if TYPE_CHECKING:
     from groundkit.answer.contract import Cited
     from groundkit.answer.report import AnswerReport
 
-__all__ = ["highlight", "render_report", "shown_reply"]
+__all__ = ["highlight", "render_report", "report_options", "shown_reply"]
 
 OPEN, CLOSE = "\u00ab", "\u00bb"  # « »
+
+
+def report_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--show-reply`` and ``--json``: how `grk answer` and `grk ask` render their report."""
+    command = click.option(
+        "--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON."
+    )(command)
+    return click.option(
+        "--show-reply",
+        is_flag=True,
+        help="When the answer is refused, print the model's reply with the reason (text only).",
+    )(command)
 
 
 def highlight(text: str, start: int, end: int) -> str:

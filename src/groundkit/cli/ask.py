@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from groundkit.cli.answer_render import render_report
+from groundkit.cli.answer_render import render_report, report_options
 from groundkit.cli.context import Context, pass_ctx
 
 __all__ = ["ask_command"]
@@ -37,12 +37,7 @@ __all__ = ["ask_command"]
 )
 @click.option("--profile", help="Provider profile [default: the one the map allows].")
 @click.option("--judge", is_flag=True, help="Ask the model for an advisory faithfulness check.")
-@click.option(
-    "--show-reply",
-    is_flag=True,
-    help="When the answer is refused, print the model's reply with the reason (text only).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the AnswerReport as JSON.")
+@report_options
 @pass_ctx
 def ask_command(
     obj: Context,
