@@ -87,6 +87,24 @@ def test_each_failure_has_its_own_exit_status_and_code(grk: Grk, shop: Path) -> 
     assert grk.error("map", str(shop), "--name", "../x") == (2, "usage.invalid_name")
 
 
+def test_symbol_bytes_that_are_not_utf8_are_not_found_rather_than_a_crash(
+    grk: Grk, shop: Path
+) -> None:
+    # Python hands a command line's non-UTF-8 bytes over as lone surrogates ($'order\xff').
+    grk("map", str(shop), "--quiet")
+    for command in ("trace", "blast"):
+        assert grk.error(command, "order\udcff", "--map", "shop-repo") == (
+            5,
+            "codemap.symbol_not_found",
+        )
+    assert grk.error("ask", "order\udcff", "why?", "--map", "shop-repo") == (
+        5,
+        "codemap.symbol_not_found",
+    )
+    assert grk.error("edge", "a\udcff", "--map", "shop-repo")[0] == 2
+    assert grk.error("trace", "order", "--map", "shop\udcff")[0] == 2
+
+
 def test_text_errors_go_to_stderr_with_a_hint(grk: Grk, shop: Path) -> None:
     grk("map", str(shop), "--quiet")
     assert grk("blast", "save", "--map", "shop-repo") == 6

@@ -16,6 +16,7 @@ from groundkit.codemap.model import Node, NodeKind
 from groundkit.codemap.routes import normalise
 from groundkit.codemap.store import MapStore
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
+from groundkit.text import is_text
 
 __all__ = ["SymbolAmbiguous", "SymbolNotFound", "find_symbol"]
 
@@ -58,6 +59,10 @@ def _label(node: Node) -> str:
 
 def find_symbol(store: MapStore, symbol: str) -> Node:
     text = symbol.strip()
+    if not is_text(text):
+        # Undecodable bytes from argv (surrogate escapes): no name in the map, which is UTF-8,
+        # can hold them, and SQLite could not even be asked.
+        raise SymbolNotFound(text, [])
     route = _ROUTE.match(text)
     if route:
         return _one(text, _routes(store, route.group(1).upper(), route.group(2)), store)
