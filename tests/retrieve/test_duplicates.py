@@ -49,20 +49,26 @@ def test_the_same_page_in_three_files_takes_one_place_not_three(
     assert {h.citation.source for h in hits} - copies == {"rivers.md", "eyes.txt"}
 
 
-def test_top_k_is_filled_even_when_many_copies_rank_above_the_rest(tmp_path: Path) -> None:
+@pytest.mark.parametrize("top_k", [4, 60])  # 60: the long walk's batches (BatchFolding)
+def test_top_k_is_filled_even_when_many_copies_rank_above_the_rest(
+    tmp_path: Path, top_k: int
+) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
-    for i in range(40):  # forty copies of one page outrank everything else
-        (docs / f"copy{i:02}.md").write_text(f"# Platypus\n\n{PASSAGE} Platypus platypus.\n")
-    for name in ("a", "b", "c"):
+    for i in range(100):  # a hundred copies of one page outrank everything else
+        (docs / f"copy{i:03}.md").write_text(f"# Platypus\n\n{PASSAGE} Platypus platypus.\n")
+        if i % 2:  # half of them cut short: near-duplicates, not the same words
+            (docs / f"copy{i:03}.md").write_text(f"# Platypus\n\n{PASSAGE[:-30]} Platypus.\n")
+    others = [f"n{i:02}" for i in range(top_k - 1)]
+    for name in others:
         (docs / f"{name}.txt").write_text(f"A platypus note, {name}, about something else.\n")
     with groundkit.open_collection("c", index_dir=tmp_path / "index") as coll:
         coll.ingest([str(docs)])
-        hits = coll.search("platypus", top_k=4)
+        hits = coll.search("platypus", top_k=top_k)
 
-    assert len(hits) == 4
-    assert len(hits[0].folded) == 39
-    assert {h.citation.source for h in hits[1:]} == {"a.txt", "b.txt", "c.txt"}
+    assert len(hits) == top_k
+    assert len(hits[0].folded) == 99
+    assert {h.citation.source for h in hits[1:]} == {f"{name}.txt" for name in others}
 
 
 def test_the_setting_turns_collapsing_off(tmp_path: Path, mirrored: Path) -> None:

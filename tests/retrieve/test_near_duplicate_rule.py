@@ -7,6 +7,7 @@ from random import Random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from groundkit.retrieve.batch_folding import BatchFolding
 from groundkit.retrieve.duplicates import (
     MIN_SHINGLES,
     THRESHOLD,
@@ -15,6 +16,7 @@ from groundkit.retrieve.duplicates import (
     fingerprint,
     near_duplicates,
     stored_fingerprint,
+    stored_fingerprints,
     words,
 )
 
@@ -126,19 +128,33 @@ def folds_as_the_pairwise_test(
             words += texts[rnd.randrange(len(texts))].split()
         texts.append(" ".join(words))
     rnd.shuffle(texts)
-    folding = Folding()
+    expected: list[int | None] = []
     kept: list[str] = []
     for text in texts:
-        expected = next(
-            (i for i, k in enumerate(kept) if near_duplicates(fingerprint(text), fingerprint(k))),
-            None,
+        expected.append(
+            next(
+                (
+                    i
+                    for i, k in enumerate(kept)
+                    if near_duplicates(fingerprint(text), fingerprint(k))
+                ),
+                None,
+            )
         )
-        found = fingerprint(text)
-        if stored:
-            found = Fingerprint.from_bytes(found.to_bytes())
-        assert folding.place(found) == expected
-        if expected is None:
+        if expected[-1] is None:
             kept.append(text)
+    found = [fingerprint(text) for text in texts]
+    if stored:
+        found = [Fingerprint.from_bytes(f.to_bytes()) for f in found]
+    folding = Folding()
+    assert [folding.place(f) for f in found] == expected
+    # In batches of random sizes, as a long search walks its ranking.
+    batched, placed, at = BatchFolding(), [], 0
+    while at < len(found):
+        size = rnd.randrange(1, len(found) + 1)
+        placed += batched.place_all(found[at : at + size])
+        at += size
+    assert placed == expected
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=127)))
@@ -188,6 +204,22 @@ def test_the_fingerprint_stored_at_ingest_is_the_one_search_would_make(text: str
     assert stored_fingerprint(text) == fingerprint(text).to_bytes()
 
 
+@given(st.lists(st.one_of(st.text(), st.lists(st.sampled_from(WIDE), max_size=200).map(" ".join))))
+@settings(deadline=None)
+def test_fingerprints_made_together_are_those_made_one_at_a_time(texts: list[str]) -> None:
+    assert stored_fingerprints(texts) == [fingerprint(t).to_bytes() for t in texts]
+
+
+def test_a_batch_walk_that_stops_early_leaves_the_rest_unplaced() -> None:
+    """A search stops reading verdicts once it has its top k: the hits after are never met."""
+    folding = BatchFolding()
+    verdicts = folding.place_all([fingerprint(PASSAGE), fingerprint(OTHER)])
+    assert next(verdicts) is None
+    del verdicts
+    # OTHER was not kept, so a copy of it is kept now, and PASSAGE's copy folds into PASSAGE.
+    assert list(folding.place_all([fingerprint(OTHER.upper()), fingerprint(PASSAGE)])) == [None, 0]
+
+
 def test_fingerprints_do_not_depend_on_the_process() -> None:
     """Stored at ingest and read by later processes: no salted hash may enter them."""
     import subprocess
@@ -207,3 +239,16 @@ def test_fingerprints_do_not_depend_on_the_process() -> None:
         for seed in (1, 2)
     }
     assert runs == {fingerprint(PASSAGE).to_bytes().hex()}
+
+
+def test_a_passage_sharing_exactly_the_threshold_of_3_grams_is_folded() -> None:
+    """20 distinct 3-grams each; 16 shared (0.8 x 20) folds, 15 does not."""
+    base = [f"a{i}" for i in range(22)]
+    at_threshold = " ".join([*base[:18], "n1", "n2", "n3", "n4"])
+    below = " ".join([*base[:17], "n1", "n2", "n3", "n4", "n5"])
+    for found, expected in ((at_threshold, 0), (below, None)):
+        assert len(fingerprint(found).shingles) == 20
+        prints = [fingerprint(" ".join(base)), fingerprint(found)]
+        folding = Folding()
+        assert [folding.place(p) for p in prints] == [None, expected]
+        assert list(BatchFolding().place_all(prints)) == [None, expected]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, Span, chunk_text
@@ -14,7 +14,7 @@ from groundkit.index.store import NewChunk, Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Loaded, Rejected, load
 from groundkit.ingest.walk import FileInput
-from groundkit.retrieve.duplicates import stored_fingerprint
+from groundkit.retrieve.duplicates import stored_fingerprints
 from groundkit.types import Skipped
 
 __all__ = ["Tally", "chunking_key", "document_id_for", "ingest_file", "ingest_one", "read_file"]
@@ -150,14 +150,28 @@ def _ingest_source(
     tally.skipped.extend(Skipped(shown + s.source[len(origin) :], s.reason) for s in found.skipped)
     tally.unchanged += len(found.unchanged)
     produced = set(found.unchanged)
-    for item in found.loaded:
+    spans = [
+        chunk_text(item.text, format=item.format, settings=chunking, pages=item.pages)
+        for item in found.loaded
+    ]
+    # Every chunk of the file at once: a numpy pass per chunk cost more than the hashing itself.
+    folds = iter(
+        stored_fingerprints(
+            [
+                item.text[s.start : s.end]
+                for item, cut in zip(found.loaded, spans, strict=True)
+                for s in cut
+            ]
+        )
+    )
+    for item, cut in zip(found.loaded, spans, strict=True):
         produced.add(item.source)
         previous = existing.get(item.source)
         fingerprint = _fingerprint(item.content_hash, item.format, chunking)
         # A record's "#id" (or nothing, for a file) follows the name the file is shown by.
         path = shown + item.source[len(item.origin) :]
         rowid = None if previous is None else previous.rowid
-        tally.chunks += _store(store, item, path, fingerprint, chunking, rowid)
+        tally.chunks += _store(store, item, cut, folds, path, fingerprint, rowid)
         if previous is None:
             tally.new += 1
         else:
@@ -169,13 +183,13 @@ def _ingest_source(
 def _store(
     store: Store,
     item: Loaded,
+    spans: Sequence[Span],
+    folds: Iterator[bytes],
     path: str,
     fingerprint: str,
-    chunking: ChunkSettings,
     rowid: int | None,
 ) -> int:
     document_id = document_id_for(item.source)
-    spans = chunk_text(item.text, format=item.format, settings=chunking, pages=item.pages)
     chunks = [
         NewChunk(
             "c" + _digest(f"{document_id}|{fingerprint}|{s.start}|{s.end}"),
@@ -184,7 +198,7 @@ def _store(
             s.metadata,
             line,
             end_line,
-            stored_fingerprint(item.text[s.start : s.end]),
+            next(folds),
         )
         for s, (line, end_line) in zip(spans, _lines(item.text, spans), strict=True)
     ]

@@ -7,9 +7,10 @@ every mode. Near-duplicates are folded after fusion and rerank, so the best copy
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from groundkit.embed.base import Embedder
@@ -17,6 +18,7 @@ from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import HitRow, Store
 from groundkit.index.vectors import VectorIndex
+from groundkit.retrieve.batch_folding import BATCH_FROM, BatchFolding
 from groundkit.retrieve.citations import citation_of
 from groundkit.retrieve.duplicates import Fingerprint, Folding, fingerprint
 from groundkit.retrieve.fusion import rrf
@@ -221,19 +223,25 @@ class _Ranking:
 
     def hits(self) -> list[Hit]:
         top_k, seen = self.request.top_k, self.seen
-        folding = Folding() if self.request.collapse else None
+        folding: Folding | BatchFolding | None = None
+        if self.request.collapse:
+            folding = BatchFolding() if top_k >= BATCH_FROM else Folding()
         kept: list[tuple[int, float]] = []
         folded: list[list[int]] = []
         at = 0
         while len(kept) < top_k and at < len(self.ranked):
             # Read the rows the walk needs if nothing more is folded (at least a few).
             batch = self.ranked[at : at + max(top_k - len(kept), _MIN_BATCH)]
+            at += len(batch)
             seen.fetch([rowid for rowid, _ in batch])
-            for rowid, score in batch:
-                at += 1
-                if rowid not in seen.rows:  # dropped from the store; the derived index is behind
-                    continue
-                into = None if folding is None else folding.place(seen.fingerprint(rowid))
+            # A row gone from the store is skipped: the derived index is behind.
+            batch = [(rowid, score) for rowid, score in batch if rowid in seen.rows]
+            verdicts: Iterable[int | None] = (
+                repeat(None)
+                if folding is None
+                else folding.place_all([seen.fingerprint(rowid) for rowid, _ in batch])
+            )
+            for (rowid, score), into in zip(batch, verdicts, strict=False):
                 if into is None:
                     kept.append((rowid, score))
                     folded.append([])

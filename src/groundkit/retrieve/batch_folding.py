@@ -1,0 +1,125 @@
+"""Near-duplicate folding for a long walk: every pair's shared 3-grams counted at once, by numpy.
+
+``Folding`` places hits one at a time in pure Python; placing a hundred of them that way cost
+more than the rest of a top-100 search together (and three times what bm25s takes for a whole
+query). ``BatchFolding`` gives the very same verdicts (the same rule, ``near_duplicates``,
+against each kept hit in keeping order) for a batch of hits at a time: it sorts every 3-gram of
+the batch and of the hits kept before it once, counts for each pair of hits the 3-grams they
+share, and then walks the batch in order against that table.
+
+numpy takes about 150 ms to import, more than a whole ``grk search`` process otherwise costs,
+so a search uses this only for batches of ``BATCH_FROM`` hits or more (``search`` decides); a
+short walk keeps to ``Folding``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from groundkit.retrieve.duplicates import MIN_SHINGLES, THRESHOLD, Fingerprint
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["BATCH_FROM", "BatchFolding"]
+
+BATCH_FROM = 48  # below this, Folding's filter costs less than numpy's fixed costs
+
+
+class BatchFolding:
+    """Hits met best first, a batch at a time: each is kept, or folded into the first kept hit
+    it nearly duplicates. ``place_all`` yields the verdicts lazily: a walk that stops early
+    leaves the hits it did not read unplaced, as if never met."""
+
+    def __init__(self) -> None:
+        self._kept: list[Fingerprint] = []
+        self._exact: dict[int, int] = {}
+        self._large: list[int] = []  # kept hits with MIN_SHINGLES 3-grams or more
+
+    def place(self, found: Fingerprint) -> int | None:
+        return next(self.place_all([found]))
+
+    def place_all(self, batch: Sequence[Fingerprint]) -> Iterator[int | None]:
+        """For each hit of ``batch`` in order: the index (in keeping order) of the kept hit it
+        folds into, or None when it is kept."""
+        earlier = [self._kept[i] for i in self._large]
+        large = [found for found in batch if found.size >= MIN_SHINGLES]
+        table = _near_table([*earlier, *large])
+        kept_as: list[int | None] = [*self._large, *([None] * len(large))]
+        row = len(earlier) - 1  # the table's row of the last large hit met
+        exact, kept = self._exact, self._kept
+        for found in batch:
+            same = exact.get(found.words)
+            if found.size >= MIN_SHINGLES:
+                row += 1
+                if same is None and table[row]:
+                    # The first kept hit in keeping order: rows of kept hits rise with it.
+                    same = next(
+                        (k for k in map(kept_as.__getitem__, table[row]) if k is not None), None
+                    )
+            if same is not None:
+                yield same
+                continue
+            index = len(kept)
+            exact[found.words] = index
+            kept.append(found)
+            if found.size >= MIN_SHINGLES:
+                kept_as[row] = index
+                self._large.append(index)
+            yield None
+
+
+def _near_table(prints: Sequence[Fingerprint]) -> list[list[int]]:
+    """For each fingerprint (all of MIN_SHINGLES 3-grams or more), the others it nearly
+    duplicates by their 3-grams, in ascending order."""
+    import numpy as np  # here: see the module's docstring
+
+    n = len(prints)
+    table: list[list[int]] = [[] for _ in range(n)]
+    if n < 2:
+        return table
+    sizes = np.fromiter((p.size for p in prints), dtype=np.int64, count=n)
+    values = np.frombuffer(b"".join(p.blob for p in prints), dtype="<u4")
+    owners = np.repeat(np.arange(n, dtype=np.uint64), sizes)
+    # Sorted by (3-gram, owner): the owners of one 3-gram form a run, in ascending order, and
+    # each fingerprint's 3-grams are distinct, so a run never holds an owner twice.
+    keys = np.sort((values.astype(np.uint64) << np.uint64(32)) | owners)
+    grams = keys >> np.uint64(32)
+    repeated = grams[1:] == grams[:-1]
+    shared = np.concatenate(([False], repeated)) | np.concatenate((repeated, [False]))
+    keys, grams = keys[shared], grams[shared]  # only 3-grams of two hits or more make pairs
+    first, second = _pairs_in_runs(grams)
+    owner = (keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    codes = np.sort(owner[first] * n + owner[second])
+    if not codes.size:
+        return table
+    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    counts = np.diff(np.append(starts, codes.size))  # 3-grams shared by each pair
+    a, b = np.divmod(codes[starts], n)
+    near = counts >= THRESHOLD * np.minimum(sizes[a], sizes[b])
+    for i, j in zip(a[near].tolist(), b[near].tolist(), strict=True):
+        table[i].append(j)
+        table[j].append(i)
+    for row in table:
+        row.sort()
+    return table
+
+
+def _pairs_in_runs(
+    values: npt.NDArray[np.uint64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every pair of positions ``p < q`` of a sorted array that hold the same value."""
+    import numpy as np
+
+    size = len(values)
+    if not size:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    lengths = np.diff(np.append(starts, size))
+    after = np.repeat(starts + lengths, lengths) - np.arange(size) - 1  # later positions in run
+    first = np.repeat(np.arange(size), after)
+    offsets = np.arange(len(first)) - np.repeat(np.cumsum(after) - after, after)
+    return first, first + 1 + offsets
