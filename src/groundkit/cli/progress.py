@@ -20,6 +20,7 @@ _LABEL = {
     "reading": "reading and chunking",
     "writing": "writing",
     "indexing": "indexing",
+    "fingerprinting": "fingerprinting",
     "embedding": "embedding",
     "parsing": "parsing",
     "resolving": "resolving",

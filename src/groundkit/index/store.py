@@ -159,6 +159,15 @@ def _to_wal(conn: sqlite3.Connection) -> None:
             time.sleep(0.02)
 
 
+def _shown(conn: sqlite3.Connection) -> str:
+    """The documents table as a hit reads it: through the index that covers what a hit shows,
+    when the store has it (a read-only one may predate it)."""
+    found = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'documents_shown'"
+    ).fetchone()
+    return "documents d INDEXED BY documents_shown" if found else "documents d"
+
+
 class Store:
     """One collection's ``store.sqlite``.
 
@@ -176,6 +185,7 @@ class Store:
                     uri, uri=True, isolation_level=None, check_same_thread=False
                 )
                 self._conn.execute("PRAGMA query_only = ON")
+                self._shown = _shown(self._conn)
                 return
             self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             # First: a second process opening a new store at the same moment waits, not fails.
@@ -184,6 +194,7 @@ class Store:
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
             migrate(self._conn)
+            self._shown = _shown(self._conn)
         except sqlite3.Error as exc:
             if hasattr(self, "_conn"):
                 self._conn.close()
@@ -389,6 +400,24 @@ class Store:
         )
         return rows.fetchall()
 
+    def chunks_without_fold(self, after: int, limit: int) -> list[tuple[int, str]]:
+        """``(chunk rowid, text)`` of up to ``limit`` chunks past ``after`` that have no
+        near-duplicate fingerprint (stored before schema 7), in rowid order."""
+        rows = self._conn.execute(
+            "SELECT id, text FROM chunks WHERE fold IS NULL AND id > ? ORDER BY id LIMIT ?",
+            (after, limit),
+        )
+        return rows.fetchall()
+
+    def unfolded_count(self) -> int:
+        return int(
+            self._conn.execute("SELECT count(*) FROM chunks WHERE fold IS NULL").fetchone()[0]
+        )
+
+    def put_folds(self, rows: Iterable[tuple[bytes, int]]) -> None:
+        """Store ``(fingerprint, chunk rowid)`` pairs."""
+        self._conn.executemany("UPDATE chunks SET fold = ? WHERE id = ?", rows)
+
     def put_vectors(self, rows: Sequence[tuple[int, bytes]]) -> None:
         """Store chunk vectors, and log their documents for the vector index."""
         # An upsert, not INSERT OR REPLACE: a replace deletes without firing the count trigger.
@@ -453,7 +482,7 @@ class Store:
         marks = ",".join("?" * len(rowids))
         rows = self._conn.execute(
             f"SELECT {_HIT_COLUMNS}, {'c.fold' if fold else 'NULL'} FROM chunks c"
-            f" JOIN documents d ON d.id = c.doc WHERE c.id IN ({marks})",
+            f" JOIN {self._shown} ON d.id = c.doc WHERE c.id IN ({marks})",
             rowids,
         )
         make = HitRow._make

@@ -7,8 +7,9 @@ from typing import Protocol
 __all__ = ["PHASES", "Progress"]
 
 # In the order a run goes through them. "writing" is the store's commit; "indexing" brings the
-# lexical index in line; "embedding" gives chunks vectors, a batch per commit.
-PHASES = ("walking", "reading", "writing", "indexing", "embedding")
+# lexical index in line; "fingerprinting" gives chunks stored before schema 7 their near-duplicate
+# fingerprint; "embedding" gives chunks vectors, a batch per commit.
+PHASES = ("walking", "reading", "writing", "indexing", "fingerprinting", "embedding")
 
 
 class Progress(Protocol):

@@ -1,4 +1,5 @@
-"""One ingest run: discover -> read, load, chunk -> store; derived indexes; then vectors.
+"""One ingest run: discover -> read, load, chunk -> store; derived indexes; fingerprints missing
+from old rows; then vectors.
 
 Storing documents is one SQLite transaction, and each changed document is logged in the store's
 change log inside it. So a crash before that commit leaves the collection as it was, and a crash
@@ -22,6 +23,7 @@ from groundkit.index.store import Store
 from groundkit.ingest.fetch import fetch_page, split_inputs
 from groundkit.ingest.walk import Filters, discover
 from groundkit.pipeline.documents import Tally, ingest_file, ingest_one
+from groundkit.pipeline.folds import fold_missing
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.vectors import embed_missing
 from groundkit.types import IngestReport, Skipped
@@ -89,6 +91,7 @@ def run_ingest(
             progress("writing", 0, None)
     checkpoint("after-store-commit")
     sync_derived(store, derived, progress)
+    fold_missing(store, progress)
     report = _report(tally, [*found.passed_over, *tally.passed_over])
     if embedder is None:
         return report

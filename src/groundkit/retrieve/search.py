@@ -230,8 +230,11 @@ class _Ranking:
         folded: list[list[int]] = []
         at = 0
         while len(kept) < top_k and at < len(self.ranked):
-            # Read the rows the walk needs if nothing more is folded (at least a few).
-            batch = self.ranked[at : at + max(top_k - len(kept), _MIN_BATCH)]
+            # Read the rows the walk needs if the rest folds as the walk so far did (at least a
+            # few): a batch costs a query, and BatchFolding sets each against every kept hit.
+            need = top_k - len(kept)
+            size = -(-need * at // len(kept)) if kept else need
+            batch = self.ranked[at : at + max(size, _MIN_BATCH)]
             at += len(batch)
             seen.fetch([rowid for rowid, _ in batch])
             # A row gone from the store is skipped: the derived index is behind.
