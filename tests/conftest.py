@@ -59,3 +59,22 @@ def open_col(index_dir: Path) -> Iterator[OpenCollection]:
     yield factory
     for collection in opened:
         collection.close()
+
+
+@pytest.fixture
+def helper_processes() -> Callable[[], list[int]]:
+    """Lists the helper processes of any ingest (``pipeline.helpers``) still running."""
+
+    def running() -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    command = (entry / "cmdline").read_bytes()
+                except OSError:
+                    continue
+                if b"groundkit.pipeline.helper\0" in command + b"\0":
+                    found.append(int(entry.name))
+        return found
+
+    return running

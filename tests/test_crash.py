@@ -7,6 +7,8 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,9 +44,11 @@ def _snapshot(index_dir: Path) -> list[tuple[str, str, int, int]]:
 HOOKS = Path(__file__).parent / "crash_hooks.py"
 
 
-def _ingest(index_dir: Path, tree: Path, crash_at: str | None = None) -> int:
+def _ingest(index_dir: Path, tree: Path, crash_at: str | None = None, *, helpers: int = 0) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
-    grk = ["--index-dir", str(index_dir), "ingest", "--quiet", str(tree)]
+    config = index_dir.parent / f"helpers{helpers}.toml"
+    config.write_text(f"[ingest]\nhelpers = {helpers}\n")
+    grk = ["--config", str(config), "--index-dir", str(index_dir), "ingest", "--quiet", str(tree)]
     if crash_at:
         run = [sys.executable, str(HOOKS), crash_at, "kill", *grk]
     else:
@@ -65,15 +69,20 @@ def _assert_consistent(index_dir: Path, expected_texts: set[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("crash_at", "outcome"),
+    ("crash_at", "outcome", "helpers"),
     [
-        ("mid-ingest", "before"),
-        ("after-store-commit", "after"),
-        ("after-lexical-commit", "after"),
+        ("mid-ingest", "before", 0),
+        ("mid-ingest", "before", 2),  # the files read by helper processes
+        ("after-store-commit", "after", 0),
+        ("after-lexical-commit", "after", 0),
     ],
 )
 def test_kill_9_during_ingest_leaves_the_collection_before_or_fully_updated(
-    tmp_path: Path, crash_at: str, outcome: str
+    tmp_path: Path,
+    crash_at: str,
+    outcome: str,
+    helpers: int,
+    helper_processes: Callable[[], list[int]],
 ) -> None:
     tree, index_dir = tmp_path / "tree", tmp_path / "index"
     reference_tree, reference_index = tmp_path / "ref" / "tree", tmp_path / "ref" / "index"
@@ -89,7 +98,13 @@ def test_kill_9_during_ingest_leaves_the_collection_before_or_fully_updated(
     assert before != after
 
     _write_tree(tree, 2)
-    assert _ingest(index_dir, tree, crash_at) == -signal.SIGKILL
+    assert _ingest(index_dir, tree, crash_at, helpers=helpers) == -signal.SIGKILL
+    # Helpers end when the writer dies: their input closes.
+    for _ in range(100):
+        if not helper_processes():
+            break
+        time.sleep(0.05)
+    assert not helper_processes()
 
     _assert_consistent(index_dir, {t for _, t, _, _ in (before if outcome == "before" else after)})
     assert _snapshot(index_dir) == (before if outcome == "before" else after)

@@ -95,6 +95,15 @@ class IngestConfig(_Section, frozen=True):
     max_file_bytes: Annotated[int, _d("Larger files are skipped.", ge=1)] = 50_000_000
     url_max_bytes: Annotated[int, _d("Larger URL bodies are refused.", ge=1)] = 20_000_000
     url_timeout_s: Annotated[float, _d("Total time for one URL fetch.", gt=0, le=600)] = 20.0
+    helpers: Annotated[
+        int,
+        _d(
+            "Processes that read, chunk and fingerprint files beside the one writing the store:"
+            " -1 picks by the machine's cores and the run's size, 0 none.",
+            ge=-1,
+            le=64,
+        ),
+    ] = -1
 
 
 class SearchConfig(_Section, frozen=True):

@@ -378,6 +378,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "chunk.size",
         "chunk.min_size",
         "ingest.max_file_bytes",
+        "ingest.helpers",
         "ingest.url_max_bytes",
         "ingest.url_timeout_s",
         "ingest.dense",

@@ -1,23 +1,37 @@
-"""One file or URL into stored documents: read, load, chunk, and write inside a savepoint."""
+"""One file or URL into stored documents: read, load, chunk and fingerprint (``prepare``, which
+needs no store), then write inside a savepoint (``write_one``)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, Span, chunk_text
 from groundkit.config import Settings
-from groundkit.index.store import NewChunk, Store
+from groundkit.index.store import IngestState, NewChunk, Store
 from groundkit.ingest.formats import Format
-from groundkit.ingest.loaders import Empty, Loaded, Rejected, load
+from groundkit.ingest.loaders import Empty, Loaded, Loading, Rejected, load
 from groundkit.ingest.walk import FileInput
 from groundkit.retrieve.duplicates import stored_fingerprints
 from groundkit.types import Skipped
 
-__all__ = ["Tally", "chunking_key", "document_id_for", "ingest_file", "ingest_one", "read_file"]
+__all__ = [
+    "Prepared",
+    "Tally",
+    "chunking_key",
+    "document_id_for",
+    "file_unchanged",
+    "ingest_one",
+    "known_contents",
+    "prepare",
+    "read_file",
+    "start_file",
+    "write_file",
+]
 
 Read = Callable[[], tuple[bytes, Format]]
 
@@ -87,40 +101,124 @@ def chunking_key(chunking: ChunkSettings) -> str:
     return f"{chunking.size}|{chunking.min_size}|{CHUNKER_VERSION}"
 
 
-def ingest_file(
-    store: Store, file: FileInput, settings: Settings, chunking: ChunkSettings, tally: Tally
-) -> None:
-    """A file from disk: passed over unread when its size and time say it has not changed since
-    it was last read whole (the content hash decides whenever they differ)."""
-    key = chunking_key(chunking)
+def file_unchanged(store: Store, file: FileInput, key: str) -> tuple[os.stat_result | None, int]:
+    """A file's stat (None: it cannot be read; ``read_file`` says why) and, when its size and
+    time say it has not changed since it was last read whole, how many documents it holds
+    (else -1): it is passed over unread. The content hash decides whenever they differ."""
     try:
         stat = os.stat(file.path)
     except OSError:
-        stat = None  # read_file says why
-    if stat is not None:
-        same = store.file_unchanged(file.path, stat.st_size, stat.st_mtime_ns, key)
-        if same is not None:
-            tally.unchanged += same
-            return
+        return None, -1
+    same = store.file_unchanged(file.path, stat.st_size, stat.st_mtime_ns, key)
+    return stat, -1 if same is None else same
+
+
+Submit = Callable[[FileInput, Settings, dict[str, str], ChunkSettings], Callable[[], "Prepared"]]
+
+
+def start_file(
+    store: Store,
+    file: FileInput,
+    settings: Settings,
+    chunking: ChunkSettings,
+    submit: Submit | None,
+) -> tuple[dict[str, IngestState], Callable[[], Prepared]]:
+    """What is stored from a file now, and what to call for what it is made of: made in this
+    process when called, or by a helper (``submit``) from now on."""
+    existing = store.ingest_state(file.path)
+    known = known_contents(existing, chunking)
+    if submit is not None:
+        return existing, submit(file, settings, known, chunking)
+    return existing, partial(prepare, lambda: read_file(file, settings), file.path, known, chunking)
+
+
+def write_file(
+    store: Store,
+    file: FileInput,
+    stat: os.stat_result | None,
+    existing: Mapping[str, IngestState],
+    made: Callable[[], Prepared],
+    chunking: ChunkSettings,
+    tally: Tally,
+) -> None:
+    """Write a file ``made`` gives, and remember its size and time when it was read whole."""
     before = len(tally.skipped) + len(tally.passed_over)
-    ingest_one(store, file.path, file.shown, lambda: read_file(file, settings), chunking, tally)
+    write_one(store, file.path, file.shown, existing, made, chunking, tally)
     if stat is not None and len(tally.skipped) + len(tally.passed_over) == before:
         # Only a file read whole with nothing skipped: one with a bad record must say so again.
-        store.record_file(file.path, stat.st_size, stat.st_mtime_ns, key)
+        store.record_file(file.path, stat.st_size, stat.st_mtime_ns, chunking_key(chunking))
 
 
 def ingest_one(
     store: Store, origin: str, shown: str, read: Read, chunking: ChunkSettings, tally: Tally
 ) -> None:
-    """Ingest one file or URL inside a savepoint, so that whatever goes wrong with it (a parser's
-    own bug included) undoes only its writes and the run goes on. Store failures end the run.
+    """Ingest one URL (or file) read in this process.
 
     ``origin`` is where it is read from (an absolute path or a URL), ``shown`` how a person names
     it (relative to the folder given, or the URL)."""
+    existing = store.ingest_state(origin)
+    known = known_contents(existing, chunking)
+    made = partial(prepare, read, origin, known, chunking)
+    write_one(store, origin, shown, existing, made, chunking, tally)
+
+
+def known_contents(existing: Mapping[str, IngestState], chunking: ChunkSettings) -> dict[str, str]:
+    """Content hash -> source of what is stored from an origin and still current: content with
+    one of these hashes may be passed over unparsed."""
+    return {
+        state.content_hash: source
+        for source, state in existing.items()
+        if state.fingerprint == _fingerprint(state.content_hash, state.format, chunking)
+    }
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A file or URL read, loaded, chunked and fingerprinted: everything written of it, made
+    without the store, so that a helper process can make it (``pipeline.helpers``)."""
+
+    found: Loading | None = None
+    rejected: Rejected | None = None  # nothing in it can be used (found is None)
+    spans: list[list[Span]] = field(default_factory=list)  # of each loaded document
+    folds: list[bytes] = field(default_factory=list)  # of every chunk, in order
+    failed: str | None = None  # a helper's reader raised this (an exception's type name)
+
+
+def prepare(read: Read, origin: str, known: Mapping[str, str], chunking: ChunkSettings) -> Prepared:
+    try:
+        data, fmt = read()
+        found = load(data, origin=origin, fmt=fmt, known=known)
+    except Rejected as exc:
+        return Prepared(rejected=exc)
+    spans = [
+        chunk_text(item.text, format=item.format, settings=chunking, pages=item.pages)
+        for item in found.loaded
+    ]
+    # Every chunk of the file at once: a numpy pass per chunk cost more than the hashing itself.
+    texts = [
+        item.text[s.start : s.end]
+        for item, cut in zip(found.loaded, spans, strict=True)
+        for s in cut
+    ]
+    return Prepared(found, None, spans, stored_fingerprints(texts))
+
+
+def write_one(
+    store: Store,
+    origin: str,
+    shown: str,
+    existing: Mapping[str, IngestState],
+    made: Callable[[], Prepared],
+    chunking: ChunkSettings,
+    tally: Tally,
+) -> None:
+    """Write what ``made`` gives of one file or URL inside a savepoint, so that whatever goes
+    wrong with it (a parser's own bug included) undoes only its writes and the run goes on.
+    Store failures end the run."""
     mine = Tally()
     try:
         with store.savepoint():
-            _ingest_source(store, origin, shown, read, chunking, mine)
+            _write(store, origin, shown, existing, made(), chunking, mine)
     except sqlite3.Error:
         raise
     except Exception as exc:  # the input is at fault, not the run
@@ -129,42 +227,30 @@ def ingest_one(
     tally.add(mine)
 
 
-def _ingest_source(
-    store: Store, origin: str, shown: str, read: Read, chunking: ChunkSettings, tally: Tally
+def _write(
+    store: Store,
+    origin: str,
+    shown: str,
+    existing: Mapping[str, IngestState],
+    made: Prepared,
+    chunking: ChunkSettings,
+    tally: Tally,
 ) -> None:
-    existing = store.ingest_state(origin)
-    # Only content whose stored chunks are still current may be passed over unparsed.
-    known = {
-        state.content_hash: source
-        for source, state in existing.items()
-        if state.fingerprint == _fingerprint(state.content_hash, state.format, chunking)
-    }
-    try:
-        data, fmt = read()
-        found = load(data, origin=origin, fmt=fmt, known=known)
-    except Rejected as exc:
-        # Whatever was stored from this source stays: nothing is lost to a bad read.
-        bucket = tally.passed_over if isinstance(exc, Empty) else tally.skipped
-        bucket.append(Skipped(shown, exc.reason))
+    if made.failed is not None:
+        tally.skipped.append(Skipped(shown, f"could not be ingested ({made.failed})"))
         return
+    if made.found is None:
+        # Whatever was stored from this source stays: nothing is lost to a bad read.
+        assert made.rejected is not None
+        bucket = tally.passed_over if isinstance(made.rejected, Empty) else tally.skipped
+        bucket.append(Skipped(shown, made.rejected.reason))
+        return
+    found = made.found
     tally.skipped.extend(Skipped(shown + s.source[len(origin) :], s.reason) for s in found.skipped)
     tally.unchanged += len(found.unchanged)
     produced = set(found.unchanged)
-    spans = [
-        chunk_text(item.text, format=item.format, settings=chunking, pages=item.pages)
-        for item in found.loaded
-    ]
-    # Every chunk of the file at once: a numpy pass per chunk cost more than the hashing itself.
-    folds = iter(
-        stored_fingerprints(
-            [
-                item.text[s.start : s.end]
-                for item, cut in zip(found.loaded, spans, strict=True)
-                for s in cut
-            ]
-        )
-    )
-    for item, cut in zip(found.loaded, spans, strict=True):
+    folds = iter(made.folds)
+    for item, cut in zip(found.loaded, made.spans, strict=True):
         produced.add(item.source)
         previous = existing.get(item.source)
         fingerprint = _fingerprint(item.content_hash, item.format, chunking)

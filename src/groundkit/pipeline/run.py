@@ -11,6 +11,7 @@ what is still missing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from functools import partial
 from typing import Any
 
@@ -20,10 +21,18 @@ from groundkit.config import Settings
 from groundkit.embed.base import Embedder
 from groundkit.index.derived import DerivedIndex, catch_up
 from groundkit.index.store import Store
-from groundkit.ingest.fetch import fetch_page, split_inputs
-from groundkit.ingest.walk import Filters, discover
-from groundkit.pipeline.documents import Tally, ingest_file, ingest_one
+from groundkit.ingest.fetch import Inputs, fetch_page, split_inputs
+from groundkit.ingest.walk import Discovery, Filters, discover
+from groundkit.pipeline.documents import (
+    Tally,
+    chunking_key,
+    file_unchanged,
+    ingest_one,
+    start_file,
+    write_file,
+)
 from groundkit.pipeline.folds import fold_missing
+from groundkit.pipeline.helpers import AHEAD_BYTES, AHEAD_FILES, Helpers, helper_count, in_order
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.vectors import embed_missing
 from groundkit.types import IngestReport, Skipped
@@ -66,29 +75,7 @@ def run_ingest(
         reason = f"{scheme}:// URLs are not supported (only http and https)"
         tally.skipped.append(Skipped(item, reason))
     chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
-    seen: set[str] = set(found.present)
-    total = len(found.files) + len(named.urls)
-    with store.transaction():
-        for done, file in enumerate(found.files, start=1):
-            if progress:
-                progress("reading", done - 1, total, file.shown)
-            seen.add(file.path)
-            ingest_file(store, file, settings, chunking, tally)
-            if done == total // 2:
-                checkpoint("mid-ingest")
-        for done, url in enumerate(named.urls, start=len(found.files) + 1):
-            if progress:
-                progress("reading", done - 1, total, url)
-            seen.add(url)
-            ingest_one(store, url, url, partial(fetch_page, url, settings.ingest), chunking, tally)
-        for root in found.walked_roots:
-            for origin in store.origins_under(root):
-                if origin not in seen and not _under_any(origin, found.unreadable_dirs):
-                    tally.removed += store.delete_documents(store.documents_from(origin))
-                    store.forget_file(origin)
-        if progress:
-            progress("reading", total, total)
-            progress("writing", 0, None)
+    _store_all(store, found, named, settings, chunking, tally, progress)
     checkpoint("after-store-commit")
     sync_derived(store, derived, progress)
     fold_missing(store, progress)
@@ -111,6 +98,60 @@ def run_ingest(
         raise Interrupted(kept, chunks - store.vector_count()) from None
     sync_derived(store, derived, progress)
     return _report(tally, [*found.passed_over, *tally.passed_over], embedded)
+
+
+def _store_all(
+    store: Store,
+    found: Discovery,
+    named: Inputs,
+    settings: Settings,
+    chunking: ChunkSettings,
+    tally: Tally,
+    progress: Progress | None,
+) -> None:
+    """Read and store every input in one transaction (see the module's docstring)."""
+    seen: set[str] = set(found.present)
+    total = len(found.files) + len(named.urls)
+    key = chunking_key(chunking)
+    with store.transaction():
+        # Passed over unread when size and time say so; the rest may go to helper processes.
+        checks = [(file, *file_unchanged(store, file, key)) for file in found.files]
+        to_read = [check for check in checks if check[2] < 0]
+        size = sum(stat.st_size for _, stat, _ in to_read if stat is not None)
+        count = helper_count(settings.ingest.helpers, len(to_read), size)
+        with Helpers(count) if count else nullcontext() as helpers:
+            submit = None if helpers is None else helpers.submit
+            reading = in_order(
+                to_read,
+                lambda check: start_file(store, check[0], settings, chunking, submit),
+                ahead=AHEAD_FILES if count else 1,
+                weight=lambda check: 0 if check[1] is None else check[1].st_size,
+                budget=AHEAD_BYTES,
+            )
+            for done, (file, stat, same) in enumerate(checks, start=1):
+                if progress:
+                    progress("reading", done - 1, total, file.shown)
+                seen.add(file.path)
+                if same >= 0:
+                    tally.unchanged += same
+                else:
+                    _check, (existing, made) = next(reading)
+                    write_file(store, file, stat, existing, made, chunking, tally)
+                if done == total // 2:
+                    checkpoint("mid-ingest")
+        for done, url in enumerate(named.urls, start=len(found.files) + 1):
+            if progress:
+                progress("reading", done - 1, total, url)
+            seen.add(url)
+            ingest_one(store, url, url, partial(fetch_page, url, settings.ingest), chunking, tally)
+        for root in found.walked_roots:
+            for origin in store.origins_under(root):
+                if origin not in seen and not _under_any(origin, found.unreadable_dirs):
+                    tally.removed += store.delete_documents(store.documents_from(origin))
+                    store.forget_file(origin)
+        if progress:
+            progress("reading", total, total)
+            progress("writing", 0, None)
 
 
 def _report(tally: Tally, passed_over: Sequence[Skipped], embedded: int = 0) -> IngestReport:
