@@ -7,10 +7,11 @@ For each size N it builds a synthetic corpus: SciFact sentences recombined with 
 N records of about 1,590 characters (a title sentence and a text), written as JSONL shards of 100
 records (``DIR/corpus-N/shard-NNNNN.jsonl``). Then, in this process, back to back:
 
-- ingest: groundkit ``Collection.ingest`` of the folder (BM25 only), wall time and process CPU
-  time per document; raw tantivy, one and two writer threads, of the same records (each record's
-  ``title + "\\n" + text`` as one document with a u64 id fast field; reading and parsing the
-  shards included);
+- ingest: groundkit ``Collection.ingest`` of the folder (BM25 only), wall time and CPU time per
+  document (this process and its helper processes), as users get it and again with
+  ``ingest.helpers = 0`` (one process); raw tantivy, one and two writer threads, of the same
+  records (each record's ``title + "\\n" + text`` as one document with a u64 id fast field;
+  reading and parsing the shards included);
 - disk: the collection folder (store + lexical index) and the tantivy folder;
 - open: ``open_collection(create=False)`` + ``close`` (median of 20), and tantivy ``Index.open``
   + ``searcher()`` (median of 20); the first open of each in a fresh process;
@@ -165,8 +166,12 @@ class Floor:
 
 # -- measuring -------------------------------------------------------------------------------------
 def cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
+    """CPU time of this process and of its children that ended (ingest's helper processes)."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def timed(run: Callable[[], object]) -> tuple[float, float]:
@@ -259,6 +264,17 @@ def run_size(args: argparse.Namespace, pool: list[str], n: int, queries: list[st
     coll.close()
     assert report is not None
     chunks = report.chunks_written
+    alone_dir = work / f"gk-{n}-alone"
+    shutil.rmtree(alone_dir, ignore_errors=True)
+    defaults = groundkit.Settings()
+    alone = groundkit.open_collection(
+        "scale",
+        index_dir=alone_dir,
+        settings=defaults.replace(ingest=defaults.ingest.replace(helpers=0)),
+    )
+    out["gk0"] = timed(lambda: alone.ingest([str(corpus)]))
+    alone.close()
+    shutil.rmtree(alone_dir, ignore_errors=True)
     floors = {}
     for threads in (1, 2):
         floor = Floor(work / f"tantivy-{n}-{threads}")
@@ -268,7 +284,13 @@ def run_size(args: argparse.Namespace, pool: list[str], n: int, queries: list[st
     rows.append(f"chunks: {chunks:,}; load average after ingest: {load()}\n")
     rows.append("| ingest | wall s | CPU s | CPU us/doc | wall vs tantivy 2 threads |")
     rows.append("|---|---:|---:|---:|---:|")
-    for name, label in (("gk", "groundkit"), ("t1", "tantivy, 1 thread"), ("t2", "tantivy, 2")):
+    labels = (
+        ("gk", "groundkit (helpers: default)"),
+        ("gk0", "groundkit, no helpers"),
+        ("t1", "tantivy, 1 thread"),
+        ("t2", "tantivy, 2"),
+    )
+    for name, label in labels:
         wall, used = out[name]
         ratio = wall / out["t2"][0]
         rows.append(f"| {label} | {wall:.2f} | {used:.2f} | {used / n * 1e6:.0f} | {ratio:.2f} |")

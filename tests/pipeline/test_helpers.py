@@ -16,7 +16,7 @@ from groundkit.chunk import ChunkSettings
 from groundkit.ingest.walk import FileInput
 from groundkit.pipeline import helpers as helpers_module
 from groundkit.pipeline.documents import prepare, read_file
-from groundkit.pipeline.helpers import AUTO, Helpers, helper_count, in_order
+from groundkit.pipeline.helpers import AUTO, Helpers, Reading, helper_count
 
 _TOPICS = ["granite quarry", "tidal estuary", "alpine meadow", "coral atoll", "salt pan"]
 
@@ -114,23 +114,76 @@ def test_small_runs_and_single_cores_do_without_helpers(monkeypatch: pytest.Monk
     assert helper_count(AUTO, *big) == 0
 
 
-def test_files_are_handed_out_in_order_started_ahead_within_a_budget() -> None:
-    started: list[int] = []
-    handed: list[tuple[int, list[int]]] = []
-    for item, made in in_order(
-        range(6), lambda i: started.append(i) or i * 10, ahead=3, weight=lambda i: 5, budget=10
-    ):
-        handed.append((item, list(started)))
-        assert made == item * 10
-    # Two items of weight 5 fit the budget of 10: item n+2 starts only once item n is out.
-    assert handed == [
-        (0, [0, 1]),
-        (1, [0, 1, 2]),
-        (2, [0, 1, 2, 3]),
-        (3, [0, 1, 2, 3, 4]),
-        (4, [0, 1, 2, 3, 4, 5]),
-        (5, [0, 1, 2, 3, 4, 5]),
+class _FakeHelpers:
+    """Helpers that make nothing: ``submit`` records what was handed to them."""
+
+    def __init__(self, count: int) -> None:
+        self.given: list[object] = []
+
+    def __enter__(self) -> _FakeHelpers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def submit(self, file: object, *rest: object) -> Callable[[], object]:
+        self.given.append(file)
+        return lambda: file
+
+
+def _hand_out(
+    monkeypatch: pytest.MonkeyPatch, items: list[int], setting: int, size: int = 5
+) -> list[tuple[int, list[str]]]:
+    """Each item as handed out, with how every item had been started by then."""
+    monkeypatch.setattr(helpers_module, "Helpers", _FakeHelpers)
+    monkeypatch.setattr(helpers_module, "AHEAD_FILES", 3)
+    monkeypatch.setattr(helpers_module, "AHEAD_BYTES", 10)
+    started: list[str] = []
+
+    def start(item: int, submit: object) -> int:
+        started.append("helper" if submit else "here")
+        return item * 10
+
+    handed = []
+    with Reading(items, start, lambda _item: size, setting) as reading:
+        for item, made in reading:
+            assert made == item * 10
+            handed.append((item, list(started)))
+    return handed
+
+
+def test_helpers_are_given_files_ahead_of_the_writer_within_a_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    handed = _hand_out(monkeypatch, list(range(6)), setting=2)
+    # Two items of 5 bytes fit the budget of 10: item n + 2 starts once item n is handed out.
+    assert [(item, len(started)) for item, started in handed] == [
+        (0, 2),
+        (1, 3),
+        (2, 4),
+        (3, 5),
+        (4, 6),
+        (5, 6),
     ]
+    assert handed[-1][1] == ["helper"] * 6
+    # Alone, the writer starts each file only when it gets to it.
+    handed = _hand_out(monkeypatch, list(range(4)), setting=0)
+    assert [(item, len(started)) for item, started in handed] == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    assert handed[-1][1] == ["here"] * 4
+
+
+def test_helpers_start_only_once_reading_has_taken_a_while_with_much_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(helpers_module, "FROM_FILES", 3)
+    monkeypatch.setattr(helpers_module, "FROM_BYTES", 15)
+    monkeypatch.setattr(helpers_module, "HELP_AFTER_S", 3600.0)
+    assert _hand_out(monkeypatch, list(range(6)), setting=AUTO)[-1][1] == ["here"] * 6
+    monkeypatch.setattr(helpers_module, "HELP_AFTER_S", 0.0)
+    assert _hand_out(monkeypatch, list(range(6)), setting=AUTO)[-1][1] == ["helper"] * 6
+    # Too little left to read when the time comes: the writer goes on alone.
+    assert _hand_out(monkeypatch, list(range(2)), setting=AUTO)[-1][1] == ["here"] * 2
 
 
 def test_ctrl_c_with_helpers_at_work_keeps_the_collection_as_it_was(

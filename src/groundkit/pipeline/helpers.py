@@ -26,14 +26,15 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Generic, TypeVar
 
 from groundkit.chunk import ChunkSettings
 from groundkit.config import Settings
 from groundkit.ingest.walk import FileInput
-from groundkit.pipeline.documents import Prepared, prepare, read_file
+from groundkit.pipeline.documents import Prepared, Submit, prepare, read_file
 
 __all__ = [
     "AHEAD_BYTES",
@@ -41,9 +42,10 @@ __all__ = [
     "AUTO",
     "FROM_BYTES",
     "FROM_FILES",
+    "HELP_AFTER_S",
     "Helpers",
+    "Reading",
     "helper_count",
-    "in_order",
 ]
 
 AUTO = -1
@@ -52,6 +54,7 @@ FROM_BYTES = 4_000_000  # this many bytes, helpers start slower than they help
 AHEAD_FILES = 64  # given to helpers before the writer reaches them, at most, and
 AHEAD_BYTES = 64_000_000  # at most this many bytes of them
 _MOST = 8
+HELP_AFTER_S = 1.0  # helpers start once reading in this process has taken this long
 _GONE = object()  # a helper's output ended
 
 T = TypeVar("T")
@@ -147,7 +150,11 @@ class Helpers:
         self._turn = 0
 
     def __enter__(self) -> Helpers:
-        self._helpers = [_Helper() for _ in range(self.count)]
+        for _ in range(self.count):
+            try:
+                self._helpers.append(_Helper())
+            except OSError:  # no interpreter to start (a frozen app): the writer reads alone
+                break
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
@@ -191,28 +198,58 @@ class Helpers:
         return None
 
 
-def in_order(
-    items: Iterable[T],
-    start: Callable[[T], U],
-    *,
-    ahead: int,
-    weight: Callable[[T], int] = lambda _: 0,
-    budget: int = 0,
-) -> Iterator[tuple[T, U]]:
-    """Each item with what ``start`` gave for it, in order. ``start`` is called before an item
-    is handed out for up to ``ahead`` items, while their ``weight`` together stays within
-    ``budget`` (one item is always started): one slow file does not hold the helpers idle, and
-    what they give back waits in memory only so much."""
-    started: deque[tuple[T, U, int]] = deque()
-    held = 0
-    for item in items:
-        size = weight(item)
-        while started and (len(started) >= ahead or held + size > budget):
-            first, made, first_size = started.popleft()
-            held -= first_size
+class Reading(Generic[T, U]):
+    """What each item (a file to read) is made of, handed out in order: made in this process at
+    first and, from the moment reading has taken ``HELP_AFTER_S`` with ``FROM_FILES`` files and
+    ``FROM_BYTES`` bytes or more still to read (``helper_count``), by helper processes, started
+    up to ``AHEAD_FILES`` items and ``AHEAD_BYTES`` ahead. A run that finds nearly everything
+    unchanged inside its files never pays for starting them.
+
+    ``start(item, submit)`` begins an item: with ``submit`` None it must make it lazily, in this
+    process, when its result is called. ``size(item)`` is its size in bytes."""
+
+    def __init__(
+        self,
+        items: Sequence[T],
+        start: Callable[[T, Submit | None], U],
+        size: Callable[[T], int],
+        setting: int,
+    ) -> None:
+        self._items, self._start, self._size, self._setting = items, start, size, setting
+        self._helpers: Helpers | None = None
+        self._decided = setting != AUTO and setting <= 0
+
+    def __enter__(self) -> Iterator[tuple[T, U]]:
+        return self._handed_out()
+
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if self._helpers is not None:
+            self._helpers.__exit__(kind)
+
+    def _handed_out(self) -> Iterator[tuple[T, U]]:
+        items, began = self._items, time.monotonic()
+        started: deque[tuple[T, U, int]] = deque()
+        held = 0
+        for at, item in enumerate(items):
+            if not self._decided and (
+                self._setting != AUTO or time.monotonic() - began >= HELP_AFTER_S
+            ):
+                self._begin_helping(items[at:])
+            size = self._size(item)
+            ahead = AHEAD_FILES if self._helpers else 1
+            while started and (len(started) >= ahead or held + size > AHEAD_BYTES):
+                first, made, first_size = started.popleft()
+                held -= first_size
+                yield first, made
+            submit = self._helpers.submit if self._helpers else None
+            started.append((item, self._start(item, submit), size))
+            held += size
+        while started:
+            first, made, _ = started.popleft()
             yield first, made
-        started.append((item, start(item), size))
-        held += size
-    while started:
-        first, made, _ = started.popleft()
-        yield first, made
+
+    def _begin_helping(self, left: Sequence[T]) -> None:
+        self._decided = True
+        count = helper_count(self._setting, len(left), sum(map(self._size, left)))
+        if count:
+            self._helpers = Helpers(count).__enter__()

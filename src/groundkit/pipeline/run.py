@@ -11,7 +11,6 @@ what is still missing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import nullcontext
 from functools import partial
 from typing import Any
 
@@ -32,7 +31,7 @@ from groundkit.pipeline.documents import (
     write_file,
 )
 from groundkit.pipeline.folds import fold_missing
-from groundkit.pipeline.helpers import AHEAD_BYTES, AHEAD_FILES, Helpers, helper_count, in_order
+from groundkit.pipeline.helpers import Reading
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.vectors import embed_missing
 from groundkit.types import IngestReport, Skipped
@@ -117,17 +116,13 @@ def _store_all(
         # Passed over unread when size and time say so; the rest may go to helper processes.
         checks = [(file, *file_unchanged(store, file, key)) for file in found.files]
         to_read = [check for check in checks if check[2] < 0]
-        size = sum(stat.st_size for _, stat, _ in to_read if stat is not None)
-        count = helper_count(settings.ingest.helpers, len(to_read), size)
-        with Helpers(count) if count else nullcontext() as helpers:
-            submit = None if helpers is None else helpers.submit
-            reading = in_order(
-                to_read,
-                lambda check: start_file(store, check[0], settings, chunking, submit),
-                ahead=AHEAD_FILES if count else 1,
-                weight=lambda check: 0 if check[1] is None else check[1].st_size,
-                budget=AHEAD_BYTES,
-            )
+        reading = Reading(
+            to_read,
+            lambda check, submit: start_file(store, check[0], settings, chunking, submit),
+            lambda check: 0 if check[1] is None else check[1].st_size,
+            settings.ingest.helpers,
+        )
+        with reading as made_in_order:
             for done, (file, stat, same) in enumerate(checks, start=1):
                 if progress:
                     progress("reading", done - 1, total, file.shown)
@@ -135,7 +130,7 @@ def _store_all(
                 if same >= 0:
                     tally.unchanged += same
                 else:
-                    _check, (existing, made) = next(reading)
+                    _check, (existing, made) = next(made_in_order)
                     write_file(store, file, stat, existing, made, chunking, tally)
                 if done == total // 2:
                     checkpoint("mid-ingest")
