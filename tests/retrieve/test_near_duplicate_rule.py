@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from random import Random
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from groundkit.retrieve import batch_folding
 from groundkit.retrieve.batch_folding import BatchFolding
 from groundkit.retrieve.duplicates import (
     MIN_SHINGLES,
@@ -148,13 +150,21 @@ def folds_as_the_pairwise_test(
         found = [Fingerprint.from_bytes(f.to_bytes()) for f in found]
     folding = Folding()
     assert [folding.place(f) for f in found] == expected
-    # In batches of random sizes, as a long search walks its ranking.
-    batched, placed, at = BatchFolding(), [], 0
-    while at < len(found):
-        size = rnd.randrange(1, len(found) + 1)
-        placed += batched.place_all(found[at : at + size])
-        at += size
-    assert placed == expected
+    # In batches of random sizes, as a long search walks its ranking: counting the pairs one by
+    # one, grouping runs of 3-grams by their owners, and grouping with every hash colliding.
+    ways = (
+        {"_GROUP_FROM": batch_folding._GROUP_FROM},
+        {"_GROUP_FROM": -1},
+        {"_GROUP_FROM": -1, "_mixed": lambda owner, salt: owner * 0},
+    )
+    for way in ways:
+        with patch.multiple(batch_folding, **way):  # type: ignore[arg-type]
+            batched, placed, at = BatchFolding(), [], 0
+            while at < len(found):
+                size = rnd.randrange(1, len(found) + 1)
+                placed += batched.place_all(found[at : at + size])
+                at += size
+        assert placed == expected, way
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=127)))

@@ -231,9 +231,10 @@ class _Ranking:
         at = 0
         while len(kept) < top_k and at < len(self.ranked):
             # Read the rows the walk needs if the rest folds as the walk so far did (at least a
-            # few): a batch costs a query, and BatchFolding sets each against every kept hit.
+            # few, at most twice what is needed): a batch costs a query, and BatchFolding sets
+            # each of its hits against every other and every kept hit.
             need = top_k - len(kept)
-            size = -(-need * at // len(kept)) if kept else need
+            size = min(-(-need * at // len(kept)), 2 * need) if kept else need
             batch = self.ranked[at : at + max(size, _MIN_BATCH)]
             at += len(batch)
             seen.fetch([rowid for rowid, _ in batch])
