@@ -116,3 +116,24 @@ def test_an_unreadable_file_is_skipped(repo: Repo) -> None:
     (repo.root / "locked.py").chmod(0)
     repo.build()
     assert reasons(repo)["locked.py"].startswith("unreadable")
+
+
+def test_a_file_whose_path_is_not_utf8_is_skipped_and_a_root_like_that_is_refused(
+    repo: Repo,
+) -> None:
+    from groundkit import ErrorCode, GroundkitError
+
+    repo.write({"good.py": "def f(): pass\n"})
+    (repo.root / os.fsdecode(b"caf\xe9.py")).write_text("def g(): pass\n")
+    repo.build()
+    assert reasons(repo) == {
+        "caf\\xe9.py": "its path is not valid UTF-8 (rename it so that groundkit can read it)"
+    }
+    assert {n.qualname for n in repo.map.nodes()} == {"good", "good.f"}
+
+    latin = repo.root / os.fsdecode(b"d\xe9p\xf4t")
+    latin.mkdir()
+    with pytest.raises(GroundkitError) as caught:
+        WorkTree(latin, Selection(claims=PythonExtractor().claims))
+    assert caught.value.code == ErrorCode.USAGE
+    assert "d\\xe9p\\xf4t" in caught.value.message

@@ -127,6 +127,31 @@ def test_every_bad_file_at_once_is_listed_with_its_own_reason(tree: Path, open_c
     assert_consistent(col)
 
 
+def test_a_file_whose_path_is_not_utf8_is_skipped_and_the_rest_is_ingested(
+    tree: Path, open_col
+) -> None:
+    """A name from an old Latin-1 system has no faithful text form: skipped, shown escaped."""
+    (tree / os.fsdecode(b"caf\xe9.md")).write_text("# Cafe\n\nThe bilby drinks no coffee.\n")
+    latin = tree / os.fsdecode(b"d\xe9p\xf4t")
+    latin.mkdir()
+    (latin / "inside.md").write_text("# Inside\n\nThe quokka smiles.\n")
+
+    col = open_col()
+    report = col.ingest([str(tree)])
+
+    reason = "its path is not valid UTF-8 (rename it so that groundkit can read it)"
+    assert {(s.source, s.reason) for s in report.skipped} == {
+        ("caf\\xe9.md", reason),
+        ("d\\xe9p\\xf4t/inside.md", reason),
+    }
+    assert report.new == 1
+    assert len(col.search("wallaroo")) == 1
+    # Named alone, a file or a folder with such a path is skipped the same way.
+    assert [s.reason for s in col.ingest([str(latin / "inside.md")]).skipped] == [reason]
+    assert [s.reason for s in col.ingest([str(latin)]).skipped] == [reason]
+    assert_consistent(col)
+
+
 def test_a_file_over_max_file_bytes_is_skipped(tree: Path, open_col) -> None:
     (tree / "big.txt").write_bytes(b"wallaby " * 13)  # 104 bytes
     (tree / "exact.txt").write_bytes(b"x" * 93 + b" potoroo\n")  # 102 bytes

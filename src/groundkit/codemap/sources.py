@@ -20,7 +20,7 @@ from typing import Protocol
 import pathspec
 
 from groundkit.errors import ErrorCode, UsageError
-from groundkit.ingest.walk import Discovery, walk_tree
+from groundkit.ingest.walk import NOT_UTF8, Discovery, is_utf8, printable, walk_tree
 from groundkit.types import Skipped
 
 __all__ = ["GitRevision", "Listing", "Selection", "Source", "WorkTree"]
@@ -91,6 +91,11 @@ class WorkTree:
 
     def __init__(self, root: Path, selection: Selection, *, exclude_dirs: Sequence[str] = ()):
         self.root = Path(os.path.abspath(root))
+        if not is_utf8(str(self.root)):
+            raise UsageError(
+                ErrorCode.USAGE,
+                f"cannot map {printable(str(self.root))}: {NOT_UTF8}",
+            )
         self.selection = selection
         self._excluded = frozenset(os.path.realpath(p) for p in exclude_dirs)
 
@@ -110,6 +115,9 @@ class WorkTree:
         for path in walk_tree(self.root, found, self._excluded, prune):
             rel = str(path)[cut:]
             if not self.selection.wants_file(rel):
+                continue
+            if not is_utf8(rel):
+                listing.skipped.append(Skipped(printable(rel), NOT_UTF8))
                 continue
             try:
                 stat = path.stat()

@@ -30,11 +30,14 @@ from groundkit.ingest.formats import Format, format_for
 from groundkit.types import Skipped
 
 __all__ = [
+    "NOT_UTF8",
     "Discovery",
     "FileInput",
     "Filters",
     "discover",
+    "is_utf8",
     "missing_inputs",
+    "printable",
     "walk_tree",
     "would_walk",
 ]
@@ -91,12 +94,16 @@ def discover(
     for raw in paths:
         path = Path(os.path.abspath(raw))
         if path.is_dir():
-            found.walked_roots.append(str(path))
+            if is_utf8(str(path)):  # else nothing under it can have been stored
+                found.walked_roots.append(str(path))
             _walk(path, found, excluded, filters)
         elif path.is_file():
             fmt = format_for(path, explicit=True)
             assert fmt is not None
-            found.files.append(FileInput(str(path), fmt, path.name))
+            if is_utf8(str(path)):
+                found.files.append(FileInput(str(path), fmt, path.name))
+            else:
+                found.skipped.append(Skipped(printable(raw), NOT_UTF8))
         elif path.exists():  # named, so meant to be read: a failure, not a choice
             found.skipped.append(Skipped(raw, _NOT_REGULAR))
         else:
@@ -127,9 +134,29 @@ def _walk(root: Path, found: Discovery, excluded: frozenset[str], filters: Filte
         shown = entry.relative_to(root).as_posix()
         fmt = format_for(entry, explicit=False)
         if fmt is None:
-            found.passed_over.append(Skipped(shown, "not a type groundkit reads"))
+            found.passed_over.append(Skipped(printable(shown), "not a type groundkit reads"))
+        elif not is_utf8(str(entry)):
+            found.skipped.append(Skipped(printable(shown), NOT_UTF8))
         else:
             found.files.append(FileInput(str(entry), fmt, shown))
+
+
+# A collection stores and shows every source as text; a name that is not UTF-8 (a file from an
+# old Latin-1 system, say) has no faithful text form, and one made up could not be read again.
+NOT_UTF8 = "its path is not valid UTF-8 (rename it so that groundkit can read it)"
+
+
+def is_utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(name: str) -> str:
+    """A name as a person can read it: bytes that are not UTF-8 shown as ``\\xNN``."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def walk_tree(
