@@ -69,6 +69,13 @@ def test_an_incrementally_updated_collection_ranks_as_a_clean_ingest_of_the_same
                 (updated_docs / f"d{i:03}.txt").write_text(_document(rng, rng.randint(8, 60)))
         assert updated.ingest([str(updated_docs)]).changed == 80
         assert updated._lexical.stale_postings > 0  # the case this test is about
+        # Searched, then changed again: what the searches learnt of the first state (each
+        # term's correction for deleted postings) must not outlive it.
+        for q in _QUERIES:
+            _top(updated, q)
+        for i in range(0, 120, 2):
+            (updated_docs / f"d{i:03}.txt").write_text(_document(rng, rng.randint(8, 60)))
+        assert updated.ingest([str(updated_docs)]).changed == 60
         _write_corpus(clean_docs, seed=1)
         for path in updated_docs.iterdir():
             (clean_docs / path.name).write_text(path.read_text())

@@ -70,6 +70,9 @@ def _schema() -> tantivy.Schema:
     return builder.build()
 
 
+_MAX_BOOSTS = 50_000
+
+
 def _idf(documents: int, frequency: int) -> float:
     """BM25's idf, as tantivy computes it."""
     return math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
@@ -87,6 +90,9 @@ class LexicalIndex:
         self._schema = _schema()
         self._index: tantivy.Index | None = None
         self._failure: BaseException | None = None
+        # Each term's correction for deleted postings under the current searcher (None: only
+        # deleted postings have it). Counting a term walks its postings: once per searcher.
+        self._boosts: dict[str, float | None] = {}
         self.folder: str | None = None
         self._open_current()
 
@@ -118,6 +124,7 @@ class LexicalIndex:
                 break
             self._index, self.folder, self._failure = index, folder, None
             self._searcher, self._total = searcher, total
+            self._boosts = {}
             return
         self._index, self.folder = None, None
 
@@ -137,6 +144,7 @@ class LexicalIndex:
             return
         self._searcher = self._index.searcher()
         self._total = self._searcher.doc_freq("all", 1)
+        self._boosts = {}
 
     def _require(self) -> tantivy.Index:
         if self._index is None:
@@ -200,14 +208,24 @@ class LexicalIndex:
             if self._total == live:  # no deleted postings: tantivy's statistics are exact
                 yield tantivy.Occur.Should, query
                 continue
-            counted = int(searcher.doc_freq("text", term))
-            if not counted:
-                continue
-            matching = int(getattr(searcher.search(query, 1, count=True), "count", 0) or 0)
-            if not matching:
-                continue  # only deleted postings have it
-            boost = _idf(live, matching) / _idf(self._total, counted)
-            yield tantivy.Occur.Should, tantivy.Query.boost_query(query, boost)
+            if term not in self._boosts:
+                if len(self._boosts) >= _MAX_BOOSTS:
+                    self._boosts.clear()
+                self._boosts[term] = self._boost(searcher, query, term, live)
+            boost = self._boosts[term]
+            if boost is not None:
+                yield tantivy.Occur.Should, tantivy.Query.boost_query(query, boost)
+
+    def _boost(
+        self, searcher: tantivy.Searcher, query: tantivy.Query, term: str, live: int
+    ) -> float | None:
+        counted = int(searcher.doc_freq("text", term))
+        if not counted:
+            return None
+        matching = int(getattr(searcher.search(query, 1, count=True), "count", 0) or 0)
+        if not matching:
+            return None  # only deleted postings have it
+        return _idf(live, matching) / _idf(self._total, counted)
 
     def entries(self) -> int:
         return self.num_chunks
