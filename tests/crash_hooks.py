@@ -4,6 +4,7 @@ groundkit.checkpoints leaves for crash tests.
     python tests/crash_hooks.py POINT ACTION GRK-ARGS...
 
 ACTION ``kill`` sends the process SIGKILL at POINT (as a power cut or kill -9 would stop it);
+``interrupt`` sends it SIGINT (Ctrl-C);
 ``fill=PATH`` writes PATH until the disk is full, then lets the run go on.
 """
 
@@ -19,6 +20,8 @@ from collections.abc import Callable
 def action(what: str) -> Callable[[], None]:
     if what == "kill":
         return lambda: os.kill(os.getpid(), signal.SIGKILL)
+    if what == "interrupt":  # Ctrl-C, as the terminal delivers it to the process
+        return lambda: os.kill(os.getpid(), signal.SIGINT)
     if what.startswith("fill="):
         return lambda: fill(what.removeprefix("fill="))
     raise SystemExit(f"unknown action {what!r}")

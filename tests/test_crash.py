@@ -167,3 +167,18 @@ def test_kill_9_during_a_dense_ingest_leaves_vectors_in_step_and_the_next_run_re
         assert status.documents == 36
         for hit in coll.search("fresh quartz meadows", mode="dense", top_k=3):
             assert coll.show(hit.citation.chunk_id).text == hit.text
+
+
+def test_ctrl_c_mid_ingest_exits_130_and_leaves_the_collection_as_it_was(tmp_path: Path) -> None:
+    tree, index_dir = tmp_path / "tree", tmp_path / "index"
+    _write_tree(tree, 1)
+    assert _ingest(index_dir, tree) == 0
+    before = _snapshot(index_dir)
+    _write_tree(tree, 2)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
+    run = [sys.executable, str(HOOKS), "mid-ingest", "interrupt"]
+    grk = ["--index-dir", str(index_dir), "ingest", "--quiet", str(tree)]
+    done = subprocess.run([*run, *grk], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 130
+    assert done.stderr.startswith("interrupted: a run's documents are stored together")
+    assert _snapshot(index_dir) == before

@@ -97,6 +97,14 @@ def ingest(
         render.ingest_report(stop.report, as_json=as_json, verbose=verbose)
         _say_what_was_kept(stop)
         click.get_current_context().exit(ExitCode.INTERRUPTED)
+    except KeyboardInterrupt:
+        click.echo(
+            "interrupted: a run's documents are stored together or not at all, so the collection"
+            " holds what it held before, or all of this run's documents (with the search index"
+            " brought in line on the next command). Run the same command to finish.",
+            err=True,
+        )
+        click.get_current_context().exit(ExitCode.INTERRUPTED)
     render.ingest_report(report, as_json=as_json, verbose=verbose)
     if report.partial:
         click.get_current_context().exit(ExitCode.PARTIAL)
