@@ -1,0 +1,90 @@
+"""Where an ingest's CPU goes, phase by phase, at one or more sizes of scale.py's corpus.
+
+    .venv/bin/python benchmarks/ingest_phases.py [--sizes 25000,500000] [--workdir DIR]
+
+Builds ``scale.py``'s synthetic corpus (fixed seed) at each size, ingests it into a fresh
+collection in this one process (``ingest.helpers = 0``, so that every phase runs here), and
+prints the process CPU time per document of the whole ingest and of the calls of each phase:
+loading the records, chunking, fingerprinting, ``Store.put_document`` (the SQLite writes) and
+bringing the tantivy index in line (reading the chunks back, adding them, committing: tantivy's
+own indexing threads included, as process CPU counts every thread). The collection is deleted
+after each size; the corpus is kept in the work dir.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import groundkit
+import scale
+from groundkit.index import lexical, store
+from groundkit.pipeline import documents
+
+PHASES: list[tuple[Any, str, str]] = [
+    (documents, "load", "loading"),
+    (documents, "chunk_text", "chunking"),
+    (documents, "stored_fingerprints", "fingerprinting"),
+    (store.Store, "put_document", "SQLite writes (put_document)"),
+    (lexical.LexicalIndex, "_write", "tantivy: read back, add, commit"),
+]
+
+
+def timed(spent: collections.Counter[str], label: str, call: Callable[..., Any]) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        start = time.process_time()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            spent[label] += time.process_time() - start
+
+    return wrapper
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="25000,500000")
+    parser.add_argument("--workdir", help="[default: a temporary folder]")
+    parser.add_argument("--scifact", default=str(scale.REPO.parent / "shared" / "data" / "scifact"))
+    args = parser.parse_args()
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="ingest-phases-"))
+    spent: collections.Counter[str] = collections.Counter()
+    for owner, name, label in PHASES:
+        setattr(owner, name, timed(spent, label, getattr(owner, name)))
+    defaults = groundkit.Settings()
+    alone = defaults.replace(ingest=defaults.ingest.replace(helpers=0))
+    pool = scale.sentences(Path(args.scifact))
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rows: dict[str, list[float]] = {"whole ingest": []}
+    for n in sizes:
+        corpus = work / f"corpus-{n}"
+        scale.build_corpus(pool, n, corpus)
+        index = work / f"index-{n}"
+        shutil.rmtree(index, ignore_errors=True)
+        spent.clear()
+        with groundkit.open_collection("p", index_dir=index, settings=alone) as coll:
+            start = time.process_time()
+            coll.ingest([str(corpus)])
+            rows["whole ingest"].append((time.process_time() - start) / n * 1e6)
+        for _owner, _name, label in PHASES:
+            rows.setdefault(label, []).append(spent[label] / n * 1e6)
+        shutil.rmtree(index, ignore_errors=True)
+    print(f"CPU us per document, one process (scale.py corpus, load average {scale.load()})\n")
+    print("| phase | " + " | ".join(f"{n:,} docs" for n in sizes) + " |")
+    print("|---|" + "---:|" * len(sizes))
+    for label, values in rows.items():
+        print(f"| {label} | " + " | ".join(f"{v:.0f}" for v in values) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
