@@ -1,6 +1,7 @@
 """Where an ingest's CPU goes, phase by phase, at one or more sizes of scale.py's corpus.
 
     .venv/bin/python benchmarks/ingest_phases.py [--sizes 25000,500000] [--workdir DIR]
+    .venv/bin/python benchmarks/ingest_phases.py --folder PATH    # any folder instead
 
 Builds ``scale.py``'s synthetic corpus (fixed seed) at each size, ingests it into a fresh
 collection in this one process (``ingest.helpers = 0``, so that every phase runs here), and
@@ -8,7 +9,8 @@ prints the process CPU time per document of the whole ingest and of the calls of
 loading the records, chunking, fingerprinting, ``Store.put_document`` (the SQLite writes) and
 bringing the tantivy index in line (reading the chunks back, adding them, committing: tantivy's
 own indexing threads included, as process CPU counts every thread). The collection is deleted
-after each size; the corpus is kept in the work dir.
+after each size; the corpus is kept in the work dir. ``--folder`` ingests that folder instead
+(counted per document stored), and also prints the ten files that took longest to read.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def main() -> int:
     parser.add_argument("--sizes", default="25000,500000")
     parser.add_argument("--workdir", help="[default: a temporary folder]")
     parser.add_argument("--scifact", default=str(scale.REPO.parent / "shared" / "data" / "scifact"))
+    parser.add_argument("--folder", help="ingest this folder instead of the synthetic corpus")
     args = parser.parse_args()
     work = Path(args.workdir or tempfile.mkdtemp(prefix="ingest-phases-"))
     spent: collections.Counter[str] = collections.Counter()
@@ -62,28 +65,55 @@ def main() -> int:
         setattr(owner, name, timed(spent, label, getattr(owner, name)))
     defaults = groundkit.Settings()
     alone = defaults.replace(ingest=defaults.ingest.replace(helpers=0))
-    pool = scale.sentences(Path(args.scifact))
-    sizes = [int(s) for s in args.sizes.split(",")]
+    slowest: list[tuple[float, str]] = []
+    documents.prepare = _noting(slowest, documents.prepare)
+    if args.folder:
+        corpora = [Path(args.folder)]
+        what = args.folder
+    else:
+        pool = scale.sentences(Path(args.scifact))
+        corpora = []
+        for n in (int(s) for s in args.sizes.split(",")):
+            corpora.append(work / f"corpus-{n}")
+            scale.build_corpus(pool, n, corpora[-1])
+        what = "scale.py corpus"
     rows: dict[str, list[float]] = {"whole ingest": []}
-    for n in sizes:
-        corpus = work / f"corpus-{n}"
-        scale.build_corpus(pool, n, corpus)
-        index = work / f"index-{n}"
+    counts = []
+    for corpus in corpora:
+        index = work / "index"
         shutil.rmtree(index, ignore_errors=True)
         spent.clear()
         with groundkit.open_collection("p", index_dir=index, settings=alone) as coll:
             start = time.process_time()
-            coll.ingest([str(corpus)])
-            rows["whole ingest"].append((time.process_time() - start) / n * 1e6)
+            report = coll.ingest([str(corpus)])
+            used = time.process_time() - start
+        n = report.new + report.changed
+        counts.append(n)
+        rows["whole ingest"].append(used / n * 1e6)
         for _owner, _name, label in PHASES:
             rows.setdefault(label, []).append(spent[label] / n * 1e6)
         shutil.rmtree(index, ignore_errors=True)
-    print(f"CPU us per document, one process (scale.py corpus, load average {scale.load()})\n")
-    print("| phase | " + " | ".join(f"{n:,} docs" for n in sizes) + " |")
-    print("|---|" + "---:|" * len(sizes))
+    print(f"CPU us per document, one process ({what}, load average {scale.load()})\n")
+    print("| phase | " + " | ".join(f"{n:,} docs" for n in counts) + " |")
+    print("|---|" + "---:|" * len(counts))
     for label, values in rows.items():
         print(f"| {label} | " + " | ".join(f"{v:.0f}" for v in values) + " |")
+    if args.folder:
+        print("\nslowest files to read, load, chunk and fingerprint (CPU s):")
+        for used, origin in sorted(slowest, reverse=True)[:10]:
+            print(f"  {used:6.2f}  {origin}")
     return 0
+
+
+def _noting(slowest: list[tuple[float, str]], prepare: Callable[..., Any]) -> Callable[..., Any]:
+    def noted(read: Any, origin: str, *rest: Any) -> Any:
+        start = time.process_time()
+        try:
+            return prepare(read, origin, *rest)
+        finally:
+            slowest.append((time.process_time() - start, origin))
+
+    return noted
 
 
 if __name__ == "__main__":
