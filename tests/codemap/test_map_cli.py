@@ -177,3 +177,16 @@ def test_diff_of_two_saved_map_files(grk: Grk, shop: Path, tmp_path: Path) -> No
     assert "+ shop.extra.new (function)" in grk.out
     assert grk("diff", str(maps / "a" / "map.sqlite"), str(maps / "a" / "map.sqlite")) == 0
     assert grk.out.strip() == "no architecture change"
+
+
+@pytest.mark.parametrize("revision", ["HEAD~1..HEAD", "HEAD~1...HEAD", "HEAD^@", "^HEAD"])
+def test_diff_refuses_a_range_where_one_revision_is_expected_with_a_usage_error(
+    grk: Grk, shop: Path, revision: str
+) -> None:
+    _git(shop, "init", "-q")
+    _git(shop, "add", ".")
+    _git(shop, "commit", "-qm", "one")
+    (shop / "shop" / "db.py").write_text("def save():\n    return 1\n")
+    _git(shop, "commit", "-qam", "two")
+    assert grk.error("diff", revision, "HEAD", "--repo", str(shop)) == (2, "usage")
+    assert grk.error("diff", "HEAD", revision, "--repo", str(shop)) == (2, "usage")

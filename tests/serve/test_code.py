@@ -154,3 +154,14 @@ def test_the_code_tools_take_the_rest_request_fields(code_runtime: Runtime) -> N
     assert schemas["code_trace"] == set(CodeTraceRequest.model_fields)
     assert schemas["code_blast"] == set(CodeBlastRequest.model_fields)
     assert schemas["code_edge"] == {"map", "edge_id"}
+
+
+def test_a_range_where_a_revision_is_expected_is_a_400(http: TestClient, repo: Path) -> None:
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    subprocess.run([*git, "commit", "-qm", "two", "--allow-empty"], check=True)
+    ranged = http.post("/v1/code/diff", json={"map": "shop", "revisions": ["HEAD~1..HEAD", "HEAD"]})
+    assert ranged.status_code == 400
+    assert ranged.json()["code"] == "usage"

@@ -10,6 +10,7 @@ same walker as ``grk ingest``). Reading a revision never touches the work tree.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -140,6 +141,11 @@ class WorkTree:
                 yield rel, exc
 
 
+# What git prints for one commit (SHA-1 or SHA-256), and the notations that name several.
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_RANGE = re.compile(r"\.\.|^\^|\^[@!-]")
+
+
 class GitRevision:
     """One revision of a git repository, read with ``git ls-tree`` and ``git cat-file``."""
 
@@ -150,8 +156,16 @@ class GitRevision:
         self._blobs: dict[str, str] = {}
         if revision.startswith("-"):
             raise UsageError(ErrorCode.USAGE, f"{revision!r} is not a revision")
-        self.commit = self._git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
-        if not self.commit:
+        found = self._git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+        # A range (A..B, ^A, A^@...) names several commits; git may even print each of them.
+        if _RANGE.search(revision) or "\n" in found:
+            raise UsageError(
+                ErrorCode.USAGE,
+                f"{revision!r} is a range of revisions, not one",
+                hint="give one commit, branch or tag on each side: grk diff BEFORE AFTER",
+            )
+        self.commit = found
+        if not _OBJECT_ID.fullmatch(self.commit):
             raise UsageError(
                 ErrorCode.CODEMAP_REVISION,
                 f"{revision!r} is not a commit of this repository",
