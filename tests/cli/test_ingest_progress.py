@@ -53,3 +53,29 @@ def test_no_progress_is_drawn_when_standard_error_is_not_a_terminal(
     monkeypatch.setattr(progress_module, "raw_stderr", io.StringIO)
     with progress_module.progress_display(enabled=True) as update:
         assert update is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\x1b]52;c;cm0gLXJmIH4=\x07notes.md",  # OSC 52: write the clipboard
+        "[link=mailto:someone@example.org]click[/link].md",  # rich's own markup: a hyperlink
+        "[bold red]loud[/].md",
+    ],
+)
+def test_a_file_name_reaches_the_progress_display_as_text_not_as_sequences_or_markup(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    screen = Terminal()
+    monkeypatch.setattr(progress_module, "raw_stderr", lambda: screen)
+    with progress_module.progress_display(enabled=True) as update:
+        assert update is not None
+        update("reading", 0, 2, name)
+        update("reading", 1, 2, name)
+    drawn = screen.getvalue()
+    assert "\x1b]52" not in drawn
+    assert "\x1b]8;" not in drawn  # no hyperlink made of a name
+    assert "\x07" not in drawn
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn)
+    if name.startswith("["):
+        assert name[: name.index("]") + 1] in plain  # the brackets are shown as typed

@@ -51,3 +51,18 @@ def test_json_output_is_exact_and_still_drives_no_terminal(grk: Grk) -> None:
     assert grk("show", hit["chunk_id"], "--json") == 0
     assert not ACTIVE.search(grk.out)
     assert json.loads(grk.out)["text"] == HOSTILE.strip()
+
+
+@pytest.mark.parametrize("command", [["search", "serve-mcp"], ["answer", "serve-mcp"]])
+def test_an_argument_spelled_serve_mcp_does_not_turn_the_guard_off(
+    index_dir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]
+) -> None:
+    # The guard is off only for the command that speaks a protocol, decided on the parsed
+    # command: a query that happens to be the word is searched like any other.
+    (tmp_path / "notes.md").write_text(HOSTILE + "\nRun serve-mcp for agents.\n", encoding="utf-8")
+    grk = Grk(index_dir, capsys)
+    assert grk("ingest", "-q", str(tmp_path / "notes.md")) == 0
+    assert grk(*command) == 0
+    assert "serve" in grk.out
+    assert not ACTIVE.search(grk.out + grk.err)
+    assert "\\x1b]52;c;" in grk.out

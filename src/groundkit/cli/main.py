@@ -43,16 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     install_log_guard()  # secret-shaped values never reach a log, whatever the command
     as_json = wants_json(args)
-    if _speaks_a_protocol(args):  # serve-mcp's stdout is JSON-RPC: never rewritten
+    # Shell completion (_GRK_COMPLETE=bash_source grk, ...) prints a script or candidates for
+    # the shell to read, as bytes: it is not shown to anyone, and the wrapper takes only text.
+    # (serve-mcp, whose stdout is JSON-RPC, unwraps its own streams: cli.output.protocol_output.)
+    if os.environ.get("_GRK_COMPLETE"):
         return _run(args, as_json)
     with neutral_output(as_json=as_json):
         return _run(args, as_json)
-
-
-def _speaks_a_protocol(args: list[str]) -> bool:
-    # Shell completion (_GRK_COMPLETE=bash_source grk, ...) prints a script or candidates for
-    # the shell to read, as bytes: it is not shown to anyone, and the wrapper takes only text.
-    return "serve-mcp" in args or bool(os.environ.get("_GRK_COMPLETE"))
 
 
 def _run(args: list[str], as_json: bool) -> int:

@@ -5,7 +5,10 @@ clipboard when a hit is shown, OSC 8 would plant links, a bidi override would re
 read. So while a command runs, standard output and standard error are wrapped: in text mode each
 character a terminal would act on is written out as an escape (``\\x1b``); in ``--json`` mode the
 few that ``json.dumps`` leaves raw are written as ``\\uXXXX``, the same JSON value. A progress bar
-draws on the real standard error (``raw_stderr``), which is its own, trusted output.
+draws on the real standard error (``raw_stderr``), which is its own, trusted output. A command
+that speaks a protocol on standard output (``grk serve-mcp``: JSON-RPC) takes the real streams
+back for as long as it runs (``protocol_output``): the parsed command decides, never a word of
+the command line.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import TextIO
 
 from groundkit.text import for_terminal, json_safe
 
-__all__ = ["neutral_output", "raw_stderr"]
+__all__ = ["neutral_output", "protocol_output", "raw_stderr"]
 
 _raw: list[TextIO] = []
 
@@ -69,3 +72,22 @@ def neutral_output(*, as_json: bool) -> Iterator[None]:
 def raw_stderr() -> TextIO:
     """The real standard error, for output that must drive the terminal (a progress bar)."""
     return _raw[-1] if _raw else sys.stderr
+
+
+@contextmanager
+def protocol_output() -> Iterator[None]:
+    """The real standard output and error, for a command whose output is a protocol's bytes
+    (``grk serve-mcp``), which no person reads and nothing may rewrite."""
+    if not _raw:
+        yield
+        return
+    wrapped = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _unwrapped(sys.stdout), _raw[-1]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = wrapped
+
+
+def _unwrapped(stream: TextIO) -> TextIO:
+    return stream._inner if isinstance(stream, _Neutral) else stream

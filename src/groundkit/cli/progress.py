@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from groundkit.cli.output import raw_stderr
+from groundkit.text import for_terminal
 
 if TYPE_CHECKING:  # the pipeline loads when an ingest runs, not with every command
     from groundkit.pipeline.progress import Progress
@@ -104,4 +105,9 @@ def _duration(seconds: float) -> str:
 
 
 def _short(item: str) -> str:
-    return item if len(item) <= _ITEM_WIDTH else "…" + item[-(_ITEM_WIDTH - 1) :]
+    """A file name or URL as the display shows it: its end, with what a terminal would act on
+    spelled out and rich's markup escaped (a name may hold OSC 52, or ``[link=...]``)."""
+    from rich.markup import escape  # rich loads with the display, not with every command
+
+    short = item if len(item) <= _ITEM_WIDTH else "…" + item[-(_ITEM_WIDTH - 1) :]
+    return escape(for_terminal(short))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from groundkit.cli.output import protocol_output
 from groundkit.errors import ErrorCode, UsageError, missing_extra
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ def register(group: click.Group, pass_ctx: Callable[[Any], Any]) -> None:
         configure_logging()
         runtime = Runtime(settings, secret=secret_from_env(settings.serve.secret_env))
         try:
-            create_mcp_server(runtime).run("stdio")
+            with protocol_output():  # stdout carries JSON-RPC: never rewritten
+                create_mcp_server(runtime).run("stdio")
         finally:
             runtime.close()
