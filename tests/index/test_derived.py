@@ -3,11 +3,13 @@ change, ranking as a clean build does, and safe when two processes meet."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -182,3 +184,148 @@ def test_a_collection_made_by_the_earlier_release_opens_migrates_and_searches(
         # Chunks stored before their own text was (schema 7) got it cut from their document.
         assert dense[0].text == "The bowerbird decorates its bower with blue objects."
     assert not (tmp_path / "index" / "legacy" / "lexical").exists()  # rebuilt as a generation
+
+
+def _crash_state_between_the_delete_file_and_meta_json(index_dir: Path, tree: Path) -> None:
+    """Leave the collection as a kill -9 between tantivy writing a ``<segment>.N.del`` file and
+    writing ``meta.json`` does: the store committed with its changes logged, and the lexical
+    folder holding the new files beside the old ``meta.json``."""
+    import sqlite3
+
+    from groundkit.checkpoints import set_hook
+
+    folder = index_dir / "default"
+    saved: dict[str, bytes] = {}
+
+    def at(point: str) -> None:
+        if point == "after-store-commit":
+            current = json.loads((folder / "lexical.json").read_text())["folder"]
+            saved["meta"] = (folder / current / "meta.json").read_bytes()
+            saved["folder"] = current.encode()
+            source, copy = (
+                sqlite3.connect(folder / "store.sqlite"),
+                sqlite3.connect(index_dir.parent / "store.copy"),
+            )
+            source.backup(copy)
+            source.close()
+            copy.close()
+
+    for i in range(3):  # changed files: their old postings are deleted, new ones added
+        (tree / f"d{i:03}.txt").write_text(f"changed document {i} mentions porphyry.\n")
+    set_hook(at)
+    try:
+        with groundkit.open_collection("default", index_dir=index_dir) as coll:
+            coll.ingest([str(tree)])
+    finally:
+        set_hook(None)
+    lexical = folder / saved["folder"].decode()
+    assert list(lexical.glob("*.del")), "the delete wrote a .del file"
+    (lexical / "meta.json").write_bytes(saved["meta"])  # the commit never happened
+    for suffix in ("", "-wal", "-shm"):
+        (folder / f"store.sqlite{suffix}").unlink(missing_ok=True)
+    (index_dir.parent / "store.copy").rename(folder / "store.sqlite")
+
+
+def test_a_replay_after_a_kill_between_the_delete_file_and_meta_json_completes(
+    tmp_path: Path,
+) -> None:
+    tree, index_dir = tmp_path / "tree", tmp_path / "index"
+    _write_corpus(tree, seed=5, count=20)
+    with groundkit.open_collection("default", index_dir=index_dir) as coll:
+        coll.ingest([str(tree)])
+    _crash_state_between_the_delete_file_and_meta_json(index_dir, tree)
+    with groundkit.open_collection("default", index_dir=index_dir, create=False) as coll:
+        status = coll.status()
+        assert (status.pending, status.lexical_chunks) == (0, status.chunks)
+        assert len(coll.search("porphyry", top_k=10)) == 3
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["orphan .del file", "meta.json gone", "meta.json garbage", "segment gone", "pointer garbage"],
+)
+def test_reindex_rebuilds_from_the_store_whatever_state_the_lexical_folder_is_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    from grk_runner import Grk
+
+    tree, index_dir = tmp_path / "tree", tmp_path / "index"
+    _write_corpus(tree, seed=6, count=20)
+    grk = Grk(index_dir, capsys)
+    assert grk("-c", "default", "ingest", "-q", str(tree)) == 0
+    folder = index_dir / "default"
+    if damage == "orphan .del file":
+        _crash_state_between_the_delete_file_and_meta_json(index_dir, tree)
+    current = folder / json.loads((folder / "lexical.json").read_text())["folder"]
+    if damage == "meta.json gone":
+        (current / "meta.json").unlink()
+    elif damage == "meta.json garbage":
+        (current / "meta.json").write_text("{not json")
+    elif damage == "segment gone":
+        next(current.glob("*.idx")).unlink()
+    elif damage == "pointer garbage":
+        (folder / "lexical.json").write_text("[]")
+    assert grk("-c", "default", "reindex", "--json") == 0, grk.out
+    assert json.loads(grk.out) == {"chunks_indexed": 20}
+    assert grk("-c", "default", "search", "porphyry granite", "--json") == 0
+
+
+class _Unreplayable:
+    """A derived index whose files refuse every change (as tantivy's did a replayed delete)
+    until it is rebuilt."""
+
+    name = "lexical"
+    build = "test"
+
+    def __init__(self) -> None:
+        self.rows: list[object] = []
+        self.rebuilt = 0
+
+    @property
+    def opened(self) -> bool:
+        return True
+
+    def entries(self) -> int:
+        return len(self.rows)
+
+    def expected(self, store: object) -> int:
+        return len(self.rows)
+
+    def source_rows(self, store: Any, documents: Any) -> Any:
+        return store.indexed_texts(documents)
+
+    def sync(self, delete_docs: object, add: object) -> None:
+        from groundkit.errors import ErrorCode, StoreError
+
+        raise StoreError(ErrorCode.INDEX_FAILED, "the search index could not be written")
+
+    def rebuild(self, add: Any) -> None:
+        self.rows = list(add)
+        self.rebuilt += 1
+
+    def refresh(self) -> None:
+        pass
+
+    def size_bytes(self) -> int:
+        return 0
+
+
+def test_a_replay_the_index_cannot_take_becomes_a_rebuild_from_the_store(tmp_path: Path) -> None:
+    from groundkit.index.derived import RECOVERY, health
+    from groundkit.index.store import Store
+
+    tree, index_dir = tmp_path / "tree", tmp_path / "index"
+    _write_corpus(tree, seed=7, count=5)
+    with groundkit.open_collection("default", index_dir=index_dir) as coll:
+        coll.ingest([str(tree)])
+    store = Store(index_dir / "default" / "store.sqlite")
+    with store.transaction():
+        store.set_manifest("derived.lexical.build", "test")
+        store.mark_changed([1, 2])  # two documents whose change is still to replay
+    index = _Unreplayable()
+    for _step, act in RECOVERY:
+        act(store, index, health(store, index))
+    assert index.rebuilt == 1
+    assert len(index.rows) == 5
+    assert health(store, index).ok
+    store.close()

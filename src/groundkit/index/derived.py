@@ -7,7 +7,8 @@ keeps one change log for all of them and the last change each has applied, so:
 * ``catch_up`` replays the changes an index has not applied (a crash after the store's commit
   but before the index's is finished this way, on the next open);
 * ``rebuild`` makes an index anew from the store, beside the old one, and swaps it in;
-* ``recover`` is what opening a collection runs, as named steps (see ``RECOVERY``).
+* ``recover`` is what opening a collection runs, as named steps (see ``RECOVERY``); a replay
+  the index's files cannot take (what a crash left in them) becomes a rebuild.
 
 Writing any index needs the collection's write lock; the caller holds it.
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from groundkit.checkpoints import checkpoint
+from groundkit.errors import ErrorCode, StoreError
 from groundkit.index.store import Store
 
 __all__ = ["RECOVERY", "DerivedIndex", "Health", "catch_up", "health", "rebuild"]
@@ -123,7 +125,14 @@ def rebuild(store: Store, index: DerivedIndex[Any]) -> None:
 
 def _replay(store: Store, index: DerivedIndex[Any], found: Health) -> bool:
     if found.pending and found.opened and found.current:
-        catch_up(store, index)
+        try:
+            catch_up(store, index)
+        except StoreError as exc:
+            if exc.code != ErrorCode.INDEX_FAILED:
+                raise  # a full or read-only disk: reads go on from the last good index
+            # The index's files cannot take the replay (what a crash left in them): it is made
+            # anew from the store, beside the old one, as `grk reindex` would.
+            rebuild(store, index)
         return True
     return False
 

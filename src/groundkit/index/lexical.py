@@ -295,6 +295,11 @@ class LexicalIndex:
                 raise IndexLockedError() from exc
             raise self._io_error(exc) from exc
         try:
+            # A kill between tantivy writing a file and naming it in meta.json leaves the file
+            # behind (a `<segment>.<opstamp>.del` one); a replay of the same change would write
+            # the same name and fail. Files meta.json does not name go first: the replay is then
+            # the write it replays.
+            writer.garbage_collect_files()
             # By query: a term delete with a Python int builds an i64 term that never matches
             # this u64 field.
             doomed = list(delete_docs)
