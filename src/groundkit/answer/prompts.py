@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -14,6 +15,7 @@ __all__ = [
     "REWRITE_SYSTEM",
     "answer_user",
     "judge_user",
+    "prompt_parts",
     "system_for",
 ]
 
@@ -72,3 +74,18 @@ def judge_user(question: str, bundle: EvidenceBundle, answer_json: str) -> str:
         f"Question:\n{question}\n\nSources:\n{bundle.prompt_text()}"
         f"\n\nAnswer (JSON):\n{answer_json}"
     )
+
+
+# Where one part of a user text ends and the next begins: the headings above and each source's
+# tags. Redaction works part by part, so that no pattern spans the question and a source, or two
+# sources (a PEM block's BEGIN in one document and its END in another).
+_BOUNDARY = re.compile(
+    r'(<source id="\d+">\n|\n</source>\n|^Question:\n|\n\n(?:Symbol|Sources|Answer \(JSON\)):\n)',
+    re.MULTILINE,
+)
+
+
+def prompt_parts(text: str) -> list[str]:
+    """``text`` cut at the boundaries of its parts, the boundaries kept as parts of their own:
+    ``"".join(prompt_parts(t)) == t``."""
+    return [part for part in _BOUNDARY.split(text) if part]

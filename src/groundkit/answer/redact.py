@@ -2,10 +2,12 @@
 
 ``RedactingChat(inner, patterns)`` replaces sensitive values in the system and user text with
 per-call tokens (``[EMAIL_1]``, ``[SECRET_2]`` ...) and restores them in the reply before the
-reply is validated. A fresh ``Redactor`` serves each call, so a token from one request can never
-expand into another request's values; a token the model invents is left as it is (and then fails
-validation, since the evidence never contained it). A non-local provider with an empty pattern set
-is refused when the decorator is built. What this covers and what it does not: docs/answer.md.
+reply is validated. The user text is redacted part by part (the question, each source), so a
+pattern never spans two sources. A fresh ``Redactor`` serves each call, so a token from one
+request can never expand into another request's values; a token the model invents is left as it
+is (and then fails validation, since the evidence never contained it). A non-local provider with
+an empty pattern set is refused when the decorator is built. What this covers and what it does
+not: docs/answer.md.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from groundkit.answer.chat import (
     finish_reason,
 )
 from groundkit.answer.patterns import DEFAULT_PATTERNS, Pattern
+from groundkit.answer.prompts import prompt_parts
 from groundkit.errors import AIError, ConfigError, ErrorCode
 from groundkit.secret import Secret
 
@@ -77,6 +80,11 @@ class Redactor:
             at = end
         out.append(text[at:])
         return "".join(out)
+
+    def redact_parts(self, text: str) -> str:
+        """A prompt redacted part by part (the question, each source: ``prompt_parts``), with
+        one table of tokens for all of them."""
+        return "".join(self.redact(part) for part in prompt_parts(text))
 
     def _token(self, value: str, label: str) -> str:
         if value not in self._tokens:
@@ -143,7 +151,7 @@ class RedactingChat:
     def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
         # Fresh per call, so tokens never cross requests.
         redactor = Redactor(self._patterns, reserved=system + user)
-        sent_system, sent_user = redactor.redact(system), redactor.redact(user)
+        sent_system, sent_user = redactor.redact(system), redactor.redact_parts(user)
         # A quote-constrained schema carries evidence text in its enum and const values: it is
         # redacted with the same table, so a chosen span comes back as tokens and is restored.
         schema = _redacted_schema(response_schema, redactor) if response_schema else None
