@@ -28,12 +28,15 @@ _PATH_SEGMENT = re.compile(r"[A-Za-z0-9]?[a-z0-9]*")
 def scrub(text: str) -> str:
     """``text`` with every secret shape replaced by ``<redacted>``; file paths are kept."""
     for pattern in SECRET_SHAPES:
-        text = pattern.regex.sub(_keep_paths, text)
+        pieces, at = [], 0
+        for start, end in pattern.spans(text):
+            pieces += [text[at:start], _unless_a_path(text[start:end])]
+            at = end
+        text = "".join([*pieces, text[at:]])
     return text
 
 
-def _keep_paths(match: re.Match[str]) -> str:
-    value = match.group(0)
+def _unless_a_path(value: str) -> str:
     if "/" in value and all(_PATH_SEGMENT.fullmatch(s) for s in value.split("/")):
         return value
     return "<redacted>"

@@ -69,10 +69,10 @@ class Redactor:
         spans: list[tuple[int, int, str]] = []
         taken = [False] * (len(text) + 1)
         for pattern in self._patterns:
-            for m in pattern.regex.finditer(text):
-                if m.end() > m.start() and not any(taken[m.start() : m.end()]):
-                    spans.append((m.start(), m.end(), pattern.label))
-                    taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+            for start, end in pattern.spans(text):
+                if not any(taken[start:end]):
+                    spans.append((start, end, pattern.label))
+                    taken[start:end] = [True] * (end - start)
         out, at = [], 0
         for start, end, label in sorted(spans):
             out.append(text[at:start])
