@@ -339,3 +339,38 @@ def test_a_secret_in_the_answer_text_is_scrubbed_and_the_quote_still_validates(
     assert key not in shown
     assert shown.startswith("Wombats dig.")
     assert answer.citations[0].cited_text == QUOTE
+
+
+_KEY = "opaque-PLANTEDkey-0123456789abcdef"  # no secret shape: only the key itself tells
+_ZWSP, _SHY = "\u200b", "\u00ad"
+_LOOKALIKE = _KEY.replace("a", "\u0430").replace("e", "\u0435")  # Cyrillic a and ie
+
+
+@pytest.mark.parametrize(
+    ("texts", "why"),
+    [
+        ([f"Wombats dig. The key is {_ZWSP.join(_KEY)}."], "zero-width spaces inside"),
+        ([f"Wombats dig. The key is {' '.join(_KEY)}."], "spaces between its characters"),
+        ([f"Wombats dig. The key is {_LOOKALIKE}."], "Cyrillic look-alike letters"),
+        ([f"Wombats dig: {_KEY[:14]}", f"{_KEY[14:]} is what they use."], "split across items"),
+        ([f"Wombats dig. The key is {_KEY}."], "as it is"),
+        ([f"Wombats dig: {_KEY[:14]}{_SHY}{_KEY[14:]}."], "a soft hyphen inside"),
+    ],
+)
+def test_a_disguised_echo_of_the_providers_key_is_never_shown(
+    kit: Kit, texts: list[str], why: str
+) -> None:
+    import unicodedata
+
+    from groundkit.answer.scrub import Scrubber
+    from groundkit.secret import Secret
+
+    bundle = kit.bundle("wombat burrows")
+    raw = reply(*(item(text, (1, QUOTE)) for text in texts))
+    answer = validate_answer(raw, bundle, kit.resolve, scrub=Scrubber([Secret(_KEY)]))
+    shown = "".join(i.text for i in answer.items)
+    unfolded = unicodedata.normalize("NFKC", shown).translate({0x430: "a", 0x435: "e"})
+    folded = "".join(ch for ch in unfolded if ch.isascii() and not ch.isspace())
+    assert "PLANTEDkey" not in folded, why
+    assert "0123456789abcdef" not in folded, why
+    assert answer.items[0].text.startswith("Wombats dig"), why

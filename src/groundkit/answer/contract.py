@@ -20,7 +20,6 @@ a provider that echoes its ``Authorization`` header must not get it printed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -29,7 +28,7 @@ from groundkit.answer.bundle import EvidenceBundle
 from groundkit.answer.edges import CitedEdge
 from groundkit.answer.evidence import Origins, ShowPassage, refuse
 from groundkit.answer.passages import CitedQuote
-from groundkit.answer.scrub import scrub_secrets
+from groundkit.answer.scrub import Scrubber
 
 __all__ = [
     "ANSWER_SCHEMA",
@@ -79,7 +78,6 @@ MIN_QUOTE_CHARS = 16
 _WORDS = re.compile(r"\w+")
 
 Cited = CitedQuote | CitedEdge  # a resolved citation of a passage or of an edge
-Scrub = Callable[[str], str]
 # Tokens validate_answer has minted and no Answer has used yet. Each is spent by the one Answer
 # built with it, so dataclasses.replace() on a validated Answer cannot forge a second one.
 _UNSPENT: set[object] = set()
@@ -128,7 +126,7 @@ def validate_answer(
     *,
     question: str | None = None,
     min_quote_chars: int = MIN_QUOTE_CHARS,
-    scrub: Scrub = scrub_secrets,
+    scrub: Scrubber | None = None,
 ) -> Answer:
     """Check ``raw`` against the contract and resolve every quote at its origin.
 
@@ -139,7 +137,8 @@ def validate_answer(
             ``Collection.show`` for a bundle of passages.
         question: the question as the user asked it (``bundle.query`` is checked too).
         min_quote_chars: the shortest quote accepted.
-        scrub: applied to each item's text once every rule has passed.
+        scrub: applied to the items' texts, together, once every rule has passed (default:
+            secret shapes only; with the profile's key, that key in any disguise).
 
     Raises:
         AIError: AI_INVALID_OUTPUT, naming the first broken rule (never quoting text).
@@ -150,13 +149,14 @@ def validate_answer(
     origins = Origins.of(resolve)
     items: list[AnswerItem] = []
     quotes: list[Cited] = []
-    for text, cites in draft:
+    texts = (scrub or Scrubber()).many([text for text, _ in draft])
+    for text, (_, cites) in zip(texts, draft, strict=True):
         markers = []
         for number, quote in cites:
             item = bundle.items[number - 1]
             quotes.append(item.cite(quote, len(quotes) + 1, origins))
             markers.append(len(quotes))
-        items.append(AnswerItem(scrub(text), tuple(markers)))
+        items.append(AnswerItem(text, tuple(markers)))
     token = object()
     _UNSPENT.add(token)
     return Answer(tuple(items), tuple(quotes), token)
