@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "checkpoints": 0,
     # The shared utilities every stage may use.
     "net": 1,
+    "storage": 1,
     "config": 1,
     "ingest": 2,
     "chunk": 2,

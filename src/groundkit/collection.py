@@ -8,14 +8,11 @@ layout.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
 import re
 import shutil
-import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +28,6 @@ from groundkit.errors import (
 )
 from groundkit.index.derived import RECOVERY, DerivedIndex, health, rebuild
 from groundkit.index.disk import disk_usage
-from groundkit.index.faults import classify_os_error
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import DocumentRow, Store
 from groundkit.index.vectors import VectorIndex
@@ -39,6 +35,8 @@ from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.search import SearchRequest, run_search
+from groundkit.storage.faults import os_fault
+from groundkit.storage.locks import write_lock
 from groundkit.text import is_text
 from groundkit.types import (
     Chunk,
@@ -65,7 +63,6 @@ __all__ = [
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 STORE_FILE = "store.sqlite"
-LOCK_FILE = "write.lock"
 # How long a writer waits for the lock: a reader that opens a collection just behind another
 # process's write takes the lock for the moment it needs to catch its indexes up, and an ingest
 # starting then must not fail for that. A real second writer (a long ingest) still fails soon.
@@ -103,7 +100,7 @@ def delete_collection(name: str, index_dir: str | os.PathLike[str] = ".groundkit
         try:
             shutil.rmtree(path)
         except OSError as exc:
-            raise _os_error(exc, path, "the collection could not be deleted") from exc
+            raise os_fault(exc, path, "the collection could not be deleted") from exc
 
 
 def open_collection(
@@ -132,7 +129,7 @@ def open_collection(
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise _os_error(exc, path, "cannot create the collection") from exc
+            raise os_fault(exc, path, "cannot create the collection") from exc
     return Collection(name, path, settings, embedder, reranker, lock_wait_s=lock_wait_s)
 
 
@@ -144,35 +141,10 @@ def _not_found(name: str) -> NotFoundError:
     )
 
 
-def _os_error(exc: OSError, path: Path, what: str) -> StoreError:
-    return classify_os_error(exc, path, what) or StoreError(
-        ErrorCode.STORE_FAILED,
-        f"{what} ({(exc.strerror or type(exc).__name__).lower()})",
-        hint="check the permissions of the index dir",
-    )
-
-
-@contextmanager
-def _write_lock(path: Path, wait_s: float = WRITER_WAIT_S) -> Iterator[None]:
+def _write_lock(path: Path, wait_s: float = WRITER_WAIT_S) -> AbstractContextManager[None]:
     """Exclusive. A second writer fails after ``wait_s`` instead of queueing behind a long
     ingest; opening waits up to its own ``wait_s`` for a process that is rebuilding an index."""
-    try:
-        fd = os.open(path / LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
-    except OSError as exc:
-        raise _os_error(exc, path, "cannot change the collection") from exc
-    try:
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise IndexLockedError() from None
-                time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)
+    return write_lock(path, wait_s)
 
 
 class Collection:
@@ -193,7 +165,7 @@ class Collection:
         self.settings = settings
         self._embedder = embedder
         self._reranker = reranker
-        self._store = _open_store(path / STORE_FILE)
+        self._store = Store(path / STORE_FILE)
         self._lexical = LexicalIndex(path)
         self._vectors = VectorIndex(path, ann_threshold=settings.search.ann_threshold)
         self._recover(lock_wait_s)
@@ -499,19 +471,3 @@ def _text(value: str, what: str) -> str:
             hint="check the terminal's encoding, or copy the id from grk's own output",
         )
     return value
-
-
-def _open_store(path: Path) -> Store:
-    """The store, or on read-only media a read-only view of it for searching."""
-    try:
-        return Store(path)
-    except StoreError as exc:
-        if exc.code != ErrorCode.STORE_READ_ONLY or not path.is_file():
-            raise
-    with contextlib.suppress(StoreError):
-        return Store(path, read_only=True)
-    raise StoreError(
-        ErrorCode.STORE_READ_ONLY,
-        "cannot open the collection: its files are read-only and it cannot be read as it is",
-        hint="open it once where it is writable, so a write-ahead log left by a crash is folded in",
-    )

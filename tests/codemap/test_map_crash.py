@@ -26,20 +26,17 @@ def _tree(root: Path, version: int) -> None:
         (root / "fresh.py").write_text("import m0\ndef g():\n    m0.f0()\n")
 
 
+HOOKS = Path(__file__).parents[1] / "crash_hooks.py"
+
+
 def _grk_map(index_dir: Path, tree: Path, crash_at: str | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRK_", "_GRK_"))}
-    if crash_at:
-        env["_GRK_TEST_CRASH_AT"] = crash_at
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "groundkit.cli.main", "--index-dir", str(index_dir), "map"),
-            *("--quiet", "--name", "repo", str(tree)),
-        ],
-        env=env,
-        capture_output=True,
-        check=False,
-    )
-    return done.returncode
+    grk = ["--index-dir", str(index_dir), "map", "--quiet", "--name", "repo", str(tree)]
+    if crash_at:  # killed at the named checkpoint, as the ingest's crash tests are
+        run = [sys.executable, str(HOOKS), crash_at, "kill", *grk]
+    else:
+        run = [sys.executable, "-m", "groundkit.cli.main", *grk]
+    return subprocess.run(run, env=env, capture_output=True, check=False).returncode
 
 
 @pytest.mark.parametrize(

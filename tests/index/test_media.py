@@ -130,3 +130,96 @@ def test_read_only_media_say_read_only_and_never_suggest_deleting(tmp_path: Path
         assert (code, error["code"]) == (2, "store.read_only")
         assert "read-only file system" in error["message"]
         assert "delete" not in str(error.get("hint", ""))
+
+
+def _full(mnt: str = "MNT") -> str:
+    """A shell step that fills the file system to its last byte."""
+    return (
+        f"@dd if=/dev/zero of={mnt}/filler bs=65536 2>/dev/null;"
+        f" dd if=/dev/zero of={mnt}/filler2 bs=1 2>/dev/null; true"
+    )
+
+
+def test_reads_go_on_at_zero_bytes_free_with_no_other_process_holding_the_collection(
+    tmp_path: Path,
+) -> None:
+    # SQLite cannot make the -shm file a WAL reader needs once no byte is free: the store is
+    # then read without making any file.
+    grk = f"{sys.executable} -m groundkit.cli.main --index-dir {tmp_path}/mnt/index"
+    first_chunk = (
+        f"@CID=$({grk} search granite --json | {sys.executable} -c"
+        ' \'import json, sys; print(json.load(sys.stdin)["hits"][0]["chunk_id"])\')'
+    )
+    made, status, found, shown = _scenario(
+        tmp_path,
+        "3m",
+        [
+            "GRK ingest -q docs",
+            _full(),
+            "GRK status",
+            "GRK search granite",
+            first_chunk,
+            "GRK show $CID",
+        ],
+    )
+    assert made[0] == 0
+    assert status[0] == 0, status
+    assert status[1]["documents"] == 20
+    assert found[0] == 0, found
+    assert len(found[1]["hits"]) == 10  # type: ignore[arg-type]
+    assert shown[0] == 0, shown
+    assert shown[1]["verification"] == "verified"
+
+
+def test_a_disk_that_fills_while_documents_are_written_is_reported_as_full(
+    tmp_path: Path,
+) -> None:
+    # Large documents, so that SQLite writes pages out inside a document's savepoint: the
+    # failed ROLLBACK TO that follows must not be what is reported.
+    made, full, status = _scenario(
+        tmp_path,
+        "12m",
+        [
+            "GRK ingest -q docs",
+            "@mkdir MNT/big",
+            *(
+                f"@yes 'Basalt quarry {i} stone.' | head -c 250000 > MNT/big/b{i}.md"
+                for i in range(12)
+            ),
+            "HOOKS mid-ingest fill=MNT/filler --index-dir MNT/index ingest -q big",
+            "GRK status",
+        ],
+    )
+    assert made[0] == 0
+    assert full[0] == 1, full
+    error = full[1]["error"]
+    assert isinstance(error, dict)
+    assert error["code"] == "store.disk_full", error
+    assert status[0] == 0  # the store is as it was
+    assert status[1]["documents"] == 20
+
+
+def test_a_map_that_fills_the_disk_says_the_disk_is_full(tmp_path: Path) -> None:
+    code = "".join(f"def f{i}():\\n    return f{i + 1}()\\n" for i in range(60))
+    made, full, again = _scenario(
+        tmp_path,
+        "8m",
+        [
+            "@mkdir -p MNT/repo/pkg",
+            *(f"@printf '{code}' > MNT/repo/pkg/m{i}.py" for i in range(12)),
+            "GRK map -q MNT/repo",
+            *(
+                f"@printf 'def g{i}():\\n    return 1\\n' >> MNT/repo/pkg/m{i}.py"
+                for i in range(12)
+            ),
+            # The disk fills halfway through the run's one transaction.
+            "HOOKS mid-map fill=MNT/filler --index-dir MNT/index map -q MNT/repo",
+            "GRK map -q MNT/repo",  # and at 0 bytes free, before anything is written
+        ],
+    )
+    assert made[0] == 0, made
+    for code_, body in (full, again):
+        assert code_ == 1, body
+        error = body["error"]
+        assert isinstance(error, dict)
+        assert error["code"] == "store.disk_full", error

@@ -27,6 +27,12 @@ def sources(runtime: Runtime, query: str, name: str = "notes") -> set[str]:
         return {Path(hit.citation.source).name for hit in collection.search(query)}
 
 
+def served(runtime: Runtime, name: str = "notes") -> groundkit.Collection:
+    """The view of ``name`` the runtime serves now: a new object after each reopen."""
+    with runtime.reading(name) as collection:
+        return collection
+
+
 def write(folder: Path, name: str, text: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_text(text, encoding="utf-8")
@@ -37,6 +43,7 @@ def test_an_ingest_by_another_process_is_seen_without_a_restart(
     runtime: Runtime, index_dir: Path, tmp_path: Path
 ) -> None:
     assert sources(runtime, "quokka") == set()
+    before = served(runtime)
     more = write(tmp_path / "more", "quokka.md", "The quokka smiles on Rottnest Island.\n")
 
     done = subprocess.run(
@@ -48,7 +55,9 @@ def test_an_ingest_by_another_process_is_seen_without_a_restart(
 
     assert done.returncode == 0, done.stderr
     assert sources(runtime, "quokka") == {"quokka.md"}
-    assert runtime.reloads == 1
+    after = served(runtime)
+    assert after is not before  # reopened once...
+    assert served(runtime) is after  # ...and only once
 
 
 def test_a_separately_opened_collection_s_ingest_is_seen_by_the_next_read(
@@ -64,10 +73,11 @@ def test_a_separately_opened_collection_s_ingest_is_seen_by_the_next_read(
 
 
 def test_reads_without_writes_never_reopen(runtime: Runtime) -> None:
+    first = served(runtime)
     for _ in range(5):
         sources(runtime, "wombat")
 
-    assert runtime.reloads == 0
+    assert served(runtime) is first
 
 
 def test_a_collection_deleted_and_made_again_is_reopened(
@@ -155,6 +165,7 @@ def test_while_a_writer_holds_the_lock_a_reopen_that_needs_it_keeps_the_older_vi
     runtime: Runtime, index_dir: Path
 ) -> None:
     assert sources(runtime, "wombat") == {"wombats.md"}
+    older = served(runtime)
     # Another process leaves the lexical index needing a rebuild (built by "another analyzer"),
     # which only a holder of the write lock may do, and keeps holding the lock.
     store = sqlite3.connect(index_dir / "notes" / "store.sqlite")
@@ -167,11 +178,11 @@ def test_while_a_writer_holds_the_lock_a_reopen_that_needs_it_keeps_the_older_vi
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         assert sources(runtime, "wombat") == {"wombats.md"}  # served, not index.locked
-        assert runtime.reloads == 0
+        assert served(runtime) is older
     finally:
         os.close(lock)
     assert sources(runtime, "wombat") == {"wombats.md"}  # now reopened, and rebuilt
-    assert runtime.reloads == 1
+    assert served(runtime) is not older
 
 
 def test_a_collection_made_again_on_a_reused_inode_number_is_still_reopened(
@@ -256,6 +267,7 @@ def test_searches_never_fail_while_another_process_writes_to_the_same_collection
     writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(folder), str(index_dir), "30"])
     failures: list[BaseException] = []
     searches = [0]
+    views: list[groundkit.Collection] = []  # kept, so that no two views share an id
 
     def reader() -> None:
         while writer.poll() is None:
@@ -263,6 +275,7 @@ def test_searches_never_fail_while_another_process_writes_to_the_same_collection
                 with runtime.reading("notes") as collection:
                     collection.search("wombat burrow", top_k=5)
                     collection.status()
+                views.append(collection)
                 searches[0] += 1
             except GroundkitError as exc:
                 if exc.code != ErrorCode.INDEX_LOCKED:
@@ -276,7 +289,7 @@ def test_searches_never_fail_while_another_process_writes_to_the_same_collection
     for thread in threads:
         thread.join()
     assert writer.returncode == 0
-    assert runtime.reloads > 5
+    assert len({id(view) for view in views}) > 5  # reopened after the writes
     assert searches[0] > 50
     assert failures == []
 
@@ -292,6 +305,7 @@ def test_a_runtime_that_reopened_still_sees_every_later_write_by_another_process
     folder = tmp_path / "rounds"
     folder.mkdir()
     assert sources(runtime, "wombat") == {"wombats.md"}
+    views = [served(runtime)]
     for round_ in range(6):
         write(folder, f"r{round_}.md", f"# Round {round_}\n\nkookaburra{round_} laughs.\n" * 30)
         done = subprocess.run(
@@ -302,7 +316,8 @@ def test_a_runtime_that_reopened_still_sees_every_later_write_by_another_process
         )
         assert done.returncode == 0, done.stderr
         assert sources(runtime, f"kookaburra{round_}") == {f"r{round_}.md"}, round_
-    assert runtime.reloads == 6
+        views.append(served(runtime))
+    assert len({id(view) for view in views}) == 7  # one reopen after each write
 
 
 def test_the_reranker_is_loaded_once_and_shared_across_reopens(
@@ -330,11 +345,13 @@ def test_the_reranker_is_loaded_once_and_shared_across_reopens(
     )
     runtime = make_runtime(settings)
     runtime.ingest("notes", [str(docs)])
+    views = []
     for round_ in range(3):
         with runtime.reading("notes") as collection:
             assert collection.search("wombat", rerank=True)
+        views.append(collection)
         write(tmp_path / "more", f"m{round_}.md", f"The wombat round {round_}.\n")
         runtime.ingest("notes", [str(tmp_path / "more")])  # each write makes the next read reopen
-    assert runtime.reloads == 2
+    assert len({id(view) for view in views}) == 3  # reopened after each write
     assert loads == ["load"]
     runtime.close()

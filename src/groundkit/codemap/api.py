@@ -7,13 +7,11 @@ from collections, whose names cannot start with one.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +28,8 @@ from groundkit.codemap.store import MapStore
 from groundkit.codemap.symbols import find_symbol
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace, blast, trace
 from groundkit.config import Settings
-from groundkit.errors import ErrorCode, IndexLockedError, NotFoundError, UsageError
+from groundkit.errors import ErrorCode, NotFoundError, UsageError
+from groundkit.storage.locks import write_lock
 from groundkit.types import Verification
 
 __all__ = [
@@ -107,20 +106,6 @@ def open_codemap(
     return CodeMap(name, folder, settings)
 
 
-@contextmanager
-def _write_lock(folder: Path) -> Iterator[None]:
-    """Exclusive and non-blocking, as a collection's: a second writer fails at once."""
-    fd = os.open(folder / "write.lock", os.O_CREAT | os.O_RDWR, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise IndexLockedError() from None
-        yield
-    finally:
-        os.close(fd)
-
-
 class CodeMap:
     """One mapped repository: update it, and ask it questions."""
 
@@ -166,7 +151,7 @@ class CodeMap:
         chosen = list(extractors) if extractors is not None else default_extractors()
         selection = Selection(include, exclude, lambda p: any(e.claims(p) for e in chosen))
         source = WorkTree(folder, selection, exclude_dirs=[str(Path(self.settings.index_dir))])
-        with _write_lock(self.folder):
+        with write_lock(self.folder, what="code map"):  # a second writer fails at once
             report = build_map(
                 self.store,
                 source,

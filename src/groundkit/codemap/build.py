@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from groundkit.checkpoints import checkpoint
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor, FileFacts, FileGraph, SourceFile, Unparsable
 from groundkit.codemap.lines import decode
@@ -34,13 +34,7 @@ __all__ = ["MapReport", "Progress", "build_map"]
 
 Progress = Callable[[str, int, int], None]  # (stage, done, in all)
 
-_CRASH_ENV = "_GRK_TEST_CRASH_AT"  # test hook, as in the ingest pipeline
 _PARALLEL_FROM = 200  # files to parse before a second process pays for itself
-
-
-def _crash_point(name: str) -> None:
-    if os.environ.get(_CRASH_ENV) == name:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _digest(data: bytes) -> str:
@@ -277,12 +271,12 @@ def build_map(
                 web=web,
             )
             if done == max(1, len(graphs) // 2):
-                _crash_point("mid-map")
+                checkpoint("mid-map")
         if web_changed or not old:
             _web_pass(store)
         store.tidy(replaced)
         store.set_skipped([(s.source, s.reason) for s in run.skipped])
-    _crash_point("after-map-commit")
+    checkpoint("after-map-commit")
     counts = store.counts()
     return MapReport(
         files=counts["files"],

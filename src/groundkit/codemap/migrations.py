@@ -1,15 +1,14 @@
-"""Schema migrations for a code map's SQLite file, applied in order on open (as for a
-collection's store: ``PRAGMA user_version`` holds the version; a newer file is refused)."""
+"""Schema migrations for a code map's SQLite file, applied in order on open by the shared SQLite
+layer, as a collection's store's are (``PRAGMA user_version`` holds the version; a newer file is
+refused)."""
 
 from __future__ import annotations
 
-import sqlite3
+from groundkit.storage.sqlite import Migration, Schema
 
-from groundkit.errors import ErrorCode, StoreError
+__all__ = ["SCHEMA", "SCHEMA_VERSION"]
 
-__all__ = ["SCHEMA_VERSION", "migrate"]
-
-_MIGRATIONS: tuple[str, ...] = (
+_MIGRATIONS: tuple[Migration, ...] = (
     # 1: files with their facts; nodes and edges, each owned by the file whose resolution made it
     # ('' for the map-wide pass: routes, their edges, HTTP calls, outside nodes).
     """
@@ -69,29 +68,11 @@ _MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
-SCHEMA_VERSION = len(_MIGRATIONS)
-
-
-def migrate(conn: sqlite3.Connection) -> None:
-    """Bring the map up to ``SCHEMA_VERSION``; refuse one written by a newer groundkit.
-
-    ``conn`` must be in autocommit mode: each migration is its own transaction.
-    """
-    current = conn.execute("PRAGMA user_version").fetchone()[0]
-    if current > SCHEMA_VERSION:
-        raise StoreError(
-            ErrorCode.STORE_TOO_NEW,
-            f"this code map uses schema {current}; this groundkit knows up to {SCHEMA_VERSION}",
-            hint="upgrade groundkit, or map the repository again into a new name",
-        )
-    for version in range(current + 1, SCHEMA_VERSION + 1):
-        try:
-            conn.executescript(
-                f"BEGIN IMMEDIATE; {_MIGRATIONS[version - 1]}"
-                f" INSERT OR REPLACE INTO manifest VALUES ('schema_version', '{version}');"
-                f" PRAGMA user_version = {version}; COMMIT;"
-            )
-        except sqlite3.Error:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+SCHEMA = Schema(
+    _MIGRATIONS,
+    what="code map",
+    file="code map",
+    too_new_hint="upgrade groundkit, or map the repository again into a new name",
+    damaged_hint="if the file is damaged, delete the map and map the repository again",
+)
+SCHEMA_VERSION = SCHEMA.version

@@ -1,23 +1,24 @@
 """A code map's SQLite file: files with their facts, nodes, edges, dependencies.
 
-The same conventions as a collection's store: WAL, a busy timeout, the schema version with
-migrations, and every run's writes in one transaction, so that a crash leaves the map as it was
-before the run or as it is after it. Facts are stored as zlib-compressed JSON.
+Opened, migrated and written through the same SQLite layer as a collection's store
+(``storage.sqlite``): WAL, a busy timeout, the schema version with migrations, faults said as
+they are (a full disk is ``store.disk_full``), and every run's writes in one transaction, so
+that a crash leaves the map as it was before the run or as it is after it. Facts are stored as
+zlib-compressed JSON.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from groundkit.codemap.extract.base import FileFacts
-from groundkit.codemap.migrations import migrate
+from groundkit.codemap.migrations import SCHEMA
 from groundkit.codemap.model import (
     Edge,
     EdgeFlag,
@@ -28,7 +29,7 @@ from groundkit.codemap.model import (
     NodeKind,
     Provenance,
 )
-from groundkit.errors import ErrorCode, StoreError
+from groundkit.storage.sqlite import Database
 
 __all__ = ["FileState", "MapStore", "pack", "unpack"]
 
@@ -85,38 +86,14 @@ class MapStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        try:
-            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute("PRAGMA busy_timeout = 10000")
-            migrate(self._conn)
-        except sqlite3.Error as exc:
-            raise StoreError(
-                ErrorCode.STORE_FAILED,
-                f"cannot open the code map ({type(exc).__name__}: {exc})",
-                hint="if the file is damaged, delete the map and map the repository again",
-            ) from exc
+        self._db = Database(path, SCHEMA)
+        self._conn = self._db.conn
 
     def close(self) -> None:
-        self._conn.close()
+        self._db.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(
-                ErrorCode.STORE_FAILED,
-                f"the code map could not be written ({type(exc).__name__})",
-                hint="check free disk space; if the map is damaged, delete it and map again",
-            ) from exc
+    def transaction(self) -> AbstractContextManager[None]:
+        return self._db.transaction()
 
     # -- manifest ---------------------------------------------------------------------------------
     def manifest(self) -> dict[str, str]:

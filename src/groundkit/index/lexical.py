@@ -30,8 +30,8 @@ import tantivy
 
 from groundkit.errors import ErrorCode, IndexLockedError, StoreError
 from groundkit.index.disk import disk_usage
-from groundkit.index.faults import classify_os_error, disk_full, nearly_full
 from groundkit.index.store import Store
+from groundkit.storage.faults import classify_os_error, disk_full, nearly_full
 
 __all__ = ["ANALYZER", "LexicalIndex", "analyzer"]
 

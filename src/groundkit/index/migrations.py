@@ -1,18 +1,15 @@
-"""Schema migrations for a collection's SQLite store, applied in order on open.
-
-Two processes may open a new collection at the same moment: each decides what to apply only
-after taking the write lock (``BEGIN IMMEDIATE``), so the second finds the first's work done
-instead of creating the same tables again.
+"""Schema migrations for a collection's SQLite store, applied in order on open by the shared
+SQLite layer (``storage.sqlite.migrate``: all pending ones in one transaction, decided under the
+write lock, so two processes opening a new collection at once do the work once).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 
-from groundkit.errors import ErrorCode, StoreError
+from groundkit.storage.sqlite import Migration, Schema
 
-__all__ = ["SCHEMA_VERSION", "migrate"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION"]
 
 
 def _cut_chunk_texts(conn: sqlite3.Connection) -> None:
@@ -25,9 +22,6 @@ def _cut_chunk_texts(conn: sqlite3.Connection) -> None:
             [(text[start:end], rowid) for rowid, start, end in rows],
         )
 
-
-# A migration is SQL, or SQL then a step in Python over the connection (same transaction).
-Migration = str | tuple[str, Callable[[sqlite3.Connection], None]]
 
 _MIGRATIONS: tuple[Migration, ...] = (
     # 1: documents with their whole normalised text; chunks as offsets into it.
@@ -161,58 +155,11 @@ _MIGRATIONS: tuple[Migration, ...] = (
     """,
 )
 
-SCHEMA_VERSION = len(_MIGRATIONS)
-
-
-def migrate(conn: sqlite3.Connection) -> None:
-    """Bring the store up to ``SCHEMA_VERSION``; refuse a store written by a newer groundkit.
-
-    ``conn`` must be in autocommit mode. All pending migrations run in one transaction.
-    """
-    if _version(conn) == SCHEMA_VERSION:
-        return  # the common case: no write lock taken on open
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        current = _version(conn)  # again, under the lock: another process may have migrated
-        for version in range(current + 1, SCHEMA_VERSION + 1):
-            step = _MIGRATIONS[version - 1]
-            script, then = step if isinstance(step, tuple) else (step, None)
-            for statement in _statements(script):
-                conn.execute(statement)
-            if then is not None:
-                then(conn)
-            conn.execute(
-                "INSERT OR REPLACE INTO manifest VALUES ('schema_version', ?)", (str(version),)
-            )
-            conn.execute(f"PRAGMA user_version = {version}")
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _version(conn: sqlite3.Connection) -> int:
-    current = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if current > SCHEMA_VERSION:
-        raise StoreError(
-            ErrorCode.STORE_TOO_NEW,
-            f"this collection uses schema {current}; this groundkit knows up to {SCHEMA_VERSION}",
-            hint="upgrade groundkit",
-        )
-    return current
-
-
-def _statements(script: str) -> list[str]:
-    """Split a script into statements (``executescript`` would commit the open transaction)."""
-    out: list[str] = []
-    pending = ""
-    for line in script.splitlines(keepends=True):
-        if not pending and (not line.strip() or line.strip().startswith("--")):
-            continue
-        pending += line
-        if sqlite3.complete_statement(pending):
-            out.append(pending.strip())
-            pending = ""
-    assert not pending.strip(), "a migration ends in an incomplete statement"
-    return out
+SCHEMA = Schema(
+    _MIGRATIONS,
+    what="collection",
+    file="collection store",
+    too_new_hint="upgrade groundkit",
+    damaged_hint="restore store.sqlite from a backup, or ingest the sources into a new collection",
+)
+SCHEMA_VERSION = SCHEMA.version

@@ -3,6 +3,8 @@
 Every derived index can be rebuilt from it. Writes happen inside ``transaction()``; a crash
 before its commit leaves the store exactly as it was (SQLite's WAL guarantees it). Each change
 is also written to the change log that the derived indexes catch up from (see migration 4).
+Opening, migrating, transactions and what a failure means are the shared SQLite layer's
+(``storage.sqlite``).
 """
 
 from __future__ import annotations
@@ -11,18 +13,16 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import quote
 
-from groundkit.index.faults import classify_sqlite_error
-from groundkit.index.migrations import migrate
+from groundkit.index.migrations import SCHEMA
+from groundkit.storage.sqlite import Database
 from groundkit.types import Metadata
 
-_BUSY_S = 10.0
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
 __all__ = ["ChunkRow", "DocumentRow", "HitRow", "IngestState", "NewChunk", "Store"]
@@ -143,22 +143,6 @@ def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
     )
 
 
-def _to_wal(conn: sqlite3.Connection) -> None:
-    """Switch a store to WAL. Two processes making a new store at once can each hold a shared
-    lock while asking for the exclusive one the switch needs; SQLite then answers busy at once
-    rather than deadlock, without its busy handler, so the switch is retried here."""
-    deadline = time.monotonic() + _BUSY_S
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY")
-            if not busy or time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
-
-
 def _shown(conn: sqlite3.Connection) -> str:
     """The documents table as a hit reads it: through the index that covers what a hit shows,
     when the store has it (a read-only one may predate it)."""
@@ -171,67 +155,31 @@ def _shown(conn: sqlite3.Connection) -> str:
 class Store:
     """One collection's ``store.sqlite``.
 
-    ``read_only`` opens a store on read-only media: SQLite cannot make the files a WAL reader
-    needs there, so the file is opened as immutable, for searching only.
+    On read-only media, or a disk with no byte free, it is opened for reading only
+    (``read_only``): for searching, as the shared SQLite layer says.
     """
 
-    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self.read_only = read_only
+        self._db = Database(path, SCHEMA, fallback_read_only=True)
+        self._conn = self._db.conn
+        self.read_only = self._db.read_only
         try:
-            if read_only:
-                uri = f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
-                self._conn = sqlite3.connect(
-                    uri, uri=True, isolation_level=None, check_same_thread=False
-                )
-                self._conn.execute("PRAGMA query_only = ON")
-                self._shown = _shown(self._conn)
-                return
-            self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            # First: a second process opening a new store at the same moment waits, not fails.
-            self._conn.execute("PRAGMA busy_timeout = 10000")
-            _to_wal(self._conn)
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            migrate(self._conn)
             self._shown = _shown(self._conn)
         except sqlite3.Error as exc:
-            if hasattr(self, "_conn"):
-                self._conn.close()
-            raise classify_sqlite_error(exc, path.parent, "cannot open the collection") from exc
+            self._db.close()
+            raise self._db.fault(exc, "cannot open the collection") from exc
 
     def close(self) -> None:
-        self._conn.close()
+        self._db.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self) -> AbstractContextManager[None]:
         """A write transaction, taken up front so that two writers never deadlock mid-way."""
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:  # locked for too long, disk full, read-only, damaged...
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            raise classify_sqlite_error(
-                exc, self.path.parent, "the collection store could not be written"
-            ) from exc
+        return self._db.transaction()
 
-    @contextmanager
-    def savepoint(self) -> Iterator[None]:
+    def savepoint(self) -> AbstractContextManager[None]:
         """A nested transaction inside ``transaction()``: undone alone when its block raises."""
-        self._conn.execute("SAVEPOINT input")
-        try:
-            yield
-        except BaseException:
-            self._conn.execute("ROLLBACK TO input")
-            self._conn.execute("RELEASE input")
-            raise
-        self._conn.execute("RELEASE input")
+        return self._db.savepoint()
 
     # -- manifest ---------------------------------------------------------------------------------
     def manifest(self) -> dict[str, str]:

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 from groundkit.embed.blas import one_blas_thread
 from groundkit.errors import ErrorCode, StoreError
 from groundkit.index.disk import disk_usage
-from groundkit.index.faults import classify_os_error
 from groundkit.index.store import Store
+from groundkit.storage.faults import classify_os_error
 
 if TYPE_CHECKING:
     import numpy as np

@@ -161,7 +161,6 @@ class Runtime:
         self._lock = threading.Lock()  # the entries and their leases; never held during I/O
         self._gates = tuple(threading.Lock() for _ in range(_GATES))
         self._entries: dict[str, _Entry] = {}
-        self.reloads = 0  # how many times a collection was reopened after a write: for tests
 
     @property
     def mutations_enabled(self) -> bool:
@@ -217,7 +216,6 @@ class Runtime:
                     entry.leases += 1
                     return entry
             with self._lock:
-                self.reloads += reopening
                 self._register(name, fresh)
                 fresh.leases += 1
                 return fresh

@@ -1,4 +1,4 @@
-"""What a failed write or open of a collection's files means, said so a person can act on it.
+"""What a failed write or open of groundkit's files means, said so a person can act on it.
 
 SQLite, tantivy and plain file writes fail in their own words; a user needs one of a few
 answers: the disk is full (and how much is free), the files are read-only, another process is
@@ -17,7 +17,14 @@ from pathlib import Path
 
 from groundkit.errors import ErrorCode, StoreError
 
-__all__ = ["classify_os_error", "classify_sqlite_error", "disk_full", "nearly_full", "read_only"]
+__all__ = [
+    "classify_os_error",
+    "classify_sqlite_error",
+    "disk_full",
+    "nearly_full",
+    "os_fault",
+    "read_only",
+]
 
 _ERRNO = re.compile(r"(?:Os \{ code: |\(os error |\[Errno )(\d+)")
 
@@ -38,10 +45,20 @@ def read_only(where: Path, what: str) -> StoreError:
     )
 
 
-def classify_sqlite_error(exc: sqlite3.Error, where: Path, what: str) -> StoreError:
-    """A ``StoreError`` for a failed SQLite call on the store in folder ``where``."""
+_DAMAGED_HINT = "restore store.sqlite from a backup, or ingest the sources into a new collection"
+
+
+def classify_sqlite_error(
+    exc: sqlite3.Error, where: Path, what: str, *, damaged_hint: str = _DAMAGED_HINT
+) -> StoreError:
+    """A ``StoreError`` for a failed SQLite call on a file in folder ``where``.
+
+    ``damaged_hint``: what to do when the file really is damaged (restore a collection's store;
+    map a repository again)."""
     name = getattr(exc, "sqlite_errorname", "")
-    if name == "SQLITE_FULL":
+    # A full disk also shows as an I/O error: SQLite cannot grow its -shm file (SHMSIZE) or the
+    # WAL (WRITE, TRUNCATE...) once no byte is free.
+    if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and nearly_full(where)):
         return disk_full(where, what)
     if name.startswith("SQLITE_READONLY") or (
         name.startswith("SQLITE_CANTOPEN") and not _writable(where)
@@ -51,7 +68,7 @@ def classify_sqlite_error(exc: sqlite3.Error, where: Path, what: str) -> StoreEr
         return StoreError(
             ErrorCode.STORE_FAILED,
             f"{what}: the store file is damaged ({name or type(exc).__name__})",
-            hint="restore store.sqlite from a backup, or ingest the sources into a new collection",
+            hint=damaged_hint,
         )
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return StoreError(
@@ -75,6 +92,16 @@ def classify_os_error(exc: BaseException, where: Path, what: str) -> StoreError 
     if code == errno.EROFS or (code in (errno.EACCES, errno.EPERM) and not _writable(where)):
         return read_only(where, what)
     return None
+
+
+def os_fault(exc: OSError, where: Path, what: str) -> StoreError:
+    """The ``StoreError`` for a failed file operation in ``where``: a full or read-only disk as
+    such, anything else as ``store.failed`` with the system's words."""
+    return classify_os_error(exc, where, what) or StoreError(
+        ErrorCode.STORE_FAILED,
+        f"{what} ({(exc.strerror or type(exc).__name__).lower()})",
+        hint="check the permissions of the index dir",
+    )
 
 
 def _errno_in(message: str) -> int | None:
