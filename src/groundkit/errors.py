@@ -19,6 +19,7 @@ queries, credentials or absolute machine paths.
     ├── ServeError              a request the server refuses before any library call
     └── InternalError           a bug: what it looks like from outside
 
+``ERROR_CLASS`` names the one class each code is raised as (a test holds every ``raise`` to it).
 ``OUTCOMES`` gives every code its ``Kind``, and so its CLI exit status, and its HTTP status. The
 kind is who can fix it: the caller by changing the request (exit 2, HTTP 4xx), the operator by
 changing the set-up (exit 2: the CLI user is the operator; HTTP 5xx: a REST client is not), or
@@ -32,6 +33,7 @@ from enum import IntEnum, StrEnum
 from http import HTTPStatus
 
 __all__ = [
+    "ERROR_CLASS",
     "OUTCOMES",
     "AIError",
     "AuthError",
@@ -352,6 +354,85 @@ class InternalError(GroundkitError):
             message,
             hint=hint or "this is a bug in groundkit; please report it with the command you ran",
         )
+
+
+_C = ErrorCode
+_RAISED_AS: dict[type[GroundkitError], tuple[ErrorCode, ...]] = {
+    UsageError: (
+        _C.USAGE,
+        _C.INVALID_NAME,
+        _C.INVALID_QUERY,
+        _C.AMBIGUOUS_DOCUMENT,
+        _C.NO_VECTORS,
+        _C.RERANK_NOT_CONFIGURED,
+        _C.EVAL_DATASET,
+        _C.EVAL_RESULTS,
+        _C.EVAL_INCOMPARABLE,
+        _C.EVAL_STAGE_UNAVAILABLE,
+        _C.SYMBOL_AMBIGUOUS,
+        _C.CODEMAP_REVISION,
+        _C.CODEMAP_GIT,
+    ),
+    ConfigError: (_C.CONFIG_UNKNOWN_KEY, _C.CONFIG_INVALID, _C.CONFIG_FILE, _C.AI_UNKNOWN_PROFILE),
+    NotFoundError: (
+        _C.COLLECTION_NOT_FOUND,
+        _C.DOCUMENT_NOT_FOUND,
+        _C.CHUNK_NOT_FOUND,
+        _C.CODEMAP_NOT_FOUND,
+        _C.CODEMAP_EDGE_NOT_FOUND,
+        _C.SYMBOL_NOT_FOUND,
+    ),
+    StoreError: (
+        _C.STORE_FAILED,
+        _C.STORE_TOO_NEW,
+        _C.STORE_FULL,
+        _C.STORE_READ_ONLY,
+        _C.INDEX_FAILED,
+    ),
+    IndexLockedError: (_C.INDEX_LOCKED,),
+    FetchError: (_C.FETCH_FAILED, _C.FETCH_TOO_LARGE, _C.FETCH_TIMEOUT),
+    UnsafeURLError: (_C.URL_UNSAFE,),
+    ModelError: (
+        _C.EMBEDDER_MISMATCH,
+        _C.EMBEDDER_UNAVAILABLE,
+        _C.EMBEDDING_INVALID,
+        _C.RERANK_INVALID,
+    ),
+    MissingExtraError: (_C.MISSING_EXTRA,),
+    AIError: (
+        _C.AI_DISABLED,
+        _C.AI_PROVIDER_FAILED,
+        _C.AI_RATE_LIMITED,
+        _C.AI_TIMEOUT,
+        _C.AI_INVALID_OUTPUT,
+        _C.AI_REPLY_CUT_OFF,
+        _C.AI_REWRITE_INVALID,
+        _C.AI_JUDGE_INVALID,
+        _C.AI_REDACTION_REQUIRED,
+    ),
+    AuthError: (
+        _C.AUTH_MISSING,
+        _C.AUTH_DENIED,
+        _C.AUTH_KEYCHAIN_UNAVAILABLE,
+        _C.AUTH_REQUIRED,
+        _C.AUTH_INVALID,
+    ),
+    ServeError: (
+        _C.SERVE_HOST_REJECTED,
+        _C.SERVE_ORIGIN_REJECTED,
+        _C.SERVE_BODY_TOO_LARGE,
+        _C.SERVE_BUSY,
+        _C.SERVE_INVALID_REQUEST,
+        _C.SERVE_ROUTE_NOT_FOUND,
+        _C.SERVE_METHOD_NOT_ALLOWED,
+        _C.SERVE_PATH_NOT_ALLOWED,
+    ),
+    InternalError: (_C.INTERNAL,),
+}
+ERROR_CLASS: dict[ErrorCode, type[GroundkitError]] = {
+    code: cls for cls, codes in _RAISED_AS.items() for code in codes
+}
+del _C
 
 
 def missing_extra(module: str, extra: str) -> MissingExtraError:

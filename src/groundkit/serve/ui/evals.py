@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from groundkit.errors import ErrorCode, NotFoundError
+from groundkit.errors import ErrorCode, ServeError
 from groundkit.serve.ui.web import SECURITY_HEADERS, error_page, page
 
 __all__ = ["eval_runs", "evals_router", "report_policy"]
@@ -89,16 +89,13 @@ def evals_router(folder: Path) -> APIRouter:
     @router.get("/ui/evals/{run_id}", response_class=HTMLResponse)
     def report(request: Request, run_id: str) -> HTMLResponse:
         path = folder / f"{run_id}.html"
+        missing = ServeError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such eval report")
+        if not _RUN_ID.match(run_id) or not path.is_file():
+            return error_page(request, missing)
         try:
-            if not _RUN_ID.match(run_id) or not path.is_file():
-                raise NotFoundError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such eval report")
             html = path.read_text(encoding="utf-8")
-        except NotFoundError as exc:
-            return error_page(request, exc)
         except OSError:
-            return error_page(
-                request, NotFoundError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such eval report")
-            )
+            return error_page(request, missing)
         headers = {**SECURITY_HEADERS, "Content-Security-Policy": report_policy(html)}
         return HTMLResponse(html, headers=headers)
 
