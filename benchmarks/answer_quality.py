@@ -27,7 +27,7 @@ from pathlib import Path
 import msgspec
 
 from groundkit.answer.bundle import build_bundle
-from groundkit.answer.llamacpp import LlamaCppChat, default_model_path
+from groundkit.answer.providers.llamacpp import LlamaCppChat, default_model_path
 from groundkit.answer.spans import constrained_schema
 from groundkit.collection import open_collection
 from groundkit.config import Settings

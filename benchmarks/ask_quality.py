@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from groundkit.answer.edges import CitedEdge
-from groundkit.answer.llamacpp import LlamaCppChat
+from groundkit.answer.providers.llamacpp import LlamaCppChat
 from groundkit.answer.report import AnswerReport
 from groundkit.answer.service import ask_code
 from groundkit.cli.answer_render import render_report

@@ -23,7 +23,7 @@ from pathlib import Path
 
 _CHILD = """
 import json, sys, time
-from groundkit.answer.llamacpp import LlamaCppChat
+from groundkit.answer.providers.llamacpp import LlamaCppChat
 chat = LlamaCppChat(sys.argv[1] or None, max_tokens=128, n_threads=int(sys.argv[2]))
 text = open(sys.argv[3], encoding="utf-8").read()
 t0 = time.perf_counter()

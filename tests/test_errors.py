@@ -100,3 +100,10 @@ def test_every_error_is_raised_as_the_class_its_code_names() -> None:
         if not issubclass(getattr(errors, cls), ERROR_CLASS[ErrorCode[code]])
     ]
     assert wrong == []
+
+
+def test_each_answer_state_in_the_table_is_one_an_answer_can_report() -> None:
+    from groundkit.answer.report import AIState
+
+    states = {o.answer_state for o in OUTCOMES.values() if o.answer_state is not None}
+    assert states == {AIState.DISABLED, AIState.REFUSED, AIState.FAILED}

@@ -20,7 +20,8 @@ queries, credentials or absolute machine paths.
     └── InternalError           a bug: what it looks like from outside
 
 ``ERROR_CLASS`` names the one class each code is raised as (a test holds every ``raise`` to it).
-``OUTCOMES`` gives every code its ``Kind``, and so its CLI exit status, and its HTTP status. The
+``OUTCOMES`` gives every code its ``Kind``, and so its CLI exit status, its HTTP status, and the
+state an answer reports when the error keeps a model from answering. The
 kind is who can fix it: the caller by changing the request (exit 2, HTTP 4xx), the operator by
 changing the set-up (exit 2: the CLI user is the operator; HTTP 5xx: a REST client is not), or
 nobody right now (exit 1, HTTP 5xx). Only the CLI, REST and MCP layers read the table.
@@ -158,17 +159,23 @@ class Outcome:
     kind: Kind
     http: HTTPStatus
     exit: ExitStatus | None = None  # a status of its own, for scripts that branch on it
+    # What an answer reports when this error keeps a model from answering (an AIState value:
+    # disabled, refused, failed); None: unavailable, the model cannot be used now.
+    answer_state: str | None = None
 
     @property
     def exit_status(self) -> ExitStatus:
         return self.exit if self.exit is not None else _EXIT[self.kind]
 
 
-def _o(kind: Kind, http: HTTPStatus, exit: ExitStatus | None = None) -> Outcome:
-    return Outcome(kind, http, exit)
+def _o(
+    kind: Kind, http: HTTPStatus, exit: ExitStatus | None = None, *, answer: str | None = None
+) -> Outcome:
+    return Outcome(kind, http, exit, answer)
 
 
 _R, _S, _F = Kind.REQUEST, Kind.SETUP, Kind.FAILURE
+_REFUSED, _FAILED = "refused", "failed"
 H = HTTPStatus
 OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.USAGE: _o(_R, H.BAD_REQUEST),
@@ -191,7 +198,7 @@ OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.FETCH_FAILED: _o(_F, H.BAD_GATEWAY),
     ErrorCode.FETCH_TOO_LARGE: _o(_F, H.BAD_GATEWAY),
     ErrorCode.FETCH_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT),
-    ErrorCode.URL_UNSAFE: _o(_R, H.UNPROCESSABLE_ENTITY),
+    ErrorCode.URL_UNSAFE: _o(_R, H.UNPROCESSABLE_ENTITY, answer=_FAILED),
     ErrorCode.MISSING_EXTRA: _o(_S, H.NOT_IMPLEMENTED),
     ErrorCode.EMBEDDER_MISMATCH: _o(_S, H.INTERNAL_SERVER_ERROR),
     ErrorCode.EMBEDDER_UNAVAILABLE: _o(_F, H.SERVICE_UNAVAILABLE),
@@ -203,16 +210,16 @@ OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.EVAL_RESULTS: _o(_R, H.UNPROCESSABLE_ENTITY),
     ErrorCode.EVAL_INCOMPARABLE: _o(_R, H.CONFLICT),
     ErrorCode.EVAL_STAGE_UNAVAILABLE: _o(_R, H.CONFLICT),
-    ErrorCode.AI_DISABLED: _o(_S, H.SERVICE_UNAVAILABLE),
+    ErrorCode.AI_DISABLED: _o(_S, H.SERVICE_UNAVAILABLE, answer="disabled"),
     ErrorCode.AI_UNKNOWN_PROFILE: _o(_R, H.UNPROCESSABLE_ENTITY),
     ErrorCode.AI_REDACTION_REQUIRED: _o(_S, H.SERVICE_UNAVAILABLE),
-    ErrorCode.AI_PROVIDER_FAILED: _o(_F, H.BAD_GATEWAY),
-    ErrorCode.AI_RATE_LIMITED: _o(_F, H.SERVICE_UNAVAILABLE),
-    ErrorCode.AI_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT),
-    ErrorCode.AI_INVALID_OUTPUT: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.AI_PROVIDER_FAILED: _o(_F, H.BAD_GATEWAY, answer=_FAILED),
+    ErrorCode.AI_RATE_LIMITED: _o(_F, H.SERVICE_UNAVAILABLE, answer=_FAILED),
+    ErrorCode.AI_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT, answer=_FAILED),
+    ErrorCode.AI_INVALID_OUTPUT: _o(_F, H.BAD_GATEWAY, answer=_REFUSED),
     # max_tokens stopped the reply before it was whole: the profile's limit must grow.
-    ErrorCode.AI_REPLY_CUT_OFF: _o(_S, H.BAD_GATEWAY),
-    ErrorCode.AI_REWRITE_INVALID: _o(_F, H.BAD_GATEWAY),
+    ErrorCode.AI_REPLY_CUT_OFF: _o(_S, H.BAD_GATEWAY, answer=_REFUSED),
+    ErrorCode.AI_REWRITE_INVALID: _o(_F, H.BAD_GATEWAY, answer=_FAILED),
     ErrorCode.AI_JUDGE_INVALID: _o(_F, H.BAD_GATEWAY),
     # The server's own provider credentials: 401/403 would tell a client its secret is wrong.
     ErrorCode.AUTH_MISSING: _o(_S, H.SERVICE_UNAVAILABLE),

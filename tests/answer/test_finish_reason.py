@@ -17,8 +17,8 @@ import pytest
 
 from groundkit.answer.chat import ChatModel, FinishReporting, cut_off_at
 from groundkit.answer.credentials import KeyStore
-from groundkit.answer.factory import build_chat
-from groundkit.answer.http_chat import default_transport
+from groundkit.answer.providers import build_chat
+from groundkit.answer.providers.http import default_transport
 from groundkit.answer.redact import DEFAULT_PATTERNS, RedactingChat
 from groundkit.config import ProfileConfig
 from groundkit.errors import AIError, ErrorCode

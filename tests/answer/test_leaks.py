@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from groundkit.answer.access import Runtime
+from groundkit.answer.access import AIEnvironment
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.logguard import install_log_guard
 from groundkit.answer.optin import AISettings
@@ -37,12 +37,12 @@ def setup(
 
     def use(replies: list[Any]) -> RecordingTransport:
         transport = RecordingTransport(replies)
-        runtime = Runtime(
+        runtime = AIEnvironment(
             keys=KeyStore(MemoryKeyring()),
             ai_settings=AISettings(tmp_path / "ai.json"),
             transport=transport,
         )
-        monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+        monkeypatch.setattr(answer_cli, "make_ai_environment", lambda: runtime)
         return transport
 
     state["use"] = use
@@ -134,10 +134,10 @@ def test_reprs_of_the_chat_stack_never_show_the_key(setup: dict[str, Any]) -> No
     from groundkit.config import load
 
     settings = load().settings
-    runtime = Runtime(keys=KeyStore(MemoryKeyring()), ai_settings=AISettings(Path("ai.json")))
+    runtime = AIEnvironment(keys=KeyStore(MemoryKeyring()), ai_settings=AISettings(Path("ai.json")))
     runtime.opt_ins().enable(Path(setup["index"]) / "default", "cloud")
     chat = resolve_chat(
-        settings, Path(setup["index"]) / "default", "default", profile=None, runtime=runtime
+        settings, Path(setup["index"]) / "default", "default", profile=None, environment=runtime
     )
     assert "groq" in repr(chat)
     assert KEY not in repr(chat)

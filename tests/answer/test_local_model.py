@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from groundkit.answer.access import Runtime
+from groundkit.answer.access import AIEnvironment
 from groundkit.answer.credentials import KeyStore
-from groundkit.answer.llamacpp import default_model_path
 from groundkit.answer.optin import AISettings
+from groundkit.answer.providers.llamacpp import default_model_path
 from groundkit.cli import answer as answer_cli
 from groundkit.cli.main import main
 from groundkit.testing.chat import ForbiddenTransport, MemoryKeyring
@@ -50,12 +50,12 @@ def test_a_real_local_model_yields_a_checked_answer_or_the_evidence_with_a_reaso
         '[profiles.smol]\nprovider = "llamacpp"\nlocal = true\nmax_tokens = 192\n'
     )
     forbidden = ForbiddenTransport()
-    runtime = Runtime(
+    runtime = AIEnvironment(
         keys=KeyStore(MemoryKeyring()),
         ai_settings=AISettings(tmp_path / "ai.json"),
         transport=forbidden,
     )
-    monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+    monkeypatch.setattr(answer_cli, "make_ai_environment", lambda: runtime)
     index = str(tmp_path / "index")
     assert main(["--index-dir", index, "ingest", str(docs), "-q"]) == 0
     assert main(["--index-dir", index, "ai", "enable", "default", "--profile", "smol"]) == 0
@@ -83,7 +83,7 @@ def test_a_real_local_model_yields_a_checked_answer_or_the_evidence_with_a_reaso
 
 
 def test_the_local_model_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[str]) -> None:
-    from groundkit.answer.llamacpp import LlamaCppChat
+    from groundkit.answer.providers.llamacpp import LlamaCppChat
 
     chat = LlamaCppChat(max_tokens=8)
     reply = chat.complete("Answer briefly.", "Say hello, zanzibar-quokka.")
@@ -92,8 +92,8 @@ def test_the_local_model_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[s
 
 
 def test_the_echo_check_measures_a_real_local_model(tmp_path: Path) -> None:
-    from groundkit.answer.echo import run_echo_check
-    from groundkit.answer.llamacpp import LlamaCppChat
+    from groundkit.answer.providers.llamacpp import LlamaCppChat
+    from groundkit.eval.echo import run_echo_check
 
     report = run_echo_check(LlamaCppChat(max_tokens=96), workdir=tmp_path, rounds=1)
     outcomes = (
@@ -115,7 +115,7 @@ def test_the_echo_check_measures_a_real_local_model(tmp_path: Path) -> None:
 
 def test_the_grammar_schema_only_tightens_the_contract() -> None:
     from groundkit.answer.contract import ANSWER_SCHEMA
-    from groundkit.answer.llamacpp import tightened
+    from groundkit.answer.providers.llamacpp import tightened
 
     tight = tightened(ANSWER_SCHEMA)
     assert tight["properties"]["items"]["maxItems"] == 2
@@ -128,7 +128,7 @@ def test_the_grammar_schema_only_tightens_the_contract() -> None:
 def test_a_loaded_model_is_reused_within_the_process_and_threads_wait_passively() -> None:
     import os
 
-    from groundkit.answer.llamacpp import LlamaCppChat
+    from groundkit.answer.providers.llamacpp import LlamaCppChat
 
     first = LlamaCppChat(max_tokens=8, n_ctx=1024, n_threads=1)
     first.complete("Answer briefly.", "Say hello.")
@@ -141,7 +141,7 @@ def test_a_loaded_model_is_reused_within_the_process_and_threads_wait_passively(
 
 
 def test_the_evidence_budget_leaves_room_for_the_reply() -> None:
-    from groundkit.answer.llamacpp import LlamaCppChat
+    from groundkit.answer.providers.llamacpp import LlamaCppChat
 
     chat = LlamaCppChat(max_tokens=1024, n_ctx=4096)
     assert 0 < chat.prompt_budget_bytes < 4096 * 3
@@ -158,12 +158,12 @@ def test_the_local_model_answers_a_sample_question_with_constrained_quotes(
     for name, text in DOCS.items():
         (docs / name).write_text(text, encoding="utf-8")
     (tmp_path / "grk.toml").write_text('[profiles.smol]\nprovider = "llamacpp"\nlocal = true\n')
-    runtime = Runtime(
+    runtime = AIEnvironment(
         keys=KeyStore(MemoryKeyring()),
         ai_settings=AISettings(tmp_path / "ai.json"),
         transport=ForbiddenTransport(),
     )
-    monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+    monkeypatch.setattr(answer_cli, "make_ai_environment", lambda: runtime)
     index = str(tmp_path / "index")
     assert main(["--index-dir", index, "ingest", str(docs), "-q"]) == 0
     assert main(["--index-dir", index, "ai", "enable", "default", "--profile", "smol"]) == 0
@@ -215,12 +215,12 @@ def test_a_real_local_model_explains_code_edges_or_the_edges_are_shown_with_a_re
         (repo / rel).write_text(text, encoding="utf-8")
     (tmp_path / "grk.toml").write_text('[profiles.smol]\nprovider = "llamacpp"\nlocal = true\n')
     forbidden = ForbiddenTransport()
-    runtime = Runtime(
+    runtime = AIEnvironment(
         keys=KeyStore(MemoryKeyring()),
         ai_settings=AISettings(tmp_path / "ai.json"),
         transport=forbidden,
     )
-    monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+    monkeypatch.setattr(answer_cli, "make_ai_environment", lambda: runtime)
     index = str(tmp_path / "index")
     assert main(["--index-dir", index, "map", str(repo), "--name", "shop", "-q"]) == 0
     assert main(["--index-dir", index, "ai", "enable", "map:shop", "--profile", "smol"]) == 0
@@ -247,7 +247,7 @@ def test_a_real_local_model_explains_code_edges_or_the_edges_are_shown_with_a_re
 
 def test_the_local_model_says_when_its_token_limit_cut_the_reply_off() -> None:
     from groundkit.answer.chat import FinishReporting, cut_off_at
-    from groundkit.answer.llamacpp import LlamaCppChat
+    from groundkit.answer.providers.llamacpp import LlamaCppChat
 
     chat = LlamaCppChat(max_tokens=8, n_ctx=1024, n_threads=1)
     assert isinstance(chat, FinishReporting)

@@ -11,9 +11,9 @@ from groundkit import Collection
 from groundkit.answer.chat import ChatModel, GuardedTransport
 from groundkit.answer.contract import ANSWER_SCHEMA
 from groundkit.answer.credentials import KeyStore
-from groundkit.answer.factory import build_chat
-from groundkit.answer.http_chat import Endpoint, default_transport
 from groundkit.answer.prompts import ANSWER_SYSTEM
+from groundkit.answer.providers import build_chat
+from groundkit.answer.providers.http import Endpoint, default_transport
 from groundkit.answer.redact import DEFAULT_PATTERNS, RedactingChat
 from groundkit.answer.service import answer_question
 from groundkit.config import ProfileConfig
@@ -293,3 +293,12 @@ def test_an_unsafe_chat_endpoint_gets_a_hint_about_provider_endpoints_not_ingest
     assert "ingest" not in hint
     assert "local = true" in hint
     assert "base_url" in hint
+
+
+def test_every_provider_a_profile_may_name_has_one_builder_in_the_registry() -> None:
+    import typing
+
+    from groundkit.answer.providers import PROVIDERS
+
+    annotated = typing.get_type_hints(ProfileConfig, include_extras=True)["provider"]
+    assert set(PROVIDERS) == set(typing.get_args(typing.get_args(annotated)[0]))

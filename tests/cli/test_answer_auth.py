@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from groundkit.answer.access import Runtime
+from groundkit.answer.access import AIEnvironment
 from groundkit.answer.credentials import SERVICE, KeyStore
 from groundkit.answer.optin import AISettings
 from groundkit.cli import answer as answer_cli
@@ -30,12 +30,12 @@ def no_machine_keychain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
 @pytest.fixture
 def keychain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
     backend = MemoryKeyring()
-    runtime = Runtime(
+    runtime = AIEnvironment(
         keys=KeyStore(backend),
         ai_settings=AISettings(tmp_path / "ai.json"),
         transport=ForbiddenTransport(),
     )
-    monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+    monkeypatch.setattr(answer_cli, "make_ai_environment", lambda: runtime)
     (tmp_path / "grk.toml").write_text('[profiles.cloud]\nprovider = "groq"\n')
     return backend
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from grk_runner import Grk
-from groundkit.answer.access import Runtime
+from groundkit.answer.access import AIEnvironment
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.optin import AISettings
 from groundkit.cli import answer as answer_cli
@@ -108,16 +108,16 @@ def keychain() -> MemoryKeyring:
 @pytest.fixture
 def use(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keychain: MemoryKeyring
-) -> Callable[[Any], Runtime]:
+) -> Callable[[Any], AIEnvironment]:
     """Point `grk` at a transport double, an in-memory keychain and a test opt-in file."""
 
-    def install(transport: Any) -> Runtime:
-        runtime = Runtime(
+    def install(transport: Any) -> AIEnvironment:
+        runtime = AIEnvironment(
             keys=KeyStore(keychain),
             ai_settings=AISettings(tmp_path / "ai.json"),
             transport=transport,
         )
-        monkeypatch.setattr(answer_cli, "make_runtime", lambda: runtime)
+        monkeypatch.setattr(answer_cli, "make_ai_environment", lambda: runtime)
         return runtime
 
     return install
@@ -389,7 +389,7 @@ def test_rewrite_shows_both_queries(grk: Grk, use: Any) -> None:
 def test_a_local_model_whose_package_is_missing_is_unavailable(
     surface: Surface, grk: Grk, use: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from groundkit.answer import llamacpp
+    from groundkit.answer.providers import llamacpp
 
     use(ForbiddenTransport())
     monkeypatch.setattr(llamacpp, "default_model_path", lambda: None)

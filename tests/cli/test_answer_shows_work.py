@@ -30,7 +30,7 @@ from test_answer_cli import (
 )
 
 from grk_runner import Grk
-from groundkit.answer.access import Runtime
+from groundkit.answer.access import AIEnvironment
 from groundkit.answer.chat import HttpReply
 from groundkit.answer.credentials import KeyStore
 from groundkit.cli import answer as answer_cli
@@ -296,7 +296,9 @@ def _default_runtime(
     forbidden = ForbiddenTransport()
     # A fresh runtime per command, as in a real run: each reads the opt-in file anew.
     monkeypatch.setattr(
-        answer_cli, "make_runtime", lambda: Runtime(keys=KeyStore(keychain), transport=forbidden)
+        answer_cli,
+        "make_ai_environment",
+        lambda: AIEnvironment(keys=KeyStore(keychain), transport=forbidden),
     )
     return forbidden
 

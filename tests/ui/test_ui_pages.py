@@ -22,7 +22,7 @@ from ui_site import (
     Site,
 )
 
-from groundkit.answer.access import Runtime as AnswerRuntime
+from groundkit.answer.access import AIEnvironment
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.optin import AISettings
 from groundkit.serve.guards import ACCESS_LOGGER
@@ -61,12 +61,12 @@ def answers(site: Site, monkeypatch: pytest.MonkeyPatch) -> Any:
     (or, with ``opt_ins``, another opt-in file)."""
 
     def use(transport: Any, opt_ins: Path | None = None) -> Any:
-        runtime = AnswerRuntime(
+        runtime = AIEnvironment(
             keys=KeyStore(MemoryKeyring()),
             ai_settings=AISettings(opt_ins or site.xdg / "groundkit" / "ai.json"),
             transport=transport,
         )
-        monkeypatch.setattr("groundkit.serve.ui.make_answer_runtime", lambda: runtime)
+        monkeypatch.setattr("groundkit.serve.ui.make_ai_environment", lambda: runtime)
         return transport
 
     return use

@@ -16,16 +16,16 @@ from typing import Literal
 
 from groundkit.answer.chat import ChatModel
 from groundkit.answer.credentials import KeyStore
-from groundkit.answer.factory import TransportFactory, build_chat
-from groundkit.answer.http_chat import default_transport
 from groundkit.answer.optin import AISettings, fallback_path
+from groundkit.answer.providers import TransportFactory, build_chat
+from groundkit.answer.providers.http import default_transport
 from groundkit.answer.redact import build_patterns
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import state_for
 from groundkit.config import Settings
 from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError
 
-__all__ = ["MAP_PREFIX", "AIScope", "Runtime", "enabled_profile", "resolve_chat"]
+__all__ = ["MAP_PREFIX", "AIEnvironment", "AIScope", "enabled_profile", "resolve_chat"]
 
 MAP_PREFIX = "map:"  # `grk ai enable map:NAME`: a code map, where a bare NAME is a collection
 
@@ -50,7 +50,7 @@ class AIScope:
 
 
 @dataclass
-class Runtime:
+class AIEnvironment:
     """The process edges the answer path touches: keychain, opt-in file, HTTP transport."""
 
     keys: KeyStore = field(default_factory=KeyStore)
@@ -64,10 +64,10 @@ class Runtime:
         return self.ai_settings
 
 
-def enabled_profile(runtime: Runtime, collection_path: Path) -> str | None:
+def enabled_profile(environment: AIEnvironment, collection_path: Path) -> str | None:
     """The profile this collection allows, or None (also when the opt-in file is unreadable)."""
     try:
-        opt_in = runtime.opt_ins().get(collection_path)
+        opt_in = environment.opt_ins().get(collection_path)
     except GroundkitError:
         return None
     return opt_in.profile if opt_in else None
@@ -79,7 +79,7 @@ def resolve_chat(
     name: str,
     *,
     profile: str | None,
-    runtime: Runtime,
+    environment: AIEnvironment,
     kind: Literal["collection", "map"] = "collection",
     also: Sequence[AIScope] = (),
 ) -> ChatModel | AIStatus:
@@ -88,7 +88,7 @@ def resolve_chat(
     the same profile, or AI is disabled for the whole question."""
     first = AIScope(collection_path, name, kind)
     try:
-        opt_ins = runtime.opt_ins()
+        opt_ins = environment.opt_ins()
         opt_in = opt_ins.get(collection_path)
     except GroundkitError as exc:  # platformdirs missing
         if exc.code == ErrorCode.MISSING_EXTRA and not _was_enabled(collection_path):
@@ -122,10 +122,10 @@ def resolve_chat(
         return build_chat(
             chosen,
             config,
-            keys=runtime.keys,
+            keys=environment.keys,
             patterns=patterns,
-            transport=runtime.transport,
-            environ=runtime.environ,
+            transport=environment.transport,
+            environ=environment.environ,
         )
     except GroundkitError as exc:
         return AIStatus(state_for(exc), chosen, config.provider, config.model, exc, warning)

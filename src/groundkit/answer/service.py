@@ -51,26 +51,12 @@ __all__ = [
 QuoteMode = Literal["constrained", "free"]
 # Wraps each model call, given what the model is doing ("answering", "judging"...).
 Busy = Callable[[str], AbstractContextManager[object]]
-_REFUSED = {ErrorCode.AI_INVALID_OUTPUT, ErrorCode.AI_REPLY_CUT_OFF}
-
-_FAILED = {
-    ErrorCode.AI_PROVIDER_FAILED,
-    ErrorCode.AI_RATE_LIMITED,
-    ErrorCode.AI_TIMEOUT,
-    ErrorCode.AI_REWRITE_INVALID,
-    ErrorCode.URL_UNSAFE,
-}
 
 
 def state_for(error: GroundkitError) -> AIState:
-    """The degraded state a failure to build or call a model leads to."""
-    if error.code == ErrorCode.AI_DISABLED:
-        return AIState.DISABLED
-    if error.code in _REFUSED:
-        return AIState.REFUSED
-    if error.code in _FAILED:
-        return AIState.FAILED
-    return AIState.UNAVAILABLE  # credentials, keychain, missing packages, redaction, config
+    """The degraded state a failure to build or call a model leads to (``OUTCOMES``: by default
+    unavailable, as for credentials, keychain, missing packages, redaction, config)."""
+    return AIState(error.outcome.answer_state or AIState.UNAVAILABLE)
 
 
 def quote_mode(chat: ChatModel, configured: QuoteMode | None) -> QuoteMode:

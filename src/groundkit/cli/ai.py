@@ -25,9 +25,9 @@ __all__ = ["ai_group"]
 
 
 def _runtime_settings() -> AISettings:
-    from groundkit.cli.answer import make_runtime
+    from groundkit.cli.answer import make_ai_environment
 
-    return make_runtime().opt_ins()
+    return make_ai_environment().opt_ins()
 
 
 @click.group("ai")

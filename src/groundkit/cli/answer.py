@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 import click
@@ -14,7 +15,7 @@ from groundkit.cli.context import Context, pass_ctx
 from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
-    from groundkit.answer.access import Runtime
+    from groundkit.answer.access import AIEnvironment
     from groundkit.answer.chat import ChatModel
     from groundkit.answer.service import QuoteMode
     from groundkit.codemap.api import CodeMap
@@ -24,17 +25,17 @@ __all__ = [
     "answer_command",
     "answer_eval_command",
     "echo_check_command",
-    "make_runtime",
+    "make_ai_environment",
     "profile_chat",
     "render_report",
 ]
 
 
-def make_runtime() -> Runtime:
+def make_ai_environment() -> AIEnvironment:
     """The process edges (keychain, opt-in file, transport). Tests replace this function."""
-    from groundkit.answer.access import Runtime
+    from groundkit.answer.access import AIEnvironment  # loaded with the command, not with grk
 
-    return Runtime()
+    return AIEnvironment()
 
 
 @click.command("answer")
@@ -82,34 +83,25 @@ def answer_command(
     checked against the map (the map needs its own opt-in: grk ai enable map:MAP).
     With AI off, or on any failure, the evidence is shown with the reason.
     """
-    from groundkit.answer.access import AIScope, enabled_profile, resolve_chat
     from groundkit.answer.logguard import install_log_guard
-    from groundkit.answer.service import answer_question
+    from groundkit.answer.session import answer_from
     from groundkit.cli.answer_spinner import model_spinner
 
     install_log_guard()
     more = {"search.top_k": top_k, "search.mode": mode}
     settings = obj.settings(more).settings
     with obj.open(more=more) as collection, _maybe_map(settings, with_code) as code:
-        runtime = make_runtime()
-        also = [AIScope(code.folder, code.name, "map")] if code is not None else []
-        chat = resolve_chat(
-            settings, collection.path, collection.name, profile=profile, runtime=runtime, also=also
-        )
-        chosen = profile or enabled_profile(runtime, collection.path)
-        config = settings.profiles.get(chosen) if chosen else None
-        report = answer_question(
+        report = answer_from(
             collection,
             question,
-            chat,
-            profile=chosen,
+            make_ai_environment(),
+            profile=profile,
             mode=mode,
             rewrite=rewrite,
             judge=judge,
-            quotes=config.quotes if config else None,
             code=code,
             code_top_k=code_top_k,
-            busy=model_spinner(chat, enabled=not as_json),
+            busy_for=partial(model_spinner, enabled=not as_json),
         )
     render_report(report, as_json=as_json, show_reply=show_reply)
 
@@ -128,7 +120,7 @@ def _maybe_map(settings: Settings, name: str | None) -> Iterator[CodeMap | None]
 def profile_chat(obj: Context, profile: str) -> ChatModel:
     """PROFILE's model, built as `grk answer` builds it (key, endpoint rules, redaction), for
     the eval commands, whose corpora are their own (no collection opt-in is involved)."""
-    from groundkit.answer.factory import build_chat
+    from groundkit.answer.providers import build_chat
     from groundkit.answer.redact import build_patterns
     from groundkit.errors import ConfigError, ErrorCode
 
@@ -140,14 +132,14 @@ def profile_chat(obj: Context, profile: str) -> ChatModel:
             f"no profile {profile!r} in the configuration",
             hint=f"add a [profiles.{profile}] table to grk.toml",
         )
-    runtime = make_runtime()
+    environment = make_ai_environment()
     return build_chat(
         profile,
         config,
-        keys=runtime.keys,
+        keys=environment.keys,
         patterns=build_patterns(settings.answer.redact_patterns, settings.answer.redact_names),
-        transport=runtime.transport,
-        environ=runtime.environ,
+        transport=environment.transport,
+        environ=environment.environ,
     )
 
 
@@ -160,8 +152,8 @@ def echo_check_command(obj: Context, profile: str, rounds: int, as_json: bool) -
     import tempfile
     from pathlib import Path
 
-    from groundkit.answer.echo import render_echo, run_echo_check
     from groundkit.answer.logguard import install_log_guard
+    from groundkit.eval.echo import render_echo, run_echo_check
 
     install_log_guard()
     chat = profile_chat(obj, profile)

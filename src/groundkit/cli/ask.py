@@ -7,6 +7,8 @@ whole answer, and with AI off or on any failure the edges are shown with the rea
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from groundkit.cli.answer_render import render_report, report_options
@@ -57,34 +59,24 @@ def ask_command(
     Only the edges' one-line evidence and their numbers are sent. Symbol errors are those of
     `grk trace` (exit 5 not found, 6 ambiguous), before anything is sent.
     """
-    from groundkit.answer.access import enabled_profile, resolve_chat
     from groundkit.answer.logguard import install_log_guard
-    from groundkit.answer.service import ask_code
+    from groundkit.answer.session import ask_about
     from groundkit.cli import answer as answer_cli
     from groundkit.cli.answer_spinner import model_spinner
     from groundkit.cli.codemap import _open as open_map
 
     install_log_guard()
-    settings = obj.settings().settings
     with open_map(obj, map_name) as codemap:
-        codemap.find(symbol)  # not found / ambiguous: an error, before any opt-in or key is read
-        runtime = answer_cli.make_runtime()
-        chat = resolve_chat(
-            settings, codemap.folder, codemap.name, profile=profile, runtime=runtime, kind="map"
-        )
-        chosen = profile or enabled_profile(runtime, codemap.folder)
-        config = settings.profiles.get(chosen) if chosen else None
-        report = ask_code(
+        report = ask_about(
             codemap,
             symbol,
             question,
-            chat,
+            answer_cli.make_ai_environment(),
+            profile=profile,
             scope=scope,  # type: ignore[arg-type]  # click.Choice checked it
             depth=depth,
             top_k=top_k,
-            profile=chosen,
             judge=judge,
-            quotes=config.quotes if config else None,
-            busy=model_spinner(chat, enabled=not as_json),
+            busy_for=partial(model_spinner, enabled=not as_json),
         )
     render_report(report, as_json=as_json, show_reply=show_reply)

@@ -23,10 +23,10 @@ __all__ = ["auth_group"]
 
 def _keys() -> KeyStore:
     from groundkit.answer.logguard import install_log_guard
-    from groundkit.cli.answer import make_runtime
+    from groundkit.cli.answer import make_ai_environment
 
     install_log_guard()
-    return make_runtime().keys
+    return make_ai_environment().keys
 
 
 @click.group("auth")

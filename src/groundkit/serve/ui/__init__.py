@@ -15,22 +15,22 @@ from typing import TYPE_CHECKING
 from fastapi import FastAPI
 
 from groundkit.serve.runtime import Runtime
-from groundkit.serve.ui.ai import AnswerRuntimeFactory
+from groundkit.serve.ui.ai import AIEnvironmentFactory
 
 if TYPE_CHECKING:
-    from groundkit.answer.access import Runtime as AnswerRuntime
+    from groundkit.answer.access import AIEnvironment
 
-__all__ = ["EVAL_DIR", "make_answer_runtime", "mount_ui"]
+__all__ = ["EVAL_DIR", "make_ai_environment", "mount_ui"]
 
 EVAL_DIR = Path("evals/results")  # where `grk eval` writes by default (its --out)
 
 
-def make_answer_runtime() -> AnswerRuntime:
+def make_ai_environment() -> AIEnvironment:
     """The answer path's process edges: the user's keychain, opt-in file and HTTP transport.
     Made per request (it is cheap: everything in it is read on first use). Tests replace it."""
-    from groundkit.answer.access import Runtime
+    from groundkit.answer.access import AIEnvironment
 
-    return Runtime()
+    return AIEnvironment()
 
 
 def mount_ui(
@@ -38,9 +38,9 @@ def mount_ui(
     runtime: Runtime,
     *,
     eval_dir: Path = EVAL_DIR,
-    answer_runtime: AnswerRuntimeFactory | None = None,
+    ai_environment: AIEnvironmentFactory | None = None,
 ) -> None:
-    """Add the pages to ``app``. ``answer_runtime`` gives the answer path's process edges
+    """Add the pages to ``app``. ``ai_environment`` gives the answer path's process edges
     (keychain, opt-in file, transport); tests pass doubles."""
     try:
         import jinja2  # noqa: F401
@@ -56,8 +56,8 @@ def mount_ui(
     from groundkit.serve.ui.maps import maps_router
     from groundkit.serve.ui.search import search_router
 
-    def answers() -> AnswerRuntime:
-        return answer_runtime() if answer_runtime is not None else make_answer_runtime()
+    def answers() -> AIEnvironment:
+        return ai_environment() if ai_environment is not None else make_ai_environment()
 
     app.include_router(static_router())
     app.include_router(home_router(answers, runtime.mutations_enabled))

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from groundkit.errors import GroundkitError
 
 if TYPE_CHECKING:
-    from groundkit.answer.access import Runtime as AnswerRuntime
+    from groundkit.answer.access import AIEnvironment
 
-__all__ = ["AIView", "AnswerRuntimeFactory", "ai_view"]
+__all__ = ["AIEnvironmentFactory", "AIView", "ai_view"]
 
-AnswerRuntimeFactory = Callable[[], "AnswerRuntime"]
+AIEnvironmentFactory = Callable[[], "AIEnvironment"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +30,9 @@ class AIView:
     note: str  # one line for a person: "on, profile box" / "off" / why it cannot be read
 
 
-def ai_view(answer_runtime: AnswerRuntime, collection_path: Path) -> AIView:
+def ai_view(ai_environment: AIEnvironment, collection_path: Path) -> AIView:
     try:
-        settings = answer_runtime.opt_ins()
+        settings = ai_environment.opt_ins()
         opt_in = settings.get(collection_path)
     except GroundkitError as exc:  # the `ai` extra is not installed, say
         return AIView(False, None, f"off ({exc.message})")

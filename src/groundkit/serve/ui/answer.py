@@ -3,8 +3,9 @@
 This page and the code map's ask box (``map_ask``) are the only places the server calls a model,
 and only on a POST from their own form (a browser sends its Origin with a POST, so ``HostGuard``
 refuses one from another site; a GET, which any link could trigger, never calls a model). The
-checks are those of `grk answer` (``resolve_chat``, then ``answer_question``): opt-in, profile,
-key, endpoint rules, redaction, the citation contract. Neither REST nor MCP can reach a model.
+checks are those of `grk answer`, through the same ``answer.session.answer_from``: opt-in,
+profile, key, endpoint rules, redaction, the citation contract. Neither REST nor MCP can reach a
+model.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
+from groundkit.answer.session import answer_from
 from groundkit.errors import GroundkitError
 from groundkit.serve.errors import invalid_request
 from groundkit.serve.models import SearchRequest
-from groundkit.serve.ui.ai import AnswerRuntimeFactory, ai_view
+from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
 from groundkit.serve.ui.search import MODES
 from groundkit.serve.ui.spans import quote_pieces
 from groundkit.serve.ui.web import error_page, page, read_form, runtime_of
@@ -104,13 +106,13 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
     }
 
 
-def answer_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
+def answer_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     def context_for(request: Request, name: str, form: dict[str, str]) -> dict[str, Any]:
         runtime = runtime_of(request)
         with runtime.reading(name) as collection:
-            ai = ai_view(answer_runtime(), collection.path)
+            ai = ai_view(ai_environment(), collection.path)
         return {
             "title": f"Answer from {name}",
             "name": name,
@@ -145,28 +147,15 @@ def answer_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
         return await run_in_threadpool(_answer, request, name, form)
 
     def _answer(request: Request, name: str, form: dict[str, str]) -> HTMLResponse:
-        from groundkit.answer.access import enabled_profile, resolve_chat
-        from groundkit.answer.service import answer_question
-
         try:
             context = context_for(request, name, form)
         except GroundkitError as exc:  # no such collection, say: the page itself fails
             return error_page(request, exc, name=name)
         try:
             body = _validated(name, form)
-            answers = answer_runtime()
-            runtime = runtime_of(request)
-            with runtime.reading(name) as collection:
-                chat = resolve_chat(
-                    runtime.settings, collection.path, name, profile=None, runtime=answers
-                )
-                report = answer_question(
-                    collection,
-                    body.query,
-                    chat,
-                    profile=enabled_profile(answers, collection.path),
-                    top_k=body.top_k,
-                    mode=body.mode,
+            with runtime_of(request).reading(name) as collection:
+                report = answer_from(
+                    collection, body.query, ai_environment(), top_k=body.top_k, mode=body.mode
                 )
         except GroundkitError as exc:  # retrieval failed (AI failures are in the report)
             request.state.error_code = str(exc.code)

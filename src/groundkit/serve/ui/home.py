@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse
 
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.serve.secret import authorize
-from groundkit.serve.ui.ai import AnswerRuntimeFactory, ai_view
+from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
 from groundkit.serve.ui.web import page, read_form, runtime_of
 
 __all__ = ["home_router"]
@@ -36,9 +36,9 @@ class MapRow:
     ai: str = "off"  # AIView.note: `grk ai enable map:NAME` turns it on
 
 
-def collection_rows(request: Request, answer_runtime: AnswerRuntimeFactory) -> list[Any]:
+def collection_rows(request: Request, ai_environment: AIEnvironmentFactory) -> list[Any]:
     runtime = runtime_of(request)
-    answers = answer_runtime()
+    answers = ai_environment()
     rows: list[Any] = []
     for name in runtime.list():
         try:
@@ -51,11 +51,11 @@ def collection_rows(request: Request, answer_runtime: AnswerRuntimeFactory) -> l
     return rows
 
 
-def map_rows(request: Request, answer_runtime: AnswerRuntimeFactory) -> list[MapRow]:
+def map_rows(request: Request, ai_environment: AIEnvironmentFactory) -> list[MapRow]:
     from groundkit.codemap.api import list_codemaps, map_dir, open_codemap
 
     settings = runtime_of(request).settings
-    answers = answer_runtime()
+    answers = ai_environment()
     rows = []
     for name in list_codemaps(settings.index_dir):
         try:
@@ -80,7 +80,7 @@ def map_rows(request: Request, answer_runtime: AnswerRuntimeFactory) -> list[Map
     return rows
 
 
-def home_router(answer_runtime: AnswerRuntimeFactory, mutations: bool) -> APIRouter:
+def home_router(ai_environment: AIEnvironmentFactory, mutations: bool) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     def home_page(
@@ -90,11 +90,11 @@ def home_router(answer_runtime: AnswerRuntimeFactory, mutations: bool) -> APIRou
         error: GroundkitError | None = None,
         status: int = 200,
     ) -> HTMLResponse:
-        collections = collection_rows(request, answer_runtime)
+        collections = collection_rows(request, ai_environment)
         context = {
             "title": "Collections and code maps",
             "collections": collections,
-            "maps": map_rows(request, answer_runtime),
+            "maps": map_rows(request, ai_environment),
             "default_collection": runtime_of(request).settings.collection,
             "notice": notice,
             "error": error,

@@ -2,9 +2,10 @@
 
 Like the answer page, this is a page, never an API route, and a model is only asked on a POST
 from the box (``HostGuard`` refuses a POST from another site's page; no GET asks). The checks and
-the call are those of `grk ask`: the symbol is found first (not found or ambiguous is an error
-on the page, before the opt-in, a key or a model is touched), then ``resolve_chat`` for the map
-and ``ask_code``. Whatever the AI state, the edges that were (or would have been) sent are shown.
+the call are those of `grk ask`, through the same ``answer.session.ask_about``: the symbol is
+found first (not found or ambiguous is an error on the page, before the opt-in, a key or a model
+is touched), then the map's session and ``ask_code``. Whatever the AI state, the edges that were
+(or would have been) sent are shown.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
+from groundkit.answer.session import ask_about
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
-from groundkit.serve.ui.ai import AnswerRuntimeFactory, ai_view
+from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
 from groundkit.serve.ui.maps import opened_map
 from groundkit.serve.ui.spans import quote_pieces
-from groundkit.serve.ui.web import error_page, page, read_form, runtime_of
+from groundkit.serve.ui.web import error_page, page, read_form
 
 if TYPE_CHECKING:
     from groundkit.answer.report import AnswerReport
@@ -117,7 +119,7 @@ def ask_view(report: AnswerReport) -> dict[str, Any]:
     }
 
 
-def map_ask_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
+def map_ask_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     @router.post("/ui/maps/{name}/ask", response_class=HTMLResponse)
@@ -134,43 +136,26 @@ def map_ask_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
         return await run_in_threadpool(_ask, request, name, form)
 
     def _ask(request: Request, name: str, form: dict[str, str]) -> HTMLResponse:
-        from groundkit.answer.access import enabled_profile, resolve_chat
-        from groundkit.answer.service import ask_code
-
         context: dict[str, Any] = {
             "title": f"Ask the code map {name}",
             "map_name": name,
             "ask": form,
             "report": None,
         }
-        settings = runtime_of(request).settings
         try:
             with opened_map(request, name) as codemap:
-                answers = answer_runtime()
+                answers = ai_environment()
                 context["ai"] = ai_view(answers, codemap.folder)
                 try:
                     _check(form)
-                    codemap.find(form["symbol"])  # as `grk ask`: before any opt-in or key
-                    chat = resolve_chat(
-                        settings,
-                        codemap.folder,
-                        codemap.name,
-                        profile=None,
-                        runtime=answers,
-                        kind="map",
-                    )
-                    chosen = enabled_profile(answers, codemap.folder)
-                    config = settings.profiles.get(chosen) if chosen else None
-                    report = ask_code(
+                    report = ask_about(
                         codemap,
                         form["symbol"],
                         form["q"],
-                        chat,
+                        answers,
                         scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
                         depth=DEPTH,
                         top_k=TOP_K,
-                        profile=chosen,
-                        quotes=config.quotes if config else None,
                     )
                 except GroundkitError as exc:  # the form or the symbol (AI failures: the report)
                     request.state.error_code = str(exc.code)

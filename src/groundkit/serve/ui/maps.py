@@ -20,7 +20,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
-from groundkit.serve.ui.ai import AIView, AnswerRuntimeFactory, ai_view
+from groundkit.serve.ui.ai import AIEnvironmentFactory, AIView, ai_view
 from groundkit.serve.ui.graph import AREA_PREFIX, Level, Places, drawing, members
 from groundkit.serve.ui.web import SECURITY_HEADERS, error_page, page, runtime_of
 
@@ -55,10 +55,10 @@ def _level(value: str | None) -> Level:
     raise UsageError(ErrorCode.USAGE, "level is area or module")
 
 
-def map_ai(answer_runtime: AnswerRuntimeFactory, codemap: CodeMap) -> AIView:
+def map_ai(ai_environment: AIEnvironmentFactory, codemap: CodeMap) -> AIView:
     """Whether AI is on for this map (the page then offers the "ask" box): the opt-in file
     `grk ai enable map:NAME` writes, keyed by the map's folder, as for a collection's."""
-    return ai_view(answer_runtime(), codemap.folder)
+    return ai_view(ai_environment(), codemap.folder)
 
 
 def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
@@ -67,7 +67,7 @@ def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
     return data
 
 
-def maps_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
+def maps_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     @router.get("/ui/maps/{name}", response_class=HTMLResponse)
@@ -83,7 +83,7 @@ def maps_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
                     area=area or "",
                     areas=[a["area"] for a in overview["areas"]],
                     kinds=sorted(k for k in overview["edges"] if k != "defines"),
-                    ai=map_ai(answer_runtime, codemap),
+                    ai=map_ai(ai_environment, codemap),
                     ask={"symbol": "", "q": "", "scope": "both"},
                 )
         except GroundkitError as exc:
@@ -111,7 +111,7 @@ def maps_router(answer_runtime: AnswerRuntimeFactory) -> APIRouter:
                     context.update(_area_panel(codemap, node_id.removeprefix(AREA_PREFIX)))
                 else:
                     context.update(_node_panel(codemap, node_id))
-                    context["ai"] = map_ai(answer_runtime, codemap)
+                    context["ai"] = map_ai(ai_environment, codemap)
                     context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
         except GroundkitError as exc:
             return error_page(request, exc, **context)

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from groundkit.answer.echo import make_rounds, render_echo, run_echo_check
+from groundkit.eval.echo import make_rounds, render_echo, run_echo_check
 from groundkit.testing.chat import ScriptedChat
 
 

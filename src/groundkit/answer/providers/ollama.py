@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from groundkit.answer.chat import JsonSchema, messages
-from groundkit.answer.http_chat import HttpChat, dumps_body
+from groundkit.answer.providers.http import HttpChat, dumps_body
 from groundkit.errors import AIError, ErrorCode
 
 __all__ = ["OLLAMA_URL", "OllamaChat"]

@@ -16,7 +16,7 @@ from groundkit.answer.chat import (
     completion_finish,
     messages,
 )
-from groundkit.answer.http_chat import Endpoint, HttpChat, dumps_body
+from groundkit.answer.providers.http import Endpoint, HttpChat, dumps_body
 from groundkit.errors import AIError, ErrorCode
 from groundkit.secret import Secret
 
