@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
+from groundkit.embed.factory import create_embedder
 from groundkit.errors import (
     ErrorCode,
     IndexLockedError,
@@ -31,9 +32,12 @@ from groundkit.index.disk import disk_usage
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.store import DocumentRow, Store
 from groundkit.index.vectors import VectorIndex
+from groundkit.ingest.fetch import split_inputs
+from groundkit.ingest.walk import Filters, missing_inputs
+from groundkit.pipeline import run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
-from groundkit.retrieve.rerank import Reranker
+from groundkit.retrieve.rerank import Reranker, load_reranker
 from groundkit.retrieve.search import SearchRequest, run_search
 from groundkit.storage.faults import os_fault
 from groundkit.storage.locks import write_lock
@@ -217,8 +221,6 @@ class Collection:
     def _bound_embedder(self) -> Embedder:
         """The configured embedder, refused unless it is the one the vectors were made with."""
         if self._embedder is None:
-            from groundkit.embed.factory import create_embedder
-
             self._embedder = create_embedder(self.settings.embed)
         bound = self.embedder_identity
         mine = self._embedder.identity
@@ -233,8 +235,6 @@ class Collection:
 
     def _loaded_reranker(self) -> Reranker:
         if self._reranker is None:
-            from groundkit.retrieve.rerank import load_reranker
-
             self._reranker = load_reranker(self.settings.rerank)
         return self._reranker
 
@@ -257,10 +257,6 @@ class Collection:
 
         Raises ``UsageError`` before anything is written when a named path does not exist.
         """
-        from groundkit.ingest.fetch import split_inputs
-        from groundkit.ingest.walk import Filters, missing_inputs
-        from groundkit.pipeline import run_ingest
-
         paths = split_inputs([os.fspath(i) for i in inputs]).paths
         if missing_inputs(paths):
             # Which ones by position: a server's caller may name machine paths, never echoed.
@@ -406,8 +402,6 @@ class Collection:
 
     def delete_document(self, key: str) -> str:
         """Delete a document by document id, source or external id; returns its document id."""
-        from groundkit.pipeline import sync_derived
-
         key = _text(key, "document")
         with _write_lock(self.path):
             found = self._store.find_documents(key) or self._store.find_documents(

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-import groundkit.embed.factory as embed_factory
+import groundkit.collection as collection_module
 from grk_runner import Grk
 from groundkit.embed.base import EmbedderIdentity, InputType
 from groundkit.testing import FakeEmbedder
@@ -59,7 +59,7 @@ def half_embedded(grk: Grk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     for i in range(40):
         (notes / f"n{i:02}.md").write_text(f"# Note {i}\n\nThe numbat{i} eats termites.\n")
     embedder = InterruptedEmbedder(stop_at=3)
-    monkeypatch.setattr(embed_factory, "create_embedder", lambda config: embedder)
+    monkeypatch.setattr(collection_module, "create_embedder", lambda config: embedder)
     monkeypatch.setattr(vectors_module, "COMMIT_EVERY", 8)
     monkeypatch.setenv("GRK_EMBED_BATCH_SIZE", "4")
     assert grk("ingest", "--dense", "--quiet", str(notes)) == 130

@@ -323,19 +323,19 @@ def test_a_runtime_that_reopened_still_sees_every_later_write_by_another_process
 def test_the_reranker_is_loaded_once_and_shared_across_reopens(
     index_dir: Path, docs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import groundkit.retrieve.rerank as rerank_module
+    import groundkit.serve.runtime as runtime_module
     from groundkit.config import parse_settings
     from groundkit.testing.tiny_models import write_tiny_cross_encoder
 
     folder = write_tiny_cross_encoder(tmp_path / "ce", favour="wombat")
     loads: list[str] = []
-    real = rerank_module.load_reranker
+    real = runtime_module.load_reranker
 
     def counting(config: object) -> object:
         loads.append("load")
         return real(config)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(rerank_module, "load_reranker", counting)
+    monkeypatch.setattr(runtime_module, "load_reranker", counting)
     settings = parse_settings(
         {
             "index_dir": str(index_dir),

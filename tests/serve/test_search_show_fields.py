@@ -16,7 +16,7 @@ from mcp import Client
 from serving import client_for, make_runtime
 
 import groundkit
-import groundkit.embed.factory as embed_factory
+import groundkit.collection as collection_module
 from groundkit import Settings
 from groundkit.embed.base import EmbedderIdentity, InputType
 from groundkit.serve.mcp_server import create_mcp_server
@@ -171,7 +171,8 @@ def test_a_half_embedded_collection_reports_its_missing_vectors(
     for i in range(12):
         (notes / f"n{i:02}.md").write_text(f"# Note {i}\n\nThe numbat{i} eats termites.\n")
     embedder = Interrupted()
-    monkeypatch.setattr(embed_factory, "create_embedder", lambda config: embedder)
+    monkeypatch.setattr(collection_module, "create_embedder", lambda config: embedder)
+    monkeypatch.setattr("groundkit.serve.runtime.create_embedder", lambda config: embedder)
     monkeypatch.setattr(vectors_module, "COMMIT_EVERY", 4)
     small = settings.replace(embed=settings.embed.replace(batch_size=4))
     with groundkit.open_collection("half", settings=small) as coll, pytest.raises(Stopped):

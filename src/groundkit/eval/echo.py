@@ -34,6 +34,8 @@ from groundkit.answer.edges import CitedEdge
 from groundkit.answer.passages import CitedQuote
 from groundkit.answer.report import AIState, AnswerReport
 from groundkit.answer.service import answer_question, ask_code
+from groundkit.codemap.api import open_codemap
+from groundkit.collection import open_collection
 from groundkit.config import Settings
 
 __all__ = ["EchoCounts", "EchoReport", "Round", "make_rounds", "render_echo", "run_echo_check"]
@@ -109,8 +111,6 @@ def run_echo_check(
     """Build the corpus in ``workdir`` (which should be empty and temporary) and ask each round
     two questions: the positive one, and the absent one carrying the canary. With ``code``, the
     same again over a mapped repository (``EchoReport.code``)."""
-    from groundkit.collection import open_collection
-
     plan = make_rounds(rounds)
     docs = workdir / "docs"
     docs.mkdir(parents=True, exist_ok=True)
@@ -142,8 +142,6 @@ def run_echo_check(
 def _code_round(
     chat: ChatModel, workdir: Path, plan: list[Round], settings: Settings
 ) -> EchoCounts:
-    from groundkit.codemap.api import open_codemap
-
     repo = workdir / "repo"
     repo.mkdir(parents=True, exist_ok=True)
     for r in plan:

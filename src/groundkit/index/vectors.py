@@ -85,7 +85,7 @@ class VectorIndex:
         """The arrays of the current state, memory-mapped where they can be."""
         import numpy as np
 
-        from groundkit.index.ann import AnnIndex
+        from groundkit.index.ann import AnnIndex  # numpy: loaded with vectors, not bm25
 
         if self.rows and self.dims:
             self._matrix: npt.NDArray[np.float32] = np.memmap(

@@ -26,7 +26,6 @@ import numpy as np
 import numpy.typing as npt
 
 from groundkit.errors import ConfigError, ErrorCode, ModelError, missing_extra
-from groundkit.retrieve.rerank import Reranker
 
 __all__ = ["OnnxCrossEncoder", "SentenceTransformersCrossEncoder", "load_cross_encoder"]
 
@@ -34,7 +33,7 @@ BATCH_SIZE = 32
 _MAX_LENGTH = 512  # BERT-style position tables; RoBERTa reports 514 but holds 512 usable
 
 
-def load_cross_encoder(model: str) -> Reranker:
+def load_cross_encoder(model: str) -> OnnxCrossEncoder | SentenceTransformersCrossEncoder:
     """The cross-encoder ``model`` (a folder path or an installed package name) names.
 
     Raises ``ConfigError`` (``config.invalid_value``) when it is neither, or holds no known

@@ -30,6 +30,7 @@ def load_reranker(config: RerankConfig) -> Reranker:
             "reranking was asked for, but no rerank.model is configured",
             hint="set rerank.model (a local path or an installed package) or drop --rerank",
         )
+    # Loaded here: the cross-encoder needs numpy, which a bm25 search never loads.
     from groundkit.retrieve.cross_encoder import load_cross_encoder
 
     return load_cross_encoder(config.model)

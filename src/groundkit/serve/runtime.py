@@ -43,8 +43,9 @@ from groundkit.collection import (
 )
 from groundkit.config import EmbedConfig, RerankConfig, Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
+from groundkit.embed.factory import create_embedder
 from groundkit.errors import IndexLockedError
-from groundkit.retrieve.rerank import Reranker
+from groundkit.retrieve.rerank import Reranker, load_reranker
 from groundkit.serve.confine import IngestRoots
 from groundkit.types import IngestReport
 
@@ -71,8 +72,6 @@ class _SharedEmbedder:
     def _get(self) -> Embedder:
         with self._lock:
             if self._inner is None:
-                from groundkit.embed.factory import create_embedder
-
                 self._inner = create_embedder(self._config)
             return self._inner
 
@@ -95,8 +94,6 @@ class _SharedReranker:
     def _get(self) -> Reranker:
         with self._lock:
             if self._inner is None:
-                from groundkit.retrieve.rerank import load_reranker
-
                 self._inner = load_reranker(self._config)
             return self._inner
 

@@ -14,6 +14,8 @@ import re
 from collections.abc import Mapping
 from typing import NoReturn
 
+from groundkit.errors import AuthError, ConfigError, ErrorCode
+
 __all__ = ["SECRET_HEADER", "SharedSecret", "authorize", "secret_from_env"]
 
 SECRET_HEADER = "X-Groundkit-Secret"  # noqa: S105 (a header name, not a secret)
@@ -76,8 +78,6 @@ def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> Shar
     try:
         return SharedSecret(value)
     except ValueError as exc:
-        from groundkit.errors import ConfigError, ErrorCode
-
         raise ConfigError(
             ErrorCode.CONFIG_INVALID,
             f"the secret in {name} cannot be sent in an HTTP header: {exc}",
@@ -87,8 +87,6 @@ def secret_from_env(name: str, environ: Mapping[str, str] | None = None) -> Shar
 
 def authorize(secret: SharedSecret | None, offered: str | None) -> None:
     """Raise unless ``offered`` is the configured secret. With none configured, nothing mutates."""
-    from groundkit.errors import AuthError, ErrorCode
-
     if secret is None:
         raise AuthError(
             ErrorCode.AUTH_INVALID,

@@ -17,6 +17,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
+from groundkit.answer.passages import BundleItem, CitedQuote
 from groundkit.answer.session import answer_from
 from groundkit.errors import GroundkitError
 from groundkit.serve.errors import invalid_request
@@ -46,8 +47,6 @@ STATES = {
 def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
     """The report as the template shows it: markers linked to their spans, and each evidence
     item cut into pieces that know which markers quote them."""
-    from groundkit.answer.passages import BundleItem, CitedQuote
-
     ai = report.ai
     # The document page asks without a code map, so its evidence is passages only.
     citations = [

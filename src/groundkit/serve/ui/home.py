@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
+from groundkit.codemap.api import list_codemaps, map_dir, open_codemap
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.serve.secret import authorize
 from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
@@ -52,8 +53,6 @@ def collection_rows(request: Request, ai_environment: AIEnvironmentFactory) -> l
 
 
 def map_rows(request: Request, ai_environment: AIEnvironmentFactory) -> list[MapRow]:
-    from groundkit.codemap.api import list_codemaps, map_dir, open_codemap
-
     settings = runtime_of(request).settings
     answers = ai_environment()
     rows = []

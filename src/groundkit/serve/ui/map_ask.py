@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
+from groundkit.answer.edges import CitedEdge, EdgeItem
 from groundkit.answer.session import ask_about
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
@@ -49,8 +50,6 @@ STATES = {
 def ask_view(report: AnswerReport) -> dict[str, Any]:
     """The report as the page shows it: each citation at its ``file:line`` with the quoted part
     of its edge's evidence marked, and each edge sent with the quotes of it that markers light."""
-    from groundkit.answer.edges import CitedEdge, EdgeItem
-
     ai = report.ai
     cited = [
         c for c in (report.answer.citations if report.answer else ()) if isinstance(c, CitedEdge)

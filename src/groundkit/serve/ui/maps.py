@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.traverse import blast, trace
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
 from groundkit.serve.ui.ai import AIEnvironmentFactory, AIView, ai_view
 from groundkit.serve.ui.graph import AREA_PREFIX, Level, Places, drawing, members
@@ -38,8 +40,6 @@ Param = Annotated[str | None, Query(max_length=500)]
 
 @contextmanager
 def opened_map(request: Request, name: str) -> Iterator[CodeMap]:
-    from groundkit.codemap.api import open_codemap
-
     codemap = open_codemap(name, settings=runtime_of(request).settings)
     try:
         yield codemap
@@ -193,8 +193,6 @@ def _area_panel(codemap: CodeMap, area: str) -> dict[str, Any]:
 
 
 def _node_panel(codemap: CodeMap, node_id: str) -> dict[str, Any]:
-    from groundkit.codemap.traverse import blast, trace
-
     node = codemap.store.node(node_id) if _NODE_ID.match(node_id) else None
     if node is None:
         raise NotFoundError(

@@ -1,0 +1,49 @@
+"""Starting is light: `import groundkit` and `grk --help` load none of the heavy packages (a
+command loads what it needs when it runs). Each is checked in a fresh process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+# msgspec is not here: it parses the configuration every command reads.
+HEAVY = ("numpy", "tantivy", "onnxruntime", "pydantic", "fastapi", "rich")
+
+_PROBE = """
+import json, sys
+{body}
+print(json.dumps(sorted(m.split(".")[0] for m in sys.modules)))
+"""
+_HELP = """
+from groundkit.cli.main import main
+import contextlib, io
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(["--help"])
+assert status == 0, status
+"""
+
+
+def _loaded(body: str) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(body=body)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    ("what", "body"),
+    [("import groundkit", "import groundkit"), ("grk --help", _HELP)],
+)
+def test_starting_loads_none_of_the_heavy_packages(what: str, body: str) -> None:
+    assert sorted(_loaded(body) & set(HEAVY)) == [], what
+
+
+def test_opening_a_collection_for_a_bm25_search_loads_no_numpy_or_onnxruntime() -> None:
+    loaded = _loaded("import groundkit.collection, groundkit.cli.search")
+    assert sorted(loaded & {"numpy", "onnxruntime"}) == []
