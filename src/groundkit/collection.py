@@ -21,16 +21,16 @@ from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.embed.factory import create_embedder
 from groundkit.errors import (
     ErrorCode,
-    IndexLockedError,
     ModelError,
     NotFoundError,
-    StoreError,
     UsageError,
 )
-from groundkit.index.derived import RECOVERY, DerivedIndex, health, rebuild
+from groundkit.index.derived import DerivedIndex, health, rebuild
 from groundkit.index.disk import disk_usage
 from groundkit.index.lexical import LexicalIndex
-from groundkit.index.store import DocumentRow, Store
+from groundkit.index.recovery import recover
+from groundkit.index.rows import DocumentRow
+from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.ingest.fetch import split_inputs
 from groundkit.ingest.walk import Filters, missing_inputs
@@ -38,7 +38,7 @@ from groundkit.pipeline import run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
-from groundkit.retrieve.search import SearchRequest, run_search
+from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search
 from groundkit.storage.faults import os_fault
 from groundkit.storage.locks import write_lock
 from groundkit.text import is_text
@@ -172,35 +172,11 @@ class Collection:
         self._store = Store(path / STORE_FILE)
         self._lexical = LexicalIndex(path)
         self._vectors = VectorIndex(path, ann_threshold=settings.search.ann_threshold)
-        self._recover(lock_wait_s)
+        recover(self._store, self._derived, path, lock_wait_s)
 
     @property
     def _derived(self) -> tuple[DerivedIndex[Any], ...]:
         return (self._lexical, self._vectors)
-
-    def _recover(self, lock_wait_s: float) -> None:
-        """Run the recovery steps on every derived index (``index.derived.RECOVERY``). They
-        need the write lock: when another process holds it, it is finishing a write, and
-        searching meanwhile is safe, merely behind, unless an index cannot be read or was built
-        by other code: then wait (up to ``lock_wait_s``) for it to finish."""
-        found = [health(self._store, index) for index in self._derived]
-        if all(h.ok for h in found) or self._store.read_only:
-            return
-        searchable = all(h.opened and h.current for h in found)
-        try:
-            with _write_lock(self.path, 0.0 if searchable else lock_wait_s):
-                for index in self._derived:
-                    index.refresh()  # the process that held the lock may have fixed it
-                for index in self._derived:
-                    for _step, act in RECOVERY:
-                        act(self._store, index, health(self._store, index))
-        except IndexLockedError:
-            if not searchable:  # behind is safe to search; unreadable or foreign is not
-                raise
-        except StoreError as exc:
-            # A full or read-only disk: reads go on from the last good indexes.
-            if exc.code not in (ErrorCode.STORE_FULL, ErrorCode.STORE_READ_ONLY):
-                raise
 
     def close(self) -> None:
         self._store.close()
@@ -341,21 +317,7 @@ class Collection:
 
     def resolve_mode(self, mode: SearchMode | str) -> ConcreteMode:
         """The way of ranking a mode names here: ``auto`` is hybrid with vectors, else bm25."""
-        try:
-            chosen = SearchMode(mode)
-        except ValueError:
-            raise UsageError(
-                ErrorCode.USAGE,
-                f"unknown search mode {mode!r}",
-                hint="use one of " + ", ".join(m.value for m in SearchMode),
-            ) from None
-        if chosen == SearchMode.BM25:
-            return SearchMode.BM25
-        if chosen == SearchMode.DENSE:
-            return SearchMode.DENSE
-        if chosen == SearchMode.HYBRID or self.embedder_identity is not None:
-            return SearchMode.HYBRID
-        return SearchMode.BM25
+        return concrete_mode(mode, has_vectors=self.embedder_identity is not None)
 
     def missing_vectors(self, mode: SearchMode | str | None = None) -> int:
         """How many chunks a search in ``mode`` (default ``search.mode``) cannot rank by meaning:

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from groundkit.chunk import ChunkSettings, Section, Span, chunk_text
 from groundkit.chunk.markdown import heading, markdown_sections
 from groundkit.chunk.rst import rst_sections
-from groundkit.index.store import NewChunk, Store
+from groundkit.index.rows import NewChunk
+from groundkit.index.store import Store
 
 _ALPHABET = st.sampled_from(
     [

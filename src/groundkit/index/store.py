@@ -14,133 +14,29 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+from groundkit.index.filters import chunk_filter
 from groundkit.index.migrations import SCHEMA
+from groundkit.index.rows import (
+    CHUNK_COLUMNS,
+    HIT_COLUMNS,
+    INDEXED_TEXT,
+    ChunkRow,
+    DocumentRow,
+    HitRow,
+    IngestState,
+    NewChunk,
+    chunk_row,
+)
 from groundkit.storage.sqlite import Database
 from groundkit.types import Metadata
 
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
-__all__ = ["ChunkRow", "DocumentRow", "HitRow", "IngestState", "NewChunk", "Store"]
-
-_CHUNK_TEXT = "c.text"  # the chunk's own copy: no document is read to cut it out (migration 7)
-# What the lexical index sees of a chunk: its text, preceded by the context a reader of the chunk
-# would have: the document's title and the Markdown heading path, when the chunk does not itself
-# begin with them. Hits still cite (and show) the chunk text alone.
-_INDEXED_TEXT = (
-    "CASE WHEN c.start > 0 AND d.title IS NOT NULL THEN d.title || char(10) ELSE '' END"
-    " || CASE WHEN substr(c.text, 1, 1) <> '#' THEN"
-    " coalesce((SELECT group_concat(value, char(10)) FROM json_each(c.metadata, '$.heading_path'))"
-    " || char(10), '') ELSE '' END"
-    f" || {_CHUNK_TEXT}"
-)
-_CHUNK_COLUMNS = (
-    f'c.id, c.chunk_id, c.ordinal, c.start, c."end", c.metadata, {_CHUNK_TEXT},'
-    " d.document_id, d.external_id, coalesce(d.path, d.source), d.source, c.line, c.end_line"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ChunkRow:
-    rowid: int
-    chunk_id: str
-    ordinal: int
-    start: int
-    end: int
-    metadata: Metadata
-    text: str
-    document_id: str
-    external_id: str | None
-    source: str  # as shown: relative to the folder that was ingested, or the URL
-    location: str  # the absolute path (and "#record-id"), or the URL
-    line: int | None  # None in rows stored before lines were kept
-    end_line: int | None
-
-
-class HitRow(NamedTuple):
-    """What a search reads of each chunk it ranks: a tuple, with the metadata as stored (JSON),
-    parsed only if a caller asks for it, and the near-duplicate fingerprint (None in rows stored
-    before fingerprints were kept)."""
-
-    rowid: int
-    chunk_id: str
-    start: int
-    end: int
-    metadata_json: str
-    text: str
-    document_id: str
-    external_id: str | None
-    source: str
-    location: str
-    line: int | None
-    end_line: int | None
-    fold: bytes | None
-
-
-_HIT_COLUMNS = (
-    'c.id, c.chunk_id, c.start, c."end", c.metadata, c.text, d.document_id, d.external_id,'
-    " coalesce(d.path, d.source), d.source, c.line, c.end_line"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentRow:
-    rowid: int
-    document_id: str
-    source: str  # the identity: absolute path (and "#record-id"), or the URL
-    path: str  # as shown
-    origin: str
-    external_id: str | None
-    format: str
-    title: str | None
-    text: str
-    content_hash: str
-    metadata: Metadata
-
-
-class IngestState(NamedTuple):
-    """What is stored of one source. A tuple: it is made for every record of a large file on
-    each re-ingest."""
-
-    rowid: int
-    fingerprint: str
-    content_hash: str
-    format: str
-
-
-@dataclass(frozen=True, slots=True)
-class NewChunk:
-    chunk_id: str
-    start: int
-    end: int
-    metadata: Metadata
-    line: int
-    end_line: int
-    # The near-duplicate fingerprint (``retrieve.duplicates.Fingerprint.to_bytes``); None: made
-    # at search time instead. The chunk's text is cut from the document's by ``put_document``.
-    fold: bytes | None = None
-
-
-def _chunk_row(row: tuple[Any, ...]) -> ChunkRow:
-    return ChunkRow(
-        row[0],
-        row[1],
-        row[2],
-        row[3],
-        row[4],
-        json.loads(row[5]),
-        row[6],
-        row[7],
-        row[8],
-        row[9],
-        row[10],
-        row[11],
-        row[12],
-    )
+__all__ = ["Store"]
 
 
 def _shown(conn: sqlite3.Connection) -> str:
@@ -343,7 +239,7 @@ class Store:
     def chunks_without_vectors(self) -> list[tuple[int, str]]:
         """``(chunk rowid, text to embed)`` for every chunk that has no vector yet."""
         rows = self._conn.execute(
-            f"SELECT c.id, {_INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
+            f"SELECT c.id, {INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
             " LEFT JOIN chunk_vectors v ON v.chunk = c.id WHERE v.chunk IS NULL ORDER BY c.id"
         )
         return rows.fetchall()
@@ -398,7 +294,7 @@ class Store:
         self, doc_rowids: Sequence[int] | None = None
     ) -> Iterator[tuple[int, int, str]]:
         """``(chunk rowid, document rowid, text to index)`` for some documents, or all."""
-        sql = f"SELECT c.id, c.doc, {_INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
+        sql = f"SELECT c.id, c.doc, {INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
         return self._per_document(sql, doc_rowids)
 
     def _per_document(self, sql: str, doc_rowids: Sequence[int] | None) -> Iterator[Any]:
@@ -417,11 +313,11 @@ class Store:
             return {}
         marks = ",".join("?" * len(rowids))
         rows = self._conn.execute(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
             f" WHERE c.id IN ({marks})",
             rowids,
         )
-        return {row[0]: _chunk_row(row) for row in rows}
+        return {row[0]: chunk_row(row) for row in rows}
 
     def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
         """The rows a search shows, by chunk rowid; ``fold``: with their fingerprints."""
@@ -429,7 +325,7 @@ class Store:
             return {}
         marks = ",".join("?" * len(rowids))
         rows = self._conn.execute(
-            f"SELECT {_HIT_COLUMNS}, {'c.fold' if fold else 'NULL'} FROM chunks c"
+            f"SELECT {HIT_COLUMNS}, {'c.fold' if fold else 'NULL'} FROM chunks c"
             f" JOIN {self._shown} ON d.id = c.doc WHERE c.id IN ({marks})",
             rowids,
         )
@@ -438,7 +334,7 @@ class Store:
 
     def chunk(self, chunk_id: str) -> tuple[ChunkRow, DocumentRow] | None:
         row = self._conn.execute(
-            f"SELECT {_CHUNK_COLUMNS}, c.doc FROM chunks c JOIN documents d ON d.id = c.doc"
+            f"SELECT {CHUNK_COLUMNS}, c.doc FROM chunks c JOIN documents d ON d.id = c.doc"
             " WHERE c.chunk_id = ?",
             (chunk_id,),
         ).fetchone()
@@ -446,7 +342,7 @@ class Store:
             return None
         document = self.document(row[-1])
         assert document is not None
-        return _chunk_row(row), document
+        return chunk_row(row), document
 
     def document(self, rowid: int) -> DocumentRow | None:
         found = self._documents("id = ?", (rowid,))
@@ -457,10 +353,10 @@ class Store:
 
     def all_chunks(self) -> Iterator[ChunkRow]:
         rows = self._conn.execute(
-            f"SELECT {_CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
+            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
             " ORDER BY c.doc, c.ordinal"
         )
-        return (_chunk_row(row) for row in rows)
+        return (chunk_row(row) for row in rows)
 
     def find_documents(self, key: str) -> list[DocumentRow]:
         """Documents whose id or source is ``key``; failing that, those shown as ``key`` (a path
@@ -482,38 +378,9 @@ class Store:
         ]
 
     def filter_chunks(self, source_glob: str | None, where: dict[str, Any]) -> list[int]:
-        """Chunk rowids whose source matches the glob and whose metadata has every pair.
-
-        A key is looked up in the chunk's metadata first, then in its document's. A string value
-        also matches a stored number or boolean spelled that way (``"2020"`` matches ``2020``,
-        ``"true"`` matches ``true``), since command-line values arrive as text.
-        """
-        clauses: list[str] = []
-        params: list[Any] = []
-        if source_glob is not None:
-            # As shown (relative to the folder ingested), or as stored before paths were kept.
-            clauses.append("(coalesce(d.path, d.source) GLOB ? OR d.source GLOB ?)")
-            params.extend([source_glob, source_glob])
-        for key, value in where.items():
-            path = "$." + json.dumps(key)
-            meta = (
-                "(CASE WHEN json_type(c.metadata, ?) IS NOT NULL"
-                " THEN c.metadata ELSE d.metadata END)"
-            )
-            if isinstance(value, str):
-                clauses.append(
-                    f"(CASE json_type({meta}, ?) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'"
-                    f" WHEN 'text' THEN json_extract({meta}, ?)"
-                    f" WHEN 'integer' THEN CAST(json_extract({meta}, ?) AS TEXT)"
-                    f" WHEN 'real' THEN CAST(json_extract({meta}, ?) AS TEXT) END) = ?"
-                )
-                params.extend([path, path] * 4 + [value])
-            else:
-                clauses.append(f"json_extract({meta}, ?) IS json_extract(?, '$')")
-                params.extend([path, path, json.dumps(value)])
-        sql = "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc"
-        if clauses:
-            sql += " WHERE " + " AND ".join(clauses)
+        """Chunk rowids whose source matches the glob and whose metadata has every pair (see
+        ``index.filters.chunk_filter``)."""
+        sql, params = chunk_filter(source_glob, where)
         return [r[0] for r in self._conn.execute(sql, params)]
 
     def counts(self) -> tuple[int, int]:

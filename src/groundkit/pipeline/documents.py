@@ -12,7 +12,8 @@ from functools import partial
 
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, Span, chunk_text
 from groundkit.config import Settings
-from groundkit.index.store import IngestState, NewChunk, Store
+from groundkit.index.rows import IngestState, NewChunk
+from groundkit.index.store import Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Loaded, Loading, Rejected, load
 from groundkit.ingest.walk import FileInput

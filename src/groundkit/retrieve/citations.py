@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import cast
 
 from groundkit.errors import ErrorCode, NotFoundError
-from groundkit.index.store import ChunkRow, DocumentRow, HitRow, Store
+from groundkit.index.rows import ChunkRow, DocumentRow, HitRow
+from groundkit.index.store import Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Rejected, content_hash, load
 from groundkit.retrieve.lines import line_span

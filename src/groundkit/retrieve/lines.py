@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from groundkit.index.store import HitRow, Store
+from groundkit.index.rows import HitRow
+from groundkit.index.store import Store
 
 __all__ = ["line_span", "with_lines"]
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.lexical import LexicalIndex
-from groundkit.index.store import HitRow, Store
+from groundkit.index.rows import HitRow
+from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.retrieve.batch_folding import BATCH_FROM, BatchFolding
 from groundkit.retrieve.citations import citation_of
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["MAX_QUERY_CHARS", "SearchRequest", "run_search"]
+__all__ = ["MAX_QUERY_CHARS", "SearchRequest", "concrete_mode", "run_search"]
 
 MAX_QUERY_CHARS = 10_000
 
@@ -73,6 +74,27 @@ def _validate(request: SearchRequest) -> str:
     if request.mode not in (SearchMode.BM25, SearchMode.DENSE, SearchMode.HYBRID):
         raise UsageError(ErrorCode.USAGE, f"search mode {request.mode!r} is not a way of ranking")
     return normalize_text(query)
+
+
+def concrete_mode(mode: SearchMode | str, *, has_vectors: bool) -> ConcreteMode:
+    """The way of ranking a mode names: ``auto`` is hybrid with vectors, else bm25.
+
+    Raises ``UsageError`` for a mode that is not one."""
+    try:
+        chosen = SearchMode(mode)
+    except ValueError:
+        raise UsageError(
+            ErrorCode.USAGE,
+            f"unknown search mode {mode!r}",
+            hint="use one of " + ", ".join(m.value for m in SearchMode),
+        ) from None
+    if chosen == SearchMode.BM25:
+        return SearchMode.BM25
+    if chosen == SearchMode.DENSE:
+        return SearchMode.DENSE
+    if chosen == SearchMode.HYBRID or has_vectors:
+        return SearchMode.HYBRID
+    return SearchMode.BM25
 
 
 def run_search(
