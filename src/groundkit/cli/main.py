@@ -12,15 +12,21 @@ from groundkit.cli.ai import ai_group
 from groundkit.cli.answer import answer_command
 from groundkit.cli.ask import ask_command
 from groundkit.cli.auth import auth_group
-from groundkit.cli.codemap import register as register_codemap
-from groundkit.cli.context import Context, pass_ctx
+from groundkit.cli.codemap import (
+    blast_command,
+    diff_command,
+    edge_command,
+    map_group,
+    trace_command,
+)
+from groundkit.cli.context import Context
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
 from groundkit.cli.ingest import ingest
 from groundkit.cli.manage import collections, config, delete, reindex, status
 from groundkit.cli.output import neutral_output
 from groundkit.cli.search import search, show
-from groundkit.cli.serve import register as register_serve
+from groundkit.cli.serve import serve, serve_mcp
 from groundkit.errors import GroundkitError, InternalError
 
 __all__ = ["cli", "main"]
@@ -71,15 +77,29 @@ def _run(args: list[str], as_json: bool) -> int:
     return status if isinstance(status, int) else ExitCode.OK
 
 
-for command in (ingest, search, show, collections, status, delete, reindex, config):
+for command in (
+    ingest,
+    search,
+    show,
+    collections,
+    status,
+    delete,
+    reindex,
+    config,
+    eval_command,
+    answer_command,
+    ask_command,
+    ai_group,
+    auth_group,
+    serve,
+    serve_mcp,
+    map_group,
+    trace_command,
+    blast_command,
+    diff_command,
+    edge_command,
+):
     cli.add_command(command)
-cli.add_command(eval_command)
-cli.add_command(answer_command)
-cli.add_command(ask_command)
-cli.add_command(ai_group)
-cli.add_command(auth_group)
-register_serve(cli, pass_ctx)
-register_codemap(cli, pass_ctx)
 
 if __name__ == "__main__":
     sys.exit(main())
