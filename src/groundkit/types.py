@@ -24,6 +24,7 @@ __all__ = [
     "ResolvedCitation",
     "SearchMode",
     "Skipped",
+    "SourceNow",
     "Verification",
 ]
 
@@ -262,10 +263,22 @@ class Relocated:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceNow:
+    """What a drifted source says now at the cited offsets (``text``), with up to a few hundred
+    characters on each side (``lead``, ``tail``), in its text as groundkit reads it."""
+
+    lead: str
+    text: str
+    tail: str
+
+
+@dataclass(frozen=True, slots=True)
 class ResolvedCitation:
     """A chunk read back from the stored document, with the source re-checked.
 
     ``moved_to``: set when the source still holds the cited text, but at other offsets or lines.
+    ``now``: for a drifted source, what it says now where the text was (for a person to compare;
+    not part of ``to_dict``, whose JSON says only whether the source still holds the text).
     """
 
     citation: Citation
@@ -273,6 +286,7 @@ class ResolvedCitation:
     verification: Verification
     metadata: Metadata = field(default_factory=dict)
     moved_to: Relocated | None = None
+    now: SourceNow | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {

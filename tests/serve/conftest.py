@@ -11,6 +11,7 @@ from serving import SECRET, SECRET_ENV, client_for, make_runtime
 
 from groundkit import Settings
 from groundkit.config import parse_settings
+from groundkit.ops.collections import IngestOrder, ingest
 from groundkit.serve.runtime import Runtime
 
 
@@ -48,7 +49,7 @@ def settings(index_dir: Path, tmp_path: Path) -> Settings:
 def runtime(settings: Settings, docs: Path) -> Iterator[Runtime]:
     """A read-only runtime (no secret) over the collection ``notes``."""
     rt = make_runtime(settings)
-    rt.ingest("notes", [str(docs)])
+    ingest(rt, IngestOrder("notes", [str(docs)]))
     yield rt
     rt.close()
 
@@ -58,7 +59,7 @@ def writable(settings: Settings, docs: Path, monkeypatch: pytest.MonkeyPatch) ->
     """A runtime with the secret configured (and in the environment, as `grk serve` reads it)."""
     monkeypatch.setenv(SECRET_ENV, SECRET)
     rt = make_runtime(settings, secret=SECRET)
-    rt.ingest("notes", [str(docs)])
+    ingest(rt, IngestOrder("notes", [str(docs)]))
     yield rt
     rt.close()
 

@@ -16,6 +16,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from groundkit import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
+from groundkit.ops.collections import IngestOrder, ingest
 from groundkit.serve.app import create_app
 from groundkit.serve.errors import http_status
 from groundkit.serve.guards import ACCESS_LOGGER, Concurrency, allowed_hosts_for
@@ -80,7 +81,7 @@ def test_the_allowed_hosts_follow_the_bind_address() -> None:
 def test_an_oversized_body_is_413_body_too_large(settings: Settings, docs: Path) -> None:
     small = settings.replace(serve=settings.serve.replace(max_body_bytes=2048))
     runtime = make_runtime(small)
-    runtime.ingest("notes", [str(docs)])
+    ingest(runtime, IngestOrder("notes", [str(docs)]))
     with client_for(runtime) as client:
         declared = client.post("/v1/search", json={"collection": "notes", "query": "w" * 3000})
 

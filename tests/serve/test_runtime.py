@@ -17,6 +17,7 @@ from serving import make_runtime
 import groundkit
 from groundkit import Settings
 from groundkit.errors import ErrorCode, GroundkitError
+from groundkit.ops.collections import IngestOrder, ingest
 from groundkit.serve.runtime import Runtime
 
 GRK = [sys.executable, "-m", "groundkit.cli.main"]
@@ -114,7 +115,7 @@ def test_a_second_writer_is_refused_with_index_locked(
         from groundkit.collection import _write_lock
 
         with _write_lock(holder.path), pytest.raises(GroundkitError) as locked:
-            runtime.ingest("notes", [str(docs)])
+            ingest(runtime, IngestOrder("notes", [str(docs)]))
 
     assert locked.value.code == ErrorCode.INDEX_LOCKED
 
@@ -123,7 +124,7 @@ def test_concurrent_readers_stay_correct_while_one_writer_ingests(
     settings: Settings, docs: Path, tmp_path: Path
 ) -> None:
     runtime = make_runtime(settings)
-    runtime.ingest("notes", [str(docs)])
+    ingest(runtime, IngestOrder("notes", [str(docs)]))
     batches = [
         write(tmp_path / f"batch{i}", f"animal{i}.md", f"Animal {i}: the numbat number {i}.\n")
         for i in range(8)
@@ -150,7 +151,7 @@ def test_concurrent_readers_stay_correct_while_one_writer_ingests(
         thread.start()
     try:
         for batch in batches:  # one writer: each batch is its own ingest, its own commit
-            runtime.ingest("notes", [str(batch)])
+            ingest(runtime, IngestOrder("notes", [str(batch)]))
     finally:
         stop.set()
         for thread in threads:
@@ -209,7 +210,7 @@ def test_a_slow_reopen_of_one_collection_does_not_hold_up_readers_of_another(
 ) -> None:
     import groundkit.serve.runtime as runtime_module
 
-    runtime.ingest("other", [str(docs)])  # a name whose gate is not "notes"'s
+    ingest(runtime, IngestOrder("other", [str(docs)]))  # a name whose gate is not "notes"'s
     assert sources(runtime, "wombat", name="other") == {"wombats.md"}
     more = write(tmp_path / "more", "quokka.md", "The quokka smiles.\n")
     with groundkit.open_collection("notes", index_dir=index_dir) as elsewhere:
@@ -344,14 +345,16 @@ def test_the_reranker_is_loaded_once_and_shared_across_reopens(
         }
     )
     runtime = make_runtime(settings)
-    runtime.ingest("notes", [str(docs)])
+    ingest(runtime, IngestOrder("notes", [str(docs)]))
     views = []
     for round_ in range(3):
         with runtime.reading("notes") as collection:
             assert collection.search("wombat", rerank=True)
         views.append(collection)
         write(tmp_path / "more", f"m{round_}.md", f"The wombat round {round_}.\n")
-        runtime.ingest("notes", [str(tmp_path / "more")])  # each write makes the next read reopen
+        ingest(
+            runtime, IngestOrder("notes", [str(tmp_path / "more")])
+        )  # each write makes the next read reopen
     assert len({id(view) for view in views}) == 3  # reopened after each write
     assert loads == ["load"]
     runtime.close()

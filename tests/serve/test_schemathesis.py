@@ -14,6 +14,7 @@ from serving import SECRET, make_runtime
 
 from groundkit import open_codemap
 from groundkit.config import parse_settings
+from groundkit.ops.collections import IngestOrder, ingest
 from groundkit.serve.app import create_app
 from groundkit.serve.guards import allowed_hosts_for
 
@@ -26,7 +27,7 @@ def api(tmp_path: Path, docs: Path) -> Iterator[Any]:
         ),
         secret=SECRET,
     )
-    runtime.ingest("notes", [str(docs)])
+    ingest(runtime, IngestOrder("notes", [str(docs)]))
     code = tmp_path / "code"
     code.mkdir()
     (code / "app.py").write_text("def f():\n    g()\ndef g():\n    pass\n")

@@ -19,6 +19,7 @@ import groundkit
 import groundkit.collection as collection_module
 from groundkit import Settings
 from groundkit.embed.base import EmbedderIdentity, InputType
+from groundkit.ops.collections import IngestOrder, ingest
 from groundkit.serve.mcp_server import create_mcp_server
 from groundkit.serve.runtime import Runtime
 from groundkit.testing import FakeEmbedder
@@ -60,7 +61,7 @@ def shelf(tmp_path: Path) -> Path:
 @pytest.fixture
 def served(settings: Settings, shelf: Path) -> Iterator[tuple[Runtime, TestClient]]:
     runtime = make_runtime(settings)
-    runtime.ingest("shelf", [str(shelf)])
+    ingest(runtime, IngestOrder("shelf", [str(shelf)]))
     with client_for(runtime) as client:
         yield runtime, client
     runtime.close()

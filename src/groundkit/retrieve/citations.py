@@ -19,17 +19,23 @@ from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Rejected, content_hash, load
 from groundkit.retrieve.lines import line_span
 from groundkit.retrieve.relocate import relocate
-from groundkit.types import Citation, Relocated, ResolvedCitation, Verification
+from groundkit.types import Citation, Relocated, ResolvedCitation, SourceNow, Verification
 
 __all__ = ["SourceCheck", "check_span", "citation_of", "find_chunk", "resolve"]
 
 
+# Characters of a drifted source shown on each side of the cited offsets (``SourceNow``).
+NOW_CONTEXT = 200
+
+
 @dataclass(frozen=True, slots=True)
 class SourceCheck:
-    """How a span of a stored document compares with its source now."""
+    """How a span of a stored document compares with its source now (``now``: for a drifted
+    span, what the source says at its offsets)."""
 
     verification: Verification
     moved_to: Relocated | None = None
+    now: SourceNow | None = None
 
 
 def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, DocumentRow]:
@@ -52,7 +58,9 @@ def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
         line, end_line = line_span(document.text, row.start, row.end)
     citation = citation_of(row, collection, (line, end_line))
     check = check_span(document, row.start, row.end, (line, end_line))
-    return ResolvedCitation(citation, text, check.verification, row.metadata, check.moved_to)
+    return ResolvedCitation(
+        citation, text, check.verification, row.metadata, check.moved_to, check.now
+    )
 
 
 def citation_of(
@@ -94,16 +102,23 @@ def check_span(
     if document.external_id is None and content_hash(data) == document.content_hash:
         return SourceCheck(Verification.VERIFIED)  # the very bytes ingested: nothing to parse
     now = _current_text(data, document)
-    if isinstance(now, Verification):
-        return SourceCheck(now)
+    if isinstance(now, Verification):  # drifted here: the file is there and holds no text
+        return SourceCheck(now, now=_at("", start, end) if now == Verification.DRIFTED else None)
     cited = document.text[start:end]
     at = relocate(cited, now, start)
     if at is None:
-        return SourceCheck(Verification.DRIFTED)
+        return SourceCheck(Verification.DRIFTED, now=_at(now, start, end))
     line, end_line = line_span(now, at, at + len(cited))
     if (at, line) == (start, lines[0]):
         return SourceCheck(Verification.VERIFIED)
     return SourceCheck(Verification.VERIFIED, Relocated(at, at + len(cited), line, end_line))
+
+
+def _at(text: str, start: int, end: int) -> SourceNow:
+    """``text`` at the cited offsets, with its context."""
+    return SourceNow(
+        text[max(0, start - NOW_CONTEXT) : start], text[start:end], text[end : end + NOW_CONTEXT]
+    )
 
 
 def _current_text(data: bytes, document: DocumentRow) -> str | Verification:

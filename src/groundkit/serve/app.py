@@ -8,9 +8,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from groundkit.serve.apidocs import install_docs
-from groundkit.serve.code import code_router
+from groundkit.serve.code import router as code_router
 from groundkit.serve.guards import AccessLog, BodyLimit, Concurrency, HostGuard
-from groundkit.serve.rest import ERROR_RESPONSES, CatchBugs, install_error_handlers, rest_router
+from groundkit.serve.rest import CatchBugs, install_error_handlers, router
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.ui import mount_ui
 
@@ -61,8 +61,8 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
         lifespan=lifespan,
     )
     app.state.runtime = runtime
-    app.include_router(rest_router())
-    app.include_router(code_router(ERROR_RESPONSES))
+    app.include_router(router)
+    app.include_router(code_router)
     install_docs(app)
     mount_ui(app, runtime)  # the web pages: /, /ui/...
     install_error_handlers(app)

@@ -1,4 +1,4 @@
-"""The MCP server (official SDK, v2 ``MCPServer``): the REST operations as tools.
+"""The MCP server (official SDK, v2 ``MCPServer``): the operations (``groundkit.ops``) as tools.
 
 Each tool takes flat arguments, builds the shared request model from them (so validation is the
 REST API's, field for field; a test keeps the two in step), and returns the shared response
@@ -31,6 +31,7 @@ from mcp_types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
 from groundkit.errors import AuthError, ErrorCode, GroundkitError, ServeError
+from groundkit.ops import collections as ops
 from groundkit.serve import models as m
 from groundkit.serve.code import CODE_TOOLS, add_code_tools
 from groundkit.serve.errors import internal_error, invalid_request
@@ -238,28 +239,24 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
             where=where,
             collapse=collapse,
         )
-        name = runtime.collection_name(body.collection)
-        with runtime.reading(name) as opened:
-            return m.SearchResponse.run(name, opened, body)
+        return m.SearchResponse.of(ops.search(runtime, body.as_search()))
 
     def fetch_chunk(
         chunk_id: str, collection: DefaultCollectionArg = None, ctx: Context | None = None
     ) -> m.ChunkResponse:
         """A cited chunk read back from its stored document, and whether its source still
         matches (verified / drifted / missing / unreadable / not_checked)."""
-        with runtime.reading(runtime.collection_name(collection)) as opened:
-            return m.ChunkResponse.of(opened.show(chunk_id))
+        return m.ChunkResponse.of(ops.show(runtime, chunk_id, collection))
 
     def list_collections(ctx: Context | None = None) -> m.CollectionsResponse:
         """The collections this server can search."""
-        return m.CollectionsResponse(collections=runtime.list())
+        return m.CollectionsResponse(collections=ops.collection_names(runtime))
 
     def index_status(
         collection: DefaultCollectionArg = None, ctx: Context | None = None
     ) -> m.CollectionStatus:
         """A collection's counts, embedder identity and index health."""
-        with runtime.reading(runtime.collection_name(collection)) as opened:
-            return m.CollectionStatus.of(opened.status())
+        return m.CollectionStatus.of(ops.status(runtime, collection))
 
     def verify_citation(
         quote: Annotated[str, Field(description="The text to find, exactly.")],
@@ -273,11 +270,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         body = m.VerifyRequest(
             collection=collection, quote=quote, chunk_id=chunk_id, document_id=document_id
         )
-        with runtime.reading(runtime.collection_name(body.collection)) as opened:
-            check = opened.verify_quote(
-                body.quote, chunk_id=body.chunk_id, document_id=body.document_id
-            )
-        return m.VerifyResponse.of(check)
+        return m.VerifyResponse.of(ops.verify(runtime, body.as_verify()))
 
     for fn in (search, fetch_chunk, list_collections, index_status, verify_citation):
         server.add_tool(_translated(fn.__name__, fn), annotations=_READ_ONLY)
@@ -310,7 +303,8 @@ def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
         _check(runtime, ctx)
         body = m.IngestRequest(collection=collection, inputs=inputs)
-        return m.IngestResponse.of(body.collection, runtime.ingest(body.collection, body.inputs))
+        report = ops.ingest(runtime, ops.IngestOrder(body.collection, body.inputs))
+        return m.IngestResponse.of(body.collection, report)
 
     def delete_document(
         collection: CollectionArg,
@@ -320,13 +314,13 @@ def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         """Delete one document from a collection."""
         _check(runtime, ctx)
         body = m.DeleteDocumentRequest(collection=collection, document=document)
-        document_id = runtime.delete_document(body.collection, body.document)
+        document_id = ops.delete_document(runtime, body.collection, body.document)
         return m.DeletedResponse(collection=body.collection, document_id=document_id)
 
     def delete_collection(collection: CollectionArg, ctx: Context) -> m.DeletedResponse:
         """Delete a whole collection and its files."""
         _check(runtime, ctx)
-        runtime.delete_collection(collection)
+        ops.drop_collection(runtime, collection)
         return m.DeletedResponse(collection=collection)
 
     for fn in (ingest, delete_document, delete_collection):

@@ -19,12 +19,10 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 
 from groundkit import types
+from groundkit.ops import collections as ops
 from groundkit.retrieve.quotes import MAX_QUOTE_CHARS, QuoteCheck
 from groundkit.retrieve.search import MAX_QUERY_CHARS
 from groundkit.types import Hit, IngestReport, ResolvedCitation, SearchMode
-
-if TYPE_CHECKING:
-    from groundkit.collection import Collection
 
 __all__ = [
     "ChunkResponse",
@@ -108,6 +106,18 @@ class SearchRequest(_Request):
         " [default: the `search.collapse` setting, on].",
     )
 
+    def as_search(self) -> ops.SearchQuery:
+        """The search this body asks for, as every surface asks it."""
+        return ops.SearchQuery(
+            self.query,
+            collection=self.collection,
+            top_k=self.top_k,
+            mode=self.mode,
+            source=self.source,
+            where=self.where,
+            collapse=self.collapse,
+        )
+
 
 class FoldedHit(_Response):
     """A near-duplicate folded into a hit: enough to cite it, or fetch it."""
@@ -153,20 +163,11 @@ class SearchResponse(_Response):
     )
 
     @classmethod
-    def run(cls, name: str, collection: Collection, body: SearchRequest) -> SearchResponse:
-        """Search ``collection`` as ``body`` asks: one code path for REST and MCP."""
-        hits = collection.search(
-            body.query,
-            top_k=body.top_k,
-            mode=body.mode,
-            source=body.source,
-            where=body.where,
-            collapse=body.collapse,
-        )
+    def of(cls, found: ops.Found) -> SearchResponse:
         return cls(
-            collection=name,
-            hits=[HitModel.of(hit) for hit in hits],
-            missing_vectors=collection.missing_vectors(body.mode),
+            collection=found.collection,
+            hits=[HitModel.of(hit) for hit in found.hits],
+            missing_vectors=found.missing_vectors,
         )
 
 
@@ -199,7 +200,10 @@ class CollectionStatus(_Response):
         return cls.model_validate(status.to_dict())
 
 
-Verdict = Literal["verified", "drifted", "missing", "unreadable", "not_checked"]
+if TYPE_CHECKING:
+    Verdict = str
+else:  # the one list of verdicts: types.Verification (a literal, for the schema's enum)
+    Verdict = Literal[tuple(v.value for v in types.Verification)]
 
 
 class MovedTo(_Response):
@@ -262,6 +266,9 @@ class VerifyRequest(_Request):
         if (self.chunk_id is None) == (self.document_id is None):
             raise ValueError("give exactly one of chunk_id or document_id")
         return self
+
+    def as_verify(self) -> ops.VerifyQuery:
+        return ops.VerifyQuery(self.quote, self.collection, self.chunk_id, self.document_id)
 
 
 class VerifyResponse(_Response):

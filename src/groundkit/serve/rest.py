@@ -1,7 +1,8 @@
-"""The REST API (FastAPI): thin handlers over the shared ``Runtime``.
+"""The REST API (FastAPI): thin handlers over the operations (``groundkit.ops``).
 
-Every handler is a plain function, run by FastAPI in its thread pool, that validates through the
-shared models, calls the library, and records how many results it returned for the access log.
+Every handler is a plain function at module level, run by FastAPI in its thread pool: the shared
+``Runtime`` comes as a dependency, the body is validated by the shared models, one operation is
+called, and how many results it returned is recorded for the access log.
 Errors become ``{code, message, request_id}`` with the status ``serve.errors`` maps the code to.
 """
 
@@ -20,12 +21,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from groundkit.errors import ErrorCode, GroundkitError, ServeError, UsageError
+from groundkit.ops import collections as ops
 from groundkit.serve import models as m
 from groundkit.serve.errors import http_status, internal_error, invalid_request
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize
 
-__all__ = ["ERROR_RESPONSES", "CatchBugs", "install_error_handlers", "rest_router"]
+__all__ = ["ERROR_RESPONSES", "CatchBugs", "install_error_handlers", "router", "runtime_of"]
 
 _log = logging.getLogger("groundkit.serve")
 
@@ -48,9 +50,13 @@ _secret_header = APIKeyHeader(
 )
 
 
-def _runtime(request: Request) -> Runtime:
+def runtime_of(request: Request) -> Runtime:
+    """The server's runtime: a FastAPI dependency of every handler."""
     runtime: Runtime = request.app.state.runtime
     return runtime
+
+
+Served = Annotated[Runtime, Depends(runtime_of)]
 
 
 def _results(request: Request, count: int) -> None:
@@ -58,109 +64,110 @@ def _results(request: Request, count: int) -> None:
 
 
 def require_secret(
-    request: Request, offered: Annotated[str | None, Security(_secret_header)]
+    runtime: Served, offered: Annotated[str | None, Security(_secret_header)]
 ) -> None:
-    authorize(_runtime(request).secret, offered)
+    authorize(runtime.secret, offered)
 
 
-def rest_router() -> APIRouter:
-    """Every route, the mutating ones included: without a configured secret those answer 403
-    ``auth.invalid`` ("changes are disabled on this server"), so a client learns why, not 404."""
-    router = APIRouter(responses=ERROR_RESPONSES)
-
-    @router.get("/healthz", response_model=m.HealthResponse, tags=["health"])
-    def healthz() -> m.HealthResponse:
-        """The process is up."""
-        return m.HealthResponse(status="ok")
-
-    @router.get("/readyz", response_model=m.HealthResponse, tags=["health"])
-    def readyz(request: Request) -> m.HealthResponse:
-        """The index dir can be listed: requests can be served."""
-        _runtime(request).list()
-        return m.HealthResponse(status="ok")
-
-    @router.post("/v1/search", response_model=m.SearchResponse, tags=["read"])
-    def search(request: Request, body: m.SearchRequest) -> m.SearchResponse:
-        """Ranked, cited passages. The query travels in the body, never in the URL."""
-        name = _runtime(request).collection_name(body.collection)
-        with _runtime(request).reading(name) as collection:
-            response = m.SearchResponse.run(name, collection, body)
-        _results(request, len(response.hits))
-        return response
-
-    @router.get("/v1/collections", response_model=m.CollectionsResponse, tags=["read"])
-    def collections(request: Request) -> m.CollectionsResponse:
-        names = _runtime(request).list()
-        _results(request, len(names))
-        return m.CollectionsResponse(collections=names)
-
-    @router.get("/v1/collections/{name}", response_model=m.CollectionStatus, tags=["read"])
-    def collection_status(request: Request, name: Name) -> m.CollectionStatus:
-        """Counts, embedder identity and index health."""
-        with _runtime(request).reading(name) as collection:
-            return m.CollectionStatus.of(collection.status())
-
-    @router.get("/v1/chunks/{collection}/{chunk_id}", response_model=m.ChunkResponse, tags=["read"])
-    def chunk(request: Request, collection: Name, chunk_id: ChunkId) -> m.ChunkResponse:
-        """A chunk read back from its stored document, with the source re-checked."""
-        with _runtime(request).reading(collection) as opened:
-            resolved = opened.show(chunk_id)
-        _results(request, 1)
-        return m.ChunkResponse.of(resolved)
-
-    @router.post("/v1/verify", response_model=m.VerifyResponse, tags=["read"])
-    def verify(request: Request, body: m.VerifyRequest) -> m.VerifyResponse:
-        """Whether a quote is verbatim in a chunk or document, and its offsets in the document."""
-        name = _runtime(request).collection_name(body.collection)
-        with _runtime(request).reading(name) as collection:
-            check = collection.verify_quote(
-                body.quote, chunk_id=body.chunk_id, document_id=body.document_id
-            )
-        _results(request, check.occurrences)
-        return m.VerifyResponse.of(check)
-
-    # The reads whose path names a collection, without it: the configured one, as a search or
-    # verify body that leaves it out gets (and the MCP tools fetch_chunk and index_status).
-    @router.get("/v1/chunks/{chunk_id}", response_model=m.ChunkResponse, tags=["read"])
-    def chunk_in_default(request: Request, chunk_id: ChunkId) -> m.ChunkResponse:
-        """A chunk of the configured collection, as `/v1/chunks/{collection}/{chunk_id}`."""
-        return chunk(request, _runtime(request).collection_name(None), chunk_id)
-
-    @router.get("/v1/status", response_model=m.CollectionStatus, tags=["read"])
-    def default_status(request: Request) -> m.CollectionStatus:
-        """The configured collection's counts and health, as `/v1/collections/{name}`."""
-        return collection_status(request, _runtime(request).collection_name(None))
-
-    _mutating_routes(router)
-    return router
+# Every route, the mutating ones included: without a configured secret those answer 403
+# ``auth.invalid`` ("changes are disabled on this server"), so a client learns why, not 404.
+router = APIRouter(responses=ERROR_RESPONSES)
+_GUARDED: dict[str, Any] = {
+    "dependencies": [Depends(require_secret)],
+    "responses": _AUTH_RESPONSES,
+    "tags": ["write"],
+}
 
 
-def _mutating_routes(router: APIRouter) -> None:
-    guarded: dict[str, Any] = {
-        "dependencies": [Depends(require_secret)],
-        "responses": _AUTH_RESPONSES,
-        "tags": ["write"],
-    }
+@router.get("/healthz", response_model=m.HealthResponse, tags=["health"])
+def healthz() -> m.HealthResponse:
+    """The process is up."""
+    return m.HealthResponse(status="ok")
 
-    @router.post("/v1/ingest", response_model=m.IngestResponse, **guarded)
-    def ingest(request: Request, body: m.IngestRequest) -> m.IngestResponse:
-        """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
-        report = _runtime(request).ingest(body.collection, body.inputs)
-        _results(request, report.new + report.changed)
-        return m.IngestResponse.of(body.collection, report)
 
-    @router.delete("/v1/collections/{name}", response_model=m.DeletedResponse, **guarded)
-    def delete_collection(request: Request, name: Name) -> m.DeletedResponse:
-        _runtime(request).delete_collection(name)
-        return m.DeletedResponse(collection=name)
+@router.get("/readyz", response_model=m.HealthResponse, tags=["health"])
+def readyz(runtime: Served) -> m.HealthResponse:
+    """The index dir can be listed: requests can be served."""
+    ops.collection_names(runtime)
+    return m.HealthResponse(status="ok")
 
-    @router.delete(
-        "/v1/collections/{name}/documents/{document}", response_model=m.DeletedResponse, **guarded
-    )
-    def delete_document(request: Request, name: Name, document: DocumentKey) -> m.DeletedResponse:
-        """Delete one document, by document id or external id."""
-        document_id = _runtime(request).delete_document(name, document)
-        return m.DeletedResponse(collection=name, document_id=document_id)
+
+@router.post("/v1/search", response_model=m.SearchResponse, tags=["read"])
+def search(request: Request, runtime: Served, body: m.SearchRequest) -> m.SearchResponse:
+    """Ranked, cited passages. The query travels in the body, never in the URL."""
+    response = m.SearchResponse.of(ops.search(runtime, body.as_search()))
+    _results(request, len(response.hits))
+    return response
+
+
+@router.get("/v1/collections", response_model=m.CollectionsResponse, tags=["read"])
+def collections(request: Request, runtime: Served) -> m.CollectionsResponse:
+    names = ops.collection_names(runtime)
+    _results(request, len(names))
+    return m.CollectionsResponse(collections=names)
+
+
+@router.get("/v1/collections/{name}", response_model=m.CollectionStatus, tags=["read"])
+def collection_status(runtime: Served, name: Name) -> m.CollectionStatus:
+    """Counts, embedder identity and index health."""
+    return m.CollectionStatus.of(ops.status(runtime, name))
+
+
+@router.get("/v1/chunks/{collection}/{chunk_id}", response_model=m.ChunkResponse, tags=["read"])
+def chunk(
+    request: Request, runtime: Served, collection: Name, chunk_id: ChunkId
+) -> m.ChunkResponse:
+    """A chunk read back from its stored document, with the source re-checked."""
+    resolved = ops.show(runtime, chunk_id, collection)
+    _results(request, 1)
+    return m.ChunkResponse.of(resolved)
+
+
+@router.post("/v1/verify", response_model=m.VerifyResponse, tags=["read"])
+def verify(request: Request, runtime: Served, body: m.VerifyRequest) -> m.VerifyResponse:
+    """Whether a quote is verbatim in a chunk or document, and its offsets in the document."""
+    check = ops.verify(runtime, body.as_verify())
+    _results(request, check.occurrences)
+    return m.VerifyResponse.of(check)
+
+
+# The reads whose path names a collection, without it: the configured one, as a search or
+# verify body that leaves it out gets (and the MCP tools fetch_chunk and index_status).
+@router.get("/v1/chunks/{chunk_id}", response_model=m.ChunkResponse, tags=["read"])
+def chunk_in_default(request: Request, runtime: Served, chunk_id: ChunkId) -> m.ChunkResponse:
+    """A chunk of the configured collection, as `/v1/chunks/{collection}/{chunk_id}`."""
+    resolved = ops.show(runtime, chunk_id)
+    _results(request, 1)
+    return m.ChunkResponse.of(resolved)
+
+
+@router.get("/v1/status", response_model=m.CollectionStatus, tags=["read"])
+def default_status(runtime: Served) -> m.CollectionStatus:
+    """The configured collection's counts and health, as `/v1/collections/{name}`."""
+    return m.CollectionStatus.of(ops.status(runtime))
+
+
+@router.post("/v1/ingest", response_model=m.IngestResponse, **_GUARDED)
+def ingest(request: Request, runtime: Served, body: m.IngestRequest) -> m.IngestResponse:
+    """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
+    report = ops.ingest(runtime, ops.IngestOrder(body.collection, body.inputs))
+    _results(request, report.new + report.changed)
+    return m.IngestResponse.of(body.collection, report)
+
+
+@router.delete("/v1/collections/{name}", response_model=m.DeletedResponse, **_GUARDED)
+def delete_collection(runtime: Served, name: Name) -> m.DeletedResponse:
+    ops.drop_collection(runtime, name)
+    return m.DeletedResponse(collection=name)
+
+
+@router.delete(
+    "/v1/collections/{name}/documents/{document}", response_model=m.DeletedResponse, **_GUARDED
+)
+def delete_document(runtime: Served, name: Name, document: DocumentKey) -> m.DeletedResponse:
+    """Delete one document, by document id or external id."""
+    document_id = ops.delete_document(runtime, name, document)
+    return m.DeletedResponse(collection=name, document_id=document_id)
 
 
 def _error_json(request: Request, error: GroundkitError) -> JSONResponse:

@@ -37,7 +37,6 @@ from groundkit.collection import (
     STORE_FILE,
     Collection,
     collection_path,
-    delete_collection,
     list_collections,
     open_collection,
 )
@@ -47,7 +46,6 @@ from groundkit.embed.factory import create_embedder
 from groundkit.errors import IndexLockedError
 from groundkit.retrieve.rerank import Reranker, load_reranker
 from groundkit.serve.confine import IngestRoots
-from groundkit.types import IngestReport
 
 if TYPE_CHECKING:
     import numpy as np
@@ -140,7 +138,8 @@ def _data_version(conn: sqlite3.Connection) -> int:
 
 
 class Runtime:
-    """The collections under one index dir, for REST and MCP alike. Thread-safe."""
+    """The collections under one index dir, for REST, MCP and the pages alike: the
+    ``ops.collections.Collections`` of the server. Thread-safe."""
 
     def __init__(
         self,
@@ -165,10 +164,6 @@ class Runtime:
 
     def list(self) -> list[str]:
         return list_collections(self.index_dir)
-
-    def collection_name(self, requested: str | None) -> str:
-        """The collection a request names, or the configured one, as the CLI defaults it."""
-        return requested if requested is not None else self.settings.collection
 
     @contextmanager
     def reading(self, name: str) -> Iterator[Collection]:
@@ -277,19 +272,20 @@ class Runtime:
                 entry.close()
 
     # -- writes: each through its own handle, under the collection's write lock
-    def ingest(self, name: str, inputs: Sequence[str]) -> IngestReport:
-        """Ingest for a client: paths must lie inside ``serve.ingest_roots`` (URLs are vetted
-        by the fetcher). Raises ``serve.path_not_allowed`` before anything is read."""
+    @contextmanager
+    def writing(self, name: str, *, create: bool = False) -> Iterator[Collection]:
+        """A handle of its own on collection ``name`` for a change (the readers' view is
+        reopened once the change is committed: ``PRAGMA data_version`` tells them)."""
+        with self._open_collection(name, create=create) as collection:
+            yield collection
+
+    def admit(self, inputs: Sequence[str]) -> None:
+        """Paths a client names must lie inside ``serve.ingest_roots`` (URLs are vetted by the
+        fetcher). Raises ``serve.path_not_allowed`` before anything is read."""
         self._ingest_roots.check(inputs)
-        with self._open_collection(name, create=True) as collection:
-            return collection.ingest(list(inputs))
 
-    def delete_document(self, name: str, key: str) -> str:
-        with self._open_collection(name) as collection:
-            return collection.delete_document(key)
-
-    def delete_collection(self, name: str) -> None:
-        delete_collection(name, self.index_dir)
+    def forget(self, name: str) -> None:
+        """Collection ``name`` was deleted: its view is never served again."""
         with self._lock:
             self._retire(name)
 

@@ -15,7 +15,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
 from groundkit.codemap.api import list_codemaps, map_dir, open_codemap
+from groundkit.collection import collection_path
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
+from groundkit.ops import collections as ops
 from groundkit.serve.secret import authorize
 from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
 from groundkit.serve.ui.web import page, read_form, runtime_of
@@ -41,11 +43,10 @@ def collection_rows(request: Request, ai_environment: AIEnvironmentFactory) -> l
     runtime = runtime_of(request)
     answers = ai_environment()
     rows: list[Any] = []
-    for name in runtime.list():
+    for name in ops.collection_names(runtime):
         try:
-            with runtime.reading(name) as collection:
-                status = collection.status()
-                ai = ai_view(answers, collection.path)
+            status = ops.status(runtime, name)
+            ai = ai_view(answers, collection_path(runtime.index_dir, name))
             rows.append({"name": name, "status": status, "ai": ai, "error": None})
         except GroundkitError as exc:  # one collection that cannot be read spoils no page
             rows.append({"name": name, "status": None, "ai": None, "error": exc.message})
@@ -129,7 +130,7 @@ def home_router(ai_environment: AIEnvironmentFactory, mutations: bool) -> APIRou
                 raise UsageError(ErrorCode.USAGE, "name a collection and at least one path or URL")
             if len(inputs) > _MAX_INPUTS:
                 raise UsageError(ErrorCode.USAGE, f"at most {_MAX_INPUTS} paths or URLs at once")
-            report = runtime_of(request).ingest(name, inputs)
+            report = ops.ingest(runtime_of(request), ops.IngestOrder(name, inputs))
             skipped = f", {len(report.skipped)} skipped" if report.skipped else ""
             return (
                 f"Ingested into {name}: {report.new} new, {report.changed} changed,"
@@ -141,7 +142,7 @@ def home_router(ai_environment: AIEnvironmentFactory, mutations: bool) -> APIRou
     @router.post("/ui/c/{name}/delete", response_class=HTMLResponse)
     async def delete_collection(request: Request, name: str) -> HTMLResponse:
         def run(_: dict[str, str]) -> str:
-            runtime_of(request).delete_collection(name)
+            ops.drop_collection(runtime_of(request), name)
             return f"Deleted the collection {name}."
 
         return await mutate(request, run)
@@ -149,7 +150,7 @@ def home_router(ai_environment: AIEnvironmentFactory, mutations: bool) -> APIRou
     @router.post("/ui/c/{name}/documents/{document_id}/delete", response_class=HTMLResponse)
     async def delete_document(request: Request, name: str, document_id: str) -> HTMLResponse:
         def run(_: dict[str, str]) -> str:
-            runtime_of(request).delete_document(name, document_id)
+            ops.delete_document(runtime_of(request), name, document_id)
             return f"Deleted a document from {name}."
 
         return await mutate(request, run)

@@ -1,8 +1,9 @@
 """The search page and the document view: a hit, and its citation seen in its source.
 
-The search is the one ``Collection.search`` every surface calls, validated by the same request
-model as ``POST /v1/search``. Unlike the API, the page carries the query in its URL, so that a
-search can be bookmarked and shared; the access log still records only the route template.
+The search is the one ``ops.collections.search`` every surface calls, validated by the same
+request model as ``POST /v1/search`` (``collapse`` included: ``?collapse=off`` keeps every
+near-duplicate). Unlike the API, the page carries the query in its URL, so that a search can be
+bookmarked and shared; the access log still records only the route template.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import ValidationError
 
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
+from groundkit.ops import collections as ops
 from groundkit.serve.errors import invalid_request
 from groundkit.serve.models import SearchRequest
-from groundkit.serve.ui.drift import file_now
+from groundkit.serve.runtime import Runtime
 from groundkit.serve.ui.spans import document_view
 from groundkit.serve.ui.web import error_page, page, runtime_of
 from groundkit.types import Hit, SearchMode, Verification
@@ -98,6 +100,7 @@ def search_router() -> APIRouter:
         k: Text = None,
         source: Text = None,
         where: Annotated[list[str] | None, Query(max_length=32)] = None,
+        collapse: Text = None,
     ) -> HTMLResponse:
         form = {
             "q": q or "",
@@ -109,29 +112,30 @@ def search_router() -> APIRouter:
         context: dict[str, Any] = {"title": f"Search {name}", "name": name, "form": form}
         context.update(modes=MODES, hits=None, searched=False)
         runtime = runtime_of(request)
+        if not form["q"].strip():
+            try:
+                context["has_vectors"] = ops.status(runtime, name).embedder is not None
+            except GroundkitError as exc:  # no such collection, say: the page itself fails
+                return error_page(request, exc, **context)
+            return page(request, "search.html", context)
         try:
-            with runtime.reading(name) as collection:
-                context["has_vectors"] = collection.embedder_identity is not None
-                if not form["q"].strip():
-                    return page(request, "search.html", context)
-                try:
-                    body = _request(name, form, where or [])
-                    hits = collection.search(
-                        body.query,
-                        top_k=body.top_k,
-                        mode=body.mode,
-                        source=body.source,
-                        where=body.where,
-                    )
-                    mode_used = str(collection.resolve_mode(body.mode or "auto"))
-                except GroundkitError as exc:  # shown where the results would be
-                    request.state.error_code = str(exc.code)
-                    context["error"] = exc
-                    return page(request, "search.html", context, status=int(exc.outcome.http))
-        except GroundkitError as exc:  # no such collection, say: the page itself fails
-            return error_page(request, exc, **context)
-        request.state.results = len(hits)
-        context.update(hits=[_hit_view(h) for h in hits], searched=True, mode_used=mode_used)
+            body = _request(name, form, where or [], collapse)
+            found = ops.search(runtime, body)
+        except GroundkitError as exc:
+            try:
+                context["has_vectors"] = _has_vectors(runtime, name)
+            except GroundkitError as failed:  # no such collection, say: the page itself fails
+                return error_page(request, failed, **context)
+            request.state.error_code = str(exc.code)  # shown where the results would be
+            context["error"] = exc
+            return page(request, "search.html", context, status=int(exc.outcome.http))
+        request.state.results = len(found.hits)
+        context.update(
+            hits=[_hit_view(h) for h in found.hits],
+            searched=True,
+            mode_used=str(found.mode),
+            has_vectors=found.has_vectors,
+        )
         return page(request, "search.html", context)
 
     @router.get("/ui/search")
@@ -146,12 +150,10 @@ def search_router() -> APIRouter:
     def document(
         request: Request, name: str, chunk_id: str, start: Text = None, end: Text = None
     ) -> HTMLResponse:
-        runtime = runtime_of(request)
         context: dict[str, Any] = {"title": "Document", "name": name}
         try:
-            with runtime.reading(name) as collection:
-                resolved = collection.show(chunk_id)
-                doc = collection.document(resolved.citation.document_id)
+            shown = ops.show_in_document(runtime_of(request), name, chunk_id)
+            resolved, doc = shown.resolved, shown.document
             c = resolved.citation
             mark = _span(start, end)
             view = document_view(doc.text, (c.start, c.end), mark)
@@ -165,7 +167,7 @@ def search_router() -> APIRouter:
                 mark_end=mark[1] if mark else c.end,
                 state=state,
                 badge=BADGES[state],
-                now=file_now(doc, c, resolved.text) if state == Verification.DRIFTED else None,
+                now=resolved.now,
             )
         except GroundkitError as exc:
             return error_page(request, exc, **context)
@@ -175,24 +177,34 @@ def search_router() -> APIRouter:
     return router
 
 
-def _request(name: str, form: dict[str, str], where: list[str]) -> SearchRequest:
+def _has_vectors(runtime: Runtime, name: str) -> bool:
+    return ops.status(runtime, name).embedder is not None
+
+
+def _request(
+    name: str, form: dict[str, str], where: list[str], collapse: str | None
+) -> ops.SearchQuery:
     """The search as ``POST /v1/search`` would validate it."""
     try:
         top_k = int(form["k"])
     except ValueError:
         raise UsageError(ErrorCode.USAGE, "top-k must be a whole number") from None
     mode = None if form["mode"] == "auto" else form["mode"]
+    if collapse not in (None, "on", "off"):
+        raise UsageError(ErrorCode.USAGE, "collapse is on or off")
     try:
-        return SearchRequest(
+        body = SearchRequest(
             collection=name,
             query=form["q"],
             top_k=top_k,
             mode=mode,
             source=form["source"].strip() or None,
             where=parse_where(where) or None,
+            collapse=None if collapse is None else collapse == "on",
         )
     except ValidationError as exc:
         raise invalid_request(exc.errors()) from None
+    return body.as_search()
 
 
 def _span(start: str | None, end: str | None) -> tuple[int, int] | None:

@@ -1,0 +1,211 @@
+"""The operations on code maps: map a folder, and ask a map what it holds.
+
+Each takes the settings (whose index dir holds the maps) and a map's name, opens the map for the
+call and closes it. Results are the library's own (``Overview``, ``Trace``...); ``envelope``
+gives each the versioned JSON every surface answers with (``"schema": "groundkit.codemap/1"``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from groundkit.codemap.api import (
+    diff_map_files,
+    diff_revisions,
+    list_codemaps,
+    map_dir,
+    open_codemap,
+)
+from groundkit.codemap.api import envelope as _envelope
+from groundkit.codemap.build import MapReport, Progress
+from groundkit.codemap.diff import MapDiff
+from groundkit.codemap.export import Format, Level
+from groundkit.codemap.model import Edge
+from groundkit.codemap.overview import Overview
+from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace
+from groundkit.config import Settings
+from groundkit.errors import ErrorCode, NotFoundError
+
+__all__ = [
+    "CheckedEdge",
+    "MapList",
+    "Traced",
+    "blast",
+    "build",
+    "diff_maps",
+    "diff_revisions_of",
+    "edge",
+    "envelope",
+    "export",
+    "map_list",
+    "overview",
+    "trace",
+]
+
+_FILE = "map.sqlite"
+
+
+class _Answer(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+def envelope(kind: str, name: str | None, result: _Answer) -> dict[str, Any]:
+    """The JSON of ``result``, after the envelope every answer about a map starts with."""
+    return {**_envelope(kind, name), **result.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class MapList:
+    """The maps in the index dir."""
+
+    names: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"maps": self.names}
+
+
+def map_list(settings: Settings) -> MapList:
+    return MapList(list_codemaps(settings.index_dir))
+
+
+def build(
+    settings: Settings,
+    folder: str | os.PathLike[str],
+    name: str | None = None,
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> tuple[str, MapReport]:
+    """Map ``folder`` into the map ``name`` (default: the folder's name), parsing only what
+    changed; returns the map's name and what the run did."""
+    root = Path(os.path.abspath(folder))
+    chosen = name or root.name
+    with open_codemap(chosen, settings=settings, create=True) as codemap:
+        return chosen, codemap.update(root, include=include, exclude=exclude, progress=progress)
+
+
+def overview(settings: Settings, name: str) -> Overview:
+    """Areas, boundaries, hubs, import cycles and entry points."""
+    with open_codemap(name, settings=settings) as codemap:
+        return codemap.overview()
+
+
+def export(settings: Settings, name: str, fmt: Format, level: Level) -> str:
+    """The graph to draw (mermaid, dot or json), by module or by area."""
+    with open_codemap(name, settings=settings) as codemap:
+        return codemap.export(fmt, level)
+
+
+@dataclass(frozen=True, slots=True)
+class Traced:
+    """A trace, and (when asked for) each step's edge re-checked against the files."""
+
+    trace: Trace
+    checks: list[str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.trace.to_dict()
+        for step, check in zip(data["steps"], self.checks or (), strict=False):
+            step["edge"]["verification"] = check
+        return data
+
+
+def trace(
+    settings: Settings,
+    name: str,
+    symbol: str,
+    *,
+    depth: int = 10,
+    kinds: Sequence[str] | None = None,
+    evidence: bool = False,
+) -> Traced:
+    """Where ``symbol`` leads; with ``evidence``, each edge's line re-read from the files."""
+    with open_codemap(name, settings=settings) as codemap:
+        found = codemap.trace(symbol, depth=depth, kinds=kinds or TRACE_KINDS)
+        checks = codemap.verify([s.edge for s in found.steps]) if evidence else None
+        return Traced(found, checks)
+
+
+def blast(
+    settings: Settings,
+    name: str,
+    symbol: str,
+    *,
+    depth: int = 10,
+    kinds: Sequence[str] = BLAST_KINDS,
+) -> Blast:
+    """What depends on ``symbol``: each dependent once, with its depth and confidence."""
+    with open_codemap(name, settings=settings) as codemap:
+        return codemap.blast(symbol, depth=depth, kinds=kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedEdge:
+    """One edge, and its evidence line re-read from the mapped folder."""
+
+    edge: Edge
+    verification: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.edge.to_dict(), "verification": self.verification}
+
+
+def edge(settings: Settings, name: str, edge_id: str) -> CheckedEdge:
+    with open_codemap(name, settings=settings) as codemap:
+        found = codemap.edge(edge_id)
+        return CheckedEdge(found, codemap.verify([found])[0])
+
+
+def diff_maps(settings: Settings, before: str | Path, after: str | Path) -> MapDiff:
+    """Two maps compared: by name in the index dir, or (``Path``) two saved map files."""
+    paths = [
+        side if isinstance(side, Path) else map_dir(settings.index_dir, side) / _FILE
+        for side in (before, after)
+    ]
+    return diff_map_files(paths[0], paths[1])
+
+
+def diff_revisions_of(
+    settings: Settings,
+    revisions: tuple[str, str],
+    *,
+    repo: str | os.PathLike[str] | None = None,
+    map_name: str | None = None,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> MapDiff:
+    """Two git revisions compared, read from git's objects (the work tree is never touched):
+    of ``repo``, or of the folder the map ``map_name`` was made from. A map of the repository
+    (``map_name``, else one named after the folder) lends the facts of files that did not
+    change."""
+    cache_name = map_name
+    if repo is None:
+        if map_name is None:
+            raise ValueError("diff_revisions_of needs a repo or a map")
+        with open_codemap(map_name, settings=settings) as codemap:
+            if codemap.root is None:
+                raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, f"map {map_name!r} has no folder")
+            folder = codemap.root
+    else:
+        folder = Path(os.path.abspath(repo))
+        if cache_name is None and folder.name in list_codemaps(settings.index_dir):
+            cache_name = folder.name
+    cache = open_codemap(cache_name, settings=settings) if cache_name is not None else None
+    try:
+        return diff_revisions(
+            folder,
+            revisions[0],
+            revisions[1],
+            include=include,
+            exclude=exclude,
+            settings=settings,
+            cache=cache,
+        )
+    finally:
+        if cache is not None:
+            cache.close()
