@@ -229,3 +229,39 @@ def test_no_module_imports_itself_round_a_circle() -> None:
 
 def test_every_declared_circle_is_still_there() -> None:
     assert set(_CIRCLES_DECLARED) <= {frozenset(c) for c in import_circles()}
+
+
+# What only the operations layer (groundkit.ops) may call: a surface that opened a collection or
+# a map, or asked a model, itself would be a second way through.
+_OPERATIONS_ONLY = {
+    "open_collection",
+    "open_codemap",
+    "answer_question",
+    "ask_code",
+    "answer_from",
+    "ask_about",
+    "resolve_chat",
+    "run_search",
+}
+# The server's source of collections is what the operations open collections through.
+_SOURCES = {"groundkit/serve/runtime.py"}
+
+
+def surface_calls(root: Path = SRC) -> list[str]:
+    """Each call a surface (cli, serve) makes that only the operations may make."""
+    found = []
+    for path in sorted([*(root / "cli").rglob("*.py"), *(root / "serve").rglob("*.py")]):
+        rel = str(path.relative_to(root.parent))
+        if rel in _SOURCES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if name in _OPERATIONS_ONLY:
+                    found.append(f"{rel}:{node.lineno} calls {name}")
+    return found
+
+
+def test_every_surface_enters_through_the_operations_layer() -> None:
+    assert surface_calls() == []

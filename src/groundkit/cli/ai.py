@@ -51,11 +51,11 @@ def enable(obj: Context, collection: str, profile: str, as_json: bool) -> None:
     if collection.startswith(_MAP):
         settings = obj.settings().settings
         _check_profile(settings.profiles, profile)
-        from groundkit.codemap.api import open_codemap
+        from groundkit.ops.codemap import summary
 
-        with open_codemap(collection[len(_MAP) :], settings=settings) as codemap:
-            _runtime_settings().enable(codemap.folder, profile)
-            name = codemap.name
+        found = summary(settings, collection[len(_MAP) :])
+        _runtime_settings().enable(found.folder, profile)
+        name = found.name
         _say(
             {"map": name, "ai": "enabled", "profile": profile},
             as_json,
@@ -64,10 +64,12 @@ def enable(obj: Context, collection: str, profile: str, as_json: bool) -> None:
         return
     settings = obj.settings({"collection": collection}).settings
     _check_profile(settings.profiles, profile)
+    from groundkit.ops import collections as ops  # loaded with the command
+
     try:
-        with obj.open(more={"collection": collection}) as opened:
-            _runtime_settings().enable(opened.path, profile)
-            name = opened.name
+        with obj.collections({"collection": collection}) as local:
+            _runtime_settings().enable(ops.folder_of(local), profile)
+            name = local.settings.collection
     except NotFoundError as exc:
         raise _maybe_a_map(exc, settings.index_dir, collection) from None
     _say(

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
@@ -18,8 +17,6 @@ if TYPE_CHECKING:
     from groundkit.answer.access import AIEnvironment
     from groundkit.answer.chat import ChatModel
     from groundkit.answer.service import QuoteMode
-    from groundkit.codemap.api import CodeMap
-    from groundkit.config import Settings
 
 __all__ = [
     "answer_command",
@@ -84,37 +81,28 @@ def answer_command(
     With AI off, or on any failure, the evidence is shown with the reason.
     """
     from groundkit.answer.logguard import install_log_guard
-    from groundkit.answer.session import answer_from
     from groundkit.cli.answer_spinner import model_spinner
+    from groundkit.ops import answer as ops
 
     install_log_guard()
     more = {"search.top_k": top_k, "search.mode": mode}
-    settings = obj.settings(more).settings
-    with obj.open(more=more) as collection, _maybe_map(settings, with_code) as code:
-        report = answer_from(
-            collection,
-            question,
+    request = ops.Question(
+        question,
+        profile=profile,
+        mode=mode,
+        rewrite=rewrite,
+        judge=judge,
+        with_code=with_code,
+        code_top_k=code_top_k,
+    )
+    with obj.collections(more) as local:
+        report = ops.answer(
+            local,
+            request,
             make_ai_environment(),
-            profile=profile,
-            mode=mode,
-            rewrite=rewrite,
-            judge=judge,
-            code=code,
-            code_top_k=code_top_k,
             busy_for=partial(model_spinner, enabled=not as_json),
         )
     render_report(report, as_json=as_json, show_reply=show_reply)
-
-
-@contextmanager
-def _maybe_map(settings: Settings, name: str | None) -> Iterator[CodeMap | None]:
-    if name is None:
-        yield None
-        return
-    from groundkit.codemap.api import open_codemap
-
-    with open_codemap(name, settings=settings) as code:
-        yield code
 
 
 def profile_chat(obj: Context, profile: str) -> ChatModel:

@@ -60,23 +60,27 @@ def ask_command(
     `grk trace` (exit 5 not found, 6 ambiguous), before anything is sent.
     """
     from groundkit.answer.logguard import install_log_guard
-    from groundkit.answer.session import ask_about
     from groundkit.cli import answer as answer_cli
     from groundkit.cli.answer_spinner import model_spinner
-    from groundkit.cli.codemap import _open as open_map
+    from groundkit.cli.codemap import map_name as chosen_map
+    from groundkit.ops import answer as ops
 
     install_log_guard()
-    with open_map(obj, map_name) as codemap:
-        report = ask_about(
-            codemap,
-            symbol,
-            question,
-            answer_cli.make_ai_environment(),
-            profile=profile,
-            scope=scope,  # type: ignore[arg-type]  # click.Choice checked it
-            depth=depth,
-            top_k=top_k,
-            judge=judge,
-            busy_for=partial(model_spinner, enabled=not as_json),
-        )
+    settings = obj.settings().settings
+    request = ops.SymbolQuestion(
+        chosen_map(settings, map_name),
+        symbol,
+        question,
+        profile=profile,
+        scope=scope,  # type: ignore[arg-type]  # click.Choice checked it
+        depth=depth,
+        top_k=top_k,
+        judge=judge,
+    )
+    report = ops.ask(
+        settings,
+        request,
+        answer_cli.make_ai_environment(),
+        busy_for=partial(model_spinner, enabled=not as_json),
+    )
     render_report(report, as_json=as_json, show_reply=show_reply)

@@ -8,9 +8,9 @@ envelope (``"schema": "groundkit.codemap/1"``). Rendering for people lives in
 from __future__ import annotations
 
 import json
-import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,7 +21,7 @@ from groundkit.errors import ErrorCode, UsageError
 
 if TYPE_CHECKING:
     from groundkit.cli.context import Context
-    from groundkit.codemap.api import CodeMap
+    from groundkit.config import Settings
 
 __all__ = ["blast_command", "diff_command", "edge_command", "map_group", "trace_command"]
 
@@ -37,12 +37,12 @@ class _MapGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
-def _open(obj: Context, name: str | None) -> CodeMap:
-    from groundkit.codemap.api import list_codemaps, open_codemap
+def map_name(settings: Settings, name: str | None) -> str:
+    """The map a command names, or the current folder's, or the only one there is."""
+    from groundkit.ops.codemap import map_list
 
-    settings = obj.settings().settings
     if name is None:
-        maps = list_codemaps(settings.index_dir)
+        maps = map_list(settings).names
         here = Path.cwd().name
         if here in maps:
             name = here
@@ -54,7 +54,7 @@ def _open(obj: Context, name: str | None) -> CodeMap:
                 "which map? " + (f"there are {len(maps)}" if maps else "there is none yet"),
                 hint=("name one with --map: " + ", ".join(maps)) if maps else "grk map PATH",
             )
-    return open_codemap(name, settings=settings)
+    return name
 
 
 @click.group("map", cls=_MapGroup)
@@ -81,20 +81,17 @@ def build(
 ) -> None:
     """Build or update the map of PATH (only changed files are parsed again)."""
     from groundkit.cli.progress import progress_display
-    from groundkit.codemap.api import envelope, open_codemap
+    from groundkit.ops import codemap as ops
 
-    folder = Path(os.path.abspath(path))
-    map_name = name or folder.name
     settings = obj.settings().settings
-    with (
-        open_codemap(map_name, settings=settings, create=True) as codemap,
-        progress_display(enabled=not quiet and not as_json) as progress,
-    ):
-        report = codemap.update(folder, include=include, exclude=exclude, progress=progress)
+    with progress_display(enabled=not quiet and not as_json) as progress:
+        built, report = ops.build(
+            settings, path, name, include=include, exclude=exclude, progress=progress
+        )
     if as_json:
-        click.echo(json.dumps({**envelope("map", map_name), **report.to_dict()}))
+        click.echo(json.dumps(ops.envelope("map", built, report)))
     else:
-        show.map_report(map_name, report)
+        show.map_report(built, report)
     if report.partial:
         click.get_current_context().exit(ExitCode.PARTIAL)
 
@@ -118,18 +115,20 @@ def build(
 @pass_ctx
 def show_map(obj: Context, name: str | None, fmt: str, level: str, as_json: bool) -> None:
     """Areas, boundaries, hubs, import cycles and entry points; or the graph to draw."""
-    from groundkit.codemap.api import envelope
+    from groundkit.ops import codemap as ops
 
-    with _open(obj, name) as codemap:
-        if fmt in ("mermaid", "dot", "json") and not as_json:
-            click.echo(codemap.export(fmt, level))  # type: ignore[arg-type]
-            return
-        data = codemap.overview().to_dict()
-        if as_json or fmt == "json":
-            out = {**envelope("overview", codemap.name), **data}
-            click.echo(json.dumps(out, sort_keys=True, ensure_ascii=False))
-        else:
-            show.overview(codemap.name, data)
+    settings = obj.settings().settings
+    chosen = map_name(settings, name)
+    if fmt in ("mermaid", "dot", "json") and not as_json:
+        click.echo(ops.export(settings, chosen, fmt, level))  # type: ignore[arg-type]
+        return
+    found = ops.overview(settings, chosen)
+    if as_json or fmt == "json":
+        click.echo(
+            json.dumps(ops.envelope("overview", chosen, found), sort_keys=True, ensure_ascii=False)
+        )
+    else:
+        show.overview(chosen, found.to_dict())
 
 
 @map_group.command("list")
@@ -137,15 +136,15 @@ def show_map(obj: Context, name: str | None, fmt: str, level: str, as_json: bool
 @pass_ctx
 def list_maps(obj: Context, as_json: bool) -> None:
     """The maps in the index dir."""
-    from groundkit.codemap.api import list_codemaps
+    from groundkit.ops.codemap import map_list
 
-    names = list_codemaps(obj.settings().settings.index_dir)
-    click.echo(json.dumps({"maps": names}) if as_json else "\n".join(names))
+    found = map_list(obj.settings().settings)
+    click.echo(json.dumps(found.to_dict()) if as_json else "\n".join(found.names))
 
 
 @click.command("trace")
 @click.argument("symbol")
-@click.option("--map", "map_name", help="Map to use [default: the current folder's].")
+@click.option("--map", "map_name_", help="Map to use [default: the current folder's].")
 @click.option("--depth", type=int, default=10, show_default=True)
 @click.option("--kinds", default=_DEFAULT_KINDS, show_default=True, help="Edge kinds.")
 @click.option("--evidence", is_flag=True, help="Re-check each edge against the files.")
@@ -154,46 +153,39 @@ def list_maps(obj: Context, as_json: bool) -> None:
 def trace_command(
     obj: Context,
     symbol: str,
-    map_name: str | None,
+    map_name_: str | None,
     depth: int,
     kinds: str,
     evidence: bool,
     as_json: bool,
 ) -> None:
     """Where SYMBOL leads: outgoing paths, each ending with why it stops."""
-    from groundkit.codemap.api import envelope
+    from groundkit.ops import codemap as ops
 
-    with _open(obj, map_name) as codemap:
-        result = codemap.trace(symbol, depth=depth, kinds=_split(kinds))
-        checks = codemap.verify([s.edge for s in result.steps]) if evidence else None
-        if as_json:
-            data = result.to_dict()
-            if checks is not None:
-                for step, check in zip(data["steps"], checks, strict=True):
-                    step["edge"]["verification"] = check
-            click.echo(json.dumps({**envelope("trace", codemap.name), **data}))
-        else:
-            show.trace(result, checks)
+    settings = obj.settings().settings
+    chosen = map_name(settings, map_name_)
+    found = ops.trace(settings, chosen, symbol, depth=depth, kinds=_split(kinds), evidence=evidence)
+    if as_json:
+        click.echo(json.dumps(ops.envelope("trace", chosen, found)))
+    else:
+        show.trace(found.trace, found.checks)
 
 
 @click.command("blast")
 @click.argument("symbol")
-@click.option("--map", "map_name", help="Map to use [default: the current folder's].")
+@click.option("--map", "map_name_", help="Map to use [default: the current folder's].")
 @click.option("--depth", type=int, default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def blast_command(
-    obj: Context, symbol: str, map_name: str | None, depth: int, as_json: bool
+    obj: Context, symbol: str, map_name_: str | None, depth: int, as_json: bool
 ) -> None:
     """What depends on SYMBOL: each dependent once, with depth, via edge and confidence."""
-    from groundkit.codemap.api import envelope
+    from groundkit.ops import codemap as ops
 
-    with _open(obj, map_name) as codemap:
-        result = codemap.blast(symbol, depth=depth)
-        if as_json:
-            click.echo(json.dumps({**envelope("blast", codemap.name), **result.to_dict()}))
-        else:
-            show.blast(result)
+    settings, chosen = _chosen(obj, map_name_)
+    found = ops.blast(settings, chosen, symbol, depth=depth)
+    _answer("blast", chosen, found, as_json, lambda: show.blast(found))
 
 
 @click.command("diff")
@@ -215,59 +207,55 @@ def diff_command(
 ) -> None:
     """The architecture change from BEFORE to AFTER: two git revisions (read from git's
     objects, the work tree untouched), or two saved map files."""
-    from groundkit.codemap.api import (
-        diff_map_files,
-        diff_revisions,
-        envelope,
-        list_codemaps,
-        open_codemap,
-    )
+    from groundkit.ops import codemap as ops
 
     settings = obj.settings().settings
     if Path(before).is_file() and Path(after).is_file():
-        result = diff_map_files(Path(before), Path(after))
+        result = ops.diff_maps(settings, Path(before), Path(after))
     else:
-        folder = Path(os.path.abspath(repo))
-        cache = None
-        if folder.name in list_codemaps(settings.index_dir):
-            cache = open_codemap(folder.name, settings=settings)
-        try:
-            result = diff_revisions(
-                folder,
-                before,
-                after,
-                include=include,
-                exclude=exclude,
-                settings=settings,
-                cache=cache,
-            )
-        finally:
-            if cache is not None:
-                cache.close()
-    if as_json:
-        click.echo(json.dumps({**envelope("diff", None), **result.to_dict()}))
-    else:
-        show.diff(result)
+        result = ops.diff_revisions_of(
+            settings, (before, after), repo=repo, include=include, exclude=exclude
+        )
+    _answer("diff", None, result, as_json, lambda: show.diff(result))
 
 
 @click.command("edge")
 @click.argument("edge_id")
-@click.option("--map", "map_name", help="Map to use [default: the current folder's].")
+@click.option("--map", "map_name_", help="Map to use [default: the current folder's].")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
-def edge_command(obj: Context, edge_id: str, map_name: str | None, as_json: bool) -> None:
+def edge_command(obj: Context, edge_id: str, map_name_: str | None, as_json: bool) -> None:
     """One edge's evidence, re-checked against the working tree."""
-    from groundkit.codemap.api import envelope
+    from groundkit.ops import codemap as ops
 
-    with _open(obj, map_name) as codemap:
-        edge = codemap.edge(edge_id)
-        check = codemap.verify([edge])[0]
+    settings, chosen = _chosen(obj, map_name_)
+    found = ops.edge(settings, chosen, edge_id)
+
+    def text() -> None:
+        click.echo(found.edge.evidence)
+        click.echo(
+            f"{found.edge.provenance} {found.edge.confidence:.2f};"
+            f" verification: {found.verification}"
+        )
+
+    _answer("edge", chosen, found, as_json, text)
+
+
+def _chosen(obj: Context, name: str | None) -> tuple[Settings, str]:
+    settings = obj.settings().settings
+    return settings, map_name(settings, name)
+
+
+def _answer(
+    kind: str, name: str | None, found: Any, as_json: bool, text: Callable[[], None]
+) -> None:
+    """``found`` in the versioned JSON envelope, or for a person (``text``)."""
+    from groundkit.ops.codemap import envelope
+
     if as_json:
-        data = {**envelope("edge", codemap.name), **edge.to_dict(), "verification": check}
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(envelope(kind, name, found)))
     else:
-        click.echo(edge.evidence)
-        click.echo(f"{edge.provenance} {edge.confidence:.2f}; verification: {check}")
+        text()
 
 
 def _split(kinds: str) -> list[str]:

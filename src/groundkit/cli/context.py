@@ -11,7 +11,7 @@ import click
 from groundkit.config import LoadedSettings, load
 
 if TYPE_CHECKING:
-    from groundkit.collection import Collection
+    from groundkit.ops.collections import LocalCollections
 
 __all__ = ["Context", "pass_ctx"]
 
@@ -38,10 +38,11 @@ class Context:
                 hint="check the path; nothing was ingested and no collection was made",
             )
 
-    def open(self, *, create: bool = False, more: dict[str, Any] | None = None) -> Collection:
-        from groundkit.collection import open_collection
+    def collections(self, more: dict[str, Any] | None = None) -> LocalCollections:
+        """Where this command's operations open collections (close it when done)."""
+        from groundkit.ops.collections import LocalCollections
 
-        return open_collection(settings=self.settings(more).settings, create=create)
+        return LocalCollections(self.settings(more).settings)
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

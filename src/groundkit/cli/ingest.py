@@ -86,13 +86,7 @@ def ingest(
             click.get_current_context().exit(ExitCode.INTERRUPTED)
         return
     try:
-        with (
-            obj.open(create=True, more=more) as collection,
-            progress_display(enabled=not quiet and not as_json) as progress,
-        ):
-            report = collection.ingest(
-                list(inputs), progress=progress, include=include, exclude=exclude
-            )
+        report = _ingest(obj, more, inputs, include, exclude, show=not quiet and not as_json)
     except Interrupted as stop:
         render.ingest_report(stop.report, as_json=as_json, verbose=verbose)
         _say_what_was_kept(stop)
@@ -108,6 +102,26 @@ def ingest(
     render.ingest_report(report, as_json=as_json, verbose=verbose)
     if report.partial:
         click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+def _ingest(
+    obj: Context,
+    more: dict[str, Any],
+    inputs: Sequence[str],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    *,
+    show: bool,
+) -> IngestReport:
+    """One ingest of ``inputs`` into the collection (made if need be), with the progress
+    display when ``show``."""
+    from groundkit.ops import collections as ops
+
+    with obj.collections(more) as local, progress_display(enabled=show) as progress:
+        order = ops.IngestOrder(
+            local.settings.collection, inputs, include=include, exclude=exclude, progress=progress
+        )
+        return ops.ingest(local, order)
 
 
 def _say_what_was_kept(stop: Interrupted) -> None:
@@ -151,13 +165,7 @@ def _watch(
     def run_round(roots: Sequence[str]) -> bool:
         nonlocal done
         try:
-            with (
-                obj.open(create=True, more=more) as collection,
-                progress_display(enabled=not quiet and not as_json) as progress,
-            ):
-                report = collection.ingest(
-                    list(roots), progress=progress, include=include, exclude=exclude
-                )
+            report = _ingest(obj, more, roots, include, exclude, show=not quiet and not as_json)
         except GroundkitError as error:
             if error.outcome.kind is not Kind.FAILURE:
                 raise

@@ -20,9 +20,10 @@ __all__ = ["collections", "config", "delete", "reindex", "status"]
 @pass_ctx
 def collections(obj: Context, as_json: bool) -> None:
     """List the collections in the index dir."""
-    from groundkit.collection import list_collections
+    from groundkit.ops import collections as ops  # loaded with the command
 
-    names = list_collections(obj.settings().settings.index_dir)
+    with obj.collections() as local:
+        names = ops.collection_names(local)
     click.echo(json.dumps({"collections": names}) if as_json else "\n".join(names))
 
 
@@ -31,8 +32,10 @@ def collections(obj: Context, as_json: bool) -> None:
 @pass_ctx
 def status(obj: Context, as_json: bool) -> None:
     """Counts, sizes and index health of a collection."""
-    with obj.open() as collection:
-        render.status(collection.status(), as_json=as_json)
+    from groundkit.ops import collections as ops  # loaded with the command
+
+    with obj.collections() as local:
+        render.status(ops.status(local), as_json=as_json)
 
 
 @click.command()
@@ -46,23 +49,23 @@ def delete(obj: Context, document: str | None, whole: bool, yes: bool, as_json: 
 
     --all asks first; where nobody can answer (stdin is not a terminal) it needs --yes.
     """
+    from groundkit.ops import collections as ops  # loaded with the command
+
     if (document is None) == (not whole):
         raise UsageError(ErrorCode.USAGE, "give either a DOCUMENT or --all")
-    settings = obj.settings().settings
-    if whole:
-        from groundkit.collection import delete_collection, list_collections
-
-        # A collection that is not there is reported as such before anyone is asked.
-        exists = settings.collection in list_collections(settings.index_dir)
-        if exists and not yes and not _confirmed(settings.collection):
-            click.echo("nothing was deleted", err=True)
-            click.get_current_context().exit(ExitCode.RUNTIME)
-        delete_collection(settings.collection, settings.index_dir)
-        result = {"deleted_collection": settings.collection}
-    else:
-        assert document is not None
-        with obj.open() as collection:
-            result = {"deleted_document": collection.delete_document(document)}
+    with obj.collections() as local:
+        name = local.settings.collection
+        if whole:
+            # A collection that is not there is reported as such before anyone is asked.
+            exists = name in ops.collection_names(local)
+            if exists and not yes and not _confirmed(name):
+                click.echo("nothing was deleted", err=True)
+                click.get_current_context().exit(ExitCode.RUNTIME)
+            ops.drop_collection(local, name)
+            result = {"deleted_collection": name}
+        else:
+            assert document is not None
+            result = {"deleted_document": ops.delete_document(local, name, document)}
     click.echo(json.dumps(result) if as_json else f"deleted {next(iter(result.values()))}")
 
 
@@ -86,8 +89,10 @@ def _confirmed(name: str) -> bool:
 @pass_ctx
 def reindex(obj: Context, as_json: bool) -> None:
     """Rebuild the derived indexes from the SQLite store."""
-    with obj.open() as collection:
-        count = collection.reindex()
+    from groundkit.ops import collections as ops  # loaded with the command
+
+    with obj.collections() as local:
+        count = ops.reindex(local)
     click.echo(json.dumps({"chunks_indexed": count}) if as_json else f"reindexed {count} chunks")
 
 

@@ -57,6 +57,8 @@ def search(
     Each hit is shown as path:line with its chunk id (for `grk show`), and, when more than one
     stage ranked it, its rank in each (bm25, dense, rerank); --json adds the raw scores.
     """
+    from groundkit.ops import collections as ops  # loaded with the command
+
     if (query is None) == (queries is None):
         raise UsageError(ErrorCode.USAGE, "give either a QUERY or --queries FILE")
     filters = _parse_where(where)
@@ -66,19 +68,19 @@ def search(
         "search.rerank": rerank,
         "search.collapse": collapse,
     }
-    with obj.open(more=more) as collection:
+    with obj.collections(more) as collections:
         if queries is None:
             assert query is not None
-            hits = collection.search(query, source=source, where=filters)
-            render.hits(hits, missing_vectors=collection.missing_vectors(), as_json=as_json)
+            found = ops.search(collections, ops.SearchQuery(query, source=source, where=filters))
+            render.hits(found.hits, missing_vectors=found.missing_vectors, as_json=as_json)
             return
-        missing = collection.missing_vectors()
+        missing = ops.unranked(collections)
         if not as_json:
             render.missing_vectors_warning(missing)
         failed = 0
         for query_id, text in _read_queries(queries):  # every line is checked before any search
             try:
-                hits = collection.search(text, source=source, where=filters)
+                found = ops.search(collections, ops.SearchQuery(text, source=source, where=filters))
             except UsageError as exc:
                 if exc.code != ErrorCode.INVALID_QUERY:
                     raise  # the set-up is wrong, not this query: fail once
@@ -86,7 +88,7 @@ def search(
                 failed += 1
                 click.echo(json.dumps({"query_id": query_id, "error": exc.to_dict()}))
                 continue
-            click.echo(render.batch_line(query_id, hits, missing))
+            click.echo(render.batch_line(query_id, found.hits, missing))
         if failed:
             click.get_current_context().exit(ExitCode.PARTIAL)
 
@@ -108,8 +110,10 @@ def show(obj: Context, chunk_id: str, check: bool, as_json: bool) -> None:
     the file (or record) is gone; unreadable: it cannot be read as it was ingested;
     not_checked: a URL, never fetched again. With --check, anything but verified exits 1.
     """
-    with obj.open() as collection:
-        found = collection.show(chunk_id)
+    from groundkit.ops import collections as ops  # loaded with the command
+
+    with obj.collections() as collections:
+        found = ops.show(collections, chunk_id)
     render.resolved(found, as_json=as_json)
     if check and found.verification != Verification.VERIFIED:
         # 1, as diff exits 1 when files differ: something changed (2 stays a usage error).

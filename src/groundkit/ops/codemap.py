@@ -24,16 +24,22 @@ from groundkit.codemap.api import envelope as _envelope
 from groundkit.codemap.build import MapReport, Progress
 from groundkit.codemap.diff import MapDiff
 from groundkit.codemap.export import Format, Level
-from groundkit.codemap.model import Edge
+from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.overview import Overview
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace
+from groundkit.codemap.traverse import blast as blast_from
+from groundkit.codemap.traverse import trace as trace_from
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, NotFoundError
 
 __all__ = [
+    "Around",
     "CheckedEdge",
+    "Graph",
     "MapList",
+    "MapSummary",
     "Traced",
+    "around",
     "blast",
     "build",
     "diff_maps",
@@ -41,9 +47,12 @@ __all__ = [
     "edge",
     "envelope",
     "export",
+    "graph",
     "map_list",
     "overview",
+    "summary",
     "trace",
+    "verify_edges",
 ]
 
 _FILE = "map.sqlite"
@@ -159,6 +168,73 @@ def edge(settings: Settings, name: str, edge_id: str) -> CheckedEdge:
     with open_codemap(name, settings=settings) as codemap:
         found = codemap.edge(edge_id)
         return CheckedEdge(found, codemap.verify([found])[0])
+
+
+@dataclass(frozen=True, slots=True)
+class MapSummary:
+    """What a map holds, in numbers, and where it lives (its opt-in for AI is keyed by it)."""
+
+    name: str
+    folder: Path
+    files: int
+    nodes: int
+    edges: int
+    unresolved_calls: int
+    size_bytes: int
+
+
+def summary(settings: Settings, name: str) -> MapSummary:
+    with open_codemap(name, settings=settings) as codemap:
+        counts = codemap.counts()
+        folder = codemap.folder
+    return MapSummary(
+        name,
+        folder,
+        counts["files"],
+        sum(counts["nodes"].values()),
+        sum(counts["edges"].values()),
+        counts["unresolved_calls"],
+        os.path.getsize(folder / _FILE),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """Every node and edge of a map, for drawing it."""
+
+    nodes: list[Node]
+    edges: list[Edge]
+
+
+def graph(settings: Settings, name: str) -> Graph:
+    with open_codemap(name, settings=settings) as codemap:
+        return Graph(codemap.nodes(), codemap.edges())
+
+
+def verify_edges(settings: Settings, name: str, edges: Sequence[Edge]) -> list[str]:
+    """Each edge's evidence line re-read from the mapped folder: verified, drifted, missing."""
+    with open_codemap(name, settings=settings) as codemap:
+        return codemap.verify(edges)
+
+
+@dataclass(frozen=True, slots=True)
+class Around:
+    """A node, where it leads (its trace) and what depends on it (its blast)."""
+
+    node: Node
+    trace: Trace
+    blast: Blast
+
+
+def around(settings: Settings, name: str, node_id: str, *, depth: int) -> Around | None:
+    """The node ``node_id`` with its trace and blast to ``depth``; None when it is not there
+    (the map changed since its id was read)."""
+    with open_codemap(name, settings=settings) as codemap:
+        node = codemap.store.node(node_id)
+        if node is None:
+            return None
+        found = trace_from(codemap.store, node, depth=depth)
+        return Around(node, found, blast_from(codemap.store, node, depth=depth))
 
 
 def diff_maps(settings: Settings, before: str | Path, after: str | Path) -> MapDiff:

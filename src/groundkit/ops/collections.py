@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from groundkit.collection import (
@@ -44,12 +45,14 @@ __all__ = [
     "collection_names",
     "delete_document",
     "drop_collection",
+    "folder_of",
     "ingest",
     "reindex",
     "search",
     "show",
     "show_in_document",
     "status",
+    "unranked",
     "verify",
 ]
 
@@ -182,6 +185,15 @@ def search(collections: Collections, request: SearchQuery) -> Found:
         )
 
 
+def unranked(
+    collections: Collections, collection: str | None = None, mode: SearchMode | str | None = None
+) -> int:
+    """How many chunks a search in ``mode`` (default: the settings') cannot rank by meaning:
+    those without a vector yet; 0 for bm25."""
+    with collections.reading(_name(collections, collection)) as opened:
+        return opened.missing_vectors(mode)
+
+
 def show(
     collections: Collections, chunk_id: str, collection: str | None = None
 ) -> ResolvedCitation:
@@ -220,6 +232,12 @@ def verify(collections: Collections, request: VerifyQuery) -> QuoteCheck:
         return collection.verify_quote(
             request.quote, chunk_id=request.chunk_id, document_id=request.document_id
         )
+
+
+def folder_of(collections: Collections, collection: str | None = None) -> Path:
+    """The folder of an existing collection (its opt-in for AI is keyed by it)."""
+    with collections.reading(_name(collections, collection)) as opened:
+        return opened.path
 
 
 def status(collections: Collections, collection: str | None = None) -> CollectionStatus:

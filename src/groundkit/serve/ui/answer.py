@@ -3,7 +3,7 @@
 This page and the code map's ask box (``map_ask``) are the only places the server calls a model,
 and only on a POST from their own form (a browser sends its Origin with a POST, so ``HostGuard``
 refuses one from another site; a GET, which any link could trigger, never calls a model). The
-checks are those of `grk answer`, through the same ``answer.session.answer_from``: opt-in,
+checks are those of `grk answer`, through the same ``ops.answer.answer``: opt-in,
 profile, key, endpoint rules, redaction, the citation contract. Neither REST nor MCP can reach a
 model.
 """
@@ -18,8 +18,9 @@ from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
 from groundkit.answer.passages import BundleItem, CitedQuote
-from groundkit.answer.session import answer_from
 from groundkit.errors import GroundkitError
+from groundkit.ops import answer as answer_ops
+from groundkit.ops import collections as ops
 from groundkit.serve.errors import invalid_request
 from groundkit.serve.models import SearchRequest
 from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
@@ -109,9 +110,7 @@ def answer_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     def context_for(request: Request, name: str, form: dict[str, str]) -> dict[str, Any]:
-        runtime = runtime_of(request)
-        with runtime.reading(name) as collection:
-            ai = ai_view(ai_environment(), collection.path)
+        ai = ai_view(ai_environment(), ops.folder_of(runtime_of(request), name))
         return {
             "title": f"Answer from {name}",
             "name": name,
@@ -152,10 +151,10 @@ def answer_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
             return error_page(request, exc, name=name)
         try:
             body = _validated(name, form)
-            with runtime_of(request).reading(name) as collection:
-                report = answer_from(
-                    collection, body.query, ai_environment(), top_k=body.top_k, mode=body.mode
-                )
+            question = answer_ops.Question(
+                body.query, collection=name, top_k=body.top_k, mode=body.mode
+            )
+            report = answer_ops.answer(runtime_of(request), question, ai_environment())
         except GroundkitError as exc:  # retrieval failed (AI failures are in the report)
             request.state.error_code = str(exc.code)
             context["error"] = exc

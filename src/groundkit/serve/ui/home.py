@@ -6,7 +6,6 @@ each asks for it: the form posts it, the server compares it as it compares the h
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,9 +13,9 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
-from groundkit.codemap.api import list_codemaps, map_dir, open_codemap
 from groundkit.collection import collection_path
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
+from groundkit.ops import codemap as map_ops
 from groundkit.ops import collections as ops
 from groundkit.serve.secret import authorize
 from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
@@ -57,20 +56,18 @@ def map_rows(request: Request, ai_environment: AIEnvironmentFactory) -> list[Map
     settings = runtime_of(request).settings
     answers = ai_environment()
     rows = []
-    for name in list_codemaps(settings.index_dir):
+    for name in map_ops.map_list(settings).names:
         try:
-            with open_codemap(name, settings=settings) as codemap:
-                counts = codemap.counts()
-                ai = ai_view(answers, codemap.folder).note
-            size = os.path.getsize(map_dir(settings.index_dir, name) / "map.sqlite")
+            found = map_ops.summary(settings, name)
+            ai = ai_view(answers, found.folder).note
             rows.append(
                 MapRow(
                     name,
-                    counts["files"],
-                    sum(counts["nodes"].values()),
-                    sum(counts["edges"].values()),
-                    counts["unresolved_calls"],
-                    size,
+                    found.files,
+                    found.nodes,
+                    found.edges,
+                    found.unresolved_calls,
+                    found.size_bytes,
                     ai=ai,
                 )
             )

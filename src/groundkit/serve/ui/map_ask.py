@@ -2,7 +2,7 @@
 
 Like the answer page, this is a page, never an API route, and a model is only asked on a POST
 from the box (``HostGuard`` refuses a POST from another site's page; no GET asks). The checks and
-the call are those of `grk ask`, through the same ``answer.session.ask_about``: the symbol is
+the call are those of `grk ask`, through the same ``ops.answer.ask``: the symbol is
 found first (not found or ambiguous is an error on the page, before the opt-in, a key or a model
 is touched), then the map's session and ``ask_code``. Whatever the AI state, the edges that were
 (or would have been) sent are shown.
@@ -17,12 +17,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
 from groundkit.answer.edges import CitedEdge, EdgeItem
-from groundkit.answer.session import ask_about
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
-from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
-from groundkit.serve.ui.maps import opened_map
+from groundkit.ops import answer as ops
+from groundkit.serve.ui.ai import AIEnvironmentFactory
+from groundkit.serve.ui.maps import map_ai
 from groundkit.serve.ui.spans import quote_pieces
-from groundkit.serve.ui.web import error_page, page, read_form
+from groundkit.serve.ui.web import error_page, page, read_form, runtime_of
 
 if TYPE_CHECKING:
     from groundkit.answer.report import AnswerReport
@@ -141,27 +141,26 @@ def map_ask_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
             "ask": form,
             "report": None,
         }
+        settings = runtime_of(request).settings
+        answers = ai_environment()
         try:
-            with opened_map(request, name) as codemap:
-                answers = ai_environment()
-                context["ai"] = ai_view(answers, codemap.folder)
-                try:
-                    _check(form)
-                    report = ask_about(
-                        codemap,
-                        form["symbol"],
-                        form["q"],
-                        answers,
-                        scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
-                        depth=DEPTH,
-                        top_k=TOP_K,
-                    )
-                except GroundkitError as exc:  # the form or the symbol (AI failures: the report)
-                    request.state.error_code = str(exc.code)
-                    context["error"] = exc
-                    return page(request, "map_ask.html", context, status=int(exc.outcome.http))
-        except GroundkitError as exc:  # no such map, say: the page itself fails
-            return error_page(request, exc, **context)
+            context["ai"] = map_ai(lambda: answers, settings, name)
+            _check(form)
+            request_ = ops.SymbolQuestion(
+                name,
+                form["symbol"],
+                form["q"],
+                scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
+                depth=DEPTH,
+                top_k=TOP_K,
+            )
+            report = ops.ask(settings, request_, answers)
+        except GroundkitError as exc:
+            if exc.code in (ErrorCode.CODEMAP_NOT_FOUND, ErrorCode.INVALID_NAME):
+                return error_page(request, exc, **context)  # no such map: the page itself fails
+            request.state.error_code = str(exc.code)  # the form or the symbol (AI: the report)
+            context["error"] = exc
+            return page(request, "map_ask.html", context, status=int(exc.outcome.http))
         request.state.results = len(report.bundle.items)
         context["report"] = ask_view(report)
         return page(request, "map_ask.html", context)

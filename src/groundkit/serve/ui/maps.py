@@ -1,6 +1,7 @@
 """The code map page: the drawing, and a panel that shows the evidence behind what is clicked.
 
-Read-only, as ``/v1/code``: a map made by ``grk map`` is opened, read and closed per request.
+Read-only, as ``/v1/code``, through the same operations (``groundkit.ops.codemap``): a map made
+by ``grk map`` is opened, read and closed per request.
 A node shows its trace (where it leads) and its blast (what depends on it), each step with its
 evidence line; an edge shows the edges it stands for, each re-checked against the mapped folder
 (verified, drifted, missing), as ``grk edge`` does.
@@ -12,39 +13,28 @@ Where AI is on for the map (`grk ai enable map:NAME`), the panel also offers an 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from groundkit.codemap.api import open_codemap
-from groundkit.codemap.traverse import blast, trace
+from groundkit.codemap.api import map_dir
+from groundkit.config import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
+from groundkit.ops import codemap as ops
 from groundkit.serve.ui.ai import AIEnvironmentFactory, AIView, ai_view
 from groundkit.serve.ui.graph import AREA_PREFIX, Level, Places, drawing, members
 from groundkit.serve.ui.web import SECURITY_HEADERS, error_page, page, runtime_of
 
 if TYPE_CHECKING:
-    from groundkit.codemap.api import CodeMap
     from groundkit.codemap.model import Edge
 
-__all__ = ["map_ai", "maps_router", "opened_map"]
+__all__ = ["map_ai", "maps_router"]
 
 _LIST_CAP = 200  # entries of one trace, blast or edge list shown; the rest is counted
 _DEPTH = 3  # trace and blast depth from a clicked node (grk trace/blast go further)
 _NODE_ID = re.compile(r"^[0-9a-f]{16}$")
 Param = Annotated[str | None, Query(max_length=500)]
-
-
-@contextmanager
-def opened_map(request: Request, name: str) -> Iterator[CodeMap]:
-    codemap = open_codemap(name, settings=runtime_of(request).settings)
-    try:
-        yield codemap
-    finally:
-        codemap.close()
 
 
 def _level(value: str | None) -> Level:
@@ -55,10 +45,10 @@ def _level(value: str | None) -> Level:
     raise UsageError(ErrorCode.USAGE, "level is area or module")
 
 
-def map_ai(ai_environment: AIEnvironmentFactory, codemap: CodeMap) -> AIView:
+def map_ai(ai_environment: AIEnvironmentFactory, settings: Settings, name: str) -> AIView:
     """Whether AI is on for this map (the page then offers the "ask" box): the opt-in file
     `grk ai enable map:NAME` writes, keyed by the map's folder, as for a collection's."""
-    return ai_view(ai_environment(), codemap.folder)
+    return ai_view(ai_environment(), map_dir(settings.index_dir, name))
 
 
 def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
@@ -75,17 +65,17 @@ def maps_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
         try:
             chosen = _level(level)
-            with opened_map(request, name) as codemap:
-                overview = codemap.overview().to_dict()
-                context.update(
-                    overview=overview,
-                    level=chosen,
-                    area=area or "",
-                    areas=[a["area"] for a in overview["areas"]],
-                    kinds=sorted(k for k in overview["edges"] if k != "defines"),
-                    ai=map_ai(ai_environment, codemap),
-                    ask={"symbol": "", "q": "", "scope": "both"},
-                )
+            settings = runtime_of(request).settings
+            overview = ops.overview(settings, name).to_dict()
+            context.update(
+                overview=overview,
+                level=chosen,
+                area=area or "",
+                areas=[a["area"] for a in overview["areas"]],
+                kinds=sorted(k for k in overview["edges"] if k != "defines"),
+                ai=map_ai(ai_environment, settings, name),
+                ask={"symbol": "", "q": "", "scope": "both"},
+            )
         except GroundkitError as exc:
             return error_page(request, exc, **context)
         return page(request, "map.html", context)
@@ -94,8 +84,8 @@ def maps_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
     def graph(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
         try:
             chosen = _level(level)
-            with opened_map(request, name) as codemap:
-                drawn = drawing(codemap.nodes(), codemap.edges(), chosen, area or None)
+            whole = ops.graph(runtime_of(request).settings, name)
+            drawn = drawing(whole.nodes, whole.edges, chosen, area or None)
         except GroundkitError as exc:
             body = {**exc.to_dict(), "request_id": getattr(request.state, "request_id", "")}
             return JSONResponse(body, int(exc.outcome.http), headers=SECURITY_HEADERS)
@@ -105,14 +95,14 @@ def maps_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
     @router.get("/ui/maps/{name}/node/{node_id}", response_class=HTMLResponse)
     def node_panel(request: Request, name: str, node_id: str) -> HTMLResponse:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+        settings = runtime_of(request).settings
         try:
-            with opened_map(request, name) as codemap:
-                if node_id.startswith(AREA_PREFIX):
-                    context.update(_area_panel(codemap, node_id.removeprefix(AREA_PREFIX)))
-                else:
-                    context.update(_node_panel(codemap, node_id))
-                    context["ai"] = map_ai(ai_environment, codemap)
-                    context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
+            if node_id.startswith(AREA_PREFIX):
+                context.update(_area_panel(settings, name, node_id.removeprefix(AREA_PREFIX)))
+            else:
+                context.update(_node_panel(settings, name, node_id))
+                context["ai"] = map_ai(ai_environment, settings, name)
+                context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
         except GroundkitError as exc:
             return error_page(request, exc, **context)
         return page(request, "map_panel.html", context)
@@ -129,12 +119,12 @@ def maps_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
         try:
             chosen = _level(level)
-            with opened_map(request, name) as codemap:
-                nodes = codemap.nodes()
-                found = members(nodes, codemap.edges(), chosen, source, kind or "", target)
-                shown = found[:_LIST_CAP]
-                checks = codemap.verify(shown)
-            labels = _labels(nodes, chosen)
+            settings = runtime_of(request).settings
+            whole = ops.graph(settings, name)
+            found = members(whole.nodes, whole.edges, chosen, source, kind or "", target)
+            shown = found[:_LIST_CAP]
+            checks = ops.verify_edges(settings, name, shown)
+            labels = _labels(whole.nodes, chosen)
             context.update(
                 panel="edges",
                 heading=f"{labels.get(source, source)} {kind} {labels.get(target, target)}",
@@ -150,9 +140,8 @@ def maps_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
     def edge_panel(request: Request, name: str, edge_id: str) -> HTMLResponse:
         context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
         try:
-            with opened_map(request, name) as codemap:
-                edge = codemap.edge(edge_id)
-                check = codemap.verify([edge])[0]
+            found = ops.edge(runtime_of(request).settings, name, edge_id)
+            edge, check = found.edge, found.verification
             context.update(panel="edges", heading=edge.evidence, edges=[_edge_view(edge, check)])
             context["more"] = 0
         except GroundkitError as exc:
@@ -171,8 +160,9 @@ def _labels(nodes: list[Any], level: Level) -> dict[str, str]:
     return {n.key.id: n.qualname for n in nodes}
 
 
-def _area_panel(codemap: CodeMap, area: str) -> dict[str, Any]:
-    nodes = codemap.nodes()
+def _area_panel(settings: Settings, name: str, area: str) -> dict[str, Any]:
+    whole = ops.graph(settings, name)
+    nodes = whole.nodes
     places = Places(nodes)
     modules = sorted(
         (m for m in places.module_by_path.values() if places.area(m.key.id) == area),
@@ -180,7 +170,7 @@ def _area_panel(codemap: CodeMap, area: str) -> dict[str, Any]:
     )
     if not modules and area not in {places.areas.of(n) for n in nodes}:
         raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, f"no area {area!r} in this map")
-    drawn = drawing(nodes, codemap.edges(), "area")
+    drawn = drawing(nodes, whole.edges, "area")
     me = AREA_PREFIX + area
     crossings = [e for e in drawn.edges if me in (e["source"], e["target"])]
     return {
@@ -192,16 +182,15 @@ def _area_panel(codemap: CodeMap, area: str) -> dict[str, Any]:
     }
 
 
-def _node_panel(codemap: CodeMap, node_id: str) -> dict[str, Any]:
-    node = codemap.store.node(node_id) if _NODE_ID.match(node_id) else None
-    if node is None:
+def _node_panel(settings: Settings, name: str, node_id: str) -> dict[str, Any]:
+    found = ops.around(settings, name, node_id, depth=_DEPTH) if _NODE_ID.match(node_id) else None
+    if found is None:
         raise NotFoundError(
             ErrorCode.SYMBOL_NOT_FOUND,
             "no such node in this map",
             hint="the map may have been updated since the page was drawn: reload it",
         )
-    traced = trace(codemap.store, node, depth=_DEPTH)
-    blasted = blast(codemap.store, node, depth=_DEPTH)
+    node, traced, blasted = found.node, found.trace, found.blast
     return {
         "panel": "node",
         "heading": node.qualname,
