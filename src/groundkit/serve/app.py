@@ -64,7 +64,7 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
     app.include_router(router)
     app.include_router(code_router)
     install_docs(app)
-    mount_ui(app, runtime)  # the web pages: /, /ui/...
+    mount_ui(app)  # the web pages: /, /ui/...
     install_error_handlers(app)
     if mcp_server is not None:
         app.router.routes.extend(mcp_app.routes)  # /mcp, outside the OpenAPI document

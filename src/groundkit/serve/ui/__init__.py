@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
-from groundkit.serve.runtime import Runtime
 from groundkit.serve.ui.ai import AIEnvironmentFactory
 
 if TYPE_CHECKING:
@@ -33,9 +32,12 @@ def make_ai_environment() -> AIEnvironment:
     return AIEnvironment()
 
 
+def _per_request() -> AIEnvironment:
+    return make_ai_environment()  # looked up at each call: tests replace it
+
+
 def mount_ui(
     app: FastAPI,
-    runtime: Runtime,
     *,
     eval_dir: Path = EVAL_DIR,
     ai_environment: AIEnvironmentFactory | None = None,
@@ -48,21 +50,10 @@ def mount_ui(
         from groundkit.errors import missing_extra
 
         raise missing_extra("jinja2", "serve") from None
-    from groundkit.serve.ui.answer import answer_router
-    from groundkit.serve.ui.assets import static_router
-    from groundkit.serve.ui.evals import evals_router
-    from groundkit.serve.ui.home import home_router
-    from groundkit.serve.ui.map_ask import map_ask_router
-    from groundkit.serve.ui.maps import maps_router
-    from groundkit.serve.ui.search import search_router
+    from groundkit.serve.ui import answer, assets, evals, home, map_ask, maps, search
 
-    def answers() -> AIEnvironment:
-        return ai_environment() if ai_environment is not None else make_ai_environment()
-
-    app.include_router(static_router())
-    app.include_router(home_router(answers, runtime.mutations_enabled))
-    app.include_router(search_router())
-    app.include_router(answer_router(answers))
-    app.include_router(maps_router(answers))
-    app.include_router(map_ask_router(answers))
-    app.include_router(evals_router(eval_dir))
+    # What the handlers take as dependencies (``serve.ui.web``), on the app they serve.
+    app.state.ai_environment = ai_environment or _per_request
+    app.state.eval_dir = eval_dir
+    for module in (assets, home, search, answer, maps, map_ask, evals):
+        app.include_router(module.router)

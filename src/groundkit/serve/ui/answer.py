@@ -10,10 +10,10 @@ model.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 
@@ -23,15 +23,17 @@ from groundkit.ops import answer as answer_ops
 from groundkit.ops import collections as ops
 from groundkit.serve.errors import invalid_request
 from groundkit.serve.models import SearchRequest
-from groundkit.serve.ui.ai import AIEnvironmentFactory, ai_view
+from groundkit.serve.ui.ai import ai_view
 from groundkit.serve.ui.search import MODES
 from groundkit.serve.ui.spans import quote_pieces
-from groundkit.serve.ui.web import error_page, page, read_form, runtime_of
+from groundkit.serve.ui.web import AIEnv, Served, error_page, on_form, page, runtime_of
 
 if TYPE_CHECKING:
+    from groundkit.answer.access import AIEnvironment
     from groundkit.answer.report import AnswerReport
+    from groundkit.serve.runtime import Runtime
 
-__all__ = ["answer_router", "report_view"]
+__all__ = ["report_view", "router"]
 
 # What each state means to a person; the reason (code, message, hint) is shown beside it.
 STATES = {
@@ -106,64 +108,66 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
     }
 
 
-def answer_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    def context_for(request: Request, name: str, form: dict[str, str]) -> dict[str, Any]:
-        ai = ai_view(ai_environment(), ops.folder_of(runtime_of(request), name))
-        return {
-            "title": f"Answer from {name}",
-            "name": name,
-            "form": form,
-            "modes": MODES,
-            "ai": ai,
-            "report": None,
-        }
 
-    @router.get("/ui/c/{name}/answer", response_class=HTMLResponse)
-    def ask_form(
-        request: Request, name: str, q: Annotated[str | None, Query(max_length=4000)] = None
-    ) -> HTMLResponse:
-        form = {"q": q or "", "mode": "auto", "k": "10"}
-        try:
-            context = context_for(request, name, form)
-        except GroundkitError as exc:
-            return error_page(request, exc, name=name)
-        return page(request, "answer.html", context)
+def context_for(
+    runtime: Runtime, environment: AIEnvironment, name: str, form: dict[str, str]
+) -> dict[str, Any]:
+    ai = ai_view(environment, ops.folder_of(runtime, name))
+    return {
+        "title": f"Answer from {name}",
+        "name": name,
+        "form": form,
+        "modes": MODES,
+        "ai": ai,
+        "report": None,
+    }
 
-    @router.post("/ui/c/{name}/answer", response_class=HTMLResponse)
-    async def ask(request: Request, name: str) -> HTMLResponse:
-        try:
-            posted = await read_form(request)
-        except GroundkitError as exc:
-            return error_page(request, exc, name=name)
-        form = {
-            "q": posted.get("q", ""),
-            "mode": posted.get("mode", "auto"),
-            "k": posted.get("k", "10"),
-        }
-        return await run_in_threadpool(_answer, request, name, form)
 
-    def _answer(request: Request, name: str, form: dict[str, str]) -> HTMLResponse:
-        try:
-            context = context_for(request, name, form)
-        except GroundkitError as exc:  # no such collection, say: the page itself fails
-            return error_page(request, exc, name=name)
-        try:
-            body = _validated(name, form)
-            question = answer_ops.Question(
-                body.query, collection=name, top_k=body.top_k, mode=body.mode
-            )
-            report = answer_ops.answer(runtime_of(request), question, ai_environment())
-        except GroundkitError as exc:  # retrieval failed (AI failures are in the report)
-            request.state.error_code = str(exc.code)
-            context["error"] = exc
-            return page(request, "answer.html", context, status=int(exc.outcome.http))
-        request.state.results = len(report.bundle.items)
-        context["report"] = report_view(report, name)
-        return page(request, "answer.html", context)
+@router.get("/ui/c/{name}/answer", response_class=HTMLResponse)
+def ask_form(
+    request: Request,
+    runtime: Served,
+    environment: AIEnv,
+    name: str,
+    q: Annotated[str | None, Query(max_length=4000)] = None,
+) -> HTMLResponse:
+    form = {"q": q or "", "mode": "auto", "k": "10"}
+    try:
+        context = context_for(runtime, environment, name, form)
+    except GroundkitError as exc:
+        return error_page(request, exc, name=name)
+    return page(request, "answer.html", context)
 
-    return router
+
+@router.post("/ui/c/{name}/answer", response_class=HTMLResponse)
+async def ask(request: Request, environment: AIEnv, name: str) -> HTMLResponse:
+    answer = partial(_answer, request, environment, name)
+    return await on_form(request, {"q": "", "mode": "auto", "k": "10"}, answer, name=name)
+
+
+def _answer(
+    request: Request, environment: AIEnvironment, name: str, form: dict[str, str]
+) -> HTMLResponse:
+    runtime = runtime_of(request)
+    try:
+        context = context_for(runtime, environment, name, form)
+    except GroundkitError as exc:  # no such collection, say: the page itself fails
+        return error_page(request, exc, name=name)
+    try:
+        body = _validated(name, form)
+        question = answer_ops.Question(
+            body.query, collection=name, top_k=body.top_k, mode=body.mode
+        )
+        report = answer_ops.answer(runtime, question, environment)
+    except GroundkitError as exc:  # retrieval failed (AI failures are in the report)
+        request.state.error_code = str(exc.code)
+        context["error"] = exc
+        return page(request, "answer.html", context, status=int(exc.outcome.http))
+    request.state.results = len(report.bundle.items)
+    context["report"] = report_view(report, name)
+    return page(request, "answer.html", context)
 
 
 def _validated(name: str, form: dict[str, str]) -> SearchRequest:

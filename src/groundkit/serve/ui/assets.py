@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request, Response
 
 from groundkit.errors import ErrorCode, ServeError
 
-__all__ = ["static_router"]
+__all__ = ["router"]
 
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -36,27 +36,25 @@ def _walk(folder: Traversable, prefix: str = "") -> dict[str, Traversable]:
     return found
 
 
-def static_router() -> APIRouter:
-    router = APIRouter(include_in_schema=False)
-    files = _walk(resources.files("groundkit.serve.ui") / "static")
-    cache: dict[str, tuple[bytes, str]] = {}
+router = APIRouter(include_in_schema=False)
+_FILES = _walk(resources.files("groundkit.serve.ui") / "static")
+_CACHE: dict[str, tuple[bytes, str]] = {}  # name -> (bytes, ETag), filled as files are asked for
 
-    @router.get("/ui/static/{name:path}")
-    def static(request: Request, name: str) -> Response:
-        entry = files.get(name)
-        if entry is None:
-            raise ServeError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such file")
-        if name not in cache:
-            data = entry.read_bytes()
-            cache[name] = (data, '"' + hashlib.sha256(data).hexdigest()[:32] + '"')
-        data, etag = cache[name]
-        headers = {
-            "ETag": etag,
-            "Cache-Control": "no-cache",
-            "X-Content-Type-Options": "nosniff",
-        }
-        if request.headers.get("if-none-match") == etag:
-            return Response(status_code=304, headers=headers)
-        return Response(data, media_type=_TYPES["." + name.rsplit(".", 1)[-1]], headers=headers)
 
-    return router
+@router.get("/ui/static/{name:path}")
+def static(request: Request, name: str) -> Response:
+    entry = _FILES.get(name)
+    if entry is None:
+        raise ServeError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such file")
+    if name not in _CACHE:
+        data = entry.read_bytes()
+        _CACHE[name] = (data, '"' + hashlib.sha256(data).hexdigest()[:32] + '"')
+    data, etag = _CACHE[name]
+    headers = {
+        "ETag": etag,
+        "Cache-Control": "no-cache",
+        "X-Content-Type-Options": "nosniff",
+    }
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=_TYPES["." + name.rsplit(".", 1)[-1]], headers=headers)

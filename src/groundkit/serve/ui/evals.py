@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse
 from groundkit.errors import ErrorCode, ServeError
 from groundkit.serve.ui.web import SECURITY_HEADERS, error_page, page
 
-__all__ = ["eval_runs", "evals_router", "report_policy"]
+__all__ = ["eval_runs", "report_policy", "router"]
 
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
 _STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
@@ -76,27 +76,33 @@ def report_policy(html: str) -> str:
     )
 
 
-def evals_router(folder: Path) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    @router.get("/ui/evals", response_class=HTMLResponse)
-    def runs(request: Request) -> HTMLResponse:
-        found = eval_runs(folder)
-        request.state.results = len(found)
-        context = {"title": "Eval reports", "runs": found, "folder": folder.name or str(folder)}
-        return page(request, "evals.html", context)
 
-    @router.get("/ui/evals/{run_id}", response_class=HTMLResponse)
-    def report(request: Request, run_id: str) -> HTMLResponse:
-        path = folder / f"{run_id}.html"
-        missing = ServeError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such eval report")
-        if not _RUN_ID.match(run_id) or not path.is_file():
-            return error_page(request, missing)
-        try:
-            html = path.read_text(encoding="utf-8")
-        except OSError:
-            return error_page(request, missing)
-        headers = {**SECURITY_HEADERS, "Content-Security-Policy": report_policy(html)}
-        return HTMLResponse(html, headers=headers)
+def _folder(request: Request) -> Path:
+    """Where `grk eval` writes its reports, as ``mount_ui`` was told."""
+    folder: Path = request.app.state.eval_dir
+    return folder
 
-    return router
+
+@router.get("/ui/evals", response_class=HTMLResponse)
+def runs(request: Request) -> HTMLResponse:
+    folder = _folder(request)
+    found = eval_runs(folder)
+    request.state.results = len(found)
+    context = {"title": "Eval reports", "runs": found, "folder": folder.name or str(folder)}
+    return page(request, "evals.html", context)
+
+
+@router.get("/ui/evals/{run_id}", response_class=HTMLResponse)
+def report(request: Request, run_id: str) -> HTMLResponse:
+    path = _folder(request) / f"{run_id}.html"
+    missing = ServeError(ErrorCode.SERVE_ROUTE_NOT_FOUND, "no such eval report")
+    if not _RUN_ID.match(run_id) or not path.is_file():
+        return error_page(request, missing)
+    try:
+        html = path.read_text(encoding="utf-8")
+    except OSError:
+        return error_page(request, missing)
+    headers = {**SECURITY_HEADERS, "Content-Security-Policy": report_policy(html)}
+    return HTMLResponse(html, headers=headers)

@@ -10,24 +10,24 @@ is touched), then the map's session and ``ask_code``. Whatever the AI state, the
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
 from groundkit.answer.edges import CitedEdge, EdgeItem
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.ops import answer as ops
-from groundkit.serve.ui.ai import AIEnvironmentFactory
 from groundkit.serve.ui.maps import map_ai
 from groundkit.serve.ui.spans import quote_pieces
-from groundkit.serve.ui.web import error_page, page, read_form, runtime_of
+from groundkit.serve.ui.web import AIEnv, error_page, on_form, page, runtime_of
 
 if TYPE_CHECKING:
+    from groundkit.answer.access import AIEnvironment
     from groundkit.answer.report import AnswerReport
 
-__all__ = ["SCOPES", "ask_view", "map_ask_router"]
+__all__ = ["SCOPES", "ask_view", "router"]
 
 SCOPES = ("both", "trace", "blast")
 DEPTH = 2  # `grk ask`'s defaults: the box asks what the command asks with no option given
@@ -118,54 +118,45 @@ def ask_view(report: AnswerReport) -> dict[str, Any]:
     }
 
 
-def map_ask_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    @router.post("/ui/maps/{name}/ask", response_class=HTMLResponse)
-    async def ask(request: Request, name: str) -> HTMLResponse:
-        try:
-            posted = await read_form(request)
-        except GroundkitError as exc:
-            return error_page(request, exc, map_name=name)
-        form = {
-            "symbol": posted.get("symbol", "").strip(),
-            "q": posted.get("q", ""),
-            "scope": posted.get("scope", "both"),
-        }
-        return await run_in_threadpool(_ask, request, name, form)
 
-    def _ask(request: Request, name: str, form: dict[str, str]) -> HTMLResponse:
-        context: dict[str, Any] = {
-            "title": f"Ask the code map {name}",
-            "map_name": name,
-            "ask": form,
-            "report": None,
-        }
-        settings = runtime_of(request).settings
-        answers = ai_environment()
-        try:
-            context["ai"] = map_ai(lambda: answers, settings, name)
-            _check(form)
-            request_ = ops.SymbolQuestion(
-                name,
-                form["symbol"],
-                form["q"],
-                scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
-                depth=DEPTH,
-                top_k=TOP_K,
-            )
-            report = ops.ask(settings, request_, answers)
-        except GroundkitError as exc:
-            if exc.code in (ErrorCode.CODEMAP_NOT_FOUND, ErrorCode.INVALID_NAME):
-                return error_page(request, exc, **context)  # no such map: the page itself fails
-            request.state.error_code = str(exc.code)  # the form or the symbol (AI: the report)
-            context["error"] = exc
-            return page(request, "map_ask.html", context, status=int(exc.outcome.http))
-        request.state.results = len(report.bundle.items)
-        context["report"] = ask_view(report)
-        return page(request, "map_ask.html", context)
+@router.post("/ui/maps/{name}/ask", response_class=HTMLResponse)
+async def ask(request: Request, environment: AIEnv, name: str) -> HTMLResponse:
+    asked = partial(_ask, request, environment, name)
+    return await on_form(request, {"symbol": "", "q": "", "scope": "both"}, asked, map_name=name)
 
-    return router
+
+def _ask(request: Request, answers: AIEnvironment, name: str, form: dict[str, str]) -> HTMLResponse:
+    form["symbol"] = form["symbol"].strip()
+    context: dict[str, Any] = {
+        "title": f"Ask the code map {name}",
+        "map_name": name,
+        "ask": form,
+        "report": None,
+    }
+    settings = runtime_of(request).settings
+    try:
+        context["ai"] = map_ai(answers, settings, name)
+        _check(form)
+        request_ = ops.SymbolQuestion(
+            name,
+            form["symbol"],
+            form["q"],
+            scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
+            depth=DEPTH,
+            top_k=TOP_K,
+        )
+        report = ops.ask(settings, request_, answers)
+    except GroundkitError as exc:
+        if exc.code in (ErrorCode.CODEMAP_NOT_FOUND, ErrorCode.INVALID_NAME):
+            return error_page(request, exc, **context)  # no such map: the page itself fails
+        request.state.error_code = str(exc.code)  # the form or the symbol (AI: the report)
+        context["error"] = exc
+        return page(request, "map_ask.html", context, status=int(exc.outcome.http))
+    request.state.results = len(report.bundle.items)
+    context["report"] = ask_view(report)
+    return page(request, "map_ask.html", context)
 
 
 def _check(form: dict[str, str]) -> None:

@@ -22,14 +22,15 @@ from groundkit.codemap.api import map_dir
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
 from groundkit.ops import codemap as ops
-from groundkit.serve.ui.ai import AIEnvironmentFactory, AIView, ai_view
+from groundkit.serve.ui.ai import AIView, ai_view
 from groundkit.serve.ui.graph import AREA_PREFIX, Level, Places, drawing, members
-from groundkit.serve.ui.web import SECURITY_HEADERS, error_page, page, runtime_of
+from groundkit.serve.ui.web import SECURITY_HEADERS, AIEnv, error_page, page, runtime_of
 
 if TYPE_CHECKING:
+    from groundkit.answer.access import AIEnvironment
     from groundkit.codemap.model import Edge
 
-__all__ = ["map_ai", "maps_router"]
+__all__ = ["map_ai", "router"]
 
 _LIST_CAP = 200  # entries of one trace, blast or edge list shown; the rest is counted
 _DEPTH = 3  # trace and blast depth from a clicked node (grk trace/blast go further)
@@ -45,10 +46,10 @@ def _level(value: str | None) -> Level:
     raise UsageError(ErrorCode.USAGE, "level is area or module")
 
 
-def map_ai(ai_environment: AIEnvironmentFactory, settings: Settings, name: str) -> AIView:
+def map_ai(environment: AIEnvironment, settings: Settings, name: str) -> AIView:
     """Whether AI is on for this map (the page then offers the "ask" box): the opt-in file
     `grk ai enable map:NAME` writes, keyed by the map's folder, as for a collection's."""
-    return ai_view(ai_environment(), map_dir(settings.index_dir, name))
+    return ai_view(environment, map_dir(settings.index_dir, name))
 
 
 def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
@@ -57,98 +58,102 @@ def _edge_view(edge: Edge, verification: str | None = None) -> dict[str, Any]:
     return data
 
 
-def maps_router(ai_environment: AIEnvironmentFactory) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    @router.get("/ui/maps/{name}", response_class=HTMLResponse)
-    def map_page(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
-        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
-        try:
-            chosen = _level(level)
-            settings = runtime_of(request).settings
-            overview = ops.overview(settings, name).to_dict()
-            context.update(
-                overview=overview,
-                level=chosen,
-                area=area or "",
-                areas=[a["area"] for a in overview["areas"]],
-                kinds=sorted(k for k in overview["edges"] if k != "defines"),
-                ai=map_ai(ai_environment, settings, name),
-                ask={"symbol": "", "q": "", "scope": "both"},
-            )
-        except GroundkitError as exc:
-            return error_page(request, exc, **context)
-        return page(request, "map.html", context)
 
-    @router.get("/ui/maps/{name}/graph.json")
-    def graph(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
-        try:
-            chosen = _level(level)
-            whole = ops.graph(runtime_of(request).settings, name)
-            drawn = drawing(whole.nodes, whole.edges, chosen, area or None)
-        except GroundkitError as exc:
-            body = {**exc.to_dict(), "request_id": getattr(request.state, "request_id", "")}
-            return JSONResponse(body, int(exc.outcome.http), headers=SECURITY_HEADERS)
-        request.state.results = len(drawn.nodes)
-        return JSONResponse(drawn.to_dict(), headers=SECURITY_HEADERS)
-
-    @router.get("/ui/maps/{name}/node/{node_id}", response_class=HTMLResponse)
-    def node_panel(request: Request, name: str, node_id: str) -> HTMLResponse:
-        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+@router.get("/ui/maps/{name}", response_class=HTMLResponse)
+def map_page(
+    request: Request, environment: AIEnv, name: str, level: Param = None, area: Param = None
+) -> Any:
+    context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+    try:
+        chosen = _level(level)
         settings = runtime_of(request).settings
-        try:
-            if node_id.startswith(AREA_PREFIX):
-                context.update(_area_panel(settings, name, node_id.removeprefix(AREA_PREFIX)))
-            else:
-                context.update(_node_panel(settings, name, node_id))
-                context["ai"] = map_ai(ai_environment, settings, name)
-                context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
-        except GroundkitError as exc:
-            return error_page(request, exc, **context)
-        return page(request, "map_panel.html", context)
+        overview = ops.overview(settings, name).to_dict()
+        context.update(
+            overview=overview,
+            level=chosen,
+            area=area or "",
+            areas=[a["area"] for a in overview["areas"]],
+            kinds=sorted(k for k in overview["edges"] if k != "defines"),
+            ai=map_ai(environment, settings, name),
+            ask={"symbol": "", "q": "", "scope": "both"},
+        )
+    except GroundkitError as exc:
+        return error_page(request, exc, **context)
+    return page(request, "map.html", context)
 
-    @router.get("/ui/maps/{name}/edges", response_class=HTMLResponse)
-    def edges_panel(
-        request: Request,
-        name: str,
-        level: Param = None,
-        source: Annotated[str, Query(alias="from", max_length=200)] = "",
-        kind: Param = None,
-        target: Annotated[str, Query(alias="to", max_length=200)] = "",
-    ) -> HTMLResponse:
-        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
-        try:
-            chosen = _level(level)
-            settings = runtime_of(request).settings
-            whole = ops.graph(settings, name)
-            found = members(whole.nodes, whole.edges, chosen, source, kind or "", target)
-            shown = found[:_LIST_CAP]
-            checks = ops.verify_edges(settings, name, shown)
-            labels = _labels(whole.nodes, chosen)
-            context.update(
-                panel="edges",
-                heading=f"{labels.get(source, source)} {kind} {labels.get(target, target)}",
-                edges=[_edge_view(e, v) for e, v in zip(shown, checks, strict=True)],
-                more=len(found) - len(shown),
-            )
-        except GroundkitError as exc:
-            return error_page(request, exc, **context)
-        request.state.results = len(found)
-        return page(request, "map_panel.html", context)
 
-    @router.get("/ui/maps/{name}/edge/{edge_id}", response_class=HTMLResponse)
-    def edge_panel(request: Request, name: str, edge_id: str) -> HTMLResponse:
-        context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
-        try:
-            found = ops.edge(runtime_of(request).settings, name, edge_id)
-            edge, check = found.edge, found.verification
-            context.update(panel="edges", heading=edge.evidence, edges=[_edge_view(edge, check)])
-            context["more"] = 0
-        except GroundkitError as exc:
-            return error_page(request, exc, **context)
-        return page(request, "map_panel.html", context)
+@router.get("/ui/maps/{name}/graph.json")
+def graph(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
+    try:
+        chosen = _level(level)
+        whole = ops.graph(runtime_of(request).settings, name)
+        drawn = drawing(whole.nodes, whole.edges, chosen, area or None)
+    except GroundkitError as exc:
+        body = {**exc.to_dict(), "request_id": getattr(request.state, "request_id", "")}
+        return JSONResponse(body, int(exc.outcome.http), headers=SECURITY_HEADERS)
+    request.state.results = len(drawn.nodes)
+    return JSONResponse(drawn.to_dict(), headers=SECURITY_HEADERS)
 
-    return router
+
+@router.get("/ui/maps/{name}/node/{node_id}", response_class=HTMLResponse)
+def node_panel(request: Request, environment: AIEnv, name: str, node_id: str) -> HTMLResponse:
+    context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+    settings = runtime_of(request).settings
+    try:
+        if node_id.startswith(AREA_PREFIX):
+            context.update(_area_panel(settings, name, node_id.removeprefix(AREA_PREFIX)))
+        else:
+            context.update(_node_panel(settings, name, node_id))
+            context["ai"] = map_ai(environment, settings, name)
+            context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
+    except GroundkitError as exc:
+        return error_page(request, exc, **context)
+    return page(request, "map_panel.html", context)
+
+
+@router.get("/ui/maps/{name}/edges", response_class=HTMLResponse)
+def edges_panel(
+    request: Request,
+    name: str,
+    level: Param = None,
+    source: Annotated[str, Query(alias="from", max_length=200)] = "",
+    kind: Param = None,
+    target: Annotated[str, Query(alias="to", max_length=200)] = "",
+) -> HTMLResponse:
+    context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+    try:
+        chosen = _level(level)
+        settings = runtime_of(request).settings
+        whole = ops.graph(settings, name)
+        found = members(whole.nodes, whole.edges, chosen, source, kind or "", target)
+        shown = found[:_LIST_CAP]
+        checks = ops.verify_edges(settings, name, shown)
+        labels = _labels(whole.nodes, chosen)
+        context.update(
+            panel="edges",
+            heading=f"{labels.get(source, source)} {kind} {labels.get(target, target)}",
+            edges=[_edge_view(e, v) for e, v in zip(shown, checks, strict=True)],
+            more=len(found) - len(shown),
+        )
+    except GroundkitError as exc:
+        return error_page(request, exc, **context)
+    request.state.results = len(found)
+    return page(request, "map_panel.html", context)
+
+
+@router.get("/ui/maps/{name}/edge/{edge_id}", response_class=HTMLResponse)
+def edge_panel(request: Request, name: str, edge_id: str) -> HTMLResponse:
+    context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+    try:
+        found = ops.edge(runtime_of(request).settings, name, edge_id)
+        edge, check = found.edge, found.verification
+        context.update(panel="edges", heading=edge.evidence, edges=[_edge_view(edge, check)])
+        context["more"] = 0
+    except GroundkitError as exc:
+        return error_page(request, exc, **context)
+    return page(request, "map_panel.html", context)
 
 
 def _labels(nodes: list[Any], level: Level) -> dict[str, str]:

@@ -24,7 +24,7 @@ from groundkit.serve.ui.spans import document_view
 from groundkit.serve.ui.web import error_page, page, runtime_of
 from groundkit.types import Hit, SearchMode, Verification
 
-__all__ = ["BADGES", "parse_where", "search_router"]
+__all__ = ["BADGES", "parse_where", "router"]
 
 MODES = [m.value for m in SearchMode]
 # Verification -> (label, what it means): the badge says it in words, not only in colour.
@@ -88,93 +88,93 @@ def _hit_view(hit: Hit) -> dict[str, Any]:
 _ARM_ORDER = {"bm25": 0, "dense": 1, "fused": 2, "rerank": 3}
 
 
-def search_router() -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    @router.get("/ui/c/{name}/search", response_class=HTMLResponse)
-    def search(
-        request: Request,
-        name: str,
-        q: Text = None,
-        mode: Text = None,
-        k: Text = None,
-        source: Text = None,
-        where: Annotated[list[str] | None, Query(max_length=32)] = None,
-        collapse: Text = None,
-    ) -> HTMLResponse:
-        form = {
-            "q": q or "",
-            "mode": mode or "auto",
-            "k": k or "10",
-            "source": source or "",
-            "where": "\n".join(where or []),
-        }
-        context: dict[str, Any] = {"title": f"Search {name}", "name": name, "form": form}
-        context.update(modes=MODES, hits=None, searched=False)
-        runtime = runtime_of(request)
-        if not form["q"].strip():
-            try:
-                context["has_vectors"] = ops.status(runtime, name).embedder is not None
-            except GroundkitError as exc:  # no such collection, say: the page itself fails
-                return error_page(request, exc, **context)
-            return page(request, "search.html", context)
+
+@router.get("/ui/c/{name}/search", response_class=HTMLResponse)
+def search(
+    request: Request,
+    name: str,
+    q: Text = None,
+    mode: Text = None,
+    k: Text = None,
+    source: Text = None,
+    where: Annotated[list[str] | None, Query(max_length=32)] = None,
+    collapse: Text = None,
+) -> HTMLResponse:
+    form = {
+        "q": q or "",
+        "mode": mode or "auto",
+        "k": k or "10",
+        "source": source or "",
+        "where": "\n".join(where or []),
+    }
+    context: dict[str, Any] = {"title": f"Search {name}", "name": name, "form": form}
+    context.update(modes=MODES, hits=None, searched=False)
+    runtime = runtime_of(request)
+    if not form["q"].strip():
         try:
-            body = _request(name, form, where or [], collapse)
-            found = ops.search(runtime, body)
-        except GroundkitError as exc:
-            try:
-                context["has_vectors"] = _has_vectors(runtime, name)
-            except GroundkitError as failed:  # no such collection, say: the page itself fails
-                return error_page(request, failed, **context)
-            request.state.error_code = str(exc.code)  # shown where the results would be
-            context["error"] = exc
-            return page(request, "search.html", context, status=int(exc.outcome.http))
-        request.state.results = len(found.hits)
-        context.update(
-            hits=[_hit_view(h) for h in found.hits],
-            searched=True,
-            mode_used=str(found.mode),
-            has_vectors=found.has_vectors,
-        )
-        return page(request, "search.html", context)
-
-    @router.get("/ui/search")
-    def search_in(
-        request: Request, collection: Annotated[str, Query(max_length=64)], q: Text = None
-    ) -> RedirectResponse:
-        """The first page's search box: to the chosen collection's search page."""
-        target = f"/ui/c/{quote(collection, safe='')}/search"
-        return RedirectResponse(target + ("?" + urlencode({"q": q}) if q else ""), status_code=303)
-
-    @router.get("/ui/c/{name}/doc/{chunk_id}", response_class=HTMLResponse)
-    def document(
-        request: Request, name: str, chunk_id: str, start: Text = None, end: Text = None
-    ) -> HTMLResponse:
-        context: dict[str, Any] = {"title": "Document", "name": name}
-        try:
-            shown = ops.show_in_document(runtime_of(request), name, chunk_id)
-            resolved, doc = shown.resolved, shown.document
-            c = resolved.citation
-            mark = _span(start, end)
-            view = document_view(doc.text, (c.start, c.end), mark)
-            state = str(resolved.verification)
-            context.update(
-                title=doc.title or c.source,
-                doc=doc,
-                citation=c,
-                view=view,
-                mark_start=mark[0] if mark else c.start,
-                mark_end=mark[1] if mark else c.end,
-                state=state,
-                badge=BADGES[state],
-                now=resolved.now,
-            )
-        except GroundkitError as exc:
+            context["has_vectors"] = ops.status(runtime, name).embedder is not None
+        except GroundkitError as exc:  # no such collection, say: the page itself fails
             return error_page(request, exc, **context)
-        request.state.results = 1
-        return page(request, "document.html", context)
+        return page(request, "search.html", context)
+    try:
+        body = _request(name, form, where or [], collapse)
+        found = ops.search(runtime, body)
+    except GroundkitError as exc:
+        try:
+            context["has_vectors"] = _has_vectors(runtime, name)
+        except GroundkitError as failed:  # no such collection, say: the page itself fails
+            return error_page(request, failed, **context)
+        request.state.error_code = str(exc.code)  # shown where the results would be
+        context["error"] = exc
+        return page(request, "search.html", context, status=int(exc.outcome.http))
+    request.state.results = len(found.hits)
+    context.update(
+        hits=[_hit_view(h) for h in found.hits],
+        searched=True,
+        mode_used=str(found.mode),
+        has_vectors=found.has_vectors,
+    )
+    return page(request, "search.html", context)
 
-    return router
+
+@router.get("/ui/search")
+def search_in(
+    request: Request, collection: Annotated[str, Query(max_length=64)], q: Text = None
+) -> RedirectResponse:
+    """The first page's search box: to the chosen collection's search page."""
+    target = f"/ui/c/{quote(collection, safe='')}/search"
+    return RedirectResponse(target + ("?" + urlencode({"q": q}) if q else ""), status_code=303)
+
+
+@router.get("/ui/c/{name}/doc/{chunk_id}", response_class=HTMLResponse)
+def document(
+    request: Request, name: str, chunk_id: str, start: Text = None, end: Text = None
+) -> HTMLResponse:
+    context: dict[str, Any] = {"title": "Document", "name": name}
+    try:
+        shown = ops.show_in_document(runtime_of(request), name, chunk_id)
+        resolved, doc = shown.resolved, shown.document
+        c = resolved.citation
+        mark = _span(start, end)
+        view = document_view(doc.text, (c.start, c.end), mark)
+        state = str(resolved.verification)
+        context.update(
+            title=doc.title or c.source,
+            doc=doc,
+            citation=c,
+            view=view,
+            mark_start=mark[0] if mark else c.start,
+            mark_end=mark[1] if mark else c.end,
+            state=state,
+            badge=BADGES[state],
+            now=resolved.now,
+        )
+    except GroundkitError as exc:
+        return error_page(request, exc, **context)
+    request.state.results = 1
+    return page(request, "document.html", context)
 
 
 def _has_vectors(runtime: Runtime, name: str) -> bool:

@@ -9,14 +9,16 @@ into the current one (``hx-select``), so every URL also works without JavaScript
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any
 from urllib.parse import parse_qsl
 
-from fastapi import Request
+from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from groundkit.answer.access import AIEnvironment
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.serve.errors import http_status
 from groundkit.serve.runtime import Runtime
@@ -24,7 +26,11 @@ from groundkit.serve.runtime import Runtime
 __all__ = [
     "CSP",
     "SECURITY_HEADERS",
+    "AIEnv",
+    "Served",
+    "ai_environment_of",
     "error_page",
+    "on_form",
     "page",
     "read_form",
     "runtime_of",
@@ -59,6 +65,18 @@ _env = Environment(
 def runtime_of(request: Request) -> Runtime:
     runtime: Runtime = request.app.state.runtime
     return runtime
+
+
+def ai_environment_of(request: Request) -> AIEnvironment:
+    """The answer path's process edges (keychain, opt-in file, transport), made per request
+    (cheap: everything in it is read on first use) by the factory ``mount_ui`` was given."""
+    environment: AIEnvironment = request.app.state.ai_environment()
+    return environment
+
+
+# What a page handler takes as FastAPI dependencies.
+Served = Annotated[Runtime, Depends(runtime_of)]
+AIEnv = Annotated[AIEnvironment, Depends(ai_environment_of)]
 
 
 def page(
@@ -98,3 +116,20 @@ async def read_form(request: Request) -> dict[str, str]:
     except ValueError:
         raise UsageError(ErrorCode.USAGE, "the form has too many fields") from None
     return dict(pairs)
+
+
+async def on_form(
+    request: Request,
+    defaults: Mapping[str, str],
+    then: Callable[[dict[str, str]], HTMLResponse],
+    **context: Any,
+) -> HTMLResponse:
+    """``then(form)`` off the event loop, with the fields of the posted web form that
+    ``defaults`` names (each its default when absent); a form that cannot be read is an error
+    page (with ``context``)."""
+    try:
+        posted = await read_form(request)
+    except GroundkitError as exc:
+        return error_page(request, exc, **context)
+    form = {key: posted.get(key, default) for key, default in defaults.items()}
+    return await run_in_threadpool(then, form)
