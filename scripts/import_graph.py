@@ -5,12 +5,16 @@
 Every `import` and `from ... import` at any depth counts (lazy ones and TYPE_CHECKING ones too
 with --with-lazy; without it, only those at module level). Edges are labelled with how many
 import statements make them; tests/test_layers.py checks that they all point down the layers.
+Comment lines (``%%``) after the graph list the import circles between modules at run time and
+the calls a surface (cli, serve) makes that only the operations layer (``ops``) may make: both
+are what tests/test_layers.py holds at none (but the circles it declares).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -57,6 +61,17 @@ def main() -> None:
     print("graph TD")
     for (source, target), count in sorted(edges(args.with_lazy).items()):
         print(f"  {source} -->|{count}| {target}")
+    sys.path.insert(0, str(SRC.parents[1] / "tests"))
+    from test_layers import import_circles, surface_calls
+
+    circles = import_circles(SRC)
+    print(f"%% import circles between modules at run time: {len(circles)}")
+    for circle in circles:
+        print(f"%%   {' <-> '.join(sorted(circle))}")
+    bypass = surface_calls(SRC)
+    print(f"%% surface calls that bypass the operations layer: {len(bypass)}")
+    for call in bypass:
+        print(f"%%   {call}")
 
 
 if __name__ == "__main__":
