@@ -176,6 +176,10 @@ class RerankConfig(_Section, frozen=True):
 _INLINE_KEYS = frozenset({"api_key", "key", "token"})
 
 
+# How a model may quote: the spans the schema lists, or any string checked afterwards.
+QuoteMode = Literal["constrained", "free"]
+
+
 class ProfileConfig(_Section, frozen=True):
     """One language-model provider profile: ``[profiles.NAME]`` in grk.toml. Never a key."""
 
@@ -208,7 +212,7 @@ class ProfileConfig(_Section, frozen=True):
     connect_timeout_s: Annotated[float, _d("Time to connect.", gt=0, le=600)] = 10.0
     max_tokens: Annotated[int, _d("Most tokens in one reply.", ge=16, le=65_536)] = 1024
     quotes: Annotated[
-        Literal["constrained", "free"] | None,
+        QuoteMode | None,
         _d(
             "constrained: the response schema lists the exact spans a citation may quote;"
             " free: any string, checked afterwards (default: constrained for local profiles,"

@@ -17,6 +17,7 @@ __all__ = [
     "CollectionStatus",
     "ConcreteMode",
     "Document",
+    "Health",
     "Hit",
     "IngestReport",
     "Metadata",
@@ -346,6 +347,10 @@ class IngestReport:
         }
 
 
+# ok: the derived indexes match the store; catching_up: a write is finishing.
+Health = Literal["ok", "catching_up"]
+
+
 @dataclass(frozen=True, slots=True)
 class CollectionStatus:
     """What a collection holds, and how its derived indexes stand against the store."""
@@ -370,7 +375,7 @@ class CollectionStatus:
         return max(0, self.chunks - self.vectors) if self.embedder else 0
 
     @property
-    def health(self) -> Literal["ok", "catching_up"]:
+    def health(self) -> Health:
         in_step = (
             self.pending == 0
             and self.lexical_chunks == self.chunks

@@ -220,3 +220,11 @@ def test_the_judge_gives_its_advisory_verdict_on_an_answer_about_code(grk: Grk, 
         "reasoning": "the edge says so",
     }
     assert ZOO_EVIDENCE.replace('"', '\\"') in sent.sent[1].body.decode()  # judged on the edges
+
+
+def test_the_scopes_grk_ask_offers_are_the_scopes_the_answer_path_knows() -> None:
+    from groundkit.answer.code import SCOPES
+    from groundkit.cli.ask import ask_command
+
+    scope = next(p for p in ask_command.params if p.name == "scope")
+    assert tuple(scope.type.choices) == SCOPES  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from groundkit.answer.bundle import EvidenceBundle, build_bundle
 from groundkit.answer.chat import ChatModel, credentials, cut_off_at
@@ -31,6 +31,7 @@ from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.rewrite import rewrite_query
 from groundkit.answer.scrub import Scrubber
 from groundkit.answer.spans import QuoteMenu, constrained_schema
+from groundkit.config import QuoteMode
 from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError
 from groundkit.types import SearchMode
 
@@ -48,7 +49,6 @@ __all__ = [
     "state_for",
 ]
 
-QuoteMode = Literal["constrained", "free"]
 # Wraps each model call, given what the model is doing ("answering", "judging"...).
 Busy = Callable[[str], AbstractContextManager[object]]
 

@@ -191,7 +191,7 @@ class CollectionStatus(_Response):
     missing_vectors: int = Field(
         description="Chunks without a vector (0 when the collection has no embedder)."
     )
-    health: Literal["ok", "catching_up"] = Field(
+    health: types.Health = Field(
         description="ok: the derived indexes match the store; catching_up: a write is finishing."
     )
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from groundkit.answer.code import SCOPES
 from groundkit.answer.edges import CitedEdge, EdgeItem
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.ops import answer as ops
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SCOPES", "ask_view", "router"]
 
-SCOPES = ("both", "trace", "blast")
 DEPTH = 2  # `grk ask`'s defaults: the box asks what the command asks with no option given
 TOP_K = 20
 _MAX_SYMBOL = 500
