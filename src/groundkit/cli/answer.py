@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -61,19 +61,7 @@ def make_ai_environment() -> AIEnvironment:
 )
 @report_options
 @pass_ctx
-def answer_command(
-    obj: Context,
-    question: str,
-    mode: str | None,
-    top_k: int | None,
-    rewrite: bool,
-    judge: bool,
-    profile: str | None,
-    with_code: str | None,
-    code_top_k: int,
-    show_reply: bool,
-    as_json: bool,
-) -> None:
+def answer_command(obj: Context, show_reply: bool, as_json: bool, **asked: Any) -> None:
     """Answer QUESTION from a collection; every quote is checked against the stored text.
 
     With --with-code MAP, the map's best-matching edges join the passages, and a quote of one is
@@ -85,16 +73,9 @@ def answer_command(
     from groundkit.ops import answer as ops
 
     install_log_guard()
-    more = {"search.top_k": top_k, "search.mode": mode}
-    request = ops.Question(
-        question,
-        profile=profile,
-        mode=mode,
-        rewrite=rewrite,
-        judge=judge,
-        with_code=with_code,
-        code_top_k=code_top_k,
-    )
+    # The other options are the question's own fields: question, mode, top_k, rewrite...
+    request = ops.Question(**asked)
+    more = {"search.top_k": request.top_k, "search.mode": request.mode}
     with obj.collections(more) as local:
         report = ops.answer(
             local,

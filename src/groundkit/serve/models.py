@@ -107,16 +107,8 @@ class SearchRequest(_Request):
     )
 
     def as_search(self) -> ops.SearchQuery:
-        """The search this body asks for, as every surface asks it."""
-        return ops.SearchQuery(
-            self.query,
-            collection=self.collection,
-            top_k=self.top_k,
-            mode=self.mode,
-            source=self.source,
-            where=self.where,
-            collapse=self.collapse,
-        )
+        """The search this body asks for, as every surface asks it (the same field names)."""
+        return ops.SearchQuery(**dict(self))
 
 
 class FoldedHit(_Response):
