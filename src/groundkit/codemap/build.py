@@ -94,19 +94,27 @@ class _Parsed:
     digest: str
     size: int
     extractor: str
-    facts: FileFacts | None  # None when it came from a worker: unpacked where it is needed
+    facts: FileFacts | None  # None when it came from a worker: decoded where it is needed
     interface: bytes
     body: bytes
     interface_digest: str
 
-    def unpacked(self) -> FileFacts:
-        if self.facts is None:
-            self.facts = FileFacts(unpack(self.interface), unpack(self.body))
-        return self.facts
-
 
 def _tag(extractor: Extractor) -> str:
     return f"{extractor.language}:{extractor.version}"
+
+
+def encode(extractor: Extractor, facts: FileFacts) -> tuple[bytes, bytes]:
+    """A file's facts as stored: typed records in the extractor's own encoding, or JSON."""
+    codec = getattr(extractor, "encode", None)
+    return codec(facts) if codec is not None else (pack(facts.interface), pack(facts.body))
+
+
+def decode_facts(extractor: Extractor, interface: bytes, body: bytes) -> FileFacts:
+    codec = getattr(extractor, "decode", None)
+    if codec is not None:
+        return codec(interface, body)  # type: ignore[no-any-return]
+    return FileFacts(unpack(interface), unpack(body))
 
 
 def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
@@ -114,7 +122,7 @@ def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
         facts = extractor.parse(SourceFile(path, decode(data)))
     except Unparsable as exc:
         return exc.reason
-    interface = pack(facts.interface)
+    interface, body = encode(extractor, facts)
     return _Parsed(
         extractor.language,
         _digest(data),
@@ -122,7 +130,7 @@ def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
         _tag(extractor),
         facts,
         interface,
-        pack(facts.body),
+        body,
         _digest(interface),
     )
 
@@ -140,11 +148,13 @@ class _Project:
 
     def __init__(
         self,
+        extractor: Extractor,
         paths: list[str],
         fresh: dict[str, _Parsed],
         store: MapStore,
         source: Source,
     ) -> None:
+        self._extractor = extractor
         self._paths = paths
         self._fresh = fresh
         self._store = store
@@ -159,7 +169,11 @@ class _Project:
 
     def facts(self, path: str) -> FileFacts:
         parsed = self._fresh.get(path)
-        return parsed.unpacked() if parsed is not None else self._store.facts(path)
+        if parsed is not None:
+            if parsed.facts is None:
+                parsed.facts = decode_facts(self._extractor, parsed.interface, parsed.body)
+            return parsed.facts
+        return decode_facts(self._extractor, *self._store.raw_facts(path))
 
     def top_name(self) -> str:
         return self._source.top_name()
@@ -233,10 +247,20 @@ def build_map(
         )
         if not language_paths and not any(old[p].language == extractor.language for p in removed):
             continue
-        project = _Project(language_paths, run.fresh, store, source)
+        project = _Project(extractor, language_paths, run.fresh, store, source)
         resolver = extractor.resolver(project)
         keys = {p: resolver.keys(p) for p in language_paths}
         todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
+        whole = getattr(resolver, "resolve_all", None)
+        if whole is not None:
+            # Values flow between any files: a change anywhere resolves the whole language.
+            gone = any(old[p].language == extractor.language for p in removed)
+            if todo or gone:
+                if progress:
+                    progress("resolving", 0, len(language_paths))
+                for path, graph in whole(language_paths).items():
+                    graphs[path] = (graph, keys[path])
+            continue
         for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
             graphs[path] = (graph, keys[path])
 
@@ -338,17 +362,17 @@ def _read_and_parse(
             run.unchanged += 1
             run.touched.append((len(data), stamps[path][1], path))
             continue
-        cached = cache.facts_by_digest(digest, _tag(extractor)) if cache is not None else None
+        cached = cache.raw_facts_by_digest(digest, _tag(extractor)) if cache is not None else None
         if cached is not None:
-            interface = pack(cached.interface)
+            interface, body = cached
             run.fresh[path] = _Parsed(
                 extractor.language,
                 digest,
                 len(data),
                 _tag(extractor),
-                cached,
+                None,
                 interface,
-                pack(cached.body),
+                body,
                 _digest(interface),
             )
             continue

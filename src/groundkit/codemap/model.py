@@ -78,8 +78,20 @@ class Provenance(StrEnum):
       its scope is an instance of the same in-repository class.
     - ``call-annotation``: a method on a parameter or variable annotated with an in-repository
       class.
-    - ``call-return``: a method on the result of a call whose function returns instances of one
-      in-repository class on every ``return``.
+    - ``call-return``: a method on an object a call returned (an instance a function made, a
+      context manager's ``__enter__`` result).
+    - ``call-argument``: a value that reached the caller through one of its parameters (a
+      function passed as an argument, positionally, by keyword, through ``*args``/``**kwargs``
+      or a default), or a method on such a value.
+    - ``call-returned``: a function that a call returned (a factory's product, a closure, a
+      decorator's wrapper reached through its return value).
+    - ``call-container``: a value taken from a list, tuple, dict or set (a literal key, index or
+      slice, a loop over it, unpacking).
+    - ``call-callback``: a function a library or built-in calls on the caller's behalf (``map``,
+      ``sorted(key=)``, ``threading.Thread(target=)``, ``functools.partial``...), or one stored
+      on an object's attribute and called through it.
+    - ``call-protocol``: a dunder method Python runs for syntax (``for``, ``with``, ``x[k]``,
+      operators, ``raise Cls``) or a built-in (``len``, ``str``, ``next``...).
     Classes
     - ``inherit-base``: a base class named in a ``class`` statement.
     - ``define``: containment (a module defines a class, a class a method).
@@ -128,6 +140,11 @@ class Provenance(StrEnum):
     CALL_INSTANCE = "call-instance"
     CALL_ANNOTATION = "call-annotation"
     CALL_RETURN = "call-return"
+    CALL_ARGUMENT = "call-argument"
+    CALL_RETURNED = "call-returned"
+    CALL_CONTAINER = "call-container"
+    CALL_CALLBACK = "call-callback"
+    CALL_PROTOCOL = "call-protocol"
     INHERIT_BASE = "inherit-base"
     DEFINE = "define"
     ROUTE_DECORATOR = "route-decorator"
@@ -156,6 +173,10 @@ class EdgeFlag(StrEnum):
     OPTIONAL = "optional"  # an import in ``try: ... except ImportError``: may be absent
     LAZY = "lazy"  # an import inside a function body: run when that function runs
     REEXPORT = "reexport"  # reached through a name an ``__init__`` re-exports
+    # One of the targets of a call whose value is chosen at run time, or that an unknown value
+    # (a parameter fed from outside, a computed key) may also reach: the call site also counts
+    # as unresolved.
+    PARTIAL = "partial"
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -144,6 +144,22 @@ class MapStore:
             raise KeyError(path)
         return FileFacts(unpack(row[0]), unpack(row[1]))
 
+    def raw_facts(self, path: str) -> tuple[bytes, bytes]:
+        """A file's facts as stored (the extractor decodes them)."""
+        row = self._conn.execute(
+            "SELECT interface, body FROM files WHERE path = ?", (path,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(path)
+        return bytes(row[0]), bytes(row[1])
+
+    def raw_facts_by_digest(self, digest: str, extractor: str) -> tuple[bytes, bytes] | None:
+        row = self._conn.execute(
+            "SELECT interface, body FROM files WHERE digest = ? AND extractor = ? LIMIT 1",
+            (digest, extractor),
+        ).fetchone()
+        return None if row is None else (bytes(row[0]), bytes(row[1]))
+
     def interface(self, path: str) -> Any:
         row = self._conn.execute("SELECT interface FROM files WHERE path = ?", (path,)).fetchone()
         if row is None:

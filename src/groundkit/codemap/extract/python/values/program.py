@@ -1,0 +1,307 @@
+"""The files of one map linked together: module names, what each module binds, star imports,
+and the class hierarchy (bases, C3 MRO, subclasses).
+
+The hierarchy is found before values flow, from what each ``class`` statement names as its
+bases, followed through bindings, imports and modules without running anything (a base made by
+a call is a base outside the repository, as far as lookups go).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from groundkit.codemap.extract.python.layout import Layout
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse.facts import Kind
+
+__all__ = ["BUILTINS", "ClassKey", "FileInfo", "Program"]
+
+BUILTINS = frozenset(dir(builtins))
+ClassKey = tuple[int, int]  # (file, scope)
+Static = tuple[Any, ...]  # ("class", key) | ("mod", file) | ("ext", name) | ("builtin", name)
+_DEPTH = 40
+
+
+@dataclass(slots=True)
+class FileInfo:
+    index: int
+    path: str
+    module: str  # dotted name
+    is_package: bool
+    facts: f.Facts
+    base: int  # the first global variable number of this file's variables
+    binds: set[str] = field(default_factory=set)  # module-level names bound (or set global)
+    mod_binds: dict[str, int] = field(default_factory=dict)  # name -> the variable bound last
+    global_sets: dict[str, list[int]] = field(default_factory=dict)
+    stars: list[tuple[str, int]] = field(default_factory=list)  # star imports, in order
+    class_names: dict[int, set[str]] = field(default_factory=dict)  # class scope -> its names
+    defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
+
+    def op_of(self, var: int) -> f.Op | None:
+        if self.defining is None:
+            table = [-1] * self.facts.variables
+            for i, op in enumerate(self.facts.ops):
+                dst = getattr(op, "dst", -1)
+                if dst >= 0 and table[dst] < 0:
+                    table[dst] = i
+            self.defining = table
+        index = self.defining[var] if 0 <= var < len(self.defining) else -1
+        return self.facts.ops[index] if index >= 0 else None
+
+
+@dataclass(slots=True)
+class ClassInfo:
+    bases: list[ClassKey]
+    open: bool  # a base outside the repository (or not known): an attribute may be there
+    mro: list[ClassKey] = field(default_factory=list)
+    subclasses: list[ClassKey] = field(default_factory=list)  # direct
+
+
+class Program:
+    """Every Python file of the map, with what can be known of it before values flow."""
+
+    def __init__(self, files: Sequence[tuple[str, f.Facts]], layout: Layout) -> None:
+        self.layout = layout
+        self.files: list[FileInfo] = []
+        self.by_path: dict[str, int] = {}
+        self.consulted: set[str] = set()  # modules whose facts a static lookup read
+        base = 0
+        for path, facts in files:
+            info = layout.modules[path]
+            item = FileInfo(len(self.files), path, info.name, info.is_package, facts, base)
+            base += facts.variables
+            self._index(item)
+            self.by_path[path] = item.index
+            self.files.append(item)
+        self.variables = base
+        self._tops = {name.split(".")[0] for name in layout.by_name}
+        self._static: dict[tuple[int, int], Static | None] = {}
+        self._busy: set[tuple[int, int]] = set()
+        self.classes: dict[ClassKey, ClassInfo] = {}
+        self._hierarchy()
+
+    @staticmethod
+    def _index(item: FileInfo) -> None:
+        for op in item.facts.ops:
+            if isinstance(op, f.ModBind):
+                item.binds.add(op.name)
+                item.mod_binds[op.name] = op.src
+            elif isinstance(op, f.GlobalSet):
+                item.binds.add(op.name)
+                item.global_sets.setdefault(op.name, []).append(op.src)
+            elif isinstance(op, f.StarImport) and op.name == "*":
+                item.stars.append((op.module, op.level))
+            elif isinstance(op, f.ClassBind) and not op.field:
+                item.class_names.setdefault(op.scope, set()).add(op.name)
+
+    # -- modules ----------------------------------------------------------------------------------
+    def find_module(self, name: str, near: str | None = None) -> int | None:
+        path = self.layout.find(name, near=near)
+        if path is None:
+            self.consulted.add(name)
+            return None
+        return self.by_path.get(path)
+
+    def absolute(self, file: int, module: str, level: int) -> str | None:
+        """The absolute name of ``from <level dots><module> import``, seen from ``file``."""
+        if level == 0:
+            return module
+        info = self.layout.modules[self.files[file].path]
+        full = info.full_name.split(".")
+        package = full if info.is_package else full[:-1]
+        if level - 1 > len(package) or (level - 1 == len(package) and not module):
+            return None
+        base = package[: len(package) - (level - 1)]
+        return ".".join([*base, module] if module else base) or None
+
+    def is_internal(self, name: str) -> bool:
+        return name.split(".", maxsplit=1)[0] in self._tops
+
+    def module(self, file: int, name: str) -> Static | None:
+        """``import name`` seen from ``file``: a module of the repository, one outside it, or
+        None (a module of the repository that is not there)."""
+        found = self.find_module(name, near=self.files[file].path)
+        if found is not None:
+            return ("mod", found)
+        return None if self.is_internal(name) else ("ext", name)
+
+    def exports(self, file: int, name: str) -> bool:
+        """Whether ``from <file> import *`` brings ``name``."""
+        facts = self.files[file].facts
+        if facts.all is not None:
+            return name in facts.all
+        if name.startswith("_"):
+            return False
+        return name in self.files[file].binds or bool(self.files[file].stars)
+
+    def star_source(self, file: int, name: str) -> int | None:
+        """The module a star import of ``file`` brings ``name`` from (the last one wins)."""
+        for module, level in reversed(self.files[file].stars):
+            absolute = self.absolute(file, module, level)
+            found = self.find_module(absolute, near=self.files[file].path) if absolute else None
+            if found is not None and self.exports(found, name):
+                return found
+        return None
+
+    def star_outside(self, file: int, name: str) -> str | None:
+        for module, level in reversed(self.files[file].stars):
+            absolute = self.absolute(file, module, level)
+            if absolute and not self.is_internal(absolute):
+                return f"{absolute}.{name}"
+        return None
+
+    def submodule(self, file: int, name: str) -> int | None:
+        module = self.files[file].module
+        return self.find_module(f"{module}.{name}", near=self.files[file].path)
+
+    # -- static values (class bases) --------------------------------------------------------------
+    def static(self, file: int, var: int) -> Static | None:
+        key = (file, var)
+        if key in self._static:
+            return self._static[key]
+        if key in self._busy or len(self._busy) > _DEPTH:
+            return None
+        self._busy.add(key)
+        try:
+            found = self._evaluate(file, var)
+        finally:
+            self._busy.discard(key)
+        self._static[key] = found
+        return found
+
+    def _evaluate(self, file: int, var: int) -> Static | None:
+        info = self.files[file]
+        op = info.op_of(var)
+        if isinstance(op, f.Def):
+            scope = info.facts.scopes[op.scope]
+            return ("class", (file, op.scope)) if scope.kind == Kind.CLASS else None
+        if isinstance(op, f.Copy | f.Annot) and getattr(op, "src", -1) >= 0:
+            return self.static(file, op.src)
+        if isinstance(op, f.Phi | f.Final):
+            found = {self.static(file, s) for s in op.srcs if s != f.NONE_VAR}
+            return found.pop() if len(found) == 1 else None
+        if isinstance(op, f.Global):
+            return self.member(file, op.name)
+        if isinstance(op, f.Import):
+            return self._imported(file, op)
+        if isinstance(op, f.Attr) and op.attr is not None:
+            owner = self.static(file, op.obj)
+            if owner is None:
+                return None
+            if owner[0] == "mod":
+                return self.member(owner[1], op.attr)
+            if owner[0] == "ext":
+                return ("ext", f"{owner[1]}.{op.attr}")
+        if isinstance(op, f.Call):
+            callee = self.static(file, op.func)
+            if callee is not None and callee[0] == "ext":
+                return ("extcall", callee[1])
+        return None
+
+    def _imported(self, file: int, op: f.Import) -> Static | None:
+        absolute = self.absolute(file, op.module, op.level)
+        if absolute is None:
+            return None
+        found = self.module(file, absolute)
+        if op.name is None or found is None:
+            return found
+        if found[0] == "mod":
+            return self.member(found[1], op.name)
+        return ("ext", f"{absolute}.{op.name}")
+
+    def member(self, file: int, name: str) -> Static | None:
+        """What ``name`` is at the end of module ``file`` (a binding, a submodule, a name a
+        star import brings, a builtin)."""
+        info = self.files[file]
+        if name in info.binds:
+            sources = ([info.mod_binds[name]] if name in info.mod_binds else []) + (
+                info.global_sets.get(name, [])
+            )
+            found = {self.static(file, s) for s in sources}
+            return found.pop() if len(found) == 1 else None
+        sub = self.submodule(file, name)
+        if sub is not None:
+            return ("mod", sub)
+        source = self.star_source(file, name)
+        if source is not None:
+            return self.member(source, name)
+        outside = self.star_outside(file, name)
+        if outside is not None:
+            return ("ext", outside)
+        if name in BUILTINS:
+            return ("builtin", name)
+        return None
+
+    # -- classes ----------------------------------------------------------------------------------
+    def _hierarchy(self) -> None:
+        for info in self.files:
+            for index, scope in enumerate(info.facts.scopes):
+                if scope.kind == Kind.CLASS:
+                    self.classes[(info.index, index)] = ClassInfo([], False)
+        for key, cls in self.classes.items():
+            scope = self.files[key[0]].facts.scopes[key[1]]
+            for var in scope.bases:
+                found = self.static(key[0], var)
+                if found is not None and found[0] == "class" and found[1] != key:
+                    cls.bases.append(found[1])
+                elif found != ("builtin", "object"):
+                    cls.open = True
+            for base in cls.bases:
+                self.classes[base].subclasses.append(key)
+        for key in self.classes:
+            self.mro(key)
+
+    def mro(self, key: ClassKey) -> list[ClassKey]:
+        cls = self.classes[key]
+        if cls.mro:
+            return cls.mro
+        cls.mro = [key]  # a cycle in the bases ends here
+        lines = [list(self.mro(b)) for b in cls.bases]
+        for base in cls.bases:
+            cls.open = cls.open or self.classes[base].open
+        merged = _c3([key], [*lines, list(cls.bases)])
+        cls.mro = merged if merged is not None else [key, *cls.bases]
+        return cls.mro
+
+    def cone(self, key: ClassKey) -> list[ClassKey]:
+        """The class and every subclass of it in the repository."""
+        out = [key]
+        seen = {key}
+        i = 0
+        while i < len(out):
+            for sub in self.classes[out[i]].subclasses:
+                if sub not in seen:
+                    seen.add(sub)
+                    out.append(sub)
+            i += 1
+        return out
+
+    def binds_in_class(self, key: ClassKey, name: str) -> bool:
+        return name in self.files[key[0]].class_names.get(key[1], ())
+
+    def scope(self, key: tuple[int, int]) -> f.Scope:
+        return self.files[key[0]].facts.scopes[key[1]]
+
+    def dotted(self, key: tuple[int, int]) -> str:
+        info = self.files[key[0]]
+        qual = info.facts.scopes[key[1]].qual
+        return f"{info.module}.{qual}" if qual else info.module
+
+
+def _c3(head: list[ClassKey], sequences: list[list[ClassKey]]) -> list[ClassKey] | None:
+    result = list(head)
+    seqs = [list(s) for s in sequences if s]
+    while seqs:
+        for seq in seqs:
+            candidate = seq[0]
+            if not any(candidate in other[1:] for other in seqs):
+                break
+        else:
+            return None  # no consistent order: Python itself would refuse the class
+        result.append(candidate)
+        seqs = [s[1:] if s[0] == candidate else s for s in seqs]
+        seqs = [s for s in seqs if s]
+    return result
