@@ -21,6 +21,7 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -59,84 +60,206 @@ def _table(title: str, header: list[str], rows: Iterable[list[Any]]) -> None:
 # -- calls -----------------------------------------------------------------------------------
 
 
+PARTIAL = "partial"  # EdgeFlag value: known targets drawn where unknown ones can also reach
+MARK = "# unresolved"
+
+
+@dataclass(frozen=True)
+class DrawnCall:
+    """One ``calls`` edge of a case's map, in the benchmark's names."""
+
+    caller: str
+    callee: str
+    provenance: str
+    partial: bool
+    path: str
+    line: int
+
+
+def edge_flags(edge: Any) -> set[str]:
+    """An edge's flags as plain strings (enum members or strings; none when absent)."""
+    return {str(getattr(f, "value", f)) for f in getattr(edge, "flags", None) or ()}
+
+
+def drawn_calls(codemap: CodeMap) -> list[DrawnCall]:
+    return [
+        DrawnCall(
+            e.source.qualname,
+            e.target.qualname,
+            str(e.provenance),
+            PARTIAL in edge_flags(e),
+            e.location.path,
+            e.location.line,
+        )
+        for e in codemap.edges(["calls"])
+        if NodeKind.EXTERNAL not in (e.source.kind, e.target.kind)
+    ]
+
+
+def marked_lines(case: Path) -> set[tuple[str, int]]:
+    """(case-relative path, line) of every line carrying the `# unresolved` marker."""
+    found = set()
+    for file in sorted(case.rglob("*.py")):
+        for no, text in enumerate(file.read_text().splitlines(), 1):
+            if MARK in text:
+                found.add((file.relative_to(case).as_posix(), no))
+    return found
+
+
+@dataclass
+class CallTally:
+    """Counts over the labelled cases. The labels describe the certain graph: edges without
+    the ``partial`` flag are scored against them; certain and partial edges together make
+    the "may" graph, scored the same way and reported beside it."""
+
+    per_category: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    per_provenance: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    may: Counter[str] = field(default_factory=Counter)
+    partial: Counter[str] = field(default_factory=Counter)
+    judged: list[tuple[str, str, bool]] = field(default_factory=list)  # certain edges only
+    cases: int = 0
+    unresolved_ok: int = 0
+    guarded_cases: list[str] = field(default_factory=list)  # must_stay_unresolved cases
+    guarded_drawn: list[str] = field(default_factory=list)  # ...with a certain false edge
+    misses: list[str] = field(default_factory=list)
+
+    def add(
+        self,
+        name: str,
+        want: set[tuple[str, str]],
+        drawn: list[DrawnCall],
+        marked: set[tuple[str, int]],
+        unresolved: tuple[int, int],
+    ) -> None:
+        """Score one case; ``unresolved`` is (the map's count, the case's unresolved_min)."""
+        category = name.split("/", maxsplit=1)[0]
+        self.cases += 1
+        certain = {(d.caller, d.callee): d for d in drawn if not d.partial}
+        maybe = {(d.caller, d.callee): d for d in drawn}
+        false_drawn = False
+        for pair, d in sorted(certain.items()):
+            correct = pair in want
+            false_drawn = false_drawn or not correct
+            self.per_category[category]["tp" if correct else "fp"] += 1
+            self.per_provenance[d.provenance]["tp" if correct else "fp"] += 1
+            self.judged.append((name, d.provenance, correct))
+            if not correct:
+                self.misses.append(f"FP {name}: {pair[0]} -> {pair[1]} ({d.provenance})")
+        for pair in sorted(want - set(certain)):
+            self.per_category[category]["fn"] += 1
+            partly = " (drawn as partial)" if pair in maybe else ""
+            self.misses.append(f"FN {name}: {pair[0]} -> {pair[1]}{partly}")
+        for pair, d in sorted(maybe.items()):
+            self.may["tp" if pair in want else "fp"] += 1
+            if d.partial:
+                self.per_category[category]["partial"] += 1
+                self.per_provenance[d.provenance]["partial"] += 1
+                where = "on_marked" if (d.path, d.line) in marked else "elsewhere"
+                self.partial[where] += 1
+                self.partial["expected" if pair in want else "not_expected"] += 1
+        self.may["fn"] += len(want - set(maybe))
+        if category == "must_stay_unresolved":
+            self.guarded_cases.append(name)
+            if false_drawn:
+                self.guarded_drawn.append(name)
+        count, minimum = unresolved
+        if count >= minimum:
+            self.unresolved_ok += 1
+        else:
+            self.misses.append(f"UNRESOLVED {name}: {count} < {minimum}")
+
+    def totals(self) -> Counter[str]:
+        total = Counter[str]()
+        for c in self.per_category.values():
+            total.update(c)
+        return total
+
+
 def score_calls(data: Path, fit: bool) -> dict[str, Any]:
     cases = sorted(p.parent for p in (data / "calls").glob("*/*/expected.json"))
-    per_category: dict[str, Counter[str]] = defaultdict(Counter)
-    per_provenance: dict[str, Counter[str]] = defaultdict(Counter)
-    judged: list[tuple[str, str, bool]] = []  # (case, provenance, correct)
-    unresolved_ok = 0
-    misses: list[str] = []
+    tally = CallTally()
     with tempfile.TemporaryDirectory() as tmp:
         for i, case in enumerate(cases):
             expected = json.loads((case / "expected.json").read_text())
             want = {(e["caller"], e["callee"]) for e in expected["edges"]}
             with _map(case, Path(tmp) / str(i), workers=1) as codemap:
-                got = {
-                    (e.source.qualname, e.target.qualname): str(e.provenance)
-                    for e in codemap.edges(["calls"])
-                }
+                drawn = drawn_calls(codemap)
                 unresolved = codemap.counts()["unresolved_calls"]
-            category = case.parent.name
-            name = f"{category}/{case.name}"
-            for pair, provenance in got.items():
-                correct = pair in want
-                per_category[category]["tp" if correct else "fp"] += 1
-                per_provenance[provenance]["tp" if correct else "fp"] += 1
-                judged.append((name, provenance, correct))
-                if not correct:
-                    misses.append(f"FP {name}: {pair[0]} -> {pair[1]} ({provenance})")
-            for pair in sorted(want - set(got)):
-                per_category[category]["fn"] += 1
-                misses.append(f"FN {name}: {pair[0]} -> {pair[1]}")
-            if unresolved >= expected.get("unresolved_min", 0):
-                unresolved_ok += 1
-            else:
-                misses.append(f"UNRESOLVED {name}: {unresolved} < {expected['unresolved_min']}")
-    total = Counter[str]()
+            tally.add(
+                f"{case.parent.name}/{case.name}",
+                want,
+                drawn,
+                marked_lines(case),
+                (unresolved, expected.get("unresolved_min", 0)),
+            )
+    return _report_calls(tally, fit)
+
+
+def _report_calls(tally: CallTally, fit: bool) -> dict[str, Any]:
     rows = []
-    for category, c in sorted(per_category.items()):
-        total.update(c)
+    for category, c in sorted(tally.per_category.items()):
         p, r = _pr(c["tp"], c["fp"], c["fn"])
-        rows.append([category, c["tp"], c["fp"], c["fn"], p, r])
+        rows.append([category, c["tp"], c["fp"], c["fn"], p, r, c["partial"]])
+    total = tally.totals()
     p, r = _pr(total["tp"], total["fp"], total["fn"])
-    rows.append(["ALL", total["tp"], total["fp"], total["fn"], p, r])
+    rows.append(["ALL", total["tp"], total["fp"], total["fn"], p, r, total["partial"]])
     _table(
-        f"call edges on {len(cases)} labelled cases",
-        ["category", "tp", "fp", "fn", "precision", "recall"],
+        f"certain call edges (without the {PARTIAL!r} flag) on {tally.cases} labelled cases",
+        ["category", "tp", "fp", "fn", "precision", "recall", "partial"],
         rows,
     )
+    may_p, may_r = _pr(tally.may["tp"], tally.may["fp"], tally.may["fn"])
+    print(
+        f"\nmay graph (certain + partial): tp {tally.may['tp']}, fp {tally.may['fp']},"
+        f" fn {tally.may['fn']}, precision {may_p:.3f}, recall {may_r:.3f}"
+    )
+    print(
+        f"partial edges: {total['partial']} ({tally.partial['on_marked']} from lines marked"
+        f" '{MARK}', {tally.partial['elsewhere']} from other lines;"
+        f" {tally.partial['expected']} of them labelled edges)"
+    )
     prov_rows = []
-    for provenance, c in sorted(per_provenance.items()):
-        prov_rows.append([provenance, c["tp"] + c["fp"], c["tp"], _pr(c["tp"], c["fp"], 0)[0]])
+    for provenance, c in sorted(tally.per_provenance.items()):
+        edges = c["tp"] + c["fp"]
+        prov_rows.append([provenance, edges, c["tp"], _pr(c["tp"], c["fp"], 0)[0], c["partial"]])
     _table(
-        "precision per provenance (all cases)",
-        ["provenance", "edges", "correct", "precision"],
+        "precision per provenance (certain edges, all cases)",
+        ["provenance", "edges", "correct", "precision", "partial"],
         prov_rows,
     )
-    print(f"\ncases counting at least their unresolved_min: {unresolved_ok}/{len(cases)}")
-    calibration = _calibration(judged)
+    guarded = len(tally.guarded_cases)
+    verdict = "yes" if not tally.guarded_drawn else "NO: " + ", ".join(tally.guarded_drawn)
+    print(
+        f"\nno case of must_stay_unresolved drawn (no certain edge that is not expected, in"
+        f" {guarded} cases): {verdict}"
+    )
+    print(f"cases counting at least their unresolved_min: {tally.unresolved_ok}/{tally.cases}")
+    calibration = _calibration(tally.judged)
     print(
         f"calibration: priors fitted on {calibration['fit_cases']} cases, expected calibration"
         f" error on the other {calibration['eval_cases']}: {calibration['ece']:.4f}"
         f" (with the priors in code: {calibration['ece_code_priors']:.4f})"
     )
     if fit:
-        fitted = _fit(judged)
+        fitted = _fit(tally.judged)
         print("\nfitted priors (all cases; paste into src/groundkit/codemap/priors.py):")
         for provenance, (value, n) in sorted(fitted.items()):
             print(f"    Provenance.{provenance.upper().replace('-', '_')}: {value},  # n={n}")
     print("\nmisses:")
-    for line in misses:
+    for line in tally.misses:
         print("  " + line)
     return {
-        "cases": len(cases),
+        "cases": tally.cases,
         "precision": p,
         "recall": r,
-        "per_category": {k: dict(v) for k, v in per_category.items()},
-        "per_provenance": {k: dict(v) for k, v in per_provenance.items()},
-        "unresolved_ok": unresolved_ok,
+        "may": {"precision": may_p, "recall": may_r, **tally.may},
+        "partial": {"edges": total["partial"], **tally.partial},
+        "per_category": {k: dict(v) for k, v in tally.per_category.items()},
+        "per_provenance": {k: dict(v) for k, v in tally.per_provenance.items()},
+        "must_stay_unresolved": {"cases": guarded, "drawn": tally.guarded_drawn},
+        "unresolved_ok": tally.unresolved_ok,
         "calibration": calibration,
-        "misses": misses,
+        "misses": tally.misses,
     }
 
 
