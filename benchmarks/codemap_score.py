@@ -4,6 +4,7 @@
     python benchmarks/codemap_score.py imports            import edges against grimp's
     python benchmarks/codemap_score.py routes             routes against the running frameworks
     python benchmarks/codemap_score.py coverage           blast radius against coverage contexts
+    python benchmarks/codemap_score.py traced             call pairs seen while real tests ran
     python benchmarks/codemap_score.py all
 
 ``--data`` points at the ground truth (default: benchmarks/codemap next to this script);
@@ -14,6 +15,7 @@ Prints tables; ``--json FILE`` also writes every figure.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import subprocess
@@ -509,9 +511,119 @@ def score_coverage(data: Path, src: Path) -> dict[str, Any]:
     return {"pairs_inside": inside, "pairs": inside + outside, "share": share, "macro": macro}
 
 
+# -- traced -----------------------------------------------------------------------------------
+
+
+def _property_methods(codemap: CodeMap, root: Path) -> set[str]:
+    """Qualified names of the methods decorated as properties (`@property`, `@x.setter`,
+    `@cached_property`, ...), found with `ast` at the lines the map gives its nodes."""
+    lines: dict[str, set[int]] = {}
+    found = set()
+    for node in codemap.nodes():
+        if node.kind != NodeKind.METHOD:
+            continue
+        if node.path not in lines:
+            lines[node.path] = set()
+            tree = ast.parse((root / node.path).read_bytes())
+            for fn in ast.walk(tree):
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                    ast.unparse(d).split("(")[0].endswith(("property", ".setter", ".deleter"))
+                    for d in fn.decorator_list
+                ):
+                    lines[node.path].update({fn.lineno, *(d.lineno for d in fn.decorator_list)})
+        if node.line in lines[node.path]:
+            found.add(node.qualname)
+    return found
+
+
+def _traced_reason(row: list[Any], nodes: set[str], properties: set[str]) -> str:
+    """A rough reason why the map lacks a traced pair, from names alone."""
+    _, caller, callee, direct, via = row
+    method = callee.rsplit(".", 1)[-1]
+    if callee not in nodes:
+        return "callee not a node"
+    if caller not in nodes:
+        return "caller not a node"
+    if not direct:
+        stdlib = all(v in sys.stdlib_module_names for v in via)
+        return "only through the standard library" if stdlib else "only through outside code"
+    if method in ("__init__", "__new__"):
+        return "constructor"
+    if method.startswith("__") and method.endswith("__"):
+        return "protocol (dunder)"
+    if callee in properties:
+        return "property"
+    return "other"
+
+
+def score_traced(data: Path, src: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    rows, reason_rows = [], []
+    for reference in sorted((data / "traced").glob("*.json")):
+        ref = json.loads(reference.read_text())
+        found = sorted(src.glob(f"{ref['project']}-{ref['version']}"))
+        if not found:
+            print(f"  {reference.stem}: sdist not under {src}, skipped")
+            continue
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            _map(found[0] / ref["root"], Path(tmp), include=ref["map_include"]) as codemap,
+        ):
+            nodes = {n.qualname for n in codemap.nodes()}
+            properties = _property_methods(codemap, found[0] / ref["root"])
+            maybe: set[tuple[str, str]] = set()
+            certain: set[tuple[str, str]] = set()
+            for e in codemap.edges(["calls"]):
+                maybe.add((e.source.qualname, e.target.qualname))
+                if PARTIAL not in edge_flags(e):
+                    certain.add((e.source.qualname, e.target.qualname))
+        result: dict[str, Any] = {}
+        for side in ("package", "tests"):
+            pairs = [r for r in ref["pairs"] if r[0] == side]
+            direct = [r for r in pairs if r[3]]
+            hit = [r for r in pairs if (r[1], r[2]) in certain]
+            hit_may = [r for r in pairs if (r[1], r[2]) in maybe]
+            hit_direct = [r for r in direct if (r[1], r[2]) in certain]
+            _, recall = _pr(len(hit), 0, len(pairs) - len(hit))
+            _, recall_may = _pr(len(hit_may), 0, len(pairs) - len(hit_may))
+            _, recall_direct = _pr(len(hit_direct), 0, len(direct) - len(hit_direct))
+            reasons = Counter(
+                _traced_reason(r, nodes, properties) for r in pairs if (r[1], r[2]) not in certain
+            )
+            label = f"{side} -> package"
+            rows.append(
+                [ref["project"], label, len(pairs), len(hit), recall, recall_may, recall_direct]
+            )
+            for reason, n in reasons.most_common():
+                reason_rows.append([ref["project"], label, reason, n])
+            result[side] = {
+                "pairs": len(pairs),
+                "found": len(hit),
+                "recall": recall,
+                "recall_may": recall_may,
+                "recall_direct": recall_direct,
+                "missed_by_reason": dict(reasons),
+                "missed": [r[1:3] for r in pairs if (r[1], r[2]) not in certain][:50],
+            }
+        out[ref["project"]] = {"version": ref["version"], **result}
+    _table(
+        "traced call pairs (the package's own tests under sys.setprofile) found in the map",
+        ["project", "pairs", "traced", "in map", "recall", "recall(may)", "recall(direct)"],
+        rows,
+    )
+    _table(
+        "traced pairs missed, by a rough reason", ["project", "pairs", "reason", "n"], reason_rows
+    )
+    for project, result in out.items():
+        for side in ("package", "tests"):
+            for caller, callee in result[side]["missed"][:10]:
+                print(f"  {project} missed: {caller} -> {callee}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["calls", "imports", "routes", "coverage", "all"])
+    parser.add_argument("what", choices=["calls", "imports", "routes", "coverage", "traced", "all"])
     parser.add_argument("--data", type=Path, default=HERE / "codemap")
     parser.add_argument("--src", type=Path, default=Path("/tmp/codemap-bench/src"))
     parser.add_argument("--fit", action="store_true", help="print the priors fitted on all cases")
@@ -526,6 +638,8 @@ def main(argv: list[str] | None = None) -> int:
         results["routes"] = score_routes(args.data, args.src)
     if args.what in ("coverage", "all"):
         results["coverage"] = score_coverage(args.data, args.src)
+    if args.what in ("traced", "all"):
+        results["traced"] = score_traced(args.data, args.src)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, default=str))
     return 0

@@ -86,3 +86,30 @@ def test_edge_flags_are_read_from_enums_strings_or_their_absence() -> None:
 
     assert score.edge_flags(Edge()) == {"external", "partial"}
     assert score.edge_flags(object()) == set()
+
+
+def test_traced_pairs_are_found_in_the_map_of_the_package_and_its_tests(tmp_path: Path) -> None:
+    root = tmp_path / "src" / "demo-1.0"
+    (root / "demo").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "demo" / "__init__.py").write_text("")
+    (root / "demo" / "core.py").write_text(
+        "class Box:\n    @property\n    def size(self):\n        return 1\n\n"
+        "def inner():\n    return 1\n\ndef outer():\n    eval('Box().size')\n    return inner()\n"
+    )
+    (root / "tests" / "test_core.py").write_text(
+        "from demo.core import outer\n\ndef test_outer():\n    outer()\n"
+    )
+    pairs = [
+        ["package", "demo.core.outer", "demo.core.inner", True, []],
+        ["package", "demo.core.outer", "demo.core.Box.size", True, []],
+        ["tests", "tests.test_core.test_outer", "demo.core.outer", True, []],
+    ]
+    ref = {"project": "demo", "version": "1.0", "root": ".", "pairs": pairs}
+    ref["map_include"] = ["demo/**", "tests/**"]
+    (tmp_path / "traced").mkdir()
+    (tmp_path / "traced" / "demo.json").write_text(json.dumps(ref))
+    result = _script().score_traced(tmp_path, tmp_path / "src")["demo"]
+    assert (result["package"]["pairs"], result["package"]["found"]) == (2, 1)
+    assert result["package"]["missed_by_reason"] == {"property": 1}
+    assert (result["tests"]["pairs"], result["tests"]["found"]) == (1, 1)
