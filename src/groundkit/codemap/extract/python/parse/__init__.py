@@ -20,10 +20,22 @@ def parse_python(path: str, text: str) -> Facts:
         raise Unparsable(f"syntax error at line {exc.lineno}") from None
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes; absurd nesting
         raise Unparsable(f"cannot be parsed ({type(exc).__name__})") from None
-    walker = Walker(text)
+    walker = Walker(text, _rebound(tree, text))
     try:
         walk_body(walker, tree.body)
         walker.pop()
     except RecursionError:
         raise Unparsable("nested too deeply to analyse") from None
     return walker.facts()
+
+
+def _rebound(tree: ast.Module, text: str) -> frozenset[str]:
+    """Names declared ``global`` or ``nonlocal`` anywhere (a walk only when the words occur)."""
+    if "global" not in text and "nonlocal" not in text:
+        return frozenset()
+    return frozenset(
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Global | ast.Nonlocal)
+        for name in node.names
+    )

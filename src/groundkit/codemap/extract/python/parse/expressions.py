@@ -12,7 +12,7 @@ from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.parse.syntax import annotation_ref
 from groundkit.codemap.extract.python.parse.walker import Walker
 
-__all__ = ["annotation", "bind_target", "evaluate", "subscript_key"]
+__all__ = ["annotation", "bind_target", "evaluate", "subscript_key", "condition"]
 
 _BINARY: dict[type[ast.AST], str] = {
     ast.Add: "__add__",
@@ -69,15 +69,16 @@ def bind_target(w: Walker, target: ast.expr, value: int, node: ast.AST | None = 
     elif isinstance(target, ast.Tuple | ast.List):
         star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), None)
         count = len(target.elts)
+        site = w.site(target, SiteKind.PROTOCOL, name="__iter__")
         for i, element in enumerate(target.elts):
             part = w.var()
             if star is not None and i == star:
-                w.emit(f.Unpack(part, value, i, rest=True))
+                w.emit(f.Unpack(part, value, i, rest=True, after=count - i - 1, site=site))
                 assert isinstance(element, ast.Starred)
                 element = element.value
             else:
                 index = i if star is None or i < star else i - count
-                w.emit(f.Unpack(part, value, index))
+                w.emit(f.Unpack(part, value, index, site=site))
             bind_target(w, element, part)
     elif isinstance(target, ast.Attribute):
         obj = evaluate(w, target.value)
@@ -138,8 +139,25 @@ def _subscript(w: Walker, node: ast.Subscript, holder: str) -> int:
     key = subscript_key(w, node.slice)
     dst = w.var()
     site = w.site(node, SiteKind.PROTOCOL, name="__getitem__")
-    w.emit(f.Sub(dst, obj, key, site, isinstance(node.slice, ast.Slice)))
+    if isinstance(node.slice, ast.Slice):
+        bounds = (_bound(node.slice.lower), _bound(node.slice.upper))
+        w.emit(f.Sub(dst, obj, None, site, True, bounds=bounds))
+    else:
+        w.emit(f.Sub(dst, obj, key, site))
     return dst
+
+
+def _bound(node: ast.expr | None) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and type(node.operand.value) is int
+    ):
+        return -node.operand.value
+    return None
 
 
 def subscript_key(w: Walker, key: ast.expr) -> str | int | None:
@@ -239,8 +257,9 @@ def _binop(w: Walker, node: ast.BinOp, holder: str) -> int:
 def _unary(w: Walker, node: ast.UnaryOp, holder: str) -> int:
     operand = evaluate(w, node.operand)
     method = _UNARY.get(type(node.op))
-    if method is None:
-        return w.lit  # not x
+    if method is None:  # not x
+        truth(w, node.operand, operand)
+        return w.lit
     dst = w.var()
     w.emit(f.BinOp(dst, operand, -1, method, w.site(node, SiteKind.PROTOCOL, name=method)))
     return dst
@@ -265,12 +284,30 @@ def _compare(w: Walker, node: ast.Compare, holder: str) -> int:
 
 
 def _boolop(w: Walker, node: ast.BoolOp, holder: str) -> int:
-    return w.copy_of([evaluate(w, v) for v in node.values])
+    values = []
+    for value in node.values:
+        var = evaluate(w, value)
+        truth(w, value, var)
+        values.append(var)
+    return w.copy_of(values)
 
 
 def _ifexp(w: Walker, node: ast.IfExp, holder: str) -> int:
-    evaluate(w, node.test)
+    condition(w, node.test)
     return w.copy_of([evaluate(w, node.body, holder), evaluate(w, node.orelse, holder)])
+
+
+def condition(w: Walker, node: ast.expr) -> int:
+    """A condition: its value is asked whether it is true (``__bool__``, else ``__len__``)."""
+    var = evaluate(w, node)
+    truth(w, node, var)
+    return var
+
+
+def truth(w: Walker, node: ast.expr, var: int) -> None:
+    if isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
+        site = w.site(node, SiteKind.PROTOCOL, name="__bool__")
+        w.emit(f.BinOp(w.var(), var, -1, "__bool__", site))
 
 
 def _container(w: Walker, node: ast.List | ast.Tuple | ast.Set, holder: str) -> int:
@@ -292,6 +329,7 @@ def _container(w: Walker, node: ast.List | ast.Tuple | ast.Set, holder: str) -> 
 def _dict(w: Walker, node: ast.Dict, holder: str) -> int:
     dst = w.var()
     w.emit(f.NewContainer(dst, 2))
+    stores: dict[str | int, int] = {}  # {"k": a, "k": b}: the last value of a key wins
     for key_node, value_node in zip(node.keys, node.values, strict=True):
         if key_node is None:  # {**other}
             each = w.var()
@@ -299,7 +337,14 @@ def _dict(w: Walker, node: ast.Dict, holder: str) -> int:
             w.emit(f.SetSub(dst, None, each))
             continue
         key = subscript_key(w, key_node)
-        w.emit(f.SetSub(dst, key, evaluate(w, value_node)))
+        value = evaluate(w, value_node)
+        if key is None:
+            w.emit(f.SetSub(dst, None, value))
+        else:
+            stores.pop(key, None)
+            stores[key] = value
+    for key, value in stores.items():
+        w.emit(f.SetSub(dst, key, value))
     return dst
 
 
@@ -315,7 +360,8 @@ def _comprehension(w: Walker, node: Any, holder: str) -> int:
         if i:
             source = evaluate(w, generator.iter)
         element = w.var()
-        w.emit(f.Iter(element, source, w.site(generator.iter, SiteKind.PROTOCOL, name="__iter__")))
+        name = "__aiter__" if generator.is_async else "__iter__"
+        w.emit(f.Iter(element, source, w.site(generator.iter, SiteKind.PROTOCOL, name=name)))
         bind_target(w, generator.target, element)
         for condition in generator.ifs:
             evaluate(w, condition)

@@ -199,12 +199,14 @@ class Import(msgspec.Struct, array_like=True, frozen=True, tag=7):
 
 
 class StarImport(msgspec.Struct, array_like=True, frozen=True, tag=8):
-    """``from m import *`` at module level may rebind ``name``: dst is what m exports as it."""
+    """``from m import *`` at module level rebinds ``name`` when m exports it: dst is m's
+    ``name`` then, else what ``name`` was bound to before (``before``)."""
 
     dst: int
     module: str
     level: int
     name: str
+    before: int = -1
 
 
 class Attr(msgspec.Struct, array_like=True, frozen=True, tag=9):
@@ -228,6 +230,7 @@ class Sub(msgspec.Struct, array_like=True, frozen=True, tag=11):
     site: int = -1
     slice: bool = False
     protocol: str = "__getitem__"  # the dunder that runs on an instance (``__delitem__``)
+    bounds: tuple[int | None, int | None] = (None, None)  # a slice's literal start and stop
 
 
 class SetSub(msgspec.Struct, array_like=True, frozen=True, tag=12):
@@ -277,6 +280,8 @@ class Unpack(msgspec.Struct, array_like=True, frozen=True, tag=18):
     src: int
     index: int
     rest: bool = False
+    after: int = 0  # rest: how many targets follow the starred one
+    site: int = -1  # where an instance's ``__iter__`` runs (the first target's)
 
 
 class BinOp(msgspec.Struct, array_like=True, frozen=True, tag=19):

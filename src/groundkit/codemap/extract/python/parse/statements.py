@@ -13,6 +13,7 @@ from groundkit.codemap.extract.python.parse.expressions import (
     bind_target,
     evaluate,
     subscript_key,
+    condition,
 )
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.parse.frames import bound_names
@@ -306,9 +307,9 @@ def _star(w: Walker, module: str, level: int) -> None:
     that were never bound here are found through the module's ``Global`` reads."""
     frame = w.frame
     for name, before in list(frame.env.items()):
-        brought = w.var()
-        w.emit(f.StarImport(brought, module, level, name))
-        frame.env[name] = w.copy_of([before, brought])
+        after = w.var()
+        w.emit(f.StarImport(after, module, level, name, before))
+        frame.env[name] = after
     w.emit(f.StarImport(-1, module, level, "*"))
 
 
@@ -347,7 +348,7 @@ def _branches(w: Walker, bodies: list[list[ast.stmt]], include_before: bool = Fa
 
 
 def _if(w: Walker, node: ast.If) -> None:
-    evaluate(w, node.test)
+    condition(w, node.test)
     test = ref_of(node.test)
     if test and test[-1] == "TYPE_CHECKING":
         w.flags.append("type_checking")
@@ -360,7 +361,7 @@ def _if(w: Walker, node: ast.If) -> None:
 
 
 def _while(w: Walker, node: ast.While) -> None:
-    evaluate(w, node.test)
+    condition(w, node.test)
     _loop(w, node, None)
 
 
@@ -504,16 +505,22 @@ def _match(w: Walker, node: ast.Match) -> None:
 
 
 def _raise(w: Walker, node: ast.Raise) -> None:
-    if node.exc is not None:
-        value = evaluate(w, node.exc)
-        w.emit(f.Raise(value, w.site(node.exc, SiteKind.PROTOCOL, name="raise")))
-    if node.cause is not None:
-        evaluate(w, node.cause)
+    for part in (node.exc, node.cause):  # raise X from Y: Y is made too
+        if part is not None:
+            value = evaluate(w, part)
+            w.emit(f.Raise(value, w.site(part, SiteKind.PROTOCOL, name="raise")))
     w.alive = False
 
 
 def _expr_stmt(w: Walker, node: ast.Expr) -> None:
-    evaluate(w, node.value)
+    if not isinstance(node.value, ast.Constant):  # a docstring says nothing
+        evaluate(w, node.value)
+
+
+def _assert(w: Walker, node: ast.Assert) -> None:
+    condition(w, node.test)
+    if node.msg is not None:
+        evaluate(w, node.msg)
 
 
 def _declare(w: Walker, node: ast.Global | ast.Nonlocal) -> None:
@@ -562,5 +569,6 @@ _STATEMENTS: dict[type[ast.AST], Callable[[Walker, Any], None]] = {
     ast.Break: _break,
     ast.Continue: _continue,
     ast.Delete: _delete,
+    ast.Assert: _assert,
     ast.Pass: lambda w, node: None,
 }

@@ -21,8 +21,12 @@ Env = dict[str, int]
 class Walker:
     """Builds one file's ``Facts``."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, rebound: frozenset[str] = frozenset()) -> None:
         self.text_lines = source_lines(text)
+        # Names some function rebinds with ``global``/``nonlocal``: a read of one may see what
+        # that function bound, whenever it ran.
+        self.rebound = rebound
+        self._rebound_reads: dict[tuple[str, int], int] = {}
         self.ops: list[f.Op] = []
         self.sites: list[f.Site] = []
         self.scopes: list[f.Scope] = []
@@ -120,7 +124,9 @@ class Walker:
         frame = self.frame
         if frame.kind == Kind.MODULE:
             found = None if late else frame.env.get(name)
-            return found if found is not None else self._global(name)
+            if found is None:
+                return self._global(name)
+            return self._rebound(name, found, self._global) if name in self.rebound else found
         if name in frame.declared_global:
             return self._global(name)
         if name in frame.declared_nonlocal:
@@ -132,8 +138,27 @@ class Walker:
             return self._inline_outer(frame.parent, name, late)
         if name in frame.local_names:
             found = frame.env.get(name)
-            return found if found is not None else self.none  # read before any binding
+            if found is None:
+                return self.none  # read before any binding
+            if name in self.rebound:
+                return self._rebound(name, found, lambda n: self._final(frame, n))
+            return found
         return self._outer(frame.parent, name)
+
+    def _rebound(self, name: str, current: int, later: Any) -> int:
+        """What a name rebound from inside a function holds: its binding here, or any."""
+        key = (name, current)
+        found = self._rebound_reads.get(key)
+        if found is None:
+            found = self._rebound_reads[key] = self.var()
+            self.emit(f.Phi(found, [current, later(name)]))
+        return found
+
+    def _final(self, frame: Frame, name: str) -> int:
+        found = frame.finals.get(name)
+        if found is None:
+            found = frame.finals[name] = self.var()
+        return found
 
     def _inline_outer(self, frame: Frame | None, name: str, late: bool) -> int:
         """A class body or comprehension reading a name it does not bind: the enclosing
@@ -159,10 +184,7 @@ class Walker:
         last bindings), else the module's (class bodies are skipped, as Python does)."""
         while frame is not None and frame.kind != Kind.MODULE:
             if frame.runs_later and name in frame.local_names:
-                found = frame.finals.get(name)
-                if found is None:
-                    found = frame.finals[name] = self.var()
-                return found
+                return self._final(frame, name)
             frame = frame.parent
         return self._global(name)
 

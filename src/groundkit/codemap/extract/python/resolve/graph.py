@@ -156,11 +156,14 @@ class PythonFile(FileResolver):
         for op in info.facts.ops:
             if isinstance(op, f.Call):
                 self.operands[op.site] = info.base + op.func
+            elif isinstance(op, f.Raise):
+                self.operands[op.site] = info.base + op.src
         for index, site in enumerate(info.facts.sites):
             found = self.flow.found.get((info.index, index))
             targets = found.targets if found is not None else {}
             partial = False
-            if site.kind in _COUNTED and not site.dynamic:
+            counted = site.kind in _COUNTED or site.name == "raise"
+            if counted and not site.dynamic:
                 operand = self.operands.get(index, -1)
                 partial = self._uncertain(operand)
                 if self._unresolved(index, operand, bool(targets), partial):
@@ -204,7 +207,7 @@ class PythonFile(FileResolver):
         else:
             found = self._provenance(how, origin, owner, local, target_scope)
         flags = set()
-        if partial and how in ("call", "decorator", "constructor"):
+        if partial and how in ("call", "decorator", "constructor", "callback"):
             flags.add(EdgeFlag.PARTIAL)
         if origin is not None and origin.package >= 0 and target[0] != origin.package:
             flags.add(EdgeFlag.REEXPORT)

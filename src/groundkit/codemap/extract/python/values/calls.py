@@ -31,6 +31,9 @@ class Calls:
     def __init__(self, flow: Flow, rules: Rules) -> None:
         self.flow = flow
         self.rules = rules
+        self._signatures: dict[
+            FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
+        ] = {}
 
     # -- arguments --------------------------------------------------------------------------------
     def site_args(self, site: SiteKey) -> tuple[Args, list[tuple[str, int]]]:
@@ -137,15 +140,14 @@ class Calls:
         scope = flow.scope(func)
         engine = flow.engine
         params = scope.params
-        positional = [i for i, p in enumerate(params) if p.kind < 2]
-        vararg = next((i for i, p in enumerate(params) if p.kind == 3), None)
-        kwarg = next((i for i, p in enumerate(params) if p.kind == 4), None)
+        positional, vararg, kwarg, named = self._signature(func, params)
         start = 0
         if recv is not None and positional:
             if not flow.is_method(func) or scope.flags & f.CLASSMETHOD:
                 engine.add(flow.param(func, positional[0]), [recv])
             start = 1
         filled: set[int] = set(positional[:start])
+        given: dict[int, int] = {}  # parameter -> the variable this call passes it
         spread = False
         at = start
         for arg in args:
@@ -160,11 +162,11 @@ class Calls:
             if at < len(positional):
                 engine.flow(arg, flow.param(func, positional[at]))
                 filled.add(positional[at])
+                given[positional[at]] = arg
             elif vararg is not None:
                 holder = flow.value(o.ARGS, *func)
                 engine.flow(arg, flow.slot(holder, at - len(positional)))
             at += 1
-        named = {p.name: i for i, p in enumerate(params) if p.kind in (1, 2)}
         for name, var in keywords:
             if not name:
                 spread = True
@@ -172,15 +174,56 @@ class Calls:
             elif name in named:
                 engine.flow(var, flow.param(func, named[name]))
                 filled.add(named[name])
+                given[named[name]] = var
             elif kwarg is not None:
                 engine.flow(var, flow.slot(flow.value(o.KWARGS, *func), name))
         for index, param in enumerate(params):
             if param.default >= 0 and (spread or index not in filled):
-                engine.flow(flow.var(func[0], param.default), flow.param(func, index))
+                default = flow.var(func[0], param.default)
+                engine.flow(default, flow.param(func, index))
+                given.setdefault(index, default)
         if scope.flags & f.GENERATOR:
             engine.add(dst, [flow.value(o.GEN, *func)])
-        else:
-            engine.flow(flow.ret(func), dst)
+            return
+        returned = flow.returns_param.get(func)
+        if returned and (len(returned) > 1 or func in flow.returns_other):
+            flow.alt.add(dst)  # one of several returns: a run-time choice
+        engine.flow(flow.ret(func), dst)
+        if returned:
+            self._returned(func, returned, given, spread, recv, positional, dst)
+
+    def _returned(
+        self,
+        func: FuncKey,
+        returned: set[int],
+        given: dict[int, int],
+        spread: bool,
+        recv: int | None,
+        positional: list[int],
+        dst: int,
+    ) -> None:
+        """A function that returns a parameter gives back what this call passed for it."""
+        flow = self.flow
+        for index in returned:
+            if recv is not None and positional and index == positional[0]:
+                flow.engine.add(dst, [recv])
+            elif index in given and not spread:
+                flow.engine.flow(given[index], dst)
+            else:
+                flow.engine.flow(flow.param(func, index), dst)
+
+    def _signature(
+        self, func: FuncKey, params: list[f.Param]
+    ) -> tuple[list[int], int | None, int | None, dict[str, int]]:
+        found = self._signatures.get(func)
+        if found is None:
+            found = self._signatures[func] = (
+                [i for i, p in enumerate(params) if p.kind < 2],
+                next((i for i, p in enumerate(params) if p.kind == 3), None),
+                next((i for i, p in enumerate(params) if p.kind == 4), None),
+                {p.name: i for i, p in enumerate(params) if p.kind in (1, 2)},
+            )
+        return found
 
     def _spread(
         self, var: int, func: FuncKey, remaining: list[int], vararg: int | None
@@ -233,9 +276,7 @@ class Calls:
         flow.engine.add(dst, [instance])
         found = False
         for method, receiver in (("__init__", instance), ("__new__", flow.value(o.CLASS, *cls))):
-            owner = next(
-                (m for m in flow.program.mro(cls) if flow.program.binds_in_class(m, method)), None
-            )
+            owner = flow.program.owner(cls, method)
             if owner is None:
                 continue
             found = found or method == "__init__"
@@ -285,6 +326,9 @@ class Calls:
     ) -> None:
         flow = self.flow
         engine = flow.engine
+        if name == "functools.cached_property":
+            self._property(args, dst)
+            return
         if how == "decorator":
             self._kept(args, dst)
             return
@@ -294,8 +338,12 @@ class Calls:
         if name == "functools.partial":
             self._partial(site, args, dst)
             return
-        if name in ("functools.cached_property", "functools.cached_property.__call__"):
-            self._property(args, dst)
+        chosen = lib.CHOOSES.get(name)
+        if chosen is not None:  # random.choice(xs): one element, decided at run time
+            found = self.arg(args, keywords, chosen, None)
+            if found is not None:
+                engine.flow(self.rules.elements(found), dst)
+                flow.computed_reads.add(dst)
             return
         through = lib.PASS_THROUGH.get(name)
         if through is not None:
@@ -307,8 +355,7 @@ class Calls:
         if callback is not None:
             self.callback(site, callback, args, keywords, dst)
             return
-        last = name.rsplit(".", 1)[-1]
-        engine.add(dst, [flow.value(o.EXTINST, name, site if last in WEB_NAMES else None)])
+        engine.add(dst, [self.outside(name, site, made=True)])
         self._escape_args(args, keywords)
 
     def _outside_object(
@@ -331,9 +378,21 @@ class Calls:
                 self.callback(site, callback, args, keywords, dst)
                 return
         called = f"{name}.{method}" if method else name
-        keep_site = method in WEB_NAMES if method else False
-        flow.engine.add(dst, [flow.value(o.EXTINST, called, site if keep_site else None)])
+        flow.engine.add(dst, [self.outside(called, site, made=False)])
         self._escape_args(args, keywords)
+
+    def outside(self, name: str, site: SiteKey, *, made: bool) -> int:
+        """What calling an outside ``name`` gives: an object known by that name when a table
+        or the web facts may need it (a web object with the call site that made it), else any
+        outside object. ``made``: a module's class or function was called (not an object's
+        method): objects of the callback tables' packages keep their name that far only."""
+        top = name.split(".", 1)[0]
+        if top in lib.WEB_PACKAGES:
+            last = name.rsplit(".", 1)[-1]
+            return self.flow.value(o.EXTINST, name, site if last in WEB_NAMES else None)
+        if made and top in lib.NAMED_PACKAGES:
+            return self.flow.value(o.EXTINST, name, None)
+        return self.flow.value(o.EXTINST, "?", None)
 
     def _kept(self, args: Args, dst: int) -> None:
         """A decorator from outside the repository is taken to keep the function; whatever
@@ -404,6 +463,9 @@ class Calls:
             given = self.arg(args, keywords, None, "args")
             if given is not None:
                 call_args = [("*", given)]
+        elif spec.call_with == "unknown":
+            call_args = [flow.cell(("unknown",))]
+            engine.add(call_args[0], [o.UNKNOWN_ID])  # type: ignore[list-item]
         elif spec.call_with == "pair":
             iterable = next((a for a in after if isinstance(a, int)), None)
             element = self.rules.elements(iterable) if iterable is not None else flow.lit

@@ -15,28 +15,23 @@ from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["choices"]
 
-_MASK = (1 << 32) - 1
-
 
 def choices(flow: Flow) -> set[int]:
     engine = flow.engine
     keys = flow.values.keys
     pts = engine.pts
+    plain = {v for v in range(len(keys)) if keys[v][0] in o.PLAIN}
+    memo: dict[int, frozenset[int]] = {}
 
     def relevant(var: int) -> frozenset[int]:
-        held = pts[var]
-        if not held:
-            return frozenset()
-        return frozenset(v for v in held if keys[v][0] not in o.PLAIN)
+        found = memo.get(var)
+        if found is None:
+            held = pts[var]
+            found = memo[var] = frozenset(held - plain) if held else frozenset()
+        return found
 
-    incoming: dict[int, list[int]] = {}
-    alt = flow.alt
-    for edge in engine.edges:
-        dst = edge & _MASK
-        if dst in alt:
-            incoming.setdefault(dst, []).append(edge >> 32)
     seeds = []
-    for dst, sources in incoming.items():
+    for dst, sources in engine.incoming.items():
         if len(sources) < 2:
             continue
         found = {relevant(s) for s in sources}

@@ -21,6 +21,7 @@ class Containers:
         self.flow = flow
         self.rules = rules
         self._elements: dict[int, int] = {}
+        self._gathered: dict[int, int] = {}  # a variable -> its containers gathered in one
 
     def elements(self, var: int) -> int:
         """A variable holding every element of every iterable ``var`` holds."""
@@ -32,6 +33,7 @@ class Containers:
         return found
 
     def iterate(self, value: int, dst: int, site: SiteKey | None, operand: int) -> None:
+        """``dst`` holds the elements a loop over ``value`` gives."""
         flow = self.flow
         engine = flow.engine
         key = flow.values.keys[value]
@@ -41,6 +43,8 @@ class Containers:
                 engine.add(dst, [o.LIT_ID])  # a dict gives its keys
             else:
                 engine.flow(flow.every(value), dst)
+                if value in flow.summaries:
+                    flow.computed_reads.add(dst)
         elif kind == o.ARGS:
             engine.flow(flow.every(value), dst)
         elif kind == o.VIEW:
@@ -50,19 +54,26 @@ class Containers:
         elif kind in _INSTANCES:
             if site is None:
                 site = (-1, -1)
+            is_async = site[0] >= 0 and flow.site(site).name == "__aiter__"
             iterator = flow.temp()
-            if self.rules.protocol(site, value, "__iter__", [], iterator, operand):
-                engine.on(iterator, lambda new: [self._next(v, dst, site, iterator) for v in new])
-            else:
-                engine.add(dst, [o.UNKNOWN_ID])
+            at = site
+            if self.rules.protocol(
+                site, value, "__aiter__" if is_async else "__iter__", [], iterator, operand
+            ):
+                engine.on(
+                    iterator, lambda new: [self._next(v, dst, at, iterator, is_async) for v in new]
+                )
+            elif not self.rules.protocol(site, value, "__getitem__", [flow.lit], dst, operand):
+                engine.add(dst, [o.UNKNOWN_ID])  # (a class indexable from 0 iterates too)
         elif kind in (o.UNKNOWN, o.EXT, o.EXTINST, o.BOUND):
             engine.add(dst, [o.UNKNOWN_ID])
         else:
             engine.add(dst, [o.LIT_ID])
 
-    def _next(self, value: int, dst: int, site: SiteKey, operand: int) -> None:
+    def _next(self, value: int, dst: int, site: SiteKey, operand: int, is_async: bool) -> None:
         if self.flow.values.keys[value][0] in _INSTANCES:
-            self.rules.protocol(site, value, "__next__", [], dst, operand)
+            method = "__anext__" if is_async else "__next__"
+            self.rules.protocol(site, value, method, [], dst, operand)
         else:
             self.iterate(value, dst, site, operand)
 
@@ -83,24 +94,27 @@ class Containers:
         value: int,
         key: str | int | None,
         dst: int,
-        sliced: bool,
+        bounds: tuple[int | None, int | None] | None,
         site: SiteKey | None,
         protocol: str,
         operand: int,
     ) -> None:
+        """``obj[key]`` (``bounds``: a slice ``obj[a:b]``)."""
         flow = self.flow
         engine = flow.engine
         kind = flow.values.keys[value][0]
         if kind in o.CONTAINERS:
-            if sliced:
-                engine.add(dst, [value])
-            elif key is None:
+            if bounds is not None:
+                engine.add(dst, [self._slice(value, bounds[0], bounds[1], dst)])
+                return
+            if isinstance(key, int) and key < 0:
+                size = self._size(value)
+                key = None if size is None else size + key
+            if key is None or value in flow.summaries:
                 engine.flow(flow.every(value), dst)
                 flow.computed_reads.add(dst)
             else:
-                engine.flow(flow.slot(value, key), dst)
-                engine.flow(flow.loose(value), dst)
-                flow.alt.add(dst)
+                engine.flow(self._read(value, key), dst)
         elif kind in _INSTANCES:
             if site is not None:
                 self.rules.protocol(site, value, protocol, [flow.lit], dst, operand)
@@ -118,6 +132,8 @@ class Containers:
     ) -> None:
         flow = self.flow
         kind = flow.values.keys[value][0]
+        if value in flow.summaries:
+            return  # a container of which nothing is known: what it holds is not followed
         if kind in o.CONTAINERS:
             target = flow.loose(value) if key is None else flow.slot(value, key)
             flow.engine.flow(src, target)
@@ -127,14 +143,46 @@ class Containers:
         elif kind in (o.EXT, o.EXTINST, o.BOUND, o.UNKNOWN):
             self.rules.escape(src)
 
-    def unpack(self, value: int, index: int, rest: bool, dst: int) -> None:
+    def _read(self, container: int, key: str | int) -> int:
+        """A literal key's slot, or what was stored under keys not known: one of them."""
+        cell = self.flow.cell(("read", container, key))
+        if cell not in self.flow.alt:
+            self.flow.alt.add(cell)
+            self.flow.engine.flow(self.flow.slot(container, key), cell)
+            self.flow.engine.flow(self.flow.loose(container), cell)
+        return cell
+
+    def _slice(self, container: int, start: int | None, stop: int | None, at: int) -> int:
+        flow = self.flow
+        made = flow.value(o.SYN, "slice", at, container)
+        size = self._size(container)
+        if size is None:
+            flow.engine.flow(flow.every(container), flow.loose(made))
+            return made
+        for new, old in enumerate(range(size)[start:stop]):
+            flow.engine.flow(self._read(container, old), flow.slot(made, new))
+        flow.engine.flow(flow.loose(container), flow.loose(made))
+        return made
+
+    def unpack(
+        self,
+        value: int,
+        index: int,
+        rest: bool,
+        after: int,
+        dst: int,
+        site: SiteKey | None,
+        operand: int,
+    ) -> None:
         flow = self.flow
         engine = flow.engine
         key = flow.values.keys[value]
         kind = key[0]
         if kind in o.CONTAINERS and not (kind == o.CONT and key[3] == o.DICT):
             if rest:
-                engine.add(dst, [value])
+                size = self._size(value)
+                stop = None if size is None else size - after
+                engine.add(dst, [self._slice(value, index, stop, dst)])
                 return
             if index < 0:
                 size = self._size(value)
@@ -142,15 +190,13 @@ class Containers:
                     engine.flow(flow.every(value), dst)
                     return
                 index += size
-            engine.flow(flow.slot(value, index), dst)
-            engine.flow(flow.loose(value), dst)
-            flow.alt.add(dst)
+            engine.flow(self._read(value, index), dst)
         elif rest:
             made = flow.value(o.SYN, "rest", dst)
-            self.iterate(value, flow.loose(made), None, dst)
+            self.iterate(value, flow.loose(made), site, operand)
             engine.add(dst, [made])
         else:
-            self.iterate(value, dst, None, dst)
+            self.iterate(value, dst, site, operand)
 
     def _size(self, container: int) -> int | None:
         slots = self.flow.slots.get(container, {})
@@ -211,20 +257,29 @@ class Containers:
             engine.add(dst, [o.LIT_ID])
 
     def _merge(self, source: int, container: int) -> None:
-        """Everything ``source``'s containers hold, under the same keys."""
+        """Everything ``source``'s containers hold, under the same keys: gathered once per
+        source variable, then merged into each container updated with it."""
         flow = self.flow
+        merged = self._gathered.get(source)
+        if merged is None:
+            merged = self._gathered[source] = flow.value(o.SYN, "merged", source)
 
-        def run(new: set[int]) -> None:
-            for value in new:
-                if flow.values.keys[value][0] in o.CONTAINERS:
-                    flow.on_slots(
-                        value, lambda k, s: flow.engine.flow(s, flow.slot(container, k))
-                    )
-                    flow.engine.flow(flow.loose(value), flow.loose(container))
-                else:
-                    self.iterate(value, flow.loose(container), None, source)
+            def run(new: set[int]) -> None:
+                for value in new:
+                    if flow.values.keys[value][0] in o.CONTAINERS:
+                        flow.on_slots(
+                            value, lambda k, s: flow.engine.flow(s, flow.slot(merged, k))
+                        )
+                        flow.engine.flow(flow.loose(value), flow.loose(merged))
+                    else:
+                        self.iterate(value, flow.loose(merged), None, source)
 
-        flow.engine.on(source, run)
+            flow.engine.on(source, run)
+        once = ("merge", merged, container)
+        if once not in flow.once:
+            flow.once.add(once)
+            flow.on_slots(merged, lambda k, s: flow.engine.flow(s, flow.slot(container, k)))
+            flow.engine.flow(flow.loose(merged), flow.loose(container))
 
     def _keyed(self, key_var: int, container: int, src: int) -> None:
         flow = self.flow
@@ -239,14 +294,12 @@ class Containers:
 
     def _read_keyed(self, key_var: int, container: int, dst: int) -> None:
         flow = self.flow
-        flow.engine.flow(flow.loose(container), dst)
 
         def run(new: set[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
                 if key[0] == o.STR:
-                    flow.engine.flow(flow.slot(container, key[1]), dst)
-                    flow.alt.add(dst)
+                    flow.engine.flow(self._read(container, key[1]), dst)
                 else:
                     flow.engine.flow(flow.every(container), dst)
                     flow.computed_reads.add(dst)

@@ -2,10 +2,13 @@
 run on the values a variable gains (a receiver's new class, a callee's new function).
 
 Only what is new is propagated (each variable's delta waits in one queue), so every value
-crosses every edge once. Sets are bounded: a variable never holds more than ``MAX_VALUES``
-values nor more than ``MAX_STRINGS`` strings; past a bound it holds ``UNKNOWN`` instead (or a
-plain literal, for strings), and the bound is counted, so that a call it reaches is unresolved
-rather than wrong.
+crosses every edge once. Sets are bounded, and a bound that is hit is counted:
+
+- a variable never holds more than ``MAX_VALUES`` values: past it, it holds ``UNKNOWN``
+  instead (a call it reaches is unresolved rather than wrong);
+- nor more than ``MAX_STRINGS`` strings: past it, a plain literal;
+- nor more than ``MAX_CONTAINERS`` containers: past it, the ``overflow`` hook gives one
+  container that stands for all the others (reads from it are a run-time choice).
 """
 
 from __future__ import annotations
@@ -13,37 +16,51 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from groundkit.codemap.extract.python.values.objects import LIT_ID, STR, UNKNOWN_ID, Values
+from groundkit.codemap.extract.python.values.objects import CONTAINERS, LIT_ID, STR, UNKNOWN_ID, Values
 
-__all__ = ["MAX_STRINGS", "MAX_VALUES", "Engine", "Rule"]
+__all__ = ["MAX_CONTAINERS", "MAX_STRINGS", "MAX_VALUES", "Engine", "Rule"]
 
-MAX_VALUES = 256
+MAX_VALUES = 128
 MAX_STRINGS = 4
+MAX_CONTAINERS = 12
 Rule = Callable[[set[int]], None]
+Overflow = Callable[[int, set[int]], int]
 
 
 class Engine:
     __slots__ = (
+        "alt",
         "bounds_hit",
+        "containers",
         "edges",
+        "incoming",
+        "later",
+        "overflow",
         "pending",
         "pts",
         "queue",
         "rules",
+        "special",
         "strings",
         "succ",
         "values",
     )
 
-    def __init__(self, values: Values, size: int) -> None:
+    def __init__(self, values: Values, size: int, alt: set[int]) -> None:
         self.values = values
         self.pts: list[set[int] | None] = [None] * size
         self.succ: list[list[int] | None] = [None] * size
         self.rules: list[list[Rule] | None] = [None] * size
         self.strings: dict[int, int] = {}  # variable -> distinct strings it holds
+        self.containers: dict[int, int] = {}  # variable -> containers it holds
+        self.special: set[int] = set()  # string and container values (bounded apart)
         self.edges: set[int] = set()  # src << 32 | dst
+        self.alt = alt  # variables where bindings meet: their sources are kept
+        self.incoming: dict[int, list[int]] = {}
         self.queue: deque[int] = deque()
         self.pending: dict[int, set[int]] = {}
+        self.overflow: Overflow | None = None
+        self.later: list[tuple[int, int]] = []  # edges to add once the current step is done
         self.bounds_hit = 0
 
     def variable(self) -> int:
@@ -52,34 +69,53 @@ class Engine:
         self.rules.append(None)
         return len(self.pts) - 1
 
+    def note(self, value: int) -> None:
+        """A new value was interned: strings and containers are counted apart."""
+        kind = self.values.keys[value][0]
+        if kind == STR or kind in CONTAINERS:
+            self.special.add(value)
+
     def add(self, var: int, values: Iterable[int]) -> None:
         held = self.pts[var]
         if held is None:
             held = self.pts[var] = set()
-        new = [v for v in values if v not in held]
+        new = (values if isinstance(values, set) else set(values)) - held
         if not new:
             return
-        keys = self.values.keys
         if len(held) + len(new) > MAX_VALUES:
-            new = [UNKNOWN_ID] if UNKNOWN_ID not in held else []
+            new = {UNKNOWN_ID} - held
             self.bounds_hit += 1
-        strings = [v for v in new if keys[v][0] == STR]
+            if not new:
+                return
+        if new & self.special:
+            new = self._bounded(var, held, new)
+            if not new:
+                return
+        held |= new
+        waiting = self.pending.get(var)
+        if waiting is None:
+            self.pending[var] = new
+            self.queue.append(var)
+        else:
+            waiting |= new
+
+    def _bounded(self, var: int, held: set[int], new: set[int]) -> set[int]:
+        keys = self.values.keys
+        strings = {v for v in new if keys[v][0] == STR}
         if strings:
             count = self.strings.get(var, 0) + len(strings)
             self.strings[var] = count
             if count > MAX_STRINGS:
-                new = [v for v in new if keys[v][0] != STR]
-                if LIT_ID not in held:
-                    new.append(LIT_ID)
-        if not new:
-            return
-        held.update(new)
-        waiting = self.pending.get(var)
-        if waiting is None:
-            self.pending[var] = set(new)
-            self.queue.append(var)
-        else:
-            waiting.update(new)
+                new = (new - strings) | ({LIT_ID} - held)
+        containers = {v for v in new if keys[v][0] in CONTAINERS}
+        if containers and self.overflow is not None:
+            count = self.containers.get(var, 0) + len(containers)
+            self.containers[var] = count
+            if count > MAX_CONTAINERS:
+                self.bounds_hit += 1
+                summary = self.overflow(var, containers)
+                new = (new - containers) | ({summary} - held)
+        return new
 
     def flow(self, src: int, dst: int) -> None:
         """Everything ``src`` holds (now and later) is held by ``dst`` too."""
@@ -92,6 +128,8 @@ class Engine:
             self.succ[src] = [dst]
         else:
             succ.append(dst)
+        if dst in self.alt:
+            self.incoming.setdefault(dst, []).append(src)
         held = self.pts[src]
         if held:
             self.add(dst, held)
@@ -112,7 +150,12 @@ class Engine:
 
     def run(self) -> None:
         queue, pending, succ, rules, add = self.queue, self.pending, self.succ, self.rules, self.add
-        while queue:
+        later = self.later
+        while queue or later:
+            while later:
+                self.flow(*later.pop())
+            if not queue:
+                break
             var = queue.popleft()
             delta = pending.pop(var, None)
             if not delta:

@@ -13,10 +13,13 @@ from dataclasses import dataclass
 __all__ = [
     "BUILTIN_CALLBACKS",
     "BUILTIN_PROTOCOLS",
+    "CHOOSES",
     "DYNAMIC",
     "Callback",
     "LIBRARY",
     "METHOD_CALLBACKS",
+    "NAMED_PACKAGES",
+    "WEB_PACKAGES",
     "PASS_THROUGH",
 ]
 
@@ -27,7 +30,8 @@ class Callback:
     keyword: str | None = None  # or by this keyword
     # What it is called with: "rest" (the arguments after it), "elements" (one element of each
     # iterable after it), "key" (an element of the first argument), "args" (the ``args``
-    # keyword's elements), "pair" (an accumulator and an element), "none"
+    # keyword's elements), "pair" (an accumulator and an element), "unknown" (one argument
+    # nothing is known of), "none"
     call_with: str = "none"
     # What the outer call gives back: "outside" (an outside object), "function" (the function
     # itself), "results" (a container of its results), "elements" (a container of the
@@ -50,7 +54,16 @@ LIBRARY: dict[str, Callback] = {
     "dataclasses.field": Callback(None, "default_factory", "none"),
     "collections.defaultdict": Callback(0, "default_factory", "none"),
     "functools.cmp_to_key": Callback(0, None, "none", "function"),
+    "re.sub": Callback(1, "repl", "unknown", "outside"),
+    "re.subn": Callback(1, "repl", "unknown", "outside"),
+    "json.dumps": Callback(None, "default", "unknown", "outside"),
+    "json.dump": Callback(None, "default", "unknown", "outside"),
+    "json.loads": Callback(None, "object_hook", "unknown", "outside"),
+    "json.load": Callback(None, "object_hook", "unknown", "outside"),
 }
+
+# Outside functions that give back one element of an argument, chosen at run time.
+CHOOSES: dict[str, int] = {"random.choice": 0}
 
 # Methods of outside objects, by (the object's top-level package, method).
 METHOD_CALLBACKS: dict[tuple[str, str], Callback] = {
@@ -64,6 +77,10 @@ METHOD_CALLBACKS: dict[tuple[str, str], Callback] = {
     ("asyncio", "add_done_callback"): Callback(0, "fn", "none"),
     ("multiprocessing", "map"): Callback(0, "func", "elements", "results"),
     ("multiprocessing", "apply_async"): Callback(0, "func", "args"),
+    ("contextlib", "callback"): Callback(0, "callback", "rest"),
+    ("contextlib", "push"): Callback(0, "exit", "unknown"),
+    ("re", "sub"): Callback(0, "repl", "unknown"),
+    ("re", "subn"): Callback(0, "repl", "unknown"),
 }
 
 # Built-ins that call what they are given.
@@ -105,3 +122,16 @@ PASS_THROUGH: dict[str, int] = {
     "typing.cast": 1,
     "functools.update_wrapper": 0,
 }
+
+# Web frameworks and HTTP clients: their objects keep their name as they flow, and routers and
+# clients the call site that made them (the web facts read both).
+WEB_PACKAGES = frozenset(
+    {"fastapi", "starlette", "flask", "django", "requests", "httpx", "aiohttp", "rest_framework"}
+)
+# Packages whose objects keep their name one step (a method callback table reads it); any other
+# outside object is just "an outside object".
+NAMED_PACKAGES = frozenset(
+    {name.split(".")[0] for name in LIBRARY}
+    | {package for package, _ in METHOD_CALLBACKS}
+    | WEB_PACKAGES
+)

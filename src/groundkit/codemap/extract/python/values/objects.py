@@ -11,6 +11,7 @@ be said about: where it reaches a call, the call is counted as unresolved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Values"]
@@ -55,13 +56,14 @@ PLAIN = frozenset({LIT, STR})
 
 
 class Values:
-    """The interning table."""
+    """The interning table; ``listener`` hears of each value made."""
 
-    __slots__ = ("ids", "keys")
+    __slots__ = ("ids", "keys", "listener")
 
     def __init__(self) -> None:
         self.keys: list[tuple[Any, ...]] = []
         self.ids: dict[tuple[Any, ...], int] = {}
+        self.listener: Callable[[int], None] | None = None
         self.id((LIT,))
         self.id((UNKNOWN,))
 
@@ -70,6 +72,8 @@ class Values:
         if found is None:
             found = self.ids[key] = len(self.keys)
             self.keys.append(key)
+            if self.listener is not None:
+                self.listener(found)
         return found
 
     def kind(self, value: int) -> int:

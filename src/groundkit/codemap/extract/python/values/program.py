@@ -38,6 +38,7 @@ class FileInfo:
     global_sets: dict[str, list[int]] = field(default_factory=dict)
     stars: list[tuple[str, int]] = field(default_factory=list)  # star imports, in order
     class_names: dict[int, set[str]] = field(default_factory=dict)  # class scope -> its names
+    dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
     defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
 
     def op_of(self, var: int) -> f.Op | None:
@@ -77,10 +78,16 @@ class Program:
             self.by_path[path] = item.index
             self.files.append(item)
         self.variables = base
+        # The dunder methods some class of the repository defines: syntax whose dunder no
+        # class defines (``x == y`` with no ``__eq__`` anywhere) runs nothing of ours.
+        self.dunders: set[str] = set().union(*(item.dunders for item in self.files))
         self._tops = {name.split(".")[0] for name in layout.by_name}
         self._static: dict[tuple[int, int], Static | None] = {}
         self._busy: set[tuple[int, int]] = set()
         self.classes: dict[ClassKey, ClassInfo] = {}
+        self._owners: dict[tuple[ClassKey, str], ClassKey | None] = {}
+        self._methods: dict[ClassKey, dict[str, list[int]]] = {}
+        self._cones: dict[ClassKey, list[ClassKey]] = {}
         self._hierarchy()
 
     @staticmethod
@@ -96,6 +103,8 @@ class Program:
                 item.stars.append((op.module, op.level))
             elif isinstance(op, f.ClassBind) and not op.field:
                 item.class_names.setdefault(op.scope, set()).add(op.name)
+                if op.name.startswith("__"):
+                    item.dunders.add(op.name)
 
     # -- modules ----------------------------------------------------------------------------------
     def find_module(self, name: str, near: str | None = None) -> int | None:
@@ -266,8 +275,31 @@ class Program:
         cls.mro = merged if merged is not None else [key, *cls.bases]
         return cls.mro
 
+    def owner(self, cls: ClassKey, name: str) -> ClassKey | None:
+        """The first class along ``cls``'s MRO whose body binds ``name``."""
+        key = (cls, name)
+        if key in self._owners:
+            return self._owners[key]
+        found = next((m for m in self.mro(cls) if self.binds_in_class(m, name)), None)
+        self._owners[key] = found
+        return found
+
+    def functions_named(self, cls: ClassKey, name: str) -> list[tuple[int, int]]:
+        """The functions a class body defines under ``name`` (a property's getter and
+        setter are two)."""
+        methods = self._methods.get(cls)
+        if methods is None:
+            methods = self._methods[cls] = {}
+            for index, scope in enumerate(self.files[cls[0]].facts.scopes):
+                if scope.parent == cls[1] and scope.kind == Kind.METHOD:
+                    methods.setdefault(scope.qual.rsplit(".", 1)[-1], []).append(index)
+        return [(cls[0], index) for index in methods.get(name, ())]
+
     def cone(self, key: ClassKey) -> list[ClassKey]:
         """The class and every subclass of it in the repository."""
+        found = self._cones.get(key)
+        if found is not None:
+            return found
         out = [key]
         seen = {key}
         i = 0
@@ -277,6 +309,7 @@ class Program:
                     seen.add(sub)
                     out.append(sub)
             i += 1
+        self._cones[key] = out
         return out
 
     def binds_in_class(self, key: ClassKey, name: str) -> bool:

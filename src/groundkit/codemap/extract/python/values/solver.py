@@ -20,6 +20,15 @@ from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, H
 
 __all__ = ["Solver", "solve"]
 
+_FALLBACKS = {"__bool__": "__len__"}
+_REFLECTED = {
+    m: "__r" + m[2:]
+    for m in (
+        "__add__ __sub__ __mul__ __matmul__ __truediv__ __floordiv__ __mod__ __pow__"
+        " __lshift__ __rshift__ __and__ __xor__ __or__"
+    ).split()
+}
+
 
 def solve(program: Program) -> Flow:
     solver = Solver(program)
@@ -177,8 +186,11 @@ class Solver:
         program = flow.program
         absolute = program.absolute(file, op.module, op.level)
         found = program.module(file, absolute) if absolute else None
+        dst = self._v(file, op.dst)
         if found is not None and found[0] == "mod" and program.exports(found[1], op.name):
-            flow.engine.flow(flow.glob(found[1], op.name), self._v(file, op.dst))
+            flow.engine.flow(flow.glob(found[1], op.name), dst)
+        elif op.before >= 0:
+            flow.engine.flow(self._v(file, op.before), dst)
 
     def _attr(self, file: int, op: f.Attr) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
@@ -200,9 +212,10 @@ class Solver:
         site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((obj, dst))
         subscript = self.containers.subscript
+        bounds = op.bounds if op.slice else None
         self.flow.engine.on(
             obj,
-            lambda new: [subscript(v, op.key, dst, op.slice, site, op.protocol, obj) for v in new],
+            lambda new: [subscript(v, op.key, dst, bounds, site, op.protocol, obj) for v in new],
         )
 
     def _setsub(self, file: int, op: f.SetSub) -> None:
@@ -226,7 +239,14 @@ class Solver:
         flow.engine.on(func, lambda new: [call(site, v, args, keywords, dst, how, func) for v in new])
 
     def _ret(self, file: int, op: f.Ret) -> None:
-        self.flow.engine.flow(self._v(file, op.src), self.flow.ret((file, op.scope)))
+        flow = self.flow
+        func = (file, op.scope)
+        given = flow.program.files[file].op_of(op.src)
+        if isinstance(given, f.ParamIn) and given.scope == op.scope:
+            flow.returns_param.setdefault(func, set()).add(given.index)
+            return
+        flow.returns_other.add(func)
+        flow.engine.flow(self._v(file, op.src), flow.ret(func))
 
     def _yield(self, file: int, op: f.Yield) -> None:
         target = self.flow.yields((file, op.scope))
@@ -245,12 +265,22 @@ class Solver:
 
     def _unpack(self, file: int, op: f.Unpack) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
+        site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((src, dst))
         unpack = self.containers.unpack
-        self.flow.engine.on(src, lambda new: [unpack(v, op.index, op.rest, dst) for v in new])
+        self.flow.engine.on(
+            src, lambda new: [unpack(v, op.index, op.rest, op.after, dst, site, src) for v in new]
+        )
 
     def _binop(self, file: int, op: f.BinOp) -> None:
         flow = self.flow
+        dunders = flow.program.dunders
+        plain = op.method not in dunders and _FALLBACKS.get(op.method) not in dunders
+        if plain and _REFLECTED.get(op.method) not in dunders and "__" + op.method[3:] not in (
+            dunders
+        ):
+            self._plain_binop(file, op)
+            return
         left, dst = self._v(file, op.left), self._v(file, op.dst)
         right = self._v(file, op.right) if op.right >= 0 else flow.lit
         site = (file, op.site)
@@ -264,7 +294,9 @@ class Solver:
                 kind = flow.values.keys[value][0]
                 if kind in (o.INST, o.CONE):
                     found = self.protocol(site, value, method, args, dst, left)
-                    if not found and method.startswith("__i"):
+                    if not found and method in _FALLBACKS:
+                        self.protocol(site, value, _FALLBACKS[method], args, dst, left)
+                    elif not found and method.startswith("__i"):
                         self.protocol(site, value, "__" + method[3:], args, dst, left)
                 elif kind in o.CONTAINERS and method in ("__add__", "__iadd__"):
                     out.append(value)
@@ -281,6 +313,47 @@ class Solver:
             flow.engine.add(dst, out)
 
         flow.engine.on(left, run)
+        if method in _REFLECTED and op.right >= 0:
+            reflected = _REFLECTED[method]
+
+            def other(new: set[int]) -> None:
+                plain = not flow.engine.pts[left] or any(
+                    flow.values.keys[v][0] not in (o.INST, o.CONE) for v in flow.engine.held(left)
+                )
+                for value in new:
+                    if plain and flow.values.keys[value][0] in (o.INST, o.CONE):
+                        self.protocol(site, value, reflected, [left], dst, right)
+
+            flow.engine.on(right, other)
+
+    def _plain_binop(self, file: int, op: f.BinOp) -> None:
+        """An operator no class of the repository implements: containers concatenate,
+        anything else gives a plain value."""
+        if op.method in ("__add__", "__iadd__"):
+            flow = self.flow
+            left, dst = self._v(file, op.left), self._v(file, op.dst)
+            flow.depends.append((left, dst))
+            flow.engine.on(left, lambda new: self._concat(new, op, file, dst))
+        else:
+            self.flow.engine.add(self._v(file, op.dst), [o.LIT_ID])
+
+    def _concat(self, new: set[int], op: f.BinOp, file: int, dst: int) -> None:
+        flow = self.flow
+        out = []
+        right = self._v(file, op.right)
+        for value in new:
+            kind = flow.values.keys[value][0]
+            if kind in o.CONTAINERS:
+                out.append(value)
+                if op.method == "__iadd__":
+                    flow.engine.flow(self.elements(right), flow.loose(value))
+                else:
+                    flow.engine.on(right, lambda more: flow.engine.add(dst, [
+                        v for v in more if flow.values.keys[v][0] in o.CONTAINERS
+                    ]))
+            else:
+                out.append(o.UNKNOWN_ID if kind == o.UNKNOWN else o.LIT_ID)
+        flow.engine.add(dst, out)
 
     def _raise(self, file: int, op: f.Raise) -> None:
         flow = self.flow
@@ -290,8 +363,9 @@ class Solver:
         def run(new: set[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
-                if key[0] == o.CLASS:  # raise Cls: it is constructed here
-                    self.calls.construct(site, (key[1], key[2]), [], [], flow.temp(), src)
+                if key[0] in (o.CLASS, o.CCONE):  # raise Cls: it is constructed here
+                    for cls in flow.classes_of(value):
+                        self.calls.construct(site, cls, [], [], flow.temp(), src)
 
         flow.engine.on(src, run)
 
@@ -403,7 +477,7 @@ class Solver:
         program = flow.program
         found = False
         for cls in flow.classes_of(value):
-            owner = next((m for m in program.mro(cls) if program.binds_in_class(m, method)), None)
+            owner = program.owner(cls, method)
             if owner is None:
                 continue
             found = True
@@ -505,3 +579,6 @@ class Solver:
             for sub in flow.program.cone(cls):
                 for dst in flow.lookups_on.get(sub, ()):
                     engine.add(dst, [o.UNKNOWN_ID])
+        for value, attr, dst in flow.fallbacks:
+            if not engine.pts[dst]:
+                self.lookups.fallback(value, attr, dst)

@@ -87,18 +87,29 @@ class Flow:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.values = o.Values()
-        self.engine = Engine(self.values, program.variables)
+        self.alt: set[int] = set()  # variables where bindings that may differ meet
+        self.engine = Engine(self.values, program.variables, self.alt)
+        self.values.listener = self.engine.note
+        self.engine.overflow = self._overflow
+        self.summaries: set[int] = set()  # containers standing for many (a bound was hit)
+        self.summary: int | None = None
         self.cells: dict[tuple[Any, ...], int] = {}
         self.found: dict[SiteKey, Found] = {}
         self.calls_bound: dict[FuncKey, int] = {}
         self.escaped: set[FuncKey] = set()
-        self.alt: set[int] = set()  # variables where bindings that may differ meet
         self.computed_reads: set[int] = set()  # d[k] with a run-time k
         self.depends: list[tuple[int, int]] = []  # (operand, result): a choice carries over
         self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
         self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
         self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it
         self.dynamic: set[SiteKey] = set()  # eval/exec: code known only at run time
+        # Attribute lookups that found nothing on a class (instance, name, result): the second
+        # round runs __getattr__ for those still empty.
+        self.fallbacks: list[tuple[int, str, int]] = []
+        # Functions returning one of their parameters unchanged (``def deco(f): return f``):
+        # each call gives back its own argument, not every caller's.
+        self.returns_param: dict[FuncKey, set[int]] = {}
+        self.returns_other: set[FuncKey] = set()
         self.annotated: list[tuple[int, int, int]] = []  # (dst, src, annotation) of Annot ops
         self.slots: dict[int, dict[str | int, int]] = {}  # container -> key -> slot
         self.listeners: dict[int, list[Callable[[str | int, int], None]]] = {}
@@ -174,6 +185,15 @@ class Flow:
         return found
 
     # -- containers -------------------------------------------------------------------------------
+    def _overflow(self, var: int, containers: set[int]) -> int:
+        """Past the bound on containers one variable holds: one container stands for the
+        rest, of which nothing is known (what is read from it is ``UNKNOWN``)."""
+        if self.summary is None:
+            self.summary = self.values.id((o.SYN, "summary"))
+            self.summaries.add(self.summary)
+            self.engine.add(self.loose(self.summary), [o.UNKNOWN_ID])
+        return self.summary
+
     def slot(self, container: int, key: str | int) -> int:
         """A container's slot under a literal key (every slot also feeds ``every``)."""
         slots = self.slots.get(container)
