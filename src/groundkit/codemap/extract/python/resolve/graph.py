@@ -16,6 +16,7 @@ from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins,
 from groundkit.codemap.extract.python.values import objects as o
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow, FuncKey
+from groundkit.codemap.extract.python.web import web_facts
 from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind, Provenance
 
@@ -66,6 +67,7 @@ class PythonFile(FileResolver):
         self._imports()
         self._inherits()
         self._calls()
+        web_facts(self.flow, self.info, self, self.graph)
         return self.finish()
 
     def caller(self, scope: int) -> NodeKey:

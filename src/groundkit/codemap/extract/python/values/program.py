@@ -40,6 +40,13 @@ class FileInfo:
     class_names: dict[int, set[str]] = field(default_factory=dict)  # class scope -> its names
     dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
     defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
+    _calls: dict[int, f.Call] | None = None
+
+    def calls_by_site(self) -> dict[int, f.Call]:
+        """The call op of each call site."""
+        if self._calls is None:
+            self._calls = {op.site: op for op in self.facts.ops if isinstance(op, f.Call)}
+        return self._calls
 
     def op_of(self, var: int) -> f.Op | None:
         if self.defining is None:
