@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from map_helpers import Repo
+from map_helpers import Repo, build
 
 from groundkit.codemap.api import open_codemap
 from groundkit.codemap.extract.python import PythonExtractor
@@ -137,3 +137,25 @@ def test_a_file_whose_path_is_not_utf8_is_skipped_and_a_root_like_that_is_refuse
         WorkTree(latin, Selection(claims=PythonExtractor().claims))
     assert caught.value.code == ErrorCode.USAGE
     assert "d\\xe9p\\xf4t" in caught.value.message
+
+
+def test_string_literals_that_are_not_valid_utf8_text_are_mapped_as_plain_values(
+    repo: Repo,
+) -> None:
+    # "\udce2" is a valid literal (a lone surrogate) but cannot be stored as UTF-8 text: found
+    # in httpx's tests, it made the whole map fail (UnicodeEncodeError).
+    build(
+        repo,
+        {
+            "m.py": """
+                def f(): pass
+                TABLE = {"\\udce2": f, "ok": f}
+                NAME = "\\udce2"
+                TEMPLATE = f"{NAME}\\udce2"
+                __all__ = ["\\udce2"]
+                TABLE["ok"]()
+            """
+        },
+    )
+    assert repo.report is not None and not repo.report.skipped
+    assert ("m", "m.f") in repo.pairs("calls")

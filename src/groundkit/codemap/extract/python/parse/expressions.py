@@ -9,7 +9,7 @@ from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts as f
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
-from groundkit.codemap.extract.python.parse.syntax import annotation_ref
+from groundkit.codemap.extract.python.parse.syntax import annotation_ref, storable
 from groundkit.codemap.extract.python.parse.walker import Walker
 
 __all__ = ["annotation", "bind_target", "evaluate", "subscript_key", "condition"]
@@ -102,6 +102,8 @@ def _constant(w: Walker, node: ast.Constant, holder: str) -> int:
     if value is None:
         return w.none
     if isinstance(value, str):
+        if not storable(value):
+            return w.lit
         found = w.strings.get(value)
         if found is None:
             found = w.strings[value] = w.const(value)
@@ -113,7 +115,7 @@ def _joined(w: Walker, node: ast.JoinedStr, holder: str) -> int:
     pieces: list[str | int | None] = []
     for part in node.values:
         if isinstance(part, ast.Constant) and isinstance(part.value, str):
-            pieces.append(part.value)
+            pieces.append(part.value if storable(part.value) else None)
         elif isinstance(part, ast.FormattedValue):
             value = evaluate(w, part.value)
             if part.format_spec is not None:
@@ -163,7 +165,9 @@ def _bound(node: ast.expr | None) -> int | None:
 def subscript_key(w: Walker, key: ast.expr) -> str | int | None:
     """A literal key or index (negative ones too); anything else is evaluated, and None."""
     if isinstance(key, ast.Constant) and isinstance(key.value, str | int):
-        return key.value if not isinstance(key.value, bool) else None
+        if isinstance(key.value, bool) or (isinstance(key.value, str) and not storable(key.value)):
+            return None
+        return key.value
     if (
         isinstance(key, ast.UnaryOp)
         and isinstance(key.op, ast.USub)

@@ -13,6 +13,7 @@ __all__ = [
     "literal_receiver",
     "pieces",
     "ref_of",
+    "storable",
     "strings",
 ]
 
@@ -72,9 +73,23 @@ def strings(expr: ast.expr) -> list[str] | None:
         for element in expr.elts:
             if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
                 return None
+            if not storable(element.value):
+                return None
             out.append(element.value)
         return out
     return None
+
+
+def storable(text: str) -> bool:
+    """Whether a string literal can be kept as text: ``"\udce2"`` (a lone surrogate) is a
+    valid literal but no valid UTF-8, so it is kept as a plain value instead."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def pieces(expr: ast.expr) -> list[Any] | None:
