@@ -194,3 +194,23 @@ def test_a_file_touched_but_unchanged_is_not_parsed_again(repo: Repo) -> None:
     path.write_text(path.read_text().replace("Engine().run()", "Engine().run()  # same size?"))
     report = repo.build()
     assert report.parsed == 1
+
+
+def test_an_edit_that_only_moves_code_relocates_without_resolving_again(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from groundkit.codemap.extract.python import PythonResolver
+
+    repo.write(START).build()
+
+    def refuse(self: object, paths: object) -> None:
+        raise AssertionError("the value flow was solved again for an edit that moved code")
+
+    monkeypatch.setattr(PythonResolver, "resolve_all", refuse)
+    moved = "# a comment\n\n" + START["lib/core.py"].replace("class Engine:", "\nclass Engine:")
+    repo.write({"lib/core.py": moved})
+    report = repo.build()
+    assert (report.parsed, report.resolved) == (1, 1)
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

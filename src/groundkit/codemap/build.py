@@ -13,6 +13,7 @@ commit leaves the map as it was; after it, as it is now.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import threading
@@ -24,7 +25,7 @@ from typing import Any
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor, FileFacts, FileGraph, SourceFile, Unparsable
 from groundkit.codemap.lines import decode
-from groundkit.codemap.model import EdgeKind, Node, NodeKey, NodeKind
+from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.routes import Matcher, compose, dump_web, load_web, match
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import FileState, MapStore, pack, unpack
@@ -167,6 +168,11 @@ class _Project:
         """In a forked worker: a connection of its own (SQLite's may not cross a fork)."""
         self._store = MapStore(self._store.path)
 
+    def previous(self, path: str) -> tuple[FileFacts, list[Node], list[Edge], int, str]:
+        """A file's facts and resolution as the map holds them from the last run."""
+        facts = decode_facts(self._extractor, *self._store.raw_facts(path))
+        return (facts, *self._store.resolution(path))
+
     def facts(self, path: str) -> FileFacts:
         parsed = self._fresh.get(path)
         if parsed is not None:
@@ -253,23 +259,24 @@ def build_map(
         todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
         whole = getattr(resolver, "resolve_all", None)
         if whole is not None:
-            # Values flow between any files: a change anywhere resolves the whole language.
-            gone = any(old[p].language == extractor.language for p in removed)
-            if todo or gone:
-                if progress:
-                    progress("resolving", 0, len(language_paths))
-                for path, graph in whole(language_paths).items():
-                    graphs[path] = (graph, keys[path])
+            for path, graph in _resolve_whole(
+                resolver, extractor.language, language_paths, run.fresh, old, keys, removed, progress
+            ).items():
+                graphs[path] = (graph, keys[path])
             continue
         for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
             graphs[path] = (graph, keys[path])
 
     # The map-wide web pass (routes, HTTP calls) only when some file's web facts changed.
-    before = store.webs_of([*removed, *graphs])
     after = {
         path: dump_web(graph.routers, graph.mounts, graph.routes, graph.http_calls)
         for path, (graph, _) in graphs.items()
     }
+    digests = {path: _graph_digest(graph, keys_of, after[path]) for path, (graph, keys_of) in graphs.items()}
+    for path in [p for p in graphs if p in old and old[p].resolution == digests[p]]:
+        del graphs[path]  # resolved again, and the same: nothing to write
+        del after[path]
+    before = store.webs_of([*removed, *graphs])
     web_changed = any(before.get(p, "") != after.get(p, "") for p in {*before, *after})
     rewritten = [*removed, *graphs, *([""] if web_changed else [])]
     replaced = store.node_ids_owned(rewritten) if old else None
@@ -299,6 +306,7 @@ def build_map(
                 depends_on=graph.depends_on,
                 unresolved=graph.unresolved,
                 web=web,
+                digest=digests[path],
             )
             if done == max(1, len(graphs) // 2):
                 _crash_point("mid-map")
@@ -321,6 +329,53 @@ def build_map(
         unresolved_calls=counts["unresolved_calls"],
         seconds=time.perf_counter() - started,
     )
+
+
+def _resolve_whole(
+    resolver: Any,
+    language: str,
+    paths: list[str],
+    fresh: dict[str, _Parsed],
+    old: dict[str, FileState],
+    keys: dict[str, frozenset[str]],
+    removed: list[str],
+    progress: Progress | None,
+) -> dict[str, FileGraph]:
+    """A language whose values flow between any of its files: when a file's program changed
+    (its interface digest), or a file came or went, every file is resolved again; when only
+    places changed, the files that moved are relocated."""
+    changed = [p for p in paths if p in fresh]
+    gone = [p for p in removed if old[p].language == language]
+    if not changed and not gone:
+        return {}
+    program_changed = bool(gone) or any(
+        p not in old or old[p].interface_digest != fresh[p].interface_digest or old[p].keys != keys[p]
+        for p in changed
+    )
+    relocate = getattr(resolver, "relocate", None)
+    if not program_changed and relocate is not None:
+        moved: dict[str, FileGraph] | None = relocate(changed)
+        if moved is not None:
+            return moved
+    if progress:
+        progress("resolving", 0, len(paths))
+    found: dict[str, FileGraph] = resolver.resolve_all(paths)
+    return found
+
+
+def _graph_digest(graph: FileGraph, keys: frozenset[str], web: str) -> str:
+    """What a file's resolution stores, as one digest: equal digests, nothing to write."""
+    nodes = sorted((str(n.key.kind), n.key.qualname, n.key.path, n.language, n.line, n.end_line) for n in graph.nodes)
+    edges = sorted(
+        (
+            str(e.kind), e.source.id, e.target.id, str(e.provenance), e.confidence,
+            e.location.line, e.location.col, e.location.end_line, e.location.end_col,
+            e.quote, e.evidence, ",".join(sorted(e.flags)), e.sites,
+        )
+        for e in graph.edges
+    )
+    text = json.dumps([nodes, edges, graph.unresolved, web, sorted(keys), sorted(graph.depends_on)])
+    return _digest(text.encode())
 
 
 def _read_and_parse(

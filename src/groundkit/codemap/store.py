@@ -51,6 +51,7 @@ class FileState:
     interface_digest: str
     keys: frozenset[str]
     unresolved: int
+    resolution: str = ""  # a digest of its last resolution
 
 
 _EDGE_COLUMNS = (
@@ -129,10 +130,12 @@ class MapStore:
     def file_states(self) -> dict[str, FileState]:
         rows = self._conn.execute(
             "SELECT path, language, digest, size, mtime, extractor, interface_digest, keys,"
-            " unresolved FROM files"
+            " unresolved, resolution FROM files"
         )
         return {
-            r[0]: FileState(r[1], r[2], r[3], r[4], r[5], r[6], frozenset(json.loads(r[7])), r[8])
+            r[0]: FileState(
+                r[1], r[2], r[3], r[4], r[5], r[6], frozenset(json.loads(r[7])), r[8], r[9]
+            )
             for r in rows
         }
 
@@ -236,6 +239,7 @@ class MapStore:
         depends_on: frozenset[str],
         unresolved: int,
         web: str,
+        digest: str = "",
     ) -> None:
         """Replace everything ``owner`` (a file, or '' for the map-wide pass) contributed."""
         self._drop_owned(owner)
@@ -246,8 +250,9 @@ class MapStore:
                 "INSERT OR IGNORE INTO deps VALUES (?, ?)", [(k, owner) for k in depends_on]
             )
             self._conn.execute(
-                "UPDATE files SET keys = ?, unresolved = ?, web = ? WHERE path = ?",
-                (json.dumps(sorted(keys)), unresolved, web, owner),
+                "UPDATE files SET keys = ?, unresolved = ?, web = ?, resolution = ?"
+                " WHERE path = ?",
+                (json.dumps(sorted(keys)), unresolved, web, digest, owner),
             )
 
     def _put_nodes(self, owner: str, nodes: Sequence[Node]) -> None:
@@ -291,6 +296,25 @@ class MapStore:
                 for e in edges
             ],
         )
+
+    def resolution(self, path: str) -> tuple[list[Node], list[Edge], int, str]:
+        """What a file's last resolution stored: its nodes (outside nodes aside), its edges,
+        its unresolved calls and its web facts."""
+        nodes = [
+            _node(r)
+            for r in self._conn.execute(
+                "SELECT kind, name, path, language, line, end_line FROM nodes WHERE owner = ?",
+                (path,),
+            )
+        ]
+        edges = [
+            _edge(r)
+            for r in self._conn.execute(f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN} WHERE e.owner = ?", (path,))
+        ]
+        row = self._conn.execute(
+            "SELECT unresolved, web FROM files WHERE path = ?", (path,)
+        ).fetchone()
+        return nodes, edges, (row[0] if row else 0), (row[1] if row else "")
 
     def webs_of(self, paths: Sequence[str]) -> dict[str, str]:
         """The stored web facts of these files ('' for none)."""

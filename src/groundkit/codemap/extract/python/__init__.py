@@ -9,6 +9,7 @@ out the same are not rewritten.
 
 from __future__ import annotations
 
+import hashlib
 import time
 import zlib
 from collections.abc import Sequence
@@ -21,6 +22,8 @@ from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import parse_python
 from groundkit.codemap.extract.python.parse.facts import Facts, Kind
 from groundkit.codemap.extract.python.resolve.graph import PythonFile
+from groundkit.codemap.extract.python.resolve.relocate import relocate
+from groundkit.codemap.routes import load_web
 from groundkit.codemap.extract.python.values.certainty import choices
 from groundkit.codemap.extract.python.values.program import Program
 from groundkit.codemap.extract.python.values.solver import solve
@@ -32,13 +35,11 @@ _DECODER = msgspec.msgpack.Decoder(Facts)
 
 
 class Interface(msgspec.Struct, array_like=True, frozen=True):
-    """What other files may depend on: the names a module binds, ``__all__``, its star
-    imports, its classes with their bases as written, its functions with their parameters."""
+    """What other files may depend on: since values flow between any files, the whole
+    value-flow program (without the places things are at), as a digest. Equal digests: the
+    edit changed only where things are."""
 
-    names: list[str]
-    all: list[str] | None
-    classes: list[tuple[str, list[list[str]]]]
-    functions: list[tuple[str, list[str]]]
+    program: str
 
 
 class SolveStats(msgspec.Struct, frozen=True):
@@ -89,6 +90,25 @@ class PythonResolver:
     def resolve(self, path: str) -> FileGraph:
         return self.resolve_all([path])[path]
 
+    def relocate(self, paths: Sequence[str]) -> dict[str, FileGraph] | None:
+        """Files whose program did not change, only where things are in them: their last
+        resolution, moved (None when that cannot be told apart: resolve again)."""
+        out = {}
+        for path in paths:
+            old, nodes, edges, unresolved, web = self.project.previous(path)  # type: ignore[attr-defined]
+            new = self.project.facts(path).body
+            info = self.layout.modules.get(path)
+            if info is None or not isinstance(old.body, Facts) or not isinstance(new, Facts):
+                return None
+            moved = relocate(
+                path, info.name, old.body, new, nodes, edges, unresolved, load_web([web] if web else [])
+            )
+            if moved is None:
+                return None
+            moved.depends_on = frozenset()
+            out[path] = moved
+        return out
+
     def resolve_all(self, paths: Sequence[str]) -> dict[str, FileGraph]:
         """Every file's graph: any file's values may reach any other's calls."""
         started = time.perf_counter()
@@ -111,11 +131,15 @@ class PythonResolver:
 
 
 def _interface(facts: Facts) -> Interface:
-    names = sorted({op.name for op in facts.ops if type(op).__name__ in ("ModBind", "GlobalSet")})
-    classes = [(s.qual, s.base_refs) for s in facts.scopes if s.kind == Kind.CLASS]
-    functions = [
-        (s.qual, [p.name for p in s.params])
-        for s in facts.scopes
-        if s.kind in (Kind.FUNCTION, Kind.METHOD)
-    ]
-    return Interface(names, facts.all, classes, functions)
+    program = (
+        facts.ops,
+        facts.variables,
+        facts.all,
+        [(s.qual, s.kind, s.parent, s.params, s.flags, s.decorators, s.bases, s.base_refs)
+         for s in facts.scopes],
+        [(s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder, s.args, s.keywords)
+         for s in facts.sites],
+        [(i.scope, i.module, i.level, i.name, i.flags) for i in facts.imports],
+    )
+    digest = hashlib.blake2b(_ENCODER.encode(program), digest_size=16).hexdigest()
+    return Interface(digest)

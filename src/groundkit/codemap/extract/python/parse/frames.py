@@ -12,7 +12,6 @@ so it sees the enclosing function's last bindings (``Final``), or the module's, 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from groundkit.codemap.extract.python.parse.facts import Kind
 
@@ -64,63 +63,98 @@ class Frame:
         return frame if frame is not None and frame.runs_later else None
 
 
-def bound_names(body: list[ast.stmt]) -> tuple[set[str], set[str], set[str]]:
+def bound_names(
+    body: list[ast.stmt], walrus: bool = True
+) -> tuple[set[str], set[str], set[str]]:
     """The names a function body binds (its locals), and those it declares ``global`` and
-    ``nonlocal``; nested functions and classes bind only their own name here."""
-    bound: set[str] = set()
-    glob: set[str] = set()
-    nonlocal_: set[str] = set()
-    for node in _own_nodes(body):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            bound.add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            bound.add(node.name)
-        elif isinstance(node, ast.alias):
-            if node.name != "*":
-                bound.add(node.asname or node.name.split(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            bound.add(node.rest)
-        elif isinstance(node, ast.Global):
-            glob.update(node.names)
-        elif isinstance(node, ast.Nonlocal):
-            nonlocal_.update(node.names)
-    return bound - glob - nonlocal_, glob, nonlocal_
+    ``nonlocal``; nested functions and classes bind only their own name here. ``walrus``:
+    whether ``(x := ...)`` may occur (its expressions are then searched too)."""
+    found = _Found()
+    _scan(body, found, walrus)
+    return found.bound - found.glob - found.nonlocal_, found.glob, found.nonlocal_
 
 
-def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a body that belongs to its scope: not inside a nested def, class, lambda
-    or comprehension (whose targets are their own; a walrus inside one still binds here)."""
-    stack: list[ast.AST] = list(reversed(body))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            stack.extend(node.decorator_list)
-            stack.extend(node.args.defaults)
-            stack.extend(d for d in node.args.kw_defaults if d is not None)
-            continue
-        if isinstance(node, ast.ClassDef):
-            stack.extend(node.decorator_list)
-            stack.extend(node.bases)
-            stack.extend(k.value for k in node.keywords)
-            continue
-        if isinstance(node, ast.Lambda):
-            stack.extend(node.args.defaults)
-            continue
-        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            stack.append(node.generators[0].iter)
-            stack.extend(
-                n
-                for n in ast.walk(node)
-                if isinstance(n, ast.NamedExpr)  # (x := ...) binds in the enclosing function
-            )
-            continue
-        if isinstance(node, ast.NamedExpr):
-            stack.append(node.target)
-            stack.append(node.value)
-            continue
-        stack.extend(ast.iter_child_nodes(node))
+class _Found:
+    __slots__ = ("bound", "glob", "nonlocal_")
+
+    def __init__(self) -> None:
+        self.bound: set[str] = set()
+        self.glob: set[str] = set()
+        self.nonlocal_: set[str] = set()
+
+
+def _scan(stmts: list[ast.stmt], found: _Found, walrus: bool) -> None:
+    """Statements only: a binding is a statement's target (or a walrus, searched apart)."""
+    bound = found.bound
+    for stmt in stmts:
+        kind = type(stmt)
+        if kind is ast.Assign:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                _targets(target, bound)
+        elif kind is ast.AugAssign or kind is ast.AnnAssign:
+            _targets(stmt.target, bound)  # type: ignore[attr-defined]
+        elif kind is ast.For or kind is ast.AsyncFor:
+            _targets(stmt.target, bound)  # type: ignore[attr-defined]
+            _scan(stmt.body, found, walrus)  # type: ignore[attr-defined]
+            _scan(stmt.orelse, found, walrus)  # type: ignore[attr-defined]
+        elif kind is ast.While or kind is ast.If:
+            _scan(stmt.body, found, walrus)  # type: ignore[attr-defined]
+            _scan(stmt.orelse, found, walrus)  # type: ignore[attr-defined]
+        elif kind is ast.With or kind is ast.AsyncWith:
+            for item in stmt.items:  # type: ignore[attr-defined]
+                if item.optional_vars is not None:
+                    _targets(item.optional_vars, bound)
+            _scan(stmt.body, found, walrus)  # type: ignore[attr-defined]
+        elif kind is ast.Try or kind is ast.TryStar:
+            _scan(stmt.body, found, walrus)  # type: ignore[attr-defined]
+            for handler in stmt.handlers:  # type: ignore[attr-defined]
+                if handler.name:
+                    bound.add(handler.name)
+                _scan(handler.body, found, walrus)
+            _scan(stmt.orelse, found, walrus)  # type: ignore[attr-defined]
+            _scan(stmt.finalbody, found, walrus)  # type: ignore[attr-defined]
+        elif kind is ast.Match:
+            for case in stmt.cases:  # type: ignore[attr-defined]
+                for node in ast.walk(case.pattern):
+                    name = getattr(node, "name", None) or getattr(node, "rest", None)
+                    if isinstance(name, str):
+                        bound.add(name)
+                _scan(case.body, found, walrus)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            bound.add(stmt.name)  # type: ignore[attr-defined]
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            for alias in stmt.names:  # type: ignore[attr-defined]
+                if alias.name != "*":
+                    bound.add(alias.asname or alias.name.split(".")[0])
+        elif kind is ast.Global:
+            found.glob.update(stmt.names)  # type: ignore[attr-defined]
+        elif kind is ast.Nonlocal:
+            found.nonlocal_.update(stmt.names)  # type: ignore[attr-defined]
+        elif kind is ast.Delete:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                _targets(target, bound)
+        if walrus and kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef:
+            _walruses(stmt, bound)
+
+
+def _targets(target: ast.expr, bound: set[str]) -> None:
+    if isinstance(target, ast.Name):
+        bound.add(target.id)
+    elif isinstance(target, ast.Tuple | ast.List):
+        for element in target.elts:
+            _targets(element, bound)
+    elif isinstance(target, ast.Starred):
+        _targets(target.value, bound)
+
+
+def _walruses(stmt: ast.stmt, bound: set[str]) -> None:
+    """``(x := ...)`` in a statement's own expressions (not in nested bodies, scanned apart;
+    in a comprehension it still binds here)."""
+    for field in ("value", "test", "iter", "targets", "target", "items", "exc", "msg", "subject"):
+        part = getattr(stmt, field, None)
+        parts = part if isinstance(part, list) else [part]
+        for item in parts:
+            if isinstance(item, ast.AST):
+                for node in ast.walk(item):
+                    if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                        bound.add(node.target.id)

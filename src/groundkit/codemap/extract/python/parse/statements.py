@@ -148,7 +148,7 @@ def _function(w: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         elif "classmethod" in names or node.name in _CLS_FIRST:
             flags |= f.CLASSMETHOD
     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-    local, glob, nonlocal_ = bound_names(node.body)
+    local, glob, nonlocal_ = bound_names(node.body, w.walrus)
     local |= {p.name for p in params}
     scope = f.Scope(
         qual, kind, outer.index, start, node.end_lineno or node.lineno, node.lineno, params,
@@ -379,7 +379,7 @@ def _loop(
     """A loop body may run again with its own bindings: each name it binds meets, at the top
     of the body, what came before and what the last pass left."""
     frame = w.frame
-    rebound, _, _ = bound_names(node.body)
+    rebound, _, _ = bound_names(node.body, w.walrus)
     if target is not None:
         rebound |= {n.id for n in ast.walk(target[0]) if isinstance(n, ast.Name)}
     heads = {name: w.var() for name in sorted(rebound)}

@@ -26,6 +26,7 @@ class Walker:
         # Names some function rebinds with ``global``/``nonlocal``: a read of one may see what
         # that function bound, whenever it ran.
         self.rebound = rebound
+        self.walrus = ":=" in text  # whether a walrus may bind a name anywhere
         self._rebound_reads: dict[tuple[str, int], int] = {}
         self.ops: list[f.Op] = []
         self.sites: list[f.Site] = []
