@@ -62,6 +62,8 @@ class EdgeOptions(TypedDict, total=False):
 
 
 class GraphBuilder:
+    """Nodes and edges written one call each; ``memory()`` or ``write(store)`` gives the map."""
+
     def __init__(self, language: str = "python") -> None:
         self.language = language
         self._nodes: dict[NodeKey, Node] = {}
@@ -94,6 +96,7 @@ class GraphBuilder:
         return self.add(NodeKind.EXTERNAL, name, "", language="")
 
     def add(self, kind: NodeKind, name: str, path: str, *, language: str | None = None) -> NodeKey:
+        """Any node (written again: the first is kept)."""
         key = NodeKey(kind, name, path)
         if key not in self._nodes:
             line = 0 if kind == NodeKind.EXTERNAL else self._next_line()
