@@ -21,8 +21,8 @@ from groundkit.codemap.build import MapReport, Progress, build_map
 from groundkit.codemap.diff import MapDiff, diff_stores
 from groundkit.codemap.evidence import check_edge
 from groundkit.codemap.export import Format, Level, render
+from groundkit.codemap.extract import extractors
 from groundkit.codemap.extract.base import Extractor
-from groundkit.codemap.extract.python import PythonExtractor
 from groundkit.codemap.model import Edge, EdgeKind, Node
 from groundkit.codemap.overview import Overview, entry_scripts, overview
 from groundkit.codemap.sources import GitRevision, Selection, WorkTree
@@ -53,15 +53,9 @@ _FILE = "map.sqlite"
 
 
 def default_extractors() -> list[Extractor]:
-    """Every language the map reads: Python always; others when their extractor is present."""
-    found: list[Extractor] = [PythonExtractor()]
-    try:
-        from groundkit.codemap.extract.typescript import TypeScriptExtractor
-    except ImportError:
-        pass
-    else:
-        found.append(TypeScriptExtractor())
-    return found
+    """Every language the map reads (``extract.LANGUAGES``): Python always; the others when
+    their extractor is present."""
+    return extractors()
 
 
 def check_name(name: str) -> str:

@@ -1,5 +1,5 @@
-"""``trace`` (where a symbol leads) and ``blast`` (what depends on it): walks over the stored
-edges, one indexed query per node visited."""
+"""``trace`` (where a symbol leads) and ``blast`` (what depends on it): walks over a map's
+edges (any ``MapGraph``), one query per node visited."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKind
-from groundkit.codemap.store import MapStore
 
 __all__ = ["BLAST_KINDS", "TRACE_KINDS", "Blast", "Dependent", "Step", "Trace", "blast", "trace"]
 
@@ -59,7 +59,7 @@ class Trace:
 
 
 def trace(
-    store: MapStore,
+    graph: MapGraph,
     start: Node,
     *,
     depth: int = 10,
@@ -77,7 +77,7 @@ def trace(
         calls happens when the function hands it on)."""
         key = node_id + ("+" if first else "")
         if key not in cache:
-            found = store.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            found = graph.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
             cache[key] = [
                 e
                 for e in found
@@ -169,20 +169,20 @@ class Blast:
 
 
 def blast(
-    store: MapStore, start: Node, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS
+    graph: MapGraph, start: Node, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS
 ) -> Blast:
     """Who depends on ``start``, following edges backwards up to ``depth``. A class counts with
     its members: who calls its methods depends on it."""
     kinds = tuple(str(k) for k in kinds)
     seeds = {start.key.id}
     if start.kind == NodeKind.CLASS:
-        seeds |= {e.target.id for e in store.edges_from(start.key.id, [str(EdgeKind.DEFINES)])}
+        seeds |= {e.target.id for e in graph.edges_from(start.key.id, [str(EdgeKind.DEFINES)])}
     cache: dict[str, list[Edge]] = {}
 
     def into(node_id: str) -> list[Edge]:
         """Edges arriving at a node; for a lambda, also its definer (who hands it on)."""
         if node_id not in cache:
-            found = store.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            found = graph.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
             cache[node_id] = [
                 e
                 for e in found
@@ -215,11 +215,11 @@ def blast(
             break
     dependents = []
     for node_id, (level, _, edge) in first.items():
-        dependents.append(Dependent(_source_node(store, edge), level, edge, best[node_id]))
+        dependents.append(Dependent(_source_node(graph, edge), level, edge, best[node_id]))
     dependents.sort(key=lambda d: (d.depth, -d.confidence, d.node.qualname, d.node.path))
     return Blast(start, depth, kinds, tuple(dependents))
 
 
-def _source_node(store: MapStore, edge: Edge) -> Node:
-    found = store.node(edge.source.id)
+def _source_node(graph: MapGraph, edge: Edge) -> Node:
+    found = graph.node(edge.source.id)
     return found if found is not None else Node(edge.source, "")
