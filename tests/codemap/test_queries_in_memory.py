@@ -113,6 +113,19 @@ def test_trace_follows_a_lambda_as_part_of_the_function_that_makes_it() -> None:
     ]  # the nested helper is not called by run: not on its trace
 
 
+def test_a_lambda_that_its_function_also_calls_is_one_step_of_its_trace() -> None:
+    g = chain()
+    g.function("m.run")
+    g.function("m.run.<lambda>")
+    g.calls("m.run", "m.run.<lambda>")  # map(lambda ...): the function hands it on
+    g.calls("m.run.<lambda>", "m.end")
+    graph = g.memory()
+    assert steps(trace(graph, find_symbol(graph, "m.run"))) == [
+        (1, "m.run.<lambda>", None),
+        (2, "m.end", "chain_end"),
+    ]
+
+
 def test_trace_follows_only_the_kinds_it_is_given() -> None:
     g = chain()
     g.module("n")

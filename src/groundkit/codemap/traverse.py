@@ -74,14 +74,18 @@ def trace(
 
     def out(node_id: str, first: bool) -> list[Edge]:
         """Edges leaving a node; a lambda it defines counts as part of it (what the lambda
-        calls happens when the function hands it on)."""
+        calls happens when the function hands it on), once: not again beside an edge that
+        already reaches it (``map(lambda ...)`` calls it)."""
         key = node_id + ("+" if first else "")
         if key not in cache:
             found = graph.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            reached = {e.target.id for e in found if e.kind != EdgeKind.DEFINES}
             cache[key] = [
                 e
                 for e in found
-                if e.kind != EdgeKind.DEFINES or first or e.target.qualname.endswith(_LAMBDA)
+                if e.kind != EdgeKind.DEFINES
+                or first
+                or (e.target.qualname.endswith(_LAMBDA) and e.target.id not in reached)
             ]
         return cache[key]
 
