@@ -157,5 +157,6 @@ def test_string_literals_that_are_not_valid_utf8_text_are_mapped_as_plain_values
             """
         },
     )
-    assert repo.report is not None and not repo.report.skipped
+    assert repo.report is not None
+    assert not repo.report.skipped
     assert ("m", "m.f") in repo.pairs("calls")

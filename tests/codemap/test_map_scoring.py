@@ -30,7 +30,8 @@ def test_the_scoring_script_counts_hits_misses_and_unresolved_calls(
     case = tmp_path / "calls" / "direct_calls" / "one"
     case.mkdir(parents=True)
     (case / "main.py").write_text(
-        "def a(): pass\ndef b(): pass\ndef run(f):\n    a()\n    f()  # unresolved\nrun(eval('b'))\n"
+        "def a(): pass\ndef b(): pass\ndef run(f):\n    a()\n    f()  # unresolved\n"
+        "run(eval('b'))\n"
     )
     expected = {
         "edges": [

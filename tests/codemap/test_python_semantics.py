@@ -146,7 +146,12 @@ def test_a_class_patched_from_outside_and_dynamic_code_are_unresolved(repo: Repo
             """
         },
     )
-    assert calls_from(repo, "m") == {"m.Service", "m.Service.other", "m.Service.handle", "m.patched"}
+    assert calls_from(repo, "m") == {
+        "m.Service",
+        "m.Service.other",
+        "m.Service.handle",
+        "m.patched",
+    }
     for target in ("m.Service.handle", "m.patched"):
         assert EdgeFlag.PARTIAL in repo.edge("calls", "m", target).flags  # type: ignore[attr-defined]
     assert EdgeFlag.PARTIAL not in repo.edge("calls", "m", "m.Service.other").flags  # type: ignore[attr-defined]

@@ -244,35 +244,19 @@ def build_map(
     present |= {p for p in skipped_paths if p in old and p in owners}  # a bad read loses nothing
     removed = sorted(p for p in old if p not in present)
 
-    graphs: dict[str, tuple[FileGraph, frozenset[str]]] = {}
-    for extractor in extractors:
-        language_paths = sorted(
-            p
-            for p in present
-            if (run.fresh[p].language if p in run.fresh else old[p].language) == extractor.language
-        )
-        if not language_paths and not any(old[p].language == extractor.language for p in removed):
-            continue
-        project = _Project(extractor, language_paths, run.fresh, store, source)
-        resolver = extractor.resolver(project)
-        keys = {p: resolver.keys(p) for p in language_paths}
-        todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
-        whole = getattr(resolver, "resolve_all", None)
-        if whole is not None:
-            for path, graph in _resolve_whole(
-                resolver, extractor.language, language_paths, run.fresh, old, keys, removed, progress
-            ).items():
-                graphs[path] = (graph, keys[path])
-            continue
-        for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
-            graphs[path] = (graph, keys[path])
+    graphs = _resolve_languages(
+        store, source, extractors, present, removed, run, old, progress, workers
+    )
 
     # The map-wide web pass (routes, HTTP calls) only when some file's web facts changed.
     after = {
         path: dump_web(graph.routers, graph.mounts, graph.routes, graph.http_calls)
         for path, (graph, _) in graphs.items()
     }
-    digests = {path: _graph_digest(graph, keys_of, after[path]) for path, (graph, keys_of) in graphs.items()}
+    digests = {
+        path: _graph_digest(graph, keys_of, after[path])
+        for path, (graph, keys_of) in graphs.items()
+    }
     for path in [p for p in graphs if p in old and old[p].resolution == digests[p]]:
         del graphs[path]  # resolved again, and the same: nothing to write
         del after[path]
@@ -331,6 +315,51 @@ def build_map(
     )
 
 
+def _resolve_languages(
+    store: MapStore,
+    source: Source,
+    extractors: Sequence[Extractor],
+    present: set[str],
+    removed: list[str],
+    run: _Run,
+    old: dict[str, FileState],
+    progress: Progress | None,
+    workers: int | None,
+) -> dict[str, tuple[FileGraph, frozenset[str]]]:
+    """Each language's files resolved again where a change can reach them."""
+    graphs: dict[str, tuple[FileGraph, frozenset[str]]] = {}
+    for extractor in extractors:
+        language_paths = sorted(
+            p
+            for p in present
+            if (run.fresh[p].language if p in run.fresh else old[p].language) == extractor.language
+        )
+        if not language_paths and not any(old[p].language == extractor.language for p in removed):
+            continue
+        project = _Project(extractor, language_paths, run.fresh, store, source)
+        resolver = extractor.resolver(project)
+        keys = {p: resolver.keys(p) for p in language_paths}
+        todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
+        whole = getattr(resolver, "resolve_all", None)
+        if whole is not None:
+            for path, graph in _resolve_whole(
+                resolver,
+                extractor.language,
+                language_paths,
+                run.fresh,
+                old,
+                keys,
+                removed,
+                progress,
+            ).items():
+                graphs[path] = (graph, keys[path])
+            continue
+        for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
+            graphs[path] = (graph, keys[path])
+
+    return graphs
+
+
 def _resolve_whole(
     resolver: Any,
     language: str,
@@ -349,7 +378,9 @@ def _resolve_whole(
     if not changed and not gone:
         return {}
     program_changed = bool(gone) or any(
-        p not in old or old[p].interface_digest != fresh[p].interface_digest or old[p].keys != keys[p]
+        p not in old
+        or old[p].interface_digest != fresh[p].interface_digest
+        or old[p].keys != keys[p]
         for p in changed
     )
     relocate = getattr(resolver, "relocate", None)
@@ -363,14 +394,43 @@ def _resolve_whole(
     return found
 
 
+def _unchanged(
+    graphs: dict[str, tuple[FileGraph, frozenset[str]]],
+    webs: dict[str, str],
+    old: dict[str, FileState],
+) -> dict[str, str]:
+    """Each resolution's digest; those that came out as stored are dropped from ``graphs``
+    and ``webs``: nothing to write."""
+    digests = {
+        path: _graph_digest(graph, keys, webs[path]) for path, (graph, keys) in graphs.items()
+    }
+    for path in [p for p in graphs if p in old and old[p].resolution == digests[p]]:
+        del graphs[path]
+        del webs[path]
+    return digests
+
+
 def _graph_digest(graph: FileGraph, keys: frozenset[str], web: str) -> str:
     """What a file's resolution stores, as one digest: equal digests, nothing to write."""
-    nodes = sorted((str(n.key.kind), n.key.qualname, n.key.path, n.language, n.line, n.end_line) for n in graph.nodes)
+    nodes = sorted(
+        (str(n.key.kind), n.key.qualname, n.key.path, n.language, n.line, n.end_line)
+        for n in graph.nodes
+    )
     edges = sorted(
         (
-            str(e.kind), e.source.id, e.target.id, str(e.provenance), e.confidence,
-            e.location.line, e.location.col, e.location.end_line, e.location.end_col,
-            e.quote, e.evidence, ",".join(sorted(e.flags)), e.sites,
+            str(e.kind),
+            e.source.id,
+            e.target.id,
+            str(e.provenance),
+            e.confidence,
+            e.location.line,
+            e.location.col,
+            e.location.end_line,
+            e.location.end_col,
+            e.quote,
+            e.evidence,
+            ",".join(sorted(e.flags)),
+            e.sites,
         )
         for e in graph.edges
     )

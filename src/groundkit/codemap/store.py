@@ -250,8 +250,7 @@ class MapStore:
                 "INSERT OR IGNORE INTO deps VALUES (?, ?)", [(k, owner) for k in depends_on]
             )
             self._conn.execute(
-                "UPDATE files SET keys = ?, unresolved = ?, web = ?, resolution = ?"
-                " WHERE path = ?",
+                "UPDATE files SET keys = ?, unresolved = ?, web = ?, resolution = ? WHERE path = ?",
                 (json.dumps(sorted(keys)), unresolved, web, digest, owner),
             )
 
@@ -309,7 +308,9 @@ class MapStore:
         ]
         edges = [
             _edge(r)
-            for r in self._conn.execute(f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN} WHERE e.owner = ?", (path,))
+            for r in self._conn.execute(
+                f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN} WHERE e.owner = ?", (path,)
+            )
         ]
         row = self._conn.execute(
             "SELECT unresolved, web FROM files WHERE path = ?", (path,)

@@ -20,13 +20,13 @@ import msgspec
 from groundkit.codemap.extract.base import FileFacts, FileGraph, Project, SourceFile
 from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import parse_python
-from groundkit.codemap.extract.python.parse.facts import Facts, Kind
+from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.resolve.graph import PythonFile
 from groundkit.codemap.extract.python.resolve.relocate import relocate
-from groundkit.codemap.routes import load_web
 from groundkit.codemap.extract.python.values.certainty import choices
 from groundkit.codemap.extract.python.values.program import Program
 from groundkit.codemap.extract.python.values.solver import solve
+from groundkit.codemap.routes import load_web
 
 __all__ = ["PythonExtractor", "SolveStats"]
 
@@ -101,7 +101,14 @@ class PythonResolver:
             if info is None or not isinstance(old.body, Facts) or not isinstance(new, Facts):
                 return None
             moved = relocate(
-                path, info.name, old.body, new, nodes, edges, unresolved, load_web([web] if web else [])
+                path,
+                info.name,
+                old.body,
+                new,
+                nodes,
+                edges,
+                unresolved,
+                load_web([web] if web else []),
             )
             if moved is None:
                 return None
@@ -135,10 +142,14 @@ def _interface(facts: Facts) -> Interface:
         facts.ops,
         facts.variables,
         facts.all,
-        [(s.qual, s.kind, s.parent, s.params, s.flags, s.decorators, s.bases, s.base_refs)
-         for s in facts.scopes],
-        [(s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder, s.args, s.keywords)
-         for s in facts.sites],
+        [
+            (s.qual, s.kind, s.parent, s.params, s.flags, s.decorators, s.bases, s.base_refs)
+            for s in facts.scopes
+        ],
+        [
+            (s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder, s.args, s.keywords)
+            for s in facts.sites
+        ],
         [(i.scope, i.module, i.level, i.name, i.flags) for i in facts.imports],
     )
     digest = hashlib.blake2b(_ENCODER.encode(program), digest_size=16).hexdigest()

@@ -12,7 +12,7 @@ from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.parse.syntax import annotation_ref, storable
 from groundkit.codemap.extract.python.parse.walker import Walker
 
-__all__ = ["annotation", "bind_target", "evaluate", "subscript_key", "condition"]
+__all__ = ["annotation", "bind_target", "condition", "evaluate", "subscript_key"]
 
 _BINARY: dict[type[ast.AST], str] = {
     ast.Add: "__add__",
@@ -72,14 +72,15 @@ def bind_target(w: Walker, target: ast.expr, value: int, node: ast.AST | None = 
         site = w.site(target, SiteKind.PROTOCOL, name="__iter__")
         for i, element in enumerate(target.elts):
             part = w.var()
+            inner = element
             if star is not None and i == star:
                 w.emit(f.Unpack(part, value, i, rest=True, after=count - i - 1, site=site))
                 assert isinstance(element, ast.Starred)
-                element = element.value
+                inner = element.value
             else:
                 index = i if star is None or i < star else i - count
                 w.emit(f.Unpack(part, value, index, site=site))
-            bind_target(w, element, part)
+            bind_target(w, inner, part)
     elif isinstance(target, ast.Attribute):
         obj = evaluate(w, target.value)
         w.emit(f.SetAttr(obj, target.attr, value, w.site(target, SiteKind.WRITE, name=target.attr)))

@@ -112,7 +112,9 @@ class Scope(msgspec.Struct, array_like=True, frozen=True):
     flags: int = 0
     decorators: list[str] = []  # the last name of each decorator, as written
     bases: list[int] = []  # classes: the variables holding the bases
-    base_refs: list[list[str]] = []  # classes: each base as written (["m", "Base"]; [] if not a name)
+    base_refs: list[
+        list[str]
+    ] = []  # classes: each base as written (["m", "Base"]; [] if not a name)
 
 
 class Site(msgspec.Struct, array_like=True, frozen=True):

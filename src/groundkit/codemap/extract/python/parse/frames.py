@@ -63,9 +63,7 @@ class Frame:
         return frame if frame is not None and frame.runs_later else None
 
 
-def bound_names(
-    body: list[ast.stmt], walrus: bool = True
-) -> tuple[set[str], set[str], set[str]]:
+def bound_names(body: list[ast.stmt], walrus: bool = True) -> tuple[set[str], set[str], set[str]]:
     """The names a function body binds (its locals), and those it declares ``global`` and
     ``nonlocal``; nested functions and classes bind only their own name here. ``walrus``:
     whether ``(x := ...)`` may occur (its expressions are then searched too)."""

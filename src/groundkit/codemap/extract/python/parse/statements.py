@@ -11,9 +11,9 @@ from groundkit.codemap.extract.python.parse import facts as f
 from groundkit.codemap.extract.python.parse.expressions import (
     annotation,
     bind_target,
+    condition,
     evaluate,
     subscript_key,
-    condition,
 )
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.parse.frames import bound_names
@@ -43,7 +43,7 @@ def _generic(w: Walker, node: ast.AST) -> None:
             walk_body(w, [child])
 
 
-# -- bindings ---------------------------------------------------------------------------------------
+# -- bindings -------------------------------------------------------------------------------------
 def _assign(w: Walker, node: ast.Assign) -> None:
     holder = _holder(node.targets)
     source = node.value
@@ -131,7 +131,7 @@ _OPERATORS: dict[type[ast.AST], str] = {
 }
 
 
-# -- definitions ------------------------------------------------------------------------------------
+# -- definitions ----------------------------------------------------------------------------------
 def _function(w: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
     outer = w.frame
     qual = _qual(w, node.name)
@@ -151,8 +151,15 @@ def _function(w: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
     local, glob, nonlocal_ = bound_names(node.body, w.walrus)
     local |= {p.name for p in params}
     scope = f.Scope(
-        qual, kind, outer.index, start, node.end_lineno or node.lineno, node.lineno, params,
-        flags, names,
+        qual,
+        kind,
+        outer.index,
+        start,
+        node.end_lineno or node.lineno,
+        node.lineno,
+        params,
+        flags,
+        names,
     )
     frame = w.push(scope, local)
     frame.declared_global = glob
@@ -254,8 +261,17 @@ def _class(w: Walker, node: ast.ClassDef) -> None:
         evaluate(w, keyword.value)
     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
     scope = f.Scope(
-        qual, Kind.CLASS, outer.index, start, node.end_lineno or node.lineno, node.lineno, [],
-        0, names, bases, base_refs,
+        qual,
+        Kind.CLASS,
+        outer.index,
+        start,
+        node.end_lineno or node.lineno,
+        node.lineno,
+        [],
+        0,
+        names,
+        bases,
+        base_refs,
     )
     frame = w.push(scope)
     alive = w.alive
@@ -276,7 +292,7 @@ def _return(w: Walker, node: ast.Return) -> None:
     w.alive = False
 
 
-# -- imports ----------------------------------------------------------------------------------------
+# -- imports --------------------------------------------------------------------------------------
 def _import(w: Walker, node: ast.Import) -> None:
     for alias in node.names:
         value = w.var()
@@ -331,7 +347,7 @@ def _import_fact(w: Walker, node: ast.stmt, module: str, level: int, name: str |
     )
 
 
-# -- control flow -----------------------------------------------------------------------------------
+# -- control flow ---------------------------------------------------------------------------------
 def _branches(w: Walker, bodies: list[list[ast.stmt]], include_before: bool = False) -> None:
     """Walk alternative bodies from the same state, then meet."""
     before = w.fork()
@@ -524,9 +540,8 @@ def _assert(w: Walker, node: ast.Assert) -> None:
 
 
 def _declare(w: Walker, node: ast.Global | ast.Nonlocal) -> None:
-    if w.frame.kind in (Kind.MODULE, Kind.CLASS):
-        if isinstance(node, ast.Global):
-            w.frame.declared_global.update(node.names)
+    if w.frame.kind in (Kind.MODULE, Kind.CLASS) and isinstance(node, ast.Global):
+        w.frame.declared_global.update(node.names)
 
 
 def _delete(w: Walker, node: ast.Delete) -> None:

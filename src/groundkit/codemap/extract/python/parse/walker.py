@@ -132,7 +132,7 @@ class Walker:
             return self._global(name)
         if name in frame.declared_nonlocal:
             return self._outer(frame.parent, name)
-        if frame.kind == Kind.COMP or frame.kind == Kind.CLASS:
+        if frame.kind in (Kind.COMP, Kind.CLASS):
             found = frame.env.get(name)
             if found is not None:
                 return found
@@ -199,18 +199,18 @@ class Walker:
 
     def bind(self, name: str, value: int) -> None:
         frame = self.frame
-        if frame.kind == Kind.COMP:  # only a comprehension's targets are its own
-            if name not in frame.local_names:
-                outer = frame.parent
-                while outer is not None and outer.kind == Kind.COMP:
-                    outer = outer.parent
-                if outer is not None:
-                    saved, self.frame = self.frame, outer
-                    try:
-                        self.bind(name, value)
-                    finally:
-                        self.frame = saved
-                    return
+        if frame.kind == Kind.COMP and name not in frame.local_names:
+            # Only a comprehension's targets are its own: (x := ...) binds around it.
+            outer = frame.parent
+            while outer is not None and outer.kind == Kind.COMP:
+                outer = outer.parent
+            if outer is not None:
+                saved, self.frame = self.frame, outer
+                try:
+                    self.bind(name, value)
+                finally:
+                    self.frame = saved
+                return
         if name in frame.declared_global and frame.kind != Kind.MODULE:
             self.emit(f.GlobalSet(name, value))
             return
@@ -270,8 +270,10 @@ class Walker:
         merged: Env = {}
         for name in names:
             values = [env[name] for env in alive if name in env]
-            merged[name] = self.copy_of(values) if len(values) == len(alive) else (
-                self.copy_of([*values, self.none])
+            merged[name] = (
+                self.copy_of(values)
+                if len(values) == len(alive)
+                else (self.copy_of([*values, self.none]))
             )
         self.frame.env = merged
 

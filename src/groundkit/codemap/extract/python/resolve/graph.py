@@ -32,8 +32,22 @@ _IMPORT_FLAGS = {"type_checking": EdgeFlag.TYPE_CHECKING, "optional": EdgeFlag.O
 # Values of the repository's own making: a call reaching only these and finding no target is
 # unresolved (anything else is a built-in's or a package's business).
 _OWN = frozenset(
-    {o.FUNC, o.CLASS, o.INST, o.CONE, o.CCONE, o.METH, o.CLSMETH, o.STATIC, o.PARTIAL, o.MOD,
-     o.GEN, o.SUPER, o.PROP, o.CLASSMETHOD}
+    {
+        o.FUNC,
+        o.CLASS,
+        o.INST,
+        o.CONE,
+        o.CCONE,
+        o.METH,
+        o.CLSMETH,
+        o.STATIC,
+        o.PARTIAL,
+        o.MOD,
+        o.GEN,
+        o.SUPER,
+        o.PROP,
+        o.CLASSMETHOD,
+    }
 )
 _COUNTED = (SiteKind.CALL, SiteKind.DECORATOR)
 
@@ -86,7 +100,7 @@ class PythonFile(FileResolver):
         self.node(module, 1, scopes[0].end)
         self.scope_keys.append(module)
         seen = {module}
-        for index, scope in enumerate(scopes[1:], start=1):
+        for _index, scope in enumerate(scopes[1:], start=1):
             kind = _NODE_KINDS.get(Kind(scope.kind))
             if kind is None:
                 self.scope_keys.append(None)
@@ -150,7 +164,9 @@ class PythonFile(FileResolver):
             for base in self.program.classes[(self.info.index, index)].bases:
                 target = node_key(self.program, base)
                 where = self.location(scope.at)
-                self.edge(EdgeKind.INHERITS, source, target, Provenance.INHERIT_BASE, where, scope.at)
+                self.edge(
+                    EdgeKind.INHERITS, source, target, Provenance.INHERIT_BASE, where, scope.at
+                )
 
     # -- calls ------------------------------------------------------------------------------------
     def _calls(self) -> None:

@@ -67,9 +67,9 @@ class Origins:
             scope = self.info.facts.scopes[op.scope]
             if op.index == 0 and scope.kind == Kind.METHOD and not scope.flags & f.STATIC:
                 return Origin("self", method_class=scope.parent)
-            annotated = scope.params[op.index].annotation >= 0 if op.index < len(
-                scope.params
-            ) else False
+            annotated = (
+                scope.params[op.index].annotation >= 0 if op.index < len(scope.params) else False
+            )
             return Origin("annotation" if annotated else "argument")
         if isinstance(op, f.Call):
             made = self.program.static(self.info.index, op.func)

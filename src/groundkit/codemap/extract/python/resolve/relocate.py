@@ -49,7 +49,9 @@ def relocate(
     spans: dict[str, tuple[int, int, int]] = {}
     for scope in new.scopes:  # (the first of a scope's lambdas is where its node is)
         name = f"{module}.{scope.qual}" if scope.qual else module
-        spans.setdefault(name, (scope.line, scope.end, scope.at) if scope.qual else (1, scope.end, 1))
+        spans.setdefault(
+            name, (scope.line, scope.end, scope.at) if scope.qual else (1, scope.end, 1)
+        )
     for node in nodes:
         span = spans.get(node.key.qualname)
         if node.key.path != path or span is None:
@@ -97,9 +99,13 @@ def _places(old: Facts, new: Facts) -> dict[Place, Place] | None:
     out: dict[Place, Place] = {}
     pairs: list[tuple[Place, Place]] = []
     for a, b in zip(old.sites, new.sites, strict=True):
-        pairs.append(((a.line, a.col, a.end_line, a.end_col), (b.line, b.col, b.end_line, b.end_col)))
+        pairs.append(
+            ((a.line, a.col, a.end_line, a.end_col), (b.line, b.col, b.end_line, b.end_col))
+        )
     for i, j in zip(old.imports, new.imports, strict=True):
-        pairs.append(((i.line, i.col, i.end_line, i.end_col), (j.line, j.col, j.end_line, j.end_col)))
+        pairs.append(
+            ((i.line, i.col, i.end_line, i.end_col), (j.line, j.col, j.end_line, j.end_col))
+        )
     for before, after in pairs:
         if out.setdefault(before, after) != after:
             return None  # two things at one place moved apart

@@ -139,6 +139,31 @@ class Calls:
         flow.calls_bound[func] = flow.calls_bound.get(func, 0) + 1
         scope = flow.scope(func)
         engine = flow.engine
+        positional = self._signature(func, scope.params)[0]
+        given, spread = self._arguments(func, scope, recv, args, keywords)
+        if scope.flags & f.GENERATOR:
+            engine.add(dst, [flow.value(o.GEN, *func)])
+            return
+        returned = flow.returns_param.get(func)
+        if returned and (len(returned) > 1 or func in flow.returns_other):
+            flow.alt.add(dst)  # one of several returns: a run-time choice
+        engine.flow(flow.ret(func), dst)
+        if returned:
+            self._returned(func, returned, given, spread, recv, positional, dst)
+
+    def _arguments(
+        self,
+        func: FuncKey,
+        scope: f.Scope,
+        recv: int | None,
+        args: Args,
+        keywords: list[tuple[str, int]],
+    ) -> tuple[dict[int, int], bool]:
+        """Each argument to its parameter (the receiver first, ``*args`` and ``**kwargs``
+        spread, defaults where nothing is passed); what this call passed each parameter, and
+        whether a spread left that unknown."""
+        flow = self.flow
+        engine = flow.engine
         params = scope.params
         positional, vararg, kwarg, named = self._signature(func, params)
         start = 0
@@ -182,15 +207,7 @@ class Calls:
                 default = flow.var(func[0], param.default)
                 engine.flow(default, flow.param(func, index))
                 given.setdefault(index, default)
-        if scope.flags & f.GENERATOR:
-            engine.add(dst, [flow.value(o.GEN, *func)])
-            return
-        returned = flow.returns_param.get(func)
-        if returned and (len(returned) > 1 or func in flow.returns_other):
-            flow.alt.add(dst)  # one of several returns: a run-time choice
-        engine.flow(flow.ret(func), dst)
-        if returned:
-            self._returned(func, returned, given, spread, recv, positional, dst)
+        return given, spread
 
     def _returned(
         self,
@@ -225,9 +242,7 @@ class Calls:
             )
         return found
 
-    def _spread(
-        self, var: int, func: FuncKey, remaining: list[int], vararg: int | None
-    ) -> None:
+    def _spread(self, var: int, func: FuncKey, remaining: list[int], vararg: int | None) -> None:
         """``f(*xs)``: any element of xs may land on any parameter from here on."""
         flow = self.flow
         targets = [flow.param(func, i) for i in remaining]
@@ -292,8 +307,9 @@ class Calls:
                     key = flow.values.keys[value]
                     if key[0] in (o.FUNC, o.STATIC):
                         func = key if key[0] == o.FUNC else flow.values.keys[key[1]]
-                        self.bind(site, (func[1], func[2]), r, args, keywords, t, "constructor",
-                                  operand)
+                        self.bind(
+                            site, (func[1], func[2]), r, args, keywords, t, "constructor", operand
+                        )
 
             flow.engine.on(cell, run)
         if not found:
@@ -373,7 +389,7 @@ class Calls:
             self._kept(args, dst)
             return
         if method is not None:
-            callback = lib.METHOD_CALLBACKS.get((name.split(".")[0], method))
+            callback = lib.METHOD_CALLBACKS.get((name.split(".", maxsplit=1)[0], method))
             if callback is not None:
                 self.callback(site, callback, args, keywords, dst)
                 return
@@ -464,8 +480,9 @@ class Calls:
             if given is not None:
                 call_args = [("*", given)]
         elif spec.call_with == "unknown":
-            call_args = [flow.cell(("unknown",))]
-            engine.add(call_args[0], [o.UNKNOWN_ID])  # type: ignore[list-item]
+            unknown = flow.cell(("unknown",))
+            engine.add(unknown, [o.UNKNOWN_ID])
+            call_args = [unknown]
         elif spec.call_with == "pair":
             iterable = next((a for a in after if isinstance(a, int)), None)
             element = self.rules.elements(iterable) if iterable is not None else flow.lit

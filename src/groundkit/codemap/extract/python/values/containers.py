@@ -9,6 +9,7 @@ a class of the repository runs ``__iter__``, then ``__next__`` on what that retu
 from __future__ import annotations
 
 from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.engine import each
 from groundkit.codemap.extract.python.values.state import Args, Flow, Rules, SiteKey
 
 __all__ = ["Containers"]
@@ -29,7 +30,7 @@ class Containers:
         if found is not None:
             return found
         found = self._elements[var] = self.flow.temp()
-        self.flow.engine.on(var, lambda new: [self.iterate(v, found, None, var) for v in new])
+        self.flow.engine.on(var, each(lambda v: self.iterate(v, found, None, var)))
         return found
 
     def iterate(self, value: int, dst: int, site: SiteKey | None, operand: int) -> None:
@@ -60,9 +61,7 @@ class Containers:
             if self.rules.protocol(
                 site, value, "__aiter__" if is_async else "__iter__", [], iterator, operand
             ):
-                engine.on(
-                    iterator, lambda new: [self._next(v, dst, at, iterator, is_async) for v in new]
-                )
+                engine.on(iterator, each(lambda v: self._next(v, dst, at, iterator, is_async)))
             elif not self.rules.protocol(site, value, "__getitem__", [flow.lit], dst, operand):
                 engine.add(dst, [o.UNKNOWN_ID])  # (a class indexable from 0 iterates too)
         elif kind in (o.UNKNOWN, o.EXT, o.EXTINST, o.BOUND):
@@ -139,7 +138,9 @@ class Containers:
             flow.engine.flow(src, target)
         elif kind in _INSTANCES:
             if site is not None:
-                self.rules.protocol(site, value, "__setitem__", [flow.lit, src], flow.temp(), operand)
+                self.rules.protocol(
+                    site, value, "__setitem__", [flow.lit, src], flow.temp(), operand
+                )
         elif kind in (o.EXT, o.EXTINST, o.BOUND, o.UNKNOWN):
             self.rules.escape(src)
 
@@ -242,15 +243,16 @@ class Containers:
         elif name == "copy":
             engine.add(dst, [container])
         elif name == "sort":
-            key = next((v for k, v in keywords if k == "key"), None)
-            if key is not None:
+            sorter = next((v for k, v in keywords if k == "key"), None)
+            if sorter is not None:
                 element = flow.every(container)
                 engine.on(
-                    key,
-                    lambda new: [
-                        self.rules.call(site, v, [element], [], flow.temp(), "callback", key)
-                        for v in new
-                    ],
+                    sorter,
+                    each(
+                        lambda v: self.rules.call(
+                            site, v, [element], [], flow.temp(), "callback", sorter
+                        )
+                    ),
                 )
             engine.add(dst, [o.LIT_ID])
         else:
@@ -267,9 +269,7 @@ class Containers:
             def run(new: set[int]) -> None:
                 for value in new:
                     if flow.values.keys[value][0] in o.CONTAINERS:
-                        flow.on_slots(
-                            value, lambda k, s: flow.engine.flow(s, flow.slot(merged, k))
-                        )
+                        flow.on_slots(value, lambda k, s: flow.engine.flow(s, flow.slot(merged, k)))
                         flow.engine.flow(flow.loose(value), flow.loose(merged))
                     else:
                         self.iterate(value, flow.loose(merged), None, source)

@@ -16,15 +16,31 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from groundkit.codemap.extract.python.values.objects import CONTAINERS, LIT_ID, STR, UNKNOWN_ID, Values
+from groundkit.codemap.extract.python.values.objects import (
+    CONTAINERS,
+    LIT_ID,
+    STR,
+    UNKNOWN_ID,
+    Values,
+)
 
-__all__ = ["MAX_CONTAINERS", "MAX_STRINGS", "MAX_VALUES", "Engine", "Rule"]
+__all__ = ["MAX_CONTAINERS", "MAX_STRINGS", "MAX_VALUES", "Engine", "Rule", "each"]
 
 MAX_VALUES = 128
 MAX_STRINGS = 4
 MAX_CONTAINERS = 12
-Rule = Callable[[set[int]], None]
+Rule = Callable[[set[int]], object]  # (what a rule returns is not used)
 Overflow = Callable[[int, set[int]], int]
+
+
+def each(function: Callable[[int], object]) -> Rule:
+    """A rule that runs ``function`` on every new value."""
+
+    def rule(new: set[int]) -> None:
+        for value in new:
+            function(value)
+
+    return rule
 
 
 class Engine:

@@ -15,12 +15,12 @@ __all__ = [
     "BUILTIN_PROTOCOLS",
     "CHOOSES",
     "DYNAMIC",
-    "Callback",
     "LIBRARY",
     "METHOD_CALLBACKS",
     "NAMED_PACKAGES",
-    "WEB_PACKAGES",
     "PASS_THROUGH",
+    "WEB_PACKAGES",
+    "Callback",
 ]
 
 

@@ -11,7 +11,10 @@ the way (getters, ``__get__``, ``__getattr__``) are recorded at each site that r
 
 from __future__ import annotations
 
+from functools import partial
+
 from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.engine import each
 from groundkit.codemap.extract.python.values.program import ClassKey
 from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, Rules, SiteKey
 
@@ -122,16 +125,12 @@ class Lookups:
         for owner in mro[start:]:
             cell = flow.class_attr(owner, attr)
             flow.depends.append((cell, dst))
-            flow.engine.on(
-                cell, lambda new: self._bound(new, value, attr, recv, instance, dst)
-            )
+            flow.engine.on(cell, lambda new: self._bound(new, value, attr, recv, instance, dst))
             if flow.program.binds_in_class(owner, attr):
                 return True
         return False
 
-    def _missing(
-        self, cls: ClassKey, value: int, attr: str, instance: bool, dst: int
-    ) -> None:
+    def _missing(self, cls: ClassKey, value: int, attr: str, instance: bool, dst: int) -> None:
         flow = self.flow
         if flow.program.classes[cls].open:
             flow.engine.add(dst, [self.outside])  # from a base outside the repository
@@ -255,7 +254,7 @@ class Lookups:
             once = ("setter", cell, site)
             if once not in flow.once:
                 flow.once.add(once)
-                flow.engine.on(cell, lambda new, v=value: self._set(new, v, site, operand))
+                flow.engine.on(cell, partial(self._set, receiver=value, site=site, operand=operand))
 
     def _set(self, new: set[int], receiver: int, site: SiteKey, operand: int) -> None:
         keys = self.flow.values.keys
@@ -264,7 +263,13 @@ class Lookups:
             if key[0] == o.PROP and key[2] >= 0:
                 setter = keys[key[2]]
                 self.rules.bind(
-                    site, (setter[1], setter[2]), receiver, [], [], self.flow.temp(), "property",
+                    site,
+                    (setter[1], setter[2]),
+                    receiver,
+                    [],
+                    [],
+                    self.flow.temp(),
+                    "property",
                     operand,
                 )
 
@@ -292,18 +297,12 @@ class Lookups:
                     if text is None:
                         flow.engine.add(dst, [o.UNKNOWN_ID])
                     else:
-                        flow.engine.on(
-                            obj,
-                            lambda objs, a=text: [
-                                self.attribute(v, a, dst, site, operand) for v in objs
-                            ],
+                        found = partial(
+                            self.attribute, attr=text, dst=dst, site=site, operand=operand
                         )
+                        flow.engine.on(obj, each(found))
                 elif extra is not None:
-                    flow.engine.on(
-                        obj,
-                        lambda objs, a=text: [
-                            self.store(v, a, extra, site, operand) for v in objs
-                        ],
-                    )
+                    stored = partial(self.store, attr=text, src=extra, site=site, operand=operand)
+                    flow.engine.on(obj, each(stored))
 
         flow.engine.on(attr_var, names)

@@ -14,6 +14,7 @@ from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.values import objects as o
 from groundkit.codemap.extract.python.values.calls import Calls
 from groundkit.codemap.extract.python.values.containers import Containers
+from groundkit.codemap.extract.python.values.engine import each
 from groundkit.codemap.extract.python.values.lookups import Lookups
 from groundkit.codemap.extract.python.values.program import Program
 from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, How, SiteKey
@@ -197,15 +198,13 @@ class Solver:
         site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((obj, dst))
         attribute = self.lookups.attribute
-        self.flow.engine.on(
-            obj, lambda new: [attribute(v, op.attr, dst, site, obj) for v in new]
-        )
+        self.flow.engine.on(obj, each(lambda v: attribute(v, op.attr, dst, site, obj)))
 
     def _setattr(self, file: int, op: f.SetAttr) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = (file, op.site) if op.site >= 0 else None
         store = self.lookups.store
-        self.flow.engine.on(obj, lambda new: [store(v, op.attr, src, site, obj) for v in new])
+        self.flow.engine.on(obj, each(lambda v: store(v, op.attr, src, site, obj)))
 
     def _sub(self, file: int, op: f.Sub) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
@@ -215,14 +214,14 @@ class Solver:
         bounds = op.bounds if op.slice else None
         self.flow.engine.on(
             obj,
-            lambda new: [subscript(v, op.key, dst, bounds, site, op.protocol, obj) for v in new],
+            each(lambda v: subscript(v, op.key, dst, bounds, site, op.protocol, obj)),
         )
 
     def _setsub(self, file: int, op: f.SetSub) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = (file, op.site) if op.site >= 0 else None
         store = self.containers.store
-        self.flow.engine.on(obj, lambda new: [store(v, op.key, src, site, obj) for v in new])
+        self.flow.engine.on(obj, each(lambda v: store(v, op.key, src, site, obj)))
 
     def _container(self, file: int, op: f.NewContainer) -> None:
         value = self.flow.value(o.CONT, file, op.dst, op.kind)
@@ -236,7 +235,7 @@ class Solver:
         args, keywords = self.calls.site_args(site)
         how = "decorator" if flow.site(site).kind == SiteKind.DECORATOR else "call"
         call = self.calls.call
-        flow.engine.on(func, lambda new: [call(site, v, args, keywords, dst, how, func) for v in new])
+        flow.engine.on(func, each(lambda v: call(site, v, args, keywords, dst, how, func)))
 
     def _ret(self, file: int, op: f.Ret) -> None:
         flow = self.flow
@@ -261,7 +260,7 @@ class Solver:
         site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((src, dst))
         iterate = self.containers.iterate
-        self.flow.engine.on(src, lambda new: [iterate(v, dst, site, src) for v in new])
+        self.flow.engine.on(src, each(lambda v: iterate(v, dst, site, src)))
 
     def _unpack(self, file: int, op: f.Unpack) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
@@ -269,15 +268,17 @@ class Solver:
         self.flow.depends.append((src, dst))
         unpack = self.containers.unpack
         self.flow.engine.on(
-            src, lambda new: [unpack(v, op.index, op.rest, op.after, dst, site, src) for v in new]
+            src, each(lambda v: unpack(v, op.index, op.rest, op.after, dst, site, src))
         )
 
     def _binop(self, file: int, op: f.BinOp) -> None:
         flow = self.flow
         dunders = flow.program.dunders
         plain = op.method not in dunders and _FALLBACKS.get(op.method) not in dunders
-        if plain and _REFLECTED.get(op.method) not in dunders and "__" + op.method[3:] not in (
-            dunders
+        if (
+            plain
+            and _REFLECTED.get(op.method) not in dunders
+            and "__" + op.method[3:] not in (dunders)
         ):
             self._plain_binop(file, op)
             return
@@ -303,9 +304,12 @@ class Solver:
                     if method == "__iadd__":
                         flow.engine.flow(self.elements(right), flow.loose(value))
                     else:
-                        flow.engine.on(right, lambda more: flow.engine.add(dst, [
-                            v for v in more if flow.values.keys[v][0] in o.CONTAINERS
-                        ]))
+                        flow.engine.on(
+                            right,
+                            lambda more: flow.engine.add(
+                                dst, [v for v in more if flow.values.keys[v][0] in o.CONTAINERS]
+                            ),
+                        )
                 elif kind == o.UNKNOWN:
                     out.append(o.UNKNOWN_ID)
                 else:
@@ -348,9 +352,12 @@ class Solver:
                 if op.method == "__iadd__":
                     flow.engine.flow(self.elements(right), flow.loose(value))
                 else:
-                    flow.engine.on(right, lambda more: flow.engine.add(dst, [
-                        v for v in more if flow.values.keys[v][0] in o.CONTAINERS
-                    ]))
+                    flow.engine.on(
+                        right,
+                        lambda more: flow.engine.add(
+                            dst, [v for v in more if flow.values.keys[v][0] in o.CONTAINERS]
+                        ),
+                    )
             else:
                 out.append(o.UNKNOWN_ID if kind == o.UNKNOWN else o.LIT_ID)
         flow.engine.add(dst, out)

@@ -15,7 +15,15 @@ from groundkit.codemap.extract.python.web.frameworks import METHODS
 from groundkit.codemap.model import NodeKey, NodeKind
 from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
 
-__all__ = ["WebContext"]
+__all__ = ["WebContext", "made_at"]
+
+
+def made_at(entry: tuple[object, ...]) -> tuple[int, int]:
+    """The (file, call site) an outside object kept from the call that made it."""
+    made = entry[2]
+    assert isinstance(made, tuple)
+    return int(made[0]), int(made[1])
+
 
 _DEPTH = 8
 
@@ -75,7 +83,7 @@ class WebContext:
         strings = [self.key(v) for v in self.held(var)]
         texts = {k[1] for k in strings if k[0] == o.STR}
         if len(texts) == 1 and all(k[0] == o.STR for k in strings):
-            return [texts.pop()]
+            return [str(texts.pop())]
         return None
 
     def literal(self, var: int | None) -> str | None:
@@ -150,7 +158,7 @@ class WebContext:
         entry = self.key(value)
         if entry[0] != o.EXTINST or entry[2] is None:
             return None
-        file, index = entry[2]  # type: ignore[misc]
+        file, index = made_at(entry)
         info = self.program.files[file]
         site = info.facts.sites[index]
         if not site.holder:

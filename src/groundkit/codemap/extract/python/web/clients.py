@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from groundkit.codemap.extract.python.parse import facts as f
-from groundkit.codemap.extract.python.web.arguments import WebContext
+from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
 from groundkit.codemap.extract.python.web.frameworks import METHODS, role_of
 from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import HttpCallSite
@@ -20,9 +20,8 @@ def client_call(
     """``client.get(url)`` on a client object: its ``base_url`` comes first."""
     entry = ctx.key(receiver)
     base: list[str | None] = []
-    made = entry[2]
-    if made is not None:
-        file, index = made  # type: ignore[misc]
+    if entry[2] is not None:
+        file, index = made_at(entry)
         maker = ctx.program.files[file].facts.sites[index]
         given = next((v for name, v in maker.keywords if name == "base_url"), None)
         if given is not None:
@@ -34,9 +33,7 @@ def client_call(
     _http(ctx, attr, site, caller, where, base)
 
 
-def module_call(
-    ctx: WebContext, name: str, site: f.Site, caller: NodeKey, where: Location
-) -> None:
+def module_call(ctx: WebContext, name: str, site: f.Site, caller: NodeKey, where: Location) -> None:
     """``requests.get(url)``, ``httpx.post(url)``."""
     parts = name.split(".")
     if len(parts) == 2 and parts[0] in _CLIENT_MODULES:

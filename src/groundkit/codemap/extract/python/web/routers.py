@@ -44,7 +44,8 @@ def _router(ctx: WebContext, index: int, site: f.Site, callee: int) -> None:
         role = role_of(str(entry[1])) if entry[0] == o.EXT else None
         if role not in ROUTERS:
             continue
-        is_app, prefix_keyword = ROUTERS[role]  # type: ignore[index]
+        assert role is not None
+        is_app, prefix_keyword = ROUTERS[role]
         made = ctx.flow.value(o.EXTINST, entry[1], (ctx.info.index, index))
         origin = ctx.origin(made)
         if origin is None:
@@ -91,9 +92,7 @@ def _bound(ctx: WebContext, receiver: int, attr: str, site: f.Site) -> None:
 def _decorated(ctx: WebContext, site: f.Site) -> None:
     """``@app.get("/x")`` over a function: a route, declared where the factory is called."""
     factory = ctx.info.facts.sites[site.factory]
-    callee = next(
-        (op.func for op in _calls_at(ctx, site.factory)), None
-    )
+    callee = next((op.func for op in _calls_at(ctx, site.factory)), None)
     if callee is None:
         return
     handler = ctx.node.scope_keys[site.target]  # type: ignore[attr-defined]

@@ -71,15 +71,17 @@ def _patterns(ctx: WebContext, container: int) -> list[tuple[int, int]]:
     out = []
     for value in sorted(ctx.flow.engine.held(ctx.flow.every(container))):
         entry = ctx.key(value)
-        if entry[0] == o.EXTINST and entry[2] is not None:
-            if str(entry[1]).rsplit(".", 1)[-1] in _URLCONF:
-                out.append(entry[2])
+        urlish = entry[0] == o.EXTINST and str(entry[1]).rsplit(".", 1)[-1] in _URLCONF
+        if urlish and entry[2] is not None:
+            out.append(entry[2])
     return out  # type: ignore[return-value]
 
 
 def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
     for file, index in calls:
-        there = ctx if file == ctx.info.index else WebContext(ctx.flow, ctx.program.files[file], None)
+        there = (
+            ctx if file == ctx.info.index else WebContext(ctx.flow, ctx.program.files[file], None)
+        )
         site = there.info.facts.sites[index]
         call = there.info.calls_by_site().get(index)
         route = there.literal(there.arg(site, 0, "route", "regex"))
