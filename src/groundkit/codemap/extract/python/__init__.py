@@ -9,10 +9,12 @@ out the same are not rewritten.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import ClassVar
 
 import msgspec
@@ -118,6 +120,10 @@ class PythonResolver:
 
     def resolve_all(self, paths: Sequence[str]) -> dict[str, FileGraph]:
         """Every file's graph: any file's values may reach any other's calls."""
+        with _collector_paused():
+            return self._resolve_all()
+
+    def _resolve_all(self) -> dict[str, FileGraph]:
         started = time.perf_counter()
         files = [(p, self.project.facts(p).body) for p in self.project.paths()]
         program = Program(
@@ -135,6 +141,20 @@ class PythonResolver:
             time.perf_counter() - started,
         )
         return graphs
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The solver makes millions of objects that live until it is done, and no garbage worth
+    collecting meanwhile: the cyclic collector's passes over them took two thirds of a solve
+    (django: 14.3 s of CPU with it, 4.9 s without)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _interface(facts: Facts) -> Interface:

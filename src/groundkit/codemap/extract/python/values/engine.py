@@ -166,20 +166,35 @@ class Engine:
 
     def run(self) -> None:
         queue, pending, succ, rules, add = self.queue, self.pending, self.succ, self.rules, self.add
-        later = self.later
+        pts, special, later = self.pts, self.special, self.later
+        popleft, append = queue.popleft, queue.append
         while queue or later:
             while later:
                 self.flow(*later.pop())
             if not queue:
                 break
-            var = queue.popleft()
+            var = popleft()
             delta = pending.pop(var, None)
             if not delta:
                 continue
             targets = succ[var]
             if targets:
+                plain = not (delta & special)
                 for dst in targets:
-                    add(dst, delta)
+                    held = pts[dst]
+                    if held is None or not plain or len(held) + len(delta) > MAX_VALUES:
+                        add(dst, delta)  # the careful way: bounds to check
+                        continue
+                    new = delta - held
+                    if not new:
+                        continue
+                    held |= new  # (inline add: nothing bounded in it)
+                    waiting = pending.get(dst)
+                    if waiting is None:
+                        pending[dst] = new
+                        append(dst)
+                    else:
+                        waiting |= new
             found = rules[var]
             if found:
                 for rule in list(found):

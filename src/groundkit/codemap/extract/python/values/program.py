@@ -193,7 +193,7 @@ class Program:
         op = info.op_of(var)
         if isinstance(op, f.Def):
             scope = info.facts.scopes[op.scope]
-            return ("class", (file, op.scope)) if scope.kind == Kind.CLASS else None
+            return ("class" if scope.kind == Kind.CLASS else "func", (file, op.scope))
         if isinstance(op, f.Copy | f.Annot) and getattr(op, "src", -1) >= 0:
             return self.static(file, op.src)
         if isinstance(op, f.Phi | f.Final):
@@ -203,6 +203,12 @@ class Program:
             return self.member(file, op.name)
         if isinstance(op, f.Import):
             return self._imported(file, op)
+        if isinstance(op, f.StarImport):
+            absolute = self.absolute(file, op.module, op.level)
+            found = self.module(file, absolute) if absolute else None
+            if found is not None and found[0] == "mod" and self.exports(found[1], op.name):
+                return self.member(found[1], op.name)
+            return self.static(file, op.before) if op.before >= 0 else None
         if isinstance(op, f.Attr) and op.attr is not None:
             owner = self.static(file, op.obj)
             if owner is None:
@@ -211,11 +217,49 @@ class Program:
                 return self.member(owner[1], op.attr)
             if owner[0] == "ext":
                 return ("ext", f"{owner[1]}.{op.attr}")
+            if owner[0] == "class":  # a class nested in another: ``Base.Meta``
+                return self._class_member(owner[1], op.attr)
         if isinstance(op, f.Call):
-            callee = self.static(file, op.func)
-            if callee is not None and callee[0] == "ext":
-                return ("extcall", callee[1])
+            return self._called(file, op)
         return None
+
+    def _called(self, file: int, op: f.Call) -> Static | None:
+        """What a call gives, as far as a base class needs: a decorated class stays that class
+        when the decorator is from outside the repository (taken to keep it) or is one of the
+        repository's that returns what it is given."""
+        callee = self.static(file, op.func)
+        site = self.files[file].facts.sites[op.site]
+        if site.kind == f.SiteKind.DECORATOR and site.args:
+            keeps = callee is not None and (
+                callee[0] in ("ext", "builtin") or (callee[0] == "func" and self._identity(callee[1]))
+            )
+            if keeps:
+                return self.static(file, site.args[0])
+        if callee is not None and callee[0] == "ext":
+            return ("extcall", callee[1])
+        return None
+
+    def _identity(self, func: tuple[int, int]) -> bool:
+        """A function whose every ``return`` gives back its first parameter unchanged."""
+        info = self.files[func[0]]
+        returns = [op for op in info.facts.ops if isinstance(op, f.Ret) and op.scope == func[1]]
+        if not returns:
+            return False
+        for ret in returns:
+            given = info.op_of(ret.src)
+            if not (isinstance(given, f.ParamIn) and given.scope == func[1] and given.index == 0):
+                return False
+        return True
+
+    def _class_member(self, cls: ClassKey, name: str) -> Static | None:
+        info = self.files[cls[0]]
+        sources = [
+            op.src
+            for op in info.facts.ops
+            if isinstance(op, f.ClassBind) and op.scope == cls[1] and op.name == name
+        ]
+        found = {self.static(cls[0], s) for s in sources}
+        return found.pop() if len(found) == 1 else None
 
     def _imported(self, file: int, op: f.Import) -> Static | None:
         absolute = self.absolute(file, op.module, op.level)
