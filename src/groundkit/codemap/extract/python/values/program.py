@@ -231,7 +231,8 @@ class Program:
         site = self.files[file].facts.sites[op.site]
         if site.kind == f.SiteKind.DECORATOR and site.args:
             keeps = callee is not None and (
-                callee[0] in ("ext", "builtin") or (callee[0] == "func" and self._identity(callee[1]))
+                callee[0] in ("ext", "builtin")
+                or (callee[0] == "func" and self._identity(callee[1]))
             )
             if keeps:
                 return self.static(file, site.args[0])

@@ -10,7 +10,7 @@ import re
 
 from groundkit.codemap.extract.python.parse import facts as f
 from groundkit.codemap.extract.python.values import objects as o
-from groundkit.codemap.extract.python.web.arguments import WebContext
+from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
 from groundkit.codemap.model import Location, Provenance
 from groundkit.codemap.routes import ANY_METHOD, Mount, RouteDecl, RouterDef
 
@@ -66,15 +66,49 @@ def _made_by(info: object, var: int, container_var: int) -> bool:
     return False
 
 
-def _patterns(ctx: WebContext, container: int) -> list[tuple[int, int]]:
-    """The ``path()``-like calls a list holds, as (file, site)."""
-    out = []
-    for value in sorted(ctx.flow.engine.held(ctx.flow.every(container))):
+def _patterns(ctx: WebContext, container: int, depth: int = 0) -> list[tuple[int, int]]:
+    """The ``path()``-like calls a list holds, as (file, site): Django's (an outside object
+    made by ``django.urls.path``), or, mapping Django itself, the calls of its own ``path``
+    written in the list (and in lists added to it with ``+=``)."""
+    out: set[tuple[int, int]] = set()
+    for value in ctx.flow.engine.held(ctx.flow.every(container)):
         entry = ctx.key(value)
         urlish = entry[0] == o.EXTINST and str(entry[1]).rsplit(".", 1)[-1] in _URLCONF
         if urlish and entry[2] is not None:
-            out.append(entry[2])
-    return out  # type: ignore[return-value]
+            out.add(made_at(entry))
+    entry = ctx.key(container)
+    if entry[0] == o.CONT and depth < 4:
+        file, var = int(entry[1]), int(entry[2])  # type: ignore[call-overload]
+        info = ctx.program.files[file]
+        for op in info.facts.ops:
+            if isinstance(op, f.SetSub) and op.obj == var:
+                call = info.op_of(op.src)
+                if isinstance(call, f.Call) and _django_own(ctx, file, call):
+                    out.add((file, call.site))
+            elif (
+                isinstance(op, f.BinOp) and op.method == "__iadd__" and _made_by(info, op.left, var)
+            ):
+                for more in ctx.flow.engine.held(info.base + op.right):
+                    if ctx.key(more)[0] == o.CONT:
+                        out.update(_patterns(ctx, more, depth + 1))
+    return sorted(out)
+
+
+def _django_own(ctx: WebContext, file: int, call: f.Call) -> bool:
+    """A ``path()`` call of Django's own, when the map is of Django itself."""
+    site = ctx.program.files[file].facts.sites[call.site]
+    if site.name not in _URLCONF:
+        return False
+    program = ctx.program
+    for value in ctx.flow.engine.held(program.files[file].base + call.func):
+        entry = ctx.key(value)
+        if entry[0] == o.PARTIAL:  # django.urls.path = partial(_path, ...)
+            entry = ctx.key(int(entry[1]))  # type: ignore[call-overload]
+        if entry[0] == o.FUNC:
+            path = program.files[int(entry[1])].path  # type: ignore[call-overload]
+            if program.layout.modules[path].full_name.startswith("django.urls"):
+                return True
+    return False
 
 
 def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
