@@ -197,17 +197,17 @@ class Program:
         if isinstance(op, f.Copy | f.Annot) and getattr(op, "src", -1) >= 0:
             return self.static(file, op.src)
         if isinstance(op, f.Phi | f.Final):
-            found = {self.static(file, s) for s in op.srcs if s != f.NONE_VAR}
-            return found.pop() if len(found) == 1 else None
+            agreed = {self.static(file, s) for s in op.srcs if s != f.NONE_VAR}
+            return agreed.pop() if len(agreed) == 1 else None
         if isinstance(op, f.Global):
             return self.member(file, op.name)
         if isinstance(op, f.Import):
             return self._imported(file, op)
         if isinstance(op, f.StarImport):
             absolute = self.absolute(file, op.module, op.level)
-            found = self.module(file, absolute) if absolute else None
-            if found is not None and found[0] == "mod" and self.exports(found[1], op.name):
-                return self.member(found[1], op.name)
+            source = self.module(file, absolute) if absolute else None
+            if source is not None and source[0] == "mod" and self.exports(source[1], op.name):
+                return self.member(source[1], op.name)
             return self.static(file, op.before) if op.before >= 0 else None
         if isinstance(op, f.Attr) and op.attr is not None:
             owner = self.static(file, op.obj)
