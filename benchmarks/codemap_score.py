@@ -30,7 +30,7 @@ from typing import Any
 from groundkit.codemap.api import CodeMap, open_codemap
 from groundkit.codemap.extract.python.web import regex_to_path
 from groundkit.codemap.model import NodeKind
-from groundkit.codemap.priors import PRIORS
+from groundkit.codemap.priors import PARTIAL_PRIOR, PRIORS
 from groundkit.codemap.routes import compose, load_web, normalise
 
 HERE = Path(__file__).parent
@@ -147,6 +147,9 @@ class CallTally:
             self.judged.append((name, d.provenance, correct))
             if not correct:
                 self.misses.append(f"FP {name}: {pair[0]} -> {pair[1]} ({d.provenance})")
+        for pair, d in sorted(maybe.items()):
+            if d.partial and pair not in certain:  # a partial edge has a prior of its own
+                self.judged.append((name, PARTIAL, pair in want))
         for pair in sorted(want - set(certain)):
             self.per_category[category]["fn"] += 1
             partly = " (drawn as partial)" if pair in maybe else ""
@@ -297,7 +300,7 @@ def _calibration(judged: list[tuple[str, str, bool]]) -> dict[str, Any]:
     fit_part = [j for j in judged if not _held_out(j[0])]
     eval_part = [j for j in judged if _held_out(j[0])]
     fitted = {p: v for p, (v, _) in _fit(fit_part).items()}
-    code = {str(k): v for k, v in PRIORS.items()}
+    code = {str(k): v for k, v in PRIORS.items()} | {PARTIAL: PARTIAL_PRIOR}
     return {
         "fit_cases": len({j[0] for j in fit_part}),
         "eval_cases": len({j[0] for j in eval_part}),
