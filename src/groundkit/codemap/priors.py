@@ -5,8 +5,8 @@ of ``benchmarks/codemap/calls/`` (708 expected edges), as ``python benchmarks/co
 calls --fit`` prints it: ``(correct + 0.5) / (edges + 1)``, floored to two decimals, so that a
 provenance seen a handful of times is not given a certainty it has not earned (n is beside each).
 Partial edges have one prior of their own, fitted the same way. Fitted on half of the cases,
-these priors' expected calibration error on the other half is 0.025. Imports: precision against grimp's graphs of django, fastapi, httpx and groundkit (3,586
-edges, all equal). Routes: precision against the routes the running frameworks report (518 of
+these priors' expected calibration error on the other half is 0.025. Imports: precision
+against grimp's graphs of django, fastapi, httpx and groundkit (3,586 edges, all equal). Routes: precision against the routes the running frameworks report (518 of
 ours, 515 correct). docs/codemap.md has the tables and commands.
 
 Not measured yet (no labelled set): ``inherit-base``, ``http-literal``, ``http-template`` (and the
