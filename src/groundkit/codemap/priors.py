@@ -6,8 +6,9 @@ calls --fit`` prints it: ``(correct + 0.5) / (edges + 1)``, floored to two decim
 provenance seen a handful of times is not given a certainty it has not earned (n is beside each).
 Partial edges have one prior of their own, fitted the same way. Fitted on half of the cases,
 these priors' expected calibration error on the other half is 0.025. Imports: precision
-against grimp's graphs of django, fastapi, httpx and groundkit (3,586 edges, all equal). Routes: precision against the routes the running frameworks report (518 of
-ours, 515 correct). docs/codemap.md has the tables and commands.
+against grimp's graphs of django, fastapi, httpx and groundkit (3,586 edges, all equal).
+Routes: precision against the routes the running frameworks report (518 of ours, 515
+correct). docs/codemap.md has the tables and commands.
 
 Not measured yet (no labelled set): ``inherit-base``, ``http-literal``, ``http-template`` (and the
 TypeScript provenances, which the TypeScript extractor measures): marked PROVISIONAL below.
