@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from groundkit.codemap.extract.base import FileFacts
 from groundkit.codemap.extract.typescript.summary import UNKNOWN
-from groundkit.codemap.extract.typescript.syntax import char_col, text_of
+from groundkit.codemap.extract.typescript.syntax import Columns, text_of
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -21,6 +21,7 @@ _PATTERN_HOLDERS = frozenset(
 class Scopes:
     def __init__(self, lines: list[str]) -> None:
         self.text_lines = lines
+        self.columns = Columns(lines)
         self.scopes: list[list[Any]] = []
         self.bindings: list[dict[str, Any]] = []
         self.reassigned: list[tuple[int, str]] = []
@@ -135,10 +136,9 @@ class Scopes:
 
     def where(self, node: Node) -> list[int]:
         (row, col), (end_row, end_col) = node.start_point, node.end_point
-        first = self.text_lines[row] if row < len(self.text_lines) else ""
-        last = self.text_lines[end_row] if end_row < len(self.text_lines) else ""
         self.note(row + 1)
-        return [row + 1, char_col(first, col), end_row + 1, char_col(last, end_col)]
+        columns = self.columns
+        return [row + 1, columns.col(row, col), end_row + 1, columns.col(end_row, end_col)]
 
     def add_call(self, callee: list[Any], how: str, node: Node, args: list[Any] | None) -> None:
         self.calls.append([self.current, callee, how, *self.where(node), args])
