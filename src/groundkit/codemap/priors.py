@@ -72,6 +72,8 @@ PRIORS: dict[Provenance, float] = {
     Provenance.TS_SUPER: 0.75,
     Provenance.TS_INSTANCE: 0.80,
     Provenance.TS_EXTENDS: 0.83,
+    Provenance.TS_ARGUMENT: 0.5,  # fitted below, once the cases exist
+    Provenance.TS_TABLE: 0.5,
     Provenance.ROUTE_EXPRESS: 0.91,
     Provenance.ROUTE_FASTIFY: 0.75,
 }

@@ -3,9 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-__all__ = ["Def", "Ext", "Global", "Inst", "Lit", "Mod", "Obj", "Str", "Unknown", "Value", "Web"]
+from groundkit.codemap.extract.typescript.layout import module_name
+from groundkit.codemap.extract.typescript.parse.facts import Expr
+from groundkit.codemap.model import NodeKey, NodeKind
+
+__all__ = [
+    "Anon",
+    "Def",
+    "Ext",
+    "Feed",
+    "Global",
+    "Inst",
+    "Lit",
+    "Mod",
+    "Obj",
+    "Scope",
+    "Str",
+    "Unknown",
+    "Value",
+    "Web",
+    "module_key",
+    "node_key",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +65,24 @@ class Inst:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Obj:
-    """An object literal bound to a name: its members, as summaries read in ``path``."""
+    """An object literal: its members, as records read in ``path``. ``name`` is the qualified
+    name it is bound to ("" for none): a table's identity, which member writes are matched to
+    (two values are the same table when both have the same path and a name)."""
 
     path: str
-    fields: dict[str, Any]
+    name: str
+    fields: dict[str, Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    """What parameter ``position`` of function ``func`` is given (``path``: the member of it
+    that is meant, ``{onDone}`` or ``options.onDone``), known only from the function's call
+    sites (``flow.py``)."""
+
+    func: Def
+    position: int
+    path: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +115,14 @@ class Global:
 
 
 @dataclass(frozen=True, slots=True)
+class Anon:
+    """An anonymous function of the repository: not a node, its calls belong to the function
+    around it, so calling it is neither an edge nor unresolved."""
+
+
+@dataclass(frozen=True, slots=True)
 class Lit:
-    """A literal (number, array, anonymous function): its methods are the runtime's."""
+    """A literal (number, string, array): its methods are the runtime's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,4 +130,18 @@ class Unknown:
     """Known only at run time: a parameter, a reassigned variable, a computed member."""
 
 
-Value = Def | Mod | Ext | Inst | Obj | Str | Web | Global | Lit | Unknown
+# Where an expression is read: (path, scope index); 0 is the module, -1 a file read from outside
+# (only its module-level names are seen).
+Scope = tuple[str, int]
+
+Value = Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Unknown
+
+_KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
+
+
+def node_key(value: Def) -> NodeKey:
+    return NodeKey(_KINDS[value.kind], f"{module_name(value.path)}.{value.qual}", value.path)
+
+
+def module_key(path: str) -> NodeKey:
+    return NodeKey(NodeKind.MODULE, module_name(path), path)

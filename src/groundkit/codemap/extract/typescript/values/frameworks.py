@@ -4,29 +4,31 @@ come from and the name they have there (``express`` + ``Router``), never by a va
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from groundkit.codemap.extract.typescript.values import Ext, Str, Value, Web
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.values.objects import Ext, Str, Value, Web
 
 __all__ = ["ANNOTATED", "construct"]
 
-# (package, member chain, "c" call or "n" new) -> role
-_CONSTRUCTORS: dict[tuple[str, tuple[str, ...], str], str] = {
-    ("express", (), "c"): "express",
-    ("express", ("Router",), "c"): "express-router",
-    ("express", ("Router",), "n"): "express-router",
-    ("express", ("default", "Router"), "c"): "express-router",
-    ("koa", (), "n"): "koa",
-    ("@koa/router", (), "n"): "koa-router",
-    ("koa-router", (), "n"): "koa-router",
-    ("fastify", (), "c"): "fastify",
-    ("fastify", ("fastify",), "c"): "fastify",
-    ("fastify", ("default",), "c"): "fastify",
-    ("hono", ("Hono",), "n"): "hono",
-    ("axios", ("create",), "c"): "axios",
-    ("axios", ("default", "create"), "c"): "axios",
-    ("ky", ("create",), "c"): "ky",
-    ("ky", ("extend",), "c"): "ky",
+_C, _N = How.CALL, How.NEW
+# (package, member chain, a call or a new) -> role
+_CONSTRUCTORS: dict[tuple[str, tuple[str, ...], How], str] = {
+    ("express", (), _C): "express",
+    ("express", ("Router",), _C): "express-router",
+    ("express", ("Router",), _N): "express-router",
+    ("express", ("default", "Router"), _C): "express-router",
+    ("koa", (), _N): "koa",
+    ("@koa/router", (), _N): "koa-router",
+    ("koa-router", (), _N): "koa-router",
+    ("fastify", (), _C): "fastify",
+    ("fastify", ("fastify",), _C): "fastify",
+    ("fastify", ("default",), _C): "fastify",
+    ("hono", ("Hono",), _N): "hono",
+    ("axios", ("create",), _C): "axios",
+    ("axios", ("default", "create"), _C): "axios",
+    ("ky", ("create",), _C): "ky",
+    ("ky", ("extend",), _C): "ky",
 }
 # A parameter annotated with one of these types is that framework object (a Fastify plugin's
 # instance, an Express router handed to a function that declares routes on it).
@@ -42,10 +44,10 @@ _BASE_KEYS = {"axios": "baseURL", "ky": "prefixUrl", "koa-router": "prefix"}
 
 def construct(
     callee: Value,
-    how: str,
-    args: list[Any],
+    how: How,
+    args: list[f.Expr],
     router: str,
-    pieces: Callable[[Any], Str | None],
+    pieces: Callable[[f.Expr], Str | None],
 ) -> Web | None:
     """The framework object ``callee(args)`` (or ``new callee(args)``) makes, if any."""
     if not isinstance(callee, Ext):
@@ -54,7 +56,8 @@ def construct(
     if role is None:
         return None
     key = _BASE_KEYS.get(role)
-    setting = args[0][1].get(key) if key and args and args[0][0] == "o" else None
+    first = args[0] if args else None
+    setting = first.fields.get(key) if key and isinstance(first, f.ObjectLit) else None
     text = pieces(setting) if setting is not None else None
     if role in ("axios", "ky"):
         base: tuple[str | None, ...] = text.pieces if text is not None else ()

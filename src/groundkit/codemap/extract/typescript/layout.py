@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
-from typing import Any
 
 from groundkit.codemap.extract.base import Project, Unparsable
 from groundkit.codemap.extract.typescript.config import (
@@ -24,6 +23,7 @@ from groundkit.codemap.extract.typescript.config import (
     merge,
     parse_config,
 )
+from groundkit.codemap.extract.typescript.parse.facts import Package, TsConfig
 
 __all__ = ["Layout", "Resolution", "module_name"]
 
@@ -38,6 +38,7 @@ _AS_IS = (".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs")
 _STRIPPED = (".d.ts", ".d.mts", ".d.cts", ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs")
 _CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 _PACKAGE_ENTRY = ("types", "typings", "module", "main")
+Config = TsConfig | Package
 
 
 def module_name(path: str) -> str:
@@ -70,13 +71,16 @@ class Layout:
         self.sources = {p for p in paths if p not in self.configs}
         self._options: dict[str, Options] = {}
         self._workspaces: dict[str, str] | None = None
-        self._unclaimed: dict[str, dict[str, Any] | None] = {}
+        self._unclaimed: dict[str, Config | None] = {}
+        self._claimed: dict[str, Config | None] = {}
 
     # -- configuration ----------------------------------------------------------------------------
-    def _config(self, path: str) -> dict[str, Any] | None:
+    def _config(self, path: str) -> Config | None:
         if path in self.configs:
-            data = self.project.facts(path).interface
-            return data if isinstance(data, dict) else None
+            if path not in self._claimed:
+                data = self.project.facts(path).interface
+                self._claimed[path] = data if isinstance(data, TsConfig | Package) else None
+            return self._claimed[path]
         if not path.endswith(".json") or path.rpartition("/")[2] == "package.json":
             return None
         # A config that `extends` names outside the claimed names (configs/base.json): read
@@ -112,13 +116,12 @@ class Layout:
     def _load(self, path: str, seen: tuple[str, ...]) -> Options:
         data = self._config(path)
         consulted = (path,)
-        if data is None or path in seen:
+        if not isinstance(data, TsConfig) or path in seen:
             return Options(consulted=consulted)
         folder = posixpath.dirname(path)
         base = Options()
-        extends = data.get("extends")
-        for parent in [extends] if isinstance(extends, str) else extends or []:
-            if not isinstance(parent, str) or not parent.startswith("."):
+        for parent in data.extends:
+            if not parent.startswith("."):
                 continue  # a package's shared config (@tsconfig/...): not in the repository
             target = join(folder, parent)
             if target is None:
@@ -139,10 +142,9 @@ class Layout:
         if self._workspaces is None:
             self._workspaces = {}
             for path in sorted(self.configs):
-                if path.rpartition("/")[2] == "package.json":
-                    name = (self._config(path) or {}).get("name")
-                    if isinstance(name, str) and name:
-                        self._workspaces.setdefault(name, posixpath.dirname(path))
+                data = self._config(path)
+                if isinstance(data, Package) and data.name:
+                    self._workspaces.setdefault(data.name, posixpath.dirname(path))
         return self._workspaces
 
     # -- specifiers -------------------------------------------------------------------------------
@@ -209,11 +211,11 @@ class Layout:
         out.extend(target + ext for ext in _ADDED)
         package = f"{target}/package.json" if target else "package.json"
         data = self._config(package)
-        if data is not None:
+        if isinstance(data, Package):
             out.append(package)
             for key in _PACKAGE_ENTRY:
-                entry = data.get(key)
-                joined = join(target, entry) if isinstance(entry, str) else None
+                entry = data.entries.get(key)
+                joined = join(target, entry) if entry is not None else None
                 if joined is not None:
                     out.extend(c for c in self._file_candidates(joined) if c not in out)
         index = f"{target}/index" if target else "index"

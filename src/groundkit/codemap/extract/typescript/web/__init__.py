@@ -2,25 +2,32 @@
 (``codemap.routes``): Express, Koa (``@koa/router``), Fastify and Hono routes and mounts;
 ``fetch``, ``axios`` (and ``axios.create({baseURL})`` instances) and ``ky`` calls.
 
-A framework object is recognised by the package it comes from (``frameworks.py``); a route
+A framework object is recognised by the package it comes from (``values/frameworks.py``); a route
 whose path is not a literal (or a string constant) is not a route, and a client call whose URL
 has no literal part is not an HTTP call.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from groundkit.codemap.extract.base import FileGraph
-from groundkit.codemap.extract.typescript.evaluate import Scope
-from groundkit.codemap.extract.typescript.modules import module_name
-from groundkit.codemap.extract.typescript.values import Def, Ext, Global, Mod, Value, Web
+from groundkit.codemap.extract.typescript.layout import module_name
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.objects import (
+    Def,
+    Ext,
+    Global,
+    Mod,
+    Scope,
+    Value,
+    Web,
+    node_key,
+)
 from groundkit.codemap.model import Location, NodeKey
 from groundkit.codemap.model import Provenance as P
 from groundkit.codemap.routes import ANY_METHOD, HttpCallSite, Mount, RouteDecl, RouterDef
-
-if TYPE_CHECKING:
-    from groundkit.codemap.extract.typescript.graph import _FileResolver
 
 __all__ = ["WebFacts"]
 
@@ -31,9 +38,12 @@ _FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-
 
 
 class WebFacts:
-    def __init__(self, owner: _FileResolver) -> None:
-        self.owner = owner
-        self.ev = owner.ev
+    """The web facts of one file, found while it is resolved: ``call`` for each call site,
+    then ``finish`` hands them to the file's graph. ``text`` gives a line as written."""
+
+    def __init__(self, ev: Evaluator, text: Callable[[int], str]) -> None:
+        self.ev = ev
+        self.text = text
         self.routers: dict[str, RouterDef] = {}
         self.mounts: list[Mount] = []
         self.routes: list[RouteDecl] = []
@@ -50,8 +60,7 @@ class WebFacts:
         ref: list[str],
         receiver: Value | None,
         value: Value,
-        how: str,
-        args: list[Any] | None,
+        args: list[f.Expr] | None,
         scope: Scope,
         caller: NodeKey,
         where: Location,
@@ -79,7 +88,9 @@ class WebFacts:
             # Not an app: only routers nobody mounts are roots (see frameworks.construct).
             self.routers[web.router] = RouterDef(web.router, web.prefix, False, where)
 
-    def _route(self, web: Web, attr: str, args: list[Any], scope: Scope, where: Location) -> None:
+    def _route(
+        self, web: Web, attr: str, args: list[f.Expr], scope: Scope, where: Location
+    ) -> None:
         path = self._literal(args[0] if args else None, scope)
         handler = self._handler(args[-1], scope) if len(args) > 1 else None
         if path is None or handler is None:
@@ -88,12 +99,12 @@ class WebFacts:
         methods = (ANY_METHOD,) if attr == "all" else (verb,)
         self._declare(web, methods, path, handler, P.ROUTE_EXPRESS, where)
 
-    def _route_object(self, web: Web, args: list[Any], scope: Scope, where: Location) -> None:
-        options = args[0][1] if args and args[0][0] == "o" else {}
+    def _route_object(self, web: Web, args: list[f.Expr], scope: Scope, where: Location) -> None:
+        options = _fields(args, 0)
         path = self._literal(options.get("url") or options.get("path"), scope)
         handler = self._handler(options.get("handler"), scope)
         given = options.get("method")
-        items = given[1] if given and given[0] == "a" else [given] if given else []
+        items = given.items if isinstance(given, f.ArrayLit) else [given] if given else []
         methods = tuple(sorted({m.upper() for m in (self._literal(i, scope) for i in items) if m}))
         if path is not None and handler is not None and methods:
             self._declare(web, methods, path, handler, P.ROUTE_FASTIFY, where)
@@ -108,30 +119,31 @@ class WebFacts:
         where: Location,
     ) -> None:
         assert web.router is not None
-        text = self.owner.text(where.line)
+        text = self.text(where.line)
         self.routes.append(RouteDecl(web.router, methods, path, handler, provenance, where, text))
 
-    def _mount(self, web: Web, attr: str, args: list[Any], scope: Scope, where: Location) -> None:
+    def _mount(
+        self, web: Web, attr: str, args: list[f.Expr], scope: Scope, where: Location
+    ) -> None:
         assert web.router is not None
         prefix = ""
         rest = args
-        if attr in ("use", "route") and args and args[0][0] in ("s", "t"):
+        if attr in ("use", "route") and args and isinstance(args[0], f.Str | f.Template):
             found = self._literal(args[0], scope)
             if found is None:
                 return  # a prefix known only at run time
             prefix, rest = found, args[1:]
         if attr == "register":
-            options = args[1][1] if len(args) > 1 and args[1][0] == "o" else {}
-            prefix = self._literal(options.get("prefix"), scope) or ""
+            prefix = self._literal(_fields(args, 1).get("prefix"), scope) or ""
             rest = args[:1]
         for item in rest:
             child = self._child(item, scope, attr == "register")
             if child is not None:
                 self.mounts.append(Mount(web.router, child, prefix, False, where))
 
-    def _child(self, summary: Any, scope: Scope, plugin: bool) -> str | None:
-        if summary[0] == "c" and summary[1] and summary[1][-1] == "routes":
-            summary = ["r", summary[1][:-1]]  # koa: router.routes()
+    def _child(self, summary: f.Expr, scope: Scope, plugin: bool) -> str | None:
+        if isinstance(summary, f.Call) and summary.ref and summary.ref[-1] == "routes":
+            summary = f.Ref(summary.ref[:-1])  # koa: router.routes()
         value = self.ev.value(summary, scope)
         if isinstance(value, Mod):
             value = self.ev.export(value.path, "default")
@@ -141,9 +153,7 @@ class WebFacts:
             return f"ts:{module_name(value.path)}:{value.qual}.#0"  # the plugin's instance
         return None
 
-    def _handler(self, summary: Any, scope: Scope) -> NodeKey | None:
-        from groundkit.codemap.extract.typescript.graph import node_key
-
+    def _handler(self, summary: f.Expr | None, scope: Scope) -> NodeKey | None:
         if summary is None:
             return None
         value = self.ev.value(summary, scope)
@@ -172,7 +182,7 @@ class WebFacts:
         self,
         client: Web,
         attr: str,
-        args: list[Any],
+        args: list[f.Expr],
         scope: Scope,
         caller: NodeKey,
         where: Location,
@@ -181,14 +191,14 @@ class WebFacts:
         verb = attr if attr in _VERBS else ""
         if not args:
             return
-        if args[0][0] == "o" and client.role == "axios":  # axios({url, method}), api.request({})
-            options = args[0][1]
+        if isinstance(args[0], f.ObjectLit) and client.role == "axios":  # axios({url, method})
+            options = args[0].fields
             url_arg = options.get("url")
         else:
             url_arg = args[0]
-            options = args[1][1] if len(args) > 1 and args[1][0] == "o" else None
-            if client.role == "axios" and verb in ("post", "put", "patch"):
-                options = args[2][1] if len(args) > 2 and args[2][0] == "o" else None
+            at = 2 if client.role == "axios" and verb in ("post", "put", "patch") else 1
+            item = args[at] if at < len(args) else None
+            options = item.fields if isinstance(item, f.ObjectLit) else None
         if verb:
             method = verb.upper()
         elif options is not None and "method" in options:
@@ -204,14 +214,20 @@ class WebFacts:
             pieces = _join(client.base, pieces)
             literal = False
         provenance = P.HTTP_LITERAL if literal else P.HTTP_TEMPLATE
-        text = self.owner.text(where.line)
+        text = self.text(where.line)
         self.http.append(HttpCallSite(caller, method, tuple(pieces), provenance, where, text))
 
-    def _literal(self, summary: Any, scope: Scope) -> str | None:
+    def _literal(self, summary: f.Expr | None, scope: Scope) -> str | None:
         found = self.ev.text(summary, scope) if summary is not None else None
         if found is None or None in found.pieces:
             return None
         return "".join(p for p in found.pieces if p is not None)
+
+
+def _fields(args: list[f.Expr], position: int) -> dict[str, f.Expr]:
+    """The members of an object literal argument ({} for anything else)."""
+    item = args[position] if position < len(args) else None
+    return item.fields if isinstance(item, f.ObjectLit) else {}
 
 
 def _absolute(pieces: tuple[str | None, ...]) -> bool:

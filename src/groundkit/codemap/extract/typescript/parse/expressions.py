@@ -1,38 +1,37 @@
-"""An expression as a small JSON value: what resolution needs of it, without the tree.
+"""An expression as an ``Expr`` record: what resolution needs of it, without the tree.
 
-Forms (each a list whose first item is its tag):
-
-``["s", text]`` a string literal; ``["t", [part, ...]]`` a template literal or a ``+``
-concatenation, each part a string or the summary of an expression; ``["r", [name, ...]]`` a
-reference ``a.b.c`` (``this`` and ``super`` may head it; ``"()"`` marks a call in the chain,
-``"new"`` a construction); ``["c", ref or null, [arg, ...]]`` a call; ``["n", ref or null,
-[arg, ...]]`` a ``new``; ``["o", {key: value}]`` an object literal; ``["a", [item, ...]]`` an
-array; ``["def", qual]`` a function or class defined in this file; ``["fn"]`` an anonymous one;
-``["req", specifier]`` a literal ``require()``; ``["dyn", specifier]`` a literal ``import()``;
-``["lit"]`` a number, boolean, ``null`` or regex; ``["?"]`` anything else.
+``summarise`` is bounded (depth, object keys): an expression nested deeper is ``Unknown``.
+``qual_of`` names the function and class nodes the walk has already visited.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from groundkit.codemap.extract.typescript.parse import facts as f
 from groundkit.codemap.extract.typescript.syntax import text_of
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-__all__ = ["FUNCTIONS", "UNKNOWN", "key_of", "ref_of", "string_value", "summarise"]
+__all__ = [
+    "FUNCTIONS",
+    "UNKNOWN",
+    "QualOf",
+    "args_of",
+    "key_of",
+    "ref_of",
+    "string_value",
+    "summarise",
+    "unwrap",
+]
 
-UNKNOWN: list[Any] = ["?"]
+QualOf = Callable[["Node"], "str | None"]
+
+UNKNOWN = f.Unknown()
 FUNCTIONS = frozenset(
-    {
-        "arrow_function",
-        "function_expression",
-        "function",
-        "generator_function",
-        "class",
-    }
+    {"arrow_function", "function_expression", "function", "generator_function", "class"}
 )
 _WRAPPERS = frozenset(
     {
@@ -133,63 +132,63 @@ def key_of(node: Node | None) -> str | None:
     return None
 
 
-def summarise(node: Node, qual_of: Callable[[Node], str | None], depth: int = 0) -> list[Any]:
-    """``node`` as a summary; ``qual_of`` names a function or class node already visited."""
+def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> f.Expr:
+    """``node`` as an ``Expr``; ``name``: what an object literal here is bound to."""
     node = unwrap(node)
     kind = node.type
     if depth > _DEPTH:
         return UNKNOWN
     if kind == "string":
-        return ["s", string_value(node) or ""]
+        return f.Str(string_value(node) or "")
     if kind == "template_string":
-        return ["t", _template(node, qual_of, depth)]
+        return f.Template(_template(node, qual_of, depth))
     if kind == "binary_expression" and _operator(node) == "+":
-        return ["t", _concat(node, qual_of, depth)]
+        return f.Template(_concat(node, qual_of, depth))
     if kind in FUNCTIONS:
         qual = qual_of(node)
-        return ["def", qual] if qual is not None else ["fn"]
+        return f.Fn(qual) if qual is not None else f.AnonFn()
     if kind in ("identifier", "member_expression", "subscript_expression", "this"):
         ref = ref_of(node)
-        return ["r", ref] if ref is not None else UNKNOWN
+        return f.Ref(ref) if ref is not None else UNKNOWN
     if kind == "call_expression":
         return _call(node, qual_of, depth)
     if kind == "new_expression":
         callee = node.child_by_field_name("constructor")
-        return ["n", ref_of(callee) if callee else None, args_of(node, qual_of, depth + 1)]
+        return f.New(ref_of(callee) if callee else None, args_of(node, qual_of, depth + 1))
     if kind == "object":
-        return ["o", _object(node, qual_of, depth)]
+        return f.ObjectLit(_object(node, qual_of, depth, name), name)
     if kind == "array":
-        return ["a", [summarise(c, qual_of, depth + 1) for c in node.named_children[:_KEYS]]]
+        return f.ArrayLit([summarise(c, qual_of, depth + 1) for c in node.named_children[:_KEYS]])
     if kind in _LITERALS or kind.endswith("_literal"):
-        return ["lit"]
+        return f.Lit()
     return UNKNOWN
 
 
-def args_of(call: Node, qual_of: Callable[[Node], str | None], depth: int = 0) -> list[Any]:
+def args_of(call: Node, qual_of: QualOf, depth: int = 0) -> list[f.Expr]:
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
         return []
     if arguments.type == "template_string":  # tagged template: tag`...`
-        return [["t", _template(arguments, qual_of, depth)]]
+        return [f.Template(_template(arguments, qual_of, depth))]
     return [
-        summarise(a, qual_of, depth) if a.type != "spread_element" else UNKNOWN
+        summarise(a, qual_of, depth) if a.type != "spread_element" else f.Spread()
         for a in arguments.named_children
         if a.type != "comment"
     ]
 
 
-def _call(node: Node, qual_of: Callable[[Node], str | None], depth: int) -> list[Any]:
+def _call(node: Node, qual_of: QualOf, depth: int) -> f.Expr:
     callee = node.child_by_field_name("function")
     if callee is None:
         return UNKNOWN
     arguments = args_of(node, qual_of, depth + 1)
+    first = arguments[0] if arguments else None
     if callee.type == "import":
-        spec = arguments[0][1] if arguments and arguments[0][0] == "s" else None
-        return ["dyn", spec] if spec is not None else UNKNOWN
+        return f.DynImport(first.text) if isinstance(first, f.Str) else UNKNOWN
     ref = ref_of(callee)
-    if ref == ["require"] and arguments and arguments[0][0] == "s":
-        return ["req", arguments[0][1]]
-    return ["c", ref, arguments]
+    if ref == ["require"] and isinstance(first, f.Str):
+        return f.Require(first.text)
+    return f.Call(ref, arguments)
 
 
 def _operator(node: Node) -> str:
@@ -197,8 +196,8 @@ def _operator(node: Node) -> str:
     return text_of(op) if op is not None else ""
 
 
-def _template(node: Node, qual_of: Callable[[Node], str | None], depth: int) -> list[Any]:
-    parts: list[Any] = []
+def _template(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
+    parts: list[str | f.Expr] = []
     for child in node.named_children:
         if child.type == "string_fragment":
             parts.append(text_of(child))
@@ -211,8 +210,8 @@ def _template(node: Node, qual_of: Callable[[Node], str | None], depth: int) -> 
     return parts
 
 
-def _concat(node: Node, qual_of: Callable[[Node], str | None], depth: int) -> list[Any]:
-    parts: list[Any] = []
+def _concat(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
+    parts: list[str | f.Expr] = []
     for side in ("left", "right"):
         child = node.child_by_field_name(side)
         if child is None:
@@ -222,28 +221,29 @@ def _concat(node: Node, qual_of: Callable[[Node], str | None], depth: int) -> li
             parts.extend(_concat(child, qual_of, depth))
             continue
         value = summarise(child, qual_of, depth + 1)
-        if value[0] == "s":
-            parts.append(value[1])
-        elif value[0] == "t":
-            parts.extend(value[1])
+        if isinstance(value, f.Str):
+            parts.append(value.text)
+        elif isinstance(value, f.Template):
+            parts.extend(value.parts)
         else:
             parts.append(value)
     return parts
 
 
-def _object(node: Node, qual_of: Callable[[Node], str | None], depth: int) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, f.Expr]:
+    out: dict[str, f.Expr] = {}
     for child in node.named_children[:_KEYS]:
         if child.type == "pair":
             key = key_of(child.child_by_field_name("key"))
             value = child.child_by_field_name("value")
             if key is not None and value is not None:
-                out[key] = summarise(value, qual_of, depth + 1)
+                inner = f"{name}.{key}" if name else ""
+                out[key] = summarise(value, qual_of, depth + 1, inner)
         elif child.type == "shorthand_property_identifier":
-            out[text_of(child)] = ["r", [text_of(child)]]
+            out[text_of(child)] = f.Ref([text_of(child)])
         elif child.type == "method_definition":
             key = key_of(child.child_by_field_name("name"))
             if key is not None:
                 qual = qual_of(child)
-                out[key] = ["def", qual] if qual is not None else ["fn"]
+                out[key] = f.Fn(qual) if qual is not None else f.AnonFn()
     return out
