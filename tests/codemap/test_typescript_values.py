@@ -177,3 +177,35 @@ def test_re_mapping_after_an_argument_changes_in_another_file_equals_a_fresh_map
             assert repo.map.counts() == fresh.map.counts()
         finally:
             fresh.close()
+
+
+def test_a_table_member_that_code_may_have_replaced_is_unresolved(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function a() {}
+                function b() {}
+                function c() {}
+                const spread = { run: a, ...extra(), keep: c };
+                const computed = { run: a, [name()]: b, keep: c };
+                const own = { run: a, keep: c, reset() { this.run = b; } };
+                const handed = { run: a, keep: c };
+                function patch(target) { target.run = b; }
+                patch(handed);
+                export function go() {
+                  spread.run();
+                  computed.run();
+                  own.run();
+                  handed.run();
+                  spread.keep();
+                  computed.keep();
+                  own.keep();
+                  handed.keep();
+                }
+            """,
+        },
+    )
+    assert {t for s, t in repo.pairs("calls") if s == "main.go"} == {"main.c"}
+    assert repo.report is not None
+    assert repo.report.unresolved_calls >= 4

@@ -28,6 +28,7 @@ from groundkit.codemap.extract.typescript.resolve.graph import FLOW_KEY, TypeScr
 from groundkit.codemap.extract.typescript.syntax import INSTALL_HINT
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.tables import Tables
 
 __all__ = ["INSTALL_HINT", "SOURCE_SUFFIXES", "TypeScriptExtractor", "TypeScriptResolver"]
 
@@ -66,7 +67,9 @@ class TypeScriptResolver:
     def __init__(self, project: Project) -> None:
         self.layout = Layout(project)
         self.evaluator = Evaluator(project, self.layout)
-        self.flow = Flow(self.evaluator, sorted(self.layout.sources))
+        sources = sorted(self.layout.sources)
+        self.flow = Flow(self.evaluator, sources)
+        self.tables = Tables(self.evaluator, self.flow, sources)
 
     def keys(self, path: str) -> frozenset[str]:
         if path.rpartition("/")[2] == "package.json":

@@ -42,6 +42,9 @@ def function(
     name = name or w.pending_names.get(node.id)
     kind = ScopeKind.METHOD if method else ScopeKind.FUNCTION if name else ScopeKind.ANON
     qual = w.qualify(name, unique=not method) if name else ""
+    table = w.pending_tables.pop(node.id, None)
+    if table is not None and qual:
+        w.table_methods[qual] = table
     if bind and name:
         w.bind(name, f.Fn(qual))
     this = w.this_class() if node.type == "arrow_function" else None  # arrows keep `this`

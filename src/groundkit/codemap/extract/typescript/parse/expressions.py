@@ -231,19 +231,38 @@ def _concat(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
 
 
 def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, f.Expr]:
+    """The literal's members. A spread or a computed key may replace any member written before
+    it: those are unknown. Past ``_KEYS`` members only overrides are noted."""
     out: dict[str, f.Expr] = {}
-    for child in node.named_children[:_KEYS]:
-        if child.type == "pair":
-            key = key_of(child.child_by_field_name("key"))
-            value = child.child_by_field_name("value")
-            if key is not None and value is not None:
-                inner = f"{name}.{key}" if name else ""
-                out[key] = summarise(value, qual_of, depth + 1, inner)
-        elif child.type == "shorthand_property_identifier":
-            out[text_of(child)] = f.Ref([text_of(child)])
-        elif child.type == "method_definition":
-            key = key_of(child.child_by_field_name("name"))
-            if key is not None:
-                qual = qual_of(child)
-                out[key] = f.Fn(qual) if qual is not None else f.AnonFn()
+    for count, child in enumerate(node.named_children):
+        key: str | None = None
+        if child.type == "shorthand_property_identifier":
+            key = text_of(child)
+        elif child.type in ("pair", "method_definition"):
+            key = key_of(child.child_by_field_name("key" if child.type == "pair" else "name"))
+            if key is None:  # [computed]: ...
+                out = dict.fromkeys(out, UNKNOWN)
+                continue
+        elif child.type == "spread_element":
+            out = dict.fromkeys(out, UNKNOWN)
+            continue
+        if key is None:
+            continue
+        if count >= _KEYS:
+            if key in out:
+                out[key] = UNKNOWN
+            continue
+        out[key] = _member(child, key, qual_of, depth, name)
     return out
+
+
+def _member(child: Node, key: str, qual_of: QualOf, depth: int, name: str) -> f.Expr:
+    if child.type == "shorthand_property_identifier":
+        return f.Ref([key])
+    if child.type == "method_definition":
+        qual = qual_of(child)
+        return f.Fn(qual) if qual is not None else f.AnonFn()
+    value = child.child_by_field_name("value")
+    if value is None:
+        return UNKNOWN
+    return summarise(value, qual_of, depth + 1, f"{name}.{key}" if name else "")

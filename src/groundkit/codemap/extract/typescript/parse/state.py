@@ -51,6 +51,8 @@ class Walk:
         self.writes: list[tuple[int, f.Expr, str | None]] = []  # scope, target, key
         self.lines: dict[int, str] = {}
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
+        self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
+        self.table_methods: dict[str, str] = {}  # a table's method (qualname) -> the table
         self._quals: dict[int, str] = {}  # node id -> qualname of a visited function or class
         self._taken: set[str] = set()
         self.current = -1

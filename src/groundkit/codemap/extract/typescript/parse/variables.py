@@ -55,21 +55,28 @@ def value(w: Walk, node: Node, name: str | None) -> f.Expr:
 
 def _object(w: Walk, node: Node, prefix: str) -> None:
     """``const api = {get() {}, post: () => 1}``: functions named ``api.get``, ``api.post``."""
+    table = w.qualified(prefix)
     for child in node.named_children:
         if child.type == "method_definition":
             key = key_of(child.child_by_field_name("name"))
-            function(w, child, f"{prefix}.{key}" if key else None)
+            _method(w, child, f"{prefix}.{key}" if key else None, table)
         elif child.type == "pair":
             key = key_of(child.child_by_field_name("key"))
             item = child.child_by_field_name("value")
             if item is not None and key is not None and unwrap(item).type == "object":
                 _object(w, unwrap(item), f"{prefix}.{key}")
             elif item is not None and key is not None and unwrap(item).type in FUNCTIONS:
-                function(w, unwrap(item), f"{prefix}.{key}")
+                _method(w, unwrap(item), f"{prefix}.{key}", table)
             elif item is not None:
                 w.visit(item)
         else:
             w.visit(child)
+
+
+def _method(w: Walk, node: Node, name: str | None, table: str) -> None:
+    if node.type != "arrow_function":  # an arrow's `this` is the one around the literal
+        w.pending_tables[node.id] = table
+    function(w, node, name)
 
 
 def _destructure(w: Walk, target: Node, init: Node | None) -> None:
@@ -118,19 +125,25 @@ def assignment(w: Walk, node: Node) -> bool:
 
 def member_write(w: Walk, target: Node) -> None:
     """``table.key = ...``, ``table[k] = ...``, ``delete table.key``: that member of whatever
-    ``table`` is changes (``this`` is a class's own business)."""
+    ``table`` is changes (``this`` in a class is the class's own business; in a method of a
+    table, the table's)."""
     target = unwrap(target)
     if target.type not in ("member_expression", "subscript_expression"):
         return
     holder = target.child_by_field_name("object")
     ref = ref_of(holder) if holder is not None else None
-    if ref is None or ref[0] in ("this", "super"):
-        return
     if target.type == "member_expression":
         key = key_of(target.child_by_field_name("property"))
     else:
         index = target.child_by_field_name("index")
         key = string_value(index) if index is not None else None
+    if ref == ["this"]:  # in a table's own method, `this` is the table it is called on
+        table = w.table_methods.get(w.scope(w.named_scope(w.current)).qual)
+        if table is not None and w.this_class() is None:
+            w.add_write(f.ObjectLit({}, table), key)
+        return
+    if ref is None or ref[0] in ("this", "super"):
+        return
     w.add_write(f.Ref(ref), key)
 
 

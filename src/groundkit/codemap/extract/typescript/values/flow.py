@@ -1,20 +1,18 @@
-"""Value flow across the repository: what a parameter is given, and whether a table changed.
+"""Value flow across the repository: what a parameter is given.
 
 Every file's interface lists its pass sites (calls that hand values to their callee, closed
-over local bindings) and its member writes. Read once per run (``Index``), they answer:
+over local bindings). Read once per run (``Index``), they answer **what a parameter holds**
+(``feeds``): the arguments at that position in every call site of the function, and in every
+call site of a parameter the function is passed into (``apply(f)`` where ``apply(fn)`` calls
+``fn(x)``), positionally or as a member of an options object (``run({onDone: f})`` with
+``run({onDone})`` or ``opts.onDone()``).
 
-- **what a parameter holds** (``feeds``): the arguments at that position in every call site
-  of the function, and in every call site of a parameter the function is passed into
-  (``apply(f)`` where ``apply(fn)`` calls ``fn(x)``), positionally or as a member of an
-  options object (``run({onDone: f})`` with ``run({onDone})`` or ``opts.onDone()``). A
-  parameter is unknown (``None``) when some caller gives it an unknown value (a call's result,
-  a reassigned name, a parameter that is itself unknown...), when no call site in the
-  repository hands the function anything (it is called from outside, if at all), or when the
-  function is handed to code outside the repository (``app.get("/", handler)``, ``[1].map(f)``,
-  ``setTimeout(f)``) or to a callee that is not known.
-- **whether a table's member may have changed** (``opened``): ``table.key = ...``,
-  ``table[k] = ...``, ``delete table.key``, ``Object.assign(table, ...)`` anywhere (a table
-  bound inside a function or not exported: only in its own file).
+A parameter is unknown (``None``) when some caller gives it an unknown value (a call's result,
+a reassigned name, a parameter that is itself unknown, a value of the runtime or of a package:
+``registry.get(key)``, ``window.handler``...), when no call site in the repository hands the
+function anything (it is called from outside, if at all), or when the function is handed to
+code outside the repository (``app.get("/", handler)``, ``[1].map(f)``, ``setTimeout(f)``) or to
+a callee that is not known. Whether a table's member changed is ``tables.py``'s question.
 
 Not followed (their calls are missed, never guessed): a function that leaves through a
 return value, an array, a field of an object that is not an argument, or a parameter stored
@@ -32,9 +30,18 @@ from dataclasses import dataclass, field
 from groundkit.codemap.extract.typescript.parse import facts as f
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
-from groundkit.codemap.extract.typescript.values.objects import Def, Feed, Obj, Unknown, Value
+from groundkit.codemap.extract.typescript.values.objects import (
+    Def,
+    Ext,
+    Feed,
+    Global,
+    Lit,
+    Obj,
+    Unknown,
+    Value,
+)
 
-__all__ = ["DEPTH", "MAX_VALUES", "Flow"]
+__all__ = ["DEPTH", "MAX_VALUES", "Flow", "handed_tables"]
 
 DEPTH = 8
 MAX_VALUES = 32
@@ -54,6 +61,7 @@ class Site:
 @dataclass(slots=True)
 class Index:
     calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
+    tables: set[tuple[str, str]] = field(default_factory=set)  # tables handed as arguments
     # A function or parameter -> where it is handed on: (site, position, member of the argument)
     passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
         default_factory=lambda: defaultdict(list)
@@ -65,12 +73,10 @@ class Flow:
         self.ev = ev
         self.sources = sources
         self.consulted = False  # set when the whole repository was read for the current file
+        self.building = False  # the index is being read: questions that need it cannot wait
         self.bounds_hit = 0
         self._index: Index | None = None
-        self._writes: dict[str, set[tuple[str, str, str | None]]] = {}
-        self._reading_writes = False
         self._params: dict[Param, frozenset[Value] | None] = {}
-        ev.opened = self.opened
 
     # -- parameters -------------------------------------------------------------------------------
     def feeds(self, feed: Feed) -> set[Value] | None:
@@ -185,10 +191,12 @@ class Flow:
     def index(self) -> Index:
         if self._index is None:
             saved, self.ev.deps = self.ev.deps, set()
+            self.building = True
             try:
                 self._index = self._build()
             finally:
                 self.ev.deps = saved
+                self.building = False
         return self._index
 
     def _build(self) -> Index:
@@ -203,52 +211,13 @@ class Flow:
                 for position, arg in enumerate(record.args):
                     if isinstance(arg, f.Spread) and site.spread < 0:
                         site.spread = position
-                    value = ev.value(arg, (path, -1))
+                    value = _given(arg, ev.value(arg, (path, -1)))
                     site.args.append(value)
                     at = position if site.spread < 0 else -1  # behind a spread: anywhere
                     for held, member in _held(ev, value):
                         index.passed[held].append((site, at, member))
+                    index.tables.update(handed_tables(ev, value))
         return index
-
-    # -- tables -----------------------------------------------------------------------------------
-    def opened(self, table: Obj, key: str) -> bool:
-        """Whether member ``key`` of ``table`` may have been changed since it was written."""
-        if not table.name or self._reading_writes:
-            return False
-        paths = [table.path] if self._private(table) else self.sources
-        if len(paths) > 1:
-            self.consulted = True
-        own = (table.path, table.name)
-        return any(
-            (*own, key) in self._writes_of(p) or (*own, None) in self._writes_of(p) for p in paths
-        )
-
-    def _writes_of(self, path: str) -> set[tuple[str, str, str | None]]:
-        """The members file ``path`` writes: (the table's file, its name, the key or None)."""
-        found = self._writes.get(path)
-        if found is None:
-            found = set()
-            saved, self.ev.deps = self.ev.deps, set()
-            self._reading_writes = True
-            try:
-                for write in self.ev.interface(path).writes:
-                    target = self.ev.value(write.target, (path, -1))
-                    if isinstance(target, Obj) and target.name:
-                        found.add((target.path, target.name, write.key))
-            finally:
-                self._reading_writes = False
-                self.ev.deps = saved
-            self._writes[path] = found
-        return found
-
-    def _private(self, table: Obj) -> bool:
-        """A table bound in a function, or a module's table it does not export: only its own
-        file can reach it by name."""
-        top = table.name.split(".", 1)[0]
-        iface = self.ev.interface(table.path)
-        if not isinstance(iface.names.get(top), f.ObjectLit):
-            return True
-        return not any(_mentions(e, top) for e in iface.exports.values())
 
 
 def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
@@ -263,6 +232,29 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
     return ev.classes.constructor(value) if how == How.NEW else None
 
 
+def _given(arg: f.Expr, value: Value) -> Value:
+    """What an argument gives a parameter. A value of the runtime's or a package's (``Map.get``
+    may return one of ours, ``window.handler`` be one) and a literal's member or a call's result
+    (``[a, b].find(...)``) are not known: only a literal as written is known not to be ours."""
+    if isinstance(value, Global | Ext):
+        return Unknown()
+    if isinstance(value, Lit) and not isinstance(arg, f.Lit | f.ArrayLit):
+        return Unknown()
+    return value
+
+
+def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
+    """The named tables an argument hands over: itself, or an options object's members."""
+    if isinstance(value, Obj):
+        if value.name:
+            yield value.path, value.name
+        for key, member in value.fields.items():
+            if isinstance(member, f.Ref | f.ObjectLit):
+                inner = ev.attribute(value, key)
+                if isinstance(inner, Obj) and inner.name:
+                    yield inner.path, inner.name
+
+
 def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
     """The functions and parameters an argument hands over: itself, or an options object's
     members (one level)."""
@@ -273,13 +265,3 @@ def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[st
             member = ev.attribute(value, key)
             if isinstance(member, Def | Feed):
                 yield member, (key,)
-
-
-def _mentions(expr: object, name: str) -> bool:
-    if isinstance(expr, f.Local):
-        return expr.name == name
-    if isinstance(expr, f.Ref):
-        return expr.parts[0] == name
-    if isinstance(expr, f.ObjectLit):
-        return any(_mentions(v, name) for v in expr.fields.values())
-    return False
