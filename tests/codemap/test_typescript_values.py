@@ -209,3 +209,17 @@ def test_a_table_member_that_code_may_have_replaced_is_unresolved(repo: Repo) ->
     assert {t for s, t in repo.pairs("calls") if s == "main.go"} == {"main.c"}
     assert repo.report is not None
     assert repo.report.unresolved_calls >= 4
+
+
+def test_a_method_on_an_instance_every_caller_hands_over_is_reached(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                class Store { save() {} }
+                function persist(target: { save(): void }) { target.save(); }
+                export function run() { persist(new Store()); }
+            """,
+        },
+    )
+    assert _provenance(repo, "main.persist", "main.Store.save") == Provenance.TS_ARGUMENT

@@ -46,6 +46,9 @@ __all__ = ["DEPTH", "MAX_VALUES", "Flow", "handed_tables"]
 DEPTH = 8
 MAX_VALUES = 32
 Param = tuple[Def, int]  # a function and a parameter position
+# Arguments that may hand over a function, a parameter or a table (a call's result may too,
+# but it is unknown: never followed).
+_MAY_BE_OURS = (f.Ref, f.Get, f.Fn, f.ParamOf, f.ObjectLit, f.Import, f.Namespace)
 Target = Def | Feed  # what a value is passed into or called through
 
 
@@ -54,7 +57,7 @@ class Site:
     path: str
     record: f.Pass
     callee: Value
-    args: list[Value] = field(default_factory=list)
+    args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
     spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
 
 
@@ -123,9 +126,9 @@ class Flow:
                 called = True
                 if 0 <= site.spread <= position:
                     return None
-                if position >= len(site.args):
+                if position >= len(site.record.args):
                     continue  # not given: undefined, nothing to call
-                held = self._expand(site.args[position], stack)
+                held = self._expand(self._argument(site, position), stack)
                 if held is None:
                     return None
                 out |= held
@@ -188,7 +191,15 @@ class Flow:
         return None
 
     # -- the index --------------------------------------------------------------------------------
+    def _argument(self, site: Site, position: int) -> Value:
+        found = site.args.get(position)
+        if found is None:
+            arg = site.record.args[position]
+            found = site.args[position] = _given(arg, self.ev.value(arg, (site.path, -1)))
+        return found
+
     def index(self) -> Index:
+        assert not self.building, "the index is read once, not from inside its own reading"
         if self._index is None:
             saved, self.ev.deps = self.ev.deps, set()
             self.building = True
@@ -211,8 +222,9 @@ class Flow:
                 for position, arg in enumerate(record.args):
                     if isinstance(arg, f.Spread) and site.spread < 0:
                         site.spread = position
-                    value = _given(arg, ev.value(arg, (path, -1)))
-                    site.args.append(value)
+                    if not isinstance(arg, _MAY_BE_OURS):
+                        continue  # a call's result, unknown: gives nothing that can be passed on
+                    value = self._argument(site, position)
                     at = position if site.spread < 0 else -1  # behind a spread: anywhere
                     for held, member in _held(ev, value):
                         index.passed[held].append((site, at, member))

@@ -63,6 +63,8 @@ class Tables:
             return True  # asked while the index is read: it may be changed, as far as we know
         if not self._handed(table, private):
             return False
+        if self.flow.building:
+            return True  # (the parameters' values need the index)
         self.flow.consulted = True
         for path in self.sources:
             for feed, written in self._writes_of(path)[1]:
