@@ -214,3 +214,24 @@ def test_an_edit_that_only_moves_code_relocates_without_resolving_again(
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_the_shipped_extractors_store_typed_records_and_read_them_back_unchanged() -> None:
+    from groundkit.codemap.extract.base import SourceFile
+    from groundkit.codemap.extract.typescript import TypeScriptExtractor
+    from groundkit.testing.codemap import Defs, LinksExtractor
+
+    sources = [
+        (LinksExtractor(), SourceFile("a.links", "def f\nf calls b.g\n")),
+        (TypeScriptExtractor(), SourceFile("main.ts", 'import { g } from "./b";\ng(f);\n')),
+        (
+            TypeScriptExtractor(),
+            SourceFile("tsconfig.json", '{"compilerOptions": {"baseUrl": "."}}'),
+        ),
+    ]
+    for extractor, source in sources:
+        facts = extractor.parse(source)
+        interface, body = extractor.encode(facts)
+        assert extractor.decode(interface, body) == facts
+        assert not isinstance(facts.interface, dict | list)  # records, not JSON
+    assert LinksExtractor().parse(sources[0][1]).interface == Defs(["f"])

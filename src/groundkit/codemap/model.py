@@ -113,13 +113,20 @@ class Provenance(StrEnum):
     - ``ts-dynamic-import``: ``import("literal")`` (a template or a variable: no edge).
     - ``ts-reference``: a ``/// <reference path="...">`` directive.
     - ``ts-call``: a function called through a local binding, an import (named, default,
-      namespace, ``require``), a re-export chain, or a static method on a class.
+      namespace, ``require``), a re-export chain, CommonJS ``module.exports``, or a static
+      method on a class.
     - ``ts-new``: ``new C()``, to the nearest ``constructor`` in C's in-repository bases, or to
       C when none has one.
     - ``ts-this``: ``this.m()`` in a class, found on the class or an in-repository base.
     - ``ts-super``: ``super(...)`` / ``super.m()``, looked up from the base class.
     - ``ts-instance``: a method on a variable whose one binding is ``new C()``.
     - ``ts-extends``: a base class named in ``class C extends B``.
+    - ``ts-argument``: a function a parameter holds (``fn()``, ``new Cls()``, ``opts.onDone()``,
+      ``{onDone}``; a method on an instance a parameter holds), known from every call site of
+      the function in the repository; none of them gives it an unknown value and the function
+      is never handed to code outside the repository.
+    - ``ts-table``: a member of an object literal bound to a name (``handlers.a()``,
+      ``handlers["a"]()``, nested ``api.users.get()``) that no code changes.
     - ``route-express``: ``app.get("/x", handler)`` on an Express app or router, a Koa router,
       a Fastify or Hono instance, with ``use``/``register``/``route`` prefixes composed.
     - ``route-fastify``: Fastify's ``route({method, url, handler})``.
@@ -162,6 +169,8 @@ class Provenance(StrEnum):
     TS_SUPER = "ts-super"
     TS_INSTANCE = "ts-instance"
     TS_EXTENDS = "ts-extends"
+    TS_ARGUMENT = "ts-argument"
+    TS_TABLE = "ts-table"
     ROUTE_EXPRESS = "route-express"
     ROUTE_FASTIFY = "route-fastify"
 
