@@ -28,7 +28,7 @@ from groundkit.codemap.lines import decode
 from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.routes import Matcher, compose, dump_web, load_web, match
 from groundkit.codemap.sources import Source
-from groundkit.codemap.store import FileState, MapStore, pack, unpack
+from groundkit.codemap.store import FileState, MapStore
 from groundkit.types import Skipped
 
 __all__ = ["MapReport", "Progress", "build_map"]
@@ -105,25 +105,12 @@ def _tag(extractor: Extractor) -> str:
     return f"{extractor.language}:{extractor.version}"
 
 
-def encode(extractor: Extractor, facts: FileFacts) -> tuple[bytes, bytes]:
-    """A file's facts as stored: typed records in the extractor's own encoding, or JSON."""
-    codec = getattr(extractor, "encode", None)
-    return codec(facts) if codec is not None else (pack(facts.interface), pack(facts.body))
-
-
-def decode_facts(extractor: Extractor, interface: bytes, body: bytes) -> FileFacts:
-    codec = getattr(extractor, "decode", None)
-    if codec is not None:
-        return codec(interface, body)  # type: ignore[no-any-return]
-    return FileFacts(unpack(interface), unpack(body))
-
-
 def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
     try:
         facts = extractor.parse(SourceFile(path, decode(data)))
     except Unparsable as exc:
         return exc.reason
-    interface, body = encode(extractor, facts)
+    interface, body = extractor.encode(facts)
     return _Parsed(
         extractor.language,
         _digest(data),
@@ -170,16 +157,16 @@ class _Project:
 
     def previous(self, path: str) -> tuple[FileFacts, list[Node], list[Edge], int, str]:
         """A file's facts and resolution as the map holds them from the last run."""
-        facts = decode_facts(self._extractor, *self._store.raw_facts(path))
+        facts = self._extractor.decode(*self._store.raw_facts(path))
         return (facts, *self._store.resolution(path))
 
     def facts(self, path: str) -> FileFacts:
         parsed = self._fresh.get(path)
         if parsed is not None:
             if parsed.facts is None:
-                parsed.facts = decode_facts(self._extractor, parsed.interface, parsed.body)
+                parsed.facts = self._extractor.decode(parsed.interface, parsed.body)
             return parsed.facts
-        return decode_facts(self._extractor, *self._store.raw_facts(path))
+        return self._extractor.decode(*self._store.raw_facts(path))
 
     def top_name(self) -> str:
         return self._source.top_name()

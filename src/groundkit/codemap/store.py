@@ -2,21 +2,20 @@
 
 The same conventions as a collection's store: WAL, a busy timeout, the schema version with
 migrations, and every run's writes in one transaction, so that a crash leaves the map as it was
-before the run or as it is after it. Facts are stored as zlib-compressed JSON.
+before the run or as it is after it. Facts are stored as each extractor encodes them (typed
+records: ``Extractor.encode``/``decode``).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from groundkit.codemap.extract.base import FileFacts
 from groundkit.codemap.migrations import migrate
 from groundkit.codemap.model import (
     Edge,
@@ -30,15 +29,7 @@ from groundkit.codemap.model import (
 )
 from groundkit.errors import ErrorCode, StoreError
 
-__all__ = ["FileState", "MapStore", "pack", "unpack"]
-
-
-def pack(value: Any) -> bytes:
-    return zlib.compress(json.dumps(value, separators=(",", ":")).encode(), 1)
-
-
-def unpack(data: bytes) -> Any:
-    return json.loads(zlib.decompress(data))
+__all__ = ["FileState", "MapStore"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +130,6 @@ class MapStore:
             for r in rows
         }
 
-    def facts(self, path: str) -> FileFacts:
-        row = self._conn.execute(
-            "SELECT interface, body FROM files WHERE path = ?", (path,)
-        ).fetchone()
-        if row is None:
-            raise KeyError(path)
-        return FileFacts(unpack(row[0]), unpack(row[1]))
-
     def raw_facts(self, path: str) -> tuple[bytes, bytes]:
         """A file's facts as stored (the extractor decodes them)."""
         row = self._conn.execute(
@@ -162,25 +145,6 @@ class MapStore:
             (digest, extractor),
         ).fetchone()
         return None if row is None else (bytes(row[0]), bytes(row[1]))
-
-    def interface(self, path: str) -> Any:
-        row = self._conn.execute("SELECT interface FROM files WHERE path = ?", (path,)).fetchone()
-        if row is None:
-            raise KeyError(path)
-        return unpack(row[0])
-
-    def body(self, path: str) -> Any:
-        row = self._conn.execute("SELECT body FROM files WHERE path = ?", (path,)).fetchone()
-        if row is None:
-            raise KeyError(path)
-        return unpack(row[0])
-
-    def facts_by_digest(self, digest: str, extractor: str) -> FileFacts | None:
-        row = self._conn.execute(
-            "SELECT interface, body FROM files WHERE digest = ? AND extractor = ? LIMIT 1",
-            (digest, extractor),
-        ).fetchone()
-        return None if row is None else FileFacts(unpack(row[0]), unpack(row[1]))
 
     def put_file(
         self,
