@@ -166,6 +166,7 @@ class CodeMap:
                 source,
                 chosen,
                 max_file_bytes=self.settings.codemap.max_file_bytes,
+                parse_seconds=self.settings.codemap.parse_seconds,
                 progress=progress,
                 workers=workers,
             )
@@ -296,6 +297,7 @@ def diff_revisions(
                     source,
                     chosen,
                     max_file_bytes=settings.codemap.max_file_bytes,
+                    parse_seconds=settings.codemap.parse_seconds,
                     cache=previous,
                 )
                 previous = store

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import signal
 import threading
@@ -24,6 +25,7 @@ from typing import Any
 
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor, FileFacts, FileGraph, SourceFile, Unparsable
+from groundkit.codemap.generated import generated
 from groundkit.codemap.lines import decode
 from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.routes import Matcher, compose, dump_web, load_web, match
@@ -105,9 +107,11 @@ def _tag(extractor: Extractor) -> str:
     return f"{extractor.language}:{extractor.version}"
 
 
-def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
+def _parse_one(
+    extractor: Extractor, path: str, data: bytes, seconds: float = math.inf
+) -> _Parsed | str:
     try:
-        facts = extractor.parse(SourceFile(path, decode(data)))
+        facts = extractor.parse(SourceFile(path, decode(data), time.monotonic() + seconds))
     except Unparsable as exc:
         return exc.reason
     interface, body = extractor.encode(facts)
@@ -123,8 +127,10 @@ def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
     )
 
 
-def _parse_batch(items: list[tuple[Extractor, str, bytes]]) -> list[tuple[str, _Parsed | str]]:
-    out = [(path, _parse_one(extractor, path, data)) for extractor, path, data in items]
+def _parse_batch(
+    items: list[tuple[Extractor, str, bytes]], seconds: float = math.inf
+) -> list[tuple[str, _Parsed | str]]:
+    out = [(path, _parse_one(extractor, path, data, seconds)) for extractor, path, data in items]
     for _, result in out:
         if isinstance(result, _Parsed):
             result.facts = None  # the packed bytes travel back; the objects would cost twice
@@ -190,6 +196,7 @@ class _Run:
     unchanged: int = 0
     ignored: int = 0
     touched: list[tuple[int, int, str]] = field(default_factory=list)  # same content, new mtime
+    generated: set[str] = field(default_factory=set)  # skipped as made, not written: dropped
 
 
 def build_map(
@@ -198,6 +205,7 @@ def build_map(
     extractors: Sequence[Extractor],
     *,
     max_file_bytes: int,
+    parse_seconds: float = 10.0,
     progress: Progress | None = None,
     workers: int | None = None,
     cache: MapStore | None = None,
@@ -224,11 +232,22 @@ def build_map(
         else:
             owners[path] = extractor
     _read_and_parse(
-        run, source, owners, old, stamps, store, cache, max_file_bytes, progress, workers
+        run,
+        source,
+        owners,
+        old,
+        stamps,
+        store,
+        cache,
+        max_file_bytes,
+        progress,
+        workers,
+        parse_seconds,
     )
     skipped_paths = {s.source for s in run.skipped}
     present = {p for p in owners if p in run.fresh or (p in old and p not in skipped_paths)}
-    present |= {p for p in skipped_paths if p in old and p in owners}  # a bad read loses nothing
+    # A bad read loses nothing; a file found to be generated is dropped.
+    present |= {p for p in skipped_paths if p in old and p in owners and p not in run.generated}
     removed = sorted(p for p in old if p not in present)
 
     graphs = _resolve_languages(
@@ -436,6 +455,7 @@ def _read_and_parse(
     max_file_bytes: int,
     progress: Progress | None,
     workers: int | None,
+    parse_seconds: float = 10.0,
 ) -> None:
     pending: list[tuple[Extractor, str, bytes]] = []
     to_read = []
@@ -456,6 +476,11 @@ def _read_and_parse(
             continue
         if len(data) > max_file_bytes:  # it grew since it was listed
             run.skipped.append(Skipped(path, "oversized (codemap.max_file_bytes)"))
+            continue
+        made = generated(path, data)
+        if made is not None:  # a bundle, compiled output: not the code people wrote
+            run.skipped.append(Skipped(path, made))
+            run.generated.add(path)
             continue
         extractor = owners[path]
         digest = _digest(data)
@@ -479,7 +504,7 @@ def _read_and_parse(
             )
             continue
         pending.append((extractor, path, data))
-    for path, result in _parse(pending, progress, workers):
+    for path, result in _parse(pending, progress, workers, parse_seconds):
         if isinstance(result, str):
             run.skipped.append(Skipped(path, result))
         else:
@@ -487,14 +512,17 @@ def _read_and_parse(
 
 
 def _parse(
-    items: list[tuple[Extractor, str, bytes]], progress: Progress | None, workers: int | None
+    items: list[tuple[Extractor, str, bytes]],
+    progress: Progress | None,
+    workers: int | None,
+    seconds: float = math.inf,
 ) -> list[tuple[str, _Parsed | str]]:
     count = workers if workers is not None else min(2, os.cpu_count() or 1)
     # Forking is only safe from a process with one thread (the CLI); a server parses in line.
     if count < 2 or len(items) < _PARALLEL_FROM or threading.active_count() > 1:
         out = []
         for done, (extractor, path, data) in enumerate(items, start=1):
-            out.append((path, _parse_one(extractor, path, data)))
+            out.append((path, _parse_one(extractor, path, data, seconds)))
             if progress and done % 25 == 0:
                 progress("parsing", done, len(items))
         return out
@@ -506,7 +534,7 @@ def _parse(
     results: list[tuple[str, _Parsed | str]] = []
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        for batch in pool.map(_parse_batch, batches):
+        for batch in pool.map(_parse_batch, batches, [seconds] * len(batches)):
             results.extend(batch)
             if progress:
                 progress("parsing", len(results), len(items))

@@ -24,6 +24,8 @@ composes prefixes and matches calls to routes, across languages.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -31,13 +33,25 @@ from typing import Any, ClassVar, Protocol
 from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
 
-__all__ = ["Extractor", "FileFacts", "FileGraph", "Project", "Resolver", "SourceFile", "Unparsable"]
+__all__ = [
+    "Clock",
+    "Extractor",
+    "FileFacts",
+    "FileGraph",
+    "Project",
+    "Resolver",
+    "SourceFile",
+    "TooSlow",
+    "Unparsable",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
     path: str  # repository-relative POSIX path
     text: str  # decoded (UTF-8, or the encoding a Python coding cookie names)
+    # ``time.monotonic()`` past which parsing gives up (``TooSlow``): no one file may stall a map
+    deadline: float = math.inf
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +70,28 @@ class Unparsable(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class TooSlow(Unparsable):
+    """Parsing passed the file's deadline (``codemap.parse_seconds``)."""
+
+    def __init__(self) -> None:
+        super().__init__("too_slow: parsing it took longer than codemap.parse_seconds")
+
+
+class Clock:
+    """A parser's deadline, looked at every few thousand steps (a look costs a system call)."""
+
+    __slots__ = ("deadline", "steps")
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.steps = 0
+
+    def tick(self) -> None:
+        self.steps += 1
+        if not self.steps & 2047 and time.monotonic() > self.deadline:
+            raise TooSlow
 
 
 @dataclass(slots=True)

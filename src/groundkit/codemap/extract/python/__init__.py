@@ -61,7 +61,7 @@ class PythonExtractor:
         return path.endswith(".py")
 
     def parse(self, source: SourceFile) -> FileFacts:
-        facts = parse_python(source.path, source.text)
+        facts = parse_python(source.path, source.text, source.deadline)
         return FileFacts(_interface(facts), facts)
 
     def encode(self, facts: FileFacts) -> tuple[bytes, bytes]:

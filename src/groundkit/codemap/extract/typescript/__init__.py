@@ -49,7 +49,7 @@ class TypeScriptExtractor:
     def parse(self, source: SourceFile) -> FileFacts:
         if is_config(source.path):
             return parse_config(source.path, source.text)
-        return parse_typescript(source.path, source.text)
+        return parse_typescript(source.path, source.text, source.deadline)
 
     def encode(self, facts: FileFacts) -> tuple[bytes, bytes]:
         return _ENCODER.encode(facts.interface), zlib.compress(_ENCODER.encode(facts.body), 1)

@@ -4,8 +4,9 @@ at, nothing is imported or run. ``facts.py`` says what the records are."""
 from __future__ import annotations
 
 import ast
+import math
 
-from groundkit.codemap.extract.base import Unparsable
+from groundkit.codemap.extract.base import Clock, Unparsable
 from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.parse.statements import walk_body
 from groundkit.codemap.extract.python.parse.walker import Walker
@@ -13,14 +14,14 @@ from groundkit.codemap.extract.python.parse.walker import Walker
 __all__ = ["parse_python"]
 
 
-def parse_python(path: str, text: str) -> Facts:
+def parse_python(path: str, text: str, deadline: float = math.inf) -> Facts:
     try:
         tree = ast.parse(text, filename=path, type_comments=False)
     except SyntaxError as exc:
         raise Unparsable(f"syntax error at line {exc.lineno}") from None
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes; absurd nesting
         raise Unparsable(f"cannot be parsed ({type(exc).__name__})") from None
-    walker = Walker(text, _rebound(tree, text))
+    walker = Walker(text, _rebound(tree, text), Clock(deadline))
     try:
         walk_body(walker, tree.body)
         walker.pop()

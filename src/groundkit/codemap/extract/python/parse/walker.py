@@ -5,9 +5,11 @@ name is read and bound in it. Statements (``statements.py``) and expressions
 from __future__ import annotations
 
 import ast
+import math
 from bisect import bisect_left
 from typing import Any
 
+from groundkit.codemap.extract.base import Clock
 from groundkit.codemap.extract.python.parse import facts as f
 from groundkit.codemap.extract.python.parse.facts import Kind
 from groundkit.codemap.extract.python.parse.frames import Frame
@@ -21,7 +23,10 @@ Env = dict[str, int]
 class Walker:
     """Builds one file's ``Facts``."""
 
-    def __init__(self, text: str, rebound: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, text: str, rebound: frozenset[str] = frozenset(), clock: Clock | None = None
+    ) -> None:
+        self.clock = clock if clock is not None else Clock(math.inf)
         self.text_lines = source_lines(text)
         # Names some function rebinds with ``global``/``nonlocal``: a read of one may see what
         # that function bound, whenever it ran.
@@ -54,6 +59,7 @@ class Walker:
     # -- records ----------------------------------------------------------------------------------
     def var(self) -> int:
         self.count += 1
+        self.clock.tick()
         return self.count - 1
 
     def emit(self, op: f.Op) -> None:

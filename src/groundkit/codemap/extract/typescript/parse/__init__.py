@@ -9,10 +9,11 @@ classes), ``variables.py`` (bindings, object literals, assignments, CommonJS), `
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.base import FileFacts, Unparsable
+from groundkit.codemap.extract.base import Clock, FileFacts, Unparsable
 from groundkit.codemap.extract.typescript.parse.walker import walk
 from groundkit.codemap.extract.typescript.syntax import dialect, parser
 from groundkit.codemap.lines import source_lines
@@ -25,7 +26,7 @@ __all__ = ["parse_typescript"]
 _BREAKS = re.compile(r"\r\n?")
 
 
-def parse_typescript(path: str, text: str) -> FileFacts:
+def parse_typescript(path: str, text: str, deadline: float = math.inf) -> FileFacts:
     # tree-sitter counts rows at "\n" only; the map's lines also break at "\r" (lines.py).
     text = _BREAKS.sub("\n", text)
     tree = parser(dialect(path)).parse(text.encode("utf-8"))
@@ -33,7 +34,7 @@ def parse_typescript(path: str, text: str) -> FileFacts:
     if root.has_error and _error_share(root) > 0.2:
         raise Unparsable(f"syntax error at line {_first_error(root)}")
     try:
-        interface, body = walk(root, source_lines(text))
+        interface, body = walk(root, source_lines(text), Clock(deadline))
     except RecursionError:
         raise Unparsable("nested too deeply to analyse") from None
     return FileFacts(interface, body)

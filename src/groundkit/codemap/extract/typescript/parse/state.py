@@ -5,9 +5,11 @@ puts in one table by node type."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from groundkit.codemap.extract.base import Clock
 from groundkit.codemap.extract.typescript.parse import facts as f
 from groundkit.codemap.extract.typescript.parse.closure import may_hold_code
 from groundkit.codemap.extract.typescript.parse.expressions import UNKNOWN
@@ -35,7 +37,10 @@ _PATTERN_HOLDERS = frozenset(
 
 
 class Walk:
-    def __init__(self, lines: list[str], handlers: dict[str, Handler]) -> None:
+    def __init__(
+        self, lines: list[str], handlers: dict[str, Handler], clock: Clock | None = None
+    ) -> None:
+        self.clock = clock if clock is not None else Clock(math.inf)
         self.text_lines = lines
         self.columns = Columns(lines)
         self.handlers = handlers
@@ -63,8 +68,10 @@ class Walk:
         """Walk ``node``: each construct of interest by its handler, anything else through."""
         handlers = self.handlers
         stack: list[Node] = [node]
+        tick = self.clock.tick
         while stack:
             current = stack.pop()
+            tick()
             handler = handlers.get(current.type)
             if handler is None or not handler(self, current):
                 stack.extend(reversed(current.named_children))

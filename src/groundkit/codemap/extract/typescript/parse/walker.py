@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from groundkit.codemap.extract.base import Clock
 from groundkit.codemap.extract.typescript.parse import calls, modules, variables
 from groundkit.codemap.extract.typescript.parse import facts as f
 from groundkit.codemap.extract.typescript.parse.closure import Closer
@@ -18,9 +19,9 @@ if TYPE_CHECKING:
 __all__ = ["walk"]
 
 
-def walk(root: Node, lines: list[str]) -> tuple[f.Module, f.Body]:
+def walk(root: Node, lines: list[str], clock: Clock | None = None) -> tuple[f.Module, f.Body]:
     """One file's interface and body."""
-    w = Walk(lines, HANDLERS)
+    w = Walk(lines, HANDLERS, clock)
     for child in root.children:
         if child.type == "comment":
             calls.reference_comment(w, child)
