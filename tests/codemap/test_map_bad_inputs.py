@@ -239,3 +239,10 @@ def test_columns_on_a_long_line_with_one_non_ascii_character_cost_linear_time(
     repo.build()
     accented_seconds = time.process_time() - started
     assert accented_seconds < 3 * ascii_seconds + 0.5
+
+
+def test_a_file_that_only_talks_about_generated_code_is_mapped(repo: Repo) -> None:
+    text = '"""Files marked ``@generated`` are skipped."""\n\ndef f(): pass\n'
+    build(repo, {"about.py": text})
+    assert repo.report is not None
+    assert not repo.report.skipped
