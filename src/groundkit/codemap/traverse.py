@@ -22,7 +22,12 @@ BLAST_KINDS = (
     EdgeKind.HTTP_CALL,
 )
 _CONTAINERS = (NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
-_LAMBDA = ".<lambda>"
+_FUNCTIONS = (NodeKind.FUNCTION, NodeKind.METHOD)
+
+
+def _inner(edge: Edge) -> bool:
+    """A ``defines`` edge from a function to a function (or lambda) inside it."""
+    return edge.source.kind in _FUNCTIONS and edge.target.kind == NodeKind.FUNCTION
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +78,9 @@ def trace(
     cache: dict[str, list[Edge]] = {}
 
     def out(node_id: str, first: bool) -> list[Edge]:
-        """Edges leaving a node; a lambda it defines counts as part of it (what the lambda
-        calls happens when the function hands it on), once: not again beside an edge that
-        already reaches it (``map(lambda ...)`` calls it)."""
+        """Edges leaving a node; a function (or lambda) a function defines counts as part of
+        it (what it calls happens when the function hands it on: returns it, passes it), once:
+        not again beside an edge that already reaches it (``map(lambda ...)`` calls it)."""
         key = node_id + ("+" if first else "")
         if key not in cache:
             found = graph.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
@@ -85,7 +90,7 @@ def trace(
                 for e in found
                 if e.kind != EdgeKind.DEFINES
                 or first
-                or (e.target.qualname.endswith(_LAMBDA) and e.target.id not in reached)
+                or (_inner(e) and e.target.id not in reached)
             ]
         return cache[key]
 
@@ -184,14 +189,11 @@ def blast(
     cache: dict[str, list[Edge]] = {}
 
     def into(node_id: str) -> list[Edge]:
-        """Edges arriving at a node; for a lambda, also its definer (who hands it on)."""
+        """Edges arriving at a node; for a function inside a function, also its definer
+        (who hands it on)."""
         if node_id not in cache:
             found = graph.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
-            cache[node_id] = [
-                e
-                for e in found
-                if e.kind != EdgeKind.DEFINES or e.target.qualname.endswith(_LAMBDA)
-            ]
+            cache[node_id] = [e for e in found if e.kind != EdgeKind.DEFINES or _inner(e)]
         return cache[node_id]
 
     best: dict[str, float] = dict.fromkeys(seeds, 1.0)
