@@ -84,13 +84,15 @@ class MapDiff:
 
 
 def changed_fields(a: Edge, b: Edge) -> list[str]:
-    """What makes two sightings of one edge a change (its place is not one of them)."""
+    """What makes two sightings of one edge a change (its place is not one of them, nor, for
+    containment, the line it stands at: a ``def`` line edited is no change of structure)."""
+    statement = a.kind != EdgeKind.DEFINES
     return [
         name
         for name, x, y in (
             ("provenance", a.provenance, b.provenance),
             ("confidence", a.confidence, b.confidence),
-            ("statement", a.quote, b.quote),
+            ("statement", a.quote if statement else "", b.quote if statement else ""),
         )
         if x != y
     ]
