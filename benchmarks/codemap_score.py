@@ -4,6 +4,7 @@
     python benchmarks/codemap_score.py imports            import edges against grimp's
     python benchmarks/codemap_score.py routes             routes against the running frameworks
     python benchmarks/codemap_score.py coverage           blast radius against coverage contexts
+    python benchmarks/codemap_score.py traced             call pairs seen while real tests ran
     python benchmarks/codemap_score.py all
 
 ``--data`` points at the ground truth (default: benchmarks/codemap next to this script);
@@ -14,6 +15,7 @@ Prints tables; ``--json FILE`` also writes every figure.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import subprocess
@@ -21,13 +23,14 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from groundkit.codemap.api import CodeMap, open_codemap
 from groundkit.codemap.extract.python.web import regex_to_path
 from groundkit.codemap.model import NodeKind
-from groundkit.codemap.priors import PRIORS
+from groundkit.codemap.priors import PARTIAL_PRIOR, PRIORS
 from groundkit.codemap.routes import compose, load_web, normalise
 
 HERE = Path(__file__).parent
@@ -59,84 +62,209 @@ def _table(title: str, header: list[str], rows: Iterable[list[Any]]) -> None:
 # -- calls -----------------------------------------------------------------------------------
 
 
+PARTIAL = "partial"  # EdgeFlag value: known targets drawn where unknown ones can also reach
+MARK = "# unresolved"
+
+
+@dataclass(frozen=True)
+class DrawnCall:
+    """One ``calls`` edge of a case's map, in the benchmark's names."""
+
+    caller: str
+    callee: str
+    provenance: str
+    partial: bool
+    path: str
+    line: int
+
+
+def edge_flags(edge: Any) -> set[str]:
+    """An edge's flags as plain strings (enum members or strings; none when absent)."""
+    return {str(getattr(f, "value", f)) for f in getattr(edge, "flags", None) or ()}
+
+
+def drawn_calls(codemap: CodeMap) -> list[DrawnCall]:
+    return [
+        DrawnCall(
+            e.source.qualname,
+            e.target.qualname,
+            str(e.provenance),
+            PARTIAL in edge_flags(e),
+            e.location.path,
+            e.location.line,
+        )
+        for e in codemap.edges(["calls"])
+        if NodeKind.EXTERNAL not in (e.source.kind, e.target.kind)
+    ]
+
+
+def marked_lines(case: Path) -> set[tuple[str, int]]:
+    """(case-relative path, line) of every line carrying the `# unresolved` marker."""
+    found = set()
+    for file in sorted(case.rglob("*.py")):
+        for no, text in enumerate(file.read_text().splitlines(), 1):
+            if MARK in text:
+                found.add((file.relative_to(case).as_posix(), no))
+    return found
+
+
+@dataclass
+class CallTally:
+    """Counts over the labelled cases. The labels describe the certain graph: edges without
+    the ``partial`` flag are scored against them; certain and partial edges together make
+    the "may" graph, scored the same way and reported beside it."""
+
+    per_category: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    per_provenance: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    may: Counter[str] = field(default_factory=Counter)
+    partial: Counter[str] = field(default_factory=Counter)
+    judged: list[tuple[str, str, bool]] = field(default_factory=list)  # certain edges only
+    cases: int = 0
+    unresolved_ok: int = 0
+    guarded_cases: list[str] = field(default_factory=list)  # must_stay_unresolved cases
+    guarded_drawn: list[str] = field(default_factory=list)  # ...with a certain false edge
+    misses: list[str] = field(default_factory=list)
+
+    def add(
+        self,
+        name: str,
+        want: set[tuple[str, str]],
+        drawn: list[DrawnCall],
+        marked: set[tuple[str, int]],
+        unresolved: tuple[int, int],
+    ) -> None:
+        """Score one case; ``unresolved`` is (the map's count, the case's unresolved_min)."""
+        category = name.split("/", maxsplit=1)[0]
+        self.cases += 1
+        certain = {(d.caller, d.callee): d for d in drawn if not d.partial}
+        maybe = {(d.caller, d.callee): d for d in drawn}
+        false_drawn = False
+        for pair, d in sorted(certain.items()):
+            correct = pair in want
+            false_drawn = false_drawn or not correct
+            self.per_category[category]["tp" if correct else "fp"] += 1
+            self.per_provenance[d.provenance]["tp" if correct else "fp"] += 1
+            self.judged.append((name, d.provenance, correct))
+            if not correct:
+                self.misses.append(f"FP {name}: {pair[0]} -> {pair[1]} ({d.provenance})")
+        for pair, d in sorted(maybe.items()):
+            if d.partial and pair not in certain:  # a partial edge has a prior of its own
+                self.judged.append((name, PARTIAL, pair in want))
+        for pair in sorted(want - set(certain)):
+            self.per_category[category]["fn"] += 1
+            partly = " (drawn as partial)" if pair in maybe else ""
+            self.misses.append(f"FN {name}: {pair[0]} -> {pair[1]}{partly}")
+        for pair, d in sorted(maybe.items()):
+            self.may["tp" if pair in want else "fp"] += 1
+            if d.partial:
+                self.per_category[category]["partial"] += 1
+                self.per_provenance[d.provenance]["partial"] += 1
+                where = "on_marked" if (d.path, d.line) in marked else "elsewhere"
+                self.partial[where] += 1
+                self.partial["expected" if pair in want else "not_expected"] += 1
+        self.may["fn"] += len(want - set(maybe))
+        if category == "must_stay_unresolved":
+            self.guarded_cases.append(name)
+            if false_drawn:
+                self.guarded_drawn.append(name)
+        count, minimum = unresolved
+        if count >= minimum:
+            self.unresolved_ok += 1
+        else:
+            self.misses.append(f"UNRESOLVED {name}: {count} < {minimum}")
+
+    def totals(self) -> Counter[str]:
+        total = Counter[str]()
+        for c in self.per_category.values():
+            total.update(c)
+        return total
+
+
 def score_calls(data: Path, fit: bool) -> dict[str, Any]:
     cases = sorted(p.parent for p in (data / "calls").glob("*/*/expected.json"))
-    per_category: dict[str, Counter[str]] = defaultdict(Counter)
-    per_provenance: dict[str, Counter[str]] = defaultdict(Counter)
-    judged: list[tuple[str, str, bool]] = []  # (case, provenance, correct)
-    unresolved_ok = 0
-    misses: list[str] = []
+    tally = CallTally()
     with tempfile.TemporaryDirectory() as tmp:
         for i, case in enumerate(cases):
             expected = json.loads((case / "expected.json").read_text())
             want = {(e["caller"], e["callee"]) for e in expected["edges"]}
             with _map(case, Path(tmp) / str(i), workers=1) as codemap:
-                got = {
-                    (e.source.qualname, e.target.qualname): str(e.provenance)
-                    for e in codemap.edges(["calls"])
-                }
+                drawn = drawn_calls(codemap)
                 unresolved = codemap.counts()["unresolved_calls"]
-            category = case.parent.name
-            name = f"{category}/{case.name}"
-            for pair, provenance in got.items():
-                correct = pair in want
-                per_category[category]["tp" if correct else "fp"] += 1
-                per_provenance[provenance]["tp" if correct else "fp"] += 1
-                judged.append((name, provenance, correct))
-                if not correct:
-                    misses.append(f"FP {name}: {pair[0]} -> {pair[1]} ({provenance})")
-            for pair in sorted(want - set(got)):
-                per_category[category]["fn"] += 1
-                misses.append(f"FN {name}: {pair[0]} -> {pair[1]}")
-            if unresolved >= expected.get("unresolved_min", 0):
-                unresolved_ok += 1
-            else:
-                misses.append(f"UNRESOLVED {name}: {unresolved} < {expected['unresolved_min']}")
-    total = Counter[str]()
+            tally.add(
+                f"{case.parent.name}/{case.name}",
+                want,
+                drawn,
+                marked_lines(case),
+                (unresolved, expected.get("unresolved_min", 0)),
+            )
+    return _report_calls(tally, fit)
+
+
+def _report_calls(tally: CallTally, fit: bool) -> dict[str, Any]:
     rows = []
-    for category, c in sorted(per_category.items()):
-        total.update(c)
+    for category, c in sorted(tally.per_category.items()):
         p, r = _pr(c["tp"], c["fp"], c["fn"])
-        rows.append([category, c["tp"], c["fp"], c["fn"], p, r])
+        rows.append([category, c["tp"], c["fp"], c["fn"], p, r, c["partial"]])
+    total = tally.totals()
     p, r = _pr(total["tp"], total["fp"], total["fn"])
-    rows.append(["ALL", total["tp"], total["fp"], total["fn"], p, r])
+    rows.append(["ALL", total["tp"], total["fp"], total["fn"], p, r, total["partial"]])
     _table(
-        f"call edges on {len(cases)} labelled cases",
-        ["category", "tp", "fp", "fn", "precision", "recall"],
+        f"certain call edges (without the {PARTIAL!r} flag) on {tally.cases} labelled cases",
+        ["category", "tp", "fp", "fn", "precision", "recall", "partial"],
         rows,
     )
+    may_p, may_r = _pr(tally.may["tp"], tally.may["fp"], tally.may["fn"])
+    print(
+        f"\nmay graph (certain + partial): tp {tally.may['tp']}, fp {tally.may['fp']},"
+        f" fn {tally.may['fn']}, precision {may_p:.3f}, recall {may_r:.3f}"
+    )
+    print(
+        f"partial edges: {total['partial']} ({tally.partial['on_marked']} from lines marked"
+        f" '{MARK}', {tally.partial['elsewhere']} from other lines;"
+        f" {tally.partial['expected']} of them labelled edges)"
+    )
     prov_rows = []
-    for provenance, c in sorted(per_provenance.items()):
-        prov_rows.append([provenance, c["tp"] + c["fp"], c["tp"], _pr(c["tp"], c["fp"], 0)[0]])
+    for provenance, c in sorted(tally.per_provenance.items()):
+        edges = c["tp"] + c["fp"]
+        prov_rows.append([provenance, edges, c["tp"], _pr(c["tp"], c["fp"], 0)[0], c["partial"]])
     _table(
-        "precision per provenance (all cases)",
-        ["provenance", "edges", "correct", "precision"],
+        "precision per provenance (certain edges, all cases)",
+        ["provenance", "edges", "correct", "precision", "partial"],
         prov_rows,
     )
-    print(f"\ncases counting at least their unresolved_min: {unresolved_ok}/{len(cases)}")
-    calibration = _calibration(judged)
+    guarded = len(tally.guarded_cases)
+    verdict = "yes" if not tally.guarded_drawn else "NO: " + ", ".join(tally.guarded_drawn)
+    print(
+        f"\nno case of must_stay_unresolved drawn (no certain edge that is not expected, in"
+        f" {guarded} cases): {verdict}"
+    )
+    print(f"cases counting at least their unresolved_min: {tally.unresolved_ok}/{tally.cases}")
+    calibration = _calibration(tally.judged)
     print(
         f"calibration: priors fitted on {calibration['fit_cases']} cases, expected calibration"
         f" error on the other {calibration['eval_cases']}: {calibration['ece']:.4f}"
         f" (with the priors in code: {calibration['ece_code_priors']:.4f})"
     )
     if fit:
-        fitted = _fit(judged)
+        fitted = _fit(tally.judged)
         print("\nfitted priors (all cases; paste into src/groundkit/codemap/priors.py):")
         for provenance, (value, n) in sorted(fitted.items()):
             print(f"    Provenance.{provenance.upper().replace('-', '_')}: {value},  # n={n}")
     print("\nmisses:")
-    for line in misses:
+    for line in tally.misses:
         print("  " + line)
     return {
-        "cases": len(cases),
+        "cases": tally.cases,
         "precision": p,
         "recall": r,
-        "per_category": {k: dict(v) for k, v in per_category.items()},
-        "per_provenance": {k: dict(v) for k, v in per_provenance.items()},
-        "unresolved_ok": unresolved_ok,
+        "may": {"precision": may_p, "recall": may_r, **tally.may},
+        "partial": {"edges": total["partial"], **tally.partial},
+        "per_category": {k: dict(v) for k, v in tally.per_category.items()},
+        "per_provenance": {k: dict(v) for k, v in tally.per_provenance.items()},
+        "must_stay_unresolved": {"cases": guarded, "drawn": tally.guarded_drawn},
+        "unresolved_ok": tally.unresolved_ok,
         "calibration": calibration,
-        "misses": misses,
+        "misses": tally.misses,
     }
 
 
@@ -172,7 +300,7 @@ def _calibration(judged: list[tuple[str, str, bool]]) -> dict[str, Any]:
     fit_part = [j for j in judged if not _held_out(j[0])]
     eval_part = [j for j in judged if _held_out(j[0])]
     fitted = {p: v for p, (v, _) in _fit(fit_part).items()}
-    code = {str(k): v for k, v in PRIORS.items()}
+    code = {str(k): v for k, v in PRIORS.items()} | {PARTIAL: PARTIAL_PRIOR}
     return {
         "fit_cases": len({j[0] for j in fit_part}),
         "eval_cases": len({j[0] for j in eval_part}),
@@ -386,9 +514,119 @@ def score_coverage(data: Path, src: Path) -> dict[str, Any]:
     return {"pairs_inside": inside, "pairs": inside + outside, "share": share, "macro": macro}
 
 
+# -- traced -----------------------------------------------------------------------------------
+
+
+def _property_methods(codemap: CodeMap, root: Path) -> set[str]:
+    """Qualified names of the methods decorated as properties (`@property`, `@x.setter`,
+    `@cached_property`, ...), found with `ast` at the lines the map gives its nodes."""
+    lines: dict[str, set[int]] = {}
+    found = set()
+    for node in codemap.nodes():
+        if node.kind != NodeKind.METHOD:
+            continue
+        if node.path not in lines:
+            lines[node.path] = set()
+            tree = ast.parse((root / node.path).read_bytes())
+            for fn in ast.walk(tree):
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                    ast.unparse(d).split("(")[0].endswith(("property", ".setter", ".deleter"))
+                    for d in fn.decorator_list
+                ):
+                    lines[node.path].update({fn.lineno, *(d.lineno for d in fn.decorator_list)})
+        if node.line in lines[node.path]:
+            found.add(node.qualname)
+    return found
+
+
+def _traced_reason(row: list[Any], nodes: set[str], properties: set[str]) -> str:
+    """A rough reason why the map lacks a traced pair, from names alone."""
+    _, caller, callee, direct, via = row
+    method = callee.rsplit(".", 1)[-1]
+    if callee not in nodes:
+        return "callee not a node"
+    if caller not in nodes:
+        return "caller not a node"
+    if not direct:
+        stdlib = all(v in sys.stdlib_module_names for v in via)
+        return "only through the standard library" if stdlib else "only through outside code"
+    if method in ("__init__", "__new__"):
+        return "constructor"
+    if method.startswith("__") and method.endswith("__"):
+        return "protocol (dunder)"
+    if callee in properties:
+        return "property"
+    return "other"
+
+
+def score_traced(data: Path, src: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    rows, reason_rows = [], []
+    for reference in sorted((data / "traced").glob("*.json")):
+        ref = json.loads(reference.read_text())
+        found = sorted(src.glob(f"{ref['project']}-{ref['version']}"))
+        if not found:
+            print(f"  {reference.stem}: sdist not under {src}, skipped")
+            continue
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            _map(found[0] / ref["root"], Path(tmp), include=ref["map_include"]) as codemap,
+        ):
+            nodes = {n.qualname for n in codemap.nodes()}
+            properties = _property_methods(codemap, found[0] / ref["root"])
+            maybe: set[tuple[str, str]] = set()
+            certain: set[tuple[str, str]] = set()
+            for e in codemap.edges(["calls"]):
+                maybe.add((e.source.qualname, e.target.qualname))
+                if PARTIAL not in edge_flags(e):
+                    certain.add((e.source.qualname, e.target.qualname))
+        result: dict[str, Any] = {}
+        for side in ("package", "tests"):
+            pairs = [r for r in ref["pairs"] if r[0] == side]
+            direct = [r for r in pairs if r[3]]
+            hit = [r for r in pairs if (r[1], r[2]) in certain]
+            hit_may = [r for r in pairs if (r[1], r[2]) in maybe]
+            hit_direct = [r for r in direct if (r[1], r[2]) in certain]
+            _, recall = _pr(len(hit), 0, len(pairs) - len(hit))
+            _, recall_may = _pr(len(hit_may), 0, len(pairs) - len(hit_may))
+            _, recall_direct = _pr(len(hit_direct), 0, len(direct) - len(hit_direct))
+            reasons = Counter(
+                _traced_reason(r, nodes, properties) for r in pairs if (r[1], r[2]) not in certain
+            )
+            label = f"{side} -> package"
+            rows.append(
+                [ref["project"], label, len(pairs), len(hit), recall, recall_may, recall_direct]
+            )
+            for reason, n in reasons.most_common():
+                reason_rows.append([ref["project"], label, reason, n])
+            result[side] = {
+                "pairs": len(pairs),
+                "found": len(hit),
+                "recall": recall,
+                "recall_may": recall_may,
+                "recall_direct": recall_direct,
+                "missed_by_reason": dict(reasons),
+                "missed": [r[1:3] for r in pairs if (r[1], r[2]) not in certain][:50],
+            }
+        out[ref["project"]] = {"version": ref["version"], **result}
+    _table(
+        "traced call pairs (the package's own tests under sys.setprofile) found in the map",
+        ["project", "pairs", "traced", "in map", "recall", "recall(may)", "recall(direct)"],
+        rows,
+    )
+    _table(
+        "traced pairs missed, by a rough reason", ["project", "pairs", "reason", "n"], reason_rows
+    )
+    for project, result in out.items():
+        for side in ("package", "tests"):
+            for caller, callee in result[side]["missed"][:10]:
+                print(f"  {project} missed: {caller} -> {callee}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["calls", "imports", "routes", "coverage", "all"])
+    parser.add_argument("what", choices=["calls", "imports", "routes", "coverage", "traced", "all"])
     parser.add_argument("--data", type=Path, default=HERE / "codemap")
     parser.add_argument("--src", type=Path, default=Path("/tmp/codemap-bench/src"))
     parser.add_argument("--fit", action="store_true", help="print the priors fitted on all cases")
@@ -403,6 +641,8 @@ def main(argv: list[str] | None = None) -> int:
         results["routes"] = score_routes(args.data, args.src)
     if args.what in ("coverage", "all"):
         results["coverage"] = score_coverage(args.data, args.src)
+    if args.what in ("traced", "all"):
+        results["traced"] = score_traced(args.data, args.src)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1, default=str))
     return 0

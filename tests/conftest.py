@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import groundkit
-from groundkit import Collection, Settings
+# The contract suites shipped in groundkit.testing: their asserts explain a failure as a test's do.
+pytest.register_assert_rewrite("groundkit.testing.map_graph")
+
+import groundkit  # noqa: E402
+from groundkit import Collection, Settings  # noqa: E402
 
 OpenCollection = Callable[..., Collection]
 

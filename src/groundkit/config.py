@@ -283,6 +283,9 @@ class CodemapConfig(_Section, frozen=True):
     max_file_bytes: Annotated[int, _d("Larger source files are skipped by `grk map`.", ge=1)] = (
         2_000_000
     )
+    parse_seconds: Annotated[
+        float, _d("A source file that takes longer to parse is skipped as too_slow.", gt=0)
+    ] = 10.0
 
 
 class Settings(_Section, frozen=True):

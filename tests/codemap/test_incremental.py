@@ -194,3 +194,44 @@ def test_a_file_touched_but_unchanged_is_not_parsed_again(repo: Repo) -> None:
     path.write_text(path.read_text().replace("Engine().run()", "Engine().run()  # same size?"))
     report = repo.build()
     assert report.parsed == 1
+
+
+def test_an_edit_that_only_moves_code_relocates_without_resolving_again(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from groundkit.codemap.extract.python import PythonResolver
+
+    repo.write(START).build()
+
+    def refuse(self: object, paths: object) -> None:
+        raise AssertionError("the value flow was solved again for an edit that moved code")
+
+    monkeypatch.setattr(PythonResolver, "resolve_all", refuse)
+    moved = "# a comment\n\n" + START["lib/core.py"].replace("class Engine:", "\nclass Engine:")
+    repo.write({"lib/core.py": moved})
+    report = repo.build()
+    assert (report.parsed, report.resolved) == (1, 1)
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_the_shipped_extractors_store_typed_records_and_read_them_back_unchanged() -> None:
+    from groundkit.codemap.extract.base import SourceFile
+    from groundkit.codemap.extract.typescript import TypeScriptExtractor
+    from groundkit.testing.codemap import Defs, LinksExtractor
+
+    sources = [
+        (LinksExtractor(), SourceFile("a.links", "def f\nf calls b.g\n")),
+        (TypeScriptExtractor(), SourceFile("main.ts", 'import { g } from "./b";\ng(f);\n')),
+        (
+            TypeScriptExtractor(),
+            SourceFile("tsconfig.json", '{"compilerOptions": {"baseUrl": "."}}'),
+        ),
+    ]
+    for extractor, source in sources:
+        facts = extractor.parse(source)
+        interface, body = extractor.encode(facts)
+        assert extractor.decode(interface, body) == facts
+        assert not isinstance(facts.interface, dict | list)  # records, not JSON
+    assert LinksExtractor().parse(sources[0][1]).interface == Defs(["f"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from map_helpers import Repo, build
 
-from groundkit.codemap.model import Location
+from groundkit.codemap.model import EdgeFlag, Location
 
 
 def calls_from(repo: Repo, caller: str) -> set[str]:
@@ -86,7 +86,9 @@ def test_a_lambda_is_a_function_of_its_own(repo: Repo) -> None:
     assert calls_from(repo, "m.<lambda>") == {"m.helper"}
 
 
-def test_a_name_rebound_from_an_inner_function_has_no_static_target(repo: Repo) -> None:
+def test_a_name_rebound_from_an_inner_function_reaches_both_targets_partially(
+    repo: Repo,
+) -> None:
     build(
         repo,
         {
@@ -104,7 +106,9 @@ def test_a_name_rebound_from_an_inner_function_has_no_static_target(repo: Repo) 
             """
         },
     )
-    assert calls_from(repo, "m.run") == {"m.run.swap"}
+    assert calls_from(repo, "m.run") == {"m.run.swap", "m.first", "m.second"}
+    for target in ("m.first", "m.second"):  # one or the other, chosen at run time
+        assert EdgeFlag.PARTIAL in repo.edge("calls", "m.run", target).flags  # type: ignore[attr-defined]
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1
 
@@ -123,6 +127,7 @@ def test_a_star_import_after_a_definition_rebinds_the_name(repo: Repo) -> None:
 
 
 def test_a_class_patched_from_outside_and_dynamic_code_are_unresolved(repo: Repo) -> None:
+    """The patched method is either of two functions at run time: both drawn, partial."""
     build(
         repo,
         {
@@ -141,7 +146,15 @@ def test_a_class_patched_from_outside_and_dynamic_code_are_unresolved(repo: Repo
             """
         },
     )
-    assert calls_from(repo, "m") == {"m.Service", "m.Service.other"}
+    assert calls_from(repo, "m") == {
+        "m.Service",
+        "m.Service.other",
+        "m.Service.handle",
+        "m.patched",
+    }
+    for target in ("m.Service.handle", "m.patched"):
+        assert EdgeFlag.PARTIAL in repo.edge("calls", "m", target).flags  # type: ignore[attr-defined]
+    assert EdgeFlag.PARTIAL not in repo.edge("calls", "m", "m.Service.other").flags  # type: ignore[attr-defined]
     assert repo.report is not None
     assert repo.report.unresolved_calls == 2  # s.handle() and eval(...)
 

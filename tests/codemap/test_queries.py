@@ -164,8 +164,11 @@ def test_a_diff_of_a_map_with_itself_is_empty_and_a_change_shows_by_identity(
     assert [(e.source.qualname, e.target.qualname) for e in change.edges_removed] == [
         ("chain.b.middle", "chain.c.end")
     ]
-    moved = {(a.source.qualname, a.target.qualname) for a, _ in change.edges_changed}
-    assert ("chain.b", "chain.c") in moved  # the import moved down two lines
+    # The import moved down two lines: the same edge, moved, not changed.
+    moved = {(a.source.qualname, a.target.qualname) for a, _ in change.edges_moved}
+    assert ("chain.b", "chain.c") in moved
+    assert not change.edges_changed
+    assert change.by_module == {"chain.b": {"added": 0, "removed": 1}}
 
 
 def test_the_overview_has_areas_boundaries_hubs_cycles_and_entry_points(repo: Repo) -> None:

@@ -12,15 +12,29 @@ runs in a fresh subprocess of the same interpreter. Two recorders observe it:
   about to be called, and returns that object unchanged, so the program behaves as before.
   This is what sees `Class()` for a class with no `__init__` of its own, and which line made
   each call.
-- implicit calls: `sys.setprofile` notes every Python frame of the case that starts while
-  another frame of the case is its parent. This sees calls that have no call expression:
-  decorator application, property getters, a generator's body starting, `__init__`.
+- implicit calls: `sys.setprofile` (and `threading.setprofile`, for threads the case starts)
+  notes every Python frame of the case that starts while another frame of the case is its
+  parent. This sees calls that have no call expression: decorator application, property
+  getters, a generator's body starting, `__init__`, dunder methods run by operators, `for`,
+  `with`, `len()` and the like.
+- hand-overs: the same hook wraps every argument `f(a, k=b)` into `__cm_arg__(a)`, noting each
+  of the case's callables (functions, bound methods, classes, callable instances, and the
+  function inside a `functools.partial`) passed to a callee outside the case (`map`,
+  `threading.Thread(target=)`, `executor.submit`, `atexit.register`, ...). A frame of the case
+  started by no frame of the case (another thread, `atexit`, a library frame in between) is
+  then a call from the scope that handed its function to the library; when nothing handed it
+  over, from the nearest frame of the case below it on the stack (`contextlib.contextmanager`'s
+  body runs under `__enter__`, on behalf of the `with`). A coroutine started by the event loop
+  is not a call (its call is where the coroutine object was made). `raise C` without
+  parentheses is recorded as a call of `C` from the raising scope, as `raise C()` would be.
+  Handlers registered with `atexit` run (`atexit._run_exitfuncs()`) before the case ends.
 
 Names follow the benchmark's convention (see ../README.md): module = dotted path of the file
 relative to the case folder, then `__qualname__` without `<locals>`; comprehensions and
 generator expressions belong to the enclosing scope; a lambda is `<scope>.<lambda>`; code at
 module level is the module itself; `Class()` is `Class.__init__` when the first `__init__` in
-the class's MRO is one of the case's own functions, else the class.
+the class's MRO is one of the case's own functions, else the class; a callable that a library
+or another thread calls is called by the scope that handed it over.
 
 Checks, per case:
 1. every expected edge happens at run time, from a line not marked `# unresolved`;
@@ -28,7 +42,9 @@ Checks, per case:
    `# unresolved` (the call sites a static analysis cannot resolve);
 3. the number of lines marked `# unresolved` equals `unresolved_min`, and each such line
    made at least one call at run time;
-4. each name in `external` was imported by the case (its top-level module is loaded).
+4. each name in `external` was imported by the case (its top-level module is loaded);
+5. no frame of the case started outside its frames with nothing handing it over, and no thread
+   of the case raised.
 Exit status 0 when every case passes.
 """
 
@@ -48,11 +64,14 @@ COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
 
 
 def _child(case_dir: str) -> None:
+    import atexit
     import builtins
+    import functools
     import importlib.abc
     import importlib.machinery
     import importlib.util
     import inspect
+    import threading
     import types
 
     root = Path(case_dir).resolve()
@@ -118,28 +137,76 @@ def _child(case_dir: str) -> None:
                 return func_name(klass.__dict__["__call__"])
         return None
 
-    def probe(obj: object, line: int) -> object:
+    def probe(obj: object, line: int, col: int) -> object:
         frame = sys._getframe(1)
         if in_case(frame.f_code.co_filename):
             target = callee_name(obj)
             if target is not None:
                 edges.append((scope_name(frame.f_code), target, line, "site"))
+            else:
+                library_sites.add((frame.f_code.co_filename, line, col))
             calls_at.add((frame.f_code.co_filename, line))
         return obj
 
+    def handed_name(value: object) -> str | None:
+        while isinstance(value, functools.partial):
+            value = value.func
+        return callee_name(value) if callable(value) else None
+
+    def arg(value: object, line: int, col: int) -> object:
+        """Note a callable of the case passed at call node (line, col); return it unchanged."""
+        frame = sys._getframe(1)
+        if in_case(frame.f_code.co_filename):
+            name = handed_name(value)
+            if name is not None:
+                site = (frame.f_code.co_filename, line, col)
+                handed.append((name, scope_name(frame.f_code), *site))
+        return value
+
+    def raised(exc: object, line: int) -> object:
+        """`raise C` constructs C: record it as the call `C()` it stands for."""
+        frame = sys._getframe(1)
+        if isinstance(exc, type) and in_case(frame.f_code.co_filename):
+            target = callee_name(exc)
+            if target is not None:
+                edges.append((scope_name(frame.f_code), target, line, "raise"))
+            calls_at.add((frame.f_code.co_filename, line))
+        return exc
+
     calls_at: set[tuple[str, int]] = set()
+    library_sites: set[tuple[str, int, int]] = set()  # call nodes whose callee is not the case's
+    handed: list[tuple[str, str, str, int, int]] = []  # callee, scope, file, line, col
+    orphans: list[tuple[str, str | None, int]] = []  # callee, nearest case frame below, its line
+    thread_errors: list[str] = []
     started: list[types.FrameType] = []
     builtins.__cm_probe__ = probe  # type: ignore[attr-defined]
+    builtins.__cm_arg__ = arg  # type: ignore[attr-defined]
+    builtins.__cm_raise__ = raised  # type: ignore[attr-defined]
+
+    def helper(name: str, *args: ast.expr) -> ast.Call:
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
 
     class Probe(ast.NodeTransformer):
         def visit_Call(self, node: ast.Call) -> ast.AST:
             self.generic_visit(node)
-            wrapped = ast.Call(
-                func=ast.Name(id="__cm_probe__", ctx=ast.Load()),
-                args=[node.func, ast.Constant(value=node.lineno)],
-                keywords=[],
-            )
-            node.func = wrapped
+            where = (ast.Constant(value=node.lineno), ast.Constant(value=node.col_offset))
+            node.func = helper("__cm_probe__", node.func, *where)
+            node.args = [
+                a if isinstance(a, ast.Starred) else helper("__cm_arg__", a, *where)
+                for a in node.args
+            ]
+            for kw in node.keywords:
+                if kw.arg is not None:
+                    kw.value = helper("__cm_arg__", kw.value, *where)
+            return node
+
+        def visit_Raise(self, node: ast.Raise) -> ast.AST:
+            self.generic_visit(node)
+            line = ast.Constant(value=node.lineno)
+            if node.exc is not None and not isinstance(node.exc, ast.Call):
+                node.exc = helper("__cm_raise__", node.exc, line)
+            if node.cause is not None and not isinstance(node.cause, ast.Call):
+                node.cause = helper("__cm_raise__", node.cause, line)
             return node
 
     class Loader(importlib.machinery.SourceFileLoader):
@@ -158,6 +225,8 @@ def _child(case_dir: str) -> None:
             spec.loader = Loader(fullname, spec.origin)
             return spec
 
+    resumable = inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR | inspect.CO_COROUTINE
+
     def profiler(frame: types.FrameType, event: str, arg: object) -> None:
         if event != "call":
             return
@@ -168,17 +237,26 @@ def _child(case_dir: str) -> None:
         # Comprehensions and generator expressions are part of the scope that holds them.
         if code.co_name in COMPREHENSIONS:
             return
-        back = frame.f_back
-        if back is None or not in_case(back.f_code.co_filename):
-            return
         # A generator or coroutine resumed again is not a new call: keep its first start.
-        if code.co_flags & (
-            inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR | inspect.CO_COROUTINE
-        ):
+        if code.co_flags & resumable:
             if any(f is frame for f in started):
                 return
             started.append(frame)
-        edges.append((scope_name(back.f_code), scope_name(code), back.f_lineno, "frame"))
+        back = frame.f_back
+        if back is not None and in_case(back.f_code.co_filename):
+            edges.append((scope_name(back.f_code), scope_name(code), back.f_lineno, "frame"))
+            calls_at.add((back.f_code.co_filename, back.f_lineno))
+            return
+        # Started by the event loop: the coroutine's call is where the coroutine was made.
+        if code.co_flags & inspect.CO_COROUTINE:
+            return
+        while back is not None and not in_case(back.f_code.co_filename):
+            back = back.f_back
+        below = None if back is None else scope_name(back.f_code)
+        orphans.append((scope_name(code), below, 0 if back is None else back.f_lineno))
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        thread_errors.append(f"{args.exc_type.__name__}: {args.exc_value}")
 
     sys.dont_write_bytecode = True
     sys.path.insert(0, str(root))
@@ -186,16 +264,41 @@ def _child(case_dir: str) -> None:
     import importlib
 
     error = None
+    threading.excepthook = thread_hook
+    threading.setprofile(profiler)
     sys.setprofile(profiler)
     try:
         importlib.import_module("main")
+        atexit._run_exitfuncs()  # the case's exit handlers, while the recorders still watch
     except BaseException as exc:  # reported to the parent
         error = f"{type(exc).__name__}: {exc}"
     finally:
         sys.setprofile(None)
+        threading.setprofile(None)  # type: ignore[arg-type]
+    unexplained = []
+    for callee, below, line in orphans:
+        givers = {
+            (scope, ln)
+            for name, scope, file, ln, col in handed
+            if name == callee and (file, ln, col) in library_sites
+        }
+        if not givers and below is not None:
+            givers = {(below, line)}
+        if not givers:
+            unexplained.append(callee)
+        for scope, ln in givers:
+            edges.append((scope, callee, ln, "handed"))
+    if thread_errors:
+        error = f"a thread raised {thread_errors[0]}"
     loaded = sorted({m.split(".")[0] for m in sys.modules})
     lines = sorted([[str(Path(f).resolve().relative_to(root)), ln] for f, ln in calls_at])
-    out = {"edges": edges, "error": error, "loaded": loaded, "call_lines": lines}
+    out = {
+        "edges": edges,
+        "error": error,
+        "loaded": loaded,
+        "call_lines": lines,
+        "unexplained": sorted(set(unexplained)),
+    }
     sys.stdout.write("\n@@CM@@" + json.dumps(out))
 
 
@@ -266,6 +369,8 @@ def check_case(case: Path) -> tuple[list[str], dict[str, object]]:
     for name in expected.get("external", []):
         if name.split(".")[0] not in data["loaded"]:
             problems.append(f"external {name} was never imported")
+    for name in data["unexplained"]:
+        problems.append(f"{name} started outside the case's frames, handed over by no call")
     if not expected.get("notes"):
         problems.append("no notes")
     stats = {

@@ -19,8 +19,8 @@ from groundkit.codemap.build import MapReport, Progress, build_map
 from groundkit.codemap.diff import MapDiff, diff_stores
 from groundkit.codemap.evidence import check_edge
 from groundkit.codemap.export import Format, Level, render
+from groundkit.codemap.extract import extractors
 from groundkit.codemap.extract.base import Extractor
-from groundkit.codemap.extract.python import PythonExtractor
 from groundkit.codemap.model import Edge, EdgeKind, Node
 from groundkit.codemap.overview import Overview, entry_scripts, overview
 from groundkit.codemap.sources import GitRevision, Selection, WorkTree
@@ -52,15 +52,9 @@ _FILE = "map.sqlite"
 
 
 def default_extractors() -> list[Extractor]:
-    """Every language the map reads: Python always; others when their extractor is present."""
-    found: list[Extractor] = [PythonExtractor()]
-    try:
-        from groundkit.codemap.extract.typescript import TypeScriptExtractor
-    except ImportError:
-        pass
-    else:
-        found.append(TypeScriptExtractor())
-    return found
+    """Every language the map reads (``extract.LANGUAGES``): Python always; the others when
+    their extractor is present."""
+    return extractors()
 
 
 def check_name(name: str) -> str:
@@ -157,6 +151,7 @@ class CodeMap:
                 source,
                 chosen,
                 max_file_bytes=self.settings.codemap.max_file_bytes,
+                parse_seconds=self.settings.codemap.parse_seconds,
                 progress=progress,
                 workers=workers,
             )
@@ -287,6 +282,7 @@ def diff_revisions(
                     source,
                     chosen,
                     max_file_bytes=settings.codemap.max_file_bytes,
+                    parse_seconds=settings.codemap.parse_seconds,
                     cache=previous,
                 )
                 previous = store

@@ -13,6 +13,8 @@ commit leaves the map as it was; after it, as it is now.
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import os
 import threading
 import time
@@ -23,11 +25,12 @@ from typing import Any
 from groundkit.checkpoints import checkpoint
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor, FileFacts, FileGraph, SourceFile, Unparsable
+from groundkit.codemap.generated import generated
 from groundkit.codemap.lines import decode
-from groundkit.codemap.model import EdgeKind, Node, NodeKey, NodeKind
+from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.routes import Matcher, compose, dump_web, load_web, match
 from groundkit.codemap.sources import Source
-from groundkit.codemap.store import FileState, MapStore, pack, unpack
+from groundkit.codemap.store import FileState, MapStore
 from groundkit.types import Skipped
 
 __all__ = ["MapReport", "Progress", "build_map"]
@@ -88,27 +91,24 @@ class _Parsed:
     digest: str
     size: int
     extractor: str
-    facts: FileFacts | None  # None when it came from a worker: unpacked where it is needed
+    facts: FileFacts | None  # None when it came from a worker: decoded where it is needed
     interface: bytes
     body: bytes
     interface_digest: str
-
-    def unpacked(self) -> FileFacts:
-        if self.facts is None:
-            self.facts = FileFacts(unpack(self.interface), unpack(self.body))
-        return self.facts
 
 
 def _tag(extractor: Extractor) -> str:
     return f"{extractor.language}:{extractor.version}"
 
 
-def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
+def _parse_one(
+    extractor: Extractor, path: str, data: bytes, seconds: float = math.inf
+) -> _Parsed | str:
     try:
-        facts = extractor.parse(SourceFile(path, decode(data)))
+        facts = extractor.parse(SourceFile(path, decode(data), time.monotonic() + seconds))
     except Unparsable as exc:
         return exc.reason
-    interface = pack(facts.interface)
+    interface, body = extractor.encode(facts)
     return _Parsed(
         extractor.language,
         _digest(data),
@@ -116,13 +116,15 @@ def _parse_one(extractor: Extractor, path: str, data: bytes) -> _Parsed | str:
         _tag(extractor),
         facts,
         interface,
-        pack(facts.body),
+        body,
         _digest(interface),
     )
 
 
-def _parse_batch(items: list[tuple[Extractor, str, bytes]]) -> list[tuple[str, _Parsed | str]]:
-    out = [(path, _parse_one(extractor, path, data)) for extractor, path, data in items]
+def _parse_batch(
+    items: list[tuple[Extractor, str, bytes]], seconds: float = math.inf
+) -> list[tuple[str, _Parsed | str]]:
+    out = [(path, _parse_one(extractor, path, data, seconds)) for extractor, path, data in items]
     for _, result in out:
         if isinstance(result, _Parsed):
             result.facts = None  # the packed bytes travel back; the objects would cost twice
@@ -134,11 +136,13 @@ class _Project:
 
     def __init__(
         self,
+        extractor: Extractor,
         paths: list[str],
         fresh: dict[str, _Parsed],
         store: MapStore,
         source: Source,
     ) -> None:
+        self._extractor = extractor
         self._paths = paths
         self._fresh = fresh
         self._store = store
@@ -151,9 +155,18 @@ class _Project:
         """In a forked worker: a connection of its own (SQLite's may not cross a fork)."""
         self._store = MapStore(self._store.path)
 
+    def previous(self, path: str) -> tuple[FileFacts, list[Node], list[Edge], int, str]:
+        """A file's facts and resolution as the map holds them from the last run."""
+        facts = self._extractor.decode(*self._store.raw_facts(path))
+        return (facts, *self._store.resolution(path))
+
     def facts(self, path: str) -> FileFacts:
         parsed = self._fresh.get(path)
-        return parsed.unpacked() if parsed is not None else self._store.facts(path)
+        if parsed is not None:
+            if parsed.facts is None:
+                parsed.facts = self._extractor.decode(parsed.interface, parsed.body)
+            return parsed.facts
+        return self._extractor.decode(*self._store.raw_facts(path))
 
     def top_name(self) -> str:
         return self._source.top_name()
@@ -177,6 +190,7 @@ class _Run:
     unchanged: int = 0
     ignored: int = 0
     touched: list[tuple[int, int, str]] = field(default_factory=list)  # same content, new mtime
+    generated: set[str] = field(default_factory=set)  # skipped as made, not written: dropped
 
 
 def build_map(
@@ -185,6 +199,7 @@ def build_map(
     extractors: Sequence[Extractor],
     *,
     max_file_bytes: int,
+    parse_seconds: float = 10.0,
     progress: Progress | None = None,
     workers: int | None = None,
     cache: MapStore | None = None,
@@ -211,35 +226,41 @@ def build_map(
         else:
             owners[path] = extractor
     _read_and_parse(
-        run, source, owners, old, stamps, store, cache, max_file_bytes, progress, workers
+        run,
+        source,
+        owners,
+        old,
+        stamps,
+        store,
+        cache,
+        max_file_bytes,
+        progress,
+        workers,
+        parse_seconds,
     )
     skipped_paths = {s.source for s in run.skipped}
     present = {p for p in owners if p in run.fresh or (p in old and p not in skipped_paths)}
-    present |= {p for p in skipped_paths if p in old and p in owners}  # a bad read loses nothing
+    # A bad read loses nothing; a file found to be generated is dropped.
+    present |= {p for p in skipped_paths if p in old and p in owners and p not in run.generated}
     removed = sorted(p for p in old if p not in present)
 
-    graphs: dict[str, tuple[FileGraph, frozenset[str]]] = {}
-    for extractor in extractors:
-        language_paths = sorted(
-            p
-            for p in present
-            if (run.fresh[p].language if p in run.fresh else old[p].language) == extractor.language
-        )
-        if not language_paths and not any(old[p].language == extractor.language for p in removed):
-            continue
-        project = _Project(language_paths, run.fresh, store, source)
-        resolver = extractor.resolver(project)
-        keys = {p: resolver.keys(p) for p in language_paths}
-        todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
-        for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
-            graphs[path] = (graph, keys[path])
+    graphs = _resolve_languages(
+        store, source, extractors, present, removed, run, old, progress, workers
+    )
 
     # The map-wide web pass (routes, HTTP calls) only when some file's web facts changed.
-    before = store.webs_of([*removed, *graphs])
     after = {
         path: dump_web(graph.routers, graph.mounts, graph.routes, graph.http_calls)
         for path, (graph, _) in graphs.items()
     }
+    digests = {
+        path: _graph_digest(graph, keys_of, after[path])
+        for path, (graph, keys_of) in graphs.items()
+    }
+    for path in [p for p in graphs if p in old and old[p].resolution == digests[p]]:
+        del graphs[path]  # resolved again, and the same: nothing to write
+        del after[path]
+    before = store.webs_of([*removed, *graphs])
     web_changed = any(before.get(p, "") != after.get(p, "") for p in {*before, *after})
     rewritten = [*removed, *graphs, *([""] if web_changed else [])]
     replaced = store.node_ids_owned(rewritten) if old else None
@@ -269,6 +290,7 @@ def build_map(
                 depends_on=graph.depends_on,
                 unresolved=graph.unresolved,
                 web=web,
+                digest=digests[path],
             )
             if done == max(1, len(graphs) // 2):
                 checkpoint("mid-map")
@@ -293,6 +315,129 @@ def build_map(
     )
 
 
+def _resolve_languages(
+    store: MapStore,
+    source: Source,
+    extractors: Sequence[Extractor],
+    present: set[str],
+    removed: list[str],
+    run: _Run,
+    old: dict[str, FileState],
+    progress: Progress | None,
+    workers: int | None,
+) -> dict[str, tuple[FileGraph, frozenset[str]]]:
+    """Each language's files resolved again where a change can reach them."""
+    graphs: dict[str, tuple[FileGraph, frozenset[str]]] = {}
+    for extractor in extractors:
+        language_paths = sorted(
+            p
+            for p in present
+            if (run.fresh[p].language if p in run.fresh else old[p].language) == extractor.language
+        )
+        if not language_paths and not any(old[p].language == extractor.language for p in removed):
+            continue
+        project = _Project(extractor, language_paths, run.fresh, store, source)
+        resolver = extractor.resolver(project)
+        keys = {p: resolver.keys(p) for p in language_paths}
+        todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
+        whole = getattr(resolver, "resolve_all", None)
+        if whole is not None:
+            for path, graph in _resolve_whole(
+                resolver,
+                extractor.language,
+                language_paths,
+                run.fresh,
+                old,
+                keys,
+                removed,
+                progress,
+            ).items():
+                graphs[path] = (graph, keys[path])
+            continue
+        for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
+            graphs[path] = (graph, keys[path])
+
+    return graphs
+
+
+def _resolve_whole(
+    resolver: Any,
+    language: str,
+    paths: list[str],
+    fresh: dict[str, _Parsed],
+    old: dict[str, FileState],
+    keys: dict[str, frozenset[str]],
+    removed: list[str],
+    progress: Progress | None,
+) -> dict[str, FileGraph]:
+    """A language whose values flow between any of its files: when a file's program changed
+    (its interface digest), or a file came or went, every file is resolved again; when only
+    places changed, the files that moved are relocated."""
+    changed = [p for p in paths if p in fresh]
+    gone = [p for p in removed if old[p].language == language]
+    if not changed and not gone:
+        return {}
+    program_changed = bool(gone) or any(
+        p not in old
+        or old[p].interface_digest != fresh[p].interface_digest
+        or old[p].keys != keys[p]
+        for p in changed
+    )
+    relocate = getattr(resolver, "relocate", None)
+    if not program_changed and relocate is not None:
+        moved: dict[str, FileGraph] | None = relocate(changed)
+        if moved is not None:
+            return moved
+    if progress:
+        progress("resolving", 0, len(paths))
+    found: dict[str, FileGraph] = resolver.resolve_all(paths)
+    return found
+
+
+def _unchanged(
+    graphs: dict[str, tuple[FileGraph, frozenset[str]]],
+    webs: dict[str, str],
+    old: dict[str, FileState],
+) -> dict[str, str]:
+    """Each resolution's digest; those that came out as stored are dropped from ``graphs``
+    and ``webs``: nothing to write."""
+    digests = {
+        path: _graph_digest(graph, keys, webs[path]) for path, (graph, keys) in graphs.items()
+    }
+    for path in [p for p in graphs if p in old and old[p].resolution == digests[p]]:
+        del graphs[path]
+        del webs[path]
+    return digests
+
+
+def _graph_digest(graph: FileGraph, keys: frozenset[str], web: str) -> str:
+    """What a file's resolution stores, as one digest: equal digests, nothing to write."""
+    nodes = sorted(
+        (str(n.key.kind), n.key.qualname, n.key.path, n.language, n.line, n.end_line)
+        for n in graph.nodes
+    )
+    edges = sorted(
+        (
+            str(e.kind),
+            e.source.id,
+            e.target.id,
+            str(e.provenance),
+            e.confidence,
+            e.location.line,
+            e.location.col,
+            e.location.end_line,
+            e.location.end_col,
+            e.quote,
+            e.evidence,
+            ",".join(sorted(e.flags)),
+            e.sites,
+        )
+        for e in graph.edges
+    )
+    text = json.dumps([nodes, edges, graph.unresolved, web, sorted(keys), sorted(graph.depends_on)])
+    return _digest(text.encode())
+
+
 def _read_and_parse(
     run: _Run,
     source: Source,
@@ -304,6 +449,7 @@ def _read_and_parse(
     max_file_bytes: int,
     progress: Progress | None,
     workers: int | None,
+    parse_seconds: float = 10.0,
 ) -> None:
     pending: list[tuple[Extractor, str, bytes]] = []
     to_read = []
@@ -325,6 +471,11 @@ def _read_and_parse(
         if len(data) > max_file_bytes:  # it grew since it was listed
             run.skipped.append(Skipped(path, "oversized (codemap.max_file_bytes)"))
             continue
+        made = generated(path, data)
+        if made is not None:  # a bundle, compiled output: not the code people wrote
+            run.skipped.append(Skipped(path, made))
+            run.generated.add(path)
+            continue
         extractor = owners[path]
         digest = _digest(data)
         state = old.get(path)
@@ -332,22 +483,22 @@ def _read_and_parse(
             run.unchanged += 1
             run.touched.append((len(data), stamps[path][1], path))
             continue
-        cached = cache.facts_by_digest(digest, _tag(extractor)) if cache is not None else None
+        cached = cache.raw_facts_by_digest(digest, _tag(extractor)) if cache is not None else None
         if cached is not None:
-            interface = pack(cached.interface)
+            interface, body = cached
             run.fresh[path] = _Parsed(
                 extractor.language,
                 digest,
                 len(data),
                 _tag(extractor),
-                cached,
+                None,
                 interface,
-                pack(cached.body),
+                body,
                 _digest(interface),
             )
             continue
         pending.append((extractor, path, data))
-    for path, result in _parse(pending, progress, workers):
+    for path, result in _parse(pending, progress, workers, parse_seconds):
         if isinstance(result, str):
             run.skipped.append(Skipped(path, result))
         else:
@@ -355,14 +506,17 @@ def _read_and_parse(
 
 
 def _parse(
-    items: list[tuple[Extractor, str, bytes]], progress: Progress | None, workers: int | None
+    items: list[tuple[Extractor, str, bytes]],
+    progress: Progress | None,
+    workers: int | None,
+    seconds: float = math.inf,
 ) -> list[tuple[str, _Parsed | str]]:
     count = workers if workers is not None else min(2, os.cpu_count() or 1)
     # Forking is only safe from a process with one thread (the CLI); a server parses in line.
     if count < 2 or len(items) < _PARALLEL_FROM or threading.active_count() > 1:
         out = []
         for done, (extractor, path, data) in enumerate(items, start=1):
-            out.append((path, _parse_one(extractor, path, data)))
+            out.append((path, _parse_one(extractor, path, data, seconds)))
             if progress and done % 25 == 0:
                 progress("parsing", done, len(items))
         return out
@@ -374,7 +528,7 @@ def _parse(
     results: list[tuple[str, _Parsed | str]] = []
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        for batch in pool.map(_parse_batch, batches):
+        for batch in pool.map(_parse_batch, batches, [seconds] * len(batches)):
             results.extend(batch)
             if progress:
                 progress("parsing", len(results), len(items))

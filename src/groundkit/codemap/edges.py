@@ -37,23 +37,25 @@ class EdgeSet:
         found = self._edges.get(key)
         if found is not None:
             # Another site of the same edge: counted; a flag holds only if it holds at every site.
+            kept = found.flags & flags
             self._edges[key] = Edge(
                 found.kind,
                 found.source,
                 found.target,
                 found.provenance,
-                found.confidence,
+                prior(found.provenance, partial=EdgeFlag.PARTIAL in kept),
                 found.location,
                 found.quote,
                 found.evidence,
-                found.flags & flags,
+                kept,
                 found.sites + 1,
             )
             return
         quote = shorten(line_text.strip(), QUOTE_MAX)
         evidence = evidence_line(source, kind, target, location, quote)
+        confidence = prior(provenance, partial=EdgeFlag.PARTIAL in flags)
         self._edges[key] = Edge(
-            kind, source, target, provenance, prior(provenance), location, quote, evidence, flags
+            kind, source, target, provenance, confidence, location, quote, evidence, flags
         )
 
     def edges(self) -> list[Edge]:

@@ -12,9 +12,9 @@ import re
 from collections import Counter
 from typing import Any, Literal
 
+from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import EdgeKind, NodeKind
 from groundkit.codemap.overview import Areas
-from groundkit.codemap.store import MapStore
 
 __all__ = ["Format", "Level", "graph_of", "render"]
 
@@ -23,13 +23,13 @@ Level = Literal["module", "area"]
 _MODULES = (NodeKind.MODULE, NodeKind.PACKAGE)
 
 
-def graph_of(store: MapStore, level: Level) -> tuple[list[str], list[tuple[str, str, int]]]:
+def graph_of(graph: MapGraph, level: Level) -> tuple[list[str], list[tuple[str, str, int]]]:
     """(sorted node names, sorted (from, to, edge count))."""
-    nodes = store.nodes()
+    nodes = graph.nodes()
     if level == "module":
         names = sorted({n.qualname for n in nodes if n.kind in _MODULES})
         pairs: Counter[tuple[str, str]] = Counter()
-        for edge in store.edges([str(EdgeKind.IMPORTS)]):
+        for edge in graph.edges([str(EdgeKind.IMPORTS)]):
             if edge.target.kind in _MODULES and edge.source.qualname != edge.target.qualname:
                 pairs[(edge.source.qualname, edge.target.qualname)] += 1
         return names, sorted((a, b, c) for (a, b), c in pairs.items())
@@ -37,7 +37,7 @@ def graph_of(store: MapStore, level: Level) -> tuple[list[str], list[tuple[str, 
     by_id = {n.key.id: n for n in nodes}
     names = sorted({area for n in nodes if (area := areas.of(n)) is not None})
     crossings: Counter[tuple[str, str]] = Counter()
-    for edge in store.edges():
+    for edge in graph.edges():
         if edge.kind == EdgeKind.DEFINES:
             continue
         source, target = by_id.get(edge.source.id), by_id.get(edge.target.id)
@@ -49,8 +49,8 @@ def graph_of(store: MapStore, level: Level) -> tuple[list[str], list[tuple[str, 
     return names, sorted((a, b, c) for (a, b), c in crossings.items())
 
 
-def render(store: MapStore, fmt: Format, level: Level, envelope: dict[str, Any]) -> str:
-    names, edges = graph_of(store, level)
+def render(graph: MapGraph, fmt: Format, level: Level, envelope: dict[str, Any]) -> str:
+    names, edges = graph_of(graph, level)
     if fmt == "json":
         body = {
             **envelope,

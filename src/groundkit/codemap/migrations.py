@@ -66,6 +66,11 @@ _MIGRATIONS: tuple[Migration, ...] = (
     CREATE INDEX edges_owner ON edges (owner);
     CREATE TABLE skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
     """,
+    # 2: a digest of each file's last resolution, so that one that comes out the same is not
+    # written again (a change anywhere resolves a whole language's files).
+    """
+    ALTER TABLE files ADD COLUMN resolution TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 SCHEMA = Schema(

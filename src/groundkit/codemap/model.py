@@ -78,8 +78,20 @@ class Provenance(StrEnum):
       its scope is an instance of the same in-repository class.
     - ``call-annotation``: a method on a parameter or variable annotated with an in-repository
       class.
-    - ``call-return``: a method on the result of a call whose function returns instances of one
-      in-repository class on every ``return``.
+    - ``call-return``: a method on an object a call returned (an instance a function made, a
+      context manager's ``__enter__`` result).
+    - ``call-argument``: a value that reached the caller through one of its parameters (a
+      function passed as an argument, positionally, by keyword, through ``*args``/``**kwargs``
+      or a default), or a method on such a value.
+    - ``call-returned``: a function that a call returned (a factory's product, a closure, a
+      decorator's wrapper reached through its return value).
+    - ``call-container``: a value taken from a list, tuple, dict or set (a literal key, index or
+      slice, a loop over it, unpacking).
+    - ``call-callback``: a function a library or built-in calls on the caller's behalf (``map``,
+      ``sorted(key=)``, ``threading.Thread(target=)``, ``functools.partial``...), or one stored
+      on an object's attribute and called through it.
+    - ``call-protocol``: a dunder method Python runs for syntax (``for``, ``with``, ``x[k]``,
+      operators, ``raise Cls``) or a built-in (``len``, ``str``, ``next``...).
     Classes
     - ``inherit-base``: a base class named in a ``class`` statement.
     - ``define``: containment (a module defines a class, a class a method).
@@ -101,13 +113,20 @@ class Provenance(StrEnum):
     - ``ts-dynamic-import``: ``import("literal")`` (a template or a variable: no edge).
     - ``ts-reference``: a ``/// <reference path="...">`` directive.
     - ``ts-call``: a function called through a local binding, an import (named, default,
-      namespace, ``require``), a re-export chain, or a static method on a class.
+      namespace, ``require``), a re-export chain, CommonJS ``module.exports``, or a static
+      method on a class.
     - ``ts-new``: ``new C()``, to the nearest ``constructor`` in C's in-repository bases, or to
       C when none has one.
     - ``ts-this``: ``this.m()`` in a class, found on the class or an in-repository base.
     - ``ts-super``: ``super(...)`` / ``super.m()``, looked up from the base class.
     - ``ts-instance``: a method on a variable whose one binding is ``new C()``.
     - ``ts-extends``: a base class named in ``class C extends B``.
+    - ``ts-argument``: a function a parameter holds (``fn()``, ``new Cls()``, ``opts.onDone()``,
+      ``{onDone}``; a method on an instance a parameter holds), known from every call site of
+      the function in the repository; none of them gives it an unknown value and the function
+      is never handed to code outside the repository.
+    - ``ts-table``: a member of an object literal bound to a name (``handlers.a()``,
+      ``handlers["a"]()``, nested ``api.users.get()``) that no code changes.
     - ``route-express``: ``app.get("/x", handler)`` on an Express app or router, a Koa router,
       a Fastify or Hono instance, with ``use``/``register``/``route`` prefixes composed.
     - ``route-fastify``: Fastify's ``route({method, url, handler})``.
@@ -128,6 +147,11 @@ class Provenance(StrEnum):
     CALL_INSTANCE = "call-instance"
     CALL_ANNOTATION = "call-annotation"
     CALL_RETURN = "call-return"
+    CALL_ARGUMENT = "call-argument"
+    CALL_RETURNED = "call-returned"
+    CALL_CONTAINER = "call-container"
+    CALL_CALLBACK = "call-callback"
+    CALL_PROTOCOL = "call-protocol"
     INHERIT_BASE = "inherit-base"
     DEFINE = "define"
     ROUTE_DECORATOR = "route-decorator"
@@ -145,6 +169,8 @@ class Provenance(StrEnum):
     TS_SUPER = "ts-super"
     TS_INSTANCE = "ts-instance"
     TS_EXTENDS = "ts-extends"
+    TS_ARGUMENT = "ts-argument"
+    TS_TABLE = "ts-table"
     ROUTE_EXPRESS = "route-express"
     ROUTE_FASTIFY = "route-fastify"
 
@@ -156,6 +182,10 @@ class EdgeFlag(StrEnum):
     OPTIONAL = "optional"  # an import in ``try: ... except ImportError``: may be absent
     LAZY = "lazy"  # an import inside a function body: run when that function runs
     REEXPORT = "reexport"  # reached through a name an ``__init__`` re-exports
+    # One of the targets of a call whose value is chosen at run time, or that an unknown value
+    # (a parameter fed from outside, a computed key) may also reach: the call site also counts
+    # as unresolved.
+    PARTIAL = "partial"
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import Edge, EdgeFlag, EdgeKind, Node, NodeKind
-from groundkit.codemap.store import MapStore
 
 __all__ = ["Areas", "Overview", "entry_scripts", "overview"]
 
@@ -75,10 +75,10 @@ class Overview:
         return self.data
 
 
-def overview(store: MapStore, scripts: Sequence[dict[str, str]]) -> Overview:
-    nodes = store.nodes()
+def overview(graph: MapGraph, scripts: Sequence[dict[str, str]]) -> Overview:
+    nodes = graph.nodes()
     by_id = {n.key.id: n for n in nodes}
-    edges = store.edges()
+    edges = graph.edges()
     areas = Areas(nodes)
     area_rows: dict[str, Counter[str]] = {}
     for node in nodes:
@@ -93,7 +93,7 @@ def overview(store: MapStore, scripts: Sequence[dict[str, str]]) -> Overview:
         area_a, area_b = areas.of(a), areas.of(b)
         if area_a and area_b and area_a != area_b:
             boundaries[(area_a, area_b, str(edge.kind))] += 1
-    counts = store.counts()
+    counts = graph.counts()
     data = {
         "files": counts["files"],
         "nodes": dict(sorted(counts["nodes"].items())),
@@ -117,7 +117,7 @@ def overview(store: MapStore, scripts: Sequence[dict[str, str]]) -> Overview:
             ],
             "scripts": list(scripts),
         },
-        "skipped": [{"path": p, "reason": r} for p, r in store.skipped()],
+        "skipped": [{"path": p, "reason": r} for p, r in graph.skipped()],
     }
     return Overview(data)
 

@@ -4,20 +4,18 @@ Opened, migrated and written through the same SQLite layer as a collection's sto
 (``storage.sqlite``): WAL, a busy timeout, the schema version with migrations, faults said as
 they are (a full disk is ``store.disk_full``), and every run's writes in one transaction, so
 that a crash leaves the map as it was before the run or as it is after it. Facts are stored as
-zlib-compressed JSON.
+each extractor encodes them (typed records: ``Extractor.encode``/``decode``).
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from groundkit.codemap.extract.base import FileFacts
 from groundkit.codemap.migrations import SCHEMA
 from groundkit.codemap.model import (
     Edge,
@@ -31,15 +29,7 @@ from groundkit.codemap.model import (
 )
 from groundkit.storage.sqlite import Database
 
-__all__ = ["FileState", "MapStore", "pack", "unpack"]
-
-
-def pack(value: Any) -> bytes:
-    return zlib.compress(json.dumps(value, separators=(",", ":")).encode(), 1)
-
-
-def unpack(data: bytes) -> Any:
-    return json.loads(zlib.decompress(data))
+__all__ = ["FileState", "MapStore"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +42,7 @@ class FileState:
     interface_digest: str
     keys: frozenset[str]
     unresolved: int
+    resolution: str = ""  # a digest of its last resolution
 
 
 _EDGE_COLUMNS = (
@@ -106,39 +97,30 @@ class MapStore:
     def file_states(self) -> dict[str, FileState]:
         rows = self._conn.execute(
             "SELECT path, language, digest, size, mtime, extractor, interface_digest, keys,"
-            " unresolved FROM files"
+            " unresolved, resolution FROM files"
         )
         return {
-            r[0]: FileState(r[1], r[2], r[3], r[4], r[5], r[6], frozenset(json.loads(r[7])), r[8])
+            r[0]: FileState(
+                r[1], r[2], r[3], r[4], r[5], r[6], frozenset(json.loads(r[7])), r[8], r[9]
+            )
             for r in rows
         }
 
-    def facts(self, path: str) -> FileFacts:
+    def raw_facts(self, path: str) -> tuple[bytes, bytes]:
+        """A file's facts as stored (the extractor decodes them)."""
         row = self._conn.execute(
             "SELECT interface, body FROM files WHERE path = ?", (path,)
         ).fetchone()
         if row is None:
             raise KeyError(path)
-        return FileFacts(unpack(row[0]), unpack(row[1]))
+        return bytes(row[0]), bytes(row[1])
 
-    def interface(self, path: str) -> Any:
-        row = self._conn.execute("SELECT interface FROM files WHERE path = ?", (path,)).fetchone()
-        if row is None:
-            raise KeyError(path)
-        return unpack(row[0])
-
-    def body(self, path: str) -> Any:
-        row = self._conn.execute("SELECT body FROM files WHERE path = ?", (path,)).fetchone()
-        if row is None:
-            raise KeyError(path)
-        return unpack(row[0])
-
-    def facts_by_digest(self, digest: str, extractor: str) -> FileFacts | None:
+    def raw_facts_by_digest(self, digest: str, extractor: str) -> tuple[bytes, bytes] | None:
         row = self._conn.execute(
             "SELECT interface, body FROM files WHERE digest = ? AND extractor = ? LIMIT 1",
             (digest, extractor),
         ).fetchone()
-        return None if row is None else FileFacts(unpack(row[0]), unpack(row[1]))
+        return None if row is None else (bytes(row[0]), bytes(row[1]))
 
     def put_file(
         self,
@@ -197,6 +179,7 @@ class MapStore:
         depends_on: frozenset[str],
         unresolved: int,
         web: str,
+        digest: str = "",
     ) -> None:
         """Replace everything ``owner`` (a file, or '' for the map-wide pass) contributed."""
         self._drop_owned(owner)
@@ -207,8 +190,8 @@ class MapStore:
                 "INSERT OR IGNORE INTO deps VALUES (?, ?)", [(k, owner) for k in depends_on]
             )
             self._conn.execute(
-                "UPDATE files SET keys = ?, unresolved = ?, web = ? WHERE path = ?",
-                (json.dumps(sorted(keys)), unresolved, web, owner),
+                "UPDATE files SET keys = ?, unresolved = ?, web = ?, resolution = ? WHERE path = ?",
+                (json.dumps(sorted(keys)), unresolved, web, digest, owner),
             )
 
     def _put_nodes(self, owner: str, nodes: Sequence[Node]) -> None:
@@ -252,6 +235,27 @@ class MapStore:
                 for e in edges
             ],
         )
+
+    def resolution(self, path: str) -> tuple[list[Node], list[Edge], int, str]:
+        """What a file's last resolution stored: its nodes (outside nodes aside), its edges,
+        its unresolved calls and its web facts."""
+        nodes = [
+            _node(r)
+            for r in self._conn.execute(
+                "SELECT kind, name, path, language, line, end_line FROM nodes WHERE owner = ?",
+                (path,),
+            )
+        ]
+        edges = [
+            _edge(r)
+            for r in self._conn.execute(
+                f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN} WHERE e.owner = ?", (path,)
+            )
+        ]
+        row = self._conn.execute(
+            "SELECT unresolved, web FROM files WHERE path = ?", (path,)
+        ).fetchone()
+        return nodes, edges, (row[0] if row else 0), (row[1] if row else "")
 
     def webs_of(self, paths: Sequence[str]) -> dict[str, str]:
         """The stored web facts of these files ('' for none)."""

@@ -12,9 +12,9 @@ import difflib
 import re
 from typing import Any
 
+from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import Node, NodeKind
 from groundkit.codemap.routes import normalise
-from groundkit.codemap.store import MapStore
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
 from groundkit.text import is_text
 
@@ -57,7 +57,7 @@ def _label(node: Node) -> str:
     return f"{node.qualname} ({node.kind}, {node.path})" if node.path else node.qualname
 
 
-def find_symbol(store: MapStore, symbol: str) -> Node:
+def find_symbol(graph: MapGraph, symbol: str) -> Node:
     text = symbol.strip()
     if not is_text(text):
         # Undecodable bytes from argv (surrogate escapes): no name in the map, which is UTF-8,
@@ -65,28 +65,28 @@ def find_symbol(store: MapStore, symbol: str) -> Node:
         raise SymbolNotFound(text, [])
     route = _ROUTE.match(text)
     if route:
-        return _one(text, _routes(store, route.group(1).upper(), route.group(2)), store)
+        return _one(text, _routes(graph, route.group(1).upper(), route.group(2)), graph)
     if ":" in text and not text.startswith(("http:", "https:")):
         path, _, name = text.rpartition(":")
-        return _one(text, _in_file(store, path.strip(), name.strip()), store)
-    exact = store.nodes_named(text)
+        return _one(text, _in_file(graph, path.strip(), name.strip()), graph)
+    exact = graph.nodes_named(text)
     if exact:
-        return _one(text, exact, store)
-    return _one(text, _ending_with(store, text), store)
+        return _one(text, exact, graph)
+    return _one(text, _ending_with(graph, text), graph)
 
 
-def _one(symbol: str, found: list[Node], store: MapStore) -> Node:
+def _one(symbol: str, found: list[Node], graph: MapGraph) -> Node:
     if len(found) == 1:
         return found[0]
     if found:
         raise SymbolAmbiguous(symbol, found)
-    raise SymbolNotFound(symbol, _suggestions(store, symbol))
+    raise SymbolNotFound(symbol, _suggestions(graph, symbol))
 
 
-def _routes(store: MapStore, method: str, path: str) -> list[Node]:
+def _routes(graph: MapGraph, method: str, path: str) -> list[Node]:
     wanted = normalise(path)
     out = []
-    for node in store.nodes_of_kind(NodeKind.ROUTE):
+    for node in graph.nodes_of_kind(NodeKind.ROUTE):
         verb, _, served = node.qualname.partition(" ")
         if normalise(served) == wanted and verb in (method, "ANY"):
             out.append(node)
@@ -94,21 +94,21 @@ def _routes(store: MapStore, method: str, path: str) -> list[Node]:
     return exact or out
 
 
-def _in_file(store: MapStore, path: str, name: str) -> list[Node]:
-    nodes = [n for n in store.nodes_in_file(path.removeprefix("./")) if n.kind != NodeKind.ROUTE]
+def _in_file(graph: MapGraph, path: str, name: str) -> list[Node]:
+    nodes = [n for n in graph.nodes_in_file(path.removeprefix("./")) if n.kind != NodeKind.ROUTE]
     if not name:
         return [n for n in nodes if n.kind in (NodeKind.MODULE, NodeKind.PACKAGE)]
     return [n for n in nodes if n.qualname == name or n.qualname.endswith("." + name)]
 
 
-def _ending_with(store: MapStore, text: str) -> list[Node]:
+def _ending_with(graph: MapGraph, text: str) -> list[Node]:
     if not text or text.startswith("."):
         return []
-    return [n for n in store.nodes_ending_with("." + text) if n.kind != NodeKind.EXTERNAL]
+    return [n for n in graph.nodes_ending_with("." + text) if n.kind != NodeKind.EXTERNAL]
 
 
-def _suggestions(store: MapStore, symbol: str) -> list[str]:
-    names = [row[0] for row in store.node_names()]
+def _suggestions(graph: MapGraph, symbol: str) -> list[str]:
+    names = [row[0] for row in graph.node_names()]
     tail = symbol.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
     by_tail: dict[str, list[str]] = {}
     for name in names:

@@ -1,5 +1,5 @@
-"""``trace`` (where a symbol leads) and ``blast`` (what depends on it): walks over the stored
-edges, one indexed query per node visited."""
+"""``trace`` (where a symbol leads) and ``blast`` (what depends on it): walks over a map's
+edges (any ``MapGraph``), one query per node visited."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKind
-from groundkit.codemap.store import MapStore
 
 __all__ = ["BLAST_KINDS", "TRACE_KINDS", "Blast", "Dependent", "Step", "Trace", "blast", "trace"]
 
@@ -22,7 +22,12 @@ BLAST_KINDS = (
     EdgeKind.HTTP_CALL,
 )
 _CONTAINERS = (NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
-_LAMBDA = ".<lambda>"
+_FUNCTIONS = (NodeKind.FUNCTION, NodeKind.METHOD)
+
+
+def _inner(edge: Edge) -> bool:
+    """A ``defines`` edge from a function to a function (or lambda) inside it."""
+    return edge.source.kind in _FUNCTIONS and edge.target.kind == NodeKind.FUNCTION
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +64,7 @@ class Trace:
 
 
 def trace(
-    store: MapStore,
+    graph: MapGraph,
     start: Node,
     *,
     depth: int = 10,
@@ -73,15 +78,19 @@ def trace(
     cache: dict[str, list[Edge]] = {}
 
     def out(node_id: str, first: bool) -> list[Edge]:
-        """Edges leaving a node; a lambda it defines counts as part of it (what the lambda
-        calls happens when the function hands it on)."""
+        """Edges leaving a node; a function (or lambda) a function defines counts as part of
+        it (what it calls happens when the function hands it on: returns it, passes it), once:
+        not again beside an edge that already reaches it (``map(lambda ...)`` calls it)."""
         key = node_id + ("+" if first else "")
         if key not in cache:
-            found = store.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            found = graph.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            reached = {e.target.id for e in found if e.kind != EdgeKind.DEFINES}
             cache[key] = [
                 e
                 for e in found
-                if e.kind != EdgeKind.DEFINES or first or e.target.qualname.endswith(_LAMBDA)
+                if e.kind != EdgeKind.DEFINES
+                or first
+                or (_inner(e) and e.target.id not in reached)
             ]
         return cache[key]
 
@@ -169,25 +178,22 @@ class Blast:
 
 
 def blast(
-    store: MapStore, start: Node, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS
+    graph: MapGraph, start: Node, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS
 ) -> Blast:
     """Who depends on ``start``, following edges backwards up to ``depth``. A class counts with
     its members: who calls its methods depends on it."""
     kinds = tuple(str(k) for k in kinds)
     seeds = {start.key.id}
     if start.kind == NodeKind.CLASS:
-        seeds |= {e.target.id for e in store.edges_from(start.key.id, [str(EdgeKind.DEFINES)])}
+        seeds |= {e.target.id for e in graph.edges_from(start.key.id, [str(EdgeKind.DEFINES)])}
     cache: dict[str, list[Edge]] = {}
 
     def into(node_id: str) -> list[Edge]:
-        """Edges arriving at a node; for a lambda, also its definer (who hands it on)."""
+        """Edges arriving at a node; for a function inside a function, also its definer
+        (who hands it on)."""
         if node_id not in cache:
-            found = store.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
-            cache[node_id] = [
-                e
-                for e in found
-                if e.kind != EdgeKind.DEFINES or e.target.qualname.endswith(_LAMBDA)
-            ]
+            found = graph.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            cache[node_id] = [e for e in found if e.kind != EdgeKind.DEFINES or _inner(e)]
         return cache[node_id]
 
     best: dict[str, float] = dict.fromkeys(seeds, 1.0)
@@ -215,11 +221,11 @@ def blast(
             break
     dependents = []
     for node_id, (level, _, edge) in first.items():
-        dependents.append(Dependent(_source_node(store, edge), level, edge, best[node_id]))
+        dependents.append(Dependent(_source_node(graph, edge), level, edge, best[node_id]))
     dependents.sort(key=lambda d: (d.depth, -d.confidence, d.node.qualname, d.node.path))
     return Blast(start, depth, kinds, tuple(dependents))
 
 
-def _source_node(store: MapStore, edge: Edge) -> Node:
-    found = store.node(edge.source.id)
+def _source_node(graph: MapGraph, edge: Edge) -> Node:
+    found = graph.node(edge.source.id)
     return found if found is not None else Node(edge.source, "")

@@ -172,11 +172,12 @@ def walk_tree(
     and generated trees)."""
     real_root = root.resolve()
     include, exclude = filters.specs()
-    for entry, _specs in _entries(root, [], excluded, found, exclude, root, prune):
+    walked = _entries(root, str(real_root), [], excluded, found, exclude, root, prune)
+    for entry, info in walked:
         shown = entry.relative_to(root).as_posix()
         if include is not None and not include.match_file(shown):
             continue  # not asked for: no more worth a line than a hidden file
-        if entry.is_symlink():
+        if info.is_symlink():
             try:
                 target = entry.resolve()
             except (RuntimeError, OSError):  # a loop of links: 3.11 raises RuntimeError
@@ -192,7 +193,7 @@ def walk_tree(
                 continue
             if target.is_dir():
                 continue  # its target is walked in its own place; following it could loop
-        if not entry.is_file():  # a pipe would block the reader forever
+        if not _is_file(info):  # a pipe would block the reader forever
             found.passed_over.append(Skipped(shown, _NOT_REGULAR))
             found.present.append(str(entry))
             continue
@@ -204,21 +205,26 @@ _Specs = list[tuple[Path, pathspec.GitIgnoreSpec]]
 
 def _entries(
     directory: Path,
+    real: str,
     specs: _Specs,
     excluded: frozenset[str],
     found: Discovery,
     exclude: pathspec.GitIgnoreSpec | None,
     root: Path,
     prune: Callable[[Path], bool] | None = None,
-) -> Iterator[tuple[Path, _Specs]]:
-    """Files and symlinks under ``directory`` in a stable order, with the ignore files above each.
+) -> Iterator[tuple[Path, os.DirEntry[str]]]:
+    """Files and symlinks under ``directory`` in a stable order, each with its directory entry
+    (whose kind the listing already told, so nothing is asked of the disk twice). ``real``: the
+    directory's real path (a folder walked into is never a symlink, so a child's is its own
+    name under it).
 
     A directory that cannot be listed (or whose ignore file cannot be read) is reported, and what
     is stored from under it is left alone rather than taken for deleted.
     """
     try:
-        specs = _with_ignore_files(directory, specs)
-        children = sorted(directory.iterdir(), key=lambda p: p.name)
+        with os.scandir(directory) as listing:
+            children = sorted(listing, key=lambda e: e.name)
+        specs = _with_ignore_files(directory, specs, children)
     except OSError as exc:
         reason = (exc.strerror or type(exc).__name__).lower()
         found.skipped.append(
@@ -227,24 +233,49 @@ def _entries(
         found.unreadable_dirs.append(str(directory))
         return
     for child in children:
-        if child.name.startswith(".") or _ignored(child, specs):
+        if child.name.startswith("."):
             continue
-        is_dir = child.is_dir() and not child.is_symlink()
+        path = directory / child.name
+        is_dir = _is_dir(child)
+        if _ignored(path, specs, is_dir):
+            continue
         if exclude is not None:
-            shown = child.relative_to(root).as_posix() + ("/" if is_dir else "")
+            shown = path.relative_to(root).as_posix() + ("/" if is_dir else "")
             if exclude.match_file(shown):
                 continue
         if is_dir:
-            if os.path.realpath(child) not in excluded and not (prune and prune(child)):
-                yield from _entries(child, specs, excluded, found, exclude, root, prune)
+            inner = os.path.join(real, child.name)
+            if inner not in excluded and not (prune and prune(path)):
+                yield from _entries(path, inner, specs, excluded, found, exclude, root, prune)
         else:
-            yield child, specs
+            yield path, child
 
 
-def _with_ignore_files(directory: Path, specs: _Specs) -> _Specs:
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """A folder to walk into (a symlink to one is not)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _with_ignore_files(
+    directory: Path, specs: _Specs, children: list[os.DirEntry[str]] | None = None
+) -> _Specs:
     for name in _IGNORE_FILES:
         ignore = directory / name
-        if ignore.is_file():
+        if children is not None:
+            present = any(c.name == name and _is_file(c) for c in children)
+        else:
+            present = ignore.is_file()
+        if present:
             lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
             specs = [*specs, (directory, pathspec.GitIgnoreSpec.from_lines(lines))]
     return specs
@@ -291,9 +322,12 @@ def would_walk(
     return not where.is_file() or format_for(where, explicit=False) is not None
 
 
-def _ignored(path: Path, specs: _Specs) -> bool:
+def _ignored(path: Path, specs: _Specs, is_dir: bool | None = None) -> bool:
     """As git decides: the deepest ignore file with a matching rule (or negation) wins."""
-    is_dir = path.is_dir() and not path.is_symlink()
+    if not specs:
+        return False
+    if is_dir is None:
+        is_dir = path.is_dir() and not path.is_symlink()
     for base, spec in reversed(specs):
         rel = path.relative_to(base).as_posix() + ("/" if is_dir else "")
         verdict = spec.check_file(rel).include

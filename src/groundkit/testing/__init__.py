@@ -12,6 +12,8 @@ from groundkit.testing.chat_server import FakeChatServer
 from groundkit.testing.codemap import LinksExtractor
 from groundkit.testing.embedder import FakeEmbedder
 from groundkit.testing.fake_servers import FakeOllamaServer, FakeOpenAIServer, RecordedRequest
+from groundkit.testing.graph_builder import GraphBuilder
+from groundkit.testing.map_graph import MakeGraph, MapGraphContract
 from groundkit.testing.tiny_models import write_tiny_cross_encoder
 
 __all__ = [
@@ -20,7 +22,10 @@ __all__ = [
     "FakeOllamaServer",
     "FakeOpenAIServer",
     "ForbiddenTransport",
+    "GraphBuilder",
     "LinksExtractor",
+    "MakeGraph",
+    "MapGraphContract",
     "MemoryKeyring",
     "RecordedRequest",
     "RecordingTransport",

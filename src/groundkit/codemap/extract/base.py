@@ -3,10 +3,12 @@
 A map is built in two steps, so that re-mapping parses only what changed:
 
 1. ``parse`` turns one file into ``FileFacts``: what that file says on its own, with no other
-   file looked at. Facts are JSON-able and stored in the map, keyed by the file's content hash
-   and the extractor's ``version``; a file whose hash is unchanged is never parsed again.
-   ``interface`` is the part other files may consult (the names a module defines or re-exports,
-   classes with their bases and methods); ``body`` is the rest (call sites, route declarations).
+   file looked at, as the language's own typed records (msgspec structs). The extractor
+   ``encode``s them for the map, keyed by the file's content hash and the extractor's
+   ``version`` (a file whose hash is unchanged is never parsed again), and ``decode``s what the
+   map holds. ``interface`` is the part other files may consult (the names a module defines or
+   re-exports, classes with their bases and methods); ``body`` is the rest (call sites, route
+   declarations, the value-flow program).
 2. ``resolver(project).resolve(path)`` turns one file's facts into nodes and edges, consulting
    other files' ``interface`` through the ``Project``. It returns the dependency keys it consulted
    (``depends_on``); when a file's interface changes, or a file appears or disappears, only the
@@ -22,6 +24,8 @@ composes prefixes and matches calls to routes, across languages.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -29,19 +33,31 @@ from typing import Any, ClassVar, Protocol
 from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
 
-__all__ = ["Extractor", "FileFacts", "FileGraph", "Project", "Resolver", "SourceFile", "Unparsable"]
+__all__ = [
+    "Clock",
+    "Extractor",
+    "FileFacts",
+    "FileGraph",
+    "Project",
+    "Resolver",
+    "SourceFile",
+    "TooSlow",
+    "Unparsable",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
     path: str  # repository-relative POSIX path
     text: str  # decoded (UTF-8, or the encoding a Python coding cookie names)
+    # ``time.monotonic()`` past which parsing gives up (``TooSlow``): no one file may stall a map
+    deadline: float = math.inf
 
 
 @dataclass(frozen=True, slots=True)
 class FileFacts:
-    """What one file says on its own. Both parts must survive ``json.dumps``/``json.loads``
-    unchanged (lists, not tuples), since unchanged files' facts are read back from the map."""
+    """What one file says on its own: the language's typed records, which its extractor
+    encodes for the map and decodes from it unchanged."""
 
     interface: Any
     body: Any
@@ -54,6 +70,28 @@ class Unparsable(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class TooSlow(Unparsable):
+    """Parsing passed the file's deadline (``codemap.parse_seconds``)."""
+
+    def __init__(self) -> None:
+        super().__init__("too_slow: parsing it took longer than codemap.parse_seconds")
+
+
+class Clock:
+    """A parser's deadline, looked at every few thousand steps (a look costs a system call)."""
+
+    __slots__ = ("deadline", "steps")
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.steps = 0
+
+    def tick(self) -> None:
+        self.steps += 1
+        if not self.steps & 2047 and time.monotonic() > self.deadline:
+            raise TooSlow
 
 
 @dataclass(slots=True)
@@ -113,6 +151,13 @@ class Extractor(Protocol):
     def parse(self, source: SourceFile) -> FileFacts:
         """Raises ``Unparsable`` for a file that cannot be analysed."""
         ...
+
+    def encode(self, facts: FileFacts) -> tuple[bytes, bytes]:
+        """``(interface, body)`` as stored in the map (the interface's digest decides which
+        other files are resolved again)."""
+        ...
+
+    def decode(self, interface: bytes, body: bytes) -> FileFacts: ...
 
     def resolver(self, project: Project) -> Resolver:
         """A resolver over one state of the project; built once per run."""

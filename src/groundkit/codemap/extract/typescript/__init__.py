@@ -5,28 +5,43 @@ may resolve to them), and the files module resolution reads: ``tsconfig*.json``,
 ``jsconfig*.json`` and ``package.json``. tree-sitter is imported when the first source file is
 parsed; without it (the ``codemap`` extra), each TypeScript/JavaScript file is skipped with the
 install hint, and the configuration files still parse (they are JSON).
+
+``parse`` turns one file into typed facts (``parse/facts.py``); ``layout.py`` finds which file
+a module specifier names (``config.py`` reads the configurations it needs); ``values``
+evaluates names and expressions across files and follows values into parameters and tables;
+``resolve`` turns each file into nodes and edges, ``web`` finds its routes and HTTP calls.
 """
 
 from __future__ import annotations
 
+import zlib
 from typing import ClassVar
+
+import msgspec
 
 from groundkit.codemap.extract.base import FileFacts, FileGraph, Project, SourceFile
 from groundkit.codemap.extract.typescript.config import is_config, parse_config
-from groundkit.codemap.extract.typescript.evaluate import Evaluator
-from groundkit.codemap.extract.typescript.graph import resolve_file
-from groundkit.codemap.extract.typescript.modules import Layout
+from groundkit.codemap.extract.typescript.layout import Layout
 from groundkit.codemap.extract.typescript.parse import parse_typescript
+from groundkit.codemap.extract.typescript.parse.facts import Body, Interface
+from groundkit.codemap.extract.typescript.resolve.graph import FLOW_KEY, TypeScriptFile
 from groundkit.codemap.extract.typescript.syntax import INSTALL_HINT
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.tables import Tables
 
-__all__ = ["INSTALL_HINT", "SOURCE_SUFFIXES", "TypeScriptExtractor"]
+__all__ = ["INSTALL_HINT", "SOURCE_SUFFIXES", "TypeScriptExtractor", "TypeScriptResolver"]
 
 SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+_ENCODER = msgspec.msgpack.Encoder()
+_INTERFACE = msgspec.msgpack.Decoder(Interface)
+_BODY = msgspec.msgpack.Decoder(Body | None)
 
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)
@@ -34,24 +49,37 @@ class TypeScriptExtractor:
     def parse(self, source: SourceFile) -> FileFacts:
         if is_config(source.path):
             return parse_config(source.path, source.text)
-        return parse_typescript(source.path, source.text)
+        return parse_typescript(source.path, source.text, source.deadline)
 
-    def resolver(self, project: Project) -> _Resolver:
-        return _Resolver(project)
+    def encode(self, facts: FileFacts) -> tuple[bytes, bytes]:
+        return _ENCODER.encode(facts.interface), zlib.compress(_ENCODER.encode(facts.body), 1)
+
+    def decode(self, interface: bytes, body: bytes) -> FileFacts:
+        return FileFacts(_INTERFACE.decode(interface), _BODY.decode(zlib.decompress(body)))
+
+    def resolver(self, project: Project) -> TypeScriptResolver:
+        return TypeScriptResolver(project)
 
 
-class _Resolver:
+class TypeScriptResolver:
+    """Resolves one file at a time over one state of the project (built once per run)."""
+
     def __init__(self, project: Project) -> None:
         self.layout = Layout(project)
         self.evaluator = Evaluator(project, self.layout)
+        sources = sorted(self.layout.sources)
+        self.flow = Flow(self.evaluator, sources)
+        self.tables = Tables(self.evaluator, self.flow, sources)
 
     def keys(self, path: str) -> frozenset[str]:
         if path.rpartition("/")[2] == "package.json":
             # Bare specifiers consult every package.json (workspace names): one shared key.
             return frozenset({"ts:" + path, "ts:package.json"})
-        return frozenset({"ts:" + path})
+        if path in self.layout.configs:
+            return frozenset({"ts:" + path})
+        return frozenset({"ts:" + path, FLOW_KEY})
 
     def resolve(self, path: str) -> FileGraph:
         if path not in self.layout.sources:
             return FileGraph()  # a configuration file: consulted, not a node
-        return resolve_file(self.evaluator, path)
+        return TypeScriptFile(self.evaluator, self.flow, path).run()

@@ -12,14 +12,14 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from groundkit.codemap.extract.base import FileFacts, Unparsable
+from groundkit.codemap.extract.typescript.parse.facts import Package, TsConfig
 
 __all__ = ["Options", "is_config", "join", "merge", "parse_config"]
 
 _TSCONFIG = re.compile(r"^(tsconfig|jsconfig)([.\w-]*)\.json$")
-_PACKAGE_FIELDS = ("name", "types", "typings", "main", "module", "exports")
+_PACKAGE_ENTRIES = ("types", "typings", "module", "main")
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
@@ -29,24 +29,41 @@ def is_config(path: str) -> bool:
 
 
 def parse_config(path: str, text: str) -> FileFacts:
+    """A configuration file's facts: ``TsConfig`` or ``Package`` (no body). Fields of the
+    wrong type are left out, as TypeScript ignores them."""
     try:
         data = json.loads(_strip_jsonc(text))
     except (json.JSONDecodeError, RecursionError) as exc:
         line = getattr(exc, "lineno", 0)
         raise Unparsable(f"not valid JSON (line {line})") from None
-    if not isinstance(data, dict):
-        return FileFacts({}, {})
+    data = data if isinstance(data, dict) else {}
     if path.rpartition("/")[2] == "package.json":
-        kept = {k: data[k] for k in _PACKAGE_FIELDS if k in data}
-        return FileFacts(kept, {})
+        name = data.get("name")
+        entries = {k: data[k] for k in _PACKAGE_ENTRIES if isinstance(data.get(k), str)}
+        return FileFacts(Package(name if isinstance(name, str) else None, entries), None)
+    return FileFacts(_tsconfig(data), None)
+
+
+def _tsconfig(data: dict[str, object]) -> TsConfig:
     options = data.get("compilerOptions")
     options = options if isinstance(options, dict) else {}
-    interface = {
-        "extends": data.get("extends"),
-        "baseUrl": options.get("baseUrl"),
-        "paths": options.get("paths"),
-    }
-    return FileFacts(interface, {})
+    extends = data.get("extends")
+    parents = (
+        [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
+    )
+    base_url = options.get("baseUrl")
+    paths = options.get("paths")
+    return TsConfig(
+        [p for p in parents if isinstance(p, str)],
+        base_url if isinstance(base_url, str) else None,
+        {
+            pattern: [s for s in subs if isinstance(s, str)]
+            for pattern, subs in paths.items()
+            if isinstance(pattern, str) and isinstance(subs, list)
+        }
+        if isinstance(paths, dict)
+        else None,
+    )
 
 
 def _strip_jsonc(text: str) -> str:
@@ -99,17 +116,13 @@ class Options:
         return self.base_url if self.base_url is not None else self.paths_dir
 
 
-def merge(base: Options, own: dict[str, Any], folder: str, consulted: tuple[str, ...]) -> Options:
+def merge(base: Options, own: TsConfig, folder: str, consulted: tuple[str, ...]) -> Options:
     """``own`` (a config's facts, in ``folder``) over what it extends."""
     base_url = base.base_url
-    if isinstance(own.get("baseUrl"), str):
-        base_url = join(folder, own["baseUrl"])
+    if own.base_url is not None:
+        base_url = join(folder, own.base_url)
     paths, paths_dir = base.paths, base.paths_dir
-    if isinstance(own.get("paths"), dict):
-        paths = tuple(
-            (pattern, tuple(s for s in subs if isinstance(s, str)))
-            for pattern, subs in own["paths"].items()
-            if isinstance(pattern, str) and isinstance(subs, list)
-        )
+    if own.paths is not None:
+        paths = tuple((pattern, tuple(subs)) for pattern, subs in own.paths.items())
         paths_dir = folder
     return Options(base_url, paths, paths_dir, consulted)

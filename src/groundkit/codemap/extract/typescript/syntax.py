@@ -7,6 +7,7 @@ a crash: ``grk map`` of a Python repository does not need them at all.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from groundkit.codemap.extract.base import Unparsable
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-__all__ = ["INSTALL_HINT", "char_col", "dialect", "parser", "text_of"]
+__all__ = ["INSTALL_HINT", "Columns", "dialect", "parser", "text_of"]
 
 INSTALL_HINT = "needs tree-sitter: pip install 'groundkit[codemap]'"
 
@@ -62,8 +63,27 @@ def text_of(node: Node | None) -> str:
     return node.text.decode("utf-8", "replace")
 
 
-def char_col(line: str, byte_col: int) -> int:
-    """A column in characters from tree-sitter's column in UTF-8 bytes."""
-    if line.isascii():
-        return byte_col
-    return len(line.encode("utf-8")[:byte_col].decode("utf-8", "ignore"))
+class Columns:
+    """Columns in characters from tree-sitter's columns in UTF-8 bytes, for one file's lines.
+
+    The byte offsets where a line's characters start are found once per line and searched
+    (``bisect``), so a long line costs linear time however many nodes it holds (a minified
+    bundle is one line of hundreds of kilobytes)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self._starts: dict[int, list[int]] = {}  # non-ASCII row -> byte offsets of its chars
+
+    def col(self, row: int, byte_col: int) -> int:
+        """The character column of ``byte_col`` on 0-based line ``row``."""
+        if not 0 <= row < len(self.lines):
+            return byte_col
+        starts = self._starts.get(row)
+        if starts is None:
+            line = self.lines[row]
+            if line.isascii():  # O(1): CPython knows a string is ASCII
+                return byte_col
+            encoded = line.encode("utf-8", "surrogatepass")
+            starts = [i for i, byte in enumerate(encoded) if byte & 0xC0 != 0x80]
+            self._starts[row] = starts
+        return bisect_left(starts, byte_col)

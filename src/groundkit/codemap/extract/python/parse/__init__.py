@@ -1,55 +1,42 @@
-"""One Python file to facts, with the standard library's ``ast``: no other file is looked at.
-
-The facts are plain JSON (lists, dicts, strings, ints), read back from the map for files that did
-not change. Their shapes (``bindings.py`` says what a binding's value is made of):
-
-interface (what other modules may consult)
-    ``names``   module-level bindings: name -> [value, ...] (every assignment seen)
-    ``stars``   ``from m import *`` sources: [[module, level], ...]
-    ``all``     ``__all__`` when it is a literal list of strings, else null
-    ``classes`` qualname -> {``bases``: [ref, ...], ``names``: class-body bindings,
-                ``attrs``: instance attributes (``self.x = ...``, annotated fields)}
-    ``funcs``   qualname -> [kind, decorator names, return values]
-body (what only this file's resolution needs)
-    ``scopes``  [qualname, kind, parent, line, end_line, def line] per scope; 0 is the module.
-                Kinds: module, class, function, method, and lambda/comp (not nodes: their calls
-                belong to the enclosing scope, their parameters still shadow)
-    ``bind``    scope index (as a string) -> function-scope bindings
-    ``global``  scope index -> names declared ``global`` there
-    ``calls``   [scope, ref or null, line, col, end_line, end_col, how, target, args, why]
-                how "c" a call, "d" a decorator (target: the decorated scope), "a"/"s" an
-                attribute read/written (an edge only to a property); args summarised for
-                names that may be routes or HTTP clients; why, when ref is null: "lit" (a method
-                of a literal) or "dyn" (no static name)
-    ``imports`` [scope, module, level, name or null, asname or null, line, col, end_line,
-                end_col, flags]
-    ``lists``   module-level lists (Django urlconfs): name -> parts, each ["sites", [call-site
-                index, ...]] (a literal list's calls), ["ref", ref] (another list added to it)
-                or ["import", [name]] (the imported list that ``name +=`` extends)
-    ``lines``   line number (as a string) -> the line as written, for evidence
-"""
+"""One Python file to ``Facts`` with the standard library's ``ast``: no other file is looked
+at, nothing is imported or run. ``facts.py`` says what the records are."""
 
 from __future__ import annotations
 
 import ast
+import math
 
-from groundkit.codemap.extract.base import FileFacts, Unparsable
-from groundkit.codemap.extract.python.parse.expressions import INTERESTING
-from groundkit.codemap.extract.python.parse.visitor import Visitor
+from groundkit.codemap.extract.base import Clock, Unparsable
+from groundkit.codemap.extract.python.parse.facts import Facts
+from groundkit.codemap.extract.python.parse.statements import walk_body
+from groundkit.codemap.extract.python.parse.walker import Walker
 
-__all__ = ["INTERESTING", "parse_python"]
+__all__ = ["parse_python"]
 
 
-def parse_python(path: str, text: str) -> FileFacts:
+def parse_python(path: str, text: str, deadline: float = math.inf) -> Facts:
     try:
         tree = ast.parse(text, filename=path, type_comments=False)
     except SyntaxError as exc:
         raise Unparsable(f"syntax error at line {exc.lineno}") from None
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes; absurd nesting
         raise Unparsable(f"cannot be parsed ({type(exc).__name__})") from None
-    visitor = Visitor(text)
+    walker = Walker(text, _rebound(tree, text), Clock(deadline))
     try:
-        visitor.run(tree)
+        walk_body(walker, tree.body)
+        walker.pop()
     except RecursionError:
         raise Unparsable("nested too deeply to analyse") from None
-    return visitor.facts()
+    return walker.facts()
+
+
+def _rebound(tree: ast.Module, text: str) -> frozenset[str]:
+    """Names declared ``global`` or ``nonlocal`` anywhere (a walk only when the words occur)."""
+    if "global" not in text and "nonlocal" not in text:
+        return frozenset()
+    return frozenset(
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Global | ast.Nonlocal)
+        for name in node.names
+    )

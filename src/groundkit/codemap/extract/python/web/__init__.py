@@ -2,26 +2,37 @@
 aiohttp. What is found here is language-neutral (``codemap.routes``); prefixes are composed and
 calls matched over the whole map afterwards.
 
-A framework object is recognised by the class it is an instance of, by the package it comes from
-and its name (``fastapi``'s ``APIRouter``), whether that package is outside the repository or is
-the repository itself. A route whose path is not a literal (or a constant) is not a route.
-
-``WebFacts`` is written in parts: ``routers.py`` (apps, routers, their routes and mounts),
-``clients.py`` (HTTP client calls), ``urlconfs.py`` (Django), ``arguments.py`` (a call's
-arguments read as paths, methods and handlers), over ``state.py``; ``frameworks.py`` says which
-classes are whose.
+A framework object is recognised by what it is, from the value flow: an outside object known by
+its package and class name (``fastapi``'s ``APIRouter``), made at a call whose result is bound
+to a name (routers are known by that name). A route whose path is not a literal (or a
+constant) is not a route. ``routers.py`` reads the call sites (routers, routes, mounts) and hands
+client calls to ``clients.py``; ``urlconfs.py`` reads Django's lists; ``arguments.py`` reads a
+call's arguments; ``frameworks.py`` says which classes are whose.
 """
 
 from __future__ import annotations
 
-from groundkit.codemap.extract.python.web.arguments import Arguments
-from groundkit.codemap.extract.python.web.clients import Clients
-from groundkit.codemap.extract.python.web.routers import Routers
-from groundkit.codemap.extract.python.web.urlconfs import Urlconfs, regex_to_path
+from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.extract.python.values.program import FileInfo
+from groundkit.codemap.extract.python.values.state import Flow
+from groundkit.codemap.extract.python.web.arguments import WebContext
+from groundkit.codemap.extract.python.web.routers import web_calls
+from groundkit.codemap.extract.python.web.urlconfs import regex_to_path, urlconfs
+from groundkit.codemap.model import NodeKind
 
-__all__ = ["WebFacts", "regex_to_path"]
+__all__ = ["regex_to_path", "web_facts"]
 
 
-class WebFacts(Routers, Clients, Urlconfs, Arguments):
-    """The web facts of one file, found while it is resolved: ``urlconfs`` and ``routers`` once,
-    ``call`` for each call site, then ``finish`` hands them to the file's graph."""
+def web_facts(flow: Flow, info: FileInfo, node: object, graph: FileGraph) -> None:
+    """Find one file's routers, mounts, routes and client calls into its ``graph``."""
+    ctx = WebContext(flow, info, node)
+    callees = {site: info.base + call.func for site, call in info.calls_by_site().items()}
+    web_calls(ctx, {s: v - info.base for s, v in callees.items()})
+    urlconfs(ctx)
+    for route in ctx.routes:
+        if route.handler.kind == NodeKind.EXTERNAL:  # a view from a library: a node of its own
+            node.external(route.handler.qualname)  # type: ignore[attr-defined]
+    graph.routers = ctx.routers
+    graph.mounts = ctx.mounts
+    graph.routes = ctx.routes
+    graph.http_calls = ctx.http

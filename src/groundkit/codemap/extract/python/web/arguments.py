@@ -1,92 +1,167 @@
-"""A call's arguments (as the parser summarised them) read as what routes and clients need: a
-literal path or URL (constants folded), the HTTP methods, the handler a route names, the object
-a mount takes."""
+"""A call's arguments read as routes and clients need them, from the solved values: a literal
+path or URL (strings and constants folded, f-strings and ``+`` in pieces), the HTTP methods,
+the handler a route names, the router object an argument holds."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
 
-from groundkit.codemap.extract.python.values import Def, Ext, ExtInst, Inst, Str, Tmpl, node_key
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse.facts import Kind
+from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.program import FileInfo, Program
+from groundkit.codemap.extract.python.values.state import Flow
 from groundkit.codemap.extract.python.web.frameworks import METHODS
-from groundkit.codemap.extract.python.web.state import WebState
 from groundkit.codemap.model import NodeKey, NodeKind
+from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
 
-__all__ = ["Arguments", "arg"]
+__all__ = ["WebContext", "made_at"]
 
 
-class Arguments(WebState):
-    """Arguments evaluated in the file being resolved."""
+def made_at(entry: tuple[object, ...]) -> tuple[int, int]:
+    """The (file, call site) an outside object kept from the call that made it."""
+    made = entry[2]
+    assert isinstance(made, tuple)
+    return int(made[0]), int(made[1])
 
-    def _methods(
-        self, attr: str, keywords: dict[str, Any], scope: tuple[str, tuple[Any, ...]]
-    ) -> tuple[str, ...]:
+
+_DEPTH = 8
+
+
+@dataclass(slots=True)
+class WebContext:
+    """One file's web facts being found, and how to read its arguments."""
+
+    flow: Flow
+    info: FileInfo
+    node: object  # the file's resolver: locations, quotes, callers, external nodes
+    routers: list[RouterDef] = field(default_factory=list)
+    mounts: list[Mount] = field(default_factory=list)
+    routes: list[RouteDecl] = field(default_factory=list)
+    http: list[HttpCallSite] = field(default_factory=list)
+
+    @property
+    def program(self) -> Program:
+        return self.flow.program
+
+    def held(self, var: int) -> set[int]:
+        """The values a variable of this file holds."""
+        return self.flow.engine.held(self.info.base + var)
+
+    def key(self, value: int) -> tuple[object, ...]:
+        return self.flow.values.keys[value]
+
+    # -- arguments --------------------------------------------------------------------------------
+    @staticmethod
+    def arg(site: f.Site, index: int | None, *names: str) -> int | None:
+        for name, var in site.keywords:
+            if name in names:
+                return var
+        if index is not None and index < len(site.args) and site.args[index] >= 0:
+            return site.args[index]
+        return None
+
+    def pieces(self, var: int | None, depth: int = 0) -> list[str | None] | None:
+        """A string-building expression as literal text and None for an unknown part; None
+        when it is not building a string."""
+        if var is None or depth > _DEPTH:
+            return None
+        op = self.info.op_of(var)
+        if isinstance(op, f.Tmpl):
+            out: list[str | None] = []
+            for piece in op.pieces:
+                if isinstance(piece, int):
+                    out.extend(self.pieces(piece, depth + 1) or [None])
+                else:
+                    out.append(piece)
+            return out
+        if isinstance(op, f.BinOp) and op.method == "__add__":
+            left, right = self.pieces(op.left, depth + 1), self.pieces(op.right, depth + 1)
+            if left is None and right is None:
+                return None
+            return [*(left or [None]), *(right or [None])]
+        strings = [self.key(v) for v in self.held(var)]
+        texts = {k[1] for k in strings if k[0] == o.STR}
+        if len(texts) == 1 and all(k[0] == o.STR for k in strings):
+            return [str(texts.pop())]
+        return None
+
+    def literal(self, var: int | None) -> str | None:
+        found = self.pieces(var)
+        if found is None or any(p is None for p in found):
+            return None
+        return "".join(p for p in found if p is not None)
+
+    def methods(self, attr: str, site: f.Site) -> tuple[str, ...]:
         if attr in METHODS:
             return (attr.upper(),)
-        if attr not in ("route", "api_route"):
+        if attr not in ("route", "api_route", "add_url_rule", "add_api_route", "add_route"):
             return ()
-        given = keywords.get("methods")
+        given = self.arg(site, None, "methods")
         if given is None:
             return ("GET",)
-        if given[0] != "l":
-            return ()
-        out = [self._literal(item, scope) for item in given[1]]
-        return tuple(sorted({m.upper() for m in out if m}))
+        out = set()
+        for value in self.held(given):
+            if self.key(value)[0] != o.CONT:
+                return ()
+            for slot in self.flow.slots.get(value, {}).values():
+                for item in self.flow.engine.held(slot):
+                    entry = self.key(item)
+                    if entry[0] != o.STR:
+                        return ()
+                    out.add(str(entry[1]).upper())
+        return tuple(sorted(out))
 
-    def _literal(self, summary: Any, scope: tuple[str, tuple[Any, ...]]) -> str | None:
-        pieces = self._pieces(summary, scope) if summary is not None else None
-        if pieces is None or any(p is None for p in pieces):
+    def handler(self, var: int | None) -> NodeKey | None:
+        """The function (or class-based view) a route is served by."""
+        if var is None:
             return None
-        return "".join(p for p in pieces if p is not None)
+        op = self.info.op_of(var)
+        if isinstance(op, f.Call):  # SomeView.as_view(): the class
+            callee = self.info.op_of(op.func)
+            if isinstance(callee, f.Attr) and callee.attr == "as_view":
+                var = callee.obj
+        found: set[NodeKey] = set()
+        for value in self.held(var):
+            entry = self.key(value)
+            if entry[0] in (o.FUNC, o.CLASS):
+                found.add(self._node((int(entry[1]), int(entry[2]))))  # type: ignore[call-overload]
+            elif entry[0] == o.METH:
+                func = self.key(int(entry[1]))  # type: ignore[call-overload]
+                found.add(self._node((int(func[1]), int(func[2]))))  # type: ignore[call-overload]
+            elif entry[0] == o.EXT and entry[1] != "?":
+                # A view from a library (TemplateView): served all the same.
+                top = str(entry[1]).split(".")[0]
+                found.add(NodeKey(NodeKind.EXTERNAL, top, ""))
+        return found.pop() if len(found) == 1 else None
 
-    def _pieces(self, summary: Any, scope: tuple[str, tuple[Any, ...]]) -> list[str | None] | None:
-        if summary[0] == "s":
-            return [summary[1]]
-        if summary[0] == "t":
-            return self.ev.text_pieces(summary[1], scope)
-        if summary[0] == "r":
-            found, _ = self.ev.apply(
-                self.ev.lookup(scope, summary[1][0]), summary[1][1:], self.path, -1
-            )
-            if isinstance(found, Str):
-                return [found.value]
-            if isinstance(found, Tmpl):
-                return list(found.pieces)
-            return [None]
-        return None
+    def _node(self, key: tuple[int, int]) -> NodeKey:
+        info = self.program.files[key[0]]
+        scope = info.facts.scopes[key[1]]
+        kinds = {
+            Kind.CLASS: NodeKind.CLASS,
+            Kind.METHOD: NodeKind.METHOD,
+        }
+        kind = kinds.get(Kind(scope.kind), NodeKind.FUNCTION)
+        return NodeKey(kind, f"{info.module}.{scope.qual}", info.path)
 
-    def _handler(self, summary: Any, scope: tuple[str, tuple[Any, ...]]) -> NodeKey | None:
-        if summary is None:
+    def router(self, var: int | None) -> str | None:
+        """The router object a variable holds (one made by a call whose result is bound to a
+        name), by that name."""
+        if var is None:
             return None
-        ref = None
-        if summary[0] == "r":
-            ref = summary[1]
-        elif summary[0] == "c":
-            call_ref = self.owner.body["calls"][summary[1]][1]
-            if call_ref and call_ref[-1] == "as_view":
-                ref = call_ref[:-1]
-        if not ref:
+        found = {self.origin(v) for v in self.held(var)}
+        found.discard(None)
+        return found.pop() if len(found) == 1 else None
+
+    def origin(self, value: int) -> str | None:
+        entry = self.key(value)
+        if entry[0] != o.EXTINST or entry[2] is None:
             return None
-        value, _ = self.ev.apply(self.ev.lookup(scope, ref[0]), ref[1:], self.path, -1)
-        if isinstance(value, Def):
-            return node_key(value)
-        if isinstance(value, Ext):  # a view from a library (TemplateView): served all the same
-            self.external_handlers.add(value.name.split(".")[0])
-            return NodeKey(NodeKind.EXTERNAL, value.name.split(".")[0], "")
-        return None
-
-    def _object(self, summary: Any, scope: tuple[str, tuple[Any, ...]]) -> str | None:
-        if summary is None or summary[0] != "r":
+        file, index = made_at(entry)
+        info = self.program.files[file]
+        site = info.facts.sites[index]
+        if not site.holder:
             return None
-        value, _ = self.ev.apply(
-            self.ev.lookup(scope, summary[1][0]), summary[1][1:], self.path, -1
-        )
-        if isinstance(value, ExtInst | Inst):
-            return value.origin
-        return None
-
-
-def arg(positional: list[Any], keywords: dict[str, Any], index: int, *names: str) -> Any:
-    for name in names:
-        if name in keywords:
-            return keywords[name]
-    return positional[index] if index < len(positional) else None
+        scope = info.facts.scopes[site.scope].qual
+        return f"py:{info.module}.{scope + '.' if scope else ''}{site.holder}"

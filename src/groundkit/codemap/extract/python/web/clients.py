@@ -3,83 +3,70 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from groundkit.codemap.extract.python.values import ExtInst
-from groundkit.codemap.extract.python.web.arguments import arg
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
 from groundkit.codemap.extract.python.web.frameworks import METHODS, role_of
-from groundkit.codemap.extract.python.web.state import WebState
 from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import HttpCallSite
 
-__all__ = ["Clients"]
+__all__ = ["client_call", "module_call"]
 
 _CLIENT_MODULES = frozenset({"requests", "httpx", "aiohttp"})
 
 
-class Clients(WebState):
-    """Calls on HTTP clients and client modules."""
+def client_call(
+    ctx: WebContext, receiver: int, attr: str, site: f.Site, caller: NodeKey, where: Location
+) -> None:
+    """``client.get(url)`` on a client object: its ``base_url`` comes first."""
+    entry = ctx.key(receiver)
+    base: list[str | None] = []
+    if entry[2] is not None:
+        file, index = made_at(entry)
+        maker = ctx.program.files[file].facts.sites[index]
+        given = next((v for name, v in maker.keywords if name == "base_url"), None)
+        if given is not None:
+            there = WebContext(ctx.flow, ctx.program.files[file], None)
+            found = there.pieces(given)
+            base = list(found) if found is not None else [None]
+        elif role_of(str(entry[1])) in {("starlette", "TestClient"), ("fastapi", "TestClient")}:
+            base = ["http://testserver"]
+    _http(ctx, attr, site, caller, where, base)
 
-    def _client_call(
-        self,
-        receiver: ExtInst,
-        attr: str,
-        call: list[Any],
-        scope: tuple[str, tuple[Any, ...]],
-        caller: NodeKey,
-        where: Location,
-    ) -> None:
-        base: list[str | None] = []
-        if receiver.site is not None:
-            site_args = self.ev.body(receiver.site[0])["calls"][receiver.site[1]][8]
-            if site_args is not None and "base_url" in site_args[1]:
-                found = self._pieces(site_args[1]["base_url"], scope)
-                base = list(found) if found is not None else [None]
-            elif role_of(receiver.name) in {("starlette", "TestClient"), ("fastapi", "TestClient")}:
-                base = ["http://testserver"]
-        self._http(attr, call, scope, caller, where, base)
 
-    def _module_function(
-        self,
-        name: str,
-        call: list[Any],
-        scope: tuple[str, tuple[Any, ...]],
-        caller: NodeKey,
-        where: Location,
-    ) -> None:
-        parts = name.split(".")
-        if len(parts) == 2 and parts[0] in _CLIENT_MODULES:
-            self._http(parts[1], call, scope, caller, where, [])
+def module_call(ctx: WebContext, name: str, site: f.Site, caller: NodeKey, where: Location) -> None:
+    """``requests.get(url)``, ``httpx.post(url)``."""
+    parts = name.split(".")
+    if len(parts) == 2 and parts[0] in _CLIENT_MODULES:
+        _http(ctx, parts[1], site, caller, where, [])
 
-    def _http(
-        self,
-        attr: str,
-        call: list[Any],
-        scope: tuple[str, tuple[Any, ...]],
-        caller: NodeKey,
-        where: Location,
-        base: list[str | None],
-    ) -> None:
-        positional, keywords, _ = call[8]
-        if attr in METHODS:
-            method, url_arg = attr.upper(), arg(positional, keywords, 0, "url")
-        elif attr in ("request", "stream"):
-            method = (self._literal(arg(positional, keywords, 0, "method"), scope) or "").upper()
-            url_arg = arg(positional, keywords, 1, "url")
-        else:
-            return
-        if not method or url_arg is None:
-            return
-        pieces = self._pieces(url_arg, scope)
-        if pieces is None or not any(pieces):
-            return
-        literal = url_arg[0] == "s" or (len(pieces) == 1 and pieces[0] is not None)
-        url = tuple(pieces)
-        if base and not _absolute(url):
-            url = (*base, *url)
-        provenance = Provenance.HTTP_LITERAL if literal and not base else Provenance.HTTP_TEMPLATE
-        text = self.owner.text(where.line)
-        self.http.append(HttpCallSite(caller, method, url, provenance, where, text))
+
+def _http(
+    ctx: WebContext,
+    attr: str,
+    site: f.Site,
+    caller: NodeKey,
+    where: Location,
+    base: list[str | None],
+) -> None:
+    if attr in METHODS:
+        method, url_var = attr.upper(), ctx.arg(site, 0, "url")
+    elif attr in ("request", "stream"):
+        method = (ctx.literal(ctx.arg(site, 0, "method")) or "").upper()
+        url_var = ctx.arg(site, 1, "url")
+    else:
+        return
+    if not method or url_var is None:
+        return
+    pieces = ctx.pieces(url_var)
+    if pieces is None or not any(pieces):
+        return
+    literal = len(pieces) == 1 and pieces[0] is not None
+    url = tuple(pieces)
+    if base and not _absolute(url):
+        url = (*base, *url)
+    provenance = Provenance.HTTP_LITERAL if literal and not base else Provenance.HTTP_TEMPLATE
+    text = ctx.node.text(where.line)  # type: ignore[attr-defined]
+    ctx.http.append(HttpCallSite(caller, method, url, provenance, where, text))
 
 
 def _absolute(url: tuple[str | None, ...]) -> bool:

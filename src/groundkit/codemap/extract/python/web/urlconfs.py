@@ -1,122 +1,193 @@
-"""Django urlconfs: each module-level list of ``path()``/``re_path()``/``url()`` is a router;
-lists added to one another are mounted on each other; ``include()`` mounts another urlconf (by
-module name, module or inline list) under the route's prefix."""
+"""Django urlconfs: each module-level list of ``path()``/``re_path()``/``url()`` is a router
+``py:<module>:<name>`` (the name whose binding made the list); a name holding lists made under
+other names mounts their routers; ``include()`` mounts another urlconf (a module name, a module
+or an inline list) under the route's prefix. The lists are the value flow's containers, so
+``+``, ``+=``, ``extend`` and imports are followed as values."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from groundkit.codemap.extract.python.values import Def, Inst, Mod
-from groundkit.codemap.extract.python.web.arguments import arg
-from groundkit.codemap.extract.python.web.state import WebState
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
 from groundkit.codemap.model import Location, Provenance
-from groundkit.codemap.routes import ANY_METHOD, Mount, RouterDef
+from groundkit.codemap.routes import ANY_METHOD, Mount, RouteDecl, RouterDef
 
-__all__ = ["Urlconfs", "regex_to_path"]
+__all__ = ["regex_to_path", "urlconfs"]
 
 _URLCONF = frozenset({"path", "re_path", "url"})
+_LISTS = (o.CONT, o.SYN)
 
 
-class Urlconfs(WebState):
-    """Django's urlpatterns."""
+def urlconfs(ctx: WebContext) -> None:
+    info = ctx.info
+    for name in sorted(info.mod_binds):
+        held = ctx.flow.engine.held(ctx.flow.glob(info.index, name))
+        containers = sorted(v for v in held if ctx.key(v)[0] in _LISTS)
+        calls = [s for c in containers for s in _patterns(ctx, c)]
+        if not calls and not (name.endswith("patterns") and containers):
+            continue
+        router = f"py:{info.module}:{name}"
+        where = ctx.node.location(1)  # type: ignore[attr-defined]
+        ctx.routers.append(RouterDef(router, "", False, where))
+        for container in containers:
+            owner = _owner(ctx, container)
+            if owner == router or owner is None:
+                _routes(ctx, router, _patterns(ctx, container))
+            else:
+                ctx.mounts.append(Mount(router, owner, "", False, where))
 
-    def urlconfs(self, lists: dict[str, list[Any]]) -> None:
-        """Each module-level list of ``path()``s is a router ``py:<module>:<list>``; a list
-        added to another is mounted on it without a prefix; ``include()`` mounts a module's
-        ``urlpatterns`` (or an inline list) under the route's prefix."""
-        calls = self.owner.body["calls"]
-        for name, parts in lists.items():
-            sites = [s for kind, value in parts if kind == "sites" for s in value]
-            urlish = any(calls[s][1] and calls[s][1][-1] in _URLCONF for s in sites)
-            if not urlish and not name.endswith("patterns"):
-                continue
-            router = f"py:{self.module}:{name}"
-            self.routers_found.append(RouterDef(router, "", False, self.owner.location(1)))
-            self._patterns(router, sites)
-            for kind, value in parts:
-                child = None
-                if kind in ("ref", "import"):
-                    child = self._list_router(value, imported=kind == "import")
-                if child is not None:
-                    self.mounts.append(Mount(router, child, "", False, self.owner.location(1)))
 
-    def _list_router(self, ref: list[str], *, imported: bool = False) -> str | None:
-        """The router of a list named by ``ref``: one of this module's, or one imported."""
-        names = self.owner.iface["names"]
-        if len(ref) == 1:
-            if ref[0] in self.owner.body["lists"] and not imported:
-                return f"py:{self.module}:{ref[0]}"
-            for value in names.get(ref[0], []):
-                base = value[0]
-                if base[0] == "from":
-                    module = self.ev.absolute(self.path, base[1], base[2])
-                    return f"py:{module}:{base[3]}" if module else None
-            return None
-        owner, _ = self.ev.apply(
-            self.ev.lookup((self.path, ("module",)), ref[0]), ref[1:-1], self.path, -1
+def _owner(ctx: WebContext, container: int) -> str | None:
+    """The router of the module-level name whose binding made a list."""
+    entry = ctx.key(container)
+    if entry[0] != o.CONT:
+        return None
+    file, var = int(entry[1]), int(entry[2])  # type: ignore[call-overload]
+    info = ctx.program.files[file]
+    for name, src in info.mod_binds.items():
+        if _made_by(info, src, var):
+            return f"py:{info.module}:{name}"
+    return None
+
+
+def _made_by(info: object, var: int, container_var: int) -> bool:
+    for _ in range(16):
+        if var == container_var:
+            return True
+        op = info.op_of(var)  # type: ignore[attr-defined]
+        if isinstance(op, f.Copy | f.Annot) and op.src >= 0:
+            var = op.src
+        elif isinstance(op, f.BinOp) and op.method == "__iadd__":
+            var = op.left
+        else:
+            return False
+    return False
+
+
+def _patterns(ctx: WebContext, container: int, depth: int = 0) -> list[tuple[int, int]]:
+    """The ``path()``-like calls a list holds, as (file, site): Django's (an outside object
+    made by ``django.urls.path``), or, mapping Django itself, the calls of its own ``path``
+    written in the list (and in lists added to it with ``+=``)."""
+    out: set[tuple[int, int]] = set()
+    for value in ctx.flow.engine.held(ctx.flow.every(container)):
+        entry = ctx.key(value)
+        urlish = entry[0] == o.EXTINST and str(entry[1]).rsplit(".", 1)[-1] in _URLCONF
+        if urlish and entry[2] is not None:
+            out.add(made_at(entry))
+    entry = ctx.key(container)
+    if entry[0] == o.CONT and depth < 4:
+        file, var = int(entry[1]), int(entry[2])  # type: ignore[call-overload]
+        info = ctx.program.files[file]
+        for op in info.facts.ops:
+            if isinstance(op, f.SetSub) and op.obj == var:
+                call = info.op_of(op.src)
+                if isinstance(call, f.Call) and _django_own(ctx, file, call):
+                    out.add((file, call.site))
+            elif (
+                isinstance(op, f.BinOp) and op.method == "__iadd__" and _made_by(info, op.left, var)
+            ):
+                for more in ctx.flow.engine.held(info.base + op.right):
+                    if ctx.key(more)[0] == o.CONT:
+                        out.update(_patterns(ctx, more, depth + 1))
+    return sorted(out)
+
+
+def _django_own(ctx: WebContext, file: int, call: f.Call) -> bool:
+    """A ``path()`` call of Django's own, when the map is of Django itself."""
+    site = ctx.program.files[file].facts.sites[call.site]
+    if site.name not in _URLCONF:
+        return False
+    program = ctx.program
+    for value in ctx.flow.engine.held(program.files[file].base + call.func):
+        entry = ctx.key(value)
+        if entry[0] == o.PARTIAL:  # django.urls.path = partial(_path, ...)
+            entry = ctx.key(int(entry[1]))  # type: ignore[call-overload]
+        if entry[0] == o.FUNC:
+            path = program.files[int(entry[1])].path  # type: ignore[call-overload]
+            if program.layout.modules[path].full_name.startswith("django.urls"):
+                return True
+    return False
+
+
+def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
+    for file, index in calls:
+        there = (
+            ctx if file == ctx.info.index else WebContext(ctx.flow, ctx.program.files[file], None)
         )
-        return f"py:{owner.name}:{ref[-1]}" if isinstance(owner, Mod) else None
-
-    def _patterns(self, router: str, sites: list[int]) -> None:
-        calls = self.owner.body["calls"]
-        scope = (self.path, ("module",))
-        for site in sites:
-            call = calls[site]
-            ref, args = call[1], call[8]
-            if not ref or ref[-1] not in _URLCONF or args is None:
-                continue
-            value, _ = self.owner._callee(call[0], ref, self.owner.body["scopes"])
-            if isinstance(value, Def | Inst) and not value_module(value).startswith("django"):
-                continue
-            positional, keywords, _ = args
-            route = self._literal(arg(positional, keywords, 0, "route", "regex"), scope)
-            target = arg(positional, keywords, 1, "view")
-            if route is None or target is None:
-                continue
-            if ref[-1] != "path":
-                route = regex_to_path(route)
-            where = self.owner.location(call[2], call[3], call[4], call[5])
-            if target[0] == "c" and calls[target[1]][1] and calls[target[1]][1][-1] == "include":
-                self._include(router, route, calls[target[1]], site, where)
-                continue
-            handler = self._handler(target, scope)
-            if handler is not None:
-                self._route(router, (ANY_METHOD,), route, handler, Provenance.ROUTE_URLCONF, where)
-
-    def _include(
-        self, router: str, route: str, call: list[Any], site: int, where: Location
-    ) -> None:
-        args = call[8]
-        if args is None or not args[0]:
-            return
-        first = args[0][0]
-        if first[0] == "l" and first[1]:  # include((patterns, app_name)) or an inline list
-            inline = [item[1] for item in first[1] if item[0] == "c"]
-            if len(inline) == len(first[1]):
-                inner = f"py:{self.module}#{site}"
-                self.routers_found.append(RouterDef(inner, "", False, where))
-                self.mounts.append(Mount(router, inner, route, False, where))
-                self._patterns(inner, inline)
-                return
-            first = first[1][0]
-        child: str | None = None
-        if first[0] == "s":
-            child = f"py:{first[1]}:urlpatterns"
-        elif first[0] == "r":
-            value, _ = self.ev.apply(
-                self.ev.lookup((self.path, ("module",)), first[1][0]), first[1][1:], self.path, -1
+        site = there.info.facts.sites[index]
+        call = there.info.calls_by_site().get(index)
+        route = there.literal(there.arg(site, 0, "route", "regex"))
+        target = there.arg(site, 1, "view")
+        if route is None or target is None or call is None:
+            continue
+        if site.name != "path":
+            route = regex_to_path(route)
+        where = Location(there.info.path, site.line, site.col, site.end_line, site.end_col)
+        included = [
+            ctx.key(v)[2]
+            for v in there.held(target)
+            if ctx.key(v)[0] == o.EXTINST and str(ctx.key(v)[1]).endswith("include")
+        ]
+        if included and included[0] is not None:
+            _include(ctx, router, route, included[0], where)  # type: ignore[arg-type]
+            continue
+        handler = there.handler(target)
+        if handler is not None:
+            text = there.info.facts.lines.get(site.line, "")
+            ctx.routes.append(
+                RouteDecl(
+                    router, (ANY_METHOD,), route, handler, Provenance.ROUTE_URLCONF, where, text
+                )
             )
-            if isinstance(value, Mod):
-                child = f"py:{value.name}:urlpatterns"
-            elif len(first[1]) == 1:
-                child = self._list_router(first[1])
-        if child is not None:
-            self.mounts.append(Mount(router, child, route, False, where))
 
 
-def value_module(value: Def | Inst) -> str:
-    return value.module if isinstance(value, Def) else value.cls.module
+def _include(
+    ctx: WebContext, router: str, route: str, made: tuple[int, int], where: Location
+) -> None:
+    file, index = made
+    there = ctx if file == ctx.info.index else WebContext(ctx.flow, ctx.program.files[file], None)
+    site = there.info.facts.sites[index]
+    first = there.arg(site, 0, "arg")
+    if first is None:
+        return
+    values = sorted(there.held(first))
+    child: str | None = None
+    text = there.literal(first)
+    for value in values:
+        entry = ctx.key(value)
+        if entry[0] == o.MOD:
+            child = f"py:{ctx.program.files[int(entry[1])].module}:urlpatterns"  # type: ignore[call-overload]
+        elif entry[0] in _LISTS:
+            child = _listed(ctx, value, made, where)
+    if child is None and text is not None:
+        child = f"py:{text}:urlpatterns"
+    if child is not None:
+        ctx.mounts.append(Mount(router, child, route, False, where))
+
+
+def _listed(ctx: WebContext, container: int, made: tuple[int, int], where: Location) -> str | None:
+    """``include([path(...), ...])``, ``include((patterns, "app"))``: an inline router, or the
+    named list's."""
+    calls = _patterns(ctx, container)
+    if calls:
+        owner = _owner(ctx, container)
+        if owner is not None:
+            return owner
+        inline = f"py:{ctx.program.files[made[0]].module}#{made[1]}"
+        ctx.routers.append(RouterDef(inline, "", False, where))
+        _routes(ctx, inline, calls)
+        return inline
+    for item in sorted(ctx.flow.engine.held(ctx.flow.slot(container, 0))):
+        entry = ctx.key(item)
+        if entry[0] in _LISTS:
+            return _listed(ctx, item, made, where)
+        if entry[0] == o.STR:
+            return f"py:{entry[1]}:urlpatterns"
+        if entry[0] == o.MOD:
+            return f"py:{ctx.program.files[int(entry[1])].module}:urlpatterns"  # type: ignore[call-overload]
+    return None
 
 
 _GROUP = re.compile(r"\(\?P<(\w+)>")

@@ -1,0 +1,14 @@
+def real():
+    return "real"
+
+
+handler = None
+
+
+def setup():
+    global handler
+    handler = real
+
+
+setup()
+handler()

@@ -1,0 +1,10 @@
+def old():
+    return "old"
+
+
+def new():
+    return "new"
+
+
+HOOKS = {"save": old, "save": new}
+HOOKS["save"]()

@@ -1,0 +1,17 @@
+def traced(fn):
+    def wrapper():
+        return fn()
+
+    return wrapper
+
+
+@traced
+def work():
+    return 1
+
+
+def run(task):
+    return task()
+
+
+run(work)

@@ -1,0 +1,14 @@
+def replacement():
+    return "new"
+
+
+def swap(fn):
+    return replacement
+
+
+@swap
+def original():
+    return "old"
+
+
+original()

@@ -1,0 +1,10 @@
+import atexit
+
+
+class Connection:
+    def close(self):
+        return "closed"
+
+
+conn = Connection()
+atexit.register(conn.close)

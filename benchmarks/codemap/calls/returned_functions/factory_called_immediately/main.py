@@ -1,0 +1,9 @@
+def step():
+    return 1
+
+
+def make():
+    return step
+
+
+make()()

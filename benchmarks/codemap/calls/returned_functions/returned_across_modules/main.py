@@ -1,0 +1,4 @@
+from plugins import loader
+
+run = loader.pick()
+run()

@@ -1,0 +1,5 @@
+from .impl import execute
+
+
+def pick():
+    return execute

@@ -1,0 +1,14 @@
+def fast():
+    return "fast"
+
+
+def safe():
+    return "safe"
+
+
+def choose(quick):
+    return fast if quick else safe
+
+
+choose(True)()
+choose(False)()

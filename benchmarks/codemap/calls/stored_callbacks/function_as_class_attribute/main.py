@@ -1,0 +1,9 @@
+def render(self):
+    return "page"
+
+
+class Page:
+    show = render
+
+
+Page().show()

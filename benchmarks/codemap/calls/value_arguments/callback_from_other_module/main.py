@@ -1,0 +1,4 @@
+from runner import run
+from tasks import build
+
+run(build)

@@ -1,0 +1,2 @@
+def run(step):
+    return step()

@@ -1,0 +1,13 @@
+def work():
+    return 1
+
+
+def later(fn):
+    return fn()
+
+
+def run():
+    return later(lambda: work())
+
+
+run()

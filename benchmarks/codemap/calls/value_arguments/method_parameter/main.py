@@ -1,0 +1,10 @@
+def job():
+    return 1
+
+
+class Runner:
+    def run(self, task):
+        return task()
+
+
+Runner().run(job)

@@ -1,0 +1,14 @@
+def fallback():
+    return "fallback"
+
+
+def custom():
+    return "custom"
+
+
+def run(cb=None):
+    return (cb or fallback)()
+
+
+run()
+run(custom)

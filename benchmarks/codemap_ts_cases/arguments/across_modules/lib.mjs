@@ -1,0 +1,5 @@
+export function each(items, visit) {
+  for (const item of items) {
+    visit(item);
+  }
+}

@@ -1,0 +1,10 @@
+function greet(name) {
+  return `hello ${name}`;
+}
+function inner(fn) {
+  return fn("x");
+}
+function outer(cb) {
+  return inner(cb);
+}
+outer(greet);

@@ -1,0 +1,12 @@
+const handlers = {
+  a() {
+    return "a";
+  },
+  b() {
+    return "b";
+  },
+};
+export function run(name) {
+  return handlers[name](); // unresolved
+}
+run("a");

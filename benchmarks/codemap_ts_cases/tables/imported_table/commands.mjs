@@ -1,0 +1,7 @@
+function start() {
+  return "start";
+}
+function stop() {
+  return "stop";
+}
+export const commands = { start, stop };

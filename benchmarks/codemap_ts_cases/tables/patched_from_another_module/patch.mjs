@@ -1,0 +1,5 @@
+import { table } from "./table.mjs";
+function fake() {
+  return "fake";
+}
+table.handle = fake;

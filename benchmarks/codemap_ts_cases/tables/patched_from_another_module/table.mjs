@@ -1,0 +1,4 @@
+function real() {
+  return "real";
+}
+export const table = { real, handle: real };

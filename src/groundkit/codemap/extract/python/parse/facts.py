@@ -1,0 +1,397 @@
+"""What one Python file says on its own, as typed records: the parse -> resolve boundary.
+
+A file becomes its scopes (module, classes, functions, lambdas, comprehensions), its import
+statements, the places where something may run (``Site``: a call, a decorator applied, an
+attribute read that may be a property, an operator on an instance...), and a small program
+over numbered variables (``Op``) that says how values move: what each name, attribute,
+parameter, return value and container slot may hold. The value-flow solver
+(``groundkit.codemap.extract.python.values``) runs the programs of every file together.
+
+Variables are numbered per file. Within a function (or the module, or a class body) a name
+bound twice is two variables, so a read sees only the bindings that reach it (``x = old; x =
+new; x()`` calls ``new``); bindings that meet after an ``if``/``try``/loop meet in a ``Phi``, a
+run-time choice. Code that runs later (a nested function, a lambda) and other modules see a
+name's last bindings (``Final``).
+
+Every record is a frozen msgspec struct encoded as an array (``array_like``): facts are stored
+in the map and read back for files that did not change, so they must be compact and quick to
+decode.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import msgspec
+
+__all__ = [
+    "Annot",
+    "Attr",
+    "BinOp",
+    "Call",
+    "ClassBind",
+    "Const",
+    "Copy",
+    "Def",
+    "Facts",
+    "Final",
+    "Global",
+    "GlobalSet",
+    "Import",
+    "ImportStmt",
+    "Iter",
+    "Kind",
+    "ModBind",
+    "NewContainer",
+    "Op",
+    "Param",
+    "ParamIn",
+    "Phi",
+    "Raise",
+    "Ret",
+    "Scope",
+    "SetAttr",
+    "SetSub",
+    "Site",
+    "SiteKind",
+    "StarImport",
+    "Sub",
+    "Super",
+    "Tmpl",
+    "Unpack",
+    "With",
+    "Yield",
+]
+
+
+class Kind(IntEnum):
+    """What a scope is. Lambdas are functions (nodes); comprehensions are not: their code
+    belongs to the function around them, their targets still shadow."""
+
+    MODULE = 0
+    CLASS = 1
+    FUNCTION = 2
+    METHOD = 3
+    LAMBDA = 4
+    COMP = 5
+
+
+class SiteKind(IntEnum):
+    CALL = 0  # f(...)
+    DECORATOR = 1  # @d applied: the scope holding the definition calls d
+    READ = 2  # obj.attr read: a property's getter runs
+    WRITE = 3  # obj.attr = v: a property's setter runs
+    PROTOCOL = 4  # for/with/raise/operators/subscripts: a dunder method may run
+
+
+# The three variables every file starts with
+LIT_VAR, NONE_VAR, UNKNOWN_VAR = 0, 1, 2
+
+# Scope flags
+GENERATOR = 1
+ASYNC = 2
+STATIC = 4  # @staticmethod
+CLASSMETHOD = 8  # @classmethod (or __new__, __init_subclass__, __class_getitem__)
+
+
+class Param(msgspec.Struct, array_like=True, frozen=True):
+    name: str
+    kind: int  # 0 positional-only, 1 positional or keyword, 2 keyword-only, 3 *args, 4 **kwargs
+    default: int = -1  # the variable holding the default (evaluated where the def stands)
+    annotation: int = -1  # the variable holding the class its annotation names
+
+
+class Scope(msgspec.Struct, array_like=True, frozen=True):
+    qual: str  # "" for the module, "Cls.meth", "outer.inner", "run.<lambda>"
+    kind: int  # Kind
+    parent: int  # -1 for the module
+    line: int  # first line, decorators included
+    end: int
+    at: int  # the def/class line
+    params: list[Param] = []
+    flags: int = 0
+    decorators: list[str] = []  # the last name of each decorator, as written
+    bases: list[int] = []  # classes: the variables holding the bases
+    base_refs: list[
+        list[str]
+    ] = []  # classes: each base as written (["m", "Base"]; [] if not a name)
+
+
+class Site(msgspec.Struct, array_like=True, frozen=True):
+    """A place where code may run, with what the evidence needs."""
+
+    scope: int  # the scope whose code runs it
+    line: int
+    col: int  # in characters
+    end_line: int
+    end_col: int
+    kind: int  # SiteKind
+    name: str = ""  # the called name as written (its last part: "get" of app.get)
+    dynamic: int = 0  # 1: a method of a literal ("x".join): never an edge, never unresolved
+    target: int = -1  # decorators: the decorated scope
+    factory: int = -1  # decorators: the call site of a decorator factory (``@app.get("/")``)
+    holder: str = ""  # the name the call's result is assigned to (routers are known by it)
+    args: list[int] = []  # positional argument variables (``~v``: ``*v``)
+    keywords: list[tuple[str, int]] = []  # keyword arguments ("" for **)
+
+
+class ImportStmt(msgspec.Struct, array_like=True, frozen=True):
+    scope: int
+    module: str
+    level: int
+    name: str | None  # None for ``import m``; "*" for a star import
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    flags: list[str] = []  # "type_checking", "optional"
+
+
+# -- the value-flow program: one record per operation -------------------------------------------
+
+
+class Def(msgspec.Struct, array_like=True, frozen=True, tag=0):
+    dst: int
+    scope: int  # the function, lambda or class this definition makes
+
+
+class Const(msgspec.Struct, array_like=True, frozen=True, tag=1):
+    dst: int
+    what: int  # 0 a literal (of a built-in type), 1 None, 2 unknown
+    text: str | None = None  # a string literal's text
+
+
+class Tmpl(msgspec.Struct, array_like=True, frozen=True, tag=2):
+    dst: int
+    pieces: list[str | int | None]  # literal text, a variable, or None (not known)
+
+
+class Copy(msgspec.Struct, array_like=True, frozen=True, tag=3):
+    dst: int
+    src: int
+
+
+class Phi(msgspec.Struct, array_like=True, frozen=True, tag=4):
+    """Bindings that meet: one of them holds, decided at run time."""
+
+    dst: int
+    srcs: list[int]
+
+
+class Final(msgspec.Struct, array_like=True, frozen=True, tag=5):
+    """What code that runs later sees of a function-local name: its last bindings."""
+
+    dst: int
+    srcs: list[int]
+
+
+class Global(msgspec.Struct, array_like=True, frozen=True, tag=6):
+    """A module-level name (or a builtin) read where no binding of this file reaches."""
+
+    dst: int
+    name: str
+
+
+class Import(msgspec.Struct, array_like=True, frozen=True, tag=7):
+    dst: int
+    module: str
+    level: int
+    name: str | None  # None: ``import module`` binds the module (its top-level package)
+    top: bool = False  # ``import a.b`` binds ``a``
+
+
+class StarImport(msgspec.Struct, array_like=True, frozen=True, tag=8):
+    """``from m import *`` at module level rebinds ``name`` when m exports it: dst is m's
+    ``name`` then, else what ``name`` was bound to before (``before``)."""
+
+    dst: int
+    module: str
+    level: int
+    name: str
+    before: int = -1
+
+
+class Attr(msgspec.Struct, array_like=True, frozen=True, tag=9):
+    dst: int
+    obj: int
+    attr: str | None  # None: a computed name (getattr with a run-time string)
+    site: int = -1
+
+
+class SetAttr(msgspec.Struct, array_like=True, frozen=True, tag=10):
+    obj: int
+    attr: str | None
+    src: int
+    site: int = -1
+
+
+class Sub(msgspec.Struct, array_like=True, frozen=True, tag=11):
+    dst: int
+    obj: int
+    key: str | int | None  # a literal key or index; None: computed
+    site: int = -1
+    slice: bool = False
+    protocol: str = "__getitem__"  # the dunder that runs on an instance (``__delitem__``)
+    bounds: tuple[int | None, int | None] = (None, None)  # a slice's literal start and stop
+
+
+class SetSub(msgspec.Struct, array_like=True, frozen=True, tag=12):
+    obj: int
+    key: str | int | None
+    src: int
+    site: int = -1
+
+
+class NewContainer(msgspec.Struct, array_like=True, frozen=True, tag=13):
+    dst: int
+    kind: int  # 0 list, 1 tuple, 2 dict, 3 set
+
+
+class Call(msgspec.Struct, array_like=True, frozen=True, tag=14):
+    """``dst = func(*args, **keywords)``; the arguments are on the site."""
+
+    dst: int
+    func: int
+    site: int
+
+
+class Ret(msgspec.Struct, array_like=True, frozen=True, tag=15):
+    scope: int
+    src: int
+
+
+class Yield(msgspec.Struct, array_like=True, frozen=True, tag=16):
+    scope: int
+    src: int
+    each: bool = False  # ``yield from src``: every element of src
+
+
+class Iter(msgspec.Struct, array_like=True, frozen=True, tag=17):
+    """``for dst in src`` (and comprehensions): each element in turn."""
+
+    dst: int
+    src: int
+    site: int = -1
+
+
+class Unpack(msgspec.Struct, array_like=True, frozen=True, tag=18):
+    """``a, b = src``: element ``index`` (from the end when negative); ``rest``: a starred
+    target, the elements from ``index`` on, as a list."""
+
+    dst: int
+    src: int
+    index: int
+    rest: bool = False
+    after: int = 0  # rest: how many targets follow the starred one
+    site: int = -1  # where an instance's ``__iter__`` runs (the first target's)
+
+
+class BinOp(msgspec.Struct, array_like=True, frozen=True, tag=19):
+    """An operator on ``left`` (and ``right``): the dunder ``method`` of left's class runs
+    (``__radd__`` of right's when left has none); ``dst`` is what it returns."""
+
+    dst: int
+    left: int
+    right: int
+    method: str
+    site: int = -1
+
+
+class Raise(msgspec.Struct, array_like=True, frozen=True, tag=20):
+    src: int
+    site: int
+
+
+class With(msgspec.Struct, array_like=True, frozen=True, tag=21):
+    dst: int
+    src: int
+    site: int
+    is_async: bool = False
+
+
+class Super(msgspec.Struct, array_like=True, frozen=True, tag=22):
+    dst: int
+    cls: int  # the class scope whose method calls super()
+    receiver: int  # the variable holding self (or cls)
+
+
+class ParamIn(msgspec.Struct, array_like=True, frozen=True, tag=23):
+    """A parameter as the function body first sees it."""
+
+    dst: int
+    scope: int
+    index: int
+
+
+class ModBind(msgspec.Struct, array_like=True, frozen=True, tag=25):
+    """A module-level name as other modules and later-running code see it."""
+
+    name: str
+    src: int
+
+
+class ClassBind(msgspec.Struct, array_like=True, frozen=True, tag=26):
+    scope: int
+    name: str
+    src: int
+    field: bool = False  # ``name: T`` in the body: an attribute of the instances
+
+
+class GlobalSet(msgspec.Struct, array_like=True, frozen=True, tag=27):
+    """``global name; name = src`` inside a function."""
+
+    name: str
+    src: int
+
+
+class Annot(msgspec.Struct, array_like=True, frozen=True, tag=28):
+    """A value with a declared class (``x: Foo = v``, ``except Foo as e``): what ``src`` is
+    known to hold, or else an instance of the classes ``ann`` holds."""
+
+    dst: int
+    src: int  # -1: only the declaration
+    ann: int
+
+
+Op = (
+    Def
+    | Const
+    | Tmpl
+    | Copy
+    | Phi
+    | Final
+    | Global
+    | Import
+    | StarImport
+    | Attr
+    | SetAttr
+    | Sub
+    | SetSub
+    | NewContainer
+    | Call
+    | Ret
+    | Yield
+    | Iter
+    | Unpack
+    | BinOp
+    | Raise
+    | With
+    | Super
+    | ParamIn
+    | ModBind
+    | ClassBind
+    | GlobalSet
+    | Annot
+)
+
+
+class Facts(msgspec.Struct, array_like=True, frozen=True):
+    """One file, whole."""
+
+    scopes: list[Scope]
+    sites: list[Site]
+    imports: list[ImportStmt]
+    ops: list[Op]
+    variables: int  # how many variables ``ops`` numbers
+    lines: dict[int, str]  # the lines evidence quotes (line number -> the line as written)
+    all: list[str] | None = None  # ``__all__`` when it is a literal list of strings

@@ -1,0 +1,278 @@
+"""One Python file as nodes and edges, from its facts and the solved value flow: modules,
+classes, functions, methods and lambdas; imports (grimp's rules), containment, inheritance; and
+a ``calls`` edge from each site to each function or class of the repository that reaches it.
+
+A site whose callee is a run-time choice, or which an unknown value may also reach, gets its
+known targets flagged ``partial`` and counts as unresolved; one that nothing known reaches is
+only counted.
+"""
+
+from __future__ import annotations
+
+from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
+from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins, provenance
+from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.program import FileInfo, Program
+from groundkit.codemap.extract.python.values.state import Flow, FuncKey
+from groundkit.codemap.extract.python.web import web_facts
+from groundkit.codemap.extract.resolver import FileResolver
+from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind, Provenance
+
+__all__ = ["PythonFile", "node_key"]
+
+_NODE_KINDS = {
+    Kind.CLASS: NodeKind.CLASS,
+    Kind.FUNCTION: NodeKind.FUNCTION,
+    Kind.METHOD: NodeKind.METHOD,
+    Kind.LAMBDA: NodeKind.FUNCTION,
+}
+_IMPORT_FLAGS = {"type_checking": EdgeFlag.TYPE_CHECKING, "optional": EdgeFlag.OPTIONAL}
+# Values of the repository's own making: a call reaching only these and finding no target is
+# unresolved (anything else is a built-in's or a package's business).
+_OWN = frozenset(
+    {
+        o.FUNC,
+        o.CLASS,
+        o.INST,
+        o.CONE,
+        o.CCONE,
+        o.METH,
+        o.CLSMETH,
+        o.STATIC,
+        o.PARTIAL,
+        o.MOD,
+        o.GEN,
+        o.SUPER,
+        o.PROP,
+        o.CLASSMETHOD,
+    }
+)
+_COUNTED = (SiteKind.CALL, SiteKind.DECORATOR)
+
+
+def node_key(program: Program, func: FuncKey) -> NodeKey:
+    info = program.files[func[0]]
+    scope = info.facts.scopes[func[1]]
+    return NodeKey(_NODE_KINDS[Kind(scope.kind)], f"{info.module}.{scope.qual}", info.path)
+
+
+def module_key(info: FileInfo) -> NodeKey:
+    kind = NodeKind.PACKAGE if info.is_package else NodeKind.MODULE
+    return NodeKey(kind, info.module, info.path)
+
+
+class PythonFile(FileResolver):
+    language = "python"
+
+    def __init__(self, flow: Flow, info: FileInfo, choices: set[int]) -> None:
+        super().__init__(info.path, info.facts.lines)
+        self.flow = flow
+        self.program = flow.program
+        self.info = info
+        self.choices = choices
+        self.origins = Origins(self.program, info)
+        self.scope_keys: list[NodeKey | None] = []
+        self.operands: dict[int, int] = {}  # call site -> the variable holding its callee
+
+    def run(self) -> FileGraph:
+        self._nodes()
+        self._imports()
+        self._inherits()
+        self._calls()
+        web_facts(self.flow, self.info, self, self.graph)
+        return self.finish()
+
+    def caller(self, scope: int) -> NodeKey:
+        """The node a scope's code belongs to: a comprehension's is its function's."""
+        key = self.scope_keys[scope]
+        while key is None:
+            scope = self.info.facts.scopes[scope].parent
+            key = self.scope_keys[scope]
+        return key
+
+    # -- nodes and containment --------------------------------------------------------------------
+    def _nodes(self) -> None:
+        info = self.info
+        module = module_key(info)
+        scopes = info.facts.scopes
+        self.node(module, 1, scopes[0].end)
+        self.scope_keys.append(module)
+        seen = {module}
+        for _index, scope in enumerate(scopes[1:], start=1):
+            kind = _NODE_KINDS.get(Kind(scope.kind))
+            if kind is None:
+                self.scope_keys.append(None)
+                continue
+            key = NodeKey(kind, f"{info.module}.{scope.qual}", info.path)
+            self.scope_keys.append(key)
+            if key not in seen:  # lambdas of one scope, a property's setter: one node
+                seen.add(key)
+                self.node(key, scope.line, scope.end)
+            self.defines(self.caller(scope.parent), key, scope.at)
+        parent = info.module.rpartition(".")[0]
+        if parent:
+            found = self.program.find_module(parent, near=info.path)
+            if found is not None and self.program.files[found].is_package:
+                self.defines(module_key(self.program.files[found]), module, 1)
+
+    # -- imports (grimp's rules: module -> module, ``from pkg import name`` -> pkg.name when that
+    # is a submodule, else pkg; no implicit edge to a parent package) ------------------------------
+    def _imports(self) -> None:
+        source = self.scope_keys[0]
+        assert source is not None
+        for stmt in self.info.facts.imports:
+            absolute = self.program.absolute(self.info.index, stmt.module, stmt.level)
+            if absolute is None:
+                continue  # beyond the top-level package: Python would refuse it too
+            target = self._import_target(absolute, stmt.name)
+            if target is None:
+                continue
+            provenance = (
+                Provenance.IMPORT_STAR
+                if stmt.name == "*"
+                else Provenance.IMPORT_RELATIVE
+                if stmt.level
+                else Provenance.IMPORT_ABSOLUTE
+            )
+            flags = {_IMPORT_FLAGS[flag] for flag in stmt.flags if flag in _IMPORT_FLAGS}
+            if stmt.scope != 0:
+                flags.add(EdgeFlag.LAZY)
+            where = self.location(stmt.line, stmt.col, stmt.end_line, stmt.end_col)
+            self.edge(
+                EdgeKind.IMPORTS, source, target, provenance, where, stmt.line, frozenset(flags)
+            )
+
+    def _import_target(self, module: str, name: str | None) -> NodeKey | None:
+        candidates = [f"{module}.{name}", module] if name and name != "*" else [module]
+        for candidate in candidates:
+            found = self.program.find_module(candidate, near=self.info.path)
+            if found is not None:
+                return module_key(self.program.files[found])
+        if self.program.is_internal(module):
+            return None  # a module of the repository that is not there: nothing to point at
+        return self.external(module.split(".", maxsplit=1)[0])
+
+    # -- classes ----------------------------------------------------------------------------------
+    def _inherits(self) -> None:
+        for index, scope in enumerate(self.info.facts.scopes):
+            if scope.kind != Kind.CLASS:
+                continue
+            source = self.scope_keys[index]
+            assert source is not None
+            for base in self.program.classes[(self.info.index, index)].bases:
+                target = node_key(self.program, base)
+                where = self.location(scope.at)
+                self.edge(
+                    EdgeKind.INHERITS, source, target, Provenance.INHERIT_BASE, where, scope.at
+                )
+
+    # -- calls ------------------------------------------------------------------------------------
+    def _calls(self) -> None:
+        info = self.info
+        for op in info.facts.ops:
+            if isinstance(op, f.Call):
+                self.operands[op.site] = info.base + op.func
+            elif isinstance(op, f.Raise):
+                self.operands[op.site] = info.base + op.src
+        for index, site in enumerate(info.facts.sites):
+            found = self.flow.found.get((info.index, index))
+            targets = found.targets if found is not None else {}
+            partial = False
+            counted = site.kind in _COUNTED or site.name == "raise"
+            if counted and not site.dynamic:
+                operand = self.operands.get(index, -1)
+                partial = self._uncertain(operand)
+                if self._unresolved(index, operand, bool(targets), partial):
+                    self.graph.unresolved += 1
+            for target, (how, operand) in targets.items():
+                self._edge(index, site, target, how, operand, partial)
+
+    def _uncertain(self, operand: int) -> bool:
+        if operand < 0:
+            return False
+        held = self.flow.engine.pts[operand]
+        return operand in self.choices or bool(held and o.UNKNOWN_ID in held)
+
+    def _unresolved(self, index: int, operand: int, targeted: bool, partial: bool) -> bool:
+        if (self.info.index, index) in self.flow.dynamic:
+            return True
+        if operand < 0:
+            return False
+        held = self.flow.engine.pts[operand]
+        if not held or partial:
+            return True
+        if targeted:
+            return False
+        keys = self.flow.values.keys
+        return any(keys[v][0] in _OWN for v in held)
+
+    def _edge(
+        self, index: int, site: f.Site, target: FuncKey, how: str, operand: int, partial: bool
+    ) -> None:
+        info = self.info
+        local = operand - info.base
+        if not 0 <= local < info.facts.variables:
+            local = -1
+        origin = self.origins.of(local) if local >= 0 else None
+        target_scope = self.program.scope(target)
+        owner: tuple[int, int] | None = None
+        if target_scope.kind == Kind.METHOD:
+            owner = (target[0], target_scope.parent)
+        if origin is None:
+            found = Provenance.CALL_LOCAL if how in ("call", "property") else provenance_of(how)
+        else:
+            found = self._provenance(how, origin, owner, local, target_scope)
+        flags = set()
+        if partial and how in ("call", "decorator", "constructor", "callback"):
+            flags.add(EdgeFlag.PARTIAL)
+        if origin is not None and origin.package >= 0 and target[0] != origin.package:
+            flags.add(EdgeFlag.REEXPORT)
+        where = self.location(site.line, site.col, site.end_line, site.end_col)
+        self.edge(
+            EdgeKind.CALLS,
+            self.caller(site.scope),
+            node_key(self.program, target),
+            found,
+            where,
+            site.line,
+            frozenset(flags),
+        )
+
+    def _provenance(
+        self, how: str, origin: Origin, owner: tuple[int, int] | None, callee: int, target: f.Scope
+    ) -> Provenance:
+        """The provenance from where the callee came; a function held in an object's
+        attribute (not a method of its class) is a stored callback."""
+        found = provenance(how, origin, self.info.index, owner, self.program)
+        op = self.info.op_of(callee)
+        stored = (
+            how == "call"
+            and isinstance(op, f.Attr)
+            and op.attr is not None
+            and found in _THROUGH_OBJECTS
+            and (target.kind != Kind.METHOD or target.qual.rsplit(".", 1)[-1] != op.attr)
+        )
+        return Provenance.CALL_CALLBACK if stored else found
+
+
+_THROUGH_OBJECTS = frozenset(
+    {
+        Provenance.CALL_SELF,
+        Provenance.CALL_INSTANCE,
+        Provenance.CALL_ANNOTATION,
+        Provenance.CALL_INHERITED,
+        Provenance.CALL_ARGUMENT,
+        Provenance.CALL_RETURN,
+    }
+)
+
+
+def provenance_of(how: str) -> Provenance:
+    return {
+        "constructor": Provenance.CALL_CONSTRUCTOR,
+        "decorator": Provenance.CALL_DECORATOR,
+        "protocol": Provenance.CALL_PROTOCOL,
+        "callback": Provenance.CALL_CALLBACK,
+    }.get(how, Provenance.CALL_LOCAL)

@@ -1,0 +1,625 @@
+"""What calling a value does: a function's parameters receive the arguments and the call gives
+its return value (or a generator); a class makes an instance and runs ``__init__`` (and
+``__new__``); an instance runs ``__call__``; a bound method passes its receiver; built-ins and
+outside functions that call what they are given (``library.py``) call it.
+
+Every call of a function of the repository is recorded at its site with how it was reached.
+A function handed to code outside the repository (or stored on an outside object) escapes:
+that code may call it with anything, so its parameters hold ``UNKNOWN``.
+"""
+
+from __future__ import annotations
+
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.values import library as lib
+from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.program import ClassKey
+from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, How, Rules, SiteKey
+
+__all__ = ["Calls"]
+
+_CALLABLE = frozenset({o.FUNC, o.METH, o.CLSMETH, o.STATIC, o.PARTIAL, o.CLASS, o.CCONE})
+# Names of outside calls whose result is kept per site (routers, clients, urlconfs).
+WEB_NAMES = frozenset(
+    "FastAPI APIRouter Flask Blueprint Starlette Router Client AsyncClient Session session"
+    " ClientSession TestClient path re_path url include get post put patch delete head"
+    " options trace request stream route api_route websocket".split()
+)
+
+
+class Calls:
+    def __init__(self, flow: Flow, rules: Rules) -> None:
+        self.flow = flow
+        self.rules = rules
+        self._signatures: dict[
+            FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
+        ] = {}
+
+    # -- arguments --------------------------------------------------------------------------------
+    def site_args(self, site: SiteKey) -> tuple[Args, list[tuple[str, int]]]:
+        flow = self.flow
+        facts_site = flow.site(site)
+        file = site[0]
+        args: Args = [
+            flow.var(file, a) if a >= 0 else ("*", flow.var(file, ~a)) for a in facts_site.args
+        ]
+        keywords = [(name, flow.var(file, v)) for name, v in facts_site.keywords]
+        return args, keywords
+
+    @staticmethod
+    def arg(
+        args: Args, keywords: list[tuple[str, int]], position: int | None, keyword: str | None
+    ) -> int | None:
+        if keyword is not None:
+            for name, var in keywords:
+                if name == keyword:
+                    return var
+        if position is not None and position < len(args):
+            found = args[position]
+            return found if isinstance(found, int) else None
+        return None
+
+    # -- calling a value --------------------------------------------------------------------------
+    def call(
+        self,
+        site: SiteKey,
+        value: int,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None:
+        flow = self.flow
+        engine = flow.engine
+        key = flow.values.keys[value]
+        kind = key[0]
+        if kind == o.FUNC:
+            self.bind(site, (key[1], key[2]), None, args, keywords, dst, how, operand)
+        elif kind in (o.METH, o.CLSMETH):
+            func = flow.values.keys[key[1]]
+            self.bind(site, (func[1], func[2]), key[2], args, keywords, dst, how, operand)
+        elif kind == o.STATIC:
+            func = flow.values.keys[key[1]]
+            self.bind(site, (func[1], func[2]), None, args, keywords, dst, how, operand)
+        elif kind == o.CLASS:
+            self.construct(site, (key[1], key[2]), args, keywords, dst, operand)
+        elif kind == o.CCONE:
+            for cls in flow.program.cone((key[1], key[2])):
+                self.construct(site, cls, args, keywords, dst, operand)
+        elif kind in (o.INST, o.CONE):
+            self.rules.protocol(site, value, "__call__", args, dst, operand)
+        elif kind == o.PARTIAL:
+            partial_args, partial_keywords = self.site_args((key[2], key[3]))
+            self.call(
+                site,
+                key[1],
+                [*partial_args[1:], *args],
+                [*partial_keywords, *keywords],
+                dst,
+                how,
+                operand,
+            )
+        elif kind == o.ACCESSOR:
+            self._accessor(key[1], args, dst)
+        elif kind == o.EXT:
+            self._outside(site, key[1], value, args, keywords, dst, how)
+        elif kind == o.EXTINST:
+            self._outside_object(site, key[1], None, args, keywords, dst, how)
+        elif kind == o.BOUND:
+            receiver = flow.values.keys[key[1]]
+            self._outside_object(site, receiver[1], key[2], args, keywords, dst, how)
+        elif kind == o.BUILTIN:
+            self._builtin(site, key[1], args, keywords, dst, how, operand)
+        elif kind == o.CMETH:
+            self.rules.container_method(site, key[1], key[2], args, keywords, dst, operand)
+        elif kind == o.UNKNOWN:
+            engine.add(dst, [o.UNKNOWN_ID])
+        elif kind in (o.LIT, o.STR):
+            engine.add(dst, [o.LIT_ID])
+
+    def bind(
+        self,
+        site: SiteKey,
+        func: FuncKey,
+        recv: int | None,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None:
+        """Call the function ``func`` at ``site``: arguments to parameters, result to ``dst``."""
+        flow = self.flow
+        once = ("call", site, func, recv, dst, how)
+        if once in flow.once:
+            return
+        flow.once.add(once)
+        flow.record(site, func, how, operand)
+        flow.calls_bound[func] = flow.calls_bound.get(func, 0) + 1
+        scope = flow.scope(func)
+        engine = flow.engine
+        positional = self._signature(func, scope.params)[0]
+        given, spread = self._arguments(func, scope, recv, args, keywords)
+        if scope.flags & f.GENERATOR:
+            engine.add(dst, [flow.value(o.GEN, *func)])
+            return
+        returned = flow.returns_param.get(func)
+        if returned and (len(returned) > 1 or func in flow.returns_other):
+            flow.alt.add(dst)  # one of several returns: a run-time choice
+        engine.flow(flow.ret(func), dst)
+        if returned:
+            self._returned(func, returned, given, spread, recv, positional, dst)
+
+    def _arguments(
+        self,
+        func: FuncKey,
+        scope: f.Scope,
+        recv: int | None,
+        args: Args,
+        keywords: list[tuple[str, int]],
+    ) -> tuple[dict[int, int], bool]:
+        """Each argument to its parameter (the receiver first, ``*args`` and ``**kwargs``
+        spread, defaults where nothing is passed); what this call passed each parameter, and
+        whether a spread left that unknown."""
+        flow = self.flow
+        engine = flow.engine
+        params = scope.params
+        positional, vararg, kwarg, named = self._signature(func, params)
+        start = 0
+        if recv is not None and positional:
+            if not flow.is_method(func) or scope.flags & f.CLASSMETHOD:
+                engine.add(flow.param(func, positional[0]), [recv])
+            start = 1
+        filled: set[int] = set(positional[:start])
+        given: dict[int, int] = {}  # parameter -> the variable this call passes it
+        spread = False
+        at = start
+        for arg in args:
+            if isinstance(arg, tuple):
+                spread = True
+                self._spread(arg[1], func, positional[at:], vararg)
+                continue
+            if spread:
+                for index in positional[at:]:
+                    engine.flow(arg, flow.param(func, index))
+                continue
+            if at < len(positional):
+                engine.flow(arg, flow.param(func, positional[at]))
+                filled.add(positional[at])
+                given[positional[at]] = arg
+            elif vararg is not None:
+                holder = flow.value(o.ARGS, *func)
+                engine.flow(arg, flow.slot(holder, at - len(positional)))
+            at += 1
+        for name, var in keywords:
+            if not name:
+                spread = True
+                self._spread_keywords(var, func, named, kwarg)
+            elif name in named:
+                engine.flow(var, flow.param(func, named[name]))
+                filled.add(named[name])
+                given[named[name]] = var
+            elif kwarg is not None:
+                engine.flow(var, flow.slot(flow.value(o.KWARGS, *func), name))
+        for index, param in enumerate(params):
+            if param.default >= 0 and (spread or index not in filled):
+                default = flow.var(func[0], param.default)
+                engine.flow(default, flow.param(func, index))
+                given.setdefault(index, default)
+        return given, spread
+
+    def _returned(
+        self,
+        func: FuncKey,
+        returned: set[int],
+        given: dict[int, int],
+        spread: bool,
+        recv: int | None,
+        positional: list[int],
+        dst: int,
+    ) -> None:
+        """A function that returns a parameter gives back what this call passed for it."""
+        flow = self.flow
+        for index in returned:
+            if recv is not None and positional and index == positional[0]:
+                flow.engine.add(dst, [recv])
+            elif index in given and not spread:
+                flow.engine.flow(given[index], dst)
+            else:
+                flow.engine.flow(flow.param(func, index), dst)
+
+    def _signature(
+        self, func: FuncKey, params: list[f.Param]
+    ) -> tuple[list[int], int | None, int | None, dict[str, int]]:
+        found = self._signatures.get(func)
+        if found is None:
+            found = self._signatures[func] = (
+                [i for i, p in enumerate(params) if p.kind < 2],
+                next((i for i, p in enumerate(params) if p.kind == 3), None),
+                next((i for i, p in enumerate(params) if p.kind == 4), None),
+                {p.name: i for i, p in enumerate(params) if p.kind in (1, 2)},
+            )
+        return found
+
+    def _spread(self, var: int, func: FuncKey, remaining: list[int], vararg: int | None) -> None:
+        """``f(*xs)``: any element of xs may land on any parameter from here on."""
+        flow = self.flow
+        targets = [flow.param(func, i) for i in remaining]
+        if vararg is not None:
+            targets.append(flow.loose(flow.value(o.ARGS, *func)))
+        elements = self.rules.elements(var)
+        for target in targets:
+            flow.engine.flow(elements, target)
+
+    def _spread_keywords(
+        self, var: int, func: FuncKey, named: dict[str, int], kwarg: int | None
+    ) -> None:
+        """``f(**kw)``: each key of kw lands on the parameter of that name."""
+        flow = self.flow
+
+        def slots(key: str | int, slot: int) -> None:
+            if isinstance(key, str) and key in named:
+                flow.engine.flow(slot, flow.param(func, named[key]))
+            elif kwarg is not None:
+                flow.engine.flow(slot, flow.slot(flow.value(o.KWARGS, *func), key))
+
+        def containers(new: set[int]) -> None:
+            for value in new:
+                kind = flow.values.keys[value][0]
+                if kind in o.CONTAINERS:
+                    flow.on_slots(value, slots)
+                elif kind == o.UNKNOWN:
+                    for index in named.values():
+                        flow.engine.add(flow.param(func, index), [o.UNKNOWN_ID])
+
+        flow.engine.on(var, containers)
+
+    def construct(
+        self,
+        site: SiteKey,
+        cls: ClassKey,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        operand: int,
+    ) -> None:
+        """``Cls(...)``: an instance, made by ``__new__`` and ``__init__`` along the MRO (an
+        edge to the class itself when the repository defines neither)."""
+        flow = self.flow
+        instance = flow.value(o.INST, *cls)
+        flow.engine.add(dst, [instance])
+        found = False
+        for method, receiver in (("__init__", instance), ("__new__", flow.value(o.CLASS, *cls))):
+            owner = flow.program.owner(cls, method)
+            if owner is None:
+                continue
+            found = found or method == "__init__"
+            cell = flow.class_attr(owner, method)
+            once = ("construct", site, cell, receiver)
+            if once in flow.once:
+                continue
+            flow.once.add(once)
+            temp = flow.temp()
+
+            def run(new: set[int], r: int = receiver, t: int = temp) -> None:
+                for value in new:
+                    key = flow.values.keys[value]
+                    if key[0] in (o.FUNC, o.STATIC):
+                        func = key if key[0] == o.FUNC else flow.values.keys[key[1]]
+                        self.bind(
+                            site, (func[1], func[2]), r, args, keywords, t, "constructor", operand
+                        )
+
+            flow.engine.on(cell, run)
+        if not found:
+            flow.record(site, cls, "constructor", operand)
+
+    # -- values of the repository's own objects --------------------------------------------------
+    def _accessor(self, prop: int, args: Args, dst: int) -> None:
+        """``@x.setter``: the property x, with this function as its setter."""
+        flow = self.flow
+        getter = flow.values.keys[prop][1]
+        if not args or not isinstance(args[0], int):
+            return
+
+        def run(new: set[int]) -> None:
+            setters = [v for v in new if flow.values.keys[v][0] == o.FUNC]
+            flow.engine.add(dst, [flow.value(o.PROP, getter, s) for s in setters])
+
+        flow.engine.on(args[0], run)
+
+    # -- outside the repository -------------------------------------------------------------------
+    def _outside(
+        self,
+        site: SiteKey,
+        name: str,
+        value: int,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+    ) -> None:
+        flow = self.flow
+        engine = flow.engine
+        if name == "functools.cached_property":
+            self._property(args, dst)
+            return
+        if how == "decorator":
+            self._kept(args, dst)
+            return
+        if name in lib.DYNAMIC:
+            engine.add(dst, [o.UNKNOWN_ID])
+            return
+        if name == "functools.partial":
+            self._partial(site, args, dst)
+            return
+        chosen = lib.CHOOSES.get(name)
+        if chosen is not None:  # random.choice(xs): one element, decided at run time
+            found = self.arg(args, keywords, chosen, None)
+            if found is not None:
+                engine.flow(self.rules.elements(found), dst)
+                flow.computed_reads.add(dst)
+            return
+        through = lib.PASS_THROUGH.get(name)
+        if through is not None:
+            found = self.arg(args, keywords, through, None)
+            if found is not None:
+                engine.flow(found, dst)
+            return
+        callback = lib.LIBRARY.get(name)
+        if callback is not None:
+            self.callback(site, callback, args, keywords, dst)
+            return
+        engine.add(dst, [self.outside(name, site, made=True)])
+        self._escape_args(args, keywords)
+
+    def _outside_object(
+        self,
+        site: SiteKey,
+        name: str,
+        method: str | None,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+    ) -> None:
+        flow = self.flow
+        if how == "decorator":  # @app.get("/"): the framework keeps the function
+            self._kept(args, dst)
+            return
+        if method is not None:
+            callback = lib.METHOD_CALLBACKS.get((name.split(".", maxsplit=1)[0], method))
+            if callback is not None:
+                self.callback(site, callback, args, keywords, dst)
+                return
+        called = f"{name}.{method}" if method else name
+        flow.engine.add(dst, [self.outside(called, site, made=False)])
+        self._escape_args(args, keywords)
+
+    def outside(self, name: str, site: SiteKey, *, made: bool) -> int:
+        """What calling an outside ``name`` gives: an object known by that name when a table
+        or the web facts may need it (a web object with the call site that made it), else any
+        outside object. ``made``: a module's class or function was called (not an object's
+        method): objects of the callback tables' packages keep their name that far only."""
+        top = name.split(".", 1)[0]
+        if top in lib.WEB_PACKAGES:
+            last = name.rsplit(".", 1)[-1]
+            return self.flow.value(o.EXTINST, name, site if last in WEB_NAMES else None)
+        if made and top in lib.NAMED_PACKAGES:
+            return self.flow.value(o.EXTINST, name, None)
+        return self.flow.value(o.EXTINST, "?", None)
+
+    def _kept(self, args: Args, dst: int) -> None:
+        """A decorator from outside the repository is taken to keep the function; whatever
+        applies it may call it with anything."""
+        if args and isinstance(args[0], int):
+            self.flow.engine.flow(args[0], dst)
+            self.rules.escape(args[0])
+
+    def _escape_args(self, args: Args, keywords: list[tuple[str, int]]) -> None:
+        for arg in args:
+            self.rules.escape(arg if isinstance(arg, int) else arg[1])
+        for _, var in keywords:
+            self.rules.escape(var)
+
+    def _partial(self, site: SiteKey, args: Args, dst: int) -> None:
+        flow = self.flow
+        if not args or not isinstance(args[0], int):
+            return
+
+        def run(new: set[int]) -> None:
+            made = [
+                flow.value(o.PARTIAL, v, site[0], site[1])
+                for v in new
+                if flow.values.keys[v][0] in _CALLABLE
+            ]
+            flow.engine.add(dst, made)
+
+        flow.engine.on(args[0], run)
+
+    def _property(self, args: Args, dst: int) -> None:
+        flow = self.flow
+        if not args or not isinstance(args[0], int):
+            return
+
+        def run(new: set[int]) -> None:
+            getters = [v for v in new if flow.values.keys[v][0] == o.FUNC]
+            flow.engine.add(dst, [flow.value(o.PROP, g, -1) for g in getters])
+
+        flow.engine.on(args[0], run)
+
+    def callback(
+        self,
+        site: SiteKey,
+        spec: lib.Callback,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+    ) -> None:
+        """A library call that calls the function it is given: the function is called here."""
+        flow = self.flow
+        engine = flow.engine
+        func = self.arg(args, keywords, spec.position, spec.keyword)
+        if func is None:
+            engine.add(dst, [o.LIT_ID])
+            return
+        after = args[spec.position + 1 :] if spec.position is not None else args
+        call_args: Args = []
+        result = flow.temp()
+        if spec.call_with == "rest":
+            call_args = list(after)
+        elif spec.call_with == "elements":
+            call_args = [self.rules.elements(a if isinstance(a, int) else a[1]) for a in after]
+        elif spec.call_with == "key":
+            first = args[0] if args else None
+            if isinstance(first, int):
+                call_args = [self.rules.elements(first)]
+        elif spec.call_with == "args":
+            given = self.arg(args, keywords, None, "args")
+            if given is not None:
+                call_args = [("*", given)]
+        elif spec.call_with == "unknown":
+            unknown = flow.cell(("unknown",))
+            engine.add(unknown, [o.UNKNOWN_ID])
+            call_args = [unknown]
+        elif spec.call_with == "pair":
+            iterable = next((a for a in after if isinstance(a, int)), None)
+            element = self.rules.elements(iterable) if iterable is not None else flow.lit
+            accumulator = flow.temp()
+            engine.flow(result, accumulator)
+            call_args = [accumulator, element]
+
+        def run(new: set[int]) -> None:
+            for value in new:
+                if flow.values.keys[value][0] in _CALLABLE or flow.values.keys[value][0] in (
+                    o.INST,
+                    o.CONE,
+                ):
+                    self.call(site, value, call_args, [], result, "callback", func)
+
+        engine.on(func, run)
+        self._returns(site, spec, func, args, result, dst)
+
+    def _returns(
+        self, site: SiteKey, spec: lib.Callback, func: int, args: Args, result: int, dst: int
+    ) -> None:
+        flow = self.flow
+        engine = flow.engine
+        if spec.returns == "function":
+            engine.flow(func, dst)
+        elif spec.returns == "result":
+            engine.flow(result, dst)
+        elif spec.returns in ("results", "elements"):
+            made = flow.value(o.SYN, "made", site)
+            if spec.returns == "results":
+                engine.flow(result, flow.loose(made))
+            else:
+                source = next((a for a in args if isinstance(a, int) and a != func), None)
+                if source is not None:
+                    engine.flow(self.rules.elements(source), flow.loose(made))
+            engine.add(dst, [made])
+        elif spec.returns == "element":
+            source = args[0] if args and isinstance(args[0], int) else None
+            if source is not None:
+                engine.flow(self.rules.elements(source), dst)
+        else:
+            engine.add(dst, [flow.value(o.EXTINST, "?", None)])
+
+    # -- built-ins --------------------------------------------------------------------------------
+    def _builtin(
+        self,
+        site: SiteKey,
+        name: str,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None:
+        flow = self.flow
+        engine = flow.engine
+        first = args[0] if args and isinstance(args[0], int) else None
+        if name in ("staticmethod", "classmethod") and first is not None:
+            kind = o.STATIC if name == "staticmethod" else o.CLASSMETHOD
+
+            def wrap(new: set[int], k: int = kind) -> None:
+                funcs = [v for v in new if flow.values.keys[v][0] == o.FUNC]
+                engine.add(dst, [flow.value(k, v) for v in funcs])
+
+            engine.on(first, wrap)
+        elif name == "property":
+            getter = self.arg(args, keywords, 0, "fget")
+            if getter is not None:
+                self._property(list(args[:1]) if args else [getter], dst)
+        elif name in lib.BUILTIN_CALLBACKS:
+            self.callback(site, lib.BUILTIN_CALLBACKS[name], args, keywords, dst)
+        elif name in ("getattr", "setattr") and len(args) >= 2:
+            self.rules.dynamic_attribute(site, name, args, dst, operand)
+        elif name == "type" and len(args) == 1 and first is not None:
+            engine.on(first, lambda new: engine.add(dst, self._types(new)))
+        elif name == "next" and first is not None:
+            engine.flow(self.rules.elements(first), dst)
+            if len(args) > 1 and isinstance(args[1], int):
+                engine.flow(args[1], dst)
+        elif name == "iter" and first is not None and len(args) == 1:
+            engine.flow(first, dst)
+            self.rules.elements(first)
+        elif name in ("list", "tuple", "set", "frozenset", "dict"):
+            made = flow.value(o.SYN, name, site)
+            if first is not None:
+                engine.flow(self.rules.elements(first), flow.loose(made))
+            for key, var in keywords:
+                if key:
+                    engine.flow(var, flow.slot(made, key))
+            engine.add(dst, [made])
+        elif name in ("enumerate", "zip"):
+            self._pairs(site, name, args, dst)
+        elif name in lib.BUILTIN_PROTOCOLS and first is not None:
+            method = lib.BUILTIN_PROTOCOLS[name]
+            engine.on(
+                first,
+                lambda new: [
+                    self.rules.protocol(site, v, method, [], flow.temp(), first)
+                    for v in new
+                    if flow.values.keys[v][0] in (o.INST, o.CONE)
+                ],
+            )
+            engine.add(dst, [o.LIT_ID])
+        elif name in ("eval", "exec", "compile", "globals", "locals", "vars", "__import__"):
+            flow.dynamic.add(site)
+            engine.add(dst, [o.UNKNOWN_ID])
+        else:
+            engine.add(dst, [o.LIT_ID])
+
+    def _types(self, new: set[int]) -> list[int]:
+        flow = self.flow
+        out = []
+        for value in new:
+            key = flow.values.keys[value]
+            if key[0] == o.INST:
+                out.append(flow.value(o.CLASS, key[1], key[2]))
+            elif key[0] == o.CONE:
+                out.append(flow.value(o.CCONE, key[1], key[2]))
+            elif key[0] == o.UNKNOWN:
+                out.append(o.UNKNOWN_ID)
+            else:
+                out.append(o.LIT_ID)
+        return out
+
+    def _pairs(self, site: SiteKey, name: str, args: Args, dst: int) -> None:
+        """``enumerate(xs)`` / ``zip(a, b)``: tuples whose items are the iterables' elements."""
+        flow = self.flow
+        pair = flow.value(o.SYN, "pair", site)
+        sources = [a for a in args if isinstance(a, int)]
+        if name == "enumerate":
+            flow.engine.add(flow.slot(pair, 0), [o.LIT_ID])
+            sources = sources[:1]
+            offset = 1
+        else:
+            offset = 0
+        for i, source in enumerate(sources):
+            flow.engine.flow(self.rules.elements(source), flow.slot(pair, i + offset))
+        made = flow.value(o.SYN, name, site)
+        flow.engine.add(flow.loose(made), [pair])
+        flow.engine.add(dst, [made])

@@ -1,0 +1,201 @@
+"""The fixed point: variables holding sets of values, copy edges between them, and rules that
+run on the values a variable gains (a receiver's new class, a callee's new function).
+
+Only what is new is propagated (each variable's delta waits in one queue), so every value
+crosses every edge once. Sets are bounded, and a bound that is hit is counted:
+
+- a variable never holds more than ``MAX_VALUES`` values: past it, it holds ``UNKNOWN``
+  instead (a call it reaches is unresolved rather than wrong);
+- nor more than ``MAX_STRINGS`` strings: past it, a plain literal;
+- nor more than ``MAX_CONTAINERS`` containers: past it, the ``overflow`` hook gives one
+  container that stands for all the others (reads from it are a run-time choice).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from groundkit.codemap.extract.python.values.objects import (
+    CONTAINERS,
+    LIT_ID,
+    STR,
+    UNKNOWN_ID,
+    Values,
+)
+
+__all__ = ["MAX_CONTAINERS", "MAX_STRINGS", "MAX_VALUES", "Engine", "Rule", "each"]
+
+MAX_VALUES = 128
+MAX_STRINGS = 4
+MAX_CONTAINERS = 12
+Rule = Callable[[set[int]], object]  # (what a rule returns is not used)
+Overflow = Callable[[int, set[int]], int]
+
+
+def each(function: Callable[[int], object]) -> Rule:
+    """A rule that runs ``function`` on every new value."""
+
+    def rule(new: set[int]) -> None:
+        for value in new:
+            function(value)
+
+    return rule
+
+
+class Engine:
+    __slots__ = (
+        "alt",
+        "bounds_hit",
+        "containers",
+        "edges",
+        "incoming",
+        "later",
+        "overflow",
+        "pending",
+        "pts",
+        "queue",
+        "rules",
+        "special",
+        "strings",
+        "succ",
+        "values",
+    )
+
+    def __init__(self, values: Values, size: int, alt: set[int]) -> None:
+        self.values = values
+        self.pts: list[set[int] | None] = [None] * size
+        self.succ: list[list[int] | None] = [None] * size
+        self.rules: list[list[Rule] | None] = [None] * size
+        self.strings: dict[int, int] = {}  # variable -> distinct strings it holds
+        self.containers: dict[int, int] = {}  # variable -> containers it holds
+        self.special: set[int] = set()  # string and container values (bounded apart)
+        self.edges: set[int] = set()  # src << 32 | dst
+        self.alt = alt  # variables where bindings meet: their sources are kept
+        self.incoming: dict[int, list[int]] = {}
+        self.queue: deque[int] = deque()
+        self.pending: dict[int, set[int]] = {}
+        self.overflow: Overflow | None = None
+        self.later: list[tuple[int, int]] = []  # edges to add once the current step is done
+        self.bounds_hit = 0
+
+    def variable(self) -> int:
+        self.pts.append(None)
+        self.succ.append(None)
+        self.rules.append(None)
+        return len(self.pts) - 1
+
+    def note(self, value: int) -> None:
+        """A new value was interned: strings and containers are counted apart."""
+        kind = self.values.keys[value][0]
+        if kind == STR or kind in CONTAINERS:
+            self.special.add(value)
+
+    def add(self, var: int, values: Iterable[int]) -> None:
+        held = self.pts[var]
+        if held is None:
+            held = self.pts[var] = set()
+        new = (values if isinstance(values, set) else set(values)) - held
+        if not new:
+            return
+        if len(held) + len(new) > MAX_VALUES:
+            new = {UNKNOWN_ID} - held
+            self.bounds_hit += 1
+            if not new:
+                return
+        if new & self.special:
+            new = self._bounded(var, held, new)
+            if not new:
+                return
+        held |= new
+        waiting = self.pending.get(var)
+        if waiting is None:
+            self.pending[var] = new
+            self.queue.append(var)
+        else:
+            waiting |= new
+
+    def _bounded(self, var: int, held: set[int], new: set[int]) -> set[int]:
+        keys = self.values.keys
+        strings = {v for v in new if keys[v][0] == STR}
+        if strings:
+            count = self.strings.get(var, 0) + len(strings)
+            self.strings[var] = count
+            if count > MAX_STRINGS:
+                new = (new - strings) | ({LIT_ID} - held)
+        containers = {v for v in new if keys[v][0] in CONTAINERS}
+        if containers and self.overflow is not None:
+            count = self.containers.get(var, 0) + len(containers)
+            self.containers[var] = count
+            if count > MAX_CONTAINERS:
+                self.bounds_hit += 1
+                summary = self.overflow(var, containers)
+                new = (new - containers) | ({summary} - held)
+        return new
+
+    def flow(self, src: int, dst: int) -> None:
+        """Everything ``src`` holds (now and later) is held by ``dst`` too."""
+        key = src << 32 | dst
+        if src == dst or key in self.edges:
+            return
+        self.edges.add(key)
+        succ = self.succ[src]
+        if succ is None:
+            self.succ[src] = [dst]
+        else:
+            succ.append(dst)
+        if dst in self.alt:
+            self.incoming.setdefault(dst, []).append(src)
+        held = self.pts[src]
+        if held:
+            self.add(dst, held)
+
+    def on(self, var: int, rule: Rule) -> None:
+        """Run ``rule`` on what ``var`` holds now, and on every value it gains later."""
+        rules = self.rules[var]
+        if rules is None:
+            self.rules[var] = [rule]
+        else:
+            rules.append(rule)
+        held = self.pts[var]
+        if held:
+            rule(set(held))
+
+    def held(self, var: int) -> set[int]:
+        return self.pts[var] or set()
+
+    def run(self) -> None:
+        queue, pending, succ, rules, add = self.queue, self.pending, self.succ, self.rules, self.add
+        pts, special, later = self.pts, self.special, self.later
+        popleft, append = queue.popleft, queue.append
+        while queue or later:
+            while later:
+                self.flow(*later.pop())
+            if not queue:
+                break
+            var = popleft()
+            delta = pending.pop(var, None)
+            if not delta:
+                continue
+            targets = succ[var]
+            if targets:
+                plain = not (delta & special)
+                for dst in targets:
+                    held = pts[dst]
+                    if held is None or not plain or len(held) + len(delta) > MAX_VALUES:
+                        add(dst, delta)  # the careful way: bounds to check
+                        continue
+                    new = delta - held
+                    if not new:
+                        continue
+                    held |= new  # (inline add: nothing bounded in it)
+                    waiting = pending.get(dst)
+                    if waiting is None:
+                        pending[dst] = new
+                        append(dst)
+                    else:
+                        waiting |= new
+            found = rules[var]
+            if found:
+                for rule in list(found):
+                    rule(delta)

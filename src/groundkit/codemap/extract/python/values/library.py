@@ -1,0 +1,137 @@
+"""Functions outside the repository that call what they are given, and the dunder methods that
+built-ins and syntax run: one table each, read by ``calls.py``.
+
+A ``Callback`` says where the function is (a position or a keyword), what it is called with,
+and what the outer call returns. The scope that hands the function over is its caller: that is
+where the edge starts (``call-callback``), whichever thread or library frame runs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "BUILTIN_CALLBACKS",
+    "BUILTIN_PROTOCOLS",
+    "CHOOSES",
+    "DYNAMIC",
+    "LIBRARY",
+    "METHOD_CALLBACKS",
+    "NAMED_PACKAGES",
+    "PASS_THROUGH",
+    "WEB_PACKAGES",
+    "Callback",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Callback:
+    position: int | None  # where the function is passed positionally
+    keyword: str | None = None  # or by this keyword
+    # What it is called with: "rest" (the arguments after it), "elements" (one element of each
+    # iterable after it), "key" (an element of the first argument), "args" (the ``args``
+    # keyword's elements), "pair" (an accumulator and an element), "unknown" (one argument
+    # nothing is known of), "none"
+    call_with: str = "none"
+    # What the outer call gives back: "outside" (an outside object), "function" (the function
+    # itself), "results" (a container of its results), "elements" (a container of the
+    # elements), "element" (one element), "result" (its result)
+    returns: str = "outside"
+
+
+# Outside functions, by dotted name as imported.
+LIBRARY: dict[str, Callback] = {
+    "functools.reduce": Callback(0, "function", "pair", "result"),
+    "threading.Thread": Callback(1, "target", "args"),
+    "threading.Timer": Callback(1, "function", "args"),
+    "multiprocessing.Process": Callback(1, "target", "args"),
+    "asyncio.to_thread": Callback(0, None, "rest", "result"),
+    "atexit.register": Callback(0, None, "rest", "function"),
+    "signal.signal": Callback(1, "handler", "none"),
+    "weakref.finalize": Callback(1, None, "rest"),
+    "itertools.starmap": Callback(0, "function", "elements", "results"),
+    "itertools.accumulate": Callback(1, "func", "pair", "results"),
+    "dataclasses.field": Callback(None, "default_factory", "none"),
+    "collections.defaultdict": Callback(0, "default_factory", "none"),
+    "functools.cmp_to_key": Callback(0, None, "none", "function"),
+    "re.sub": Callback(1, "repl", "unknown", "outside"),
+    "re.subn": Callback(1, "repl", "unknown", "outside"),
+    "json.dumps": Callback(None, "default", "unknown", "outside"),
+    "json.dump": Callback(None, "default", "unknown", "outside"),
+    "json.loads": Callback(None, "object_hook", "unknown", "outside"),
+    "json.load": Callback(None, "object_hook", "unknown", "outside"),
+}
+
+# Outside functions that give back one element of an argument, chosen at run time.
+CHOOSES: dict[str, int] = {"random.choice": 0}
+
+# Methods of outside objects, by (the object's top-level package, method).
+METHOD_CALLBACKS: dict[tuple[str, str], Callback] = {
+    ("concurrent", "submit"): Callback(0, "fn", "rest"),
+    ("concurrent", "map"): Callback(0, "fn", "elements", "results"),
+    ("asyncio", "run_in_executor"): Callback(1, "func", "rest"),
+    ("asyncio", "call_soon"): Callback(0, "callback", "rest"),
+    ("asyncio", "call_soon_threadsafe"): Callback(0, "callback", "rest"),
+    ("asyncio", "call_later"): Callback(1, "callback", "rest"),
+    ("asyncio", "call_at"): Callback(1, "callback", "rest"),
+    ("asyncio", "add_done_callback"): Callback(0, "fn", "none"),
+    ("multiprocessing", "map"): Callback(0, "func", "elements", "results"),
+    ("multiprocessing", "apply_async"): Callback(0, "func", "args"),
+    ("contextlib", "callback"): Callback(0, "callback", "rest"),
+    ("contextlib", "push"): Callback(0, "exit", "unknown"),
+    ("re", "sub"): Callback(0, "repl", "unknown"),
+    ("re", "subn"): Callback(0, "repl", "unknown"),
+}
+
+# Built-ins that call what they are given.
+BUILTIN_CALLBACKS: dict[str, Callback] = {
+    "map": Callback(0, None, "elements", "results"),
+    "filter": Callback(0, None, "elements", "elements"),
+    "sorted": Callback(None, "key", "key", "elements"),
+    "min": Callback(None, "key", "key", "element"),
+    "max": Callback(None, "key", "key", "element"),
+}
+
+# Built-ins that run a dunder of their argument's class.
+BUILTIN_PROTOCOLS: dict[str, str] = {
+    "len": "__len__",
+    "str": "__str__",
+    "repr": "__repr__",
+    "format": "__format__",
+    "hash": "__hash__",
+    "bool": "__bool__",
+    "abs": "__abs__",
+    "int": "__int__",
+    "float": "__float__",
+    "complex": "__complex__",
+    "bytes": "__bytes__",
+    "round": "__round__",
+    "reversed": "__reversed__",
+    "dir": "__dir__",
+}
+
+# Outside functions whose result is whatever code they load: never an outside value.
+DYNAMIC = frozenset(
+    {"importlib.import_module", "importlib.__import__", "sys.modules.get", "importlib.reload"}
+)
+
+# Outside functions that give back their (first) argument: copies and casts.
+PASS_THROUGH: dict[str, int] = {
+    "copy.copy": 0,
+    "copy.deepcopy": 0,
+    "typing.cast": 1,
+    "functools.update_wrapper": 0,
+}
+
+# Web frameworks and HTTP clients: their objects keep their name as they flow, and routers and
+# clients the call site that made them (the web facts read both).
+WEB_PACKAGES = frozenset(
+    {"fastapi", "starlette", "flask", "django", "requests", "httpx", "aiohttp", "rest_framework"}
+)
+# Packages whose objects keep their name one step (a method callback table reads it); any other
+# outside object is just "an outside object".
+NAMED_PACKAGES = frozenset(
+    {name.split(".")[0] for name in LIBRARY}
+    | {package for package, _ in METHOD_CALLBACKS}
+    | WEB_PACKAGES
+)

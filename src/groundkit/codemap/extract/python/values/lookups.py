@@ -1,0 +1,308 @@
+"""Attributes, as Python finds them: a module's names; a class's along its C3 MRO (the first
+class of the repository that binds the name in its body, after any class before it that code
+patched); an instance's own attributes first (every ``self.x = ...`` of its classes), then its
+class's; ``super()`` from after the class that calls it. A function found through an instance
+becomes a method bound to it; a property's getter (a descriptor's ``__get__``) runs.
+
+What ``value.attr`` is does not depend on where it is read, so it is worked out once per
+(value, attribute) into one variable that every read of it copies; the functions it runs on
+the way (getters, ``__get__``, ``__getattr__``) are recorded at each site that reads it.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.engine import each
+from groundkit.codemap.extract.python.values.program import ClassKey
+from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, Rules, SiteKey
+
+__all__ = ["CONTAINER_METHODS", "Lookups"]
+
+CONTAINER_METHODS = frozenset(
+    "append extend insert add update setdefault get pop values items keys copy sort".split()
+)
+_NOWHERE: SiteKey = (-1, -1)
+_CLASSY = frozenset({o.INST, o.CONE, o.CLASS, o.CCONE, o.SUPER})
+
+
+class Lookups:
+    def __init__(self, flow: Flow, rules: Rules) -> None:
+        self.flow = flow
+        self.rules = rules
+        self.outside = flow.values.id((o.EXT, "?"))
+        self._results: dict[tuple[int, str], int] = {}
+        # Functions a lookup runs (getter, __get__, __getattr__), and the sites reading it.
+        self._runs: dict[tuple[int, str], dict[FuncKey, str]] = {}
+        self._sites: dict[tuple[int, str], list[tuple[SiteKey, int]]] = {}
+
+    def attribute(
+        self, value: int, attr: str | None, dst: int, site: SiteKey | None, operand: int
+    ) -> None:
+        """``dst`` holds what ``value.attr`` may be (now and as cells fill)."""
+        flow = self.flow
+        engine = flow.engine
+        key = flow.values.keys[value]
+        kind = key[0]
+        if attr is None:  # getattr(obj, <computed>): nothing can be said
+            engine.add(dst, [o.UNKNOWN_ID])
+        elif kind == o.MOD:
+            engine.flow(flow.glob(key[1], attr), dst)
+        elif kind in _CLASSY:
+            engine.flow(self.result(value, attr), dst)
+            if site is not None:
+                self._watch(value, attr, site, operand)
+        elif kind == o.EXT:
+            name = key[1]
+            engine.add(dst, [self.outside if name == "?" else flow.value(o.EXT, f"{name}.{attr}")])
+        elif kind == o.EXTINST:
+            engine.add(dst, [value if key[1] == "?" else flow.value(o.BOUND, value, attr)])
+        elif kind == o.UNKNOWN:
+            engine.add(dst, [o.UNKNOWN_ID])
+        elif kind in o.CONTAINERS or kind == o.VIEW:
+            found = attr in CONTAINER_METHODS
+            engine.add(dst, [flow.value(o.CMETH, value, attr) if found else o.LIT_ID])
+        elif kind == o.PROP and attr in ("setter", "getter", "deleter"):
+            engine.add(dst, [flow.value(o.ACCESSOR, value, attr)])
+        else:
+            engine.add(dst, [o.LIT_ID])
+
+    # -- per site ---------------------------------------------------------------------------------
+    def _watch(self, value: int, attr: str, site: SiteKey, operand: int) -> None:
+        key = (value, attr)
+        self._sites.setdefault(key, []).append((site, operand))
+        for func, how in self._runs.get(key, {}).items():
+            self.flow.record(site, func, how, operand)
+
+    def _runs_here(self, value: int, attr: str, func: FuncKey, how: str) -> None:
+        key = (value, attr)
+        runs = self._runs.setdefault(key, {})
+        if func in runs:
+            return
+        runs[func] = how
+        for site, operand in self._sites.get(key, ()):
+            self.flow.record(site, func, how, operand)
+
+    # -- once per (value, attribute) --------------------------------------------------------------
+    def result(self, value: int, attr: str) -> int:
+        key = (value, attr)
+        found = self._results.get(key)
+        if found is not None:
+            return found
+        found = self._results[key] = self.flow.temp()
+        flow = self.flow
+        entry = flow.values.keys[value]
+        if entry[0] == o.SUPER:
+            self._super(entry[1], entry[2], value, attr, found)
+            return found
+        instance = entry[0] in (o.INST, o.CONE)
+        program = flow.program
+        for cls in flow.classes_of(value):
+            flow.lookups_on.setdefault(cls, []).append(found)
+            mro = program.mro(cls)
+            if instance:
+                for owner in mro:
+                    flow.engine.flow(flow.inst_attr(owner, attr), found)
+            if not self._along(mro, 0, value, attr, instance, found):
+                self._missing(cls, value, attr, instance, found)
+        return found
+
+    def _along(
+        self,
+        mro: list[ClassKey],
+        start: int,
+        value: int,
+        attr: str,
+        instance: bool,
+        dst: int,
+        receiver: int | None = None,
+    ) -> bool:
+        """Connect the class attribute cells along ``mro`` from ``start`` up to the first class
+        that binds ``attr`` in its body; whether one does."""
+        flow = self.flow
+        recv = value if receiver is None else receiver
+        for owner in mro[start:]:
+            cell = flow.class_attr(owner, attr)
+            flow.depends.append((cell, dst))
+            flow.engine.on(cell, lambda new: self._bound(new, value, attr, recv, instance, dst))
+            if flow.program.binds_in_class(owner, attr):
+                return True
+        return False
+
+    def _missing(self, cls: ClassKey, value: int, attr: str, instance: bool, dst: int) -> None:
+        flow = self.flow
+        if flow.program.classes[cls].open:
+            flow.engine.add(dst, [self.outside])  # from a base outside the repository
+        elif attr.startswith("__") and attr.endswith("__"):
+            flow.engine.add(dst, [o.LIT_ID])  # __name__, __dict__, __class__...
+        elif instance:
+            # __getattr__ runs only when nothing else gives the attribute: decided once values
+            # have flowed (an instance attribute may yet be set).
+            flow.fallbacks.append((value, attr, dst))
+
+    def fallback(self, value: int, attr: str, dst: int) -> None:
+        """The second round: ``__getattr__(name)`` for a lookup that found nothing."""
+        flow = self.flow
+        name = flow.cell(("name", attr))
+        flow.engine.add(name, [flow.value(o.STR, attr)])
+        for func in self._protocol(value, "__getattr__", [name], dst):
+            self._runs_here(value, attr, func, "protocol")
+
+    def _bound(
+        self, new: set[int], value: int, attr: str, receiver: int, instance: bool, dst: int
+    ) -> None:
+        """A class attribute as seen through an instance (or the class itself)."""
+        flow = self.flow
+        keys = flow.values.keys
+        out: list[int] = []
+        for item in new:
+            kind = keys[item][0]
+            if kind == o.FUNC:
+                out.append(flow.value(o.METH, item, receiver) if instance else item)
+            elif kind == o.STATIC:
+                out.append(keys[item][1])
+            elif kind == o.CLASSMETHOD:
+                out.append(flow.value(o.CLSMETH, keys[item][1], self._class_of(receiver)))
+            elif kind == o.PROP:
+                if instance:
+                    getter = keys[keys[item][1]]
+                    func = (getter[1], getter[2])
+                    self.rules.bind(_NOWHERE, func, receiver, [], [], dst, "property", -1)
+                    self._runs_here(value, attr, func, "property")
+                else:
+                    out.append(o.LIT_ID)
+            elif kind in (o.INST, o.CONE):
+                # A descriptor: what its __get__ returns (else the object itself).
+                args: Args = [flow.lit, flow.lit]
+                found = self._protocol(item, "__get__", args, dst)
+                for func in found:
+                    self._runs_here(value, attr, func, "protocol")
+                if not found:
+                    out.append(item)
+            else:
+                out.append(item)
+        if out:
+            flow.engine.add(dst, out)
+
+    def _protocol(self, value: int, method: str, args: Args, dst: int) -> list[FuncKey]:
+        """Run ``method`` of an instance's class here (no site): the functions it may be."""
+        flow = self.flow
+        found: list[FuncKey] = []
+        for cls in flow.classes_of(value):
+            owner = flow.program.owner(cls, method)
+            if owner is not None:
+                self.rules.protocol(_NOWHERE, value, method, args, dst, -1)
+                found.extend(flow.program.functions_named(owner, method))
+                break
+        return found
+
+    def _class_of(self, receiver: int) -> int:
+        flow = self.flow
+        key = flow.values.keys[receiver]
+        if key[0] == o.INST:
+            return flow.value(o.CLASS, key[1], key[2])
+        if key[0] == o.CONE:
+            return flow.value(o.CCONE, key[1], key[2])
+        return receiver
+
+    def _super(self, cls: ClassKey, receiver: int, value: int, attr: str, dst: int) -> None:
+        flow = self.flow
+        receiver_kind = flow.values.keys[receiver][0]
+        instance = receiver_kind in (o.INST, o.CONE)
+        for actual in flow.classes_of(receiver):
+            mro = flow.program.mro(actual)
+            if cls not in mro:
+                continue
+            start = mro.index(cls) + 1
+            found = self._along(mro, start, value, attr, instance, dst, receiver)
+            if not found and any(flow.program.classes[c].open for c in (cls, *mro[start:])):
+                flow.engine.add(dst, [self.outside])
+
+    # -- setting ----------------------------------------------------------------------------------
+    def store(
+        self, value: int, attr: str | None, src: int, site: SiteKey | None, operand: int
+    ) -> None:
+        """``obj.attr = src``: an instance's own attribute, a class's (patched from outside),
+        a module's; on an outside object, ``src`` escapes."""
+        flow = self.flow
+        key = flow.values.keys[value]
+        kind = key[0]
+        if kind in (o.INST, o.CONE, o.CLASS, o.CCONE):
+            cls = (key[1], key[2])
+            if attr is None:
+                flow.patched_any.add(cls)
+            elif kind in (o.INST, o.CONE):
+                flow.engine.flow(src, flow.inst_attr(cls, attr))
+                if site is not None:
+                    self.setter(value, attr, site, operand)
+            else:
+                flow.engine.flow(src, flow.class_attr(cls, attr))
+        elif kind == o.MOD and attr is not None:
+            flow.engine.flow(src, flow.glob(key[1], attr))
+        elif kind in (o.EXT, o.EXTINST, o.BOUND, o.UNKNOWN):
+            self.rules.escape(src)
+
+    def setter(self, value: int, attr: str, site: SiteKey, operand: int) -> None:
+        """``obj.attr = v`` runs a property's setter when the class has one."""
+        flow = self.flow
+        for cls in flow.classes_of(value):
+            owner = flow.program.owner(cls, attr)
+            if owner is None:
+                continue
+            cell = flow.class_attr(owner, attr)
+            once = ("setter", cell, site)
+            if once not in flow.once:
+                flow.once.add(once)
+                flow.engine.on(cell, partial(self._set, receiver=value, site=site, operand=operand))
+
+    def _set(self, new: set[int], receiver: int, site: SiteKey, operand: int) -> None:
+        keys = self.flow.values.keys
+        for value in new:
+            key = keys[value]
+            if key[0] == o.PROP and key[2] >= 0:
+                setter = keys[key[2]]
+                self.rules.bind(
+                    site,
+                    (setter[1], setter[2]),
+                    receiver,
+                    [],
+                    [],
+                    self.flow.temp(),
+                    "property",
+                    operand,
+                )
+
+    def dynamic(self, site: SiteKey, name: str, args: Args, dst: int, operand: int) -> None:
+        """``getattr(obj, name[, default])`` and ``setattr(obj, name, value)``: an attribute
+        by name when the name is a known string, else nothing can be said."""
+        flow = self.flow
+        obj, attr_var = args[0], args[1]
+        if not isinstance(obj, int) or not isinstance(attr_var, int):
+            flow.engine.add(dst, [o.UNKNOWN_ID])
+            return
+        extra = args[2] if len(args) > 2 and isinstance(args[2], int) else None
+        if name == "getattr":
+            flow.depends.append((obj, dst))
+            if extra is not None:
+                flow.engine.flow(extra, dst)
+        else:
+            flow.engine.add(dst, [o.LIT_ID])
+
+        def names(new: set[int]) -> None:
+            for value in new:
+                key = flow.values.keys[value]
+                text = key[1] if key[0] == o.STR else None
+                if name == "getattr":
+                    if text is None:
+                        flow.engine.add(dst, [o.UNKNOWN_ID])
+                    else:
+                        found = partial(
+                            self.attribute, attr=text, dst=dst, site=site, operand=operand
+                        )
+                        flow.engine.on(obj, each(found))
+                elif extra is not None:
+                    stored = partial(self.store, attr=text, src=extra, site=site, operand=operand)
+                    flow.engine.on(obj, each(stored))
+
+        flow.engine.on(attr_var, names)

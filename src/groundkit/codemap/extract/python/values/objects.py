@@ -1,0 +1,84 @@
+"""The abstract values a variable may hold, as small ints: each distinct value is interned once
+(a tuple whose first item is its kind), so that sets of values are sets of ints.
+
+A function, a class and a module of the repository are values of their own; an instance is
+either exact (``INST``: made by calling that class) or any instance of the class or one of its
+subclasses (``CONE``: what ``self`` is in a method, what an annotation promises). Values from
+outside the repository keep their dotted name (``EXT``), so that web frameworks and HTTP clients
+are recognised by what they are, never by a variable's name. ``UNKNOWN`` is a value nothing can
+be said about: where it reaches a call, the call is counted as unresolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Values"]
+
+# Kinds (the first item of a value's key)
+LIT = 0  # a value of a built-in type: its methods are built-ins
+UNKNOWN = 1
+FUNC = 2  # (file, scope): a function, method or lambda
+CLASS = 3  # (file, scope)
+INST = 4  # (file, scope): an instance of exactly that class
+CONE = 5  # (file, scope): an instance of that class or a subclass
+CCONE = 6  # (file, scope): that class or a subclass (``cls``)
+METH = 7  # (function value, receiver value): a function bound to an instance
+CLSMETH = 8  # (function value, class value): a classmethod bound to a class
+STATIC = 9  # (function value,): a staticmethod object
+CLASSMETHOD = 10  # (function value,): a classmethod object
+PROP = 11  # (getter value, setter value or -1): a property
+MOD = 12  # (file,): a module of the repository
+EXT = 13  # (dotted name,): a module, class or function outside the repository
+EXTINST = 14  # (dotted name, site or None): what calling an outside thing made
+BOUND = 15  # (outside instance value, attribute): a method of an outside object
+BUILTIN = 16  # (name,)
+STR = 17  # (text,)
+CONT = 18  # (file, variable, kind): a list/tuple/dict/set made where the variable is bound
+GEN = 19  # (function value,): a generator (or coroutine) a call made
+SUPER = 20  # (class key, receiver value): what super() returns
+PARTIAL = 21  # (function value, file, site): functools.partial(f, ...)
+ARGS = 22  # (function value,): a function's *args tuple
+KWARGS = 23  # (function value,): its **kwargs dict
+VIEW = 24  # (container value, "values" | "items" | "keys")
+PAIR = 25  # (key value or -1, value container, tag): a (key, value) tuple a view or zip yields
+CMETH = 26  # (container value, method name): ``d.update``, ``xs.append``
+ACCESSOR = 27  # (property value, "setter" | "getter" | "deleter"): ``@x.setter``
+SYN = 28  # (tag, ...): a container a built-in made (map(), list(x), enumerate(x))
+
+# Container kinds (the third item of CONT keys)
+LIST, TUPLE, DICT, SET = 0, 1, 2, 3
+
+CONTAINERS = frozenset({CONT, ARGS, KWARGS, SYN, PAIR})
+# Kinds worth following for calls: everything but plain data.
+PLAIN = frozenset({LIT, STR})
+
+
+class Values:
+    """The interning table; ``listener`` hears of each value made."""
+
+    __slots__ = ("ids", "keys", "listener")
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[Any, ...]] = []
+        self.ids: dict[tuple[Any, ...], int] = {}
+        self.listener: Callable[[int], None] | None = None
+        self.id((LIT,))
+        self.id((UNKNOWN,))
+
+    def id(self, key: tuple[Any, ...]) -> int:
+        found = self.ids.get(key)
+        if found is None:
+            found = self.ids[key] = len(self.keys)
+            self.keys.append(key)
+            if self.listener is not None:
+                self.listener(found)
+        return found
+
+    def kind(self, value: int) -> int:
+        return int(self.keys[value][0])
+
+
+LIT_ID = 0
+UNKNOWN_ID = 1

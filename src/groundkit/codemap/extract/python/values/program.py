@@ -1,0 +1,392 @@
+"""The files of one map linked together: module names, what each module binds, star imports,
+and the class hierarchy (bases, C3 MRO, subclasses).
+
+The hierarchy is found before values flow, from what each ``class`` statement names as its
+bases, followed through bindings, imports and modules without running anything (a base made by
+a call is a base outside the repository, as far as lookups go).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from groundkit.codemap.extract.python.layout import Layout
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse.facts import Kind
+
+__all__ = ["BUILTINS", "ClassKey", "FileInfo", "Program"]
+
+BUILTINS = frozenset(dir(builtins))
+ClassKey = tuple[int, int]  # (file, scope)
+Static = tuple[Any, ...]  # ("class", key) | ("mod", file) | ("ext", name) | ("builtin", name)
+_DEPTH = 40
+
+
+@dataclass(slots=True)
+class FileInfo:
+    index: int
+    path: str
+    module: str  # dotted name
+    is_package: bool
+    facts: f.Facts
+    base: int  # the first global variable number of this file's variables
+    binds: set[str] = field(default_factory=set)  # module-level names bound (or set global)
+    mod_binds: dict[str, int] = field(default_factory=dict)  # name -> the variable bound last
+    global_sets: dict[str, list[int]] = field(default_factory=dict)
+    stars: list[tuple[str, int]] = field(default_factory=list)  # star imports, in order
+    class_names: dict[int, set[str]] = field(default_factory=dict)  # class scope -> its names
+    dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
+    defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
+    _calls: dict[int, f.Call] | None = None
+
+    def calls_by_site(self) -> dict[int, f.Call]:
+        """The call op of each call site."""
+        if self._calls is None:
+            self._calls = {op.site: op for op in self.facts.ops if isinstance(op, f.Call)}
+        return self._calls
+
+    def op_of(self, var: int) -> f.Op | None:
+        if self.defining is None:
+            table = [-1] * self.facts.variables
+            for i, op in enumerate(self.facts.ops):
+                dst = getattr(op, "dst", -1)
+                if dst >= 0 and table[dst] < 0:
+                    table[dst] = i
+            self.defining = table
+        index = self.defining[var] if 0 <= var < len(self.defining) else -1
+        return self.facts.ops[index] if index >= 0 else None
+
+
+@dataclass(slots=True)
+class ClassInfo:
+    bases: list[ClassKey]
+    open: bool  # a base outside the repository (or not known): an attribute may be there
+    mro: list[ClassKey] = field(default_factory=list)
+    subclasses: list[ClassKey] = field(default_factory=list)  # direct
+
+
+class Program:
+    """Every Python file of the map, with what can be known of it before values flow."""
+
+    def __init__(self, files: Sequence[tuple[str, f.Facts]], layout: Layout) -> None:
+        self.layout = layout
+        self.files: list[FileInfo] = []
+        self.by_path: dict[str, int] = {}
+        self.consulted: set[str] = set()  # modules whose facts a static lookup read
+        base = 0
+        for path, facts in files:
+            info = layout.modules[path]
+            item = FileInfo(len(self.files), path, info.name, info.is_package, facts, base)
+            base += facts.variables
+            self._index(item)
+            self.by_path[path] = item.index
+            self.files.append(item)
+        self.variables = base
+        # The dunder methods some class of the repository defines: syntax whose dunder no
+        # class defines (``x == y`` with no ``__eq__`` anywhere) runs nothing of ours.
+        self.dunders: set[str] = set().union(*(item.dunders for item in self.files))
+        self._tops = {name.split(".")[0] for name in layout.by_name}
+        self._static: dict[tuple[int, int], Static | None] = {}
+        self._busy: set[tuple[int, int]] = set()
+        self.classes: dict[ClassKey, ClassInfo] = {}
+        self._owners: dict[tuple[ClassKey, str], ClassKey | None] = {}
+        self._methods: dict[ClassKey, dict[str, list[int]]] = {}
+        self._cones: dict[ClassKey, list[ClassKey]] = {}
+        self._hierarchy()
+
+    @staticmethod
+    def _index(item: FileInfo) -> None:
+        for op in item.facts.ops:
+            if isinstance(op, f.ModBind):
+                item.binds.add(op.name)
+                item.mod_binds[op.name] = op.src
+            elif isinstance(op, f.GlobalSet):
+                item.binds.add(op.name)
+                item.global_sets.setdefault(op.name, []).append(op.src)
+            elif isinstance(op, f.StarImport) and op.name == "*":
+                item.stars.append((op.module, op.level))
+            elif isinstance(op, f.ClassBind) and not op.field:
+                item.class_names.setdefault(op.scope, set()).add(op.name)
+                if op.name.startswith("__"):
+                    item.dunders.add(op.name)
+
+    # -- modules ----------------------------------------------------------------------------------
+    def find_module(self, name: str, near: str | None = None) -> int | None:
+        path = self.layout.find(name, near=near)
+        if path is None:
+            self.consulted.add(name)
+            return None
+        return self.by_path.get(path)
+
+    def absolute(self, file: int, module: str, level: int) -> str | None:
+        """The absolute name of ``from <level dots><module> import``, seen from ``file``."""
+        if level == 0:
+            return module
+        info = self.layout.modules[self.files[file].path]
+        full = info.full_name.split(".")
+        package = full if info.is_package else full[:-1]
+        if level - 1 > len(package) or (level - 1 == len(package) and not module):
+            return None
+        base = package[: len(package) - (level - 1)]
+        return ".".join([*base, module] if module else base) or None
+
+    def is_internal(self, name: str) -> bool:
+        return name.split(".", maxsplit=1)[0] in self._tops
+
+    def module(self, file: int, name: str) -> Static | None:
+        """``import name`` seen from ``file``: a module of the repository, one outside it, or
+        None (a module of the repository that is not there)."""
+        found = self.find_module(name, near=self.files[file].path)
+        if found is not None:
+            return ("mod", found)
+        return None if self.is_internal(name) else ("ext", name)
+
+    def exports(self, file: int, name: str) -> bool:
+        """Whether ``from <file> import *`` brings ``name``."""
+        facts = self.files[file].facts
+        if facts.all is not None:
+            return name in facts.all
+        if name.startswith("_"):
+            return False
+        return name in self.files[file].binds or bool(self.files[file].stars)
+
+    def star_source(self, file: int, name: str) -> int | None:
+        """The module a star import of ``file`` brings ``name`` from (the last one wins)."""
+        for module, level in reversed(self.files[file].stars):
+            absolute = self.absolute(file, module, level)
+            found = self.find_module(absolute, near=self.files[file].path) if absolute else None
+            if found is not None and self.exports(found, name):
+                return found
+        return None
+
+    def star_outside(self, file: int, name: str) -> str | None:
+        for module, level in reversed(self.files[file].stars):
+            absolute = self.absolute(file, module, level)
+            if absolute and not self.is_internal(absolute):
+                return f"{absolute}.{name}"
+        return None
+
+    def submodule(self, file: int, name: str) -> int | None:
+        module = self.files[file].module
+        return self.find_module(f"{module}.{name}", near=self.files[file].path)
+
+    # -- static values (class bases) --------------------------------------------------------------
+    def static(self, file: int, var: int) -> Static | None:
+        key = (file, var)
+        if key in self._static:
+            return self._static[key]
+        if key in self._busy or len(self._busy) > _DEPTH:
+            return None
+        self._busy.add(key)
+        try:
+            found = self._evaluate(file, var)
+        finally:
+            self._busy.discard(key)
+        self._static[key] = found
+        return found
+
+    def _evaluate(self, file: int, var: int) -> Static | None:
+        info = self.files[file]
+        op = info.op_of(var)
+        if isinstance(op, f.Def):
+            scope = info.facts.scopes[op.scope]
+            return ("class" if scope.kind == Kind.CLASS else "func", (file, op.scope))
+        if isinstance(op, f.Copy | f.Annot) and getattr(op, "src", -1) >= 0:
+            return self.static(file, op.src)
+        if isinstance(op, f.Phi | f.Final):
+            agreed = {self.static(file, s) for s in op.srcs if s != f.NONE_VAR}
+            return agreed.pop() if len(agreed) == 1 else None
+        if isinstance(op, f.Global):
+            return self.member(file, op.name)
+        if isinstance(op, f.Import):
+            return self._imported(file, op)
+        if isinstance(op, f.StarImport):
+            absolute = self.absolute(file, op.module, op.level)
+            source = self.module(file, absolute) if absolute else None
+            if source is not None and source[0] == "mod" and self.exports(source[1], op.name):
+                return self.member(source[1], op.name)
+            return self.static(file, op.before) if op.before >= 0 else None
+        if isinstance(op, f.Attr) and op.attr is not None:
+            owner = self.static(file, op.obj)
+            if owner is None:
+                return None
+            if owner[0] == "mod":
+                return self.member(owner[1], op.attr)
+            if owner[0] == "ext":
+                return ("ext", f"{owner[1]}.{op.attr}")
+            if owner[0] == "class":  # a class nested in another: ``Base.Meta``
+                return self._class_member(owner[1], op.attr)
+        if isinstance(op, f.Call):
+            return self._called(file, op)
+        return None
+
+    def _called(self, file: int, op: f.Call) -> Static | None:
+        """What a call gives, as far as a base class needs: a decorated class stays that class
+        when the decorator is from outside the repository (taken to keep it) or is one of the
+        repository's that returns what it is given."""
+        callee = self.static(file, op.func)
+        site = self.files[file].facts.sites[op.site]
+        if site.kind == f.SiteKind.DECORATOR and site.args:
+            keeps = callee is not None and (
+                callee[0] in ("ext", "builtin")
+                or (callee[0] == "func" and self._identity(callee[1]))
+            )
+            if keeps:
+                return self.static(file, site.args[0])
+        if callee is not None and callee[0] == "ext":
+            return ("extcall", callee[1])
+        return None
+
+    def _identity(self, func: tuple[int, int]) -> bool:
+        """A function whose every ``return`` gives back its first parameter unchanged."""
+        info = self.files[func[0]]
+        returns = [op for op in info.facts.ops if isinstance(op, f.Ret) and op.scope == func[1]]
+        if not returns:
+            return False
+        for ret in returns:
+            given = info.op_of(ret.src)
+            if not (isinstance(given, f.ParamIn) and given.scope == func[1] and given.index == 0):
+                return False
+        return True
+
+    def _class_member(self, cls: ClassKey, name: str) -> Static | None:
+        info = self.files[cls[0]]
+        sources = [
+            op.src
+            for op in info.facts.ops
+            if isinstance(op, f.ClassBind) and op.scope == cls[1] and op.name == name
+        ]
+        found = {self.static(cls[0], s) for s in sources}
+        return found.pop() if len(found) == 1 else None
+
+    def _imported(self, file: int, op: f.Import) -> Static | None:
+        absolute = self.absolute(file, op.module, op.level)
+        if absolute is None:
+            return None
+        found = self.module(file, absolute)
+        if op.name is None or found is None:
+            return found
+        if found[0] == "mod":
+            return self.member(found[1], op.name)
+        return ("ext", f"{absolute}.{op.name}")
+
+    def member(self, file: int, name: str) -> Static | None:
+        """What ``name`` is at the end of module ``file`` (a binding, a submodule, a name a
+        star import brings, a builtin)."""
+        info = self.files[file]
+        if name in info.binds:
+            sources = ([info.mod_binds[name]] if name in info.mod_binds else []) + (
+                info.global_sets.get(name, [])
+            )
+            found = {self.static(file, s) for s in sources}
+            return found.pop() if len(found) == 1 else None
+        sub = self.submodule(file, name)
+        if sub is not None:
+            return ("mod", sub)
+        source = self.star_source(file, name)
+        if source is not None:
+            return self.member(source, name)
+        outside = self.star_outside(file, name)
+        if outside is not None:
+            return ("ext", outside)
+        if name in BUILTINS:
+            return ("builtin", name)
+        return None
+
+    # -- classes ----------------------------------------------------------------------------------
+    def _hierarchy(self) -> None:
+        for info in self.files:
+            for index, scope in enumerate(info.facts.scopes):
+                if scope.kind == Kind.CLASS:
+                    self.classes[(info.index, index)] = ClassInfo([], False)
+        for key, cls in self.classes.items():
+            scope = self.files[key[0]].facts.scopes[key[1]]
+            for var in scope.bases:
+                found = self.static(key[0], var)
+                if found is not None and found[0] == "class" and found[1] != key:
+                    cls.bases.append(found[1])
+                elif found != ("builtin", "object"):
+                    cls.open = True
+            for base in cls.bases:
+                self.classes[base].subclasses.append(key)
+        for key in self.classes:
+            self.mro(key)
+
+    def mro(self, key: ClassKey) -> list[ClassKey]:
+        cls = self.classes[key]
+        if cls.mro:
+            return cls.mro
+        cls.mro = [key]  # a cycle in the bases ends here
+        lines = [list(self.mro(b)) for b in cls.bases]
+        for base in cls.bases:
+            cls.open = cls.open or self.classes[base].open
+        merged = _c3([key], [*lines, list(cls.bases)])
+        cls.mro = merged if merged is not None else [key, *cls.bases]
+        return cls.mro
+
+    def owner(self, cls: ClassKey, name: str) -> ClassKey | None:
+        """The first class along ``cls``'s MRO whose body binds ``name``."""
+        key = (cls, name)
+        if key in self._owners:
+            return self._owners[key]
+        found = next((m for m in self.mro(cls) if self.binds_in_class(m, name)), None)
+        self._owners[key] = found
+        return found
+
+    def functions_named(self, cls: ClassKey, name: str) -> list[tuple[int, int]]:
+        """The functions a class body defines under ``name`` (a property's getter and
+        setter are two)."""
+        methods = self._methods.get(cls)
+        if methods is None:
+            methods = self._methods[cls] = {}
+            for index, scope in enumerate(self.files[cls[0]].facts.scopes):
+                if scope.parent == cls[1] and scope.kind == Kind.METHOD:
+                    methods.setdefault(scope.qual.rsplit(".", 1)[-1], []).append(index)
+        return [(cls[0], index) for index in methods.get(name, ())]
+
+    def cone(self, key: ClassKey) -> list[ClassKey]:
+        """The class and every subclass of it in the repository."""
+        found = self._cones.get(key)
+        if found is not None:
+            return found
+        out = [key]
+        seen = {key}
+        i = 0
+        while i < len(out):
+            for sub in self.classes[out[i]].subclasses:
+                if sub not in seen:
+                    seen.add(sub)
+                    out.append(sub)
+            i += 1
+        self._cones[key] = out
+        return out
+
+    def binds_in_class(self, key: ClassKey, name: str) -> bool:
+        return name in self.files[key[0]].class_names.get(key[1], ())
+
+    def scope(self, key: tuple[int, int]) -> f.Scope:
+        return self.files[key[0]].facts.scopes[key[1]]
+
+    def dotted(self, key: tuple[int, int]) -> str:
+        info = self.files[key[0]]
+        qual = info.facts.scopes[key[1]].qual
+        return f"{info.module}.{qual}" if qual else info.module
+
+
+def _c3(head: list[ClassKey], sequences: list[list[ClassKey]]) -> list[ClassKey] | None:
+    result = list(head)
+    seqs = [list(s) for s in sequences if s]
+    while seqs:
+        for seq in seqs:
+            candidate = seq[0]
+            if not any(candidate in other[1:] for other in seqs):
+                break
+        else:
+            return None  # no consistent order: Python itself would refuse the class
+        result.append(candidate)
+        seqs = [s[1:] if s[0] == candidate else s for s in seqs]
+        seqs = [s for s in seqs if s]
+    return result

@@ -1,0 +1,604 @@
+"""Whole-program value flow: every file's operations installed as constraints, solved to a fixed
+point, then a second round for what only the first round can tell (functions nobody calls get
+their defaults; declared types fill what nothing else did; classes patched by a computed name
+answer ``UNKNOWN`` for every attribute).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
+from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.calls import Calls
+from groundkit.codemap.extract.python.values.containers import Containers
+from groundkit.codemap.extract.python.values.engine import each
+from groundkit.codemap.extract.python.values.lookups import Lookups
+from groundkit.codemap.extract.python.values.program import Program
+from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, How, SiteKey
+
+__all__ = ["Solver", "solve"]
+
+_FALLBACKS = {"__bool__": "__len__"}
+_REFLECTED = {
+    m: "__r" + m[2:]
+    for m in (
+        "__add__ __sub__ __mul__ __matmul__ __truediv__ __floordiv__ __mod__ __pow__"
+        " __lshift__ __rshift__ __and__ __xor__ __or__"
+    ).split()
+}
+
+
+def solve(program: Program) -> Flow:
+    solver = Solver(program)
+    solver.install()
+    solver.flow.engine.run()
+    solver.second_round()
+    solver.flow.engine.run()
+    return solver.close()
+
+
+class Solver:
+    """Installs the constraints and implements the rules' protocol (``state.Rules``)."""
+
+    def __init__(self, program: Program) -> None:
+        self.flow = Flow(program)
+        self.lookups = Lookups(self.flow, self)
+        self.calls = Calls(self.flow, self)
+        self.containers = Containers(self.flow, self)
+        self._escaped_vars: set[int] = set()
+        self._handlers: dict[type[Any], Callable[[int, Any], None]] = {
+            f.Def: self._def,
+            f.Const: self._const,
+            f.Tmpl: self._tmpl,
+            f.Copy: self._copy,
+            f.Phi: self._phi,
+            f.Final: self._phi,
+            f.Global: self._global,
+            f.Import: self._import,
+            f.StarImport: self._star,
+            f.Attr: self._attr,
+            f.SetAttr: self._setattr,
+            f.Sub: self._sub,
+            f.SetSub: self._setsub,
+            f.NewContainer: self._container,
+            f.Call: self._call,
+            f.Ret: self._ret,
+            f.Yield: self._yield,
+            f.Iter: self._iter,
+            f.Unpack: self._unpack,
+            f.BinOp: self._binop,
+            f.Raise: self._raise,
+            f.With: self._with,
+            f.Super: self._super,
+            f.ParamIn: self._param,
+            f.ModBind: self._modbind,
+            f.ClassBind: self._classbind,
+            f.GlobalSet: self._globalset,
+            f.Annot: self._annot,
+        }
+
+    def close(self) -> Flow:
+        """The solution, with the rules that reached it let go: they hold the solver and one
+        another in cycles, which only the cyclic collector would free (and its pass over
+        millions of objects is what running without it saves)."""
+        flow = self.flow
+        flow.engine.rules.clear()
+        flow.engine.overflow = None
+        flow.values.listener = None
+        flow.listeners.clear()
+        self._handlers.clear()
+        del self.lookups, self.calls, self.containers
+        return flow
+
+    # -- installing -------------------------------------------------------------------------------
+    def install(self) -> None:
+        for info in self.flow.program.files:
+            self._functions(info.index)
+            handlers = self._handlers
+            for op in info.facts.ops:
+                handlers[type(op)](info.index, op)
+
+    def _functions(self, file: int) -> None:
+        """What every function's parameters hold before any call: ``self``/``cls``, the
+        ``*args`` tuple and ``**kwargs`` dict, and the classes annotations name."""
+        flow = self.flow
+        engine = flow.engine
+        scopes = flow.program.files[file].facts.scopes
+        for index, scope in enumerate(scopes):
+            if scope.kind not in (Kind.FUNCTION, Kind.METHOD, Kind.LAMBDA):
+                continue
+            func = (file, index)
+            for i, param in enumerate(scope.params):
+                if param.kind == 3:
+                    engine.add(flow.param(func, i), [flow.value(o.ARGS, *func)])
+                elif param.kind == 4:
+                    engine.add(flow.param(func, i), [flow.value(o.KWARGS, *func)])
+                if param.annotation >= 0:
+                    self._declared(flow.var(file, param.annotation), flow.param(func, i))
+            if scope.kind == Kind.METHOD and not scope.flags & f.STATIC and scope.params:
+                owner = scope.parent
+                kind = o.CCONE if scope.flags & f.CLASSMETHOD else o.CONE
+                engine.add(flow.param(func, 0), [flow.value(kind, file, owner)])
+
+    def _declared(self, annotation: int, target: int) -> None:
+        """``target`` may hold an instance of any class ``annotation`` holds."""
+        flow = self.flow
+
+        def run(new: set[int]) -> None:
+            out = []
+            for value in new:
+                key = flow.values.keys[value]
+                if key[0] in (o.CLASS, o.CCONE):
+                    out.append(flow.value(o.CONE, key[1], key[2]))
+                elif key[0] == o.EXT and key[1] != "?":
+                    out.append(flow.value(o.EXTINST, key[1], None))
+            flow.engine.add(target, out)
+
+        flow.engine.on(annotation, run)
+
+    def _v(self, file: int, local: int) -> int:
+        return self.flow.program.files[file].base + local
+
+    def _def(self, file: int, op: f.Def) -> None:
+        scope = self.flow.program.files[file].facts.scopes[op.scope]
+        kind = o.CLASS if scope.kind == Kind.CLASS else o.FUNC
+        self.flow.engine.add(self._v(file, op.dst), [self.flow.value(kind, file, op.scope)])
+
+    def _const(self, file: int, op: f.Const) -> None:
+        dst = self._v(file, op.dst)
+        if op.text is not None:
+            self.flow.engine.add(dst, [self.flow.value(o.STR, op.text)])
+        elif op.what == 0:
+            self.flow.engine.add(dst, [o.LIT_ID])
+        elif op.what == 2:
+            self.flow.engine.add(dst, [o.UNKNOWN_ID])
+
+    def _tmpl(self, file: int, op: f.Tmpl) -> None:
+        self.flow.engine.add(self._v(file, op.dst), [o.LIT_ID])
+
+    def _copy(self, file: int, op: f.Copy) -> None:
+        self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))
+
+    def _phi(self, file: int, op: f.Phi | f.Final) -> None:
+        dst = self._v(file, op.dst)
+        self.flow.alt.add(dst)
+        for src in op.srcs:
+            self.flow.engine.flow(self._v(file, src), dst)
+
+    def _global(self, file: int, op: f.Global) -> None:
+        self.flow.engine.flow(self.flow.glob(file, op.name), self._v(file, op.dst))
+
+    def _import(self, file: int, op: f.Import) -> None:
+        flow = self.flow
+        dst = self._v(file, op.dst)
+        program = flow.program
+        absolute = program.absolute(file, op.module, op.level)
+        found = program.module(file, absolute) if absolute else None
+        if found is None:
+            flow.engine.add(dst, [o.UNKNOWN_ID])
+        elif found[0] == "ext":
+            name = found[1] if op.name is None else f"{found[1]}.{op.name}"
+            flow.engine.add(dst, [flow.value(o.EXT, name)])
+        elif op.name is None:
+            flow.engine.add(dst, [flow.value(o.MOD, found[1])])
+        elif op.name in program.files[found[1]].binds:
+            flow.engine.flow(flow.glob(found[1], op.name), dst)
+        else:
+            sub = program.submodule(found[1], op.name)
+            if sub is not None:
+                flow.engine.add(dst, [flow.value(o.MOD, sub)])
+            else:
+                flow.engine.flow(flow.glob(found[1], op.name), dst)
+
+    def _star(self, file: int, op: f.StarImport) -> None:
+        if op.name == "*":
+            return
+        flow = self.flow
+        program = flow.program
+        absolute = program.absolute(file, op.module, op.level)
+        found = program.module(file, absolute) if absolute else None
+        dst = self._v(file, op.dst)
+        if found is not None and found[0] == "mod" and program.exports(found[1], op.name):
+            flow.engine.flow(flow.glob(found[1], op.name), dst)
+        elif op.before >= 0:
+            flow.engine.flow(self._v(file, op.before), dst)
+
+    def _attr(self, file: int, op: f.Attr) -> None:
+        obj, dst = self._v(file, op.obj), self._v(file, op.dst)
+        site = (file, op.site) if op.site >= 0 else None
+        self.flow.depends.append((obj, dst))
+        attribute = self.lookups.attribute
+        self.flow.engine.on(obj, each(lambda v: attribute(v, op.attr, dst, site, obj)))
+
+    def _setattr(self, file: int, op: f.SetAttr) -> None:
+        obj, src = self._v(file, op.obj), self._v(file, op.src)
+        site = (file, op.site) if op.site >= 0 else None
+        store = self.lookups.store
+        self.flow.engine.on(obj, each(lambda v: store(v, op.attr, src, site, obj)))
+
+    def _sub(self, file: int, op: f.Sub) -> None:
+        obj, dst = self._v(file, op.obj), self._v(file, op.dst)
+        site = (file, op.site) if op.site >= 0 else None
+        self.flow.depends.append((obj, dst))
+        subscript = self.containers.subscript
+        bounds = op.bounds if op.slice else None
+        self.flow.engine.on(
+            obj,
+            each(lambda v: subscript(v, op.key, dst, bounds, site, op.protocol, obj)),
+        )
+
+    def _setsub(self, file: int, op: f.SetSub) -> None:
+        obj, src = self._v(file, op.obj), self._v(file, op.src)
+        site = (file, op.site) if op.site >= 0 else None
+        store = self.containers.store
+        self.flow.engine.on(obj, each(lambda v: store(v, op.key, src, site, obj)))
+
+    def _container(self, file: int, op: f.NewContainer) -> None:
+        value = self.flow.value(o.CONT, file, op.dst, op.kind)
+        self.flow.engine.add(self._v(file, op.dst), [value])
+
+    def _call(self, file: int, op: f.Call) -> None:
+        flow = self.flow
+        func, dst = self._v(file, op.func), self._v(file, op.dst)
+        site = (file, op.site)
+        flow.depends.append((func, dst))
+        args, keywords = self.calls.site_args(site)
+        how = "decorator" if flow.site(site).kind == SiteKind.DECORATOR else "call"
+        call = self.calls.call
+        flow.engine.on(func, each(lambda v: call(site, v, args, keywords, dst, how, func)))
+
+    def _ret(self, file: int, op: f.Ret) -> None:
+        flow = self.flow
+        func = (file, op.scope)
+        given = flow.program.files[file].op_of(op.src)
+        if isinstance(given, f.ParamIn) and given.scope == op.scope:
+            flow.returns_param.setdefault(func, set()).add(given.index)
+            return
+        flow.returns_other.add(func)
+        flow.engine.flow(self._v(file, op.src), flow.ret(func))
+
+    def _yield(self, file: int, op: f.Yield) -> None:
+        target = self.flow.yields((file, op.scope))
+        src = self._v(file, op.src)
+        if op.each:
+            self.flow.engine.flow(self.elements(src), target)
+        else:
+            self.flow.engine.flow(src, target)
+
+    def _iter(self, file: int, op: f.Iter) -> None:
+        src, dst = self._v(file, op.src), self._v(file, op.dst)
+        site = (file, op.site) if op.site >= 0 else None
+        self.flow.depends.append((src, dst))
+        iterate = self.containers.iterate
+        self.flow.engine.on(src, each(lambda v: iterate(v, dst, site, src)))
+
+    def _unpack(self, file: int, op: f.Unpack) -> None:
+        src, dst = self._v(file, op.src), self._v(file, op.dst)
+        site = (file, op.site) if op.site >= 0 else None
+        self.flow.depends.append((src, dst))
+        unpack = self.containers.unpack
+        self.flow.engine.on(
+            src, each(lambda v: unpack(v, op.index, op.rest, op.after, dst, site, src))
+        )
+
+    def _binop(self, file: int, op: f.BinOp) -> None:
+        flow = self.flow
+        dunders = flow.program.dunders
+        plain = op.method not in dunders and _FALLBACKS.get(op.method) not in dunders
+        if (
+            plain
+            and _REFLECTED.get(op.method) not in dunders
+            and "__" + op.method[3:] not in (dunders)
+        ):
+            self._plain_binop(file, op)
+            return
+        left, dst = self._v(file, op.left), self._v(file, op.dst)
+        right = self._v(file, op.right) if op.right >= 0 else flow.lit
+        site = (file, op.site)
+        flow.depends.append((left, dst))
+        args: Args = [right] if op.right >= 0 else []
+        method = op.method
+
+        def run(new: set[int]) -> None:
+            out = []
+            for value in new:
+                kind = flow.values.keys[value][0]
+                if kind in (o.INST, o.CONE):
+                    found = self.protocol(site, value, method, args, dst, left)
+                    if not found and method in _FALLBACKS:
+                        self.protocol(site, value, _FALLBACKS[method], args, dst, left)
+                    elif not found and method.startswith("__i"):
+                        self.protocol(site, value, "__" + method[3:], args, dst, left)
+                elif kind in o.CONTAINERS and method in ("__add__", "__iadd__"):
+                    out.append(value)
+                    if method == "__iadd__":
+                        flow.engine.flow(self.elements(right), flow.loose(value))
+                    else:
+                        flow.engine.on(
+                            right,
+                            lambda more: flow.engine.add(
+                                dst, [v for v in more if flow.values.keys[v][0] in o.CONTAINERS]
+                            ),
+                        )
+                elif kind == o.UNKNOWN:
+                    out.append(o.UNKNOWN_ID)
+                else:
+                    out.append(o.LIT_ID)
+            flow.engine.add(dst, out)
+
+        flow.engine.on(left, run)
+        if method in _REFLECTED and op.right >= 0:
+            reflected = _REFLECTED[method]
+
+            def other(new: set[int]) -> None:
+                plain = not flow.engine.pts[left] or any(
+                    flow.values.keys[v][0] not in (o.INST, o.CONE) for v in flow.engine.held(left)
+                )
+                for value in new:
+                    if plain and flow.values.keys[value][0] in (o.INST, o.CONE):
+                        self.protocol(site, value, reflected, [left], dst, right)
+
+            flow.engine.on(right, other)
+
+    def _plain_binop(self, file: int, op: f.BinOp) -> None:
+        """An operator no class of the repository implements: containers concatenate,
+        anything else gives a plain value."""
+        if op.method in ("__add__", "__iadd__"):
+            flow = self.flow
+            left, dst = self._v(file, op.left), self._v(file, op.dst)
+            flow.depends.append((left, dst))
+            flow.engine.on(left, lambda new: self._concat(new, op, file, dst))
+        else:
+            self.flow.engine.add(self._v(file, op.dst), [o.LIT_ID])
+
+    def _concat(self, new: set[int], op: f.BinOp, file: int, dst: int) -> None:
+        flow = self.flow
+        out = []
+        right = self._v(file, op.right)
+        for value in new:
+            kind = flow.values.keys[value][0]
+            if kind in o.CONTAINERS:
+                out.append(value)
+                if op.method == "__iadd__":
+                    flow.engine.flow(self.elements(right), flow.loose(value))
+                else:
+                    flow.engine.on(
+                        right,
+                        lambda more: flow.engine.add(
+                            dst, [v for v in more if flow.values.keys[v][0] in o.CONTAINERS]
+                        ),
+                    )
+            else:
+                out.append(o.UNKNOWN_ID if kind == o.UNKNOWN else o.LIT_ID)
+        flow.engine.add(dst, out)
+
+    def _raise(self, file: int, op: f.Raise) -> None:
+        flow = self.flow
+        src = self._v(file, op.src)
+        site = (file, op.site)
+
+        def run(new: set[int]) -> None:
+            for value in new:
+                key = flow.values.keys[value]
+                if key[0] in (o.CLASS, o.CCONE):  # raise Cls: it is constructed here
+                    for cls in flow.classes_of(value):
+                        self.calls.construct(site, cls, [], [], flow.temp(), src)
+
+        flow.engine.on(src, run)
+
+    def _with(self, file: int, op: f.With) -> None:
+        flow = self.flow
+        src, dst = self._v(file, op.src), self._v(file, op.dst)
+        site = (file, op.site)
+        flow.depends.append((src, dst))
+        enter, leave = ("__aenter__", "__aexit__") if op.is_async else ("__enter__", "__exit__")
+
+        def run(new: set[int]) -> None:
+            for value in new:
+                kind = flow.values.keys[value][0]
+                if kind in (o.INST, o.CONE):
+                    self.protocol(site, value, enter, [], dst, src)
+                    lits: Args = [flow.lit, flow.lit, flow.lit]
+                    self.protocol(site, value, leave, lits, flow.temp(), src)
+                elif kind in (o.EXT, o.EXTINST, o.BOUND):
+                    flow.engine.add(dst, [value])  # an outside client: taken to return itself
+                elif kind == o.GEN:  # @contextmanager: what the generator yields
+                    key = flow.values.keys[value]
+                    flow.engine.flow(flow.yields((key[1], key[2])), dst)
+                elif kind == o.UNKNOWN:
+                    flow.engine.add(dst, [o.UNKNOWN_ID])
+                else:
+                    flow.engine.add(dst, [o.LIT_ID])
+
+        flow.engine.on(src, run)
+
+    def _super(self, file: int, op: f.Super) -> None:
+        flow = self.flow
+        receiver, dst = self._v(file, op.receiver), self._v(file, op.dst)
+        flow.depends.append((receiver, dst))
+        cls = (file, op.cls)
+        kinds = (o.INST, o.CONE, o.CLASS, o.CCONE)
+        flow.engine.on(
+            receiver,
+            lambda new: flow.engine.add(
+                dst,
+                [flow.value(o.SUPER, cls, v) for v in new if flow.values.keys[v][0] in kinds],
+            ),
+        )
+
+    def _param(self, file: int, op: f.ParamIn) -> None:
+        self.flow.engine.flow(self.flow.param((file, op.scope), op.index), self._v(file, op.dst))
+
+    def _modbind(self, file: int, op: f.ModBind) -> None:
+        self.flow.engine.flow(self._v(file, op.src), self.flow.glob(file, op.name))
+
+    def _globalset(self, file: int, op: f.GlobalSet) -> None:
+        self.flow.engine.flow(self._v(file, op.src), self.flow.glob(file, op.name))
+
+    def _classbind(self, file: int, op: f.ClassBind) -> None:
+        flow = self.flow
+        cls = (file, op.scope)
+        cell = flow.inst_attr(cls, op.name) if op.field else flow.class_attr(cls, op.name)
+        flow.engine.flow(self._v(file, op.src), cell)
+
+    def _annot(self, file: int, op: f.Annot) -> None:
+        flow = self.flow
+        dst, ann = self._v(file, op.dst), self._v(file, op.ann)
+        if op.src < 0:
+            self._declared(ann, dst)
+            return
+        src = self._v(file, op.src)
+        flow.annotated.append((dst, src, ann))
+        declared: list[bool] = []
+
+        def run(new: set[int]) -> None:
+            known = [v for v in new if v != o.UNKNOWN_ID]
+            flow.engine.add(dst, known)
+            if len(known) < len(new) and not declared:
+                declared.append(True)
+                self._declared(ann, dst)
+
+        flow.engine.on(src, run)
+
+    # -- the rules' protocol ----------------------------------------------------------------------
+    def bind(
+        self,
+        site: SiteKey,
+        func: FuncKey,
+        recv: int | None,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None:
+        self.calls.bind(site, func, recv, args, keywords, dst, how, operand)
+
+    def call(
+        self,
+        site: SiteKey,
+        value: int,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None:
+        self.calls.call(site, value, args, keywords, dst, how, operand)
+
+    def protocol(
+        self, site: SiteKey, value: int, method: str, args: Args, dst: int, operand: int
+    ) -> bool:
+        """Run the dunder ``method`` of an instance's class (each class it may be of)."""
+        flow = self.flow
+        program = flow.program
+        found = False
+        for cls in flow.classes_of(value):
+            owner = program.owner(cls, method)
+            if owner is None:
+                continue
+            found = True
+            cell = flow.class_attr(owner, method)
+            once = ("protocol", site, cell, value, dst)
+            if once in flow.once:
+                continue
+            flow.once.add(once)
+
+            def run(new: set[int], receiver: int = value) -> None:
+                for item in new:
+                    key = flow.values.keys[item]
+                    if key[0] == o.FUNC:
+                        self.calls.bind(
+                            site, (key[1], key[2]), receiver, args, [], dst, "protocol", operand
+                        )
+
+            flow.engine.on(cell, run)
+        return found
+
+    def elements(self, var: int) -> int:
+        return self.containers.elements(var)
+
+    def container_method(
+        self,
+        site: SiteKey,
+        container: int,
+        name: str,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        operand: int,
+    ) -> None:
+        self.containers.method(site, container, name, args, keywords, dst, operand)
+
+    def dynamic_attribute(
+        self, site: SiteKey, name: str, args: Args, dst: int, operand: int
+    ) -> None:
+        self.lookups.dynamic(site, name, args, dst, operand)
+
+    def escape(self, var: int) -> None:
+        """Whatever ``var`` holds is handed to code outside the repository."""
+        if var in self._escaped_vars:
+            return
+        self._escaped_vars.add(var)
+        flow = self.flow
+
+        def run(new: set[int]) -> None:
+            for value in new:
+                key = flow.values.keys[value]
+                kind = key[0]
+                if kind == o.FUNC:
+                    self._escaped((key[1], key[2]), skip_receiver=False)
+                elif kind in (o.METH, o.CLSMETH, o.STATIC):
+                    inner = flow.values.keys[key[1]]
+                    self._escaped((inner[1], inner[2]), skip_receiver=kind != o.STATIC)
+                elif kind in (o.CONT, o.SYN):
+                    self.escape(flow.every(value))
+
+        flow.engine.on(var, run)
+
+    def _escaped(self, func: FuncKey, *, skip_receiver: bool) -> None:
+        flow = self.flow
+        if func in flow.escaped:
+            return
+        flow.escaped.add(func)
+        scope = flow.scope(func)
+        skip = 1 if (skip_receiver or flow.is_method(func)) else 0
+        for index, param in enumerate(scope.params):
+            if index < skip and param.kind < 2:
+                continue
+            if param.kind == 3:
+                flow.engine.add(flow.loose(flow.value(o.ARGS, *func)), [o.UNKNOWN_ID])
+            elif param.kind == 4:
+                flow.engine.add(flow.loose(flow.value(o.KWARGS, *func)), [o.UNKNOWN_ID])
+            else:
+                flow.engine.add(flow.param(func, index), [o.UNKNOWN_ID])
+            if param.default >= 0:
+                flow.engine.flow(flow.var(func[0], param.default), flow.param(func, index))
+
+    # -- the second round -------------------------------------------------------------------------
+    def second_round(self) -> None:
+        flow = self.flow
+        engine = flow.engine
+        for info in flow.program.files:
+            for index, scope in enumerate(info.facts.scopes):
+                func = (info.index, index)
+                if scope.kind not in (Kind.FUNCTION, Kind.METHOD, Kind.LAMBDA):
+                    continue
+                if flow.calls_bound.get(func):
+                    continue
+                for i, param in enumerate(scope.params):
+                    if param.default >= 0:
+                        engine.flow(flow.var(info.index, param.default), flow.param(func, i))
+        for dst, src, ann in flow.annotated:
+            if not engine.pts[src]:
+                self._declared(ann, dst)
+        for cls in flow.patched_any:
+            for sub in flow.program.cone(cls):
+                for dst in flow.lookups_on.get(sub, ()):
+                    engine.add(dst, [o.UNKNOWN_ID])
+        for value, attr, dst in flow.fallbacks:
+            if not engine.pts[dst]:
+                self.lookups.fallback(value, attr, dst)

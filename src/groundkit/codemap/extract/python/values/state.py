@@ -1,0 +1,264 @@
+"""What the solver's rules share: the program, the engine, the named cells values flow through
+(a function's parameters and return value, a module's names, a class's and its instances'
+attributes, a container's slots), and what was found at each site.
+
+The rules themselves (``lookups.py``, ``calls.py``, ``containers.py``) reach one another through
+the ``Rules`` protocol, which ``Solver`` (``solver.py``) implements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse.facts import Kind
+from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values.engine import Engine
+from groundkit.codemap.extract.python.values.program import BUILTINS, ClassKey, Program
+
+__all__ = ["Args", "Flow", "How", "Rules", "SiteKey"]
+
+SiteKey = tuple[int, int]  # (file, site)
+FuncKey = tuple[int, int]  # (file, scope)
+# How a target was reached at a site: "call", "constructor", "decorator", "protocol",
+# "callback", "property"
+How = str
+# Positional arguments as variables; ("*", v): every element of v from here on.
+Args = list[int | tuple[str, int]]
+
+
+class Rules(Protocol):
+    """The rules of ``lookups.py``, ``calls.py`` and ``containers.py``, as they reach one
+    another (implemented by ``Solver``)."""
+
+    def bind(
+        self,
+        site: SiteKey,
+        func: FuncKey,
+        recv: int | None,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None: ...
+    def call(
+        self,
+        site: SiteKey,
+        value: int,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None: ...
+    def protocol(
+        self, site: SiteKey, value: int, method: str, args: Args, dst: int, operand: int
+    ) -> bool: ...
+    def elements(self, var: int) -> int: ...
+    def escape(self, var: int) -> None: ...
+    def container_method(
+        self,
+        site: SiteKey,
+        container: int,
+        name: str,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        operand: int,
+    ) -> None: ...
+    def dynamic_attribute(
+        self, site: SiteKey, name: str, args: Args, dst: int, operand: int
+    ) -> None: ...
+
+
+@dataclass(slots=True)
+class Found:
+    """What one site reaches: each target with how, and the variable whose values chose it."""
+
+    targets: dict[FuncKey, tuple[How, int]] = field(default_factory=dict)
+
+
+class Flow:
+    """The solver's shared state."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.values = o.Values()
+        self.alt: set[int] = set()  # variables where bindings that may differ meet
+        self.engine = Engine(self.values, program.variables, self.alt)
+        self.values.listener = self.engine.note
+        self.engine.overflow = self._overflow
+        self.summaries: set[int] = set()  # containers standing for many (a bound was hit)
+        self.summary: int | None = None
+        self.cells: dict[tuple[Any, ...], int] = {}
+        self.found: dict[SiteKey, Found] = {}
+        self.calls_bound: dict[FuncKey, int] = {}
+        self.escaped: set[FuncKey] = set()
+        self.computed_reads: set[int] = set()  # d[k] with a run-time k
+        self.depends: list[tuple[int, int]] = []  # (operand, result): a choice carries over
+        self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
+        self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
+        self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it
+        self.dynamic: set[SiteKey] = set()  # eval/exec: code known only at run time
+        # Attribute lookups that found nothing on a class (instance, name, result): the second
+        # round runs __getattr__ for those still empty.
+        self.fallbacks: list[tuple[int, str, int]] = []
+        # Functions returning one of their parameters unchanged (``def deco(f): return f``):
+        # each call gives back its own argument, not every caller's.
+        self.returns_param: dict[FuncKey, set[int]] = {}
+        self.returns_other: set[FuncKey] = set()
+        self.annotated: list[tuple[int, int, int]] = []  # (dst, src, annotation) of Annot ops
+        self.slots: dict[int, dict[str | int, int]] = {}  # container -> key -> slot
+        self.listeners: dict[int, list[Callable[[str | int, int], None]]] = {}
+        self.lit = self.cell(("lit",))
+        self.engine.add(self.lit, [o.LIT_ID])
+
+    # -- variables and cells ----------------------------------------------------------------------
+    def var(self, file: int, local: int) -> int:
+        return self.program.files[file].base + local
+
+    def cell(self, key: tuple[Any, ...]) -> int:
+        found = self.cells.get(key)
+        if found is None:
+            found = self.cells[key] = self.engine.variable()
+        return found
+
+    def temp(self) -> int:
+        return self.engine.variable()
+
+    def param(self, func: FuncKey, index: int) -> int:
+        return self.cell(("param", func, index))
+
+    def ret(self, func: FuncKey) -> int:
+        key = ("ret", func)
+        found = self.cells.get(key)
+        if found is None:
+            found = self.cell(key)
+            self.alt.add(found)
+        return found
+
+    def yields(self, func: FuncKey) -> int:
+        return self.cell(("yield", func))
+
+    def glob(self, file: int, name: str) -> int:
+        """A module-level name as its module ends and as other modules see it."""
+        key = ("glob", file, name)
+        found = self.cells.get(key)
+        if found is not None:
+            return found
+        found = self.cell(key)
+        self.alt.add(found)
+        program = self.program
+        if name not in program.files[file].binds:
+            source = program.star_source(file, name)
+            sub = program.submodule(file, name)
+            outside = program.star_outside(file, name)
+            if source is not None:
+                self.engine.flow(self.glob(source, name), found)
+            elif sub is not None:
+                self.engine.add(found, [self.values.id((o.MOD, sub))])
+            elif outside is not None:
+                self.engine.add(found, [self.values.id((o.EXT, outside))])
+            elif name in BUILTINS:
+                self.engine.add(found, [self.values.id((o.BUILTIN, name))])
+            else:
+                self.engine.add(found, [o.UNKNOWN_ID])
+        return found
+
+    def class_attr(self, cls: ClassKey, name: str) -> int:
+        key = ("cattr", cls, name)
+        found = self.cells.get(key)
+        if found is None:
+            found = self.cell(key)
+            self.alt.add(found)
+        return found
+
+    def inst_attr(self, cls: ClassKey, name: str) -> int:
+        key = ("iattr", cls, name)
+        found = self.cells.get(key)
+        if found is None:
+            found = self.cell(key)
+            self.alt.add(found)
+        return found
+
+    # -- containers -------------------------------------------------------------------------------
+    def _overflow(self, var: int, containers: set[int]) -> int:
+        """Past the bound on containers one variable holds: one container stands for the
+        rest, of which nothing is known (what is read from it is ``UNKNOWN``)."""
+        if self.summary is None:
+            self.summary = self.values.id((o.SYN, "summary"))
+            self.summaries.add(self.summary)
+            self.engine.add(self.loose(self.summary), [o.UNKNOWN_ID])
+        return self.summary
+
+    def slot(self, container: int, key: str | int) -> int:
+        """A container's slot under a literal key (every slot also feeds ``every``)."""
+        slots = self.slots.get(container)
+        if slots is None:
+            slots = self.slots[container] = {}
+        found = slots.get(key)
+        if found is None:
+            found = slots[key] = self.engine.variable()
+            self.alt.add(found)
+            self.engine.flow(found, self.every(container))
+            for listener in self.listeners.get(container, ()):
+                listener(key, found)
+        return found
+
+    def on_slots(self, container: int, listener: Callable[[str | int, int], None]) -> None:
+        """Call ``listener(key, slot)`` for every literal-key slot, now and later."""
+        self.listeners.setdefault(container, []).append(listener)
+        for key, slot in list(self.slots.get(container, {}).items()):
+            listener(key, slot)
+
+    def loose(self, container: int) -> int:
+        """What a container holds under keys not known (``append``, ``d[k] = v``)."""
+        cell_key = ("loose", container)
+        found = self.cells.get(cell_key)
+        if found is None:
+            found = self.cell(cell_key)
+            self.engine.flow(found, self.every(container))
+        return found
+
+    def every(self, container: int) -> int:
+        """Everything a container holds, under any key."""
+        return self.cell(("every", container))
+
+    # -- values -----------------------------------------------------------------------------------
+    def value(self, *key: Any) -> int:
+        return self.values.id(key)
+
+    def key(self, value: int) -> tuple[Any, ...]:
+        return self.values.keys[value]
+
+    def scope(self, func: FuncKey) -> f.Scope:
+        return self.program.files[func[0]].facts.scopes[func[1]]
+
+    def site(self, key: SiteKey) -> f.Site:
+        return self.program.files[key[0]].facts.sites[key[1]]
+
+    def record(self, site: SiteKey, target: FuncKey, how: How, operand: int) -> None:
+        if site[0] < 0:
+            return  # an implicit step with no place in the code (an element taken for map())
+        found = self.found.get(site)
+        if found is None:
+            found = self.found[site] = Found()
+        if target not in found.targets:
+            found.targets[target] = (how, operand)
+
+    def is_method(self, func: FuncKey) -> bool:
+        scope = self.scope(func)
+        return scope.kind == Kind.METHOD and not scope.flags & f.STATIC
+
+    def classes_of(self, value: int) -> list[ClassKey]:
+        """The classes an instance value (or a class value) may be of."""
+        key = self.values.keys[value]
+        kind = key[0]
+        if kind in (o.INST, o.CLASS):
+            return [(key[1], key[2])]
+        if kind in (o.CONE, o.CCONE):
+            return self.program.cone((key[1], key[2]))
+        return []

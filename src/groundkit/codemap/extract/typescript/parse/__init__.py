@@ -1,0 +1,58 @@
+"""One TypeScript or JavaScript file to typed facts (``facts.py``) with tree-sitter: no other
+file is looked at, nothing is compiled or run.
+
+``walker.py`` dispatches each node type to its handler: ``declarations.py`` (functions,
+classes), ``variables.py`` (bindings, object literals, assignments, CommonJS), ``modules.py``
+(imports, exports), ``calls.py`` (call sites); ``expressions.py`` makes ``Expr`` records and
+``closure.py`` closes pass sites over local bindings for the interface.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.base import Clock, FileFacts, Unparsable
+from groundkit.codemap.extract.typescript.parse.walker import walk
+from groundkit.codemap.extract.typescript.syntax import dialect, parser
+from groundkit.codemap.lines import source_lines
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["parse_typescript"]
+
+_BREAKS = re.compile(r"\r\n?")
+
+
+def parse_typescript(path: str, text: str, deadline: float = math.inf) -> FileFacts:
+    # tree-sitter counts rows at "\n" only; the map's lines also break at "\r" (lines.py).
+    text = _BREAKS.sub("\n", text)
+    tree = parser(dialect(path)).parse(text.encode("utf-8"))
+    root = tree.root_node
+    if root.has_error and _error_share(root) > 0.2:
+        raise Unparsable(f"syntax error at line {_first_error(root)}")
+    try:
+        interface, body = walk(root, source_lines(text), Clock(deadline))
+    except RecursionError:
+        raise Unparsable("nested too deeply to analyse") from None
+    return FileFacts(interface, body)
+
+
+def _error_share(root: Node) -> float:
+    """The share of the file's top-level statements tree-sitter could not read: a file with
+    one odd statement is still mapped (tree-sitter recovers), a file that is not code is not."""
+    children = root.children or []
+    bad = sum(1 for c in children if c.type == "ERROR" or c.is_missing)
+    return bad / max(1, len(children))
+
+
+def _first_error(root: Node) -> int:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            return int(node.start_point[0]) + 1
+        stack.extend(reversed(node.children))
+    return 1

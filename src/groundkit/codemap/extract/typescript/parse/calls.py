@@ -1,0 +1,165 @@
+"""Call sites: calls, ``new``, decorators, ``require()`` and ``import()``; the names inline route
+handlers get; the calls and operators that change an object's members."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.expressions import (
+    UNKNOWN,
+    args_of,
+    ref_of,
+    string_value,
+    unwrap,
+)
+from groundkit.codemap.extract.typescript.parse.facts import How, ImportKind
+from groundkit.codemap.extract.typescript.parse.state import Walk
+from groundkit.codemap.extract.typescript.parse.variables import member_write
+from groundkit.codemap.extract.typescript.syntax import text_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["call", "decorator", "delete", "reference_comment", "update"]
+
+_REFERENCE = re.compile(r"^///\s*<reference\s+path\s*=\s*[\"']([^\"']+)[\"']")
+_HTTP_VERBS = frozenset("get post put patch delete del head options all".split())
+# Calls whose arguments are kept: route registrations, mounts, HTTP clients.
+_KEEP_ARGS = _HTTP_VERBS | frozenset(
+    "route use register request create extend mount fetch axios ky".split()
+)
+_LITERAL_HOLDERS = frozenset(
+    {"array", "string", "template_string", "number", "object", "regex", "true", "false"}
+)
+_INLINE = frozenset({"arrow_function", "function_expression", "function"})
+# Calls that change the members of their first argument.
+_MUTATORS = frozenset(
+    {
+        ("Object", "assign"),
+        ("Object", "defineProperty"),
+        ("Object", "defineProperties"),
+        ("Object", "setPrototypeOf"),
+        ("Reflect", "set"),
+        ("Reflect", "defineProperty"),
+        ("Reflect", "deleteProperty"),
+    }
+)
+
+
+def call(w: Walk, node: Node) -> bool:
+    is_new = node.type == "new_expression"
+    callee = node.child_by_field_name("constructor" if is_new else "function")
+    arguments = node.child_by_field_name("arguments")
+    if callee is None:
+        return True
+    if callee.type == "import":  # import("./x"): an import, not a call
+        w.visit_children(arguments)
+        spec = _first_string(arguments)
+        if spec is not None:
+            w.add_import(ImportKind.DYNAMIC, spec, node, False)
+        return True
+    ref = ref_of(callee)
+    if ref == ["require"] and not w.is_bound("require"):
+        spec = _first_string(arguments)
+        if spec is not None:
+            w.add_import(ImportKind.REQUIRE, spec, node, False)
+            return True
+    _name_handlers(w, ref, arguments)
+    w.visit_children(arguments)
+    if ref is None:
+        w.visit(callee)
+    elif "()" in ref or "new" in ref:
+        _visit_inner_calls(w, callee)
+    args = args_of(node, w.qual_of)
+    if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], f.Ref):
+        w.add_write(args[0], None)
+    callee_expr: f.Expr = f.Ref(ref) if ref is not None else _literal_method(callee)
+    keep = ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS)
+    w.add_call(callee_expr, How.NEW if is_new else How.CALL, node, args if keep else None, args)
+    return True
+
+
+def _visit_inner_calls(w: Walk, callee: Node) -> None:
+    """``a.b().c()``: the inner call ``a.b()`` is a call of its own."""
+    node = callee
+    while node.type in ("member_expression", "subscript_expression"):
+        inner = node.child_by_field_name("object")
+        if inner is None:
+            return
+        node = inner
+    w.visit(node)
+
+
+def _name_handlers(w: Walk, ref: list[str] | None, arguments: Node | None) -> None:
+    """``app.get("/items/:id", (req, res) => ...)``: an inline route handler is a function node
+    named after its route (``<get /items/:id>``), so a route has something to handle it."""
+    if ref is None or len(ref) < 2 or arguments is None:
+        return
+    items = [a for a in arguments.named_children if a.type != "comment"]
+    if ref[-1] == "register" and items and items[0].type in _INLINE:
+        w.pending_names[items[0].id] = "<plugin>"  # fastify.register(async (f) => ...)
+        return
+    if ref[-1] not in _HTTP_VERBS:
+        return
+    path = string_value(items[0]) if items else None
+    if path is None:
+        return
+    for item in items[1:]:
+        if item.type in _INLINE:
+            w.pending_names[item.id] = f"<{ref[-1]} {path}>"
+
+
+def decorator(w: Walk, node: Node) -> bool:
+    inner = node.named_children[0] if node.named_children else None
+    if inner is None:
+        return True
+    if inner.type == "call_expression":
+        w.visit(inner)
+        return True
+    ref = ref_of(inner)
+    if ref is not None:
+        w.add_call(f.Ref(ref), How.DECORATOR, node, None)
+    return True
+
+
+def delete(w: Walk, node: Node) -> bool:
+    """``delete table.key``: a member removed. The operand is walked as any expression."""
+    operator = node.child_by_field_name("operator")
+    argument = node.child_by_field_name("argument")
+    if operator is not None and text_of(operator) == "delete" and argument is not None:
+        member_write(w, argument)
+    return False
+
+
+def update(w: Walk, node: Node) -> bool:
+    """``table.key ||= f``, ``count += 1``: an assignment to what the left side names."""
+    left = node.child_by_field_name("left")
+    if left is not None and left.type == "identifier":
+        w.reassign(text_of(left))
+    elif left is not None:
+        member_write(w, left)
+    return False
+
+
+def reference_comment(w: Walk, comment: Node) -> None:
+    found = _REFERENCE.match(text_of(comment))
+    if found:
+        w.add_import(ImportKind.REFERENCE, found.group(1), comment, False)
+
+
+def _literal_method(callee: Node) -> f.Expr:
+    """``[1, 2].map(f)``, ``"a,b".split(",")``: the runtime's method on a literal, not unknown."""
+    callee = unwrap(callee)
+    holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
+    if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
+        return f.Lit()
+    return UNKNOWN
+
+
+def _first_string(arguments: Node | None) -> str | None:
+    if arguments is None:
+        return None
+    items = [a for a in arguments.named_children if a.type != "comment"]
+    return string_value(items[0]) if items else None

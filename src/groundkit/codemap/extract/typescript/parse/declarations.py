@@ -1,0 +1,188 @@
+"""Functions, arrows, methods and classes: their scopes, parameters and members."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.expressions import (
+    FUNCTIONS,
+    UNKNOWN,
+    key_of,
+    summarise,
+    unwrap,
+)
+from groundkit.codemap.extract.typescript.parse.facts import ScopeKind
+from groundkit.codemap.extract.typescript.parse.state import Walk
+from groundkit.codemap.extract.typescript.syntax import text_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["CLASSES", "function", "has_token", "klass"]
+
+CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
+_PARAMS = frozenset({"required_parameter", "optional_parameter"})
+
+
+def has_token(node: Node, token: str) -> bool:
+    return any(not c.is_named and c.type == token for c in node.children)
+
+
+def function(
+    w: Walk, node: Node, name: str | None, *, bind: bool = False, method: bool = False
+) -> str | None:
+    """A function, arrow or method: its scope, parameters and body. Returns its qualname
+    (None for an anonymous function, which is not a node)."""
+    if node.type in CLASSES:
+        return klass(w, node, name, bind=bind)
+    if name is None and node.type in ("function_expression", "function"):
+        own = node.child_by_field_name("name")  # app.get("/x", function show() {...})
+        name = text_of(own) if own is not None else None
+    name = name or w.pending_names.get(node.id)
+    kind = ScopeKind.METHOD if method else ScopeKind.FUNCTION if name else ScopeKind.ANON
+    qual = w.qualify(name, unique=not method) if name else ""
+    table = w.pending_tables.pop(node.id, None)
+    if table is not None and qual:
+        w.table_methods[qual] = table
+    if bind and name:
+        w.bind(name, f.Fn(qual))
+    this = w.this_class() if node.type == "arrow_function" else None  # arrows keep `this`
+    if method and w.scope().kind == ScopeKind.CLASS:
+        this = w.scope().qual
+    w.push(qual, kind, node, this)
+    _parameters(w, node)
+    body = node.child_by_field_name("body")
+    if body is not None:
+        w.visit(body)
+    w.pop()
+    if name:
+        w.remember(node, qual)
+        return qual
+    return None
+
+
+def _parameters(w: Walk, node: Node) -> None:
+    single = node.child_by_field_name("parameter")
+    if single is not None:
+        w.bind(text_of(single), f.Param(0))
+        return
+    params = node.child_by_field_name("parameters")
+    if params is None:
+        return
+    position = 0
+    for param in params.named_children:
+        if param.type in ("comment", "decorator") or text_of(param) == "this":
+            continue
+        pattern = param.child_by_field_name("pattern") if param.type in _PARAMS else param
+        default = param.child_by_field_name("value") or param.child_by_field_name("right")
+        if default is not None:  # a default: what a caller that leaves it out gets, unknown
+            for name in w.pattern_names(pattern):
+                w.bind(name, UNKNOWN)
+        else:
+            _bind_parameter(w, pattern, position, _annotation(param.child_by_field_name("type")))
+        position += 1
+        if default is not None:
+            w.visit(default)
+
+
+def _bind_parameter(
+    w: Walk, pattern: Node | None, position: int, annotation: list[str] | None
+) -> None:
+    """``fn`` is the argument at ``position``; ``{onDone}`` its ``onDone`` member. A rest
+    parameter, a default value or a nested pattern holds something else: unknown."""
+    if pattern is None:
+        return
+    if pattern.type == "identifier":
+        w.bind(text_of(pattern), f.Param(position, [], annotation))
+        return
+    if pattern.type != "object_pattern":
+        for name in w.pattern_names(pattern):
+            w.bind(name, UNKNOWN)
+        return
+    for child in pattern.named_children:
+        if child.type == "shorthand_property_identifier_pattern":
+            w.bind(text_of(child), f.Param(position, [text_of(child)]))
+            continue
+        value = child.child_by_field_name("value") if child.type == "pair_pattern" else None
+        key = key_of(child.child_by_field_name("key")) if value is not None else None
+        if value is not None and key is not None and value.type == "identifier":
+            w.bind(text_of(value), f.Param(position, [key]))
+        else:
+            for name in w.pattern_names(child):
+                w.bind(name, UNKNOWN)
+            w.visit(child)  # a default value may hold calls
+
+
+def _annotation(node: Node | None) -> list[str] | None:
+    """The class a parameter's type annotation names (``svc: Store``), else None."""
+    if node is None:
+        return None
+    inner = node.named_children[0] if node.type == "type_annotation" else node
+    if inner is None:
+        return None
+    if inner.type == "generic_type":
+        inner = inner.child_by_field_name("name") or inner
+    if inner.type in ("type_identifier", "nested_type_identifier", "identifier"):
+        return text_of(inner).replace(" ", "").split(".")
+    return None
+
+
+def klass(w: Walk, node: Node, name: str | None, *, bind: bool = False) -> str:
+    own = node.child_by_field_name("name")
+    name = name or (text_of(own) if own is not None else None) or "<class>"
+    qual = w.qualify(name)
+    if bind:
+        w.bind(name, f.Fn(qual))
+    bases: list[f.Expr] = []
+    for child in node.named_children:
+        if child.type == "class_heritage":
+            bases.extend(_bases(w, child))
+        elif child.type == "decorator":
+            w.visit(child)
+    w.push(qual, ScopeKind.CLASS, node, qual)
+    methods: list[str] = []
+    body = node.child_by_field_name("body")
+    for member in body.named_children if body is not None else []:
+        methods.extend(_member(w, member))
+    w.pop()
+    w.classes[qual] = f.ClassInfo(bases, sorted(set(methods)))
+    w.remember(node, qual)
+    return qual
+
+
+def _bases(w: Walk, heritage: Node) -> list[f.Expr]:
+    out = []
+    for child in heritage.named_children:
+        if child.type == "extends_clause":
+            value = child.child_by_field_name("value")
+            if value is not None:
+                w.visit(value)
+                out.append(summarise(value, w.qual_of))
+        elif child.type != "implements_clause":  # JavaScript: the base expression itself
+            w.visit(child)
+            out.append(summarise(child, w.qual_of))
+    return out
+
+
+def _member(w: Walk, member: Node) -> list[str]:
+    if member.type == "method_definition":
+        name = key_of(member.child_by_field_name("name"))
+        if name is not None:
+            function(w, member, name, method=True)
+            return [name]
+        w.visit_children(member)
+        return []
+    if member.type in ("public_field_definition", "field_definition"):
+        name = key_of(member.child_by_field_name("name") or member.child_by_field_name("property"))
+        value = member.child_by_field_name("value")
+        if value is not None and unwrap(value).type in FUNCTIONS and name is not None:
+            function(w, unwrap(value), name, method=True)
+            return [name]
+        for child in member.named_children:
+            if child.type == "decorator" or child == value:
+                w.visit(child)
+        return []
+    if member.type in ("decorator", "class_static_block"):
+        w.visit(member)
+    return []

@@ -1,0 +1,268 @@
+"""An expression as an ``Expr`` record: what resolution needs of it, without the tree.
+
+``summarise`` is bounded (depth, object keys): an expression nested deeper is ``Unknown``.
+``qual_of`` names the function and class nodes the walk has already visited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.syntax import text_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = [
+    "FUNCTIONS",
+    "UNKNOWN",
+    "QualOf",
+    "args_of",
+    "key_of",
+    "ref_of",
+    "string_value",
+    "summarise",
+    "unwrap",
+]
+
+QualOf = Callable[["Node"], "str | None"]
+
+UNKNOWN = f.Unknown()
+FUNCTIONS = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function", "class"}
+)
+_WRAPPERS = frozenset(
+    {
+        "parenthesized_expression",
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "type_assertion",
+        "await_expression",
+    }
+)
+_LITERALS = frozenset(
+    {"number", "true", "false", "null", "undefined", "regex", "this_type", "unary_expression"}
+)
+_DEPTH = 4
+_KEYS = 60
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "v": "\v"}
+
+
+def unwrap(node: Node) -> Node:
+    """Through parentheses, ``await``, type assertions and ``!``: the value inside."""
+    while node.type in _WRAPPERS:
+        inner = node.named_children[-1] if node.named_children else None
+        if inner is None:
+            return node
+        if node.type in ("as_expression", "satisfies_expression"):
+            inner = node.named_children[0]
+        node = inner
+    return node
+
+
+def string_value(node: Node) -> str | None:
+    """The text of a string literal (escapes decoded), or None for anything else."""
+    node = unwrap(node)
+    if node.type != "string":
+        return None
+    out = []
+    for child in node.named_children:
+        if child.type == "string_fragment":
+            out.append(text_of(child))
+        elif child.type == "escape_sequence":
+            raw = text_of(child)[1:]
+            out.append(_ESCAPES.get(raw, raw))
+    return "".join(out)
+
+
+def ref_of(node: Node) -> list[str] | None:
+    """``a.b().c`` -> ``["a", "b", "()", "c"]``; None for a callee with no static name."""
+    parts: list[str] = []
+    while True:
+        node = unwrap(node)
+        kind = node.type
+        if kind == "member_expression":
+            prop = node.child_by_field_name("property")
+            obj = node.child_by_field_name("object")
+            if prop is None or obj is None:
+                return None
+            parts.append(text_of(prop))
+            node = obj
+        elif kind == "subscript_expression":
+            index = node.child_by_field_name("index")
+            obj = node.child_by_field_name("object")
+            key = string_value(index) if index is not None else None
+            if key is None or obj is None:
+                return None
+            parts.append(key)
+            node = obj
+        elif kind == "call_expression":
+            callee = node.child_by_field_name("function")
+            if callee is None or callee.type == "import":
+                return None
+            parts.append("()")
+            node = callee
+        elif kind == "new_expression":
+            callee = node.child_by_field_name("constructor")
+            if callee is None:
+                return None
+            parts.append("new")
+            node = callee
+        elif kind in ("identifier", "this", "super", "property_identifier"):
+            parts.append(text_of(node))
+            parts.reverse()
+            return parts
+        else:
+            return None
+
+
+def key_of(node: Node | None) -> str | None:
+    """An object key or class member name as written: ``a``, ``"a"``, ``#a``; None if computed."""
+    if node is None:
+        return None
+    if node.type in ("property_identifier", "private_property_identifier", "identifier"):
+        return text_of(node)
+    if node.type == "string":
+        return string_value(node)
+    if node.type == "number":
+        return text_of(node)
+    return None
+
+
+def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> f.Expr:
+    """``node`` as an ``Expr``; ``name``: what an object literal here is bound to."""
+    node = unwrap(node)
+    kind = node.type
+    if depth > _DEPTH:
+        return UNKNOWN
+    if kind == "string":
+        return f.Str(string_value(node) or "")
+    if kind == "template_string":
+        return f.Template(_template(node, qual_of, depth))
+    if kind == "binary_expression" and _operator(node) == "+":
+        return f.Template(_concat(node, qual_of, depth))
+    if kind in FUNCTIONS:
+        qual = qual_of(node)
+        return f.Fn(qual) if qual is not None else f.AnonFn()
+    if kind in ("identifier", "member_expression", "subscript_expression", "this"):
+        ref = ref_of(node)
+        return f.Ref(ref) if ref is not None else UNKNOWN
+    if kind == "call_expression":
+        return _call(node, qual_of, depth)
+    if kind == "new_expression":
+        callee = node.child_by_field_name("constructor")
+        return f.New(ref_of(callee) if callee else None, args_of(node, qual_of, depth + 1))
+    if kind == "object":
+        return f.ObjectLit(_object(node, qual_of, depth, name), name)
+    if kind == "array":
+        return f.ArrayLit([summarise(c, qual_of, depth + 1) for c in node.named_children[:_KEYS]])
+    if kind in _LITERALS or kind.endswith("_literal"):
+        return f.Lit()
+    return UNKNOWN
+
+
+def args_of(call: Node, qual_of: QualOf, depth: int = 0) -> list[f.Expr]:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return []
+    if arguments.type == "template_string":  # tagged template: tag`...`
+        return [f.Template(_template(arguments, qual_of, depth))]
+    return [
+        summarise(a, qual_of, depth) if a.type != "spread_element" else f.Spread()
+        for a in arguments.named_children
+        if a.type != "comment"
+    ]
+
+
+def _call(node: Node, qual_of: QualOf, depth: int) -> f.Expr:
+    callee = node.child_by_field_name("function")
+    if callee is None:
+        return UNKNOWN
+    arguments = args_of(node, qual_of, depth + 1)
+    first = arguments[0] if arguments else None
+    if callee.type == "import":
+        return f.DynImport(first.text) if isinstance(first, f.Str) else UNKNOWN
+    ref = ref_of(callee)
+    if ref == ["require"] and isinstance(first, f.Str):
+        return f.Require(first.text)
+    return f.Call(ref, arguments)
+
+
+def _operator(node: Node) -> str:
+    op = node.child_by_field_name("operator")
+    return text_of(op) if op is not None else ""
+
+
+def _template(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
+    parts: list[str | f.Expr] = []
+    for child in node.named_children:
+        if child.type == "string_fragment":
+            parts.append(text_of(child))
+        elif child.type == "escape_sequence":
+            raw = text_of(child)[1:]
+            parts.append(_ESCAPES.get(raw, raw))
+        elif child.type == "template_substitution":
+            inner = child.named_children[0] if child.named_children else None
+            parts.append(summarise(inner, qual_of, depth + 1) if inner is not None else UNKNOWN)
+    return parts
+
+
+def _concat(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
+    parts: list[str | f.Expr] = []
+    for side in ("left", "right"):
+        child = node.child_by_field_name(side)
+        if child is None:
+            return [UNKNOWN]
+        child = unwrap(child)
+        if child.type == "binary_expression" and _operator(child) == "+":
+            parts.extend(_concat(child, qual_of, depth))
+            continue
+        value = summarise(child, qual_of, depth + 1)
+        if isinstance(value, f.Str):
+            parts.append(value.text)
+        elif isinstance(value, f.Template):
+            parts.extend(value.parts)
+        else:
+            parts.append(value)
+    return parts
+
+
+def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, f.Expr]:
+    """The literal's members. A spread or a computed key may replace any member written before
+    it: those are unknown. Past ``_KEYS`` members only overrides are noted."""
+    out: dict[str, f.Expr] = {}
+    for count, child in enumerate(node.named_children):
+        key: str | None = None
+        if child.type == "shorthand_property_identifier":
+            key = text_of(child)
+        elif child.type in ("pair", "method_definition"):
+            key = key_of(child.child_by_field_name("key" if child.type == "pair" else "name"))
+            if key is None:  # [computed]: ...
+                out = dict.fromkeys(out, UNKNOWN)
+                continue
+        elif child.type == "spread_element":
+            out = dict.fromkeys(out, UNKNOWN)
+            continue
+        if key is None:
+            continue
+        if count >= _KEYS:
+            if key in out:
+                out[key] = UNKNOWN
+            continue
+        out[key] = _member(child, key, qual_of, depth, name)
+    return out
+
+
+def _member(child: Node, key: str, qual_of: QualOf, depth: int, name: str) -> f.Expr:
+    if child.type == "shorthand_property_identifier":
+        return f.Ref([key])
+    if child.type == "method_definition":
+        qual = qual_of(child)
+        return f.Fn(qual) if qual is not None else f.AnonFn()
+    value = child.child_by_field_name("value")
+    if value is None:
+        return UNKNOWN
+    return summarise(value, qual_of, depth + 1, f"{name}.{key}" if name else "")

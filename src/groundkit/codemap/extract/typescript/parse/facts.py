@@ -1,0 +1,341 @@
+"""What one TypeScript/JavaScript file says on its own, as typed records: the parse -> resolve
+boundary.
+
+An expression is kept as an ``Expr``, a small record of what resolution needs of it without
+the tree: a string, a template, a reference ``a.b.c``, a call, an object literal... A file's
+facts are:
+
+``Interface`` (what other files may consult; its digest decides who is resolved again)
+    ``names``    module-level bindings: name -> ``Expr`` (``Import``, ``Namespace`` for imports)
+    ``exports``  exported name -> ``Local``, ``From``, ``Namespace`` or an ``Expr`` (``export
+                 default {...}``, ``module.exports = ...``; ``"="`` is the CommonJS
+                 ``module.exports`` / TypeScript ``export =`` value)
+    ``stars``    specifiers of ``export * from``
+    ``classes``  qualname -> its bases as written and its method names
+    ``passes``   call sites that hand values to a callee (``apply(double)``), each closed over
+                 the file's local bindings (``Closed`` forms) so that other files can read them
+                 without this file's body: the value flow of parameters (``values/flow.py``)
+    ``writes``   object members assigned or deleted (``table.key = f``), closed the same way
+``Body`` (what only this file's resolution needs)
+    ``scopes``   0 is the module; anonymous functions are scopes but not nodes (their calls
+                 belong to the scope around them)
+    ``binds``    scope index -> that function's bindings, as ``names``
+    ``imports``, ``calls``, ``lines`` (line number -> the line as written, for evidence)
+
+``tsconfig.json``/``jsconfig.json`` and ``package.json`` are facts too (``TsConfig``,
+``Package``): only the fields module resolution reads.
+
+Every record is a frozen msgspec struct encoded as an array (``array_like``), tagged where
+records of several kinds share a place.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import msgspec
+
+__all__ = [
+    "AnonFn",
+    "ArrayLit",
+    "Body",
+    "Call",
+    "CallSite",
+    "ClassInfo",
+    "DynImport",
+    "Expr",
+    "Fn",
+    "From",
+    "Get",
+    "How",
+    "Import",
+    "ImportKind",
+    "ImportSite",
+    "Interface",
+    "Lit",
+    "Local",
+    "Module",
+    "Namespace",
+    "New",
+    "ObjectLit",
+    "Package",
+    "Param",
+    "ParamOf",
+    "Pass",
+    "Ref",
+    "Require",
+    "Scope",
+    "ScopeKind",
+    "Spread",
+    "Str",
+    "Template",
+    "This",
+    "TsConfig",
+    "Unknown",
+    "Write",
+]
+
+
+class ScopeKind(IntEnum):
+    MODULE = 0
+    CLASS = 1
+    FUNCTION = 2
+    METHOD = 3
+    ANON = 4  # an anonymous function: not a node
+
+
+class How(IntEnum):
+    CALL = 0
+    NEW = 1
+    DECORATOR = 2  # a bare ``@decorator``
+
+
+class ImportKind(IntEnum):
+    IMPORT = 0  # import ... from, import "m", import x = require("m")
+    EXPORT = 1  # export ... from
+    REQUIRE = 2
+    DYNAMIC = 3  # import("m")
+    REFERENCE = 4  # /// <reference path="...">
+
+
+# -- expressions ----------------------------------------------------------------------------------
+class Str(msgspec.Struct, array_like=True, frozen=True, tag="s"):
+    """A string literal, escapes decoded."""
+
+    text: str
+
+
+class Template(msgspec.Struct, array_like=True, frozen=True, tag="t"):
+    """A template literal or a ``+`` concatenation: literal pieces and expressions."""
+
+    parts: list[str | Expr]
+
+
+class Ref(msgspec.Struct, array_like=True, frozen=True, tag="r"):
+    """``a.b.c`` (``this`` and ``super`` may head it; ``"()"`` marks a call in the chain,
+    ``"new"`` a construction; a subscript with a literal key is a part)."""
+
+    parts: list[str]
+
+
+class Call(msgspec.Struct, array_like=True, frozen=True, tag="c"):
+    ref: list[str] | None  # the callee as a reference, None when it has no static name
+    args: list[Expr]
+
+
+class New(msgspec.Struct, array_like=True, frozen=True, tag="n"):
+    ref: list[str] | None
+    args: list[Expr]
+
+
+class ObjectLit(msgspec.Struct, array_like=True, frozen=True, tag="o"):
+    """An object literal; ``name`` is the qualified name it is bound to (``api``,
+    ``api.nested``; "" when it is bound to none): its functions are named after it."""
+
+    fields: dict[str, Expr]
+    name: str = ""
+
+
+class ArrayLit(msgspec.Struct, array_like=True, frozen=True, tag="a"):
+    items: list[Expr]
+
+
+class Fn(msgspec.Struct, array_like=True, frozen=True, tag="def"):
+    """A named function or class of this file, by its qualified name."""
+
+    qual: str
+
+
+class AnonFn(msgspec.Struct, array_like=True, frozen=True, tag="fn"):
+    """An anonymous function: part of the scope around it, not a node."""
+
+
+class Require(msgspec.Struct, array_like=True, frozen=True, tag="req"):
+    spec: str
+
+
+class DynImport(msgspec.Struct, array_like=True, frozen=True, tag="dyn"):
+    spec: str
+
+
+class Lit(msgspec.Struct, array_like=True, frozen=True, tag="lit"):
+    """A number, boolean, ``null``, regex or array: the runtime's, never a function of ours."""
+
+
+class Unknown(msgspec.Struct, array_like=True, frozen=True, tag="?"):
+    """Known only at run time."""
+
+
+class Spread(msgspec.Struct, array_like=True, frozen=True, tag="..."):
+    """``...xs`` among arguments: the positions after it are unknown."""
+
+
+# -- bindings -------------------------------------------------------------------------------------
+class Import(msgspec.Struct, array_like=True, frozen=True, tag="import"):
+    spec: str
+    name: str  # "default" for a default import
+
+
+class Namespace(msgspec.Struct, array_like=True, frozen=True, tag="ns"):
+    """``import * as m``, ``import m = require()``, ``const m = require()``: the module."""
+
+    spec: str
+
+
+class Param(msgspec.Struct, array_like=True, frozen=True, tag="param"):
+    """A parameter: its position, the member it is destructured from (``{onDone}``: that
+    key; ``[]`` for the whole argument) and the type its annotation names."""
+
+    position: int
+    path: list[str] = []
+    annotation: list[str] | None = None
+
+
+# -- closed forms (``passes`` and ``writes``: readable without the body) --------------------------
+class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):
+    """A parameter of the named function ``qual`` of this file."""
+
+    qual: str
+    position: int
+    path: list[str] = []
+
+
+class Get(msgspec.Struct, array_like=True, frozen=True, tag="g"):
+    """Members of a value that has no reference form: ``base.attrs[0].attrs[1]...``."""
+
+    base: Expr
+    attrs: list[str]
+
+
+class This(msgspec.Struct, array_like=True, frozen=True, tag="this"):
+    """``this`` inside class ``cls`` (an instance of it)."""
+
+    cls: str
+
+
+Expr = (
+    Str
+    | Template
+    | Ref
+    | Call
+    | New
+    | ObjectLit
+    | ArrayLit
+    | Fn
+    | AnonFn
+    | Require
+    | DynImport
+    | Lit
+    | Unknown
+    | Spread
+    | Import
+    | Namespace
+    | Param
+    | ParamOf
+    | Get
+    | This
+)
+
+
+# -- exports --------------------------------------------------------------------------------------
+class Local(msgspec.Struct, array_like=True, frozen=True, tag="local"):
+    """``export {name}``: the module-level binding ``name``."""
+
+    name: str
+
+
+class From(msgspec.Struct, array_like=True, frozen=True, tag="from"):
+    """``export {name} from "spec"``."""
+
+    spec: str
+    name: str
+
+
+# -- the file -------------------------------------------------------------------------------------
+class ClassInfo(msgspec.Struct, array_like=True, frozen=True):
+    bases: list[Expr]
+    methods: list[str]
+
+
+class Pass(msgspec.Struct, array_like=True, frozen=True):
+    """A call that hands values to its callee, closed over the file's local bindings."""
+
+    callee: Expr
+    how: int  # How
+    args: list[Expr]
+
+
+class Write(msgspec.Struct, array_like=True, frozen=True):
+    """``target.key = ...`` or ``delete target.key`` (``key`` None: a computed key, or
+    ``Object.assign(target, ...)``)."""
+
+    target: Expr
+    key: str | None
+
+
+class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
+    names: dict[str, Expr]
+    exports: dict[str, Expr | Local | From]
+    stars: list[str]
+    classes: dict[str, ClassInfo]
+    passes: list[Pass] = []
+    writes: list[Write] = []
+
+
+class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):
+    """``tsconfig*.json`` / ``jsconfig*.json``: ``extends`` (always a list), ``baseUrl`` and
+    ``paths`` (None when absent: an empty ``paths`` still overrides the one extended)."""
+
+    extends: list[str] = []
+    base_url: str | None = None
+    paths: dict[str, list[str]] | None = None
+
+
+class Package(msgspec.Struct, array_like=True, frozen=True, tag="package"):
+    """``package.json``: its name and entry points."""
+
+    name: str | None = None
+    entries: dict[str, str] = {}  # types, typings, module, main
+
+
+Interface = Module | TsConfig | Package
+
+
+class Scope(msgspec.Struct, array_like=True, frozen=True):
+    qual: str  # "" for the module and anonymous functions
+    kind: int  # ScopeKind
+    parent: int  # -1 for the module
+    line: int
+    end: int
+    at: int  # the line of the definition
+    this: str | None = None  # the class ``this`` is an instance of in this scope
+
+
+class ImportSite(msgspec.Struct, array_like=True, frozen=True):
+    kind: int  # ImportKind
+    spec: str
+    scope: int
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    type_only: bool
+
+
+class CallSite(msgspec.Struct, array_like=True, frozen=True):
+    scope: int
+    callee: Expr  # a Ref, or what a callee with no name is (Fn, AnonFn, Lit, Unknown)
+    how: int  # How
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    args: list[Expr] | None  # kept for calls that may be routes, mounts or HTTP clients
+
+
+class Body(msgspec.Struct, array_like=True, frozen=True):
+    scopes: list[Scope]
+    binds: dict[int, dict[str, Expr]]
+    imports: list[ImportSite]
+    calls: list[CallSite]
+    lines: dict[int, str]

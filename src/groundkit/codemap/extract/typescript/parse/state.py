@@ -1,0 +1,212 @@
+"""The state of one file's walk: scopes, bindings, import and call sites, and the records they
+become. The constructs of the language are handled by free functions over this state
+(``declarations.py``, ``variables.py``, ``modules.py``, ``calls.py``), which ``walker.py``
+puts in one table by node type."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.base import Clock
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.closure import may_hold_code
+from groundkit.codemap.extract.typescript.parse.expressions import UNKNOWN
+from groundkit.codemap.extract.typescript.parse.facts import ScopeKind
+from groundkit.codemap.extract.typescript.syntax import Columns, text_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["Handler", "Walk"]
+
+# A construct's handler: True when it walked the node itself, False to walk its children.
+Handler = Callable[["Walk", "Node"], bool]
+
+_PATTERN_HOLDERS = frozenset(
+    {
+        "object_pattern",
+        "array_pattern",
+        "pair_pattern",
+        "rest_pattern",
+        "assignment_pattern",
+        "object_assignment_pattern",
+    }
+)
+
+
+class Walk:
+    def __init__(
+        self, lines: list[str], handlers: dict[str, Handler], clock: Clock | None = None
+    ) -> None:
+        self.clock = clock if clock is not None else Clock(math.inf)
+        self.text_lines = lines
+        self.columns = Columns(lines)
+        self.handlers = handlers
+        self.scopes: list[f.Scope] = []
+        self.bindings: list[dict[str, f.Expr]] = []
+        self.reassigned: list[tuple[int, str]] = []
+        self.exports: dict[str, f.Expr | f.Local | f.From] = {}
+        self.stars: list[str] = []
+        self.classes: dict[str, f.ClassInfo] = {}
+        self.imports: list[f.ImportSite] = []
+        self.calls: list[f.CallSite] = []
+        self.passes: list[tuple[int, f.Expr, int, list[f.Expr]]] = []  # scope, callee, how, args
+        self.writes: list[tuple[int, f.Expr, str | None]] = []  # scope, target, key
+        self.lines: dict[int, str] = {}
+        self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
+        self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
+        self.table_methods: dict[str, str] = {}  # a table's method (qualname) -> the table
+        self._quals: dict[int, str] = {}  # node id -> qualname of a visited function or class
+        self._taken: set[str] = set()
+        self.current = -1
+        self.push("", ScopeKind.MODULE, None, None)
+
+    # -- the walk ---------------------------------------------------------------------------------
+    def visit(self, node: Node) -> None:
+        """Walk ``node``: each construct of interest by its handler, anything else through."""
+        handlers = self.handlers
+        stack: list[Node] = [node]
+        tick = self.clock.tick
+        while stack:
+            current = stack.pop()
+            tick()
+            handler = handlers.get(current.type)
+            if handler is None or not handler(self, current):
+                stack.extend(reversed(current.named_children))
+
+    def visit_children(self, node: Node | None) -> None:
+        if node is not None:
+            for child in node.named_children:
+                self.visit(child)
+
+    # -- scopes -----------------------------------------------------------------------------------
+    def push(self, qual: str, kind: ScopeKind, node: Node | None, this: str | None) -> int:
+        line = int(node.start_point[0]) + 1 if node is not None else 1
+        end = int(node.end_point[0]) + 1 if node is not None else max(1, len(self.text_lines))
+        self.scopes.append(f.Scope(qual, kind, self.current, line, end, line, this))
+        self.bindings.append({})
+        if node is not None:
+            self.note(line)
+        self.current = len(self.scopes) - 1
+        return self.current
+
+    def pop(self) -> None:
+        self.current = self.scopes[self.current].parent
+
+    def scope(self, index: int | None = None) -> f.Scope:
+        return self.scopes[self.current if index is None else index]
+
+    def named_scope(self, index: int) -> int:
+        """The scope whose node owns code in ``index``: anonymous functions are transparent."""
+        while self.scopes[index].kind == ScopeKind.ANON:
+            index = self.scopes[index].parent
+        return index
+
+    def qualified(self, name: str) -> str:
+        """``name`` inside the named scope the walk is in."""
+        owner = self.scopes[self.named_scope(self.current)].qual
+        return f"{owner}.{name}" if owner else name
+
+    def qualify(self, name: str, unique: bool = True) -> str:
+        """A node's qualified name: the second of the same name in a scope gets ``#2``."""
+        qual = self.qualified(name)
+        if unique and qual in self._taken:
+            n = 2
+            while f"{qual}#{n}" in self._taken:
+                n += 1
+            qual = f"{qual}#{n}"
+        self._taken.add(qual)
+        return qual
+
+    def this_class(self) -> str | None:
+        return self.scopes[self.current].this
+
+    def remember(self, node: Node, qual: str) -> None:
+        self._quals[node.id] = qual
+
+    def qual_of(self, node: Node) -> str | None:
+        return self._quals.get(node.id)
+
+    # -- bindings ---------------------------------------------------------------------------------
+    def binding_scope(self) -> int:
+        index = self.current
+        while self.scopes[index].kind == ScopeKind.CLASS:
+            index = self.scopes[index].parent
+        return index
+
+    def bind(self, name: str, value: f.Expr) -> None:
+        """A name bound in the current function: bound twice to different values, unknown."""
+        table = self.bindings[self.binding_scope()]
+        if name in table and table[name] != value:
+            table[name] = UNKNOWN
+        else:
+            table[name] = value
+
+    def is_bound(self, name: str) -> bool:
+        index = self.current
+        while index >= 0:
+            if name in self.bindings[index]:
+                return True
+            index = self.scopes[index].parent
+        return False
+
+    def reassign(self, name: str) -> None:
+        self.reassigned.append((self.binding_scope(), name))
+
+    def settle(self) -> None:
+        """A name assigned after its declaration holds more than one value: unknown."""
+        for scope, name in self.reassigned:
+            index = scope
+            while index >= 0 and name not in self.bindings[index]:
+                index = self.scopes[index].parent
+            if index >= 0:
+                self.bindings[index][name] = UNKNOWN
+
+    def pattern_names(self, node: Node | None) -> list[str]:
+        if node is None:
+            return []
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            return [text_of(node)]
+        if node.type not in _PATTERN_HOLDERS:
+            return []
+        out: list[str] = []
+        for child in node.named_children:
+            if node.type == "pair_pattern" and child == node.child_by_field_name("key"):
+                continue
+            if child == node.child_by_field_name("right"):  # a default value
+                continue
+            out.extend(self.pattern_names(child))
+        return out
+
+    # -- sites ------------------------------------------------------------------------------------
+    def note(self, line: int) -> None:
+        if 0 < line <= len(self.text_lines):
+            self.lines[line] = self.text_lines[line - 1]
+
+    def where(self, node: Node) -> tuple[int, int, int, int]:
+        (row, col), (end_row, end_col) = node.start_point, node.end_point
+        self.note(row + 1)
+        columns = self.columns
+        return row + 1, columns.col(row, col), end_row + 1, columns.col(end_row, end_col)
+
+    def add_call(
+        self,
+        callee: f.Expr,
+        how: f.How,
+        node: Node,
+        args: list[f.Expr] | None,
+        passed: list[f.Expr] | None = None,
+    ) -> None:
+        """A call site; ``args`` are kept with it, ``passed`` (every argument) make it a pass
+        site when one of them may be a function or an object (``closure.py``)."""
+        self.calls.append(f.CallSite(self.current, callee, how, *self.where(node), args))
+        if passed and any(may_hold_code(a) for a in passed):
+            self.passes.append((self.current, callee, how, passed))
+
+    def add_import(self, kind: f.ImportKind, spec: str, node: Node, type_only: bool) -> None:
+        self.imports.append(f.ImportSite(kind, spec, self.current, *self.where(node), type_only))
+
+    def add_write(self, target: f.Expr, key: str | None) -> None:
+        self.writes.append((self.current, target, key))

@@ -1,0 +1,166 @@
+"""Variables, object literals, assignments and CommonJS ``module.exports``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.declarations import function
+from groundkit.codemap.extract.typescript.parse.expressions import (
+    FUNCTIONS,
+    UNKNOWN,
+    key_of,
+    ref_of,
+    string_value,
+    summarise,
+    unwrap,
+)
+from groundkit.codemap.extract.typescript.parse.facts import ScopeKind
+from groundkit.codemap.extract.typescript.parse.state import Walk
+from groundkit.codemap.extract.typescript.syntax import text_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["assignment", "declarator", "member_write", "value"]
+
+
+def declarator(w: Walk, node: Node) -> None:
+    target = node.child_by_field_name("name")
+    init = node.child_by_field_name("value")
+    if target is None:
+        return
+    if target.type != "identifier":
+        _destructure(w, target, init)
+        return
+    name = text_of(target)
+    w.bind(name, value(w, init, name) if init is not None else UNKNOWN)
+
+
+def value(w: Walk, node: Node, name: str | None) -> f.Expr:
+    """Walk an expression that is bound to ``name``; returns what it holds."""
+    inner = unwrap(node)
+    if inner.type in FUNCTIONS:
+        qual = function(w, inner, name)
+        return f.Fn(qual) if qual else f.AnonFn()
+    if inner.type == "object" and name:
+        _object(w, inner, name)
+        return summarise(inner, w.qual_of, name=w.qualified(name))
+    w.visit(node)
+    summary = summarise(node, w.qual_of)
+    if isinstance(summary, f.Require | f.DynImport):
+        return f.Namespace(summary.spec)
+    return summary
+
+
+def _object(w: Walk, node: Node, prefix: str) -> None:
+    """``const api = {get() {}, post: () => 1}``: functions named ``api.get``, ``api.post``."""
+    table = w.qualified(prefix)
+    for child in node.named_children:
+        if child.type == "method_definition":
+            key = key_of(child.child_by_field_name("name"))
+            _method(w, child, f"{prefix}.{key}" if key else None, table)
+        elif child.type == "pair":
+            key = key_of(child.child_by_field_name("key"))
+            item = child.child_by_field_name("value")
+            if item is not None and key is not None and unwrap(item).type == "object":
+                _object(w, unwrap(item), f"{prefix}.{key}")
+            elif item is not None and key is not None and unwrap(item).type in FUNCTIONS:
+                _method(w, unwrap(item), f"{prefix}.{key}", table)
+            elif item is not None:
+                w.visit(item)
+        else:
+            w.visit(child)
+
+
+def _method(w: Walk, node: Node, name: str | None, table: str) -> None:
+    if node.type != "arrow_function":  # an arrow's `this` is the one around the literal
+        w.pending_tables[node.id] = table
+    function(w, node, name)
+
+
+def _destructure(w: Walk, target: Node, init: Node | None) -> None:
+    summary: f.Expr = UNKNOWN
+    if init is not None:
+        w.visit(init)
+        summary = summarise(init, w.qual_of)
+    spec = summary.spec if isinstance(summary, f.Require | f.DynImport) else None
+    if spec is None or target.type != "object_pattern":
+        for name in w.pattern_names(target):
+            w.bind(name, UNKNOWN)
+        return
+    for child in target.named_children:
+        if child.type == "shorthand_property_identifier_pattern":
+            w.bind(text_of(child), f.Import(spec, text_of(child)))
+        elif child.type == "pair_pattern":
+            key = key_of(child.child_by_field_name("key"))
+            names = w.pattern_names(child.child_by_field_name("value"))
+            for name in names:
+                w.bind(name, f.Import(spec, key) if key and len(names) == 1 else UNKNOWN)
+        else:
+            for name in w.pattern_names(child):
+                w.bind(name, UNKNOWN)
+
+
+def assignment(w: Walk, node: Node) -> bool:
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    if left is None or right is None:
+        return True
+    ref = ref_of(left) if left.type != "identifier" else None
+    if left.type == "identifier":
+        w.reassign(text_of(left))
+        w.visit(right)
+    elif ref and ref[0] in ("module", "exports") and w.scope().kind == ScopeKind.MODULE:
+        _commonjs(w, ref, right)
+    elif ref and ref[0] != "this" and "()" not in ref and unwrap(right).type in FUNCTIONS:
+        member_write(w, left)
+        function(w, unwrap(right), ".".join(ref))  # Foo.prototype.bar = function () {}
+    else:
+        member_write(w, left)
+        w.visit(left)
+        w.visit(right)
+    return True
+
+
+def member_write(w: Walk, target: Node) -> None:
+    """``table.key = ...``, ``table[k] = ...``, ``delete table.key``: that member of whatever
+    ``table`` is changes (``this`` in a class is the class's own business; in a method of a
+    table, the table's)."""
+    target = unwrap(target)
+    if target.type not in ("member_expression", "subscript_expression"):
+        return
+    holder = target.child_by_field_name("object")
+    ref = ref_of(holder) if holder is not None else None
+    if target.type == "member_expression":
+        key = key_of(target.child_by_field_name("property"))
+    else:
+        index = target.child_by_field_name("index")
+        key = string_value(index) if index is not None else None
+    if ref == ["this"]:  # in a table's own method, `this` is the table it is called on
+        table = w.table_methods.get(w.scope(w.named_scope(w.current)).qual)
+        if table is not None and w.this_class() is None:
+            w.add_write(f.ObjectLit({}, table), key)
+        return
+    if ref is None or ref[0] in ("this", "super"):
+        return
+    w.add_write(f.Ref(ref), key)
+
+
+def _commonjs(w: Walk, ref: list[str], right: Node) -> None:
+    path = ref[1:] if ref[0] == "module" else ["exports", *ref[1:]]
+    if path == ["exports"]:  # module.exports = ...
+        inner = unwrap(right)
+        if inner.type == "object":
+            _object(w, inner, "exports")
+            summary = summarise(inner, w.qual_of, name="exports")
+            assert isinstance(summary, f.ObjectLit)
+            w.exports.update(summary.fields)
+            w.exports["="] = summary
+            return
+        own = inner.child_by_field_name("name") if inner.type in FUNCTIONS else None
+        w.exports["="] = value(w, right, text_of(own) if own else "exports")
+    elif len(path) == 2 and path[0] == "exports":
+        w.exports[path[1]] = value(w, right, "exports." + path[1])
+    else:
+        w.visit(right)

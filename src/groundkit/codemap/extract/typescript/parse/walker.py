@@ -1,0 +1,113 @@
+"""The walk of one file: which function handles which node type, and the records at the end."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.base import Clock
+from groundkit.codemap.extract.typescript.parse import calls, modules, variables
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.closure import Closer
+from groundkit.codemap.extract.typescript.parse.declarations import function, klass
+from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN
+from groundkit.codemap.extract.typescript.parse.state import Handler, Walk
+from groundkit.codemap.extract.typescript.syntax import text_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["walk"]
+
+
+def walk(root: Node, lines: list[str], clock: Clock | None = None) -> tuple[f.Module, f.Body]:
+    """One file's interface and body."""
+    w = Walk(lines, HANDLERS, clock)
+    for child in root.children:
+        if child.type == "comment":
+            calls.reference_comment(w, child)
+    w.visit(root)
+    w.settle()
+    return _interface(w), _body(w)
+
+
+def _function_declaration(w: Walk, node: Node) -> bool:
+    function(w, node, text_of(node.child_by_field_name("name")), bind=True)
+    return True
+
+
+def _class_declaration(w: Walk, node: Node) -> bool:
+    klass(w, node, text_of(node.child_by_field_name("name")), bind=True)
+    return True
+
+
+def _function(w: Walk, node: Node) -> bool:
+    function(w, node, None)
+    return True
+
+
+def _declaration(w: Walk, node: Node) -> bool:
+    for declarator in node.named_children:
+        if declarator.type == "variable_declarator":
+            variables.declarator(w, declarator)
+    return True
+
+
+def _namespace(w: Walk, node: Node) -> bool:
+    ident = node.child_by_field_name("name")
+    if ident is not None and ident.type == "identifier":
+        w.bind(text_of(ident), f.Lit())
+    return False
+
+
+def _loop_or_catch(w: Walk, node: Node) -> bool:
+    target = node.child_by_field_name("left") or node.child_by_field_name("parameter")
+    for bound in w.pattern_names(target):
+        w.bind(bound, UNKNOWN)
+    return False
+
+
+def _skip(w: Walk, node: Node) -> bool:
+    return True
+
+
+HANDLERS: dict[str, Handler] = {
+    "import_statement": modules.import_statement,
+    "export_statement": modules.export_statement,
+    "function_declaration": _function_declaration,
+    "generator_function_declaration": _function_declaration,
+    "class_declaration": _class_declaration,
+    "abstract_class_declaration": _class_declaration,
+    **dict.fromkeys(FUNCTIONS, _function),
+    "method_definition": _function,
+    "lexical_declaration": _declaration,
+    "variable_declaration": _declaration,
+    "assignment_expression": variables.assignment,
+    "augmented_assignment_expression": calls.update,
+    "unary_expression": calls.delete,
+    "call_expression": calls.call,
+    "new_expression": calls.call,
+    "decorator": calls.decorator,
+    "enum_declaration": _namespace,
+    "internal_module": _namespace,
+    "module": _namespace,
+    "for_in_statement": _loop_or_catch,
+    "catch_clause": _loop_or_catch,
+    "interface_declaration": _skip,
+    "type_alias_declaration": _skip,
+    "comment": _skip,
+}
+
+
+def _interface(w: Walk) -> f.Module:
+    closer = Closer(w.scopes, w.bindings)
+    passes = [
+        f.Pass(closer.close(callee, scope), how, [closer.close(a, scope) for a in args])
+        for scope, callee, how, args in w.passes
+    ]
+    writes = [f.Write(closer.close(target, scope), key) for scope, target, key in w.writes]
+    return f.Module(w.bindings[0], w.exports, w.stars, w.classes, passes, writes)
+
+
+def _body(w: Walk) -> f.Body:
+    binds = {i: b for i, b in enumerate(w.bindings) if i and b}
+    return f.Body(w.scopes, binds, w.imports, w.calls, w.lines)

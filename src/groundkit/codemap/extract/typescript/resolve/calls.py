@@ -1,0 +1,163 @@
+"""A call site's edges: what its callee is, how it was reached (the provenance), or why it is
+counted as unresolved.
+
+The callee is evaluated where the call is (``values/evaluate.py``). A parameter's value comes
+from the function's call sites (``values/flow.py``): each function or class of the repository
+it may hold is an edge (``ts-argument``); when some caller gives it an unknown value, or the
+function is handed to code outside the repository, the call is unresolved and has no edge.
+A member of an object literal bound to a name is ``ts-table``, unless some code changes that
+member (then it is unresolved).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.objects import (
+    Anon,
+    Def,
+    Ext,
+    Feed,
+    Global,
+    Inst,
+    Lit,
+    Mod,
+    Obj,
+    Scope,
+    Str,
+    Value,
+    Web,
+    node_key,
+)
+from groundkit.codemap.extract.typescript.web import WebFacts
+from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey
+from groundkit.codemap.model import Provenance as P
+
+__all__ = ["CallingFile", "resolve_call"]
+
+_NOT_COUNTED = (Ext, Global, Lit, Str, Web, Anon)  # the runtime's or a package's: not unresolved
+
+
+class CallingFile(Protocol):
+    """What resolving a call needs of the file it is in (``graph.TypeScriptFile``)."""
+
+    path: str
+    ev: Evaluator
+    flow: Flow
+    web: WebFacts
+    graph: FileGraph
+
+    def location(
+        self, line: int, col: int = 0, end_line: int = 0, end_col: int = 0
+    ) -> Location: ...
+
+    def caller(self, scope: int) -> NodeKey: ...
+
+    def edge(
+        self,
+        kind: EdgeKind,
+        source: NodeKey,
+        target: NodeKey,
+        provenance: P,
+        where: Location,
+        line: int,
+        flags: frozenset[EdgeFlag] = frozenset(),
+    ) -> None: ...
+
+
+def resolve_call(file: CallingFile, site: f.CallSite) -> None:
+    where = file.location(site.line, site.col, site.end_line, site.end_col)
+    caller = file.caller(site.scope)
+    callee = site.callee
+    if not isinstance(callee, f.Ref):
+        if not isinstance(callee, f.Fn | f.AnonFn | f.Lit):
+            file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
+        return
+    ref = callee.parts
+    context: Scope = (file.path, site.scope)
+    if ref[0] == "super":
+        _super(file, ref, context, caller, where)
+        return
+    ev = file.ev
+    receiver = ev.reference(ref[:-1], context) if len(ref) > 1 else None
+    value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
+    file.web.call(ref, receiver, value, site.args, context, caller, where)
+    if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
+        value = ev.export(value.path, "=")
+    if isinstance(value, Feed):
+        _through_parameter(file, value, site.how, caller, where)
+        return
+    if isinstance(value, _NOT_COUNTED):
+        return
+    target = _target(file, value, site.how)
+    if target is None:
+        file.graph.unresolved += 1
+        return
+    if isinstance(value, Def) and value.kind == "class":
+        provenance = P.TS_NEW
+    elif ref[0] == "this":
+        provenance = P.TS_THIS
+    elif isinstance(receiver, Inst):
+        provenance = P.TS_INSTANCE
+    elif isinstance(receiver, Obj):
+        provenance = P.TS_TABLE
+    else:
+        provenance = P.TS_NEW if site.how == How.NEW else P.TS_CALL
+    file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
+
+
+def _target(file: CallingFile, value: Value, how: int) -> Def | None:
+    """What calling ``value`` runs: a function or method; a class's constructor with ``new``
+    (the class itself when no in-repository base has one)."""
+    if not isinstance(value, Def):
+        return None
+    if value.kind != "class":
+        return value
+    return file.ev.classes.constructor(value) if how == How.NEW else None
+
+
+def _through_parameter(
+    file: CallingFile, feed: Feed, how: int, caller: NodeKey, where: Location
+) -> None:
+    values = file.flow.feeds(feed)
+    if not values:  # unknown, or nothing known calls the function with it
+        file.graph.unresolved += 1
+        return
+    targets = []
+    for given in values:
+        value = file.ev.export(given.path, "=") if isinstance(given, Mod) else given
+        target = _target(file, value, how)
+        if target is not None:
+            targets.append(target)
+        elif not isinstance(value, _NOT_COUNTED):
+            file.graph.unresolved += 1  # an instance or object called: not a function
+            return
+    for target in sorted(targets, key=lambda d: (d.path, d.qual)):
+        file.edge(EdgeKind.CALLS, caller, node_key(target), P.TS_ARGUMENT, where, where.line)
+
+
+def _super(
+    file: CallingFile, ref: list[str], context: Scope, caller: NodeKey, where: Location
+) -> None:
+    classes = file.ev.classes
+    cls = file.ev.this_class(context)
+    bases = classes.bases(cls) if cls is not None else []
+    target: Def | None = None
+    if bases and len(ref) == 1:
+        target = classes.constructor(bases[0])  # super(...)
+    elif bases and len(ref) == 2:
+        found = classes.method(bases[0], ref[1])
+        target = found[0] if found is not None else None
+    if target is None:
+        if cls is not None and not classes.has_bases(cls):
+            return  # no base at all: nothing to call
+        if not bases and cls is not None:
+            return  # a base outside the repository (React.Component): the package's
+        file.graph.unresolved += 1
+        return
+    file.edge(EdgeKind.CALLS, caller, node_key(target), P.TS_SUPER, where, where.line)

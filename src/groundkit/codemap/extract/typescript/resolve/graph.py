@@ -1,0 +1,128 @@
+"""One TypeScript/JavaScript file's facts, resolved against the rest of the repository, as nodes
+and edges: modules, functions, classes and methods; imports, inheritance, containment; calls
+(``calls.py``); routes and HTTP client calls (``web``)."""
+
+from __future__ import annotations
+
+from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.extract.resolver import FileResolver
+from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
+from groundkit.codemap.extract.typescript.resolve.calls import resolve_call
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.objects import (
+    Def,
+    Ext,
+    Mod,
+    module_key,
+    node_key,
+)
+from groundkit.codemap.extract.typescript.web import WebFacts
+from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind
+from groundkit.codemap.model import Provenance as P
+
+__all__ = ["FLOW_KEY", "TypeScriptFile"]
+
+# The key every source file provides for the value flow: a file that read other files' pass
+# sites or member writes is resolved again when any file's interface changes.
+FLOW_KEY = "ts:#flow"
+
+_KINDS = {
+    ScopeKind.CLASS: NodeKind.CLASS,
+    ScopeKind.FUNCTION: NodeKind.FUNCTION,
+    ScopeKind.METHOD: NodeKind.METHOD,
+}
+_IMPORTS = {
+    ImportKind.IMPORT: P.TS_IMPORT,
+    ImportKind.EXPORT: P.TS_IMPORT,
+    ImportKind.REQUIRE: P.TS_REQUIRE,
+    ImportKind.DYNAMIC: P.TS_DYNAMIC_IMPORT,
+    ImportKind.REFERENCE: P.TS_REFERENCE,
+}
+
+
+class TypeScriptFile(FileResolver):
+    language = "typescript"
+
+    def __init__(self, ev: Evaluator, flow: Flow, path: str) -> None:
+        self.body = ev.start(path)
+        super().__init__(path, self.body.lines)
+        self.ev = ev
+        self.flow = flow
+        self.keys: list[NodeKey | None] = []
+        self.web = WebFacts(ev, self.text)
+
+    def run(self) -> FileGraph:
+        self.flow.consulted = False
+        self._nodes()
+        self._imports()
+        self._inherits()
+        for site in self.body.calls:
+            resolve_call(self, site)
+        graph = self.finish()
+        self.web.finish(graph)
+        deps = {d for d in self.ev.deps if d != "ts:" + self.path}
+        if self.flow.consulted:
+            deps.add(FLOW_KEY)
+        graph.depends_on = frozenset(deps)
+        return graph
+
+    def caller(self, scope: int) -> NodeKey:
+        """The node a scope's code belongs to: an anonymous function's is the one around it."""
+        key = self.keys[scope]
+        while key is None:
+            scope = self.body.scopes[scope].parent
+            key = self.keys[scope]
+        return key
+
+    # -- nodes and containment --------------------------------------------------------------------
+    def _nodes(self) -> None:
+        scopes = self.body.scopes
+        module = module_key(self.path)
+        self.node(module, 1, scopes[0].end)
+        self.keys.append(module)
+        seen = {module}
+        for scope in scopes[1:]:
+            kind = _KINDS.get(ScopeKind(scope.kind))
+            if kind is None:
+                self.keys.append(None)
+                continue
+            key = NodeKey(kind, f"{module.qualname}.{scope.qual}", self.path)
+            self.keys.append(key)
+            if key in seen:
+                continue  # a getter and its setter: one node
+            seen.add(key)
+            self.node(key, scope.line, scope.end)
+            self.defines(self.caller(scope.parent), key, scope.at)
+
+    # -- imports ----------------------------------------------------------------------------------
+    def _imports(self) -> None:
+        source = self.keys[0]
+        assert source is not None
+        for site in self.body.imports:
+            target = self.ev.resolve(self.path, site.spec)
+            if isinstance(target, Mod):
+                key = module_key(target.path)
+            elif isinstance(target, Ext):
+                key = self.external(target.package)
+            else:
+                continue  # a file of the repository that is not there (or not code): no edge
+            flags = set()
+            if site.type_only:
+                flags.add(EdgeFlag.TYPE_CHECKING)  # `import type`: erased at compile time
+            if site.scope != 0:
+                flags.add(EdgeFlag.LAZY)
+            where = self.location(site.line, site.col, site.end_line, site.end_col)
+            provenance = _IMPORTS[ImportKind(site.kind)]
+            self.edge(EdgeKind.IMPORTS, source, key, provenance, where, site.line, frozenset(flags))
+
+    # -- classes ----------------------------------------------------------------------------------
+    def _inherits(self) -> None:
+        for index, scope in enumerate(self.body.scopes):
+            if scope.kind != ScopeKind.CLASS:
+                continue
+            source = self.keys[index]
+            assert source is not None
+            for base in self.ev.classes.bases(Def(self.path, scope.qual, "class")):
+                where = self.location(scope.at)
+                self.edge(EdgeKind.INHERITS, source, node_key(base), P.TS_EXTENDS, where, scope.at)

@@ -1,0 +1,302 @@
+"""What a name or expression holds, across files: imports followed through re-exports (``export
+... from``, ``export *``, CommonJS ``module.exports``), classes through their in-repository bases
+(``classes.py``), object literals member by member.
+
+Nothing is guessed: a name whose value depends on run time (a variable assigned twice, a member
+of something unknown) is ``Unknown``, and a call through it is counted as unresolved by the
+caller of this module. A parameter is a ``Feed``: what it holds is known only from the
+function's call sites, which ``flow.py`` reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from groundkit.codemap.extract.base import Project
+from groundkit.codemap.extract.typescript.layout import Layout, module_name
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
+from groundkit.codemap.extract.typescript.values.classes import Classes
+from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, construct
+from groundkit.codemap.extract.typescript.values.objects import (
+    Anon,
+    Def,
+    Ext,
+    Feed,
+    Global,
+    Inst,
+    Lit,
+    Mod,
+    Obj,
+    Scope,
+    Str,
+    Unknown,
+    Value,
+    Web,
+)
+
+__all__ = ["Evaluator"]
+
+_DEPTH = 40
+_EXPORTED = (f.Local, f.From, f.Namespace)
+
+
+class Evaluator:
+    def __init__(self, project: Project, layout: Layout) -> None:
+        self.project = project
+        self.layout = layout
+        self.deps: set[str] = set()  # keys of the files consulted (``ts:`` + path)
+        self.classes = Classes(self.interface, self.value)
+        # Whether a member of a table may have been changed (``flow.Tables`` answers).
+        self.opened: Callable[[Obj, str], bool] = lambda table, key: False
+        self._interfaces: dict[str, f.Module] = {}
+        self._body: tuple[str, f.Body] | None = None
+        self._depth = 0
+
+    # -- facts ------------------------------------------------------------------------------------
+    def interface(self, path: str) -> f.Module:
+        self.deps.add("ts:" + path)
+        found = self._interfaces.get(path)
+        if found is None:
+            facts = self.project.facts(path).interface
+            found = facts if isinstance(facts, f.Module) else f.Module({}, {}, [], {})
+            self._interfaces[path] = found
+        return found
+
+    def start(self, path: str) -> f.Body:
+        """Resolve ``path`` next: its body is read (only that file's)."""
+        self.deps = set()
+        body = self.project.facts(path).body
+        assert isinstance(body, f.Body)
+        self._body = (path, body)
+        return body
+
+    def body_of(self, path: str) -> f.Body | None:
+        if self._body is not None and self._body[0] == path:
+            return self._body[1]
+        return None
+
+    def resolve(self, importer: str, spec: str) -> Value:
+        found = self.layout.resolve(importer, spec)
+        self.deps.update("ts:" + p for p in found.consulted)
+        if found.target is not None:
+            self.deps.add("ts:" + found.target)
+            return Mod(found.target)
+        if found.external is not None:
+            return Ext(found.external)
+        return Unknown()
+
+    # -- names ------------------------------------------------------------------------------------
+    def lookup(self, scope: Scope, name: str) -> Value:
+        path, index = scope
+        body = self.body_of(path)
+        while body is not None and index > 0:
+            table = body.binds.get(index)
+            if table and name in table:
+                return self.value(table[name], (path, index), name)
+            index = body.scopes[index].parent
+        names = self.interface(path).names
+        if name in names:
+            return self.value(names[name], (path, 0), name)
+        return Global(name)
+
+    def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:
+        """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
+        if (path, name) in seen or len(seen) > _DEPTH:
+            return Unknown()
+        seen = seen | {(path, name)}
+        iface = self.interface(path)
+        found = iface.exports.get(name)
+        if found is None and name == "default":
+            found = iface.exports.get("=")
+        if found is not None:
+            return self._exported(path, found, seen)
+        for spec in iface.stars:
+            if name == "default":
+                break
+            target = self.resolve(path, spec)
+            if isinstance(target, Mod):
+                value = self.export(target.path, name, seen)
+                if not isinstance(value, Unknown):
+                    return value
+        return Unknown()
+
+    def _exported(
+        self, path: str, found: f.Expr | f.Local | f.From, seen: frozenset[tuple[str, str]]
+    ) -> Value:
+        if isinstance(found, f.Local):
+            names = self.interface(path).names
+            return (
+                self.value(names[found.name], (path, -1), found.name)
+                if found.name in names
+                else Unknown()
+            )
+        if isinstance(found, f.From):
+            target = self.resolve(path, found.spec)
+            if isinstance(target, Mod):
+                return self.export(target.path, found.name, seen)
+            return Ext(target.package, (found.name,)) if isinstance(target, Ext) else Unknown()
+        return self.value(found, (path, -1))
+
+    # -- expressions ------------------------------------------------------------------------------
+    def value(self, expr: f.Expr, scope: Scope, name: str | None = None) -> Value:
+        if self._depth > _DEPTH:
+            return Unknown()
+        self._depth += 1
+        try:
+            return self._value(expr, scope, name)
+        finally:
+            self._depth -= 1
+
+    def _value(self, expr: f.Expr, scope: Scope, name: str | None) -> Value:
+        path = scope[0]
+        if isinstance(expr, f.Ref):
+            return self.reference(expr.parts, scope)
+        if isinstance(expr, f.Fn):
+            return self.classes.definition(path, expr.qual)
+        if isinstance(expr, f.Import):
+            target = self.resolve(path, expr.spec)
+            if isinstance(target, Mod):
+                return self.export(target.path, expr.name)
+            if isinstance(target, Ext):
+                return Ext(target.package, () if expr.name == "default" else (expr.name,))
+            return target
+        if isinstance(expr, f.Namespace | f.Require | f.DynImport):
+            return self.resolve(path, expr.spec)
+        if isinstance(expr, f.Call | f.New):
+            return self._call(expr, scope, name)
+        if isinstance(expr, f.ObjectLit):
+            return Obj(path, expr.name, expr.fields)
+        if isinstance(expr, f.Str | f.Template):
+            return self.text(expr, scope) or Unknown()
+        if isinstance(expr, f.Param):
+            return self._param(expr, scope)
+        if isinstance(expr, f.ParamOf):
+            return Feed(self.classes.definition(path, expr.qual), expr.position, tuple(expr.path))
+        if isinstance(expr, f.Get):
+            return self.apply(self.value(expr.base, scope), expr.attrs, scope)
+        if isinstance(expr, f.This):
+            return Inst(Def(path, expr.cls, "class"))
+        if isinstance(expr, f.Lit | f.ArrayLit):
+            return Lit()
+        if isinstance(expr, f.AnonFn):
+            return Anon()
+        return Unknown()
+
+    def reference(self, ref: list[str], scope: Scope) -> Value:
+        head = ref[0]
+        if head == "this":
+            cls = self.this_class(scope)
+            value: Value = Inst(cls) if cls is not None else Unknown()
+        elif head == "super":
+            return Unknown()  # only as a callee (``resolve/graph.py``)
+        else:
+            value = self.lookup(scope, head)
+        return self.apply(value, ref[1:], scope)
+
+    def apply(self, value: Value, rest: list[str], scope: Scope) -> Value:
+        for part in rest:
+            if part == "()":
+                value = (
+                    Ext(value.package, (*value.attrs, "()"))
+                    if isinstance(value, Ext)
+                    else (value if isinstance(value, Global | Lit) else Unknown())
+                )
+            elif part == "new":
+                value = (
+                    Inst(value)
+                    if isinstance(value, Def) and value.kind == "class"
+                    else (value if isinstance(value, Ext | Global) else Unknown())
+                )
+            else:
+                value = self.attribute(value, part)
+        return value
+
+    def attribute(self, value: Value, name: str) -> Value:
+        if isinstance(value, Mod):
+            return self.export(value.path, name)
+        if isinstance(value, Ext):
+            return Ext(value.package, (*value.attrs, name))
+        if isinstance(value, Web):
+            return Ext(value.role, (name,))
+        if isinstance(value, Global):
+            return Global(f"{value.name}.{name}")  # window.fetch
+        if isinstance(value, Lit | Str):
+            return Lit()
+        if isinstance(value, Obj):
+            member = value.fields.get(name)
+            if member is None or self.opened(value, name):
+                return Unknown()
+            return self.value(member, (value.path, -1), name)
+        if isinstance(value, Feed):
+            return Feed(value.func, value.position, (*value.path, name))
+        if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
+            found = self.classes.method(cls, name)
+            return found[0] if found is not None else Unknown()
+        return Unknown()
+
+    def _call(self, expr: f.Call | f.New, scope: Scope, name: str | None) -> Value:
+        if expr.ref is None:
+            return Unknown()
+        how = How.NEW if isinstance(expr, f.New) else How.CALL
+        callee = self.reference(expr.ref, scope)
+        router = self.router_id(scope, name)
+        web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
+        if web is not None:
+            return web
+        return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
+
+    def _param(self, param: f.Param, scope: Scope) -> Value:
+        if param.annotation:
+            typed = self.reference(param.annotation, scope)
+            if isinstance(typed, Ext) and (typed.package, typed.attrs) in ANNOTATED:
+                role = ANNOTATED[(typed.package, typed.attrs)]
+                return Web(role, self.router_id(scope, f"#{param.position}"))
+        body = self.body_of(scope[0])
+        owner = body.scopes[scope[1]] if body is not None and scope[1] > 0 else None
+        if owner is None or owner.kind not in (ScopeKind.FUNCTION, ScopeKind.METHOD):
+            return Unknown()  # an anonymous function's parameter: no call site names it
+        func = self.classes.definition(scope[0], owner.qual)
+        return Feed(func, param.position, tuple(param.path))
+
+    def text(self, expr: f.Expr | str | None, scope: Scope) -> Str | None:
+        """A string expression in pieces, names of string constants folded in."""
+        if isinstance(expr, f.Str):
+            return Str((expr.text,))
+        if isinstance(expr, f.Ref):
+            value = self.reference(expr.parts, scope)
+            return value if isinstance(value, Str) else None
+        if not isinstance(expr, f.Template):
+            return None
+        pieces: list[str | None] = []
+        for part in expr.parts:
+            if isinstance(part, str):
+                pieces.append(part)
+                continue
+            inner = self.text(part, scope)
+            pieces.extend(inner.pieces if inner is not None else (None,))
+        return Str(tuple(pieces))
+
+    # -- classes and routers ----------------------------------------------------------------------
+    def this_class(self, scope: Scope) -> Def | None:
+        body = self.body_of(scope[0])
+        if body is None or scope[1] < 0:
+            return None
+        cls = body.scopes[scope[1]].this
+        return Def(scope[0], cls, "class") if cls else None
+
+    def router_id(self, scope: Scope, name: str | None) -> str:
+        """The stable name of the variable an app or router is bound to: ``ts:<module>:<name>``."""
+        path, index = scope
+        body = self.body_of(path)
+        owner = body.scopes[index].qual if body is not None and index > 0 else ""
+        local = f"{owner}.{name}" if owner and name else name or owner
+        return f"ts:{module_name(path)}:{local}"
+
+
+def _class_of(value: Value) -> Def | None:
+    if isinstance(value, Inst):
+        return value.cls
+    if isinstance(value, Def) and value.kind == "class":
+        return value
+    return None

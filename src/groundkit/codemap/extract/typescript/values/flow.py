@@ -1,0 +1,279 @@
+"""Value flow across the repository: what a parameter is given.
+
+Every file's interface lists its pass sites (calls that hand values to their callee, closed
+over local bindings). Read once per run (``Index``), they answer **what a parameter holds**
+(``feeds``): the arguments at that position in every call site of the function, and in every
+call site of a parameter the function is passed into (``apply(f)`` where ``apply(fn)`` calls
+``fn(x)``), positionally or as a member of an options object (``run({onDone: f})`` with
+``run({onDone})`` or ``opts.onDone()``).
+
+A parameter is unknown (``None``) when some caller gives it an unknown value (a call's result,
+a reassigned name, a parameter that is itself unknown, a value of the runtime or of a package:
+``registry.get(key)``, ``window.handler``...), when no call site in the repository hands the
+function anything (it is called from outside, if at all), or when the function is handed to
+code outside the repository (``app.get("/", handler)``, ``[1].map(f)``, ``setTimeout(f)``) or to
+a callee that is not known. Whether a table's member changed is ``tables.py``'s question.
+
+Not followed (their calls are missed, never guessed): a function that leaves through a
+return value, an array, a field of an object that is not an argument, or a parameter stored
+on ``this``; a function's callers outside the repository (an exported function of a library).
+Bounds: ``DEPTH`` nested parameters, ``MAX_VALUES`` values per parameter; a parameter past
+either holds ``None`` and the bound is counted (``bounds_hit``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.objects import (
+    Def,
+    Ext,
+    Feed,
+    Global,
+    Lit,
+    Obj,
+    Unknown,
+    Value,
+)
+
+__all__ = ["DEPTH", "MAX_VALUES", "Flow", "handed_tables"]
+
+DEPTH = 8
+MAX_VALUES = 32
+Param = tuple[Def, int]  # a function and a parameter position
+# Arguments that may hand over a function, a parameter or a table (a call's result may too,
+# but it is unknown: never followed).
+_MAY_BE_OURS = (f.Ref, f.Get, f.Fn, f.ParamOf, f.ObjectLit, f.Import, f.Namespace)
+Target = Def | Feed  # what a value is passed into or called through
+
+
+@dataclass(slots=True)
+class Site:
+    path: str
+    record: f.Pass
+    callee: Value
+    args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
+    spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
+
+
+@dataclass(slots=True)
+class Index:
+    calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
+    tables: set[tuple[str, str]] = field(default_factory=set)  # tables handed as arguments
+    # A function or parameter -> where it is handed on: (site, position, member of the argument)
+    passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+
+
+class Flow:
+    def __init__(self, ev: Evaluator, sources: list[str]) -> None:
+        self.ev = ev
+        self.sources = sources
+        self.consulted = False  # set when the whole repository was read for the current file
+        self.building = False  # the index is being read: questions that need it cannot wait
+        self.bounds_hit = 0
+        self._index: Index | None = None
+        self._params: dict[Param, frozenset[Value] | None] = {}
+
+    # -- parameters -------------------------------------------------------------------------------
+    def feeds(self, feed: Feed) -> set[Value] | None:
+        """What ``feed`` may hold at run time; None when something unknown may reach it."""
+        self.consulted = True
+        given = self._param((feed.func, feed.position), frozenset())
+        if given is None:
+            return None
+        out: set[Value] = set()
+        for value in given:
+            reached = self.ev.apply(value, list(feed.path), (feed.func.path, -1))
+            if isinstance(reached, Unknown | Feed):
+                return None
+            out.add(reached)
+        return out
+
+    def _param(self, param: Param, stack: frozenset[Param]) -> frozenset[Value] | None:
+        top = not stack
+        if top and param in self._params:
+            return self._params[param]
+        if param in stack:
+            return frozenset()  # a call of itself adds nothing its other callers do not give
+        if len(stack) >= DEPTH:
+            self.bounds_hit += 1
+            return None
+        found = self._given(param, stack | {param})
+        if found is not None and len(found) > MAX_VALUES:
+            self.bounds_hit += 1
+            found = None
+        if top:  # a nested answer may lack what the outer query is collecting: not kept
+            self._params[param] = found
+        return found
+
+    def _given(self, param: Param, stack: frozenset[Param]) -> frozenset[Value] | None:
+        func, position = param
+        reached = self._reached(func, stack)
+        if reached is None:
+            return None  # handed to code outside the repository, or to a callee not known
+        out: set[Value] = set()
+        called = False
+        targets: list[Target] = [func, *reached]
+        for target in targets:
+            for site in self.index().calls.get(target, []):
+                called = True
+                if 0 <= site.spread <= position:
+                    return None
+                if position >= len(site.record.args):
+                    continue  # not given: undefined, nothing to call
+                held = self._expand(self._argument(site, position), stack)
+                if held is None:
+                    return None
+                out |= held
+        return frozenset(out) if called else None  # no call site: called from outside, if at all
+
+    def _expand(self, value: Value, stack: frozenset[Param]) -> frozenset[Value] | None:
+        if isinstance(value, Unknown):
+            return None
+        if not isinstance(value, Feed):
+            return frozenset({value})
+        given = self._param((value.func, value.position), stack)
+        if given is None:
+            return None
+        out = set()
+        for held in given:
+            reached = self.ev.apply(held, list(value.path), (value.func.path, -1))
+            if isinstance(reached, Unknown):
+                return None
+            out.add(reached)
+        return frozenset(out)
+
+    def _reached(self, func: Def, stack: frozenset[Param]) -> list[Feed] | None:
+        """The parameters ``func`` is handed into, directly or on through other parameters;
+        None when it is handed to something that is not a function of the repository."""
+        out: list[Feed] = []
+        todo: list[Target] = [func]
+        while todo:
+            current = todo.pop()
+            for site, position, member in self._handed(current):
+                callees = self._callees(site, stack) if position >= 0 else None
+                if callees is None:
+                    return None
+                for callee in callees:
+                    feed = Feed(callee, position, member)
+                    if feed not in out and len(out) < MAX_VALUES * 4:
+                        out.append(feed)
+                        todo.append(feed)
+        return out
+
+    def _handed(self, target: Target) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
+        passed = self.index().passed
+        yield from passed.get(target, [])
+        if isinstance(target, Feed):  # opts.onDone is in opts: where opts goes, it goes too
+            for cut in range(len(target.path)):
+                whole = Feed(target.func, target.position, target.path[:cut])
+                for site, position, member in passed.get(whole, []):
+                    yield site, position, (*member, *target.path[cut:])
+
+    def _callees(self, site: Site, stack: frozenset[Param]) -> list[Def] | None:
+        """The functions a site's callee may be; None when it is not known to be ours."""
+        callee = _callable(self.ev, site.callee, site.record.how)
+        if isinstance(callee, Def):
+            return [callee]
+        if isinstance(callee, Feed):
+            given = self._expand(callee, stack)
+            if given is None:
+                return None
+            out = [_callable(self.ev, v, site.record.how) for v in given]
+            return [d for d in out if isinstance(d, Def)] if all(out) else None
+        return None
+
+    # -- the index --------------------------------------------------------------------------------
+    def _argument(self, site: Site, position: int) -> Value:
+        found = site.args.get(position)
+        if found is None:
+            arg = site.record.args[position]
+            found = site.args[position] = _given(arg, self.ev.value(arg, (site.path, -1)))
+        return found
+
+    def index(self) -> Index:
+        assert not self.building, "the index is read once, not from inside its own reading"
+        if self._index is None:
+            saved, self.ev.deps = self.ev.deps, set()
+            self.building = True
+            try:
+                self._index = self._build()
+            finally:
+                self.ev.deps = saved
+                self.building = False
+        return self._index
+
+    def _build(self) -> Index:
+        index = Index()
+        ev = self.ev
+        for path in self.sources:
+            for record in ev.interface(path).passes:
+                site = Site(path, record, ev.value(record.callee, (path, -1)))
+                called = _callable(ev, site.callee, record.how)
+                if isinstance(called, Def | Feed):
+                    index.calls[called].append(site)
+                for position, arg in enumerate(record.args):
+                    if isinstance(arg, f.Spread) and site.spread < 0:
+                        site.spread = position
+                    if not isinstance(arg, _MAY_BE_OURS):
+                        continue  # a call's result, unknown: gives nothing that can be passed on
+                    value = self._argument(site, position)
+                    at = position if site.spread < 0 else -1  # behind a spread: anywhere
+                    for held, member in _held(ev, value):
+                        index.passed[held].append((site, at, member))
+                    index.tables.update(handed_tables(ev, value))
+        return index
+
+
+def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
+    """What calling ``value`` runs: a function or method, a class's constructor (``new``), or
+    a parameter's values; None for anything else."""
+    if isinstance(value, Feed):
+        return value
+    if not isinstance(value, Def):
+        return None
+    if value.kind != "class":
+        return value if how != How.NEW else None
+    return ev.classes.constructor(value) if how == How.NEW else None
+
+
+def _given(arg: f.Expr, value: Value) -> Value:
+    """What an argument gives a parameter. A value of the runtime's or a package's (``Map.get``
+    may return one of ours, ``window.handler`` be one) and a literal's member or a call's result
+    (``[a, b].find(...)``) are not known: only a literal as written is known not to be ours."""
+    if isinstance(value, Global | Ext):
+        return Unknown()
+    if isinstance(value, Lit) and not isinstance(arg, f.Lit | f.ArrayLit):
+        return Unknown()
+    return value
+
+
+def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
+    """The named tables an argument hands over: itself, or an options object's members."""
+    if isinstance(value, Obj):
+        if value.name:
+            yield value.path, value.name
+        for key, member in value.fields.items():
+            if isinstance(member, f.Ref | f.ObjectLit):
+                inner = ev.attribute(value, key)
+                if isinstance(inner, Obj) and inner.name:
+                    yield inner.path, inner.name
+
+
+def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
+    """The functions and parameters an argument hands over: itself, or an options object's
+    members (one level)."""
+    if isinstance(value, Def | Feed):
+        yield value, ()
+    elif isinstance(value, Obj):
+        for key in value.fields:
+            member = ev.attribute(value, key)
+            if isinstance(member, Def | Feed):
+                yield member, (key,)

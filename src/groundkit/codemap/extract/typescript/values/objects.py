@@ -1,0 +1,147 @@
+"""What a TypeScript expression is known to hold, as far as static reading can tell."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from groundkit.codemap.extract.typescript.layout import module_name
+from groundkit.codemap.extract.typescript.parse.facts import Expr
+from groundkit.codemap.model import NodeKey, NodeKind
+
+__all__ = [
+    "Anon",
+    "Def",
+    "Ext",
+    "Feed",
+    "Global",
+    "Inst",
+    "Lit",
+    "Mod",
+    "Obj",
+    "Scope",
+    "Str",
+    "Unknown",
+    "Value",
+    "Web",
+    "module_key",
+    "node_key",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Def:
+    """A function, class or method defined in the repository: ``qual`` inside ``path``."""
+
+    path: str
+    qual: str
+    kind: str  # function, class, method
+
+
+@dataclass(frozen=True, slots=True)
+class Mod:
+    """A module of the repository (a namespace import, ``require()``)."""
+
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ext:
+    """Something from a package outside the repository: ``axios`` + ``("create", "()")``."""
+
+    package: str
+    attrs: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return ".".join((self.package, *self.attrs))
+
+
+@dataclass(frozen=True, slots=True)
+class Inst:
+    """An instance of an in-repository class."""
+
+    cls: Def
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Obj:
+    """An object literal: its members, as records read in ``path``. ``name`` is the qualified
+    name it is bound to ("" for none): a table's identity, which member writes are matched to
+    (two values are the same table when both have the same path and a name)."""
+
+    path: str
+    name: str
+    fields: dict[str, Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    """What parameter ``position`` of function ``func`` is given (``path``: the member of it
+    that is meant, ``{onDone}`` or ``options.onDone``), known only from the function's call
+    sites (``flow.py``)."""
+
+    func: Def
+    position: int
+    path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Str:
+    """A string: its pieces, None for a part whose value is unknown (a template field)."""
+
+    pieces: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Web:
+    """A web framework object (an app or router: ``router`` names it in the map) or an HTTP
+    client (``base``: its base URL in pieces)."""
+
+    role: str  # express, express-router, koa, koa-router, fastify, hono, axios, ky, fetch
+    router: str | None = None
+    prefix: str = ""
+    base: tuple[str | None, ...] = field(default=())
+
+    @property
+    def is_client(self) -> bool:
+        return self.role in ("axios", "ky", "fetch")
+
+
+@dataclass(frozen=True, slots=True)
+class Global:
+    """A name bound nowhere in the file: a global of the runtime (``console``, ``window``)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Anon:
+    """An anonymous function of the repository: not a node, its calls belong to the function
+    around it, so calling it is neither an edge nor unresolved."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lit:
+    """A literal (number, string, array): its methods are the runtime's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """Known only at run time: a parameter, a reassigned variable, a computed member."""
+
+
+# Where an expression is read: (path, scope index); 0 is the module, -1 a file read from outside
+# (only its module-level names are seen).
+Scope = tuple[str, int]
+
+Value = Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Unknown
+
+_KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
+
+
+def node_key(value: Def) -> NodeKey:
+    return NodeKey(_KINDS[value.kind], f"{module_name(value.path)}.{value.qual}", value.path)
+
+
+def module_key(path: str) -> NodeKey:
+    return NodeKey(NodeKind.MODULE, module_name(path), path)

@@ -1,0 +1,130 @@
+"""Whether a member of an object-literal table may have changed since the literal was written.
+
+A table is an object literal bound to a name (``const handlers = {a, b() {}}``); calling one of
+its members by a literal key is a ``ts-table`` edge unless some code may have changed that
+member. Changes are read from every file's member writes (``table.key = ...``, ``table[k] =
+...``, ``delete table.key``, ``Object.assign(table, ...)``; ``this.key = ...`` in the table's
+own method), matched to tables by the name they are bound to:
+
+- a table bound in a function, or a module's table it does not export, can be written by name
+  only in its own file;
+- an exported table, in any file;
+- a table handed to a function as an argument may be changed through that function's
+  parameter (``patch(table)`` with ``target.handle = fake``): such a write reaches every table
+  the parameter may hold, and every table handed anywhere when what it holds is unknown.
+
+Not seen (the member is taken as written): a change made by code outside the repository, or
+through a value that is neither the table's name nor a parameter (a table stored in another
+object and changed through it).
+"""
+
+from __future__ import annotations
+
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow, handed_tables
+from groundkit.codemap.extract.typescript.values.objects import Feed, Obj
+
+__all__ = ["Tables"]
+
+Member = tuple[str, str, str | None]  # the table's file, its name, the key (None: any)
+
+
+class Tables:
+    def __init__(self, ev: Evaluator, flow: Flow, sources: list[str]) -> None:
+        self.ev = ev
+        self.flow = flow
+        self.sources = sources
+        self._writes: dict[str, tuple[set[Member], list[tuple[Feed, str | None]]]] = {}
+        self._handed_in: dict[str, set[tuple[str, str]]] = {}
+        self._busy = False  # answering already: a nested question sees no change
+        ev.opened = self.opened
+
+    def opened(self, table: Obj, key: str) -> bool:
+        """Whether member ``key`` of ``table`` may have been changed."""
+        if not table.name or self._busy:
+            return False
+        self._busy = True
+        try:
+            return self._opened(table, key)
+        finally:
+            self._busy = False
+
+    def _opened(self, table: Obj, key: str) -> bool:
+        own = (table.path, table.name)
+        private = self._private(table)
+        if not private:
+            self.flow.consulted = True
+        for path in [table.path] if private else self.sources:
+            named, _ = self._writes_of(path)
+            if (*own, key) in named or (*own, None) in named:
+                return True
+        if self.flow.building and not private:
+            return True  # asked while the index is read: it may be changed, as far as we know
+        if not self._handed(table, private):
+            return False
+        if self.flow.building:
+            return True  # (the parameters' values need the index)
+        self.flow.consulted = True
+        for path in self.sources:
+            for feed, written in self._writes_of(path)[1]:
+                if written is not None and written != key:
+                    continue
+                held = self.flow.feeds(feed)
+                if held is None or any(
+                    isinstance(v, Obj) and (v.path, v.name) == own for v in held
+                ):
+                    return True
+        return False
+
+    def _writes_of(self, path: str) -> tuple[set[Member], list[tuple[Feed, str | None]]]:
+        """The members file ``path`` writes by a table's name, and through parameters."""
+        found = self._writes.get(path)
+        if found is None:
+            saved, self.ev.deps = self.ev.deps, set()
+            try:
+                named: set[Member] = set()
+                through: list[tuple[Feed, str | None]] = []
+                for write in self.ev.interface(path).writes:
+                    target = self.ev.value(write.target, (path, -1))
+                    if isinstance(target, Obj) and target.name:
+                        named.add((target.path, target.name, write.key))
+                    elif isinstance(target, Feed):
+                        through.append((target, write.key))
+            finally:
+                self.ev.deps = saved
+            found = self._writes[path] = (named, through)
+        return found
+
+    def _handed(self, table: Obj, private: bool) -> bool:
+        """Whether the table is handed to a function as an argument (a private one can be,
+        by name, only in its own file)."""
+        own = (table.path, table.name)
+        if not private:
+            return own in self.flow.index().tables
+        if table.path not in self._handed_in:
+            handed: set[tuple[str, str]] = set()
+            for record in self.ev.interface(table.path).passes:
+                for arg in record.args:
+                    handed.update(handed_tables(self.ev, self.ev.value(arg, (table.path, -1))))
+            self._handed_in[table.path] = handed
+        return own in self._handed_in[table.path]
+
+    def _private(self, table: Obj) -> bool:
+        """A table bound in a function, or a module's table it does not export: only its own
+        file can reach it by name."""
+        top = table.name.split(".", 1)[0]
+        iface = self.ev.interface(table.path)
+        if not isinstance(iface.names.get(top), f.ObjectLit):
+            return True
+        return not any(_mentions(e, top) for e in iface.exports.values())
+
+
+def _mentions(expr: object, name: str) -> bool:
+    if isinstance(expr, f.Local):
+        return expr.name == name
+    if isinstance(expr, f.Ref):
+        return expr.parts[0] == name
+    if isinstance(expr, f.ObjectLit):
+        return any(_mentions(v, name) for v in expr.fields.values())
+    return False

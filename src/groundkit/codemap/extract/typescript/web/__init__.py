@@ -1,0 +1,245 @@
+"""Routes and HTTP client calls in TypeScript/JavaScript, as language-neutral facts
+(``codemap.routes``): Express, Koa (``@koa/router``), Fastify and Hono routes and mounts;
+``fetch``, ``axios`` (and ``axios.create({baseURL})`` instances) and ``ky`` calls.
+
+A framework object is recognised by the package it comes from (``values/frameworks.py``); a route
+whose path is not a literal (or a string constant) is not a route, and a client call whose URL
+has no literal part is not an HTTP call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.extract.typescript.layout import module_name
+from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.objects import (
+    Def,
+    Ext,
+    Global,
+    Mod,
+    Scope,
+    Value,
+    Web,
+    node_key,
+)
+from groundkit.codemap.model import Location, NodeKey
+from groundkit.codemap.model import Provenance as P
+from groundkit.codemap.routes import ANY_METHOD, HttpCallSite, Mount, RouteDecl, RouterDef
+
+__all__ = ["WebFacts"]
+
+_VERBS = frozenset("get post put patch delete head options".split())
+_ROUTE_VERBS = _VERBS | {"all", "del"}
+_FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch"})
+_FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-fetch"})
+
+
+class WebFacts:
+    """The web facts of one file, found while it is resolved: ``call`` for each call site,
+    then ``finish`` hands them to the file's graph. ``text`` gives a line as written."""
+
+    def __init__(self, ev: Evaluator, text: Callable[[int], str]) -> None:
+        self.ev = ev
+        self.text = text
+        self.routers: dict[str, RouterDef] = {}
+        self.mounts: list[Mount] = []
+        self.routes: list[RouteDecl] = []
+        self.http: list[HttpCallSite] = []
+
+    def finish(self, graph: FileGraph) -> None:
+        graph.routers = sorted(self.routers.values(), key=lambda r: r.router)
+        graph.mounts = self.mounts
+        graph.routes = self.routes
+        graph.http_calls = self.http
+
+    def call(
+        self,
+        ref: list[str],
+        receiver: Value | None,
+        value: Value,
+        args: list[f.Expr] | None,
+        scope: Scope,
+        caller: NodeKey,
+        where: Location,
+    ) -> None:
+        if args is None:
+            return
+        attr = ref[-1]
+        if isinstance(receiver, Web) and receiver.router is not None:
+            self._router(receiver, where)
+            if attr in _ROUTE_VERBS:
+                self._route(receiver, attr, args, scope, where)
+            elif attr == "route" and receiver.role == "fastify":
+                self._route_object(receiver, args, scope, where)
+            elif attr in ("use", "register", "route"):
+                self._mount(receiver, attr, args, scope, where)
+            return
+        client = self._client(receiver, value, attr)
+        if client is not None:
+            self._http(client, attr if receiver is not None else "", args, scope, caller, where)
+
+    # -- servers ----------------------------------------------------------------------------------
+    def _router(self, web: Web, where: Location) -> None:
+        assert web.router is not None
+        if web.router not in self.routers:
+            # Not an app: only routers nobody mounts are roots (see frameworks.construct).
+            self.routers[web.router] = RouterDef(web.router, web.prefix, False, where)
+
+    def _route(
+        self, web: Web, attr: str, args: list[f.Expr], scope: Scope, where: Location
+    ) -> None:
+        path = self._literal(args[0] if args else None, scope)
+        handler = self._handler(args[-1], scope) if len(args) > 1 else None
+        if path is None or handler is None:
+            return
+        verb = "DELETE" if attr == "del" else attr.upper()
+        methods = (ANY_METHOD,) if attr == "all" else (verb,)
+        self._declare(web, methods, path, handler, P.ROUTE_EXPRESS, where)
+
+    def _route_object(self, web: Web, args: list[f.Expr], scope: Scope, where: Location) -> None:
+        options = _fields(args, 0)
+        path = self._literal(options.get("url") or options.get("path"), scope)
+        handler = self._handler(options.get("handler"), scope)
+        given = options.get("method")
+        items = given.items if isinstance(given, f.ArrayLit) else [given] if given else []
+        methods = tuple(sorted({m.upper() for m in (self._literal(i, scope) for i in items) if m}))
+        if path is not None and handler is not None and methods:
+            self._declare(web, methods, path, handler, P.ROUTE_FASTIFY, where)
+
+    def _declare(
+        self,
+        web: Web,
+        methods: tuple[str, ...],
+        path: str,
+        handler: NodeKey,
+        provenance: P,
+        where: Location,
+    ) -> None:
+        assert web.router is not None
+        text = self.text(where.line)
+        self.routes.append(RouteDecl(web.router, methods, path, handler, provenance, where, text))
+
+    def _mount(
+        self, web: Web, attr: str, args: list[f.Expr], scope: Scope, where: Location
+    ) -> None:
+        assert web.router is not None
+        prefix = ""
+        rest = args
+        if attr in ("use", "route") and args and isinstance(args[0], f.Str | f.Template):
+            found = self._literal(args[0], scope)
+            if found is None:
+                return  # a prefix known only at run time
+            prefix, rest = found, args[1:]
+        if attr == "register":
+            prefix = self._literal(_fields(args, 1).get("prefix"), scope) or ""
+            rest = args[:1]
+        for item in rest:
+            child = self._child(item, scope, attr == "register")
+            if child is not None:
+                self.mounts.append(Mount(web.router, child, prefix, False, where))
+
+    def _child(self, summary: f.Expr, scope: Scope, plugin: bool) -> str | None:
+        if isinstance(summary, f.Call) and summary.ref and summary.ref[-1] == "routes":
+            summary = f.Ref(summary.ref[:-1])  # koa: router.routes()
+        value = self.ev.value(summary, scope)
+        if isinstance(value, Mod):
+            value = self.ev.export(value.path, "default")
+        if isinstance(value, Web) and value.router is not None:
+            return value.router
+        if plugin and isinstance(value, Def) and value.kind != "class":
+            return f"ts:{module_name(value.path)}:{value.qual}.#0"  # the plugin's instance
+        return None
+
+    def _handler(self, summary: f.Expr | None, scope: Scope) -> NodeKey | None:
+        if summary is None:
+            return None
+        value = self.ev.value(summary, scope)
+        if isinstance(value, Def) and value.kind != "class":
+            return node_key(value)
+        return None
+
+    # -- clients ----------------------------------------------------------------------------------
+    def _client(self, receiver: Value | None, value: Value, attr: str) -> Web | None:
+        if isinstance(value, Web) and value.is_client:
+            return value  # api(url): an axios instance called
+        if isinstance(receiver, Web) and receiver.is_client:
+            return receiver if attr in _VERBS or attr == "request" else None
+        if isinstance(value, Global) and value.name in _FETCH:
+            return Web("fetch")
+        if not isinstance(value, Ext):
+            return None
+        package, attrs = value.package, value.attrs
+        if package in _FETCH_PACKAGES and attrs in ((), ("default",), ("fetch",)):
+            return Web("fetch")
+        if package in ("axios", "ky") and (not attrs or attrs[-1] in (*_VERBS, "request")):
+            return Web(package)
+        return None
+
+    def _http(
+        self,
+        client: Web,
+        attr: str,
+        args: list[f.Expr],
+        scope: Scope,
+        caller: NodeKey,
+        where: Location,
+    ) -> None:
+        method, url_arg, options = "", None, None
+        verb = attr if attr in _VERBS else ""
+        if not args:
+            return
+        if isinstance(args[0], f.ObjectLit) and client.role == "axios":  # axios({url, method})
+            options = args[0].fields
+            url_arg = options.get("url")
+        else:
+            url_arg = args[0]
+            at = 2 if client.role == "axios" and verb in ("post", "put", "patch") else 1
+            item = args[at] if at < len(args) else None
+            options = item.fields if isinstance(item, f.ObjectLit) else None
+        if verb:
+            method = verb.upper()
+        elif options is not None and "method" in options:
+            method = (self._literal(options["method"], scope) or "").upper()
+        elif options is None or "method" not in options:
+            method = "GET"
+        url = self.ev.text(url_arg, scope) if url_arg is not None else None
+        if not method or url is None or not any(url.pieces):
+            return
+        pieces = url.pieces
+        literal = len(pieces) == 1 and pieces[0] is not None
+        if client.base and not _absolute(pieces):
+            pieces = _join(client.base, pieces)
+            literal = False
+        provenance = P.HTTP_LITERAL if literal else P.HTTP_TEMPLATE
+        text = self.text(where.line)
+        self.http.append(HttpCallSite(caller, method, tuple(pieces), provenance, where, text))
+
+    def _literal(self, summary: f.Expr | None, scope: Scope) -> str | None:
+        found = self.ev.text(summary, scope) if summary is not None else None
+        if found is None or None in found.pieces:
+            return None
+        return "".join(p for p in found.pieces if p is not None)
+
+
+def _fields(args: list[f.Expr], position: int) -> dict[str, f.Expr]:
+    """The members of an object literal argument ({} for anything else)."""
+    item = args[position] if position < len(args) else None
+    return item.fields if isinstance(item, f.ObjectLit) else {}
+
+
+def _absolute(pieces: tuple[str | None, ...]) -> bool:
+    first = pieces[0] if pieces else None
+    return isinstance(first, str) and first.startswith(("http://", "https://", "//"))
+
+
+def _join(base: tuple[str | None, ...], url: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """``baseURL`` + ``url`` with exactly one ``/`` between them, as axios and ky join them."""
+    head, tail = list(base), list(url)
+    if head and isinstance(head[-1], str):
+        head[-1] = head[-1].rstrip("/")
+    if tail and isinstance(tail[0], str):
+        tail[0] = tail[0].lstrip("/")
+    return (*head, "/", *tail)
