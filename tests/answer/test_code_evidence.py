@@ -123,7 +123,7 @@ def test_edges_are_ordered_by_path_confidence_then_depth_then_identity(shop: Cod
         ("shop.api.save_typed", "shop.db.Store.put", "blast", 1),  # call-annotation 0.75
     ]
     assert [i.number for i in bundle.items] == [1, 2, 3, 4]
-    assert [round(i.path_confidence, 2) for i in bundle.edges] == [0.98, 0.98, 0.94, 0.75]
+    assert [round(i.path_confidence, 2) for i in bundle.edges] == [0.99, 0.99, 0.96, 0.75]
     assert _pairs(_bundle(shop, "shop.db.Store.put")) == _pairs(bundle)  # deterministic
 
 

@@ -415,6 +415,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "serve.max_concurrent",
         "serve.ingest_roots",
         "codemap.max_file_bytes",
+        "codemap.parse_seconds",
     }
     assert grk("config", "show") == 0
     assert "chunk.size" in grk.out

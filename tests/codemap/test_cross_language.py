@@ -67,7 +67,8 @@ def test_grk_map_then_trace_a_route_and_a_page_across_languages(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     grk = Grk(tmp_path / "index", capsys)
-    assert grk("map", str(FIXTURE), "--quiet") == 0
+    # Inside this repository the fixture's default name would be this project's (see naming).
+    assert grk("map", str(FIXTURE), "--quiet", "--name", "fullstack") == 0
     assert "http_call 8" in grk.out
     data = grk.json("trace", "GET /api/items/{id}", "--map", "fullstack")
     assert [s["edge"]["target_name"] for s in data["steps"]] == ["app.routers.items.get_item"]

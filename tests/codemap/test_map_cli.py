@@ -53,6 +53,33 @@ def test_skipped_files_make_map_exit_3_with_their_reasons(grk: Grk, shop: Path) 
     assert "broken.py: syntax error at line 1" in grk.out
 
 
+def test_a_folder_with_no_code_is_said_to_have_nothing_to_map_exits_3_and_makes_no_map(
+    grk: Grk, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.md").write_text("# Notes\n")
+    assert grk("map", str(docs)) == 3
+    assert "nothing to map in" in grk.err
+    assert "no map was made" in grk.err
+    assert not (tmp_path / "index" / "_maps" / "docs").exists()
+    assert grk.json("map", "list")["maps"] == []
+    assert grk("map", str(docs), "--json") == 3
+    assert json.loads(grk.out)["nothing_to_map"] is True
+
+
+def test_a_map_is_named_after_its_project_and_found_again_from_its_folder(
+    grk: Grk, shop: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (shop / "pyproject.toml").write_text('[project]\nname = "shop-service"\n')
+    assert grk("map", str(shop), "--quiet") == 0
+    assert "mapped 'shop-service'" in grk.out
+    monkeypatch.chdir(shop)
+    grk("map", str(shop.parent), "--quiet", "--name", "other")  # two maps: the folder decides
+    assert grk("map", "show") == 0
+    assert "map 'shop-service'" in grk.out
+
+
 def test_trace_and_blast_answer_in_text_and_json(grk: Grk, shop: Path) -> None:
     grk("map", str(shop), "--quiet")
     assert grk("trace", "shop.api.order", "--map", "shop-repo") == 0
@@ -161,11 +188,76 @@ def test_diff_of_two_revisions_reads_git_objects_and_leaves_the_work_tree_alone(
         "added": [],
         "removed": [],
         "changed": [],
+        "moved": 0,
     }
     assert grk.error("diff", "HEAD", "nonsense", "--repo", str(shop)) == (
         2,
         "codemap.bad_revision",
     )
+
+
+def test_diff_counts_edges_that_only_moved_and_lists_them_only_with_moves(
+    grk: Grk, shop: Path
+) -> None:
+    _git(shop, "init", "-q")
+    _git(shop, "add", ".")
+    _git(shop, "commit", "-qm", "one")
+    api = shop / "shop" / "api.py"
+    api.write_text('"""Orders."""\n\n' + api.read_text())  # every edge moves two lines down
+    _git(shop, "commit", "-qam", "two")
+    assert grk("diff", "HEAD~1", "HEAD", "--repo", str(shop)) == 0
+    assert grk.out.strip() == "no architecture change; 3 edge(s) only moved (--moves lists them)"
+    assert grk("diff", "HEAD~1", "HEAD", "--repo", str(shop), "--moves") == 0
+    assert "edges moved: 3" in grk.out
+    assert "calls shop.api.order -> shop.db.save  (shop/api.py:5)" in grk.out
+    assert "(was shop/api.py:3)" in grk.out
+    data = grk.json("diff", "HEAD~1", "HEAD", "--repo", str(shop))
+    assert data["edges"]["moved"] == 3
+    assert "moves" not in data["edges"]
+    moves = grk.json("diff", "HEAD~1", "HEAD", "--repo", str(shop), "--moves")["edges"]["moves"]
+    assert sorted(m["before"]["line"] for m in moves) == [1, 2, 3]
+    assert sorted(m["after"]["line"] for m in moves) == [3, 4, 5]
+
+
+def test_diff_shows_edges_by_module_then_new_import_cycles_then_routes(
+    grk: Grk, shop: Path
+) -> None:
+    _git(shop, "init", "-q")
+    _git(shop, "add", ".")
+    _git(shop, "commit", "-qm", "one")
+    (shop / "shop" / "db.py").write_text("import shop.api\ndef save():\n    pass\n")
+    (shop / "shop" / "web.py").write_text(
+        "from fastapi import FastAPI\napp = FastAPI()\n@app.get('/orders')\ndef orders():\n"
+        "    pass\n"
+    )
+    _git(shop, "add", ".")
+    _git(shop, "commit", "-qm", "two")
+    assert grk("diff", "HEAD~1", "HEAD", "--repo", str(shop)) == 0
+    out = grk.out
+    assert out.splitlines()[0].startswith("edges: +")
+    assert "\nshop.db: +1 -0\n  + imports shop.db -> shop.api  (shop/db.py:1)" in out
+    assert "new import cycles: 1\n  shop.api -> shop.db -> shop.api" in out
+    assert "routes added: 1\n  + GET /orders" in out
+    assert out.index("shop.db: +1") < out.index("new import cycles") < out.index("routes added")
+    data = grk.json("diff", "HEAD~1", "HEAD", "--repo", str(shop))
+    assert data["by_module"]["shop.db"] == {"added": 1, "removed": 0}
+    assert data["new_import_cycles"] == [["shop.api", "shop.db"]]
+    assert data["routes"] == {"added": ["GET /orders"], "removed": []}
+
+
+def test_text_answers_show_short_edge_ids_that_grk_edge_takes(grk: Grk, shop: Path) -> None:
+    grk("map", str(shop), "--quiet")
+    full = grk.json("blast", "shop.db.save", "--map", "shop-repo")["dependents"][0]["via"]["id"]
+    source, kind, target = full.split(".")
+    short = f"{source[:6]}.{kind}.{target[:6]}"
+    assert grk("trace", "shop.api.order", "--map", "shop-repo") == 0
+    assert short in grk.out
+    assert grk("blast", "shop.db.save", "--map", "shop-repo") == 0
+    assert f"via {short}: " in grk.out
+    assert grk("edge", short.upper().replace("CALLS", "calls"), "--map", "shop-repo") == 0
+    assert "shop.api.order calls shop.db.save at shop/api.py:3: save()" in grk.out
+    unknown = f"{'0' if source[0] != '0' else '1'}{source[1:6]}.{kind}.{target[:6]}"
+    assert grk.error("edge", unknown, "--map", "shop-repo") == (2, "codemap.edge_not_found")
 
 
 def test_diff_of_two_saved_map_files(grk: Grk, shop: Path, tmp_path: Path) -> None:

@@ -128,7 +128,9 @@ def test_diff_between_two_maps_and_two_revisions(
     ).json()
     assert [n["name"] for n in answer["nodes"]["added"]] == ["shop.db.load"]
     same = http.post("/v1/code/diff", json={"before": "shop", "after": "shop"}).json()
-    assert same["edges"] == {"added": [], "removed": [], "changed": []}
+    assert same["edges"] == {"added": [], "removed": [], "changed": [], "moved": 0}
+    listed = http.post("/v1/code/diff", json={"before": "shop", "after": "shop", "moves": True})
+    assert listed.json()["edges"]["moves"] == []
     unknown = http.post("/v1/code/diff", json={"map": "shop", "revisions": ["HEAD", "nope"]})
     assert unknown.status_code == 404
     assert unknown.json()["code"] == "codemap.bad_revision"

@@ -7,6 +7,7 @@ envelope (``"schema": "groundkit.codemap/1"``). Rendering for people lives in
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,7 @@ import click
 from groundkit.cli import codemap_render as show
 from groundkit.cli.context import pass_ctx
 from groundkit.cli.errors import ExitCode
+from groundkit.codemap.naming import project_name
 from groundkit.errors import ErrorCode, UsageError
 
 if TYPE_CHECKING:
@@ -43,9 +45,9 @@ def map_name(settings: Settings, name: str | None) -> str:
 
     if name is None:
         maps = map_list(settings).names
-        here = Path.cwd().name
-        if here in maps:
-            name = here
+        here = [project_name(Path.cwd()), Path.cwd().name]  # the folder's name, as maps once were
+        if found := next((h for h in here if h in maps), None):
+            name = found
         elif len(maps) == 1:
             name = maps[0]
         else:
@@ -64,7 +66,7 @@ def map_group() -> None:
 
 @map_group.command("build")
 @click.argument("path", default=".", type=click.Path(file_okay=False))
-@click.option("--name", help="Name of the map [default: the folder's name].")
+@click.option("--name", help="Name of the map [default: the project's name].")
 @click.option("--include", multiple=True, metavar="GLOB", help="Map only matching files.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip matching files.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -90,9 +92,11 @@ def build(
         )
     if as_json:
         click.echo(json.dumps(ops.envelope("map", built, report)))
+    elif report.nothing_to_map:
+        show.nothing_to_map(path, report)
     else:
         show.map_report(built, report)
-    if report.partial:
+    if report.partial or report.nothing_to_map:
         click.get_current_context().exit(ExitCode.PARTIAL)
 
 
@@ -194,6 +198,7 @@ def blast_command(
 @click.option("--repo", default=".", help="The git repository [default: .].")
 @click.option("--include", multiple=True, metavar="GLOB", help="Map only matching files.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip matching files.")
+@click.option("--moves", is_flag=True, help="List the edges that only moved, too.")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def diff_command(
@@ -203,6 +208,7 @@ def diff_command(
     repo: str,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    moves: bool,
     as_json: bool,
 ) -> None:
     """The architecture change from BEFORE to AFTER: two git revisions (read from git's
@@ -216,7 +222,8 @@ def diff_command(
         result = ops.diff_revisions_of(
             settings, (before, after), repo=repo, include=include, exclude=exclude
         )
-    _answer("diff", None, result, as_json, lambda: show.diff(result))
+    shown = dataclasses.replace(result, list_moves=moves)
+    _answer("diff", None, shown, as_json, lambda: show.diff(shown))
 
 
 @click.command("edge")

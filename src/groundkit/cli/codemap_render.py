@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from groundkit.codemap.model import EdgeKind
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
@@ -13,7 +16,7 @@ if TYPE_CHECKING:
     from groundkit.codemap.model import Edge, Node
     from groundkit.codemap.traverse import Blast, Trace
 
-__all__ = ["blast", "diff", "map_report", "overview", "trace"]
+__all__ = ["blast", "diff", "map_report", "nothing_to_map", "overview", "trace"]
 
 _LISTED = 15
 
@@ -38,6 +41,18 @@ def map_report(name: str, report: MapReport) -> None:
             click.echo(f"  {item.source}: {item.reason}")
 
 
+def nothing_to_map(path: str, report: MapReport) -> None:
+    from groundkit.codemap.extract import LANGUAGES
+
+    click.echo(
+        f"nothing to map in {path!r}: no file in a language the map reads"
+        f" ({', '.join(language.name for language in LANGUAGES)}); no map was made",
+        err=True,
+    )
+    for item in report.skipped:
+        click.echo(f"  skipped {item.source}: {item.reason}", err=True)
+
+
 def _node(node: Node) -> str:
     where = f" {node.path}:{node.line}" if node.path and node.line else ""
     return f"{node.qualname} ({node.kind}{where})"
@@ -53,7 +68,8 @@ def trace(result: Trace, checks: Sequence[str] | None) -> None:
         check = f"  {checks[i]}" if checks is not None else ""
         click.echo(
             f"{'  ' * step.depth}{edge.kind} {edge.target.qualname}"
-            f"  ({edge.provenance} {edge.confidence:.2f}, {edge.location}){stop}{check}"
+            f"  ({edge.provenance} {edge.confidence:.2f}, {edge.location})"
+            f"  {edge.short_id}{stop}{check}"
         )
     if result.truncated:
         click.echo("  ... (truncated: narrow --kinds or lower --depth)")
@@ -67,7 +83,7 @@ def blast(result: Blast) -> None:
     for dep in result.dependents:
         click.echo(
             f"  {dep.depth:>2}  {dep.confidence:.2f}  {dep.node.qualname} ({dep.node.kind})"
-            f"  via {dep.via.kind}: {dep.via.evidence}"
+            f"  via {dep.via.short_id}: {dep.via.evidence}"
         )
 
 
@@ -116,24 +132,79 @@ def overview(name: str, data: dict[str, Any]) -> None:
 
 
 def _edge_line(edge: Edge) -> str:
-    return f"{edge.kind} {edge.source.qualname} -> {edge.target.qualname} ({edge.location})"
+    return (
+        f"{edge.kind} {edge.source.qualname} -> {edge.target.qualname}"
+        f"  ({edge.location})  {edge.short_id}"
+    )
 
 
 def diff(result: MapDiff) -> None:
+    """A reviewer's order: the summary, then added and removed edges by module, new import
+    cycles, new crossings between areas, routes, changed edges, and the nodes."""
+    moved = len(result.edges_moved)
+    listed = "" if result.list_moves else " (--moves lists them)"
+    moves = f"; {moved:,} edge(s) only moved{listed}"
     if result.empty:
-        click.echo("no architecture change")
-        return
+        click.echo("no architecture change" + (moves if moved else ""))
+    else:
+        click.echo(
+            f"edges: +{len(result.edges_added):,} -{len(result.edges_removed):,}"
+            f" ~{len(result.edges_changed):,}; nodes: +{len(result.nodes_added):,}"
+            f" -{len(result.nodes_removed):,}" + (moves if moved else "")
+        )
+    _diff_by_module(result)
+    if result.new_cycles:
+        click.echo(f"\nnew import cycles: {len(result.new_cycles)}")
+        for cycle in result.new_cycles:
+            click.echo(f"  {' -> '.join((*cycle, cycle[0]))}")
+    if result.new_crossings:
+        click.echo(f"\nnew edges between areas: {len(result.new_crossings)}")
+        for edge in result.new_crossings:
+            click.echo(f"  + {_edge_line(edge)}")
+    for title, routes in (("added", result.routes_added), ("removed", result.routes_removed)):
+        if routes:
+            click.echo(f"\nroutes {title}: {len(routes)}")
+            for node in routes:
+                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname}")
+    if result.edges_changed:
+        click.echo(f"\nedges changed: {len(result.edges_changed)}")
+        for before, after in result.edges_changed:
+            click.echo(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
     for title, nodes in (("added", result.nodes_added), ("removed", result.nodes_removed)):
         if nodes:
-            click.echo(f"nodes {title}: {len(nodes)}")
+            click.echo(f"\nnodes {title}: {len(nodes)}")
             for node in nodes:
                 click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
-    for title, edges in (("added", result.edges_added), ("removed", result.edges_removed)):
-        if edges:
-            click.echo(f"edges {title}: {len(edges)}")
-            for edge in edges:
-                click.echo(f"  {'+' if title == 'added' else '-'} {_edge_line(edge)}")
-    if result.edges_changed:
-        click.echo(f"edges changed: {len(result.edges_changed)}")
-        for before, after in result.edges_changed:
-            click.echo(f"  ~ {_edge_line(after)} (was {before.provenance}, {before.location})")
+    if result.list_moves and moved:
+        click.echo(f"\nedges moved: {moved}")
+        for before, after in result.edges_moved:
+            click.echo(f"  {_edge_line(after)} (was {before.location})")
+
+
+def _diff_by_module(result: MapDiff) -> None:
+    """Added and removed edges (containment aside) under the module they start in."""
+    groups: dict[str, list[tuple[str, Edge]]] = defaultdict(list)
+    for sign, edges in (("+", result.edges_added), ("-", result.edges_removed)):
+        for edge in edges:
+            if edge.kind != EdgeKind.DEFINES:
+                groups[result.module_of(edge)].append((sign, edge))
+    for module, rows in sorted(groups.items()):
+        plus = sum(1 for sign, _ in rows if sign == "+")
+        click.echo(f"\n{module}: +{plus} -{len(rows) - plus}")
+        for sign, edge in rows:
+            click.echo(f"  {sign} {_edge_line(edge)}")
+
+
+def _changes(before: Edge, after: Edge) -> str:
+    from groundkit.codemap.diff import changed_fields
+
+    return ", ".join(
+        f"{name} {_field(before, name)} -> {_field(after, name)}"
+        for name in changed_fields(before, after)
+    )
+
+
+def _field(edge: Edge, name: str) -> str:
+    if name == "confidence":
+        return f"{edge.confidence:.2f}"
+    return repr(edge.quote) if name == "statement" else str(edge.provenance)

@@ -138,13 +138,8 @@ class CodeMap:
         folder = Path(root) if root is not None else self.root
         if folder is None:
             raise UsageError(ErrorCode.USAGE, f"map {self.name!r} has no folder yet: give PATH")
-        if not folder.is_dir():
-            raise UsageError(
-                ErrorCode.USAGE, f"{folder.name or str(folder)!r} is not a folder to map"
-            )
         chosen = list(extractors) if extractors is not None else default_extractors()
-        selection = Selection(include, exclude, lambda p: any(e.claims(p) for e in chosen))
-        source = WorkTree(folder, selection, exclude_dirs=[str(Path(self.settings.index_dir))])
+        source = work_tree(folder, self.settings, include, exclude, chosen)
         with write_lock(self.folder, what="code map"):  # a second writer fails at once
             report = build_map(
                 self.store,
@@ -196,11 +191,22 @@ class CodeMap:
         return render(self.store, fmt, level, envelope("export", self.name))
 
     def edge(self, edge_id: str) -> Edge:
-        """One edge by its id (``<source id>.<kind>.<target id>``)."""
-        parts = edge_id.split(".")
+        """One edge by its id (``<source id>.<kind>.<target id>``) or its short id (each end
+        cut to a prefix, as text output shows it)."""
+        parts = edge_id.strip().lower().split(".")
         found = None
         if len(parts) == 3 and parts[1] in {str(k) for k in EdgeKind}:
-            found = self.store.edge(parts[0], parts[1], parts[2])
+            source, kind, target = parts
+            found = self.store.edge(source, kind, target)
+            if found is None and _hex(source) and _hex(target):
+                matches = self.store.edges_by_prefix(source, kind, target, limit=5)
+                if len(matches) > 1:
+                    raise NotFoundError(
+                        ErrorCode.CODEMAP_EDGE_NOT_FOUND,
+                        f"{edge_id!r} names {len(matches)} or more edges in map {self.name!r}",
+                        hint="give the whole id: " + ", ".join(e.id for e in matches[:3]),
+                    )
+                found = matches[0] if matches else None
         if found is None:
             raise NotFoundError(
                 ErrorCode.CODEMAP_EDGE_NOT_FOUND,
@@ -216,6 +222,26 @@ class CodeMap:
             return [str(Verification.NOT_CHECKED)] * len(edges)
         cache: dict[str, list[str] | None] = {}
         return [check_edge(root, e, cache) for e in edges]
+
+
+def _hex(prefix: str) -> bool:
+    return len(prefix) > 0 and all(c in "0123456789abcdef" for c in prefix)
+
+
+def work_tree(
+    folder: Path,
+    settings: Settings,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    chosen: Sequence[Extractor] | None = None,
+) -> WorkTree:
+    """The files of ``folder`` a map reads: those an extractor claims, as selected, outside
+    vendored folders and the index dir."""
+    if not folder.is_dir():
+        raise UsageError(ErrorCode.USAGE, f"{folder.name or str(folder)!r} is not a folder to map")
+    claims = list(chosen) if chosen is not None else default_extractors()
+    selection = Selection(include, exclude, lambda p: any(e.claims(p) for e in claims))
+    return WorkTree(folder, selection, exclude_dirs=[str(Path(settings.index_dir))])
 
 
 def envelope(kind: str, name: str | None) -> dict[str, Any]:

@@ -59,6 +59,12 @@ class MapReport:
     edges: dict[str, int]
     unresolved_calls: int
     seconds: float
+    nothing_to_map: bool = False  # no file to map was found, and so no map was made
+
+    @classmethod
+    def nothing(cls, skipped: Sequence[Skipped] = ()) -> MapReport:
+        """The report of a folder with no file a map reads."""
+        return cls(0, 0, 0, 0, 0, tuple(skipped), 0, {}, {}, 0, 0.0, nothing_to_map=True)
 
     @property
     def partial(self) -> bool:
@@ -82,6 +88,7 @@ class MapReport:
             "unresolved_calls": self.unresolved_calls,
             "seconds": round(self.seconds, 3),
             "files_per_second": round(self.files_per_second, 1),
+            "nothing_to_map": self.nothing_to_map,
         }
 
 

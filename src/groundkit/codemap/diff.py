@@ -33,6 +33,12 @@ class MapDiff:
     new_cycles: tuple[tuple[str, ...], ...] = ()  # import cycles the "after" map has anew
     new_crossings: tuple[Edge, ...] = ()  # added edges from one area into another
     by_module: dict[str, dict[str, int]] = field(default_factory=dict)  # added/removed
+    list_moves: bool = False  # moves are counted; listed only when asked for
+    modules: dict[str, str] = field(default_factory=dict, repr=False)  # path -> module name
+
+    def module_of(self, edge: Edge) -> str:
+        """The module an edge starts in (routes, which have no file, under ``(routes)``)."""
+        return _module_of(self.modules, edge)
 
     @property
     def empty(self) -> bool:
@@ -52,7 +58,7 @@ class MapDiff:
     def routes_removed(self) -> tuple[Node, ...]:
         return tuple(n for n in self.nodes_removed if n.kind == NodeKind.ROUTE)
 
-    def to_dict(self, *, moves: bool = False) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "nodes": {
                 "added": [n.to_dict() for n in self.nodes_added],
@@ -75,7 +81,7 @@ class MapDiff:
                 "removed": [n.qualname for n in self.routes_removed],
             },
         }
-        if moves:
+        if self.list_moves:
             out["edges"]["moves"] = [
                 {"edge": b.id, "before": a.location.to_dict(), "after": b.location.to_dict()}
                 for a, b in self.edges_moved
@@ -120,6 +126,7 @@ def diff_graphs(
         elif a.location != b.location:
             moved.append((a, b))
     added = tuple(new_edges[k] for k in sorted(new_edges.keys() - old_edges.keys()))
+    modules = _modules(nodes_before) | _modules(nodes_after)
     removed = tuple(old_edges[k] for k in sorted(old_edges.keys() - new_edges.keys()))
     return MapDiff(
         tuple(new_nodes[k] for k in sorted(new_nodes.keys() - old_nodes.keys())),
@@ -130,7 +137,8 @@ def diff_graphs(
         tuple(moved),
         _new_cycles(edges_before, edges_after),
         _crossings(added, nodes_after),
-        _by_module(added, removed, nodes_before, nodes_after),
+        _by_module(added, removed, modules),
+        modules=modules,
     )
 
 
@@ -156,22 +164,20 @@ def _crossings(added: tuple[Edge, ...], nodes: list[Node]) -> tuple[Edge, ...]:
 
 
 def _by_module(
-    added: tuple[Edge, ...],
-    removed: tuple[Edge, ...],
-    nodes_before: list[Node],
-    nodes_after: list[Node],
+    added: tuple[Edge, ...], removed: tuple[Edge, ...], modules: dict[str, str]
 ) -> dict[str, dict[str, int]]:
     """Added and removed edges counted by the module their source is in."""
-    modules = _modules(nodes_before) | _modules(nodes_after)
     out: dict[str, dict[str, int]] = defaultdict(lambda: {"added": 0, "removed": 0})
     for edges, what in ((added, "added"), (removed, "removed")):
         for edge in edges:
             if edge.kind != EdgeKind.DEFINES:
-                out[modules.get(edge.source.path, edge.source.path or "(routes)")][what] += 1
+                out[_module_of(modules, edge)][what] += 1
     return dict(sorted(out.items()))
 
 
+def _module_of(modules: dict[str, str], edge: Edge) -> str:
+    return modules.get(edge.source.path, edge.source.path or "(routes)")
+
+
 def _modules(nodes: list[Node]) -> dict[str, str]:
-    return {
-        n.path: n.qualname for n in nodes if n.kind in (NodeKind.MODULE, NodeKind.PACKAGE)
-    }
+    return {n.path: n.qualname for n in nodes if n.kind in (NodeKind.MODULE, NodeKind.PACKAGE)}

@@ -29,6 +29,8 @@ __all__ = [
     "evidence_line",
 ]
 
+SHORT_ID = 6  # hex digits of each end an edge's short id keeps
+
 EVIDENCE_MAX = 200  # characters in one edge's evidence line
 
 
@@ -300,6 +302,12 @@ class Edge:
     def id(self) -> str:
         """``<source id>.<kind>.<target id>``: names the edge in ``code_edge`` and ``grk edge``."""
         return f"{self.source.id}.{self.kind}.{self.target.id}"
+
+    @property
+    def short_id(self) -> str:
+        """The id with each end cut to ``SHORT_ID`` hex digits: short enough to type from a
+        terminal, and ``grk edge`` takes it (an ambiguous one is refused, never guessed)."""
+        return f"{self.source.id[:SHORT_ID]}.{self.kind}.{self.target.id[:SHORT_ID]}"
 
     def to_dict(self) -> dict[str, Any]:
         return {

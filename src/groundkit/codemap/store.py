@@ -361,6 +361,16 @@ class MapStore:
         ).fetchone()
         return None if row is None else _edge(row)
 
+    def edges_by_prefix(self, source: str, kind: str, target: str, limit: int) -> list[Edge]:
+        """Edges of ``kind`` whose ends' ids start with ``source`` and ``target`` (hex)."""
+        rows = self._conn.execute(
+            f"SELECT {_EDGE_COLUMNS} {_EDGE_JOIN} WHERE e.source >= ? AND e.source < ?"
+            " AND e.kind = ? AND e.target >= ? AND e.target < ? ORDER BY e.source, e.target"
+            " LIMIT ?",
+            (source, source + "g", kind, target, target + "g", limit),
+        )
+        return [_edge(r) for r in rows]
+
     def node_names(self) -> list[tuple[str, str, str]]:
         """(name, kind, path) of every node, for suggestions."""
         return self._conn.execute("SELECT name, kind, path FROM nodes ORDER BY name").fetchall()

@@ -88,9 +88,7 @@ def trace(
             cache[key] = [
                 e
                 for e in found
-                if e.kind != EdgeKind.DEFINES
-                or first
-                or (_inner(e) and e.target.id not in reached)
+                if e.kind != EdgeKind.DEFINES or first or (_inner(e) and e.target.id not in reached)
             ]
         return cache[key]
 

@@ -19,12 +19,14 @@ from groundkit.codemap.api import (
     list_codemaps,
     map_dir,
     open_codemap,
+    work_tree,
 )
 from groundkit.codemap.api import envelope as _envelope
 from groundkit.codemap.build import MapReport, Progress
 from groundkit.codemap.diff import MapDiff
 from groundkit.codemap.export import Format, Level
 from groundkit.codemap.model import Edge, Node
+from groundkit.codemap.naming import project_name
 from groundkit.codemap.overview import Overview
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace
 from groundkit.codemap.traverse import blast as blast_from
@@ -90,10 +92,15 @@ def build(
     exclude: Sequence[str] = (),
     progress: Progress | None = None,
 ) -> tuple[str, MapReport]:
-    """Map ``folder`` into the map ``name`` (default: the folder's name), parsing only what
-    changed; returns the map's name and what the run did."""
+    """Map ``folder`` into the map ``name`` (default: the project's, see ``project_name``),
+    parsing only what changed; returns the map's name and what the run did. A folder with no
+    file to map makes no map (the report says ``nothing_to_map``)."""
     root = Path(os.path.abspath(folder))
-    chosen = name or root.name
+    chosen = name or project_name(root)
+    if chosen not in list_codemaps(settings.index_dir):
+        listing = work_tree(root, settings, include, exclude).list()
+        if not listing.files:
+            return chosen, MapReport.nothing(listing.skipped)
     with open_codemap(chosen, settings=settings, create=True) as codemap:
         return chosen, codemap.update(root, include=include, exclude=exclude, progress=progress)
 

@@ -10,6 +10,7 @@ Both transports validate through the same request models and answer the same JSO
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Path
@@ -67,14 +68,18 @@ class CodeBlastRequest(_Request):
     depth: Depth = 10
 
 
-class CodeDiffRequest(_Request):
+class _DiffRequest(_Request):
+    moves: bool = Field(False, description="List the edges that only moved (else counted).")
+
+
+class CodeDiffRequest(_DiffRequest):
     """Two maps of the server's index dir compared."""
 
     before: MapName = Field(description="A map in the server's index dir.")
     after: MapName = Field(description="Another one.")
 
 
-class CodeRevisionsDiffRequest(_Request):
+class CodeRevisionsDiffRequest(_DiffRequest):
     """Two git revisions of the repository a map was made from, read from git's objects."""
 
     map: MapName = Field(description="A map in the server's index dir (its folder is the repo).")
@@ -114,9 +119,11 @@ def code_blast(settings: Settings, body: CodeBlastRequest) -> CodeAnswer:
 
 def code_diff(settings: Settings, body: CodeDiffRequest | CodeRevisionsDiffRequest) -> CodeAnswer:
     if isinstance(body, CodeDiffRequest):
-        return _answer("diff", None, ops.diff_maps(settings, body.before, body.after))
+        found = ops.diff_maps(settings, body.before, body.after)
+        return _answer("diff", None, dataclasses.replace(found, list_moves=body.moves))
     revisions = (body.revisions[0], body.revisions[1])
-    return _answer("diff", body.map, ops.diff_revisions_of(settings, revisions, map_name=body.map))
+    found = ops.diff_revisions_of(settings, revisions, map_name=body.map)
+    return _answer("diff", body.map, dataclasses.replace(found, list_moves=body.moves))
 
 
 def code_edge(settings: Settings, name: str, edge_id: str) -> CodeAnswer:
@@ -200,15 +207,18 @@ def add_code_tools(server: MCPServer[Any], runtime: Runtime, wrap: Any, annotati
         before: MapName,
         after: MapName | None = None,
         revisions: list[Revision] | None = None,
+        moves: bool = False,
         ctx: Context | None = None,
     ) -> CodeAnswer:
         """The architecture change between two maps (``before``, ``after``), or between two git
-        revisions of the repository the map ``before`` was made from (``revisions``): nodes and
-        edges added, removed and changed."""
+        revisions of the repository the map ``before`` was made from (``revisions``): edges
+        added and removed by module, new import cycles, new edges between areas, routes, changed
+        edges and nodes. Edges that only moved are counted (listed with ``moves``)."""
         if after is not None and revisions is None:
-            return code_diff(runtime.settings, CodeDiffRequest(before=before, after=after))
+            request = CodeDiffRequest(before=before, after=after, moves=moves)
+            return code_diff(runtime.settings, request)
         if revisions is not None and after is None:
-            body = CodeRevisionsDiffRequest(map=before, revisions=revisions)
+            body = CodeRevisionsDiffRequest(map=before, revisions=revisions, moves=moves)
             return code_diff(runtime.settings, body)
         raise UsageError(ErrorCode.USAGE, "give either `after` (a map) or two `revisions`")
 
