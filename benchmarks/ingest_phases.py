@@ -6,7 +6,7 @@
 Builds ``scale.py``'s synthetic corpus (fixed seed) at each size, ingests it into a fresh
 collection in this one process (``ingest.helpers = 0``, so that every phase runs here), and
 prints the process CPU time per document of the whole ingest and of the calls of each phase:
-loading the records, chunking, fingerprinting, ``Store.put_document`` (the SQLite writes) and
+loading the records, chunking, fingerprinting, ``Store.put_documents`` (the SQLite writes) and
 bringing the tantivy index in line (reading the chunks back, adding them, committing: tantivy's
 own indexing threads included, as process CPU counts every thread). The collection is deleted
 after each size; the corpus is kept in the work dir. ``--folder`` ingests that folder instead
@@ -36,7 +36,7 @@ PHASES: list[tuple[Any, str, str]] = [
     (documents, "load", "loading"),
     (documents, "chunk_text", "chunking"),
     (documents, "stored_fingerprints", "fingerprinting"),
-    (store.Store, "put_document", "SQLite writes (put_document)"),
+    (store.Store, "put_documents", "SQLite writes (put_documents)"),
     (lexical.LexicalIndex, "_write", "tantivy: read back, add, commit"),
 ]
 

@@ -186,6 +186,42 @@ def test_a_collection_made_by_the_earlier_release_opens_migrates_and_searches(
     assert not (tmp_path / "index" / "legacy" / "lexical").exists()  # rebuilt as a generation
 
 
+def test_a_collection_that_kept_chunk_texts_opens_migrates_and_searches_with_the_same_hits(
+    tmp_path: Path,
+) -> None:
+    """Schema 8 stored each chunk's text beside its document's; schema 9 keeps it once."""
+    import shutil
+    import sqlite3
+
+    from groundkit.index.migrations import SCHEMA_VERSION
+    from groundkit.testing import FakeEmbedder
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "schema8" / "schema8"
+    shutil.copytree(fixture, tmp_path / "index" / "schema8")
+    with sqlite3.connect(tmp_path / "index" / "schema8" / "store.sqlite") as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 8
+        before = dict(conn.execute("SELECT chunk_id, text FROM chunks"))
+    with groundkit.open_collection(
+        "schema8", index_dir=tmp_path / "index", create=False, embedder=FakeEmbedder()
+    ) as coll:
+        status = coll.status()
+        assert (status.schema_version, status.health) == (SCHEMA_VERSION, "ok")
+        assert (status.documents, status.chunks, status.vectors) == (4, 6, 6)
+        hits = coll.search("kiwi worms night", mode="bm25", top_k=5)
+        assert [h.citation.chunk_id for h in hits][:2] == ["c31caf04156a22de7", "c91646eb42a211e98"]
+        assert all(h.text == before[h.citation.chunk_id] for h in hits)
+        assert {c.chunk_id: c.text for c in coll.chunks()} == before
+        shown = coll.show("c45c94a0dff5922f5")
+        assert shown.text == "Kakapo\nThe kakapo is a nocturnal parrot that cannot fly."
+        # Titles still reach the lexical index and the embedder with the chunk: the index is
+        # rebuilt from the spans, and a record found by its title's word.
+        assert coll.reindex() == 6
+        assert [h.citation.external_id for h in coll.search("kakapo", mode="bm25")] == ["r1"]
+        assert coll.search("bird burrow eighty days", mode="dense", top_k=1)
+    with sqlite3.connect(tmp_path / "index" / "schema8" / "store.sqlite") as conn:
+        assert "text" not in [row[1] for row in conn.execute("PRAGMA table_info(chunks)")]
+
+
 def _crash_state_between_the_delete_file_and_meta_json(index_dir: Path, tree: Path) -> None:
     """Leave the collection as a kill -9 between tantivy writing a ``<segment>.N.del`` file and
     writing ``meta.json`` does: the store committed with its changes logged, and the lexical

@@ -139,33 +139,29 @@ def test_deleting_a_document_removes_it_from_search(tmp_path: Path) -> None:
         assert coll.status().lexical_chunks == coll.status().chunks == 1
 
 
-def _hit_query_plans(store_path: Path, *, drop_index: bool = False) -> tuple[list[str], list[str]]:
-    """The hits of a search on a store, and the plan of the query that read them."""
+def test_each_text_is_stored_once_and_a_batch_of_hits_reads_each_document_once(
+    tmp_path: Path,
+) -> None:
+    """Chunks are spans of their document's text (migration 9): no chunk holds a copy, and a
+    batch of hits cuts them out of one read of each of their documents."""
     from groundkit.index.store import Store
 
-    if drop_index:
-        with sqlite3.connect(store_path) as conn:
-            conn.execute("DROP INDEX documents_shown")
-    store = Store(store_path)
+    sections = "".join(f"## Part {i}\n\n" + f"granite layer {i} " * 60 + "\n\n" for i in range(4))
+    (tmp_path / "long.md").write_text("# Quarry\n\n" + sections)
+    with groundkit.open_collection("c", index_dir=tmp_path / "index") as coll:
+        coll.ingest([str(tmp_path / "long.md")])
+        document = coll.documents()[0]
+    path = tmp_path / "index" / "c" / "store.sqlite"
+    with sqlite3.connect(path) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(chunks)")]
+    assert "text" not in columns
+    store = Store(path)
     sql: list[str] = []
     store._conn.set_trace_callback(sql.append)
     rowids = [r[0] for r in store._conn.execute("SELECT id FROM chunks")]
     rows = store.hit_rows(rowids, fold=True)
     store._conn.set_trace_callback(None)
-    [query] = [s for s in sql if "FROM chunks c" in s]
-    plan = [r[3] for r in store._conn.execute("EXPLAIN QUERY PLAN " + query)]
     store.close()
-    return sorted(Path(row.location).name for row in rows.values()), plan
-
-
-def test_a_hit_reads_what_it_shows_of_its_document_from_an_index_not_from_its_long_text(
-    tmp_path: Path,
-) -> None:
-    """``path`` comes after ``text`` in the row: read from the row, every hit of a large page
-    walked all of the page's text to reach it."""
-    _collection_with_docs(tmp_path).close()
-    store = tmp_path / "index" / "c" / "store.sqlite"
-    shown, plan = _hit_query_plans(store)
-    assert any("COVERING INDEX documents_shown" in step for step in plan)
-    # A store without the index (read-only media keep what they were given) still reads hits.
-    assert _hit_query_plans(store, drop_index=True)[0] == shown == ["a.md", "b.txt"]
+    assert len(rows) == len(rowids) > 2
+    assert sum("FROM documents" in s for s in sql) == 1
+    assert all(row.text == document.text[row.start : row.end] for row in rows.values())

@@ -77,3 +77,36 @@ def test_ctrl_c_while_embedding_keeps_every_committed_batch_and_the_next_run_res
         assert resumed.embedded == 28  # only what was missing
         status = coll.status()
         assert status.vectors == status.dense_index_vectors == status.chunks == 40
+
+
+class Recording(StoppedAfter):
+    """The fake embedder, remembering the texts of each batch of documents."""
+
+    def __init__(self) -> None:
+        super().__init__(calls=None)
+        self.batches: list[list[str]] = []
+
+    def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
+        if input_type == "document":
+            self.batches.append(list(texts))
+        return super().embed(texts, input_type)
+
+
+def test_texts_go_to_the_model_sorted_by_length_across_every_commit_group(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch is padded to its longest text: lengths mixed across groups padded every batch."""
+    monkeypatch.setattr(vectors_module, "COMMIT_EVERY", 8)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(32):  # long and short notes, interleaved in the order they are stored
+        words = " ".join(["termites"] * (40 if i % 2 else 2))
+        (folder / f"n{i:02}.txt").write_text(f"The numbat{i} eats {words}.\n")
+    recording = Recording()
+    settings = groundkit.Settings().replace(embed=groundkit.Settings().embed.replace(batch_size=4))
+    with groundkit.open_collection(
+        "n", index_dir=tmp_path / "index", settings=settings, embedder=recording
+    ) as coll:
+        assert coll.ingest([str(folder)], dense=True).chunks_embedded == 32
+    lengths = [len(text) for batch in recording.batches for text in batch]
+    assert lengths == sorted(lengths)

@@ -50,7 +50,7 @@ def _tables(index_dir: Path) -> list[tuple[object, ...]]:
             " content_hash, fingerprint, metadata FROM documents ORDER BY id"
         ).fetchall()
         chunks = conn.execute(
-            'SELECT id, chunk_id, doc, ordinal, start, "end", metadata, line, end_line, text,'
+            'SELECT id, chunk_id, doc, ordinal, start, "end", metadata, line, end_line,'
             " fold FROM chunks ORDER BY id"
         ).fetchall()
     return [*documents, *chunks]

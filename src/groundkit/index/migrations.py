@@ -153,6 +153,14 @@ _MIGRATIONS: tuple[Migration, ...] = (
     CREATE INDEX chunks_unfolded ON chunks (id) WHERE fold IS NULL;
     CREATE INDEX documents_shown ON documents (id, document_id, external_id, path, source);
     """,
+    # 9: each text stored once. A chunk is a span of its document's text again, as in 1-6, but
+    # read as readers read a batch of hits since 7: each document once per batch, its chunks cut
+    # out in Python (``index.spans``). The copies doubled what an ingest wrote (and the store);
+    # the covering index served hits that no longer read a document's row without its text.
+    """
+    DROP INDEX documents_shown;
+    ALTER TABLE chunks DROP COLUMN text;
+    """,
 )
 
 SCHEMA = Schema(

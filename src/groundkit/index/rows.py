@@ -4,6 +4,7 @@ SQL that reads each (the store runs it; these are only its shapes)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -11,31 +12,45 @@ from groundkit.types import Metadata
 
 __all__ = [
     "CHUNK_COLUMNS",
+    "DOCUMENT_COLUMNS",
+    "HEADINGS",
     "HIT_COLUMNS",
-    "INDEXED_TEXT",
     "ChunkRow",
     "DocumentRow",
     "HitRow",
     "IngestState",
     "NewChunk",
+    "NewDocument",
     "chunk_row",
+    "hit_row",
+    "indexed_text",
 ]
 
-_CHUNK_TEXT = "c.text"  # the chunk's own copy: no document is read to cut it out (migration 7)
-# What the lexical index sees of a chunk: its text, preceded by the context a reader of the chunk
-# would have: the document's title and the Markdown heading path, when the chunk does not itself
-# begin with them. Hits still cite (and show) the chunk text alone.
-INDEXED_TEXT = (
-    "CASE WHEN c.start > 0 AND d.title IS NOT NULL THEN d.title || char(10) ELSE '' END"
-    " || CASE WHEN substr(c.text, 1, 1) <> '#' THEN"
-    " coalesce((SELECT group_concat(value, char(10)) FROM json_each(c.metadata, '$.heading_path'))"
-    " || char(10), '') ELSE '' END"
-    f" || {_CHUNK_TEXT}"
-)
+# A chunk is a span of its document's text, stored once, in the document (migration 9): readers
+# take each document's text once per batch of rows and cut its chunks out in Python (SQLite's
+# ``substr`` walks a text from its start, so cutting many chunks of a long document in SQL costs
+# as much as reading it many times).
+#
+# What the lexical index sees of a chunk (``indexed_text``): its text, preceded by the context a
+# reader of the chunk would have: the document's title and the Markdown heading path, when the
+# chunk does not itself begin with them. Hits still cite (and show) the chunk text alone.
+HEADINGS = "(SELECT group_concat(value, char(10)) FROM json_each(c.metadata, '$.heading_path'))"
+# A chunk's own columns; its document's come from DOCUMENT_COLUMNS, read once per document.
 CHUNK_COLUMNS = (
-    f'c.id, c.chunk_id, c.ordinal, c.start, c."end", c.metadata, {_CHUNK_TEXT},'
-    " d.document_id, d.external_id, coalesce(d.path, d.source), d.source, c.line, c.end_line"
+    'c.id, c.chunk_id, c.ordinal, c.start, c."end", c.metadata, c.doc, c.line, c.end_line'
 )
+DOCUMENT_COLUMNS = (
+    "d.id, d.document_id, d.external_id, coalesce(d.path, d.source), d.source, d.text"
+)
+
+
+def indexed_text(title: str | None, text: str, start: int, end: int, headings: str | None) -> str:
+    """What the lexical index and the embedder see of the chunk ``text[start:end]``."""
+    cut = text[start:end]
+    context = f"{title}\n" if start > 0 and title is not None else ""
+    if headings is not None and not cut.startswith("#"):
+        context += f"{headings}\n"
+    return context + cut if context else cut
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +90,7 @@ class HitRow(NamedTuple):
     fold: bytes | None
 
 
-HIT_COLUMNS = (
-    'c.id, c.chunk_id, c.start, c."end", c.metadata, c.text, d.document_id, d.external_id,'
-    " coalesce(d.path, d.source), d.source, c.line, c.end_line"
-)
+HIT_COLUMNS = 'c.id, c.chunk_id, c.start, c."end", c.metadata, c.doc, c.line, c.end_line'
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,23 +127,67 @@ class NewChunk:
     line: int
     end_line: int
     # The near-duplicate fingerprint (``retrieve.duplicates.Fingerprint.to_bytes``); None: made
-    # at search time instead. The chunk's text is cut from the document's by ``put_document``.
+    # at search time instead. The chunk's text is its span of the document's: not stored again.
     fold: bytes | None = None
 
 
-def chunk_row(row: tuple[Any, ...]) -> ChunkRow:
+@dataclass(frozen=True, slots=True)
+class NewDocument:
+    """A document to store with its chunks; ``rowid``: the one it replaces, or None."""
+
+    rowid: int | None
+    document_id: str
+    source: str
+    path: str
+    origin: str
+    external_id: str | None
+    format: str
+    title: str | None
+    text: str
+    content_hash: str
+    fingerprint: str
+    metadata: Metadata
+    chunks: Sequence[NewChunk]
+
+
+def chunk_row(row: tuple[Any, ...], document: tuple[Any, ...]) -> ChunkRow:
+    """A ``ChunkRow`` from a row of ``CHUNK_COLUMNS`` and its document's ``DOCUMENT_COLUMNS``."""
+    rowid, chunk_id, ordinal, start, end, meta, _doc, line, end_line = row
+    _id, document_id, external_id, shown, source, text = document
     return ChunkRow(
-        row[0],
-        row[1],
-        row[2],
-        row[3],
-        row[4],
-        json.loads(row[5]),
-        row[6],
-        row[7],
-        row[8],
-        row[9],
-        row[10],
-        row[11],
-        row[12],
+        rowid,
+        chunk_id,
+        ordinal,
+        start,
+        end,
+        json.loads(meta),
+        text[start:end],
+        document_id,
+        external_id,
+        shown,
+        source,
+        line,
+        end_line,
+    )
+
+
+def hit_row(row: tuple[Any, ...], document: tuple[Any, ...]) -> HitRow:
+    """A ``HitRow`` from a row of ``HIT_COLUMNS`` (and the fingerprint) and its document's
+    ``DOCUMENT_COLUMNS``."""
+    rowid, chunk_id, start, end, meta, _doc, line, end_line, fold = row
+    _id, document_id, external_id, shown, source, text = document
+    return HitRow(
+        rowid,
+        chunk_id,
+        start,
+        end,
+        meta,
+        text[start:end],
+        document_id,
+        external_id,
+        shown,
+        source,
+        line,
+        end_line,
+        fold,
     )

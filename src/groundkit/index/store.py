@@ -10,42 +10,22 @@ Opening, migrating, transactions and what a failure means are the shared SQLite 
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from groundkit.index import spans, writes
 from groundkit.index.filters import chunk_filter
 from groundkit.index.migrations import SCHEMA
-from groundkit.index.rows import (
-    CHUNK_COLUMNS,
-    HIT_COLUMNS,
-    INDEXED_TEXT,
-    ChunkRow,
-    DocumentRow,
-    HitRow,
-    IngestState,
-    NewChunk,
-    chunk_row,
-)
+from groundkit.index.rows import ChunkRow, DocumentRow, HitRow, IngestState, NewDocument
 from groundkit.storage.sqlite import Database
-from groundkit.types import Metadata
 
+_CACHE_KIB = 256 * 1024
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
 __all__ = ["Store"]
-
-
-def _shown(conn: sqlite3.Connection) -> str:
-    """The documents table as a hit reads it: through the index that covers what a hit shows,
-    when the store has it (a read-only one may predate it)."""
-    found = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'documents_shown'"
-    ).fetchone()
-    return "documents d INDEXED BY documents_shown" if found else "documents d"
 
 
 class Store:
@@ -60,11 +40,11 @@ class Store:
         self._db = Database(path, SCHEMA, fallback_read_only=True)
         self._conn = self._db.conn
         self.read_only = self._db.read_only
-        try:
-            self._shown = _shown(self._conn)
-        except sqlite3.Error as exc:
-            self._db.close()
-            raise self._db.fault(exc, "cannot open the collection") from exc
+        # SQLite's default page cache (2 MB) is far smaller than the unique indexes of a large
+        # collection: an ingest, one transaction, spilled and re-read their pages at random, and
+        # its SQLite writes per document doubled from 25k to 500k documents. Pages are taken
+        # only as they are used.
+        self._conn.execute(f"PRAGMA cache_size = {-_CACHE_KIB}")
 
     def close(self) -> None:
         self._db.close()
@@ -130,66 +110,16 @@ class Store:
         rows = self._conn.execute("SELECT id FROM documents WHERE origin = ?", (origin,))
         return [r[0] for r in rows]
 
-    def put_document(
-        self,
-        *,
-        rowid: int | None,
-        document_id: str,
-        source: str,
-        path: str,
-        origin: str,
-        external_id: str | None,
-        format: str,
-        title: str | None,
-        text: str,
-        content_hash: str,
-        fingerprint: str,
-        metadata: Metadata,
-        chunks: Sequence[NewChunk],
-    ) -> int:
-        """Insert a document, or replace one in place (keeping its rowid), with its chunks."""
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        values = (document_id, source, path, origin, external_id, format, title, text, content_hash)
-        meta = json.dumps(metadata, sort_keys=True)
-        if rowid is None:
-            cur = self._conn.execute(
-                "INSERT INTO documents (document_id, source, path, origin, external_id, format,"
-                " title, text, content_hash, fingerprint, metadata, ingested_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*values, fingerprint, meta, now),
-            )
-            assert cur.lastrowid is not None
-            rowid = cur.lastrowid
-        else:
-            self._conn.execute("DELETE FROM chunks WHERE doc = ?", (rowid,))
-            self._conn.execute(
-                "UPDATE documents SET document_id = ?, source = ?, path = ?, origin = ?,"
-                " external_id = ?, format = ?, title = ?, text = ?, content_hash = ?,"
-                " fingerprint = ?, metadata = ?, ingested_at = ? WHERE id = ?",
-                (*values, fingerprint, meta, now, rowid),
-            )
-        self._conn.executemany(
-            "INSERT INTO chunks"
-            ' (chunk_id, doc, ordinal, start, "end", metadata, line, end_line, text, fold)'
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    c.chunk_id,
-                    rowid,
-                    i,
-                    c.start,
-                    c.end,
-                    json.dumps(c.metadata, sort_keys=True),
-                    c.line,
-                    c.end_line,
-                    text[c.start : c.end],
-                    c.fold,
-                )
-                for i, c in enumerate(chunks)
-            ],
-        )
-        self.mark_changed([rowid])
-        return rowid
+    def put_documents(self, documents: Sequence[NewDocument]) -> list[int]:
+        """Insert each document, or replace one in place (keeping its rowid), with its chunks
+        (see ``index.writes``); the rowid of each, in order."""
+        rowids = writes.put_documents(self._conn, documents)
+        self.mark_changed(rowids)
+        return rowids
+
+    def put_document(self, **fields: Any) -> int:
+        """``put_documents`` of one document, given as ``NewDocument``'s fields."""
+        return self.put_documents([NewDocument(**fields)])[0]
 
     def delete_documents(self, rowids: Iterable[int]) -> int:
         ids = [(r,) for r in rowids]
@@ -238,20 +168,18 @@ class Store:
     # -- dense vectors ----------------------------------------------------------------------------
     def chunks_without_vectors(self) -> list[tuple[int, str]]:
         """``(chunk rowid, text to embed)`` for every chunk that has no vector yet."""
-        rows = self._conn.execute(
-            f"SELECT c.id, {INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
-            " LEFT JOIN chunk_vectors v ON v.chunk = c.id WHERE v.chunk IS NULL ORDER BY c.id"
-        )
-        return rows.fetchall()
+        where = "NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk = c.id) ORDER BY c.doc"
+        return [(rowid, text) for rowid, _, text in spans.indexed_texts(self._conn, where, ())]
 
     def chunks_without_fold(self, after: int, limit: int) -> list[tuple[int, str]]:
         """``(chunk rowid, text)`` of up to ``limit`` chunks past ``after`` that have no
         near-duplicate fingerprint (stored before schema 7), in rowid order."""
         rows = self._conn.execute(
-            "SELECT id, text FROM chunks WHERE fold IS NULL AND id > ? ORDER BY id LIMIT ?",
+            'SELECT id, doc, start, "end" FROM chunks WHERE fold IS NULL AND id > ?'
+            " ORDER BY id LIMIT ?",
             (after, limit),
-        )
-        return rows.fetchall()
+        ).fetchall()
+        return list(zip((row[0] for row in rows), spans.texts_of(self._conn, rows), strict=True))
 
     def unfolded_count(self) -> int:
         return int(
@@ -294,8 +222,14 @@ class Store:
         self, doc_rowids: Sequence[int] | None = None
     ) -> Iterator[tuple[int, int, str]]:
         """``(chunk rowid, document rowid, text to index)`` for some documents, or all."""
-        sql = f"SELECT c.id, c.doc, {INDEXED_TEXT} FROM chunks c JOIN documents d ON d.id = c.doc"
-        return self._per_document(sql, doc_rowids)
+        if doc_rowids is None:
+            yield from spans.indexed_texts(self._conn, "1 ORDER BY c.doc, c.id", ())
+            return
+        for i in range(0, len(doc_rowids), 500):
+            batch = doc_rowids[i : i + 500]
+            marks = ",".join("?" * len(batch))
+            where = f"c.doc IN ({marks}) ORDER BY c.doc, c.id"
+            yield from spans.indexed_texts(self._conn, where, batch)
 
     def _per_document(self, sql: str, doc_rowids: Sequence[int] | None) -> Iterator[Any]:
         """Rows of ``sql`` (over chunks ``c``) for some documents, in batches, or for all."""
@@ -309,40 +243,26 @@ class Store:
 
     # -- reads ------------------------------------------------------------------------------------
     def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, ChunkRow]:
-        if not rowids:
-            return {}
-        marks = ",".join("?" * len(rowids))
-        rows = self._conn.execute(
-            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
-            f" WHERE c.id IN ({marks})",
-            rowids,
-        )
-        return {row[0]: chunk_row(row) for row in rows}
+        found: dict[int, ChunkRow] = {}
+        for i in range(0, len(rowids), 500):
+            batch = rowids[i : i + 500]
+            marks = ",".join("?" * len(batch))
+            found.update(
+                (r.rowid, r) for r in spans.chunk_rows(self._conn, f"c.id IN ({marks})", batch)
+            )
+        return found
 
     def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
-        """The rows a search shows, by chunk rowid; ``fold``: with their fingerprints."""
-        if not rowids:
-            return {}
-        marks = ",".join("?" * len(rowids))
-        rows = self._conn.execute(
-            f"SELECT {HIT_COLUMNS}, {'c.fold' if fold else 'NULL'} FROM chunks c"
-            f" JOIN {self._shown} ON d.id = c.doc WHERE c.id IN ({marks})",
-            rowids,
-        )
-        make = HitRow._make
-        return {row[0]: make(row) for row in rows}
+        """The rows a search shows, by chunk rowid; ``fold``: with their fingerprints. Each
+        document is read once, however many of its chunks are asked for."""
+        return spans.hit_rows(self._conn, rowids, fold=fold) if rowids else {}
 
     def chunk(self, chunk_id: str) -> tuple[ChunkRow, DocumentRow] | None:
-        row = self._conn.execute(
-            f"SELECT {CHUNK_COLUMNS}, c.doc FROM chunks c JOIN documents d ON d.id = c.doc"
-            " WHERE c.chunk_id = ?",
-            (chunk_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        document = self.document(row[-1])
-        assert document is not None
-        return chunk_row(row), document
+        found = self._conn.execute("SELECT doc FROM chunks WHERE chunk_id = ?", (chunk_id,))
+        doc = found.fetchone()
+        row = next(spans.chunk_rows(self._conn, "c.chunk_id = ?", (chunk_id,)), None)
+        document = None if doc is None else self.document(doc[0])
+        return None if row is None or document is None else (row, document)
 
     def document(self, rowid: int) -> DocumentRow | None:
         found = self._documents("id = ?", (rowid,))
@@ -352,11 +272,7 @@ class Store:
         return self._documents("1", ())
 
     def all_chunks(self) -> Iterator[ChunkRow]:
-        rows = self._conn.execute(
-            f"SELECT {CHUNK_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.doc"
-            " ORDER BY c.doc, c.ordinal"
-        )
-        return (chunk_row(row) for row in rows)
+        return spans.chunk_rows(self._conn, "1", ())
 
     def find_documents(self, key: str) -> list[DocumentRow]:
         """Documents whose id or source is ``key``; failing that, those shown as ``key`` (a path

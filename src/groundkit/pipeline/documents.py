@@ -12,7 +12,7 @@ from functools import partial
 
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, Span, chunk_text
 from groundkit.config import Settings
-from groundkit.index.rows import IngestState, NewChunk
+from groundkit.index.rows import IngestState, NewChunk, NewDocument
 from groundkit.index.store import Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Loaded, Loading, Rejected, load
@@ -251,6 +251,7 @@ def _write(
     tally.unchanged += len(found.unchanged)
     produced = set(found.unchanged)
     folds = iter(made.folds)
+    documents: list[NewDocument] = []
     for item, cut in zip(found.loaded, made.spans, strict=True):
         produced.add(item.source)
         previous = existing.get(item.source)
@@ -258,24 +259,25 @@ def _write(
         # A record's "#id" (or nothing, for a file) follows the name the file is shown by.
         path = shown + item.source[len(item.origin) :]
         rowid = None if previous is None else previous.rowid
-        tally.chunks += _store(store, item, cut, folds, path, fingerprint, rowid)
+        documents.append(_document(item, cut, folds, path, fingerprint, rowid))
+        tally.chunks += len(cut)
         if previous is None:
             tally.new += 1
         else:
             tally.changed += 1
+    store.put_documents(documents)  # a file's at once: see index.writes
     gone = [state.rowid for source, state in existing.items() if source not in produced]
     tally.removed += store.delete_documents(gone)
 
 
-def _store(
-    store: Store,
+def _document(
     item: Loaded,
     spans: Sequence[Span],
     folds: Iterator[bytes],
     path: str,
     fingerprint: str,
     rowid: int | None,
-) -> int:
+) -> NewDocument:
     document_id = document_id_for(item.source)
     chunks = [
         NewChunk(
@@ -293,7 +295,7 @@ def _store(
     metadata.setdefault("format", _SHOWN_FORMAT.get(item.format, item.format))
     if item.pages:
         metadata["page_count"] = len(item.pages)
-    store.put_document(
+    return NewDocument(
         rowid=rowid,
         document_id=document_id,
         source=item.source,
@@ -308,7 +310,6 @@ def _store(
         metadata=metadata,
         chunks=chunks,
     )
-    return len(chunks)
 
 
 def _lines(text: str, spans: Sequence[Span]) -> list[tuple[int, int]]:

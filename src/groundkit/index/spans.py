@@ -1,0 +1,100 @@
+"""Reading chunks whose text is a span of their document's, stored once (migration 9).
+
+Every reader here takes a batch of chunk rows, reads each of their documents once (one query
+for the batch), and cuts the chunks' texts out in Python. SQLite's ``substr`` walks a text from
+its start, and a join repeats the document's columns for each of its chunks, so either way a long
+document was read once per chunk.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import groupby
+from typing import Any, TypeVar
+
+from groundkit.index.rows import (
+    CHUNK_COLUMNS,
+    DOCUMENT_COLUMNS,
+    HEADINGS,
+    HIT_COLUMNS,
+    ChunkRow,
+    HitRow,
+    chunk_row,
+    hit_row,
+    indexed_text,
+)
+
+__all__ = ["chunk_rows", "hit_rows", "indexed_texts", "texts_of"]
+
+_BATCH = 500  # ids per ``IN (...)``: well under SQLite's limit on bound parameters
+T = TypeVar("T")
+
+
+def _documents(conn: sqlite3.Connection, ids: Iterable[int], columns: str) -> dict[int, Any]:
+    """``columns`` (the first being ``d.id``) of each document in ``ids``, by rowid."""
+    wanted = sorted(set(ids))
+    found: dict[int, Any] = {}
+    for i in range(0, len(wanted), _BATCH):
+        batch = wanted[i : i + _BATCH]
+        marks = ",".join("?" * len(batch))
+        rows = conn.execute(f"SELECT {columns} FROM documents d WHERE d.id IN ({marks})", batch)
+        found.update((row[0], row) for row in rows)
+    return found
+
+
+def _cut(
+    conn: sqlite3.Connection, rows: Sequence[tuple[Any, ...]], doc_at: int, make: Callable[..., T]
+) -> Iterator[T]:
+    """``make(row, its document's DOCUMENT_COLUMNS)`` for each chunk row (``row[doc_at]``: its
+    document's rowid); a row whose document is gone is left out."""
+    documents = _documents(conn, (row[doc_at] for row in rows), DOCUMENT_COLUMNS)
+    for row in rows:
+        document = documents.get(row[doc_at])
+        if document is not None:
+            yield make(row, document)
+
+
+def hit_rows(conn: sqlite3.Connection, rowids: Sequence[int], *, fold: bool) -> dict[int, HitRow]:
+    marks = ",".join("?" * len(rowids))
+    rows = conn.execute(
+        f"SELECT {HIT_COLUMNS}, {'c.fold' if fold else 'NULL'} FROM chunks c"
+        f" WHERE c.id IN ({marks})",
+        rowids,
+    ).fetchall()
+    return {row.rowid: row for row in _cut(conn, rows, 5, hit_row)}
+
+
+def chunk_rows(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> Iterator[ChunkRow]:
+    """The chunks ``where`` (over ``chunks c``) selects, in document order, a batch at a time."""
+    rows = conn.execute(
+        f"SELECT {CHUNK_COLUMNS} FROM chunks c WHERE {where} ORDER BY c.doc, c.ordinal", params
+    )
+    while batch := rows.fetchmany(_BATCH):
+        yield from _cut(conn, batch, 6, chunk_row)
+
+
+def texts_of(conn: sqlite3.Connection, rows: Sequence[tuple[int, int, int, int]]) -> list[str]:
+    """The text of each ``(chunk rowid, document rowid, start, end)``, in order ('' for a chunk
+    whose document is gone)."""
+    documents = _documents(conn, (row[1] for row in rows), "d.id, d.text")
+    return [documents[doc][1][start:end] if doc in documents else "" for _, doc, start, end in rows]
+
+
+def indexed_texts(
+    conn: sqlite3.Connection, where: str, params: Sequence[Any]
+) -> Iterator[tuple[int, int, str]]:
+    """``(chunk rowid, document rowid, text to index)`` of the chunks ``where`` (over ``chunks
+    c``) selects, in rowid order within each batch of rows read."""
+    rows = conn.execute(
+        f'SELECT c.id, c.doc, c.start, c."end", {HEADINGS} FROM chunks c WHERE {where}', params
+    )
+    while batch := rows.fetchmany(_BATCH * 4):
+        documents = _documents(conn, (row[1] for row in batch), "d.id, d.title, d.text")
+        for doc, group in groupby(batch, key=lambda row: row[1]):
+            found = documents.get(doc)
+            if found is None:
+                continue
+            _, title, text = found
+            for rowid, _, start, end, headings in group:
+                yield rowid, doc, indexed_text(title, text, start, end, headings)
