@@ -346,7 +346,8 @@ def query_table(
         import Stemmer
 
         stemmer = Stemmer.Stemmer("english")
-        texts = [r["title"] + " " + r["text"] for r in read_records(corpus)]
+        # The text groundkit stores for a record (ingest/loaders.py): title, newline, text.
+        texts = [r["title"] + "\n" + r["text"] for r in read_records(corpus)]
         retriever = bm25s.BM25()
         tokens = bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False)
         retriever.index(tokens, show_progress=False)
@@ -354,7 +355,8 @@ def query_table(
 
         def bm25(q: str, k: int) -> object:
             t = bm25s.tokenize([q], stopwords="en", stemmer=stemmer, show_progress=False)
-            return retriever.retrieve(t, k=k, show_progress=False, n_threads=1)
+            # n_threads left at its default (0: in this thread), as bm25s's README calls it.
+            return retriever.retrieve(t, k=k, show_progress=False)
 
         systems["bm25s"] = bm25
     times: dict[tuple[str, int], list[float]] = {(s, k): [] for s in systems for k in (10, 100)}

@@ -217,9 +217,15 @@ class _Ranking:
             ranked = rrf(fused, request.rrf_k)
         else:
             ranked = arms[mode]
-        self.ranks = {
-            arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)} for arm, hits in arms.items()
-        }
+        # One arm, as ranked: a hit's rank is its place in the walk, so no map of every
+        # candidate's rank is made (it cost as much as a tenth of a top-10 search).
+        self.single = next(iter(arms)) if len(arms) == 1 and reranker is None else None
+        self.ranks: dict[str, dict[int, int]] = {}
+        if self.single is None:
+            self.ranks = {
+                arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)}
+                for arm, hits in arms.items()
+            }
         if mode == SearchMode.HYBRID:
             self.ranks["fused"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
         if reranker is not None:
@@ -248,7 +254,7 @@ class _Ranking:
         folding: Folding | BatchFolding | None = None
         if self.request.collapse:
             folding = BatchFolding() if top_k >= BATCH_FROM else Folding()
-        kept: list[tuple[int, float]] = []
+        kept: list[tuple[int, float, int]] = []  # with its place in the ranking
         folded: list[list[int]] = []
         at = 0
         while len(kept) < top_k and at < len(self.ranked):
@@ -257,19 +263,24 @@ class _Ranking:
             # each of its hits against every other and every kept hit.
             need = top_k - len(kept)
             size = min(-(-need * at // len(kept)), 2 * need) if kept else need
-            batch = self.ranked[at : at + max(size, _MIN_BATCH)]
+            batch = [
+                (rowid, score, place)
+                for place, (rowid, score) in enumerate(
+                    self.ranked[at : at + max(size, _MIN_BATCH)], at + 1
+                )
+            ]
             at += len(batch)
-            seen.fetch([rowid for rowid, _ in batch])
+            seen.fetch([rowid for rowid, _, _ in batch])
             # A row gone from the store is skipped: the derived index is behind.
-            batch = [(rowid, score) for rowid, score in batch if rowid in seen.rows]
+            batch = [hit for hit in batch if hit[0] in seen.rows]
             verdicts: Iterable[int | None] = (
                 repeat(None)
                 if folding is None
-                else folding.place_all([seen.fingerprint(rowid) for rowid, _ in batch])
+                else folding.place_all([seen.fingerprint(rowid) for rowid, _, _ in batch])
             )
-            for (rowid, score), into in zip(batch, verdicts, strict=False):
+            for (rowid, score, place), into in zip(batch, verdicts, strict=False):
                 if into is None:
-                    kept.append((rowid, score))
+                    kept.append((rowid, score, place))
                     folded.append([])
                 else:
                     folded[into].append(rowid)
@@ -277,15 +288,16 @@ class _Ranking:
                     break
         return self._built(kept, folded)
 
-    def _built(self, kept: list[tuple[int, float]], folded: list[list[int]]) -> list[Hit]:
-        every = [rowid for rowid, _ in kept] + [rowid for group in folded for rowid in group]
+    def _built(self, kept: list[tuple[int, float, int]], folded: list[list[int]]) -> list[Hit]:
+        every = [rowid for rowid, _, _ in kept] + [rowid for group in folded for rowid in group]
         rows = {
             row.rowid: row
             for row in with_lines(self.seen.store, [self.seen.rows[r] for r in every])
         }
         hits: list[Hit] = []
         terms, width, collection = self.terms, self.request.snippet_chars, self.collection
-        for (rowid, score), group in zip(kept, folded, strict=True):
+        single = self.single
+        for (rowid, score, place), group in zip(kept, folded, strict=True):
             row = rows[rowid]
             meta = row.metadata_json
             hits.append(
@@ -297,7 +309,9 @@ class _Ranking:
                     # Made when read: a caller that shows no snippet does not pay for one.
                     partial(snippet, row.text, terms, width),
                     partial(json.loads, meta) if meta != "{}" else {},
-                    {arm: by_id[rowid] for arm, by_id in self.ranks.items() if rowid in by_id},
+                    {single: place}
+                    if single is not None
+                    else {arm: by_id[rowid] for arm, by_id in self.ranks.items() if rowid in by_id},
                     tuple(citation_of(rows[r], collection) for r in group),
                 )
             )
