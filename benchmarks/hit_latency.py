@@ -67,9 +67,9 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     index_dir = work / "gk"
     grk = str(Path(sys.executable).with_name("grk"))
+    command = [grk, "--index-dir", str(index_dir), "--collection", "scifact", "ingest", "-q"]
     subprocess.run(
-        [grk, "--index-dir", str(index_dir), "--collection", "scifact", "ingest", "-q"]
-        + [str(scifact / "corpus.jsonl")],
+        [*command, str(scifact / "corpus.jsonl")],
         check=True,
         stdout=subprocess.DEVNULL,
     )

@@ -36,7 +36,7 @@ def _forget_folds(store: Path) -> None:
 def _folds(store: Path) -> dict[int, tuple[bytes | None, str]]:
     with sqlite3.connect(store) as conn:
         rows = conn.execute(
-            "SELECT c.id, c.fold, substr(d.text, c.start + 1, c.\"end\" - c.start)"
+            'SELECT c.id, c.fold, substr(d.text, c.start + 1, c."end" - c.start)'
             " FROM chunks c JOIN documents d ON d.id = c.doc"
         )
         return {r[0]: (r[1], r[2]) for r in rows}
@@ -72,7 +72,7 @@ def test_the_missing_fingerprints_are_found_through_their_index_and_made_a_group
     _forget_folds(store)
     with sqlite3.connect(store) as conn:
         plan = conn.execute(
-            "EXPLAIN QUERY PLAN SELECT id, doc, start, \"end\" FROM chunks WHERE fold IS NULL"
+            'EXPLAIN QUERY PLAN SELECT id, doc, start, "end" FROM chunks WHERE fold IS NULL'
             " AND id > 0"
             " ORDER BY id LIMIT 2"
         ).fetchall()
