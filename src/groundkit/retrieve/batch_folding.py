@@ -27,6 +27,7 @@ __all__ = ["BATCH_FROM", "BatchFolding"]
 
 BATCH_FROM = 48  # below this, Folding's filter costs less than numpy's fixed costs
 _GROUP_FROM = 100_000  # twice the pairs of 3-grams above which runs are grouped by owners
+_COUNTED_UP_TO = 1 << 22  # hits squared up to which pairs are counted in an array, not sorted
 
 
 class BatchFolding:
@@ -86,7 +87,8 @@ def _near_table(prints: Sequence[Fingerprint]) -> list[list[int]]:
     owners = np.repeat(np.arange(n, dtype=np.uint64), sizes)
     # Sorted by (3-gram, owner): the owners of one 3-gram form a run, in ascending order, and
     # each fingerprint's 3-grams are distinct, so a run never holds an owner twice.
-    keys = np.sort((values.astype(np.uint64) << np.uint64(32)) | owners)
+    # Stable: each fingerprint's 3-grams are already in order, and timsort merges such runs.
+    keys = np.sort((values.astype(np.uint64) << np.uint64(32)) | owners, kind="stable")
     grams = keys >> np.uint64(32)
     repeated = grams[1:] == grams[:-1]
     shared = np.concatenate(([False], repeated)) | np.concatenate((repeated, [False]))
@@ -94,13 +96,21 @@ def _near_table(prints: Sequence[Fingerprint]) -> list[list[int]]:
     owner = (keys & np.uint64(0xFFFFFFFF)).astype(np.int64)
     if not owner.size:
         return table
-    codes, counts = _shared_counts(grams, owner, n)
-    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
-    counts = np.add.reduceat(counts, starts)  # 3-grams shared by each pair
-    a, b = np.divmod(codes[starts], n)
+    codes, weights = _shared_counts(grams, owner, n)
+    if n * n <= _COUNTED_UP_TO:  # a count per possible pair: no sort of the pairs
+        totals = np.bincount(codes, weights=weights, minlength=n * n)
+        pairs = np.flatnonzero(totals)
+        counts = totals[pairs]  # 3-grams shared by each pair
+    else:
+        order = np.argsort(codes, kind="stable")
+        codes = codes[order]
+        starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+        counts = np.add.reduceat(np.ones_like(codes) if weights is None else weights[order], starts)
+        pairs = codes[starts]
+    a, b = np.divmod(pairs, n)
     near = counts >= THRESHOLD * np.minimum(sizes[a], sizes[b])
     # A hit can only fold into one met before it: each row lists the earlier ones (a < b), in
-    # ascending order since the codes ascend.
+    # ascending order since the pairs' codes ascend.
     for i, j in zip(a[near].tolist(), b[near].tolist(), strict=True):
         table[j].append(i)
     return table
@@ -108,9 +118,10 @@ def _near_table(prints: Sequence[Fingerprint]) -> list[list[int]]:
 
 def _shared_counts(
     grams: npt.NDArray[np.uint64], owner: npt.NDArray[np.int64], n: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Pair codes (``i * n + j``, ``i < j``, sorted, repeated) and what each adds to the pair's
-    count of shared 3-grams, from the runs of equal ``grams`` and their ``owner``.
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
+    """Pair codes (``i * n + j``, ``i < j``, repeated, in no order) and what each adds to the
+    pair's count of shared 3-grams (None: one each), from the runs of equal ``grams`` and their
+    ``owner``.
 
     Passages that share a sentence share each of its 3-grams, so many runs hold the same owners
     (a top 100 whose hits all quote one sentence made 700,000 pairs of 869 3-grams). Runs with
@@ -123,8 +134,7 @@ def _shared_counts(
     lengths = np.diff(np.append(starts, size))
     if int((lengths * (lengths - 1)).sum()) <= _GROUP_FROM:  # grouping would cost more
         first, second = _pairs_in_runs(grams)
-        codes = np.sort(owner[first] * n + owner[second])
-        return codes, np.ones(len(codes), dtype=np.int64)
+        return owner[first] * n + owner[second], None
     run = np.repeat(np.arange(len(starts)), lengths)
     signature = (
         np.add.reduceat(_mixed(owner, 1), starts),
@@ -146,9 +156,7 @@ def _shared_counts(
     )
     label = np.repeat(np.arange(len(representative)), chosen)
     first, second = _pairs_in_runs(label)
-    codes = owner[picked[first]] * n + owner[picked[second]]
-    by_code = np.argsort(codes, kind="stable")
-    return codes[by_code], weight[label[first]][by_code]
+    return owner[picked[first]] * n + owner[picked[second]], weight[label[first]]
 
 
 def _mixed(owner: npt.NDArray[np.int64], salt: int) -> npt.NDArray[np.uint64]:
