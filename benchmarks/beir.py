@@ -260,7 +260,7 @@ class PhaseClock:
     def __init__(self) -> None:
         self.last: dict[str, tuple[float, float]] = {}
 
-    def __call__(self, stage: str, done: int, total: int) -> None:
+    def __call__(self, stage: str, done: int, total: int | None, item: str | None = None) -> None:
         self.last[stage] = clocks()
 
 
