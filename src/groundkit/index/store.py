@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from groundkit.index.migrations import SCHEMA
 from groundkit.index.rows import ChunkRow, DocumentRow, HitRow, IngestState, NewDocument
 from groundkit.storage.sqlite import Database
 
-_CACHE_KIB = 256 * 1024
+_INGEST_CACHE_KIB = 256 * 1024
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
 __all__ = ["Store"]
@@ -40,11 +40,6 @@ class Store:
         self._db = Database(path, SCHEMA, fallback_read_only=True)
         self._conn = self._db.conn
         self.read_only = self._db.read_only
-        # SQLite's default page cache (2 MB) is far smaller than the unique indexes of a large
-        # collection: an ingest, one transaction, spilled and re-read their pages at random, and
-        # its SQLite writes per document doubled from 25k to 500k documents. Pages are taken
-        # only as they are used.
-        self._conn.execute(f"PRAGMA cache_size = {-_CACHE_KIB}")
 
     def close(self) -> None:
         self._db.close()
@@ -52,6 +47,21 @@ class Store:
     def transaction(self) -> AbstractContextManager[None]:
         """A write transaction, taken up front so that two writers never deadlock mid-way."""
         return self._db.transaction()
+
+    @contextmanager
+    def large_cache(self) -> Iterator[None]:
+        """A page cache the size of a large collection's unique indexes, for one ingest.
+
+        SQLite's default (2 MB) is far smaller: an ingest, one transaction, spilled and re-read
+        their pages, and its SQLite writes per document doubled from 25k to 500k documents.
+        Pages are taken only as they are used, and given back after: a reader keeps the default.
+        """
+        default = self._conn.execute("PRAGMA cache_size").fetchone()[0]
+        self._conn.execute(f"PRAGMA cache_size = {-_INGEST_CACHE_KIB}")
+        try:
+            yield
+        finally:
+            self._conn.execute(f"PRAGMA cache_size = {int(default)}")
 
     def savepoint(self) -> AbstractContextManager[None]:
         """A nested transaction inside ``transaction()``: undone alone when its block raises."""

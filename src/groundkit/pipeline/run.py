@@ -112,7 +112,7 @@ def _store_all(
     seen: set[str] = set(found.present)
     total = len(found.files) + len(named.urls)
     key = chunking_key(chunking)
-    with store.transaction():
+    with store.large_cache(), store.transaction():
         # Passed over unread when size and time say so; the rest may go to helper processes.
         checks = [(file, *file_unchanged(store, file, key)) for file in found.files]
         to_read = [check for check in checks if check[2] < 0]

@@ -132,7 +132,6 @@ def _open_for_writing(path: Path, schema: Schema) -> sqlite3.Connection:
         _to_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA mmap_size = 268435456")
         migrate(conn, schema)
     except sqlite3.Error as exc:
         if conn is not None:
