@@ -26,12 +26,12 @@ def embed_missing(
 ) -> int:
     """Embed the chunks that have no vector yet (all of them, when dense is first turned on).
 
-    Texts go to the model in batches sorted by length, all of them at once (sorted within each
-    group, batches mixed lengths, each padded to its longest), so that a batch pads little; each
-    group of ``COMMIT_EVERY`` chunks of that order is its own transaction. ``committed`` (if given)
-    holds one number, kept current: how many vectors are committed, for a caller interrupted
-    mid-way; on Ctrl-C the vectors of the unfinished group are committed too. Returns the number
-    of chunks embedded.
+    Texts go to the model in batches taken from all of them sorted by length, so that a batch
+    (padded to its longest) pads little; sorting only within each group left every group's
+    batches spanning the whole range of lengths. Each group of ``COMMIT_EVERY`` chunks of that
+    order is its own transaction. ``committed`` (if given) holds one number, kept current: how
+    many vectors are committed, for a caller interrupted mid-way; on Ctrl-C the vectors of the
+    unfinished group are committed too. Returns the number of chunks embedded.
     """
     import numpy as np
 
