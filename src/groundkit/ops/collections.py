@@ -253,13 +253,15 @@ def collection_names(collections: Collections) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class IngestOrder:
     """What to ingest where. ``dense`` None: ``ingest.dense`` decides; ``include``/``exclude``:
-    globs of what a folder's walk takes or leaves; ``progress``: told of each phase."""
+    globs of what a folder's walk takes or leaves; ``names_from``: the folder files are named
+    from (None: the inputs' common parent); ``progress``: told of each phase."""
 
     collection: str
     inputs: Sequence[str]
     dense: bool | None = None
     include: Sequence[str] = ()
     exclude: Sequence[str] = ()
+    names_from: str | None = None
     progress: Progress | None = field(default=None, compare=False)
 
 
@@ -274,6 +276,7 @@ def ingest(collections: Collections, order: IngestOrder) -> IngestReport:
             dense=order.dense,
             include=order.include,
             exclude=order.exclude,
+            names_from=order.names_from,
         )
 
 

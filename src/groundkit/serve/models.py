@@ -128,7 +128,10 @@ class HitModel(_Response):
     document_id: str
     external_id: str | None
     chunk_id: str
-    source: str = Field(description="The document as named: relative to the folder ingested.")
+    source: str = Field(
+        description="The document as named, unique in its collection: relative to the folder"
+        " ingested (or to the common parent of folders ingested together), or the URL."
+    )
     location: str = Field(description="Where it was read from: an absolute path, or the URL.")
     start: int = Field(description="Offset of the chunk in the stored document text.")
     end: int
