@@ -38,7 +38,7 @@ from groundkit.pipeline import run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
-from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search
+from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search, searchable
 from groundkit.storage.faults import os_fault
 from groundkit.storage.locks import write_lock
 from groundkit.text import is_text
@@ -318,6 +318,11 @@ class Collection:
             embedder=embedder,
             reranker=reranker,
         )
+
+    def searchable(self, query: str) -> bool:
+        """Whether ``query`` holds a word a search looks for; one of stop words alone (``the
+        of and to is``) finds nothing in any mode."""
+        return searchable(query, self._lexical)
 
     def resolve_mode(self, mode: SearchMode | str) -> ConcreteMode:
         """The way of ranking a mode names here: ``auto`` is hybrid with vectors, else bm25."""

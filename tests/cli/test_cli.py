@@ -84,7 +84,11 @@ def test_ingest_json_reports_what_it_did(grk: Grk, docs: Path) -> None:
 
 
 def test_search_finds_nothing_and_still_succeeds(grk: Grk, ingested: Path) -> None:
-    assert grk.json("search", "kookaburra") == {"hits": [], "missing_vectors": 0}
+    assert grk.json("search", "kookaburra") == {
+        "hits": [],
+        "missing_vectors": 0,
+        "no_searchable_words": False,
+    }
     assert grk("search", "kookaburra") == 0
 
 
@@ -214,7 +218,10 @@ def test_batch_queries_print_one_json_line_per_query(
     lines = [json.loads(line) for line in grk.out.splitlines()]
 
     assert [line["query_id"] for line in lines] == ["q1", "7", "q3"]
-    assert all(set(line) == {"query_id", "hits", "missing_vectors"} for line in lines)
+    assert all(
+        set(line) == {"query_id", "hits", "missing_vectors", "no_searchable_words"}
+        for line in lines
+    )
     assert [h["source"] for h in lines[0]["hits"]] == ["a.md"]
     assert [h["source"] for h in lines[1]["hits"]] == ["guides/b.txt"]
     assert lines[2]["hits"] == []

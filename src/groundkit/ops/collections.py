@@ -154,13 +154,15 @@ class SearchQuery:
 class Found:
     """What a search found. ``missing_vectors``: chunks it could not rank by meaning (an
     interrupted embedding); ``mode``: how it ranked; ``has_vectors``: whether the collection has
-    any (a page offers dense and hybrid then)."""
+    any (a page offers dense and hybrid then); ``no_searchable_words``: the query was stop words
+    alone (``the of and to is``) or punctuation, so it found nothing, in any mode."""
 
     collection: str
     hits: list[Hit]
     missing_vectors: int
     mode: ConcreteMode
     has_vectors: bool
+    no_searchable_words: bool = False
 
 
 def search(collections: Collections, request: SearchQuery) -> Found:
@@ -182,6 +184,7 @@ def search(collections: Collections, request: SearchQuery) -> Found:
             collection.missing_vectors(request.mode),
             collection.resolve_mode(mode),
             collection.embedder_identity is not None,
+            not hits and not collection.searchable(request.query),
         )
 
 

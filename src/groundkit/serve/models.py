@@ -156,6 +156,11 @@ class SearchResponse(_Response):
         description="Chunks this search could not rank by meaning because they have no vector"
         " yet (an interrupted embedding); 0 for a bm25 search."
     )
+    no_searchable_words: bool = Field(
+        description="The query held no word a search looks for: only words as common as 'the',"
+        " 'of' or 'is', or punctuation. It finds nothing in any mode; add a word that names"
+        " what you are looking for."
+    )
 
     @classmethod
     def of(cls, found: ops.Found) -> SearchResponse:
@@ -163,6 +168,7 @@ class SearchResponse(_Response):
             collection=found.collection,
             hits=[HitModel.of(hit) for hit in found.hits],
             missing_vectors=found.missing_vectors,
+            no_searchable_words=found.no_searchable_words,
         )
 
 
