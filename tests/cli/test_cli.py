@@ -247,6 +247,12 @@ def test_collections_lists_every_collection(grk: Grk, docs: Path) -> None:
     assert grk.out.split() == ["default", "second"]
 
 
+def test_collections_with_none_says_so_and_how_to_make_one(grk: Grk) -> None:
+    assert grk("collections") == 0
+    assert grk.out.startswith("no collections yet in ")
+    assert "grk ingest PATH" in grk.out
+
+
 def test_status_json_counts_documents_and_chunks(grk: Grk, ingested: Path) -> None:
     status = grk.json("status")
 
