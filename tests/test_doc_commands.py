@@ -14,7 +14,6 @@ import re
 import shlex
 import shutil
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,7 +87,7 @@ def git(workspace: Path, *args: str) -> None:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A small repository as the docs assume one: ``docs/samples``, part of groundkit's own
     source (so ``grk trace groundkit.pipeline.run.run_ingest`` has something to trace), a few
     commits, and a home folder with notes."""
@@ -113,7 +112,7 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr("keyring.core._keyring_backend", ForbiddenKeyring())
-    yield root
+    return root
 
 
 @pytest.fixture
@@ -129,12 +128,13 @@ def filled(args: list[str], grk: Grk) -> list[str]:
     out = []
     for word in args:
         if re.fullmatch(r"c1f0e2d3a4b5c6d7e|CHUNK_ID", word):
-            word = grk.json("search", "citations", "-k", "1")["hits"][0]["chunk_id"]
+            out.append(grk.json("search", "citations", "-k", "1")["hits"][0]["chunk_id"])
         elif word == "...":
-            word = "how are citations verified"
+            out.append("how are citations verified")
         elif word.startswith("~/"):
-            word = str(Path.home() / word[2:])
-        out.append(word)
+            out.append(str(Path.home() / word[2:]))
+        else:
+            out.append(word)
     return out
 
 
@@ -170,8 +170,10 @@ def test_the_getting_started_sample_describes_a_hit_as_grk_search_prints_it(grk:
     printed = grk.out
 
     cited = re.findall(r"`([\w.-]+\.md:\d+-\d+)`", described)  # the forms it shows
-    assert cited and all(form in printed for form in cited), (cited, printed)
-    assert "BM25 score" not in described and "score" not in printed  # in --json only
+    assert cited
+    assert all(form in printed for form in cited), (cited, printed)
+    assert "BM25 score" not in described
+    assert "score" not in printed  # in --json only
 
 
 def test_the_readme_lists_every_exit_status_grk_has() -> None:
