@@ -1,5 +1,5 @@
 """The names documents are shown by: two files never show the same source, and naming never
-changes what a document is (docs/decisions/0013-document-names.md)."""
+changes what a document is (docs/decisions/0014-document-names.md)."""
 
 from __future__ import annotations
 

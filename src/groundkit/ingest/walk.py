@@ -90,7 +90,7 @@ def name_base(paths: Sequence[str]) -> str:
     """The folder an ingest of ``paths`` names its files from: the common parent of the
     folders named and of the folders holding the files named. One folder: that folder, so
     its files are named as inside it; ``a`` and ``b``: their parent, so ``a/README.md`` and
-    ``b/README.md`` stay apart (docs/decisions/0013-document-names.md)."""
+    ``b/README.md`` stay apart (docs/decisions/0014-document-names.md)."""
     folders = []
     for raw in paths:
         path = os.path.abspath(raw)

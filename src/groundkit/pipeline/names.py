@@ -6,7 +6,7 @@ ingest names its files from the common parent of its inputs (``ingest.walk.name_
 gives every file it met that name, read or passed over unchanged, so the names always say what
 the last ingest that met a file was told. A name another file's documents already show is
 widened with the file's parent folders until it is free: two documents never show the same
-source. See docs/decisions/0013-document-names.md.
+source. See docs/decisions/0014-document-names.md.
 """
 
 from __future__ import annotations
