@@ -15,8 +15,10 @@
   var areaFilter = document.getElementById("area-filter");
   var dark = window.matchMedia("(prefers-color-scheme: dark)");
 
+  var LABEL_PX = 13;
   var MIN_LABEL_PX = 7;
-  var HOVER_LABEL_PX = 12;
+  var MAX_FIT_ZOOM = 1.4;
+  var HOVER_LABEL_PX = 13;
 
   function cssVar(name, fallback) {
     var value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
@@ -32,7 +34,7 @@
         selector: "node",
         style: {
           label: "data(label)",
-          "font-size": 11,
+          "font-size": LABEL_PX,
           color: fg,
           "text-outline-color": bg,
           "text-outline-width": 2,
@@ -185,13 +187,17 @@
       padding: 24,
       nodeDimensionsIncludeLabels: true,
       randomize: false,
-      idealEdgeLength: function () { return 90; },
-      nodeRepulsion: function () { return 400000; }
+      idealEdgeLength: function () { return 60; },
+      nodeRepulsion: function () { return 40000; }
     }).run();
     separateLabels();
     cy.fit(undefined, 24);
+    if (cy.zoom() > MAX_FIT_ZOOM) {  // a few nodes: keep labels at their size, not poster-sized
+      cy.zoom(MAX_FIT_ZOOM);
+      cy.center();
+    }
     var what = state.level === "area" ? "areas" : "modules" + (state.area ? " of " + state.area : "");
-    var small = 11 * cy.zoom() < MIN_LABEL_PX ? " Labels are too small at this size: hover a node or zoom in." : "";
+    var small = LABEL_PX * cy.zoom() < MIN_LABEL_PX ? " Labels are too small at this size: hover a node or zoom in." : "";
     say(data.nodes.length + " " + what + ", " + data.edges.length + " edges drawn." + small);
     box.dataset.ready = "true";
   }
@@ -243,7 +249,7 @@
   cy.on("mouseover", "node", function (event) {
     event.target.style({
       "min-zoomed-font-size": 0,
-      "font-size": Math.max(11, HOVER_LABEL_PX / cy.zoom()),
+      "font-size": Math.max(LABEL_PX, HOVER_LABEL_PX / cy.zoom()),
       "z-index": 10,
       "text-background-color": cssVar("--panel", "#f6f6f7"),
       "text-background-opacity": 0.9,
