@@ -165,3 +165,24 @@ def test_each_text_is_stored_once_and_a_batch_of_hits_reads_each_document_once(
     assert len(rows) == len(rowids) > 2
     assert sum("FROM documents" in s for s in sql) == 1
     assert all(row.text == document.text[row.start : row.end] for row in rows.values())
+
+
+def test_only_an_ingest_takes_the_large_page_cache_and_it_gives_it_back(tmp_path: Path) -> None:
+    """256 MB of cache is for an ingest's one transaction; a reader (``grk serve``, a search)
+    keeps SQLite's default, and so does a writer once its ingest is over."""
+    from groundkit.index.store import Store
+
+    def cache_kib(store: Store) -> int:
+        return int(store._conn.execute("PRAGMA cache_size").fetchone()[0])
+
+    _collection_with_docs(tmp_path).close()
+    store = Store(tmp_path / "index" / "c" / "store.sqlite")
+    try:
+        default = cache_kib(store)
+        with sqlite3.connect(":memory:") as plain:
+            assert default == plain.execute("PRAGMA cache_size").fetchone()[0]
+        with store.large_cache():
+            assert cache_kib(store) == -256 * 1024
+        assert cache_kib(store) == default
+    finally:
+        store.close()
