@@ -59,9 +59,9 @@ if TYPE_CHECKING:
 __all__ = [
     "STORE_FILE",
     "Collection",
-    "collection_names",
     "collection_path",
     "delete_collection",
+    "known_collections",
     "list_collections",
     "open_collection",
 ]
@@ -96,7 +96,7 @@ def list_collections(index_dir: str | os.PathLike[str] = ".groundkit") -> list[s
     return sorted(p.name for p in root.iterdir() if (p / STORE_FILE).is_file())
 
 
-def collection_names(settings: Settings) -> list[str]:
+def known_collections(settings: Settings) -> list[str]:
     """Every collection there is: the embedded ones under ``settings.index_dir`` and those
     grk.toml places elsewhere (``[collections.NAME]``, listed whether or not they hold
     anything yet)."""

@@ -31,9 +31,7 @@ def opened() -> Iterator[list[Collection]]:
 
 def _qdrant(transport: Transport, name: str, root: Path, opened: list[Collection]) -> Collection:
     backend = QdrantBackend(name, transport, Spec(dense=None), create=True)
-    collection = Collection(
-        name, root / name, Settings(), FakeEmbedder(), backend=backend
-    )
+    collection = Collection(name, root / name, Settings(), FakeEmbedder(), backend=backend)
     opened.append(collection)
     return collection
 

@@ -25,7 +25,7 @@ import pytest
 
 from groundkit.collection import Collection
 from groundkit.errors import ErrorCode, GroundkitError
-from groundkit.types import Verification
+from groundkit.types import SearchMode, Verification
 
 __all__ = ["BackendContract", "MakeCollection", "corpus"]
 
@@ -182,7 +182,7 @@ class BackendContract:
         assert hybrid[0].citation.source == "beta.md"
         assert hybrid[0].ranks == {"bm25": 1, "dense": 1, "fused": 1}
         assert hybrid[0].score == pytest.approx(2 / 61)
-        assert col.resolve_mode("auto") == "hybrid"
+        assert col.resolve_mode("auto") == SearchMode.HYBRID
 
     def test_filters_apply_before_top_k_in_every_mode(self, col: Collection) -> None:
         for mode in ("bm25", "dense", "hybrid"):
@@ -265,6 +265,7 @@ class BackendContract:
         assert not col.verify_quote("lantern of cobalt", document_id=document.document_id).verbatim
 
     def test_an_answer_cites_text_cut_from_the_stored_document(self, col: Collection) -> None:
+        from groundkit.answer.bundle import BundleItem
         from groundkit.answer.service import answer_question
         from groundkit.testing.chat import ScriptedChat
 
@@ -276,8 +277,10 @@ class BackendContract:
         assert report.answer is not None, report.ai.error
         cited = report.answer.citations[0]
         assert cited.cited_text == quote
-        assert report.bundle.items[0].source == "surveys.jsonl#r1"
-        document = col.document(report.bundle.items[0].document_id)
+        first = report.bundle.items[0]
+        assert isinstance(first, BundleItem)
+        assert first.source == "surveys.jsonl#r1"
+        document = col.document(first.document_id)
         assert document.text[cited.start : cited.end] == quote
 
     def test_counts_and_vectors_missing_after_an_ingest_without_embedding(
@@ -292,7 +295,7 @@ class BackendContract:
             0,
             None,
         )
-        assert collection.resolve_mode("auto") == "bm25"
+        assert collection.resolve_mode("auto") == SearchMode.BM25
         with pytest.raises(GroundkitError) as caught:
             collection.search("amber", mode="dense")
         assert caught.value.code == ErrorCode.NO_VECTORS

@@ -16,14 +16,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["FakeQdrantServer", "Fault"]
+__all__ = ["FakeQdrantServer", "Fault", "server_process"]
 
 
 @dataclass
@@ -79,7 +83,7 @@ class FakeQdrantServer:
         self.stop()
 
     def start(self) -> None:
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler(self))
+        self._server = _Quiet(("127.0.0.1", self.port), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
@@ -191,6 +195,11 @@ class FakeQdrantServer:
         raise LookupError(path)
 
 
+class _Quiet(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that gave up (a timeout test) is not the server's failure to report
+
+
 def _fields(model: Any) -> dict[str, Any]:
     return {k: getattr(model, k) for k in model.model_fields_set}
 
@@ -268,6 +277,24 @@ def _handler(server: FakeQdrantServer) -> type[BaseHTTPRequestHandler]:
         do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = _serve
 
     return Handler
+
+
+@contextmanager
+def server_process(*args: str) -> Iterator[str]:
+    """A ``FakeQdrantServer`` in a process of its own (so that it outlives a client killed in a
+    test); yields its URL. ``args``: its command-line options (``--api-key``, ``--data``)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
+    command = [sys.executable, "-m", "groundkit.testing.qdrant_server", "--port", "0", *args]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env) as process:
+        try:
+            assert process.stdout is not None
+            url = process.stdout.readline().strip()
+            if not url.startswith("http://"):
+                raise RuntimeError("the fake Qdrant server did not start")
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
 
 
 def main(argv: list[str] | None = None, ready: Callable[[str], None] | None = None) -> None:

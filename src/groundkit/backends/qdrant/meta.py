@@ -22,6 +22,7 @@ class Meta:
     avgdl: float | None
     embedder: str | None
     dense: int | None  # the dense vector's size, once it exists
+    commits: dict[str, float]  # recent versions -> when each was committed (unix time)
 
     @classmethod
     def of(cls, payload: dict[str, Any]) -> Meta:
@@ -33,6 +34,7 @@ class Meta:
             None if avgdl is None else float(avgdl),
             payload.get("embedder"),
             None if dense is None else int(dense),
+            {str(k): float(v) for k, v in (payload.get("commits") or {}).items()},
         )
 
 
@@ -45,6 +47,7 @@ def new_meta() -> dict[str, Any]:
         "avgdl": None,
         "embedder": None,
         "dense": None,
+        "commits": {},
     }
 
 

@@ -48,12 +48,16 @@ from groundkit.types import Metadata
 if TYPE_CHECKING:
     from qdrant_client import models
 
-__all__ = ["FLUSH_POINTS", "QdrantWriter", "indexed_text", "scroll_all"]
+__all__ = ["FLUSH_POINTS", "GRACE_S", "QdrantWriter", "indexed_text", "scroll_all"]
 
 FLUSH_POINTS = 256  # chunks per upsert: a few hundred KB of payload
 _DOC_BYTES = 8_000_000  # documents' text per upsert, under a cluster's 32 MB request limit
 _SETTLED_NS = 2_000_000_000  # as index.store: a file's time must be this much older than its read
 _MARK_BATCH = 1000  # ids per death-mark request
+# A point that died stays this long after its death was committed: a search that read the version
+# before is still answered whole (its read of the version and its query are two requests).
+GRACE_S = 60.0
+_COMMITS_KEPT = 64
 
 
 def indexed_text(title: str | None, start: int, text: str, metadata: Metadata) -> str:
@@ -354,6 +358,7 @@ class _Run:
         self.version = 0
         self._committed = 0
         self._leftovers = False
+        self._commits: dict[str, float] = {}
         self._avgdl: float | None = None
         self._written: set[int] = set()
         self._next_order = 0
@@ -371,7 +376,8 @@ class _Run:
 
         meta = read_meta(self._t)
         self._committed, self.version, self._avgdl = meta.committed, meta.committed + 1, meta.avgdl
-        self._t.delete(where=_died_by(self._committed))
+        self._commits = meta.commits
+        self._collect()
         stray = models.Filter(
             must=[models.FieldCondition(key="died", range=models.Range(gte=self.version, lt=NEVER))]
         )
@@ -477,9 +483,17 @@ class _Run:
         checkpoint("qdrant-before-flip")
         if self._lease is not None:
             self._lease.confirm()
-        self._t.set_payload({"committed": self.version}, ids=[META_ID])
+        self._commits = {**_recent(self._commits), str(self.version): time.time()}
+        self._t.set_payload({"committed": self.version, "commits": self._commits}, ids=[META_ID])
         checkpoint("qdrant-after-flip")
-        self._t.delete(where=_died_by(self.version))
+        self._collect()
+
+    def _collect(self) -> None:
+        """Delete the points that died in versions committed at least ``GRACE_S`` ago: a reader
+        that read an older committed version a moment before may still be searching with it."""
+        settled = [int(v) for v, at in self._commits.items() if at <= time.time() - GRACE_S]
+        if settled:
+            self._t.delete(where=_died_by(max(settled)))
 
     def _mark_dead(self, dead: list[int]) -> None:
         from qdrant_client import models
@@ -498,6 +512,12 @@ class _Run:
                 ]
             )
             self._t.set_payload({"died": self.version}, where=chunks)
+
+
+def _recent(commits: dict[str, float]) -> dict[str, float]:
+    """The newest commit times, enough to find the oldest not yet settled."""
+    kept = sorted(commits.items(), key=lambda pair: int(pair[0]))[-_COMMITS_KEPT:]
+    return dict(kept)
 
 
 def _died_by(version: int) -> models.Filter:
