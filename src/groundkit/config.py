@@ -350,7 +350,11 @@ class CollectionConfig(_Section, frozen=True):
         _d("qdrant: replicas that must confirm a write (write_consistency_factor).", ge=1, le=100),
     ] = 1
     on_disk: Annotated[
-        bool, _d("qdrant: keep payload and dense vectors on disk (memory-mapped), not in RAM.")
+        bool,
+        _d(
+            "qdrant: keep payload, dense vectors and the BM25 index on disk (memory-mapped),"
+            " not in RAM."
+        ),
     ] = False
     quantization: Annotated[
         Literal["none", "int8"],

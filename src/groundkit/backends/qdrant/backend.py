@@ -80,7 +80,7 @@ class QdrantBackend:
 
     # -- identity
     def embedder_key(self) -> str | None:
-        return self.reader.meta().embedder
+        return self.reader.recent_meta().embedder
 
     def bind_embedder(self, identity: EmbedderIdentity) -> None:
         if self.reader.meta().dense is None:
@@ -88,6 +88,7 @@ class QdrantBackend:
         self.transport.set_payload(
             {"embedder": identity.key(), "dense": identity.dimensions}, ids=[META_ID]
         )
+        self.reader.forget()
 
     # -- writing
     @contextmanager
@@ -98,6 +99,7 @@ class QdrantBackend:
                 yield
             finally:
                 self._lease = None
+                self.reader.forget()  # whatever was written is read afresh
 
     def writer(self) -> QdrantWriter:
         """The ``DocumentStore`` an ingest writes through (under ``write_lock``)."""
@@ -132,17 +134,22 @@ class QdrantBackend:
     def reindex(self) -> int:
         """Weigh every current chunk's BM25 vector anew with the analyzer of this code and the
         collection's mean chunk length now (avgdl is frozen between reindexes: ``sparse``)."""
+        return self.reweigh()
+
+    def reweigh(self, avgdl: float | None = None) -> int:
+        """``reindex`` with ``avgdl`` given (None: measured); benchmarks/backends.py measures
+        what a wrong one costs. Returns the chunks weighed."""
         from qdrant_client import models
 
         encoder = Encoder()
         committed = self.reader.committed()
+        fields = ["context", "text"]
         made = [
             (point, encoder.terms(p.get("context", "") + p.get("text", "")))
-            for point, p in scroll_all(
-                self.transport, visible(committed, "chunk"), ["context", "text"]
-            )
+            for point, p in scroll_all(self.transport, visible(committed, "chunk"), fields)
         ]
-        avgdl = mean_length([terms.length for _, terms in made])
+        if avgdl is None:
+            avgdl = mean_length([terms.length for _, terms in made])
         for at in range(0, len(made), 256):
             vectors = []
             for point, terms in made[at : at + 256]:
@@ -180,8 +187,7 @@ class QdrantBackend:
 
     def status(self, name: str) -> CollectionStatus:
         meta = self.reader.meta()
-        documents, chunks = self.reader.counts()
-        vectors = self.reader.vector_count()
+        documents, chunks, vectors = self.reader.exact_counts(meta.committed)
         # A run that stopped before committing left these, invisible until the next run.
         pending = self.transport.count(born_at(meta.committed + 1))
         return CollectionStatus(

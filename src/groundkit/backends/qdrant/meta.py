@@ -23,6 +23,10 @@ class Meta:
     embedder: str | None
     dense: int | None  # the dense vector's size, once it exists
     commits: dict[str, float]  # recent versions -> when each was committed (unix time)
+    # Counted by the writer as it commits (vectors: kept as it adds them), so reads scan nothing.
+    documents: int = 0
+    chunks: int = 0
+    vectors: int = 0
 
     @classmethod
     def of(cls, payload: dict[str, Any]) -> Meta:
@@ -35,6 +39,9 @@ class Meta:
             payload.get("embedder"),
             None if dense is None else int(dense),
             {str(k): float(v) for k, v in (payload.get("commits") or {}).items()},
+            int(payload.get("documents") or 0),
+            int(payload.get("chunks") or 0),
+            int(payload.get("vectors") or 0),
         )
 
 
@@ -48,6 +55,9 @@ def new_meta() -> dict[str, Any]:
         "embedder": None,
         "dense": None,
         "commits": {},
+        "documents": 0,
+        "chunks": 0,
+        "vectors": 0,
     }
 
 

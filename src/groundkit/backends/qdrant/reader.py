@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -64,14 +65,33 @@ _DOC_FIELDS = [
 _NOTHING = "nothing"  # a restriction no chunk meets (a source glob that matches no document)
 
 
+# What may be read from a meta point up to this old: the embedder a collection is bound to and its
+# counters (a search asks for both several times); never the committed version, read afresh.
+_META_FRESH_S = 1.0
+
+
 class QdrantReader:
     """Reads of one Qdrant collection; safe to share between threads."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
+        self._recent: tuple[float, Meta] | None = None
 
     def meta(self) -> Meta:
-        return read_meta(self._t)
+        found = read_meta(self._t)
+        self._recent = (time.monotonic(), found)
+        return found
+
+    def forget(self) -> None:
+        """Read the meta point afresh next time (this process has just changed it)."""
+        self._recent = None
+
+    def recent_meta(self) -> Meta:
+        """The meta point as read at most a second ago."""
+        recent = self._recent
+        if recent is None or time.monotonic() - recent[0] > _META_FRESH_S:
+            return self.meta()
+        return recent[1]
 
     def committed(self) -> int:
         return self.meta().committed
@@ -122,18 +142,23 @@ class QdrantReader:
         return (row for _, _, row in rows)
 
     def counts(self) -> tuple[int, int]:
-        committed = self.committed()
+        """``(documents, chunks)``, as the last commit counted them: nothing is scanned."""
+        meta = self.recent_meta()
+        return meta.documents, meta.chunks
+
+    def vector_count(self) -> int:
+        """Chunks with a dense vector, as kept by the writer: nothing is scanned."""
+        return self.recent_meta().vectors
+
+    def exact_counts(self, committed: int) -> tuple[int, int, int]:
+        """``(documents, chunks, vectors)`` counted now (``grk status``)."""
+        from qdrant_client import models
+
+        vectors = visible(committed, "chunk", models.HasVectorCondition(has_vector=DENSE))
         return (
             self._t.count(visible(committed, "doc")),
             self._t.count(visible(committed, "chunk")),
-        )
-
-    def vector_count(self) -> int:
-        from qdrant_client import models
-
-        committed = self.committed()
-        return self._t.count(
-            visible(committed, "chunk", models.HasVectorCondition(has_vector=DENSE))
+            self._t.count(vectors),
         )
 
     def formats(self, committed: int) -> dict[str, int]:

@@ -192,7 +192,10 @@ class ClientTransport:
                 self.name,
                 vectors_config=_dense_config(spec.dense, spec) if spec.dense else {},
                 sparse_vectors_config={
-                    "bm25": models.SparseVectorParams(modifier=models.Modifier.IDF)
+                    "bm25": models.SparseVectorParams(
+                        modifier=models.Modifier.IDF,
+                        index=models.SparseIndexParams(on_disk=spec.on_disk),
+                    )
                 },
                 shard_number=spec.shards,
                 replication_factor=spec.replicas,

@@ -294,23 +294,18 @@ class QdrantWriter:
                     for point, blob in batch
                 ]
             )
+        # Only chunks without a vector are given one (chunks_without_vectors): a count kept.
+        vectors = read_meta(self._t).vectors + len(rows)
+        self._t.set_payload({"vectors": vectors}, ids=[META_ID])
         if self._lease is not None:
             self._lease.renew()
 
     def counts(self) -> tuple[int, int]:
-        committed = read_meta(self._t).committed
-        return (
-            self._t.count(visible(committed, "doc")),
-            self._t.count(visible(committed, "chunk")),
-        )
+        meta = read_meta(self._t)
+        return meta.documents, meta.chunks
 
     def vector_count(self) -> int:
-        from qdrant_client import models
-
-        committed = read_meta(self._t).committed
-        return self._t.count(
-            visible(committed, "chunk", models.HasVectorCondition(has_vector=DENSE))
-        )
+        return read_meta(self._t).vectors
 
 
 def _chunk_payload(
@@ -484,9 +479,22 @@ class _Run:
         if self._lease is not None:
             self._lease.confirm()
         self._commits = {**_recent(self._commits), str(self.version): time.time()}
-        self._t.set_payload({"committed": self.version, "commits": self._commits}, ids=[META_ID])
+        # The counts as of this version, set in the same update that makes it current.
+        flip = {"committed": self.version, "commits": self._commits, **self._counts()}
+        self._t.set_payload(flip, ids=[META_ID])
         checkpoint("qdrant-after-flip")
         self._collect()
+
+    def _counts(self) -> dict[str, int]:
+        from qdrant_client import models
+
+        v = self.version
+        with_vector = models.HasVectorCondition(has_vector=DENSE)
+        return {
+            "documents": self._t.count(visible(v, "doc")),
+            "chunks": self._t.count(visible(v, "chunk")),
+            "vectors": self._t.count(visible(v, "chunk", with_vector)),
+        }
 
     def _collect(self) -> None:
         """Delete the points that died in versions committed at least ``GRACE_S`` ago: a reader
