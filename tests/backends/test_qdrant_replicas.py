@@ -109,3 +109,26 @@ def test_a_second_writer_waits_for_the_first_then_is_refused(
             ops.ingest(other, ops.IngestOrder("shared", [str(docs)]))
         assert caught.value.code == ErrorCode.INDEX_LOCKED
     ops.ingest(other, ops.IngestOrder("shared", [str(docs)]))
+
+
+def test_rest_and_the_pages_serve_a_qdrant_collection_as_any_other(
+    tmp_path: Path, runtimes: tuple[Runtime, Runtime]
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from groundkit.serve.app import create_app
+    from groundkit.serve.guards import allowed_hosts_for
+
+    one, _ = runtimes
+    ops.ingest(one, ops.IngestOrder("shared", [str(_notes(tmp_path / "docs", 1, count=4))]))
+    app = create_app(one, allowed_hosts=allowed_hosts_for("127.0.0.1", 8765))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        found = client.post("/v1/search", json={"query": "word1x2", "mode": "bm25"}).json()
+        assert [h["source"] for h in found["hits"]] == ["n2.md"]
+        chunk = found["hits"][0]["chunk_id"]
+        shown = client.get(f"/v1/chunks/shared/{chunk}").json()
+        assert (shown["verification"], shown["text"]) == ("verified", found["hits"][0]["text"])
+        status = client.get("/v1/status").json()
+        assert (status["backend"], status["documents"], status["health"]) == ("qdrant", 4, "ok")
+        assert client.get("/v1/collections").json()["collections"] == ["shared"]
+        assert "shared" in client.get("/").text
