@@ -1,7 +1,7 @@
 """A collection on Qdrant: ``[collections.NAME] backend = "qdrant"`` in grk.toml, with ``url``
 (a cluster) or ``path`` (Qdrant's engine in this process). See ``backend``, ``layout`` (how the
 collection lies in Qdrant and how a write becomes visible at once), ``sparse`` (BM25 with our
-analyzer) and docs/decisions/0014-qdrant-backend.md.
+analyzer) and docs/decisions/0015-qdrant-backend.md.
 
 qdrant-client and qdrant-edge-py come with the ``qdrant`` extra and are imported only here.
 """

@@ -15,7 +15,7 @@ re-weights a stored point.
 What a stored point cannot follow is ``avgdl``: it is frozen in the collection's manifest when
 the first chunks are written (the mean over the first ``AVGDL_SAMPLE`` of them) and kept until
 ``grk reindex`` re-weights every chunk with the mean of the collection as it is then
-(docs/decisions/0014-qdrant-backend.md measures what the frozen value costs).
+(docs/decisions/0015-qdrant-backend.md measures what the frozen value costs).
 
 Terms map to sparse indices by a 32-bit hash (blake2b): no vocabulary to keep in step across
 writers. Two terms that collide share an index; at 2^32 indices that is about one pair in a
