@@ -33,7 +33,7 @@ from groundkit.ingest.walk import Filters, missing_inputs
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
-from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search
+from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search, searchable
 from groundkit.storage.faults import os_fault
 from groundkit.storage.locks import write_lock
 from groundkit.text import is_text
@@ -270,6 +270,7 @@ class Collection:
         dense: bool | None = None,
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
+        names_from: str | os.PathLike[str] | None = None,
     ) -> IngestReport:
         """Ingest files, directories, JSONL record files and http(s) URLs, incrementally.
 
@@ -277,6 +278,8 @@ class Collection:
         without a vector gets one, existing chunks included; the vectors are committed in
         batches, so Ctrl-C (``pipeline.Interrupted``) keeps them and the next run resumes.
         ``include``/``exclude``: globs (gitignore syntax) of what a folder's walk takes or leaves.
+        Files are shown by their path from ``names_from`` (default: the common parent of the
+        inputs, so one folder's files are named as inside it); no two documents show the same.
 
         Raises ``UsageError`` before anything is written when a named path does not exist.
         """
@@ -304,6 +307,7 @@ class Collection:
                 embedder=embedder,
                 exclude=[str(self.path.parent)],  # never index our own index
                 filters=Filters(tuple(include), tuple(exclude)),
+                names_from=None if names_from is None else os.path.abspath(names_from),
             )
 
     def search(
@@ -356,6 +360,11 @@ class Collection:
             embedder=embedder,
             reranker=reranker,
         )
+
+    def searchable(self, query: str) -> bool:
+        """Whether ``query`` holds a word a search looks for; one of stop words alone (``the
+        of and to is``) finds nothing in any mode."""
+        return searchable(query, self._backend.engine)
 
     def resolve_mode(self, mode: SearchMode | str) -> ConcreteMode:
         """The way of ranking a mode names here: ``auto`` is hybrid with vectors, else bm25."""
@@ -415,7 +424,8 @@ class Collection:
         )
 
     def delete_document(self, key: str) -> str:
-        """Delete a document by document id, source or external id; returns its document id."""
+        """Delete a document by document id, source (as shown, or its absolute path) or external
+        id; returns its document id."""
         key = _text(key, "document")
         with self._backend.write_lock(WRITER_WAIT_S):
             backend = self._backend
@@ -425,10 +435,13 @@ class Collection:
                     ErrorCode.DOCUMENT_NOT_FOUND, f"no document {key!r} in {self.name!r}"
                 )
             if len(found) > 1:
+                shown = all(d.path == key for d in found)
                 raise UsageError(
                     ErrorCode.AMBIGUOUS_DOCUMENT,
-                    f"{len(found)} documents have the external id {key!r}",
-                    hint="delete by document id or source instead",
+                    f"{len(found)} documents are shown as {key!r}"
+                    if shown
+                    else f"{len(found)} documents match {key!r} (by source or external id)",
+                    hint="delete by document id instead (`grk search --json` shows it)",
                 )
             document = found[0]
             backend.delete_documents([document.rowid])

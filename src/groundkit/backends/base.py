@@ -68,6 +68,7 @@ class Backend(Protocol):
         embedder: Embedder | None,
         exclude: Sequence[str],
         filters: Filters,
+        names_from: str | None = None,
     ) -> IngestReport:
         """An incremental ingest run (``pipeline.run_ingest``) into this backend."""
         ...

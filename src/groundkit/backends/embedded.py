@@ -76,6 +76,7 @@ class EmbeddedBackend:
         embedder: Embedder | None,
         exclude: Sequence[str],
         filters: Filters,
+        names_from: str | None = None,
     ) -> IngestReport:
         return run_ingest(
             self.store,
@@ -86,6 +87,7 @@ class EmbeddedBackend:
             embedder=embedder,
             exclude=exclude,
             filters=filters,
+            names_from=names_from,
         )
 
     def delete_documents(self, rowids: Sequence[int]) -> None:

@@ -38,6 +38,11 @@ class DocumentStore(Protocol):
 
     def documents_from(self, origin: str) -> list[int]: ...
 
+    # -- the names documents are shown by (``pipeline.names``)
+    def name_origin(self, origin: str, name: str) -> None: ...
+
+    def name_taken(self, name: str, origin: str) -> bool: ...
+
     # -- documents, whole, with their chunks
     def put_document(
         self,

@@ -114,6 +114,7 @@ class QdrantBackend:
         embedder: Embedder | None,
         exclude: Sequence[str],
         filters: Filters,
+        names_from: str | None = None,
     ) -> IngestReport:
         return run_ingest(
             self.writer(),
@@ -124,6 +125,7 @@ class QdrantBackend:
             embedder=embedder,
             exclude=exclude,
             filters=filters,
+            names_from=names_from,
         )
 
     def delete_documents(self, rowids: Sequence[int]) -> None:

@@ -194,6 +194,13 @@ class QdrantWriter:
     def documents_from(self, origin: str) -> list[int]:
         return [s.rowid for s in self._require().state().docs.get(origin, {}).values()]
 
+    def name_origin(self, origin: str, name: str) -> None:
+        """Not done on Qdrant: a document keeps the name it was written with until its file is
+        read again, because renaming in place would show before the run commits."""
+
+    def name_taken(self, name: str, origin: str) -> bool:
+        return False  # names are not widened on Qdrant (see ``name_origin``)
+
     # -- documents --------------------------------------------------------------------------------
     def put_document(
         self,
