@@ -1,7 +1,7 @@
 """The same collection, embedded and on Qdrant, in one run: quality, overlap, latency, ingest.
 
     .venv/bin/python benchmarks/backends.py [--dataset ../shared/data/scifact] [--split train]
-        [--workdir DIR] [--no-local]
+        [--workdir DIR] [--no-local] [--embedder model|fake]
 
 SciFact's corpus is ingested as a user would (``grk ingest corpus.jsonl``, default settings)
 into: the embedded default; Qdrant's own engine in this process (qdrant-edge, the ``path``
@@ -45,6 +45,7 @@ from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
 from groundkit.embed.factory import create_embedder
 from groundkit.eval.datasets import load_beir
 from groundkit.eval.metrics import collapse, ndcg_at, percentile
+from groundkit.testing.embedder import FakeEmbedder
 
 Qrels = dict[str, dict[str, int]]
 MODES = ("bm25", "hybrid")
@@ -155,6 +156,14 @@ def main() -> None:
     parser.add_argument("--workdir", default=None)
     parser.add_argument("--no-local", action="store_true", help="leave qdrant-client local out")
     parser.add_argument("--queries", type=int, default=None, help="only the first N (a smoke run)")
+    parser.add_argument(
+        "--embedder",
+        choices=("model", "fake"),
+        default="model",
+        help="fake: groundkit.testing's hashed bag of words, 384 dimensions, for when the model"
+        " cannot embed the corpus in the time there is; BM25 is the same, and hybrid still"
+        " compares the backends' fusion on the same vectors, but its nDCG is not the model's",
+    )
     args = parser.parse_args()
     root = Path(args.dataset)
     dataset = load_beir(root, args.split)
@@ -172,7 +181,10 @@ def main() -> None:
     print(f"# backends.py: {len(queries)} {args.split} queries, corpus {corpus}")
     print(f"load average before: {'/'.join(f'{x:.1f}' for x in os.getloadavg())}\n")
 
-    model = Replay(create_embedder(EmbedConfig()))
+    model = Replay(
+        create_embedder(EmbedConfig()) if args.embedder == "model" else FakeEmbedder(384)
+    )
+    print(f"embedder: {model.identity.provider}/{model.identity.model}")
     systems: dict[str, Collection] = {
         "embedded": groundkit.open_collection("scifact", index_dir=work / "index", embedder=model),
         "qdrant-edge": qdrant("scifact", EdgeTransport("scifact", work / "edge"), work, model),
