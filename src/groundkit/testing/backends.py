@@ -232,6 +232,13 @@ class BackendContract:
     def test_a_query_of_stop_words_finds_nothing_by_bm25(self, col: Collection) -> None:
         assert col.search("the of and", mode="bm25") == []
 
+    def test_a_query_of_stop_words_finds_nothing_in_any_mode_and_says_why(
+        self, col: Collection
+    ) -> None:
+        for mode in (SearchMode.DENSE, SearchMode.HYBRID):
+            assert col.search("the of and", mode=mode) == []
+        assert (col.searchable("the of and"), col.searchable("amber falcon")) == (False, True)
+
     def test_an_empty_query_is_refused(self, col: Collection) -> None:
         with pytest.raises(GroundkitError) as caught:
             col.search("   ")
