@@ -156,6 +156,27 @@ class BackendContract:
             col.delete_document("gamma.md")
         assert caught.value.code == ErrorCode.DOCUMENT_NOT_FOUND
 
+    def test_files_of_one_name_never_show_one_source_and_are_renamed_when_met_together(
+        self, make_collection: MakeCollection, tmp_path: Path
+    ) -> None:
+        alpha, beta = tmp_path / "alpha", tmp_path / "beta"
+        for folder, animal in ((alpha, "wombat"), (beta, "quokka")):
+            folder.mkdir()
+            (folder / "README.md").write_text(f"The {animal} readme.\n", encoding="utf-8")
+        collection = make_collection("names")
+
+        def shown() -> list[str]:
+            hits = collection.search("wombat quokka readme", mode="bm25")
+            return sorted(h.citation.source for h in hits)
+
+        collection.ingest([alpha])
+        collection.ingest([beta])
+        assert shown() == ["README.md", "beta/README.md"]
+        report = collection.ingest([alpha, beta])  # named from their parent now
+        assert (report.new, report.changed, report.unchanged) == (0, 0, 2)
+        assert shown() == ["alpha/README.md", "beta/README.md"]
+        assert sorted(d.source for d in collection.documents()) == shown()
+
     def test_a_collection_bound_to_an_embedder_refuses_another(
         self, col: Collection, docs: Path
     ) -> None:

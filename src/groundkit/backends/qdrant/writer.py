@@ -39,6 +39,7 @@ from groundkit.backends.qdrant.layout import (
 )
 from groundkit.backends.qdrant.lease import Lease
 from groundkit.backends.qdrant.meta import read_meta
+from groundkit.backends.qdrant.names import Names, Shown, live
 from groundkit.backends.qdrant.sparse import AVGDL_SAMPLE, Encoder, Terms, mean_length, weights
 from groundkit.backends.qdrant.transport import Transport
 from groundkit.checkpoints import checkpoint
@@ -98,11 +99,13 @@ class _Frame:
     docs: list[_Doc] = field(default_factory=list)
     files: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     dead: set[int] = field(default_factory=set)  # doc and file points this run replaces
+    shown: dict[int, Shown] = field(default_factory=dict)  # the names of the docs written
 
     def take(self, other: _Frame) -> None:
         self.docs.extend(other.docs)
         self.files.extend(other.files)
         self.dead |= other.dead
+        self.shown.update(other.shown)
 
 
 @dataclass
@@ -112,6 +115,7 @@ class _State:
     docs: dict[str, dict[str, IngestState]] = field(default_factory=dict)  # origin -> source ->
     orders: dict[int, int] = field(default_factory=dict)  # doc point -> position in ingest order
     files: dict[str, tuple[int, int, int, str, int]] = field(default_factory=dict)
+    shown: dict[int, Shown] = field(default_factory=dict)  # doc point -> its name
 
 
 class QdrantWriter:
@@ -195,11 +199,10 @@ class QdrantWriter:
         return [s.rowid for s in self._require().state().docs.get(origin, {}).values()]
 
     def name_origin(self, origin: str, name: str) -> None:
-        """Not done on Qdrant: a document keeps the name it was written with until its file is
-        read again, because renaming in place would show before the run commits."""
+        self._require().names().name(origin, name)
 
     def name_taken(self, name: str, origin: str) -> bool:
-        return False  # names are not widened on Qdrant (see ``name_origin``)
+        return self._require().names().taken(name, origin)
 
     # -- documents --------------------------------------------------------------------------------
     def put_document(
@@ -224,6 +227,8 @@ class QdrantWriter:
         order = run.order_of(rowid)
         if rowid is not None and rowid != point:
             run.top.dead.add(rowid)
+        run.top.shown[point] = Shown(origin, source, path)
+        run.forget_names()
         shown = {
             "document_id": document_id,
             "path": path,
@@ -263,6 +268,7 @@ class QdrantWriter:
         run = self._require()
         ids = list(rowids)
         run.top.dead.update(ids)
+        run.forget_names()
         return len(ids)
 
     # -- fingerprints: every chunk is stored with its own ----------------------------------------
@@ -364,6 +370,7 @@ class _Run:
         self._avgdl: float | None = None
         self._written: set[int] = set()
         self._next_order = 0
+        self._names: Names | None = None
 
     @property
     def top(self) -> _Frame:
@@ -393,6 +400,16 @@ class _Run:
         if self._state is None:
             self._state = _load_state(self._t, self._committed)
         return self._state
+
+    def names(self) -> Names:
+        """The names of what this run leaves current (made when first asked after a write)."""
+        if self._names is None:
+            dead = set().union(self._base.dead, *(f.dead for f in self.frames))
+            self._names = live(self.state().shown, self._base.shown, dead)
+        return self._names
+
+    def forget_names(self) -> None:
+        self._names = None
 
     def order_of(self, replaced: int | None) -> int:
         """Where a document stands in ingest order: a replaced one keeps its place."""
@@ -470,7 +487,8 @@ class _Run:
         if self._base.docs or self._base.files:
             self.maybe_flush(final=True)
         dead = self._base.dead - self._written
-        if not (self._written or dead or self._leftovers):
+        renamed = self._names.renamed if self._names is not None else {}
+        if not (self._written or dead or self._leftovers or renamed):
             return  # nothing versioned was written (vectors go to visible points directly)
         self.begin()
         if self._leftovers:
@@ -482,6 +500,7 @@ class _Run:
             for at in range(0, len(stale), _MARK_BATCH):
                 self._t.delete(ids=stale[at : at + _MARK_BATCH])
         self._mark_dead(sorted(dead))
+        self._rename(renamed)
         checkpoint("qdrant-before-flip")
         if self._lease is not None:
             self._lease.confirm()
@@ -502,6 +521,20 @@ class _Run:
             "chunks": self._t.count(visible(v, "chunk")),
             "vectors": self._t.count(visible(v, "chunk", with_vector)),
         }
+
+    def _rename(self, renamed: dict[int, str]) -> None:
+        """Send the new names of documents and their chunks (``backends.qdrant.names``)."""
+        from qdrant_client import models
+
+        for point, path in sorted(renamed.items()):
+            self._t.set_payload({"path": path}, ids=[point])
+            of_doc = models.Filter(
+                must=[
+                    models.FieldCondition(key="kind", match=models.MatchValue(value="chunk")),
+                    models.FieldCondition(key="doc", match=models.MatchValue(value=point)),
+                ]
+            )
+            self._t.set_payload({"path": path}, where=of_doc)
 
     def _collect(self) -> None:
         """Delete the points that died in versions committed at least ``GRACE_S`` ago: a reader
@@ -543,8 +576,9 @@ def _died_by(version: int) -> models.Filter:
 
 def _load_state(transport: Transport, committed: int) -> _State:
     state = _State()
-    fields = ["source", "origin", "fingerprint", "content_hash", "format", "order"]
+    fields = ["source", "origin", "fingerprint", "content_hash", "format", "order", "path"]
     for point, p in scroll_all(transport, visible(committed, "doc"), fields):
+        state.shown[point] = Shown(p["origin"], p["source"], p.get("path") or p["source"])
         state.docs.setdefault(p["origin"], {})[p["source"]] = IngestState(
             point, p["fingerprint"], p["content_hash"], p["format"]
         )
