@@ -6,13 +6,13 @@ is one sentence, its evidence line. Only sentences the citation contract accepts
 candidates (long enough, more than the question's words), and no heading (a title answers
 nothing), so an answer made of them validates by construction.
 
-Ranking fuses two signals by reciprocal rank, as hybrid search does: BM25 over the sentences
-(words stemmed, identifiers split: ``codemap.search``), and, when the collection has an
-embedder, the cosine similarity of each sentence to the question. Ties go to the passage that
-ranked higher, then to the earlier sentence. ``choose`` keeps the best few, folds
-near-duplicates (the same sentence stored twice) into the better one, and returns them in
-reading order: documents in the order their best passage ranked, each document's sentences in
-the order it has them; edges grouped by file, in line order.
+Ranking has two signals: when the collection has an embedder, the cosine similarity of each
+sentence to the question, first; and BM25 over the sentences (words stemmed, identifiers split:
+``codemap.search``), second. Each is scaled to [0, 1] over the candidates and summed, BM25 at
+``BM25_WEIGHT``. Ties go to the passage that ranked higher, then to the earlier sentence.
+``choose`` keeps the best few, folds near-duplicates (the same sentence stored twice) into the
+better one, and returns them in reading order: documents in the order their best passage
+ranked, each document's sentences in the order it has them; edges grouped by file, by line.
 """
 
 from __future__ import annotations
@@ -32,13 +32,15 @@ if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
     from groundkit.embed.base import Embedder
 
-__all__ = ["RRF_K", "Sentence", "candidates", "choose", "rank", "reply_of"]
+__all__ = ["BM25_WEIGHT", "Sentence", "candidates", "choose", "rank", "reply_of"]
 
-RRF_K = 60  # the reciprocal-rank constant of hybrid search (search.rrf_k's default)
+# The embedder is the first signal and BM25 the second: each is scaled to [0, 1] over the
+# candidates, and BM25 counts half. (Reciprocal-rank fusion, as hybrid search uses, let two
+# middling ranks beat a sentence the embedder alone put far ahead.)
+BM25_WEIGHT = 0.5
 _FOLD = 0.8  # word overlap (Jaccard) at which two sentences are one
 _WORD = re.compile(r"\w+")
 _HEADING = re.compile(r"#{1,6}\s")
-_FINISHED = frozenset(".!?:;)]\"'`|*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,22 +68,12 @@ def candidates(bundle: EvidenceBundle, rules: QuoteRules) -> list[Sentence]:
                 out.append(Sentence(item.number, 0, len(item.text), item.text, place))
             continue
         rank = documents.setdefault(item.document_id, len(documents))
-        spans = sentence_offsets(item.text, min_chars=rules.min_chars)
-        for k, (start, end) in enumerate(spans):
+        for start, end in sentence_offsets(item.text, min_chars=rules.min_chars):
             text = item.text[start:end]
-            cut = (k == 0 and text[:1].islower()) or (
-                k == len(spans) - 1 and _unfinished(item.text, end)
-            )
-            if rules.problem(text) is None and not _HEADING.match(text) and not cut:
+            if rules.problem(text) is None and not _HEADING.match(text):
                 order = (0, rank, item.start + start, 0)
                 out.append(Sentence(item.number, start, end, text, order))
     return out
-
-
-def _unfinished(text: str, end: int) -> bool:
-    """The passage stops inside this sentence: a chunk was cut there (the sentence ends where
-    the passage does, after no sentence punctuation)."""
-    return end == len(text.rstrip()) and text[end - 1 : end] not in _FINISHED
 
 
 def rank(
@@ -90,16 +82,15 @@ def rank(
     """``sentences``, best match for ``question`` first."""
     if not sentences:
         return []
-    fused = [0.0] * len(sentences)
-    lexical = bm25_scores(tokens(question), [tokens(s.text) for s in sentences])
-    signals = [lexical]
+    signals = [(BM25_WEIGHT, bm25_scores(tokens(question), [tokens(s.text) for s in sentences]))]
     if embedder is not None:
-        signals.append(_cosines(embedder, question, [s.text for s in sentences]))
-    for scores in signals:
-        order = sorted(range(len(sentences)), key=lambda i: (-scores[i], i))
-        for place, i in enumerate(order, start=1):
-            fused[i] += 1.0 / (RRF_K + place) if scores[i] > 0 else 0.0
-    best = sorted(range(len(sentences)), key=lambda i: (-fused[i], i))
+        signals.append((1.0, _cosines(embedder, question, [s.text for s in sentences])))
+    fused = [0.0] * len(sentences)
+    for weight, scores in signals:
+        low, high = min(scores), max(scores)
+        for i, score in enumerate(scores):
+            fused[i] += weight * ((score - low) / (high - low) if high > low else 0.0)
+    best = sorted(range(len(sentences)), key=lambda i: (-round(fused[i], 9), i))
     return [sentences[i] for i in best]
 
 

@@ -46,11 +46,13 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 _CLAUSE_END = re.compile(r"(?<=[,;:])\s+|\s+(?=\u2014|--)")
 # Within a paragraph, a sentence ends at . ! or ? followed by space, a line break does not.
 _PROSE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
-# A line that starts a block of its own: a heading, a list item, a table row, a quote.
-_BLOCK = re.compile(r"[ \t]*(?:#{1,6}\s|[-*+\u2022]\s|\d+[.)]\s|\||>)")
-# ...and of those, the lines that never run on into the next one.
-_WHOLE_LINE = re.compile(r"[ \t]*(?:#{1,6}\s|\|)")
+# A line that starts a block of its own: a heading, a list item, a quote; a heading never runs
+# on into the next line.
+_BLOCK = re.compile(r"[ \t]*(?:#{1,6}\s|[-*+\u2022]\s|\d+[.)]\s|>)")
+_HEADING_LINE = re.compile(r"[ \t]*#{1,6}\s")
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
+_ROW = re.compile(r"[ \t]*\|")
+_LINE_END = re.compile(r"\n")
 MAX_SENTENCE_CHARS = 400  # a reader takes a long sentence whole; longer ones go by clauses
 _WORD = re.compile(r"\w", re.UNICODE)
 
@@ -110,12 +112,18 @@ def span_offsets(text: str, *, min_chars: int) -> list[tuple[int, int]]:
 def sentence_offsets(text: str, *, min_chars: int) -> list[tuple[int, int]]:
     """``[start, end)`` of each sentence of ``text``, in reading order, as a reader sees them:
     a hard-wrapped paragraph's lines run on (a line break ends no sentence), while a blank line,
-    a heading, a list item or a table row starts a new one, and each line of a fenced code
+    a heading or a list item starts a new one; a table is one unit (a row means little without
+    its header) unless it is longer than a sentence may be, and each line of a fenced code
     block stands alone. Sentences longer than ``MAX_SENTENCE_CHARS`` are cut into clauses;
     those shorter than ``min_chars`` or without a letter or digit are dropped."""
     out: list[tuple[int, int]] = []
-    for begin, stop, code in _paragraphs(text):
-        pieces = [(begin, stop)] if code else _pieces(text, begin, stop, _PROSE_END)
+    for begin, stop, kind in _paragraphs(text):
+        if kind == "prose":
+            pieces = _pieces(text, begin, stop, _PROSE_END)
+        elif kind == "table" and stop - begin > MAX_SENTENCE_CHARS:
+            pieces = _pieces(text, begin, stop, _LINE_END)
+        else:
+            pieces = [(begin, stop)]
         for start, end in pieces:
             whole = end - start <= MAX_SENTENCE_CHARS
             for a, b in [(start, end)] if whole else _clauses(text, start, end):
@@ -124,8 +132,9 @@ def sentence_offsets(text: str, *, min_chars: int) -> list[tuple[int, int]]:
     return out
 
 
-def _paragraphs(text: str) -> list[tuple[int, int, bool]]:
-    """Paragraphs as ``(start, end, is_code)``: a fenced block's lines one by one."""
+def _paragraphs(text: str) -> list[tuple[int, int, str]]:
+    """Paragraphs as ``(start, end, kind)``: ``prose``, a ``table`` (its rows together), or
+    ``code`` (a fenced block's lines, one by one)."""
     out: list[list[Any]] = []
     at, joins, fenced = 0, False, False
     for line in text.splitlines(keepends=True):
@@ -135,16 +144,22 @@ def _paragraphs(text: str) -> list[tuple[int, int, bool]]:
         if fence or fenced:
             fenced = fenced != fence  # a fence opens or closes a block; it is no sentence
             if not fence and line.strip():
-                out.append([start, end, True])
+                out.append([start, end, "code"])
             joins = False
+        elif _ROW.match(line):
+            if out and out[-1][2] == "table" and joins:
+                out[-1][1] = end
+            else:
+                out.append([start, end, "table"])
+            joins = True
         elif not line.strip():
             joins = False
-        elif joins and not _BLOCK.match(line):
+        elif joins and out[-1][2] == "prose" and not _BLOCK.match(line):
             out[-1][1] = end
         else:
-            out.append([start, end, False])
-            joins = not _WHOLE_LINE.match(line)
-    return [(*_trim(text, a, b), code) for a, b, code in out]
+            out.append([start, end, "prose"])
+            joins = not _HEADING_LINE.match(line)
+    return [(*_trim(text, a, b), kind) for a, b, kind in out]
 
 
 def _pieces(text: str, begin: int, stop: int, boundary: re.Pattern[str]) -> list[tuple[int, int]]:

@@ -137,6 +137,7 @@ def run_answer_eval(
     limit: int | None = None,
     top_k: int = 3,
     on_answer: Callable[[AnswerOutcome], None] | None = None,
+    on_report: Callable[[AnswerOutcome, AnswerReport, Answerer], None] | None = None,
     labels: Labels | None = None,
     dense: bool = False,
 ) -> AnswerRun:
@@ -175,6 +176,8 @@ def run_answer_eval(
                     got = _score(query.id, f"{name}/{mode}", report, seconds, chat, relevant, keys)
                     got = _useful(got, report, wanted)
                     outcomes.append(got)
+                    if on_report:
+                        on_report(got, report, chat)
                     if on_answer:
                         on_answer(got)
     systems = {  # after the questions: an in-process model has paid for loading by now
