@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
     from groundkit.answer.contract import Answer
 
-__all__ = ["check_helpful", "unhelpful_reason"]
+__all__ = ["check_helpful", "item_problem", "unhelpful_reason"]
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _WORD = re.compile(r"\w+")
@@ -70,20 +70,27 @@ def unhelpful_reason(answer: Answer, bundle: EvidenceBundle, *asked: str | None)
     """Which rule ``answer`` breaks first, naming the item (never quoting it), or None."""
     if answer.composed != "prose":
         return None
-    question = {w for q in asked if q for w in content_words(q)}
     for i, item in enumerate(answer.items, start=1):
         cited = [answer.citations[m - 1] for m in item.markers]
-        quotes = [c.cited_text for c in cited]
-        sources = [*quotes, *(bundle.items[c.source - 1].text for c in cited)]
-        problem = (
-            _repeats(item.text)
-            or _no_words(item.text)
-            or _copy(item.text, sources)
-            or _off_question(quotes, question)
-        )
+        sources = [bundle.items[c.source - 1].text for c in cited]
+        problem = item_problem(item.text, [c.cited_text for c in cited], sources, *asked)
         if problem is not None:
             return f"item {i} {problem}"
     return None
+
+
+def item_problem(
+    text: str, quotes: Sequence[str], sources: Sequence[str], *asked: str | None
+) -> str | None:
+    """The rule one item's prose ``text`` breaks (``repeats itself``...), or None. ``quotes`` are
+    its citations' quotes, ``sources`` the texts of the evidence items they cite."""
+    question = {w for q in asked if q for w in content_words(q)}
+    return (
+        _repeats(text)
+        or _no_words(text)
+        or _copy(text, [*quotes, *sources])
+        or _off_question(quotes, question)
+    )
 
 
 def _repeats(text: str) -> str | None:

@@ -2,10 +2,11 @@
 
 With ``quotes = "pick"``, a model is sent the question and a few numbered sentences of the
 evidence (the best matches of the extractive ranking, in reading order), and replies only
-``{"sentences": [3, 1]}``: which ones answer the question, best first. Under a JSON schema whose
-numbers are an enum of those it was sent, it cannot name another; a reply that does anyway (a
-server that ignores schemas) is refused. groundkit then writes the answer from the chosen
-sentences, in the model's order, and it goes through ``validate_answer`` like any reply.
+``{"sentences": [3, 1]}``: which ones answer the question, best first. Under a JSON schema that
+lists every pick of distinct numbers it was sent, it cannot name another or one twice; a reply
+that does anyway (a server that ignores schemas) is refused. groundkit then writes the answer
+from the chosen sentences, in the model's order, and it goes through ``validate_answer`` like
+any reply.
 
 A small model cannot write useful prose (docs/answer.md measures it); choosing is within reach,
 and what it shows a reader is always the evidence's own words.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 from groundkit.answer import strict
@@ -48,16 +50,15 @@ class PickMenu:
         return f"Question:\n{question}\n\nSources:\n{blocks}"
 
     def schema(self) -> dict[str, Any]:
-        numbers = list(range(1, len(self.offered) + 1))
+        """Every pick there is, spelled out: each list of at most ``MAX_PICKS`` distinct numbers
+        that were offered, in any order (401 lists for 8 sentences). A grammar for "distinct"
+        is not in JSON Schema's reach otherwise (llguidance ignores ``uniqueItems``), and a
+        small model left free to repeat itself does."""
+        numbers = range(1, len(self.offered) + 1)
+        picks = [list(p) for n in range(MAX_PICKS + 1) for p in permutations(numbers, n)]
         return {
             "type": "object",
-            "properties": {
-                "sentences": {
-                    "type": "array",
-                    "items": {"type": "integer", "enum": numbers},
-                    "maxItems": MAX_PICKS if numbers else 0,
-                }
-            },
+            "properties": {"sentences": {"enum": picks}},
             "required": ["sentences"],
             "additionalProperties": False,
         }
