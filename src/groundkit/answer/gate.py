@@ -14,8 +14,9 @@ model by number, or extracted with none) has no prose to judge. The rules, each 
 - **no words**: no run of two letters, or more punctuation than letters and digits (``E"),``);
 - **a copy**: every word it adds to what it copied (runs of four or more words found in its own
   quotes or in the sources it cites) is a function word: the quote printed twice says nothing;
-- **off the question**: none of its quotes shares a content word (stemmed, identifiers split)
-  with the question.
+- **off the question**: neither its quotes nor its text share a content word (stemmed,
+  identifiers split) with the question (a claim may cite a detail in support: "They dig with
+  claws" for "what does the wombat dig?").
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def item_problem(
         _repeats(text)
         or _no_words(text)
         or _copy(text, [*quotes, *sources])
-        or _off_question(quotes, question)
+        or _off_question([*quotes, text], question)
     )
 
 
@@ -144,9 +145,9 @@ def _run(words: list[str], i: int, other: list[str]) -> int:
     return best
 
 
-def _off_question(quotes: Sequence[str], question: set[str]) -> str | None:
+def _off_question(said: Sequence[str], question: set[str]) -> str | None:
     if not question:
         return None  # a question of function words only: nothing to compare
-    if any(question & set(content_words(q)) for q in quotes):
+    if any(question & set(content_words(s)) for s in said):
         return None
     return "cites a quote that shares no word with the question"
