@@ -130,10 +130,10 @@ def test_the_left_out_line_names_n_ctx_when_the_models_context_capped_the_eviden
             col, "wombat burrows", _SmallContext(), profile="offline", quotes="constrained"
         )
         full = build_bundle(col.search("wombat burrows"), collection="c", query="q", max_bytes=700)
-    assert report.bundle.capped_by == "n_ctx"
-    assert report.bundle.omitted == full.omitted > 0
     render_report(report, as_json=False)
     out = capsys.readouterr().out
     assert "more passages left out: the model's context holds 700 bytes of evidence" in out
     assert "n_ctx and max_tokens in [profiles.offline]" in out
     assert "answer.max_bundle_bytes" not in out
+    assert report.bundle.omitted == full.omitted > 0
+    assert report.to_dict()["evidence"]["capped_by"] == "n_ctx"
