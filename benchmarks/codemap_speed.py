@@ -163,35 +163,52 @@ def measure(name: str, root: Path, edit: str, runs: int) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--src", type=Path, default=Path("/tmp/codemap-bench/src"))
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--grimp", default="/tmp/codemap-bench/grimp-venv/bin/python")
-    parser.add_argument("--only", help="comma-separated names to run")
-    args = parser.parse_args(argv)
-    django = sorted(args.src.glob("django-*"))
-    fastapi = sorted(args.src.glob("fastapi-*"))
-    cases = []
-    if django:
-        cases.append(("django", django[-1] / "django", "db/models/query.py", ("django",)))
-        cases.append(("django-sdist", django[-1], "django/db/models/query.py", None))
-    if fastapi:
-        cases.append(("fastapi", fastapi[-1], "fastapi/routing.py", ("fastapi",)))
-    cases.append(("groundkit", HERE.parent / "src", "groundkit/collection.py", ("groundkit",)))
-    wanted = set(args.only.split(",")) if args.only else None
-    rows = []
-    for name, root, edit, package in cases:
-        if wanted and name not in wanted:
-            continue
-        result = measure(name, root, edit, args.runs)
-        if package:  # grimp's import-only graph of the same package, in the same run
-            result["grimp_s"] = _grimp(
-                args.grimp, root.parent if name == "django" else root, package[0]
-            )
-        rows.append(result)
-        print(f"  measured {name}", file=sys.stderr)
-    print(f"\ncode map speed, median of {args.runs} runs, machine: {os.cpu_count()} cores (shared)")
+BUNDLE = HERE.parent / "src/groundkit/serve/static/swagger-ui/swagger-ui-bundle.js"
+
+
+def bundle_case() -> None:
+    """Issue 22's case: a real 1.7 MB minified bundle (not named ``*.min.js``) in a folder of
+    its own. Mapped as a user would, it is recognised by its content and skipped; parsed anyway
+    (as before the recognition), the per-file budget stops it."""
+    from groundkit.codemap.extract import extractors
+    from groundkit.codemap.extract.base import SourceFile, TooSlow, Unparsable
+    from groundkit.codemap.generated import generated
+    from groundkit.config import Settings
+
+    if not BUNDLE.is_file():
+        return
+    data = BUNDLE.read_bytes()
+    work = Path(tempfile.mkdtemp(prefix="grk-bundle-"))
+    (work / "app").mkdir()
+    shutil.copy(BUNDLE, work / "app" / "vendor.js")
+    started = time.perf_counter()
+    with open_codemap("bundle", index_dir=work / "index", create=True) as codemap:
+        report = codemap.update(work / "app")
+    mapped = time.perf_counter() - started
+    budget = Settings().codemap.parse_seconds
+    extractor = next(e for e in extractors() if e.claims("vendor.js"))
+    started = time.perf_counter()
+    try:
+        extractor.parse(SourceFile("vendor.js", data.decode(), deadline=time.monotonic() + budget))
+        forced = "parsed"
+    except TooSlow:
+        forced = f"stopped by the {budget:.0f} s budget (too_slow)"
+    except Unparsable as exc:
+        forced = f"unparsable: {exc}"
+    parsed = time.perf_counter() - started
+    shutil.rmtree(work)
+    longest = max(len(line) for line in data.split(b"\n"))
+    print(f"\nminified bundle: {BUNDLE.name}, {len(data) / 1e6:.1f} MB, longest line {longest:,}")
+    print(
+        f"  grk map of a folder holding it: {mapped:.2f} s, skipped:"
+        f" {'; '.join(f'{s.source}: {s.reason}' for s in report.skipped) or 'nothing'}"
+    )
+    print(f"  why (content only): {generated('app/vendor.js', data)}")
+    print(f"  parsed anyway: {parsed:.2f} s, {forced}")
+
+
+def _table(rows: list[dict[str, Any]], runs: int) -> None:
+    print(f"\ncode map speed, median of {runs} runs, machine: {os.cpu_count()} cores (shared)")
     header = (
         f"{'repo':<13}{'files':>6}{'nodes':>8}{'edges':>8}{'calls':>8}{'parse s':>8}"
         f"{'full s':>8}{'/parse':>7}{'cpu s':>7}{'1-proc s':>9}{'cpu s':>7}"
@@ -227,6 +244,40 @@ def main(argv: list[str] | None = None) -> int:
     print(
         ", ".join(f"{r['name']} {r['trace_max_ms']:.1f}/{r['blast_max_ms']:.1f} ms" for r in rows)
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", type=Path, default=Path("/tmp/codemap-bench/src"))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--grimp", default="/tmp/codemap-bench/grimp-venv/bin/python")
+    parser.add_argument("--only", help="comma-separated names to run")
+    args = parser.parse_args(argv)
+    django = sorted(args.src.glob("django-*"))
+    fastapi = sorted(args.src.glob("fastapi-*"))
+    cases = []
+    if django:
+        cases.append(("django", django[-1] / "django", "db/models/query.py", ("django",)))
+        cases.append(("django-sdist", django[-1], "django/db/models/query.py", None))
+    if fastapi:
+        cases.append(("fastapi", fastapi[-1], "fastapi/routing.py", ("fastapi",)))
+    cases.append(("groundkit", HERE.parent / "src", "groundkit/collection.py", ("groundkit",)))
+    wanted = set(args.only.split(",")) if args.only else None
+    rows = []
+    for name, root, edit, package in cases:
+        if wanted and name not in wanted:
+            continue
+        result = measure(name, root, edit, args.runs)
+        if package:  # grimp's import-only graph of the same package, in the same run
+            result["grimp_s"] = _grimp(
+                args.grimp, root.parent if name == "django" else root, package[0]
+            )
+        rows.append(result)
+        print(f"  measured {name}", file=sys.stderr)
+    if rows:
+        _table(rows, args.runs)
+    if not wanted or "bundle" in wanted:
+        bundle_case()
     return 0
 
 

@@ -38,7 +38,7 @@ from groundkit.pipeline import run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
-from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search
+from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search, searchable
 from groundkit.storage.faults import os_fault
 from groundkit.storage.locks import write_lock
 from groundkit.text import is_text
@@ -228,6 +228,7 @@ class Collection:
         dense: bool | None = None,
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
+        names_from: str | os.PathLike[str] | None = None,
     ) -> IngestReport:
         """Ingest files, directories, JSONL record files and http(s) URLs, incrementally.
 
@@ -235,6 +236,8 @@ class Collection:
         without a vector gets one, existing chunks included; the vectors are committed in
         batches, so Ctrl-C (``pipeline.Interrupted``) keeps them and the next run resumes.
         ``include``/``exclude``: globs (gitignore syntax) of what a folder's walk takes or leaves.
+        Files are shown by their path from ``names_from`` (default: the common parent of the
+        inputs, so one folder's files are named as inside it); no two documents show the same.
 
         Raises ``UsageError`` before anything is written when a named path does not exist.
         """
@@ -265,6 +268,7 @@ class Collection:
                 embedder=embedder,
                 exclude=[str(self.path.parent)],  # never index our own index
                 filters=Filters(tuple(include), tuple(exclude)),
+                names_from=None if names_from is None else os.path.abspath(names_from),
             )
 
     def search(
@@ -320,6 +324,11 @@ class Collection:
             reranker=reranker,
         )
 
+    def searchable(self, query: str) -> bool:
+        """Whether ``query`` holds a word a search looks for; one of stop words alone (``the
+        of and to is``) finds nothing in any mode."""
+        return searchable(query, self._lexical)
+
     def resolve_mode(self, mode: SearchMode | str) -> ConcreteMode:
         """The way of ranking a mode names here: ``auto`` is hybrid with vectors, else bm25."""
         return concrete_mode(mode, has_vectors=self.embedder_identity is not None)
@@ -368,7 +377,8 @@ class Collection:
         )
 
     def delete_document(self, key: str) -> str:
-        """Delete a document by document id, source or external id; returns its document id."""
+        """Delete a document by document id, source (as shown, or its absolute path) or external
+        id; returns its document id."""
         key = _text(key, "document")
         with _write_lock(self.path):
             found = self._store.find_documents(key) or self._store.find_documents(
@@ -379,10 +389,13 @@ class Collection:
                     ErrorCode.DOCUMENT_NOT_FOUND, f"no document {key!r} in {self.name!r}"
                 )
             if len(found) > 1:
+                shown = all(d.path == key for d in found)
                 raise UsageError(
                     ErrorCode.AMBIGUOUS_DOCUMENT,
-                    f"{len(found)} documents have the external id {key!r}",
-                    hint="delete by document id or source instead",
+                    f"{len(found)} documents are shown as {key!r}"
+                    if shown
+                    else f"{len(found)} documents match {key!r} (by source or external id)",
+                    hint="delete by document id instead (`grk search --json` shows it)",
                 )
             document = found[0]
             with self._store.transaction():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import UnionType
@@ -40,6 +40,7 @@ __all__ = [
     "describe",
     "load",
     "parse_settings",
+    "unknown_profile",
 ]
 
 CONFIG_FILE = "grk.toml"
@@ -228,6 +229,18 @@ class ProfileConfig(_Section, frozen=True):
         Annotated[int, _d("llamacpp: CPU threads (default: the cores, at most 4).", ge=1, le=256)]
         | None
     ) = None
+
+
+def unknown_profile(name: str, known: Iterable[str]) -> ConfigError:
+    """``ai.unknown_profile``: no ``[profiles.NAME]`` in the configuration. The hint names the
+    profiles there are, so a typo (``grok`` for ``groq``) shows, and says how to add one."""
+    names = sorted(known)
+    there = f"the profiles configured are {', '.join(names)}" if names else "none is configured"
+    return ConfigError(
+        ErrorCode.AI_UNKNOWN_PROFILE,
+        f"no profile {name!r} in the configuration",
+        hint=f"{there}; add a [profiles.{name}] table to grk.toml for a new one",
+    )
 
 
 class AnswerConfig(_Section, frozen=True):

@@ -52,7 +52,8 @@ ConcreteMode = Literal[SearchMode.BM25, SearchMode.DENSE, SearchMode.HYBRID]
 class Document:
     """A source's whole normalised text, as stored. Every offset downstream refers to ``text``.
 
-    ``source``: as a person names it (relative to the folder ingested, or the URL); ``location``:
+    ``source``: as a person names it, unique in the collection (relative to the folder ingested,
+    or to the common parent of folders ingested together; or the URL); ``location``:
     where it was read from (an absolute path, with ``#id`` for a record, or the URL).
     """
 

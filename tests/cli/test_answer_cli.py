@@ -192,6 +192,18 @@ def test_an_opted_in_profile_missing_from_the_config_is_unavailable(
     degraded(grk, "unavailable", "ai.unknown_profile", on=surface)
 
 
+def test_a_profile_named_but_not_configured_is_unknown_and_no_hint_suggests_allowing_it(
+    surface: Surface, grk: Grk, use: Any
+) -> None:
+    use(ForbiddenTransport())
+    assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0
+    report = degraded(grk, "unavailable", "ai.unknown_profile", "--profile", "clod", on=surface)
+    reason = report["ai"]["reason"]
+    assert reason["message"] == "no profile 'clod' in the configuration"
+    assert "the profiles configured are box, cloud" in reason["hint"]
+    assert "--profile clod" not in reason["hint"]
+
+
 def test_with_no_credential_answer_is_unavailable(surface: Surface, grk: Grk, use: Any) -> None:
     use(ForbiddenTransport())
     assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0

@@ -84,7 +84,11 @@ def test_ingest_json_reports_what_it_did(grk: Grk, docs: Path) -> None:
 
 
 def test_search_finds_nothing_and_still_succeeds(grk: Grk, ingested: Path) -> None:
-    assert grk.json("search", "kookaburra") == {"hits": [], "missing_vectors": 0}
+    assert grk.json("search", "kookaburra") == {
+        "hits": [],
+        "missing_vectors": 0,
+        "no_searchable_words": False,
+    }
     assert grk("search", "kookaburra") == 0
 
 
@@ -214,7 +218,10 @@ def test_batch_queries_print_one_json_line_per_query(
     lines = [json.loads(line) for line in grk.out.splitlines()]
 
     assert [line["query_id"] for line in lines] == ["q1", "7", "q3"]
-    assert all(set(line) == {"query_id", "hits", "missing_vectors"} for line in lines)
+    assert all(
+        set(line) == {"query_id", "hits", "missing_vectors", "no_searchable_words"}
+        for line in lines
+    )
     assert [h["source"] for h in lines[0]["hits"]] == ["a.md"]
     assert [h["source"] for h in lines[1]["hits"]] == ["guides/b.txt"]
     assert lines[2]["hits"] == []
@@ -238,6 +245,12 @@ def test_collections_lists_every_collection(grk: Grk, docs: Path) -> None:
     assert grk.json("collections") == {"collections": ["default", "second"]}
     assert grk("collections") == 0
     assert grk.out.split() == ["default", "second"]
+
+
+def test_collections_with_none_says_so_and_how_to_make_one(grk: Grk) -> None:
+    assert grk("collections") == 0
+    assert grk.out.startswith("no collections yet in ")
+    assert "grk ingest PATH" in grk.out
 
 
 def test_status_json_counts_documents_and_chunks(grk: Grk, ingested: Path) -> None:

@@ -192,3 +192,29 @@ def test_the_changes_that_start_a_round_follow_the_walks_rules(
     (folder / "wombats.md").unlink()
     assert watched.affected([(None, str(folder / "wombats.md"))]) == [str(folder)]
     assert watched.affected([(None, str(folder / "build" / "gone.md"))]) == []
+
+
+def test_a_round_of_one_of_two_watched_folders_names_files_as_the_whole_command_does(
+    folder: Path, tmp_path: Path, index_dir: Path, grk: Grk
+) -> None:
+    other = tmp_path / "site"
+    other.mkdir()
+    (other / "wombats.md").write_text("The site's wombat page.\n")
+    process = subprocess.Popen(
+        [*GRK, "--index-dir", str(index_dir), "ingest", "--watch", "-q", str(folder), str(other)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    out = Lines(process.stdout)  # type: ignore[arg-type]
+    try:
+        out.wait_for(lambda line: "round 1:" in line)
+        (folder / "guides" / "quokka.md").write_text("The quokka smiles on Rottnest.\n")
+        out.wait_for(lambda line: "round 2:" in line)  # only notes/ is ingested again
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=WAIT_S)
+        out.close()
+
+    shown = sorted(hit["source"] for hit in grk.json("search", "wombat quokka")["hits"])
+    assert shown == ["notes/guides/quokka.md", "notes/wombats.md", "site/wombats.md"]

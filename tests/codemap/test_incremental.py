@@ -137,9 +137,9 @@ def test_an_unchanged_tree_is_not_parsed_or_resolved_again(repo: Repo) -> None:
 def test_parsing_in_two_processes_gives_the_same_map(
     repo: Repo, tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import groundkit.codemap.build as build_module
+    from groundkit.codemap import parsing
 
-    monkeypatch.setattr(build_module, "_PARALLEL_FROM", 2)
+    monkeypatch.setattr(parsing, "PARALLEL_FROM", 2)
     repo.write(START)
     with open_codemap("par", index_dir=tmp_path / "par", create=True) as codemap:
         codemap.update(repo.root, workers=workers)

@@ -97,6 +97,20 @@ def test_trace_and_blast_answer_in_text_and_json(grk: Grk, shop: Path) -> None:
     assert "verification: verified" in grk.out
 
 
+def test_trace_text_says_partial_for_a_target_chosen_at_run_time(grk: Grk, tmp_path: Path) -> None:
+    root = tmp_path / "pick"
+    root.mkdir()
+    (root / "pick.py").write_text(
+        "import os\ndef a(): pass\ndef b(): pass\n"
+        "def run():\n    f = a if os.environ.get('X') else b\n    f()\n    a()\n"
+    )
+    grk("map", str(root), "--quiet")
+    assert grk("trace", "pick.run", "--map", "pick") == 0
+    lines = {line.split()[1]: line for line in grk.out.splitlines()[1:]}
+    assert " partial, pick.py:6)" in lines["pick.b"]
+    assert "partial" not in lines["pick.a"]  # also called directly: certain
+
+
 def test_each_failure_has_its_own_exit_status_and_code(grk: Grk, shop: Path) -> None:
     grk("map", str(shop), "--quiet")
     assert grk.error("trace", "shop.api.ordr", "--map", "shop-repo") == (

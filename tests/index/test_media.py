@@ -97,7 +97,7 @@ def test_a_full_disk_after_the_store_commit_is_a_clear_error_and_reads_go_on(
     assert status[1]["pending"]
     assert old[0] == 0
     assert len(old[1]["hits"]) == 10  # type: ignore[arg-type]
-    assert new == (0, {"hits": [], "missing_vectors": 0})
+    assert new == (0, {"hits": [], "missing_vectors": 0, "no_searchable_words": False})
     # Then the next run finishes what the full disk interrupted.
     assert again[0] == 0
     assert len(found[1]["hits"]) == 10  # type: ignore[arg-type]

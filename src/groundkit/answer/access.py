@@ -21,8 +21,8 @@ from groundkit.answer.providers.http import default_transport
 from groundkit.answer.redact import build_patterns
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import state_for
-from groundkit.config import Settings
-from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError
+from groundkit.config import Settings, unknown_profile
+from groundkit.errors import AIError, ErrorCode, GroundkitError
 
 __all__ = ["MAP_PREFIX", "AIEnvironment", "AIScope", "enabled_profile", "resolve_chat"]
 
@@ -97,6 +97,10 @@ def resolve_chat(
     if opt_in is None:
         return AIStatus(AIState.DISABLED, profile, error=_off(first), warning=warning)
     chosen = profile or opt_in.profile
+    if profile is not None and profile not in settings.profiles:
+        # Named but not configured: say so before suggesting that anything allow it.
+        error = unknown_profile(profile, settings.profiles)
+        return AIStatus(AIState.UNAVAILABLE, profile, error=error, warning=warning)
     for scope, allowed in [(first, opt_in), *((s, opt_ins.get(s.folder)) for s in also)]:
         if allowed is None:
             return AIStatus(AIState.DISABLED, chosen, error=_off(scope), warning=warning)
@@ -110,11 +114,7 @@ def resolve_chat(
             return AIStatus(AIState.DISABLED, chosen, error=other, warning=warning)
     config = settings.profiles.get(chosen)
     if config is None:
-        error = ConfigError(
-            ErrorCode.AI_UNKNOWN_PROFILE,
-            f"no profile {chosen!r} in the configuration",
-            hint=f"add a [profiles.{chosen}] table to grk.toml",
-        )
+        error = unknown_profile(chosen, settings.profiles)
         return AIStatus(AIState.UNAVAILABLE, chosen, error=error, warning=warning)
     try:
         patterns = build_patterns(settings.answer.redact_patterns, settings.answer.redact_names)

@@ -11,7 +11,8 @@ __all__ = ["CHUNKER_VERSION", "ChunkSettings", "Section", "Span"]
 # Part of every document fingerprint: bump it whenever chunk boundaries or their metadata could
 # change, so that the next ingest re-chunks everything instead of mixing old and new chunks.
 # 6: backslash escapes in heading titles are resolved (`Stream\[src\]` is `Stream[src]`).
-CHUNKER_VERSION = "6"
+# 7: no heading inside raw HTML blocks (comments, `<div>`...) or front matter.
+CHUNKER_VERSION = "7"
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import click
 
 from groundkit.cli.context import Context, pass_ctx
-from groundkit.errors import ConfigError, ErrorCode, GroundkitError, NotFoundError
+from groundkit.config import unknown_profile
+from groundkit.errors import ErrorCode, GroundkitError, NotFoundError
 
 if TYPE_CHECKING:
     from groundkit.answer.optin import AISettings
@@ -81,11 +82,7 @@ def enable(obj: Context, collection: str, profile: str, as_json: bool) -> None:
 
 def _check_profile(profiles: Mapping[str, object], profile: str) -> None:
     if profile not in profiles:
-        raise ConfigError(
-            ErrorCode.AI_UNKNOWN_PROFILE,
-            f"no profile {profile!r} in the configuration",
-            hint=f"add a [profiles.{profile}] table to grk.toml first",
-        )
+        raise unknown_profile(profile, profiles)
 
 
 def _maybe_a_map(exc: NotFoundError, index_dir: str, name: str) -> GroundkitError:

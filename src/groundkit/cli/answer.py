@@ -91,16 +91,12 @@ def profile_chat(obj: Context, profile: str) -> Answerer:
     the eval commands, whose corpora are their own (no collection opt-in is involved)."""
     from groundkit.answer.providers import build_chat
     from groundkit.answer.redact import build_patterns
-    from groundkit.errors import ConfigError, ErrorCode
+    from groundkit.config import unknown_profile
 
     settings = obj.settings().settings
     config = settings.profiles.get(profile)
     if config is None:
-        raise ConfigError(
-            ErrorCode.AI_UNKNOWN_PROFILE,
-            f"no profile {profile!r} in the configuration",
-            hint=f"add a [profiles.{profile}] table to grk.toml",
-        )
+        raise unknown_profile(profile, settings.profiles)
     environment = make_ai_environment()
     return build_chat(
         profile,

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import click
 
 from groundkit.cli.context import Context, pass_ctx
-from groundkit.errors import ConfigError, ErrorCode, UsageError
+from groundkit.config import unknown_profile
+from groundkit.errors import ErrorCode, UsageError
 
 if TYPE_CHECKING:
     from groundkit.answer.credentials import KeyStore
@@ -53,11 +54,7 @@ def set_key(obj: Context, profile: str, as_json: bool) -> None:
         from groundkit.answer.logguard import scrub
 
         shown = scrub(profile)  # the key itself, typed where the profile name goes
-        raise ConfigError(
-            ErrorCode.AI_UNKNOWN_PROFILE,
-            f"no profile {shown!r} in the configuration",
-            hint=f"add a [profiles.{shown}] table to grk.toml first",
-        )
+        raise unknown_profile(shown, obj.settings().settings.profiles)
     if sys.stdin is not None and sys.stdin.isatty():
         key = click.prompt(f"key for {profile}", hide_input=True, err=True)
     else:

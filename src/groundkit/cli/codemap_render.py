@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from groundkit.codemap.model import EdgeKind
+from groundkit.codemap.model import EdgeFlag, EdgeKind
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
@@ -68,11 +68,16 @@ def trace(result: Trace, checks: Sequence[str] | None) -> None:
         check = f"  {checks[i]}" if checks is not None else ""
         click.echo(
             f"{'  ' * step.depth}{edge.kind} {edge.target.qualname}"
-            f"  ({edge.provenance} {edge.confidence:.2f}, {edge.location})"
+            f"  ({edge.provenance} {edge.confidence:.2f}{_partial(edge)}, {edge.location})"
             f"  {edge.short_id}{stop}{check}"
         )
     if result.truncated:
         click.echo("  ... (truncated: narrow --kinds or lower --depth)")
+
+
+def _partial(edge: Edge) -> str:
+    """Said in words: one of several targets chosen at run time (docs/codemap.md)."""
+    return " partial" if EdgeFlag.PARTIAL in edge.flags else ""
 
 
 def blast(result: Blast) -> None:

@@ -112,6 +112,7 @@ def _ingest(
     exclude: tuple[str, ...],
     *,
     show: bool,
+    names_from: str | None = None,
 ) -> IngestReport:
     """One ingest of ``inputs`` into the collection (made if need be), with the progress
     display when ``show``."""
@@ -119,7 +120,12 @@ def _ingest(
 
     with obj.collections(more) as local, progress_display(enabled=show) as progress:
         order = ops.IngestOrder(
-            local.settings.collection, inputs, include=include, exclude=exclude, progress=progress
+            local.settings.collection,
+            inputs,
+            include=include,
+            exclude=exclude,
+            names_from=names_from,
+            progress=progress,
         )
         return ops.ingest(local, order)
 
@@ -148,7 +154,7 @@ def _watch(
     from groundkit.cli.watch import Watched, watch
     from groundkit.errors import ErrorCode, GroundkitError, Kind, UsageError
     from groundkit.ingest.fetch import split_inputs
-    from groundkit.ingest.walk import Filters
+    from groundkit.ingest.walk import Filters, name_base
 
     named = split_inputs(inputs)
     if named.urls or named.unsupported:
@@ -160,12 +166,16 @@ def _watch(
     typed = {os.path.abspath(path): path for path in named.paths}
     index_dir = os.path.realpath(obj.settings(more).settings.index_dir)
     watched = Watched(tuple(typed), Filters(include, exclude), index_dir)
+    # A round ingests only the inputs that changed, but names files as the whole command does.
+    base = name_base(named.paths)
     done = 0  # rounds that ran; one that could not run is tried again under the same number
 
     def run_round(roots: Sequence[str]) -> bool:
         nonlocal done
         try:
-            report = _ingest(obj, more, roots, include, exclude, show=not quiet and not as_json)
+            report = _ingest(
+                obj, more, roots, include, exclude, show=not quiet and not as_json, names_from=base
+            )
         except GroundkitError as error:
             if error.outcome.kind is not Kind.FAILURE:
                 raise

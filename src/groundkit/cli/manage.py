@@ -24,7 +24,13 @@ def collections(obj: Context, as_json: bool) -> None:
 
     with obj.collections() as local:
         names = ops.collection_names(local)
-    click.echo(json.dumps({"collections": names}) if as_json else "\n".join(names))
+        where = local.settings.index_dir
+    if as_json:
+        click.echo(json.dumps({"collections": names}))
+    elif names:
+        click.echo("\n".join(names))
+    else:
+        click.echo(f"no collections yet in {where}; make one with `grk ingest PATH`")
 
 
 @click.command()

@@ -14,6 +14,7 @@ the command line.
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,18 +28,43 @@ _raw: list[TextIO] = []
 
 
 class _Neutral(io.TextIOBase):
-    """A text stream that rewrites what is written to it and passes it on."""
+    """A text stream that rewrites what is written to it and passes it on.
+
+    A reader that goes away (``grk show --check ID | true``, ``| head -1``) does not change
+    what a command decides: what is written after that is dropped, and the command ends with
+    the status it would have had. (click would make a broken pipe exit 1, which is
+    ``--check``'s "not verified".)
+    """
 
     def __init__(self, inner: TextIO, rewrite: Callable[[str], str]) -> None:
         self._inner = inner
         self._rewrite = rewrite
+        self._gone = False
 
     def write(self, text: str) -> int:
-        self._inner.write(self._rewrite(text))
+        if not self._gone:
+            try:
+                self._inner.write(self._rewrite(text))
+            except BrokenPipeError:
+                self._reader_gone()
         return len(text)
 
     def flush(self) -> None:
-        self._inner.flush()
+        if not self._gone:
+            try:
+                self._inner.flush()
+            except BrokenPipeError:
+                self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        self._gone = True
+        # What the stream still buffers is flushed again at exit: let it go nowhere quietly.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._inner.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass  # not a file descriptor (a test's capture): nothing is flushed at exit
 
     def isatty(self) -> bool:
         return self._inner.isatty()

@@ -76,14 +76,30 @@ def missing_vectors_warning(missing: int) -> None:
         )
 
 
-def hits(found: Sequence[Hit], *, missing_vectors: int = 0, as_json: bool) -> None:
+NO_SEARCHABLE_WORDS = (
+    "no hits: the query has no searchable words (words as common as 'the', 'of' or 'is' are not"
+    " searched); add a word that names what you are looking for"
+)
+
+
+def hits(
+    found: Sequence[Hit],
+    *,
+    missing_vectors: int = 0,
+    no_searchable_words: bool = False,
+    as_json: bool,
+) -> None:
     if as_json:
-        body = {"hits": [h.to_dict() for h in found], "missing_vectors": missing_vectors}
+        body = {
+            "hits": [h.to_dict() for h in found],
+            "missing_vectors": missing_vectors,
+            "no_searchable_words": no_searchable_words,
+        }
         click.echo(json.dumps(body, ensure_ascii=False))
         return
     missing_vectors_warning(missing_vectors)
     if not found:
-        click.echo("no hits")
+        click.echo(NO_SEARCHABLE_WORDS if no_searchable_words else "no hits")
     for hit in found:
         c = hit.citation
         click.echo(f"#{hit.rank:<2} {cited(c)}  [{c.chunk_id}]{_location(hit.metadata)}")
@@ -114,12 +130,15 @@ def _stages(hit: Hit) -> str:
     return "  ".join(parts)
 
 
-def batch_line(query_id: str, found: Sequence[Hit], missing_vectors: int) -> str:
+def batch_line(
+    query_id: str, found: Sequence[Hit], missing_vectors: int, no_searchable_words: bool = False
+) -> str:
     """One line of ``search --queries``: the hits exactly as a single search gives them."""
     body = {
         "query_id": query_id,
         "hits": [h.to_dict() for h in found],
         "missing_vectors": missing_vectors,
+        "no_searchable_words": no_searchable_words,
     }
     return json.dumps(body, ensure_ascii=False)
 

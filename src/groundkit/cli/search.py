@@ -72,7 +72,12 @@ def search(
         if queries is None:
             assert query is not None
             found = ops.search(collections, ops.SearchQuery(query, source=source, where=filters))
-            render.hits(found.hits, missing_vectors=found.missing_vectors, as_json=as_json)
+            render.hits(
+                found.hits,
+                missing_vectors=found.missing_vectors,
+                no_searchable_words=found.no_searchable_words,
+                as_json=as_json,
+            )
             return
         missing = ops.unranked(collections)
         if not as_json:
@@ -88,7 +93,7 @@ def search(
                 failed += 1
                 click.echo(json.dumps({"query_id": query_id, "error": exc.to_dict()}))
                 continue
-            click.echo(render.batch_line(query_id, found.hits, missing))
+            click.echo(render.batch_line(query_id, found.hits, missing, found.no_searchable_words))
         if failed:
             click.get_current_context().exit(ExitCode.PARTIAL)
 

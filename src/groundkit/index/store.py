@@ -126,6 +126,25 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    def name_origin(self, origin: str, name: str) -> None:
+        """Show the documents read from ``origin`` as ``name`` (a record file's as
+        ``name#id``); only the name changes, never a document's identity."""
+        self._conn.execute(
+            "UPDATE documents SET path = ?1 || substr(source, length(origin) + 1)"
+            " WHERE origin = ?2 AND path IS NOT ?1 || substr(source, length(origin) + 1)",
+            (name, origin),
+        )
+
+    def name_taken(self, name: str, origin: str) -> bool:
+        """Whether a document read from elsewhere than ``origin`` is shown as ``name`` (or,
+        from a record file, as ``name#id``)."""
+        row = self._conn.execute(
+            "SELECT 1 FROM documents WHERE origin IS NOT ?2"
+            " AND (path = ?1 OR (path >= ?1 || '#' AND path < ?1 || '$')) LIMIT 1",
+            (name, origin),
+        ).fetchone()
+        return row is not None
+
     def documents_from(self, origin: str) -> list[int]:
         rows = self._conn.execute("SELECT id FROM documents WHERE origin = ?", (origin,))
         return [r[0] for r in rows]

@@ -37,6 +37,7 @@ __all__ = [
     "discover",
     "is_utf8",
     "missing_inputs",
+    "name_base",
     "printable",
     "walk_tree",
     "would_walk",
@@ -49,7 +50,7 @@ _IGNORE_FILES = (".gitignore", ".grkignore")
 class FileInput:
     path: str  # absolute, symlinks not resolved
     format: Format
-    shown: str  # as a person names it: relative to the folder given, or the file's own name
+    shown: str  # as a person names it: relative to the ingest's ``name_base``
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,23 +86,41 @@ def missing_inputs(paths: Sequence[str]) -> list[str]:
     return [f"{raw!r} ({_dangling(Path(raw))})" for raw in paths if not os.path.exists(raw)]
 
 
+def name_base(paths: Sequence[str]) -> str:
+    """The folder an ingest of ``paths`` names its files from: the common parent of the
+    folders named and of the folders holding the files named. One folder: that folder, so
+    its files are named as inside it; ``a`` and ``b``: their parent, so ``a/README.md`` and
+    ``b/README.md`` stay apart (docs/decisions/0014-document-names.md)."""
+    folders = []
+    for raw in paths:
+        path = os.path.abspath(raw)
+        folders.append(path if os.path.isdir(path) else os.path.dirname(path))
+    return os.path.commonpath(folders) if folders else os.getcwd()
+
+
 def discover(
-    paths: Sequence[str], *, exclude: Sequence[str] = (), filters: Filters = Filters()
+    paths: Sequence[str],
+    *,
+    exclude: Sequence[str] = (),
+    filters: Filters = Filters(),
+    base: str | None = None,
 ) -> Discovery:
-    """``exclude``: folders never walked into, such as groundkit's own index dir."""
+    """``exclude``: folders never walked into, such as groundkit's own index dir. ``base``:
+    the folder files are named from (default: ``name_base(paths)``)."""
     found = Discovery()
     excluded = frozenset(os.path.realpath(p) for p in exclude)
+    top = Path(base if base is not None else name_base(paths))
     for raw in paths:
         path = Path(os.path.abspath(raw))
         if path.is_dir():
             if is_utf8(str(path)):  # else nothing under it can have been stored
                 found.walked_roots.append(str(path))
-            _walk(path, found, excluded, filters)
+            _walk(path, found, excluded, filters, _named_from(path, top))
         elif path.is_file():
             fmt = format_for(path, explicit=True)
             assert fmt is not None
             if is_utf8(str(path)):
-                found.files.append(FileInput(str(path), fmt, path.name))
+                found.files.append(FileInput(str(path), fmt, _named_from(path, top)))
             else:
                 found.skipped.append(Skipped(printable(raw), NOT_UTF8))
         elif path.exists():  # named, so meant to be read: a failure, not a choice
@@ -129,9 +148,22 @@ def _dangling(link: Path) -> str:
     return "not found"
 
 
-def _walk(root: Path, found: Discovery, excluded: frozenset[str], filters: Filters) -> None:
-    for entry in walk_tree(root, found, excluded, filters=filters):
-        shown = entry.relative_to(root).as_posix()
+def _named_from(path: Path, base: Path) -> str:
+    """``path`` as named from ``base`` (``""`` for the base itself); a path outside it (a
+    ``base`` the caller chose) keeps its whole name."""
+    if path == base:
+        return ""
+    return path.relative_to(base).as_posix() if path.is_relative_to(base) else str(path)
+
+
+def _walk(
+    root: Path, found: Discovery, excluded: frozenset[str], filters: Filters, prefix: str
+) -> None:
+    """Walk ``root``, naming each file ``prefix`` (the root as named from the ingest's base)
+    followed by its place under the root."""
+    met = Discovery()  # what the walk itself reports, named relative to the root
+    for entry in walk_tree(root, met, excluded, filters=filters):
+        shown = _joined(prefix, entry.relative_to(root).as_posix())
         fmt = format_for(entry, explicit=False)
         if fmt is None:
             found.passed_over.append(Skipped(printable(shown), "not a type groundkit reads"))
@@ -139,6 +171,16 @@ def _walk(root: Path, found: Discovery, excluded: frozenset[str], filters: Filte
             found.skipped.append(Skipped(printable(shown), NOT_UTF8))
         else:
             found.files.append(FileInput(str(entry), fmt, shown))
+    found.skipped.extend(Skipped(_joined(prefix, s.source), s.reason) for s in met.skipped)
+    found.passed_over.extend(Skipped(_joined(prefix, s.source), s.reason) for s in met.passed_over)
+    found.present.extend(met.present)
+    found.unreadable_dirs.extend(met.unreadable_dirs)
+
+
+def _joined(prefix: str, name: str) -> str:
+    if not prefix:
+        return name
+    return prefix if name == "." else f"{prefix}/{name}"
 
 
 # A collection stores and shows every source as text; a name that is not UTF-8 (a file from an

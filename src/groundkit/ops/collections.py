@@ -154,13 +154,15 @@ class SearchQuery:
 class Found:
     """What a search found. ``missing_vectors``: chunks it could not rank by meaning (an
     interrupted embedding); ``mode``: how it ranked; ``has_vectors``: whether the collection has
-    any (a page offers dense and hybrid then)."""
+    any (a page offers dense and hybrid then); ``no_searchable_words``: the query was stop words
+    alone (``the of and to is``) or punctuation, so it found nothing, in any mode."""
 
     collection: str
     hits: list[Hit]
     missing_vectors: int
     mode: ConcreteMode
     has_vectors: bool
+    no_searchable_words: bool = False
 
 
 def search(collections: Collections, request: SearchQuery) -> Found:
@@ -182,6 +184,7 @@ def search(collections: Collections, request: SearchQuery) -> Found:
             collection.missing_vectors(request.mode),
             collection.resolve_mode(mode),
             collection.embedder_identity is not None,
+            not hits and not collection.searchable(request.query),
         )
 
 
@@ -253,13 +256,15 @@ def collection_names(collections: Collections) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class IngestOrder:
     """What to ingest where. ``dense`` None: ``ingest.dense`` decides; ``include``/``exclude``:
-    globs of what a folder's walk takes or leaves; ``progress``: told of each phase."""
+    globs of what a folder's walk takes or leaves; ``names_from``: the folder files are named
+    from (None: the inputs' common parent); ``progress``: told of each phase."""
 
     collection: str
     inputs: Sequence[str]
     dense: bool | None = None
     include: Sequence[str] = ()
     exclude: Sequence[str] = ()
+    names_from: str | None = None
     progress: Progress | None = field(default=None, compare=False)
 
 
@@ -274,6 +279,7 @@ def ingest(collections: Collections, order: IngestOrder) -> IngestReport:
             dense=order.dense,
             include=order.include,
             exclude=order.exclude,
+            names_from=order.names_from,
         )
 
 

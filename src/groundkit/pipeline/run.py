@@ -32,6 +32,7 @@ from groundkit.pipeline.documents import (
 )
 from groundkit.pipeline.folds import fold_missing
 from groundkit.pipeline.helpers import Reading
+from groundkit.pipeline.names import name_files
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.vectors import embed_missing
 from groundkit.types import IngestReport, Skipped
@@ -63,12 +64,14 @@ def run_ingest(
     embedder: Embedder | None = None,
     exclude: Sequence[str] = (),
     filters: Filters = _NO_FILTERS,
+    names_from: str | None = None,
 ) -> IngestReport:
-    """Ingest ``inputs``; with an ``embedder``, also give every chunk lacking one a vector."""
+    """Ingest ``inputs``; with an ``embedder``, also give every chunk lacking one a vector.
+    ``names_from``: the folder files are named from (default: the inputs' common parent)."""
     named = split_inputs(inputs)
     if progress:
         progress("walking", 0, None)
-    found = discover(named.paths, exclude=exclude, filters=filters)
+    found = discover(named.paths, exclude=exclude, filters=filters, base=names_from)
     tally = Tally(skipped=list(found.skipped))
     for item, scheme in named.unsupported:
         reason = f"{scheme}:// URLs are not supported (only http and https)"
@@ -144,6 +147,7 @@ def _store_all(
                 if origin not in seen and not _under_any(origin, found.unreadable_dirs):
                     tally.removed += store.delete_documents(store.documents_from(origin))
                     store.forget_file(origin)
+        name_files(store, found.files)
         if progress:
             progress("reading", total, total)
             progress("writing", 0, None)

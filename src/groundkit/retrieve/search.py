@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["MAX_QUERY_CHARS", "SearchRequest", "concrete_mode", "run_search"]
+__all__ = ["MAX_QUERY_CHARS", "SearchRequest", "concrete_mode", "run_search", "searchable"]
 
 MAX_QUERY_CHARS = 10_000
 
@@ -76,6 +76,12 @@ def _validate(request: SearchRequest) -> str:
     return normalize_text(query)
 
 
+def searchable(query: str, lexical: LexicalIndex) -> bool:
+    """Whether ``query`` holds a word a search looks for: a query of stop words alone (``the of
+    and to is``) or of punctuation finds nothing, in every mode (``run_search``)."""
+    return bool(lexical.tokens(normalize_text(query)))
+
+
 def concrete_mode(mode: SearchMode | str, *, has_vectors: bool) -> ConcreteMode:
     """The way of ranking a mode names: ``auto`` is hybrid with vectors, else bm25.
 
@@ -113,6 +119,10 @@ def run_search(
     if request.source is not None or request.where:
         allowed = store.filter_chunks(request.source, request.where)
     terms = lexical.tokens(query)
+    if not terms:
+        # Only stop words ("the of and to is") or punctuation: BM25 has nothing to look for, and
+        # the embedding of such a query ranks every passage alike, so any top-k is arbitrary.
+        return []
     vector = None
     if mode in (SearchMode.DENSE, SearchMode.HYBRID):
         assert embedder is not None

@@ -128,7 +128,10 @@ class HitModel(_Response):
     document_id: str
     external_id: str | None
     chunk_id: str
-    source: str = Field(description="The document as named: relative to the folder ingested.")
+    source: str = Field(
+        description="The document as named, unique in its collection: relative to the folder"
+        " ingested (or to the common parent of folders ingested together), or the URL."
+    )
     location: str = Field(description="Where it was read from: an absolute path, or the URL.")
     start: int = Field(description="Offset of the chunk in the stored document text.")
     end: int
@@ -153,6 +156,11 @@ class SearchResponse(_Response):
         description="Chunks this search could not rank by meaning because they have no vector"
         " yet (an interrupted embedding); 0 for a bm25 search."
     )
+    no_searchable_words: bool = Field(
+        description="The query held no word a search looks for: only words as common as 'the',"
+        " 'of' or 'is', or punctuation. It finds nothing in any mode; add a word that names"
+        " what you are looking for."
+    )
 
     @classmethod
     def of(cls, found: ops.Found) -> SearchResponse:
@@ -160,6 +168,7 @@ class SearchResponse(_Response):
             collection=found.collection,
             hits=[HitModel.of(hit) for hit in found.hits],
             missing_vectors=found.missing_vectors,
+            no_searchable_words=found.no_searchable_words,
         )
 
 

@@ -165,7 +165,7 @@ def delete_collection(runtime: Served, name: Name) -> m.DeletedResponse:
     "/v1/collections/{name}/documents/{document}", response_model=m.DeletedResponse, **_GUARDED
 )
 def delete_document(runtime: Served, name: Name, document: DocumentKey) -> m.DeletedResponse:
-    """Delete one document, by document id or external id."""
+    """Delete one document, by document id, source (as search shows it) or external id."""
     document_id = ops.delete_document(runtime, name, document)
     return m.DeletedResponse(collection=name, document_id=document_id)
 

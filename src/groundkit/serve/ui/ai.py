@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from groundkit.errors import GroundkitError
+from groundkit.errors import ErrorCode, GroundkitError
 
 if TYPE_CHECKING:
     from groundkit.answer.access import AIEnvironment
@@ -34,7 +34,9 @@ def ai_view(ai_environment: AIEnvironment, collection_path: Path) -> AIView:
     try:
         settings = ai_environment.opt_ins()
         opt_in = settings.get(collection_path)
-    except GroundkitError as exc:  # the `ai` extra is not installed, say
+    except GroundkitError as exc:
+        if exc.code == ErrorCode.MISSING_EXTRA:  # off, and turning it on needs the extra first
+            return AIView(False, None, f"off (turning it on needs `{exc.hint}`)")
         return AIView(False, None, f"off ({exc.message})")
     if opt_in is None:
         return AIView(

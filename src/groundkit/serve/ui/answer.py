@@ -62,7 +62,7 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
             {
                 "marker": m,
                 "href": f"/ui/c/{collection}/doc/{by_marker[m].chunk_id}"
-                f"?start={by_marker[m].start}&end={by_marker[m].end}#hl",
+                f"?start={by_marker[m].start}&end={by_marker[m].end}",
                 "source": by_marker[m].source,
                 "source_name": by_marker[m].source_name,
             }
@@ -86,7 +86,7 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
                 "start": bundled.start,
                 "end": bundled.end,
                 "pieces": quote_pieces(bundled.text, quotes),
-                "href": f"/ui/c/{collection}/doc/{bundled.chunk_id}#hl",
+                "href": f"/ui/c/{collection}/doc/{bundled.chunk_id}",
             }
         )
     reason = ai.error.to_dict() if ai.error else None

@@ -135,6 +135,7 @@ def search(
         searched=True,
         mode_used=str(found.mode),
         has_vectors=found.has_vectors,
+        no_searchable_words=found.no_searchable_words,
     )
     return page(request, "search.html", context)
 

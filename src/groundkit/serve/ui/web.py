@@ -9,6 +9,7 @@ into the current one (``hx-select``), so every URL also works without JavaScript
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 from urllib.parse import parse_qsl
@@ -17,6 +18,7 @@ from fastapi import Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from groundkit.answer.access import AIEnvironment
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
@@ -60,6 +62,15 @@ _env = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+def breakable(text: object) -> Markup:
+    """Machine text (an embedder key, a path) that may wrap after its separators, so that a
+    table sizes its column by the longest part and no word of the page need break inside."""
+    return Markup("<wbr>").join(escape(part) for part in re.split(r"(?<=[/:@-])", str(text)))
+
+
+_env.filters["breakable"] = breakable
 
 
 def runtime_of(request: Request) -> Runtime:

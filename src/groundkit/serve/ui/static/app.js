@@ -73,10 +73,14 @@
     if (marker) light(marker.dataset.marker, false);
   });
 
-  // The document view: the cited span in the middle of the window.
+  // The document view: its text box opened at the cited span. The stylesheet does it
+  // (scroll-initial-target); a browser that does not know that property gets it done here,
+  // inside the box only: the page stays at its top.
   function showCited() {
-    var cited = document.getElementById("hl");
-    if (cited) cited.scrollIntoView({ block: "center" });
+    var start = document.querySelector(".cited-start");
+    if (!start || (window.CSS && CSS.supports("scroll-initial-target: nearest"))) return;
+    var box = start.closest("pre");
+    box.scrollTop += start.getBoundingClientRect().top - box.getBoundingClientRect().top;
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", showCited);

@@ -15,6 +15,11 @@
   var areaFilter = document.getElementById("area-filter");
   var dark = window.matchMedia("(prefers-color-scheme: dark)");
 
+  var LABEL_PX = 13;
+  var MIN_LABEL_PX = 7;
+  var MAX_FIT_ZOOM = 1.4;
+  var HOVER_LABEL_PX = 13;
+
   function cssVar(name, fallback) {
     var value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
     return value || fallback;
@@ -29,12 +34,15 @@
         selector: "node",
         style: {
           label: "data(label)",
-          "font-size": 11,
+          "font-size": LABEL_PX,
           color: fg,
           "text-outline-color": bg,
           "text-outline-width": 2,
           "text-valign": "bottom",
           "text-margin-y": 4,
+          // A label too small to read once the drawing is fitted is not drawn (hover or zoom in):
+          // a smudge of letters helps nobody.
+          "min-zoomed-font-size": MIN_LABEL_PX,
           "background-color": cssVar("--node-module", "#475569"),
           width: "mapData(size, 1, 60, 14, 44)",
           height: "mapData(size, 1, 60, 14, 44)"
@@ -130,15 +138,67 @@
     fillLists();
   }
 
+  // Force-directed layouts keep nodes apart, not their labels: a crowd of modules drew
+  // "click.parser" over "click.core". So after the layout, every two boxes (a node with its
+  // label, and a little air) that overlap are pushed apart along the axis where they overlap
+  // least, until none do. Deterministic, and done in the graph's own units, so no zoom makes
+  // two labels meet.
+  var AIR = 10;
+  function separateLabels() {
+    var nodes = cy.nodes();
+    var boxes = nodes.map(function (node) {
+      var p = node.position();
+      var b = node.boundingBox({ includeLabels: true, includeEdges: false, includeOverlays: false });
+      return { x: p.x, y: p.y, left: b.x1 - p.x - AIR, right: b.x2 - p.x + AIR, top: b.y1 - p.y - AIR, bottom: b.y2 - p.y + AIR };
+    });
+    for (var round = 0; round < 500; round++) {
+      var moved = false;
+      for (var i = 0; i < boxes.length; i++) {
+        for (var j = i + 1; j < boxes.length; j++) {
+          var a = boxes[i], b = boxes[j];
+          var dx = Math.min(a.x + a.right, b.x + b.right) - Math.max(a.x + a.left, b.x + b.left);
+          var dy = Math.min(a.y + a.bottom, b.y + b.bottom) - Math.max(a.y + a.top, b.y + b.top);
+          if (dx <= 0 || dy <= 0) continue;
+          moved = true;
+          if (dx < dy) {
+            var sx = (a.x + (a.left + a.right) / 2 <= b.x + (b.left + b.right) / 2 ? 1 : -1) * (dx / 2 + 0.5);
+            a.x -= sx;
+            b.x += sx;
+          } else {
+            var sy = (a.y + (a.top + a.bottom) / 2 <= b.y + (b.top + b.bottom) / 2 ? 1 : -1) * (dy / 2 + 0.5);
+            a.y -= sy;
+            b.y += sy;
+          }
+        }
+      }
+      if (!moved) break;
+    }
+    nodes.forEach(function (node, k) { node.position({ x: boxes[k].x, y: boxes[k].y }); });
+  }
+
   function draw(data) {
     cy.elements().remove();
     cy.add(data.nodes.map(function (n) { return { group: "nodes", data: n }; }));
     cy.add(data.edges.map(function (e) { return { group: "edges", data: e }; }));
     applyKinds();
-    cy.layout({ name: "cose", animate: false, padding: 24, nodeDimensionsIncludeLabels: true }).run();
+    cy.layout({
+      name: "cose",
+      animate: false,
+      padding: 24,
+      nodeDimensionsIncludeLabels: true,
+      randomize: false,
+      idealEdgeLength: function () { return 60; },
+      nodeRepulsion: function () { return 40000; }
+    }).run();
+    separateLabels();
     cy.fit(undefined, 24);
+    if (cy.zoom() > MAX_FIT_ZOOM) {  // a few nodes: keep labels at their size, not poster-sized
+      cy.zoom(MAX_FIT_ZOOM);
+      cy.center();
+    }
     var what = state.level === "area" ? "areas" : "modules" + (state.area ? " of " + state.area : "");
-    say(data.nodes.length + " " + what + ", " + data.edges.length + " edges drawn.");
+    var small = LABEL_PX * cy.zoom() < MIN_LABEL_PX ? " Labels are too small at this size: hover a node or zoom in." : "";
+    say(data.nodes.length + " " + what + ", " + data.edges.length + " edges drawn." + small);
     box.dataset.ready = "true";
   }
 
@@ -184,6 +244,19 @@
     );
   }
 
+  // A hovered node shows its label at a readable size, over the others, whatever the zoom.
+  var LABEL_STYLE = "min-zoomed-font-size font-size z-index text-background-color text-background-opacity text-background-padding";
+  cy.on("mouseover", "node", function (event) {
+    event.target.style({
+      "min-zoomed-font-size": 0,
+      "font-size": Math.max(LABEL_PX, HOVER_LABEL_PX / cy.zoom()),
+      "z-index": 10,
+      "text-background-color": cssVar("--panel", "#f6f6f7"),
+      "text-background-opacity": 0.9,
+      "text-background-padding": 2
+    });
+  });
+  cy.on("mouseout", "node", function (event) { event.target.removeStyle(LABEL_STYLE); });
   cy.on("tap", "node", function (event) { openNode(event.target.id()); });
   cy.on("tap", "edge", function (event) { openEdge(event.target.id()); });
 

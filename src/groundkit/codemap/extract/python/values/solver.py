@@ -17,7 +17,7 @@ from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.engine import each
 from groundkit.codemap.extract.python.values.lookups import Lookups
 from groundkit.codemap.extract.python.values.program import Program
-from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, SiteKey
 
 __all__ = ["Solver", "solve"]
 
@@ -48,6 +48,12 @@ class Solver:
         self.lookups = Lookups(self.flow, self)
         self.calls = Calls(self.flow, self)
         self.containers = Containers(self.flow, self)
+        # The rules' protocol (``state.Rules``), where another rule set implements it.
+        self.bind = self.calls.bind
+        self.call = self.calls.call
+        self.elements = self.containers.elements
+        self.container_method = self.containers.method
+        self.dynamic_attribute = self.lookups.dynamic
         self._escaped_vars: set[int] = set()
         self._handlers: dict[type[Any], Callable[[int, Any], None]] = {
             f.Def: self._def,
@@ -464,31 +470,6 @@ class Solver:
         flow.engine.on(src, run)
 
     # -- the rules' protocol ----------------------------------------------------------------------
-    def bind(
-        self,
-        site: SiteKey,
-        func: FuncKey,
-        recv: int | None,
-        args: Args,
-        keywords: list[tuple[str, int]],
-        dst: int,
-        how: How,
-        operand: int,
-    ) -> None:
-        self.calls.bind(site, func, recv, args, keywords, dst, how, operand)
-
-    def call(
-        self,
-        site: SiteKey,
-        value: int,
-        args: Args,
-        keywords: list[tuple[str, int]],
-        dst: int,
-        how: How,
-        operand: int,
-    ) -> None:
-        self.calls.call(site, value, args, keywords, dst, how, operand)
-
     def protocol(
         self, site: SiteKey, value: int, method: str, args: Args, dst: int, operand: int
     ) -> bool:
@@ -517,26 +498,6 @@ class Solver:
 
             flow.engine.on(cell, run)
         return found
-
-    def elements(self, var: int) -> int:
-        return self.containers.elements(var)
-
-    def container_method(
-        self,
-        site: SiteKey,
-        container: int,
-        name: str,
-        args: Args,
-        keywords: list[tuple[str, int]],
-        dst: int,
-        operand: int,
-    ) -> None:
-        self.containers.method(site, container, name, args, keywords, dst, operand)
-
-    def dynamic_attribute(
-        self, site: SiteKey, name: str, args: Args, dst: int, operand: int
-    ) -> None:
-        self.lookups.dynamic(site, name, args, dst, operand)
 
     def escape(self, var: int) -> None:
         """Whatever ``var`` holds is handed to code outside the repository."""

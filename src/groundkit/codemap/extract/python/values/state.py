@@ -169,15 +169,13 @@ class Flow:
         return found
 
     def class_attr(self, cls: ClassKey, name: str) -> int:
-        key = ("cattr", cls, name)
-        found = self.cells.get(key)
-        if found is None:
-            found = self.cell(key)
-            self.alt.add(found)
-        return found
+        return self._meeting(("cattr", cls, name))
 
     def inst_attr(self, cls: ClassKey, name: str) -> int:
-        key = ("iattr", cls, name)
+        return self._meeting(("iattr", cls, name))
+
+    def _meeting(self, key: tuple[str, ClassKey, str]) -> int:
+        """An attribute's cell: bindings from several places meet there (their sources kept)."""
         found = self.cells.get(key)
         if found is None:
             found = self.cell(key)
