@@ -1,16 +1,17 @@
 """The gate on useless prose: an answer whose quotes check out but whose prose tells a reader
 nothing is refused as ``ai.unhelpful``, with the evidence (and the extracted answer) shown.
 
-The rules are tried on replies written for the purpose and on the replies SmolLM2-135M gave to
-real questions (``fixtures/small_model_replies.json``: each judged by a person as a reader
-would, before the gate's verdict was looked at): the gate refuses every degenerate one, and at
-most one in twenty of those judged good.
+The rules are tried on replies written for the purpose, on the replies SmolLM2-135M gave to
+golden corpus questions (``fixtures/small_model_replies.json``: each judged by a person as a
+reader would), and on answers a person wrote in their own words to 24 golden questions: the
+gate refuses every reply judged degenerate, and at most one in twenty of the good answers.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -98,25 +99,44 @@ def _judged() -> list[dict[str, Any]]:
 
 
 def _refused(entry: dict[str, Any]) -> bool:
-    return any(
-        item_problem(i["text"], i["quotes"], i["sources"], entry["question"]) is not None
-        for i in entry["items"]
+    return any(_problem(entry, i) is not None for i in entry["items"])
+
+
+def _problem(entry: dict[str, Any], item: dict[str, Any]) -> str | None:
+    # The cosines all-MiniLM-L6-v2 gave each quote and the text, stored beside the reply.
+    cosine = dict(zip([*item["quotes"], item["text"]], item["near"], strict=True))
+
+    def near(texts: Sequence[str]) -> float:
+        return max(cosine[t] for t in texts)
+
+    return item_problem(
+        item["text"], item["quotes"], entry["evidence"], entry["question"], near=near
     )
 
 
-def test_the_fixture_set_holds_degenerate_and_good_replies_of_the_small_model() -> None:
-    verdicts = [e["judged"] for e in _judged()]
-    assert verdicts.count("degenerate") >= 10
-    assert verdicts.count("good") >= 10
-    assert all(e["model"].startswith("SmolLM2") for e in _judged())
+def test_the_fixture_set_holds_real_degenerate_replies_and_good_answers() -> None:
+    small = [e for e in _judged() if e["model"].startswith("SmolLM2")]
+    assert sum(e["judged"] == "degenerate" for e in small) >= 30
+    assert sum(e["judged"] == "good" for e in _judged()) >= 20
 
 
 def test_the_gate_refuses_every_degenerate_reply_the_small_model_gave() -> None:
-    missed = [e["question"] for e in _judged() if e["judged"] == "degenerate" and not _refused(e)]
+    missed = [e["id"] for e in _judged() if e["judged"] == "degenerate" and not _refused(e)]
     assert missed == []
 
 
-def test_the_gate_refuses_at_most_one_in_twenty_good_replies() -> None:
+def test_the_gate_refuses_at_most_one_in_twenty_good_answers() -> None:
     good = [e for e in _judged() if e["judged"] == "good"]
-    refused = [e["question"] for e in good if _refused(e)]
+    refused = [e["id"] for e in good if _refused(e)]
     assert len(refused) <= 0.05 * len(good), refused
+
+
+def test_a_paraphrase_that_shares_no_word_with_the_question_passes_when_the_embedder_finds_it_near() -> (
+    None
+):
+    quote = "the screen must lock after no more than 5 minutes of inactivity"
+    question = "How long can my computer sit idle before it demands a password again?"
+    text = "Five minutes at most: the screen has to lock by then."
+    assert item_problem(text, [quote], [quote], question) is not None  # words alone
+    assert item_problem(text, [quote], [quote], question, near=lambda _: 0.55) is None
+    assert item_problem(text, [quote], [quote], question, near=lambda _: 0.1) is not None

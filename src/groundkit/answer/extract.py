@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
     from groundkit.embed.base import Embedder
 
-__all__ = ["BM25_WEIGHT", "Sentence", "candidates", "choose", "rank", "reply_of"]
+__all__ = ["BM25_WEIGHT", "Sentence", "candidates", "choose", "closeness", "rank", "reply_of"]
 
 # The embedder is the first signal and BM25 the second: each is scaled to [0, 1] over the
 # candidates, and BM25 counts half. (Reciprocal-rank fusion, as hybrid search uses, let two
@@ -123,6 +123,11 @@ def _same(a: set[str], b: set[str]) -> bool:
     if not a or not b:
         return a == b
     return len(a & b) / len(a | b) >= _FOLD or a <= b or b <= a
+
+
+def closeness(embedder: Embedder, question: str, texts: Sequence[str]) -> float:
+    """The best cosine similarity of any of ``texts`` to ``question`` (0 for none)."""
+    return max(_cosines(embedder, question, list(texts)), default=0.0) if texts else 0.0
 
 
 def _cosines(embedder: Embedder, question: str, texts: list[str]) -> list[float]:

@@ -22,6 +22,7 @@ caller can show that one is running (`grk answer` draws a spinner on a terminal)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
@@ -38,8 +39,8 @@ from groundkit.answer.contract import (
     validate_answer,
 )
 from groundkit.answer.evidence import Origins
-from groundkit.answer.extract import Sentence, candidates, rank
-from groundkit.answer.gate import check_helpful
+from groundkit.answer.extract import Sentence, candidates, closeness, rank
+from groundkit.answer.gate import Near, check_helpful
 from groundkit.answer.judge import judge_answer
 from groundkit.answer.pick import PICK_SYSTEM, pick_menu
 from groundkit.answer.prompts import answer_user, system_for
@@ -261,7 +262,7 @@ def explain(
                     system_for(bundle), answer_user(question, bundle), response_schema=schema
                 )
             answer = done.validate(raw, "prose", scrub)
-            check_helpful(answer, bundle, question, bundle.query)
+            check_helpful(answer, bundle, question, bundle.query, near=done.near())
     except GroundkitError as exc:
         refused = raw is not None and exc.code in _JUDGED
         limit = cut_off_at(chat) if refused else None
@@ -313,6 +314,11 @@ class _Done:
             scrub=scrub,
             composed=composed,
         )
+
+    def near(self) -> Near | None:
+        """Texts scored against the question by the collection's embedder (for the gate)."""
+        embedder = self._embedder()
+        return None if embedder is None else functools.partial(closeness, embedder, self.question)
 
     def extract(self, extractive: Extractive) -> Answer:
         return self.validate(extractive.compose_ranked(self.ranked()), "extracted")
