@@ -10,8 +10,8 @@ gate refuses every reply judged degenerate, and at most one in twenty of the goo
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -131,7 +131,7 @@ def test_the_gate_refuses_at_most_one_in_twenty_good_answers() -> None:
     assert len(refused) <= 0.05 * len(good), refused
 
 
-def test_a_paraphrase_that_shares_no_word_with_the_question_passes_when_the_embedder_finds_it_near() -> (
+def test_a_paraphrase_sharing_no_word_with_the_question_passes_when_the_embedder_says_near() -> (
     None
 ):
     quote = "the screen must lock after no more than 5 minutes of inactivity"

@@ -79,8 +79,8 @@ def check_helpful(
 ) -> None:
     """Refuse ``answer`` (an ``AIError`` with ``ai.unhelpful``) when an item's prose breaks a
     rule of the gate; ``asked`` is the question (and the query searched, when it was rewritten);
-    ``near`` scores texts against the question with the collection's embedder (None: none). An abstention and an answer
-    whose text groundkit composed pass untouched."""
+    ``near`` scores texts against the question with the collection's embedder (None: none).
+    An abstention and an answer whose text groundkit composed pass untouched."""
     reason = unhelpful_reason(answer, bundle, *asked, near=near)
     if reason is not None:
         raise AIError(
