@@ -44,7 +44,7 @@ def test_with_ai_off_the_extracted_sentences_come_above_the_evidence_labelled_as
     assert out.startswith("extracted from the evidence, no model")
     head, rest = out.split("\nevidence", 1)
     assert rest.startswith(":")
-    assert "no model's answer (disabled)" in head
+    assert "no explanation (disabled)" in head
     if surface.kind == "documents":
         assert "  wombat.md\n        1  " + DIG in head
     else:
@@ -69,7 +69,7 @@ def test_a_profile_may_name_the_extractive_provider_which_needs_no_key_or_networ
     assert report["extracted"] is None
     assert grk(*surface.ask()) == 0
     assert grk.out.startswith("extracted from the evidence, no model")
-    assert "no model's answer" not in grk.out
+    assert "no explanation" not in grk.out
     assert forbidden.calls == 0
 
 
@@ -87,7 +87,7 @@ def test_prose_that_tells_nothing_is_refused_as_unhelpful_and_show_reply_shows_i
     assert report["extracted"] is not None
     assert prose not in json.dumps(report["ai"])
     assert grk(*surface.ask(), "--show-reply") == 0
-    assert "no model's answer (refused): the model's answer was refused as unhelpful" in grk.out
+    assert "no explanation (refused): the model's answer was refused as unhelpful" in grk.out
     assert "the model's reply, as it came back (--show-reply):" in grk.out
     assert json.dumps(prose)[1:-1] in grk.out
 

@@ -81,7 +81,7 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
             _sentences(report.extracted, _chosen_by(report))
             click.echo("")
         reason = ai.error.message if ai.error else "nothing was retrieved"
-        click.echo(f"no model's answer ({ai.state}): {reason}")
+        click.echo(f"no explanation ({ai.state}): {reason}")
         if ai.error and ai.error.hint:
             click.echo(f"hint: {ai.error.hint}")
         if show_reply and report.refused_reply is not None:
