@@ -16,7 +16,7 @@ from groundkit.codemap.lines import decode
 from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.parsing import Parsed, Progress, Run, digest
 from groundkit.codemap.sources import Source
-from groundkit.codemap.store import FileState, MapStore
+from groundkit.codemap.store import FileState, MapStore, edge_row
 
 __all__ = ["Project", "resolve_languages", "unchanged"]
 
@@ -174,24 +174,7 @@ def _graph_digest(graph: FileGraph, keys: frozenset[str], web: str) -> str:
         (str(n.key.kind), n.key.qualname, n.key.path, n.language, n.line, n.end_line)
         for n in graph.nodes
     )
-    edges = sorted(
-        (
-            str(e.kind),
-            e.source.id,
-            e.target.id,
-            str(e.provenance),
-            e.confidence,
-            e.location.line,
-            e.location.col,
-            e.location.end_line,
-            e.location.end_col,
-            e.quote,
-            e.evidence,
-            ",".join(sorted(e.flags)),
-            e.sites,
-        )
-        for e in graph.edges
-    )
+    edges = sorted(edge_row(e) for e in graph.edges)
     text = json.dumps([nodes, edges, graph.unresolved, web, sorted(keys), sorted(graph.depends_on)])
     return digest(text.encode())
 

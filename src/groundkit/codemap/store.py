@@ -29,7 +29,7 @@ from groundkit.codemap.model import (
 )
 from groundkit.storage.sqlite import Database
 
-__all__ = ["FileState", "MapStore"]
+__all__ = ["FileState", "MapStore", "edge_row"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,26 +214,7 @@ class MapStore:
     def _put_edges(self, owner: str, edges: Sequence[Edge]) -> None:
         self._conn.executemany(
             "INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    str(e.kind),
-                    e.source.id,
-                    e.target.id,
-                    str(e.provenance),
-                    e.confidence,
-                    e.location.path,
-                    e.location.line,
-                    e.location.col,
-                    e.location.end_line,
-                    e.location.end_col,
-                    e.quote,
-                    e.evidence,
-                    ",".join(sorted(str(f) for f in e.flags)),
-                    e.sites,
-                    owner,
-                )
-                for e in edges
-            ],
+            [(*edge_row(e), owner) for e in edges],
         )
 
     def resolution(self, path: str) -> tuple[list[Node], list[Edge], int, str]:
@@ -409,3 +390,23 @@ class MapStore:
             "SELECT count(*), coalesce(sum(unresolved), 0) FROM files"
         ).fetchone()
         return {"files": files, "nodes": nodes, "edges": edges, "unresolved_calls": unresolved}
+
+
+def edge_row(e: Edge) -> tuple[str | int | float, ...]:
+    """An edge as the columns of its row (its owner aside): what is stored is what is compared."""
+    return (
+        str(e.kind),
+        e.source.id,
+        e.target.id,
+        str(e.provenance),
+        e.confidence,
+        e.location.path,
+        e.location.line,
+        e.location.col,
+        e.location.end_line,
+        e.location.end_col,
+        e.quote,
+        e.evidence,
+        ",".join(sorted(str(f) for f in e.flags)),
+        e.sites,
+    )
