@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 # The contract suites shipped in groundkit.testing: their asserts explain a failure as a test's do.
-pytest.register_assert_rewrite("groundkit.testing.map_graph")
+pytest.register_assert_rewrite("groundkit.testing.map_graph", "groundkit.testing.backends")
 
 import groundkit  # noqa: E402
 from groundkit import Collection, Settings  # noqa: E402

@@ -42,6 +42,10 @@ SKIPPED: list[tuple[str, str]] = [
     (r"grk (--index-dir \S+ )?serve", "a server that runs until stopped: tests/serve start it"),
     (r"curl ", "asks a running `grk serve` (tests/serve cover every route)"),
     (r"claude mcp add", "registers the server with Claude Code"),
+    (
+        r"grk (migrate \S+ --to qdrant|-c notes )",
+        "needs the Qdrant cluster grk.toml names: tests/backends run these on local mode",
+    ),
 ]
 
 

@@ -1,9 +1,10 @@
 """The one library entry point that the CLI, REST and MCP call.
 
-A collection is a folder under the index dir: ``store.sqlite`` (the source of truth), the derived
-indexes (``lexical.N/`` named by ``lexical.json``, and ``vectors/``; rebuildable from the store)
-and ``write.lock`` (held by the one process writing). This module is the only one that knows the
-layout.
+A collection lives where its backend keeps it (``backends``): by default embedded, a folder
+under the index dir (``backends.embedded`` knows its layout); or, when ``[collections.NAME]`` in
+grk.toml says ``backend = "qdrant"``, in a Qdrant collection (``backends.qdrant``). What every
+backend shares (the embedder a collection is bound to, the search request, citation and quote
+checks) is here; what a backend stores and answers goes through ``backends.base.Backend``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from groundkit.backends.base import Backend
+from groundkit.backends.embedded import STORE_FILE, EmbeddedBackend
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.embed.factory import create_embedder
@@ -25,16 +28,8 @@ from groundkit.errors import (
     NotFoundError,
     UsageError,
 )
-from groundkit.index.derived import DerivedIndex, health, rebuild
-from groundkit.index.disk import disk_usage
-from groundkit.index.lexical import LexicalIndex
-from groundkit.index.recovery import recover
-from groundkit.index.rows import DocumentRow
-from groundkit.index.store import Store
-from groundkit.index.vectors import VectorIndex
 from groundkit.ingest.fetch import split_inputs
 from groundkit.ingest.walk import Filters, missing_inputs
-from groundkit.pipeline import run_ingest, sync_derived
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
@@ -51,9 +46,14 @@ from groundkit.types import (
     IngestReport,
     ResolvedCitation,
     SearchMode,
+    Verification,
 )
 
 if TYPE_CHECKING:
+    from groundkit.index.lexical import LexicalIndex
+    from groundkit.index.rows import DocumentRow
+    from groundkit.index.store import Store
+    from groundkit.index.vectors import VectorIndex
     from groundkit.pipeline import Progress
 
 __all__ = [
@@ -61,12 +61,12 @@ __all__ = [
     "Collection",
     "collection_path",
     "delete_collection",
+    "known_collections",
     "list_collections",
     "open_collection",
 ]
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-STORE_FILE = "store.sqlite"
 # How long a writer waits for the lock: a reader that opens a collection just behind another
 # process's write takes the lock for the moment it needs to catch its indexes up, and an ingest
 # starting then must not fail for that. A real second writer (a long ingest) still fails soon.
@@ -89,14 +89,36 @@ def collection_path(index_dir: str | os.PathLike[str], name: str) -> Path:
 
 
 def list_collections(index_dir: str | os.PathLike[str] = ".groundkit") -> list[str]:
+    """The embedded collections under ``index_dir``."""
     root = Path(index_dir)
     if not root.is_dir():
         return []
     return sorted(p.name for p in root.iterdir() if (p / STORE_FILE).is_file())
 
 
-def delete_collection(name: str, index_dir: str | os.PathLike[str] = ".groundkit") -> None:
-    """Remove a collection and every file it owns."""
+def known_collections(settings: Settings) -> list[str]:
+    """Every collection there is: the embedded ones under ``settings.index_dir`` and those
+    grk.toml places elsewhere (``[collections.NAME]``, listed whether or not they hold
+    anything yet)."""
+    elsewhere = [n for n, c in settings.collections.items() if c.backend != "embedded"]
+    embedded = [n for n in list_collections(settings.index_dir) if n not in elsewhere]
+    return sorted({*embedded, *elsewhere})
+
+
+def delete_collection(
+    name: str,
+    index_dir: str | os.PathLike[str] = ".groundkit",
+    *,
+    settings: Settings | None = None,
+) -> None:
+    """Remove a collection and everything it owns (``settings``: where it lives, when grk.toml
+    places it on a Qdrant cluster)."""
+    config = (settings or Settings()).collection_config(check_name(name))
+    if config.backend == "qdrant":
+        from groundkit.backends.qdrant import drop_collection
+
+        drop_collection(name, config)
+        return
     path = collection_path(index_dir, name)
     if not (path / STORE_FILE).is_file():
         raise _not_found(name)
@@ -117,7 +139,8 @@ def open_collection(
     reranker: Reranker | None = None,
     lock_wait_s: float = 10.0,
 ) -> Collection:
-    """Open (or, with ``create``, make) a collection. ``settings`` default to the built-ins.
+    """Open (or, with ``create``, make) a collection. ``settings`` default to the built-ins;
+    they also say where the collection lives (``[collections.NAME]``).
 
     ``embedder`` and ``reranker`` override the ones the settings describe (each is built only
     when needed); a server passes the ones it shares across every collection it opens.
@@ -127,6 +150,12 @@ def open_collection(
     settings = settings or Settings()
     name = settings.collection if name is None else name
     path = collection_path(index_dir if index_dir is not None else settings.index_dir, name)
+    config = settings.collection_config(name)
+    if config.backend == "qdrant":
+        from groundkit.backends.qdrant import open_qdrant
+
+        backend: Backend = open_qdrant(name, config, create=create)
+        return Collection(name, path, settings, embedder, reranker, backend=backend)
     if not (path / STORE_FILE).is_file():
         if not create:
             raise _not_found(name)
@@ -163,23 +192,41 @@ class Collection:
         reranker: Reranker | None = None,
         *,
         lock_wait_s: float = 10.0,
+        backend: Backend | None = None,
     ) -> None:
         self.name = name
-        self.path = path
+        self.path = path  # the embedded folder; for another backend, the name its opt-ins use
         self.settings = settings
         self._embedder = embedder
         self._reranker = reranker
-        self._store = Store(path / STORE_FILE)
-        self._lexical = LexicalIndex(path)
-        self._vectors = VectorIndex(path, ann_threshold=settings.search.ann_threshold)
-        recover(self._store, self._derived, path, lock_wait_s)
+        self._backend = backend or EmbeddedBackend(path, settings, lock_wait_s=lock_wait_s)
 
     @property
-    def _derived(self) -> tuple[DerivedIndex[Any], ...]:
-        return (self._lexical, self._vectors)
+    def backend(self) -> str:
+        """Where it lives: ``embedded`` or ``qdrant``."""
+        return self._backend.kind
+
+    # The embedded backend's parts, for tests that reach into them.
+    @property
+    def _embedded(self) -> EmbeddedBackend:
+        if not isinstance(self._backend, EmbeddedBackend):
+            raise AttributeError(f"collection {self.name!r} is not embedded")
+        return self._backend
+
+    @property
+    def _store(self) -> Store:
+        return self._embedded.store
+
+    @property
+    def _lexical(self) -> LexicalIndex:
+        return self._embedded.lexical
+
+    @property
+    def _vectors(self) -> VectorIndex:
+        return self._embedded.vectors
 
     def close(self) -> None:
-        self._store.close()
+        self._backend.close()
 
     def __enter__(self) -> Collection:
         return self
@@ -191,7 +238,7 @@ class Collection:
     @property
     def embedder_identity(self) -> EmbedderIdentity | None:
         """The identity its vectors were made with, or None when it has none."""
-        key = self._store.manifest().get("embedder")
+        key = self._backend.embedder_key()
         return EmbedderIdentity.parse(key) if key else None
 
     def embedder(self) -> Embedder | None:
@@ -251,17 +298,14 @@ class Collection:
                 " (not found, a broken symlink or a loop of symlinks)",
                 hint="check the paths; nothing was ingested",
             )
-        with _write_lock(self.path):
+        with self._backend.write_lock(WRITER_WAIT_S):
             want_dense = self.settings.ingest.dense if dense is None else dense
             embedder = None
             if want_dense or self.embedder_identity is not None:
                 embedder = self._bound_embedder()
                 if self.embedder_identity is None:
-                    with self._store.transaction():
-                        self._store.set_manifest("embedder", embedder.identity.key())
-            return run_ingest(
-                self._store,
-                self._derived,
+                    self._backend.bind_embedder(embedder.identity)
+            return self._backend.ingest(
                 [os.fspath(i) for i in inputs],
                 self.settings,
                 progress,
@@ -317,9 +361,7 @@ class Collection:
         return run_search(
             request,
             collection=self.name,
-            store=self._store,
-            lexical=self._lexical,
-            vectors=self._vectors,
+            engine=self._backend.engine,
             embedder=embedder,
             reranker=reranker,
         )
@@ -327,7 +369,7 @@ class Collection:
     def searchable(self, query: str) -> bool:
         """Whether ``query`` holds a word a search looks for; one of stop words alone (``the
         of and to is``) finds nothing in any mode."""
-        return searchable(query, self._lexical)
+        return searchable(query, self._backend.engine)
 
     def resolve_mode(self, mode: SearchMode | str) -> ConcreteMode:
         """The way of ranking a mode names here: ``auto`` is hybrid with vectors, else bm25."""
@@ -340,20 +382,25 @@ class Collection:
         chosen = self.resolve_mode(mode or self.settings.search.mode)
         if chosen == SearchMode.BM25 or self.embedder_identity is None:
             return 0
-        return max(0, self._store.counts()[1] - self._store.vector_count())
+        return max(0, self._backend.counts()[1] - self._backend.vector_count())
 
     def show(self, chunk_id: str) -> ResolvedCitation:
-        """A chunk's text read back from the stored document, with its source re-checked."""
-        return resolve(self._store, self.name, _text(chunk_id, "chunk id"))
+        """A chunk's text read back from the stored document, with its source re-checked (on a
+        cluster, a source file not on this machine is ``not_checked``: not checked here)."""
+        return resolve(self._backend, self.name, _text(chunk_id, "chunk id"), absent=self._absent)
+
+    @property
+    def _absent(self) -> Verification:
+        return Verification.MISSING if self._backend.local_sources else Verification.NOT_CHECKED
 
     def documents(self) -> list[Document]:
         """Every stored document, whole, in ingest order."""
-        return [_document(d) for d in self._store.all_documents()]
+        return [_document(d) for d in self._backend.all_documents()]
 
     def document(self, document_id: str) -> Document:
         """One stored document, whole, by its document id (``document.not_found`` otherwise)."""
         key = _text(document_id, "document")
-        for d in self._store.find_documents(key):
+        for d in self._backend.find_documents(key):
             if d.document_id == key:  # find_documents also matches sources: only the id here
                 return _document(d)
         raise NotFoundError(ErrorCode.DOCUMENT_NOT_FOUND, f"no document {key!r} in {self.name!r}")
@@ -362,7 +409,7 @@ class Collection:
         """Every chunk, in document order, each read back from its document's stored text."""
         return [
             Chunk(c.chunk_id, c.document_id, c.ordinal, c.start, c.end, c.text, c.metadata)
-            for c in self._store.all_chunks()
+            for c in self._backend.all_chunks()
         ]
 
     def verify_quote(
@@ -373,17 +420,21 @@ class Collection:
             if value is not None:
                 _text(value, what)
         return verify_quote(
-            self._store, self.name, quote, chunk_id=chunk_id, document_id=document_id
+            self._backend,
+            self.name,
+            quote,
+            chunk_id=chunk_id,
+            document_id=document_id,
+            absent=self._absent,
         )
 
     def delete_document(self, key: str) -> str:
         """Delete a document by document id, source (as shown, or its absolute path) or external
         id; returns its document id."""
         key = _text(key, "document")
-        with _write_lock(self.path):
-            found = self._store.find_documents(key) or self._store.find_documents(
-                os.path.abspath(key)
-            )
+        with self._backend.write_lock(WRITER_WAIT_S):
+            backend = self._backend
+            found = backend.find_documents(key) or backend.find_documents(os.path.abspath(key))
             if not found:
                 raise NotFoundError(
                     ErrorCode.DOCUMENT_NOT_FOUND, f"no document {key!r} in {self.name!r}"
@@ -398,37 +449,18 @@ class Collection:
                     hint="delete by document id instead (`grk search --json` shows it)",
                 )
             document = found[0]
-            with self._store.transaction():
-                self._store.delete_documents([document.rowid])
-            sync_derived(self._store, self._derived)
+            backend.delete_documents([document.rowid])
             return document.document_id
 
     def reindex(self) -> int:
-        """Rebuild the derived indexes from the store, each beside the old one: a search
-        meanwhile sees the old index or the new. Returns the number of chunks indexed."""
-        with _write_lock(self.path):
-            for index in self._derived:
-                rebuild(self._store, index)
-            return self._lexical.num_chunks
+        """Make what the backend derives from the stored text anew (embedded: the indexes, each
+        beside the old one, so a search meanwhile sees the old or the new). Returns the number of
+        chunks indexed."""
+        with self._backend.write_lock(WRITER_WAIT_S):
+            return self._backend.reindex()
 
     def status(self) -> CollectionStatus:
-        documents, chunks = self._store.counts()
-        manifest = self._store.manifest()
-        identity = self.embedder_identity
-        return CollectionStatus(
-            collection=self.name,
-            documents=documents,
-            chunks=chunks,
-            lexical_chunks=self._lexical.num_chunks,
-            embedder=identity.key() if identity else None,
-            vectors=self._store.vector_count(),
-            dense_index_vectors=self._vectors.count,
-            pending=sum(health(self._store, index).pending for index in self._derived),
-            formats=self._store.formats(),
-            schema_version=int(manifest.get("schema_version", 0)),
-            analyzer=manifest.get(f"derived.{LexicalIndex.name}.build"),
-            size_bytes=disk_usage(self.path),
-        )
+        return self._backend.status(self.name)
 
 
 def _document(d: DocumentRow) -> Document:

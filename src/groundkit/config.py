@@ -29,6 +29,7 @@ __all__ = [
     "AnswerConfig",
     "ChunkConfig",
     "CodemapConfig",
+    "CollectionConfig",
     "EmbedConfig",
     "IngestConfig",
     "LoadedSettings",
@@ -45,6 +46,8 @@ __all__ = [
 
 CONFIG_FILE = "grk.toml"
 _CONFIG_ENV = "GRK_CONFIG"  # names the config file; not itself a setting
+# GRK_TEST_*: read by opt-in test suites (GRK_TEST_QDRANT_URL), never settings.
+_TEST_ENV = "GRK_TEST_"
 
 
 class _Section(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -175,6 +178,7 @@ class RerankConfig(_Section, frozen=True):
 
 
 _INLINE_KEYS = frozenset({"api_key", "key", "token"})
+_TABLES = frozenset({"profiles", "collections"})  # tables of tables, keyed by the user's names
 
 
 # How much a model writes: prose with any quote, checked afterwards (free); prose with quotes
@@ -305,6 +309,83 @@ class CodemapConfig(_Section, frozen=True):
     ] = 10.0
 
 
+_URL = r"^https?://[^\s]+$"
+_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$"
+
+
+class CollectionConfig(_Section, frozen=True):
+    """Where one collection lives: ``[collections.NAME]`` in grk.toml. Never a key."""
+
+    backend: Annotated[
+        Literal["embedded", "qdrant"],
+        _d("embedded: SQLite and index files under index_dir; qdrant: a Qdrant collection."),
+    ] = "embedded"
+    url: (
+        Annotated[
+            str,
+            _d("qdrant: the cluster's URL (http or https, REST port, usually 6333).", pattern=_URL),
+        ]
+        | None
+    ) = None
+    path: Annotated[
+        str | None,
+        _d(
+            "qdrant, instead of url: a folder run by Qdrant's engine inside the process"
+            " (qdrant-edge); one process at a time."
+        ),
+    ] = None
+    remote_name: (
+        Annotated[
+            str,
+            _d(
+                "qdrant: the collection's name on the cluster (default: its name here).",
+                pattern=_NAME,
+            ),
+        ]
+        | None
+    ) = None
+    api_key_env: Annotated[
+        str | None,
+        _d("qdrant: the environment variable holding the cluster's API key (never the key)."),
+    ] = None
+    keychain: Annotated[
+        bool,
+        _d(
+            "qdrant: read the API key from the OS keychain entry qdrant:NAME instead"
+            " (`grk auth set qdrant:NAME`). Neither: the cluster takes no key."
+        ),
+    ] = False
+    shards: Annotated[
+        int, _d("qdrant: shards of a new collection (shard_number).", ge=1, le=1000)
+    ] = 1
+    replicas: Annotated[
+        int,
+        _d("qdrant: copies of each shard of a new collection (replication_factor).", ge=1, le=100),
+    ] = 1
+    write_consistency: Annotated[
+        int,
+        _d("qdrant: replicas that must confirm a write (write_consistency_factor).", ge=1, le=100),
+    ] = 1
+    on_disk: Annotated[
+        bool,
+        _d(
+            "qdrant: keep payload, dense vectors and the BM25 index on disk (memory-mapped),"
+            " not in RAM."
+        ),
+    ] = False
+    quantization: Annotated[
+        Literal["none", "int8"],
+        _d("qdrant: int8 scalar quantization of dense vectors (a quarter of the memory)."),
+    ] = "none"
+    timeout_s: Annotated[float, _d("qdrant: time for one request.", gt=0, le=3600)] = 30.0
+
+    def __post_init__(self) -> None:
+        if self.backend == "qdrant" and (self.url is None) == (self.path is None):
+            raise ValueError("a qdrant collection needs exactly one of url and path")
+        if self.backend == "embedded" and (self.url or self.path):
+            raise ValueError('url and path are for backend = "qdrant"')
+
+
 class Settings(_Section, frozen=True):
     index_dir: Annotated[str, _d("Folder holding every collection.")] = ".groundkit"
     collection: Annotated[str, _d("Collection used when none is named.")] = "default"
@@ -320,6 +401,17 @@ class Settings(_Section, frozen=True):
     ] = {}
     serve: ServeConfig = ServeConfig()
     codemap: CodemapConfig = CodemapConfig()
+    collections: Annotated[
+        dict[str, CollectionConfig],
+        _d("Where each collection lives, [collections.NAME] in grk.toml (default: embedded)."),
+    ] = {}
+
+    def collection_config(self, name: str) -> CollectionConfig:
+        """Where collection ``name`` lives: its ``[collections.NAME]`` table, or embedded."""
+        return self.collections.get(name) or _EMBEDDED
+
+
+_EMBEDDED = CollectionConfig()
 
 
 def _leaf_types(section: type[_Section], prefix: str = "") -> dict[str, Any]:
@@ -348,15 +440,26 @@ def describe(key: str) -> str:
 
 def parse_settings(data: Mapping[str, Any]) -> Settings:
     """Validate nested settings (as a TOML file spells them). Raises ``ConfigError``."""
-    for name, profile in (data.get("profiles") or {}).items():
-        # A key written into grk.toml ends up in backups and commits: refuse it by name.
-        if isinstance(profile, Mapping) and _INLINE_KEYS & set(profile):
+    for table in ("profiles", "collections"):
+        for name, entry in (data.get(table) or {}).items():
+            # A key written into grk.toml ends up in backups and commits: refuse it by name.
+            if isinstance(entry, Mapping) and _INLINE_KEYS & set(entry):
+                who = name if table == "profiles" else f"qdrant:{name}"
+                raise ConfigError(
+                    ErrorCode.CONFIG_INVALID,
+                    f"invalid value for {table}.{name}: a key may not be written in grk.toml",
+                    hint="name its environment variable in api_key_env, or store it with"
+                    f" `grk auth set {who}`",
+                )
+    for name, entry in (data.get("collections") or {}).items():
+        try:  # alone first, so that an error names the table (msgspec says "[...]" of a dict)
+            msgspec.convert(entry, CollectionConfig, strict=True)
+        except (msgspec.ValidationError, ValueError) as exc:
+            message, _, where = str(exc).partition(" - at `$")
+            key = f"collections.{name}{where.rstrip('`')}"
             raise ConfigError(
-                ErrorCode.CONFIG_INVALID,
-                f"invalid value for profiles.{name}: a key may not be written in grk.toml",
-                hint="name its environment variable in api_key_env, or store it with"
-                " `grk auth set PROFILE`",
-            )
+                ErrorCode.CONFIG_INVALID, f"invalid value for {key}: {message.replace('`', '')}"
+            ) from None
     try:
         return msgspec.convert(data, Settings, strict=True)
     except (msgspec.ValidationError, ValueError) as exc:
@@ -390,7 +493,7 @@ def load(
             values[key] = _check(key, value, f"{path.name}", strings=False)
             sources[key] = path.name
     for name, raw in env.items():
-        if not name.startswith("GRK_") or name == _CONFIG_ENV:
+        if not name.startswith("GRK_") or name == _CONFIG_ENV or name.startswith(_TEST_ENV):
             continue
         if name not in ENV_NAMES:
             raise ConfigError(
@@ -443,7 +546,7 @@ def _read_file(path: Path) -> dict[str, Any]:
 
 def _check(key: str, value: Any, origin: str, *, strings: bool) -> Any:
     """One value, validated against its key's type and limits; environment values are text."""
-    if key == "profiles":  # a table of tables: validated whole, with the rest
+    if key in _TABLES:  # a table of tables: validated whole, with the rest
         return value
     try:
         if strings and _optional(KEYS[key]) and value == "":

@@ -9,7 +9,8 @@ queries, credentials or absolute machine paths.
     │   └── ConfigError         grk.toml / GRK_* / flags: unknown key or invalid value
     ├── NotFoundError           a collection, document or chunk that does not exist
     ├── StoreError              the store or a derived index cannot be read or written
-    │   └── IndexLockedError    another process is writing to the collection
+    │   ├── IndexLockedError    another process is writing to the collection
+    │   └── BackendError        a collection's remote engine (Qdrant) failed or refused
     ├── FetchError              a URL could not be fetched
     │   └── UnsafeURLError      a URL (or a redirect, or a resolved address) was refused
     ├── ModelError              an embedder or reranker is missing, mismatched or misbehaving
@@ -38,6 +39,7 @@ __all__ = [
     "OUTCOMES",
     "AIError",
     "AuthError",
+    "BackendError",
     "ConfigError",
     "ErrorCode",
     "ExitStatus",
@@ -78,6 +80,13 @@ class ErrorCode(StrEnum):
     STORE_READ_ONLY = "store.read_only"
     INDEX_LOCKED = "index.locked"
     INDEX_FAILED = "index.failed"
+    BACKEND_UNREACHABLE = "backend.unreachable"
+    BACKEND_TIMEOUT = "backend.timeout"
+    BACKEND_AUTH = "backend.auth_refused"
+    BACKEND_SCHEMA = "backend.schema_mismatch"
+    BACKEND_RATE_LIMITED = "backend.rate_limited"
+    BACKEND_QUOTA = "backend.quota_exceeded"
+    BACKEND_FAILED = "backend.failed"
     FETCH_FAILED = "fetch.failed"
     FETCH_TOO_LARGE = "fetch.too_large"
     FETCH_TIMEOUT = "fetch.timeout"
@@ -196,6 +205,15 @@ OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.STORE_READ_ONLY: _o(_S, H.SERVICE_UNAVAILABLE),
     ErrorCode.INDEX_LOCKED: _o(_F, H.SERVICE_UNAVAILABLE),
     ErrorCode.INDEX_FAILED: _o(_F, H.INTERNAL_SERVER_ERROR),
+    # A collection on a Qdrant cluster: down or slow may pass (exit 1); a refused key, a
+    # collection laid out by another version, or a limit of the cluster's is set-up (exit 2).
+    ErrorCode.BACKEND_UNREACHABLE: _o(_F, H.SERVICE_UNAVAILABLE),
+    ErrorCode.BACKEND_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT),
+    ErrorCode.BACKEND_AUTH: _o(_S, H.BAD_GATEWAY),
+    ErrorCode.BACKEND_SCHEMA: _o(_S, H.INTERNAL_SERVER_ERROR),
+    ErrorCode.BACKEND_RATE_LIMITED: _o(_F, H.SERVICE_UNAVAILABLE),
+    ErrorCode.BACKEND_QUOTA: _o(_S, H.INSUFFICIENT_STORAGE),
+    ErrorCode.BACKEND_FAILED: _o(_F, H.BAD_GATEWAY),
     ErrorCode.FETCH_FAILED: _o(_F, H.BAD_GATEWAY),
     ErrorCode.FETCH_TOO_LARGE: _o(_F, H.BAD_GATEWAY),
     ErrorCode.FETCH_TIMEOUT: _o(_F, H.GATEWAY_TIMEOUT),
@@ -302,6 +320,12 @@ class IndexLockedError(StoreError):
         )
 
 
+class BackendError(StoreError):
+    """A collection's remote engine (a Qdrant cluster) could not be reached, answered too late,
+    refused the key or a limit, or holds a collection laid out by another version. Messages
+    name the collection and what to check, never a request, a response body or a key."""
+
+
 class FetchError(GroundkitError):
     """A URL could not be fetched."""
 
@@ -400,6 +424,15 @@ _RAISED_AS: dict[type[GroundkitError], tuple[ErrorCode, ...]] = {
         _C.INDEX_FAILED,
     ),
     IndexLockedError: (_C.INDEX_LOCKED,),
+    BackendError: (
+        _C.BACKEND_UNREACHABLE,
+        _C.BACKEND_TIMEOUT,
+        _C.BACKEND_AUTH,
+        _C.BACKEND_SCHEMA,
+        _C.BACKEND_RATE_LIMITED,
+        _C.BACKEND_QUOTA,
+        _C.BACKEND_FAILED,
+    ),
     FetchError: (_C.FETCH_FAILED, _C.FETCH_TOO_LARGE, _C.FETCH_TIMEOUT),
     UnsafeURLError: (_C.URL_UNSAFE,),
     ModelError: (

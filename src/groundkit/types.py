@@ -367,7 +367,8 @@ class CollectionStatus:
     formats: dict[str, int]
     schema_version: int
     analyzer: str | None
-    size_bytes: int
+    size_bytes: int  # on disk here (0 for a collection on a cluster)
+    backend: str = "embedded"  # where it lives: embedded | qdrant
 
     @property
     def missing_vectors(self) -> int:

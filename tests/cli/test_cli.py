@@ -420,6 +420,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "answer.redact_names",
         "answer.min_quote_chars",
         "profiles",
+        "collections",
         "serve.host",
         "serve.port",
         "serve.secret_env",

@@ -148,9 +148,7 @@ def test_auto_reaching_the_search_core_is_a_usage_error_not_a_crash(
         run_search(
             request,
             collection="t",
-            store=collection._store,
-            lexical=collection._lexical,
-            vectors=collection._vectors,
+            engine=collection._backend.engine,
             embedder=None,
         )
     assert caught.value.code == ErrorCode.USAGE

@@ -22,6 +22,17 @@ if TYPE_CHECKING:
 __all__ = ["auth_group"]
 
 
+_CLUSTER = "qdrant:"  # the keychain entry of a Qdrant collection's cluster key: qdrant:NAME
+
+
+def _known(obj: Context, profile: str) -> bool:
+    """A provider profile of grk.toml, or ``qdrant:NAME`` for a collection it places on Qdrant."""
+    settings = obj.settings().settings
+    if profile.startswith(_CLUSTER):
+        return settings.collection_config(profile[len(_CLUSTER) :]).backend == "qdrant"
+    return profile in settings.profiles
+
+
 def _keys() -> KeyStore:
     from groundkit.answer.logguard import install_log_guard
     from groundkit.cli.answer import make_ai_environment
@@ -42,7 +53,8 @@ def auth_group() -> None:
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def set_key(obj: Context, profile: str, as_json: bool) -> None:
-    """Store PROFILE's key, read from a hidden prompt or from stdin."""
+    """Store PROFILE's key, read from a hidden prompt or from stdin (``qdrant:NAME``: the key of
+    the Qdrant cluster collection NAME lives on, read when its table says keychain = true)."""
     if click.get_current_context().args:
         # Refused without echoing: the extra word is probably the key itself.
         raise UsageError(
@@ -50,7 +62,7 @@ def set_key(obj: Context, profile: str, as_json: bool) -> None:
             "grk auth set takes only the profile name: the key is never read from the command line",
             hint=f"run `grk auth set {profile}` and type the key, or pipe it on stdin",
         )
-    if profile not in obj.settings().settings.profiles:
+    if not _known(obj, profile):
         from groundkit.answer.logguard import scrub
 
         shown = scrub(profile)  # the key itself, typed where the profile name goes

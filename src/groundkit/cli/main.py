@@ -24,6 +24,7 @@ from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
 from groundkit.cli.ingest import ingest
 from groundkit.cli.manage import collections, config, delete, reindex, status
+from groundkit.cli.migrate import migrate
 from groundkit.cli.output import neutral_output
 from groundkit.cli.search import search, show
 from groundkit.cli.serve import serve, serve_mcp
@@ -85,6 +86,7 @@ for command in (
     status,
     delete,
     reindex,
+    migrate,
     config,
     eval_command,
     answer_command,

@@ -25,6 +25,8 @@ _LABEL = {
     "embedding": "embedding",
     "parsing": "parsing",
     "resolving": "resolving",
+    "copying": "copying documents",
+    "copying vectors": "copying vectors",
 }
 _ITEM_WIDTH = 48
 

@@ -10,7 +10,14 @@ from typing import Any
 
 import click
 
-from groundkit.types import Citation, CollectionStatus, Hit, IngestReport, ResolvedCitation
+from groundkit.types import (
+    Citation,
+    CollectionStatus,
+    Hit,
+    IngestReport,
+    ResolvedCitation,
+    Verification,
+)
 
 __all__ = [
     "batch_line",
@@ -150,6 +157,13 @@ def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
     c = found.citation
     click.echo(f"{cited(c)}  [{c.chunk_id} {c.start}:{c.end}]{_location(found.metadata)}")
     verdict = f"verification: {found.verification}"
+    if found.verification == Verification.NOT_CHECKED:
+        remote = c.location.startswith(("http://", "https://"))
+        verdict += (
+            " (a URL: never fetched again)"
+            if remote
+            else " (could not be checked here: the source file is not on this machine)"
+        )
     moved = found.moved_to
     if moved is not None:
         now = replace(c, start=moved.start, end=moved.end, line=moved.line, end_line=moved.end_line)
@@ -165,6 +179,7 @@ def status(info: CollectionStatus, *, as_json: bool) -> None:
         return
     rows = [
         ("collection", info.collection),
+        ("backend", info.backend),
         ("health", info.health),
         ("documents", f"{info.documents:,}"),
         ("chunks", f"{info.chunks:,}"),
@@ -175,7 +190,7 @@ def status(info: CollectionStatus, *, as_json: bool) -> None:
         ("pending", f"{info.pending:,} documents"),
         ("schema", str(info.schema_version)),
         ("analyzer", info.analyzer or "none"),
-        ("size", _size(info.size_bytes)),
+        ("size", _size(info.size_bytes) if info.backend == "embedded" else "on the cluster"),
     ]
     width = max(len(key) for key, _ in rows)
     for key, value in rows:

@@ -113,7 +113,9 @@ def show(obj: Context, chunk_id: str, check: bool, as_json: bool) -> None:
     verified: the source still holds the cited text (an edit elsewhere in the file does not
     matter; if the text moved, where it is now is shown); drifted: it no longer does; missing:
     the file (or record) is gone; unreadable: it cannot be read as it was ingested;
-    not_checked: a URL, never fetched again. With --check, anything but verified exits 1.
+    not_checked: a URL, never fetched again, or, for a collection on a Qdrant cluster, a source
+    file that is not on this machine (it could not be checked here). With --check, anything but
+    verified exits 1.
     """
     from groundkit.ops import collections as ops  # loaded with the command
 

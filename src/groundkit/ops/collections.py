@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from groundkit.collection import (
     Collection,
     delete_collection,
-    list_collections,
+    known_collections,
     open_collection,
 )
 from groundkit.config import Settings
@@ -97,7 +97,7 @@ class LocalCollections:
         return self._settings
 
     def list(self) -> list[str]:
-        return list_collections(self._settings.index_dir)
+        return known_collections(self._settings)
 
     @contextmanager
     def reading(self, name: str) -> Iterator[Collection]:
@@ -291,7 +291,8 @@ def delete_document(collections: Collections, collection: str, key: str) -> str:
 
 def drop_collection(collections: Collections, collection: str) -> None:
     """Delete a whole collection and every file it owns."""
-    delete_collection(collection, collections.settings.index_dir)
+    settings = collections.settings
+    delete_collection(collection, settings.index_dir, settings=settings)
     collections.forget(collection)
 
 

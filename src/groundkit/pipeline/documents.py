@@ -12,11 +12,12 @@ from functools import partial
 
 from groundkit.chunk import CHUNKER_VERSION, ChunkSettings, Span, chunk_text
 from groundkit.config import Settings
+from groundkit.errors import StoreError
 from groundkit.index.rows import IngestState, NewChunk
-from groundkit.index.store import Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Loaded, Loading, Rejected, load
 from groundkit.ingest.walk import FileInput
+from groundkit.pipeline.store import DocumentStore
 from groundkit.retrieve.duplicates import stored_fingerprints
 from groundkit.types import Skipped
 
@@ -102,7 +103,9 @@ def chunking_key(chunking: ChunkSettings) -> str:
     return f"{chunking.size}|{chunking.min_size}|{CHUNKER_VERSION}"
 
 
-def file_unchanged(store: Store, file: FileInput, key: str) -> tuple[os.stat_result | None, int]:
+def file_unchanged(
+    store: DocumentStore, file: FileInput, key: str
+) -> tuple[os.stat_result | None, int]:
     """A file's stat (None: it cannot be read; ``read_file`` says why) and, when its size and
     time say it has not changed since it was last read whole, how many documents it holds
     (else -1): it is passed over unread. The content hash decides whenever they differ."""
@@ -118,7 +121,7 @@ Submit = Callable[[FileInput, Settings, dict[str, str], ChunkSettings], Callable
 
 
 def start_file(
-    store: Store,
+    store: DocumentStore,
     file: FileInput,
     settings: Settings,
     chunking: ChunkSettings,
@@ -134,7 +137,7 @@ def start_file(
 
 
 def write_file(
-    store: Store,
+    store: DocumentStore,
     file: FileInput,
     stat: os.stat_result | None,
     existing: Mapping[str, IngestState],
@@ -151,7 +154,7 @@ def write_file(
 
 
 def ingest_one(
-    store: Store, origin: str, shown: str, read: Read, chunking: ChunkSettings, tally: Tally
+    store: DocumentStore, origin: str, shown: str, read: Read, chunking: ChunkSettings, tally: Tally
 ) -> None:
     """Ingest one URL (or file) read in this process.
 
@@ -205,7 +208,7 @@ def prepare(read: Read, origin: str, known: Mapping[str, str], chunking: ChunkSe
 
 
 def write_one(
-    store: Store,
+    store: DocumentStore,
     origin: str,
     shown: str,
     existing: Mapping[str, IngestState],
@@ -220,8 +223,8 @@ def write_one(
     try:
         with store.savepoint():
             _write(store, origin, shown, existing, made(), chunking, mine)
-    except sqlite3.Error:
-        raise
+    except (sqlite3.Error, StoreError):
+        raise  # the store failed, not the input: the run ends
     except Exception as exc:  # the input is at fault, not the run
         tally.skipped.append(Skipped(shown, f"could not be ingested ({type(exc).__name__})"))
         return
@@ -229,7 +232,7 @@ def write_one(
 
 
 def _write(
-    store: Store,
+    store: DocumentStore,
     origin: str,
     shown: str,
     existing: Mapping[str, IngestState],
@@ -268,7 +271,7 @@ def _write(
 
 
 def _store(
-    store: Store,
+    store: DocumentStore,
     item: Loaded,
     spans: Sequence[Span],
     folds: Iterator[bytes],

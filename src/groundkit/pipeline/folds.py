@@ -3,8 +3,8 @@ fingerprint, a committed group at a time, so that search reads them instead of m
 
 from __future__ import annotations
 
-from groundkit.index.store import Store
 from groundkit.pipeline.progress import Progress
+from groundkit.pipeline.store import DocumentStore
 from groundkit.retrieve.duplicates import stored_fingerprints
 
 __all__ = ["FOLD_EVERY", "fold_missing"]
@@ -12,7 +12,7 @@ __all__ = ["FOLD_EVERY", "fold_missing"]
 FOLD_EVERY = 2000  # chunks per commit: about a tenth of a second of work
 
 
-def fold_missing(store: Store, progress: Progress | None = None) -> int:
+def fold_missing(store: DocumentStore, progress: Progress | None = None) -> int:
     """Fingerprint every chunk that has none; returns how many. An interrupted run keeps the
     groups it committed, and the next one goes on from there."""
     total = store.unfolded_count()

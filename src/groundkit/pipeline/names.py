@@ -14,19 +14,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import PurePath
 
-from groundkit.index.store import Store
 from groundkit.ingest.walk import FileInput
+from groundkit.pipeline.store import DocumentStore
 
 __all__ = ["name_files"]
 
 
-def name_files(store: Store, files: Iterable[FileInput]) -> None:
+def name_files(store: DocumentStore, files: Iterable[FileInput]) -> None:
     """Show the documents of each file by a name no other file's documents show."""
     for file in files:
         store.name_origin(file.path, _free_name(store, file))
 
 
-def _free_name(store: Store, file: FileInput) -> str:
+def _free_name(store: DocumentStore, file: FileInput) -> str:
     """``file.shown``, or, when another file's documents show that, the shortest name made of
     the file's path that none does (at worst the whole path, which only this file has)."""
     if not store.name_taken(file.shown, file.path):

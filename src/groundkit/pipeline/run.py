@@ -10,7 +10,7 @@ what is still missing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -34,6 +34,7 @@ from groundkit.pipeline.folds import fold_missing
 from groundkit.pipeline.helpers import Reading
 from groundkit.pipeline.names import name_files
 from groundkit.pipeline.progress import Progress
+from groundkit.pipeline.store import DocumentStore
 from groundkit.pipeline.vectors import embed_missing
 from groundkit.types import IngestReport, Skipped
 
@@ -55,8 +56,8 @@ class Interrupted(KeyboardInterrupt):
 
 
 def run_ingest(
-    store: Store,
-    derived: Sequence[DerivedIndex[Any]],
+    store: DocumentStore,
+    sync: Callable[[Progress | None], None],
     inputs: Sequence[str],
     settings: Settings,
     progress: Progress | None = None,
@@ -67,7 +68,10 @@ def run_ingest(
     names_from: str | None = None,
 ) -> IngestReport:
     """Ingest ``inputs``; with an ``embedder``, also give every chunk lacking one a vector.
-    ``names_from``: the folder files are named from (default: the inputs' common parent)."""
+    ``names_from``: the folder files are named from (default: the inputs' common parent).
+    ``sync`` brings whatever the backend derives from the store in line with what it has just
+    committed (``sync_derived`` for the embedded indexes; nothing for a Qdrant collection).
+    """
     named = split_inputs(inputs)
     if progress:
         progress("walking", 0, None)
@@ -79,7 +83,7 @@ def run_ingest(
     chunking = ChunkSettings(settings.chunk.size, settings.chunk.min_size)
     _store_all(store, found, named, settings, chunking, tally, progress)
     checkpoint("after-store-commit")
-    sync_derived(store, derived, progress)
+    sync(progress)
     fold_missing(store, progress)
     report = _report(tally, [*found.passed_over, *tally.passed_over])
     if embedder is None:
@@ -94,16 +98,16 @@ def run_ingest(
             committed=committed,
         )
     except KeyboardInterrupt:
-        sync_derived(store, derived)  # the kept vectors become searchable now
+        sync(None)  # the kept vectors become searchable now
         kept = _report(tally, [*found.passed_over, *tally.passed_over], committed[0])
         _documents, chunks = store.counts()
         raise Interrupted(kept, chunks - store.vector_count()) from None
-    sync_derived(store, derived, progress)
+    sync(progress)
     return _report(tally, [*found.passed_over, *tally.passed_over], embedded)
 
 
 def _store_all(
-    store: Store,
+    store: DocumentStore,
     found: Discovery,
     named: Inputs,
     settings: Settings,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from groundkit.checkpoints import checkpoint
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, ModelError
-from groundkit.index.store import Store
 from groundkit.pipeline.progress import Progress
+from groundkit.pipeline.store import DocumentStore
 
 __all__ = ["COMMIT_EVERY", "embed_missing"]
 
@@ -17,7 +17,7 @@ COMMIT_EVERY = 256
 
 
 def embed_missing(
-    store: Store,
+    store: DocumentStore,
     embedder: Embedder,
     *,
     batch_size: int,
@@ -65,7 +65,7 @@ def embed_missing(
 
 
 def _commit(
-    store: Store, rows: list[tuple[int, bytes]], done: int, committed: list[int] | None
+    store: DocumentStore, rows: list[tuple[int, bytes]], done: int, committed: list[int] | None
 ) -> int:
     if rows:
         with store.transaction():

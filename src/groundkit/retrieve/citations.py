@@ -14,10 +14,10 @@ from typing import cast
 
 from groundkit.errors import ErrorCode, NotFoundError
 from groundkit.index.rows import ChunkRow, DocumentRow, HitRow
-from groundkit.index.store import Store
 from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Rejected, content_hash, load
 from groundkit.retrieve.lines import line_span
+from groundkit.retrieve.reading import Rows
 from groundkit.retrieve.relocate import relocate
 from groundkit.types import Citation, Relocated, ResolvedCitation, SourceNow, Verification
 
@@ -38,7 +38,7 @@ class SourceCheck:
     now: SourceNow | None = None
 
 
-def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, DocumentRow]:
+def find_chunk(store: Rows, collection: str, chunk_id: str) -> tuple[ChunkRow, DocumentRow]:
     """The chunk and its document, or ``chunk.not_found``."""
     found = store.chunk(chunk_id)
     if found is None:
@@ -50,14 +50,18 @@ def find_chunk(store: Store, collection: str, chunk_id: str) -> tuple[ChunkRow, 
     return found
 
 
-def resolve(store: Store, collection: str, chunk_id: str) -> ResolvedCitation:
+def resolve(
+    store: Rows, collection: str, chunk_id: str, *, absent: Verification = Verification.MISSING
+) -> ResolvedCitation:
+    """The chunk read back from its stored document, its source re-checked (``absent``: the
+    verdict when the source file is not there, see ``check_span``)."""
     row, document = find_chunk(store, collection, chunk_id)
     text = document.text[row.start : row.end]
     line, end_line = row.line, row.end_line
     if line is None:  # stored before lines were kept
         line, end_line = line_span(document.text, row.start, row.end)
     citation = citation_of(row, collection, (line, end_line))
-    check = check_span(document, row.start, row.end, (line, end_line))
+    check = check_span(document, row.start, row.end, (line, end_line), absent=absent)
     return ResolvedCitation(
         citation, text, check.verification, row.metadata, check.moved_to, check.now
     )
@@ -82,12 +86,20 @@ def citation_of(
 
 
 def check_span(
-    document: DocumentRow, start: int, end: int, lines: tuple[int | None, int | None]
+    document: DocumentRow,
+    start: int,
+    end: int,
+    lines: tuple[int | None, int | None],
+    *,
+    absent: Verification = Verification.MISSING,
 ) -> SourceCheck:
     """Whether the source of ``document`` still holds ``document.text[start:end]``, and where.
 
     ``lines`` are the span's lines in the stored text: a span found at the same offset but on
-    other lines (a line break added or removed before it) is reported as moved too.
+    other lines (a line break added or removed before it) is reported as moved too. ``absent``
+    is the verdict when the source file is not there: ``missing`` where the collection was
+    ingested on this machine; ``not_checked`` for a collection on a cluster, whose sources may
+    have been read on another machine (it could not be checked here).
     """
     if document.origin.startswith(("http://", "https://")):
         return SourceCheck(Verification.NOT_CHECKED)
@@ -95,10 +107,10 @@ def check_span(
         with open(document.origin, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        return SourceCheck(Verification.MISSING)
+        return SourceCheck(absent)
     except OSError:
         exists = os.path.exists(document.origin)
-        return SourceCheck(Verification.UNREADABLE if exists else Verification.MISSING)
+        return SourceCheck(Verification.UNREADABLE if exists else absent)
     if document.external_id is None and content_hash(data) == document.content_hash:
         return SourceCheck(Verification.VERIFIED)  # the very bytes ingested: nothing to parse
     now = _current_text(data, document)

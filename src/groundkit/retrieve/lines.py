@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundkit.index.rows import HitRow
-from groundkit.index.store import Store
+from groundkit.retrieve.reading import Documents
 
 __all__ = ["line_span", "with_lines"]
 
@@ -20,7 +20,7 @@ def line_span(text: str, start: int, end: int) -> tuple[int, int]:
     return line, line + text.count("\n", start, max(start, end - 1))
 
 
-def with_lines(store: Store, rows: Sequence[HitRow]) -> list[HitRow]:
+def with_lines(store: Documents, rows: Sequence[HitRow]) -> list[HitRow]:
     """``rows``, each with its lines: counted from its document's text where none were stored.
     Each document is read once, however many of its chunks need lines."""
     texts: dict[str, str] = {}

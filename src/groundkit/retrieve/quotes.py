@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
-from groundkit.index.store import Store
 from groundkit.retrieve.citations import check_span, find_chunk
 from groundkit.retrieve.lines import line_span
+from groundkit.retrieve.reading import Rows
 from groundkit.text import normalize_text
 from groundkit.types import Relocated, Verification
 
@@ -39,14 +39,16 @@ class QuoteCheck:
 
 
 def verify_quote(
-    store: Store,
+    store: Rows,
     collection: str,
     quote: str,
     *,
     chunk_id: str | None = None,
     document_id: str | None = None,
+    absent: Verification = Verification.MISSING,
 ) -> QuoteCheck:
-    """Search ``quote`` inside one chunk (``chunk_id``) or one whole document (``document_id``)."""
+    """Search ``quote`` inside one chunk (``chunk_id``) or one whole document (``document_id``);
+    ``absent``: the verdict when the source file is not there (``citations.check_span``)."""
     if (chunk_id is None) == (document_id is None):
         raise UsageError(ErrorCode.USAGE, "give exactly one of chunk_id or document_id")
     wanted = normalize_text(quote)
@@ -69,7 +71,7 @@ def verify_quote(
     if first == -1:
         return QuoteCheck(False, doc_id, chunk_id, None, None, 0)
     end = first + len(wanted)
-    now = check_span(document, first, end, line_span(document.text, first, end))
+    now = check_span(document, first, end, line_span(document.text, first, end), absent=absent)
     return QuoteCheck(True, doc_id, chunk_id, first, end, count, now.verification, now.moved_to)
 
 

@@ -1,24 +1,24 @@
 """Search orchestration: bm25, dense or hybrid arms, fusion, optional rerank, cited hits.
 
-Filters are turned into an allowed-chunk set before any arm runs, so they apply before top-k in
-every mode. Near-duplicates are folded after fusion and rerank, so the best copy is the one kept.
+The arms come from a ``SearchEngine``: the embedded one (``retrieve.engine``) over the store and
+its derived indexes, or a Qdrant collection's (``backends.qdrant``), which fuses hybrid rankings
+on the server. Filters become the engine's restriction before any arm runs, so they apply before
+top-k in every mode. Near-duplicates are folded after fusion and rerank, so the best copy is the
+one kept.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
-from groundkit.index.lexical import LexicalIndex
-from groundkit.index.rows import HitRow
-from groundkit.index.store import Store
-from groundkit.index.vectors import VectorIndex
+from groundkit.index.rows import DocumentRow, HitRow
 from groundkit.retrieve.batch_folding import BATCH_FROM, BatchFolding
 from groundkit.retrieve.citations import citation_of
 from groundkit.retrieve.duplicates import Fingerprint, Folding, fingerprint
@@ -33,7 +33,15 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["MAX_QUERY_CHARS", "SearchRequest", "concrete_mode", "run_search", "searchable"]
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "Arms",
+    "SearchEngine",
+    "SearchRequest",
+    "concrete_mode",
+    "run_search",
+    "searchable",
+]
 
 MAX_QUERY_CHARS = 10_000
 
@@ -51,6 +59,49 @@ class SearchRequest:
     snippet_chars: int = 240
     rerank_top_n: int = 50
     collapse: bool = True  # fold near-duplicate hits into the best of them
+
+
+@dataclass(frozen=True, slots=True)
+class Arms:
+    """One round's rankings: each arm's ``(chunk id, score)`` best first (``bm25``, ``dense``),
+    and, where the engine fused them itself (hybrid on a server), the fused list."""
+
+    lists: dict[str, list[tuple[int, float]]]
+    fused: list[tuple[int, float]] | None = None
+
+
+class SearchEngine(Protocol):
+    """What a search asks of the collection it runs on. Chunk ids here are the backend's integer
+    row ids; ``restrict``'s result is the engine's own and goes back to it unread."""
+
+    def tokens(self, text: str) -> list[str]:
+        """The query's terms, as the lexical analyzer makes them."""
+        ...
+
+    def restrict(self, source: str | None, where: Mapping[str, Any]) -> object:
+        """The chunks a filter leaves (source glob, metadata pairs; ``index.filters``)."""
+        ...
+
+    def arms(
+        self,
+        mode: ConcreteMode,
+        terms: list[str],
+        vector: npt.NDArray[np.float32] | None,
+        depth: int,
+        restriction: object | None,
+        rrf_k: int,
+    ) -> Arms:
+        """Each arm ``depth`` deep (and, if the engine fuses, the fused ranking)."""
+        ...
+
+    def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
+        """The rows a search shows, by id; ``fold``: with their fingerprints. A row that is no
+        longer stored (or no longer current) is left out."""
+        ...
+
+    def find_documents(self, key: str) -> list[DocumentRow]:
+        """Documents by id or source (lines of rows stored without them are counted there)."""
+        ...
 
 
 def _validate(request: SearchRequest) -> str:
@@ -76,10 +127,10 @@ def _validate(request: SearchRequest) -> str:
     return normalize_text(query)
 
 
-def searchable(query: str, lexical: LexicalIndex) -> bool:
+def searchable(query: str, engine: SearchEngine) -> bool:
     """Whether ``query`` holds a word a search looks for: a query of stop words alone (``the of
     and to is``) or of punctuation finds nothing, in every mode (``run_search``)."""
-    return bool(lexical.tokens(normalize_text(query)))
+    return bool(engine.tokens(normalize_text(query)))
 
 
 def concrete_mode(mode: SearchMode | str, *, has_vectors: bool) -> ConcreteMode:
@@ -107,9 +158,7 @@ def run_search(
     request: SearchRequest,
     *,
     collection: str,
-    store: Store,
-    lexical: LexicalIndex,
-    vectors: VectorIndex,
+    engine: SearchEngine,
     embedder: Embedder | None,
     reranker: Reranker | None = None,
 ) -> list[Hit]:
@@ -117,8 +166,8 @@ def run_search(
     mode = request.mode
     allowed = None
     if request.source is not None or request.where:
-        allowed = store.filter_chunks(request.source, request.where)
-    terms = lexical.tokens(query)
+        allowed = engine.restrict(request.source, request.where)
+    terms = engine.tokens(query)
     if not terms:
         # Only stop words ("the of and to is") or punctuation: BM25 has nothing to look for, and
         # the embedding of such a query ranks every passage alike, so any top-k is arbitrary.
@@ -134,13 +183,13 @@ def run_search(
         depth = max(depth, request.candidates)
     if reranker is not None:
         depth = max(depth, request.candidates, request.rerank_top_n)
-    seen = _Seen(store, fold=request.collapse)
+    seen = _Seen(engine, fold=request.collapse)
     for _round in range(COLLAPSE_ROUNDS):
-        arms = _search_arms(request, lexical, vectors, terms, vector, depth, allowed)
-        if arms is None:
+        arms = engine.arms(mode, terms, vector, depth, allowed, request.rrf_k)
+        if _abstains(request, arms):
             return []  # nothing is close enough: abstain rather than return the least bad
         hits = _Ranking(seen, collection, query, terms, request, arms, reranker).hits()
-        exhausted = all(len(found) < depth for found in arms.values())
+        exhausted = all(len(found) < depth for found in arms.lists.values())
         if len(hits) >= request.top_k or exhausted or not request.collapse:
             break
         # Folding left fewer than top_k and the arms hold more: look deeper.
@@ -148,26 +197,13 @@ def run_search(
     return hits
 
 
-def _search_arms(
-    request: SearchRequest,
-    lexical: LexicalIndex,
-    vectors: VectorIndex,
-    terms: list[str],
-    vector: npt.NDArray[np.float32] | None,
-    depth: int,
-    allowed: list[int] | None,
-) -> dict[str, list[tuple[int, float]]] | None:
-    """Each arm's ``(chunk rowid, score)`` list, ``depth`` deep; None to abstain."""
-    arms = {}
-    if request.mode in (SearchMode.BM25, SearchMode.HYBRID):
-        arms["bm25"] = lexical.search(terms, depth, allowed)
-    if vector is not None:
-        arms["dense"] = vectors.search(vector, depth, allowed)
-        best = arms["dense"][0][1] if arms["dense"] else None
-        floor = request.min_similarity
-        if floor is not None and (best is None or best < floor):
-            return None
-    return arms
+def _abstains(request: SearchRequest, arms: Arms) -> bool:
+    """Whether the best dense match is less similar than ``search.min_similarity``."""
+    floor = request.min_similarity
+    if floor is None or "dense" not in arms.lists:
+        return False
+    dense = arms.lists["dense"]
+    return not dense or dense[0][1] < floor
 
 
 # With collapsing on, each arm is searched COLLAPSE_DEPTH times top_k deep, so that top_k is
@@ -181,8 +217,8 @@ _MIN_BATCH = 4  # rows read at least at once while walking the ranking
 class _Seen:
     """What one search has read, kept across its rounds: rows, fingerprints, rerank scores."""
 
-    def __init__(self, store: Store, *, fold: bool) -> None:
-        self.store = store
+    def __init__(self, engine: SearchEngine, *, fold: bool) -> None:
+        self.engine = engine
         self.fold = fold
         self.rows: dict[int, HitRow] = {}
         self.fingerprints: dict[int, Fingerprint] = {}
@@ -191,7 +227,7 @@ class _Seen:
     def fetch(self, rowids: Sequence[int]) -> None:
         wanted = [rowid for rowid in rowids if rowid not in self.rows]
         if wanted:
-            self.rows.update(self.store.hit_rows(wanted, fold=self.fold))
+            self.rows.update(self.engine.hit_rows(wanted, fold=self.fold))
 
     def fingerprint(self, rowid: int) -> Fingerprint:
         found = self.fingerprints.get(rowid)
@@ -214,7 +250,7 @@ class _Ranking:
         query: str,
         terms: list[str],
         request: SearchRequest,
-        arms: dict[str, list[tuple[int, float]]],
+        arms: Arms,
         reranker: Reranker | None,
     ) -> None:
         self.seen = seen
@@ -223,12 +259,15 @@ class _Ranking:
         self.terms = frozenset(terms)
         mode = request.mode
         if mode == SearchMode.HYBRID:
-            fused = {arm: [rowid for rowid, _ in hits] for arm, hits in arms.items()}
-            ranked = rrf(fused, request.rrf_k)
+            ranked = arms.fused
+            if ranked is None:
+                lists = {arm: [rowid for rowid, _ in hits] for arm, hits in arms.lists.items()}
+                ranked = rrf(lists, request.rrf_k)
         else:
-            ranked = arms[mode]
+            ranked = arms.lists[mode]
         self.ranks = {
-            arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)} for arm, hits in arms.items()
+            arm: {rowid: i for i, (rowid, _) in enumerate(hits, 1)}
+            for arm, hits in arms.lists.items()
         }
         if mode == SearchMode.HYBRID:
             self.ranks["fused"] = {rowid: i for i, (rowid, _) in enumerate(ranked, 1)}
@@ -291,7 +330,7 @@ class _Ranking:
         every = [rowid for rowid, _ in kept] + [rowid for group in folded for rowid in group]
         rows = {
             row.rowid: row
-            for row in with_lines(self.seen.store, [self.seen.rows[r] for r in every])
+            for row in with_lines(self.seen.engine, [self.seen.rows[r] for r in every])
         }
         hits: list[Hit] = []
         terms, width, collection = self.terms, self.request.snippet_chars, self.collection

@@ -188,7 +188,10 @@ class CollectionStatus(_Response):
     formats: dict[str, int]
     schema_version: int
     analyzer: str | None
-    size_bytes: int
+    size_bytes: int = Field(description="On disk here (0 for a collection on a cluster).")
+    backend: Literal["embedded", "qdrant"] = Field(
+        description="Where it lives: embedded (files under the index dir) or qdrant (a cluster)."
+    )
     missing_vectors: int = Field(
         description="Chunks without a vector (0 when the collection has no embedder)."
     )

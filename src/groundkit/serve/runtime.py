@@ -18,6 +18,11 @@ and every reopen: loading a cross-encoder takes seconds, a reopen after each wri
 
 Writes take the collection's ``write.lock`` (the same flock the CLI takes), so there is only ever
 one writer; a second gets ``index.locked`` at once.
+
+A collection grk.toml places on Qdrant holds nothing of its own: each read asks the cluster for
+the committed version, so one handle is opened on first use and shared until the collection is
+deleted, and any number of servers can serve one collection while another process writes it
+(the writer's lease is in the collection, ``backends.qdrant.lease``).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from groundkit.collection import (
     STORE_FILE,
     Collection,
     collection_path,
-    list_collections,
+    known_collections,
     open_collection,
 )
 from groundkit.config import EmbedConfig, RerankConfig, Settings
@@ -125,6 +130,15 @@ class _Entry:
         os.close(self.folder_fd)
 
 
+@dataclass(eq=False)
+class _Remote:
+    """A shared handle on a collection that lives on a cluster."""
+
+    collection: Collection
+    leases: int = 0
+    retired: bool = False
+
+
 def _inode(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
@@ -157,13 +171,14 @@ class Runtime:
         self._lock = threading.Lock()  # the entries and their leases; never held during I/O
         self._gates = tuple(threading.Lock() for _ in range(_GATES))
         self._entries: dict[str, _Entry] = {}
+        self._remote: dict[str, _Remote] = {}
 
     @property
     def mutations_enabled(self) -> bool:
         return self.secret is not None
 
     def list(self) -> list[str]:
-        return list_collections(self.index_dir)
+        return known_collections(self.settings)
 
     @contextmanager
     def reading(self, name: str) -> Iterator[Collection]:
@@ -171,6 +186,10 @@ class Runtime:
 
         Raises ``NotFoundError`` (``collection.not_found``) or ``UsageError`` for a bad name.
         """
+        if self.settings.collection_config(name).backend != "embedded":
+            with self._reading_remote(name) as collection:
+                yield collection
+            return
         entry = self._lease(name)
         try:
             yield entry.collection
@@ -179,6 +198,28 @@ class Runtime:
                 entry.leases -= 1
                 if entry.retired and entry.leases == 0:
                     entry.close()
+
+    @contextmanager
+    def _reading_remote(self, name: str) -> Iterator[Collection]:
+        with self._gates[zlib.crc32(name.encode()) % len(self._gates)]:
+            with self._lock:
+                remote = self._remote.get(name)
+                if remote is not None:
+                    remote.leases += 1
+            if remote is None:
+                opened = _Remote(self._open_collection(name), leases=1)
+                with self._lock:
+                    remote = self._remote.setdefault(name, opened)
+                    if remote is not opened:  # (never: the gate is held) but close the spare
+                        remote.leases += 1
+                        opened.collection.close()
+        try:
+            yield remote.collection
+        finally:
+            with self._lock:
+                remote.leases -= 1
+                if remote.retired and remote.leases == 0:
+                    remote.collection.close()
 
     def _lease(self, name: str) -> _Entry:
         path = collection_path(self.index_dir, name) / STORE_FILE
@@ -265,6 +306,11 @@ class Runtime:
         )
 
     def _retire(self, name: str) -> None:
+        remote = self._remote.pop(name, None)
+        if remote is not None:
+            remote.retired = True
+            if remote.leases == 0:
+                remote.collection.close()
         entry = self._entries.pop(name, None)
         if entry is not None:
             entry.retired = True
@@ -291,5 +337,5 @@ class Runtime:
 
     def close(self) -> None:
         with self._lock:
-            for name in list(self._entries):
+            for name in [*self._entries, *self._remote]:
                 self._retire(name)

@@ -1,0 +1,59 @@
+"""The embedded search engine: the store's rows, the tantivy BM25 index and the vector index of one
+collection folder, answering ``retrieve.search``'s questions. Hybrid is fused by the caller."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from groundkit.index.lexical import LexicalIndex
+from groundkit.index.rows import DocumentRow, HitRow
+from groundkit.index.store import Store
+from groundkit.index.vectors import VectorIndex
+from groundkit.retrieve.search import Arms
+from groundkit.types import ConcreteMode, SearchMode
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["LocalEngine"]
+
+
+class LocalEngine:
+    """A ``retrieve.search.SearchEngine`` over an embedded collection; a restriction is the list
+    of chunk rowids a filter leaves."""
+
+    def __init__(self, store: Store, lexical: LexicalIndex, vectors: VectorIndex) -> None:
+        self.store = store
+        self.lexical = lexical
+        self.vectors = vectors
+
+    def tokens(self, text: str) -> list[str]:
+        return self.lexical.tokens(text)
+
+    def restrict(self, source: str | None, where: Mapping[str, Any]) -> list[int]:
+        return self.store.filter_chunks(source, dict(where))
+
+    def arms(
+        self,
+        mode: ConcreteMode,
+        terms: list[str],
+        vector: npt.NDArray[np.float32] | None,
+        depth: int,
+        restriction: object | None,
+        rrf_k: int,
+    ) -> Arms:
+        allowed = cast("list[int] | None", restriction)  # what restrict() made
+        lists = {}
+        if mode in (SearchMode.BM25, SearchMode.HYBRID):
+            lists["bm25"] = self.lexical.search(terms, depth, allowed)
+        if vector is not None:
+            lists["dense"] = self.vectors.search(vector, depth, allowed)
+        return Arms(lists)
+
+    def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
+        return self.store.hit_rows(rowids, fold=fold)
+
+    def find_documents(self, key: str) -> list[DocumentRow]:
+        return self.store.find_documents(key)
