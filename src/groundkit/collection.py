@@ -241,6 +241,11 @@ class Collection:
         key = self._backend.embedder_key()
         return EmbedderIdentity.parse(key) if key else None
 
+    def embedder(self) -> Embedder | None:
+        """The embedder its vectors were made with (loaded on first use), or None when it has
+        no vectors. Raises ``ModelError`` when the configured one is another."""
+        return self._bound_embedder() if self.embedder_identity is not None else None
+
     def _bound_embedder(self) -> Embedder:
         """The configured embedder, refused unless it is the one the vectors were made with."""
         if self._embedder is None:

@@ -181,18 +181,20 @@ _INLINE_KEYS = frozenset({"api_key", "key", "token"})
 _TABLES = frozenset({"profiles", "collections"})  # tables of tables, keyed by the user's names
 
 
-# How a model may quote: the spans the schema lists, or any string checked afterwards.
-QuoteMode = Literal["constrained", "free"]
+# How much a model writes: prose with any quote, checked afterwards (free); prose with quotes
+# the schema lists (constrained); or only the numbers of the sentences that answer (pick).
+QuoteMode = Literal["constrained", "free", "pick"]
 
 
 class ProfileConfig(_Section, frozen=True):
     """One language-model provider profile: ``[profiles.NAME]`` in grk.toml. Never a key."""
 
     provider: Annotated[
-        Literal["openai_compatible", "groq", "ollama", "llamacpp"],
+        Literal["openai_compatible", "groq", "ollama", "llamacpp", "extractive"],
         _d(
             "openai_compatible (any /chat/completions server), groq (its preset),"
-            " ollama (/api/chat) or llamacpp (a GGUF model in process)."
+            " ollama (/api/chat), llamacpp (a GGUF model in process) or extractive (no model:"
+            " the evidence's sentences that best match the question)."
         ),
     ]
     base_url: Annotated[str | None, _d("Endpoint (groq and ollama have defaults).")] = None
@@ -219,9 +221,11 @@ class ProfileConfig(_Section, frozen=True):
     quotes: Annotated[
         QuoteMode | None,
         _d(
-            "constrained: the response schema lists the exact spans a citation may quote;"
-            " free: any string, checked afterwards (default: constrained for local profiles,"
-            " free otherwise). The citation check is the same in both."
+            "pick: the model only picks sentences of the evidence by number, and the answer is"
+            " those sentences; constrained: it writes prose, and the response schema lists the"
+            " exact spans a citation may quote; free: prose with any quote, checked afterwards"
+            " (default: pick for llamacpp, constrained for other local profiles, free"
+            " otherwise). The citation check is the same in all three."
         ),
     ] = None
     n_ctx: Annotated[int, _d("llamacpp: context window in tokens.", ge=512, le=131_072)] = 4096

@@ -109,6 +109,7 @@ class ErrorCode(StrEnum):
     AI_TIMEOUT = "ai.timeout"
     AI_INVALID_OUTPUT = "ai.invalid_output"
     AI_REPLY_CUT_OFF = "ai.reply_cut_off"
+    AI_UNHELPFUL = "ai.unhelpful"
     AI_REWRITE_INVALID = "ai.rewrite_invalid"
     AI_JUDGE_INVALID = "ai.judge_invalid"
     AI_REDACTION_REQUIRED = "ai.redaction_required"
@@ -237,6 +238,8 @@ OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.AI_INVALID_OUTPUT: _o(_F, H.BAD_GATEWAY, answer=_REFUSED),
     # max_tokens stopped the reply before it was whole: the profile's limit must grow.
     ErrorCode.AI_REPLY_CUT_OFF: _o(_S, H.BAD_GATEWAY, answer=_REFUSED),
+    # Checked, but of no use to a reader (repeats, no words, a copy of its own quote).
+    ErrorCode.AI_UNHELPFUL: _o(_F, H.BAD_GATEWAY, answer=_REFUSED),
     ErrorCode.AI_REWRITE_INVALID: _o(_F, H.BAD_GATEWAY, answer=_FAILED),
     ErrorCode.AI_JUDGE_INVALID: _o(_F, H.BAD_GATEWAY),
     # The server's own provider credentials: 401/403 would tell a client its secret is wrong.
@@ -446,6 +449,7 @@ _RAISED_AS: dict[type[GroundkitError], tuple[ErrorCode, ...]] = {
         _C.AI_TIMEOUT,
         _C.AI_INVALID_OUTPUT,
         _C.AI_REPLY_CUT_OFF,
+        _C.AI_UNHELPFUL,
         _C.AI_REWRITE_INVALID,
         _C.AI_JUDGE_INVALID,
         _C.AI_REDACTION_REQUIRED,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,16 +149,17 @@ def test_the_evidence_budget_leaves_room_for_the_reply() -> None:
     assert LlamaCppChat(max_tokens=1024, n_ctx=1024).prompt_budget_bytes == 0
 
 
-def test_the_local_model_answers_a_sample_question_with_constrained_quotes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Decoding under the quote-constrained schema, the tiny model can only cite exact spans:
-    # what was a misquote (a refusal) is now a checked answer.
+def _ask_smol(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    profile: str,
+) -> dict[str, Any]:
     docs = tmp_path / "docs"
     docs.mkdir()
     for name, text in DOCS.items():
         (docs / name).write_text(text, encoding="utf-8")
-    (tmp_path / "grk.toml").write_text('[profiles.smol]\nprovider = "llamacpp"\nlocal = true\n')
+    (tmp_path / "grk.toml").write_text(profile)
     runtime = AIEnvironment(
         keys=KeyStore(MemoryKeyring()),
         ai_settings=AISettings(tmp_path / "ai.json"),
@@ -169,9 +171,36 @@ def test_the_local_model_answers_a_sample_question_with_constrained_quotes(
     assert main(["--index-dir", index, "ai", "enable", "default", "--profile", "smol"]) == 0
     capsys.readouterr()
     assert main(["--index-dir", index, "answer", "How do I descale the kettle?", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
+
+
+def test_the_local_model_answers_a_sample_question_with_constrained_quotes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Decoding under the quote-constrained schema, the tiny model can only cite exact spans:
+    # what was a misquote (a refusal) now passes the contract. Its prose may still be refused by
+    # the gate on useless prose (a copy of its quote, say), which judges only what passed.
+    smol = '[profiles.smol]\nprovider = "llamacpp"\nlocal = true\nquotes = "constrained"\n'
+    report = _ask_smol(tmp_path, monkeypatch, capsys, smol)
     assert report["quotes"]["mode"] == "constrained"
+    reason = report["ai"]["reason"]
+    assert report["ai"]["state"] == "answered" or reason["code"] == "ai.unhelpful", reason
+
+
+def test_the_local_model_picks_sentences_by_default_and_the_answer_is_those_sentences(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = _ask_smol(
+        tmp_path, monkeypatch, capsys, '[profiles.smol]\nprovider = "llamacpp"\nlocal = true\n'
+    )
     assert report["ai"]["state"] == "answered", report["ai"]["reason"]
+    answer = report["answer"]
+    assert answer["composed"] == "picked"
+    sentences = set(DOCS["kettle.md"].strip().split(". ")) | set(DOCS["wombat.md"].split(". "))
+    for item, cited in zip(answer["items"], answer["citations"], strict=True):
+        assert item["text"] == cited["cited_text"]
+        assert any(cited["cited_text"].strip(".\n") == s.strip(".\n") for s in sentences)
 
 
 SHOP = {

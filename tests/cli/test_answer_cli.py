@@ -334,7 +334,7 @@ def test_the_text_output_shows_markers_then_the_citations(grk: Grk, use: Any) ->
     assert lines[0] == "Wombats dig burrows. [1]"
     assert lines[2] == "citations:"
     assert lines[3].startswith("  [1] ")
-    assert lines[3].endswith(" 11:28]")
+    assert lines[3].startswith("  [1] wombat.md:1  [c")  # path:line, as `grk search` cites
     assert lines[4] == '      "digs long burrows"'
     assert lines[6] == "evidence:"
 
@@ -344,7 +344,12 @@ def test_an_abstention_is_an_answer_that_says_the_sources_do_not_answer(grk: Grk
     assert grk("ai", "enable", "default", "--profile", "box") == 0
     report = grk.json("answer", "what does the wombat dig?")
     assert report["ai"]["state"] == "answered"
-    assert report["answer"] == {"abstained": True, "items": [], "citations": []}
+    assert report["answer"] == {
+        "abstained": True,
+        "composed": "prose",
+        "items": [],
+        "citations": [],
+    }
 
 
 def test_with_nothing_retrieved_no_model_is_asked(grk: Grk, use: Any) -> None:
@@ -495,7 +500,7 @@ def test_a_key_echoed_by_the_provider_is_never_printed(
     replies = [openai_reply(f"wombat burrows Bearer {FIXTURE_KEY}")] if rewrite else []
     transport = use(RecordingTransport([*replies, openai_reply(_echoing_reply(FIXTURE_KEY))]))
     assert grk("ai", "enable", surface.target, "--profile", "cloud") == 0
-    args = surface.ask("what do those diggers make?") + (["--rewrite"] if rewrite else [])
+    args = surface.ask("what do those wombat diggers make?") + (["--rewrite"] if rewrite else [])
     assert grk(*args, *(["--json"] if as_json else [])) == 0
     assert len(transport.transport.sent) == 1 + rewrite  # every call was made, and answered
     assert FIXTURE_KEY not in grk.out + grk.err

@@ -54,11 +54,12 @@ def test_with_ai_off_ask_prints_the_edges_and_how_to_turn_it_on(grk: Grk, use: A
     use(ForbiddenTransport())
     assert grk(*ASK) == 0
     lines = grk.out.splitlines()
-    assert lines[0] == "no explanation (disabled): AI is off for map 'zoo'"
-    assert lines[1] == "hint: turn it on with `grk ai enable map:zoo --profile NAME`"
-    assert lines[3] == "evidence: edges of the trace and blast of zoo.wombat (map 'zoo'):"
-    assert lines[4] == "  1. zoo.py:2  [calls; trace d1; 0.99]"
-    assert lines[5] == f"     {ZOO_EVIDENCE}"
+    assert lines[0].startswith("extracted from the evidence, no model:")
+    at = lines.index("no explanation (disabled): AI is off for map 'zoo'")
+    assert lines[at + 1] == "hint: turn it on with `grk ai enable map:zoo --profile NAME`"
+    assert lines[at + 3] == "evidence: edges of the trace and blast of zoo.wombat (map 'zoo'):"
+    assert lines[at + 4] == "  1. zoo.py:2  [calls; trace d1; 0.99]"
+    assert lines[at + 5] == f"     {ZOO_EVIDENCE}"
 
 
 def test_an_answer_shows_markers_then_each_citation_at_file_line_with_the_quote_marked(

@@ -17,7 +17,8 @@ def _sources(user: str) -> list[dict[str, object]]:
 
 def _cite_positive(system: str, user: str) -> str:
     """A faithful model: quote the sentence with 'vault is' (in code: the edge the vault code
-    calls over) and repeat only what it quotes."""
+    calls over) and say only what it quotes (introduced, so that it is not a bare copy, which the
+    gate on useless prose refuses)."""
     for source in _sources(user):
         text = str(source["text"])
         found = re.search(r"The access code for the \w+ vault is x[0-9a-f]{12}", text) or (
@@ -26,7 +27,8 @@ def _cite_positive(system: str, user: str) -> str:
         if found:
             quote = found.group(0)
             cite = {"source": source["source"], "quote": quote}
-            return json.dumps({"items": [{"text": quote + ".", "citations": [cite]}]})
+            text = f"The answer is in the evidence: {quote}."
+            return json.dumps({"items": [{"text": text, "citations": [cite]}]})
     return '{"items": []}'
 
 

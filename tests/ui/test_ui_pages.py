@@ -309,6 +309,17 @@ def test_with_ai_off_the_answer_page_shows_the_evidence_and_calls_no_model(
     assert forbidden.calls == 0
 
 
+def test_with_ai_off_the_answer_page_shows_the_extracted_sentences_said_to_be_no_models(
+    client: TestClient, answers: Any
+) -> None:
+    answers(ForbiddenTransport())
+    html = html_of(client.post("/ui/c/plain/answer", data={"q": QUESTION}))
+    extracted = html.split("<h2>Extracted from the evidence</h2>", 1)[1].split("<h2>", 1)[0]
+    assert "No model wrote this" in extracted
+    assert "digs long burrows" in extracted
+    assert re.search(r"\.md:\d+</code>", extracted)  # path:line, as search cites it
+
+
 def test_opening_the_answer_page_never_calls_a_model(client: TestClient, answers: Any) -> None:
     forbidden = answers(ForbiddenTransport())
     html = html_of(client.get("/ui/c/notes/answer", params={"q": QUESTION}))

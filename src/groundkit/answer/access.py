@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from groundkit.answer.chat import ChatModel
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.optin import AISettings, fallback_path
-from groundkit.answer.providers import TransportFactory, build_chat
+from groundkit.answer.providers import Answerer, TransportFactory, build_chat
 from groundkit.answer.providers.http import default_transport
 from groundkit.answer.redact import build_patterns
 from groundkit.answer.report import AIState, AIStatus
@@ -82,7 +81,7 @@ def resolve_chat(
     environment: AIEnvironment,
     kind: Literal["collection", "map"] = "collection",
     also: Sequence[AIScope] = (),
-) -> ChatModel | AIStatus:
+) -> Answerer | AIStatus:
     """The model this collection (or, with ``kind="map"``, this code map) may ask, or why there
     is none. Each of ``also`` (a code map whose edges join a collection's passages) must allow
     the same profile, or AI is disabled for the whole question."""

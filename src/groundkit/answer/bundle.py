@@ -45,6 +45,8 @@ class EvidenceBundle:
     ``collection`` and ``code_map`` name where the items came from (either may be None);
     ``symbol`` and ``code_scope`` say which walk of the map chose the edges (``grk ask``);
     ``code_found`` counts the edges the walk found before ``--top-k`` and the cap (``grk ask``).
+    ``capped_by`` names the setting that set ``max_bytes``: ``answer.max_bundle_bytes``, or
+    ``n_ctx`` when an in-process model's context holds less.
     """
 
     collection: str | None
@@ -57,6 +59,7 @@ class EvidenceBundle:
     symbol: str | None = None
     code_scope: str | None = None
     code_found: int | None = None
+    capped_by: str = "answer.max_bundle_bytes"
 
     @property
     def truncated(self) -> bool:
@@ -82,6 +85,7 @@ class EvidenceBundle:
             "query": self.query,
             "scope_hash": self.scope_hash,
             "max_bytes": self.max_bytes,
+            "capped_by": self.capped_by,
             "truncated": self.truncated,
             "omitted": self.omitted,
             "items": [item.to_dict() for item in self.items],
@@ -98,6 +102,7 @@ def build_bundle(
     collection: str | None,
     query: str,
     max_bytes: int,
+    capped_by: str = "answer.max_bundle_bytes",
     edges: Sequence[CodeEvidence] = (),
     code_map: str | None = None,
     symbol: str | None = None,
@@ -132,6 +137,7 @@ def build_bundle(
         symbol,
         code_scope,
         code_found,
+        capped_by,
     )
 
 
@@ -141,7 +147,9 @@ def _size(item: Item) -> int:
 
 def _passage(hit: Hit) -> Callable[[int], Item]:
     c = hit.citation
-    return lambda n: BundleItem(n, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text)
+    return lambda n: BundleItem(
+        n, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text, c.line
+    )
 
 
 def _edge(found: CodeEvidence) -> Callable[[int], Item]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 from groundkit.answer import strict
 from groundkit.answer.bundle import EvidenceBundle
@@ -38,6 +38,8 @@ __all__ = [
     "Cited",
     "CitedEdge",
     "CitedQuote",
+    "Composed",
+    "QuoteRules",
     "validate_answer",
 ]
 
@@ -78,6 +80,10 @@ MIN_QUOTE_CHARS = 16
 _WORDS = re.compile(r"\w+")
 
 Cited = CitedQuote | CitedEdge  # a resolved citation of a passage or of an edge
+# Who wrote an answer's text: the model ("prose"), or groundkit from sentences of the evidence
+# that the model chose by number ("picked") or that were ranked with no model at all
+# ("extracted"). Only prose is the model's own words.
+Composed = Literal["prose", "picked", "extracted"]
 # Tokens validate_answer has minted and no Answer has used yet. Each is spent by the one Answer
 # built with it, so dataclasses.replace() on a validated Answer cannot forge a second one.
 _UNSPENT: set[object] = set()
@@ -99,6 +105,7 @@ class Answer:
     items: tuple[AnswerItem, ...]
     citations: tuple[Cited, ...]
     _token: object
+    composed: Composed = "prose"
 
     def __post_init__(self) -> None:
         try:
@@ -114,6 +121,7 @@ class Answer:
     def to_dict(self) -> dict[str, Any]:
         return {
             "abstained": self.abstained,
+            "composed": self.composed,
             "items": [item.to_dict() for item in self.items],
             "citations": [c.to_dict() for c in self.citations],
         }
@@ -127,6 +135,7 @@ def validate_answer(
     question: str | None = None,
     min_quote_chars: int = MIN_QUOTE_CHARS,
     scrub: Scrubber | None = None,
+    composed: Composed = "prose",
 ) -> Answer:
     """Check ``raw`` against the contract and resolve every quote at its origin.
 
@@ -139,12 +148,12 @@ def validate_answer(
         min_quote_chars: the shortest quote accepted.
         scrub: applied to the items' texts, together, once every rule has passed (default:
             secret shapes only; with the profile's key, that key in any disguise).
+        composed: who wrote the items' texts (``Composed``); the rules are the same for all.
 
     Raises:
         AIError: AI_INVALID_OUTPUT, naming the first broken rule (never quoting text).
     """
-    asked = [_WORDS.findall(q.casefold()) for q in (question, bundle.query) if q is not None]
-    rules = _QuoteRules(min_quote_chars, [set(words) for words in asked])
+    rules = QuoteRules.of(min_quote_chars, question, bundle.query)
     draft = _parse(raw, bundle, rules)
     origins = Origins.of(resolve)
     items: list[AnswerItem] = []
@@ -159,26 +168,41 @@ def validate_answer(
         items.append(AnswerItem(text, tuple(markers)))
     token = object()
     _UNSPENT.add(token)
-    return Answer(tuple(items), tuple(quotes), token)
+    return Answer(tuple(items), tuple(quotes), token, composed)
 
 
 @dataclass(frozen=True, slots=True)
-class _QuoteRules:
-    min_chars: int
-    questions: list[set[str]]  # the words of the question (and of the query searched)
+class QuoteRules:
+    """What a quote must be beyond a substring of its source: long enough, with a letter or
+    digit, and more than the question's own words. ``problem`` says which rule a quote breaks;
+    groundkit's own sentence choosers use it to offer only quotes that pass."""
 
-    def check(self, quote: str, at: str) -> None:
+    min_chars: int
+    questions: tuple[frozenset[str], ...]  # the words of the question (and of the query searched)
+
+    @classmethod
+    def of(cls, min_chars: int, *asked: str | None) -> QuoteRules:
+        words = (frozenset(_WORDS.findall(q.casefold())) for q in asked if q is not None)
+        return cls(min_chars, tuple(words))
+
+    def problem(self, quote: str) -> str | None:
         if len(quote) < self.min_chars:
-            _refuse(f"{at}: the quote is shorter than {self.min_chars} characters")
+            return f"the quote is shorter than {self.min_chars} characters"
         words = set(_WORDS.findall(quote.casefold()))
         if not words:
-            _refuse(f"{at}: the quote has no letter or digit")
+            return "the quote has no letter or digit"
         if any(words <= asked for asked in self.questions):
-            _refuse(f"{at}: the quote only restates the question")
+            return "the quote only restates the question"
+        return None
+
+    def check(self, quote: str, at: str) -> None:
+        problem = self.problem(quote)
+        if problem is not None:
+            _refuse(f"{at}: {problem}")
 
 
 def _parse(
-    raw: str, bundle: EvidenceBundle, rules: _QuoteRules
+    raw: str, bundle: EvidenceBundle, rules: QuoteRules
 ) -> list[tuple[str, list[tuple[int, str]]]]:
     try:
         data = strict.loads(raw)

@@ -23,6 +23,7 @@ class BundleItem:
     start: int
     end: int
     text: str
+    line: int | None = None  # the 1-based line of its first character, as search reports it
 
     @property
     def kind(self) -> str:
@@ -47,6 +48,10 @@ class BundleItem:
             refuse(f"source {self.number} changed in the store since it was retrieved")
         at = found.text.index(quote)  # present: the contract checked it against the same text
         start = found.citation.start + at
+        line = end_line = None
+        if found.citation.line is not None:
+            line = found.citation.line + found.text.count("\n", 0, at)
+            end_line = line + found.text.count("\n", at, at + max(len(quote) - 1, 0))
         return CitedQuote(
             marker,
             self.number,
@@ -58,6 +63,8 @@ class BundleItem:
             found.text[at : at + len(quote)],
             str(found.verification),
             found.text.find(quote, at + 1) >= 0,
+            line,
+            end_line,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,6 +76,7 @@ class BundleItem:
             "source": self.source,
             "start": self.start,
             "end": self.end,
+            "line": self.line,
             "text": self.text,
         }
 
@@ -90,6 +98,8 @@ class CitedQuote:
     # The quote occurs more than once in its passage: start/end name the first place, and the
     # model's words cannot say which one it meant (the text is the same at each).
     ambiguous: bool
+    line: int | None = None  # 1-based lines of the cited text's first and last character
+    end_line: int | None = None
 
     @property
     def kind(self) -> str:
@@ -108,4 +118,6 @@ class CitedQuote:
             "cited_text": self.cited_text,
             "verification": self.verification,
             "ambiguous": self.ambiguous,
+            "line": self.line,
+            "end_line": self.end_line,
         }

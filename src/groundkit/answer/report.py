@@ -50,6 +50,10 @@ class AIStatus:
 class AnswerReport:
     """The question, the evidence (always), and the validated answer or why there is none.
 
+    ``extracted`` is the answer groundkit composed from the evidence's best sentences, with no
+    model, whenever ``answer`` is None and there was evidence (AI off, or a model's answer that
+    failed or was refused): never a model's words, and labelled so wherever it is shown.
+
     ``refused_reply`` is the model's reply when it was refused (secret shapes and the profile's
     key scrubbed), for `--show-reply` on a terminal only: it is in no JSON form and no repr, so
     that nothing which serialises or logs a report carries model text that failed the contract.
@@ -64,6 +68,7 @@ class AnswerReport:
     judge_error: GroundkitError | None = None
     quotes: QuoteMenu | None = None  # with constrained quotes: the spans offered and cut
     refused_reply: str | None = field(default=None, repr=False)
+    extracted: Answer | None = None
 
     def to_dict(self) -> dict[str, Any]:
         judge: dict[str, Any] | None = None
@@ -79,4 +84,5 @@ class AnswerReport:
             "answer": self.answer.to_dict() if self.answer else None,
             "judge": judge,
             "quotes": self.quotes.to_dict() if self.quotes else None,
+            "extracted": self.extracted.to_dict() if self.extracted else None,
         }

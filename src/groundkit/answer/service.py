@@ -8,6 +8,12 @@ Both hand their bundle to ``explain``, which asks once and passes the reply thro
 never worse off than with AI off. Retrieval errors (a bad query, a missing collection, a symbol
 not found or ambiguous) still raise, as they do for `grk search` and `grk trace`.
 
+Who writes the answer depends on the answerer and its quote mode: a model writes prose (``free``
+or ``constrained`` quotes), which must also pass the gate on useless prose (``answer.gate``); a
+model picks sentences by number and groundkit writes them out (``pick``, ``answer.pick``); or no
+model runs and groundkit extracts the best sentences itself (``Extractive``). Whenever no
+answer is shown, the extracted one is (``AnswerReport.extracted``): it needs no model.
+
 A refused reply is kept on the report (scrubbed, in no JSON form) for `--show-reply`; one that
 the token limit cut off is refused as ``ai.reply_cut_off``, naming the limit, rather than by
 whichever rule the truncated text broke first. ``busy`` wraps every model call, so that a
@@ -16,31 +22,54 @@ caller can show that one is running (`grk answer` draws a spinner on a terminal)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from groundkit.answer.bundle import EvidenceBundle, build_bundle
-from groundkit.answer.chat import ChatModel, credentials, cut_off_at
+from groundkit.answer.chat import credentials, cut_off_at
 from groundkit.answer.code import CodeScope, matching_edges, symbol_edges
-from groundkit.answer.contract import ANSWER_SCHEMA, MIN_QUOTE_CHARS, validate_answer
+from groundkit.answer.contract import (
+    ANSWER_SCHEMA,
+    MIN_QUOTE_CHARS,
+    Answer,
+    Composed,
+    QuoteRules,
+    validate_answer,
+)
 from groundkit.answer.evidence import Origins
+from groundkit.answer.extract import Sentence, candidates, closeness, rank
+from groundkit.answer.gate import Near, check_helpful
 from groundkit.answer.judge import judge_answer
+from groundkit.answer.pick import PICK_SYSTEM, pick_menu
 from groundkit.answer.prompts import answer_user, system_for
+from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.rewrite import rewrite_query
 from groundkit.answer.scrub import Scrubber
 from groundkit.answer.spans import QuoteMenu, constrained_schema
+from groundkit.answer.states import (
+    cap_too_small,
+    cut_off,
+    degraded,
+    state_for,
+    status_of,
+    warned,
+    with_state,
+)
 from groundkit.config import QuoteMode
-from groundkit.errors import AIError, ConfigError, ErrorCode, GroundkitError
+from groundkit.errors import ErrorCode, GroundkitError
 from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.codemap.api import CodeMap
     from groundkit.collection import Collection
+    from groundkit.embed.base import Embedder
 
 __all__ = [
     "Busy",
+    "EmbedderSource",
     "QuoteMode",
     "answer_question",
     "ask_code",
@@ -51,24 +80,27 @@ __all__ = [
 
 # Wraps each model call, given what the model is doing ("answering", "judging"...).
 Busy = Callable[[str], AbstractContextManager[object]]
+# The collection's embedder, loaded only when a sentence ranking asks for it (None: it has none).
+EmbedderSource = Callable[[], "Embedder | None"]
+# A model's refusal that keeps its reply for --show-reply: it came back, and was judged.
+_JUDGED = (ErrorCode.AI_INVALID_OUTPUT, ErrorCode.AI_UNHELPFUL)
 
 
-def state_for(error: GroundkitError) -> AIState:
-    """The degraded state a failure to build or call a model leads to (``OUTCOMES``: by default
-    unavailable, as for credentials, keychain, missing packages, redaction, config)."""
-    return AIState(error.outcome.answer_state or AIState.UNAVAILABLE)
-
-
-def quote_mode(chat: ChatModel, configured: QuoteMode | None) -> QuoteMode:
-    """The profile's ``quotes`` setting, else constrained for a local model, free otherwise
-    (hosted structured-output APIs cap enum sizes: docs/answer.md)."""
-    return configured or ("constrained" if chat.local else "free")
+def quote_mode(chat: Answerer, configured: QuoteMode | None) -> QuoteMode:
+    """The profile's ``quotes`` setting, else: pick for an in-process llama.cpp model (a small
+    one: it chooses well and writes badly, docs/answer.md), constrained for another local model,
+    free otherwise (hosted structured-output APIs cap enum sizes)."""
+    if configured is not None:
+        return configured
+    if chat.provider == "llamacpp":
+        return "pick"
+    return "constrained" if chat.local else "free"
 
 
 def answer_question(
     collection: Collection,
     question: str,
-    chat: ChatModel | AIStatus,
+    chat: Answerer | AIStatus,
     *,
     profile: str | None = None,
     top_k: int | None = None,
@@ -83,23 +115,26 @@ def answer_question(
 ) -> AnswerReport:
     """Answer ``question`` from ``collection``, or explain why only the evidence is shown.
 
-    ``chat`` is the model to ask, or the ``AIStatus`` that says why there is none (the caller
-    found AI disabled or a credential missing); then no model is called at all. ``quotes`` is
-    the profile's setting (None: by the model's locality, see ``quote_mode``). With ``code``,
+    ``chat`` is the model to ask (or ``Extractive``, no model), or the ``AIStatus`` that says
+    why there is none (the caller found AI disabled or a credential missing); then no model is
+    called at all. ``quotes`` is the profile's setting (None: see ``quote_mode``). With ``code``,
     the ``code_top_k`` edges of that map that best match the query follow the passages in the
     same bundle (`grk answer --with-code`). ``busy`` wraps each model call (see ``explain``).
     """
-    cap = _cap(max_bundle_bytes or collection.settings.answer.max_bundle_bytes, chat)
-    status = chat if isinstance(chat, AIStatus) else _status(chat, profile, AIState.ANSWERED)
-    scrub = _scrubber(chat)
+    cap, capped_by = _cap(
+        max_bundle_bytes or collection.settings.answer.max_bundle_bytes, chat, quotes
+    )
+    status = chat if isinstance(chat, AIStatus) else _status(chat, profile)
     query, rewritten = question, None
-    if rewrite and not isinstance(chat, AIStatus):
+    if rewrite and isinstance(chat, Extractive):
+        status = warned(status, "--rewrite needs a model: the question was searched as asked")
+    elif rewrite and not isinstance(chat, AIStatus | Extractive):
         try:
             with _busy(busy, "rewriting the question"):
-                rewritten = scrub(rewrite_query(chat, question))
+                rewritten = _scrubber(chat)(rewrite_query(chat, question))
             query = rewritten
         except GroundkitError as exc:  # reported, never replaced by the original silently
-            status = _degraded(status, exc)
+            status = degraded(status, exc)
     hits = collection.search(query, top_k=top_k, mode=mode)
     edges = matching_edges(code, query, top_k=code_top_k) if code is not None else []
     bundle = build_bundle(
@@ -107,6 +142,7 @@ def answer_question(
         collection=collection.name,
         query=query,
         max_bytes=cap,
+        capped_by=capped_by,
         edges=edges,
         code_map=code.name if code is not None else None,
         code_scope="search" if code is not None else None,
@@ -122,6 +158,7 @@ def answer_question(
         quotes=quotes,
         min_quote_chars=collection.settings.answer.min_quote_chars,
         busy=busy,
+        embedder=collection.embedder,
     )
 
 
@@ -129,7 +166,7 @@ def ask_code(
     codemap: CodeMap,
     symbol: str,
     question: str,
-    chat: ChatModel | AIStatus,
+    chat: Answerer | AIStatus,
     *,
     scope: CodeScope = "both",
     depth: int = 2,
@@ -147,20 +184,21 @@ def ask_code(
     evidence; everything else is as for ``answer_question``, through the same gate.
     """
     settings = codemap.settings.answer
-    cap = _cap(max_bundle_bytes or settings.max_bundle_bytes, chat)
+    cap, capped_by = _cap(max_bundle_bytes or settings.max_bundle_bytes, chat, quotes)
     name, found = symbol_edges(codemap, symbol, scope=scope, depth=depth)
     bundle = build_bundle(
         (),
         collection=None,
         query=question,
         max_bytes=cap,
+        capped_by=capped_by,
         edges=found[: max(top_k, 0)],
         code_map=codemap.name,
         symbol=name,
         code_scope=scope,
         code_found=len(found),
     )
-    status = chat if isinstance(chat, AIStatus) else _status(chat, profile, AIState.ANSWERED)
+    status = chat if isinstance(chat, AIStatus) else _status(chat, profile)
     return explain(
         bundle,
         chat,
@@ -176,7 +214,7 @@ def ask_code(
 
 def explain(
     bundle: EvidenceBundle,
-    chat: ChatModel | AIStatus,
+    chat: Answerer | AIStatus,
     origins: Origins,
     *,
     question: str,
@@ -186,41 +224,51 @@ def explain(
     quotes: QuoteMode | None = None,
     min_quote_chars: int = MIN_QUOTE_CHARS,
     busy: Busy | None = None,
+    embedder: EmbedderSource | None = None,
 ) -> AnswerReport:
     """The one path from a bundle to a report, whatever kind of evidence it holds: ask once
-    under the (constrained) schema, validate, judge; on any failure the evidence and why.
+    (for prose, under the constrained schema; for a pick, over numbered sentences), validate,
+    judge; on any failure the evidence, why, and the extracted answer.
 
     ``busy(doing)`` is entered around each model call (and only around them), for a caller
-    that shows progress; it must not print on standard output."""
+    that shows progress; it must not print on standard output. ``embedder`` gives the
+    collection's embedder to the sentence ranking (None: BM25 alone)."""
+    done = _Done(question, rewritten, bundle, origins, min_quote_chars, embedder)
     if isinstance(chat, AIStatus) or status.state != AIState.ANSWERED:
-        return AnswerReport(question, rewritten, bundle, status)
+        return done.without(status)
     if not bundle.items and bundle.truncated:  # evidence was found; none fits the cap
-        cap_error = _cap_too_small(bundle.max_bytes)
-        return AnswerReport(question, rewritten, bundle, _degraded(status, cap_error))
+        too_small = cap_too_small(bundle.max_bytes, bundle.capped_by, status.profile)
+        return done.without(degraded(status, too_small))
     if not bundle.items:
-        return AnswerReport(question, rewritten, bundle, _with(status, AIState.NO_EVIDENCE))
+        return done.without(with_state(status, AIState.NO_EVIDENCE))
+    if isinstance(chat, Extractive):
+        return AnswerReport(question, rewritten, bundle, status, done.extract(chat))
+    mode = quote_mode(chat, quotes)
     scrub = _scrubber(chat)
-    schema, menu = _schema(bundle, quote_mode(chat, quotes), min_quote_chars)
+    menu: QuoteMenu | None = None
     raw: str | None = None
     try:
-        user = answer_user(question, bundle)
-        with _busy(busy, "answering"):
-            raw = chat.complete(system_for(bundle), user, response_schema=schema)
-        answer = validate_answer(
-            raw, bundle, origins, question=question, min_quote_chars=min_quote_chars, scrub=scrub
-        )
+        if mode == "pick":
+            offered = pick_menu(done.ranked())
+            with _busy(busy, "choosing sentences"):
+                raw = chat.complete(
+                    PICK_SYSTEM, offered.user(question), response_schema=offered.schema()
+                )
+            answer = done.validate(offered.compose(raw), "picked", scrub)
+        else:
+            schema, menu = _schema(bundle, mode, min_quote_chars)
+            with _busy(busy, "answering"):
+                raw = chat.complete(
+                    system_for(bundle), answer_user(question, bundle), response_schema=schema
+                )
+            answer = done.validate(raw, "prose", scrub)
+            check_helpful(answer, bundle, question, bundle.query, near=done.near())
     except GroundkitError as exc:
-        refused = raw is not None and exc.code == ErrorCode.AI_INVALID_OUTPUT
+        refused = raw is not None and exc.code in _JUDGED
         limit = cut_off_at(chat) if refused else None
-        error = _cut_off(status, limit) if limit is not None else exc
-        return AnswerReport(
-            question,
-            rewritten,
-            bundle,
-            _degraded(status, error),
-            quotes=menu,
-            refused_reply=scrub(raw) if refused and raw is not None else None,
-        )
+        error = cut_off(status, limit) if limit is not None else exc
+        reply = scrub(raw) if refused and raw is not None else None
+        return done.without(degraded(status, error), quotes=menu, refused_reply=reply)
     verdict = judge_error = None
     if judge and answer.items:
         try:
@@ -233,28 +281,86 @@ def explain(
     )
 
 
+class _Done:
+    """What a report is made of, for one question and bundle: the sentences ranked (once),
+    a reply validated, and a report without a model's answer (with the extracted one)."""
+
+    def __init__(
+        self,
+        question: str,
+        rewritten: str | None,
+        bundle: EvidenceBundle,
+        origins: Origins,
+        min_quote_chars: int,
+        embedder: EmbedderSource | None,
+    ) -> None:
+        self.question, self.rewritten, self.bundle = question, rewritten, bundle
+        self.origins, self.min_quote_chars, self.embedder = origins, min_quote_chars, embedder
+        self._ranked: list[Sentence] | None = None
+
+    def ranked(self) -> list[Sentence]:
+        if self._ranked is None:
+            rules = QuoteRules.of(self.min_quote_chars, self.question, self.bundle.query)
+            self._ranked = rank(self.question, candidates(self.bundle, rules), self._embedder())
+        return self._ranked
+
+    def validate(self, raw: str, composed: Composed, scrub: Scrubber | None = None) -> Answer:
+        return validate_answer(
+            raw,
+            self.bundle,
+            self.origins,
+            question=self.question,
+            min_quote_chars=self.min_quote_chars,
+            scrub=scrub,
+            composed=composed,
+        )
+
+    def near(self) -> Near | None:
+        """Texts scored against the question by the collection's embedder (for the gate)."""
+        embedder = self._embedder()
+        return None if embedder is None else functools.partial(closeness, embedder, self.question)
+
+    def extract(self, extractive: Extractive) -> Answer:
+        return self.validate(extractive.compose_ranked(self.ranked()), "extracted")
+
+    def without(self, status: AIStatus, **more: Any) -> AnswerReport:
+        """A report with no model's answer: the evidence, why, and the extracted answer."""
+        extracted = None
+        if self.bundle.items:
+            try:
+                extracted = self.extract(Extractive())
+            except GroundkitError:  # a source changed since it was retrieved: evidence only
+                extracted = None
+        return AnswerReport(
+            self.question, self.rewritten, self.bundle, status, extracted=extracted, **more
+        )
+
+    def _embedder(self) -> Embedder | None:
+        if self.embedder is None:
+            return None
+        try:
+            return self.embedder()
+        except GroundkitError:  # the embedder's package is missing, say: rank by BM25 alone
+            return None
+
+
 def _busy(busy: Busy | None, doing: str) -> AbstractContextManager[object]:
     return busy(doing) if busy is not None else nullcontext()
 
 
-def _cut_off(status: AIStatus, limit: int) -> AIError:
-    where = f"[profiles.{status.profile}]" if status.profile else "the profile"
-    return AIError(
-        ErrorCode.AI_REPLY_CUT_OFF,
-        f"the model's answer was refused: the reply was cut off at max_tokens={limit} before"
-        " it was complete",
-        hint=f"raise max_tokens in {where} in grk.toml, or send less evidence (--top-k)",
-    )
-
-
-def _cap(cap: int, chat: ChatModel | AIStatus) -> int:
-    """The bundle cap, and no more than an in-process model's context can hold beside its
-    reply (evidence beyond it would fail the call)."""
+def _cap(cap: int, chat: Answerer | AIStatus, quotes: QuoteMode | None) -> tuple[int, str]:
+    """The bundle cap and the setting that sets it: no more than an in-process model's context
+    holds beside its reply (evidence beyond it would fail the call). A model that only picks
+    is sent a few sentences, not the bundle, so its context does not cap the evidence."""
     budget = getattr(chat, "prompt_budget_bytes", None)
-    return min(cap, budget) if isinstance(budget, int) and budget > 0 else cap
+    if isinstance(chat, AIStatus | Extractive) or quote_mode(chat, quotes) == "pick":
+        return cap, "answer.max_bundle_bytes"
+    if isinstance(budget, int) and 0 < budget < cap:
+        return budget, "n_ctx"
+    return cap, "answer.max_bundle_bytes"
 
 
-def _scrubber(chat: ChatModel | AIStatus) -> Scrubber:
+def _scrubber(chat: Answerer | AIStatus) -> Scrubber:
     return Scrubber(() if isinstance(chat, AIStatus) else credentials(chat))
 
 
@@ -266,25 +372,5 @@ def _schema(
     return ANSWER_SCHEMA, None
 
 
-def _status(chat: ChatModel, profile: str | None, state: AIState) -> AIStatus:
-    return AIStatus(state, profile, chat.provider, chat.model_name)
-
-
-def _with(status: AIStatus, state: AIState) -> AIStatus:
-    return AIStatus(
-        state, status.profile, status.provider, status.model, status.error, status.warning
-    )
-
-
-def _degraded(status: AIStatus, error: GroundkitError) -> AIStatus:
-    return AIStatus(
-        state_for(error), status.profile, status.provider, status.model, error, status.warning
-    )
-
-
-def _cap_too_small(cap: int) -> ConfigError:
-    return ConfigError(
-        ErrorCode.CONFIG_INVALID,
-        f"no retrieved passage fits answer.max_bundle_bytes ({cap})",
-        hint="raise answer.max_bundle_bytes in grk.toml, or use grk search to read the passages",
-    )
+def _status(chat: Answerer, profile: str | None) -> AIStatus:
+    return status_of(chat.provider, chat.model_name, profile, AIState.ANSWERED)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from groundkit.answer.access import AIEnvironment, AIScope, enabled_profile, resolve_chat
-from groundkit.answer.chat import ChatModel
 from groundkit.answer.code import CodeScope
+from groundkit.answer.providers.extractive import Answerer
 from groundkit.answer.report import AIStatus, AnswerReport
 from groundkit.answer.service import Busy, QuoteMode, answer_question, ask_code
 from groundkit.config import Settings
@@ -28,14 +28,14 @@ if TYPE_CHECKING:
 __all__ = ["BusyFor", "Session", "answer_from", "ask_about", "open_session"]
 
 # What shows that a model is working, made once the model is known (`grk answer`'s spinner).
-BusyFor = Callable[[ChatModel | AIStatus], Busy]
+BusyFor = Callable[[Answerer | AIStatus], Busy]
 
 
 @dataclass(frozen=True, slots=True)
 class Session:
     """The model a question may use (or why there is none), the profile chosen, its quotes."""
 
-    chat: ChatModel | AIStatus
+    chat: Answerer | AIStatus
     profile: str | None
     quotes: QuoteMode | None
 

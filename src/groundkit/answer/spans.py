@@ -30,6 +30,8 @@ __all__ = [
     "constrained_schema",
     "cut_spans",
     "hosted_strict_problems",
+    "sentence_offsets",
+    "span_offsets",
 ]
 
 MAX_SPANS_PER_ITEM = 40
@@ -42,6 +44,16 @@ MAX_TEXT_CHARS = 200
 # A sentence ends at . ! or ? followed by space; a line break ends a span too (lists, headings).
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 _CLAUSE_END = re.compile(r"(?<=[,;:])\s+|\s+(?=\u2014|--)")
+# Within a paragraph, a sentence ends at . ! or ? followed by space, a line break does not.
+_PROSE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+# A line that starts a block of its own: a heading, a list item, a quote; a heading never runs
+# on into the next line.
+_BLOCK = re.compile(r"[ \t]*(?:#{1,6}\s|[-*+\u2022]\s|\d+[.)]\s|>)")
+_HEADING_LINE = re.compile(r"[ \t]*#{1,6}\s")
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
+_ROW = re.compile(r"[ \t]*\|")
+_LINE_END = re.compile(r"\n")
+MAX_SENTENCE_CHARS = 400  # a reader takes a long sentence whole; longer ones go by clauses
 _WORD = re.compile(r"\w", re.UNICODE)
 
 
@@ -77,35 +89,111 @@ def cut_spans(text: str, *, min_chars: int) -> list[str]:
     """
     out: list[str] = []
     seen: set[str] = set()
-    for sentence in _pieces(text, _SENTENCE_END):
-        parts = [sentence] if len(sentence) <= MAX_SPAN_CHARS else _clauses(sentence)
-        for part in parts:
-            if len(part) >= min_chars and _WORD.search(part) and part not in seen:
-                seen.add(part)
-                out.append(part)
+    for start, end in span_offsets(text, min_chars=min_chars):
+        part = text[start:end]
+        if part not in seen:
+            seen.add(part)
+            out.append(part)
     return out
 
 
-def _pieces(text: str, boundary: re.Pattern[str]) -> list[str]:
-    pieces, at = [], 0
-    for m in boundary.finditer(text):
-        pieces.append(text[at : m.start()].strip())
+def span_offsets(text: str, *, min_chars: int) -> list[tuple[int, int]]:
+    """``[start, end)`` of each span ``cut_spans`` gives, in reading order (repeats included):
+    ``text[start:end]`` is the span, so a sentence is cited at the offsets it came from."""
+    out: list[tuple[int, int]] = []
+    for start, end in _pieces(text, 0, len(text), _SENTENCE_END):
+        parts = [(start, end)] if end - start <= MAX_SPAN_CHARS else _clauses(text, start, end)
+        for a, b in parts:
+            if b - a >= min_chars and _WORD.search(text, a, b):
+                out.append((a, b))
+    return out
+
+
+def sentence_offsets(text: str, *, min_chars: int) -> list[tuple[int, int]]:
+    """``[start, end)`` of each sentence of ``text``, in reading order, as a reader sees them:
+    a hard-wrapped paragraph's lines run on (a line break ends no sentence), while a blank line,
+    a heading or a list item starts a new one; a table is one unit (a row means little without
+    its header) unless it is longer than a sentence may be, and each line of a fenced code
+    block stands alone. Sentences longer than ``MAX_SENTENCE_CHARS`` are cut into clauses;
+    those shorter than ``min_chars`` or without a letter or digit are dropped."""
+    out: list[tuple[int, int]] = []
+    for begin, stop, kind in _paragraphs(text):
+        if kind == "prose":
+            pieces = _pieces(text, begin, stop, _PROSE_END)
+        elif kind == "table" and stop - begin > MAX_SENTENCE_CHARS:
+            pieces = _pieces(text, begin, stop, _LINE_END)
+        else:
+            pieces = [(begin, stop)]
+        for start, end in pieces:
+            whole = end - start <= MAX_SENTENCE_CHARS
+            for a, b in [(start, end)] if whole else _clauses(text, start, end):
+                if b - a >= min_chars and _WORD.search(text, a, b):
+                    out.append((a, b))
+    return out
+
+
+def _paragraphs(text: str) -> list[tuple[int, int, str]]:
+    """Paragraphs as ``(start, end, kind)``: ``prose``, a ``table`` (its rows together), or
+    ``code`` (a fenced block's lines, one by one)."""
+    out: list[list[Any]] = []
+    at, joins, fenced = 0, False, False
+    for line in text.splitlines(keepends=True):
+        start, end = at, at + len(line.rstrip("\r\n"))
+        at += len(line)
+        fence = bool(_FENCE.match(line))
+        if fence or fenced:
+            fenced = fenced != fence  # a fence opens or closes a block; it is no sentence
+            if not fence and line.strip():
+                out.append([start, end, "code"])
+            joins = False
+        elif _ROW.match(line):
+            if out and out[-1][2] == "table" and joins:
+                out[-1][1] = end
+            else:
+                out.append([start, end, "table"])
+            joins = True
+        elif not line.strip():
+            joins = False
+        elif joins and out[-1][2] == "prose" and not _BLOCK.match(line):
+            out[-1][1] = end
+        else:
+            out.append([start, end, "prose"])
+            joins = not _HEADING_LINE.match(line)
+    return [(*_trim(text, a, b), kind) for a, b, kind in out]
+
+
+def _pieces(text: str, begin: int, stop: int, boundary: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The pieces of ``text[begin:stop]`` between matches of ``boundary``, trimmed of
+    whitespace, as offsets into ``text``."""
+    pieces, at = [], begin
+    for m in boundary.finditer(text, begin, stop):
+        pieces.append(_trim(text, at, m.start()))
         at = m.end()
-    pieces.append(text[at:].strip())
-    return [p for p in pieces if p]
+    pieces.append(_trim(text, at, stop))
+    return [(a, b) for a, b in pieces if b > a]
 
 
-def _clauses(sentence: str) -> list[str]:
-    out: list[str] = []
-    for clause in _pieces(sentence, _CLAUSE_END):
-        rest = clause
-        while len(rest) > MAX_SPAN_CHARS:
-            cut = rest.rfind(" ", 0, MAX_SPAN_CHARS)
-            cut = cut if cut > 0 else MAX_SPAN_CHARS
-            out.append(rest[:cut].strip())
-            rest = rest[cut:].strip()
-        if rest:
-            out.append(rest)
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _clauses(text: str, begin: int, stop: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for clause in _pieces(text, begin, stop, _CLAUSE_END):
+        start, end = clause
+        while end - start > MAX_SPAN_CHARS:
+            cut = text.rfind(" ", start, start + MAX_SPAN_CHARS)
+            cut = cut if cut > start else start + MAX_SPAN_CHARS
+            a, b = _trim(text, start, cut)
+            if b > a:
+                out.append((a, b))
+            start, end = _trim(text, cut, end)
+        if end > start:
+            out.append((start, end))
     return out
 
 

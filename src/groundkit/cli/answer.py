@@ -15,7 +15,7 @@ from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.answer.access import AIEnvironment
-    from groundkit.answer.chat import ChatModel
+    from groundkit.answer.providers.extractive import Answerer
     from groundkit.answer.service import QuoteMode
 
 __all__ = [
@@ -86,7 +86,7 @@ def answer_command(obj: Context, show_reply: bool, as_json: bool, **asked: Any) 
     render_report(report, as_json=as_json, show_reply=show_reply)
 
 
-def profile_chat(obj: Context, profile: str) -> ChatModel:
+def profile_chat(obj: Context, profile: str) -> Answerer:
     """PROFILE's model, built as `grk answer` builds it (key, endpoint rules, redaction), for
     the eval commands, whose corpora are their own (no collection opt-in is involved)."""
     from groundkit.answer.providers import build_chat

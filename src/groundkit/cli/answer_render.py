@@ -18,7 +18,8 @@ import click
 
 if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
-    from groundkit.answer.contract import Cited
+    from groundkit.answer.contract import Answer, Cited
+    from groundkit.answer.passages import CitedQuote
     from groundkit.answer.report import AnswerReport
 
 __all__ = ["highlight", "render_report", "report_options", "shown_reply"]
@@ -63,7 +64,9 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
         click.echo(f"question: {report.query}")
         click.echo(f"searched: {report.rewritten_query}")
         click.echo("")
-    if report.answer is not None:
+    if report.answer is not None and report.answer.composed != "prose":
+        _sentences(report.answer, _chosen_by(report))
+    elif report.answer is not None:
         if report.answer.abstained:
             click.echo("The sources do not answer this.")
         for item in report.answer.items:
@@ -74,6 +77,9 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
         for c in report.answer.citations:
             _citation(c)
     else:
+        if report.extracted is not None:
+            _sentences(report.extracted, _chosen_by(report))
+            click.echo("")
         reason = ai.error.message if ai.error else "nothing was retrieved"
         click.echo(f"no explanation ({ai.state}): {reason}")
         if ai.error and ai.error.hint:
@@ -101,6 +107,44 @@ def _refused_reply(raw: str) -> None:
     click.echo("-----")
 
 
+def _chosen_by(report: AnswerReport) -> str:
+    answer = report.answer
+    if answer is not None and answer.composed == "picked":
+        return f"sentences of the evidence chosen by {report.ai.model} (its choice, their words)"
+    return "extracted from the evidence, no model: the sentences that best match the question"
+
+
+def _sentences(answer: Answer, heading: str) -> None:
+    """Sentences of the evidence as an answer, each under its ``path:line``: a file's
+    sentences follow one another under one heading, in reading order."""
+    click.echo(f"{heading}:")
+    if answer.abstained:
+        click.echo("  none of the sentences answers this.")
+    from groundkit.answer.edges import CitedEdge
+
+    last = None
+    for c in answer.citations:
+        if isinstance(c, CitedEdge):
+            path, line, text = c.edge.location.path, str(c.edge.location.line), c.edge.evidence
+        else:
+            path, line, text = c.source_name, _lines(c), c.cited_text
+        if path != last:
+            click.echo(f"  {path}")
+            last = path
+        click.echo(f"    {line:>5}  {_one_line(text, 400)}")
+
+
+def _lines(c: CitedQuote) -> str:
+    if c.line is None:
+        return ""
+    return f"{c.line}" if c.end_line in (None, c.line) else f"{c.line}-{c.end_line}"
+
+
+def _place(c: CitedQuote) -> str:
+    """``path:line`` (``path:line-end``), as `grk search` cites a passage."""
+    return f"{c.source_name}:{_lines(c)}" if c.line is not None else c.source_name
+
+
 def _citation(c: Cited) -> None:
     from groundkit.answer.edges import CitedEdge  # rendering only: `grk --help` stays light
 
@@ -113,7 +157,7 @@ def _citation(c: Cited) -> None:
         click.echo(f"      {e.source.qualname} -> {e.target.qualname}")
         click.echo(f"      {highlight(e.evidence, c.start, c.end)}")
         return
-    click.echo(f"  [{c.marker}] {c.source_name}  [{c.chunk_id} {c.start}:{c.end}]")
+    click.echo(f"  [{c.marker}] {_place(c)}  [{c.chunk_id}]")
     click.echo(f'      "{c.cited_text}"')
 
 
@@ -133,14 +177,12 @@ def _evidence(report: AnswerReport) -> None:
             )
             click.echo(f"     {item.text}")
             continue
-        click.echo(f"  {item.number}. {item.source}  [{item.chunk_id} {item.start}:{item.end}]")
+        where = item.source if item.line is None else f"{item.source}:{item.line}"
+        click.echo(f"  {item.number}. {where}  [{item.chunk_id}]")
         click.echo(f"     {_one_line(item.text)}")
     if bundle.truncated:
         what = "edges" if bundle.symbol else ("items" if bundle.code_map else "passages")
-        click.echo(
-            f"  ({bundle.omitted} more {what} left out: answer.max_bundle_bytes"
-            f" = {bundle.max_bytes})"
-        )
+        click.echo(f"  ({bundle.omitted} more {what} left out: {_cap(report)})")
     beyond = (bundle.code_found or 0) - len(bundle.items) - bundle.omitted
     if bundle.symbol is not None and beyond > 0:
         click.echo(f"  ({beyond} more edges beyond --top-k were not sent)")
@@ -149,6 +191,18 @@ def _evidence(report: AnswerReport) -> None:
             f"  ({report.quotes.omitted} quotable spans left out of the constrained schema:"
             " its size limits, docs/answer.md)"
         )
+
+
+def _cap(report: AnswerReport) -> str:
+    """The setting that capped the evidence, as a person would change it."""
+    bundle = report.bundle
+    if bundle.capped_by == "n_ctx":
+        where = f"[profiles.{report.ai.profile}]" if report.ai.profile else "the profile"
+        return (
+            f"the model's context holds {bundle.max_bytes} bytes of evidence beside its reply:"
+            f" n_ctx and max_tokens in {where}"
+        )
+    return f"answer.max_bundle_bytes = {bundle.max_bytes}"
 
 
 def _evidence_head(bundle: EvidenceBundle) -> str:

@@ -278,7 +278,7 @@ def echo_command(obj: Context, profile: str, rounds: int, as_json: bool) -> None
     "--quotes",
     default="free,constrained",
     show_default=True,
-    help="Quote modes to measure, comma-separated.",
+    help="Quote modes to measure, comma-separated: free, constrained, pick.",
 )
 @click.option(
     "--top-k", type=click.IntRange(1, 50), default=3, show_default=True, help="Passages per answer."
@@ -313,8 +313,8 @@ def answers_command(
     if golden_dir and beir_dir:
         raise UsageError(ErrorCode.USAGE, "give --golden or --beir, not both")
     modes = [m.strip() for m in quotes.split(",") if m.strip()]
-    if not modes or any(m not in ("free", "constrained") for m in modes):
-        raise UsageError(ErrorCode.USAGE, "--quotes takes free, constrained or both")
+    if not modes or any(m not in ("free", "constrained", "pick") for m in modes):
+        raise UsageError(ErrorCode.USAGE, "--quotes takes free, constrained and/or pick")
     status = answer_eval_command(
         obj,
         profiles,

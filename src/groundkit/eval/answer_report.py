@@ -89,6 +89,8 @@ def _rates(rows: list[AnswerOutcome]) -> Rates:
         ),
         items_all_relevant=sum(r.items_all_relevant for r in answered) / items if items else None,
         relevant_in_evidence=_share([r.relevant_in_evidence for r in rows]),
+        contains_answer=_share([r.contains_answer for r in rows]),
+        shown_contains_answer=_share([r.shown_contains_answer for r in rows]),
     )
 
 
@@ -224,6 +226,8 @@ def summary_rows(report: AnswerEvalReport) -> list[list[str]]:
                 _num(s.median_seconds, 1),
                 _num(s.median_tokens_per_second, 1),
                 str(s.cut_off),
+                _num(s.rates.contains_answer),
+                _num(s.rates.shown_contains_answer),
             ]
         )
     return rows
@@ -242,6 +246,8 @@ SUMMARY_HEAD = [
     "median s",
     "tokens/s",
     "cut off",
+    "contains answer",
+    "shown contains answer",
 ]
 
 

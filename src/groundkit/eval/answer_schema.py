@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from groundkit.answer.service import QuoteMode
-from groundkit.eval.answers import AnswerOutcome
+from groundkit.eval.answers import AnswerOutcome, SystemMode
 from groundkit.eval.record import Record
 
 __all__ = [
@@ -63,6 +62,10 @@ class Rates(Record, frozen=True):
     cites_relevant_of_answered: float | None  # None: nothing answered
     items_all_relevant: float | None  # share of answered items citing relevant documents only
     relevant_in_evidence: float | None  # None: no question had anything relevant
+    # Of the questions with labels: the answer's cited text holds one (answered only), and what
+    # a reader is shown (the answer, else the extracted one) does.
+    contains_answer: float | None = None
+    shown_contains_answer: float | None = None
 
 
 class OutcomeCounts(Record, frozen=True):
@@ -81,7 +84,7 @@ class SystemSummary(Record, frozen=True):
 
     provider: str
     model: str
-    quotes: QuoteMode
+    quotes: SystemMode
     load_seconds: float | None
     questions: int
     counts: OutcomeCounts

@@ -7,19 +7,27 @@ runs it (retrieve, bundle, one call, ``validate_answer``), and the outcome is on
 relevant document (by the dataset's judgments) and which share of its items quote relevant
 documents only. Both quote modes of one question are asked back to back, so a local model's
 prompt cache serves the second.
+
+Usefulness, beside validity: given ``labels`` (for each question, strings a reader needs, such
+as ``benchmarks/labels/golden.json``), an answer *contains the answer* when its cited text holds
+one of them; *shown* counts what a reader gets above the evidence: the answer, or when there is
+none (refused, failed), the extracted one. The extractive answerer (``Extractive``) is one
+system of its own (mode ``extracted``), whatever the quote modes asked.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from groundkit.answer.chat import ChatModel
-from groundkit.answer.contract import Cited, CitedQuote
+import msgspec
+
+from groundkit.answer.contract import Answer, Cited, CitedEdge, CitedQuote
+from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AnswerReport
 from groundkit.answer.service import QuoteMode, answer_question
 from groundkit.collection import open_collection
@@ -32,8 +40,11 @@ __all__ = [
     "OUTCOMES",
     "AnswerOutcome",
     "AnswerRun",
+    "Labels",
     "Outcome",
     "SystemInfo",
+    "SystemMode",
+    "contains_answer",
     "outcome_of",
     "refusal_rule",
     "run_answer_eval",
@@ -49,6 +60,8 @@ OUTCOMES: tuple[Outcome, ...] = (
     "unavailable",
 )
 _NUMBERS = re.compile(r"\d+")
+SystemMode = QuoteMode | Literal["extracted"]
+Labels = Mapping[str, Sequence[str] | None]  # per question id; None: it has no answer
 
 
 class AnswerOutcome(Record, frozen=True):
@@ -70,6 +83,8 @@ class AnswerOutcome(Record, frozen=True):
     prompt_tokens: int | None
     enum_bytes: int | None  # constrained: span text in the schema
     spans_omitted: int | None
+    contains_answer: bool | None = None  # a cited text holds a label; None: none to hold
+    shown_contains_answer: bool | None = None  # the same for the answer or, else, the extract
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +93,7 @@ class SystemInfo:
 
     provider: str
     model: str
-    quotes: QuoteMode
+    quotes: SystemMode
     load_seconds: float | None  # what loading the model cost (an in-process model only)
 
 
@@ -116,21 +131,25 @@ def run_answer_eval(
     dataset: Dataset,
     settings: Settings,
     work_dir: Path,
-    chats: Sequence[tuple[str, ChatModel]],
+    chats: Sequence[tuple[str, Answerer]],
     *,
     quotes: Sequence[QuoteMode] = ("free", "constrained"),
     limit: int | None = None,
     top_k: int = 3,
     on_answer: Callable[[AnswerOutcome], None] | None = None,
+    on_report: Callable[[AnswerOutcome, AnswerReport, Answerer], None] | None = None,
+    labels: Labels | None = None,
+    dense: bool = False,
 ) -> AnswerRun:
-    """Ingest ``dataset`` (bm25 only) into ``work_dir`` and ask its first ``limit`` questions of
-    every ``(name, chat)`` in every quote mode."""
+    """Ingest ``dataset`` into ``work_dir`` (bm25 only; ``dense``: with the configured embedder
+    too, and hybrid retrieval) and ask its first ``limit`` questions of every ``(name, chat)``
+    in every quote mode."""
     settings = settings.replace(index_dir=str(work_dir), collection="answers")
     asked = list(dataset.queries[:limit] if limit else dataset.queries)
     outcomes: list[AnswerOutcome] = []
     with open_collection(settings=settings, create=True) as collection:
         t0 = time.perf_counter()
-        ingest = collection.ingest(list(dataset.inputs), dense=False)
+        ingest = collection.ingest(list(dataset.inputs), dense=dense)
         ingest_s = time.perf_counter() - t0
         if ingest.skipped:
             raise UsageError(
@@ -147,13 +166,18 @@ def run_answer_eval(
             for d in collection.documents()
         }
         for query in asked:
+            wanted = (labels or {}).get(query.id)
             for name, chat in chats:
-                for mode in quotes:
+                for mode in _modes(chat, quotes):
                     t1 = time.perf_counter()
-                    report = answer_question(collection, query.text, chat, top_k=top_k, quotes=mode)
+                    asks = None if mode == "extracted" else mode
+                    report = answer_question(collection, query.text, chat, top_k=top_k, quotes=asks)
                     seconds = time.perf_counter() - t1
                     got = _score(query.id, f"{name}/{mode}", report, seconds, chat, relevant, keys)
+                    got = _useful(got, report, wanted)
                     outcomes.append(got)
+                    if on_report:
+                        on_report(got, report, chat)
                     if on_answer:
                         on_answer(got)
     systems = {  # after the questions: an in-process model has paid for loading by now
@@ -161,9 +185,43 @@ def run_answer_eval(
             chat.provider, chat.model_name, mode, _seconds(getattr(chat, "load_seconds", None))
         )
         for name, chat in chats
-        for mode in quotes
+        for mode in _modes(chat, quotes)
     }
     return AnswerRun(dataset, systems, outcomes, top_k, round(ingest_s, 3), [q.id for q in asked])
+
+
+def contains_answer(answer: Answer | None, wanted: Sequence[str] | None) -> bool | None:
+    """Whether a cited text of ``answer`` holds one of ``wanted`` (case and runs of whitespace
+    folded; an edge counts with its whole evidence line). None: nothing is wanted."""
+    if wanted is None:
+        return None
+    if answer is None:
+        return False
+    cited = [
+        _fold(c.edge.evidence if isinstance(c, CitedEdge) else c.cited_text)
+        for c in answer.citations
+    ]
+    return any(_fold(w) in text for w in wanted for text in cited)
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _modes(chat: Answerer, quotes: Sequence[QuoteMode]) -> Sequence[SystemMode]:
+    return ("extracted",) if isinstance(chat, Extractive) else quotes
+
+
+def _useful(
+    got: AnswerOutcome, report: AnswerReport, wanted: Sequence[str] | None
+) -> AnswerOutcome:
+
+    shown = report.answer if report.answer is not None else report.extracted
+    return msgspec.structs.replace(
+        got,
+        contains_answer=contains_answer(report.answer, wanted),
+        shown_contains_answer=contains_answer(shown, wanted),
+    )
 
 
 def _score(
@@ -171,7 +229,7 @@ def _score(
     system: str,
     report: AnswerReport,
     seconds: float,
-    chat: ChatModel,
+    chat: Answerer,
     relevant: dict[str, set[str]],
     keys: dict[str, str],
 ) -> AnswerOutcome:

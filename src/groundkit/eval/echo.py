@@ -29,9 +29,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from groundkit.answer.chat import ChatModel
 from groundkit.answer.edges import CitedEdge
 from groundkit.answer.passages import CitedQuote
+from groundkit.answer.providers.extractive import Answerer
 from groundkit.answer.report import AIState, AnswerReport
 from groundkit.answer.service import answer_question, ask_code
 from groundkit.codemap.api import open_codemap
@@ -106,7 +106,7 @@ def make_rounds(count: int) -> list[Round]:
 
 
 def run_echo_check(
-    chat: ChatModel, *, workdir: Path, rounds: int = 3, code: bool = True
+    chat: Answerer, *, workdir: Path, rounds: int = 3, code: bool = True
 ) -> EchoReport:
     """Build the corpus in ``workdir`` (which should be empty and temporary) and ask each round
     two questions: the positive one, and the absent one carrying the canary. With ``code``, the
@@ -139,9 +139,7 @@ def run_echo_check(
     return EchoReport(chat.provider, chat.model_name, 2 * len(plan), **counts, code=code_counts)
 
 
-def _code_round(
-    chat: ChatModel, workdir: Path, plan: list[Round], settings: Settings
-) -> EchoCounts:
+def _code_round(chat: Answerer, workdir: Path, plan: list[Round], settings: Settings) -> EchoCounts:
     repo = workdir / "repo"
     repo.mkdir(parents=True, exist_ok=True)
     for r in plan:

@@ -3,6 +3,7 @@
 Each provider (``http`` is what the HTTP ones share) has one builder in ``PROVIDERS``, keyed by
 the name a profile gives (``[profiles.NAME] provider = ...``): endpoint rules, credential and
 transport are applied there; then ``build_chat`` wraps any model that is not local in redaction.
+A builder makes an ``Answerer``: a ``ChatModel``, or ``Extractive``, which runs no model.
 Nothing here falls back to another provider: a profile that cannot be built is an error.
 """
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from groundkit.answer.chat import ChatModel, Transport
 from groundkit.answer.credentials import KeyStore, read_key
+from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.providers.http import Endpoint, default_transport
 from groundkit.answer.providers.llamacpp import LlamaCppChat
 from groundkit.answer.providers.ollama import OLLAMA_URL, OllamaChat
@@ -27,7 +29,7 @@ from groundkit.config import ProfileConfig
 from groundkit.errors import ConfigError, ErrorCode
 from groundkit.secret import Secret
 
-__all__ = ["PROVIDERS", "Edges", "TransportFactory", "build_chat"]
+__all__ = ["PROVIDERS", "Answerer", "Edges", "TransportFactory", "build_chat"]
 
 TransportFactory = Callable[[ProfileConfig, Endpoint], Transport]
 
@@ -47,7 +49,11 @@ class Edges:
         return read_key(name, profile.api_key_env, self.keys, self.environ)
 
 
-Builder = Callable[[str, ProfileConfig, Edges], ChatModel]
+Builder = Callable[[str, ProfileConfig, Edges], Answerer]
+
+
+def _extractive(name: str, profile: ProfileConfig, edges: Edges) -> Answerer:
+    return Extractive()
 
 
 def _llamacpp(name: str, profile: ProfileConfig, edges: Edges) -> ChatModel:
@@ -107,6 +113,7 @@ def _chat_completions(
 
 
 PROVIDERS: dict[str, Builder] = {
+    "extractive": _extractive,
     "llamacpp": _llamacpp,
     "ollama": _ollama,
     "openai_compatible": _openai_compatible,
@@ -122,8 +129,9 @@ def build_chat(
     patterns: tuple[Pattern, ...],
     transport: TransportFactory = default_transport,
     environ: Mapping[str, str] | None = None,
-) -> ChatModel:
-    """The chat model for profile ``name``; off-machine ones are wrapped in ``RedactingChat``.
+) -> Answerer:
+    """The model for profile ``name`` (or the extractive answerer, which is none); off-machine
+    ones are wrapped in ``RedactingChat``.
 
     Raises:
         ConfigError: a malformed endpoint, or local set on a remote one.
@@ -132,7 +140,9 @@ def build_chat(
         AIError: AI_REDACTION_REQUIRED for a remote provider with no pattern.
     """
     chat = PROVIDERS[profile.provider](name, profile, Edges(keys, transport, environ))
-    return chat if chat.local else RedactingChat(chat, patterns)
+    if isinstance(chat, Extractive) or chat.local:
+        return chat
+    return RedactingChat(chat, patterns)
 
 
 def _model(name: str, profile: ProfileConfig) -> str:

@@ -91,6 +91,8 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
         )
     reason = ai.error.to_dict() if ai.error else None
     return {
+        "composed": report.answer.composed if report.answer else None,
+        "extracted": _extracted(report, collection),
         "state": str(ai.state),
         "state_text": STATES.get(str(ai.state), ""),
         "profile": ai.profile,
@@ -106,6 +108,22 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
         "omitted": report.bundle.omitted,
         "max_bytes": report.bundle.max_bytes,
     }
+
+
+def _extracted(report: AnswerReport, collection: str) -> list[dict[str, Any]]:
+    """The extracted answer shown when no model's is (AI off, refused, failed): each sentence
+    with its ``path:line`` and a link to it in its document."""
+    if report.extracted is None:
+        return []
+    return [
+        {
+            "text": c.cited_text,
+            "place": f"{c.source_name}:{c.line}" if c.line is not None else c.source_name,
+            "href": f"/ui/c/{collection}/doc/{c.chunk_id}?start={c.start}&end={c.end}#hl",
+        }
+        for c in report.extracted.citations
+        if isinstance(c, CitedQuote)
+    ]
 
 
 router = APIRouter(include_in_schema=False)

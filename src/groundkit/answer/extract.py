@@ -1,0 +1,139 @@
+"""Sentences of the evidence that best match a question, with no model: the extractive answer.
+
+Each passage of a bundle is cut into sentences at exact offsets (``spans.sentence_offsets``: a
+hard-wrapped paragraph's lines run on, a heading or a list item starts anew); each code-map edge
+is one sentence, its evidence line. Only sentences the citation contract accepts as quotes are
+candidates (long enough, more than the question's words), and no heading (a title answers
+nothing), so an answer made of them validates by construction.
+
+Ranking has two signals: when the collection has an embedder, the cosine similarity of each
+sentence to the question, first; and BM25 over the sentences (words stemmed, identifiers split:
+``codemap.search``), second. Each is scaled to [0, 1] over the candidates and summed, BM25 at
+``BM25_WEIGHT``. Ties go to the passage that ranked higher, then to the earlier sentence.
+``choose`` keeps the best few, folds near-duplicates (the same sentence stored twice) into the
+better one, and returns them in reading order: documents in the order their best passage
+ranked, each document's sentences in the order it has them; edges grouped by file, by line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from groundkit.answer.contract import QuoteRules
+from groundkit.answer.edges import EdgeItem
+from groundkit.answer.spans import sentence_offsets
+from groundkit.codemap.search import bm25_scores, tokens
+
+if TYPE_CHECKING:
+    from groundkit.answer.bundle import EvidenceBundle
+    from groundkit.embed.base import Embedder
+
+__all__ = ["BM25_WEIGHT", "Sentence", "candidates", "choose", "closeness", "rank", "reply_of"]
+
+# The embedder is the first signal and BM25 the second: each is scaled to [0, 1] over the
+# candidates, and BM25 counts half. (Reciprocal-rank fusion, as hybrid search uses, let two
+# middling ranks beat a sentence the embedder alone put far ahead.)
+BM25_WEIGHT = 0.5
+_FOLD = 0.8  # word overlap (Jaccard) at which two sentences are one
+_WORD = re.compile(r"\w+")
+_HEADING = re.compile(r"#{1,6}\s")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One quotable sentence of bundle item ``source``: ``text == item.text[start:end]``."""
+
+    source: int
+    start: int
+    end: int
+    text: str
+    # Reading order: (0, the rank of its document's best passage, offset in the document) for a
+    # passage's sentence; (1, file, line, number) for an edge.
+    order: tuple[int, int | str, int, int] = (0, 0, 0, 0)
+
+
+def candidates(bundle: EvidenceBundle, rules: QuoteRules) -> list[Sentence]:
+    """Every sentence of the bundle the contract would accept as a quote, in bundle order."""
+    out: list[Sentence] = []
+    documents: dict[str, int] = {}
+    for item in bundle.items:
+        if isinstance(item, EdgeItem):
+            where = item.edge.location
+            place = (1, where.path, where.line, item.number)
+            if rules.problem(item.text) is None:
+                out.append(Sentence(item.number, 0, len(item.text), item.text, place))
+            continue
+        rank = documents.setdefault(item.document_id, len(documents))
+        for start, end in sentence_offsets(item.text, min_chars=rules.min_chars):
+            text = item.text[start:end]
+            if rules.problem(text) is None and not _HEADING.match(text):
+                order = (0, rank, item.start + start, 0)
+                out.append(Sentence(item.number, start, end, text, order))
+    return out
+
+
+def rank(
+    question: str, sentences: Sequence[Sentence], embedder: Embedder | None = None
+) -> list[Sentence]:
+    """``sentences``, best match for ``question`` first."""
+    if not sentences:
+        return []
+    signals = [(BM25_WEIGHT, bm25_scores(tokens(question), [tokens(s.text) for s in sentences]))]
+    if embedder is not None:
+        signals.append((1.0, _cosines(embedder, question, [s.text for s in sentences])))
+    fused = [0.0] * len(sentences)
+    for weight, scores in signals:
+        low, high = min(scores), max(scores)
+        for i, score in enumerate(scores):
+            fused[i] += weight * ((score - low) / (high - low) if high > low else 0.0)
+    best = sorted(range(len(sentences)), key=lambda i: (-round(fused[i], 9), i))
+    return [sentences[i] for i in best]
+
+
+def choose(ranked: Sequence[Sentence], count: int) -> list[Sentence]:
+    """The first ``count`` of ``ranked`` that are not near-duplicates of one already chosen,
+    in reading order."""
+    chosen: list[Sentence] = []
+    words: list[set[str]] = []
+    for sentence in ranked:
+        if len(chosen) >= count:
+            break
+        mine = set(_WORD.findall(sentence.text.casefold()))
+        if any(_same(mine, other) for other in words):
+            continue
+        chosen.append(sentence)
+        words.append(mine)
+    return sorted(chosen, key=lambda s: s.order)
+
+
+def reply_of(sentences: Sequence[Sentence]) -> str:
+    """The reply a model would have to write to give exactly these sentences: one item each,
+    its text the sentence, citing itself. It goes through ``validate_answer`` like any other."""
+    items = [
+        {"text": s.text, "citations": [{"source": s.source, "quote": s.text}]} for s in sentences
+    ]
+    return json.dumps({"items": items}, ensure_ascii=False)
+
+
+def _same(a: set[str], b: set[str]) -> bool:
+    if not a or not b:
+        return a == b
+    return len(a & b) / len(a | b) >= _FOLD or a <= b or b <= a
+
+
+def closeness(embedder: Embedder, question: str, texts: Sequence[str]) -> float:
+    """The best cosine similarity of any of ``texts`` to ``question`` (0 for none)."""
+    return max(_cosines(embedder, question, list(texts)), default=0.0) if texts else 0.0
+
+
+def _cosines(embedder: Embedder, question: str, texts: list[str]) -> list[float]:
+    import numpy as np
+
+    asked = embedder.embed([question], "query")
+    found = embedder.embed(texts, "document")
+    norms = np.linalg.norm(found, axis=1) * float(np.linalg.norm(asked[0])) + 1e-12
+    return [float(x) for x in (found @ asked[0]) / norms]
