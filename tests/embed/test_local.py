@@ -13,7 +13,7 @@ import pytest
 
 from groundkit import ErrorCode, GroundkitError
 from groundkit.config import EmbedConfig
-from groundkit.embed.local import load_local_embedder
+from groundkit.embed.local import RUN_SIZE, load_local_embedder
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +47,15 @@ def test_a_batch_embeds_each_text_as_it_would_alone(minilm) -> None:  # type: ig
     texts = ["short", "a much longer sentence that needs padding in a batch"]
     together = minilm.embed(texts, "document")
     alone = np.vstack([minilm.embed([t], "document") for t in texts])
+    assert np.allclose(together, alone, atol=1e-4)
+
+
+def test_more_texts_than_one_run_takes_come_back_in_the_order_given(minilm) -> None:  # type: ignore[no-untyped-def]
+    # Lengths out of order, so that running similar lengths together reorders them inside.
+    texts = [f"{'word ' * ((i * 7) % 23)}number {i}" for i in range(RUN_SIZE * 2 + 5)]
+    together = minilm.embed(texts, "document")
+    alone = np.vstack([minilm.embed([t], "document") for t in texts])
+    assert together.shape == alone.shape
     assert np.allclose(together, alone, atol=1e-4)
 
 

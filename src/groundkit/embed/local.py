@@ -28,7 +28,13 @@ from groundkit.config import EmbedConfig
 from groundkit.embed.base import EmbedderIdentity, InputType
 from groundkit.errors import ConfigError, ErrorCode, ModelError
 
-__all__ = ["DEFAULT_MODEL", "OnnxEmbedder", "SentenceTransformerEmbedder", "load_local_embedder"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "RUN_SIZE",
+    "OnnxEmbedder",
+    "SentenceTransformerEmbedder",
+    "load_local_embedder",
+]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _ASSETS = Path(__file__).parent / "assets"
@@ -126,6 +132,10 @@ def _prefixed(texts: Sequence[str], input_type: InputType, config: EmbedConfig) 
     return [prefix + t for t in texts] if prefix else list(texts)
 
 
+# Texts per session run when a caller hands over more (ingest sends `embed.batch_size`, 32).
+RUN_SIZE = 32
+
+
 class OnnxEmbedder:
     """A BERT-style encoder exported to ONNX: tokenize, run, mean-pool over the mask, normalise."""
 
@@ -184,7 +194,17 @@ class OnnxEmbedder:
     def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
         if not texts:
             return np.zeros((0, self._identity.dimensions), np.float32)
-        return self._raw(_prefixed(texts, input_type, self._config))
+        prefixed = _prefixed(texts, input_type, self._config)
+        if len(prefixed) <= RUN_SIZE:
+            return self._raw(prefixed)
+        # One run pads every text to the longest, so a caller's hundred sentences of mixed
+        # lengths cost a hundred of the longest: run texts of similar length together instead.
+        order = sorted(range(len(prefixed)), key=lambda i: len(prefixed[i]))
+        out = np.empty((len(prefixed), self._identity.dimensions), np.float32)
+        for first in range(0, len(order), RUN_SIZE):
+            part = order[first : first + RUN_SIZE]
+            out[part] = self._raw([prefixed[i] for i in part])
+        return out
 
 
 class SentenceTransformerEmbedder:
