@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -15,6 +14,7 @@ from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.index.derived import DerivedIndex, health, rebuild
 from groundkit.index.disk import disk_usage
+from groundkit.index.feed import LexicalFeed
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.recovery import recover
 from groundkit.index.rows import ChunkRow, DocumentRow
@@ -78,17 +78,31 @@ class EmbeddedBackend:
         filters: Filters,
         names_from: str | None = None,
     ) -> IngestReport:
-        return run_ingest(
-            self.store,
-            partial(sync_derived, self.store, self.derived),
-            inputs,
-            settings,
-            progress,
-            embedder=embedder,
-            exclude=exclude,
-            filters=filters,
-            names_from=names_from,
-        )
+        # The lexical index is written as files are stored and committed after the store
+        # (see index.feed); whatever it leaves undone, sync_derived catches up as before.
+        feed = LexicalFeed(self.lexical, self.store)
+
+        def sync(progress: Progress | None) -> None:
+            if progress:
+                progress("indexing", 0, None)
+            feed.finish()
+            sync_derived(self.store, self.derived, progress)
+
+        try:
+            with self.store.followed_by(feed):
+                return run_ingest(
+                    self.store,
+                    sync,
+                    inputs,
+                    settings,
+                    progress,
+                    embedder=embedder,
+                    exclude=exclude,
+                    filters=filters,
+                    names_from=names_from,
+                )
+        finally:
+            feed.abandon()  # nothing, once finished; else the store's transaction was undone
 
     def delete_documents(self, rowids: Sequence[int]) -> None:
         with self.store.transaction():

@@ -25,6 +25,7 @@ import os
 import shutil
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import tantivy
 
@@ -33,7 +34,7 @@ from groundkit.index.disk import disk_usage
 from groundkit.index.store import Store
 from groundkit.storage.faults import classify_os_error, disk_full, nearly_full
 
-__all__ = ["ANALYZER", "LexicalIndex", "analyzer"]
+__all__ = ["ANALYZER", "PARALLEL_FROM", "LexicalIndex", "analyzer"]
 
 # Bump the suffix whenever the analyzer, the schema or what ``Store.indexed_texts`` feeds the
 # index changes: the stored postings depend on all three.
@@ -41,7 +42,7 @@ ANALYZER = "grk_en_v3"
 _HEAP_PER_THREAD = 64_000_000
 # A write of this many documents or more indexes on every core (a first ingest, a rebuild); a
 # smaller one on one thread, since each thread writes a segment of its own for merges to fold.
-_PARALLEL_FROM = 1000
+PARALLEL_FROM = 1000
 _POINTER = "lexical.json"
 _LEGACY = "lexical"  # the single folder of collections made before generations
 _OPEN_ATTEMPTS = 3  # a rebuild may swap the folder away between reading the pointer and opening
@@ -250,7 +251,7 @@ class LexicalIndex:
         """
         index = self._require()
         doomed = list(delete_docs)
-        self._write(index, doomed, add_chunks, parallel=len(doomed) >= _PARALLEL_FROM)
+        self._write(index, doomed, add_chunks, parallel=len(doomed) >= PARALLEL_FROM)
         self.refresh()
 
     def rebuild(self, chunks: Iterable[tuple[int, int, str]]) -> None:
@@ -287,6 +288,19 @@ class LexicalIndex:
         *,
         parallel: bool,
     ) -> None:
+        writer = self.writer(index, parallel=parallel)
+        try:
+            self.delete(writer, list(delete_docs))
+            self.add(writer, add_chunks)
+            writer.commit()
+            writer.wait_merging_threads()
+        except BaseException as exc:
+            self.failed(writer, exc)
+
+    def writer(self, index: tantivy.Index | None = None, *, parallel: bool) -> tantivy.IndexWriter:
+        """A writer of ``index`` (default: the current generation), on every core when
+        ``parallel``, with the files a crash left behind collected first."""
+        index = self._require() if index is None else index
         threads = max(1, min(os.cpu_count() or 1, 4)) if parallel else 1
         try:
             writer = index.writer(_HEAP_PER_THREAD * threads, threads)
@@ -300,27 +314,36 @@ class LexicalIndex:
             # the same name and fail. Files meta.json does not name go first: the replay is then
             # the write it replays.
             writer.garbage_collect_files()
+        except BaseException as exc:
+            self.failed(writer, exc)
+        return writer
+
+    def delete(self, writer: tantivy.IndexWriter, docs: Sequence[int]) -> None:
+        """Delete the postings of the documents ``docs`` (rowids) through ``writer``."""
+        if docs:
             # By query: a term delete with a Python int builds an i64 term that never matches
             # this u64 field.
-            doomed = list(delete_docs)
-            if doomed:
-                writer.delete_documents_by_query(
-                    tantivy.Query.term_set_query(self._schema, "doc", doomed)
-                )
-            for chunk, doc, text in add_chunks:
-                document = tantivy.Document()
-                document.add_unsigned("chunk", chunk)
-                document.add_unsigned("doc", doc)
-                document.add_unsigned("all", 1)
-                document.add_text("text", text)
-                writer.add_document(document)
-            writer.commit()
-            writer.wait_merging_threads()
-        except BaseException as exc:
-            writer.rollback()
-            if isinstance(exc, ValueError | OSError):
-                raise self._io_error(exc) from exc
-            raise
+            writer.delete_documents_by_query(
+                tantivy.Query.term_set_query(self._schema, "doc", list(docs))
+            )
+
+    @staticmethod
+    def add(writer: tantivy.IndexWriter, chunks: Iterable[tuple[int, int, str]]) -> None:
+        """Add ``(chunk rowid, document rowid, text)`` through ``writer``."""
+        for chunk, doc, text in chunks:
+            document = tantivy.Document()
+            document.add_unsigned("chunk", chunk)
+            document.add_unsigned("doc", doc)
+            document.add_unsigned("all", 1)
+            document.add_text("text", text)
+            writer.add_document(document)
+
+    def failed(self, writer: tantivy.IndexWriter, exc: BaseException) -> NoReturn:
+        """Roll ``writer`` back after ``exc`` and raise it (an I/O failure said as such)."""
+        writer.rollback()
+        if isinstance(exc, ValueError | OSError):
+            raise self._io_error(exc) from exc
+        raise exc
 
     def _io_error(self, exc: BaseException) -> BaseException:
         what = "the search index could not be written"

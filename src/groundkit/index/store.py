@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from groundkit.index import spans, writes
 from groundkit.index.filters import chunk_filter
@@ -25,7 +25,29 @@ from groundkit.storage.sqlite import Database
 _INGEST_CACHE_KIB = 256 * 1024
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
-__all__ = ["Store"]
+__all__ = ["Follower", "Store"]
+
+
+class Follower(Protocol):
+    """What keeps in step with the store's document writes as they are made (``followed_by``):
+    the lexical index during an ingest (``index.feed``). What a savepoint's block wrote before
+    it raised is taken back (``undo``), as the savepoint takes back the rows."""
+
+    def put(
+        self, documents: Sequence[NewDocument], rowids: Sequence[int], first_chunk: int
+    ) -> None:
+        """``documents`` stored as ``rowids``; their chunks as ``first_chunk`` and on, in order."""
+        ...
+
+    def delete(self, rowids: Sequence[int]) -> None: ...
+
+    def mark(self) -> int:
+        """A savepoint begins; what ``undo`` or ``release`` is given when it ends."""
+        ...
+
+    def undo(self, mark: int) -> None: ...
+
+    def release(self, mark: int) -> None: ...
 
 
 class Store:
@@ -40,6 +62,7 @@ class Store:
         self._db = Database(path, SCHEMA, fallback_read_only=True)
         self._conn = self._db.conn
         self.read_only = self._db.read_only
+        self._follower: Follower | None = None
 
     def close(self) -> None:
         self._db.close()
@@ -63,9 +86,29 @@ class Store:
         finally:
             self._conn.execute(f"PRAGMA cache_size = {int(default)}")
 
-    def savepoint(self) -> AbstractContextManager[None]:
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
         """A nested transaction inside ``transaction()``: undone alone when its block raises."""
-        return self._db.savepoint()
+        follower = self._follower
+        mark = follower.mark() if follower is not None else 0
+        try:
+            with self._db.savepoint():
+                yield
+        except BaseException:
+            if follower is not None:
+                follower.undo(mark)
+            raise
+        if follower is not None:
+            follower.release(mark)
+
+    @contextmanager
+    def followed_by(self, follower: Follower) -> Iterator[None]:
+        """Tell ``follower`` of every document put or deleted meanwhile (see ``Follower``)."""
+        self._follower = follower
+        try:
+            yield
+        finally:
+            self._follower = None
 
     # -- manifest ---------------------------------------------------------------------------------
     def manifest(self) -> dict[str, str]:
@@ -142,8 +185,10 @@ class Store:
     def put_documents(self, documents: Sequence[NewDocument]) -> list[int]:
         """Insert each document, or replace one in place (keeping its rowid), with its chunks
         (see ``index.writes``); the rowid of each, in order."""
-        rowids = writes.put_documents(self._conn, documents)
+        rowids, first_chunk = writes.put_documents(self._conn, documents)
         self.mark_changed(rowids)
+        if self._follower is not None:
+            self._follower.put(documents, rowids, first_chunk)
         return rowids
 
     def put_document(self, **fields: Any) -> int:
@@ -154,6 +199,8 @@ class Store:
         ids = [(r,) for r in rowids]
         self._conn.executemany("DELETE FROM documents WHERE id = ?", ids)
         self.mark_changed(r for (r,) in ids)
+        if self._follower is not None and ids:
+            self._follower.delete([r for (r,) in ids])
         return len(ids)
 
     # -- the change log the derived indexes catch up from -----------------------------------------

@@ -35,11 +35,14 @@ def _next_rowids(conn: sqlite3.Connection) -> tuple[int, int]:
     return int(doc), int(chunk)
 
 
-def put_documents(conn: sqlite3.Connection, documents: Sequence[NewDocument]) -> list[int]:
+def put_documents(
+    conn: sqlite3.Connection, documents: Sequence[NewDocument]
+) -> tuple[list[int], int]:
     """Insert each document, or replace it in place (keeping its rowid), with its chunks; the
-    rowid of each, in order."""
+    rowid of each, in order, and that of the first chunk (the others follow it, in order)."""
     now = datetime.now(UTC).isoformat(timespec="seconds")
     next_doc, next_chunk = _next_rowids(conn)
+    first_chunk = next_chunk
     rowids: list[int] = []
     new: list[tuple[object, ...]] = []
     for d in documents:
@@ -82,4 +85,4 @@ def put_documents(conn: sqlite3.Connection, documents: Sequence[NewDocument]) ->
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         chunks,
     )
-    return rowids
+    return rowids, first_chunk
