@@ -262,3 +262,10 @@ def test_a_passage_sharing_exactly_the_threshold_of_3_grams_is_folded() -> None:
         folding = Folding()
         assert [folding.place(p) for p in prints] == [None, expected]
         assert list(BatchFolding().place_all(prints)) == [None, expected]
+
+
+def test_fingerprints_made_at_ingest_split_words_at_every_ascii_separator_as_search_does() -> None:
+    # Bytes and str split on different whitespace (str also on \x1c-\x1f): ingest's bytes path
+    # must find the words search's str path finds, around every ASCII character.
+    texts = [f"alpha{chr(c)}Beta{chr(c)}{chr(c)}gamma_9 delta" for c in range(128)]
+    assert stored_fingerprints(texts) == [fingerprint(t).to_bytes() for t in texts]

@@ -35,6 +35,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from hashlib import blake2b
 from itertools import chain
+from typing import Any
 
 __all__ = [
     "MIN_SHINGLES",
@@ -179,9 +180,9 @@ def stored_fingerprints(texts: Sequence[str]) -> list[bytes]:
     (and a tenth of pure Python's)."""
     import numpy as np  # here: a search never needs it
 
-    found = [words(t) for t in texts]
+    found = [_word_bytes(t) for t in texts]
     lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
-    ids = np.array(_word_ids(list(chain.from_iterable(found))), dtype=np.uint32)
+    ids = _byte_word_ids(list(chain.from_iterable(found)))
     # uint32 arithmetic wraps: the low 32 bits of each product, as ``& _MASK`` keeps above.
     hashed = ids[:-2] * np.uint32(_K1) ^ ids[1:-1] * np.uint32(_K2) ^ ids[2:] * np.uint32(_K3)
     # A 3-gram belongs to the text of its first word when its last word is in the same text;
@@ -194,9 +195,43 @@ def stored_fingerprints(texts: Sequence[str]) -> list[bytes]:
     values = (keys & np.uint64(_MASK)).astype("<u4").tobytes()
     bounds = np.searchsorted(keys >> np.uint64(32), np.arange(len(found) + 1), side="left") * 4
     return [
-        _words_hash(words_).to_bytes(8, "little") + values[bounds[i] : bounds[i + 1]]
+        blake2b(b"\0".join(words_), digest_size=8).digest() + values[bounds[i] : bounds[i + 1]]
         for i, words_ in enumerate(found)
     ]
+
+
+# Ingest's words are the UTF-8 bytes of ``words``'s: for ASCII text, bytes' own ``lower`` and
+# ``translate`` (a 256-byte table) cost a quarter of str's, and the hashes are of those bytes.
+_ASCII_SEPARATOR_BYTES = bytes(
+    c if c < 128 and (chr(c).isalnum() or chr(c) == "_") else 32 for c in range(256)
+)
+_BYTE_WORD_IDS: dict[bytes, int] = {}
+
+
+def _word_bytes(text: str) -> list[bytes]:
+    """``[w.encode() for w in words(text)]``."""
+    if "](" in text or "://" in text or "```" in text or "~~~" in text:
+        text = _MARKUP.sub(" ", text)
+    if text.isascii():
+        return text.encode("ascii").lower().translate(_ASCII_SEPARATOR_BYTES).split()
+    return [w.encode() for w in _WORD.findall(text.casefold())]
+
+
+def _byte_word_ids(found: list[bytes]) -> Any:
+    """Each word's id as ``_word_ids`` makes it, as a numpy uint32 array."""
+    import numpy as np
+
+    try:  # once a corpus's words are known, every one is: no set of them is made
+        return np.fromiter(map(_BYTE_WORD_IDS.__getitem__, found), np.uint32, len(found))
+    except KeyError:
+        pass
+    new = set(found).difference(_BYTE_WORD_IDS)
+    if len(_BYTE_WORD_IDS) + len(new) > _MAX_WORD_IDS:
+        _BYTE_WORD_IDS.clear()
+        new = set(found)
+    for word in new:
+        _BYTE_WORD_IDS[word] = int.from_bytes(blake2b(word, digest_size=4).digest(), "little")
+    return np.fromiter(map(_BYTE_WORD_IDS.__getitem__, found), np.uint32, len(found))
 
 
 def near_duplicates(a: Fingerprint, b: Fingerprint) -> bool:
