@@ -186,3 +186,37 @@ def test_only_an_ingest_takes_the_large_page_cache_and_it_gives_it_back(tmp_path
         assert cache_kib(store) == default
     finally:
         store.close()
+
+
+def test_the_kept_counts_match_the_rows_through_inserts_replacements_and_deletions(
+    tmp_path: Path,
+) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for i in range(6):
+        (tree / f"n{i}.md").write_text(
+            f"# Note {i}\n\n" + f"word{i} and more text. " * (40 * i + 1)
+        )
+    records = "\n".join(json.dumps({"_id": f"r{i}", "text": f"record {i}"}) for i in range(5))
+    (tree / "r.jsonl").write_text(records + "\n")
+    path = tmp_path / "index" / "c" / "store.sqlite"
+
+    def counted() -> tuple[tuple[int, int], tuple[int, int]]:
+        with sqlite3.connect(path) as conn:
+            rows = conn.execute(
+                "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)"
+            ).fetchone()
+        return (coll.status().documents, coll.status().chunks), (rows[0], rows[1])
+
+    with groundkit.open_collection("c", index_dir=tmp_path / "index") as coll:
+        coll.ingest([str(tree)])
+        kept, real = counted()
+        assert kept == real
+        assert real[0] == 11
+        (tree / "n5.md").write_text("# Note 5\n\nShort now.\n")  # replaced: fewer chunks
+        (tree / "n0.md").unlink()
+        (tree / "r.jsonl").write_text(records.replace("record 4", "record four") + "\n")
+        coll.ingest([str(tree)])
+        kept, real = counted()
+        assert kept == real
+        assert real[0] == 10

@@ -161,6 +161,14 @@ _MIGRATIONS: tuple[Migration, ...] = (
     DROP INDEX documents_shown;
     ALTER TABLE chunks DROP COLUMN text;
     """,
+    # 10: inserts counted by the one writer that inserts (``index.writes``), once per batch. A
+    # trigger run for every row inserted was half of what an ingest's SQLite writes cost (127 ->
+    # 62 us per document, benchmarks/ingest_phases.py's corpus). Deletes keep their triggers:
+    # cascades delete chunks that no code lists.
+    """
+    DROP TRIGGER documents_in;
+    DROP TRIGGER chunks_in;
+    """,
 )
 
 SCHEMA = Schema(
