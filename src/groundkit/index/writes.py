@@ -73,7 +73,7 @@ def put_documents(
     chunks: list[tuple[object, ...]] = []
     for rowid, d in zip(rowids, documents, strict=True):
         for i, c in enumerate(d.chunks):
-            meta = json.dumps(c.metadata, sort_keys=True)
+            meta = json.dumps(c.metadata, sort_keys=True) if c.metadata else "{}"
             chunks.append(
                 (next_chunk, c.chunk_id, rowid, i, c.start, c.end, meta, c.line, c.end_line, c.fold)
             )

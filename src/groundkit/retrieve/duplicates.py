@@ -205,7 +205,18 @@ def stored_fingerprints(texts: Sequence[str]) -> list[bytes]:
 _ASCII_SEPARATOR_BYTES = bytes(
     c if c < 128 and (chr(c).isalnum() or chr(c) == "_") else 32 for c in range(256)
 )
-_BYTE_WORD_IDS: dict[bytes, int] = {}
+
+
+class _ByteWordIds(dict[bytes, int]):
+    """Each word's id as ``_word_ids`` makes it, made on first lookup (``__missing__``): one
+    dict lookup per word, however many of a file's words are new."""
+
+    def __missing__(self, word: bytes) -> int:
+        found = self[word] = int.from_bytes(blake2b(word, digest_size=4).digest(), "little")
+        return found
+
+
+_BYTE_WORD_IDS = _ByteWordIds()
 
 
 def _word_bytes(text: str) -> list[bytes]:
@@ -221,16 +232,8 @@ def _byte_word_ids(found: list[bytes]) -> Any:
     """Each word's id as ``_word_ids`` makes it, as a numpy uint32 array."""
     import numpy as np
 
-    try:  # once a corpus's words are known, every one is: no set of them is made
-        return np.fromiter(map(_BYTE_WORD_IDS.__getitem__, found), np.uint32, len(found))
-    except KeyError:
-        pass
-    new = set(found).difference(_BYTE_WORD_IDS)
-    if len(_BYTE_WORD_IDS) + len(new) > _MAX_WORD_IDS:
+    if len(_BYTE_WORD_IDS) > _MAX_WORD_IDS:
         _BYTE_WORD_IDS.clear()
-        new = set(found)
-    for word in new:
-        _BYTE_WORD_IDS[word] = int.from_bytes(blake2b(word, digest_size=4).digest(), "little")
     return np.fromiter(map(_BYTE_WORD_IDS.__getitem__, found), np.uint32, len(found))
 
 
