@@ -210,6 +210,17 @@ class Store:
         ).fetchall()
         return list(zip((row[0] for row in rows), spans.texts_of(self._conn, rows), strict=True))
 
+    def chunk_folds(self) -> Iterator[tuple[int, bytes | None]]:
+        """``(chunk rowid, near-duplicate fingerprint or None)`` of every chunk, in rowid order."""
+        rows = self._conn.execute("SELECT id, fold FROM chunks ORDER BY id")
+        while batch := rows.fetchmany(2000):
+            yield from batch
+
+    def chunks_after(self, rowid: int) -> int:
+        """How many chunks have a rowid above ``rowid``."""
+        found = self._conn.execute("SELECT count(*) FROM chunks WHERE id > ?", (rowid,))
+        return int(found.fetchone()[0])
+
     def unfolded_count(self) -> int:
         return int(
             self._conn.execute("SELECT count(*) FROM chunks WHERE fold IS NULL").fetchone()[0]
