@@ -1,7 +1,7 @@
 """BM25 query latency on SciFact: groundkit's ``Collection.search`` against bm25s, in one run.
 
     .venv/bin/python benchmarks/hit_latency.py [--scifact ../shared/data/scifact] \\
-        [--queries 300] [--repeat 5] [--workdir DIR] [--profile K]
+        [--queries 300] [--repeat 5] [--workdir DIR] [--profile K] [--hits FILE]
     PYTHONPATH=/path/to/checkout-of-REV/src .venv/bin/python benchmarks/hit_latency.py  # before
 
 Ingests SciFact's ``corpus.jsonl`` as a user would: ``grk ingest corpus.jsonl`` into a fresh
@@ -16,7 +16,10 @@ back on each query, at top 10 and top 100: groundkit with folding on (what users
 groundkit reading every hit's snippet and metadata (what ``grk search`` shows), and bm25s
 (tokenising the query included, as groundkit's time includes its analyzer). Prints p50/p95 and
 the ratio of p50s to bm25s's (``n_threads=0``). ``--profile K`` prints a cProfile of groundkit at
-top K instead.
+top K instead. ``--hits FILE`` writes every query's hits at top 10 and top 100, folding on, as
+JSON lines (each hit as ``Hit.to_dict`` gives it: rank, score, citation, text, snippet, metadata,
+ranks, folded hits) instead of timing: run it on two revisions and ``cmp`` the files to show that
+a change left the results as they were.
 
 The machine is shared: the ratios measured in the same run are the figures to quote.
 """
@@ -50,6 +53,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--workdir", help="keep the collection here [default: a temp dir]")
     parser.add_argument("--profile", type=int, help="profile groundkit at this top_k and exit")
+    parser.add_argument("--hits", help="write the hits at top 10 and 100 here, and exit")
     args = parser.parse_args()
 
     import bm25s
@@ -74,6 +78,14 @@ def main() -> int:
         stdout=subprocess.DEVNULL,
     )
     coll = groundkit.open_collection("scifact", index_dir=index_dir, create=False)
+
+    if args.hits:
+        with open(args.hits, "w", encoding="utf-8") as out:
+            for k in (10, 100):
+                for i, q in enumerate(queries):
+                    hits = [h.to_dict() for h in coll.search(q, top_k=k)]
+                    out.write(json.dumps({"query": i, "top_k": k, "hits": hits}) + "\n")
+        return 0
 
     if args.profile:
         for q in queries[:20]:
