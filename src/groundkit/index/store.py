@@ -23,6 +23,10 @@ from groundkit.index.rows import ChunkRow, DocumentRow, HitRow, IngestState, New
 from groundkit.storage.sqlite import Database
 
 _INGEST_CACHE_KIB = 256 * 1024
+# Pages read through a memory map rather than a read() each: a search reads a hundred chunk and
+# document rows from pages SQLite's own small cache seldom still holds (a top 100 on SciFact took
+# about 30% less time). Address space, not memory: the OS keeps or drops the pages.
+_MMAP_BYTES = 1 << 30
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
 __all__ = ["Store"]
@@ -39,6 +43,7 @@ class Store:
         self.path = path
         self._db = Database(path, SCHEMA, fallback_read_only=True)
         self._conn = self._db.conn
+        self._conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
         self.read_only = self._db.read_only
 
     def close(self) -> None:

@@ -27,7 +27,6 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from groundkit.errors import ErrorCode, StoreError
@@ -46,22 +45,43 @@ _HEADER = struct.Struct("<8sqqq")
 _ALWAYS_UP_TO = 50_000
 _LAG_FRACTION = 8
 _BATCH = 2000
+_SET_UP_TO = 100_000
 
 
-@dataclass(frozen=True, slots=True)
 class NearSnapshot:
     """What one ``near.bin`` says: every chunk up to ``covered`` was compared with every other,
     and ``flagged`` (ascending) are those with a near-duplicate."""
 
-    covered: int
-    chunks: int
-    flagged: Sequence[int]
+    __slots__ = ("_set", "chunks", "covered", "flagged")
+
+    def __init__(self, covered: int, chunks: int, flagged: Sequence[int]) -> None:
+        self.covered, self.chunks, self.flagged = covered, chunks, flagged
+        # A set answers a search's lookups fastest; past a size, making it on every open would
+        # cost more than the searches save, and a binary search answers instead.
+        self._set = frozenset(flagged) if len(flagged) <= _SET_UP_TO else None
 
     def may_fold(self, rowid: int) -> bool:
         """Whether the chunk ``rowid`` (covered) has a near-duplicate in the collection."""
+        if self._set is not None:
+            return rowid in self._set
         flagged = self.flagged
         at = bisect_left(flagged, rowid)
         return at < len(flagged) and flagged[at] == rowid
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NearSnapshot):
+            return NotImplemented
+        return (self.covered, self.chunks, list(self.flagged)) == (
+            other.covered,
+            other.chunks,
+            list(other.flagged),
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        flagged = len(self.flagged)
+        return f"NearSnapshot(covered={self.covered}, chunks={self.chunks}, flagged={flagged})"
 
     def to_bytes(self) -> bytes:
         ids = array("q", self.flagged)

@@ -400,30 +400,31 @@ class _Ranking:
         return kept, folded
 
     def _built(self, kept: list[_Kept], folded: list[list[int]]) -> list[Hit]:
-        every = [rowid for rowid, _, _ in kept] + [rowid for group in folded for rowid in group]
-        rows = {
-            row.rowid: row
-            for row in with_lines(self.seen.engine, [self.seen.rows[r] for r in every])
-        }
+        read = self.seen.rows
+        every = [read[rowid] for rowid, _, _ in kept]
+        every += [read[rowid] for group in folded for rowid in group]
+        if any(row.line is None for row in every):  # stored before lines were kept
+            read = {row.rowid: row for row in with_lines(self.seen.engine, every)}
         hits: list[Hit] = []
         terms, width, collection = self.terms, self.request.snippet_chars, self.collection
-        single = self.single
+        single, ranks = self.single, self.ranks
         for (rowid, score, place), group in zip(kept, folded, strict=True):
-            row = rows[rowid]
+            row = read[rowid]
             meta = row.metadata_json
             hits.append(
                 Hit(
                     len(hits) + 1,
                     score,
-                    citation_of(row, collection),
+                    # Made when read: a caller that shows no citation, snippet or metadata (an
+                    # evaluation, say) does not pay for them.
+                    partial(citation_of, row, collection),
                     row.text,
-                    # Made when read: a caller that shows no snippet does not pay for one.
                     partial(snippet, row.text, terms, width),
                     partial(json.loads, meta) if meta != "{}" else {},
                     {single: place}
                     if single is not None
-                    else {arm: by_id[rowid] for arm, by_id in self.ranks.items() if rowid in by_id},
-                    tuple(citation_of(rows[r], collection) for r in group),
+                    else {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id},
+                    tuple(citation_of(read[r], collection) for r in group) if group else (),
                 )
             )
         return hits
