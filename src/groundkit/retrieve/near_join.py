@@ -74,38 +74,41 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
     owner = np.repeat(np.arange(count, dtype=np.int64), sizes)
     index = np.arange(len(values), dtype=np.uint64)
     keys = np.sort((values.astype(np.uint64) << np.uint64(32)) | index)
-    entry = (keys & np.uint64(_MASK)).astype(np.int64)  # entries in (3-gram, entry) order
+    # By sorted position from here: the owner of each 3-gram, runs of equal 3-grams.
+    holder = owner[(keys & np.uint64(_MASK)).astype(np.int64)]
     grams = keys >> np.uint64(32)
-    starts = np.flatnonzero(np.concatenate(([True], grams[1:] != grams[:-1])))
-    lengths = np.diff(np.append(starts, len(grams)))
-    held = np.empty(len(values), dtype=np.int64)  # how many chunks hold each entry's 3-gram
-    held[entry] = np.repeat(lengths, lengths)
-    run = np.empty(len(values), dtype=np.int64)  # each entry's run of equal 3-grams
-    run[entry] = np.repeat(np.arange(len(starts)), lengths)
+    new = np.empty(len(grams), dtype=bool)
+    new[0] = True
+    np.not_equal(grams[1:], grams[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    lengths = np.diff(starts, append=len(grams))  # how many chunks hold each 3-gram
+    alone = np.repeat(lengths == 1, lengths)
     prefix = sizes - np.ceil(THRESHOLD * sizes).astype(np.int64) + 1
     # A chunk with as many 3-grams of its own as its prefix is long names no pair.
-    own = np.bincount(owner[held == 1], minlength=count)
-    shared = np.flatnonzero((own < prefix)[owner] & (held > 1))
-    by = np.lexsort((values[shared], held[shared], owner[shared]))
-    shared = shared[by]
+    own = np.bincount(holder[alone], minlength=count)
+    shared = np.flatnonzero((own < prefix)[holder] & ~alone)
+    run = np.cumsum(new)[shared] - 1
+    by = np.lexsort((grams[shared], lengths[run], holder[shared]))
+    shared, run = shared[by], run[by]
     # Its place among its owner's shared 3-grams, rarest first: the prefix takes what its own
     # 3-grams leave.
-    firsts = np.flatnonzero(np.concatenate(([True], owner[shared][1:] != owner[shared][:-1])))
-    spans = np.diff(np.append(firsts, len(shared)))
-    place = np.arange(len(shared)) - np.repeat(firsts, spans)
-    probes = shared[place < (prefix - own)[owner[shared]]]
+    owners = holder[shared]
+    firsts = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
+    place = np.arange(len(shared)) - np.repeat(firsts, np.diff(firsts, append=len(shared)))
+    probes = place < (prefix - own)[owners]
     # Every other holder of each probe's 3-gram: a candidate pair.
-    widths = lengths[run[probes]]
+    runs, owners = run[probes], owners[probes]
+    widths = lengths[runs]
     total = int(widths.sum())
     if total > _MAX_PAIRS:
-        holders = np.zeros(len(starts), dtype=bool)
-        holders[run[probes]] = True
-        return np.unique(owner[entry[holders[run[entry]]]])
-    at = np.repeat(starts[run[probes]], widths) + (
+        named = np.zeros(len(starts), dtype=bool)
+        named[runs] = True
+        return np.unique(holder[np.repeat(named, lengths)])
+    at = np.repeat(starts[runs], widths) + (
         np.arange(total) - np.repeat(np.cumsum(widths) - widths, widths)
     )
-    a = np.repeat(owner[probes], widths)
-    b = owner[entry[at]]
+    a = np.repeat(owners, widths)
+    b = holder[at]
     keep = a != b
     low, high = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
     pairs = np.unique(low * count + high)
