@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, asdict, dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 __all__ = [
     "Chunk",
@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 Metadata = dict[str, Any]
+_T = TypeVar("_T")
 
 
 class SearchMode(StrEnum):
@@ -151,27 +152,15 @@ class Hit:
 
     @property
     def citation(self) -> Citation:
-        made = self._citation
-        if callable(made):
-            made = made()
-            _set_citation(self, made)
-        return made
+        return _made(self, self._citation, _set_citation)
 
     @property
     def snippet(self) -> str:
-        made = self._snippet
-        if callable(made):
-            made = made()
-            _set_snippet(self, made)
-        return made
+        return _made(self, self._snippet, _set_snippet)
 
     @property
     def metadata(self) -> Metadata:
-        made = self._metadata
-        if callable(made):
-            made = made()
-            _set_metadata(self, made)
-        return made
+        return _made(self, self._metadata, _set_metadata)
 
     def _values(self) -> tuple[Any, ...]:
         return (
@@ -239,6 +228,14 @@ _set_snippet = Hit.__dict__["_snippet"].__set__
 _set_metadata = Hit.__dict__["_metadata"].__set__
 _set_ranks = Hit.__dict__["ranks"].__set__
 _set_folded = Hit.__dict__["folded"].__set__
+
+
+def _made(hit: Hit, value: _T | Callable[[], _T], put: Callable[[Hit, Any], None]) -> _T:
+    """A field of ``hit`` given as a function made now, and kept."""
+    if callable(value):
+        value = value()
+        put(hit, value)
+    return value
 
 
 def _folded(citation: Citation) -> dict[str, Any]:

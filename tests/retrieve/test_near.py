@@ -22,21 +22,26 @@ from groundkit.retrieve.near_join import near_flags
 WIDE = [f"w{i}" for i in range(300)]
 
 
+def _texts(
+    vocabulary: list[str], *, words: tuple[int, int], most: int
+) -> st.SearchStrategy[list[str]]:
+    passage = st.lists(st.sampled_from(vocabulary), min_size=words[0], max_size=words[1])
+    return st.lists(passage.map(" ".join), min_size=2, max_size=most)
+
+
 def _with_copies(texts: list[str], rnd: Random) -> list[str]:
-    """``texts`` and as many copies of them: cut, grown, with words dropped, or the same."""
+    """``texts`` and as many copies of them: with words dropped, a part, inside a longer text,
+    or the same, in a random order."""
     for _ in range(len(texts)):
-        words = texts[rnd.randrange(len(texts))].split()
-        kind = rnd.randrange(4)
-        if kind == 0:
-            for _ in range(rnd.randrange(1 + len(words) // 8)):
-                if words:
-                    del words[rnd.randrange(len(words))]
-        elif kind == 1 and words:
-            start = rnd.randrange(len(words))
-            words = words[start : start + rnd.randrange(len(words) - start + 1)]
-        elif kind == 2:
-            words += texts[rnd.randrange(len(texts))].split()
-        texts.append(" ".join(words))
+        words = rnd.choice(texts).split()
+        cut = rnd.randrange(len(words) + 1)
+        copies = (
+            [w for w in words if rnd.random() > 0.1],
+            words[cut : cut + rnd.randrange(len(words) + 1)],
+            words + rnd.choice(texts).split(),
+            words,
+        )
+        texts.append(" ".join(rnd.choice(copies)))
     rnd.shuffle(texts)
     return texts
 
@@ -49,14 +54,7 @@ def _pairwise(prints: list[Fingerprint]) -> list[int]:
     ]
 
 
-@given(
-    st.lists(
-        st.lists(st.sampled_from(WIDE), min_size=0, max_size=80).map(" ".join),
-        min_size=1,
-        max_size=15,
-    ),
-    st.randoms(use_true_random=False),
-)
+@given(_texts(WIDE, words=(0, 80), most=15), st.randoms(use_true_random=False))
 @settings(max_examples=150, deadline=None)
 def test_the_flagged_chunks_are_those_the_pairwise_test_finds_a_near_duplicate_for(
     texts: list[str], rnd: Random
@@ -65,14 +63,7 @@ def test_the_flagged_chunks_are_those_the_pairwise_test_finds_a_near_duplicate_f
     assert near_flags([p.to_bytes() for p in prints]) == _pairwise(prints)
 
 
-@given(
-    st.lists(
-        st.lists(st.sampled_from(WIDE[:40]), min_size=10, max_size=60).map(" ".join),
-        min_size=2,
-        max_size=12,
-    ),
-    st.randoms(use_true_random=False),
-)
+@given(_texts(WIDE[:40], words=(10, 60), most=12), st.randoms(use_true_random=False))
 @settings(max_examples=80, deadline=None)
 def test_too_many_pairs_to_count_flag_more_chunks_never_fewer(
     texts: list[str], rnd: Random
@@ -186,7 +177,8 @@ def test_a_lost_index_is_made_again_when_the_collection_opens(tmp_path: Path) ->
         before = coll.search("platypus", top_k=2)
     made = tmp_path / "index" / "c" / "near.bin"
     flagged = NearSnapshot.from_bytes(made.read_bytes())
-    assert flagged is not None and len(flagged.flagged) == 2
+    assert flagged is not None
+    assert len(flagged.flagged) == 2
     made.write_bytes(b"torn")
     with groundkit.open_collection("c", index_dir=tmp_path / "index") as coll:
         assert coll.search("platypus", top_k=2) == before
