@@ -59,7 +59,7 @@ class EmbeddedBackend:
 
     # -- identity
     def embedder_key(self) -> str | None:
-        return self.store.manifest().get("embedder")
+        return self.store.manifest_value("embedder")
 
     def bind_embedder(self, identity: EmbedderIdentity) -> None:
         with self.store.transaction():

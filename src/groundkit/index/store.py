@@ -76,6 +76,11 @@ class Store:
     def manifest(self) -> dict[str, str]:
         return dict(self._conn.execute("SELECT key, value FROM manifest").fetchall())
 
+    def manifest_value(self, key: str) -> str | None:
+        """One entry of the manifest: a search in `auto` mode reads the embedder's on every call."""
+        row = self._conn.execute("SELECT value FROM manifest WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
     def set_manifest(self, key: str, value: str) -> None:
         self._conn.execute("INSERT OR REPLACE INTO manifest VALUES (?, ?)", (key, value))
 
