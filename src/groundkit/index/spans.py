@@ -42,7 +42,7 @@ def _array(ids: Iterable[int]) -> str:
 def _documents(conn: sqlite3.Connection, ids: Iterable[int], columns: str) -> dict[int, Any]:
     """``columns`` (the first being ``d.id``) of each document in ``ids``, by rowid."""
     rows = conn.execute(
-        f"SELECT {columns} FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value",
+        f"SELECT {columns} FROM documents d WHERE d.id IN (SELECT value FROM json_each(?))",
         (_array(set(ids)),),
     )
     return {row[0]: row for row in rows}
@@ -63,7 +63,7 @@ def _cut(
 def hit_rows(conn: sqlite3.Connection, rowids: Sequence[int], *, fold: bool) -> dict[int, HitRow]:
     rows = conn.execute(
         f"SELECT {HIT_COLUMNS}, {'c.fold' if fold else 'NULL'}"
-        " FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value",
+        " FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))",
         (_array(rowids),),
     ).fetchall()
     return {row.rowid: row for row in _cut(conn, rows, 5, hit_row)}
