@@ -84,6 +84,7 @@ def test_a_snapshot_reads_back_as_written_and_a_torn_one_not_at_all() -> None:
     with patch.object(near_module, "_SET_UP_TO", 0):  # looked up by binary search
         searched = NearSnapshot(41, 40, [3, 9, 27])
     assert [rowid for rowid in range(30) if searched.may_fold(rowid)] == [3, 9, 27]
+    assert snapshot.among(range(10)) == searched.among(range(10)) == {3, 9}
 
 
 PASSAGE = (

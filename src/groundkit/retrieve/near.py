@@ -26,7 +26,7 @@ import struct
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Set
 from pathlib import Path
 
 from groundkit.errors import ErrorCode, StoreError
@@ -67,6 +67,12 @@ class NearSnapshot:
         flagged = self.flagged
         at = bisect_left(flagged, rowid)
         return at < len(flagged) and flagged[at] == rowid
+
+    def among(self, rowids: Iterable[int]) -> Set[int]:
+        """Those of ``rowids`` (covered) that may fold."""
+        if self._set is not None:
+            return self._set.intersection(rowids)
+        return {rowid for rowid in rowids if self.may_fold(rowid)}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, NearSnapshot):

@@ -342,8 +342,9 @@ class _Ranking:
         while len(kept) < top_k and at < len(ranked):
             batch = ranked[at : at + max(top_k - len(kept), _MIN_BATCH)]
             first, at = at + 1, at + len(batch)
-            flagged = {rowid for rowid, _ in batch if near.may_fold(rowid)}
-            seen.fetch([rowid for rowid, _ in batch], fold=bool(flagged))
+            rowids = [rowid for rowid, _ in batch]
+            flagged = near.among(rowids)
+            seen.fetch(rowids, fold=bool(flagged))
             for place, (rowid, score) in enumerate(batch, first):
                 if rowid not in seen.rows:
                     continue  # gone from the store: the derived index is behind
