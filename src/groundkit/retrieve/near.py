@@ -12,7 +12,7 @@ Chunk rowids are never reused (``AUTOINCREMENT``) and a chunk's text never chang
 rowid, so a file made earlier stays true of the chunks it covers: one deleted since only leaves
 a flag that is no longer needed. A chunk added after it (rowid above ``covered``) makes a search
 that meets it fold the whole way, as before. A sync makes the file anew when the chunks added
-since it was made are many (or the collection small: it costs about 30 ms per 1,000 chunks);
+since it was made are many (or the collection small: it costs some 30-60 ms per 1,000 chunks);
 otherwise it only records the count (``entries``), and the next one catches up.
 
 The file: ``GKNEAR1\\0``, then ``covered``, the chunk count and the number of flagged rowids
@@ -42,7 +42,7 @@ _MAGIC = b"GKNEAR1\0"
 _HEADER = struct.Struct("<8sqqq")
 # Made anew at every sync up to this many chunks; past it, when the chunks it does not cover
 # are more than 1/_LAG_FRACTION of them (so its cost per chunk added stays bounded).
-_ALWAYS_UP_TO = 50_000
+_ALWAYS_UP_TO = 20_000
 _LAG_FRACTION = 8
 _BATCH = 2000
 _SET_UP_TO = 100_000
