@@ -158,8 +158,7 @@ def test_a_chunk_added_after_the_index_was_made_is_folded_the_whole_way(
     (docs / "numbat.md").write_text("# Numbat\n\nThe numbat eats termites, and no platypus.\n")
     with groundkit.open_collection("c", index_dir=tmp_path / "index") as coll:
         coll.ingest([str(docs)])
-        # As in a large collection: a sync that adds few chunks leaves the file as it was.
-        monkeypatch.setattr(near_module, "_ALWAYS_UP_TO", 0)
+        # As when few chunks are added to many: the sync leaves the file as it was.
         monkeypatch.setattr(near_module, "_LAG_FRACTION", 0)
         (docs / "platypus.html").write_text(f"<html><body><p>{PASSAGE}</p></body></html>")
         coll.ingest([str(docs)])

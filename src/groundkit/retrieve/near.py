@@ -12,8 +12,8 @@ Chunk rowids are never reused (``AUTOINCREMENT``) and a chunk's text never chang
 rowid, so a file made earlier stays true of the chunks it covers: one deleted since only leaves
 a flag that is no longer needed. A chunk added after it (rowid above ``covered``) makes a search
 that meets it fold the whole way, as before. A sync makes the file anew when the chunks added
-since it was made are many (or the collection small: it costs some 30-60 ms per 1,000 chunks);
-otherwise it only records the count (``entries``), and the next one catches up.
+since it was made are more than an eighth of all (it reads every fingerprint: some 30-60 ms per
+1,000 chunks on SciFact); otherwise it only records the count (``entries``).
 
 The file: ``GKNEAR1\\0``, then ``covered``, the chunk count and the number of flagged rowids
 (little-endian 64-bit each), then the flagged rowids, ascending. It is replaced atomically.
@@ -40,9 +40,8 @@ __all__ = ["NearIndex", "NearSnapshot", "NearSource"]
 _FILE = "near.bin"
 _MAGIC = b"GKNEAR1\0"
 _HEADER = struct.Struct("<8sqqq")
-# Made anew at every sync up to this many chunks; past it, when the chunks it does not cover
-# are more than 1/_LAG_FRACTION of them (so its cost per chunk added stays bounded).
-_ALWAYS_UP_TO = 20_000
+# Made anew when the chunks it does not cover are more than 1/_LAG_FRACTION of them: its cost per
+# chunk added stays bounded, and an ingest that changes a few files costs what it did.
 _LAG_FRACTION = 8
 _BATCH = 2000
 _SET_UP_TO = 100_000
@@ -181,7 +180,7 @@ class NearIndex:
         now = self.snapshot
         if now is not None and isinstance(add, NearSource):
             chunks, lagging = add.lagging(now.covered)
-            if not lagging or (chunks > _ALWAYS_UP_TO and lagging * _LAG_FRACTION < chunks):
+            if lagging * _LAG_FRACTION <= chunks:
                 self._write(NearSnapshot(now.covered, chunks, now.flagged))
                 return
         self.rebuild(add)
