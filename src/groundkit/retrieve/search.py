@@ -325,7 +325,8 @@ class _Ranking:
 
     def hits(self) -> list[Hit]:
         near = self.seen.near
-        if near is not None and max((r for r, _ in self.ranked), default=0) <= near.covered:
+        # The highest rowid ranked (pairs compare by rowid first).
+        if near is not None and max(self.ranked, default=(0, 0.0))[0] <= near.covered:
             return self._built(*self._walk_flagged(near))
         return self._built(*self._walk())
 
