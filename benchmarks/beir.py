@@ -661,7 +661,7 @@ def report_dense(args, stages, notes, dense: dict[str, Any], bm25s: Row) -> None
             f" by wall time; {raw_cpu_ms / cpu_ms:.0%} by CPU time per chunk"
         )
     print(
-        f"- open with {st['dense_index_vectors']} vectors: warm median of 20 ="
+        f"- open with {st.dense_index_vectors} vectors: warm median of 20 ="
         f" {dense['open_ms']:.2f} ms; first open in a fresh process ="
         f" {dense['fresh_open_ms']:.2f} ms. Size: "
         + ", ".join(f"{k} {v:.1f} MB" for k, v in dense["mb"].items())
