@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, asdict, dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 __all__ = [
     "Chunk",
@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 Metadata = dict[str, Any]
+_T = TypeVar("_T")
 
 
 class SearchMode(StrEnum):
@@ -111,19 +112,20 @@ class Hit:
     again, say as ``.md`` and ``.html``), folded into it rather than listed; see
     ``retrieve.duplicates``. Empty when collapsing is off.
 
-    Frozen, like the dataclasses here. ``snippet`` and ``metadata`` may be given as functions
-    that make them: they are then made when first read, so that a caller that shows neither (an
-    evaluation, an answer built from ``text``) does not pay for them on every hit.
+    Frozen, like the dataclasses here. ``citation``, ``snippet`` and ``metadata`` may be given as
+    functions that make them: they are then made when first read, so that a caller that shows
+    none of them (an evaluation, an answer built from ``text``) does not pay for them on every
+    hit (a ``Citation`` alone cost more than the rest of a hit).
     """
 
-    __slots__ = ("_metadata", "_snippet", "citation", "folded", "rank", "ranks", "score", "text")
+    __slots__ = ("_citation", "_metadata", "_snippet", "folded", "rank", "ranks", "score", "text")
     rank: int
     score: float
-    citation: Citation
     text: str
     # 1-based rank of this chunk in each stage that saw it: bm25, dense, fused, rerank.
     ranks: dict[str, int]
     folded: tuple[Citation, ...]
+    _citation: Citation | Callable[[], Citation]
     _snippet: str | Callable[[], str]
     _metadata: Metadata | Callable[[], Metadata]
 
@@ -131,38 +133,34 @@ class Hit:
         self,
         rank: int,
         score: float,
-        citation: Citation,
+        citation: Citation | Callable[[], Citation],
         text: str,
         snippet: str | Callable[[], str],
         metadata: Metadata | Callable[[], Metadata] | None = None,
         ranks: dict[str, int] | None = None,
         folded: tuple[Citation, ...] = (),
     ) -> None:
-        put = object.__setattr__
-        put(self, "rank", rank)
-        put(self, "score", score)
-        put(self, "citation", citation)
-        put(self, "text", text)
-        put(self, "_snippet", snippet)
-        put(self, "_metadata", {} if metadata is None else metadata)
-        put(self, "ranks", {} if ranks is None else ranks)
-        put(self, "folded", folded)
+        # The slots' own setters: object.__setattr__ by name cost twice as much, on every hit.
+        _set_rank(self, rank)
+        _set_score(self, score)
+        _set_citation(self, citation)
+        _set_text(self, text)
+        _set_snippet(self, snippet)
+        _set_metadata(self, {} if metadata is None else metadata)
+        _set_ranks(self, {} if ranks is None else ranks)
+        _set_folded(self, folded)
+
+    @property
+    def citation(self) -> Citation:
+        return _made(self, self._citation, _set_citation)
 
     @property
     def snippet(self) -> str:
-        made = self._snippet
-        if callable(made):
-            made = made()
-            object.__setattr__(self, "_snippet", made)
-        return made
+        return _made(self, self._snippet, _set_snippet)
 
     @property
     def metadata(self) -> Metadata:
-        made = self._metadata
-        if callable(made):
-            made = made()
-            object.__setattr__(self, "_metadata", made)
-        return made
+        return _made(self, self._metadata, _set_metadata)
 
     def _values(self) -> tuple[Any, ...]:
         return (
@@ -220,6 +218,24 @@ class Hit:
             "folded": len(self.folded),
             "folded_hits": [_folded(f) for f in self.folded],
         }
+
+
+_set_rank = Hit.__dict__["rank"].__set__
+_set_score = Hit.__dict__["score"].__set__
+_set_citation = Hit.__dict__["_citation"].__set__
+_set_text = Hit.__dict__["text"].__set__
+_set_snippet = Hit.__dict__["_snippet"].__set__
+_set_metadata = Hit.__dict__["_metadata"].__set__
+_set_ranks = Hit.__dict__["ranks"].__set__
+_set_folded = Hit.__dict__["folded"].__set__
+
+
+def _made(hit: Hit, value: _T | Callable[[], _T], put: Callable[[Hit, Any], None]) -> _T:
+    """A field of ``hit`` given as a function made now, and kept."""
+    if callable(value):
+        value = value()
+        put(hit, value)
+    return value
 
 
 def _folded(citation: Citation) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from groundkit.index.vectors import VectorIndex
 from groundkit.ingest.walk import Filters
 from groundkit.pipeline import run_ingest, sync_derived
 from groundkit.retrieve.engine import LocalEngine
+from groundkit.retrieve.near import NearIndex
 from groundkit.storage.locks import write_lock
 from groundkit.types import CollectionStatus, IngestReport
 
@@ -45,19 +46,20 @@ class EmbeddedBackend:
         self.store = Store(path / STORE_FILE)
         self.lexical = LexicalIndex(path)
         self.vectors = VectorIndex(path, ann_threshold=settings.search.ann_threshold)
-        self._engine = LocalEngine(self.store, self.lexical, self.vectors)
+        self.near = NearIndex(path)
+        self._engine = LocalEngine(self.store, self.lexical, self.vectors, self.near)
         recover(self.store, self.derived, path, lock_wait_s)
 
     @property
     def derived(self) -> tuple[DerivedIndex[Any], ...]:
-        return (self.lexical, self.vectors)
+        return (self.lexical, self.vectors, self.near)
 
     def close(self) -> None:
         self.store.close()
 
     # -- identity
     def embedder_key(self) -> str | None:
-        return self.store.manifest().get("embedder")
+        return self.store.manifest_value("embedder")
 
     def bind_embedder(self, identity: EmbedderIdentity) -> None:
         with self.store.transaction():

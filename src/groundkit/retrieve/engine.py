@@ -10,6 +10,7 @@ from groundkit.index.lexical import LexicalIndex
 from groundkit.index.rows import DocumentRow, HitRow
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
+from groundkit.retrieve.near import NearIndex, NearSnapshot
 from groundkit.retrieve.search import Arms
 from groundkit.types import ConcreteMode, SearchMode
 
@@ -24,10 +25,13 @@ class LocalEngine:
     """A ``retrieve.search.SearchEngine`` over an embedded collection; a restriction is the list
     of chunk rowids a filter leaves."""
 
-    def __init__(self, store: Store, lexical: LexicalIndex, vectors: VectorIndex) -> None:
+    def __init__(
+        self, store: Store, lexical: LexicalIndex, vectors: VectorIndex, near: NearIndex
+    ) -> None:
         self.store = store
         self.lexical = lexical
         self.vectors = vectors
+        self._near = near
 
     def tokens(self, text: str) -> list[str]:
         return self.lexical.tokens(text)
@@ -54,6 +58,9 @@ class LocalEngine:
 
     def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
         return self.store.hit_rows(rowids, fold=fold)
+
+    def near(self) -> NearSnapshot | None:
+        return self._near.snapshot
 
     def find_documents(self, key: str) -> list[DocumentRow]:
         return self.store.find_documents(key)

@@ -24,6 +24,7 @@ from groundkit.retrieve.citations import citation_of
 from groundkit.retrieve.duplicates import Fingerprint, Folding, fingerprint
 from groundkit.retrieve.fusion import rrf
 from groundkit.retrieve.lines import with_lines
+from groundkit.retrieve.near import NearSnapshot
 from groundkit.retrieve.rerank import Reranker
 from groundkit.retrieve.snippet import snippet
 from groundkit.text import is_text, normalize_text
@@ -103,6 +104,11 @@ class SearchEngine(Protocol):
         """Documents by id or source (lines of rows stored without them are counted there)."""
         ...
 
+    def near(self) -> NearSnapshot | None:
+        """Which chunks may fold (``retrieve.near``), when the engine keeps that, for rankings
+        whose shallower rounds are the heads of the deeper ones; None: fold the whole way."""
+        ...
+
 
 def _validate(request: SearchRequest) -> str:
     query = request.query
@@ -178,23 +184,38 @@ def run_search(
         import numpy as np  # here, not above: a bm25 search never loads numpy
 
         vector = np.asarray(embedder.embed([query], "query"), np.float32)[0]
-    depth = request.top_k * (COLLAPSE_DEPTH if request.collapse else 1)
-    if mode == SearchMode.HYBRID:
-        depth = max(depth, request.candidates)
-    if reranker is not None:
-        depth = max(depth, request.candidates, request.rerank_top_n)
     seen = _Seen(engine, fold=request.collapse)
-    for _round in range(COLLAPSE_ROUNDS):
+    for depth in _depths(request, reranker, seen.near):
         arms = engine.arms(mode, terms, vector, depth, allowed, request.rrf_k)
         if _abstains(request, arms):
             return []  # nothing is close enough: abstain rather than return the least bad
         hits = _Ranking(seen, collection, query, terms, request, arms, reranker).hits()
         exhausted = all(len(found) < depth for found in arms.lists.values())
-        if len(hits) >= request.top_k or exhausted or not request.collapse:
+        if len(hits) >= request.top_k or exhausted:
             break
         # Folding left fewer than top_k and the arms hold more: look deeper.
-        depth *= 4
     return hits
+
+
+def _depths(
+    request: SearchRequest, reranker: Reranker | None, near: NearSnapshot | None
+) -> list[int]:
+    """How deep each round searches the arms, in turn."""
+    depth = request.top_k * (COLLAPSE_DEPTH if request.collapse else 1)
+    if request.mode == SearchMode.HYBRID:
+        depth = max(depth, request.candidates)
+    if reranker is not None:
+        depth = max(depth, request.candidates, request.rerank_top_n)
+    if not request.collapse:
+        return [depth]
+    depths = [depth * 4**i for i in range(COLLAPSE_ROUNDS)]
+    if near is not None and request.mode == SearchMode.BM25 and reranker is None:
+        # Where the engine knows which chunks may fold, folding seldom takes a hit away, so a
+        # first round goes only top_k deep, as a search without folding does. A bm25 ranking
+        # top_k deep is the head of the deeper ones (ties go by address), so whatever the
+        # round that fills top_k, the hits are those the rounds below alone would give.
+        depths.insert(0, request.top_k)
+    return depths
 
 
 def _abstains(request: SearchRequest, arms: Arms) -> bool:
@@ -212,6 +233,7 @@ def _abstains(request: SearchRequest, arms: Arms) -> bool:
 COLLAPSE_DEPTH = 3
 COLLAPSE_ROUNDS = 4
 _MIN_BATCH = 4  # rows read at least at once while walking the ranking
+_Kept = tuple[int, float, int]  # a kept hit: its rowid, score and place in the ranking
 
 
 class _Seen:
@@ -220,14 +242,17 @@ class _Seen:
     def __init__(self, engine: SearchEngine, *, fold: bool) -> None:
         self.engine = engine
         self.fold = fold
+        self.near = engine.near() if fold else None
         self.rows: dict[int, HitRow] = {}
         self.fingerprints: dict[int, Fingerprint] = {}
         self.reranked: dict[int, float] = {}
 
-    def fetch(self, rowids: Sequence[int]) -> None:
+    def fetch(self, rowids: Sequence[int], *, fold: bool | None = None) -> None:
+        """Read the rows not read yet; ``fold`` (default: whether the search folds): with
+        their fingerprints."""
         wanted = [rowid for rowid in rowids if rowid not in self.rows]
         if wanted:
-            self.rows.update(self.engine.hit_rows(wanted, fold=self.fold))
+            self.rows.update(self.engine.hit_rows(wanted, fold=self.fold if fold is None else fold))
 
     def fingerprint(self, rowid: int) -> Fingerprint:
         found = self.fingerprints.get(rowid)
@@ -299,11 +324,50 @@ class _Ranking:
         return top + ranked[self.request.rerank_top_n :]
 
     def hits(self) -> list[Hit]:
+        near = self.seen.near
+        # The highest rowid ranked (pairs compare by rowid first).
+        if near is not None and max(self.ranked, default=(0, 0.0))[0] <= near.covered:
+            return self._built(*self._walk_flagged(near))
+        return self._built(*self._walk())
+
+    def _walk_flagged(self, near: NearSnapshot) -> tuple[list[_Kept], list[list[int]]]:
+        """The walk when ``near`` covers every candidate: a hit it does not flag is kept unread
+        (nothing it could fold into or take in exists), and the flagged ones fold among
+        themselves, so the verdicts are those of ``_walk``."""
+        top_k, seen, ranked = self.request.top_k, self.seen, self.ranked
+        folding = Folding()
+        kept_as: list[int] = []  # for each hit ``folding`` keeps, its place in ``kept``
+        kept: list[_Kept] = []
+        folded: list[list[int]] = []
+        at = 0
+        while len(kept) < top_k and at < len(ranked):
+            batch = ranked[at : at + max(top_k - len(kept), _MIN_BATCH)]
+            first, at = at + 1, at + len(batch)
+            rowids = [rowid for rowid, _ in batch]
+            flagged = near.among(rowids)
+            seen.fetch(rowids, fold=bool(flagged))
+            for place, (rowid, score) in enumerate(batch, first):
+                if rowid not in seen.rows:
+                    continue  # gone from the store: the derived index is behind
+                if rowid in flagged:
+                    into = folding.place(seen.fingerprint(rowid))
+                    if into is not None:
+                        folded[kept_as[into]].append(rowid)
+                        continue
+                    kept_as.append(len(kept))
+                kept.append((rowid, score, place))
+                folded.append([])
+                if len(kept) == top_k:
+                    break
+        return kept, folded
+
+    def _walk(self) -> tuple[list[_Kept], list[list[int]]]:
+        """Every candidate set against the hits kept before it."""
         top_k, seen = self.request.top_k, self.seen
         folding: Folding | BatchFolding | None = None
         if self.request.collapse:
             folding = BatchFolding() if top_k >= BATCH_FROM else Folding()
-        kept: list[tuple[int, float, int]] = []  # with its place in the ranking
+        kept: list[_Kept] = []
         folded: list[list[int]] = []
         at = 0
         while len(kept) < top_k and at < len(self.ranked):
@@ -335,33 +399,34 @@ class _Ranking:
                     folded[into].append(rowid)
                 if len(kept) == top_k:
                     break
-        return self._built(kept, folded)
+        return kept, folded
 
-    def _built(self, kept: list[tuple[int, float, int]], folded: list[list[int]]) -> list[Hit]:
-        every = [rowid for rowid, _, _ in kept] + [rowid for group in folded for rowid in group]
-        rows = {
-            row.rowid: row
-            for row in with_lines(self.seen.engine, [self.seen.rows[r] for r in every])
-        }
+    def _built(self, kept: list[_Kept], folded: list[list[int]]) -> list[Hit]:
+        read = self.seen.rows
+        every = [read[rowid] for rowid, _, _ in kept]
+        every += [read[rowid] for group in folded for rowid in group]
+        if any(row.line is None for row in every):  # stored before lines were kept
+            read = {row.rowid: row for row in with_lines(self.seen.engine, every)}
         hits: list[Hit] = []
         terms, width, collection = self.terms, self.request.snippet_chars, self.collection
-        single = self.single
+        single, ranks = self.single, self.ranks
         for (rowid, score, place), group in zip(kept, folded, strict=True):
-            row = rows[rowid]
+            row = read[rowid]
             meta = row.metadata_json
             hits.append(
                 Hit(
                     len(hits) + 1,
                     score,
-                    citation_of(row, collection),
+                    # Made when read: a caller that shows no citation, snippet or metadata (an
+                    # evaluation, say) does not pay for them.
+                    partial(citation_of, row, collection),
                     row.text,
-                    # Made when read: a caller that shows no snippet does not pay for one.
                     partial(snippet, row.text, terms, width),
                     partial(json.loads, meta) if meta != "{}" else {},
                     {single: place}
                     if single is not None
-                    else {arm: by_id[rowid] for arm, by_id in self.ranks.items() if rowid in by_id},
-                    tuple(citation_of(rows[r], collection) for r in group),
+                    else {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id},
+                    tuple(citation_of(read[r], collection) for r in group) if group else (),
                 )
             )
         return hits

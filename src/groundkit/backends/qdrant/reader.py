@@ -352,6 +352,9 @@ class QdrantEngine:
         fields = [*_HIT_FIELDS, "fold"] if fold else _HIT_FIELDS
         return {f.id: _hit_row(f.id, f.payload, fold) for f in self._t.retrieve(rowids, fields)}
 
+    def near(self) -> None:
+        return None  # no index of the chunks that may fold: every search folds the whole way
+
     def find_documents(self, key: str) -> list[DocumentRow]:
         return self._reader.find_documents(key)
 

@@ -1,0 +1,139 @@
+"""Which chunks of a collection have a near-duplicate among the others: a similarity self-join.
+
+The answer lets a search fold only where folding can happen (``retrieve.near``): a chunk that
+is no passage's near-duplicate is kept wherever it ranks, and no hit folds into it. The rule is
+``duplicates.near_duplicates`` on the stored fingerprints, exactly:
+
+* the same words: every chunk of a group of equal word hashes is flagged;
+* the overlap: ``A`` (``n`` 3-grams, ``n <= m``) and ``B`` (``m``) are near when they share at
+  least ``THRESHOLD * n`` (and ``n >= MIN_SHINGLES``). Then at most ``n - ceil(THRESHOLD * n)``
+  of ``A``'s 3-grams are missing from ``B``, so any ``n - ceil(THRESHOLD * n) + 1`` of them hold
+  one that ``B`` has: ``A``'s *prefix*. Ordered by how many chunks hold them (rarest first, as
+  the prefix filter of all-pairs similarity joins does), a prefix is mostly 3-grams no other
+  chunk holds, so only the pairs a shared prefix 3-gram names are counted (21 on SciFact's
+  10,931 chunks).
+
+A flag is only ever a licence to look: a chunk flagged that has no near-duplicate costs a check
+at search time, never a wrong verdict. So where the pairs to count would be too many (thousands
+of near-copies of one passage), the chunks they involve are flagged without counting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from groundkit.retrieve.duplicates import MIN_SHINGLES, THRESHOLD, Fingerprint
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["near_flags"]
+
+_MAX_PAIRS = 2_000_000  # candidate pairs counted exactly; past this, flagged without counting
+_MASK = 0xFFFFFFFF
+
+
+def near_flags(folds: Sequence[bytes]) -> list[int]:
+    """The positions in ``folds`` (stored fingerprints, ``Fingerprint.to_bytes``) of those that
+    are ``near_duplicates`` of at least one other, ascending."""
+    import numpy as np  # here: a search never needs it
+
+    count = len(folds)
+    if count < 2:
+        return []
+    words = np.fromiter((int.from_bytes(f[:8], "little") for f in folds), np.uint64, count)
+    sizes = np.fromiter(((len(f) - 8) >> 2 for f in folds), np.int64, count)
+    # Equal words: the same passage. One of each group stands for it in the overlap join: its
+    # 3-grams are those of every member, so a near-duplicate of it is one of them all.
+    order = np.argsort(words, kind="stable")
+    same = words[order][1:] == words[order][:-1]
+    group = np.empty(count, dtype=np.int64)
+    group[order] = np.cumsum(np.concatenate(([True], ~same))) - 1
+    flagged_group = np.zeros(int(group.max()) + 1, dtype=bool)
+    flagged_group[group[order][1:][same]] = True
+    first = np.zeros(count, dtype=bool)
+    first[order[np.concatenate(([True], ~same))]] = True
+    members = np.flatnonzero(first & (sizes >= MIN_SHINGLES))
+    near = _overlapping([folds[i] for i in members.tolist()], sizes[members])
+    flagged_group[group[members[near]]] = True
+    found: list[int] = np.flatnonzero(flagged_group[group]).tolist()
+    return found
+
+
+def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Indexes of the fingerprints (each of MIN_SHINGLES 3-grams or more, no two of the same
+    words) that share at least ``THRESHOLD`` of the smaller one's 3-grams with another."""
+    import numpy as np
+
+    count = len(folds)
+    if count < 2:
+        return np.zeros(0, dtype=np.int64)
+    values = np.frombuffer(b"".join(f[8:] for f in folds), dtype="<u4")
+    owner = np.repeat(np.arange(count, dtype=np.int64), sizes)
+    index = np.arange(len(values), dtype=np.uint64)
+    keys = np.sort((values.astype(np.uint64) << np.uint64(32)) | index)
+    # By sorted position from here: the owner of each 3-gram, runs of equal 3-grams.
+    holder = owner[(keys & np.uint64(_MASK)).astype(np.int64)]
+    grams = keys >> np.uint64(32)
+    new = np.empty(len(grams), dtype=bool)
+    new[0] = True
+    np.not_equal(grams[1:], grams[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    lengths = np.diff(starts, append=len(grams))  # how many chunks hold each 3-gram
+    alone = np.repeat(lengths == 1, lengths)
+    prefix = sizes - np.ceil(THRESHOLD * sizes).astype(np.int64) + 1
+    # A chunk with as many 3-grams of its own as its prefix is long names no pair.
+    own = np.bincount(holder[alone], minlength=count)
+    shared = np.flatnonzero((own < prefix)[holder] & ~alone)
+    run = np.cumsum(new)[shared] - 1
+    by = np.lexsort((grams[shared], lengths[run], holder[shared]))
+    shared, run = shared[by], run[by]
+    # Its place among its owner's shared 3-grams, rarest first: the prefix takes what its own
+    # 3-grams leave.
+    owners = holder[shared]
+    firsts = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
+    place = np.arange(len(shared)) - np.repeat(firsts, np.diff(firsts, append=len(shared)))
+    probes = place < (prefix - own)[owners]
+    # Every other holder of each probe's 3-gram: a candidate pair.
+    runs, owners = run[probes], owners[probes]
+    widths = lengths[runs]
+    total = int(widths.sum())
+    if total > _MAX_PAIRS:
+        named = np.zeros(len(starts), dtype=bool)
+        named[runs] = True
+        return np.unique(holder[np.repeat(named, lengths)])
+    at = np.repeat(starts[runs], widths) + (
+        np.arange(total) - np.repeat(np.cumsum(widths) - widths, widths)
+    )
+    a = np.repeat(owners, widths)
+    b = holder[at]
+    keep = a != b
+    low, high = np.minimum(a[keep], b[keep]), np.maximum(a[keep], b[keep])
+    pairs = np.unique(low * count + high)
+    return _counted(folds, pairs // count, pairs % count)
+
+
+def _counted(
+    folds: Sequence[bytes], a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Of each pair ``(a[i], b[i])``, both when they share enough 3-grams."""
+    import numpy as np
+
+    prints: dict[int, Fingerprint] = {}
+
+    def of(i: int) -> Fingerprint:
+        found = prints.get(i)
+        if found is None:
+            found = prints[i] = Fingerprint.from_bytes(folds[i])
+        return found
+
+    near: set[int] = set()
+    for i, j in zip(a.tolist(), b.tolist(), strict=True):
+        if i in near and j in near:
+            continue
+        x, y = of(i), of(j)
+        if len(x.shingles & y.shingles) >= THRESHOLD * min(x.size, y.size):
+            near.update((i, j))
+    return np.array(sorted(near), dtype=np.int64)
