@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.edges import EdgeItem
 from groundkit.answer.priors import asks_quantity, holds_quantity, prose
+from groundkit.answer.sentence_vectors import SentenceVectors
 from groundkit.answer.spans import sentence_parts
 from groundkit.codemap.search import bm25_scores, tokens
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BM25_WEIGHT",
     "PRIOR_WEIGHT",
+    "VECTORS",
     "Sentence",
     "candidates",
     "choose",
@@ -57,6 +59,7 @@ BM25_WEIGHT = 0.5
 # range: enough to break near-ties between sentences of similar meaning, never to put a sentence
 # the signals rank low first (measured: benchmarks/answer_quality.py, docs/answer.md).
 PRIOR_WEIGHT = 0.2
+VECTORS = SentenceVectors()  # one per process: every answer it gives meets the same passages
 _FOLD = 0.8  # word overlap (Jaccard) at which two sentences are one
 _WORD = re.compile(r"\w+")
 _HEADING = re.compile(r"#{1,6}\s")
@@ -170,7 +173,7 @@ def closeness(embedder: Embedder, question: str, texts: Sequence[str]) -> float:
 def _cosines(embedder: Embedder, question: str, texts: list[str]) -> list[float]:
     import numpy as np
 
-    asked = embedder.embed([question], "query")
-    found = embedder.embed(texts, "document")
+    asked = VECTORS.embed(embedder, [question], "query")
+    found = VECTORS.embed(embedder, texts, "document")
     norms = np.linalg.norm(found, axis=1) * float(np.linalg.norm(asked[0])) + 1e-12
     return [float(x) for x in (found @ asked[0]) / norms]
