@@ -55,6 +55,11 @@ class SentenceVectors:
             return embedder.embed([], input_type)
         return np.stack([found[t] for t in texts])
 
+    def clear(self) -> None:
+        """Forget every kept vector (a benchmark measuring a cold answer)."""
+        with self._lock:
+            self._kept.clear()
+
     def _get(self, key: tuple[str, str, str]) -> npt.NDArray[np.float32] | None:
         vector = self._kept.get(key)
         if vector is not None:
