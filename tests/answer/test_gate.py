@@ -25,6 +25,8 @@ from groundkit.errors import OUTCOMES, ErrorCode
 from groundkit.testing.chat import ScriptedChat
 
 FIXTURES = Path(__file__).parent / "fixtures" / "small_model_replies.json"
+# Replies the gate was not tuned on (SciFact claims and questions over docs/), judged the same way.
+HELD_OUT = Path(__file__).parent / "fixtures" / "small_model_replies_heldout.json"
 DIG = "The wombat digs long burrows with its strong claws."
 LAY = "the echidna lays an egg, like the platypus."
 
@@ -94,8 +96,8 @@ def test_unhelpful_is_a_refusal_in_the_error_table() -> None:
     assert OUTCOMES[ErrorCode.AI_UNHELPFUL].answer_state == "refused"
 
 
-def _judged() -> list[dict[str, Any]]:
-    return json.loads(FIXTURES.read_text(encoding="utf-8"))["replies"]
+def _judged(path: Path = FIXTURES) -> list[dict[str, Any]]:
+    return json.loads(path.read_text(encoding="utf-8"))["replies"]
 
 
 def _refused(entry: dict[str, Any]) -> bool:
@@ -129,6 +131,14 @@ def test_the_gate_refuses_at_most_one_in_twenty_good_answers() -> None:
     good = [e for e in _judged() if e["judged"] == "good"]
     refused = [e["id"] for e in good if _refused(e)]
     assert len(refused) <= 0.05 * len(good), refused
+
+
+def test_on_held_out_replies_the_gate_refuses_every_degenerate_one_and_no_good_one() -> None:
+    held = _judged(HELD_OUT)
+    assert sum(e["judged"] == "degenerate" for e in held) >= 20
+    missed = [e["id"] for e in held if e["judged"] == "degenerate" and not _refused(e)]
+    refused = [e["id"] for e in held if e["judged"] == "good" and _refused(e)]
+    assert (missed, refused) == ([], [])
 
 
 def test_a_paraphrase_sharing_no_word_with_the_question_passes_when_the_embedder_says_near() -> (
