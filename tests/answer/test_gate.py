@@ -41,6 +41,13 @@ def _ask(col: Collection, question: str, raw: str, quotes: Any = "free") -> Any:
         ("what does the wombat dig?", "a: a: a: a:", DIG, "repeats itself"),
         ("what does the wombat dig?", "Burrows 1.1.1.1.1", DIG, "repeats itself"),
         ("what does the wombat dig?", "It digs. It digs burrows. It digs burrows.", DIG, "repeats"),
+        (
+            "what does the wombat dig?",
+            "The 1st burrow is long, which is a start. The 2nd burrow is deep, which is a plus."
+            " The 3rd burrow is wide, which is a gift. The 4th burrow is dry, which is a joy.",
+            DIG,
+            "repeats itself",
+        ),
         ("what does the wombat dig?", 'E"),', DIG, "has no words"),
         ("what does the wombat dig?", DIG, DIG, "only copies its quote"),
         ("what does the wombat dig?", f"The source says: {DIG}", DIG, "only copies its quote"),
