@@ -62,9 +62,9 @@ _SAID_THRICE = 4  # words in a row that, written three times, are a template bei
 _SAID_FOUR_TIMES = 3
 # Cosine (question to quote or text, the collection's embedder) at which a claim that shares no
 # word with the question is still about it. Set on the replies of
-# tests/answer/fixtures/small_model_replies.json (no held-out set): the off-question replies
-# came within at most 0.39 of their question, the good answers' quotes or text within 0.25 to
-# 0.85, and only one good answer fell under 0.3.
+# tests/answer/fixtures/small_model_replies.json: the off-question replies came within at most
+# 0.39 of their question, the good answers' quotes or text within 0.25 to 0.85, and only one
+# good answer fell under 0.3. Held out (small_model_replies_heldout.json): no good answer refused.
 NEAR = 0.3
 _PREFIX = 5  # letters of a long word that meet its other forms (absorbs, absorbance)
 # Words that carry no claim of their own: a copy with only these added is still a copy.
