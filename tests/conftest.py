@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -64,9 +65,17 @@ def open_col(index_dir: Path) -> Iterator[OpenCollection]:
         collection.close()
 
 
+_HELPER_MARK = "GROUNDKIT_TEST_HELPERS_OF"
+
+
 @pytest.fixture
-def helper_processes() -> Callable[[], list[int]]:
-    """Lists the helper processes of any ingest (``pipeline.helpers``) still running."""
+def helper_processes(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[int]]:
+    """Lists the helper processes (``pipeline.helpers``) of this test's ingests still running.
+
+    Only this test's: other ingests may run on the machine at the same time (another test run,
+    a benchmark), so helpers are told apart by a marker in the environment they inherit."""
+    marker = f"{_HELPER_MARK}={uuid.uuid4().hex}".encode()
+    monkeypatch.setenv(_HELPER_MARK, marker.split(b"=", 1)[1].decode())
 
     def running() -> list[int]:
         found = []
@@ -74,9 +83,12 @@ def helper_processes() -> Callable[[], list[int]]:
             if entry.name.isdigit():
                 try:
                     command = (entry / "cmdline").read_bytes()
+                    if b"groundkit.pipeline.helper\0" not in command + b"\0":
+                        continue
+                    environment = (entry / "environ").read_bytes().split(b"\0")
                 except OSError:
                     continue
-                if b"groundkit.pipeline.helper\0" in command + b"\0":
+                if marker in environment:
                     found.append(int(entry.name))
         return found
 
