@@ -8,7 +8,8 @@ twice in a row: cold (no sentence vector kept: a one-off ``grk answer``) and war
 kept by the first ask: ``grk serve``, the UI, an evaluation asking again about the same
 evidence). Runs interleave the two passage counts and cold with warm, round after round, so a
 busy machine slows each alike. Prints, per passage count, the median seconds per answer cold
-and warm, the median seconds spent embedding sentences, and how many sentences were embedded.
+and warm, the median seconds spent embedding sentences, how many sentences were embedded, and
+the CPU seconds of a cold answer (all threads: a figure a busy machine does not inflate).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def main() -> int:
     args = parser.parse_args()
     settings = Settings()
     timed = Timed(create_embedder(settings.embed))
-    rows: dict[tuple[int, str], list[tuple[float, float, int]]] = {}
+    rows: dict[tuple[int, str], list[tuple[float, float, int, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="grk-extract-speed-") as tmp:
         where = settings.replace(index_dir=tmp, collection="samples")
         with open_collection(settings=where, create=True, embedder=timed) as collection:
@@ -89,23 +90,24 @@ def main() -> int:
                         VECTORS.clear()
                         for state in ("cold", "warm"):
                             timed.seconds, timed.texts = 0.0, 0
-                            t0 = time.perf_counter()
+                            t0, c0 = time.perf_counter(), time.process_time()
                             answer_question(collection, question, Extractive(), top_k=top_k)
-                            spent = time.perf_counter() - t0
+                            spent, cpu = time.perf_counter() - t0, time.process_time() - c0
                             rows.setdefault((top_k, state), []).append(
-                                (spent, timed.seconds, timed.texts)
+                                (spent, timed.seconds, timed.texts, cpu)
                             )
             after = os.getloadavg()[0]
     print(
         f"{len(QUESTIONS)} questions x {args.rounds} rounds; load average {load:.1f} -> {after:.1f}"
     )
-    print("passages\tsentences embedded\tembedding s\tcold answer s\twarm answer s")
+    print("passages\tsentences embedded\tembedding s\tcold answer s\tcold CPU s\twarm answer s")
     for top_k in (3, 10):
         cold, warm = rows[(top_k, "cold")], rows[(top_k, "warm")]
         print(
             f"{top_k}\t{statistics.median(r[2] for r in cold):.0f}"
             f"\t{statistics.median(r[1] for r in cold):.3f}"
             f"\t{statistics.median(r[0] for r in cold):.3f}"
+            f"\t{statistics.median(r[3] for r in cold):.3f}"
             f"\t{statistics.median(r[0] for r in warm):.3f}"
         )
     return 0
