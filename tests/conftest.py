@@ -93,3 +93,13 @@ def helper_processes(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[int]]
         return found
 
     return running
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With ``-n`` (pytest-xdist, ``--dist loadgroup``), a module's tests run in one worker, so
+    its module fixtures are made once; the web UI's tests share session fixtures (one site, one
+    server, a fake model whose replies come in order) and run in one worker together."""
+    for item in items:
+        path = item.path.relative_to(Path(__file__).parent).as_posix()
+        group = "ui" if path.startswith("ui/") else path
+        item.add_marker(pytest.mark.xdist_group(group))
