@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import statistics
@@ -41,7 +42,8 @@ from groundkit.answer.bundle import build_bundle
 from groundkit.answer.chat import JsonSchema
 from groundkit.answer.contract import validate_answer
 from groundkit.answer.evidence import Origins
-from groundkit.answer.gate import unhelpful_reason
+from groundkit.answer.extract import closeness
+from groundkit.answer.gate import Near, unhelpful_reason
 from groundkit.answer.passages import BundleItem
 from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.providers.llamacpp import LlamaCppChat, default_model_path
@@ -49,6 +51,7 @@ from groundkit.answer.report import AnswerReport
 from groundkit.answer.spans import constrained_schema
 from groundkit.collection import open_collection
 from groundkit.config import QuoteMode, Settings
+from groundkit.embed.factory import create_embedder
 from groundkit.errors import GroundkitError
 from groundkit.eval.answer_report import (
     SUMMARY_HEAD,
@@ -131,26 +134,29 @@ def _reread(report: AnswerReport) -> Origins:
     return Origins(show)
 
 
-def _reply_row(system: str, question: str, raw: str, report: AnswerReport) -> dict[str, Any]:
-    """A prose reply with what the contract and the gate made of it."""
+def _reply_row(
+    system: str, question: str, raw: str, report: AnswerReport, near: Near | None = None
+) -> dict[str, Any]:
+    """A prose reply with what the contract and the gate made of it, and what the gate's
+    fixture needs: the texts of every passage sent and, with an embedder (``near``), the
+    cosine of each quote, then of the text, to the question."""
+    evidence = [i.text for i in report.bundle.items]
     row: dict[str, Any] = {"system": system, "question": question, "reply": raw}
+    row["evidence"] = evidence
     try:
         answer = validate_answer(raw, report.bundle, _reread(report), question=question)
     except GroundkitError as exc:
         row["contract"] = exc.message
         return row
     row["contract"] = "passed"
-    row["gate"] = unhelpful_reason(answer, report.bundle, question) or "passed"
-    row["items"] = [
-        {
-            "text": item.text,
-            "quotes": [answer.citations[m - 1].cited_text for m in item.markers],
-            "sources": [
-                report.bundle.items[answer.citations[m - 1].source - 1].text for m in item.markers
-            ],
-        }
-        for item in answer.items
-    ]
+    row["gate"] = unhelpful_reason(answer, report.bundle, question, near=near) or "passed"
+    row["items"] = []
+    for item in answer.items:
+        quotes = [answer.citations[m - 1].cited_text for m in item.markers]
+        got: dict[str, Any] = {"text": item.text, "quotes": quotes}
+        if near is not None:
+            got["near"] = [round(near([t]), 4) for t in [*quotes, item.text]]
+        row["items"].append(got)
     return row
 
 
@@ -215,12 +221,17 @@ def main() -> int:
             flush=True,
         )
 
+    # The cosines the gate's off-question rule would see, for the gate's fixture (--replies).
+    embedder = create_embedder(Settings().embed) if replies is not None else None
+
     def on_report(o: AnswerOutcome, report: AnswerReport, chat: Answerer) -> None:
         if replies is None or not isinstance(chat, Recording) or not chat.replies:
             return
         raw = chat.replies.pop()
         if o.system.endswith(("/free", "/constrained")):
-            row = _reply_row(o.system, text_of[o.query_id], raw, report)
+            question = text_of[o.query_id]
+            near = None if embedder is None else functools.partial(closeness, embedder, question)
+            row = _reply_row(o.system, question, raw, report, near)
             replies.write(json.dumps(row, ensure_ascii=False) + "\n")
             replies.flush()
 

@@ -25,6 +25,8 @@ from groundkit.errors import OUTCOMES, ErrorCode
 from groundkit.testing.chat import ScriptedChat
 
 FIXTURES = Path(__file__).parent / "fixtures" / "small_model_replies.json"
+# Replies the gate was not tuned on (SciFact claims and questions over docs/), judged the same way.
+HELD_OUT = Path(__file__).parent / "fixtures" / "small_model_replies_heldout.json"
 DIG = "The wombat digs long burrows with its strong claws."
 LAY = "the echidna lays an egg, like the platypus."
 
@@ -39,6 +41,13 @@ def _ask(col: Collection, question: str, raw: str, quotes: Any = "free") -> Any:
         ("what does the wombat dig?", "a: a: a: a:", DIG, "repeats itself"),
         ("what does the wombat dig?", "Burrows 1.1.1.1.1", DIG, "repeats itself"),
         ("what does the wombat dig?", "It digs. It digs burrows. It digs burrows.", DIG, "repeats"),
+        (
+            "what does the wombat dig?",
+            "The 1st burrow is long, which is a start. The 2nd burrow is deep, which is a plus."
+            " The 3rd burrow is wide, which is a gift. The 4th burrow is dry, which is a joy.",
+            DIG,
+            "repeats itself",
+        ),
         ("what does the wombat dig?", 'E"),', DIG, "has no words"),
         ("what does the wombat dig?", DIG, DIG, "only copies its quote"),
         ("what does the wombat dig?", f"The source says: {DIG}", DIG, "only copies its quote"),
@@ -94,8 +103,8 @@ def test_unhelpful_is_a_refusal_in_the_error_table() -> None:
     assert OUTCOMES[ErrorCode.AI_UNHELPFUL].answer_state == "refused"
 
 
-def _judged() -> list[dict[str, Any]]:
-    return json.loads(FIXTURES.read_text(encoding="utf-8"))["replies"]
+def _judged(path: Path = FIXTURES) -> list[dict[str, Any]]:
+    return json.loads(path.read_text(encoding="utf-8"))["replies"]
 
 
 def _refused(entry: dict[str, Any]) -> bool:
@@ -129,6 +138,14 @@ def test_the_gate_refuses_at_most_one_in_twenty_good_answers() -> None:
     good = [e for e in _judged() if e["judged"] == "good"]
     refused = [e["id"] for e in good if _refused(e)]
     assert len(refused) <= 0.05 * len(good), refused
+
+
+def test_on_held_out_replies_the_gate_refuses_every_degenerate_one_and_no_good_one() -> None:
+    held = _judged(HELD_OUT)
+    assert sum(e["judged"] == "degenerate" for e in held) >= 20
+    missed = [e["id"] for e in held if e["judged"] == "degenerate" and not _refused(e)]
+    refused = [e["id"] for e in held if e["judged"] == "good" and _refused(e)]
+    assert (missed, refused) == ([], [])
 
 
 def test_a_paraphrase_sharing_no_word_with_the_question_passes_when_the_embedder_says_near() -> (

@@ -10,12 +10,13 @@ It judges prose only. An answer whose text is groundkit's own choice of sentence
 model by number, or extracted with none) has no prose to judge. The rules, each on one item:
 
 - **repeats**: a run of one to four tokens, holding a word, repeated three times in a row
-  (``a: a: a:``, ``1.1.1.1``); one sentence, or any six words in a row, written twice; or four
-  words in a row written three times (``The new feature is 1. The new feature is 2. ...``);
+  (``a: a: a:``, ``1.1.1.1``); one sentence, or any six words in a row, written twice; four
+  words in a row written three times (``The new feature is 1. The new feature is 2. ...``), or
+  three words in a row written four times;
 - **no words**: no run of two letters, or more punctuation than letters and digits (``E"),``);
 - **a copy**: it is one of its quotes, word for word, or what it adds to what it copied (runs of
   four or more words found in its quotes or anywhere in the evidence it was sent) is function
-  words, and in a text of twenty words or more at most one word in ten: the quote printed
+  words, and in a text of fifteen words or more at most one word in eight: the quote printed
   twice, or evidence lines glued together with a word changed, say nothing;
 - **off the question**: neither its quotes nor its text share a content word with the question
   (stemmed, identifiers split, the first five letters of longer words: "absorbs" meets
@@ -48,14 +49,22 @@ _SENTENCE = re.compile(r"[^.!?\n]+")
 _COPIED_RUN = 4  # words in a row that count as copied rather than written
 _REPEATS = 3
 _SAID_TWICE = 6  # words in a row that, written twice, are a loop rather than emphasis
-_CHANGED = 0.1  # the share of a long copy's words that may be changed and leave it a copy
-_LONG_COPY = 20  # words: a short answer may reuse the evidence's phrasing and add one word
+# The share of a long copy's words that may be changed and leave it a copy, and what counts as
+# long. One in ten of twenty missed two held-out SciFact replies (a 17-word quote with one name
+# garbled; 27 words of evidence glued, a clause changed); one in eight of fifteen refuses them
+# and no good answer more (tests/answer/fixtures/small_model_replies_heldout.json).
+_CHANGED = 0.125
+_LONG_COPY = 15  # words: a short answer may reuse the evidence's phrasing and add one word
 _SAID_THRICE = 4  # words in a row that, written three times, are a template being filled
+# Three words in a row written four times: a template whose slot changes every time ("The 2nd
+# exit status is 2, which is a ... The 3rd exit status is 3, which is a ..."), which held-out
+# docs/ replies showed and the rules above let through.
+_SAID_FOUR_TIMES = 3
 # Cosine (question to quote or text, the collection's embedder) at which a claim that shares no
 # word with the question is still about it. Set on the replies of
-# tests/answer/fixtures/small_model_replies.json (no held-out set): the off-question replies
-# came within at most 0.39 of their question, the good answers' quotes or text within 0.25 to
-# 0.85, and only one good answer fell under 0.3.
+# tests/answer/fixtures/small_model_replies.json: the off-question replies came within at most
+# 0.39 of their question, the good answers' quotes or text within 0.25 to 0.85, and only one
+# good answer fell under 0.3. Held out (small_model_replies_heldout.json): no good answer refused.
 NEAR = 0.3
 _PREFIX = 5  # letters of a long word that meet its other forms (absorbs, absorbance)
 # Words that carry no claim of their own: a copy with only these added is still a copy.
@@ -137,7 +146,12 @@ def _repeats(text: str) -> str | None:
     sentences = [" ".join(_WORD.findall(s.casefold())) for s in _SENTENCE.findall(text)]
     said = [s for s in sentences if len(s.split()) >= 3]
     words = _WORD.findall(text.casefold())
-    if len(said) != len(set(said)) or _said(words, _SAID_TWICE, 2) or _said(words, _SAID_THRICE, 3):
+    if (
+        len(said) != len(set(said))
+        or _said(words, _SAID_TWICE, 2)
+        or _said(words, _SAID_THRICE, 3)
+        or _said(words, _SAID_FOUR_TIMES, 4)
+    ):
         return "repeats itself"
     return None
 

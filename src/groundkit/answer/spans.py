@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
@@ -26,13 +26,17 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_ENUM_BYTES",
     "MAX_SPANS_PER_ITEM",
+    "Block",
     "QuoteMenu",
     "constrained_schema",
     "cut_spans",
     "hosted_strict_problems",
     "sentence_offsets",
+    "sentence_parts",
     "span_offsets",
 ]
+
+Block = Literal["prose", "table", "code"]
 
 MAX_SPANS_PER_ITEM = 40
 MAX_ENUM_BYTES = 16_000
@@ -116,7 +120,13 @@ def sentence_offsets(text: str, *, min_chars: int) -> list[tuple[int, int]]:
     its header) unless it is longer than a sentence may be, and each line of a fenced code
     block stands alone. Sentences longer than ``MAX_SENTENCE_CHARS`` are cut into clauses;
     those shorter than ``min_chars`` or without a letter or digit are dropped."""
-    out: list[tuple[int, int]] = []
+    return [(a, b) for a, b, _ in sentence_parts(text, min_chars=min_chars)]
+
+
+def sentence_parts(text: str, *, min_chars: int) -> list[tuple[int, int, Block]]:
+    """``sentence_offsets`` with the block each sentence came from: ``prose``, ``table`` or
+    ``code`` (a line of a fenced block)."""
+    out: list[tuple[int, int, Block]] = []
     for begin, stop, kind in _paragraphs(text):
         if kind == "prose":
             pieces = _pieces(text, begin, stop, _PROSE_END)
@@ -128,11 +138,11 @@ def sentence_offsets(text: str, *, min_chars: int) -> list[tuple[int, int]]:
             whole = end - start <= MAX_SENTENCE_CHARS
             for a, b in [(start, end)] if whole else _clauses(text, start, end):
                 if b - a >= min_chars and _WORD.search(text, a, b):
-                    out.append((a, b))
+                    out.append((a, b, kind))
     return out
 
 
-def _paragraphs(text: str) -> list[tuple[int, int, str]]:
+def _paragraphs(text: str) -> list[tuple[int, int, Block]]:
     """Paragraphs as ``(start, end, kind)``: ``prose``, a ``table`` (its rows together), or
     ``code`` (a fenced block's lines, one by one)."""
     out: list[list[Any]] = []

@@ -1,0 +1,53 @@
+"""What a sentence's form says about it as an answer, before its meaning is scored.
+
+Two priors for the extractive ranking (``answer.extract``), both from the text alone:
+
+- ``prose``: how much a sentence reads as a statement a reader can take on its own. A whole
+  sentence of prose reads best; a table row holds answers but reads less well; a title, a label
+  or a clause cut out of a longer line (no closing punctuation, or starting in lower case) tells
+  little on its own; a question answers nothing, and a line of fenced code is an example, not
+  an explanation. (Measured on the golden corpus: without this, titles such as
+  ``TIDEPOOL UPGRADE`` and questions from a FAQ were among the three sentences shown.)
+- ``quantity``: a question asking how many, how long, when or what it costs is answered by a
+  sentence holding a number: the answer-type check of factoid question answering.
+"""
+
+from __future__ import annotations
+
+import re
+
+from groundkit.answer.spans import Block
+
+__all__ = ["asks_quantity", "holds_quantity", "prose"]
+
+# Phrasings that ask for an amount, a duration, a time or a price.
+_QUANTITY = re.compile(
+    r"\b(?:how\s+(?:many|much|long|often|far|hot|old|big|large|fast|soon)"
+    r"|what\s+(?:time|date|percentage|price|size)|which\s+(?:version|year|port)|when|cost)\b",
+    re.IGNORECASE,
+)
+_DIGIT = re.compile(r"\d")
+# A statement ends on a full stop, a colon introducing what follows, or the closing mark of
+# code, a quote or a bracket that ends one.
+_CLOSED = re.compile(r"[.!:;)\]`\"']\s*$")
+_LEAD = "-*+>#\u2022 \t0123456789.)["  # list markers and numbering before the first word
+
+
+def prose(text: str, block: Block) -> float:
+    """1 for a sentence of prose, down to 0 for a question or a line of code."""
+    if block == "code" or text.rstrip().endswith("?"):
+        return 0.0
+    if text.lstrip(_LEAD)[:1].islower():  # a clause cut from a longer line, or a cell
+        return 0.3
+    if block == "table":
+        return 0.7
+    return 1.0 if _CLOSED.search(text) else 0.3  # no closing mark: a title or a cut line
+
+
+def asks_quantity(question: str) -> bool:
+    """Whether ``question`` asks for an amount, a duration, a time or a price."""
+    return _QUANTITY.search(question) is not None
+
+
+def holds_quantity(text: str) -> bool:
+    return _DIGIT.search(text) is not None

@@ -1,0 +1,73 @@
+"""The vectors of the sentences embedded lately, kept so that asking again costs no embedding.
+
+Embedding the evidence's sentences is nearly all of the extractive answer's time (measured:
+``benchmarks/extract_speed.py``). A process that answers more than once (``grk serve``, the web
+UI, an evaluation, ``grk answer --with-code``) meets the same passages again, and a sentence's
+vector depends only on the embedder and the text. So vectors are kept by (embedder identity,
+input type, text), the least recently used dropped past ``capacity``; a text given twice in one
+call is embedded once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from groundkit.embed.base import Embedder, InputType
+
+__all__ = ["CAPACITY", "SentenceVectors"]
+
+CAPACITY = 8192  # ~12 MB of 384-dimension vectors: the sentences of a few hundred passages
+
+
+class SentenceVectors:
+    """A least-recently-used store of vectors in front of any embedder; safe across threads."""
+
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self._capacity = capacity
+        self._kept: OrderedDict[tuple[str, str, str], npt.NDArray[np.float32]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.embedded = 0  # texts sent to an embedder so far (what the store could not give)
+
+    def embed(
+        self, embedder: Embedder, texts: Sequence[str], input_type: InputType
+    ) -> npt.NDArray[np.float32]:
+        """``embedder.embed(texts, input_type)``, asking it only for texts not kept."""
+        import numpy as np
+
+        model = embedder.identity.key()
+        with self._lock:
+            found = {t: v for t in texts if (v := self._get((model, input_type, t))) is not None}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            found.update(zip(missing, embedder.embed(missing, input_type), strict=True))
+            with self._lock:
+                self.embedded += len(missing)
+                for text in missing:
+                    self._put((model, input_type, text), found[text])
+        if not texts:
+            return embedder.embed([], input_type)
+        return np.stack([found[t] for t in texts])
+
+    def clear(self) -> None:
+        """Forget every kept vector (a benchmark measuring a cold answer)."""
+        with self._lock:
+            self._kept.clear()
+
+    def _get(self, key: tuple[str, str, str]) -> npt.NDArray[np.float32] | None:
+        vector = self._kept.get(key)
+        if vector is not None:
+            self._kept.move_to_end(key)
+        return vector
+
+    def _put(self, key: tuple[str, str, str], vector: npt.NDArray[np.float32]) -> None:
+        self._kept[key] = vector
+        self._kept.move_to_end(key)
+        while len(self._kept) > self._capacity:
+            self._kept.popitem(last=False)
