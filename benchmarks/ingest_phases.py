@@ -9,7 +9,8 @@ prints the process CPU time per document of the whole ingest (every thread), and
 of this thread in the calls of each phase: loading the records, chunking, fingerprinting,
 ``Store.put_documents`` (the SQLite writes, and the feed of the lexical index they call: the
 texts to index and ``add_document``), and the lexical index's commit after the store's (and a
-catch-up from the store, when the feed stood aside). What this thread did not spend is the
+catch-up from the store, when the feed stood aside), and the near-duplicate join run over every
+stored fingerprint after the store (``retrieve.near``). What this thread did not spend is the
 threads tantivy indexes on, running beside it (``index.feed``). The collection is deleted
 after each size; the corpus is kept in the work dir. ``--folder`` ingests that folder instead
 (counted per document stored), and also prints the ten files that took longest to read.
@@ -33,6 +34,7 @@ import groundkit
 import scale
 from groundkit.index import feed, lexical, store
 from groundkit.pipeline import documents
+from groundkit.retrieve import near
 
 PHASES: list[tuple[Any, str, str]] = [
     (documents, "load", "loading"),
@@ -42,6 +44,7 @@ PHASES: list[tuple[Any, str, str]] = [
     (feed.LexicalFeed, "put", "  of which the feed of the lexical index"),
     (feed.LexicalFeed, "finish", "lexical index commit"),
     (lexical.LexicalIndex, "_write", "lexical index caught up from the store"),
+    (near.NearIndex, "rebuild", "near-duplicate join (after the store)"),
 ]
 
 
