@@ -7,6 +7,7 @@ from pathlib import Path
 from random import Random
 from unittest.mock import patch
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -72,6 +73,39 @@ def test_too_many_pairs_to_count_flag_more_chunks_never_fewer(
     with patch.object(near_join, "_MAX_PAIRS", 0):
         flagged = near_flags([p.to_bytes() for p in prints])
     assert set(_pairwise(prints)) <= set(flagged)
+
+
+@given(_texts(WIDE[:40], words=(10, 60), most=12), st.randoms(use_true_random=False))
+@settings(max_examples=50, deadline=None)
+def test_pairs_past_the_counting_budget_flag_more_chunks_never_fewer(
+    texts: list[str], rnd: Random
+) -> None:
+    prints = [fingerprint(t) for t in _with_copies(texts, rnd)]
+    folds = [p.to_bytes() for p in prints]
+    exact = near_flags(folds)
+    with (
+        patch.object(near_join, "_MIN_COUNTED", 1),
+        patch.object(near_join, "_COUNTED_PER_CHUNK", 0),
+    ):
+        flagged = near_flags(folds)
+    assert set(exact) <= set(flagged)
+
+
+def test_pairs_past_the_counting_budget_are_flagged_without_reading_their_fingerprints() -> None:
+    # 40 copies of one passage, each with a word of its own: 780 pairs, every one near.
+    words = [f"w{i}" for i in range(60)]
+    folds = [fingerprint(" ".join([*words, f"own{k}"])).to_bytes() for k in range(40)]
+    read: set[int] = set()
+
+    class Recording(list[bytes]):
+        def __getitem__(self, i: int) -> bytes:  # type: ignore[override]
+            read.add(i)
+            return super().__getitem__(i)
+
+    a, b = zip(*[(i, j) for i in range(40) for j in range(i + 1, 40)], strict=True)
+    flagged = near_join._counted(Recording(folds), np.array(a), np.array(b), 3)
+    assert flagged.tolist() == list(range(40))
+    assert len(read) <= 6
 
 
 def test_a_snapshot_reads_back_as_written_and_a_torn_one_not_at_all() -> None:
