@@ -96,23 +96,8 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
     need = prefix - np.bincount(holder[alone], minlength=count)
     shared = np.flatnonzero((need > 0)[holder] & ~alone)
     del alone
-    run = (np.cumsum(new) - 1)[shared]
-    del new
-    # Rarest first is fewest holders, then by value (the order of runs); one sort of (owner,
-    # rarity) keys puts each owner's shared 3-grams in that order (a lexsort took 3x longer).
-    held = np.flatnonzero(lengths > 1)  # the runs a shared 3-gram is in
-    rarest = held[np.argsort(lengths[held], kind="stable")]
-    rank = np.empty(len(lengths), dtype=np.uint64)
-    rank[rarest] = np.arange(len(rarest), dtype=np.uint64)
-    chosen = np.sort((holder[shared].astype(np.uint64) << np.uint64(32)) | rank[run])
-    del shared, run
-    owners = (chosen >> np.uint64(32)).astype(np.int64)
-    runs = rarest[(chosen & np.uint64(_MASK)).astype(np.int64)]
-    del chosen
-    firsts = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
-    place = np.arange(len(owners)) - np.repeat(firsts, np.diff(firsts, append=len(owners)))
-    probes = place < need[owners]
-    runs, owners = runs[probes], owners[probes]
+    runs, owners = _probes(holder[shared], (np.cumsum(new) - 1)[shared], lengths, need)
+    del new, shared
     # Every other holder of each probe's 3-gram: a candidate pair.
     widths = lengths[runs]
     total = int(widths.sum())
@@ -132,6 +117,33 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
     pairs = np.unique(low * count + high)
     budget = max(_MIN_COUNTED, _COUNTED_PER_CHUNK * count)
     return _counted(folds, pairs // count, pairs % count, budget)
+
+
+def _probes(
+    holder: npt.NDArray[np.int64],
+    run: npt.NDArray[np.int64],
+    lengths: npt.NDArray[np.int64],
+    need: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Of shared 3-grams (each one's chunk, and its run), the ``need[chunk]`` rarest of each
+    chunk: their runs and chunks, by chunk.
+
+    Rarest first is fewest holders, then by value (the order of runs); one sort of (chunk,
+    rarity) keys puts each chunk's 3-grams in that order (a three-key lexsort took 3x longer)."""
+    import numpy as np
+
+    held = np.flatnonzero(lengths > 1)  # the runs a shared 3-gram is in
+    rarest = held[np.argsort(lengths[held], kind="stable")]
+    rank = np.empty(len(lengths), dtype=np.uint64)
+    rank[rarest] = np.arange(len(rarest), dtype=np.uint64)
+    chosen = np.sort((holder.astype(np.uint64) << np.uint64(32)) | rank[run])
+    owners = (chosen >> np.uint64(32)).astype(np.int64)
+    runs = rarest[(chosen & np.uint64(_MASK)).astype(np.int64)]
+    del chosen
+    firsts = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
+    place = np.arange(len(owners)) - np.repeat(firsts, np.diff(firsts, append=len(owners)))
+    probes = place < need[owners]
+    return runs[probes], owners[probes]
 
 
 def _counted(
