@@ -34,6 +34,26 @@ def test_a_new_store_records_its_schema_version_in_the_manifest(tmp_path: Path) 
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_new_store_is_made_with_16_kb_pages_and_an_older_one_keeps_its_own(
+    tmp_path: Path,
+) -> None:
+    _collection_with_docs(tmp_path).close()
+    with sqlite3.connect(tmp_path / "index" / "c" / "store.sqlite") as conn:
+        assert conn.execute("PRAGMA page_size").fetchone()[0] == 16384
+    # A store made before: SQLite's 4 KB pages, kept as they are.
+    older = tmp_path / "older" / "index"
+    (older / "c").mkdir(parents=True)
+    with sqlite3.connect(older / "c" / "store.sqlite") as conn:
+        conn.execute("PRAGMA page_size = 4096")
+        conn.execute("PRAGMA journal_mode = WAL")
+    (tmp_path / "more.md").write_text("The gamma document talks about basalt.\n")
+    with groundkit.open_collection("c", index_dir=older) as coll:
+        coll.ingest([str(tmp_path / "more.md")])
+        assert [h.text for h in coll.search("basalt")] == ["The gamma document talks about basalt."]
+    with sqlite3.connect(older / "c" / "store.sqlite") as conn:
+        assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096
+
+
 def test_a_store_from_a_newer_groundkit_is_refused(tmp_path: Path) -> None:
     _collection_with_docs(tmp_path).close()
     with sqlite3.connect(tmp_path / "index" / "c" / "store.sqlite") as conn:

@@ -177,5 +177,11 @@ SCHEMA = Schema(
     file="collection store",
     too_new_hint="upgrade groundkit",
     damaged_hint="restore store.sqlite from a backup, or ingest the sources into a new collection",
+    # A document's row (its whole text, some 2 KB in scale.py's corpus) took a 4 KB page to
+    # itself, half of it empty, and an ingest is one transaction whose write-ahead log SQLite
+    # searches, block by block, on each page it spills: with a quarter of the pages, an ingest's
+    # SQLite writes per document grew 1.4x from 80k to 400k documents, not 2.3x
+    # (benchmarks/README.md, issue 24). Hits read no slower.
+    page_size=16384,
 )
 SCHEMA_VERSION = SCHEMA.version

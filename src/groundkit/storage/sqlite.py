@@ -43,13 +43,15 @@ class Schema:
 
     ``what``: how a person calls it ("collection", "code map"), and ``file`` its file ("collection
     store"); ``too_new_hint``: what to do with a file of a newer schema; ``damaged_hint``: what to
-    do with a damaged one."""
+    do with a damaged one; ``page_size``: the page size a new file is made with (SQLite's
+    default when None; a file keeps the one it was made with)."""
 
     migrations: tuple[Migration, ...]
     what: str
     file: str
     too_new_hint: str
     damaged_hint: str
+    page_size: int | None = None
 
     @property
     def version(self) -> int:
@@ -129,6 +131,9 @@ def _open_for_writing(path: Path, schema: Schema) -> sqlite3.Connection:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         # First: a second process opening a new file at the same moment waits, not fails.
         conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_S * 1000)}")
+        if schema.page_size is not None:
+            # Before the switch to WAL, which writes the first page: then it is fixed.
+            conn.execute(f"PRAGMA page_size = {int(schema.page_size)}")
         _to_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
