@@ -248,9 +248,11 @@ class Collection:
 
     def _bound_embedder(self) -> Embedder:
         """The configured embedder, refused unless it is the one the vectors were made with."""
+        return self._embedder_bound_to(self.embedder_identity)
+
+    def _embedder_bound_to(self, bound: EmbedderIdentity | None) -> Embedder:
         if self._embedder is None:
             self._embedder = create_embedder(self.settings.embed)
-        bound = self.embedder_identity
         mine = self._embedder.identity
         if bound is not None and bound != mine:
             raise ModelError(
@@ -334,16 +336,20 @@ class Collection:
         Dense and hybrid rank only chunks that have vectors: see ``missing_vectors``.
         """
         cfg = self.settings.search
-        chosen = self.resolve_mode(mode or cfg.mode)
+        requested = mode or cfg.mode
+        # The binding read once, and not for bm25 by name: each read is a statement of its own,
+        # a few percent of a top-10 search (a hybrid one read it three times).
+        bound = None if requested == SearchMode.BM25 else self.embedder_identity
+        chosen = concrete_mode(requested, has_vectors=bound is not None)
         embedder = None
         if chosen != SearchMode.BM25:
-            if self.embedder_identity is None:
+            if bound is None:
                 raise UsageError(
                     ErrorCode.NO_VECTORS,
                     f"collection {self.name!r} has no vectors for {chosen} search",
                     hint="ingest with --dense first, or search with --mode bm25",
                 )
-            embedder = self._bound_embedder()
+            embedder = self._embedder_bound_to(bound)
         reranker = self._loaded_reranker() if (cfg.rerank if rerank is None else rerank) else None
         request = SearchRequest(
             query=query,

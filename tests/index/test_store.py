@@ -183,8 +183,47 @@ def test_each_text_is_stored_once_and_a_batch_of_hits_reads_each_document_once(
     store._conn.set_trace_callback(None)
     store.close()
     assert len(rows) == len(rowids) > 2
-    assert sum("FROM documents" in s for s in sql) == 1
+    assert sum(" documents d " in s for s in sql) == 1
     assert all(row.text == document.text[row.start : row.end] for row in rows.values())
+
+
+def test_a_batch_of_hits_looks_its_rows_up_without_sorting_the_ids_into_a_temporary_index(
+    tmp_path: Path,
+) -> None:
+    """``IN (SELECT value FROM json_each(?))`` copied the ids into a temporary index before the
+    lookups, which cost as much as the lookups themselves on every search."""
+    from groundkit.index.store import Store
+
+    _collection_with_docs(tmp_path).close()
+    store = Store(tmp_path / "index" / "c" / "store.sqlite")
+    rowids = [r[0] for r in store._conn.execute("SELECT id FROM chunks")]
+    sql: list[str] = []
+    store._conn.set_trace_callback(sql.append)
+    store.hit_rows(rowids)
+    store._conn.set_trace_callback(None)
+    plans = [
+        [step[3] for step in store._conn.execute(f"EXPLAIN QUERY PLAN {s}")]
+        for s in sql
+        if s.startswith("SELECT")
+    ]
+    store.close()
+    assert len(plans) == 2  # the chunks, then their documents
+    assert not [step for plan in plans for step in plan if "SUBQUERY" in step or "TEMP" in step]
+
+
+def test_a_batch_of_hits_gives_each_stored_chunk_once_and_leaves_out_ids_not_stored(
+    tmp_path: Path,
+) -> None:
+    from groundkit.index.store import Store
+
+    _collection_with_docs(tmp_path).close()
+    store = Store(tmp_path / "index" / "c" / "store.sqlite")
+    first, second = [r[0] for r in store._conn.execute("SELECT id FROM chunks ORDER BY id")][:2]
+    once = store.hit_rows([first, second])
+    again = store.hit_rows([second, 10**9, first, second])
+    store.close()
+    assert again == once
+    assert sorted(again) == [first, second]
 
 
 def test_only_an_ingest_takes_the_large_page_cache_and_it_gives_it_back(tmp_path: Path) -> None:

@@ -161,3 +161,30 @@ def test_a_lost_dense_index_is_rebuilt_from_the_store(tmp_path: Path, docs: Path
 def test_dense_on_through_settings(tmp_path: Path, docs: Path) -> None:
     with _open(tmp_path, ingest=IngestConfig(dense=True)) as coll:
         assert coll.ingest([str(docs)]).chunks_embedded == 4
+
+
+def _manifest_reads(coll: groundkit.Collection, **search: object) -> int:
+    sql: list[str] = []
+    conn = coll._backend.store._conn  # type: ignore[attr-defined]
+    conn.set_trace_callback(sql.append)
+    try:
+        assert coll.search("granite rock", **search)  # type: ignore[arg-type]
+    finally:
+        conn.set_trace_callback(None)
+    return sum("FROM manifest" in s for s in sql)
+
+
+def test_a_search_reads_the_collections_embedder_binding_once_and_bm25_by_name_not_at_all(
+    tmp_path: Path, docs: Path
+) -> None:
+    """Each read is a statement of its own, a few percent of a top-10 search: a hybrid search
+    read the binding three times."""
+    with _open(tmp_path) as coll:
+        coll.ingest([str(docs)])
+        assert _manifest_reads(coll) == 1  # auto: bm25, as nothing is embedded
+        assert _manifest_reads(coll, mode="bm25") == 0
+        coll.ingest([str(docs)], dense=True)
+        assert _manifest_reads(coll) == 1  # auto: hybrid now
+        assert _manifest_reads(coll, mode="hybrid") == 1
+        assert _manifest_reads(coll, mode="dense") == 1
+        assert _manifest_reads(coll, mode="bm25") == 0

@@ -22,7 +22,7 @@ __all__ = [
     "NewChunk",
     "NewDocument",
     "chunk_row",
-    "hit_row",
+    "hit_rows_of",
     "indexed_text",
 ]
 
@@ -171,16 +171,39 @@ def chunk_row(row: tuple[Any, ...], document: tuple[Any, ...]) -> ChunkRow:
     )
 
 
-def hit_row(row: tuple[Any, ...], document: tuple[Any, ...]) -> HitRow:
-    """A ``HitRow`` from a row of ``HIT_COLUMNS`` (and the fingerprint) and its document's
-    ``DOCUMENT_COLUMNS``."""
-    rowid, chunk_id, start, end, meta, _doc, line, end_line, fold = row
-    cut = document[5][start:end]
-    # tuple.__new__: a NamedTuple's own constructor is a Python function, a third of the cost of
-    # a row, made for every hit a search reads. document[1:5]: id, external id, shown, source.
-    return _new_tuple(
-        HitRow, (rowid, chunk_id, start, end, meta, cut, *document[1:5], line, end_line, fold)
-    )
+def hit_rows_of(
+    rows: Sequence[tuple[Any, ...]], documents: dict[int, tuple[Any, ...]]
+) -> dict[int, HitRow]:
+    """``HitRow``s by rowid, from rows of ``HIT_COLUMNS`` (and the fingerprint) and their
+    documents' ``DOCUMENT_COLUMNS`` by rowid; a row whose document is gone is left out."""
+    found: dict[int, HitRow] = {}
+    # One loop, no call per row: a search makes a row for every hit it reads.
+    for rowid, chunk_id, start, end, meta, doc, line, end_line, fold in rows:
+        document = documents.get(doc)
+        if document is None:
+            continue
+        _id, document_id, external_id, shown, source, text = document
+        # tuple.__new__: a NamedTuple's own constructor is a Python function, a third of the
+        # cost of a row.
+        found[rowid] = _new_tuple(
+            HitRow,
+            (
+                rowid,
+                chunk_id,
+                start,
+                end,
+                meta,
+                text[start:end],
+                document_id,
+                external_id,
+                shown,
+                source,
+                line,
+                end_line,
+                fold,
+            ),
+        )
+    return found
 
 
 _new_tuple = tuple.__new__
