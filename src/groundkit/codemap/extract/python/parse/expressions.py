@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.parse.syntax import annotation_ref, storable
 from groundkit.codemap.extract.python.parse.walker import Walker
@@ -51,102 +51,110 @@ _COMPREHENSIONS: dict[type[ast.AST], int] = {
 }
 
 
-def evaluate(w: Walker, node: ast.expr, holder: str = "") -> int:
+def evaluate(walker: Walker, node: ast.expr, holder: str = "") -> int:
     """Walk an expression and return the variable holding its value."""
     handler = _EXPRESSIONS.get(type(node))
     if handler is None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
-                evaluate(w, child)
-        return w.lit
-    return handler(w, node, holder)
+                evaluate(walker, child)
+        return walker.lit
+    return handler(walker, node, holder)
 
 
-def bind_target(w: Walker, target: ast.expr, value: int, node: ast.AST | None = None) -> None:
+def bind_target(walker: Walker, target: ast.expr, value: int, node: ast.AST | None = None) -> None:
     """Bind an assignment target (a name, a tuple to unpack, an attribute, a subscript)."""
     if isinstance(target, ast.Name):
-        w.bind(target.id, value)
+        walker.bind(target.id, value)
     elif isinstance(target, ast.Tuple | ast.List):
         star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), None)
         count = len(target.elts)
-        site = w.site(target, SiteKind.PROTOCOL, name="__iter__")
+        site = walker.site(target, SiteKind.PROTOCOL, name="__iter__")
         for i, element in enumerate(target.elts):
-            part = w.var()
+            part = walker.var()
             inner = element
             if star is not None and i == star:
-                w.emit(f.Unpack(part, value, i, rest=True, after=count - i - 1, site=site))
+                walker.emit(facts.Unpack(part, value, i, rest=True, after=count - i - 1, site=site))
                 assert isinstance(element, ast.Starred)
                 inner = element.value
             else:
                 index = i if star is None or i < star else i - count
-                w.emit(f.Unpack(part, value, index, site=site))
-            bind_target(w, inner, part)
+                walker.emit(facts.Unpack(part, value, index, site=site))
+            bind_target(walker, inner, part)
     elif isinstance(target, ast.Attribute):
-        obj = evaluate(w, target.value)
-        w.emit(f.SetAttr(obj, target.attr, value, w.site(target, SiteKind.WRITE, name=target.attr)))
+        obj = evaluate(walker, target.value)
+        walker.emit(
+            facts.SetAttr(
+                obj, target.attr, value, walker.site(target, SiteKind.WRITE, name=target.attr)
+            )
+        )
     elif isinstance(target, ast.Subscript):
-        obj = evaluate(w, target.value)
-        key = subscript_key(w, target.slice)
-        w.emit(f.SetSub(obj, key, value, w.site(target, SiteKind.PROTOCOL, name="__setitem__")))
+        obj = evaluate(walker, target.value)
+        key = subscript_key(walker, target.slice)
+        walker.emit(
+            facts.SetSub(
+                obj, key, value, walker.site(target, SiteKind.PROTOCOL, name="__setitem__")
+            )
+        )
     elif isinstance(target, ast.Starred):
-        bind_target(w, target.value, value)
+        bind_target(walker, target.value, value)
     else:
-        evaluate(w, target)
+        evaluate(walker, target)
 
 
-def _name(w: Walker, node: ast.Name, holder: str) -> int:
-    return w.read(node.id)
+def _name(walker: Walker, node: ast.Name, holder: str) -> int:
+    return walker.read(node.id)
 
 
-def _constant(w: Walker, node: ast.Constant, holder: str) -> int:
+def _constant(walker: Walker, node: ast.Constant, holder: str) -> int:
     value = node.value
     if value is None:
-        return w.none
+        return walker.none
     if isinstance(value, str):
         if not storable(value):
-            return w.lit
-        found = w.strings.get(value)
+            return walker.lit
+        found = walker.strings.get(value)
         if found is None:
-            found = w.strings[value] = w.const(value)
+            found = walker.strings[value] = walker.const(value)
         return found
-    return w.lit
+    return walker.lit
 
 
-def _joined(w: Walker, node: ast.JoinedStr, holder: str) -> int:
+def _joined(walker: Walker, node: ast.JoinedStr, holder: str) -> int:
     pieces: list[str | int | None] = []
     for part in node.values:
         if isinstance(part, ast.Constant) and isinstance(part.value, str):
             pieces.append(part.value if storable(part.value) else None)
         elif isinstance(part, ast.FormattedValue):
-            value = evaluate(w, part.value)
+            value = evaluate(walker, part.value)
             if part.format_spec is not None:
-                evaluate(w, part.format_spec)
+                evaluate(walker, part.format_spec)
             plain = isinstance(part.value, ast.Name | ast.Attribute) and part.conversion == -1
             pieces.append(value if plain else None)
-    dst = w.var()
-    w.emit(f.Tmpl(dst, pieces))
+    dst = walker.var()
+    walker.emit(facts.Tmpl(dst, pieces))
     return dst
 
 
-def _attribute(w: Walker, node: ast.Attribute, holder: str, site: int = -1) -> int:
-    obj = evaluate(w, node.value)
-    dst = w.var()
+def _attribute(walker: Walker, node: ast.Attribute, holder: str, site: int = -1) -> int:
+    obj = evaluate(walker, node.value)
+    dst = walker.var()
     if site < 0:
-        site = w.site(node, SiteKind.READ, name=node.attr)
-    w.emit(f.Attr(dst, obj, node.attr, site))
+        site = walker.site(node, SiteKind.READ, name=node.attr)
+    walker.emit(facts.Attr(dst, obj, node.attr, site))
     return dst
 
 
-def _subscript(w: Walker, node: ast.Subscript, holder: str) -> int:
-    obj = evaluate(w, node.value)
-    key = subscript_key(w, node.slice)
-    dst = w.var()
-    site = w.site(node, SiteKind.PROTOCOL, name="__getitem__")
+def _subscript(walker: Walker, node: ast.Subscript, holder: str) -> int:
+    obj = evaluate(walker, node.value)
+    key = subscript_key(walker, node.slice)
+    dst = walker.var()
+    site = walker.site(node, SiteKind.PROTOCOL, name="__getitem__")
     if isinstance(node.slice, ast.Slice):
         bounds = (_bound(node.slice.lower), _bound(node.slice.upper))
-        w.emit(f.Sub(dst, obj, None, site, True, bounds=bounds))
+        walker.emit(facts.Sub(dst, obj, None, site, True, bounds=bounds))
     else:
-        w.emit(f.Sub(dst, obj, key, site))
+        walker.emit(facts.Sub(dst, obj, key, site))
     return dst
 
 
@@ -163,7 +171,7 @@ def _bound(node: ast.expr | None) -> int | None:
     return None
 
 
-def subscript_key(w: Walker, key: ast.expr) -> str | int | None:
+def subscript_key(walker: Walker, key: ast.expr) -> str | int | None:
     """A literal key or index (negative ones too); anything else is evaluated, and None."""
     if isinstance(key, ast.Constant) and isinstance(key.value, str | int):
         if isinstance(key.value, bool) or (isinstance(key.value, str) and not storable(key.value)):
@@ -176,30 +184,30 @@ def subscript_key(w: Walker, key: ast.expr) -> str | int | None:
         and type(key.operand.value) is int
     ):
         return -key.operand.value
-    evaluate(w, key)
+    evaluate(walker, key)
     return None
 
 
-def _call(w: Walker, node: ast.Call, holder: str) -> int:
+def _call(walker: Walker, node: ast.Call, holder: str) -> int:
     func = node.func
     if isinstance(func, ast.Name) and func.id == "super":
-        return _super(w, node)
-    index = w.reserve_site()
+        return _super(walker, node)
+    index = walker.reserve_site()
     if isinstance(func, ast.Attribute):
-        callee = _attribute(w, func, "", site=index)
+        callee = _attribute(walker, func, "", site=index)
         name = func.attr
     else:
-        callee = evaluate(w, func)
+        callee = evaluate(walker, func)
         name = func.id if isinstance(func, ast.Name) else ""
     args: list[int] = []
     for arg in node.args:
         if isinstance(arg, ast.Starred):
-            args.append(~evaluate(w, arg.value))
+            args.append(~evaluate(walker, arg.value))
         else:
-            args.append(evaluate(w, arg))
-    keywords = [(k.arg or "", evaluate(w, k.value)) for k in node.keywords]
+            args.append(evaluate(walker, arg))
+    keywords = [(k.arg or "", evaluate(walker, k.value)) for k in node.keywords]
     literal = _literal_receiver(func)
-    w.fill_site(
+    walker.fill_site(
         index,
         node,
         SiteKind.CALL,
@@ -209,25 +217,25 @@ def _call(w: Walker, node: ast.Call, holder: str) -> int:
         args=args,
         keywords=keywords,
     )
-    dst = w.var()
-    w.emit(f.Call(dst, callee, index))
+    dst = walker.var()
+    walker.emit(facts.Call(dst, callee, index))
     return dst
 
 
-def _super(w: Walker, node: ast.Call) -> int:
+def _super(walker: Walker, node: ast.Call) -> int:
     for arg in node.args:
-        evaluate(w, arg)
-    dst = w.var()
-    frame = w.frame.function()
-    scope = w.scopes[frame.index] if frame is not None else None
+        evaluate(walker, arg)
+    dst = walker.var()
+    frame = walker.frame.function()
+    scope = walker.scopes[frame.index] if frame is not None else None
     if frame is None or scope is None or scope.kind != Kind.METHOD or not scope.params:
-        w.emit(f.Const(dst, 2))
+        walker.emit(facts.Const(dst, 2))
         return dst
     receiver = frame.env.get(scope.params[0].name)
     if receiver is None or frame.parent is None:
-        w.emit(f.Const(dst, 2))
+        walker.emit(facts.Const(dst, 2))
         return dst
-    w.emit(f.Super(dst, frame.parent.index, receiver))
+    walker.emit(facts.Super(dst, frame.parent.index, receiver))
     return dst
 
 
@@ -250,30 +258,34 @@ def _literal_receiver(func: ast.expr) -> bool:
     )
 
 
-def _binop(w: Walker, node: ast.BinOp, holder: str) -> int:
-    left = evaluate(w, node.left)
-    right = evaluate(w, node.right)
+def _binop(walker: Walker, node: ast.BinOp, holder: str) -> int:
+    left = evaluate(walker, node.left)
+    right = evaluate(walker, node.right)
     method = _BINARY.get(type(node.op), "__op__")
-    dst = w.var()
-    w.emit(f.BinOp(dst, left, right, method, w.site(node, SiteKind.PROTOCOL, name=method)))
+    dst = walker.var()
+    walker.emit(
+        facts.BinOp(dst, left, right, method, walker.site(node, SiteKind.PROTOCOL, name=method))
+    )
     return dst
 
 
-def _unary(w: Walker, node: ast.UnaryOp, holder: str) -> int:
-    operand = evaluate(w, node.operand)
+def _unary(walker: Walker, node: ast.UnaryOp, holder: str) -> int:
+    operand = evaluate(walker, node.operand)
     method = _UNARY.get(type(node.op))
     if method is None:  # not x
-        truth(w, node.operand, operand)
-        return w.lit
-    dst = w.var()
-    w.emit(f.BinOp(dst, operand, -1, method, w.site(node, SiteKind.PROTOCOL, name=method)))
+        truth(walker, node.operand, operand)
+        return walker.lit
+    dst = walker.var()
+    walker.emit(
+        facts.BinOp(dst, operand, -1, method, walker.site(node, SiteKind.PROTOCOL, name=method))
+    )
     return dst
 
 
-def _compare(w: Walker, node: ast.Compare, holder: str) -> int:
-    left = evaluate(w, node.left)
+def _compare(walker: Walker, node: ast.Compare, holder: str) -> int:
+    left = evaluate(walker, node.left)
     for op, right_node in zip(node.ops, node.comparators, strict=True):
-        right = evaluate(w, right_node)
+        right = evaluate(walker, right_node)
         if isinstance(op, ast.In | ast.NotIn):
             method, subject, other = "__contains__", right, left
         else:
@@ -282,177 +294,185 @@ def _compare(w: Walker, node: ast.Compare, holder: str) -> int:
                 left = right
                 continue
             method, subject, other = found, left, right
-        site = w.site(node, SiteKind.PROTOCOL, name=method)
-        w.emit(f.BinOp(w.var(), subject, other, method, site))
+        site = walker.site(node, SiteKind.PROTOCOL, name=method)
+        walker.emit(facts.BinOp(walker.var(), subject, other, method, site))
         left = right
-    return w.lit
+    return walker.lit
 
 
-def _boolop(w: Walker, node: ast.BoolOp, holder: str) -> int:
+def _boolop(walker: Walker, node: ast.BoolOp, holder: str) -> int:
     values = []
     for value in node.values:
-        var = evaluate(w, value)
-        truth(w, value, var)
+        var = evaluate(walker, value)
+        truth(walker, value, var)
         values.append(var)
-    return w.copy_of(values)
+    return walker.copy_of(values)
 
 
-def _ifexp(w: Walker, node: ast.IfExp, holder: str) -> int:
-    condition(w, node.test)
-    return w.copy_of([evaluate(w, node.body, holder), evaluate(w, node.orelse, holder)])
+def _ifexp(walker: Walker, node: ast.IfExp, holder: str) -> int:
+    condition(walker, node.test)
+    return walker.copy_of(
+        [evaluate(walker, node.body, holder), evaluate(walker, node.orelse, holder)]
+    )
 
 
-def condition(w: Walker, node: ast.expr) -> int:
+def condition(walker: Walker, node: ast.expr) -> int:
     """A condition: its value is asked whether it is true (``__bool__``, else ``__len__``)."""
-    var = evaluate(w, node)
-    truth(w, node, var)
+    var = evaluate(walker, node)
+    truth(walker, node, var)
     return var
 
 
-def truth(w: Walker, node: ast.expr, var: int) -> None:
+def truth(walker: Walker, node: ast.expr, var: int) -> None:
     if isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
-        site = w.site(node, SiteKind.PROTOCOL, name="__bool__")
-        w.emit(f.BinOp(w.var(), var, -1, "__bool__", site))
+        site = walker.site(node, SiteKind.PROTOCOL, name="__bool__")
+        walker.emit(facts.BinOp(walker.var(), var, -1, "__bool__", site))
 
 
-def _container(w: Walker, node: ast.List | ast.Tuple | ast.Set, holder: str) -> int:
-    dst = w.var()
-    w.emit(f.NewContainer(dst, _CONTAINERS[type(node)]))
+def _container(walker: Walker, node: ast.List | ast.Tuple | ast.Set, holder: str) -> int:
+    dst = walker.var()
+    walker.emit(facts.NewContainer(dst, _CONTAINERS[type(node)]))
     starred = False
     for i, element in enumerate(node.elts):
         if isinstance(element, ast.Starred):
-            each = w.var()
-            w.emit(f.Iter(each, evaluate(w, element.value)))
-            w.emit(f.SetSub(dst, None, each))
+            each = walker.var()
+            walker.emit(facts.Iter(each, evaluate(walker, element.value)))
+            walker.emit(facts.SetSub(dst, None, each))
             starred = True
         else:
             key = None if starred or isinstance(node, ast.Set) else i
-            w.emit(f.SetSub(dst, key, evaluate(w, element)))
+            walker.emit(facts.SetSub(dst, key, evaluate(walker, element)))
     return dst
 
 
-def _dict(w: Walker, node: ast.Dict, holder: str) -> int:
-    dst = w.var()
-    w.emit(f.NewContainer(dst, 2))
+def _dict(walker: Walker, node: ast.Dict, holder: str) -> int:
+    dst = walker.var()
+    walker.emit(facts.NewContainer(dst, 2))
     stores: dict[str | int, int] = {}  # {"k": a, "k": b}: the last value of a key wins
     for key_node, value_node in zip(node.keys, node.values, strict=True):
         if key_node is None:  # {**other}
-            each = w.var()
-            w.emit(f.Sub(each, evaluate(w, value_node), None))
-            w.emit(f.SetSub(dst, None, each))
+            each = walker.var()
+            walker.emit(facts.Sub(each, evaluate(walker, value_node), None))
+            walker.emit(facts.SetSub(dst, None, each))
             continue
-        key = subscript_key(w, key_node)
-        value = evaluate(w, value_node)
+        key = subscript_key(walker, key_node)
+        value = evaluate(walker, value_node)
         if key is None:
-            w.emit(f.SetSub(dst, None, value))
+            walker.emit(facts.SetSub(dst, None, value))
         else:
             stores.pop(key, None)
             stores[key] = value
     for key, value in stores.items():
-        w.emit(f.SetSub(dst, key, value))
+        walker.emit(facts.SetSub(dst, key, value))
     return dst
 
 
-def _comprehension(w: Walker, node: Any, holder: str) -> int:
+def _comprehension(walker: Walker, node: Any, holder: str) -> int:
     generators: list[ast.comprehension] = node.generators
-    source = evaluate(w, generators[0].iter)  # evaluated where the comprehension stands
-    outer = w.frame
+    source = evaluate(walker, generators[0].iter)  # evaluated where the comprehension stands
+    outer = walker.frame
     targets = {n.id for g in generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
     line = node.lineno
-    qual = w.scopes[outer.index].qual
-    w.push(f.Scope(qual, Kind.COMP, outer.index, line, node.end_lineno or line, line), targets)
+    qual = walker.scopes[outer.index].qual
+    walker.push(
+        facts.Scope(qual, Kind.COMP, outer.index, line, node.end_lineno or line, line), targets
+    )
     for i, generator in enumerate(generators):
         if i:
-            source = evaluate(w, generator.iter)
-        element = w.var()
+            source = evaluate(walker, generator.iter)
+        element = walker.var()
         name = "__aiter__" if generator.is_async else "__iter__"
-        w.emit(f.Iter(element, source, w.site(generator.iter, SiteKind.PROTOCOL, name=name)))
-        bind_target(w, generator.target, element)
+        walker.emit(
+            facts.Iter(element, source, walker.site(generator.iter, SiteKind.PROTOCOL, name=name))
+        )
+        bind_target(walker, generator.target, element)
         for condition in generator.ifs:
-            evaluate(w, condition)
-    dst = w.var()
-    w.emit(f.NewContainer(dst, _COMPREHENSIONS[type(node)]))
+            evaluate(walker, condition)
+    dst = walker.var()
+    walker.emit(facts.NewContainer(dst, _COMPREHENSIONS[type(node)]))
     if isinstance(node, ast.DictComp):
-        evaluate(w, node.key)
-        w.emit(f.SetSub(dst, None, evaluate(w, node.value)))
+        evaluate(walker, node.key)
+        walker.emit(facts.SetSub(dst, None, evaluate(walker, node.value)))
     else:
-        w.emit(f.SetSub(dst, None, evaluate(w, node.elt)))
-    w.pop()
+        walker.emit(facts.SetSub(dst, None, evaluate(walker, node.elt)))
+    walker.pop()
     return dst
 
 
-def _lambda(w: Walker, node: ast.Lambda, holder: str) -> int:
+def _lambda(walker: Walker, node: ast.Lambda, holder: str) -> int:
     args = node.args
     for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
-        evaluate(w, default)
-    outer = w.frame
+        evaluate(walker, default)
+    outer = walker.frame
     while outer.kind == Kind.COMP and outer.parent is not None:
         outer = outer.parent
-    enclosing = w.scopes[outer.index].qual
+    enclosing = walker.scopes[outer.index].qual
     qual = f"{enclosing}.<lambda>" if enclosing else "<lambda>"
     params = lambda_params(args)
     line, end = node.lineno, node.end_lineno or node.lineno
-    scope = f.Scope(qual, Kind.LAMBDA, w.frame.index, line, end, line, params)
-    frame = w.push(scope, {p.name for p in params})
+    scope = facts.Scope(qual, Kind.LAMBDA, walker.frame.index, line, end, line, params)
+    frame = walker.push(scope, {p.name for p in params})
     for index, param in enumerate(params):
-        value = w.var()
-        w.emit(f.ParamIn(value, frame.index, index))
+        value = walker.var()
+        walker.emit(facts.ParamIn(value, frame.index, index))
         frame.env[param.name] = value
-    w.emit(f.Ret(frame.index, evaluate(w, node.body)))
-    w.pop()
-    dst = w.var()
-    w.emit(f.Def(dst, frame.index))
+    walker.emit(facts.Ret(frame.index, evaluate(walker, node.body)))
+    walker.pop()
+    dst = walker.var()
+    walker.emit(facts.Def(dst, frame.index))
     return dst
 
 
-def lambda_params(args: ast.arguments) -> list[f.Param]:
+def lambda_params(args: ast.arguments) -> list[facts.Param]:
     positional = [*args.posonlyargs, *args.args]
-    out = [f.Param(a.arg, 0 if i < len(args.posonlyargs) else 1) for i, a in enumerate(positional)]
+    out = [
+        facts.Param(a.arg, 0 if i < len(args.posonlyargs) else 1) for i, a in enumerate(positional)
+    ]
     if args.vararg is not None:
-        out.append(f.Param(args.vararg.arg, 3))
-    out += [f.Param(a.arg, 2) for a in args.kwonlyargs]
+        out.append(facts.Param(args.vararg.arg, 3))
+    out += [facts.Param(a.arg, 2) for a in args.kwonlyargs]
     if args.kwarg is not None:
-        out.append(f.Param(args.kwarg.arg, 4))
+        out.append(facts.Param(args.kwarg.arg, 4))
     return out
 
 
-def _named(w: Walker, node: ast.NamedExpr, holder: str) -> int:
-    value = evaluate(w, node.value)
-    w.bind(node.target.id, value)
+def _named(walker: Walker, node: ast.NamedExpr, holder: str) -> int:
+    value = evaluate(walker, node.value)
+    walker.bind(node.target.id, value)
     return value
 
 
-def _await(w: Walker, node: ast.Await, holder: str) -> int:
-    return evaluate(w, node.value)
+def _await(walker: Walker, node: ast.Await, holder: str) -> int:
+    return evaluate(walker, node.value)
 
 
-def _yield(w: Walker, node: ast.Yield | ast.YieldFrom, holder: str) -> int:
-    value = evaluate(w, node.value) if node.value is not None else w.none
-    frame = w.frame.function()
+def _yield(walker: Walker, node: ast.Yield | ast.YieldFrom, holder: str) -> int:
+    value = evaluate(walker, node.value) if node.value is not None else walker.none
+    frame = walker.frame.function()
     if frame is not None:
-        w.scope_flag(frame.index, f.GENERATOR)
-        w.emit(f.Yield(frame.index, value, isinstance(node, ast.YieldFrom)))
-    return w.unknown
+        walker.scope_flag(frame.index, facts.GENERATOR)
+        walker.emit(facts.Yield(frame.index, value, isinstance(node, ast.YieldFrom)))
+    return walker.unknown
 
 
-def _starred(w: Walker, node: ast.Starred, holder: str) -> int:
-    return evaluate(w, node.value)
+def _starred(walker: Walker, node: ast.Starred, holder: str) -> int:
+    return evaluate(walker, node.value)
 
 
-def annotation(w: Walker, node: ast.expr | None) -> int:
+def annotation(walker: Walker, node: ast.expr | None) -> int:
     """The variable holding the class an annotation names, or -1. Names are read as code that
     runs later sees them: annotations are often forward references."""
     if node is None:
         return -1
     if any(isinstance(n, ast.Call) for n in ast.walk(node)):
-        evaluate(w, node)  # Annotated[T, Depends(f)]: the calls run where the def stands
+        evaluate(walker, node)  # Annotated[T, Depends(f)]: the calls run where the def stands
     ref = annotation_ref(node)
     if ref is None:
         return -1
-    value = w.read(ref[0], late=True)
+    value = walker.read(ref[0], late=True)
     for attr in ref[1:]:
-        dst = w.var()
-        w.emit(f.Attr(dst, value, attr))
+        dst = walker.var()
+        walker.emit(facts.Attr(dst, value, attr))
         value = dst
     return value
 

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.expressions import (
     annotation,
     bind_target,
@@ -26,25 +26,25 @@ _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "
 _CLS_FIRST = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 
 
-def walk_body(w: Walker, stmts: list[ast.stmt]) -> None:
+def walk_body(walker: Walker, stmts: list[ast.stmt]) -> None:
     for stmt in stmts:
         handler = _STATEMENTS.get(type(stmt))
         if handler is None:
-            _generic(w, stmt)
+            _generic(walker, stmt)
         else:
-            handler(w, stmt)
+            handler(walker, stmt)
 
 
-def _generic(w: Walker, node: ast.AST) -> None:
+def _generic(walker: Walker, node: ast.AST) -> None:
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.expr):
-            evaluate(w, child)
+            evaluate(walker, child)
         elif isinstance(child, ast.stmt):
-            walk_body(w, [child])
+            walk_body(walker, [child])
 
 
 # -- bindings -------------------------------------------------------------------------------------
-def _assign(w: Walker, node: ast.Assign) -> None:
+def _assign(walker: Walker, node: ast.Assign) -> None:
     holder = _holder(node.targets)
     source = node.value
     if (
@@ -55,21 +55,21 @@ def _assign(w: Walker, node: ast.Assign) -> None:
         and not any(isinstance(e, ast.Starred) for e in (*source.elts, *node.targets[0].elts))
     ):
         # a, b = b, a: every value is read before any name is bound
-        values = [evaluate(w, e) for e in source.elts]
+        values = [evaluate(walker, e) for e in source.elts]
         for target, value in zip(node.targets[0].elts, values, strict=True):
-            bind_target(w, target, value)
+            bind_target(walker, target, value)
         return
-    value = evaluate(w, source, holder=holder)
+    value = evaluate(walker, source, holder=holder)
     for target in node.targets:
-        bind_target(w, target, value)
-    if w.frame.kind == Kind.MODULE and any(
+        bind_target(walker, target, value)
+    if walker.frame.kind == Kind.MODULE and any(
         isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
     ):
         listed = strings(source)
         if listed is None:
-            w.all_dynamic = True
+            walker.all_dynamic = True
         else:
-            w.all = listed
+            walker.all = listed
 
 
 def _holder(targets: list[ast.expr]) -> str:
@@ -78,40 +78,42 @@ def _holder(targets: list[ast.expr]) -> str:
     return ""
 
 
-def _ann_assign(w: Walker, node: ast.AnnAssign) -> None:
-    ann = annotation(w, node.annotation)
-    frame = w.frame
+def _ann_assign(walker: Walker, node: ast.AnnAssign) -> None:
+    ann = annotation(walker, node.annotation)
+    frame = walker.frame
     target = node.target
     if node.value is None:
         if not isinstance(target, ast.Name) or ann < 0:
             return
-        typed = w.var()
-        w.emit(f.Annot(typed, -1, ann))
+        typed = walker.var()
+        walker.emit(facts.Annot(typed, -1, ann))
         if frame.kind == Kind.CLASS:  # a dataclass-style field: instances have it
-            w.emit(f.ClassBind(frame.index, target.id, typed, field=True))
+            walker.emit(facts.ClassBind(frame.index, target.id, typed, field=True))
         else:
-            w.bind(target.id, typed)
+            walker.bind(target.id, typed)
         return
-    value = evaluate(w, node.value, holder=target.id if isinstance(target, ast.Name) else "")
+    value = evaluate(walker, node.value, holder=target.id if isinstance(target, ast.Name) else "")
     if ann >= 0:
-        typed = w.var()
-        w.emit(f.Annot(typed, value, ann))
+        typed = walker.var()
+        walker.emit(facts.Annot(typed, value, ann))
         value = typed
-    bind_target(w, target, value)
+    bind_target(walker, target, value)
 
 
-def _aug_assign(w: Walker, node: ast.AugAssign) -> None:
-    current = evaluate(w, node.target)
-    value = evaluate(w, node.value)
-    dst = w.var()
+def _aug_assign(walker: Walker, node: ast.AugAssign) -> None:
+    current = evaluate(walker, node.target)
+    value = evaluate(walker, node.value)
+    dst = walker.var()
     method = "__i" + _OPERATORS.get(type(node.op), "op") + "__"
-    w.emit(f.BinOp(dst, current, value, method, w.site(node, SiteKind.PROTOCOL, name=method)))
+    walker.emit(
+        facts.BinOp(dst, current, value, method, walker.site(node, SiteKind.PROTOCOL, name=method))
+    )
     if isinstance(node.target, ast.Name):
-        w.bind(node.target.id, dst)
+        walker.bind(node.target.id, dst)
     elif isinstance(node.target, ast.Attribute):
-        obj = evaluate(w, node.target.value)
-        site = w.site(node.target, SiteKind.WRITE, name=node.target.attr)
-        w.emit(f.SetAttr(obj, node.target.attr, dst, site))
+        obj = evaluate(walker, node.target.value)
+        site = walker.site(node.target, SiteKind.WRITE, name=node.target.attr)
+        walker.emit(facts.SetAttr(obj, node.target.attr, dst, site))
 
 
 _OPERATORS: dict[type[ast.AST], str] = {
@@ -132,25 +134,25 @@ _OPERATORS: dict[type[ast.AST], str] = {
 
 
 # -- definitions ----------------------------------------------------------------------------------
-def _function(w: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-    outer = w.frame
-    qual = _qual(w, node.name)
+def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    outer = walker.frame
+    qual = _qual(walker, node.name)
     kind = Kind.METHOD if outer.kind == Kind.CLASS else Kind.FUNCTION
     names = [r[-1] for d in node.decorator_list if (r := ref_of(_bare(d)))]
-    decorators = _decorators(w, node.decorator_list)
-    params = _params(w, node.args)
+    decorators = _decorators(walker, node.decorator_list)
+    params = _params(walker, node.args)
     if node.returns is not None:
-        evaluate(w, node.returns)
-    flags = f.ASYNC if isinstance(node, ast.AsyncFunctionDef) else 0
+        evaluate(walker, node.returns)
+    flags = facts.ASYNC if isinstance(node, ast.AsyncFunctionDef) else 0
     if kind == Kind.METHOD:
         if "staticmethod" in names:
-            flags |= f.STATIC
+            flags |= facts.STATIC
         elif "classmethod" in names or node.name in _CLS_FIRST:
-            flags |= f.CLASSMETHOD
+            flags |= facts.CLASSMETHOD
     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-    local, glob, nonlocal_ = bound_names(node.body, w.walrus)
+    local, glob, nonlocal_ = bound_names(node.body, walker.walrus)
     local |= {p.name for p in params}
-    scope = f.Scope(
+    scope = facts.Scope(
         qual,
         kind,
         outer.index,
@@ -161,29 +163,29 @@ def _function(w: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         flags,
         names,
     )
-    frame = w.push(scope, local)
+    frame = walker.push(scope, local)
     frame.declared_global = glob
     frame.declared_nonlocal = nonlocal_
     for index, param in enumerate(params):
-        value = w.var()
-        w.emit(f.ParamIn(value, frame.index, index))
+        value = walker.var()
+        walker.emit(facts.ParamIn(value, frame.index, index))
         frame.env[param.name] = value
-    alive = w.alive
-    w.alive = True
-    walk_body(w, node.body)
-    w.alive = alive
-    w.pop()
-    value = w.var()
-    w.emit(f.Def(value, frame.index))
-    _decorate(w, node, value, decorators, frame.index, node.name)
+    alive = walker.alive
+    walker.alive = True
+    walk_body(walker, node.body)
+    walker.alive = alive
+    walker.pop()
+    value = walker.var()
+    walker.emit(facts.Def(value, frame.index))
+    _decorate(walker, node, value, decorators, frame.index, node.name)
 
 
-def _decorators(w: Walker, nodes: list[ast.expr]) -> list[tuple[int, int]]:
+def _decorators(walker: Walker, nodes: list[ast.expr]) -> list[tuple[int, int]]:
     """Each decorator's value, with the site of the factory call that made it (or -1)."""
     out = []
     for node in nodes:
-        factory = len(w.sites) if isinstance(node, ast.Call) else -1
-        out.append((evaluate(w, node), factory))
+        factory = len(walker.sites) if isinstance(node, ast.Call) else -1
+        out.append((evaluate(walker, node), factory))
     return out
 
 
@@ -192,7 +194,7 @@ def _bare(decorator: ast.expr) -> ast.expr:
 
 
 def _decorate(
-    w: Walker,
+    walker: Walker,
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
     value: int,
     decorators: list[tuple[int, int]],
@@ -203,9 +205,9 @@ def _decorate(
     (``@x.setter``: the property x, with this function as its setter)."""
     pairs = list(zip(node.decorator_list, decorators, strict=True))
     for deco_node, (deco, factory) in reversed(pairs):
-        result = w.var()
+        result = walker.var()
         ref = ref_of(_bare(deco_node))
-        site = w.site(
+        site = walker.site(
             deco_node,
             SiteKind.DECORATOR,
             name=ref[-1] if ref else "",
@@ -213,54 +215,54 @@ def _decorate(
             factory=factory,
             args=[value],
         )
-        w.emit(f.Call(result, deco, site))
+        walker.emit(facts.Call(result, deco, site))
         value = result
-    w.bind(name, value)
+    walker.bind(name, value)
 
 
-def _params(w: Walker, args: ast.arguments) -> list[f.Param]:
+def _params(walker: Walker, args: ast.arguments) -> list[facts.Param]:
     """Parameters in order, their defaults evaluated here (where the ``def`` stands)."""
-    out: list[f.Param] = []
+    out: list[facts.Param] = []
     positional = [*args.posonlyargs, *args.args]
     first_default = len(positional) - len(args.defaults)
     for i, arg in enumerate(positional):
-        default = evaluate(w, args.defaults[i - first_default]) if i >= first_default else -1
+        default = evaluate(walker, args.defaults[i - first_default]) if i >= first_default else -1
         kind = 0 if i < len(args.posonlyargs) else 1
-        out.append(f.Param(arg.arg, kind, default, _param_annotation(w, arg)))
+        out.append(facts.Param(arg.arg, kind, default, _param_annotation(walker, arg)))
     if args.vararg is not None:
-        out.append(f.Param(args.vararg.arg, 3))
+        out.append(facts.Param(args.vararg.arg, 3))
     for arg, default_node in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        default = evaluate(w, default_node) if default_node is not None else -1
-        out.append(f.Param(arg.arg, 2, default, _param_annotation(w, arg)))
+        default = evaluate(walker, default_node) if default_node is not None else -1
+        out.append(facts.Param(arg.arg, 2, default, _param_annotation(walker, arg)))
     if args.kwarg is not None:
-        out.append(f.Param(args.kwarg.arg, 4))
+        out.append(facts.Param(args.kwarg.arg, 4))
     return out
 
 
-def _param_annotation(w: Walker, arg: ast.arg) -> int:
-    return annotation(w, arg.annotation) if arg.annotation is not None else -1
+def _param_annotation(walker: Walker, arg: ast.arg) -> int:
+    return annotation(walker, arg.annotation) if arg.annotation is not None else -1
 
 
-def _qual(w: Walker, name: str) -> str:
-    frame: Any = w.frame
+def _qual(walker: Walker, name: str) -> str:
+    frame: Any = walker.frame
     while frame.kind == Kind.COMP:
         frame = frame.parent
-    outer = w.scopes[frame.index].qual
+    outer = walker.scopes[frame.index].qual
     return f"{outer}.{name}" if outer else name
 
 
-def _class(w: Walker, node: ast.ClassDef) -> None:
-    outer = w.frame
-    qual = _qual(w, node.name)
+def _class(walker: Walker, node: ast.ClassDef) -> None:
+    outer = walker.frame
+    qual = _qual(walker, node.name)
     names = [r[-1] for d in node.decorator_list if (r := ref_of(_bare(d)))]
-    decorators = _decorators(w, node.decorator_list)
+    decorators = _decorators(walker, node.decorator_list)
     plain = [b.value if isinstance(b, ast.Subscript) else b for b in node.bases]
-    bases = [evaluate(w, b) for b in plain]
+    bases = [evaluate(walker, b) for b in plain]
     base_refs = [r if (r := ref_of(b)) and "()" not in r else [] for b in plain]
     for keyword in node.keywords:
-        evaluate(w, keyword.value)
+        evaluate(walker, keyword.value)
     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-    scope = f.Scope(
+    scope = facts.Scope(
         qual,
         Kind.CLASS,
         outer.index,
@@ -273,205 +275,205 @@ def _class(w: Walker, node: ast.ClassDef) -> None:
         bases,
         base_refs,
     )
-    frame = w.push(scope)
-    alive = w.alive
-    w.alive = True
-    walk_body(w, node.body)
-    w.alive = alive
-    w.pop()
-    value = w.var()
-    w.emit(f.Def(value, frame.index))
-    _decorate(w, node, value, decorators, frame.index, node.name)
+    frame = walker.push(scope)
+    alive = walker.alive
+    walker.alive = True
+    walk_body(walker, node.body)
+    walker.alive = alive
+    walker.pop()
+    value = walker.var()
+    walker.emit(facts.Def(value, frame.index))
+    _decorate(walker, node, value, decorators, frame.index, node.name)
 
 
-def _return(w: Walker, node: ast.Return) -> None:
-    frame = w.frame.function()
-    value = evaluate(w, node.value) if node.value is not None else w.none
+def _return(walker: Walker, node: ast.Return) -> None:
+    frame = walker.frame.function()
+    value = evaluate(walker, node.value) if node.value is not None else walker.none
     if frame is not None:
-        w.emit(f.Ret(frame.index, value))
-    w.alive = False
+        walker.emit(facts.Ret(frame.index, value))
+    walker.alive = False
 
 
 # -- imports --------------------------------------------------------------------------------------
-def _import(w: Walker, node: ast.Import) -> None:
+def _import(walker: Walker, node: ast.Import) -> None:
     for alias in node.names:
-        value = w.var()
+        value = walker.var()
         if alias.asname:
-            w.emit(f.Import(value, alias.name, 0, None))
-            w.bind(alias.asname, value)
+            walker.emit(facts.Import(value, alias.name, 0, None))
+            walker.bind(alias.asname, value)
         else:
             top = alias.name.split(".")[0]
-            w.emit(f.Import(value, top, 0, None))
-            w.bind(top, value)
-        _import_fact(w, node, alias.name, 0, None)
+            walker.emit(facts.Import(value, top, 0, None))
+            walker.bind(top, value)
+        _import_fact(walker, node, alias.name, 0, None)
 
 
-def _import_from(w: Walker, node: ast.ImportFrom) -> None:
+def _import_from(walker: Walker, node: ast.ImportFrom) -> None:
     module = node.module or ""
     for alias in node.names:
         if alias.name == "*":
-            _star(w, module, node.level)
+            _star(walker, module, node.level)
         else:
-            value = w.var()
-            w.emit(f.Import(value, module, node.level, alias.name))
-            w.bind(alias.asname or alias.name, value)
-        _import_fact(w, node, module, node.level, alias.name)
+            value = walker.var()
+            walker.emit(facts.Import(value, module, node.level, alias.name))
+            walker.bind(alias.asname or alias.name, value)
+        _import_fact(walker, node, module, node.level, alias.name)
 
 
-def _star(w: Walker, module: str, level: int) -> None:
+def _star(walker: Walker, module: str, level: int) -> None:
     """A star import may rebind names bound before it (those it exports); names it brings
     that were never bound here are found through the module's ``Global`` reads."""
-    frame = w.frame
+    frame = walker.frame
     for name, before in list(frame.env.items()):
-        after = w.var()
-        w.emit(f.StarImport(after, module, level, name, before))
+        after = walker.var()
+        walker.emit(facts.StarImport(after, module, level, name, before))
         frame.env[name] = after
-    w.emit(f.StarImport(-1, module, level, "*"))
+    walker.emit(facts.StarImport(-1, module, level, "*"))
 
 
-def _import_fact(w: Walker, node: ast.stmt, module: str, level: int, name: str | None) -> None:
-    w.line(node.lineno)
+def _import_fact(walker: Walker, node: ast.stmt, module: str, level: int, name: str | None) -> None:
+    walker.line(node.lineno)
     end = node.end_lineno or node.lineno
-    w.imports.append(
-        f.ImportStmt(
-            w.frame.index,
+    walker.imports.append(
+        facts.ImportStmt(
+            walker.frame.index,
             module,
             level,
             name,
             node.lineno,
-            w.col(node.lineno, node.col_offset),
+            walker.col(node.lineno, node.col_offset),
             end,
-            w.col(end, node.end_col_offset or 0),
-            list(w.flags),
+            walker.col(end, node.end_col_offset or 0),
+            list(walker.flags),
         )
     )
 
 
 # -- control flow ---------------------------------------------------------------------------------
-def _branches(w: Walker, bodies: list[list[ast.stmt]], include_before: bool = False) -> None:
+def _branches(walker: Walker, bodies: list[list[ast.stmt]], include_before: bool = False) -> None:
     """Walk alternative bodies from the same state, then meet."""
-    before = w.fork()
-    was_alive = w.alive
+    before = walker.fork()
+    was_alive = walker.alive
     results: list[tuple[Env, bool]] = [(before, was_alive)] if include_before else []
     for body in bodies:
-        w.frame.env = dict(before)
-        w.alive = was_alive
-        walk_body(w, body)
-        results.append((w.frame.env, w.alive))
-    w.merge(results)
+        walker.frame.env = dict(before)
+        walker.alive = was_alive
+        walk_body(walker, body)
+        results.append((walker.frame.env, walker.alive))
+    walker.merge(results)
     if not was_alive:
-        w.alive = False
+        walker.alive = False
 
 
-def _if(w: Walker, node: ast.If) -> None:
-    condition(w, node.test)
+def _if(walker: Walker, node: ast.If) -> None:
+    condition(walker, node.test)
     test = ref_of(node.test)
     if test and test[-1] == "TYPE_CHECKING":
-        w.flags.append("type_checking")
+        walker.flags.append("type_checking")
         try:
-            _branches(w, [node.body, node.orelse])
+            _branches(walker, [node.body, node.orelse])
         finally:
-            w.flags.pop()
+            walker.flags.pop()
         return
-    _branches(w, [node.body, node.orelse])
+    _branches(walker, [node.body, node.orelse])
 
 
-def _while(w: Walker, node: ast.While) -> None:
-    condition(w, node.test)
-    _loop(w, node, None)
+def _while(walker: Walker, node: ast.While) -> None:
+    condition(walker, node.test)
+    _loop(walker, node, None)
 
 
-def _for(w: Walker, node: ast.For | ast.AsyncFor) -> None:
-    source = evaluate(w, node.iter)
+def _for(walker: Walker, node: ast.For | ast.AsyncFor) -> None:
+    source = evaluate(walker, node.iter)
     name = "__aiter__" if isinstance(node, ast.AsyncFor) else "__iter__"
-    element = w.var()
-    w.emit(f.Iter(element, source, w.site(node.iter, SiteKind.PROTOCOL, name=name)))
-    _loop(w, node, (node.target, element))
+    element = walker.var()
+    walker.emit(facts.Iter(element, source, walker.site(node.iter, SiteKind.PROTOCOL, name=name)))
+    _loop(walker, node, (node.target, element))
 
 
 def _loop(
-    w: Walker, node: ast.For | ast.AsyncFor | ast.While, target: tuple[ast.expr, int] | None
+    walker: Walker, node: ast.For | ast.AsyncFor | ast.While, target: tuple[ast.expr, int] | None
 ) -> None:
     """A loop body may run again with its own bindings: each name it binds meets, at the top
     of the body, what came before and what the last pass left."""
-    frame = w.frame
-    rebound, _, _ = bound_names(node.body, w.walrus)
+    frame = walker.frame
+    rebound, _, _ = bound_names(node.body, walker.walrus)
     if target is not None:
         rebound |= {n.id for n in ast.walk(target[0]) if isinstance(n, ast.Name)}
-    heads = {name: w.var() for name in sorted(rebound)}
-    before = w.fork()
+    heads = {name: walker.var() for name in sorted(rebound)}
+    before = walker.fork()
     for name, head in heads.items():
         frame.env[name] = head
-    w.loops.append(([], []))
-    was_alive = w.alive
+    walker.loops.append(([], []))
+    was_alive = walker.alive
     if target is not None:
-        bind_target(w, target[0], target[1])
-    walk_body(w, node.body)
-    breaks, continues = w.loops.pop()
-    ends = [w.frame.env] if w.alive else []
+        bind_target(walker, target[0], target[1])
+    walk_body(walker, node.body)
+    breaks, continues = walker.loops.pop()
+    ends = [walker.frame.env] if walker.alive else []
     ends += continues
     for name, head in heads.items():
-        sources = [before.get(name, w.none), *(env.get(name, head) for env in ends)]
+        sources = [before.get(name, walker.none), *(env.get(name, head) for env in ends)]
         sources = [s for s in dict.fromkeys(sources) if s != head]
-        w.emit(f.Phi(head, sources))
-    w.frame.env = {**before, **heads}
-    w.alive = was_alive
+        walker.emit(facts.Phi(head, sources))
+    walker.frame.env = {**before, **heads}
+    walker.alive = was_alive
     if node.orelse:
-        walk_body(w, node.orelse)
+        walk_body(walker, node.orelse)
     if breaks:
-        w.merge([(w.frame.env, w.alive), *((env, True) for env in breaks)])
+        walker.merge([(walker.frame.env, walker.alive), *((env, True) for env in breaks)])
 
 
-def _break(w: Walker, node: ast.Break) -> None:
-    if w.loops:
-        w.loops[-1][0].append(w.fork())
-    w.alive = False
+def _break(walker: Walker, node: ast.Break) -> None:
+    if walker.loops:
+        walker.loops[-1][0].append(walker.fork())
+    walker.alive = False
 
 
-def _continue(w: Walker, node: ast.Continue) -> None:
-    if w.loops:
-        w.loops[-1][1].append(w.fork())
-    w.alive = False
+def _continue(walker: Walker, node: ast.Continue) -> None:
+    if walker.loops:
+        walker.loops[-1][1].append(walker.fork())
+    walker.alive = False
 
 
-def _try(w: Walker, node: ast.Try | ast.TryStar) -> None:
+def _try(walker: Walker, node: ast.Try | ast.TryStar) -> None:
     catches = any(_catches_import_error(h) for h in node.handlers)
-    before = w.fork()
-    was_alive = w.alive
+    before = walker.fork()
+    was_alive = walker.alive
     if catches:
-        w.flags.append("optional")
+        walker.flags.append("optional")
     try:
-        walk_body(w, node.body)
+        walk_body(walker, node.body)
     finally:
         if catches:
-            w.flags.pop()
-    after_body = (w.frame.env, w.alive)
-    if w.alive:
-        walk_body(w, node.orelse)
-    results = [(w.frame.env, w.alive)]
+            walker.flags.pop()
+    after_body = (walker.frame.env, walker.alive)
+    if walker.alive:
+        walk_body(walker, node.orelse)
+    results = [(walker.frame.env, walker.alive)]
     # A handler starts from any point of the body: what came before or what the body bound.
     start = [(before, True), (after_body[0], True)]
     for handler in node.handlers:
-        w.merge(start)
-        w.alive = was_alive
-        caught = evaluate(w, handler.type) if handler.type is not None else w.unknown
+        walker.merge(start)
+        walker.alive = was_alive
+        caught = evaluate(walker, handler.type) if handler.type is not None else walker.unknown
         if handler.name:
-            instance = w.var()
-            w.emit(f.Annot(instance, -1, caught))
-            w.bind(handler.name, instance)
+            instance = walker.var()
+            walker.emit(facts.Annot(instance, -1, caught))
+            walker.bind(handler.name, instance)
         if catches:
-            w.flags.append("optional")
+            walker.flags.append("optional")
         try:
-            walk_body(w, handler.body)
+            walk_body(walker, handler.body)
         finally:
             if catches:
-                w.flags.pop()
-        results.append((w.frame.env, w.alive))
-    w.merge(results)
+                walker.flags.pop()
+        results.append((walker.frame.env, walker.alive))
+    walker.merge(results)
     if node.finalbody:
-        alive = w.alive
-        walk_body(w, node.finalbody)
-        w.alive = alive and w.alive
+        alive = walker.alive
+        walk_body(walker, node.finalbody)
+        walker.alive = alive and walker.alive
 
 
 def _catches_import_error(handler: ast.ExceptHandler) -> bool:
@@ -484,78 +486,78 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     return False
 
 
-def _with(w: Walker, node: ast.With | ast.AsyncWith) -> None:
+def _with(walker: Walker, node: ast.With | ast.AsyncWith) -> None:
     is_async = isinstance(node, ast.AsyncWith)
     for item in node.items:
-        manager = evaluate(w, item.context_expr)
-        entered = w.var()
+        manager = evaluate(walker, item.context_expr)
+        entered = walker.var()
         name = "__aenter__" if is_async else "__enter__"
-        site = w.site(item.context_expr, SiteKind.PROTOCOL, name=name)
-        w.emit(f.With(entered, manager, site, is_async))
+        site = walker.site(item.context_expr, SiteKind.PROTOCOL, name=name)
+        walker.emit(facts.With(entered, manager, site, is_async))
         if item.optional_vars is not None:
-            bind_target(w, item.optional_vars, entered)
-    walk_body(w, node.body)
+            bind_target(walker, item.optional_vars, entered)
+    walk_body(walker, node.body)
 
 
-def _match(w: Walker, node: ast.Match) -> None:
-    evaluate(w, node.subject)
-    before = w.fork()
-    results: list[tuple[Env, bool]] = [(before, w.alive)]
-    was_alive = w.alive
+def _match(walker: Walker, node: ast.Match) -> None:
+    evaluate(walker, node.subject)
+    before = walker.fork()
+    results: list[tuple[Env, bool]] = [(before, walker.alive)]
+    was_alive = walker.alive
     for case in node.cases:
-        w.frame.env = dict(before)
-        w.alive = was_alive
+        walker.frame.env = dict(before)
+        walker.alive = was_alive
         for sub in ast.walk(case.pattern):
             name = getattr(sub, "name", None) or getattr(sub, "rest", None)
             if isinstance(name, str):
-                w.bind(name, w.unknown)
+                walker.bind(name, walker.unknown)
             if isinstance(sub, ast.MatchValue):
-                evaluate(w, sub.value)
+                evaluate(walker, sub.value)
             elif isinstance(sub, ast.MatchClass):
-                evaluate(w, sub.cls)
+                evaluate(walker, sub.cls)
         if case.guard is not None:
-            evaluate(w, case.guard)
-        walk_body(w, case.body)
-        results.append((w.frame.env, w.alive))
-    w.merge(results)
+            evaluate(walker, case.guard)
+        walk_body(walker, case.body)
+        results.append((walker.frame.env, walker.alive))
+    walker.merge(results)
 
 
-def _raise(w: Walker, node: ast.Raise) -> None:
+def _raise(walker: Walker, node: ast.Raise) -> None:
     for part in (node.exc, node.cause):  # raise X from Y: Y is made too
         if part is not None:
-            value = evaluate(w, part)
-            w.emit(f.Raise(value, w.site(part, SiteKind.PROTOCOL, name="raise")))
-    w.alive = False
+            value = evaluate(walker, part)
+            walker.emit(facts.Raise(value, walker.site(part, SiteKind.PROTOCOL, name="raise")))
+    walker.alive = False
 
 
-def _expr_stmt(w: Walker, node: ast.Expr) -> None:
+def _expr_stmt(walker: Walker, node: ast.Expr) -> None:
     if not isinstance(node.value, ast.Constant):  # a docstring says nothing
-        evaluate(w, node.value)
+        evaluate(walker, node.value)
 
 
-def _assert(w: Walker, node: ast.Assert) -> None:
-    condition(w, node.test)
+def _assert(walker: Walker, node: ast.Assert) -> None:
+    condition(walker, node.test)
     if node.msg is not None:
-        evaluate(w, node.msg)
+        evaluate(walker, node.msg)
 
 
-def _declare(w: Walker, node: ast.Global | ast.Nonlocal) -> None:
-    if w.frame.kind in (Kind.MODULE, Kind.CLASS) and isinstance(node, ast.Global):
-        w.frame.declared_global.update(node.names)
+def _declare(walker: Walker, node: ast.Global | ast.Nonlocal) -> None:
+    if walker.frame.kind in (Kind.MODULE, Kind.CLASS) and isinstance(node, ast.Global):
+        walker.frame.declared_global.update(node.names)
 
 
-def _delete(w: Walker, node: ast.Delete) -> None:
+def _delete(walker: Walker, node: ast.Delete) -> None:
     for target in node.targets:
         if isinstance(target, ast.Name):
             continue
         if isinstance(target, ast.Subscript):
-            obj = evaluate(w, target.value)
-            key = subscript_key(w, target.slice)
-            dst = w.var()
-            site = w.site(target, SiteKind.PROTOCOL, name="__delitem__")
-            w.emit(f.Sub(dst, obj, key, site, protocol="__delitem__"))
+            obj = evaluate(walker, target.value)
+            key = subscript_key(walker, target.slice)
+            dst = walker.var()
+            site = walker.site(target, SiteKind.PROTOCOL, name="__delitem__")
+            walker.emit(facts.Sub(dst, obj, key, site, protocol="__delitem__"))
         else:
-            evaluate(w, target)
+            evaluate(walker, target)
 
 
 _STATEMENTS: dict[type[ast.AST], Callable[[Walker, Any], None]] = {
@@ -585,5 +587,5 @@ _STATEMENTS: dict[type[ast.AST], Callable[[Walker, Any], None]] = {
     ast.Continue: _continue,
     ast.Delete: _delete,
     ast.Assert: _assert,
-    ast.Pass: lambda w, node: None,
+    ast.Pass: lambda walker, node: None,
 }

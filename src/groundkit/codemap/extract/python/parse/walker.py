@@ -10,7 +10,7 @@ from bisect import bisect_left
 from typing import Any
 
 from groundkit.codemap.extract.base import Clock
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
 from groundkit.codemap.extract.python.parse.frames import Frame
 from groundkit.codemap.lines import source_lines
@@ -33,10 +33,10 @@ class Walker:
         self.rebound = rebound
         self.walrus = ":=" in text  # whether a walrus may bind a name anywhere
         self._rebound_reads: dict[tuple[str, int], int] = {}
-        self.ops: list[f.Op] = []
-        self.sites: list[f.Site] = []
-        self.scopes: list[f.Scope] = []
-        self.imports: list[f.ImportStmt] = []
+        self.ops: list[facts.Op] = []
+        self.sites: list[facts.Site] = []
+        self.scopes: list[facts.Scope] = []
+        self.imports: list[facts.ImportStmt] = []
         self.lines: dict[int, str] = {}
         self.count = 0  # variables numbered so far
         self.flags: list[str] = []  # "type_checking" / "optional" while inside such a block
@@ -50,9 +50,13 @@ class Walker:
         self.lit = self.var()
         self.none = self.var()
         self.unknown = self.var()
-        self.ops += [f.Const(self.lit, 0), f.Const(self.none, 1), f.Const(self.unknown, 2)]
+        self.ops += [
+            facts.Const(self.lit, 0),
+            facts.Const(self.none, 1),
+            facts.Const(self.unknown, 2),
+        ]
         end = len(self.text_lines) or 1
-        self.scopes.append(f.Scope("", Kind.MODULE, -1, 1, end, 1))
+        self.scopes.append(facts.Scope("", Kind.MODULE, -1, 1, end, 1))
         self.frame = Frame(0, Kind.MODULE, None)
         self.module = self.frame
 
@@ -62,7 +66,7 @@ class Walker:
         self.clock.tick()
         return self.count - 1
 
-    def emit(self, op: f.Op) -> None:
+    def emit(self, op: facts.Op) -> None:
         self.ops.append(op)
 
     def site(self, node: ast.AST, kind: int, **extra: Any) -> int:
@@ -70,7 +74,7 @@ class Walker:
         end = node.end_lineno or line  # type: ignore[attr-defined]
         self.line(line)
         self.sites.append(
-            f.Site(
+            facts.Site(
                 self.frame.index,
                 line,
                 self.col(line, node.col_offset),  # type: ignore[attr-defined]
@@ -112,7 +116,7 @@ class Walker:
 
     def const(self, text: str | None = None) -> int:
         dst = self.var()
-        self.emit(f.Const(dst, 0, text))
+        self.emit(facts.Const(dst, 0, text))
         return dst
 
     def copy_of(self, srcs: list[int], choice: bool = True) -> int:
@@ -121,7 +125,7 @@ class Walker:
         if len(unique) == 1:
             return unique[0]
         dst = self.var()
-        self.emit(f.Phi(dst, unique) if choice else f.Final(dst, unique))
+        self.emit(facts.Phi(dst, unique) if choice else facts.Final(dst, unique))
         return dst
 
     # -- names ------------------------------------------------------------------------------------
@@ -158,7 +162,7 @@ class Walker:
         found = self._rebound_reads.get(key)
         if found is None:
             found = self._rebound_reads[key] = self.var()
-            self.emit(f.Phi(found, [current, later(name)]))
+            self.emit(facts.Phi(found, [current, later(name)]))
         return found
 
     def _final(self, frame: Frame, name: str) -> int:
@@ -200,7 +204,7 @@ class Walker:
         found = frame.globals_read.get(name)
         if found is None:
             found = frame.globals_read[name] = self.var()
-            self.emit(f.Global(found, name))
+            self.emit(facts.Global(found, name))
         return found
 
     def bind(self, name: str, value: int) -> None:
@@ -218,7 +222,7 @@ class Walker:
                     self.frame = saved
                 return
         if name in frame.declared_global and frame.kind != Kind.MODULE:
-            self.emit(f.GlobalSet(name, value))
+            self.emit(facts.GlobalSet(name, value))
             return
         if name in frame.declared_nonlocal:
             holder = frame.parent
@@ -230,7 +234,7 @@ class Walker:
         frame.env[name] = value
 
     # -- frames -----------------------------------------------------------------------------------
-    def push(self, scope: f.Scope, local_names: set[str] | None = None) -> Frame:
+    def push(self, scope: facts.Scope, local_names: set[str] | None = None) -> Frame:
         self.scopes.append(scope)
         self.line(scope.at)
         frame = Frame(len(self.scopes) - 1, scope.kind, self.frame, local_names)
@@ -245,13 +249,13 @@ class Walker:
             if name in frame.env:
                 sources.append(frame.env[name])
             sources.extend(frame.late_writes.get(name, ()))
-            self.emit(f.Final(dst, sources))
+            self.emit(facts.Final(dst, sources))
         if frame.kind == Kind.MODULE:
             for name, value in frame.env.items():
-                self.emit(f.ModBind(name, value))
+                self.emit(facts.ModBind(name, value))
         elif frame.kind == Kind.CLASS:
             for name, value in frame.env.items():
-                self.emit(f.ClassBind(frame.index, name, value))
+                self.emit(facts.ClassBind(frame.index, name, value))
         assert frame.parent is not None or frame.kind == Kind.MODULE
         if frame.parent is not None:
             self.frame = frame.parent
@@ -286,12 +290,12 @@ class Walker:
     def scope_flag(self, index: int, flag: int) -> None:
         self.scope_flags[index] = self.scope_flags.get(index, 0) | flag
 
-    def facts(self) -> f.Facts:
+    def facts(self) -> facts.Facts:
         scopes = [
             s if not self.scope_flags.get(i) else _with_flags(s, self.scope_flags[i])
             for i, s in enumerate(self.scopes)
         ]
-        return f.Facts(
+        return facts.Facts(
             scopes,
             self.sites,
             self.imports,
@@ -302,8 +306,8 @@ class Walker:
         )
 
 
-def _with_flags(scope: f.Scope, flags: int) -> f.Scope:
-    return f.Scope(
+def _with_flags(scope: facts.Scope, flags: int) -> facts.Scope:
+    return facts.Scope(
         scope.qual,
         scope.kind,
         scope.parent,

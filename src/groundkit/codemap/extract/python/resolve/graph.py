@@ -10,10 +10,10 @@ only counted.
 from __future__ import annotations
 
 from groundkit.codemap.extract.base import FileGraph
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins, provenance
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow, FuncKey
 from groundkit.codemap.extract.python.web import web_facts
@@ -33,20 +33,20 @@ _IMPORT_FLAGS = {"type_checking": EdgeFlag.TYPE_CHECKING, "optional": EdgeFlag.O
 # unresolved (anything else is a built-in's or a package's business).
 _OWN = frozenset(
     {
-        o.FUNC,
-        o.CLASS,
-        o.INST,
-        o.CONE,
-        o.CCONE,
-        o.METH,
-        o.CLSMETH,
-        o.STATIC,
-        o.PARTIAL,
-        o.MOD,
-        o.GEN,
-        o.SUPER,
-        o.PROP,
-        o.CLASSMETHOD,
+        objects.FUNC,
+        objects.CLASS,
+        objects.INST,
+        objects.CONE,
+        objects.CCONE,
+        objects.METH,
+        objects.CLSMETH,
+        objects.STATIC,
+        objects.PARTIAL,
+        objects.MOD,
+        objects.GEN,
+        objects.SUPER,
+        objects.PROP,
+        objects.CLASSMETHOD,
     }
 )
 _COUNTED = (SiteKind.CALL, SiteKind.DECORATOR)
@@ -172,9 +172,9 @@ class PythonFile(FileResolver):
     def _calls(self) -> None:
         info = self.info
         for op in info.facts.ops:
-            if isinstance(op, f.Call):
+            if isinstance(op, facts.Call):
                 self.operands[op.site] = info.base + op.func
-            elif isinstance(op, f.Raise):
+            elif isinstance(op, facts.Raise):
                 self.operands[op.site] = info.base + op.src
         for index, site in enumerate(info.facts.sites):
             found = self.flow.found.get((info.index, index))
@@ -193,7 +193,7 @@ class PythonFile(FileResolver):
         if operand < 0:
             return False
         held = self.flow.engine.pts[operand]
-        return operand in self.choices or bool(held and o.UNKNOWN_ID in held)
+        return operand in self.choices or bool(held and objects.UNKNOWN_ID in held)
 
     def _unresolved(self, index: int, operand: int, targeted: bool, partial: bool) -> bool:
         if (self.info.index, index) in self.flow.dynamic:
@@ -209,7 +209,7 @@ class PythonFile(FileResolver):
         return any(keys[v][0] in _OWN for v in held)
 
     def _edge(
-        self, index: int, site: f.Site, target: FuncKey, how: str, operand: int, partial: bool
+        self, index: int, site: facts.Site, target: FuncKey, how: str, operand: int, partial: bool
     ) -> None:
         info = self.info
         local = operand - info.base
@@ -241,7 +241,12 @@ class PythonFile(FileResolver):
         )
 
     def _provenance(
-        self, how: str, origin: Origin, owner: tuple[int, int] | None, callee: int, target: f.Scope
+        self,
+        how: str,
+        origin: Origin,
+        owner: tuple[int, int] | None,
+        callee: int,
+        target: facts.Scope,
     ) -> Provenance:
         """The provenance from where the callee came; a function held in an object's
         attribute (not a method of its class) is a stored callback."""
@@ -249,7 +254,7 @@ class PythonFile(FileResolver):
         op = self.info.op_of(callee)
         stored = (
             how == "call"
-            and isinstance(op, f.Attr)
+            and isinstance(op, facts.Attr)
             and op.attr is not None
             and found in _THROUGH_OBJECTS
             and (target.kind != Kind.METHOD or target.qual.rsplit(".", 1)[-1] != op.attr)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.model import Provenance
@@ -48,39 +48,39 @@ class Origins:
 
     def _compute(self, var: int, depth: int) -> Origin:
         op = self.info.op_of(var)
-        if op is None or isinstance(op, f.Def | f.Const | f.Tmpl | f.NewContainer):
+        if op is None or isinstance(op, facts.Def | facts.Const | facts.Tmpl | facts.NewContainer):
             return _LOCAL
-        if isinstance(op, f.Import):
+        if isinstance(op, facts.Import):
             return Origin("imported", self._package(op))
-        if isinstance(op, f.Global):
+        if isinstance(op, facts.Global):
             return self._global(op.name, depth)
-        if isinstance(op, f.Copy):
+        if isinstance(op, facts.Copy):
             return self.of(op.src, depth)
-        if isinstance(op, f.Annot):
+        if isinstance(op, facts.Annot):
             return self.of(op.src, depth) if op.src >= 0 else Origin("annotation")
-        if isinstance(op, f.Phi | f.Final):
+        if isinstance(op, facts.Phi | facts.Final):
             for src in op.srcs:
-                if src != f.NONE_VAR:
+                if src != facts.NONE_VAR:
                     return self.of(src, depth)
             return _LOCAL
-        if isinstance(op, f.ParamIn):
+        if isinstance(op, facts.ParamIn):
             scope = self.info.facts.scopes[op.scope]
-            if op.index == 0 and scope.kind == Kind.METHOD and not scope.flags & f.STATIC:
+            if op.index == 0 and scope.kind == Kind.METHOD and not scope.flags & facts.STATIC:
                 return Origin("self", method_class=scope.parent)
             annotated = (
                 scope.params[op.index].annotation >= 0 if op.index < len(scope.params) else False
             )
             return Origin("annotation" if annotated else "argument")
-        if isinstance(op, f.Call):
+        if isinstance(op, facts.Call):
             made = self.program.static(self.info.index, op.func)
             return Origin("instance" if made is not None and made[0] == "class" else "returned")
-        if isinstance(op, f.Sub | f.Iter | f.Unpack):
+        if isinstance(op, facts.Sub | facts.Iter | facts.Unpack):
             return Origin("container")
-        if isinstance(op, f.Super):
+        if isinstance(op, facts.Super):
             return Origin("super")
-        if isinstance(op, f.With):
+        if isinstance(op, facts.With):
             return Origin("return")
-        if isinstance(op, f.Attr):
+        if isinstance(op, facts.Attr):
             return self._attribute(op, depth)
         return _LOCAL
 
@@ -90,7 +90,7 @@ class Origins:
             return self.of(bound, depth)
         return Origin("imported") if name in self.info.binds or self.info.stars else _LOCAL
 
-    def _attribute(self, op: f.Attr, depth: int) -> Origin:
+    def _attribute(self, op: facts.Attr, depth: int) -> Origin:
         owner = self.of(op.obj, depth)
         if owner.how in ("imported", "local") and self._is_module(op.obj):
             return Origin("imported", owner.package)
@@ -103,19 +103,19 @@ class Origins:
     def _is_module(self, var: int) -> bool:
         op = self.info.op_of(var)
         for _ in range(_DEPTH):
-            if isinstance(op, f.Copy | f.Annot) and getattr(op, "src", -1) >= 0:
+            if isinstance(op, facts.Copy | facts.Annot) and getattr(op, "src", -1) >= 0:
                 op = self.info.op_of(op.src)
-            elif isinstance(op, f.Global):
+            elif isinstance(op, facts.Global):
                 bound = self.info.mod_binds.get(op.name)
                 op = self.info.op_of(bound) if bound is not None else None
             else:
                 break
-        if isinstance(op, f.Import):
+        if isinstance(op, facts.Import):
             found = self.program.static(self.info.index, op.dst)
             return found is not None and found[0] in ("mod", "ext")
-        return isinstance(op, f.Attr) and self._is_module(op.obj)
+        return isinstance(op, facts.Attr) and self._is_module(op.obj)
 
-    def _package(self, op: f.Import) -> int:
+    def _package(self, op: facts.Import) -> int:
         """The package a ``from pkg import name`` took the name from, when it is one."""
         if op.name is None:
             return -1

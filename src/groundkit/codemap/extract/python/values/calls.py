@@ -10,15 +10,24 @@ that code may call it with anything, so its parameters hold ``UNKNOWN``.
 
 from __future__ import annotations
 
-from groundkit.codemap.extract.python.parse import facts as f
-from groundkit.codemap.extract.python.values import library as lib
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.parse import facts
+from groundkit.codemap.extract.python.values import library, objects
 from groundkit.codemap.extract.python.values.program import ClassKey
 from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, How, Rules, SiteKey
 
 __all__ = ["Calls"]
 
-_CALLABLE = frozenset({o.FUNC, o.METH, o.CLSMETH, o.STATIC, o.PARTIAL, o.CLASS, o.CCONE})
+_CALLABLE = frozenset(
+    {
+        objects.FUNC,
+        objects.METH,
+        objects.CLSMETH,
+        objects.STATIC,
+        objects.PARTIAL,
+        objects.CLASS,
+        objects.CCONE,
+    }
+)
 # Names of outside calls whose result is kept per site (routers, clients, urlconfs).
 WEB_NAMES = frozenset(
     "FastAPI APIRouter Flask Blueprint Starlette Router Client AsyncClient Session session"
@@ -74,22 +83,22 @@ class Calls:
         engine = flow.engine
         key = flow.values.keys[value]
         kind = key[0]
-        if kind == o.FUNC:
+        if kind == objects.FUNC:
             self.bind(site, (key[1], key[2]), None, args, keywords, dst, how, operand)
-        elif kind in (o.METH, o.CLSMETH):
+        elif kind in (objects.METH, objects.CLSMETH):
             func = flow.values.keys[key[1]]
             self.bind(site, (func[1], func[2]), key[2], args, keywords, dst, how, operand)
-        elif kind == o.STATIC:
+        elif kind == objects.STATIC:
             func = flow.values.keys[key[1]]
             self.bind(site, (func[1], func[2]), None, args, keywords, dst, how, operand)
-        elif kind == o.CLASS:
+        elif kind == objects.CLASS:
             self.construct(site, (key[1], key[2]), args, keywords, dst, operand)
-        elif kind == o.CCONE:
+        elif kind == objects.CCONE:
             for cls in flow.program.cone((key[1], key[2])):
                 self.construct(site, cls, args, keywords, dst, operand)
-        elif kind in (o.INST, o.CONE):
+        elif kind in (objects.INST, objects.CONE):
             self.rules.protocol(site, value, "__call__", args, dst, operand)
-        elif kind == o.PARTIAL:
+        elif kind == objects.PARTIAL:
             partial_args, partial_keywords = self.site_args((key[2], key[3]))
             self.call(
                 site,
@@ -100,23 +109,23 @@ class Calls:
                 how,
                 operand,
             )
-        elif kind == o.ACCESSOR:
+        elif kind == objects.ACCESSOR:
             self._accessor(key[1], args, dst)
-        elif kind == o.EXT:
+        elif kind == objects.EXT:
             self._outside(site, key[1], value, args, keywords, dst, how)
-        elif kind == o.EXTINST:
+        elif kind == objects.EXTINST:
             self._outside_object(site, key[1], None, args, keywords, dst, how)
-        elif kind == o.BOUND:
+        elif kind == objects.BOUND:
             receiver = flow.values.keys[key[1]]
             self._outside_object(site, receiver[1], key[2], args, keywords, dst, how)
-        elif kind == o.BUILTIN:
+        elif kind == objects.BUILTIN:
             self._builtin(site, key[1], args, keywords, dst, how, operand)
-        elif kind == o.CMETH:
+        elif kind == objects.CMETH:
             self.rules.container_method(site, key[1], key[2], args, keywords, dst, operand)
-        elif kind == o.UNKNOWN:
-            engine.add(dst, [o.UNKNOWN_ID])
-        elif kind in (o.LIT, o.STR):
-            engine.add(dst, [o.LIT_ID])
+        elif kind == objects.UNKNOWN:
+            engine.add(dst, [objects.UNKNOWN_ID])
+        elif kind in (objects.LIT, objects.STR):
+            engine.add(dst, [objects.LIT_ID])
 
     def bind(
         self,
@@ -141,8 +150,8 @@ class Calls:
         engine = flow.engine
         positional = self._signature(func, scope.params)[0]
         given, spread = self._arguments(func, scope, recv, args, keywords)
-        if scope.flags & f.GENERATOR:
-            engine.add(dst, [flow.value(o.GEN, *func)])
+        if scope.flags & facts.GENERATOR:
+            engine.add(dst, [flow.value(objects.GEN, *func)])
             return
         returned = flow.returns_param.get(func)
         if returned and (len(returned) > 1 or func in flow.returns_other):
@@ -154,7 +163,7 @@ class Calls:
     def _arguments(
         self,
         func: FuncKey,
-        scope: f.Scope,
+        scope: facts.Scope,
         recv: int | None,
         args: Args,
         keywords: list[tuple[str, int]],
@@ -168,7 +177,7 @@ class Calls:
         positional, vararg, kwarg, named = self._signature(func, params)
         start = 0
         if recv is not None and positional:
-            if not flow.is_method(func) or scope.flags & f.CLASSMETHOD:
+            if not flow.is_method(func) or scope.flags & facts.CLASSMETHOD:
                 engine.add(flow.param(func, positional[0]), [recv])
             start = 1
         filled: set[int] = set(positional[:start])
@@ -189,7 +198,7 @@ class Calls:
                 filled.add(positional[at])
                 given[positional[at]] = arg
             elif vararg is not None:
-                holder = flow.value(o.ARGS, *func)
+                holder = flow.value(objects.ARGS, *func)
                 engine.flow(arg, flow.slot(holder, at - len(positional)))
             at += 1
         for name, var in keywords:
@@ -201,7 +210,7 @@ class Calls:
                 filled.add(named[name])
                 given[named[name]] = var
             elif kwarg is not None:
-                engine.flow(var, flow.slot(flow.value(o.KWARGS, *func), name))
+                engine.flow(var, flow.slot(flow.value(objects.KWARGS, *func), name))
         for index, param in enumerate(params):
             if param.default >= 0 and (spread or index not in filled):
                 default = flow.var(func[0], param.default)
@@ -230,7 +239,7 @@ class Calls:
                 flow.engine.flow(flow.param(func, index), dst)
 
     def _signature(
-        self, func: FuncKey, params: list[f.Param]
+        self, func: FuncKey, params: list[facts.Param]
     ) -> tuple[list[int], int | None, int | None, dict[str, int]]:
         found = self._signatures.get(func)
         if found is None:
@@ -247,7 +256,7 @@ class Calls:
         flow = self.flow
         targets = [flow.param(func, i) for i in remaining]
         if vararg is not None:
-            targets.append(flow.loose(flow.value(o.ARGS, *func)))
+            targets.append(flow.loose(flow.value(objects.ARGS, *func)))
         elements = self.rules.elements(var)
         for target in targets:
             flow.engine.flow(elements, target)
@@ -262,16 +271,16 @@ class Calls:
             if isinstance(key, str) and key in named:
                 flow.engine.flow(slot, flow.param(func, named[key]))
             elif kwarg is not None:
-                flow.engine.flow(slot, flow.slot(flow.value(o.KWARGS, *func), key))
+                flow.engine.flow(slot, flow.slot(flow.value(objects.KWARGS, *func), key))
 
         def containers(new: set[int]) -> None:
             for value in new:
                 kind = flow.values.keys[value][0]
-                if kind in o.CONTAINERS:
+                if kind in objects.CONTAINERS:
                     flow.on_slots(value, slots)
-                elif kind == o.UNKNOWN:
+                elif kind == objects.UNKNOWN:
                     for index in named.values():
-                        flow.engine.add(flow.param(func, index), [o.UNKNOWN_ID])
+                        flow.engine.add(flow.param(func, index), [objects.UNKNOWN_ID])
 
         flow.engine.on(var, containers)
 
@@ -287,10 +296,13 @@ class Calls:
         """``Cls(...)``: an instance, made by ``__new__`` and ``__init__`` along the MRO (an
         edge to the class itself when the repository defines neither)."""
         flow = self.flow
-        instance = flow.value(o.INST, *cls)
+        instance = flow.value(objects.INST, *cls)
         flow.engine.add(dst, [instance])
         found = False
-        for method, receiver in (("__init__", instance), ("__new__", flow.value(o.CLASS, *cls))):
+        for method, receiver in (
+            ("__init__", instance),
+            ("__new__", flow.value(objects.CLASS, *cls)),
+        ):
             owner = flow.program.owner(cls, method)
             if owner is None:
                 continue
@@ -305,8 +317,8 @@ class Calls:
             def run(new: set[int], r: int = receiver, t: int = temp) -> None:
                 for value in new:
                     key = flow.values.keys[value]
-                    if key[0] in (o.FUNC, o.STATIC):
-                        func = key if key[0] == o.FUNC else flow.values.keys[key[1]]
+                    if key[0] in (objects.FUNC, objects.STATIC):
+                        func = key if key[0] == objects.FUNC else flow.values.keys[key[1]]
                         self.bind(
                             site, (func[1], func[2]), r, args, keywords, t, "constructor", operand
                         )
@@ -324,8 +336,8 @@ class Calls:
             return
 
         def run(new: set[int]) -> None:
-            setters = [v for v in new if flow.values.keys[v][0] == o.FUNC]
-            flow.engine.add(dst, [flow.value(o.PROP, getter, s) for s in setters])
+            setters = [v for v in new if flow.values.keys[v][0] == objects.FUNC]
+            flow.engine.add(dst, [flow.value(objects.PROP, getter, s) for s in setters])
 
         flow.engine.on(args[0], run)
 
@@ -348,26 +360,26 @@ class Calls:
         if how == "decorator":
             self._kept(args, dst)
             return
-        if name in lib.DYNAMIC:
-            engine.add(dst, [o.UNKNOWN_ID])
+        if name in library.DYNAMIC:
+            engine.add(dst, [objects.UNKNOWN_ID])
             return
         if name == "functools.partial":
             self._partial(site, args, dst)
             return
-        chosen = lib.CHOOSES.get(name)
+        chosen = library.CHOOSES.get(name)
         if chosen is not None:  # random.choice(xs): one element, decided at run time
             found = self.arg(args, keywords, chosen, None)
             if found is not None:
                 engine.flow(self.rules.elements(found), dst)
                 flow.computed_reads.add(dst)
             return
-        through = lib.PASS_THROUGH.get(name)
+        through = library.PASS_THROUGH.get(name)
         if through is not None:
             found = self.arg(args, keywords, through, None)
             if found is not None:
                 engine.flow(found, dst)
             return
-        callback = lib.LIBRARY.get(name)
+        callback = library.LIBRARY.get(name)
         if callback is not None:
             self.callback(site, callback, args, keywords, dst)
             return
@@ -389,7 +401,7 @@ class Calls:
             self._kept(args, dst)
             return
         if method is not None:
-            callback = lib.METHOD_CALLBACKS.get((name.split(".", maxsplit=1)[0], method))
+            callback = library.METHOD_CALLBACKS.get((name.split(".", maxsplit=1)[0], method))
             if callback is not None:
                 self.callback(site, callback, args, keywords, dst)
                 return
@@ -403,12 +415,12 @@ class Calls:
         outside object. ``made``: a module's class or function was called (not an object's
         method): objects of the callback tables' packages keep their name that far only."""
         top = name.split(".", 1)[0]
-        if top in lib.WEB_PACKAGES:
+        if top in library.WEB_PACKAGES:
             last = name.rsplit(".", 1)[-1]
-            return self.flow.value(o.EXTINST, name, site if last in WEB_NAMES else None)
-        if made and top in lib.NAMED_PACKAGES:
-            return self.flow.value(o.EXTINST, name, None)
-        return self.flow.value(o.EXTINST, "?", None)
+            return self.flow.value(objects.EXTINST, name, site if last in WEB_NAMES else None)
+        if made and top in library.NAMED_PACKAGES:
+            return self.flow.value(objects.EXTINST, name, None)
+        return self.flow.value(objects.EXTINST, "?", None)
 
     def _kept(self, args: Args, dst: int) -> None:
         """A decorator from outside the repository is taken to keep the function; whatever
@@ -430,7 +442,7 @@ class Calls:
 
         def run(new: set[int]) -> None:
             made = [
-                flow.value(o.PARTIAL, v, site[0], site[1])
+                flow.value(objects.PARTIAL, v, site[0], site[1])
                 for v in new
                 if flow.values.keys[v][0] in _CALLABLE
             ]
@@ -444,15 +456,15 @@ class Calls:
             return
 
         def run(new: set[int]) -> None:
-            getters = [v for v in new if flow.values.keys[v][0] == o.FUNC]
-            flow.engine.add(dst, [flow.value(o.PROP, g, -1) for g in getters])
+            getters = [v for v in new if flow.values.keys[v][0] == objects.FUNC]
+            flow.engine.add(dst, [flow.value(objects.PROP, g, -1) for g in getters])
 
         flow.engine.on(args[0], run)
 
     def callback(
         self,
         site: SiteKey,
-        spec: lib.Callback,
+        spec: library.Callback,
         args: Args,
         keywords: list[tuple[str, int]],
         dst: int,
@@ -462,7 +474,7 @@ class Calls:
         engine = flow.engine
         func = self.arg(args, keywords, spec.position, spec.keyword)
         if func is None:
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
             return
         after = args[spec.position + 1 :] if spec.position is not None else args
         call_args: Args = []
@@ -481,7 +493,7 @@ class Calls:
                 call_args = [("*", given)]
         elif spec.call_with == "unknown":
             unknown = flow.cell(("unknown",))
-            engine.add(unknown, [o.UNKNOWN_ID])
+            engine.add(unknown, [objects.UNKNOWN_ID])
             call_args = [unknown]
         elif spec.call_with == "pair":
             iterable = next((a for a in after if isinstance(a, int)), None)
@@ -493,8 +505,8 @@ class Calls:
         def run(new: set[int]) -> None:
             for value in new:
                 if flow.values.keys[value][0] in _CALLABLE or flow.values.keys[value][0] in (
-                    o.INST,
-                    o.CONE,
+                    objects.INST,
+                    objects.CONE,
                 ):
                     self.call(site, value, call_args, [], result, "callback", func)
 
@@ -502,7 +514,7 @@ class Calls:
         self._returns(site, spec, func, args, result, dst)
 
     def _returns(
-        self, site: SiteKey, spec: lib.Callback, func: int, args: Args, result: int, dst: int
+        self, site: SiteKey, spec: library.Callback, func: int, args: Args, result: int, dst: int
     ) -> None:
         flow = self.flow
         engine = flow.engine
@@ -511,7 +523,7 @@ class Calls:
         elif spec.returns == "result":
             engine.flow(result, dst)
         elif spec.returns in ("results", "elements"):
-            made = flow.value(o.SYN, "made", site)
+            made = flow.value(objects.SYN, "made", site)
             if spec.returns == "results":
                 engine.flow(result, flow.loose(made))
             else:
@@ -524,7 +536,7 @@ class Calls:
             if source is not None:
                 engine.flow(self.rules.elements(source), dst)
         else:
-            engine.add(dst, [flow.value(o.EXTINST, "?", None)])
+            engine.add(dst, [flow.value(objects.EXTINST, "?", None)])
 
     # -- built-ins --------------------------------------------------------------------------------
     def _builtin(
@@ -541,10 +553,10 @@ class Calls:
         engine = flow.engine
         first = args[0] if args and isinstance(args[0], int) else None
         if name in ("staticmethod", "classmethod") and first is not None:
-            kind = o.STATIC if name == "staticmethod" else o.CLASSMETHOD
+            kind = objects.STATIC if name == "staticmethod" else objects.CLASSMETHOD
 
             def wrap(new: set[int], k: int = kind) -> None:
-                funcs = [v for v in new if flow.values.keys[v][0] == o.FUNC]
+                funcs = [v for v in new if flow.values.keys[v][0] == objects.FUNC]
                 engine.add(dst, [flow.value(k, v) for v in funcs])
 
             engine.on(first, wrap)
@@ -552,8 +564,8 @@ class Calls:
             getter = self.arg(args, keywords, 0, "fget")
             if getter is not None:
                 self._property(list(args[:1]) if args else [getter], dst)
-        elif name in lib.BUILTIN_CALLBACKS:
-            self.callback(site, lib.BUILTIN_CALLBACKS[name], args, keywords, dst)
+        elif name in library.BUILTIN_CALLBACKS:
+            self.callback(site, library.BUILTIN_CALLBACKS[name], args, keywords, dst)
         elif name in ("getattr", "setattr") and len(args) >= 2:
             self.rules.dynamic_attribute(site, name, args, dst, operand)
         elif name == "type" and len(args) == 1 and first is not None:
@@ -566,7 +578,7 @@ class Calls:
             engine.flow(first, dst)
             self.rules.elements(first)
         elif name in ("list", "tuple", "set", "frozenset", "dict"):
-            made = flow.value(o.SYN, name, site)
+            made = flow.value(objects.SYN, name, site)
             if first is not None:
                 engine.flow(self.rules.elements(first), flow.loose(made))
             for key, var in keywords:
@@ -575,51 +587,51 @@ class Calls:
             engine.add(dst, [made])
         elif name in ("enumerate", "zip"):
             self._pairs(site, name, args, dst)
-        elif name in lib.BUILTIN_PROTOCOLS and first is not None:
-            method = lib.BUILTIN_PROTOCOLS[name]
+        elif name in library.BUILTIN_PROTOCOLS and first is not None:
+            method = library.BUILTIN_PROTOCOLS[name]
             engine.on(
                 first,
                 lambda new: [
                     self.rules.protocol(site, v, method, [], flow.temp(), first)
                     for v in new
-                    if flow.values.keys[v][0] in (o.INST, o.CONE)
+                    if flow.values.keys[v][0] in (objects.INST, objects.CONE)
                 ],
             )
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
         elif name in ("eval", "exec", "compile", "globals", "locals", "vars", "__import__"):
             flow.dynamic.add(site)
-            engine.add(dst, [o.UNKNOWN_ID])
+            engine.add(dst, [objects.UNKNOWN_ID])
         else:
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
 
     def _types(self, new: set[int]) -> list[int]:
         flow = self.flow
         out = []
         for value in new:
             key = flow.values.keys[value]
-            if key[0] == o.INST:
-                out.append(flow.value(o.CLASS, key[1], key[2]))
-            elif key[0] == o.CONE:
-                out.append(flow.value(o.CCONE, key[1], key[2]))
-            elif key[0] == o.UNKNOWN:
-                out.append(o.UNKNOWN_ID)
+            if key[0] == objects.INST:
+                out.append(flow.value(objects.CLASS, key[1], key[2]))
+            elif key[0] == objects.CONE:
+                out.append(flow.value(objects.CCONE, key[1], key[2]))
+            elif key[0] == objects.UNKNOWN:
+                out.append(objects.UNKNOWN_ID)
             else:
-                out.append(o.LIT_ID)
+                out.append(objects.LIT_ID)
         return out
 
     def _pairs(self, site: SiteKey, name: str, args: Args, dst: int) -> None:
         """``enumerate(xs)`` / ``zip(a, b)``: tuples whose items are the iterables' elements."""
         flow = self.flow
-        pair = flow.value(o.SYN, "pair", site)
+        pair = flow.value(objects.SYN, "pair", site)
         sources = [a for a in args if isinstance(a, int)]
         if name == "enumerate":
-            flow.engine.add(flow.slot(pair, 0), [o.LIT_ID])
+            flow.engine.add(flow.slot(pair, 0), [objects.LIT_ID])
             sources = sources[:1]
             offset = 1
         else:
             offset = 0
         for i, source in enumerate(sources):
             flow.engine.flow(self.rules.elements(source), flow.slot(pair, i + offset))
-        made = flow.value(o.SYN, name, site)
+        made = flow.value(objects.SYN, name, site)
         flow.engine.add(flow.loose(made), [pair])
         flow.engine.add(dst, [made])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["choices"]
@@ -20,7 +20,7 @@ def choices(flow: Flow) -> set[int]:
     engine = flow.engine
     keys = flow.values.keys
     pts = engine.pts
-    plain = {v for v in range(len(keys)) if keys[v][0] in o.PLAIN}
+    plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN}
     memo: dict[int, frozenset[int]] = {}
 
     def relevant(var: int) -> frozenset[int]:

@@ -8,13 +8,13 @@ a class of the repository runs ``__iter__``, then ``__next__`` on what that retu
 
 from __future__ import annotations
 
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.engine import each
 from groundkit.codemap.extract.python.values.state import Args, Flow, Rules, SiteKey
 
 __all__ = ["Containers"]
 
-_INSTANCES = (o.INST, o.CONE)
+_INSTANCES = (objects.INST, objects.CONE)
 
 
 class Containers:
@@ -39,18 +39,18 @@ class Containers:
         engine = flow.engine
         key = flow.values.keys[value]
         kind = key[0]
-        if kind in (o.CONT, o.SYN):
-            if kind == o.CONT and key[3] == o.DICT:
-                engine.add(dst, [o.LIT_ID])  # a dict gives its keys
+        if kind in (objects.CONT, objects.SYN):
+            if kind == objects.CONT and key[3] == objects.DICT:
+                engine.add(dst, [objects.LIT_ID])  # a dict gives its keys
             else:
                 engine.flow(flow.every(value), dst)
                 if value in flow.summaries:
                     flow.computed_reads.add(dst)
-        elif kind == o.ARGS:
+        elif kind == objects.ARGS:
             engine.flow(flow.every(value), dst)
-        elif kind == o.VIEW:
+        elif kind == objects.VIEW:
             self._view(key[1], key[2], dst)
-        elif kind == o.GEN:
+        elif kind == objects.GEN:
             engine.flow(flow.yields((key[1], key[2])), dst)
         elif kind in _INSTANCES:
             if site is None:
@@ -63,11 +63,11 @@ class Containers:
             ):
                 engine.on(iterator, each(lambda v: self._next(v, dst, at, iterator, is_async)))
             elif not self.rules.protocol(site, value, "__getitem__", [flow.lit], dst, operand):
-                engine.add(dst, [o.UNKNOWN_ID])  # (a class indexable from 0 iterates too)
-        elif kind in (o.UNKNOWN, o.EXT, o.EXTINST, o.BOUND):
-            engine.add(dst, [o.UNKNOWN_ID])
+                engine.add(dst, [objects.UNKNOWN_ID])  # (a class indexable from 0 iterates too)
+        elif kind in (objects.UNKNOWN, objects.EXT, objects.EXTINST, objects.BOUND):
+            engine.add(dst, [objects.UNKNOWN_ID])
         else:
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
 
     def _next(self, value: int, dst: int, site: SiteKey, operand: int, is_async: bool) -> None:
         if self.flow.values.keys[value][0] in _INSTANCES:
@@ -81,12 +81,12 @@ class Containers:
         if which == "values":
             flow.engine.flow(flow.every(container), dst)
         elif which == "items":
-            pair = flow.value(o.SYN, "item", container)
-            flow.engine.add(flow.slot(pair, 0), [o.LIT_ID])
+            pair = flow.value(objects.SYN, "item", container)
+            flow.engine.add(flow.slot(pair, 0), [objects.LIT_ID])
             flow.engine.flow(flow.every(container), flow.slot(pair, 1))
             flow.engine.add(dst, [pair])
         else:
-            flow.engine.add(dst, [o.LIT_ID])
+            flow.engine.add(dst, [objects.LIT_ID])
 
     def subscript(
         self,
@@ -102,7 +102,7 @@ class Containers:
         flow = self.flow
         engine = flow.engine
         kind = flow.values.keys[value][0]
-        if kind in o.CONTAINERS:
+        if kind in objects.CONTAINERS:
             if bounds is not None:
                 engine.add(dst, [self._slice(value, bounds[0], bounds[1], dst)])
                 return
@@ -117,14 +117,14 @@ class Containers:
         elif kind in _INSTANCES:
             if site is not None:
                 self.rules.protocol(site, value, protocol, [flow.lit], dst, operand)
-        elif kind in (o.CLASS, o.CCONE, o.EXT):
+        elif kind in (objects.CLASS, objects.CCONE, objects.EXT):
             engine.add(dst, [value])  # Cls[int], typing.Optional[X]: still that
-        elif kind in (o.EXTINST, o.BOUND):
-            engine.add(dst, [flow.value(o.EXTINST, "?", None)])
-        elif kind == o.UNKNOWN:
-            engine.add(dst, [o.UNKNOWN_ID])
+        elif kind in (objects.EXTINST, objects.BOUND):
+            engine.add(dst, [flow.value(objects.EXTINST, "?", None)])
+        elif kind == objects.UNKNOWN:
+            engine.add(dst, [objects.UNKNOWN_ID])
         else:
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
 
     def store(
         self, value: int, key: str | int | None, src: int, site: SiteKey | None, operand: int
@@ -133,7 +133,7 @@ class Containers:
         kind = flow.values.keys[value][0]
         if value in flow.summaries:
             return  # a container of which nothing is known: what it holds is not followed
-        if kind in o.CONTAINERS:
+        if kind in objects.CONTAINERS:
             target = flow.loose(value) if key is None else flow.slot(value, key)
             flow.engine.flow(src, target)
         elif kind in _INSTANCES:
@@ -141,7 +141,7 @@ class Containers:
                 self.rules.protocol(
                     site, value, "__setitem__", [flow.lit, src], flow.temp(), operand
                 )
-        elif kind in (o.EXT, o.EXTINST, o.BOUND, o.UNKNOWN):
+        elif kind in (objects.EXT, objects.EXTINST, objects.BOUND, objects.UNKNOWN):
             self.rules.escape(src)
 
     def _read(self, container: int, key: str | int) -> int:
@@ -155,7 +155,7 @@ class Containers:
 
     def _slice(self, container: int, start: int | None, stop: int | None, at: int) -> int:
         flow = self.flow
-        made = flow.value(o.SYN, "slice", at, container)
+        made = flow.value(objects.SYN, "slice", at, container)
         size = self._size(container)
         if size is None:
             flow.engine.flow(flow.every(container), flow.loose(made))
@@ -179,7 +179,7 @@ class Containers:
         engine = flow.engine
         key = flow.values.keys[value]
         kind = key[0]
-        if kind in o.CONTAINERS and not (kind == o.CONT and key[3] == o.DICT):
+        if kind in objects.CONTAINERS and not (kind == objects.CONT and key[3] == objects.DICT):
             if rest:
                 size = self._size(value)
                 stop = None if size is None else size - after
@@ -193,7 +193,7 @@ class Containers:
                 index += size
             engine.flow(self._read(value, index), dst)
         elif rest:
-            made = flow.value(o.SYN, "rest", dst)
+            made = flow.value(objects.SYN, "rest", dst)
             self.iterate(value, flow.loose(made), site, operand)
             engine.add(dst, [made])
         else:
@@ -221,14 +221,14 @@ class Containers:
         if name in ("append", "add", "insert"):
             if plain:
                 engine.flow(plain[-1], flow.loose(container))
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
         elif name in ("extend", "update"):
             for source in plain:
                 self._merge(source, container)
             for key, var in keywords:
                 if key:
                     engine.flow(var, flow.slot(container, key))
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
         elif name in ("get", "pop", "setdefault"):
             if not plain:
                 engine.flow(flow.every(container), dst)
@@ -239,7 +239,7 @@ class Containers:
             if len(plain) > 1:
                 engine.flow(plain[1], dst)
         elif name in ("values", "items", "keys"):
-            engine.add(dst, [flow.value(o.VIEW, container, name)])
+            engine.add(dst, [flow.value(objects.VIEW, container, name)])
         elif name == "copy":
             engine.add(dst, [container])
         elif name == "sort":
@@ -254,9 +254,9 @@ class Containers:
                         )
                     ),
                 )
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
         else:
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
 
     def _merge(self, source: int, container: int) -> None:
         """Everything ``source``'s containers hold, under the same keys: gathered once per
@@ -264,11 +264,11 @@ class Containers:
         flow = self.flow
         merged = self._gathered.get(source)
         if merged is None:
-            merged = self._gathered[source] = flow.value(o.SYN, "merged", source)
+            merged = self._gathered[source] = flow.value(objects.SYN, "merged", source)
 
             def run(new: set[int]) -> None:
                 for value in new:
-                    if flow.values.keys[value][0] in o.CONTAINERS:
+                    if flow.values.keys[value][0] in objects.CONTAINERS:
                         flow.on_slots(value, lambda k, s: flow.engine.flow(s, flow.slot(merged, k)))
                         flow.engine.flow(flow.loose(value), flow.loose(merged))
                     else:
@@ -287,7 +287,9 @@ class Containers:
         def run(new: set[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
-                target = flow.slot(container, key[1]) if key[0] == o.STR else flow.loose(container)
+                target = (
+                    flow.slot(container, key[1]) if key[0] == objects.STR else flow.loose(container)
+                )
                 flow.engine.flow(src, target)
 
         flow.engine.on(key_var, run)
@@ -298,7 +300,7 @@ class Containers:
         def run(new: set[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
-                if key[0] == o.STR:
+                if key[0] == objects.STR:
                     flow.engine.flow(self._read(container, key[1]), dst)
                 else:
                     flow.engine.flow(flow.every(container), dst)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.engine import each
 from groundkit.codemap.extract.python.values.program import ClassKey
 from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, Rules, SiteKey
@@ -24,14 +24,14 @@ CONTAINER_METHODS = frozenset(
     "append extend insert add update setdefault get pop values items keys copy sort".split()
 )
 _NOWHERE: SiteKey = (-1, -1)
-_CLASSY = frozenset({o.INST, o.CONE, o.CLASS, o.CCONE, o.SUPER})
+_CLASSY = frozenset({objects.INST, objects.CONE, objects.CLASS, objects.CCONE, objects.SUPER})
 
 
 class Lookups:
     def __init__(self, flow: Flow, rules: Rules) -> None:
         self.flow = flow
         self.rules = rules
-        self.outside = flow.values.id((o.EXT, "?"))
+        self.outside = flow.values.id((objects.EXT, "?"))
         self._results: dict[tuple[int, str], int] = {}
         # Functions a lookup runs (getter, __get__, __getattr__), and the sites reading it.
         self._runs: dict[tuple[int, str], dict[FuncKey, str]] = {}
@@ -46,27 +46,29 @@ class Lookups:
         key = flow.values.keys[value]
         kind = key[0]
         if attr is None:  # getattr(obj, <computed>): nothing can be said
-            engine.add(dst, [o.UNKNOWN_ID])
-        elif kind == o.MOD:
+            engine.add(dst, [objects.UNKNOWN_ID])
+        elif kind == objects.MOD:
             engine.flow(flow.glob(key[1], attr), dst)
         elif kind in _CLASSY:
             engine.flow(self.result(value, attr), dst)
             if site is not None:
                 self._watch(value, attr, site, operand)
-        elif kind == o.EXT:
+        elif kind == objects.EXT:
             name = key[1]
-            engine.add(dst, [self.outside if name == "?" else flow.value(o.EXT, f"{name}.{attr}")])
-        elif kind == o.EXTINST:
-            engine.add(dst, [value if key[1] == "?" else flow.value(o.BOUND, value, attr)])
-        elif kind == o.UNKNOWN:
-            engine.add(dst, [o.UNKNOWN_ID])
-        elif kind in o.CONTAINERS or kind == o.VIEW:
+            engine.add(
+                dst, [self.outside if name == "?" else flow.value(objects.EXT, f"{name}.{attr}")]
+            )
+        elif kind == objects.EXTINST:
+            engine.add(dst, [value if key[1] == "?" else flow.value(objects.BOUND, value, attr)])
+        elif kind == objects.UNKNOWN:
+            engine.add(dst, [objects.UNKNOWN_ID])
+        elif kind in objects.CONTAINERS or kind == objects.VIEW:
             found = attr in CONTAINER_METHODS
-            engine.add(dst, [flow.value(o.CMETH, value, attr) if found else o.LIT_ID])
-        elif kind == o.PROP and attr in ("setter", "getter", "deleter"):
-            engine.add(dst, [flow.value(o.ACCESSOR, value, attr)])
+            engine.add(dst, [flow.value(objects.CMETH, value, attr) if found else objects.LIT_ID])
+        elif kind == objects.PROP and attr in ("setter", "getter", "deleter"):
+            engine.add(dst, [flow.value(objects.ACCESSOR, value, attr)])
         else:
-            engine.add(dst, [o.LIT_ID])
+            engine.add(dst, [objects.LIT_ID])
 
     # -- per site ---------------------------------------------------------------------------------
     def _watch(self, value: int, attr: str, site: SiteKey, operand: int) -> None:
@@ -93,10 +95,10 @@ class Lookups:
         found = self._results[key] = self.flow.temp()
         flow = self.flow
         entry = flow.values.keys[value]
-        if entry[0] == o.SUPER:
+        if entry[0] == objects.SUPER:
             self._super(entry[1], entry[2], value, attr, found)
             return found
-        instance = entry[0] in (o.INST, o.CONE)
+        instance = entry[0] in (objects.INST, objects.CONE)
         program = flow.program
         for cls in flow.classes_of(value):
             flow.lookups_on.setdefault(cls, []).append(found)
@@ -135,7 +137,7 @@ class Lookups:
         if flow.program.classes[cls].open:
             flow.engine.add(dst, [self.outside])  # from a base outside the repository
         elif attr.startswith("__") and attr.endswith("__"):
-            flow.engine.add(dst, [o.LIT_ID])  # __name__, __dict__, __class__...
+            flow.engine.add(dst, [objects.LIT_ID])  # __name__, __dict__, __class__...
         elif instance:
             # __getattr__ runs only when nothing else gives the attribute: decided once values
             # have flowed (an instance attribute may yet be set).
@@ -145,7 +147,7 @@ class Lookups:
         """The second round: ``__getattr__(name)`` for a lookup that found nothing."""
         flow = self.flow
         name = flow.cell(("name", attr))
-        flow.engine.add(name, [flow.value(o.STR, attr)])
+        flow.engine.add(name, [flow.value(objects.STR, attr)])
         for func in self._protocol(value, "__getattr__", [name], dst):
             self._runs_here(value, attr, func, "protocol")
 
@@ -158,21 +160,21 @@ class Lookups:
         out: list[int] = []
         for item in new:
             kind = keys[item][0]
-            if kind == o.FUNC:
-                out.append(flow.value(o.METH, item, receiver) if instance else item)
-            elif kind == o.STATIC:
+            if kind == objects.FUNC:
+                out.append(flow.value(objects.METH, item, receiver) if instance else item)
+            elif kind == objects.STATIC:
                 out.append(keys[item][1])
-            elif kind == o.CLASSMETHOD:
-                out.append(flow.value(o.CLSMETH, keys[item][1], self._class_of(receiver)))
-            elif kind == o.PROP:
+            elif kind == objects.CLASSMETHOD:
+                out.append(flow.value(objects.CLSMETH, keys[item][1], self._class_of(receiver)))
+            elif kind == objects.PROP:
                 if instance:
                     getter = keys[keys[item][1]]
                     func = (getter[1], getter[2])
                     self.rules.bind(_NOWHERE, func, receiver, [], [], dst, "property", -1)
                     self._runs_here(value, attr, func, "property")
                 else:
-                    out.append(o.LIT_ID)
-            elif kind in (o.INST, o.CONE):
+                    out.append(objects.LIT_ID)
+            elif kind in (objects.INST, objects.CONE):
                 # A descriptor: what its __get__ returns (else the object itself).
                 args: Args = [flow.lit, flow.lit]
                 found = self._protocol(item, "__get__", args, dst)
@@ -200,16 +202,16 @@ class Lookups:
     def _class_of(self, receiver: int) -> int:
         flow = self.flow
         key = flow.values.keys[receiver]
-        if key[0] == o.INST:
-            return flow.value(o.CLASS, key[1], key[2])
-        if key[0] == o.CONE:
-            return flow.value(o.CCONE, key[1], key[2])
+        if key[0] == objects.INST:
+            return flow.value(objects.CLASS, key[1], key[2])
+        if key[0] == objects.CONE:
+            return flow.value(objects.CCONE, key[1], key[2])
         return receiver
 
     def _super(self, cls: ClassKey, receiver: int, value: int, attr: str, dst: int) -> None:
         flow = self.flow
         receiver_kind = flow.values.keys[receiver][0]
-        instance = receiver_kind in (o.INST, o.CONE)
+        instance = receiver_kind in (objects.INST, objects.CONE)
         for actual in flow.classes_of(receiver):
             mro = flow.program.mro(actual)
             if cls not in mro:
@@ -228,19 +230,19 @@ class Lookups:
         flow = self.flow
         key = flow.values.keys[value]
         kind = key[0]
-        if kind in (o.INST, o.CONE, o.CLASS, o.CCONE):
+        if kind in (objects.INST, objects.CONE, objects.CLASS, objects.CCONE):
             cls = (key[1], key[2])
             if attr is None:
                 flow.patched_any.add(cls)
-            elif kind in (o.INST, o.CONE):
+            elif kind in (objects.INST, objects.CONE):
                 flow.engine.flow(src, flow.inst_attr(cls, attr))
                 if site is not None:
                     self.setter(value, attr, site, operand)
             else:
                 flow.engine.flow(src, flow.class_attr(cls, attr))
-        elif kind == o.MOD and attr is not None:
+        elif kind == objects.MOD and attr is not None:
             flow.engine.flow(src, flow.glob(key[1], attr))
-        elif kind in (o.EXT, o.EXTINST, o.BOUND, o.UNKNOWN):
+        elif kind in (objects.EXT, objects.EXTINST, objects.BOUND, objects.UNKNOWN):
             self.rules.escape(src)
 
     def setter(self, value: int, attr: str, site: SiteKey, operand: int) -> None:
@@ -260,7 +262,7 @@ class Lookups:
         keys = self.flow.values.keys
         for value in new:
             key = keys[value]
-            if key[0] == o.PROP and key[2] >= 0:
+            if key[0] == objects.PROP and key[2] >= 0:
                 setter = keys[key[2]]
                 self.rules.bind(
                     site,
@@ -279,7 +281,7 @@ class Lookups:
         flow = self.flow
         obj, attr_var = args[0], args[1]
         if not isinstance(obj, int) or not isinstance(attr_var, int):
-            flow.engine.add(dst, [o.UNKNOWN_ID])
+            flow.engine.add(dst, [objects.UNKNOWN_ID])
             return
         extra = args[2] if len(args) > 2 and isinstance(args[2], int) else None
         if name == "getattr":
@@ -287,15 +289,15 @@ class Lookups:
             if extra is not None:
                 flow.engine.flow(extra, dst)
         else:
-            flow.engine.add(dst, [o.LIT_ID])
+            flow.engine.add(dst, [objects.LIT_ID])
 
         def names(new: set[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
-                text = key[1] if key[0] == o.STR else None
+                text = key[1] if key[0] == objects.STR else None
                 if name == "getattr":
                     if text is None:
-                        flow.engine.add(dst, [o.UNKNOWN_ID])
+                        flow.engine.add(dst, [objects.UNKNOWN_ID])
                     else:
                         found = partial(
                             self.attribute, attr=text, dst=dst, site=site, operand=operand

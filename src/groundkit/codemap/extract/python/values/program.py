@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from groundkit.codemap.extract.python.layout import Layout
-from groundkit.codemap.extract.python.parse import facts as f
-from groundkit.codemap.extract.python.parse.facts import Kind
+from groundkit.codemap.extract.python.parse import facts
+from groundkit.codemap.extract.python.parse.facts import Call, Facts, Kind, Op
 
 __all__ = ["BUILTINS", "ClassKey", "FileInfo", "Program"]
 
@@ -31,7 +31,7 @@ class FileInfo:
     path: str
     module: str  # dotted name
     is_package: bool
-    facts: f.Facts
+    facts: Facts
     base: int  # the first global variable number of this file's variables
     binds: set[str] = field(default_factory=set)  # module-level names bound (or set global)
     mod_binds: dict[str, int] = field(default_factory=dict)  # name -> the variable bound last
@@ -40,15 +40,15 @@ class FileInfo:
     class_names: dict[int, set[str]] = field(default_factory=dict)  # class scope -> its names
     dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
     defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
-    _calls: dict[int, f.Call] | None = None
+    _calls: dict[int, Call] | None = None
 
-    def calls_by_site(self) -> dict[int, f.Call]:
+    def calls_by_site(self) -> dict[int, Call]:
         """The call op of each call site."""
         if self._calls is None:
-            self._calls = {op.site: op for op in self.facts.ops if isinstance(op, f.Call)}
+            self._calls = {op.site: op for op in self.facts.ops if isinstance(op, Call)}
         return self._calls
 
-    def op_of(self, var: int) -> f.Op | None:
+    def op_of(self, var: int) -> Op | None:
         if self.defining is None:
             table = [-1] * self.facts.variables
             for i, op in enumerate(self.facts.ops):
@@ -71,16 +71,16 @@ class ClassInfo:
 class Program:
     """Every Python file of the map, with what can be known of it before values flow."""
 
-    def __init__(self, files: Sequence[tuple[str, f.Facts]], layout: Layout) -> None:
+    def __init__(self, files: Sequence[tuple[str, facts.Facts]], layout: Layout) -> None:
         self.layout = layout
         self.files: list[FileInfo] = []
         self.by_path: dict[str, int] = {}
         self.consulted: set[str] = set()  # modules whose facts a static lookup read
         base = 0
-        for path, facts in files:
+        for path, file_facts in files:
             info = layout.modules[path]
-            item = FileInfo(len(self.files), path, info.name, info.is_package, facts, base)
-            base += facts.variables
+            item = FileInfo(len(self.files), path, info.name, info.is_package, file_facts, base)
+            base += file_facts.variables
             self._index(item)
             self.by_path[path] = item.index
             self.files.append(item)
@@ -100,15 +100,15 @@ class Program:
     @staticmethod
     def _index(item: FileInfo) -> None:
         for op in item.facts.ops:
-            if isinstance(op, f.ModBind):
+            if isinstance(op, facts.ModBind):
                 item.binds.add(op.name)
                 item.mod_binds[op.name] = op.src
-            elif isinstance(op, f.GlobalSet):
+            elif isinstance(op, facts.GlobalSet):
                 item.binds.add(op.name)
                 item.global_sets.setdefault(op.name, []).append(op.src)
-            elif isinstance(op, f.StarImport) and op.name == "*":
+            elif isinstance(op, facts.StarImport) and op.name == "*":
                 item.stars.append((op.module, op.level))
-            elif isinstance(op, f.ClassBind) and not op.field:
+            elif isinstance(op, facts.ClassBind) and not op.field:
                 item.class_names.setdefault(op.scope, set()).add(op.name)
                 if op.name.startswith("__"):
                     item.dunders.add(op.name)
@@ -146,9 +146,9 @@ class Program:
 
     def exports(self, file: int, name: str) -> bool:
         """Whether ``from <file> import *`` brings ``name``."""
-        facts = self.files[file].facts
-        if facts.all is not None:
-            return name in facts.all
+        all_names = self.files[file].facts.all
+        if all_names is not None:
+            return name in all_names
         if name.startswith("_"):
             return False
         return name in self.files[file].binds or bool(self.files[file].stars)
@@ -191,25 +191,25 @@ class Program:
     def _evaluate(self, file: int, var: int) -> Static | None:
         info = self.files[file]
         op = info.op_of(var)
-        if isinstance(op, f.Def):
+        if isinstance(op, facts.Def):
             scope = info.facts.scopes[op.scope]
             return ("class" if scope.kind == Kind.CLASS else "func", (file, op.scope))
-        if isinstance(op, f.Copy | f.Annot) and getattr(op, "src", -1) >= 0:
+        if isinstance(op, facts.Copy | facts.Annot) and getattr(op, "src", -1) >= 0:
             return self.static(file, op.src)
-        if isinstance(op, f.Phi | f.Final):
-            agreed = {self.static(file, s) for s in op.srcs if s != f.NONE_VAR}
+        if isinstance(op, facts.Phi | facts.Final):
+            agreed = {self.static(file, s) for s in op.srcs if s != facts.NONE_VAR}
             return agreed.pop() if len(agreed) == 1 else None
-        if isinstance(op, f.Global):
+        if isinstance(op, facts.Global):
             return self.member(file, op.name)
-        if isinstance(op, f.Import):
+        if isinstance(op, facts.Import):
             return self._imported(file, op)
-        if isinstance(op, f.StarImport):
+        if isinstance(op, facts.StarImport):
             absolute = self.absolute(file, op.module, op.level)
             source = self.module(file, absolute) if absolute else None
             if source is not None and source[0] == "mod" and self.exports(source[1], op.name):
                 return self.member(source[1], op.name)
             return self.static(file, op.before) if op.before >= 0 else None
-        if isinstance(op, f.Attr) and op.attr is not None:
+        if isinstance(op, facts.Attr) and op.attr is not None:
             owner = self.static(file, op.obj)
             if owner is None:
                 return None
@@ -219,17 +219,17 @@ class Program:
                 return ("ext", f"{owner[1]}.{op.attr}")
             if owner[0] == "class":  # a class nested in another: ``Base.Meta``
                 return self._class_member(owner[1], op.attr)
-        if isinstance(op, f.Call):
+        if isinstance(op, facts.Call):
             return self._called(file, op)
         return None
 
-    def _called(self, file: int, op: f.Call) -> Static | None:
+    def _called(self, file: int, op: facts.Call) -> Static | None:
         """What a call gives, as far as a base class needs: a decorated class stays that class
         when the decorator is from outside the repository (taken to keep it) or is one of the
         repository's that returns what it is given."""
         callee = self.static(file, op.func)
         site = self.files[file].facts.sites[op.site]
-        if site.kind == f.SiteKind.DECORATOR and site.args:
+        if site.kind == facts.SiteKind.DECORATOR and site.args:
             keeps = callee is not None and (
                 callee[0] in ("ext", "builtin")
                 or (callee[0] == "func" and self._identity(callee[1]))
@@ -243,12 +243,14 @@ class Program:
     def _identity(self, func: tuple[int, int]) -> bool:
         """A function whose every ``return`` gives back its first parameter unchanged."""
         info = self.files[func[0]]
-        returns = [op for op in info.facts.ops if isinstance(op, f.Ret) and op.scope == func[1]]
+        returns = [op for op in info.facts.ops if isinstance(op, facts.Ret) and op.scope == func[1]]
         if not returns:
             return False
         for ret in returns:
             given = info.op_of(ret.src)
-            if not (isinstance(given, f.ParamIn) and given.scope == func[1] and given.index == 0):
+            if not (
+                isinstance(given, facts.ParamIn) and given.scope == func[1] and given.index == 0
+            ):
                 return False
         return True
 
@@ -257,12 +259,12 @@ class Program:
         sources = [
             op.src
             for op in info.facts.ops
-            if isinstance(op, f.ClassBind) and op.scope == cls[1] and op.name == name
+            if isinstance(op, facts.ClassBind) and op.scope == cls[1] and op.name == name
         ]
         found = {self.static(cls[0], s) for s in sources}
         return found.pop() if len(found) == 1 else None
 
-    def _imported(self, file: int, op: f.Import) -> Static | None:
+    def _imported(self, file: int, op: facts.Import) -> Static | None:
         absolute = self.absolute(file, op.module, op.level)
         if absolute is None:
             return None
@@ -367,7 +369,7 @@ class Program:
     def binds_in_class(self, key: ClassKey, name: str) -> bool:
         return name in self.files[key[0]].class_names.get(key[1], ())
 
-    def scope(self, key: tuple[int, int]) -> f.Scope:
+    def scope(self, key: tuple[int, int]) -> facts.Scope:
         return self.files[key[0]].facts.scopes[key[1]]
 
     def dotted(self, key: tuple[int, int]) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.calls import Calls
 from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.engine import each
@@ -56,34 +56,34 @@ class Solver:
         self.dynamic_attribute = self.lookups.dynamic
         self._escaped_vars: set[int] = set()
         self._handlers: dict[type[Any], Callable[[int, Any], None]] = {
-            f.Def: self._def,
-            f.Const: self._const,
-            f.Tmpl: self._tmpl,
-            f.Copy: self._copy,
-            f.Phi: self._phi,
-            f.Final: self._phi,
-            f.Global: self._global,
-            f.Import: self._import,
-            f.StarImport: self._star,
-            f.Attr: self._attr,
-            f.SetAttr: self._setattr,
-            f.Sub: self._sub,
-            f.SetSub: self._setsub,
-            f.NewContainer: self._container,
-            f.Call: self._call,
-            f.Ret: self._ret,
-            f.Yield: self._yield,
-            f.Iter: self._iter,
-            f.Unpack: self._unpack,
-            f.BinOp: self._binop,
-            f.Raise: self._raise,
-            f.With: self._with,
-            f.Super: self._super,
-            f.ParamIn: self._param,
-            f.ModBind: self._modbind,
-            f.ClassBind: self._classbind,
-            f.GlobalSet: self._globalset,
-            f.Annot: self._annot,
+            facts.Def: self._def,
+            facts.Const: self._const,
+            facts.Tmpl: self._tmpl,
+            facts.Copy: self._copy,
+            facts.Phi: self._phi,
+            facts.Final: self._phi,
+            facts.Global: self._global,
+            facts.Import: self._import,
+            facts.StarImport: self._star,
+            facts.Attr: self._attr,
+            facts.SetAttr: self._setattr,
+            facts.Sub: self._sub,
+            facts.SetSub: self._setsub,
+            facts.NewContainer: self._container,
+            facts.Call: self._call,
+            facts.Ret: self._ret,
+            facts.Yield: self._yield,
+            facts.Iter: self._iter,
+            facts.Unpack: self._unpack,
+            facts.BinOp: self._binop,
+            facts.Raise: self._raise,
+            facts.With: self._with,
+            facts.Super: self._super,
+            facts.ParamIn: self._param,
+            facts.ModBind: self._modbind,
+            facts.ClassBind: self._classbind,
+            facts.GlobalSet: self._globalset,
+            facts.Annot: self._annot,
         }
 
     def close(self) -> Flow:
@@ -119,14 +119,14 @@ class Solver:
             func = (file, index)
             for i, param in enumerate(scope.params):
                 if param.kind == 3:
-                    engine.add(flow.param(func, i), [flow.value(o.ARGS, *func)])
+                    engine.add(flow.param(func, i), [flow.value(objects.ARGS, *func)])
                 elif param.kind == 4:
-                    engine.add(flow.param(func, i), [flow.value(o.KWARGS, *func)])
+                    engine.add(flow.param(func, i), [flow.value(objects.KWARGS, *func)])
                 if param.annotation >= 0:
                     self._declared(flow.var(file, param.annotation), flow.param(func, i))
-            if scope.kind == Kind.METHOD and not scope.flags & f.STATIC and scope.params:
+            if scope.kind == Kind.METHOD and not scope.flags & facts.STATIC and scope.params:
                 owner = scope.parent
-                kind = o.CCONE if scope.flags & f.CLASSMETHOD else o.CONE
+                kind = objects.CCONE if scope.flags & facts.CLASSMETHOD else objects.CONE
                 engine.add(flow.param(func, 0), [flow.value(kind, file, owner)])
 
     def _declared(self, annotation: int, target: int) -> None:
@@ -137,10 +137,10 @@ class Solver:
             out = []
             for value in new:
                 key = flow.values.keys[value]
-                if key[0] in (o.CLASS, o.CCONE):
-                    out.append(flow.value(o.CONE, key[1], key[2]))
-                elif key[0] == o.EXT and key[1] != "?":
-                    out.append(flow.value(o.EXTINST, key[1], None))
+                if key[0] in (objects.CLASS, objects.CCONE):
+                    out.append(flow.value(objects.CONE, key[1], key[2]))
+                elif key[0] == objects.EXT and key[1] != "?":
+                    out.append(flow.value(objects.EXTINST, key[1], None))
             flow.engine.add(target, out)
 
         flow.engine.on(annotation, run)
@@ -148,58 +148,58 @@ class Solver:
     def _v(self, file: int, local: int) -> int:
         return self.flow.program.files[file].base + local
 
-    def _def(self, file: int, op: f.Def) -> None:
+    def _def(self, file: int, op: facts.Def) -> None:
         scope = self.flow.program.files[file].facts.scopes[op.scope]
-        kind = o.CLASS if scope.kind == Kind.CLASS else o.FUNC
+        kind = objects.CLASS if scope.kind == Kind.CLASS else objects.FUNC
         self.flow.engine.add(self._v(file, op.dst), [self.flow.value(kind, file, op.scope)])
 
-    def _const(self, file: int, op: f.Const) -> None:
+    def _const(self, file: int, op: facts.Const) -> None:
         dst = self._v(file, op.dst)
         if op.text is not None:
-            self.flow.engine.add(dst, [self.flow.value(o.STR, op.text)])
+            self.flow.engine.add(dst, [self.flow.value(objects.STR, op.text)])
         elif op.what == 0:
-            self.flow.engine.add(dst, [o.LIT_ID])
+            self.flow.engine.add(dst, [objects.LIT_ID])
         elif op.what == 2:
-            self.flow.engine.add(dst, [o.UNKNOWN_ID])
+            self.flow.engine.add(dst, [objects.UNKNOWN_ID])
 
-    def _tmpl(self, file: int, op: f.Tmpl) -> None:
-        self.flow.engine.add(self._v(file, op.dst), [o.LIT_ID])
+    def _tmpl(self, file: int, op: facts.Tmpl) -> None:
+        self.flow.engine.add(self._v(file, op.dst), [objects.LIT_ID])
 
-    def _copy(self, file: int, op: f.Copy) -> None:
+    def _copy(self, file: int, op: facts.Copy) -> None:
         self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))
 
-    def _phi(self, file: int, op: f.Phi | f.Final) -> None:
+    def _phi(self, file: int, op: facts.Phi | facts.Final) -> None:
         dst = self._v(file, op.dst)
         self.flow.alt.add(dst)
         for src in op.srcs:
             self.flow.engine.flow(self._v(file, src), dst)
 
-    def _global(self, file: int, op: f.Global) -> None:
+    def _global(self, file: int, op: facts.Global) -> None:
         self.flow.engine.flow(self.flow.glob(file, op.name), self._v(file, op.dst))
 
-    def _import(self, file: int, op: f.Import) -> None:
+    def _import(self, file: int, op: facts.Import) -> None:
         flow = self.flow
         dst = self._v(file, op.dst)
         program = flow.program
         absolute = program.absolute(file, op.module, op.level)
         found = program.module(file, absolute) if absolute else None
         if found is None:
-            flow.engine.add(dst, [o.UNKNOWN_ID])
+            flow.engine.add(dst, [objects.UNKNOWN_ID])
         elif found[0] == "ext":
             name = found[1] if op.name is None else f"{found[1]}.{op.name}"
-            flow.engine.add(dst, [flow.value(o.EXT, name)])
+            flow.engine.add(dst, [flow.value(objects.EXT, name)])
         elif op.name is None:
-            flow.engine.add(dst, [flow.value(o.MOD, found[1])])
+            flow.engine.add(dst, [flow.value(objects.MOD, found[1])])
         elif op.name in program.files[found[1]].binds:
             flow.engine.flow(flow.glob(found[1], op.name), dst)
         else:
             sub = program.submodule(found[1], op.name)
             if sub is not None:
-                flow.engine.add(dst, [flow.value(o.MOD, sub)])
+                flow.engine.add(dst, [flow.value(objects.MOD, sub)])
             else:
                 flow.engine.flow(flow.glob(found[1], op.name), dst)
 
-    def _star(self, file: int, op: f.StarImport) -> None:
+    def _star(self, file: int, op: facts.StarImport) -> None:
         if op.name == "*":
             return
         flow = self.flow
@@ -212,20 +212,20 @@ class Solver:
         elif op.before >= 0:
             flow.engine.flow(self._v(file, op.before), dst)
 
-    def _attr(self, file: int, op: f.Attr) -> None:
+    def _attr(self, file: int, op: facts.Attr) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
         site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((obj, dst))
         attribute = self.lookups.attribute
         self.flow.engine.on(obj, each(lambda v: attribute(v, op.attr, dst, site, obj)))
 
-    def _setattr(self, file: int, op: f.SetAttr) -> None:
+    def _setattr(self, file: int, op: facts.SetAttr) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = (file, op.site) if op.site >= 0 else None
         store = self.lookups.store
         self.flow.engine.on(obj, each(lambda v: store(v, op.attr, src, site, obj)))
 
-    def _sub(self, file: int, op: f.Sub) -> None:
+    def _sub(self, file: int, op: facts.Sub) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
         site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((obj, dst))
@@ -236,17 +236,17 @@ class Solver:
             each(lambda v: subscript(v, op.key, dst, bounds, site, op.protocol, obj)),
         )
 
-    def _setsub(self, file: int, op: f.SetSub) -> None:
+    def _setsub(self, file: int, op: facts.SetSub) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = (file, op.site) if op.site >= 0 else None
         store = self.containers.store
         self.flow.engine.on(obj, each(lambda v: store(v, op.key, src, site, obj)))
 
-    def _container(self, file: int, op: f.NewContainer) -> None:
-        value = self.flow.value(o.CONT, file, op.dst, op.kind)
+    def _container(self, file: int, op: facts.NewContainer) -> None:
+        value = self.flow.value(objects.CONT, file, op.dst, op.kind)
         self.flow.engine.add(self._v(file, op.dst), [value])
 
-    def _call(self, file: int, op: f.Call) -> None:
+    def _call(self, file: int, op: facts.Call) -> None:
         flow = self.flow
         func, dst = self._v(file, op.func), self._v(file, op.dst)
         site = (file, op.site)
@@ -256,17 +256,17 @@ class Solver:
         call = self.calls.call
         flow.engine.on(func, each(lambda v: call(site, v, args, keywords, dst, how, func)))
 
-    def _ret(self, file: int, op: f.Ret) -> None:
+    def _ret(self, file: int, op: facts.Ret) -> None:
         flow = self.flow
         func = (file, op.scope)
         given = flow.program.files[file].op_of(op.src)
-        if isinstance(given, f.ParamIn) and given.scope == op.scope:
+        if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
             return
         flow.returns_other.add(func)
         flow.engine.flow(self._v(file, op.src), flow.ret(func))
 
-    def _yield(self, file: int, op: f.Yield) -> None:
+    def _yield(self, file: int, op: facts.Yield) -> None:
         target = self.flow.yields((file, op.scope))
         src = self._v(file, op.src)
         if op.each:
@@ -274,14 +274,14 @@ class Solver:
         else:
             self.flow.engine.flow(src, target)
 
-    def _iter(self, file: int, op: f.Iter) -> None:
+    def _iter(self, file: int, op: facts.Iter) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((src, dst))
         iterate = self.containers.iterate
         self.flow.engine.on(src, each(lambda v: iterate(v, dst, site, src)))
 
-    def _unpack(self, file: int, op: f.Unpack) -> None:
+    def _unpack(self, file: int, op: facts.Unpack) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = (file, op.site) if op.site >= 0 else None
         self.flow.depends.append((src, dst))
@@ -290,7 +290,7 @@ class Solver:
             src, each(lambda v: unpack(v, op.index, op.rest, op.after, dst, site, src))
         )
 
-    def _binop(self, file: int, op: f.BinOp) -> None:
+    def _binop(self, file: int, op: facts.BinOp) -> None:
         flow = self.flow
         dunders = flow.program.dunders
         plain = op.method not in dunders and _FALLBACKS.get(op.method) not in dunders
@@ -312,13 +312,13 @@ class Solver:
             out = []
             for value in new:
                 kind = flow.values.keys[value][0]
-                if kind in (o.INST, o.CONE):
+                if kind in (objects.INST, objects.CONE):
                     found = self.protocol(site, value, method, args, dst, left)
                     if not found and method in _FALLBACKS:
                         self.protocol(site, value, _FALLBACKS[method], args, dst, left)
                     elif not found and method.startswith("__i"):
                         self.protocol(site, value, "__" + method[3:], args, dst, left)
-                elif kind in o.CONTAINERS and method in ("__add__", "__iadd__"):
+                elif kind in objects.CONTAINERS and method in ("__add__", "__iadd__"):
                     out.append(value)
                     if method == "__iadd__":
                         flow.engine.flow(self.elements(right), flow.loose(value))
@@ -326,13 +326,14 @@ class Solver:
                         flow.engine.on(
                             right,
                             lambda more: flow.engine.add(
-                                dst, [v for v in more if flow.values.keys[v][0] in o.CONTAINERS]
+                                dst,
+                                [v for v in more if flow.values.keys[v][0] in objects.CONTAINERS],
                             ),
                         )
-                elif kind == o.UNKNOWN:
-                    out.append(o.UNKNOWN_ID)
+                elif kind == objects.UNKNOWN:
+                    out.append(objects.UNKNOWN_ID)
                 else:
-                    out.append(o.LIT_ID)
+                    out.append(objects.LIT_ID)
             flow.engine.add(dst, out)
 
         flow.engine.on(left, run)
@@ -341,15 +342,16 @@ class Solver:
 
             def other(new: set[int]) -> None:
                 plain = not flow.engine.pts[left] or any(
-                    flow.values.keys[v][0] not in (o.INST, o.CONE) for v in flow.engine.held(left)
+                    flow.values.keys[v][0] not in (objects.INST, objects.CONE)
+                    for v in flow.engine.held(left)
                 )
                 for value in new:
-                    if plain and flow.values.keys[value][0] in (o.INST, o.CONE):
+                    if plain and flow.values.keys[value][0] in (objects.INST, objects.CONE):
                         self.protocol(site, value, reflected, [left], dst, right)
 
             flow.engine.on(right, other)
 
-    def _plain_binop(self, file: int, op: f.BinOp) -> None:
+    def _plain_binop(self, file: int, op: facts.BinOp) -> None:
         """An operator no class of the repository implements: containers concatenate,
         anything else gives a plain value."""
         if op.method in ("__add__", "__iadd__"):
@@ -358,15 +360,15 @@ class Solver:
             flow.depends.append((left, dst))
             flow.engine.on(left, lambda new: self._concat(new, op, file, dst))
         else:
-            self.flow.engine.add(self._v(file, op.dst), [o.LIT_ID])
+            self.flow.engine.add(self._v(file, op.dst), [objects.LIT_ID])
 
-    def _concat(self, new: set[int], op: f.BinOp, file: int, dst: int) -> None:
+    def _concat(self, new: set[int], op: facts.BinOp, file: int, dst: int) -> None:
         flow = self.flow
         out = []
         right = self._v(file, op.right)
         for value in new:
             kind = flow.values.keys[value][0]
-            if kind in o.CONTAINERS:
+            if kind in objects.CONTAINERS:
                 out.append(value)
                 if op.method == "__iadd__":
                     flow.engine.flow(self.elements(right), flow.loose(value))
@@ -374,14 +376,14 @@ class Solver:
                     flow.engine.on(
                         right,
                         lambda more: flow.engine.add(
-                            dst, [v for v in more if flow.values.keys[v][0] in o.CONTAINERS]
+                            dst, [v for v in more if flow.values.keys[v][0] in objects.CONTAINERS]
                         ),
                     )
             else:
-                out.append(o.UNKNOWN_ID if kind == o.UNKNOWN else o.LIT_ID)
+                out.append(objects.UNKNOWN_ID if kind == objects.UNKNOWN else objects.LIT_ID)
         flow.engine.add(dst, out)
 
-    def _raise(self, file: int, op: f.Raise) -> None:
+    def _raise(self, file: int, op: facts.Raise) -> None:
         flow = self.flow
         src = self._v(file, op.src)
         site = (file, op.site)
@@ -389,13 +391,13 @@ class Solver:
         def run(new: set[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
-                if key[0] in (o.CLASS, o.CCONE):  # raise Cls: it is constructed here
+                if key[0] in (objects.CLASS, objects.CCONE):  # raise Cls: it is constructed here
                     for cls in flow.classes_of(value):
                         self.calls.construct(site, cls, [], [], flow.temp(), src)
 
         flow.engine.on(src, run)
 
-    def _with(self, file: int, op: f.With) -> None:
+    def _with(self, file: int, op: facts.With) -> None:
         flow = self.flow
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = (file, op.site)
@@ -405,52 +407,52 @@ class Solver:
         def run(new: set[int]) -> None:
             for value in new:
                 kind = flow.values.keys[value][0]
-                if kind in (o.INST, o.CONE):
+                if kind in (objects.INST, objects.CONE):
                     self.protocol(site, value, enter, [], dst, src)
                     lits: Args = [flow.lit, flow.lit, flow.lit]
                     self.protocol(site, value, leave, lits, flow.temp(), src)
-                elif kind in (o.EXT, o.EXTINST, o.BOUND):
+                elif kind in (objects.EXT, objects.EXTINST, objects.BOUND):
                     flow.engine.add(dst, [value])  # an outside client: taken to return itself
-                elif kind == o.GEN:  # @contextmanager: what the generator yields
+                elif kind == objects.GEN:  # @contextmanager: what the generator yields
                     key = flow.values.keys[value]
                     flow.engine.flow(flow.yields((key[1], key[2])), dst)
-                elif kind == o.UNKNOWN:
-                    flow.engine.add(dst, [o.UNKNOWN_ID])
+                elif kind == objects.UNKNOWN:
+                    flow.engine.add(dst, [objects.UNKNOWN_ID])
                 else:
-                    flow.engine.add(dst, [o.LIT_ID])
+                    flow.engine.add(dst, [objects.LIT_ID])
 
         flow.engine.on(src, run)
 
-    def _super(self, file: int, op: f.Super) -> None:
+    def _super(self, file: int, op: facts.Super) -> None:
         flow = self.flow
         receiver, dst = self._v(file, op.receiver), self._v(file, op.dst)
         flow.depends.append((receiver, dst))
         cls = (file, op.cls)
-        kinds = (o.INST, o.CONE, o.CLASS, o.CCONE)
+        kinds = (objects.INST, objects.CONE, objects.CLASS, objects.CCONE)
         flow.engine.on(
             receiver,
             lambda new: flow.engine.add(
                 dst,
-                [flow.value(o.SUPER, cls, v) for v in new if flow.values.keys[v][0] in kinds],
+                [flow.value(objects.SUPER, cls, v) for v in new if flow.values.keys[v][0] in kinds],
             ),
         )
 
-    def _param(self, file: int, op: f.ParamIn) -> None:
+    def _param(self, file: int, op: facts.ParamIn) -> None:
         self.flow.engine.flow(self.flow.param((file, op.scope), op.index), self._v(file, op.dst))
 
-    def _modbind(self, file: int, op: f.ModBind) -> None:
+    def _modbind(self, file: int, op: facts.ModBind) -> None:
         self.flow.engine.flow(self._v(file, op.src), self.flow.glob(file, op.name))
 
-    def _globalset(self, file: int, op: f.GlobalSet) -> None:
+    def _globalset(self, file: int, op: facts.GlobalSet) -> None:
         self.flow.engine.flow(self._v(file, op.src), self.flow.glob(file, op.name))
 
-    def _classbind(self, file: int, op: f.ClassBind) -> None:
+    def _classbind(self, file: int, op: facts.ClassBind) -> None:
         flow = self.flow
         cls = (file, op.scope)
         cell = flow.inst_attr(cls, op.name) if op.field else flow.class_attr(cls, op.name)
         flow.engine.flow(self._v(file, op.src), cell)
 
-    def _annot(self, file: int, op: f.Annot) -> None:
+    def _annot(self, file: int, op: facts.Annot) -> None:
         flow = self.flow
         dst, ann = self._v(file, op.dst), self._v(file, op.ann)
         if op.src < 0:
@@ -461,7 +463,7 @@ class Solver:
         declared: list[bool] = []
 
         def run(new: set[int]) -> None:
-            known = [v for v in new if v != o.UNKNOWN_ID]
+            known = [v for v in new if v != objects.UNKNOWN_ID]
             flow.engine.add(dst, known)
             if len(known) < len(new) and not declared:
                 declared.append(True)
@@ -491,7 +493,7 @@ class Solver:
             def run(new: set[int], receiver: int = value) -> None:
                 for item in new:
                     key = flow.values.keys[item]
-                    if key[0] == o.FUNC:
+                    if key[0] == objects.FUNC:
                         self.calls.bind(
                             site, (key[1], key[2]), receiver, args, [], dst, "protocol", operand
                         )
@@ -510,12 +512,12 @@ class Solver:
             for value in new:
                 key = flow.values.keys[value]
                 kind = key[0]
-                if kind == o.FUNC:
+                if kind == objects.FUNC:
                     self._escaped((key[1], key[2]), skip_receiver=False)
-                elif kind in (o.METH, o.CLSMETH, o.STATIC):
+                elif kind in (objects.METH, objects.CLSMETH, objects.STATIC):
                     inner = flow.values.keys[key[1]]
-                    self._escaped((inner[1], inner[2]), skip_receiver=kind != o.STATIC)
-                elif kind in (o.CONT, o.SYN):
+                    self._escaped((inner[1], inner[2]), skip_receiver=kind != objects.STATIC)
+                elif kind in (objects.CONT, objects.SYN):
                     self.escape(flow.every(value))
 
         flow.engine.on(var, run)
@@ -531,11 +533,11 @@ class Solver:
             if index < skip and param.kind < 2:
                 continue
             if param.kind == 3:
-                flow.engine.add(flow.loose(flow.value(o.ARGS, *func)), [o.UNKNOWN_ID])
+                flow.engine.add(flow.loose(flow.value(objects.ARGS, *func)), [objects.UNKNOWN_ID])
             elif param.kind == 4:
-                flow.engine.add(flow.loose(flow.value(o.KWARGS, *func)), [o.UNKNOWN_ID])
+                flow.engine.add(flow.loose(flow.value(objects.KWARGS, *func)), [objects.UNKNOWN_ID])
             else:
-                flow.engine.add(flow.param(func, index), [o.UNKNOWN_ID])
+                flow.engine.add(flow.param(func, index), [objects.UNKNOWN_ID])
             if param.default >= 0:
                 flow.engine.flow(flow.var(func[0], param.default), flow.param(func, index))
 
@@ -559,7 +561,7 @@ class Solver:
         for cls in flow.patched_any:
             for sub in flow.program.cone(cls):
                 for dst in flow.lookups_on.get(sub, ()):
-                    engine.add(dst, [o.UNKNOWN_ID])
+                    engine.add(dst, [objects.UNKNOWN_ID])
         for value, attr, dst in flow.fallbacks:
             if not engine.pts[dst]:
                 self.lookups.fallback(value, attr, dst)

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.engine import Engine
 from groundkit.codemap.extract.python.values.program import BUILTINS, ClassKey, Program
 
@@ -86,7 +86,7 @@ class Flow:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        self.values = o.Values()
+        self.values = objects.Values()
         self.alt: set[int] = set()  # variables where bindings that may differ meet
         self.engine = Engine(self.values, program.variables, self.alt)
         self.values.listener = self.engine.note
@@ -114,7 +114,7 @@ class Flow:
         self.slots: dict[int, dict[str | int, int]] = {}  # container -> key -> slot
         self.listeners: dict[int, list[Callable[[str | int, int], None]]] = {}
         self.lit = self.cell(("lit",))
-        self.engine.add(self.lit, [o.LIT_ID])
+        self.engine.add(self.lit, [objects.LIT_ID])
 
     # -- variables and cells ----------------------------------------------------------------------
     def var(self, file: int, local: int) -> int:
@@ -159,13 +159,13 @@ class Flow:
             if source is not None:
                 self.engine.flow(self.glob(source, name), found)
             elif sub is not None:
-                self.engine.add(found, [self.values.id((o.MOD, sub))])
+                self.engine.add(found, [self.values.id((objects.MOD, sub))])
             elif outside is not None:
-                self.engine.add(found, [self.values.id((o.EXT, outside))])
+                self.engine.add(found, [self.values.id((objects.EXT, outside))])
             elif name in BUILTINS:
-                self.engine.add(found, [self.values.id((o.BUILTIN, name))])
+                self.engine.add(found, [self.values.id((objects.BUILTIN, name))])
             else:
-                self.engine.add(found, [o.UNKNOWN_ID])
+                self.engine.add(found, [objects.UNKNOWN_ID])
         return found
 
     def class_attr(self, cls: ClassKey, name: str) -> int:
@@ -187,9 +187,9 @@ class Flow:
         """Past the bound on containers one variable holds: one container stands for the
         rest, of which nothing is known (what is read from it is ``UNKNOWN``)."""
         if self.summary is None:
-            self.summary = self.values.id((o.SYN, "summary"))
+            self.summary = self.values.id((objects.SYN, "summary"))
             self.summaries.add(self.summary)
-            self.engine.add(self.loose(self.summary), [o.UNKNOWN_ID])
+            self.engine.add(self.loose(self.summary), [objects.UNKNOWN_ID])
         return self.summary
 
     def slot(self, container: int, key: str | int) -> int:
@@ -232,10 +232,10 @@ class Flow:
     def key(self, value: int) -> tuple[Any, ...]:
         return self.values.keys[value]
 
-    def scope(self, func: FuncKey) -> f.Scope:
+    def scope(self, func: FuncKey) -> facts.Scope:
         return self.program.files[func[0]].facts.scopes[func[1]]
 
-    def site(self, key: SiteKey) -> f.Site:
+    def site(self, key: SiteKey) -> facts.Site:
         return self.program.files[key[0]].facts.sites[key[1]]
 
     def record(self, site: SiteKey, target: FuncKey, how: How, operand: int) -> None:
@@ -249,14 +249,14 @@ class Flow:
 
     def is_method(self, func: FuncKey) -> bool:
         scope = self.scope(func)
-        return scope.kind == Kind.METHOD and not scope.flags & f.STATIC
+        return scope.kind == Kind.METHOD and not scope.flags & facts.STATIC
 
     def classes_of(self, value: int) -> list[ClassKey]:
         """The classes an instance value (or a class value) may be of."""
         key = self.values.keys[value]
         kind = key[0]
-        if kind in (o.INST, o.CLASS):
+        if kind in (objects.INST, objects.CLASS):
             return [(key[1], key[2])]
-        if kind in (o.CONE, o.CCONE):
+        if kind in (objects.CONE, objects.CCONE):
             return self.program.cone((key[1], key[2]))
         return []

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow
 from groundkit.codemap.extract.python.web.frameworks import METHODS
@@ -53,7 +53,7 @@ class WebContext:
 
     # -- arguments --------------------------------------------------------------------------------
     @staticmethod
-    def arg(site: f.Site, index: int | None, *names: str) -> int | None:
+    def arg(site: facts.Site, index: int | None, *names: str) -> int | None:
         for name, var in site.keywords:
             if name in names:
                 return var
@@ -67,7 +67,7 @@ class WebContext:
         if var is None or depth > _DEPTH:
             return None
         op = self.info.op_of(var)
-        if isinstance(op, f.Tmpl):
+        if isinstance(op, facts.Tmpl):
             out: list[str | None] = []
             for piece in op.pieces:
                 if isinstance(piece, int):
@@ -75,14 +75,14 @@ class WebContext:
                 else:
                     out.append(piece)
             return out
-        if isinstance(op, f.BinOp) and op.method == "__add__":
+        if isinstance(op, facts.BinOp) and op.method == "__add__":
             left, right = self.pieces(op.left, depth + 1), self.pieces(op.right, depth + 1)
             if left is None and right is None:
                 return None
             return [*(left or [None]), *(right or [None])]
         strings = [self.key(v) for v in self.held(var)]
-        texts = {k[1] for k in strings if k[0] == o.STR}
-        if len(texts) == 1 and all(k[0] == o.STR for k in strings):
+        texts = {k[1] for k in strings if k[0] == objects.STR}
+        if len(texts) == 1 and all(k[0] == objects.STR for k in strings):
             return [str(texts.pop())]
         return None
 
@@ -92,7 +92,7 @@ class WebContext:
             return None
         return "".join(p for p in found if p is not None)
 
-    def methods(self, attr: str, site: f.Site) -> tuple[str, ...]:
+    def methods(self, attr: str, site: facts.Site) -> tuple[str, ...]:
         if attr in METHODS:
             return (attr.upper(),)
         if attr not in ("route", "api_route", "add_url_rule", "add_api_route", "add_route"):
@@ -102,12 +102,12 @@ class WebContext:
             return ("GET",)
         out = set()
         for value in self.held(given):
-            if self.key(value)[0] != o.CONT:
+            if self.key(value)[0] != objects.CONT:
                 return ()
             for slot in self.flow.slots.get(value, {}).values():
                 for item in self.flow.engine.held(slot):
                     entry = self.key(item)
-                    if entry[0] != o.STR:
+                    if entry[0] != objects.STR:
                         return ()
                     out.add(str(entry[1]).upper())
         return tuple(sorted(out))
@@ -117,19 +117,19 @@ class WebContext:
         if var is None:
             return None
         op = self.info.op_of(var)
-        if isinstance(op, f.Call):  # SomeView.as_view(): the class
+        if isinstance(op, facts.Call):  # SomeView.as_view(): the class
             callee = self.info.op_of(op.func)
-            if isinstance(callee, f.Attr) and callee.attr == "as_view":
+            if isinstance(callee, facts.Attr) and callee.attr == "as_view":
                 var = callee.obj
         found: set[NodeKey] = set()
         for value in self.held(var):
             entry = self.key(value)
-            if entry[0] in (o.FUNC, o.CLASS):
+            if entry[0] in (objects.FUNC, objects.CLASS):
                 found.add(self._node((int(entry[1]), int(entry[2]))))  # type: ignore[call-overload]
-            elif entry[0] == o.METH:
+            elif entry[0] == objects.METH:
                 func = self.key(int(entry[1]))  # type: ignore[call-overload]
                 found.add(self._node((int(func[1]), int(func[2]))))  # type: ignore[call-overload]
-            elif entry[0] == o.EXT and entry[1] != "?":
+            elif entry[0] == objects.EXT and entry[1] != "?":
                 # A view from a library (TemplateView): served all the same.
                 top = str(entry[1]).split(".")[0]
                 found.add(NodeKey(NodeKind.EXTERNAL, top, ""))
@@ -156,7 +156,7 @@ class WebContext:
 
     def origin(self, value: int) -> str | None:
         entry = self.key(value)
-        if entry[0] != o.EXTINST or entry[2] is None:
+        if entry[0] != objects.EXTINST or entry[2] is None:
             return None
         file, index = made_at(entry)
         info = self.program.files[file]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
 from groundkit.codemap.extract.python.web.frameworks import METHODS, role_of
 from groundkit.codemap.model import Location, NodeKey, Provenance
@@ -15,7 +15,7 @@ _CLIENT_MODULES = frozenset({"requests", "httpx", "aiohttp"})
 
 
 def client_call(
-    ctx: WebContext, receiver: int, attr: str, site: f.Site, caller: NodeKey, where: Location
+    ctx: WebContext, receiver: int, attr: str, site: facts.Site, caller: NodeKey, where: Location
 ) -> None:
     """``client.get(url)`` on a client object: its ``base_url`` comes first."""
     entry = ctx.key(receiver)
@@ -33,7 +33,9 @@ def client_call(
     _http(ctx, attr, site, caller, where, base)
 
 
-def module_call(ctx: WebContext, name: str, site: f.Site, caller: NodeKey, where: Location) -> None:
+def module_call(
+    ctx: WebContext, name: str, site: facts.Site, caller: NodeKey, where: Location
+) -> None:
     """``requests.get(url)``, ``httpx.post(url)``."""
     parts = name.split(".")
     if len(parts) == 2 and parts[0] in _CLIENT_MODULES:
@@ -43,7 +45,7 @@ def module_call(ctx: WebContext, name: str, site: f.Site, caller: NodeKey, where
 def _http(
     ctx: WebContext,
     attr: str,
-    site: f.Site,
+    site: facts.Site,
     caller: NodeKey,
     where: Location,
     base: list[str | None],

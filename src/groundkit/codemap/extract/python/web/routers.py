@@ -4,9 +4,9 @@ mounted on others; and the HTTP client calls they hand on to ``clients.py``."""
 
 from __future__ import annotations
 
-from groundkit.codemap.extract.python.parse import facts as f
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import SiteKind
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.web.arguments import WebContext
 from groundkit.codemap.extract.python.web.clients import client_call, module_call
 from groundkit.codemap.extract.python.web.frameworks import CLIENTS, ROUTERS, role_of
@@ -34,19 +34,19 @@ def web_calls(ctx: WebContext, callees: dict[int, int]) -> None:
             _decorated(ctx, site)
 
 
-def _where(ctx: WebContext, site: f.Site) -> Location:
+def _where(ctx: WebContext, site: facts.Site) -> Location:
     return ctx.node.location(site.line, site.col, site.end_line, site.end_col)  # type: ignore[attr-defined,no-any-return]
 
 
-def _router(ctx: WebContext, index: int, site: f.Site, callee: int) -> None:
+def _router(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
     for value in ctx.held(callee):
         entry = ctx.key(value)
-        role = role_of(str(entry[1])) if entry[0] == o.EXT else None
+        role = role_of(str(entry[1])) if entry[0] == objects.EXT else None
         if role not in ROUTERS:
             continue
         assert role is not None
         is_app, prefix_keyword = ROUTERS[role]
-        made = ctx.flow.value(o.EXTINST, entry[1], (ctx.info.index, index))
+        made = ctx.flow.value(objects.EXTINST, entry[1], (ctx.info.index, index))
         origin = ctx.origin(made)
         if origin is None:
             continue
@@ -55,21 +55,21 @@ def _router(ctx: WebContext, index: int, site: f.Site, callee: int) -> None:
         return
 
 
-def _call(ctx: WebContext, index: int, site: f.Site, callee: int) -> None:
+def _call(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
     for value in ctx.held(callee):
         entry = ctx.key(value)
-        if entry[0] == o.BOUND:
+        if entry[0] == objects.BOUND:
             receiver = int(entry[1])  # type: ignore[call-overload]
             _bound(ctx, receiver, str(entry[2]), site)
-        elif entry[0] == o.EXT:
+        elif entry[0] == objects.EXT:
             module_call(ctx, str(entry[1]), site, _caller(ctx, site), _where(ctx, site))
 
 
-def _caller(ctx: WebContext, site: f.Site) -> NodeKey:
+def _caller(ctx: WebContext, site: facts.Site) -> NodeKey:
     return ctx.node.caller(site.scope)  # type: ignore[attr-defined,no-any-return]
 
 
-def _bound(ctx: WebContext, receiver: int, attr: str, site: f.Site) -> None:
+def _bound(ctx: WebContext, receiver: int, attr: str, site: facts.Site) -> None:
     entry = ctx.key(receiver)
     role = role_of(str(entry[1]))
     if role in CLIENTS:
@@ -89,7 +89,7 @@ def _bound(ctx: WebContext, receiver: int, attr: str, site: f.Site) -> None:
             _route(ctx, origin, methods, path, handler, Provenance.ROUTE_CALL, site)
 
 
-def _decorated(ctx: WebContext, site: f.Site) -> None:
+def _decorated(ctx: WebContext, site: facts.Site) -> None:
     """``@app.get("/x")`` over a function: a route, declared where the factory is called."""
     factory = ctx.info.facts.sites[site.factory]
     callee = next((op.func for op in _calls_at(ctx, site.factory)), None)
@@ -98,7 +98,7 @@ def _decorated(ctx: WebContext, site: f.Site) -> None:
     handler = ctx.node.scope_keys[site.target]  # type: ignore[attr-defined]
     for value in ctx.held(callee):
         entry = ctx.key(value)
-        if entry[0] != o.BOUND:
+        if entry[0] != objects.BOUND:
             continue
         receiver = int(entry[1])  # type: ignore[call-overload]
         origin = ctx.origin(receiver)
@@ -112,7 +112,7 @@ def _decorated(ctx: WebContext, site: f.Site) -> None:
             _route(ctx, origin, methods, path, handler, Provenance.ROUTE_DECORATOR, factory)
 
 
-def _calls_at(ctx: WebContext, site: int) -> list[f.Call]:
+def _calls_at(ctx: WebContext, site: int) -> list[facts.Call]:
     calls = ctx.info.calls_by_site()
     found = calls.get(site)
     return [found] if found is not None else []
@@ -125,14 +125,14 @@ def _route(
     path: str,
     handler: NodeKey,
     provenance: Provenance,
-    site: f.Site,
+    site: facts.Site,
 ) -> None:
     where = _where(ctx, site)
     text = ctx.node.text(site.line)  # type: ignore[attr-defined]
     ctx.routes.append(RouteDecl(router, methods, path, handler, provenance, where, text))
 
 
-def _mount(ctx: WebContext, parent: str, attr: str, site: f.Site) -> None:
+def _mount(ctx: WebContext, parent: str, attr: str, site: facts.Site) -> None:
     if attr == "mount":
         prefix = ctx.literal(ctx.arg(site, 0, "path"))
         child_var = ctx.arg(site, 1, "app")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from groundkit.codemap.extract.python.parse import facts as f
-from groundkit.codemap.extract.python.values import objects as o
+from groundkit.codemap.extract.python.parse import facts
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
 from groundkit.codemap.model import Location, Provenance
 from groundkit.codemap.routes import ANY_METHOD, Mount, RouteDecl, RouterDef
@@ -17,7 +17,7 @@ from groundkit.codemap.routes import ANY_METHOD, Mount, RouteDecl, RouterDef
 __all__ = ["regex_to_path", "urlconfs"]
 
 _URLCONF = frozenset({"path", "re_path", "url"})
-_LISTS = (o.CONT, o.SYN)
+_LISTS = (objects.CONT, objects.SYN)
 
 
 def urlconfs(ctx: WebContext) -> None:
@@ -42,7 +42,7 @@ def urlconfs(ctx: WebContext) -> None:
 def _owner(ctx: WebContext, container: int) -> str | None:
     """The router of the module-level name whose binding made a list."""
     entry = ctx.key(container)
-    if entry[0] != o.CONT:
+    if entry[0] != objects.CONT:
         return None
     file, var = int(entry[1]), int(entry[2])  # type: ignore[call-overload]
     info = ctx.program.files[file]
@@ -57,9 +57,9 @@ def _made_by(info: object, var: int, container_var: int) -> bool:
         if var == container_var:
             return True
         op = info.op_of(var)  # type: ignore[attr-defined]
-        if isinstance(op, f.Copy | f.Annot) and op.src >= 0:
+        if isinstance(op, facts.Copy | facts.Annot) and op.src >= 0:
             var = op.src
-        elif isinstance(op, f.BinOp) and op.method == "__iadd__":
+        elif isinstance(op, facts.BinOp) and op.method == "__iadd__":
             var = op.left
         else:
             return False
@@ -73,28 +73,30 @@ def _patterns(ctx: WebContext, container: int, depth: int = 0) -> list[tuple[int
     out: set[tuple[int, int]] = set()
     for value in ctx.flow.engine.held(ctx.flow.every(container)):
         entry = ctx.key(value)
-        urlish = entry[0] == o.EXTINST and str(entry[1]).rsplit(".", 1)[-1] in _URLCONF
+        urlish = entry[0] == objects.EXTINST and str(entry[1]).rsplit(".", 1)[-1] in _URLCONF
         if urlish and entry[2] is not None:
             out.add(made_at(entry))
     entry = ctx.key(container)
-    if entry[0] == o.CONT and depth < 4:
+    if entry[0] == objects.CONT and depth < 4:
         file, var = int(entry[1]), int(entry[2])  # type: ignore[call-overload]
         info = ctx.program.files[file]
         for op in info.facts.ops:
-            if isinstance(op, f.SetSub) and op.obj == var:
+            if isinstance(op, facts.SetSub) and op.obj == var:
                 call = info.op_of(op.src)
-                if isinstance(call, f.Call) and _django_own(ctx, file, call):
+                if isinstance(call, facts.Call) and _django_own(ctx, file, call):
                     out.add((file, call.site))
             elif (
-                isinstance(op, f.BinOp) and op.method == "__iadd__" and _made_by(info, op.left, var)
+                isinstance(op, facts.BinOp)
+                and op.method == "__iadd__"
+                and _made_by(info, op.left, var)
             ):
                 for more in ctx.flow.engine.held(info.base + op.right):
-                    if ctx.key(more)[0] == o.CONT:
+                    if ctx.key(more)[0] == objects.CONT:
                         out.update(_patterns(ctx, more, depth + 1))
     return sorted(out)
 
 
-def _django_own(ctx: WebContext, file: int, call: f.Call) -> bool:
+def _django_own(ctx: WebContext, file: int, call: facts.Call) -> bool:
     """A ``path()`` call of Django's own, when the map is of Django itself."""
     site = ctx.program.files[file].facts.sites[call.site]
     if site.name not in _URLCONF:
@@ -102,9 +104,9 @@ def _django_own(ctx: WebContext, file: int, call: f.Call) -> bool:
     program = ctx.program
     for value in ctx.flow.engine.held(program.files[file].base + call.func):
         entry = ctx.key(value)
-        if entry[0] == o.PARTIAL:  # django.urls.path = partial(_path, ...)
+        if entry[0] == objects.PARTIAL:  # django.urls.path = partial(_path, ...)
             entry = ctx.key(int(entry[1]))  # type: ignore[call-overload]
-        if entry[0] == o.FUNC:
+        if entry[0] == objects.FUNC:
             path = program.files[int(entry[1])].path  # type: ignore[call-overload]
             if program.layout.modules[path].full_name.startswith("django.urls"):
                 return True
@@ -128,7 +130,7 @@ def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
         included = [
             ctx.key(v)[2]
             for v in there.held(target)
-            if ctx.key(v)[0] == o.EXTINST and str(ctx.key(v)[1]).endswith("include")
+            if ctx.key(v)[0] == objects.EXTINST and str(ctx.key(v)[1]).endswith("include")
         ]
         if included and included[0] is not None:
             _include(ctx, router, route, included[0], where)  # type: ignore[arg-type]
@@ -157,7 +159,7 @@ def _include(
     text = there.literal(first)
     for value in values:
         entry = ctx.key(value)
-        if entry[0] == o.MOD:
+        if entry[0] == objects.MOD:
             child = f"py:{ctx.program.files[int(entry[1])].module}:urlpatterns"  # type: ignore[call-overload]
         elif entry[0] in _LISTS:
             child = _listed(ctx, value, made, where)
@@ -183,9 +185,9 @@ def _listed(ctx: WebContext, container: int, made: tuple[int, int], where: Locat
         entry = ctx.key(item)
         if entry[0] in _LISTS:
             return _listed(ctx, item, made, where)
-        if entry[0] == o.STR:
+        if entry[0] == objects.STR:
             return f"py:{entry[1]}:urlpatterns"
-        if entry[0] == o.MOD:
+        if entry[0] == objects.MOD:
             return f"py:{ctx.program.files[int(entry[1])].module}:urlpatterns"  # type: ignore[call-overload]
     return None
 

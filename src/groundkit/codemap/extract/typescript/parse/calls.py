@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
     args_of,
@@ -73,9 +73,9 @@ def call(w: Walk, node: Node) -> bool:
     elif "()" in ref or "new" in ref:
         _visit_inner_calls(w, callee)
     args = args_of(node, w.qual_of)
-    if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], f.Ref):
+    if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
         w.add_write(args[0], None)
-    callee_expr: f.Expr = f.Ref(ref) if ref is not None else _literal_method(callee)
+    callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _literal_method(callee)
     keep = ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS)
     w.add_call(callee_expr, How.NEW if is_new else How.CALL, node, args if keep else None, args)
     return True
@@ -120,7 +120,7 @@ def decorator(w: Walk, node: Node) -> bool:
         return True
     ref = ref_of(inner)
     if ref is not None:
-        w.add_call(f.Ref(ref), How.DECORATOR, node, None)
+        w.add_call(facts.Ref(ref), How.DECORATOR, node, None)
     return True
 
 
@@ -149,12 +149,12 @@ def reference_comment(w: Walk, comment: Node) -> None:
         w.add_import(ImportKind.REFERENCE, found.group(1), comment, False)
 
 
-def _literal_method(callee: Node) -> f.Expr:
+def _literal_method(callee: Node) -> facts.Expr:
     """``[1, 2].map(f)``, ``"a,b".split(",")``: the runtime's method on a literal, not unknown."""
     callee = unwrap(callee)
     holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
-        return f.Lit()
+        return facts.Lit()
     return UNKNOWN
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
     UNKNOWN,
@@ -46,7 +46,7 @@ def function(
     if table is not None and qual:
         w.table_methods[qual] = table
     if bind and name:
-        w.bind(name, f.Fn(qual))
+        w.bind(name, facts.Fn(qual))
     this = w.this_class() if node.type == "arrow_function" else None  # arrows keep `this`
     if method and w.scope().kind == ScopeKind.CLASS:
         this = w.scope().qual
@@ -65,7 +65,7 @@ def function(
 def _parameters(w: Walk, node: Node) -> None:
     single = node.child_by_field_name("parameter")
     if single is not None:
-        w.bind(text_of(single), f.Param(0))
+        w.bind(text_of(single), facts.Param(0))
         return
     params = node.child_by_field_name("parameters")
     if params is None:
@@ -94,7 +94,7 @@ def _bind_parameter(
     if pattern is None:
         return
     if pattern.type == "identifier":
-        w.bind(text_of(pattern), f.Param(position, [], annotation))
+        w.bind(text_of(pattern), facts.Param(position, [], annotation))
         return
     if pattern.type != "object_pattern":
         for name in w.pattern_names(pattern):
@@ -102,12 +102,12 @@ def _bind_parameter(
         return
     for child in pattern.named_children:
         if child.type == "shorthand_property_identifier_pattern":
-            w.bind(text_of(child), f.Param(position, [text_of(child)]))
+            w.bind(text_of(child), facts.Param(position, [text_of(child)]))
             continue
         value = child.child_by_field_name("value") if child.type == "pair_pattern" else None
         key = key_of(child.child_by_field_name("key")) if value is not None else None
         if value is not None and key is not None and value.type == "identifier":
-            w.bind(text_of(value), f.Param(position, [key]))
+            w.bind(text_of(value), facts.Param(position, [key]))
         else:
             for name in w.pattern_names(child):
                 w.bind(name, UNKNOWN)
@@ -133,8 +133,8 @@ def klass(w: Walk, node: Node, name: str | None, *, bind: bool = False) -> str:
     name = name or (text_of(own) if own is not None else None) or "<class>"
     qual = w.qualify(name)
     if bind:
-        w.bind(name, f.Fn(qual))
-    bases: list[f.Expr] = []
+        w.bind(name, facts.Fn(qual))
+    bases: list[facts.Expr] = []
     for child in node.named_children:
         if child.type == "class_heritage":
             bases.extend(_bases(w, child))
@@ -146,12 +146,12 @@ def klass(w: Walk, node: Node, name: str | None, *, bind: bool = False) -> str:
     for member in body.named_children if body is not None else []:
         methods.extend(_member(w, member))
     w.pop()
-    w.classes[qual] = f.ClassInfo(bases, sorted(set(methods)))
+    w.classes[qual] = facts.ClassInfo(bases, sorted(set(methods)))
     w.remember(node, qual)
     return qual
 
 
-def _bases(w: Walk, heritage: Node) -> list[f.Expr]:
+def _bases(w: Walk, heritage: Node) -> list[facts.Expr]:
     out = []
     for child in heritage.named_children:
         if child.type == "extends_clause":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.syntax import text_of
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ __all__ = [
 
 QualOf = Callable[["Node"], "str | None"]
 
-UNKNOWN = f.Unknown()
+UNKNOWN = facts.Unknown()
 FUNCTIONS = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function", "class"}
 )
@@ -132,63 +132,65 @@ def key_of(node: Node | None) -> str | None:
     return None
 
 
-def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> f.Expr:
+def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> facts.Expr:
     """``node`` as an ``Expr``; ``name``: what an object literal here is bound to."""
     node = unwrap(node)
     kind = node.type
     if depth > _DEPTH:
         return UNKNOWN
     if kind == "string":
-        return f.Str(string_value(node) or "")
+        return facts.Str(string_value(node) or "")
     if kind == "template_string":
-        return f.Template(_template(node, qual_of, depth))
+        return facts.Template(_template(node, qual_of, depth))
     if kind == "binary_expression" and _operator(node) == "+":
-        return f.Template(_concat(node, qual_of, depth))
+        return facts.Template(_concat(node, qual_of, depth))
     if kind in FUNCTIONS:
         qual = qual_of(node)
-        return f.Fn(qual) if qual is not None else f.AnonFn()
+        return facts.Fn(qual) if qual is not None else facts.AnonFn()
     if kind in ("identifier", "member_expression", "subscript_expression", "this"):
         ref = ref_of(node)
-        return f.Ref(ref) if ref is not None else UNKNOWN
+        return facts.Ref(ref) if ref is not None else UNKNOWN
     if kind == "call_expression":
         return _call(node, qual_of, depth)
     if kind == "new_expression":
         callee = node.child_by_field_name("constructor")
-        return f.New(ref_of(callee) if callee else None, args_of(node, qual_of, depth + 1))
+        return facts.New(ref_of(callee) if callee else None, args_of(node, qual_of, depth + 1))
     if kind == "object":
-        return f.ObjectLit(_object(node, qual_of, depth, name), name)
+        return facts.ObjectLit(_object(node, qual_of, depth, name), name)
     if kind == "array":
-        return f.ArrayLit([summarise(c, qual_of, depth + 1) for c in node.named_children[:_KEYS]])
+        return facts.ArrayLit(
+            [summarise(c, qual_of, depth + 1) for c in node.named_children[:_KEYS]]
+        )
     if kind in _LITERALS or kind.endswith("_literal"):
-        return f.Lit()
+        return facts.Lit()
     return UNKNOWN
 
 
-def args_of(call: Node, qual_of: QualOf, depth: int = 0) -> list[f.Expr]:
+def args_of(call: Node, qual_of: QualOf, depth: int = 0) -> list[facts.Expr]:
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
         return []
     if arguments.type == "template_string":  # tagged template: tag`...`
-        return [f.Template(_template(arguments, qual_of, depth))]
+        return [facts.Template(_template(arguments, qual_of, depth))]
     return [
-        summarise(a, qual_of, depth) if a.type != "spread_element" else f.Spread()
+        summarise(a, qual_of, depth) if a.type != "spread_element" else facts.Spread()
         for a in arguments.named_children
         if a.type != "comment"
     ]
 
 
-def _call(node: Node, qual_of: QualOf, depth: int) -> f.Expr:
+def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     callee = node.child_by_field_name("function")
     if callee is None:
         return UNKNOWN
     arguments = args_of(node, qual_of, depth + 1)
     first = arguments[0] if arguments else None
     if callee.type == "import":
-        return f.DynImport(first.text) if isinstance(first, f.Str) else UNKNOWN
+        return facts.DynImport(first.text) if isinstance(first, facts.Str) else UNKNOWN
     ref = ref_of(callee)
-    if ref == ["require"] and isinstance(first, f.Str):
-        return f.Require(first.text)
-    return f.Call(ref, arguments)
+    if ref == ["require"] and isinstance(first, facts.Str):
+        return facts.Require(first.text)
+    return facts.Call(ref, arguments)
 
 
 def _operator(node: Node) -> str:
@@ -196,8 +198,8 @@ def _operator(node: Node) -> str:
     return text_of(op) if op is not None else ""
 
 
-def _template(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
-    parts: list[str | f.Expr] = []
+def _template(node: Node, qual_of: QualOf, depth: int) -> list[str | facts.Expr]:
+    parts: list[str | facts.Expr] = []
     for child in node.named_children:
         if child.type == "string_fragment":
             parts.append(text_of(child))
@@ -210,8 +212,8 @@ def _template(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
     return parts
 
 
-def _concat(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
-    parts: list[str | f.Expr] = []
+def _concat(node: Node, qual_of: QualOf, depth: int) -> list[str | facts.Expr]:
+    parts: list[str | facts.Expr] = []
     for side in ("left", "right"):
         child = node.child_by_field_name(side)
         if child is None:
@@ -221,19 +223,19 @@ def _concat(node: Node, qual_of: QualOf, depth: int) -> list[str | f.Expr]:
             parts.extend(_concat(child, qual_of, depth))
             continue
         value = summarise(child, qual_of, depth + 1)
-        if isinstance(value, f.Str):
+        if isinstance(value, facts.Str):
             parts.append(value.text)
-        elif isinstance(value, f.Template):
+        elif isinstance(value, facts.Template):
             parts.extend(value.parts)
         else:
             parts.append(value)
     return parts
 
 
-def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, f.Expr]:
+def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, facts.Expr]:
     """The literal's members. A spread or a computed key may replace any member written before
     it: those are unknown. Past ``_KEYS`` members only overrides are noted."""
-    out: dict[str, f.Expr] = {}
+    out: dict[str, facts.Expr] = {}
     for count, child in enumerate(node.named_children):
         key: str | None = None
         if child.type == "shorthand_property_identifier":
@@ -256,12 +258,12 @@ def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, f.E
     return out
 
 
-def _member(child: Node, key: str, qual_of: QualOf, depth: int, name: str) -> f.Expr:
+def _member(child: Node, key: str, qual_of: QualOf, depth: int, name: str) -> facts.Expr:
     if child.type == "shorthand_property_identifier":
-        return f.Ref([key])
+        return facts.Ref([key])
     if child.type == "method_definition":
         qual = qual_of(child)
-        return f.Fn(qual) if qual is not None else f.AnonFn()
+        return facts.Fn(qual) if qual is not None else facts.AnonFn()
     value = child.child_by_field_name("value")
     if value is None:
         return UNKNOWN

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.declarations import CLASSES, function, has_token
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
@@ -33,7 +33,7 @@ def import_statement(w: Walk, node: Node) -> bool:
         spec = string_value(source) if source is not None else None
         name = next((c for c in require.named_children if c.type == "identifier"), None)
         if spec is not None and name is not None:
-            w.bind(text_of(name), f.Namespace(spec))
+            w.bind(text_of(name), facts.Namespace(spec))
             w.add_import(ImportKind.IMPORT, spec, node, type_only)
         return True
     spec = string_value(source) if source is not None else None
@@ -51,11 +51,11 @@ def _import_clause(w: Walk, clause: Node, spec: str) -> list[bool]:
     out: list[bool] = []
     for part in clause.named_children:
         if part.type == "identifier":
-            w.bind(text_of(part), f.Import(spec, "default"))
+            w.bind(text_of(part), facts.Import(spec, "default"))
             out.append(False)
         elif part.type == "namespace_import":
             for ident in part.named_children:
-                w.bind(text_of(ident), f.Namespace(spec))
+                w.bind(text_of(ident), facts.Namespace(spec))
             out.append(False)
         elif part.type == "named_imports":
             for item in part.named_children:
@@ -63,7 +63,7 @@ def _import_clause(w: Walk, clause: Node, spec: str) -> list[bool]:
                     continue
                 name = key_of(item.child_by_field_name("name")) or ""
                 alias = item.child_by_field_name("alias")
-                w.bind(text_of(alias) if alias else name, f.Import(spec, name))
+                w.bind(text_of(alias) if alias else name, facts.Import(spec, name))
                 out.append(has_token(item, "type"))
     return out
 
@@ -84,7 +84,7 @@ def export_statement(w: Walk, node: Node) -> bool:
     elif declaration is not None:
         w.visit(declaration)
         for name in _declared(w, declaration):
-            w.exports[name] = f.Local(name)
+            w.exports[name] = facts.Local(name)
     elif has_token(node, "="):  # TypeScript's `export = x`
         target = next((c for c in node.named_children if c.type != "comment"), None)
         if target is not None:
@@ -95,7 +95,7 @@ def export_statement(w: Walk, node: Node) -> bool:
                 local = key_of(item.child_by_field_name("name"))
                 alias = key_of(item.child_by_field_name("alias"))
                 if local is not None:
-                    w.exports[alias or local] = f.Local(local)
+                    w.exports[alias or local] = facts.Local(local)
     return True
 
 
@@ -105,14 +105,14 @@ def _reexport(w: Walk, node: Node, spec: str) -> None:
         if child.type == "namespace_export":
             found_clause = True
             for ident in child.named_children:
-                w.exports[key_of(ident) or text_of(ident)] = f.Namespace(spec)
+                w.exports[key_of(ident) or text_of(ident)] = facts.Namespace(spec)
         elif child.type == "export_clause":
             found_clause = True
             for item in child.named_children:
                 name = key_of(item.child_by_field_name("name"))
                 alias = key_of(item.child_by_field_name("alias"))
                 if name is not None:
-                    w.exports[alias or name] = f.From(spec, name)
+                    w.exports[alias or name] = facts.From(spec, name)
     if not found_clause:
         w.stars.append(spec)
 
@@ -127,15 +127,15 @@ def _export_default(w: Walk, target: Node | None) -> None:
         own = inner.child_by_field_name("name")
         name = text_of(own) if own is not None else None
         qual = function(w, inner, name or "default", bind=bool(name))
-        w.exports["default"] = f.Local(name) if name else f.Fn(qual or "default")
+        w.exports["default"] = facts.Local(name) if name else facts.Fn(qual or "default")
         return
     w.exports["default"] = _export_value(w, target)
 
 
-def _export_value(w: Walk, target: Node) -> f.Expr | f.Local:
+def _export_value(w: Walk, target: Node) -> facts.Expr | facts.Local:
     if unwrap(target).type == "identifier":
         w.visit(target)
-        return f.Local(text_of(unwrap(target)))
+        return facts.Local(text_of(unwrap(target)))
     return value(w, target, "default")
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.closure import may_hold_code
 from groundkit.codemap.extract.typescript.parse.expressions import UNKNOWN
 from groundkit.codemap.extract.typescript.parse.facts import ScopeKind
@@ -44,16 +44,18 @@ class Walk:
         self.text_lines = lines
         self.columns = Columns(lines)
         self.handlers = handlers
-        self.scopes: list[f.Scope] = []
-        self.bindings: list[dict[str, f.Expr]] = []
+        self.scopes: list[facts.Scope] = []
+        self.bindings: list[dict[str, facts.Expr]] = []
         self.reassigned: list[tuple[int, str]] = []
-        self.exports: dict[str, f.Expr | f.Local | f.From] = {}
+        self.exports: dict[str, facts.Expr | facts.Local | facts.From] = {}
         self.stars: list[str] = []
-        self.classes: dict[str, f.ClassInfo] = {}
-        self.imports: list[f.ImportSite] = []
-        self.calls: list[f.CallSite] = []
-        self.passes: list[tuple[int, f.Expr, int, list[f.Expr]]] = []  # scope, callee, how, args
-        self.writes: list[tuple[int, f.Expr, str | None]] = []  # scope, target, key
+        self.classes: dict[str, facts.ClassInfo] = {}
+        self.imports: list[facts.ImportSite] = []
+        self.calls: list[facts.CallSite] = []
+        self.passes: list[
+            tuple[int, facts.Expr, int, list[facts.Expr]]
+        ] = []  # scope, callee, how, args
+        self.writes: list[tuple[int, facts.Expr, str | None]] = []  # scope, target, key
         self.lines: dict[int, str] = {}
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
         self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
@@ -85,7 +87,7 @@ class Walk:
     def push(self, qual: str, kind: ScopeKind, node: Node | None, this: str | None) -> int:
         line = int(node.start_point[0]) + 1 if node is not None else 1
         end = int(node.end_point[0]) + 1 if node is not None else max(1, len(self.text_lines))
-        self.scopes.append(f.Scope(qual, kind, self.current, line, end, line, this))
+        self.scopes.append(facts.Scope(qual, kind, self.current, line, end, line, this))
         self.bindings.append({})
         if node is not None:
             self.note(line)
@@ -95,7 +97,7 @@ class Walk:
     def pop(self) -> None:
         self.current = self.scopes[self.current].parent
 
-    def scope(self, index: int | None = None) -> f.Scope:
+    def scope(self, index: int | None = None) -> facts.Scope:
         return self.scopes[self.current if index is None else index]
 
     def named_scope(self, index: int) -> int:
@@ -136,7 +138,7 @@ class Walk:
             index = self.scopes[index].parent
         return index
 
-    def bind(self, name: str, value: f.Expr) -> None:
+    def bind(self, name: str, value: facts.Expr) -> None:
         """A name bound in the current function: bound twice to different values, unknown."""
         table = self.bindings[self.binding_scope()]
         if name in table and table[name] != value:
@@ -193,20 +195,22 @@ class Walk:
 
     def add_call(
         self,
-        callee: f.Expr,
-        how: f.How,
+        callee: facts.Expr,
+        how: facts.How,
         node: Node,
-        args: list[f.Expr] | None,
-        passed: list[f.Expr] | None = None,
+        args: list[facts.Expr] | None,
+        passed: list[facts.Expr] | None = None,
     ) -> None:
         """A call site; ``args`` are kept with it, ``passed`` (every argument) make it a pass
         site when one of them may be a function or an object (``closure.py``)."""
-        self.calls.append(f.CallSite(self.current, callee, how, *self.where(node), args))
+        self.calls.append(facts.CallSite(self.current, callee, how, *self.where(node), args))
         if passed and any(may_hold_code(a) for a in passed):
             self.passes.append((self.current, callee, how, passed))
 
-    def add_import(self, kind: f.ImportKind, spec: str, node: Node, type_only: bool) -> None:
-        self.imports.append(f.ImportSite(kind, spec, self.current, *self.where(node), type_only))
+    def add_import(self, kind: facts.ImportKind, spec: str, node: Node, type_only: bool) -> None:
+        self.imports.append(
+            facts.ImportSite(kind, spec, self.current, *self.where(node), type_only)
+        )
 
-    def add_write(self, target: f.Expr, key: str | None) -> None:
+    def add_write(self, target: facts.Expr, key: str | None) -> None:
         self.writes.append((self.current, target, key))

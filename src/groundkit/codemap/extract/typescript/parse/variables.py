@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.declarations import function
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
@@ -37,19 +37,19 @@ def declarator(w: Walk, node: Node) -> None:
     w.bind(name, value(w, init, name) if init is not None else UNKNOWN)
 
 
-def value(w: Walk, node: Node, name: str | None) -> f.Expr:
+def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
     """Walk an expression that is bound to ``name``; returns what it holds."""
     inner = unwrap(node)
     if inner.type in FUNCTIONS:
         qual = function(w, inner, name)
-        return f.Fn(qual) if qual else f.AnonFn()
+        return facts.Fn(qual) if qual else facts.AnonFn()
     if inner.type == "object" and name:
         _object(w, inner, name)
         return summarise(inner, w.qual_of, name=w.qualified(name))
     w.visit(node)
     summary = summarise(node, w.qual_of)
-    if isinstance(summary, f.Require | f.DynImport):
-        return f.Namespace(summary.spec)
+    if isinstance(summary, facts.Require | facts.DynImport):
+        return facts.Namespace(summary.spec)
     return summary
 
 
@@ -80,23 +80,23 @@ def _method(w: Walk, node: Node, name: str | None, table: str) -> None:
 
 
 def _destructure(w: Walk, target: Node, init: Node | None) -> None:
-    summary: f.Expr = UNKNOWN
+    summary: facts.Expr = UNKNOWN
     if init is not None:
         w.visit(init)
         summary = summarise(init, w.qual_of)
-    spec = summary.spec if isinstance(summary, f.Require | f.DynImport) else None
+    spec = summary.spec if isinstance(summary, facts.Require | facts.DynImport) else None
     if spec is None or target.type != "object_pattern":
         for name in w.pattern_names(target):
             w.bind(name, UNKNOWN)
         return
     for child in target.named_children:
         if child.type == "shorthand_property_identifier_pattern":
-            w.bind(text_of(child), f.Import(spec, text_of(child)))
+            w.bind(text_of(child), facts.Import(spec, text_of(child)))
         elif child.type == "pair_pattern":
             key = key_of(child.child_by_field_name("key"))
             names = w.pattern_names(child.child_by_field_name("value"))
             for name in names:
-                w.bind(name, f.Import(spec, key) if key and len(names) == 1 else UNKNOWN)
+                w.bind(name, facts.Import(spec, key) if key and len(names) == 1 else UNKNOWN)
         else:
             for name in w.pattern_names(child):
                 w.bind(name, UNKNOWN)
@@ -140,11 +140,11 @@ def member_write(w: Walk, target: Node) -> None:
     if ref == ["this"]:  # in a table's own method, `this` is the table it is called on
         table = w.table_methods.get(w.scope(w.named_scope(w.current)).qual)
         if table is not None and w.this_class() is None:
-            w.add_write(f.ObjectLit({}, table), key)
+            w.add_write(facts.ObjectLit({}, table), key)
         return
     if ref is None or ref[0] in ("this", "super"):
         return
-    w.add_write(f.Ref(ref), key)
+    w.add_write(facts.Ref(ref), key)
 
 
 def _commonjs(w: Walk, ref: list[str], right: Node) -> None:
@@ -154,7 +154,7 @@ def _commonjs(w: Walk, ref: list[str], right: Node) -> None:
         if inner.type == "object":
             _object(w, inner, "exports")
             summary = summarise(inner, w.qual_of, name="exports")
-            assert isinstance(summary, f.ObjectLit)
+            assert isinstance(summary, facts.ObjectLit)
             w.exports.update(summary.fields)
             w.exports["="] = summary
             return

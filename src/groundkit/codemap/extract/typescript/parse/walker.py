@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
-from groundkit.codemap.extract.typescript.parse import calls, modules, variables
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import calls, facts, modules, variables
 from groundkit.codemap.extract.typescript.parse.closure import Closer
 from groundkit.codemap.extract.typescript.parse.declarations import function, klass
 from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN
@@ -19,7 +18,9 @@ if TYPE_CHECKING:
 __all__ = ["walk"]
 
 
-def walk(root: Node, lines: list[str], clock: Clock | None = None) -> tuple[f.Module, f.Body]:
+def walk(
+    root: Node, lines: list[str], clock: Clock | None = None
+) -> tuple[facts.Module, facts.Body]:
     """One file's interface and body."""
     w = Walk(lines, HANDLERS, clock)
     for child in root.children:
@@ -55,7 +56,7 @@ def _declaration(w: Walk, node: Node) -> bool:
 def _namespace(w: Walk, node: Node) -> bool:
     ident = node.child_by_field_name("name")
     if ident is not None and ident.type == "identifier":
-        w.bind(text_of(ident), f.Lit())
+        w.bind(text_of(ident), facts.Lit())
     return False
 
 
@@ -98,16 +99,16 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def _interface(w: Walk) -> f.Module:
+def _interface(w: Walk) -> facts.Module:
     closer = Closer(w.scopes, w.bindings)
     passes = [
-        f.Pass(closer.close(callee, scope), how, [closer.close(a, scope) for a in args])
+        facts.Pass(closer.close(callee, scope), how, [closer.close(a, scope) for a in args])
         for scope, callee, how, args in w.passes
     ]
-    writes = [f.Write(closer.close(target, scope), key) for scope, target, key in w.writes]
-    return f.Module(w.bindings[0], w.exports, w.stars, w.classes, passes, writes)
+    writes = [facts.Write(closer.close(target, scope), key) for scope, target, key in w.writes]
+    return facts.Module(w.bindings[0], w.exports, w.stars, w.classes, passes, writes)
 
 
-def _body(w: Walk) -> f.Body:
+def _body(w: Walk) -> facts.Body:
     binds = {i: b for i, b in enumerate(w.bindings) if i and b}
-    return f.Body(w.scopes, binds, w.imports, w.calls, w.lines)
+    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from groundkit.codemap.extract.base import FileGraph
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
@@ -35,8 +35,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     node_key,
 )
 from groundkit.codemap.extract.typescript.web import WebFacts
-from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey
-from groundkit.codemap.model import Provenance as P
+from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, Provenance
 
 __all__ = ["CallingFile", "resolve_call"]
 
@@ -63,19 +62,19 @@ class CallingFile(Protocol):
         kind: EdgeKind,
         source: NodeKey,
         target: NodeKey,
-        provenance: P,
+        provenance: Provenance,
         where: Location,
         line: int,
         flags: frozenset[EdgeFlag] = frozenset(),
     ) -> None: ...
 
 
-def resolve_call(file: CallingFile, site: f.CallSite) -> None:
+def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     where = file.location(site.line, site.col, site.end_line, site.end_col)
     caller = file.caller(site.scope)
     callee = site.callee
-    if not isinstance(callee, f.Ref):
-        if not isinstance(callee, f.Fn | f.AnonFn | f.Lit):
+    if not isinstance(callee, facts.Ref):
+        if not isinstance(callee, facts.Fn | facts.AnonFn | facts.Lit):
             file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
         return
     ref = callee.parts
@@ -99,15 +98,15 @@ def resolve_call(file: CallingFile, site: f.CallSite) -> None:
         file.graph.unresolved += 1
         return
     if isinstance(value, Def) and value.kind == "class":
-        provenance = P.TS_NEW
+        provenance = Provenance.TS_NEW
     elif ref[0] == "this":
-        provenance = P.TS_THIS
+        provenance = Provenance.TS_THIS
     elif isinstance(receiver, Inst):
-        provenance = P.TS_INSTANCE
+        provenance = Provenance.TS_INSTANCE
     elif isinstance(receiver, Obj):
-        provenance = P.TS_TABLE
+        provenance = Provenance.TS_TABLE
     else:
-        provenance = P.TS_NEW if site.how == How.NEW else P.TS_CALL
+        provenance = Provenance.TS_NEW if site.how == How.NEW else Provenance.TS_CALL
     file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
 
 
@@ -138,7 +137,9 @@ def _through_parameter(
             file.graph.unresolved += 1  # an instance or object called: not a function
             return
     for target in sorted(targets, key=lambda d: (d.path, d.qual)):
-        file.edge(EdgeKind.CALLS, caller, node_key(target), P.TS_ARGUMENT, where, where.line)
+        file.edge(
+            EdgeKind.CALLS, caller, node_key(target), Provenance.TS_ARGUMENT, where, where.line
+        )
 
 
 def _super(
@@ -160,4 +161,4 @@ def _super(
             return  # a base outside the repository (React.Component): the package's
         file.graph.unresolved += 1
         return
-    file.edge(EdgeKind.CALLS, caller, node_key(target), P.TS_SUPER, where, where.line)
+    file.edge(EdgeKind.CALLS, caller, node_key(target), Provenance.TS_SUPER, where, where.line)

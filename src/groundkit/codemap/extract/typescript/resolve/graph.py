@@ -18,8 +18,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     node_key,
 )
 from groundkit.codemap.extract.typescript.web import WebFacts
-from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind
-from groundkit.codemap.model import Provenance as P
+from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind, Provenance
 
 __all__ = ["FLOW_KEY", "TypeScriptFile"]
 
@@ -33,11 +32,11 @@ _KINDS = {
     ScopeKind.METHOD: NodeKind.METHOD,
 }
 _IMPORTS = {
-    ImportKind.IMPORT: P.TS_IMPORT,
-    ImportKind.EXPORT: P.TS_IMPORT,
-    ImportKind.REQUIRE: P.TS_REQUIRE,
-    ImportKind.DYNAMIC: P.TS_DYNAMIC_IMPORT,
-    ImportKind.REFERENCE: P.TS_REFERENCE,
+    ImportKind.IMPORT: Provenance.TS_IMPORT,
+    ImportKind.EXPORT: Provenance.TS_IMPORT,
+    ImportKind.REQUIRE: Provenance.TS_REQUIRE,
+    ImportKind.DYNAMIC: Provenance.TS_DYNAMIC_IMPORT,
+    ImportKind.REFERENCE: Provenance.TS_REFERENCE,
 }
 
 
@@ -125,4 +124,11 @@ class TypeScriptFile(FileResolver):
             assert source is not None
             for base in self.ev.classes.bases(Def(self.path, scope.qual, "class")):
                 where = self.location(scope.at)
-                self.edge(EdgeKind.INHERITS, source, node_key(base), P.TS_EXTENDS, where, scope.at)
+                self.edge(
+                    EdgeKind.INHERITS,
+                    source,
+                    node_key(base),
+                    Provenance.TS_EXTENDS,
+                    where,
+                    scope.at,
+                )

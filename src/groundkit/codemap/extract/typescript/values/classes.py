@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import Def, Scope, Value
 
 __all__ = ["Classes"]
@@ -16,8 +16,8 @@ _DEPTH = 40
 class Classes:
     def __init__(
         self,
-        interface: Callable[[str], f.Module],
-        value: Callable[[f.Expr, Scope], Value],
+        interface: Callable[[str], facts.Module],
+        value: Callable[[facts.Expr, Scope], Value],
     ) -> None:
         self._interface = interface
         self._value = value

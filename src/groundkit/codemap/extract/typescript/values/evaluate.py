@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from groundkit.codemap.extract.base import Project
 from groundkit.codemap.extract.typescript.layout import Layout, module_name
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, construct
@@ -38,7 +38,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
 __all__ = ["Evaluator"]
 
 _DEPTH = 40
-_EXPORTED = (f.Local, f.From, f.Namespace)
+_EXPORTED = (facts.Local, facts.From, facts.Namespace)
 
 
 class Evaluator:
@@ -49,29 +49,29 @@ class Evaluator:
         self.classes = Classes(self.interface, self.value)
         # Whether a member of a table may have been changed (``flow.Tables`` answers).
         self.opened: Callable[[Obj, str], bool] = lambda table, key: False
-        self._interfaces: dict[str, f.Module] = {}
-        self._body: tuple[str, f.Body] | None = None
+        self._interfaces: dict[str, facts.Module] = {}
+        self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
 
     # -- facts ------------------------------------------------------------------------------------
-    def interface(self, path: str) -> f.Module:
+    def interface(self, path: str) -> facts.Module:
         self.deps.add("ts:" + path)
         found = self._interfaces.get(path)
         if found is None:
-            facts = self.project.facts(path).interface
-            found = facts if isinstance(facts, f.Module) else f.Module({}, {}, [], {})
+            stored = self.project.facts(path).interface
+            found = stored if isinstance(stored, facts.Module) else facts.Module({}, {}, [], {})
             self._interfaces[path] = found
         return found
 
-    def start(self, path: str) -> f.Body:
+    def start(self, path: str) -> facts.Body:
         """Resolve ``path`` next: its body is read (only that file's)."""
         self.deps = set()
         body = self.project.facts(path).body
-        assert isinstance(body, f.Body)
+        assert isinstance(body, facts.Body)
         self._body = (path, body)
         return body
 
-    def body_of(self, path: str) -> f.Body | None:
+    def body_of(self, path: str) -> facts.Body | None:
         if self._body is not None and self._body[0] == path:
             return self._body[1]
         return None
@@ -122,16 +122,19 @@ class Evaluator:
         return Unknown()
 
     def _exported(
-        self, path: str, found: f.Expr | f.Local | f.From, seen: frozenset[tuple[str, str]]
+        self,
+        path: str,
+        found: facts.Expr | facts.Local | facts.From,
+        seen: frozenset[tuple[str, str]],
     ) -> Value:
-        if isinstance(found, f.Local):
+        if isinstance(found, facts.Local):
             names = self.interface(path).names
             return (
                 self.value(names[found.name], (path, -1), found.name)
                 if found.name in names
                 else Unknown()
             )
-        if isinstance(found, f.From):
+        if isinstance(found, facts.From):
             target = self.resolve(path, found.spec)
             if isinstance(target, Mod):
                 return self.export(target.path, found.name, seen)
@@ -139,7 +142,7 @@ class Evaluator:
         return self.value(found, (path, -1))
 
     # -- expressions ------------------------------------------------------------------------------
-    def value(self, expr: f.Expr, scope: Scope, name: str | None = None) -> Value:
+    def value(self, expr: facts.Expr, scope: Scope, name: str | None = None) -> Value:
         if self._depth > _DEPTH:
             return Unknown()
         self._depth += 1
@@ -148,38 +151,38 @@ class Evaluator:
         finally:
             self._depth -= 1
 
-    def _value(self, expr: f.Expr, scope: Scope, name: str | None) -> Value:
+    def _value(self, expr: facts.Expr, scope: Scope, name: str | None) -> Value:
         path = scope[0]
-        if isinstance(expr, f.Ref):
+        if isinstance(expr, facts.Ref):
             return self.reference(expr.parts, scope)
-        if isinstance(expr, f.Fn):
+        if isinstance(expr, facts.Fn):
             return self.classes.definition(path, expr.qual)
-        if isinstance(expr, f.Import):
+        if isinstance(expr, facts.Import):
             target = self.resolve(path, expr.spec)
             if isinstance(target, Mod):
                 return self.export(target.path, expr.name)
             if isinstance(target, Ext):
                 return Ext(target.package, () if expr.name == "default" else (expr.name,))
             return target
-        if isinstance(expr, f.Namespace | f.Require | f.DynImport):
+        if isinstance(expr, facts.Namespace | facts.Require | facts.DynImport):
             return self.resolve(path, expr.spec)
-        if isinstance(expr, f.Call | f.New):
+        if isinstance(expr, facts.Call | facts.New):
             return self._call(expr, scope, name)
-        if isinstance(expr, f.ObjectLit):
+        if isinstance(expr, facts.ObjectLit):
             return Obj(path, expr.name, expr.fields)
-        if isinstance(expr, f.Str | f.Template):
+        if isinstance(expr, facts.Str | facts.Template):
             return self.text(expr, scope) or Unknown()
-        if isinstance(expr, f.Param):
+        if isinstance(expr, facts.Param):
             return self._param(expr, scope)
-        if isinstance(expr, f.ParamOf):
+        if isinstance(expr, facts.ParamOf):
             return Feed(self.classes.definition(path, expr.qual), expr.position, tuple(expr.path))
-        if isinstance(expr, f.Get):
+        if isinstance(expr, facts.Get):
             return self.apply(self.value(expr.base, scope), expr.attrs, scope)
-        if isinstance(expr, f.This):
+        if isinstance(expr, facts.This):
             return Inst(Def(path, expr.cls, "class"))
-        if isinstance(expr, f.Lit | f.ArrayLit):
+        if isinstance(expr, facts.Lit | facts.ArrayLit):
             return Lit()
-        if isinstance(expr, f.AnonFn):
+        if isinstance(expr, facts.AnonFn):
             return Anon()
         return Unknown()
 
@@ -235,10 +238,10 @@ class Evaluator:
             return found[0] if found is not None else Unknown()
         return Unknown()
 
-    def _call(self, expr: f.Call | f.New, scope: Scope, name: str | None) -> Value:
+    def _call(self, expr: facts.Call | facts.New, scope: Scope, name: str | None) -> Value:
         if expr.ref is None:
             return Unknown()
-        how = How.NEW if isinstance(expr, f.New) else How.CALL
+        how = How.NEW if isinstance(expr, facts.New) else How.CALL
         callee = self.reference(expr.ref, scope)
         router = self.router_id(scope, name)
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
@@ -246,7 +249,7 @@ class Evaluator:
             return web
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
 
-    def _param(self, param: f.Param, scope: Scope) -> Value:
+    def _param(self, param: facts.Param, scope: Scope) -> Value:
         if param.annotation:
             typed = self.reference(param.annotation, scope)
             if isinstance(typed, Ext) and (typed.package, typed.attrs) in ANNOTATED:
@@ -259,14 +262,14 @@ class Evaluator:
         func = self.classes.definition(scope[0], owner.qual)
         return Feed(func, param.position, tuple(param.path))
 
-    def text(self, expr: f.Expr | str | None, scope: Scope) -> Str | None:
+    def text(self, expr: facts.Expr | str | None, scope: Scope) -> Str | None:
         """A string expression in pieces, names of string constants folded in."""
-        if isinstance(expr, f.Str):
+        if isinstance(expr, facts.Str):
             return Str((expr.text,))
-        if isinstance(expr, f.Ref):
+        if isinstance(expr, facts.Ref):
             value = self.reference(expr.parts, scope)
             return value if isinstance(value, Str) else None
-        if not isinstance(expr, f.Template):
+        if not isinstance(expr, facts.Template):
             return None
         pieces: list[str | None] = []
         for part in expr.parts:

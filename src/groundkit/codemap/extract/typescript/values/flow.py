@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.objects import (
@@ -48,14 +48,22 @@ MAX_VALUES = 32
 Param = tuple[Def, int]  # a function and a parameter position
 # Arguments that may hand over a function, a parameter or a table (a call's result may too,
 # but it is unknown: never followed).
-_MAY_BE_OURS = (f.Ref, f.Get, f.Fn, f.ParamOf, f.ObjectLit, f.Import, f.Namespace)
+_MAY_BE_OURS = (
+    facts.Ref,
+    facts.Get,
+    facts.Fn,
+    facts.ParamOf,
+    facts.ObjectLit,
+    facts.Import,
+    facts.Namespace,
+)
 Target = Def | Feed  # what a value is passed into or called through
 
 
 @dataclass(slots=True)
 class Site:
     path: str
-    record: f.Pass
+    record: facts.Pass
     callee: Value
     args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
     spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
@@ -220,7 +228,7 @@ class Flow:
                 if isinstance(called, Def | Feed):
                     index.calls[called].append(site)
                 for position, arg in enumerate(record.args):
-                    if isinstance(arg, f.Spread) and site.spread < 0:
+                    if isinstance(arg, facts.Spread) and site.spread < 0:
                         site.spread = position
                     if not isinstance(arg, _MAY_BE_OURS):
                         continue  # a call's result, unknown: gives nothing that can be passed on
@@ -244,13 +252,13 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
     return ev.classes.constructor(value) if how == How.NEW else None
 
 
-def _given(arg: f.Expr, value: Value) -> Value:
+def _given(arg: facts.Expr, value: Value) -> Value:
     """What an argument gives a parameter. A value of the runtime's or a package's (``Map.get``
     may return one of ours, ``window.handler`` be one) and a literal's member or a call's result
     (``[a, b].find(...)``) are not known: only a literal as written is known not to be ours."""
     if isinstance(value, Global | Ext):
         return Unknown()
-    if isinstance(value, Lit) and not isinstance(arg, f.Lit | f.ArrayLit):
+    if isinstance(value, Lit) and not isinstance(arg, facts.Lit | facts.ArrayLit):
         return Unknown()
     return value
 
@@ -261,7 +269,7 @@ def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
         if value.name:
             yield value.path, value.name
         for key, member in value.fields.items():
-            if isinstance(member, f.Ref | f.ObjectLit):
+            if isinstance(member, facts.Ref | facts.ObjectLit):
                 inner = ev.attribute(value, key)
                 if isinstance(inner, Obj) and inner.name:
                     yield inner.path, inner.name

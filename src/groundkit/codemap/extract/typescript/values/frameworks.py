@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.objects import Ext, Str, Value, Web
 
@@ -45,9 +45,9 @@ _BASE_KEYS = {"axios": "baseURL", "ky": "prefixUrl", "koa-router": "prefix"}
 def construct(
     callee: Value,
     how: How,
-    args: list[f.Expr],
+    args: list[facts.Expr],
     router: str,
-    pieces: Callable[[f.Expr], Str | None],
+    pieces: Callable[[facts.Expr], Str | None],
 ) -> Web | None:
     """The framework object ``callee(args)`` (or ``new callee(args)``) makes, if any."""
     if not isinstance(callee, Ext):
@@ -57,7 +57,7 @@ def construct(
         return None
     key = _BASE_KEYS.get(role)
     first = args[0] if args else None
-    setting = first.fields.get(key) if key and isinstance(first, f.ObjectLit) else None
+    setting = first.fields.get(key) if key and isinstance(first, facts.ObjectLit) else None
     text = pieces(setting) if setting is not None else None
     if role in ("axios", "ky"):
         base: tuple[str | None, ...] = text.pieces if text is not None else ()

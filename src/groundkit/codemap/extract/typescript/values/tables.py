@@ -20,7 +20,7 @@ object and changed through it).
 
 from __future__ import annotations
 
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow, handed_tables
 from groundkit.codemap.extract.typescript.values.objects import Feed, Obj
@@ -115,16 +115,16 @@ class Tables:
         file can reach it by name."""
         top = table.name.split(".", 1)[0]
         iface = self.ev.interface(table.path)
-        if not isinstance(iface.names.get(top), f.ObjectLit):
+        if not isinstance(iface.names.get(top), facts.ObjectLit):
             return True
         return not any(_mentions(e, top) for e in iface.exports.values())
 
 
 def _mentions(expr: object, name: str) -> bool:
-    if isinstance(expr, f.Local):
+    if isinstance(expr, facts.Local):
         return expr.name == name
-    if isinstance(expr, f.Ref):
+    if isinstance(expr, facts.Ref):
         return expr.parts[0] == name
-    if isinstance(expr, f.ObjectLit):
+    if isinstance(expr, facts.ObjectLit):
         return any(_mentions(v, name) for v in expr.fields.values())
     return False

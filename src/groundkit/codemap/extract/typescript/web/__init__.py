@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.layout import module_name
-from groundkit.codemap.extract.typescript.parse import facts as f
+from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
@@ -25,8 +25,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Web,
     node_key,
 )
-from groundkit.codemap.model import Location, NodeKey
-from groundkit.codemap.model import Provenance as P
+from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import ANY_METHOD, HttpCallSite, Mount, RouteDecl, RouterDef
 
 __all__ = ["WebFacts"]
@@ -60,7 +59,7 @@ class WebFacts:
         ref: list[str],
         receiver: Value | None,
         value: Value,
-        args: list[f.Expr] | None,
+        args: list[facts.Expr] | None,
         scope: Scope,
         caller: NodeKey,
         where: Location,
@@ -89,7 +88,7 @@ class WebFacts:
             self.routers[web.router] = RouterDef(web.router, web.prefix, False, where)
 
     def _route(
-        self, web: Web, attr: str, args: list[f.Expr], scope: Scope, where: Location
+        self, web: Web, attr: str, args: list[facts.Expr], scope: Scope, where: Location
     ) -> None:
         path = self._literal(args[0] if args else None, scope)
         handler = self._handler(args[-1], scope) if len(args) > 1 else None
@@ -97,17 +96,19 @@ class WebFacts:
             return
         verb = "DELETE" if attr == "del" else attr.upper()
         methods = (ANY_METHOD,) if attr == "all" else (verb,)
-        self._declare(web, methods, path, handler, P.ROUTE_EXPRESS, where)
+        self._declare(web, methods, path, handler, Provenance.ROUTE_EXPRESS, where)
 
-    def _route_object(self, web: Web, args: list[f.Expr], scope: Scope, where: Location) -> None:
+    def _route_object(
+        self, web: Web, args: list[facts.Expr], scope: Scope, where: Location
+    ) -> None:
         options = _fields(args, 0)
         path = self._literal(options.get("url") or options.get("path"), scope)
         handler = self._handler(options.get("handler"), scope)
         given = options.get("method")
-        items = given.items if isinstance(given, f.ArrayLit) else [given] if given else []
+        items = given.items if isinstance(given, facts.ArrayLit) else [given] if given else []
         methods = tuple(sorted({m.upper() for m in (self._literal(i, scope) for i in items) if m}))
         if path is not None and handler is not None and methods:
-            self._declare(web, methods, path, handler, P.ROUTE_FASTIFY, where)
+            self._declare(web, methods, path, handler, Provenance.ROUTE_FASTIFY, where)
 
     def _declare(
         self,
@@ -115,7 +116,7 @@ class WebFacts:
         methods: tuple[str, ...],
         path: str,
         handler: NodeKey,
-        provenance: P,
+        provenance: Provenance,
         where: Location,
     ) -> None:
         assert web.router is not None
@@ -123,12 +124,12 @@ class WebFacts:
         self.routes.append(RouteDecl(web.router, methods, path, handler, provenance, where, text))
 
     def _mount(
-        self, web: Web, attr: str, args: list[f.Expr], scope: Scope, where: Location
+        self, web: Web, attr: str, args: list[facts.Expr], scope: Scope, where: Location
     ) -> None:
         assert web.router is not None
         prefix = ""
         rest = args
-        if attr in ("use", "route") and args and isinstance(args[0], f.Str | f.Template):
+        if attr in ("use", "route") and args and isinstance(args[0], facts.Str | facts.Template):
             found = self._literal(args[0], scope)
             if found is None:
                 return  # a prefix known only at run time
@@ -141,9 +142,9 @@ class WebFacts:
             if child is not None:
                 self.mounts.append(Mount(web.router, child, prefix, False, where))
 
-    def _child(self, summary: f.Expr, scope: Scope, plugin: bool) -> str | None:
-        if isinstance(summary, f.Call) and summary.ref and summary.ref[-1] == "routes":
-            summary = f.Ref(summary.ref[:-1])  # koa: router.routes()
+    def _child(self, summary: facts.Expr, scope: Scope, plugin: bool) -> str | None:
+        if isinstance(summary, facts.Call) and summary.ref and summary.ref[-1] == "routes":
+            summary = facts.Ref(summary.ref[:-1])  # koa: router.routes()
         value = self.ev.value(summary, scope)
         if isinstance(value, Mod):
             value = self.ev.export(value.path, "default")
@@ -153,7 +154,7 @@ class WebFacts:
             return f"ts:{module_name(value.path)}:{value.qual}.#0"  # the plugin's instance
         return None
 
-    def _handler(self, summary: f.Expr | None, scope: Scope) -> NodeKey | None:
+    def _handler(self, summary: facts.Expr | None, scope: Scope) -> NodeKey | None:
         if summary is None:
             return None
         value = self.ev.value(summary, scope)
@@ -182,7 +183,7 @@ class WebFacts:
         self,
         client: Web,
         attr: str,
-        args: list[f.Expr],
+        args: list[facts.Expr],
         scope: Scope,
         caller: NodeKey,
         where: Location,
@@ -191,14 +192,14 @@ class WebFacts:
         verb = attr if attr in _VERBS else ""
         if not args:
             return
-        if isinstance(args[0], f.ObjectLit) and client.role == "axios":  # axios({url, method})
+        if isinstance(args[0], facts.ObjectLit) and client.role == "axios":  # axios({url, method})
             options = args[0].fields
             url_arg = options.get("url")
         else:
             url_arg = args[0]
             at = 2 if client.role == "axios" and verb in ("post", "put", "patch") else 1
             item = args[at] if at < len(args) else None
-            options = item.fields if isinstance(item, f.ObjectLit) else None
+            options = item.fields if isinstance(item, facts.ObjectLit) else None
         if verb:
             method = verb.upper()
         elif options is not None and "method" in options:
@@ -213,21 +214,21 @@ class WebFacts:
         if client.base and not _absolute(pieces):
             pieces = _join(client.base, pieces)
             literal = False
-        provenance = P.HTTP_LITERAL if literal else P.HTTP_TEMPLATE
+        provenance = Provenance.HTTP_LITERAL if literal else Provenance.HTTP_TEMPLATE
         text = self.text(where.line)
         self.http.append(HttpCallSite(caller, method, tuple(pieces), provenance, where, text))
 
-    def _literal(self, summary: f.Expr | None, scope: Scope) -> str | None:
+    def _literal(self, summary: facts.Expr | None, scope: Scope) -> str | None:
         found = self.ev.text(summary, scope) if summary is not None else None
         if found is None or None in found.pieces:
             return None
         return "".join(p for p in found.pieces if p is not None)
 
 
-def _fields(args: list[f.Expr], position: int) -> dict[str, f.Expr]:
+def _fields(args: list[facts.Expr], position: int) -> dict[str, facts.Expr]:
     """The members of an object literal argument ({} for anything else)."""
     item = args[position] if position < len(args) else None
-    return item.fields if isinstance(item, f.ObjectLit) else {}
+    return item.fields if isinstance(item, facts.ObjectLit) else {}
 
 
 def _absolute(pieces: tuple[str | None, ...]) -> bool:
