@@ -11,18 +11,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from groundkit.codemap import parsing
-from groundkit.codemap.extract.base import Extractor, FileFacts, FileGraph, Unparsable
+from groundkit.codemap.extract.base import (
+    Extractor,
+    FileFacts,
+    FileGraph,
+    PerFileResolver,
+    Previous,
+    ProgramResolver,
+    Unparsable,
+)
 from groundkit.codemap.lines import decode
-from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.parsing import Parsed, Progress, Run, digest
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import FileState, MapStore, edge_row
 
-__all__ = ["Project", "resolve_languages", "unchanged"]
+__all__ = ["MapProject", "resolve_languages", "unchanged"]
 
 
-class Project:
-    """What resolution sees of one language: fresh facts, or those stored for unchanged files."""
+class MapProject:
+    """``base.Project`` over one mapping run: fresh facts, or those stored for unchanged files."""
 
     def __init__(
         self,
@@ -45,10 +52,10 @@ class Project:
         """In a forked worker: a connection of its own (SQLite's may not cross a fork)."""
         self._store = MapStore(self._store.path)
 
-    def previous(self, path: str) -> tuple[FileFacts, list[Node], list[Edge], int, str]:
-        """A file's facts and resolution as the map holds them from the last run."""
+    def previous(self, path: str) -> Previous:
         facts = self._extractor.decode(*self._store.raw_facts(path))
-        return (facts, *self._store.resolution(path))
+        nodes, edges, unresolved, web = self._store.resolution(path)
+        return Previous(facts, nodes, edges, unresolved, web)
 
     def facts(self, path: str) -> FileFacts:
         parsed = self._fresh.get(path)
@@ -94,12 +101,10 @@ def resolve_languages(
         )
         if not language_paths and not any(old[p].language == extractor.language for p in removed):
             continue
-        project = Project(extractor, language_paths, run.fresh, store, source)
+        project = MapProject(extractor, language_paths, run.fresh, store, source)
         resolver = extractor.resolver(project)
         keys = {p: resolver.keys(p) for p in language_paths}
-        todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
-        whole = getattr(resolver, "resolve_all", None)
-        if whole is not None:
+        if resolver.reach == "program":
             for path, graph in _resolve_whole(
                 resolver,
                 extractor.language,
@@ -112,6 +117,7 @@ def resolve_languages(
             ).items():
                 graphs[path] = (graph, keys[path])
             continue
+        todo = _to_resolve(store, old, run.fresh, keys, removed, extractor.language)
         for path, graph in _resolve(extractor, project, resolver, todo, progress, workers):
             graphs[path] = (graph, keys[path])
 
@@ -119,7 +125,7 @@ def resolve_languages(
 
 
 def _resolve_whole(
-    resolver: Any,
+    resolver: ProgramResolver,
     language: str,
     paths: list[str],
     fresh: dict[str, Parsed],
@@ -141,15 +147,13 @@ def _resolve_whole(
         or old[p].keys != keys[p]
         for p in changed
     )
-    relocate = getattr(resolver, "relocate", None)
-    if not program_changed and relocate is not None:
-        moved: dict[str, FileGraph] | None = relocate(changed)
+    if not program_changed:
+        moved = resolver.relocate(changed)
         if moved is not None:
             return moved
     if progress:
         progress("resolving", 0, len(paths))
-    found: dict[str, FileGraph] = resolver.resolve_all(paths)
-    return found
+    return resolver.resolve_all(paths)
 
 
 def unchanged(
@@ -185,8 +189,8 @@ _FORKED: dict[str, Any] = {}
 
 def _resolve(
     extractor: Extractor,
-    project: Project,
-    resolver: Any,
+    project: MapProject,
+    resolver: PerFileResolver,
     todo: list[str],
     progress: Progress | None,
     workers: int | None,
@@ -218,9 +222,10 @@ def _resolve(
 
 
 def _resolve_share(paths: list[str]) -> list[tuple[str, FileGraph]]:
-    project: Project = _FORKED["project"]
+    project: MapProject = _FORKED["project"]
     project.reopen()
     resolver = _FORKED["extractor"].resolver(project)
+    assert resolver.reach == "file"  # only per-file languages are split over workers
     return [(path, resolver.resolve(path)) for path in paths]
 
 

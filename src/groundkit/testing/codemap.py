@@ -10,7 +10,7 @@ what only this file's resolution needs (``Links``), encoded for the map and deco
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -77,6 +77,8 @@ class LinksExtractor:
 
 
 class _Resolver:
+    reach: Literal["file"] = "file"
+
     def __init__(self, project: Project) -> None:
         self.project = project
         self.modules = {p.rsplit("/", 1)[-1].removesuffix(".links"): p for p in project.paths()}

@@ -9,10 +9,21 @@ A map is built in two steps, so that re-mapping parses only what changed:
    map holds. ``interface`` is the part other files may consult (the names a module defines or
    re-exports, classes with their bases and methods); ``body`` is the rest (call sites, route
    declarations, the value-flow program).
-2. ``resolver(project).resolve(path)`` turns one file's facts into nodes and edges, consulting
-   other files' ``interface`` through the ``Project``. It returns the dependency keys it consulted
-   (``depends_on``); when a file's interface changes, or a file appears or disappears, only the
-   files that consulted one of its ``keys`` are resolved again.
+2. ``resolver(project)`` turns facts into nodes and edges, consulting other files' facts
+   through the ``Project``. A language resolves in one of two ways, and says which
+   (``reach``):
+
+   - ``PerFileResolver`` (``reach == "file"``, TypeScript): ``resolve(path)`` one file at a
+     time. It returns the dependency keys it consulted (``depends_on``); when a file's
+     interface changes, or a file appears or disappears, only the files that consulted one
+     of its ``keys`` are resolved again.
+   - ``ProgramResolver`` (``reach == "program"``, Python): values flow between any of the
+     language's files, so ``resolve_all`` resolves them together; when an edit changed only
+     where things are (equal interface digests), ``relocate`` moves each changed file's last
+     resolution (``Project.previous``) instead.
+
+   These two protocols and ``Project`` are every call the core makes into a language
+   (``codemap/resolution.py``); nothing is looked up by name.
 
 An extractor never imports, runs or installs the code it reads. It is a plain, picklable object:
 ``parse`` may run in a worker process.
@@ -28,7 +39,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
@@ -38,6 +49,9 @@ __all__ = [
     "Extractor",
     "FileFacts",
     "FileGraph",
+    "PerFileResolver",
+    "Previous",
+    "ProgramResolver",
     "Project",
     "Resolver",
     "SourceFile",
@@ -109,6 +123,17 @@ class FileGraph:
     http_calls: list[HttpCallSite] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """A file's facts and resolution as the map holds them from the last run."""
+
+    facts: FileFacts
+    nodes: list[Node]  # the nodes its resolution made (outside nodes aside)
+    edges: list[Edge]
+    unresolved: int
+    web: str  # its route and client facts as stored (``routes.load_web`` reads them); "" none
+
+
 class Project(Protocol):
     """What resolution may see of the whole map, for one language."""
 
@@ -118,6 +143,10 @@ class Project(Protocol):
 
     def facts(self, path: str) -> FileFacts:
         """The facts of one of ``paths()`` (read back from the map when it was not re-parsed)."""
+        ...
+
+    def previous(self, path: str) -> Previous:
+        """What the map held for ``path`` before this run (a file that was mapped before)."""
         ...
 
     def top_name(self) -> str:
@@ -131,13 +160,42 @@ class Project(Protocol):
         ...
 
 
-class Resolver(Protocol):
+class PerFileResolver(Protocol):
+    """A language whose files consult one another's interfaces: resolved file by file."""
+
+    reach: Literal["file"]
+
     def keys(self, path: str) -> frozenset[str]:
-        """The dependency keys ``path`` provides (Python: ``py:`` + its module name). A file
-        whose keys change between runs is resolved again, as are the files that consulted them."""
+        """The dependency keys ``path`` provides (``ts:`` + its path). A file whose keys change
+        between runs is resolved again, as are the files that consulted them."""
         ...
 
-    def resolve(self, path: str) -> FileGraph: ...
+    def resolve(self, path: str) -> FileGraph:
+        """One file's nodes and edges (``depends_on``: the keys it consulted)."""
+        ...
+
+
+class ProgramResolver(Protocol):
+    """A language whose values may flow from any of its files to any other: resolved whole."""
+
+    reach: Literal["program"]
+
+    def keys(self, path: str) -> frozenset[str]:
+        """The dependency keys ``path`` provides (Python: ``py:`` + its module name)."""
+        ...
+
+    def resolve_all(self, paths: Sequence[str]) -> dict[str, FileGraph]:
+        """Every file of ``paths`` (all the language's files) resolved together."""
+        ...
+
+    def relocate(self, paths: Sequence[str]) -> dict[str, FileGraph] | None:
+        """Files whose program is unchanged, only where things are in them: each one's
+        ``Project.previous`` resolution moved to the new places. None when that cannot be
+        told apart from a real change: the caller resolves everything again."""
+        ...
+
+
+Resolver = PerFileResolver | ProgramResolver
 
 
 class Extractor(Protocol):
@@ -160,5 +218,6 @@ class Extractor(Protocol):
     def decode(self, interface: bytes, body: bytes) -> FileFacts: ...
 
     def resolver(self, project: Project) -> Resolver:
-        """A resolver over one state of the project; built once per run."""
+        """A resolver over one state of the project; built once per run (and once per forked
+        worker when a large per-file run is split)."""
         ...

@@ -15,7 +15,7 @@ import time
 import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -78,7 +78,9 @@ class PythonExtractor:
 
 
 class PythonResolver:
-    """Resolves the whole program at once (``resolve_all``)."""
+    """Resolves the whole program at once (``base.ProgramResolver``)."""
+
+    reach: Literal["program"] = "program"
 
     def __init__(self, project: Project) -> None:
         self.project = project
@@ -89,28 +91,25 @@ class PythonResolver:
         info = self.layout.modules.get(path)
         return frozenset({"py:" + info.name}) if info else frozenset()
 
-    def resolve(self, path: str) -> FileGraph:
-        return self.resolve_all([path])[path]
-
     def relocate(self, paths: Sequence[str]) -> dict[str, FileGraph] | None:
         """Files whose program did not change, only where things are in them: their last
         resolution, moved (None when that cannot be told apart: resolve again)."""
         out = {}
         for path in paths:
-            old, nodes, edges, unresolved, web = self.project.previous(path)  # type: ignore[attr-defined]
-            new = self.project.facts(path).body
+            previous = self.project.previous(path)
+            old, new = previous.facts.body, self.project.facts(path).body
             info = self.layout.modules.get(path)
-            if info is None or not isinstance(old.body, Facts) or not isinstance(new, Facts):
+            if info is None or not isinstance(old, Facts) or not isinstance(new, Facts):
                 return None
             moved = relocate(
                 path,
                 info.name,
-                old.body,
+                old,
                 new,
-                nodes,
-                edges,
-                unresolved,
-                load_web([web] if web else []),
+                previous.nodes,
+                previous.edges,
+                previous.unresolved,
+                load_web([previous.web] if previous.web else []),
             )
             if moved is None:
                 return None

@@ -15,7 +15,7 @@ evaluates names and expressions across files and follows values into parameters 
 from __future__ import annotations
 
 import zlib
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -63,6 +63,8 @@ class TypeScriptExtractor:
 
 class TypeScriptResolver:
     """Resolves one file at a time over one state of the project (built once per run)."""
+
+    reach: Literal["file"] = "file"
 
     def __init__(self, project: Project) -> None:
         self.layout = Layout(project)
