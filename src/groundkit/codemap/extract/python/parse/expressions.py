@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
-from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
+from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
 from groundkit.codemap.extract.python.parse.syntax import annotation_ref, storable
 from groundkit.codemap.extract.python.parse.walker import Walker
 
@@ -426,13 +426,19 @@ def _lambda(walker: Walker, node: ast.Lambda, holder: str) -> int:
 def lambda_params(args: ast.arguments) -> list[facts.Param]:
     positional = [*args.posonlyargs, *args.args]
     out = [
-        facts.Param(a.arg, 0 if i < len(args.posonlyargs) else 1) for i, a in enumerate(positional)
+        facts.Param(
+            a.arg,
+            ParamKind.POSITIONAL_ONLY
+            if i < len(args.posonlyargs)
+            else ParamKind.POSITIONAL_OR_KEYWORD,
+        )
+        for i, a in enumerate(positional)
     ]
     if args.vararg is not None:
-        out.append(facts.Param(args.vararg.arg, 3))
-    out += [facts.Param(a.arg, 2) for a in args.kwonlyargs]
+        out.append(facts.Param(args.vararg.arg, ParamKind.VAR_POSITIONAL))
+    out += [facts.Param(a.arg, ParamKind.KEYWORD_ONLY) for a in args.kwonlyargs]
     if args.kwarg is not None:
-        out.append(facts.Param(args.kwarg.arg, 4))
+        out.append(facts.Param(args.kwarg.arg, ParamKind.VAR_KEYWORD))
     return out
 
 

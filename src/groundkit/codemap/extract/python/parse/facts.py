@@ -46,6 +46,7 @@ __all__ = [
     "Op",
     "Param",
     "ParamIn",
+    "ParamKind",
     "Phi",
     "Raise",
     "Ret",
@@ -76,6 +77,16 @@ class Kind(IntEnum):
     COMP = 5
 
 
+class ParamKind(IntEnum):
+    """How a parameter takes its argument (stored as its number)."""
+
+    POSITIONAL_ONLY = 0
+    POSITIONAL_OR_KEYWORD = 1
+    KEYWORD_ONLY = 2
+    VAR_POSITIONAL = 3  # *args
+    VAR_KEYWORD = 4  # **kwargs
+
+
 class SiteKind(IntEnum):
     CALL = 0  # f(...)
     DECORATOR = 1  # @d applied: the scope holding the definition calls d
@@ -96,7 +107,7 @@ CLASSMETHOD = 8  # @classmethod (or __new__, __init_subclass__, __class_getitem_
 
 class Param(msgspec.Struct, array_like=True, frozen=True):
     name: str
-    kind: int  # 0 positional-only, 1 positional or keyword, 2 keyword-only, 3 *args, 4 **kwargs
+    kind: ParamKind
     default: int = -1  # the variable holding the default (evaluated where the def stands)
     annotation: int = -1  # the variable holding the class its annotation names
 

@@ -15,7 +15,7 @@ from groundkit.codemap.extract.python.parse.expressions import (
     evaluate,
     subscript_key,
 )
-from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
+from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
 from groundkit.codemap.extract.python.parse.frames import bound_names
 from groundkit.codemap.extract.python.parse.syntax import ref_of, strings
 from groundkit.codemap.extract.python.parse.walker import Env, Walker
@@ -227,15 +227,21 @@ def _params(walker: Walker, args: ast.arguments) -> list[facts.Param]:
     first_default = len(positional) - len(args.defaults)
     for i, arg in enumerate(positional):
         default = evaluate(walker, args.defaults[i - first_default]) if i >= first_default else -1
-        kind = 0 if i < len(args.posonlyargs) else 1
+        kind = (
+            ParamKind.POSITIONAL_ONLY
+            if i < len(args.posonlyargs)
+            else ParamKind.POSITIONAL_OR_KEYWORD
+        )
         out.append(facts.Param(arg.arg, kind, default, _param_annotation(walker, arg)))
     if args.vararg is not None:
-        out.append(facts.Param(args.vararg.arg, 3))
+        out.append(facts.Param(args.vararg.arg, ParamKind.VAR_POSITIONAL))
     for arg, default_node in zip(args.kwonlyargs, args.kw_defaults, strict=True):
         default = evaluate(walker, default_node) if default_node is not None else -1
-        out.append(facts.Param(arg.arg, 2, default, _param_annotation(walker, arg)))
+        out.append(
+            facts.Param(arg.arg, ParamKind.KEYWORD_ONLY, default, _param_annotation(walker, arg))
+        )
     if args.kwarg is not None:
-        out.append(facts.Param(args.kwarg.arg, 4))
+        out.append(facts.Param(args.kwarg.arg, ParamKind.VAR_KEYWORD))
     return out
 
 

@@ -14,8 +14,9 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins, provenance
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
-from groundkit.codemap.extract.python.values.state import Flow, FuncKey
+from groundkit.codemap.extract.python.values.state import Flow
 from groundkit.codemap.extract.python.web import web_facts
 from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind, Provenance
@@ -52,7 +53,7 @@ _OWN = frozenset(
 _COUNTED = (SiteKind.CALL, SiteKind.DECORATOR)
 
 
-def node_key(program: Program, func: FuncKey) -> NodeKey:
+def node_key(program: Program, func: FuncKey | ClassKey) -> NodeKey:
     info = program.files[func[0]]
     scope = info.facts.scopes[func[1]]
     return NodeKey(_NODE_KINDS[Kind(scope.kind)], f"{info.module}.{scope.qual}", info.path)
@@ -161,7 +162,7 @@ class PythonFile(FileResolver):
                 continue
             source = self.scope_keys[index]
             assert source is not None
-            for base in self.program.classes[(self.info.index, index)].bases:
+            for base in self.program.classes[ClassKey((self.info.index, index))].bases:
                 target = node_key(self.program, base)
                 where = self.location(scope.at)
                 self.edge(
@@ -177,7 +178,7 @@ class PythonFile(FileResolver):
             elif isinstance(op, facts.Raise):
                 self.operands[op.site] = info.base + op.src
         for index, site in enumerate(info.facts.sites):
-            found = self.flow.found.get((info.index, index))
+            found = self.flow.found.get(SiteKey((info.index, index)))
             targets = found.targets if found is not None else {}
             partial = False
             counted = site.kind in _COUNTED or site.name == "raise"
@@ -209,7 +210,13 @@ class PythonFile(FileResolver):
         return any(keys[v][0] in _OWN for v in held)
 
     def _edge(
-        self, index: int, site: facts.Site, target: FuncKey, how: str, operand: int, partial: bool
+        self,
+        index: int,
+        site: facts.Site,
+        target: FuncKey | ClassKey,
+        how: How,
+        operand: int,
+        partial: bool,
     ) -> None:
         info = self.info
         local = operand - info.base
@@ -217,9 +224,9 @@ class PythonFile(FileResolver):
             local = -1
         origin = self.origins.of(local) if local >= 0 else None
         target_scope = self.program.scope(target)
-        owner: tuple[int, int] | None = None
+        owner: ClassKey | None = None
         if target_scope.kind == Kind.METHOD:
-            owner = (target[0], target_scope.parent)
+            owner = ClassKey((target[0], target_scope.parent))
         if origin is None:
             found = Provenance.CALL_LOCAL if how in ("call", "property") else provenance_of(how)
         else:
@@ -242,7 +249,7 @@ class PythonFile(FileResolver):
 
     def _provenance(
         self,
-        how: str,
+        how: How,
         origin: Origin,
         owner: tuple[int, int] | None,
         callee: int,
@@ -274,7 +281,7 @@ _THROUGH_OBJECTS = frozenset(
 )
 
 
-def provenance_of(how: str) -> Provenance:
+def provenance_of(how: How) -> Provenance:
     return {
         "constructor": Provenance.CALL_CONSTRUCTOR,
         "decorator": Provenance.CALL_DECORATOR,

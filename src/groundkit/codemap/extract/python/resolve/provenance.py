@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
+from groundkit.codemap.extract.python.values.keys import ClassKey, How
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.model import Provenance
 
@@ -127,7 +128,7 @@ class Origins:
 
 
 def provenance(
-    how: str,
+    how: How,
     origin: Origin,
     file: int,
     target_class: tuple[int, int] | None,
@@ -142,7 +143,7 @@ def provenance(
     kind = origin.how
     if kind == "self":
         if target_class is not None and origin.method_class >= 0:
-            own = (file, origin.method_class)
+            own = ClassKey((file, origin.method_class))
             if target_class != own and target_class in program.mro(own)[1:]:
                 return Provenance.CALL_INHERITED
         return Provenance.CALL_SELF

@@ -11,12 +11,16 @@ that code may call it with anything, so its parameters hold ``UNKNOWN``.
 from __future__ import annotations
 
 from groundkit.codemap.extract.python.parse import facts
+from groundkit.codemap.extract.python.parse.facts import ParamKind
 from groundkit.codemap.extract.python.values import library, objects
-from groundkit.codemap.extract.python.values.program import ClassKey
-from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, How, Rules, SiteKey
+from groundkit.codemap.extract.python.values.containers import Containers
+from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.lookups import Lookups
+from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["Calls"]
 
+_BY_NAME = (ParamKind.POSITIONAL_OR_KEYWORD, ParamKind.KEYWORD_ONLY)
 _CALLABLE = frozenset(
     {
         objects.FUNC,
@@ -37,9 +41,14 @@ WEB_NAMES = frozenset(
 
 
 class Calls:
-    def __init__(self, flow: Flow, rules: Rules) -> None:
+    """Calling values, and the rules that call: it holds the container and attribute rules,
+    which call back into it."""
+
+    def __init__(self, flow: Flow) -> None:
         self.flow = flow
-        self.rules = rules
+        self.containers = Containers(flow, self)
+        self.lookups = Lookups(flow, self)
+        self._escaped_vars: set[int] = set()
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
         ] = {}
@@ -84,22 +93,22 @@ class Calls:
         key = flow.values.keys[value]
         kind = key[0]
         if kind == objects.FUNC:
-            self.bind(site, (key[1], key[2]), None, args, keywords, dst, how, operand)
+            self.bind(site, FuncKey((key[1], key[2])), None, args, keywords, dst, how, operand)
         elif kind in (objects.METH, objects.CLSMETH):
-            func = flow.values.keys[key[1]]
-            self.bind(site, (func[1], func[2]), key[2], args, keywords, dst, how, operand)
+            func = flow.values.function(value)
+            self.bind(site, func, key[2], args, keywords, dst, how, operand)
         elif kind == objects.STATIC:
-            func = flow.values.keys[key[1]]
-            self.bind(site, (func[1], func[2]), None, args, keywords, dst, how, operand)
+            func = flow.values.function(value)
+            self.bind(site, func, None, args, keywords, dst, how, operand)
         elif kind == objects.CLASS:
-            self.construct(site, (key[1], key[2]), args, keywords, dst, operand)
+            self.construct(site, ClassKey((key[1], key[2])), args, keywords, dst, operand)
         elif kind == objects.CCONE:
-            for cls in flow.program.cone((key[1], key[2])):
+            for cls in flow.program.cone(ClassKey((key[1], key[2]))):
                 self.construct(site, cls, args, keywords, dst, operand)
         elif kind in (objects.INST, objects.CONE):
-            self.rules.protocol(site, value, "__call__", args, dst, operand)
+            self.protocol(site, value, "__call__", args, dst, operand)
         elif kind == objects.PARTIAL:
-            partial_args, partial_keywords = self.site_args((key[2], key[3]))
+            partial_args, partial_keywords = self.site_args(SiteKey((key[2], key[3])))
             self.call(
                 site,
                 key[1],
@@ -121,7 +130,7 @@ class Calls:
         elif kind == objects.BUILTIN:
             self._builtin(site, key[1], args, keywords, dst, how, operand)
         elif kind == objects.CMETH:
-            self.rules.container_method(site, key[1], key[2], args, keywords, dst, operand)
+            self.containers.method(site, key[1], key[2], args, keywords, dst, operand)
         elif kind == objects.UNKNOWN:
             engine.add(dst, [objects.UNKNOWN_ID])
         elif kind in (objects.LIT, objects.STR):
@@ -244,10 +253,10 @@ class Calls:
         found = self._signatures.get(func)
         if found is None:
             found = self._signatures[func] = (
-                [i for i, p in enumerate(params) if p.kind < 2],
-                next((i for i, p in enumerate(params) if p.kind == 3), None),
-                next((i for i, p in enumerate(params) if p.kind == 4), None),
-                {p.name: i for i, p in enumerate(params) if p.kind in (1, 2)},
+                [i for i, p in enumerate(params) if p.kind <= ParamKind.POSITIONAL_OR_KEYWORD],
+                next((i for i, p in enumerate(params) if p.kind == ParamKind.VAR_POSITIONAL), None),
+                next((i for i, p in enumerate(params) if p.kind == ParamKind.VAR_KEYWORD), None),
+                {p.name: i for i, p in enumerate(params) if p.kind in _BY_NAME},
             )
         return found
 
@@ -257,7 +266,7 @@ class Calls:
         targets = [flow.param(func, i) for i in remaining]
         if vararg is not None:
             targets.append(flow.loose(flow.value(objects.ARGS, *func)))
-        elements = self.rules.elements(var)
+        elements = self.containers.elements(var)
         for target in targets:
             flow.engine.flow(elements, target)
 
@@ -318,14 +327,81 @@ class Calls:
                 for value in new:
                     key = flow.values.keys[value]
                     if key[0] in (objects.FUNC, objects.STATIC):
-                        func = key if key[0] == objects.FUNC else flow.values.keys[key[1]]
-                        self.bind(
-                            site, (func[1], func[2]), r, args, keywords, t, "constructor", operand
-                        )
+                        func = flow.values.function(value)
+                        self.bind(site, func, r, args, keywords, t, "constructor", operand)
 
             flow.engine.on(cell, run)
         if not found:
             flow.record(site, cls, "constructor", operand)
+
+    # -- dunders and escapes ----------------------------------------------------------------------
+    def protocol(
+        self, site: SiteKey, value: int, method: str, args: Args, dst: int, operand: int
+    ) -> bool:
+        """Run the dunder ``method`` of an instance's class (each class it may be of)."""
+        flow = self.flow
+        program = flow.program
+        found = False
+        for cls in flow.classes_of(value):
+            owner = program.owner(cls, method)
+            if owner is None:
+                continue
+            found = True
+            cell = flow.class_attr(owner, method)
+            once = ("protocol", site, cell, value, dst)
+            if once in flow.once:
+                continue
+            flow.once.add(once)
+
+            def run(new: set[int], receiver: int = value) -> None:
+                for item in new:
+                    key = flow.values.keys[item]
+                    if key[0] == objects.FUNC:
+                        func = FuncKey((key[1], key[2]))
+                        self.bind(site, func, receiver, args, [], dst, "protocol", operand)
+
+            flow.engine.on(cell, run)
+        return found
+
+    def escape(self, var: int) -> None:
+        """Whatever ``var`` holds is handed to code outside the repository."""
+        if var in self._escaped_vars:
+            return
+        self._escaped_vars.add(var)
+        flow = self.flow
+
+        def run(new: set[int]) -> None:
+            for value in new:
+                key = flow.values.keys[value]
+                kind = key[0]
+                if kind == objects.FUNC:
+                    self._escaped(FuncKey((key[1], key[2])), skip_receiver=False)
+                elif kind in (objects.METH, objects.CLSMETH, objects.STATIC):
+                    inner = flow.values.function(value)
+                    self._escaped(inner, skip_receiver=kind != objects.STATIC)
+                elif kind in (objects.CONT, objects.SYN):
+                    self.escape(flow.every(value))
+
+        flow.engine.on(var, run)
+
+    def _escaped(self, func: FuncKey, *, skip_receiver: bool) -> None:
+        flow = self.flow
+        if func in flow.escaped:
+            return
+        flow.escaped.add(func)
+        scope = flow.scope(func)
+        skip = 1 if (skip_receiver or flow.is_method(func)) else 0
+        for index, param in enumerate(scope.params):
+            if index < skip and param.kind <= ParamKind.POSITIONAL_OR_KEYWORD:
+                continue
+            if param.kind == ParamKind.VAR_POSITIONAL:
+                flow.engine.add(flow.loose(flow.value(objects.ARGS, *func)), [objects.UNKNOWN_ID])
+            elif param.kind == ParamKind.VAR_KEYWORD:
+                flow.engine.add(flow.loose(flow.value(objects.KWARGS, *func)), [objects.UNKNOWN_ID])
+            else:
+                flow.engine.add(flow.param(func, index), [objects.UNKNOWN_ID])
+            if param.default >= 0:
+                flow.engine.flow(flow.var(func[0], param.default), flow.param(func, index))
 
     # -- values of the repository's own objects --------------------------------------------------
     def _accessor(self, prop: int, args: Args, dst: int) -> None:
@@ -370,7 +446,7 @@ class Calls:
         if chosen is not None:  # random.choice(xs): one element, decided at run time
             found = self.arg(args, keywords, chosen, None)
             if found is not None:
-                engine.flow(self.rules.elements(found), dst)
+                engine.flow(self.containers.elements(found), dst)
                 flow.computed_reads.add(dst)
             return
         through = library.PASS_THROUGH.get(name)
@@ -427,13 +503,13 @@ class Calls:
         applies it may call it with anything."""
         if args and isinstance(args[0], int):
             self.flow.engine.flow(args[0], dst)
-            self.rules.escape(args[0])
+            self.escape(args[0])
 
     def _escape_args(self, args: Args, keywords: list[tuple[str, int]]) -> None:
         for arg in args:
-            self.rules.escape(arg if isinstance(arg, int) else arg[1])
+            self.escape(arg if isinstance(arg, int) else arg[1])
         for _, var in keywords:
-            self.rules.escape(var)
+            self.escape(var)
 
     def _partial(self, site: SiteKey, args: Args, dst: int) -> None:
         flow = self.flow
@@ -482,11 +558,11 @@ class Calls:
         if spec.call_with == "rest":
             call_args = list(after)
         elif spec.call_with == "elements":
-            call_args = [self.rules.elements(a if isinstance(a, int) else a[1]) for a in after]
+            call_args = [self.containers.elements(a if isinstance(a, int) else a[1]) for a in after]
         elif spec.call_with == "key":
             first = args[0] if args else None
             if isinstance(first, int):
-                call_args = [self.rules.elements(first)]
+                call_args = [self.containers.elements(first)]
         elif spec.call_with == "args":
             given = self.arg(args, keywords, None, "args")
             if given is not None:
@@ -497,7 +573,7 @@ class Calls:
             call_args = [unknown]
         elif spec.call_with == "pair":
             iterable = next((a for a in after if isinstance(a, int)), None)
-            element = self.rules.elements(iterable) if iterable is not None else flow.lit
+            element = self.containers.elements(iterable) if iterable is not None else flow.lit
             accumulator = flow.temp()
             engine.flow(result, accumulator)
             call_args = [accumulator, element]
@@ -529,12 +605,12 @@ class Calls:
             else:
                 source = next((a for a in args if isinstance(a, int) and a != func), None)
                 if source is not None:
-                    engine.flow(self.rules.elements(source), flow.loose(made))
+                    engine.flow(self.containers.elements(source), flow.loose(made))
             engine.add(dst, [made])
         elif spec.returns == "element":
             source = args[0] if args and isinstance(args[0], int) else None
             if source is not None:
-                engine.flow(self.rules.elements(source), dst)
+                engine.flow(self.containers.elements(source), dst)
         else:
             engine.add(dst, [flow.value(objects.EXTINST, "?", None)])
 
@@ -567,20 +643,20 @@ class Calls:
         elif name in library.BUILTIN_CALLBACKS:
             self.callback(site, library.BUILTIN_CALLBACKS[name], args, keywords, dst)
         elif name in ("getattr", "setattr") and len(args) >= 2:
-            self.rules.dynamic_attribute(site, name, args, dst, operand)
+            self.lookups.dynamic(site, name, args, dst, operand)
         elif name == "type" and len(args) == 1 and first is not None:
             engine.on(first, lambda new: engine.add(dst, self._types(new)))
         elif name == "next" and first is not None:
-            engine.flow(self.rules.elements(first), dst)
+            engine.flow(self.containers.elements(first), dst)
             if len(args) > 1 and isinstance(args[1], int):
                 engine.flow(args[1], dst)
         elif name == "iter" and first is not None and len(args) == 1:
             engine.flow(first, dst)
-            self.rules.elements(first)
+            self.containers.elements(first)
         elif name in ("list", "tuple", "set", "frozenset", "dict"):
             made = flow.value(objects.SYN, name, site)
             if first is not None:
-                engine.flow(self.rules.elements(first), flow.loose(made))
+                engine.flow(self.containers.elements(first), flow.loose(made))
             for key, var in keywords:
                 if key:
                     engine.flow(var, flow.slot(made, key))
@@ -592,7 +668,7 @@ class Calls:
             engine.on(
                 first,
                 lambda new: [
-                    self.rules.protocol(site, v, method, [], flow.temp(), first)
+                    self.protocol(site, v, method, [], flow.temp(), first)
                     for v in new
                     if flow.values.keys[v][0] in (objects.INST, objects.CONE)
                 ],
@@ -631,7 +707,7 @@ class Calls:
         else:
             offset = 0
         for i, source in enumerate(sources):
-            flow.engine.flow(self.rules.elements(source), flow.slot(pair, i + offset))
+            flow.engine.flow(self.containers.elements(source), flow.slot(pair, i + offset))
         made = flow.value(objects.SYN, name, site)
         flow.engine.add(flow.loose(made), [pair])
         flow.engine.add(dst, [made])

@@ -8,9 +8,15 @@ a class of the repository runs ``__iter__``, then ``__next__`` on what that retu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.engine import each
-from groundkit.codemap.extract.python.values.state import Args, Flow, Rules, SiteKey
+from groundkit.codemap.extract.python.values.keys import NOWHERE, Args, FuncKey, SiteKey
+from groundkit.codemap.extract.python.values.state import Flow
+
+if TYPE_CHECKING:
+    from groundkit.codemap.extract.python.values.calls import Calls
 
 __all__ = ["Containers"]
 
@@ -18,9 +24,9 @@ _INSTANCES = (objects.INST, objects.CONE)
 
 
 class Containers:
-    def __init__(self, flow: Flow, rules: Rules) -> None:
+    def __init__(self, flow: Flow, calls: Calls) -> None:
         self.flow = flow
-        self.rules = rules
+        self.calls = calls  # the rules that call (they hold this one)
         self._elements: dict[int, int] = {}
         self._gathered: dict[int, int] = {}  # a variable -> its containers gathered in one
 
@@ -51,18 +57,16 @@ class Containers:
         elif kind == objects.VIEW:
             self._view(key[1], key[2], dst)
         elif kind == objects.GEN:
-            engine.flow(flow.yields((key[1], key[2])), dst)
+            engine.flow(flow.yields(FuncKey((key[1], key[2]))), dst)
         elif kind in _INSTANCES:
-            if site is None:
-                site = (-1, -1)
-            is_async = site[0] >= 0 and flow.site(site).name == "__aiter__"
+            at = NOWHERE if site is None else site
+            is_async = at[0] >= 0 and flow.site(at).name == "__aiter__"
             iterator = flow.temp()
-            at = site
-            if self.rules.protocol(
-                site, value, "__aiter__" if is_async else "__iter__", [], iterator, operand
+            if self.calls.protocol(
+                at, value, "__aiter__" if is_async else "__iter__", [], iterator, operand
             ):
                 engine.on(iterator, each(lambda v: self._next(v, dst, at, iterator, is_async)))
-            elif not self.rules.protocol(site, value, "__getitem__", [flow.lit], dst, operand):
+            elif not self.calls.protocol(at, value, "__getitem__", [flow.lit], dst, operand):
                 engine.add(dst, [objects.UNKNOWN_ID])  # (a class indexable from 0 iterates too)
         elif kind in (objects.UNKNOWN, objects.EXT, objects.EXTINST, objects.BOUND):
             engine.add(dst, [objects.UNKNOWN_ID])
@@ -72,7 +76,7 @@ class Containers:
     def _next(self, value: int, dst: int, site: SiteKey, operand: int, is_async: bool) -> None:
         if self.flow.values.keys[value][0] in _INSTANCES:
             method = "__anext__" if is_async else "__next__"
-            self.rules.protocol(site, value, method, [], dst, operand)
+            self.calls.protocol(site, value, method, [], dst, operand)
         else:
             self.iterate(value, dst, site, operand)
 
@@ -116,7 +120,7 @@ class Containers:
                 engine.flow(self._read(value, key), dst)
         elif kind in _INSTANCES:
             if site is not None:
-                self.rules.protocol(site, value, protocol, [flow.lit], dst, operand)
+                self.calls.protocol(site, value, protocol, [flow.lit], dst, operand)
         elif kind in (objects.CLASS, objects.CCONE, objects.EXT):
             engine.add(dst, [value])  # Cls[int], typing.Optional[X]: still that
         elif kind in (objects.EXTINST, objects.BOUND):
@@ -138,11 +142,11 @@ class Containers:
             flow.engine.flow(src, target)
         elif kind in _INSTANCES:
             if site is not None:
-                self.rules.protocol(
+                self.calls.protocol(
                     site, value, "__setitem__", [flow.lit, src], flow.temp(), operand
                 )
         elif kind in (objects.EXT, objects.EXTINST, objects.BOUND, objects.UNKNOWN):
-            self.rules.escape(src)
+            self.calls.escape(src)
 
     def _read(self, container: int, key: str | int) -> int:
         """A literal key's slot, or what was stored under keys not known: one of them."""
@@ -249,7 +253,7 @@ class Containers:
                 engine.on(
                     sorter,
                     each(
-                        lambda v: self.rules.call(
+                        lambda v: self.calls.call(
                             site, v, [element], [], flow.temp(), "callback", sorter
                         )
                     ),

@@ -12,29 +12,39 @@ the way (getters, ``__get__``, ``__getattr__``) are recorded at each site that r
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.engine import each
-from groundkit.codemap.extract.python.values.program import ClassKey
-from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, Rules, SiteKey
+from groundkit.codemap.extract.python.values.keys import (
+    NOWHERE,
+    Args,
+    ClassKey,
+    FuncKey,
+    How,
+    SiteKey,
+)
+from groundkit.codemap.extract.python.values.state import Flow
+
+if TYPE_CHECKING:
+    from groundkit.codemap.extract.python.values.calls import Calls
 
 __all__ = ["CONTAINER_METHODS", "Lookups"]
 
 CONTAINER_METHODS = frozenset(
     "append extend insert add update setdefault get pop values items keys copy sort".split()
 )
-_NOWHERE: SiteKey = (-1, -1)
 _CLASSY = frozenset({objects.INST, objects.CONE, objects.CLASS, objects.CCONE, objects.SUPER})
 
 
 class Lookups:
-    def __init__(self, flow: Flow, rules: Rules) -> None:
+    def __init__(self, flow: Flow, calls: Calls) -> None:
         self.flow = flow
-        self.rules = rules
+        self.calls = calls  # the rules that call (they hold this one)
         self.outside = flow.values.id((objects.EXT, "?"))
         self._results: dict[tuple[int, str], int] = {}
         # Functions a lookup runs (getter, __get__, __getattr__), and the sites reading it.
-        self._runs: dict[tuple[int, str], dict[FuncKey, str]] = {}
+        self._runs: dict[tuple[int, str], dict[FuncKey, How]] = {}
         self._sites: dict[tuple[int, str], list[tuple[SiteKey, int]]] = {}
 
     def attribute(
@@ -77,7 +87,7 @@ class Lookups:
         for func, how in self._runs.get(key, {}).items():
             self.flow.record(site, func, how, operand)
 
-    def _runs_here(self, value: int, attr: str, func: FuncKey, how: str) -> None:
+    def _runs_here(self, value: int, attr: str, func: FuncKey, how: How) -> None:
         key = (value, attr)
         runs = self._runs.setdefault(key, {})
         if func in runs:
@@ -168,9 +178,8 @@ class Lookups:
                 out.append(flow.value(objects.CLSMETH, keys[item][1], self._class_of(receiver)))
             elif kind == objects.PROP:
                 if instance:
-                    getter = keys[keys[item][1]]
-                    func = (getter[1], getter[2])
-                    self.rules.bind(_NOWHERE, func, receiver, [], [], dst, "property", -1)
+                    func = flow.values.function(keys[item][1])
+                    self.calls.bind(NOWHERE, func, receiver, [], [], dst, "property", -1)
                     self._runs_here(value, attr, func, "property")
                 else:
                     out.append(objects.LIT_ID)
@@ -194,7 +203,7 @@ class Lookups:
         for cls in flow.classes_of(value):
             owner = flow.program.owner(cls, method)
             if owner is not None:
-                self.rules.protocol(_NOWHERE, value, method, args, dst, -1)
+                self.calls.protocol(NOWHERE, value, method, args, dst, -1)
                 found.extend(flow.program.functions_named(owner, method))
                 break
         return found
@@ -231,7 +240,7 @@ class Lookups:
         key = flow.values.keys[value]
         kind = key[0]
         if kind in (objects.INST, objects.CONE, objects.CLASS, objects.CCONE):
-            cls = (key[1], key[2])
+            cls = ClassKey((key[1], key[2]))
             if attr is None:
                 flow.patched_any.add(cls)
             elif kind in (objects.INST, objects.CONE):
@@ -243,7 +252,7 @@ class Lookups:
         elif kind == objects.MOD and attr is not None:
             flow.engine.flow(src, flow.glob(key[1], attr))
         elif kind in (objects.EXT, objects.EXTINST, objects.BOUND, objects.UNKNOWN):
-            self.rules.escape(src)
+            self.calls.escape(src)
 
     def setter(self, value: int, attr: str, site: SiteKey, operand: int) -> None:
         """``obj.attr = v`` runs a property's setter when the class has one."""
@@ -263,10 +272,9 @@ class Lookups:
         for value in new:
             key = keys[value]
             if key[0] == objects.PROP and key[2] >= 0:
-                setter = keys[key[2]]
-                self.rules.bind(
+                self.calls.bind(
                     site,
-                    (setter[1], setter[2]),
+                    self.flow.values.function(key[2]),
                     receiver,
                     [],
                     [],

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, SiteKey
+
 __all__ = ["Values"]
 
 # Kinds (the first item of a value's key)
@@ -76,8 +78,40 @@ class Values:
                 self.listener(found)
         return found
 
+    # Named reads of a value's key (hot loops index ``keys`` directly).
     def kind(self, value: int) -> int:
         return int(self.keys[value][0])
+
+    def function(self, value: int) -> FuncKey:
+        """The function a FUNC value is, or the one a METH, CLSMETH, STATIC or CLASSMETHOD
+        value wraps."""
+        key = self.keys[value]
+        if key[0] != FUNC:
+            key = self.keys[key[1]]
+        return FuncKey((key[1], key[2]))
+
+    def class_of(self, value: int) -> ClassKey:
+        """The class of a CLASS, INST, CONE or CCONE value (for a cone: its top)."""
+        key = self.keys[value]
+        return ClassKey((key[1], key[2]))
+
+    def receiver(self, value: int) -> int:
+        """What a METH or CLSMETH value is bound to (an instance or a class value), or the
+        receiver of a SUPER value."""
+        return int(self.keys[value][2])
+
+    def name(self, value: int) -> str:
+        """The dotted name of an EXT, EXTINST or BUILTIN value, the text of a STR value."""
+        return str(self.keys[value][1])
+
+    def made_at(self, value: int) -> SiteKey | None:
+        """The call site that made an EXTINST value, when it is kept (routers, clients)."""
+        site = self.keys[value][2]
+        return None if site is None else SiteKey(site)
+
+    def module(self, value: int) -> int:
+        """The file of a MOD value."""
+        return int(self.keys[value][1])
 
 
 LIT_ID = 0

@@ -16,11 +16,11 @@ from typing import Any
 from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Call, Facts, Kind, Op
+from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
 
-__all__ = ["BUILTINS", "ClassKey", "FileInfo", "Program"]
+__all__ = ["BUILTINS", "FileInfo", "Program"]
 
 BUILTINS = frozenset(dir(builtins))
-ClassKey = tuple[int, int]  # (file, scope)
 Static = tuple[Any, ...]  # ("class", key) | ("mod", file) | ("ext", name) | ("builtin", name)
 _DEPTH = 40
 
@@ -303,7 +303,7 @@ class Program:
         for info in self.files:
             for index, scope in enumerate(info.facts.scopes):
                 if scope.kind == Kind.CLASS:
-                    self.classes[(info.index, index)] = ClassInfo([], False)
+                    self.classes[ClassKey((info.index, index))] = ClassInfo([], False)
         for key, cls in self.classes.items():
             scope = self.files[key[0]].facts.scopes[key[1]]
             for var in scope.bases:
@@ -338,7 +338,7 @@ class Program:
         self._owners[key] = found
         return found
 
-    def functions_named(self, cls: ClassKey, name: str) -> list[tuple[int, int]]:
+    def functions_named(self, cls: ClassKey, name: str) -> list[FuncKey]:
         """The functions a class body defines under ``name`` (a property's getter and
         setter are two)."""
         methods = self._methods.get(cls)
@@ -347,7 +347,7 @@ class Program:
             for index, scope in enumerate(self.files[cls[0]].facts.scopes):
                 if scope.parent == cls[1] and scope.kind == Kind.METHOD:
                     methods.setdefault(scope.qual.rsplit(".", 1)[-1], []).append(index)
-        return [(cls[0], index) for index in methods.get(name, ())]
+        return [FuncKey((cls[0], index)) for index in methods.get(name, ())]
 
     def cone(self, key: ClassKey) -> list[ClassKey]:
         """The class and every subclass of it in the repository."""

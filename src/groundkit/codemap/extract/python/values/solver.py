@@ -10,14 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
-from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
+from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.calls import Calls
-from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.engine import each
-from groundkit.codemap.extract.python.values.lookups import Lookups
+from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import Program
-from groundkit.codemap.extract.python.values.state import Args, Flow, FuncKey, SiteKey
+from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["Solver", "solve"]
 
@@ -41,20 +40,14 @@ def solve(program: Program) -> Flow:
 
 
 class Solver:
-    """Installs the constraints and implements the rules' protocol (``state.Rules``)."""
+    """Installs each file's operations as constraints on the rules (``calls.Calls`` and the
+    ``containers`` and ``lookups`` it holds), through one dispatch table by operation type."""
 
     def __init__(self, program: Program) -> None:
         self.flow = Flow(program)
-        self.lookups = Lookups(self.flow, self)
-        self.calls = Calls(self.flow, self)
-        self.containers = Containers(self.flow, self)
-        # The rules' protocol (``state.Rules``), where another rule set implements it.
-        self.bind = self.calls.bind
-        self.call = self.calls.call
-        self.elements = self.containers.elements
-        self.container_method = self.containers.method
-        self.dynamic_attribute = self.lookups.dynamic
-        self._escaped_vars: set[int] = set()
+        self.calls = Calls(self.flow)
+        self.containers = self.calls.containers
+        self.lookups = self.calls.lookups
         self._handlers: dict[type[Any], Callable[[int, Any], None]] = {
             facts.Def: self._def,
             facts.Const: self._const,
@@ -116,11 +109,11 @@ class Solver:
         for index, scope in enumerate(scopes):
             if scope.kind not in (Kind.FUNCTION, Kind.METHOD, Kind.LAMBDA):
                 continue
-            func = (file, index)
+            func = FuncKey((file, index))
             for i, param in enumerate(scope.params):
-                if param.kind == 3:
+                if param.kind == ParamKind.VAR_POSITIONAL:
                     engine.add(flow.param(func, i), [flow.value(objects.ARGS, *func)])
-                elif param.kind == 4:
+                elif param.kind == ParamKind.VAR_KEYWORD:
                     engine.add(flow.param(func, i), [flow.value(objects.KWARGS, *func)])
                 if param.annotation >= 0:
                     self._declared(flow.var(file, param.annotation), flow.param(func, i))
@@ -214,20 +207,20 @@ class Solver:
 
     def _attr(self, file: int, op: facts.Attr) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
-        site = (file, op.site) if op.site >= 0 else None
+        site = SiteKey((file, op.site)) if op.site >= 0 else None
         self.flow.depends.append((obj, dst))
         attribute = self.lookups.attribute
         self.flow.engine.on(obj, each(lambda v: attribute(v, op.attr, dst, site, obj)))
 
     def _setattr(self, file: int, op: facts.SetAttr) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
-        site = (file, op.site) if op.site >= 0 else None
+        site = SiteKey((file, op.site)) if op.site >= 0 else None
         store = self.lookups.store
         self.flow.engine.on(obj, each(lambda v: store(v, op.attr, src, site, obj)))
 
     def _sub(self, file: int, op: facts.Sub) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
-        site = (file, op.site) if op.site >= 0 else None
+        site = SiteKey((file, op.site)) if op.site >= 0 else None
         self.flow.depends.append((obj, dst))
         subscript = self.containers.subscript
         bounds = op.bounds if op.slice else None
@@ -238,7 +231,7 @@ class Solver:
 
     def _setsub(self, file: int, op: facts.SetSub) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
-        site = (file, op.site) if op.site >= 0 else None
+        site = SiteKey((file, op.site)) if op.site >= 0 else None
         store = self.containers.store
         self.flow.engine.on(obj, each(lambda v: store(v, op.key, src, site, obj)))
 
@@ -249,16 +242,16 @@ class Solver:
     def _call(self, file: int, op: facts.Call) -> None:
         flow = self.flow
         func, dst = self._v(file, op.func), self._v(file, op.dst)
-        site = (file, op.site)
+        site = SiteKey((file, op.site))
         flow.depends.append((func, dst))
         args, keywords = self.calls.site_args(site)
-        how = "decorator" if flow.site(site).kind == SiteKind.DECORATOR else "call"
+        how: How = "decorator" if flow.site(site).kind == SiteKind.DECORATOR else "call"
         call = self.calls.call
         flow.engine.on(func, each(lambda v: call(site, v, args, keywords, dst, how, func)))
 
     def _ret(self, file: int, op: facts.Ret) -> None:
         flow = self.flow
-        func = (file, op.scope)
+        func = FuncKey((file, op.scope))
         given = flow.program.files[file].op_of(op.src)
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
@@ -267,23 +260,23 @@ class Solver:
         flow.engine.flow(self._v(file, op.src), flow.ret(func))
 
     def _yield(self, file: int, op: facts.Yield) -> None:
-        target = self.flow.yields((file, op.scope))
+        target = self.flow.yields(FuncKey((file, op.scope)))
         src = self._v(file, op.src)
         if op.each:
-            self.flow.engine.flow(self.elements(src), target)
+            self.flow.engine.flow(self.containers.elements(src), target)
         else:
             self.flow.engine.flow(src, target)
 
     def _iter(self, file: int, op: facts.Iter) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
-        site = (file, op.site) if op.site >= 0 else None
+        site = SiteKey((file, op.site)) if op.site >= 0 else None
         self.flow.depends.append((src, dst))
         iterate = self.containers.iterate
         self.flow.engine.on(src, each(lambda v: iterate(v, dst, site, src)))
 
     def _unpack(self, file: int, op: facts.Unpack) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
-        site = (file, op.site) if op.site >= 0 else None
+        site = SiteKey((file, op.site)) if op.site >= 0 else None
         self.flow.depends.append((src, dst))
         unpack = self.containers.unpack
         self.flow.engine.on(
@@ -303,7 +296,7 @@ class Solver:
             return
         left, dst = self._v(file, op.left), self._v(file, op.dst)
         right = self._v(file, op.right) if op.right >= 0 else flow.lit
-        site = (file, op.site)
+        site = SiteKey((file, op.site))
         flow.depends.append((left, dst))
         args: Args = [right] if op.right >= 0 else []
         method = op.method
@@ -313,15 +306,15 @@ class Solver:
             for value in new:
                 kind = flow.values.keys[value][0]
                 if kind in (objects.INST, objects.CONE):
-                    found = self.protocol(site, value, method, args, dst, left)
+                    found = self.calls.protocol(site, value, method, args, dst, left)
                     if not found and method in _FALLBACKS:
-                        self.protocol(site, value, _FALLBACKS[method], args, dst, left)
+                        self.calls.protocol(site, value, _FALLBACKS[method], args, dst, left)
                     elif not found and method.startswith("__i"):
-                        self.protocol(site, value, "__" + method[3:], args, dst, left)
+                        self.calls.protocol(site, value, "__" + method[3:], args, dst, left)
                 elif kind in objects.CONTAINERS and method in ("__add__", "__iadd__"):
                     out.append(value)
                     if method == "__iadd__":
-                        flow.engine.flow(self.elements(right), flow.loose(value))
+                        flow.engine.flow(self.containers.elements(right), flow.loose(value))
                     else:
                         flow.engine.on(
                             right,
@@ -347,7 +340,7 @@ class Solver:
                 )
                 for value in new:
                     if plain and flow.values.keys[value][0] in (objects.INST, objects.CONE):
-                        self.protocol(site, value, reflected, [left], dst, right)
+                        self.calls.protocol(site, value, reflected, [left], dst, right)
 
             flow.engine.on(right, other)
 
@@ -371,7 +364,7 @@ class Solver:
             if kind in objects.CONTAINERS:
                 out.append(value)
                 if op.method == "__iadd__":
-                    flow.engine.flow(self.elements(right), flow.loose(value))
+                    flow.engine.flow(self.containers.elements(right), flow.loose(value))
                 else:
                     flow.engine.on(
                         right,
@@ -386,7 +379,7 @@ class Solver:
     def _raise(self, file: int, op: facts.Raise) -> None:
         flow = self.flow
         src = self._v(file, op.src)
-        site = (file, op.site)
+        site = SiteKey((file, op.site))
 
         def run(new: set[int]) -> None:
             for value in new:
@@ -400,7 +393,7 @@ class Solver:
     def _with(self, file: int, op: facts.With) -> None:
         flow = self.flow
         src, dst = self._v(file, op.src), self._v(file, op.dst)
-        site = (file, op.site)
+        site = SiteKey((file, op.site))
         flow.depends.append((src, dst))
         enter, leave = ("__aenter__", "__aexit__") if op.is_async else ("__enter__", "__exit__")
 
@@ -408,14 +401,14 @@ class Solver:
             for value in new:
                 kind = flow.values.keys[value][0]
                 if kind in (objects.INST, objects.CONE):
-                    self.protocol(site, value, enter, [], dst, src)
+                    self.calls.protocol(site, value, enter, [], dst, src)
                     lits: Args = [flow.lit, flow.lit, flow.lit]
-                    self.protocol(site, value, leave, lits, flow.temp(), src)
+                    self.calls.protocol(site, value, leave, lits, flow.temp(), src)
                 elif kind in (objects.EXT, objects.EXTINST, objects.BOUND):
                     flow.engine.add(dst, [value])  # an outside client: taken to return itself
                 elif kind == objects.GEN:  # @contextmanager: what the generator yields
                     key = flow.values.keys[value]
-                    flow.engine.flow(flow.yields((key[1], key[2])), dst)
+                    flow.engine.flow(flow.yields(FuncKey((key[1], key[2]))), dst)
                 elif kind == objects.UNKNOWN:
                     flow.engine.add(dst, [objects.UNKNOWN_ID])
                 else:
@@ -427,7 +420,7 @@ class Solver:
         flow = self.flow
         receiver, dst = self._v(file, op.receiver), self._v(file, op.dst)
         flow.depends.append((receiver, dst))
-        cls = (file, op.cls)
+        cls = ClassKey((file, op.cls))
         kinds = (objects.INST, objects.CONE, objects.CLASS, objects.CCONE)
         flow.engine.on(
             receiver,
@@ -438,7 +431,9 @@ class Solver:
         )
 
     def _param(self, file: int, op: facts.ParamIn) -> None:
-        self.flow.engine.flow(self.flow.param((file, op.scope), op.index), self._v(file, op.dst))
+        self.flow.engine.flow(
+            self.flow.param(FuncKey((file, op.scope)), op.index), self._v(file, op.dst)
+        )
 
     def _modbind(self, file: int, op: facts.ModBind) -> None:
         self.flow.engine.flow(self._v(file, op.src), self.flow.glob(file, op.name))
@@ -448,7 +443,7 @@ class Solver:
 
     def _classbind(self, file: int, op: facts.ClassBind) -> None:
         flow = self.flow
-        cls = (file, op.scope)
+        cls = ClassKey((file, op.scope))
         cell = flow.inst_attr(cls, op.name) if op.field else flow.class_attr(cls, op.name)
         flow.engine.flow(self._v(file, op.src), cell)
 
@@ -471,83 +466,13 @@ class Solver:
 
         flow.engine.on(src, run)
 
-    # -- the rules' protocol ----------------------------------------------------------------------
-    def protocol(
-        self, site: SiteKey, value: int, method: str, args: Args, dst: int, operand: int
-    ) -> bool:
-        """Run the dunder ``method`` of an instance's class (each class it may be of)."""
-        flow = self.flow
-        program = flow.program
-        found = False
-        for cls in flow.classes_of(value):
-            owner = program.owner(cls, method)
-            if owner is None:
-                continue
-            found = True
-            cell = flow.class_attr(owner, method)
-            once = ("protocol", site, cell, value, dst)
-            if once in flow.once:
-                continue
-            flow.once.add(once)
-
-            def run(new: set[int], receiver: int = value) -> None:
-                for item in new:
-                    key = flow.values.keys[item]
-                    if key[0] == objects.FUNC:
-                        self.calls.bind(
-                            site, (key[1], key[2]), receiver, args, [], dst, "protocol", operand
-                        )
-
-            flow.engine.on(cell, run)
-        return found
-
-    def escape(self, var: int) -> None:
-        """Whatever ``var`` holds is handed to code outside the repository."""
-        if var in self._escaped_vars:
-            return
-        self._escaped_vars.add(var)
-        flow = self.flow
-
-        def run(new: set[int]) -> None:
-            for value in new:
-                key = flow.values.keys[value]
-                kind = key[0]
-                if kind == objects.FUNC:
-                    self._escaped((key[1], key[2]), skip_receiver=False)
-                elif kind in (objects.METH, objects.CLSMETH, objects.STATIC):
-                    inner = flow.values.keys[key[1]]
-                    self._escaped((inner[1], inner[2]), skip_receiver=kind != objects.STATIC)
-                elif kind in (objects.CONT, objects.SYN):
-                    self.escape(flow.every(value))
-
-        flow.engine.on(var, run)
-
-    def _escaped(self, func: FuncKey, *, skip_receiver: bool) -> None:
-        flow = self.flow
-        if func in flow.escaped:
-            return
-        flow.escaped.add(func)
-        scope = flow.scope(func)
-        skip = 1 if (skip_receiver or flow.is_method(func)) else 0
-        for index, param in enumerate(scope.params):
-            if index < skip and param.kind < 2:
-                continue
-            if param.kind == 3:
-                flow.engine.add(flow.loose(flow.value(objects.ARGS, *func)), [objects.UNKNOWN_ID])
-            elif param.kind == 4:
-                flow.engine.add(flow.loose(flow.value(objects.KWARGS, *func)), [objects.UNKNOWN_ID])
-            else:
-                flow.engine.add(flow.param(func, index), [objects.UNKNOWN_ID])
-            if param.default >= 0:
-                flow.engine.flow(flow.var(func[0], param.default), flow.param(func, index))
-
     # -- the second round -------------------------------------------------------------------------
     def second_round(self) -> None:
         flow = self.flow
         engine = flow.engine
         for info in flow.program.files:
             for index, scope in enumerate(info.facts.scopes):
-                func = (info.index, index)
+                func = FuncKey((info.index, index))
                 if scope.kind not in (Kind.FUNCTION, Kind.METHOD, Kind.LAMBDA):
                     continue
                 if flow.calls_bound.get(func):

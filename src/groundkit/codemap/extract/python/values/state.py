@@ -2,83 +2,33 @@
 (a function's parameters and return value, a module's names, a class's and its instances'
 attributes, a container's slots), and what was found at each site.
 
-The rules themselves (``lookups.py``, ``calls.py``, ``containers.py``) reach one another through
-the ``Rules`` protocol, which ``Solver`` (``solver.py``) implements.
+The rules themselves are ``calls.Calls``, which makes and holds ``containers.Containers`` and
+``lookups.Lookups`` (each rule calls the others' methods directly); ``solver.Solver`` installs
+each file's operations on them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.engine import Engine
-from groundkit.codemap.extract.python.values.program import BUILTINS, ClassKey, Program
+from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.program import BUILTINS, Program
 
-__all__ = ["Args", "Flow", "How", "Rules", "SiteKey"]
-
-SiteKey = tuple[int, int]  # (file, site)
-FuncKey = tuple[int, int]  # (file, scope)
-# How a target was reached at a site: "call", "constructor", "decorator", "protocol",
-# "callback", "property"
-How = str
-# Positional arguments as variables; ("*", v): every element of v from here on.
-Args = list[int | tuple[str, int]]
-
-
-class Rules(Protocol):
-    """The rules of ``lookups.py``, ``calls.py`` and ``containers.py``, as they reach one
-    another (implemented by ``Solver``)."""
-
-    def bind(
-        self,
-        site: SiteKey,
-        func: FuncKey,
-        recv: int | None,
-        args: Args,
-        keywords: list[tuple[str, int]],
-        dst: int,
-        how: How,
-        operand: int,
-    ) -> None: ...
-    def call(
-        self,
-        site: SiteKey,
-        value: int,
-        args: Args,
-        keywords: list[tuple[str, int]],
-        dst: int,
-        how: How,
-        operand: int,
-    ) -> None: ...
-    def protocol(
-        self, site: SiteKey, value: int, method: str, args: Args, dst: int, operand: int
-    ) -> bool: ...
-    def elements(self, var: int) -> int: ...
-    def escape(self, var: int) -> None: ...
-    def container_method(
-        self,
-        site: SiteKey,
-        container: int,
-        name: str,
-        args: Args,
-        keywords: list[tuple[str, int]],
-        dst: int,
-        operand: int,
-    ) -> None: ...
-    def dynamic_attribute(
-        self, site: SiteKey, name: str, args: Args, dst: int, operand: int
-    ) -> None: ...
+__all__ = ["Flow", "Found"]
 
 
 @dataclass(slots=True)
 class Found:
     """What one site reaches: each target with how, and the variable whose values chose it."""
 
-    targets: dict[FuncKey, tuple[How, int]] = field(default_factory=dict)
+    # a class is a target when it is constructed and the repository defines no __init__ for it
+    targets: dict[FuncKey | ClassKey, tuple[How, int]] = field(default_factory=dict)
 
 
 class Flow:
@@ -238,7 +188,7 @@ class Flow:
     def site(self, key: SiteKey) -> facts.Site:
         return self.program.files[key[0]].facts.sites[key[1]]
 
-    def record(self, site: SiteKey, target: FuncKey, how: How, operand: int) -> None:
+    def record(self, site: SiteKey, target: FuncKey | ClassKey, how: How, operand: int) -> None:
         if site[0] < 0:
             return  # an implicit step with no place in the code (an element taken for map())
         found = self.found.get(site)
@@ -256,7 +206,7 @@ class Flow:
         key = self.values.keys[value]
         kind = key[0]
         if kind in (objects.INST, objects.CLASS):
-            return [(key[1], key[2])]
+            return [ClassKey((key[1], key[2]))]
         if kind in (objects.CONE, objects.CCONE):
-            return self.program.cone((key[1], key[2]))
+            return self.program.cone(ClassKey((key[1], key[2])))
         return []
