@@ -85,6 +85,9 @@ class PythonFile(FileResolver):
         web_facts(self.flow, self.info, self, self.graph)
         return self.finish()
 
+    def scope_node(self, scope: int) -> NodeKey | None:
+        return self.scope_keys[scope]
+
     def caller(self, scope: int) -> NodeKey:
         """The node a scope's code belongs to: a comprehension's is its function's."""
         key = self.scope_keys[scope]

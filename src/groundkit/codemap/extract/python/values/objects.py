@@ -109,6 +109,24 @@ class Values:
         site = self.keys[value][2]
         return None if site is None else SiteKey(site)
 
+    def outside_object(self, value: int) -> int:
+        """The outside object (an EXTINST value) whose method a BOUND value is."""
+        return int(self.keys[value][1])
+
+    def attribute(self, value: int) -> str:
+        """The method name of a BOUND or CMETH value."""
+        return str(self.keys[value][2])
+
+    def made_in(self, value: int) -> tuple[int, int]:
+        """The (file, variable) where a CONT value (a list, tuple, dict or set display) is
+        made."""
+        key = self.keys[value]
+        return int(key[1]), int(key[2])
+
+    def wrapped(self, value: int) -> int:
+        """The function value a PARTIAL value holds."""
+        return int(self.keys[value][1])
+
     def module(self, value: int) -> int:
         """The file of a MOD value."""
         return int(self.keys[value][1])

@@ -15,23 +15,22 @@ from __future__ import annotations
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.state import Flow
-from groundkit.codemap.extract.python.web.arguments import WebContext
+from groundkit.codemap.extract.python.web.arguments import FileNodes, WebContext
 from groundkit.codemap.extract.python.web.routers import web_calls
 from groundkit.codemap.extract.python.web.urlconfs import regex_to_path, urlconfs
 from groundkit.codemap.model import NodeKind
 
-__all__ = ["regex_to_path", "web_facts"]
+__all__ = ["FileNodes", "regex_to_path", "web_facts"]
 
 
-def web_facts(flow: Flow, info: FileInfo, node: object, graph: FileGraph) -> None:
+def web_facts(flow: Flow, info: FileInfo, node: FileNodes, graph: FileGraph) -> None:
     """Find one file's routers, mounts, routes and client calls into its ``graph``."""
     ctx = WebContext(flow, info, node)
-    callees = {site: info.base + call.func for site, call in info.calls_by_site().items()}
-    web_calls(ctx, {s: v - info.base for s, v in callees.items()})
+    web_calls(ctx, {site: call.func for site, call in info.calls_by_site().items()})
     urlconfs(ctx)
     for route in ctx.routes:
         if route.handler.kind == NodeKind.EXTERNAL:  # a view from a library: a node of its own
-            node.external(route.handler.qualname)  # type: ignore[attr-defined]
+            node.external(route.handler.qualname)
     graph.routers = ctx.routers
     graph.mounts = ctx.mounts
     graph.routes = ctx.routes

@@ -5,6 +5,7 @@ the handler a route names, the router object an argument holds."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
@@ -12,17 +13,35 @@ from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow
 from groundkit.codemap.extract.python.web.frameworks import METHODS
-from groundkit.codemap.model import NodeKey, NodeKind
+from groundkit.codemap.model import Location, NodeKey, NodeKind
 from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
 
-__all__ = ["WebContext", "made_at"]
+__all__ = ["FileNodes", "WebContext"]
 
 
-def made_at(entry: tuple[object, ...]) -> tuple[int, int]:
-    """The (file, call site) an outside object kept from the call that made it."""
-    made = entry[2]
-    assert isinstance(made, tuple)
-    return int(made[0]), int(made[1])
+class FileNodes(Protocol):
+    """What web facts need of the resolver of the file they are found in
+    (``resolve.graph.PythonFile``): places, quoted lines, and the nodes code belongs to."""
+
+    def location(
+        self, line: int, col: int = 0, end_line: int = 0, end_col: int = 0
+    ) -> Location: ...
+
+    def text(self, line: int) -> str:
+        """The line as written, for evidence."""
+        ...
+
+    def caller(self, scope: int) -> NodeKey:
+        """The node whose code a scope's code is (a comprehension's is its function's)."""
+        ...
+
+    def scope_node(self, scope: int) -> NodeKey | None:
+        """The node a scope is (None for a comprehension)."""
+        ...
+
+    def external(self, name: str) -> NodeKey:
+        """An outside node by its top-level name, added to the file's graph once."""
+        ...
 
 
 _DEPTH = 8
@@ -34,7 +53,9 @@ class WebContext:
 
     flow: Flow
     info: FileInfo
-    node: object  # the file's resolver: locations, quotes, callers, external nodes
+    # The file's resolver; None for a context that only reads another file's arguments
+    # (a Django ``path()`` written in a list of another module).
+    node: FileNodes | None
     routers: list[RouterDef] = field(default_factory=list)
     mounts: list[Mount] = field(default_factory=list)
     routes: list[RouteDecl] = field(default_factory=list)
@@ -48,7 +69,12 @@ class WebContext:
         """The values a variable of this file holds."""
         return self.flow.engine.held(self.info.base + var)
 
-    def key(self, value: int) -> tuple[object, ...]:
+    @property
+    def resolver(self) -> FileNodes:
+        assert self.node is not None, "a context made to read arguments only"
+        return self.node
+
+    def key(self, value: int) -> tuple[Any, ...]:
         return self.flow.values.keys[value]
 
     # -- arguments --------------------------------------------------------------------------------
@@ -124,11 +150,10 @@ class WebContext:
         found: set[NodeKey] = set()
         for value in self.held(var):
             entry = self.key(value)
-            if entry[0] in (objects.FUNC, objects.CLASS):
-                found.add(self._node((int(entry[1]), int(entry[2]))))  # type: ignore[call-overload]
-            elif entry[0] == objects.METH:
-                func = self.key(int(entry[1]))  # type: ignore[call-overload]
-                found.add(self._node((int(func[1]), int(func[2]))))  # type: ignore[call-overload]
+            if entry[0] == objects.FUNC or entry[0] == objects.METH:
+                found.add(self._node(self.flow.values.function(value)))
+            elif entry[0] == objects.CLASS:
+                found.add(self._node(self.flow.values.class_of(value)))
             elif entry[0] == objects.EXT and entry[1] != "?":
                 # A view from a library (TemplateView): served all the same.
                 top = str(entry[1]).split(".")[0]
@@ -156,9 +181,10 @@ class WebContext:
 
     def origin(self, value: int) -> str | None:
         entry = self.key(value)
-        if entry[0] != objects.EXTINST or entry[2] is None:
+        made = self.flow.values.made_at(value) if entry[0] == objects.EXTINST else None
+        if made is None:
             return None
-        file, index = made_at(entry)
+        file, index = made
         info = self.program.files[file]
         site = info.facts.sites[index]
         if not site.holder:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from groundkit.codemap.extract.python.parse import facts
-from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
+from groundkit.codemap.extract.python.web.arguments import WebContext
 from groundkit.codemap.extract.python.web.frameworks import METHODS, role_of
 from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import HttpCallSite
@@ -14,21 +14,24 @@ __all__ = ["client_call", "module_call"]
 _CLIENT_MODULES = frozenset({"requests", "httpx", "aiohttp"})
 
 
+_TEST_CLIENTS = frozenset({("starlette", "TestClient"), ("fastapi", "TestClient")})
+
+
 def client_call(
     ctx: WebContext, receiver: int, attr: str, site: facts.Site, caller: NodeKey, where: Location
 ) -> None:
     """``client.get(url)`` on a client object: its ``base_url`` comes first."""
-    entry = ctx.key(receiver)
     base: list[str | None] = []
-    if entry[2] is not None:
-        file, index = made_at(entry)
+    made = ctx.flow.values.made_at(receiver)
+    if made is not None:
+        file, index = made
         maker = ctx.program.files[file].facts.sites[index]
         given = next((v for name, v in maker.keywords if name == "base_url"), None)
         if given is not None:
             there = WebContext(ctx.flow, ctx.program.files[file], None)
             found = there.pieces(given)
             base = list(found) if found is not None else [None]
-        elif role_of(str(entry[1])) in {("starlette", "TestClient"), ("fastapi", "TestClient")}:
+        elif role_of(ctx.flow.values.name(receiver)) in _TEST_CLIENTS:
             base = ["http://testserver"]
     _http(ctx, attr, site, caller, where, base)
 
@@ -67,7 +70,7 @@ def _http(
     if base and not _absolute(url):
         url = (*base, *url)
     provenance = Provenance.HTTP_LITERAL if literal and not base else Provenance.HTTP_TEMPLATE
-    text = ctx.node.text(where.line)  # type: ignore[attr-defined]
+    text = ctx.resolver.text(where.line)
     ctx.http.append(HttpCallSite(caller, method, url, provenance, where, text))
 
 

@@ -35,7 +35,7 @@ def web_calls(ctx: WebContext, callees: dict[int, int]) -> None:
 
 
 def _where(ctx: WebContext, site: facts.Site) -> Location:
-    return ctx.node.location(site.line, site.col, site.end_line, site.end_col)  # type: ignore[attr-defined,no-any-return]
+    return ctx.resolver.location(site.line, site.col, site.end_line, site.end_col)
 
 
 def _router(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
@@ -59,14 +59,14 @@ def _call(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
     for value in ctx.held(callee):
         entry = ctx.key(value)
         if entry[0] == objects.BOUND:
-            receiver = int(entry[1])  # type: ignore[call-overload]
-            _bound(ctx, receiver, str(entry[2]), site)
+            values = ctx.flow.values
+            _bound(ctx, values.outside_object(value), values.attribute(value), site)
         elif entry[0] == objects.EXT:
             module_call(ctx, str(entry[1]), site, _caller(ctx, site), _where(ctx, site))
 
 
 def _caller(ctx: WebContext, site: facts.Site) -> NodeKey:
-    return ctx.node.caller(site.scope)  # type: ignore[attr-defined,no-any-return]
+    return ctx.resolver.caller(site.scope)
 
 
 def _bound(ctx: WebContext, receiver: int, attr: str, site: facts.Site) -> None:
@@ -95,12 +95,12 @@ def _decorated(ctx: WebContext, site: facts.Site) -> None:
     callee = next((op.func for op in _calls_at(ctx, site.factory)), None)
     if callee is None:
         return
-    handler = ctx.node.scope_keys[site.target]  # type: ignore[attr-defined]
+    handler = ctx.resolver.scope_node(site.target)
     for value in ctx.held(callee):
         entry = ctx.key(value)
         if entry[0] != objects.BOUND:
             continue
-        receiver = int(entry[1])  # type: ignore[call-overload]
+        receiver = ctx.flow.values.outside_object(value)
         origin = ctx.origin(receiver)
         role = role_of(str(ctx.key(receiver)[1]))
         if role not in ROUTERS or origin is None or handler is None:
@@ -128,7 +128,7 @@ def _route(
     site: facts.Site,
 ) -> None:
     where = _where(ctx, site)
-    text = ctx.node.text(site.line)  # type: ignore[attr-defined]
+    text = ctx.resolver.text(site.line)
     ctx.routes.append(RouteDecl(router, methods, path, handler, provenance, where, text))
 
 

@@ -10,7 +10,8 @@ import re
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
-from groundkit.codemap.extract.python.web.arguments import WebContext, made_at
+from groundkit.codemap.extract.python.values.program import FileInfo
+from groundkit.codemap.extract.python.web.arguments import WebContext
 from groundkit.codemap.model import Location, Provenance
 from groundkit.codemap.routes import ANY_METHOD, Mount, RouteDecl, RouterDef
 
@@ -29,7 +30,7 @@ def urlconfs(ctx: WebContext) -> None:
         if not calls and not (name.endswith("patterns") and containers):
             continue
         router = f"py:{info.module}:{name}"
-        where = ctx.node.location(1)  # type: ignore[attr-defined]
+        where = ctx.resolver.location(1)
         ctx.routers.append(RouterDef(router, "", False, where))
         for container in containers:
             owner = _owner(ctx, container)
@@ -44,7 +45,7 @@ def _owner(ctx: WebContext, container: int) -> str | None:
     entry = ctx.key(container)
     if entry[0] != objects.CONT:
         return None
-    file, var = int(entry[1]), int(entry[2])  # type: ignore[call-overload]
+    file, var = ctx.flow.values.made_in(container)
     info = ctx.program.files[file]
     for name, src in info.mod_binds.items():
         if _made_by(info, src, var):
@@ -52,11 +53,11 @@ def _owner(ctx: WebContext, container: int) -> str | None:
     return None
 
 
-def _made_by(info: object, var: int, container_var: int) -> bool:
+def _made_by(info: FileInfo, var: int, container_var: int) -> bool:
     for _ in range(16):
         if var == container_var:
             return True
-        op = info.op_of(var)  # type: ignore[attr-defined]
+        op = info.op_of(var)
         if isinstance(op, facts.Copy | facts.Annot) and op.src >= 0:
             var = op.src
         elif isinstance(op, facts.BinOp) and op.method == "__iadd__":
@@ -74,11 +75,12 @@ def _patterns(ctx: WebContext, container: int, depth: int = 0) -> list[tuple[int
     for value in ctx.flow.engine.held(ctx.flow.every(container)):
         entry = ctx.key(value)
         urlish = entry[0] == objects.EXTINST and str(entry[1]).rsplit(".", 1)[-1] in _URLCONF
-        if urlish and entry[2] is not None:
-            out.add(made_at(entry))
+        made = ctx.flow.values.made_at(value) if urlish else None
+        if made is not None:
+            out.add(made)
     entry = ctx.key(container)
     if entry[0] == objects.CONT and depth < 4:
-        file, var = int(entry[1]), int(entry[2])  # type: ignore[call-overload]
+        file, var = ctx.flow.values.made_in(container)
         info = ctx.program.files[file]
         for op in info.facts.ops:
             if isinstance(op, facts.SetSub) and op.obj == var:
@@ -103,11 +105,11 @@ def _django_own(ctx: WebContext, file: int, call: facts.Call) -> bool:
         return False
     program = ctx.program
     for value in ctx.flow.engine.held(program.files[file].base + call.func):
-        entry = ctx.key(value)
-        if entry[0] == objects.PARTIAL:  # django.urls.path = partial(_path, ...)
-            entry = ctx.key(int(entry[1]))  # type: ignore[call-overload]
-        if entry[0] == objects.FUNC:
-            path = program.files[int(entry[1])].path  # type: ignore[call-overload]
+        values = ctx.flow.values
+        if values.kind(value) == objects.PARTIAL:  # django.urls.path = partial(_path, ...)
+            value = values.wrapped(value)  # noqa: PLW2901 (the function the partial holds)
+        if values.kind(value) == objects.FUNC:
+            path = program.files[values.function(value)[0]].path
             if program.layout.modules[path].full_name.startswith("django.urls"):
                 return True
     return False
@@ -128,12 +130,12 @@ def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
             route = regex_to_path(route)
         where = Location(there.info.path, site.line, site.col, site.end_line, site.end_col)
         included = [
-            ctx.key(v)[2]
+            ctx.flow.values.made_at(v)
             for v in there.held(target)
-            if ctx.key(v)[0] == objects.EXTINST and str(ctx.key(v)[1]).endswith("include")
+            if ctx.key(v)[0] == objects.EXTINST and ctx.flow.values.name(v).endswith("include")
         ]
         if included and included[0] is not None:
-            _include(ctx, router, route, included[0], where)  # type: ignore[arg-type]
+            _include(ctx, router, route, included[0], where)
             continue
         handler = there.handler(target)
         if handler is not None:
@@ -160,7 +162,7 @@ def _include(
     for value in values:
         entry = ctx.key(value)
         if entry[0] == objects.MOD:
-            child = f"py:{ctx.program.files[int(entry[1])].module}:urlpatterns"  # type: ignore[call-overload]
+            child = f"py:{ctx.program.files[ctx.flow.values.module(value)].module}:urlpatterns"
         elif entry[0] in _LISTS:
             child = _listed(ctx, value, made, where)
     if child is None and text is not None:
@@ -188,7 +190,7 @@ def _listed(ctx: WebContext, container: int, made: tuple[int, int], where: Locat
         if entry[0] == objects.STR:
             return f"py:{entry[1]}:urlpatterns"
         if entry[0] == objects.MOD:
-            return f"py:{ctx.program.files[int(entry[1])].module}:urlpatterns"  # type: ignore[call-overload]
+            return f"py:{ctx.program.files[ctx.flow.values.module(item)].module}:urlpatterns"
     return None
 
 
