@@ -25,7 +25,7 @@ from groundkit.codemap.extract.python.parse import parse_python
 from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.resolve.graph import PythonFile
 from groundkit.codemap.extract.python.resolve.relocate import relocate
-from groundkit.codemap.extract.python.values.certainty import choices
+from groundkit.codemap.extract.python.values.certainty import Certainty
 from groundkit.codemap.extract.python.values.program import Program
 from groundkit.codemap.extract.python.values.solver import solve
 from groundkit.codemap.routes import load_web
@@ -129,8 +129,8 @@ class PythonResolver:
             [(p, facts) for p, facts in files if isinstance(facts, Facts)], self.layout
         )
         flow = solve(program)
-        chosen = choices(flow)
-        graphs = {info.path: PythonFile(flow, info, chosen).run() for info in program.files}
+        certainty = Certainty(flow)
+        graphs = {info.path: PythonFile(flow, info, certainty).run() for info in program.files}
         self.stats = SolveStats(
             len(program.files),
             program.variables,

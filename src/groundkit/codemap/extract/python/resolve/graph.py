@@ -14,6 +14,7 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins, provenance
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.certainty import Certainty
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow
@@ -51,6 +52,8 @@ _OWN = frozenset(
     }
 )
 _COUNTED = (SiteKind.CALL, SiteKind.DECORATOR)
+# How a target is reached when the site's callee is what chose it: partial with the callee.
+_CHOSEN = frozenset({"call", "decorator", "constructor", "callback"})
 
 
 def node_key(program: Program, func: FuncKey | ClassKey) -> NodeKey:
@@ -67,12 +70,13 @@ def module_key(info: FileInfo) -> NodeKey:
 class PythonFile(FileResolver):
     language = "python"
 
-    def __init__(self, flow: Flow, info: FileInfo, choices: set[int]) -> None:
+    def __init__(self, flow: Flow, info: FileInfo, certainty: Certainty) -> None:
         super().__init__(info.path, info.facts.lines)
         self.flow = flow
         self.program = flow.program
         self.info = info
-        self.choices = choices
+        self.certainty = certainty
+        self.choices = certainty.choices
         self.origins = Origins(self.program, info)
         self.scope_keys: list[NodeKey | None] = []
         self.operands: dict[int, int] = {}  # call site -> the variable holding its callee
@@ -190,8 +194,27 @@ class PythonFile(FileResolver):
                 partial = self._uncertain(operand)
                 if self._unresolved(index, operand, bool(targets), partial):
                     self.graph.unresolved += 1
+            unsure = False
             for target, (how, operand) in targets.items():
-                self._edge(index, site, target, how, operand, partial)
+                if how == "protocol":
+                    sure = self._runs_for_certain(target, operand)
+                    unsure = unsure or not sure
+                    self._edge(index, site, target, how, operand, not sure)
+                elif how == "property":  # as a method called on the object read
+                    self._edge(index, site, target, how, operand, self._uncertain(operand))
+                else:
+                    self._edge(index, site, target, how, operand, partial and how in _CHOSEN)
+            if unsure and not partial:  # a dunder that runs on some runs only: not resolved
+                self.graph.unresolved += 1
+
+    def _runs_for_certain(self, target: FuncKey | ClassKey, operand: int) -> bool:
+        """A dunder that syntax or a built-in runs is certain only on an operand whose every
+        value finds it (``Certainty``); a descriptor's ``__get__`` runs whenever the attribute
+        is read, whatever the object holding it."""
+        name = self.program.scope(target).qual.rsplit(".", 1)[-1]
+        if name == "__get__":
+            return operand not in self.choices
+        return self.certainty.dunder_is_certain(operand, name)
 
     def _uncertain(self, operand: int) -> bool:
         if operand < 0:
@@ -235,7 +258,7 @@ class PythonFile(FileResolver):
         else:
             found = self._provenance(how, origin, owner, local, target_scope)
         flags = set()
-        if partial and how in ("call", "decorator", "constructor", "callback"):
+        if partial:
             flags.add(EdgeFlag.PARTIAL)
         if origin is not None and origin.package >= 0 and target[0] != origin.package:
             flags.add(EdgeFlag.REEXPORT)

@@ -347,6 +347,8 @@ class Calls:
             if owner is None:
                 continue
             found = True
+            if operand >= 0:
+                flow.protocol_results.add((operand, dst, method))
             cell = flow.class_attr(owner, method)
             once = ("protocol", site, cell, value, dst)
             if once in flow.once:

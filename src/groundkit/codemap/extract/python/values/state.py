@@ -49,6 +49,9 @@ class Flow:
         self.escaped: set[FuncKey] = set()
         self.computed_reads: set[int] = set()  # d[k] with a run-time k
         self.depends: list[tuple[int, int]] = []  # (operand, result): a choice carries over
+        # (operand, result, dunder) where syntax or a built-in ran a dunder: the result is a
+        # choice when the operand may also be something that does not run it.
+        self.protocol_results: set[tuple[int, int, str]] = set()
         self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
         self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
         self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it

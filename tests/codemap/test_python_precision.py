@@ -1,0 +1,125 @@
+"""A dunder that syntax or a built-in runs (a truth test, an operator, a subscript, a loop) is a
+certain edge only when it runs on every value that may reach its operand there; a value set
+merged through a shared return value, container or ``x or {}`` makes it partial (and the site
+unresolved), never certain. The shapes are those found drawn wrongly in requests and starlette."""
+
+from __future__ import annotations
+
+from map_helpers import Repo, build
+
+from groundkit.codemap.model import Edge, EdgeFlag
+
+
+def calls(repo: Repo, source: str, target: str) -> Edge:
+    edge = repo.edge("calls", source, target)
+    assert isinstance(edge, Edge)
+    return edge
+
+
+def test_a_truth_test_on_a_value_merged_through_a_shared_return_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Settings:
+                    def __init__(self, data): self.data = data
+                    def __len__(self): return len(self.data)
+                def merge(request, session, factory=dict):
+                    if request is None:
+                        return session
+                    return factory(request)
+                def prepare(auth):
+                    auth = merge(auth, None)
+                    if auth:
+                        return 1
+                headers = merge({"a": "1"}, None, factory=Settings)
+                prepare({"user": "pass"})
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.prepare", "m.Settings.__len__").flags
+
+
+def test_a_comparison_on_a_slot_another_call_filled_with_a_class_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Route:
+                    def __eq__(self, other): return other is self
+                def message(value):
+                    return {"type": value}
+                def handle(scope):
+                    if scope["type"] == "lifespan":
+                        return 1
+                routes = message(Route())
+                handle(message("http"))
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.handle", "m.Route.__eq__").flags
+
+
+def test_or_default_then_a_truth_test_is_partial_and_counts_as_unresolved(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Hooks:
+                    def __len__(self): return 1
+                def prepare(hooks=None):
+                    hooks = hooks or {}
+                    if hooks:
+                        return 1
+                prepare({"response": []})
+                prepare(Hooks())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.prepare", "m.Hooks.__len__").flags
+    assert repo.report is not None and repo.report.unresolved_calls == 2
+
+
+def test_a_loop_over_a_value_one_call_made_a_list_and_another_a_class_is_partial(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Batch:
+                    def __iter__(self): return iter([])
+                def pick(first, second):
+                    return first if first is not None else second
+                def count(rows):
+                    for _ in rows:
+                        pass
+                batch = pick(None, Batch())
+                count(pick([1], None))
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.count", "m.Batch.__iter__").flags
+
+
+def test_a_dunder_every_value_of_the_operand_finds_stays_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Stack:
+                    def __len__(self): return 1
+                class Queue:
+                    def __len__(self): return 0
+                def empty(box):
+                    if box:
+                        return False
+                    return len(box) == 0
+                empty(Stack())
+                empty(Queue())
+            """
+        },
+    )
+    for target in ("m.Stack.__len__", "m.Queue.__len__"):
+        assert EdgeFlag.PARTIAL not in calls(repo, "m.empty", target).flags
+    assert repo.report is not None and repo.report.unresolved_calls == 0
