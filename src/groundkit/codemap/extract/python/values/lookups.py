@@ -24,6 +24,7 @@ from groundkit.codemap.extract.python.values.keys import (
     How,
     SiteKey,
 )
+from groundkit.codemap.extract.python.values.patches import Owner, Patches
 from groundkit.codemap.extract.python.values.state import Flow
 
 if TYPE_CHECKING:
@@ -42,15 +43,23 @@ class Lookups:
         self.flow = flow
         self.calls = calls  # the rules that call (they hold this one)
         self.outside = flow.values.id((objects.EXT, "?"))
+        self.patches = Patches(flow)
         self._results: dict[tuple[int, str], int] = {}
         # Functions a lookup runs (getter, __get__, __getattr__), and the sites reading it.
         self._runs: dict[tuple[int, str], dict[FuncKey, How]] = {}
         self._sites: dict[tuple[int, str], list[tuple[SiteKey, int]]] = {}
 
     def attribute(
-        self, value: int, attr: str | None, dst: int, site: SiteKey | None, operand: int
+        self,
+        value: int,
+        attr: str | None,
+        dst: int,
+        site: SiteKey | None,
+        operand: int,
+        file: int,
     ) -> None:
-        """``dst`` holds what ``value.attr`` may be (now and as cells fill)."""
+        """``dst`` holds what ``value.attr`` may be (now and as cells fill), read by code of
+        ``file``."""
         flow = self.flow
         engine = flow.engine
         key = flow.values.keys[value]
@@ -58,9 +67,16 @@ class Lookups:
         if attr is None:  # getattr(obj, <computed>): nothing can be said
             engine.add(dst, [objects.UNKNOWN_ID])
         elif kind == objects.MOD:
-            engine.flow(flow.glob(key[1], attr), dst)
+            owner = ("module", key[1])
+            engine.flow(self.patches.seen_from(file, [owner], attr, flow.glob(key[1], attr)), dst)
         elif kind in _CLASSY:
-            engine.flow(self.result(value, attr), dst)
+            found = self.result(value, attr)
+            if kind != objects.SUPER and self.patches.watches(file, attr):
+                owners: list[Owner] = []
+                for cls in flow.classes_of(value):
+                    owners += [c for c in flow.program.mro(cls) if c not in owners]
+                found = self.patches.seen_from(file, owners, attr, found)
+            engine.flow(found, dst)
             if site is not None:
                 self._watch(value, attr, site, operand)
         elif kind == objects.EXT:
@@ -232,15 +248,26 @@ class Lookups:
 
     # -- setting ----------------------------------------------------------------------------------
     def store(
-        self, value: int, attr: str | None, src: int, site: SiteKey | None, operand: int
+        self,
+        value: int,
+        attr: str | None,
+        src: int,
+        site: SiteKey | None,
+        operand: int,
+        file: int,
     ) -> None:
-        """``obj.attr = src``: an instance's own attribute, a class's (patched from outside),
-        a module's; on an outside object, ``src`` escapes."""
+        """``obj.attr = src`` by code of ``file``: an instance's own attribute, a class's
+        (patched from outside), a module's; on an outside object, ``src`` escapes. A patch a
+        test or script makes to the package stays in that file (``patches.py``)."""
         flow = self.flow
         key = flow.values.keys[value]
         kind = key[0]
         if kind in (objects.INST, objects.CONE, objects.CLASS, objects.CCONE):
             cls = ClassKey((key[1], key[2]))
+            if self.patches.kept_apart(file, cls[0]) and self._patched(value, cls, attr, src, file):
+                if site is not None and attr is not None and kind in (objects.INST, objects.CONE):
+                    self.setter(value, attr, site, operand)
+                return
             if attr is None:
                 flow.patched_any.add(cls)
             elif kind in (objects.INST, objects.CONE):
@@ -250,9 +277,23 @@ class Lookups:
             else:
                 flow.engine.flow(src, flow.class_attr(cls, attr))
         elif kind == objects.MOD and attr is not None:
-            flow.engine.flow(src, flow.glob(key[1], attr))
+            if self.patches.kept_apart(file, key[1]):
+                flow.engine.flow(src, self.patches.cell(file, ("module", key[1]), attr))
+            else:
+                flow.engine.flow(src, flow.glob(key[1], attr))
         elif kind in (objects.EXT, objects.EXTINST, objects.BOUND, objects.UNKNOWN):
             self.calls.escape(src)
+
+    def _patched(self, value: int, cls: ClassKey, attr: str | None, src: int, file: int) -> bool:
+        """A context file's assignment to a package class (or one of its instances' methods):
+        kept in that file's cell; whether it was one."""
+        if attr is None:
+            return True  # a computed name: the package's classes stay as they are
+        instance = self.flow.values.keys[value][0] in (objects.INST, objects.CONE)
+        if instance and self.flow.program.owner(cls, attr) is None:
+            return False  # plain data on an instance: its own attribute, as anywhere
+        self.flow.engine.flow(src, self.patches.cell(file, cls, attr))
+        return True
 
     def setter(self, value: int, attr: str, site: SiteKey, operand: int) -> None:
         """``obj.attr = v`` runs a property's setter when the class has one."""
@@ -308,11 +349,18 @@ class Lookups:
                         flow.engine.add(dst, [objects.UNKNOWN_ID])
                     else:
                         found = partial(
-                            self.attribute, attr=text, dst=dst, site=site, operand=operand
+                            self.attribute,
+                            attr=text,
+                            dst=dst,
+                            site=site,
+                            operand=operand,
+                            file=site[0],
                         )
                         flow.engine.on(obj, each(found))
                 elif extra is not None:
-                    stored = partial(self.store, attr=text, src=extra, site=site, operand=operand)
+                    stored = partial(
+                        self.store, attr=text, src=extra, site=site, operand=operand, file=site[0]
+                    )
                     flow.engine.on(obj, each(stored))
 
         flow.engine.on(attr_var, names)

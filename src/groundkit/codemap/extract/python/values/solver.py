@@ -210,13 +210,13 @@ class Solver:
         site = SiteKey((file, op.site)) if op.site >= 0 else None
         self.flow.depends.append((obj, dst))
         attribute = self.lookups.attribute
-        self.flow.engine.on(obj, each(lambda v: attribute(v, op.attr, dst, site, obj)))
+        self.flow.engine.on(obj, each(lambda v: attribute(v, op.attr, dst, site, obj, file)))
 
     def _setattr(self, file: int, op: facts.SetAttr) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
         store = self.lookups.store
-        self.flow.engine.on(obj, each(lambda v: store(v, op.attr, src, site, obj)))
+        self.flow.engine.on(obj, each(lambda v: store(v, op.attr, src, site, obj, file)))
 
     def _sub(self, file: int, op: facts.Sub) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)

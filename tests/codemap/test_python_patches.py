@@ -1,0 +1,118 @@
+"""Monkeypatches stay where they are made: a test, benchmark or script that assigns to a
+package's class or module attribute makes partial edges in that file, and leaves the package's
+own calls through the attribute as certain as they were."""
+
+from __future__ import annotations
+
+from map_helpers import Repo, build
+
+from groundkit.codemap.model import Edge, EdgeFlag
+
+STORE = """
+    class Store:
+        def put_documents(self, docs):
+            return len(docs)
+        def put_document(self, doc):
+            return self.put_documents([doc])
+"""
+
+
+def calls(repo: Repo, source: str, target: str) -> Edge:
+    edge = repo.edge("calls", source, target)
+    assert isinstance(edge, Edge)
+    return edge
+
+
+def test_a_benchmark_timing_a_method_leaves_the_packages_self_calls_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/store.py": STORE,
+            "benchmarks/phases.py": """
+                from shop.store import Store
+                def timed(fn):
+                    def wrapper(*args):
+                        return fn(*args)
+                    return wrapper
+                Store.put_documents = timed(Store.put_documents)
+                def main():
+                    Store().put_documents([1])
+            """,
+        },
+    )
+    own = calls(repo, "shop.store.Store.put_document", "shop.store.Store.put_documents")
+    assert EdgeFlag.PARTIAL not in own.flags
+    assert ("shop.store.Store.put_document", "benchmarks.phases.timed.wrapper") not in repo.pairs(
+        "calls"
+    )
+    # In the benchmark itself the method is the patch or the original: one of them, partial.
+    here = calls(repo, "benchmarks.phases.main", "benchmarks.phases.timed.wrapper")
+    assert EdgeFlag.PARTIAL in here.flags
+
+
+def test_setattr_over_a_table_of_methods_in_a_script_leaves_the_package_alone(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/store.py": STORE,
+            "scripts/profile.py": """
+                import os
+                from shop.store import Store
+                PHASES = [(Store, "put_documents"), (Store, "put_document")]
+                for owner, name in PHASES:
+                    setattr(owner, os.environ.get("X", name), print)
+            """,
+        },
+    )
+    own = calls(repo, "shop.store.Store.put_document", "shop.store.Store.put_documents")
+    assert EdgeFlag.PARTIAL not in own.flags
+
+
+def test_a_test_replacing_a_module_function_leaves_the_packages_calls_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/net.py": """
+                def fetch(url):
+                    return url
+                def load(url):
+                    return fetch(url)
+            """,
+            "tests/test_net.py": """
+                from shop import net
+                def fake(url):
+                    return "cached"
+                def test_load():
+                    net.fetch = fake
+                    assert net.fetch("x") == "cached"
+            """,
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "shop.net.load", "shop.net.fetch").flags
+    assert ("shop.net.load", "tests.test_net.fake") not in repo.pairs("calls")
+    assert EdgeFlag.PARTIAL in calls(repo, "tests.test_net.test_load", "tests.test_net.fake").flags
+
+
+def test_the_package_patching_its_own_class_is_still_a_choice(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/store.py": STORE,
+            "shop/compat.py": """
+                from shop.store import Store
+                def put_many(self, docs):
+                    return 0
+                Store.put_documents = put_many
+            """,
+        },
+    )
+    own = calls(repo, "shop.store.Store.put_document", "shop.store.Store.put_documents")
+    assert EdgeFlag.PARTIAL in own.flags
