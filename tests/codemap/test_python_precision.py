@@ -77,7 +77,8 @@ def test_or_default_then_a_truth_test_is_partial_and_counts_as_unresolved(repo: 
         },
     )
     assert EdgeFlag.PARTIAL in calls(repo, "m.prepare", "m.Hooks.__len__").flags
-    assert repo.report is not None and repo.report.unresolved_calls == 2
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 2
 
 
 def test_a_loop_over_a_value_one_call_made_a_list_and_another_a_class_is_partial(
@@ -122,4 +123,5 @@ def test_a_dunder_every_value_of_the_operand_finds_stays_certain(repo: Repo) -> 
     )
     for target in ("m.Stack.__len__", "m.Queue.__len__"):
         assert EdgeFlag.PARTIAL not in calls(repo, "m.empty", target).flags
-    assert repo.report is not None and repo.report.unresolved_calls == 0
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 0

@@ -16,6 +16,7 @@ from groundkit.codemap.extract.python.values import library, objects
 from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.lookups import Lookups
+from groundkit.codemap.extract.python.values.parsers import CommandLines
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["Calls"]
@@ -48,6 +49,7 @@ class Calls:
         self.flow = flow
         self.containers = Containers(flow, self)
         self.lookups = Lookups(flow, self)
+        self.command_lines = CommandLines(flow)
         self._escaped_vars: set[int] = set()
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
@@ -126,7 +128,11 @@ class Calls:
             self._outside_object(site, key[1], None, args, keywords, dst, how)
         elif kind == objects.BOUND:
             receiver = flow.values.keys[key[1]]
-            self._outside_object(site, receiver[1], key[2], args, keywords, dst, how)
+            if how != "decorator" and self.command_lines.owns(receiver[1]):
+                if self.command_lines.method(key[1], key[2], args, keywords, dst):
+                    self._escape_args(args, keywords)
+            else:
+                self._outside_object(site, receiver[1], key[2], args, keywords, dst, how)
         elif kind == objects.BUILTIN:
             self._builtin(site, key[1], args, keywords, dst, how, operand)
         elif kind == objects.CMETH:
@@ -436,7 +442,7 @@ class Calls:
             self._property(args, dst)
             return
         if how == "decorator":
-            self._kept(args, dst)
+            self._kept(args, dst, name)
             return
         if name in library.DYNAMIC:
             engine.add(dst, [objects.UNKNOWN_ID])
@@ -476,7 +482,7 @@ class Calls:
     ) -> None:
         flow = self.flow
         if how == "decorator":  # @app.get("/"): the framework keeps the function
-            self._kept(args, dst)
+            self._kept(args, dst, name if method is None else f"{name}.{method}")
             return
         if method is not None:
             callback = library.METHOD_CALLBACKS.get((name.split(".", maxsplit=1)[0], method))
@@ -493,6 +499,8 @@ class Calls:
         outside object. ``made``: a module's class or function was called (not an object's
         method): objects of the callback tables' packages keep their name that far only."""
         top = name.split(".", 1)[0]
+        if made and self.command_lines.owns(name):
+            return self.command_lines.made(name, site)
         if top in library.WEB_PACKAGES:
             last = name.rsplit(".", 1)[-1]
             return self.flow.value(objects.EXTINST, name, site if last in WEB_NAMES else None)
@@ -500,12 +508,14 @@ class Calls:
             return self.flow.value(objects.EXTINST, name, None)
         return self.flow.value(objects.EXTINST, "?", None)
 
-    def _kept(self, args: Args, dst: int) -> None:
+    def _kept(self, args: Args, dst: int, name: str) -> None:
         """A decorator from outside the repository is taken to keep the function; whatever
-        applies it may call it with anything."""
+        applies it may call it with anything, unless it is one known to leave that to the
+        code (``library.KEEPS``)."""
         if args and isinstance(args[0], int):
             self.flow.engine.flow(args[0], dst)
-            self.escape(args[0])
+            if name not in library.KEEPS:
+                self.escape(args[0])
 
     def _escape_args(self, args: Args, keywords: list[tuple[str, int]]) -> None:
         for arg in args:
@@ -665,6 +675,8 @@ class Calls:
             engine.add(dst, [made])
         elif name in ("enumerate", "zip"):
             self._pairs(site, name, args, dst)
+        elif name == "reversed" and first is not None:
+            self._reversed(site, first, dst)
         elif name in library.BUILTIN_PROTOCOLS and first is not None:
             method = library.BUILTIN_PROTOCOLS[name]
             engine.on(
@@ -681,6 +693,24 @@ class Calls:
             engine.add(dst, [objects.UNKNOWN_ID])
         else:
             engine.add(dst, [objects.LIT_ID])
+
+    def _reversed(self, site: SiteKey, first: int, dst: int) -> None:
+        """``reversed(xs)``: the elements of a container, in another order (what an
+        instance's ``__reversed__`` returns)."""
+        flow = self.flow
+        made = flow.value(objects.SYN, "reversed", site)
+        flow.engine.flow(self.containers.elements(first), flow.loose(made))
+
+        def run(new: set[int]) -> None:
+            for value in new:
+                if flow.values.keys[value][0] in (objects.INST, objects.CONE):
+                    self.protocol(site, value, "__reversed__", [], dst, first)
+                elif flow.values.keys[value][0] != objects.UNKNOWN:
+                    flow.engine.add(dst, [made])
+                else:
+                    flow.engine.add(dst, [objects.UNKNOWN_ID])
+
+        flow.engine.on(first, run)
 
     def _types(self, new: set[int]) -> list[int]:
         flow = self.flow

@@ -200,8 +200,33 @@ class Containers:
             made = flow.value(objects.SYN, "rest", dst)
             self.iterate(value, flow.loose(made), site, operand)
             engine.add(dst, [made])
+        elif kind in _INSTANCES and site is not None:
+            self._unpack_instance(value, index, dst, site, operand)
         else:
             self.iterate(value, dst, site, operand)
+
+    def _unpack_instance(
+        self, value: int, index: int, dst: int, site: SiteKey, operand: int
+    ) -> None:
+        """``a, b = obj``: ``obj.__iter__()``; when that gives a container (``iter((x, y))``,
+        a tuple), each target takes its own item of it, not any of them."""
+        flow = self.flow
+        iterator = flow.temp()
+        if not self.calls.protocol(site, value, "__iter__", [], iterator, operand):
+            self.iterate(value, dst, site, operand)
+            return
+
+        def run(new: set[int]) -> None:
+            for item in new:
+                kind = flow.values.keys[item][0]
+                if kind in objects.CONTAINERS:
+                    self.unpack(item, index, False, 0, dst, site, iterator)
+                elif kind in _INSTANCES:
+                    self.calls.protocol(site, item, "__next__", [], dst, iterator)
+                else:
+                    self.iterate(item, dst, site, iterator)
+
+        flow.engine.on(iterator, run)
 
     def _size(self, container: int) -> int | None:
         slots = self.flow.slots.get(container, {})

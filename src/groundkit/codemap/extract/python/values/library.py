@@ -15,6 +15,7 @@ __all__ = [
     "BUILTIN_PROTOCOLS",
     "CHOOSES",
     "DYNAMIC",
+    "KEEPS",
     "LIBRARY",
     "METHOD_CALLBACKS",
     "NAMED_PACKAGES",
@@ -109,6 +110,30 @@ BUILTIN_PROTOCOLS: dict[str, str] = {
     "reversed": "__reversed__",
     "dir": "__dir__",
 }
+
+# Decorators from outside that return the function (or a wrapper calling it with what it is
+# given) and never call it themselves: the function is still called only where the code calls
+# it, so its parameters hold what those calls pass (``self`` in a method wrapped by
+# ``functools.wraps``, a ``contextmanager`` method). Any other outside decorator may call the
+# function with anything.
+KEEPS = frozenset(
+    {
+        "functools.wraps",
+        "functools.lru_cache",
+        "functools.cache",
+        "functools.total_ordering",
+        "contextlib.contextmanager",
+        "contextlib.asynccontextmanager",
+        "abc.abstractmethod",
+        "typing.overload",
+        "typing.final",
+        "typing.override",
+        "typing_extensions.override",
+        "typing_extensions.final",
+        "dataclasses.dataclass",
+        "enum.unique",
+    }
+)
 
 # Outside functions whose result is whatever code they load: never an outside value.
 DYNAMIC = frozenset(

@@ -24,6 +24,7 @@ from groundkit.codemap.extract.python.values.keys import (
     How,
     SiteKey,
 )
+from groundkit.codemap.extract.python.values.parsers import NAMESPACE
 from groundkit.codemap.extract.python.values.patches import Owner, Patches
 from groundkit.codemap.extract.python.values.state import Flow
 
@@ -88,6 +89,8 @@ class Lookups:
             engine.add(dst, [value if key[1] == "?" else flow.value(objects.BOUND, value, attr)])
         elif kind == objects.UNKNOWN:
             engine.add(dst, [objects.UNKNOWN_ID])
+        elif kind == objects.SYN and key[1] == NAMESPACE:  # argparse's parsed arguments
+            engine.flow(flow.slot(value, attr), dst)
         elif kind in objects.CONTAINERS or kind == objects.VIEW:
             found = attr in CONTAINER_METHODS
             engine.add(dst, [flow.value(objects.CMETH, value, attr) if found else objects.LIT_ID])

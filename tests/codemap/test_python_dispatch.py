@@ -1,0 +1,132 @@
+"""Dispatch a reader follows: argparse sub-commands through the namespace, middleware stacks built
+in a loop, methods wrapped by a decorator of the same module, ``with`` on what a method returns,
+commands in a dict of classes."""
+
+from __future__ import annotations
+
+from map_helpers import Repo, build
+
+from groundkit.codemap.model import Edge, EdgeFlag
+
+
+def calls(repo: Repo, source: str, target: str) -> Edge:
+    edge = repo.edge("calls", source, target)
+    assert isinstance(edge, Edge)
+    return edge
+
+
+def test_args_func_calls_what_set_defaults_put_in_the_namespace(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "cli.py": """
+                import argparse
+                def serve(args):
+                    return args.port
+                def main(argv=None):
+                    parser = argparse.ArgumentParser()
+                    commands = parser.add_subparsers()
+                    commands.add_parser("serve").set_defaults(func=serve)
+                    args = parser.parse_args(argv)
+                    return args.func(args)
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "cli.main", "cli.serve").flags
+
+
+def test_two_sub_commands_make_args_func_a_choice(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "cli.py": """
+                import argparse
+                def add(args): pass
+                def remove(args): pass
+                def main(argv=None):
+                    parser = argparse.ArgumentParser()
+                    commands = parser.add_subparsers()
+                    commands.add_parser("add").set_defaults(func=add)
+                    commands.add_parser("remove").set_defaults(func=remove)
+                    args, _ = parser.parse_known_args(argv)
+                    return args.func(args)
+            """
+        },
+    )
+    for target in ("cli.add", "cli.remove"):
+        assert EdgeFlag.PARTIAL in calls(repo, "cli.main", target).flags
+
+
+def test_a_middleware_stack_built_in_a_loop_constructs_and_calls_the_middleware(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "app.py": """
+                class Middleware:
+                    def __init__(self, cls, *args, **kwargs):
+                        self.cls, self.args, self.kwargs = cls, args, kwargs
+                    def __iter__(self):
+                        return iter((self.cls, self.args, self.kwargs))
+                class ServerErrorMiddleware:
+                    def __init__(self, app, debug=False):
+                        self.app = app
+                    def __call__(self, scope):
+                        return self.app(scope)
+                class Router:
+                    def __call__(self, scope): pass
+                class App:
+                    def __init__(self):
+                        self.router = Router()
+                        self.stack = None
+                    def build(self):
+                        middleware = [Middleware(ServerErrorMiddleware, debug=True)]
+                        app = self.router
+                        for cls, args, kwargs in reversed(middleware):
+                            app = cls(app, *args, **kwargs)
+                        return app
+                    def __call__(self, scope):
+                        if self.stack is None:
+                            self.stack = self.build()
+                        return self.stack(scope)
+            """
+        },
+    )
+    built = calls(repo, "app.App.build", "app.ServerErrorMiddleware.__init__")
+    assert EdgeFlag.PARTIAL not in built.flags
+    # the stack is the router or the middleware, as the loop left it: a dependent, partial
+    assert (
+        EdgeFlag.PARTIAL
+        in calls(repo, "app.App.__call__", "app.ServerErrorMiddleware.__call__").flags
+    )
+
+
+def test_a_method_wrapped_with_functools_wraps_keeps_its_self(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "svc.py": """
+                import contextlib
+                import functools
+                def logged(fn):
+                    @functools.wraps(fn)
+                    def wrapper(self, *args, **kwargs):
+                        return fn(self, *args, **kwargs)
+                    return wrapper
+                class Service:
+                    @logged
+                    def run(self):
+                        return self.step()
+                    def step(self): pass
+                    @contextlib.contextmanager
+                    def session(self):
+                        yield self.step()
+                def main():
+                    Service().run()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "svc.Service.run", "svc.Service.step").flags
+    assert EdgeFlag.PARTIAL not in calls(repo, "svc.Service.session", "svc.Service.step").flags
+    assert EdgeFlag.PARTIAL not in calls(repo, "svc.logged.wrapper", "svc.Service.run").flags
