@@ -1,0 +1,139 @@
+"""Precision of the code map's certain call edges on real repositories, judged by a person.
+
+    python benchmarks/codemap_precision.py sample NAME=PATH@REF... [--per-repo 40] [--dunders 10]
+    python benchmarks/codemap_precision.py score
+
+``sample`` maps each repository (PATH: an unpacked checkout or sdist; REF: its commit or
+version, recorded in the sample), draws
+``--per-repo`` certain ``calls`` edges from each at random (seeded, so the same maps give the
+same sample), then ``--dunders`` more from the certain edges to a dunder method (``__len__``,
+``__eq__``, ``__iter__``...: where wrong certain edges were found before), and writes
+``benchmarks/codemap/precision/sample.json``: per edge its repository,
+both ends, provenance, place and the line it quotes. A person reads each one in the source and
+records in ``labels.json`` (same ``key``) whether the call can reach that target when the code
+runs: ``right``, or ``wrong`` with a note. ``score`` joins the two and prints the share right,
+per repository, per provenance, and for dunder targets (``__len__``, ``__eq__``...) apart.
+The labels are the yardstick; they are never read by the map.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.model import EdgeFlag
+
+HERE = Path(__file__).parent / "codemap" / "precision"
+
+
+def sample(
+    repos: list[tuple[str, Path, str]], per_repo: int, dunders: int, seed: int
+) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for name, root, commit in repos:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            open_codemap("precision", index_dir=tmp, create=True) as codemap,
+        ):
+            codemap.update(root)
+            lines = {n.key: n.line for n in codemap.nodes()}
+            certain = sorted(
+                (e for e in codemap.edges(["calls"]) if EdgeFlag.PARTIAL not in e.flags),
+                key=lambda e: e.id,
+            )
+        drawn = rng.sample(certain, min(per_repo, len(certain)))
+        rest = [e for e in certain if _is_dunder(e.target.qualname) and e not in drawn]
+        # a generator of its own, so that adding dunders leaves the random draw as it was
+        extra = random.Random(f"{seed}:{name}").sample(rest, min(dunders, len(rest)))
+        for stratum, edge in [("random", e) for e in drawn] + [("dunder", e) for e in extra]:
+            out.append(
+                {
+                    "key": f"{name}:{edge.source.qualname}->{edge.target.qualname}",
+                    "repo": name,
+                    "commit": commit,
+                    "source": edge.source.qualname,
+                    "target": edge.target.qualname,
+                    "provenance": str(edge.provenance),
+                    "at": f"{edge.location.path}:{edge.location.line}",
+                    "target_at": f"{edge.target.path}:{lines.get(edge.target, 0)}",
+                    "quote": edge.quote,
+                    "pool": len(certain),
+                    "stratum": stratum,
+                }
+            )
+    return out
+
+
+def _is_dunder(qualname: str) -> bool:
+    last = qualname.rsplit(".", 1)[-1]
+    return last.startswith("__") and last.endswith("__") and last not in ("__init__", "__new__")
+
+
+def score(drawn: list[dict[str, Any]], labels: dict[str, dict[str, str]]) -> dict[str, Any]:
+    rows: dict[str, Counter[str]] = defaultdict(Counter)
+    wrong: list[str] = []
+    for item in drawn:
+        label = labels.get(item["key"], {}).get("label", "unlabelled")
+        random_draw = item.get("stratum", "random") == "random"
+        groups = ["dunder targets (both draws)"] if _is_dunder(item["target"]) else []
+        if random_draw:
+            groups += ["all", f"repo {item['repo']}", f"provenance {item['provenance']}"]
+        for group in groups:
+            rows[group][label] += 1
+        if label == "wrong":
+            wrong.append(f"  {item['key']} at {item['at']}: {labels[item['key']].get('note', '')}")
+    header = ["group", "edges", "right", "wrong", "unlabelled", "right share"]
+    print(f"{header[0]:<36} " + " ".join(f"{h:>5}" for h in header[1:]))
+    figures = {}
+    for group in sorted(rows, key=lambda g: (g != "all", g)):
+        c = rows[group]
+        judged = c["right"] + c["wrong"]
+        share = c["right"] / judged if judged else float("nan")
+        figures[group] = {"edges": sum(c.values()), "right": c["right"], "wrong": c["wrong"]}
+        print(
+            f"{group:<36} {sum(c.values()):>5} {c['right']:>5} {c['wrong']:>5}"
+            f" {c['unlabelled']:>10} {share:>11.3f}"
+        )
+    if wrong:
+        print("wrong:")
+        print("\n".join(wrong))
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    draw = sub.add_parser("sample")
+    draw.add_argument("repos", nargs="+", help="NAME=PATH@REF")
+    draw.add_argument("--per-repo", type=int, default=40)
+    draw.add_argument("--dunders", type=int, default=10)
+    draw.add_argument("--seed", type=int, default=34)
+    sub.add_parser("score")
+    args = parser.parse_args(argv)
+    if args.what == "sample":
+        repos = []
+        for spec in args.repos:
+            name, _, rest = spec.partition("=")
+            path, _, ref = rest.rpartition("@")
+            repos.append((name, Path(path), ref))
+        drawn = sample(repos, args.per_repo, args.dunders, args.seed)
+        (HERE / "sample.json").write_text(json.dumps(drawn, indent=1) + "\n")
+        print(f"{len(drawn)} edges drawn into {HERE / 'sample.json'}")
+        return 0
+    drawn = json.loads((HERE / "sample.json").read_text())
+    labels_path = HERE / "labels.json"
+    labels = json.loads(labels_path.read_text()) if labels_path.exists() else {}
+    score(drawn, labels)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
