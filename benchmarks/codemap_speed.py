@@ -3,7 +3,13 @@ after an edit (one that only moves code, one that changes the code's values, non
 trace/blast latency, file size.
 
     python benchmarks/codemap_speed.py [--src /tmp/codemap-bench/src] [--runs 3]
-        [--grimp /tmp/codemap-bench/grimp-venv/bin/python] [--only django,...]
+        [--grimp /tmp/codemap-bench/grimp-venv/bin/python] [--only django,...] [--edits 10]
+        [--root NAME=PATH ...]
+
+``--edits N``: after the map, N one-line edits, each in another file (drawn at random, seeded),
+each followed by a re-map: the median and the slowest (issue 34's target: median <= 0.5 s on
+django). ``--root NAME=PATH`` measures any folder too (a large repository). The cold map's
+peak memory is that of a fresh process mapping the folder alone (``ru_maxrss``).
 
 Issue 21's targets: a cold map of the django package <= 2x a plain ``ast.parse`` loop over the
 same files (the floor for an ast-based analyser, measured in the same run); re-map after
@@ -67,6 +73,47 @@ def _edit(root: Path, rel: str, code: bool = False) -> None:
     path.write_text(text)
 
 
+def _one_line_edits(codemap: Any, tree: Path, count: int) -> dict[str, Any]:
+    """``count`` one-line edits, each in a different Python file: a module-level line that
+    calls something (the file's value-flow program changes), then a re-map."""
+    files = sorted(str(p.relative_to(tree)) for p in tree.rglob("*.py"))
+    chosen = random.Random(34).sample(files, min(count, len(files)))
+    seconds, resolved = [], []
+    for number, rel in enumerate(chosen):
+        path = tree / rel
+        path.write_text(path.read_text() + f"\n_edited_by_codemap_speed_{number} = len([])\n")
+        started = time.perf_counter()
+        report = codemap.update(tree)
+        seconds.append(time.perf_counter() - started)
+        resolved.append(report.resolved)
+    return {
+        "edits": len(chosen),
+        "edit_p50_s": statistics.median(seconds) if seconds else 0.0,
+        "edit_max_s": max(seconds, default=0.0),
+        "edit_resolved_p50": statistics.median(resolved) if resolved else 0,
+    }
+
+
+def _cold_peak(name: str, tree: Path) -> tuple[float, float, float]:
+    """A cold map in a fresh process: (wall s, CPU s, peak resident MB)."""
+    code = (
+        "import sys, time, resource, tempfile;"
+        "from groundkit.codemap.api import open_codemap;"
+        "t = time.perf_counter();"
+        "d = tempfile.mkdtemp();"
+        "m = open_codemap(sys.argv[1], index_dir=d, create=True); m.update(sys.argv[2]);"
+        "print(time.perf_counter() - t)"
+    )
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [sys.executable, "-c", code, name, str(tree)], capture_output=True, text=True, check=False
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    wall = float(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else float("nan")
+    return wall, cpu, after.ru_maxrss / 1024
+
+
 def _parse_loop(root: Path, runs: int) -> float:
     """The floor: ``ast.parse`` of the same Python files, the bytes read beforehand."""
     import ast
@@ -97,11 +144,15 @@ def _remaps(codemap: Any, tree: Path, edit: str, runs: int) -> dict[str, Any]:
     return out
 
 
-def measure(name: str, root: Path, edit: str, runs: int) -> dict[str, Any]:
+def measure(name: str, root: Path, edit: str, runs: int, edits: int = 0) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="grk-speed-"))
     tree = work / root.name
     shutil.copytree(root, tree, symlinks=True)
     parse_s = _parse_loop(tree, runs)
+    parse_cpu = _cpu()
+    _parse_loop(tree, 1)
+    parse_cpu = _cpu() - parse_cpu
+    cold_wall, cold_cpu, peak_mb = _cold_peak(name, tree)
     fulls, cpus = [], []
     for run in range(runs):
         index = work / f"index{run}"
@@ -121,7 +172,8 @@ def measure(name: str, root: Path, edit: str, runs: int) -> dict[str, Any]:
         single.append((time.perf_counter() - started, _cpu() - cpu))
     index = work / "index0"
     with open_codemap(name, index_dir=index) as codemap:
-        remaps = _remaps(codemap, tree, edit, runs)
+        remaps = _remaps(codemap, tree, edit, runs) if edit else {}
+        remaps.update(_one_line_edits(codemap, tree, edits))
         symbols = [
             n.qualname for n in codemap.nodes() if n.kind in (NodeKind.FUNCTION, NodeKind.METHOD)
         ]
@@ -153,6 +205,10 @@ def measure(name: str, root: Path, edit: str, runs: int) -> dict[str, Any]:
         "single_s": statistics.median(s for s, _ in single),
         "single_cpu_s": statistics.median(c for _, c in single),
         "parse_s": parse_s,
+        "parse_cpu_s": parse_cpu,
+        "cold_wall_s": cold_wall,
+        "cold_cpu_s": cold_cpu,
+        "peak_mb": peak_mb,
         **remaps,
         "trace_p50_ms": 1000 * statistics.median(traces),
         "blast_p50_ms": 1000 * statistics.median(blasts),
@@ -207,6 +263,21 @@ def bundle_case() -> None:
     print(f"  parsed anyway: {parsed:.2f} s, {forced}")
 
 
+def _cold_table(rows: list[dict[str, Any]]) -> None:
+    print("\ncold map in a fresh process, and one-line edits (issue 34's targets)")
+    print(
+        f"{'repo':<13}{'files':>7}{'parse cpu s':>12}{'cold cpu s':>11}{'/parse':>7}"
+        f"{'cold wall s':>12}{'peak MB':>8}{'edits':>6}{'edit p50 s':>11}{'edit max s':>11}"
+    )
+    for r in rows:
+        ratio = r["cold_cpu_s"] / r["parse_cpu_s"] if r["parse_cpu_s"] else float("nan")
+        print(
+            f"{r['name']:<13}{r['files']:>7}{r['parse_cpu_s']:>12.2f}{r['cold_cpu_s']:>11.1f}"
+            f"{ratio:>6.1f}x{r['cold_wall_s']:>12.1f}{r['peak_mb']:>8.0f}{r.get('edits', 0):>6}"
+            f"{r.get('edit_p50_s', 0):>11.2f}{r.get('edit_max_s', 0):>11.2f}"
+        )
+
+
 def _table(rows: list[dict[str, Any]], runs: int) -> None:
     print(f"\ncode map speed, median of {runs} runs, machine: {os.cpu_count()} cores (shared)")
     header = (
@@ -252,22 +323,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--grimp", default="/tmp/codemap-bench/grimp-venv/bin/python")
     parser.add_argument("--only", help="comma-separated names to run")
+    parser.add_argument("--edits", type=int, default=0, help="one-line edits, one file each")
+    parser.add_argument("--root", action="append", default=[], help="NAME=PATH to measure too")
     args = parser.parse_args(argv)
     django = sorted(args.src.glob("django-*"))
     fastapi = sorted(args.src.glob("fastapi-*"))
-    cases = []
+    cases: list[tuple[str, Path, str, tuple[str, ...] | None]] = []
     if django:
         cases.append(("django", django[-1] / "django", "db/models/query.py", ("django",)))
         cases.append(("django-sdist", django[-1], "django/db/models/query.py", None))
     if fastapi:
         cases.append(("fastapi", fastapi[-1], "fastapi/routing.py", ("fastapi",)))
     cases.append(("groundkit", HERE.parent / "src", "groundkit/collection.py", ("groundkit",)))
+    for spec in args.root:
+        name, _, path = spec.partition("=")
+        cases.append((name, Path(path), "", None))
     wanted = set(args.only.split(",")) if args.only else None
     rows = []
     for name, root, edit, package in cases:
         if wanted and name not in wanted:
             continue
-        result = measure(name, root, edit, args.runs)
+        result = measure(name, root, edit, args.runs, args.edits)
         if package:  # grimp's import-only graph of the same package, in the same run
             result["grimp_s"] = _grimp(
                 args.grimp, root.parent if name == "django" else root, package[0]
@@ -275,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(result)
         print(f"  measured {name}", file=sys.stderr)
     if rows:
-        _table(rows, args.runs)
+        _table([r for r in rows if "remap_same_s" in r], args.runs)
+        _cold_table(rows)
     if not wanted or "bundle" in wanted:
         bundle_case()
     return 0

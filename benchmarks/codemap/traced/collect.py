@@ -51,6 +51,8 @@ def _coverage_recipe() -> tuple[str, list[str]]:
 
 HTTPX_VERSION, HTTPX_REQUIREMENTS = _coverage_recipe()
 CLICK_VERSION = "8.1.8"
+JINJA2_VERSION = "3.1.6"
+ITSDANGEROUS_VERSION = "2.2.0"
 PROJECTS = {
     "httpx": {
         "version": HTTPX_VERSION,
@@ -68,6 +70,25 @@ PROJECTS = {
         # click's requirements/tests.txt of the release; click itself is imported from src/.
         "requirements": ["pytest==8.3.4", "pluggy==1.5.0", "iniconfig==2.0.0", "packaging==24.2"],
         "package": "src/click",
+        "tests": "tests",
+        "pythonpath": "src",
+        "pytest": [],
+    },
+    "jinja2": {
+        "version": JINJA2_VERSION,
+        "venv": "traced-jinja2",
+        # jinja2's test requirements at the release; jinja2 itself is imported from src/.
+        "requirements": ["pytest==8.3.4", "MarkupSafe==3.0.2", "trio==0.29.0"],
+        "package": "src/jinja2",
+        "tests": "tests",
+        "pythonpath": "src",
+        "pytest": [],
+    },
+    "itsdangerous": {
+        "version": ITSDANGEROUS_VERSION,
+        "venv": "traced-itsdangerous",
+        "requirements": ["pytest==8.3.4", "freezegun==1.5.1"],
+        "package": "src/itsdangerous",
         "tests": "tests",
         "pythonpath": "src",
         "pytest": [],
