@@ -18,7 +18,6 @@ import click
 from groundkit.cli import codemap_render as show
 from groundkit.cli.context import pass_ctx
 from groundkit.cli.errors import ExitCode
-from groundkit.codemap.naming import project_name
 from groundkit.errors import ErrorCode, UsageError
 
 if TYPE_CHECKING:
@@ -41,12 +40,11 @@ class _MapGroup(click.Group):
 
 def map_name(settings: Settings, name: str | None) -> str:
     """The map a command names, or the current folder's, or the only one there is."""
-    from groundkit.ops.codemap import map_list
+    from groundkit.ops.codemap import map_list, map_of_folder
 
     if name is None:
         maps = map_list(settings).names
-        here = [project_name(Path.cwd()), Path.cwd().name]  # the folder's name, as maps once were
-        if found := next((h for h in here if h in maps), None):
+        if found := map_of_folder(settings, Path.cwd()):
             name = found
         elif len(maps) == 1:
             name = maps[0]
@@ -69,7 +67,11 @@ def map_group() -> None:
 @click.option("--name", help="Name of the map [default: the project's name].")
 @click.option("--include", multiple=True, metavar="GLOB", help="Map only matching files.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip matching files.")
+@click.option(
+    "--replace", is_flag=True, help="Make --name the map of PATH even if it is another folder's."
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--verbose", "-v", is_flag=True, help="List each file passed over, with why.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def build(
@@ -78,7 +80,9 @@ def build(
     name: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    replace: bool,
     quiet: bool,
+    verbose: bool,
     as_json: bool,
 ) -> None:
     """Build or update the map of PATH (only changed files are parsed again)."""
@@ -88,14 +92,20 @@ def build(
     settings = obj.settings().settings
     with progress_display(enabled=not quiet and not as_json) as progress:
         built, report = ops.build(
-            settings, path, name, include=include, exclude=exclude, progress=progress
+            settings,
+            path,
+            name,
+            include=include,
+            exclude=exclude,
+            progress=progress,
+            replace=replace,
         )
     if as_json:
         click.echo(json.dumps(ops.envelope("map", built, report)))
     elif report.nothing_to_map:
-        show.nothing_to_map(path, report)
+        show.nothing_to_map(path, report, verbose=verbose)
     else:
-        show.map_report(built, report)
+        show.map_report(built, report, verbose=verbose)
     if report.partial or report.nothing_to_map:
         click.get_current_context().exit(ExitCode.PARTIAL)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from groundkit.codemap.model import EdgeFlag, EdgeKind
+from groundkit.types import Skipped
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
@@ -25,23 +26,52 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())) or "none"
 
 
-def map_report(name: str, report: MapReport) -> None:
+def map_report(name: str, report: MapReport, *, verbose: bool = False) -> None:
     click.echo(
         f"mapped {name!r}: {report.files:,} files in {report.seconds:.2f} s"
         f" ({report.files_per_second:,.0f} files/s); parsed {report.parsed:,},"
         f" unchanged {report.unchanged:,}, removed {report.removed:,},"
         f" re-resolved {report.resolved:,}"
     )
+    click.echo(f"files: {_counts(report.languages)}")
     click.echo(f"nodes: {_counts(report.nodes)}")
     click.echo(f"edges: {_counts(report.edges)}")
     click.echo(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    passed_over(report.passed_over, verbose=verbose)
     if report.skipped:
-        click.echo(f"skipped {len(report.skipped)}:")
+        click.echo(f"skipped {len(report.skipped)} (meant to be mapped, and could not be):")
         for item in report.skipped:
             click.echo(f"  {item.source}: {item.reason}")
 
 
-def nothing_to_map(path: str, report: MapReport) -> None:
+_EXAMPLES = 3
+
+
+def passed_over(
+    items: Sequence[Skipped], *, verbose: bool, err: bool = False, more: str = "--verbose"
+) -> None:
+    """What was not mapped on purpose: by reason, with a few paths (every path with
+    ``verbose``; ``more`` names the option that lists them)."""
+    if not items:
+        return
+    by_reason: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        # Grouped by what the reason says before its detail: "documentation (.md)" and
+        # "documentation (.rst)" are one line of the summary.
+        by_reason[item.reason if verbose else item.reason.split(" (")[0]].append(item.source)
+    hint = "" if verbose else f"; {more} lists each"
+    click.echo(f"passed over {len(items):,} (not mapped, on purpose{hint}):", err=err)
+    for reason, paths in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if verbose:
+            click.echo(f"  {reason}:", err=err)
+            for path in paths:
+                click.echo(f"    {path}", err=err)
+            continue
+        shown = ", ".join(paths[:_EXAMPLES]) + (", ..." if len(paths) > _EXAMPLES else "")
+        click.echo(f"  {len(paths):>5}  {reason}: {shown}", err=err)
+
+
+def nothing_to_map(path: str, report: MapReport, *, verbose: bool = False) -> None:
     from groundkit.codemap.extract import LANGUAGES
 
     click.echo(
@@ -49,6 +79,7 @@ def nothing_to_map(path: str, report: MapReport) -> None:
         f" ({', '.join(language.name for language in LANGUAGES)}); no map was made",
         err=True,
     )
+    passed_over(report.passed_over, verbose=verbose, err=True)
     for item in report.skipped:
         click.echo(f"  skipped {item.source}: {item.reason}", err=True)
 
@@ -134,6 +165,13 @@ def overview(name: str, data: dict[str, Any]) -> None:
         click.echo(f"\nskipped at the last mapping: {len(data['skipped'])}")
         for item in data["skipped"][:_LISTED]:
             click.echo(f"  {item['path']}: {item['reason']}")
+    if data.get("passed_over"):
+        click.echo("")
+        passed_over(
+            [Skipped(i["path"], i["reason"]) for i in data["passed_over"]],
+            verbose=False,
+            more="--json",
+        )
 
 
 def _edge_line(edge: Edge) -> str:

@@ -18,7 +18,10 @@ from groundkit.codemap.api import (
     diff_revisions,
     list_codemaps,
     map_dir,
+    map_root,
+    name_taken,
     open_codemap,
+    same_folder,
     work_tree,
 )
 from groundkit.codemap.api import envelope as _envelope
@@ -26,7 +29,7 @@ from groundkit.codemap.build import MapReport, Progress
 from groundkit.codemap.diff import MapDiff
 from groundkit.codemap.export import Format, Level
 from groundkit.codemap.model import Edge, Node
-from groundkit.codemap.naming import project_name
+from groundkit.codemap.naming import project_name, safe_name
 from groundkit.codemap.overview import Overview
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace
 from groundkit.codemap.traverse import blast as blast_from
@@ -44,6 +47,7 @@ __all__ = [
     "around",
     "blast",
     "build",
+    "default_name",
     "diff_maps",
     "diff_revisions_of",
     "edge",
@@ -51,6 +55,7 @@ __all__ = [
     "export",
     "graph",
     "map_list",
+    "map_of_folder",
     "overview",
     "summary",
     "trace",
@@ -91,18 +96,58 @@ def build(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     progress: Progress | None = None,
+    replace: bool = False,
 ) -> tuple[str, MapReport]:
-    """Map ``folder`` into the map ``name`` (default: the project's, see ``project_name``),
-    parsing only what changed; returns the map's name and what the run did. A folder with no
-    file to map makes no map (the report says ``nothing_to_map``)."""
+    """Map ``folder`` into the map ``name`` (default: see ``default_name``), parsing only what
+    changed; returns the map's name and what the run did. A folder with no file to map makes
+    no map (the report says ``nothing_to_map``). A map is of one folder: ``name`` taken by
+    another folder's map raises ``codemap.name_taken`` unless ``replace``."""
     root = Path(os.path.abspath(folder))
-    chosen = name or project_name(root)
+    chosen = name or default_name(settings, root)
     if chosen not in list_codemaps(settings.index_dir):
         listing = work_tree(root, settings, include, exclude).list()
         if not listing.files:
-            return chosen, MapReport.nothing(listing.skipped)
+            return chosen, MapReport.nothing(listing.skipped, listing.passed_over)
     with open_codemap(chosen, settings=settings, create=True) as codemap:
-        return chosen, codemap.update(root, include=include, exclude=exclude, progress=progress)
+        return chosen, codemap.update(
+            root, include=include, exclude=exclude, progress=progress, replace=replace
+        )
+
+
+_PARENTS = 3  # folders above a project's that a default name may take in
+
+
+def default_name(settings: Settings, root: Path) -> str:
+    """The project's name (``project_name``); when a map of another folder holds it, the name
+    with the folders above put in front (``req-docs`` beside ``star-docs``), so that two
+    projects of one name never write over each other. Raises ``codemap.name_taken`` when
+    even those are held."""
+    base = project_name(root)
+    candidates = [base]
+    for above in root.parents[:_PARENTS]:
+        if above.name:
+            candidates.append(f"{safe_name(above.name)}-{candidates[-1]}"[:64].strip("-._"))
+    for candidate in candidates:
+        held = map_root(settings.index_dir, candidate)
+        if held is None or same_folder(held, root):
+            return candidate
+    held = map_root(settings.index_dir, base)
+    assert held is not None
+    raise name_taken(base, held, root)
+
+
+def map_of_folder(settings: Settings, folder: Path) -> str | None:
+    """The map made from ``folder`` or from the nearest folder above it, if any."""
+    best: tuple[int, str] | None = None
+    for name in list_codemaps(settings.index_dir):
+        root = map_root(settings.index_dir, name)
+        if root is None:
+            continue
+        if same_folder(root, folder) or folder.resolve().is_relative_to(root.resolve()):
+            depth = len(root.resolve().parts)
+            if best is None or depth > best[0]:
+                best = (depth, name)
+    return best[1] if best else None
 
 
 def overview(settings: Settings, name: str) -> Overview:
