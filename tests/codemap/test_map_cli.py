@@ -203,6 +203,7 @@ def test_diff_of_two_revisions_reads_git_objects_and_leaves_the_work_tree_alone(
         "removed": [],
         "changed": [],
         "moved": 0,
+        "carried": [],
     }
     assert grk.error("diff", "HEAD", "nonsense", "--repo", str(shop)) == (
         2,

@@ -1,4 +1,4 @@
-"""How the code map's answers look on a terminal."""
+"""How the code map's answers look on a terminal (a diff: ``codemap_diff_render``)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from groundkit.codemap.model import EdgeFlag, EdgeKind
+from groundkit.codemap.model import EdgeFlag
 from groundkit.types import Skipped
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
-    from groundkit.codemap.diff import MapDiff
+    from groundkit.codemap.filters import EdgeFilter
     from groundkit.codemap.model import Edge, Node
     from groundkit.codemap.traverse import Blast, Trace
 
-__all__ = ["blast", "diff", "map_report", "nothing_to_map", "overview", "trace"]
+__all__ = ["blast", "hidden", "map_report", "nothing_to_map", "overview", "passed_over", "trace"]
 
 _LISTED = 15
 
@@ -104,6 +104,13 @@ def trace(result: Trace, checks: Sequence[str] | None) -> None:
         )
     if result.truncated:
         click.echo("  ... (truncated: narrow --kinds or lower --depth)")
+    hidden(result.filter, result.hidden)
+
+
+def hidden(edge_filter: EdgeFilter, count: int) -> None:
+    """What a filter hid, said whenever a filter was given (0 included: it hid nothing)."""
+    if edge_filter.active:
+        click.echo(f"filter ({edge_filter.describe()}) hid {count:,} edge(s)")
 
 
 def _partial(edge: Edge) -> str:
@@ -121,6 +128,7 @@ def blast(result: Blast) -> None:
             f"  {dep.depth:>2}  {dep.confidence:.2f}  {dep.node.qualname} ({dep.node.kind})"
             f"  via {dep.via.short_id}: {dep.via.evidence}"
         )
+    hidden(result.filter, result.hidden)
 
 
 def overview(name: str, data: dict[str, Any]) -> None:
@@ -172,82 +180,3 @@ def overview(name: str, data: dict[str, Any]) -> None:
             verbose=False,
             more="--json",
         )
-
-
-def _edge_line(edge: Edge) -> str:
-    return (
-        f"{edge.kind} {edge.source.qualname} -> {edge.target.qualname}"
-        f"  ({edge.location})  {edge.short_id}"
-    )
-
-
-def diff(result: MapDiff) -> None:
-    """A reviewer's order: the summary, then added and removed edges by module, new import
-    cycles, new crossings between areas, routes, changed edges, and the nodes."""
-    moved = len(result.edges_moved)
-    listed = "" if result.list_moves else " (--moves lists them)"
-    moves = f"; {moved:,} edge(s) only moved{listed}"
-    if result.empty:
-        click.echo("no architecture change" + (moves if moved else ""))
-    else:
-        click.echo(
-            f"edges: +{len(result.edges_added):,} -{len(result.edges_removed):,}"
-            f" ~{len(result.edges_changed):,}; nodes: +{len(result.nodes_added):,}"
-            f" -{len(result.nodes_removed):,}" + (moves if moved else "")
-        )
-    _diff_by_module(result)
-    if result.new_cycles:
-        click.echo(f"\nnew import cycles: {len(result.new_cycles)}")
-        for cycle in result.new_cycles:
-            click.echo(f"  {' -> '.join((*cycle, cycle[0]))}")
-    if result.new_crossings:
-        click.echo(f"\nnew edges between areas: {len(result.new_crossings)}")
-        for edge in result.new_crossings:
-            click.echo(f"  + {_edge_line(edge)}")
-    for title, routes in (("added", result.routes_added), ("removed", result.routes_removed)):
-        if routes:
-            click.echo(f"\nroutes {title}: {len(routes)}")
-            for node in routes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname}")
-    if result.edges_changed:
-        click.echo(f"\nedges changed: {len(result.edges_changed)}")
-        for before, after in result.edges_changed:
-            click.echo(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
-    for title, nodes in (("added", result.nodes_added), ("removed", result.nodes_removed)):
-        if nodes:
-            click.echo(f"\nnodes {title}: {len(nodes)}")
-            for node in nodes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
-    if result.list_moves and moved:
-        click.echo(f"\nedges moved: {moved}")
-        for before, after in result.edges_moved:
-            click.echo(f"  {_edge_line(after)} (was {before.location})")
-
-
-def _diff_by_module(result: MapDiff) -> None:
-    """Added and removed edges (containment aside) under the module they start in."""
-    groups: dict[str, list[tuple[str, Edge]]] = defaultdict(list)
-    for sign, edges in (("+", result.edges_added), ("-", result.edges_removed)):
-        for edge in edges:
-            if edge.kind != EdgeKind.DEFINES:
-                groups[result.module_of(edge)].append((sign, edge))
-    for module, rows in sorted(groups.items()):
-        plus = sum(1 for sign, _ in rows if sign == "+")
-        click.echo(f"\n{module}: +{plus} -{len(rows) - plus}")
-        for sign, edge in rows:
-            click.echo(f"  {sign} {_edge_line(edge)}")
-
-
-def _changes(before: Edge, after: Edge) -> str:
-    from groundkit.codemap.diff import changed_fields
-
-    return ", ".join(
-        f"{name} {_field(before, name)} -> {_field(after, name)}"
-        for name in changed_fields(before, after)
-    )
-
-
-def _field(edge: Edge, name: str) -> str:
-    if name == "confidence":
-        return f"{edge.confidence:.2f}"
-    return repr(edge.quote) if name == "statement" else str(edge.provenance)

@@ -21,6 +21,7 @@ from groundkit.codemap.evidence import check_edge
 from groundkit.codemap.export import Format, Level, render
 from groundkit.codemap.extract import extractors
 from groundkit.codemap.extract.base import Extractor
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, EdgeKind, Node
 from groundkit.codemap.overview import Overview, entry_scripts, overview
 from groundkit.codemap.sources import GitRevision, Selection, WorkTree
@@ -111,6 +112,9 @@ class CodeMap:
         self.folder = folder
         self.settings = settings
         self.store = MapStore(folder / _FILE)
+        # What trace and blast leave out when they are not told (``grk ask --certain`` sets it
+        # once for every walk the answer makes).
+        self.edge_filter = NO_FILTER
 
     def close(self) -> None:
         self.store.close()
@@ -186,13 +190,31 @@ class CodeMap:
         """The one node ``symbol`` names; ``SymbolNotFound`` / ``SymbolAmbiguous`` otherwise."""
         return find_symbol(self.store, symbol)
 
-    def trace(self, symbol: str, *, depth: int = 10, kinds: Sequence[str] = TRACE_KINDS) -> Trace:
+    def trace(
+        self,
+        symbol: str,
+        *,
+        depth: int = 10,
+        kinds: Sequence[str] = TRACE_KINDS,
+        edge_filter: EdgeFilter | None = None,
+    ) -> Trace:
         _check_depth(depth)
-        return trace(self.store, self.find(symbol), depth=depth, kinds=_kinds(kinds))
+        node = self.find(symbol)
+        shown = self.edge_filter if edge_filter is None else edge_filter
+        return trace(self.store, node, depth=depth, kinds=_kinds(kinds), edge_filter=shown)
 
-    def blast(self, symbol: str, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS) -> Blast:
+    def blast(
+        self,
+        symbol: str,
+        *,
+        depth: int = 10,
+        kinds: Sequence[str] = BLAST_KINDS,
+        edge_filter: EdgeFilter | None = None,
+    ) -> Blast:
         _check_depth(depth)
-        return blast(self.store, self.find(symbol), depth=depth, kinds=_kinds(kinds))
+        node = self.find(symbol)
+        shown = self.edge_filter if edge_filter is None else edge_filter
+        return blast(self.store, node, depth=depth, kinds=_kinds(kinds), edge_filter=shown)
 
     def overview(self) -> Overview:
         scripts = json.loads(self.store.manifest().get("scripts", "[]"))

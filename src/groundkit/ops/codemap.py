@@ -26,8 +26,9 @@ from groundkit.codemap.api import (
 )
 from groundkit.codemap.api import envelope as _envelope
 from groundkit.codemap.build import MapReport, Progress
-from groundkit.codemap.diff import MapDiff
+from groundkit.codemap.diff import MapDiff, filtered
 from groundkit.codemap.export import Format, Level
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.naming import project_name, safe_name
 from groundkit.codemap.overview import Overview
@@ -184,10 +185,13 @@ def trace(
     depth: int = 10,
     kinds: Sequence[str] | None = None,
     evidence: bool = False,
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> Traced:
     """Where ``symbol`` leads; with ``evidence``, each edge's line re-read from the files."""
     with open_codemap(name, settings=settings) as codemap:
-        found = codemap.trace(symbol, depth=depth, kinds=kinds or TRACE_KINDS)
+        found = codemap.trace(
+            symbol, depth=depth, kinds=kinds or TRACE_KINDS, edge_filter=edge_filter
+        )
         checks = codemap.verify([s.edge for s in found.steps]) if evidence else None
         return Traced(found, checks)
 
@@ -199,10 +203,11 @@ def blast(
     *,
     depth: int = 10,
     kinds: Sequence[str] = BLAST_KINDS,
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> Blast:
     """What depends on ``symbol``: each dependent once, with its depth and confidence."""
     with open_codemap(name, settings=settings) as codemap:
-        return codemap.blast(symbol, depth=depth, kinds=kinds)
+        return codemap.blast(symbol, depth=depth, kinds=kinds, edge_filter=edge_filter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,24 +283,39 @@ class Around:
     blast: Blast
 
 
-def around(settings: Settings, name: str, node_id: str, *, depth: int) -> Around | None:
+def around(
+    settings: Settings,
+    name: str,
+    node_id: str,
+    *,
+    depth: int,
+    edge_filter: EdgeFilter = NO_FILTER,
+) -> Around | None:
     """The node ``node_id`` with its trace and blast to ``depth``; None when it is not there
     (the map changed since its id was read)."""
     with open_codemap(name, settings=settings) as codemap:
         node = codemap.store.node(node_id)
         if node is None:
             return None
-        found = trace_from(codemap.store, node, depth=depth)
-        return Around(node, found, blast_from(codemap.store, node, depth=depth))
+        found = trace_from(codemap.store, node, depth=depth, edge_filter=edge_filter)
+        return Around(
+            node, found, blast_from(codemap.store, node, depth=depth, edge_filter=edge_filter)
+        )
 
 
-def diff_maps(settings: Settings, before: str | Path, after: str | Path) -> MapDiff:
+def diff_maps(
+    settings: Settings,
+    before: str | Path,
+    after: str | Path,
+    *,
+    edge_filter: EdgeFilter = NO_FILTER,
+) -> MapDiff:
     """Two maps compared: by name in the index dir, or (``Path``) two saved map files."""
     paths = [
         side if isinstance(side, Path) else map_dir(settings.index_dir, side) / _FILE
         for side in (before, after)
     ]
-    return diff_map_files(paths[0], paths[1])
+    return filtered(diff_map_files(paths[0], paths[1]), edge_filter)
 
 
 def diff_revisions_of(
@@ -306,11 +326,13 @@ def diff_revisions_of(
     map_name: str | None = None,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> MapDiff:
     """Two git revisions compared, read from git's objects (the work tree is never touched):
     of ``repo``, or of the folder the map ``map_name`` was made from. A map of the repository
-    (``map_name``, else one named after the folder) lends the facts of files that did not
-    change."""
+    (``map_name``, else the map made from the folder) lends the facts of files that did not
+    change. ``exclude`` leaves files out of both maps; ``edge_filter`` leaves edges out of the
+    answer (counted)."""
     cache_name = map_name
     if repo is None:
         if map_name is None:
@@ -321,11 +343,11 @@ def diff_revisions_of(
             folder = codemap.root
     else:
         folder = Path(os.path.abspath(repo))
-        if cache_name is None and folder.name in list_codemaps(settings.index_dir):
-            cache_name = folder.name
+        if cache_name is None:
+            cache_name = map_of_folder(settings, folder)
     cache = open_codemap(cache_name, settings=settings) if cache_name is not None else None
     try:
-        return diff_revisions(
+        found = diff_revisions(
             folder,
             revisions[0],
             revisions[1],
@@ -334,6 +356,7 @@ def diff_revisions_of(
             settings=settings,
             cache=cache,
         )
+        return filtered(found, edge_filter)
     finally:
         if cache is not None:
             cache.close()
