@@ -130,3 +130,34 @@ def test_a_method_wrapped_with_functools_wraps_keeps_its_self(repo: Repo) -> Non
     assert EdgeFlag.PARTIAL not in calls(repo, "svc.Service.run", "svc.Service.step").flags
     assert EdgeFlag.PARTIAL not in calls(repo, "svc.Service.session", "svc.Service.step").flags
     assert EdgeFlag.PARTIAL not in calls(repo, "svc.logged.wrapper", "svc.Service.run").flags
+
+
+def test_a_tests_parameter_holds_what_the_fixture_of_that_name_returns(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/store.py": """
+                class Store:
+                    def put(self, doc): pass
+            """,
+            "tests/conftest.py": """
+                import pytest
+                from shop.store import Store
+                @pytest.fixture
+                def store():
+                    yield Store()
+            """,
+            "tests/test_store.py": """
+                import pytest
+                class TestStore:
+                    @pytest.fixture
+                    def doc(self):
+                        return {"id": 1}
+                    def test_put(self, store, doc):
+                        store.put(doc)
+            """,
+        },
+    )
+    put = calls(repo, "tests.test_store.TestStore.test_put", "shop.store.Store.put")
+    assert EdgeFlag.PARTIAL not in put.flags

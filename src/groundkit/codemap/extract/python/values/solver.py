@@ -14,6 +14,7 @@ from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKi
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.calls import Calls
 from groundkit.codemap.extract.python.values.engine import each
+from groundkit.codemap.extract.python.values.fixtures import install_fixtures
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import Program
 from groundkit.codemap.extract.python.values.state import Flow
@@ -99,6 +100,7 @@ class Solver:
             handlers = self._handlers
             for op in info.facts.ops:
                 handlers[type(op)](info.index, op)
+        install_fixtures(self.flow)
 
     def _functions(self, file: int) -> None:
         """What every function's parameters hold before any call: ``self``/``cls``, the

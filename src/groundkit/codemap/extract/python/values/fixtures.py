@@ -1,0 +1,95 @@
+"""pytest fixtures, as pytest resolves them: a test's (or a fixture's) parameter named like a
+fixture receives what that fixture returns, or yields for a generator fixture.
+
+The fixture is looked up where pytest looks: the test's class (and its bases), the test's
+module, then ``conftest.py`` in the test's folder and each folder above it; the nearest wins.
+A test is a function or method whose name starts with ``test``; a fixture is a function
+decorated ``@...fixture`` (``@pytest.fixture``, ``@pytest.fixture(scope=...)``). Parameters
+pytest fills otherwise (``request``, ``tmp_path``, ``monkeypatch``, ``parametrize``'s) find no
+fixture of the repository and stay as they were: nothing passes them anything.
+"""
+
+from __future__ import annotations
+
+from groundkit.codemap.extract.python.parse import facts
+from groundkit.codemap.extract.python.parse.facts import Kind
+from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
+from groundkit.codemap.extract.python.values.state import Flow
+
+__all__ = ["install_fixtures"]
+
+_FUNCTIONS = (Kind.FUNCTION, Kind.METHOD)
+
+
+def install_fixtures(flow: Flow) -> None:
+    fixtures = _Fixtures(flow)
+    if fixtures.any:
+        fixtures.install()
+
+
+class _Fixtures:
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow
+        self.program = flow.program
+        self.in_module: dict[int, dict[str, FuncKey]] = {}
+        self.in_class: dict[ClassKey, dict[str, FuncKey]] = {}
+        self.conftest: dict[str, int] = {}  # folder -> its conftest.py
+        for info in self.program.files:
+            folder, _, name = info.path.rpartition("/")
+            if name == "conftest.py":
+                self.conftest[folder] = info.index
+            for index, scope in enumerate(info.facts.scopes):
+                if scope.kind not in _FUNCTIONS or "fixture" not in scope.decorators:
+                    continue
+                func = FuncKey((info.index, index))
+                fixture = _name(scope)
+                if scope.kind == Kind.METHOD:
+                    owner = ClassKey((info.index, scope.parent))
+                    self.in_class.setdefault(owner, {})[fixture] = func
+                elif scope.parent == 0:
+                    self.in_module.setdefault(info.index, {})[fixture] = func
+        self.any = bool(self.in_module or self.in_class)
+
+    def install(self) -> None:
+        flow = self.flow
+        for info in self.program.files:
+            for index, scope in enumerate(info.facts.scopes):
+                if scope.kind not in _FUNCTIONS:
+                    continue
+                if not (_name(scope).startswith("test") or "fixture" in scope.decorators):
+                    continue
+                func = FuncKey((info.index, index))
+                skip = 1 if scope.kind == Kind.METHOD and not scope.flags & facts.STATIC else 0
+                for position, param in enumerate(scope.params):
+                    if position < skip:
+                        continue
+                    fixture = self._find(info.index, scope, param.name)
+                    if fixture is None or fixture == func:
+                        continue
+                    generator = self.program.scope(fixture).flags & facts.GENERATOR
+                    source = flow.yields(fixture) if generator else flow.ret(fixture)
+                    flow.engine.flow(source, flow.param(func, position))
+
+    def _find(self, file: int, scope: facts.Scope, name: str) -> FuncKey | None:
+        if scope.kind == Kind.METHOD:
+            for cls in self.program.mro(ClassKey((file, scope.parent))):
+                found = self.in_class.get(cls, {}).get(name)
+                if found is not None:
+                    return found
+        found = self.in_module.get(file, {}).get(name)
+        if found is not None:
+            return found
+        folder = self.program.files[file].path.rpartition("/")[0]
+        while True:
+            conftest = self.conftest.get(folder)
+            if conftest is not None:
+                found = self.in_module.get(conftest, {}).get(name)
+                if found is not None:
+                    return found
+            if not folder:
+                return None
+            folder = folder.rpartition("/")[0]
+
+
+def _name(scope: facts.Scope) -> str:
+    return scope.qual.rsplit(".", 1)[-1]
