@@ -561,7 +561,7 @@ def _traced_reason(row: list[Any], nodes: set[str], properties: set[str]) -> str
 
 def score_traced(data: Path, src: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    rows, reason_rows = [], []
+    rows, reason_rows, partial_rows = [], [], []
     for reference in sorted((data / "traced").glob("*.json")):
         ref = json.loads(reference.read_text())
         found = sorted(src.glob(f"{ref['project']}-{ref['version']}"))
@@ -599,6 +599,13 @@ def score_traced(data: Path, src: Path) -> dict[str, Any]:
             )
             for reason, n in reasons.most_common():
                 reason_rows.append([ref["project"], label, reason, n])
+            only_partial = Counter(
+                _traced_reason(r, nodes, properties)
+                for r in pairs
+                if (r[1], r[2]) in maybe and (r[1], r[2]) not in certain
+            )
+            for reason, n in only_partial.most_common():
+                partial_rows.append([ref["project"], label, reason, n])
             result[side] = {
                 "pairs": len(pairs),
                 "found": len(hit),
@@ -616,6 +623,11 @@ def score_traced(data: Path, src: Path) -> dict[str, Any]:
     )
     _table(
         "traced pairs missed, by a rough reason", ["project", "pairs", "reason", "n"], reason_rows
+    )
+    _table(
+        "traced pairs drawn only as partial (the gap from certain to certain + partial)",
+        ["project", "pairs", "reason", "n"],
+        partial_rows,
     )
     for project, result in out.items():
         for side in ("package", "tests"):
