@@ -161,3 +161,29 @@ def test_a_tests_parameter_holds_what_the_fixture_of_that_name_returns(repo: Rep
     )
     put = calls(repo, "tests.test_store.TestStore.test_put", "shop.store.Store.put")
     assert EdgeFlag.PARTIAL not in put.flags
+
+
+def test_an_annotated_parameter_keeps_its_class_when_the_fixture_returns_an_unknown(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/store.py": """
+                class Store:
+                    def put(self, doc): pass
+            """,
+            "tests/test_store.py": """
+                import pytest
+                from shop.store import Store
+                @pytest.fixture(params=[Store])
+                def store(request):
+                    return request.param()
+                def test_put(store: Store):
+                    store.put(1)
+            """,
+        },
+    )
+    put = calls(repo, "tests.test_store.test_put", "shop.store.Store.put")
+    assert EdgeFlag.PARTIAL not in put.flags

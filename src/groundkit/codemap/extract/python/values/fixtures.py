@@ -6,13 +6,18 @@ module, then ``conftest.py`` in the test's folder and each folder above it; the 
 A test is a function or method whose name starts with ``test``; a fixture is a function
 decorated ``@...fixture`` (``@pytest.fixture``, ``@pytest.fixture(scope=...)``). Parameters
 pytest fills otherwise (``request``, ``tmp_path``, ``monkeypatch``, ``parametrize``'s) find no
-fixture of the repository and stay as they were: nothing passes them anything.
+fixture of the repository and stay as they were: nothing passes them anything. An annotated
+parameter takes the fixture's known values; its declared class stands for the unknown ones
+(``serializer: Serializer`` filled by a fixture that returns ``request.param(...)``).
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
+from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
 from groundkit.codemap.extract.python.values.state import Flow
 
@@ -68,7 +73,11 @@ class _Fixtures:
                         continue
                     generator = self.program.scope(fixture).flags & facts.GENERATOR
                     source = flow.yields(fixture) if generator else flow.ret(fixture)
-                    flow.engine.flow(source, flow.param(func, position))
+                    target = flow.param(func, position)
+                    if param.annotation >= 0:  # the declared class already stands for unknowns
+                        flow.engine.on(source, partial(_known, flow, target))
+                    else:
+                        flow.engine.flow(source, target)
 
     def _find(self, file: int, scope: facts.Scope, name: str) -> FuncKey | None:
         if scope.kind == Kind.METHOD:
@@ -89,6 +98,10 @@ class _Fixtures:
             if not folder:
                 return None
             folder = folder.rpartition("/")[0]
+
+
+def _known(flow: Flow, target: int, new: set[int]) -> None:
+    flow.engine.add(target, [v for v in new if v != objects.UNKNOWN_ID])
 
 
 def _name(scope: facts.Scope) -> str:
