@@ -78,18 +78,21 @@ def _one_line_edits(codemap: Any, tree: Path, count: int) -> dict[str, Any]:
     calls something (the file's value-flow program changes), then a re-map."""
     files = sorted(str(p.relative_to(tree)) for p in tree.rglob("*.py"))
     chosen = random.Random(34).sample(files, min(count, len(files)))
-    seconds, resolved = [], []
+    seconds, cpus, resolved = [], [], []
     for number, rel in enumerate(chosen):
         path = tree / rel
         path.write_text(path.read_text() + f"\n_edited_by_codemap_speed_{number} = len([])\n")
+        cpu = _cpu()
         started = time.perf_counter()
         report = codemap.update(tree)
         seconds.append(time.perf_counter() - started)
+        cpus.append(_cpu() - cpu)
         resolved.append(report.resolved)
     return {
         "edits": len(chosen),
         "edit_p50_s": statistics.median(seconds) if seconds else 0.0,
         "edit_max_s": max(seconds, default=0.0),
+        "edit_cpu_p50_s": statistics.median(cpus) if cpus else 0.0,
         "edit_resolved_p50": statistics.median(resolved) if resolved else 0,
     }
 
@@ -268,6 +271,7 @@ def _cold_table(rows: list[dict[str, Any]]) -> None:
     print(
         f"{'repo':<13}{'files':>7}{'parse cpu s':>12}{'cold cpu s':>11}{'/parse':>7}"
         f"{'cold wall s':>12}{'peak MB':>8}{'edits':>6}{'edit p50 s':>11}{'edit max s':>11}"
+        f"{'edit cpu p50 s':>15}"
     )
     for r in rows:
         ratio = r["cold_cpu_s"] / r["parse_cpu_s"] if r["parse_cpu_s"] else float("nan")
@@ -275,6 +279,7 @@ def _cold_table(rows: list[dict[str, Any]]) -> None:
             f"{r['name']:<13}{r['files']:>7}{r['parse_cpu_s']:>12.2f}{r['cold_cpu_s']:>11.1f}"
             f"{ratio:>6.1f}x{r['cold_wall_s']:>12.1f}{r['peak_mb']:>8.0f}{r.get('edits', 0):>6}"
             f"{r.get('edit_p50_s', 0):>11.2f}{r.get('edit_max_s', 0):>11.2f}"
+            f"{r.get('edit_cpu_p50_s', 0):>15.2f}"
         )
 
 
