@@ -2,7 +2,7 @@
 # Qdrant cluster (compose.yaml) or on its own over an embedded index in /data.
 #
 #   docker build -t groundkit .            (or: podman build -t groundkit .)
-#   docker run -p 8765:8765 -v grk-data:/data groundkit
+#   docker run -p 127.0.0.1:8765:8765 -v grk-data:/data groundkit   (loopback: no TLS here)
 #
 # PYTHON_IMAGE may name another Python 3.11 image on Debian bookworm (one with python3.11 and its
 # venv module on the PATH); scripts/compose_smoke.sh uses one made from Debian's packages where
