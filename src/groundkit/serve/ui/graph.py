@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
-from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
+from groundkit.codemap.model import Edge, EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.overview import Areas
 from groundkit.serve.ui.layout import Box, Item, pack
 
@@ -29,10 +29,12 @@ __all__ = [
     "AREA_PREFIX",
     "PACKAGE_PREFIX",
     "Drawing",
+    "Ends",
     "Hierarchy",
     "Level",
     "Places",
     "drawing",
+    "ends_of",
     "members",
 ]
 
@@ -151,9 +153,35 @@ class Drawing:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Ends:
+    """An edge as a drawing counts it (``EdgeFilter`` reads it as it reads an ``Edge``)."""
+
+    kind: str
+    source_id: str
+    target_id: str
+    source: NodeKey
+    target: NodeKey
+    confidence: float
+    flags: frozenset[EdgeFlag]
+
+
+def ends_of(nodes: Sequence[Node], rows: Sequence[tuple[str, str, str, float, str]]) -> list[Ends]:
+    """The rows ``MapStore.edge_ends`` reads, with their ends' keys (an edge whose end is no
+    node of the map is left out, as ``MapGraph`` leaves it out)."""
+    keys = {n.key.id: n.key for n in nodes}
+    out = []
+    for kind, source, target, confidence, flags in rows:
+        a, b = keys.get(source), keys.get(target)
+        if a is not None and b is not None:
+            marks = frozenset(EdgeFlag(f) for f in flags.split(",") if f)
+            out.append(Ends(kind, source, target, a, b, confidence, marks))
+    return out
+
+
 def drawing(
     nodes: Sequence[Node],
-    edges: Sequence[Edge],
+    edges: Sequence[Ends],
     level: Level,
     area: str | None = None,
     edge_filter: EdgeFilter = NO_FILTER,
@@ -175,6 +203,7 @@ def drawing(
             if child.children:
                 name = child.id[len(PACKAGE_PREFIX) :].split("::", 1)[1]
                 shown[child.id] = _entry(child.id, "pkg", child.label, name, boxes)
+                shown[child.id]["size"] = len(child.children)
             for cell in cells:
                 module = drawn.places.by_id[cell.id]
                 shown[cell.id] = {
@@ -215,7 +244,7 @@ def _count(item: Item, sizes: Counter[str]) -> int:
 
 def _edges(
     places: Hierarchy,
-    edges: Sequence[Edge],
+    edges: Sequence[Ends],
     level: Level,
     shown: dict[str, Any],
     edge_filter: EdgeFilter,
@@ -223,19 +252,18 @@ def _edges(
     levels = ("area",) if level == "area" else _LEVELS
     counted: Counter[tuple[Level, str, str, str]] = Counter()
     hidden = 0
-    ends_of: dict[NodeKey, list[str | None]] = {}  # a node's drawn node at each level, once
+    drawn_at: dict[str, list[str | None]] = {}  # a node's drawn node at each level, once
 
-    def ends(key: NodeKey) -> list[str | None]:
-        found = ends_of.get(key)
+    def ends(node_id: str) -> list[str | None]:
+        found = drawn_at.get(node_id)
         if found is None:
-            node_id = key.id
-            found = ends_of[key] = [places.end(node_id, at) for at in levels]
+            found = drawn_at[node_id] = [places.end(node_id, at) for at in levels]
         return found
 
     for edge in edges:
         if edge.kind == EdgeKind.DEFINES:
             continue
-        pairs = zip(levels, ends(edge.source), ends(edge.target), strict=True)
+        pairs = zip(levels, ends(edge.source_id), ends(edge.target_id), strict=True)
         drawn = [(at, a, b) for at, a, b in pairs if a != b and a in shown and b in shown]
         if not drawn:
             continue

@@ -31,6 +31,7 @@ from groundkit.serve.ui.graph import (
     Level,
     Places,
     drawing,
+    ends_of,
     members,
 )
 from groundkit.serve.ui.web import SECURITY_HEADERS, AIEnv, error_page, page, runtime_of
@@ -113,8 +114,9 @@ def map_page(
 def graph(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
     try:
         chosen = _level(level)
-        whole = ops.graph(runtime_of(request).settings, name)
-        drawn = drawing(whole.nodes, whole.edges, chosen, area or None, _filter(request))
+        whole = ops.drawable(runtime_of(request).settings, name)
+        ends = ends_of(whole.nodes, whole.edges)
+        drawn = drawing(whole.nodes, ends, chosen, area or None, _filter(request))
     except GroundkitError as exc:
         body = {**exc.to_dict(), "request_id": getattr(request.state, "request_id", "")}
         return JSONResponse(body, int(exc.outcome.http), headers=SECURITY_HEADERS)
@@ -201,7 +203,7 @@ def _labels(nodes: list[Any], level: Level) -> dict[str, str]:
 
 
 def _area_panel(settings: Settings, name: str, area: str) -> dict[str, Any]:
-    whole = ops.graph(settings, name)
+    whole = ops.drawable(settings, name)
     nodes = whole.nodes
     places = Places(nodes)
     modules = sorted(
@@ -210,7 +212,7 @@ def _area_panel(settings: Settings, name: str, area: str) -> dict[str, Any]:
     )
     if not modules and area not in {places.areas.of(n) for n in nodes}:
         raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, f"no area {area!r} in this map")
-    drawn = drawing(nodes, whole.edges, "area")
+    drawn = drawing(nodes, ends_of(nodes, whole.edges), "area")
     me = AREA_PREFIX + area
     crossings = [e for e in drawn.edges if me in (e["source"], e["target"])]
     return {
@@ -224,7 +226,7 @@ def _area_panel(settings: Settings, name: str, area: str) -> dict[str, Any]:
 
 def _package_panel(settings: Settings, name: str, key: str) -> dict[str, Any]:
     """A package (a folder) of the drawing: its modules, each opening its own panel."""
-    whole = ops.graph(settings, name)
+    whole = ops.drawable(settings, name)
     modules = Hierarchy(whole.nodes).packages.get(key, [])
     if not modules:
         raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, "no such package in this map")

@@ -200,22 +200,37 @@
   }
 
   // Only the edges of the level shown are in the drawing: a large map has thousands at the
-  // module level that nobody sees from afar.
+  // module level that nobody sees from afar. Between modules, only those whose two ends are in
+  // view: the rest would cross the screen to somewhere else (the panel of a module lists them).
+  function wanted(lod) {
+    var all = shown.edges[lod] || [];
+    if (lod !== "module" || state.level === "area") return all;
+    var e = cy.extent();
+    var inside = {};
+    cy.nodes().forEach(function (node) {
+      var p = node.position();
+      if (p.x >= e.x1 && p.x <= e.x2 && p.y >= e.y1 && p.y <= e.y2) inside[node.id()] = true;
+    });
+    return all.filter(function (d) { return inside[d.source] && inside[d.target]; });
+  }
+
   function applyEdges(force) {
     var lod = levelOfDetail();
-    if (lod === shown.lod && !force) return;
+    if (lod === shown.lod && !force && lod !== "module") return;
     var on = enabledKinds();
+    var edges = wanted(lod);
+    var key = lod + ":" + edges.length + ":" + (edges.length ? edges[0].id + edges[edges.length - 1].id : "");
+    if (key === shown.key && !force) return;
     cy.batch(function () {
-      if (lod !== shown.lod) {
-        cy.edges().remove();
-        cy.add((shown.edges[lod] || []).map(function (e) { return { group: "edges", data: e }; }));
-      }
+      cy.edges().remove();
+      cy.add(edges.map(function (d) { return { group: "edges", data: d }; }));
       cy.edges().forEach(function (edge) {
         if (on[edge.data("kind")] === false) edge.addClass("off");
-        else edge.removeClass("off");
       });
     });
     shown.lod = lod;
+    shown.key = key;
+    box.dataset.lod = lod; // for the browser tests: the level whose edges are drawn
     fillLists();
     describe();
   }
@@ -226,7 +241,7 @@
       ? c.area + " areas"
       : c.area + " areas, " + c.pkg + " packages, " + c.module + " modules" + (state.area ? " of " + state.area : "");
     var visible = cy.edges().filter(function (e) { return !e.hasClass("off"); }).length;
-    var between = state.level === "area" ? "" : " between " + (shown.lod === "package" ? "packages" : shown.lod + "s");
+    var between = state.level === "area" ? "" : " between " + (shown.lod === "package" ? "packages" : shown.lod + "s") + (shown.lod === "module" ? " in view" : "");
     var small = MODULE_FONT * cy.zoom() < MIN_LABEL_PX && shown.lod !== "area"
       ? " Module labels are too small here: hover a module or zoom in." : "";
     var hid = shown.hidden ? " The filter hid " + shown.hidden + " edge" + (shown.hidden === 1 ? "" : "s") + "." : "";
@@ -239,7 +254,7 @@
     var fonts = [];
     data.nodes.forEach(function (n) {
       out.push({ group: "nodes", data: n, position: { x: n.x, y: n.y }, classes: holder ? "holder" : "alone" });
-      if (n.kind === "pkg") fonts.push(n.font);
+      if (n.kind === "pkg") fonts.push([n.font, n.size || 1]);
       if (holder && (n.kind === "area" || n.kind === "pkg")) {
         out.push({
           group: "nodes",
@@ -250,8 +265,16 @@
         });
       }
     });
-    fonts.sort(function (a, b) { return a - b; });
-    shown.packageFont = fonts.length ? fonts[Math.floor(fonts.length / 2)] : MODULE_FONT;
+    // The package level is shown once most modules' package names can be read (a median by
+    // modules, not by packages: many small packages with small names must not hold it back).
+    fonts.sort(function (a, b) { return a[0] - b[0]; });
+    var total = fonts.reduce(function (sum, f) { return sum + f[1]; }, 0);
+    var seen = 0;
+    shown.packageFont = MODULE_FONT;
+    for (var f = 0; f < fonts.length; f++) {
+      seen += fonts[f][1];
+      if (seen * 2 >= total) { shown.packageFont = fonts[f][0]; break; }
+    }
     shown.edges = { area: [], package: [], module: [] };
     data.edges.forEach(function (e) { shown.edges[e.level].push(e); });
     return out;
@@ -354,7 +377,12 @@
   cy.on("mouseout", "node", function (event) { event.target.removeStyle(LABEL_STYLE); });
   cy.on("tap", "node", function (event) { openNode(event.target.id()); });
   cy.on("tap", "edge", function (event) { openEdge(event.target.id()); });
-  cy.on("zoom", function () { applyEdges(false); });
+  var moved = null;
+  cy.on("viewport", function () {  // once the view settles: the edges of what is in it
+    window.clearTimeout(moved);
+    moved = window.setTimeout(function () { applyEdges(false); }, 120);
+  });
+  cy.on("zoom", function () { if (levelOfDetail() !== shown.lod) applyEdges(false); });
 
   var pending = null;
   function soon(fn) {
@@ -402,6 +430,7 @@
       level: cy.zoom() * factor,
       renderedPosition: { x: box.clientWidth / 2, y: box.clientHeight / 2 }
     });
+    applyEdges(false); // a button or key press shows its edges at once, not once settled
   }
   document.querySelectorAll("[data-zoom]").forEach(function (button) {
     button.addEventListener("click", function () {
