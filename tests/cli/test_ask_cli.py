@@ -254,6 +254,7 @@ def test_ask_leaves_out_the_edges_a_filter_names(grk: Grk, use: Any) -> None:
         grk("ask", "zoo.wombat", "what does it call?", "--map", "zoo", "--exclude", "zoo.py") == 0
     )
     assert ZOO_EVIDENCE not in grk.out
+    assert "filter (not zoo.py) hid 1 edge(s)" in grk.out
     assert (
         grk("ask", "zoo.wombat", "what does it call?", "--map", "zoo", "--min-confidence", "0.5")
         == 0

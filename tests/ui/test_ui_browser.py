@@ -65,12 +65,16 @@ def wait_for_graph(page: Any) -> None:
     page.wait_for_selector('#graph[data-ready="true"]')
 
 
+MODULE_NODES = 'groundkitMap.nodes(\'[kind = "module"], [kind = "package"]\')'
+MODULE_NAMES = MODULE_NODES + ".map((n) => n.data('name')).sort()"
+
+
 def drawn(page: Any, nodes: int) -> None:
-    """Wait until the graph is drawn with ``nodes`` nodes (a wait_for_function would need eval,
-    which the page's policy refuses)."""
+    """Wait until the graph is drawn with ``nodes`` modules (a wait_for_function would need
+    eval, which the page's policy refuses)."""
     for _ in range(200):
         page.wait_for_selector('#graph[data-ready="true"]')
-        if page.evaluate("groundkitMap.nodes().length") == nodes:
+        if page.evaluate(MODULE_NODES + ".length") == nodes:
             return
         page.wait_for_timeout(50)
     raise AssertionError(f"the graph never showed {nodes} nodes")
@@ -288,13 +292,13 @@ def test_the_code_map_draws_areas_then_modules_and_clicks_show_evidence(
     page.wait_for_selector("#panel a[data-show-modules]")
     page.click("#panel a[data-show-modules]")
     drawn(page, 3)
-    assert page.evaluate("groundkitMap.nodes().map((n) => n.data('label')).sort()") == MODULES[:3]
+    assert page.evaluate(MODULE_NAMES) == MODULES[:3]
 
     page.select_option("#area-filter", "")
     drawn(page, len(MODULES))
-    assert page.evaluate("groundkitMap.nodes().map((n) => n.data('label')).sort()") == MODULES
+    assert page.evaluate(MODULE_NAMES) == MODULES
     invoice = page.evaluate(
-        "groundkitMap.nodes().filter((n) => n.data('label') === 'billing.invoice')[0].id()"
+        "groundkitMap.nodes().filter((n) => n.data('name') === 'billing.invoice')[0].id()"
     )
     page.mouse.click(
         *point_of(page, f"groundkitMap.getElementById('{invoice}').renderedPosition()")
@@ -352,7 +356,7 @@ def test_the_code_map_asks_about_a_symbol_and_a_marker_lights_exactly_its_quoted
     tab.go("/ui/maps/shop?level=module")
     wait_for_graph(page)
     invoice = page.evaluate(
-        "groundkitMap.nodes().filter((n) => n.data('label') === 'billing.invoice')[0].id()"
+        "groundkitMap.nodes().filter((n) => n.data('name') === 'billing.invoice')[0].id()"
     )
     page.mouse.click(
         *point_of(page, f"groundkitMap.getElementById('{invoice}').renderedPosition()")

@@ -134,12 +134,13 @@ def test_no_page_breaks_a_word_inside_a_line(
 
 
 # Every label the drawing shows (its rendered font not below the size at which Cytoscape hides
-# labels), as a box on the screen; the pairs of boxes that overlap.
+# labels), as a box on the screen; the pairs of boxes that overlap; and how many modules there
+# are and how many show their labels.
 OVERLAPS = """(() => {
   const cy = window.groundkitMap;
-  const shown = cy.nodes().filter((n) => n.visible() && n.data("label")
+  const shown = cy.nodes().filter((n) => n.visible() && n.pstyle("label").strValue
     && n.pstyle("font-size").pfValue * cy.zoom() >= n.pstyle("min-zoomed-font-size").pfValue);
-  const boxes = shown.map((n) => [n.data("label"),
+  const boxes = shown.map((n) => [n.id(),
     n.renderedBoundingBox({includeNodes: false, includeEdges: false, includeLabels: true})]);
   const pairs = [];
   for (let i = 0; i < boxes.length; i++) {
@@ -148,12 +149,15 @@ OVERLAPS = """(() => {
       if (p.x1 < q.x2 && q.x1 < p.x2 && p.y1 < q.y2 && q.y1 < p.y2) pairs.push([a, b]);
     }
   }
-  return {shown: boxes.length, nodes: cy.nodes().length, overlaps: pairs};
+  const modules = cy.nodes('[kind = "module"], [kind = "package"]');
+  return {modules: modules.length, shown: modules.filter((n) => shown.contains(n)).length,
+          overlaps: pairs};
 })()"""
 
 
-SHOWN_LABELS = """groundkitMap.nodes().filter((n) => n.pstyle("font-size").pfValue
-  * groundkitMap.zoom() >= n.pstyle("min-zoomed-font-size").pfValue).map((n) => n.data("label"))"""
+SHOWN_LABELS = """groundkitMap.nodes('[kind = "module"], [kind = "package"]')
+  .filter((n) => n.pstyle("font-size").pfValue * groundkitMap.zoom()
+  >= n.pstyle("min-zoomed-font-size").pfValue).map((n) => n.pstyle("label").strValue)"""
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -167,19 +171,19 @@ def test_the_labels_of_a_crowded_map_never_overlap_at_the_default_zoom(
     drawn = tab.page.evaluate(OVERLAPS)
     tab.shot("map-crowd")
 
-    assert drawn["nodes"] == len(CROWD) + 1  # the package too
+    assert drawn["modules"] == len(CROWD) + 1  # the package too
     assert drawn["overlaps"] == []
     if width == 1280:
-        assert drawn["shown"] == drawn["nodes"], "on a wide screen every label is readable"
+        assert drawn["shown"] == drawn["modules"], "on a wide screen every label is readable"
     elif drawn["shown"] == 0:  # on a phone they would be too small to read: it says so
-        assert "hover a node or zoom in" in tab.page.inner_text("#graph-status")
+        assert "hover a module or zoom in" in tab.page.inner_text("#graph-status")
 
     for _ in range(4):  # zoomed out until the labels are too small to read: none is drawn...
         tab.page.click("button[data-zoom=out]")
     hidden = tab.page.evaluate(SHOWN_LABELS)
-    parser = "groundkitMap.nodes().filter((n) => n.data('label') === 'crowd.parser')[0]"
+    parser = "groundkitMap.nodes().filter((n) => n.data('name') === 'crowd.parser')[0]"
     x, y = point_of(tab.page, parser + ".renderedPosition()")
-    tab.page.mouse.move(x, y)  # ...but the one hovered
+    tab.page.mouse.move(x, y)  # ...but the one hovered, by its whole name
     assert (hidden, tab.page.evaluate(SHOWN_LABELS)) == ([], ["crowd.parser"])
 
 

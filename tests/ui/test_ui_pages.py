@@ -392,10 +392,17 @@ def test_the_graph_has_areas_then_modules_with_edges_counted_by_kind(client: Tes
     assert crossing[("area:shop", "calls", "area:billing")] == 1
     assert crossing[("area:shop", "imports", "area:billing")] == 1
     assert crossing[("area:(routes)", "handles", "area:shop")] == 1
-    labels = sorted(n["label"] for n in modules["nodes"])
-    assert labels == ["billing", "billing.invoice", "billing.tax", "shop", "shop.api", "shop.db"]
+    names = sorted(n["name"] for n in modules["nodes"] if n["kind"] in ("module", "package"))
+    assert names == ["billing", "billing.invoice", "billing.tax", "shop", "shop.api", "shop.db"]
+    # Each module within its area's box (a package alone in its area draws no box of its own).
+    assert {n["name"] for n in modules["nodes"] if n["kind"] == "area"} == {
+        "(routes)",
+        "billing",
+        "shop",
+    }
     assert "defines" not in {e["kind"] for e in modules["edges"]}
-    assert sorted(n["label"] for n in billing["nodes"]) == [
+    assert {e["level"] for e in modules["edges"]} == {"area", "package", "module"}
+    assert sorted(n["name"] for n in billing["nodes"] if n["kind"] != "area") == [
         "billing",
         "billing.invoice",
         "billing.tax",
@@ -404,7 +411,7 @@ def test_the_graph_has_areas_then_modules_with_edges_counted_by_kind(client: Tes
 
 def test_a_node_shows_its_trace_and_blast_with_evidence(client: TestClient) -> None:
     graph = client.get("/ui/maps/shop/graph.json", params={"level": "module"}).json()
-    invoice = next(n["id"] for n in graph["nodes"] if n["label"] == "billing.invoice")
+    invoice = next(n["id"] for n in graph["nodes"] if n["name"] == "billing.invoice")
     html = html_of(client.get(f"/ui/maps/shop/node/{invoice}"))
 
     assert "Trace: where it leads" in html

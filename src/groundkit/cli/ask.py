@@ -92,3 +92,16 @@ def ask_command(
         busy_for=partial(model_spinner, enabled=not as_json),
     )
     render_report(report, as_json=as_json, show_reply=show_reply)
+    if request.edge_filter.active and not as_json:
+        from groundkit.cli.codemap_render import hidden
+        from groundkit.ops.codemap import hidden_by
+
+        left_out = hidden_by(
+            settings,
+            request.map,
+            symbol,
+            request.edge_filter,
+            scope=request.scope,
+            depth=depth,
+        )
+        hidden(request.edge_filter, left_out)

@@ -83,7 +83,7 @@ def map_name(settings: Settings, name: str | None) -> str:
 
     if name is None:
         maps = map_list(settings).names
-        if found := map_of_folder(settings, Path.cwd()):
+        if found := map_of_folder(settings.index_dir, Path.cwd()):
             name = found
         elif len(maps) == 1:
             name = maps[0]

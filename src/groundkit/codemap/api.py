@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +23,14 @@ from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, EdgeKind, Node
 from groundkit.codemap.overview import Overview, entry_scripts, overview
+from groundkit.codemap.roots import (
+    check_name,
+    list_codemaps,
+    map_dir,
+    map_root,
+    name_taken,
+    same_folder,
+)
 from groundkit.codemap.sources import GitRevision, Selection, WorkTree
 from groundkit.codemap.store import MapStore
 from groundkit.codemap.symbols import find_symbol
@@ -36,6 +43,7 @@ from groundkit.types import Verification
 __all__ = [
     "SCHEMA",
     "CodeMap",
+    "check_name",
     "default_extractors",
     "diff_map_files",
     "diff_revisions",
@@ -50,8 +58,6 @@ __all__ = [
 
 SCHEMA = "groundkit.codemap/1"
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_MAPS = "_maps"
 _FILE = "map.sqlite"
 
 
@@ -59,28 +65,6 @@ def default_extractors() -> list[Extractor]:
     """Every language the map reads (``extract.LANGUAGES``): Python always; the others when
     their extractor is present."""
     return extractors()
-
-
-def check_name(name: str) -> str:
-    if not _NAME.fullmatch(name) or ".." in name:
-        raise UsageError(
-            ErrorCode.INVALID_NAME,
-            f"invalid map name {name!r}",
-            hint="use letters, digits, '.', '_' or '-', starting with a letter or digit"
-            " (or give --name)",
-        )
-    return name
-
-
-def map_dir(index_dir: str | os.PathLike[str], name: str) -> Path:
-    return Path(index_dir) / _MAPS / check_name(name)
-
-
-def list_codemaps(index_dir: str | os.PathLike[str] = ".groundkit") -> list[str]:
-    root = Path(index_dir) / _MAPS
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if (p / _FILE).is_file())
 
 
 def open_codemap(
@@ -262,45 +246,6 @@ class CodeMap:
             return [str(Verification.NOT_CHECKED)] * len(edges)
         cache: dict[str, list[str] | None] = {}
         return [check_edge(root, e, cache) for e in edges]
-
-
-def same_folder(a: Path, b: Path) -> bool:
-    """Whether two paths name one folder (through symlinks too)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.abspath(a) == os.path.abspath(b)
-
-
-def shown_path(path: Path) -> str:
-    """A folder as a message may name it: relative to the current folder, never absolute."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive (Windows): its name alone
-        return path.name
-
-
-def name_taken(name: str, root: Path, other: Path) -> UsageError:
-    return UsageError(
-        ErrorCode.CODEMAP_NAME_TAKEN,
-        f"map {name!r} is the map of {shown_path(root)!r}, not of {shown_path(other)!r}",
-        hint=f"give another name (--name), or --replace to make {name!r} the map of"
-        f" {shown_path(other)!r}",
-    )
-
-
-def map_root(index_dir: str | os.PathLike[str], name: str) -> Path | None:
-    """The folder the map ``name`` was made from; None when there is no such map (or it was
-    never made from a folder)."""
-    path = map_dir(index_dir, name) / _FILE
-    if not path.is_file():
-        return None
-    store = MapStore(path)
-    try:
-        root = store.manifest().get("root")
-    finally:
-        store.close()
-    return Path(root) if root else None
 
 
 def _hex(prefix: str) -> bool:

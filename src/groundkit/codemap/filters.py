@@ -14,16 +14,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pathspec
 
-from groundkit.codemap.model import Edge, EdgeFlag, NodeKey
+from groundkit.codemap.model import EdgeFlag, NodeKey
 from groundkit.errors import ErrorCode, UsageError
 
-__all__ = ["NO_FILTER", "EdgeFilter"]
+__all__ = ["NO_FILTER", "EdgeFilter", "Filterable"]
 
 _MAX_GLOBS = 50
+
+
+class Filterable(Protocol):
+    """What the filter reads of an edge (an ``Edge``, or the drawing's lighter ``Ends``)."""
+
+    @property
+    def confidence(self) -> float: ...
+
+    @property
+    def flags(self) -> frozenset[EdgeFlag]: ...
+
+    @property
+    def source(self) -> NodeKey: ...
+
+    @property
+    def target(self) -> NodeKey: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +78,7 @@ class EdgeFilter:
         """Whether a node lies in an excluded file."""
         return self._spec is not None and bool(key.path) and self._spec.match_file(key.path)
 
-    def admits(self, edge: Edge, start: NodeKey | None = None) -> bool:
+    def admits(self, edge: Filterable, start: NodeKey | None = None) -> bool:
         """Whether ``edge`` is shown (``start``: the symbol asked about, never excluded)."""
         if edge.confidence < self.min_confidence:
             return False

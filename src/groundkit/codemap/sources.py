@@ -52,9 +52,10 @@ _LANGUAGES = {
 # Why a file no extractor reads is passed over, by suffix; anything else is "not code the map
 # reads" with its suffix.
 _KINDS = {
-    "documentation": (".md", ".rst", ".txt", ".adoc", ".html", ".htm"),
+    "documentation": (".md", ".rst", ".txt", ".adoc"),
+    "markup or a template": (".html", ".htm", ".jinja", ".j2", ".hbs", ".ejs", ".pug", ".xml"),
     "configuration": (".toml", ".ini", ".cfg", ".yaml", ".yml", ".env", ".conf", ".lock"),
-    "data": (".json", ".csv", ".tsv", ".jsonl", ".xml", ".parquet", ".sqlite", ".db"),
+    "data": (".json", ".csv", ".tsv", ".jsonl", ".parquet", ".sqlite", ".db"),
     "a database schema or query": (".sql", ".prisma"),
     "a style sheet": (".css", ".scss", ".sass", ".less"),
     "an image or font": (".png", ".jpg", ".jpeg", ".gif", ".svg", ".ico", ".webp", ".woff2"),

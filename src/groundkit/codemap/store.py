@@ -389,6 +389,14 @@ class MapStore:
         rows = self._conn.execute(sql + " ORDER BY e.source, e.kind, e.target", params)
         return [_edge(r) for r in rows]
 
+    def edge_ends(self) -> list[tuple[str, str, str, float, str]]:
+        """(kind, source id, target id, confidence, flags) of every edge: what a drawing
+        counts, without the evidence and places that make reading every edge slow."""
+        return self._conn.execute(
+            "SELECT kind, source, target, confidence, flags FROM edges"
+            " ORDER BY source, kind, target"
+        ).fetchall()
+
     def edges_from(self, node_id: str, kinds: Sequence[str]) -> list[Edge]:
         marks = ",".join("?" * len(kinds))
         rows = self._conn.execute(

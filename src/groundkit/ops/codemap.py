@@ -18,10 +18,7 @@ from groundkit.codemap.api import (
     diff_revisions,
     list_codemaps,
     map_dir,
-    map_root,
-    name_taken,
     open_codemap,
-    same_folder,
     work_tree,
 )
 from groundkit.codemap.api import envelope as _envelope
@@ -30,8 +27,8 @@ from groundkit.codemap.diff import MapDiff, filtered
 from groundkit.codemap.export import Format, Level
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, Node
-from groundkit.codemap.naming import project_name, safe_name
 from groundkit.codemap.overview import Overview
+from groundkit.codemap.roots import default_name, map_of_folder
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace
 from groundkit.codemap.traverse import blast as blast_from
 from groundkit.codemap.traverse import trace as trace_from
@@ -41,6 +38,7 @@ from groundkit.errors import ErrorCode, NotFoundError
 __all__ = [
     "Around",
     "CheckedEdge",
+    "Drawable",
     "Graph",
     "MapList",
     "MapSummary",
@@ -51,10 +49,12 @@ __all__ = [
     "default_name",
     "diff_maps",
     "diff_revisions_of",
+    "drawable",
     "edge",
     "envelope",
     "export",
     "graph",
+    "hidden_by",
     "map_list",
     "map_of_folder",
     "overview",
@@ -104,7 +104,7 @@ def build(
     no map (the report says ``nothing_to_map``). A map is of one folder: ``name`` taken by
     another folder's map raises ``codemap.name_taken`` unless ``replace``."""
     root = Path(os.path.abspath(folder))
-    chosen = name or default_name(settings, root)
+    chosen = name or default_name(settings.index_dir, root)
     if chosen not in list_codemaps(settings.index_dir):
         listing = work_tree(root, settings, include, exclude).list()
         if not listing.files:
@@ -113,42 +113,6 @@ def build(
         return chosen, codemap.update(
             root, include=include, exclude=exclude, progress=progress, replace=replace
         )
-
-
-_PARENTS = 3  # folders above a project's that a default name may take in
-
-
-def default_name(settings: Settings, root: Path) -> str:
-    """The project's name (``project_name``); when a map of another folder holds it, the name
-    with the folders above put in front (``req-docs`` beside ``star-docs``), so that two
-    projects of one name never write over each other. Raises ``codemap.name_taken`` when
-    even those are held."""
-    base = project_name(root)
-    candidates = [base]
-    for above in root.parents[:_PARENTS]:
-        if above.name:
-            candidates.append(f"{safe_name(above.name)}-{candidates[-1]}"[:64].strip("-._"))
-    for candidate in candidates:
-        held = map_root(settings.index_dir, candidate)
-        if held is None or same_folder(held, root):
-            return candidate
-    held = map_root(settings.index_dir, base)
-    assert held is not None
-    raise name_taken(base, held, root)
-
-
-def map_of_folder(settings: Settings, folder: Path) -> str | None:
-    """The map made from ``folder`` or from the nearest folder above it, if any."""
-    best: tuple[int, str] | None = None
-    for name in list_codemaps(settings.index_dir):
-        root = map_root(settings.index_dir, name)
-        if root is None:
-            continue
-        if same_folder(root, folder) or folder.resolve().is_relative_to(root.resolve()):
-            depth = len(root.resolve().parts)
-            if best is None or depth > best[0]:
-                best = (depth, name)
-    return best[1] if best else None
 
 
 def overview(settings: Settings, name: str) -> Overview:
@@ -210,6 +174,26 @@ def blast(
         return codemap.blast(symbol, depth=depth, kinds=kinds, edge_filter=edge_filter)
 
 
+def hidden_by(
+    settings: Settings,
+    name: str,
+    symbol: str,
+    edge_filter: EdgeFilter,
+    *,
+    scope: str = "both",
+    depth: int = 2,
+) -> int:
+    """How many edges ``edge_filter`` leaves out of the walks ``grk ask`` makes (its trace,
+    its blast or both, to ``depth``)."""
+    with open_codemap(name, settings=settings) as codemap:
+        hidden = 0
+        if scope in ("trace", "both"):
+            hidden += codemap.trace(symbol, depth=depth, edge_filter=edge_filter).hidden
+        if scope in ("blast", "both"):
+            hidden += codemap.blast(symbol, depth=depth, edge_filter=edge_filter).hidden
+        return hidden
+
+
 @dataclass(frozen=True, slots=True)
 class CheckedEdge:
     """One edge, and its evidence line re-read from the mapped folder."""
@@ -266,6 +250,20 @@ class Graph:
 def graph(settings: Settings, name: str) -> Graph:
     with open_codemap(name, settings=settings) as codemap:
         return Graph(codemap.nodes(), codemap.edges())
+
+
+@dataclass(frozen=True, slots=True)
+class Drawable:
+    """Every node of a map, and each edge as (kind, source id, target id, confidence, flags):
+    what a drawing counts, read without the edges' evidence."""
+
+    nodes: list[Node]
+    edges: list[tuple[str, str, str, float, str]]
+
+
+def drawable(settings: Settings, name: str) -> Drawable:
+    with open_codemap(name, settings=settings) as codemap:
+        return Drawable(codemap.nodes(), codemap.store.edge_ends())
 
 
 def verify_edges(settings: Settings, name: str, edges: Sequence[Edge]) -> list[str]:
@@ -344,7 +342,7 @@ def diff_revisions_of(
     else:
         folder = Path(os.path.abspath(repo))
         if cache_name is None:
-            cache_name = map_of_folder(settings, folder)
+            cache_name = map_of_folder(settings.index_dir, folder)
     cache = open_codemap(cache_name, settings=settings) if cache_name is not None else None
     try:
         found = diff_revisions(

@@ -32,9 +32,9 @@ __all__ = ["CODE_TOOLS", "add_code_tools", "router"]
 
 CODE_TOOLS = ("code_map", "code_trace", "code_blast", "code_diff", "code_edge")
 
-MapName = Annotated[
-    str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-]
+# A map's name as check_name takes it: no two dots in a row (a path could climb out with them).
+_MAP_NAME = r"^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.?$"
+MapName = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=_MAP_NAME)]
 Symbol = Annotated[str, StringConstraints(min_length=1, max_length=500)]
 EdgeId = Annotated[str, StringConstraints(min_length=1, max_length=120, pattern=r"^[0-9a-z_.]+$")]
 Revision = Annotated[
@@ -161,7 +161,7 @@ def code_edge(settings: Settings, name: str, edge_id: str) -> CodeAnswer:
 
 # -- REST --------------------------------------------------------------------------------------
 
-PathMap = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
+PathMap = Annotated[str, Path(min_length=1, max_length=64, pattern=_MAP_NAME)]
 PathEdge = Annotated[str, Path(min_length=1, max_length=120, pattern=r"^[0-9a-z_.]+$")]
 
 router = APIRouter(prefix="/v1/code", tags=["code"], responses=ERROR_RESPONSES)

@@ -19,11 +19,21 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from groundkit.codemap.api import map_dir
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, GroundkitError, NotFoundError, UsageError
 from groundkit.ops import codemap as ops
 from groundkit.serve.ui.ai import AIView, ai_view
-from groundkit.serve.ui.graph import AREA_PREFIX, Level, Places, drawing, members
+from groundkit.serve.ui.graph import (
+    AREA_PREFIX,
+    PACKAGE_PREFIX,
+    Hierarchy,
+    Level,
+    Places,
+    drawing,
+    ends_of,
+    members,
+)
 from groundkit.serve.ui.web import SECURITY_HEADERS, AIEnv, error_page, page, runtime_of
 
 if TYPE_CHECKING:
@@ -41,9 +51,23 @@ Param = Annotated[str | None, Query(max_length=500)]
 def _level(value: str | None) -> Level:
     if value in (None, "", "area"):
         return "area"
-    if value == "module":
-        return "module"
-    raise UsageError(ErrorCode.USAGE, "level is area or module")
+    if value in ("module", "package"):
+        return value  # type: ignore[return-value]  # one of the two just compared
+    raise UsageError(ErrorCode.USAGE, "level is area, package or module")
+
+
+def _filter(request: Request) -> EdgeFilter:
+    """The page's "Filter edges" controls, from the query: ``certain``, ``min_confidence`` and
+    ``exclude`` (globs, repeated or comma-separated)."""
+    query = request.query_params
+    raw = query.get("min_confidence") or ""
+    try:
+        least = float(raw) if raw else None
+    except ValueError:
+        raise UsageError(ErrorCode.USAGE, "min_confidence is a number from 0 to 1") from None
+    globs = [g.strip() for value in query.getlist("exclude") for g in value.split(",")]
+    certain = query.get("certain", "") in ("1", "true", "on")
+    return EdgeFilter.of(least, certain, [g for g in globs if g])
 
 
 def map_ai(environment: AIEnvironment, settings: Settings, name: str) -> AIView:
@@ -68,16 +92,18 @@ def map_page(
     context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
     try:
         chosen = _level(level)
+        shown = _filter(request)
         settings = runtime_of(request).settings
         overview = ops.overview(settings, name).to_dict()
         context.update(
             overview=overview,
-            level=chosen,
+            level="area" if chosen == "area" else "module",
             area=area or "",
             areas=[a["area"] for a in overview["areas"]],
             kinds=sorted(k for k in overview["edges"] if k != "defines"),
             ai=map_ai(environment, settings, name),
             ask={"symbol": "", "q": "", "scope": "both"},
+            filter=shown.to_dict(),
         )
     except GroundkitError as exc:
         return error_page(request, exc, **context)
@@ -88,8 +114,9 @@ def map_page(
 def graph(request: Request, name: str, level: Param = None, area: Param = None) -> Any:
     try:
         chosen = _level(level)
-        whole = ops.graph(runtime_of(request).settings, name)
-        drawn = drawing(whole.nodes, whole.edges, chosen, area or None)
+        whole = ops.drawable(runtime_of(request).settings, name)
+        ends = ends_of(whole.nodes, whole.edges)
+        drawn = drawing(whole.nodes, ends, chosen, area or None, _filter(request))
     except GroundkitError as exc:
         body = {**exc.to_dict(), "request_id": getattr(request.state, "request_id", "")}
         return JSONResponse(body, int(exc.outcome.http), headers=SECURITY_HEADERS)
@@ -104,8 +131,10 @@ def node_panel(request: Request, environment: AIEnv, name: str, node_id: str) ->
     try:
         if node_id.startswith(AREA_PREFIX):
             context.update(_area_panel(settings, name, node_id.removeprefix(AREA_PREFIX)))
+        elif node_id.startswith(PACKAGE_PREFIX):
+            context.update(_package_panel(settings, name, node_id))
         else:
-            context.update(_node_panel(settings, name, node_id))
+            context.update(_node_panel(settings, name, node_id, _filter(request)))
             context["ai"] = map_ai(environment, settings, name)
             context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
     except GroundkitError as exc:
@@ -127,7 +156,8 @@ def edges_panel(
         chosen = _level(level)
         settings = runtime_of(request).settings
         whole = ops.graph(settings, name)
-        found = members(whole.nodes, whole.edges, chosen, source, kind or "", target)
+        shown_filter = _filter(request)
+        found = members(whole.nodes, whole.edges, chosen, source, kind or "", target, shown_filter)
         shown = found[:_LIST_CAP]
         checks = ops.verify_edges(settings, name, shown)
         labels = _labels(whole.nodes, chosen)
@@ -157,16 +187,23 @@ def edge_panel(request: Request, name: str, edge_id: str) -> HTMLResponse:
 
 
 def _labels(nodes: list[Any], level: Level) -> dict[str, str]:
-    """What the page calls each drawn node: an area by its name, a module by its own."""
+    """What the page calls each drawn node: an area or a package by its name, a module by its
+    own."""
+    places = Places(nodes)
     if level == "area":
-        places = Places(nodes)
         areas = {a for n in nodes if (a := places.areas.of(n)) is not None}
         return {AREA_PREFIX + a: a for a in areas}
+    if level == "package":
+        drawn = Hierarchy(nodes)
+        return {
+            **{key: key.split("::", 1)[1] for key in drawn.packages},
+            **{n.key.id: n.qualname for n in nodes},
+        }
     return {n.key.id: n.qualname for n in nodes}
 
 
 def _area_panel(settings: Settings, name: str, area: str) -> dict[str, Any]:
-    whole = ops.graph(settings, name)
+    whole = ops.drawable(settings, name)
     nodes = whole.nodes
     places = Places(nodes)
     modules = sorted(
@@ -175,7 +212,7 @@ def _area_panel(settings: Settings, name: str, area: str) -> dict[str, Any]:
     )
     if not modules and area not in {places.areas.of(n) for n in nodes}:
         raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, f"no area {area!r} in this map")
-    drawn = drawing(nodes, whole.edges, "area")
+    drawn = drawing(nodes, ends_of(nodes, whole.edges), "area")
     me = AREA_PREFIX + area
     crossings = [e for e in drawn.edges if me in (e["source"], e["target"])]
     return {
@@ -187,8 +224,27 @@ def _area_panel(settings: Settings, name: str, area: str) -> dict[str, Any]:
     }
 
 
-def _node_panel(settings: Settings, name: str, node_id: str) -> dict[str, Any]:
-    found = ops.around(settings, name, node_id, depth=_DEPTH) if _NODE_ID.match(node_id) else None
+def _package_panel(settings: Settings, name: str, key: str) -> dict[str, Any]:
+    """A package (a folder) of the drawing: its modules, each opening its own panel."""
+    whole = ops.drawable(settings, name)
+    modules = Hierarchy(whole.nodes).packages.get(key, [])
+    if not modules:
+        raise NotFoundError(ErrorCode.CODEMAP_NOT_FOUND, "no such package in this map")
+    return {
+        "panel": "package",
+        "heading": key[len(PACKAGE_PREFIX) :].split("::", 1)[-1],
+        "modules": [{"id": m.key.id, "name": m.qualname, "path": m.path} for m in modules],
+    }
+
+
+def _node_panel(
+    settings: Settings, name: str, node_id: str, edge_filter: EdgeFilter = NO_FILTER
+) -> dict[str, Any]:
+    found = (
+        ops.around(settings, name, node_id, depth=_DEPTH, edge_filter=edge_filter)
+        if _NODE_ID.match(node_id)
+        else None
+    )
     if found is None:
         raise NotFoundError(
             ErrorCode.SYMBOL_NOT_FOUND,
@@ -216,4 +272,6 @@ def _node_panel(settings: Settings, name: str, node_id: str) -> dict[str, Any]:
             for d in blasted.dependents[:_LIST_CAP]
         ],
         "dependents_more": max(0, len(blasted.dependents) - _LIST_CAP),
+        "filter": edge_filter.describe() if edge_filter.active else "",
+        "hidden": traced.hidden + blasted.hidden,
     }

@@ -1,5 +1,10 @@
 // The code map page: the drawing (Cytoscape.js), its controls, and the lists that let a keyboard
 // choose what a mouse clicks. Whatever is chosen opens in the panel (#panel), loaded by htmx.
+//
+// The server says where every box stands (serve/ui/layout.py): areas holding packages holding
+// modules, each label in space of its own, the same on every load. The page only chooses what
+// to show at the zoom it is at: the edges of the finest level whose labels can be read (areas
+// from afar, then packages, then modules), and Cytoscape leaves out labels too small to read.
 (function () {
   "use strict";
 
@@ -13,12 +18,14 @@
   var nodeList = document.getElementById("node-list");
   var edgeList = document.getElementById("edge-list");
   var areaFilter = document.getElementById("area-filter");
+  var filterForm = document.getElementById("edge-filter");
   var dark = window.matchMedia("(prefers-color-scheme: dark)");
 
-  var LABEL_PX = 13;
-  var MIN_LABEL_PX = 7;
+  var MIN_LABEL_PX = 7; // a label smaller than this on the screen is not drawn
+  var MODULE_FONT = 12; // serve/ui/layout.py's MODULE_FONT: a module label's height in units
   var MAX_FIT_ZOOM = 1.4;
   var HOVER_LABEL_PX = 13;
+  var shown = { lod: "", packageFont: MODULE_FONT, counts: {}, edges: {} };
 
   function cssVar(name, fallback) {
     var value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
@@ -28,39 +35,82 @@
   function styles() {
     var fg = cssVar("--fg", "#1b1b1f");
     var bg = cssVar("--panel", "#f6f6f7");
+    var page = cssVar("--bg", "#ffffff");
+    var line = cssVar("--line", "#d0d0d7");
     var accent = cssVar("--accent", "#0b57d0");
+    var module = cssVar("--node-module", "#475569");
     return [
       {
         selector: "node",
         style: {
+          shape: "round-rectangle",
+          width: "data(w)",
+          height: "data(h)",
           label: "data(label)",
-          "font-size": LABEL_PX,
+          "font-size": "data(font)",
           color: fg,
-          "text-outline-color": bg,
-          "text-outline-width": 2,
-          "text-valign": "bottom",
-          "text-margin-y": 4,
-          // A label too small to read once the drawing is fitted is not drawn (hover or zoom in):
-          // a smudge of letters helps nobody.
+          "text-valign": "center",
+          "text-halign": "center",
           "min-zoomed-font-size": MIN_LABEL_PX,
-          "background-color": cssVar("--node-module", "#475569"),
-          width: "mapData(size, 1, 60, 14, 44)",
-          height: "mapData(size, 1, 60, 14, 44)"
+          "background-color": page,
+          "border-width": 1,
+          "border-color": module,
+          "z-index-compare": "manual",
+          "z-index": 10
         }
       },
-      { selector: 'node[kind = "area"]', style: { "background-color": cssVar("--node-area", accent) } },
+      // Boxes that hold others lie under the edges; their names are label nodes above them.
+      {
+        selector: 'node[kind = "area"].holder',
+        style: {
+          label: "",
+          "background-color": accent,
+          "background-opacity": 0.07,
+          "border-color": accent,
+          "z-index": 0
+        }
+      },
+      {
+        selector: 'node[kind = "pkg"]',
+        style: { label: "", "background-color": module, "background-opacity": 0.07, "border-color": line, "z-index": 1 }
+      },
+      {
+        selector: 'node[kind = "area"].alone',
+        style: { "background-color": accent, "background-opacity": 0.15, "border-color": accent }
+      },
+      {
+        selector: 'node[kind = "label"]',
+        style: {
+          width: 1,
+          height: 1,
+          "background-opacity": 0,
+          "border-width": 0,
+          "text-background-color": bg,
+          "text-background-opacity": 1,
+          "text-background-padding": 1,
+          events: "no",
+          "z-index": 30
+        }
+      },
       {
         selector: "edge",
         style: {
-          width: "mapData(count, 1, 40, 1.5, 7)",
-          "curve-style": "bezier",
+          width: "mapData(count, 1, 40, 1.2, 6)",
+          "curve-style": "straight",
+          // Each kind in a lane of its own between two boxes (serve/ui/graph.py's _endpoints).
+          "source-endpoint": "data(source_end)",
+          "target-endpoint": "data(target_end)",
           "target-arrow-shape": "triangle",
-          "arrow-scale": 1.1,
-          opacity: 0.85,
+          "arrow-scale": 1,
+          opacity: 0.8,
           "line-color": cssVar("--kind-imports", "#2563eb"),
-          "target-arrow-color": cssVar("--kind-imports", "#2563eb")
+          "target-arrow-color": cssVar("--kind-imports", "#2563eb"),
+          "z-compound-depth": "auto",
+          "z-index-compare": "manual",
+          "z-index": 5
         }
       },
+      { selector: "edge.off", style: { display: "none" } },
       kindStyle("calls"),
       kindStyle("inherits"),
       kindStyle("handles"),
@@ -84,10 +134,13 @@
     container: box,
     elements: [],
     style: styles(),
-    minZoom: 0.1,
+    layout: { name: "preset" },
+    minZoom: 0.02,
     maxZoom: 5,
     boxSelectionEnabled: false,
-    selectionType: "single"
+    selectionType: "single",
+    hideEdgesOnViewport: true, // a drag over thousands of edges stays smooth
+    textureOnViewport: true
   });
   window.groundkitMap = cy; // for the browser tests, and the curious
 
@@ -109,105 +162,167 @@
   function edgeText(edge) {
     var d = edge.data();
     return (
-      cy.getElementById(d.source).data("label") + " → " +
-      cy.getElementById(d.target).data("label") + " (" + d.kind.replace("_", " ") +
+      cy.getElementById(d.source).data("name") + " → " +
+      cy.getElementById(d.target).data("name") + " (" + d.kind.replace("_", " ") +
       (d.count > 1 ? ", " + d.count : "") + ")"
     );
   }
 
   function fillLists() {
     nodeList.textContent = "";
-    cy.nodes().sort(function (a, b) {
-      return a.data("label").localeCompare(b.data("label"));
+    var lod = shown.lod;
+    cy.nodes().filter(function (node) {
+      var kind = node.data("kind");
+      if (kind === "label") return false;
+      if (lod === "module") return kind !== "area" && kind !== "pkg";
+      if (lod === "package") return kind === "pkg";
+      return kind === "area";
+    }).sort(function (a, b) {
+      return a.data("name").localeCompare(b.data("name"));
     }).forEach(function (node) {
-      nodeList.add(new Option(node.data("label"), node.id()));
+      nodeList.add(new Option(node.data("name"), node.id()));
     });
     edgeList.textContent = "";
     cy.edges().filter(function (edge) {
-      return edge.style("display") !== "none";
+      return !edge.hasClass("off");
     }).forEach(function (edge) {
       edgeList.add(new Option(edgeText(edge), edge.id()));
     });
   }
 
-  function applyKinds() {
-    var on = enabledKinds();
-    cy.edges().forEach(function (edge) {
-      edge.style("display", on[edge.data("kind")] === false ? "none" : "element");
-    });
-    fillLists();
+  // The finest level whose labels can be read at this zoom: modules, then packages, then areas.
+  function levelOfDetail() {
+    if (state.level === "area") return "area";
+    var zoom = cy.zoom();
+    if (MODULE_FONT * zoom >= MIN_LABEL_PX) return "module";
+    if (shown.packageFont * zoom >= MIN_LABEL_PX) return "package";
+    return "area";
   }
 
-  // Force-directed layouts keep nodes apart, not their labels: a crowd of modules drew
-  // "click.parser" over "click.core". So after the layout, every two boxes (a node with its
-  // label, and a little air) that overlap are pushed apart along the axis where they overlap
-  // least, until none do. Deterministic, and done in the graph's own units, so no zoom makes
-  // two labels meet.
-  var AIR = 10;
-  function separateLabels() {
-    var nodes = cy.nodes();
-    var boxes = nodes.map(function (node) {
+  // Only the edges of the level shown are in the drawing: a large map has thousands at the
+  // module level that nobody sees from afar. Between modules, only those whose two ends are in
+  // view: the rest would cross the screen to somewhere else (the panel of a module lists them).
+  function wanted(lod) {
+    var all = shown.edges[lod] || [];
+    if (lod !== "module" || state.level === "area") return all;
+    var e = cy.extent();
+    var inside = {};
+    cy.nodes().forEach(function (node) {
       var p = node.position();
-      var b = node.boundingBox({ includeLabels: true, includeEdges: false, includeOverlays: false });
-      return { x: p.x, y: p.y, left: b.x1 - p.x - AIR, right: b.x2 - p.x + AIR, top: b.y1 - p.y - AIR, bottom: b.y2 - p.y + AIR };
+      if (p.x >= e.x1 && p.x <= e.x2 && p.y >= e.y1 && p.y <= e.y2) inside[node.id()] = true;
     });
-    for (var round = 0; round < 500; round++) {
-      var moved = false;
-      for (var i = 0; i < boxes.length; i++) {
-        for (var j = i + 1; j < boxes.length; j++) {
-          var a = boxes[i], b = boxes[j];
-          var dx = Math.min(a.x + a.right, b.x + b.right) - Math.max(a.x + a.left, b.x + b.left);
-          var dy = Math.min(a.y + a.bottom, b.y + b.bottom) - Math.max(a.y + a.top, b.y + b.top);
-          if (dx <= 0 || dy <= 0) continue;
-          moved = true;
-          if (dx < dy) {
-            var sx = (a.x + (a.left + a.right) / 2 <= b.x + (b.left + b.right) / 2 ? 1 : -1) * (dx / 2 + 0.5);
-            a.x -= sx;
-            b.x += sx;
-          } else {
-            var sy = (a.y + (a.top + a.bottom) / 2 <= b.y + (b.top + b.bottom) / 2 ? 1 : -1) * (dy / 2 + 0.5);
-            a.y -= sy;
-            b.y += sy;
-          }
-        }
+    return all.filter(function (d) { return inside[d.source] && inside[d.target]; });
+  }
+
+  function applyEdges(force) {
+    var lod = levelOfDetail();
+    if (lod === shown.lod && !force && lod !== "module") return;
+    var on = enabledKinds();
+    var edges = wanted(lod);
+    var key = lod + ":" + edges.length + ":" + (edges.length ? edges[0].id + edges[edges.length - 1].id : "");
+    if (key === shown.key && !force) return;
+    cy.batch(function () {
+      cy.edges().remove();
+      cy.add(edges.map(function (d) { return { group: "edges", data: d }; }));
+      cy.edges().forEach(function (edge) {
+        if (on[edge.data("kind")] === false) edge.addClass("off");
+      });
+    });
+    shown.lod = lod;
+    shown.key = key;
+    box.dataset.lod = lod; // for the browser tests: the level whose edges are drawn
+    fillLists();
+    describe();
+  }
+
+  function describe() {
+    var c = shown.counts;
+    var what = state.level === "area"
+      ? c.area + " areas"
+      : c.area + " areas, " + c.pkg + " packages, " + c.module + " modules" + (state.area ? " of " + state.area : "");
+    var visible = cy.edges().filter(function (e) { return !e.hasClass("off"); }).length;
+    var between = state.level === "area" ? "" : " between " + (shown.lod === "package" ? "packages" : shown.lod + "s") + (shown.lod === "module" ? " in view" : "");
+    var small = MODULE_FONT * cy.zoom() < MIN_LABEL_PX && shown.lod !== "area"
+      ? " Module labels are too small here: hover a module or zoom in." : "";
+    var hid = shown.hidden ? " The filter hid " + shown.hidden + " edge" + (shown.hidden === 1 ? "" : "s") + "." : "";
+    say(what + "; " + visible + " edges" + between + "." + small + hid);
+  }
+
+  function elements(data) {
+    var out = [];
+    var holder = state.level !== "area";
+    var fonts = [];
+    data.nodes.forEach(function (n) {
+      out.push({ group: "nodes", data: n, position: { x: n.x, y: n.y }, classes: holder ? "holder" : "alone" });
+      if (n.kind === "pkg") fonts.push([n.font, n.size || 1]);
+      if (holder && (n.kind === "area" || n.kind === "pkg")) {
+        out.push({
+          group: "nodes",
+          data: { id: n.id + "#label", kind: "label", label: n.label, name: n.name, font: n.font, w: 1, h: 1 },
+          position: { x: n.x, y: n.label_y },
+          selectable: false,
+          grabbable: false
+        });
       }
-      if (!moved) break;
+    });
+    // The package level is shown once most modules' package names can be read (a median by
+    // modules, not by packages: many small packages with small names must not hold it back).
+    fonts.sort(function (a, b) { return a[0] - b[0]; });
+    var total = fonts.reduce(function (sum, f) { return sum + f[1]; }, 0);
+    var seen = 0;
+    shown.packageFont = MODULE_FONT;
+    for (var f = 0; f < fonts.length; f++) {
+      seen += fonts[f][1];
+      if (seen * 2 >= total) { shown.packageFont = fonts[f][0]; break; }
     }
-    nodes.forEach(function (node, k) { node.position({ x: boxes[k].x, y: boxes[k].y }); });
+    shown.edges = { area: [], package: [], module: [] };
+    data.edges.forEach(function (e) { shown.edges[e.level].push(e); });
+    return out;
   }
 
   function draw(data) {
     cy.elements().remove();
-    cy.add(data.nodes.map(function (n) { return { group: "nodes", data: n }; }));
-    cy.add(data.edges.map(function (e) { return { group: "edges", data: e }; }));
-    applyKinds();
-    cy.layout({
-      name: "cose",
-      animate: false,
-      padding: 24,
-      nodeDimensionsIncludeLabels: true,
-      randomize: false,
-      idealEdgeLength: function () { return 60; },
-      nodeRepulsion: function () { return 40000; }
-    }).run();
-    separateLabels();
+    shown.hidden = data.hidden || 0;
+    shown.counts = { area: 0, pkg: 0, module: 0 };
+    data.nodes.forEach(function (n) {
+      var kind = n.kind === "area" || n.kind === "pkg" ? n.kind : "module";
+      shown.counts[kind] += 1;
+    });
+    cy.batch(function () { cy.add(elements(data)); });
+    cy.nodes().ungrabify(); // the layout is the map's, the same for everyone
     cy.fit(undefined, 24);
     if (cy.zoom() > MAX_FIT_ZOOM) {  // a few nodes: keep labels at their size, not poster-sized
       cy.zoom(MAX_FIT_ZOOM);
       cy.center();
     }
-    var what = state.level === "area" ? "areas" : "modules" + (state.area ? " of " + state.area : "");
-    var small = LABEL_PX * cy.zoom() < MIN_LABEL_PX ? " Labels are too small at this size: hover a node or zoom in." : "";
-    say(data.nodes.length + " " + what + ", " + data.edges.length + " edges drawn." + small);
+    shown.lod = "";
+    applyEdges(true);
     box.dataset.ready = "true";
+  }
+
+  function filterQuery() {
+    if (!filterForm) return "";
+    var parts = [];
+    var certain = filterForm.querySelector('input[name="certain"]');
+    var min = filterForm.querySelector('input[name="min_confidence"]');
+    var exclude = filterForm.querySelector('input[name="exclude"]');
+    if (certain && certain.checked) parts.push("certain=true");
+    if (min && min.value) parts.push("min_confidence=" + encodeURIComponent(min.value));
+    if (exclude && exclude.value.trim()) parts.push("exclude=" + encodeURIComponent(exclude.value.trim()));
+    return parts.join("&");
+  }
+
+  function withFilter(url) {
+    var query = filterQuery();
+    return query ? url + (url.indexOf("?") < 0 ? "?" : "&") + query : url;
   }
 
   function load() {
     box.dataset.ready = "false";
     say("Drawing…");
     var query = "?level=" + state.level + (state.area ? "&area=" + encodeURIComponent(state.area) : "");
-    history.replaceState(null, "", base + query);
-    fetch(base + "/graph.json" + query, { headers: { Accept: "application/json" } })
+    history.replaceState(null, "", withFilter(base + query));
+    fetch(withFilter(base + "/graph.json" + query), { headers: { Accept: "application/json" } })
       .then(function (response) {
         return response.json().then(function (body) {
           if (!response.ok) throw new Error(body.message || "the server refused");
@@ -221,7 +336,7 @@
   }
 
   function openPanel(url) {
-    window.htmx.ajax("GET", url, { target: "#panel", select: "#panel", swap: "outerHTML" });
+    window.htmx.ajax("GET", withFilter(url), { target: "#panel", select: "#panel", swap: "outerHTML" });
   }
 
   function openNode(id) {
@@ -239,26 +354,35 @@
     edgeList.value = id;
     var d = edge.data();
     openPanel(
-      base + "/edges?level=" + state.level + "&from=" + encodeURIComponent(d.source) +
+      base + "/edges?level=" + d.level + "&from=" + encodeURIComponent(d.source) +
       "&kind=" + encodeURIComponent(d.kind) + "&to=" + encodeURIComponent(d.target)
     );
   }
 
-  // A hovered node shows its label at a readable size, over the others, whatever the zoom.
-  var LABEL_STYLE = "min-zoomed-font-size font-size z-index text-background-color text-background-opacity text-background-padding";
+  // A hovered module shows its whole name at a readable size, over the others, at any zoom.
+  var LABEL_STYLE = "label min-zoomed-font-size font-size z-index text-background-color text-background-opacity text-background-padding";
   cy.on("mouseover", "node", function (event) {
-    event.target.style({
+    var node = event.target;
+    if (node.data("kind") === "label") return;
+    node.style({
+      label: node.data("name"),
       "min-zoomed-font-size": 0,
-      "font-size": Math.max(LABEL_PX, HOVER_LABEL_PX / cy.zoom()),
-      "z-index": 10,
+      "font-size": HOVER_LABEL_PX / cy.zoom(),
+      "z-index": 40,
       "text-background-color": cssVar("--panel", "#f6f6f7"),
-      "text-background-opacity": 0.9,
+      "text-background-opacity": 0.95,
       "text-background-padding": 2
     });
   });
   cy.on("mouseout", "node", function (event) { event.target.removeStyle(LABEL_STYLE); });
   cy.on("tap", "node", function (event) { openNode(event.target.id()); });
   cy.on("tap", "edge", function (event) { openEdge(event.target.id()); });
+  var moved = null;
+  cy.on("viewport", function () {  // once the view settles: the edges of what is in it
+    window.clearTimeout(moved);
+    moved = window.setTimeout(function () { applyEdges(false); }, 120);
+  });
+  cy.on("zoom", function () { if (levelOfDetail() !== shown.lod) applyEdges(false); });
 
   var pending = null;
   function soon(fn) {
@@ -290,15 +414,23 @@
     state.level = level;
     for (var j = 0; j < levels.length; j++) levels[j].checked = levels[j].value === level;
   }
+  if (filterForm) {
+    filterForm.addEventListener("change", load);
+    filterForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      load();
+    });
+  }
 
   var kinds = document.querySelectorAll('input[name="kind"]');
-  for (var k = 0; k < kinds.length; k++) kinds[k].addEventListener("change", applyKinds);
+  for (var k = 0; k < kinds.length; k++) kinds[k].addEventListener("change", function () { applyEdges(true); });
 
   function zoomBy(factor) {
     cy.zoom({
       level: cy.zoom() * factor,
       renderedPosition: { x: box.clientWidth / 2, y: box.clientHeight / 2 }
     });
+    applyEdges(false); // a button or key press shows its edges at once, not once settled
   }
   document.querySelectorAll("[data-zoom]").forEach(function (button) {
     button.addEventListener("click", function () {
