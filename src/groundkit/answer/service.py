@@ -301,7 +301,9 @@ class _Done:
     def ranked(self) -> list[Sentence]:
         if self._ranked is None:
             rules = QuoteRules.of(self.min_quote_chars, self.question, self.bundle.query)
-            self._ranked = rank(self.question, candidates(self.bundle, rules), self._embedder())
+            self._ranked = rank(
+                self.question, candidates(self.bundle, rules, self.question), self._embedder()
+            )
         return self._ranked
 
     def validate(self, raw: str, composed: Composed, scrub: Scrubber | None = None) -> Answer:

@@ -49,7 +49,8 @@ class Extractive:
     ) -> str:
         """The reply (answer JSON) made of the best sentences of ``bundle`` for ``question``."""
         rules = QuoteRules.of(min_quote_chars, question, bundle.query)
-        return self.compose_ranked(rank(question, candidates(bundle, rules), embedder))
+        ranked = rank(question, candidates(bundle, rules, question), embedder)
+        return self.compose_ranked(ranked)
 
     def compose_ranked(self, ranked: Sequence[Sentence]) -> str:
         """The reply made of the best of ``ranked`` (the bundle's sentences, best first)."""
