@@ -129,7 +129,7 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
             ):
                 unit = _with_code(text, unit, nxt)
                 taken.add(i + 1)
-            if _REFERS_BACK.search(text, start, end):
+            if _REFERS_BACK.search(text[start:end]):
                 if heading is None and not out:
                     continue  # "the above" with nothing above it in the passage
                 if heading is None:  # under a heading, it refers to what the heading names
