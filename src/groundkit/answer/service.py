@@ -28,8 +28,6 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from groundkit.answer.bundle import EvidenceBundle, build_bundle
-from groundkit.answer.chat import credentials, cut_off_at
-from groundkit.answer.code import CodeScope, matching_edges, symbol_edges
 from groundkit.answer.contract import (
     ANSWER_SCHEMA,
     MIN_QUOTE_CHARS,
@@ -40,15 +38,8 @@ from groundkit.answer.contract import (
 )
 from groundkit.answer.evidence import Origins
 from groundkit.answer.extract import Sentence, candidates, closeness, rank
-from groundkit.answer.gate import Near, check_helpful
-from groundkit.answer.judge import judge_answer
-from groundkit.answer.pick import PICK_SYSTEM, pick_menu
-from groundkit.answer.prompts import answer_user, system_for
 from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
-from groundkit.answer.rewrite import rewrite_query
-from groundkit.answer.scrub import Scrubber
-from groundkit.answer.spans import QuoteMenu, constrained_schema
 from groundkit.answer.states import (
     cap_too_small,
     cut_off,
@@ -62,7 +53,14 @@ from groundkit.config import QuoteMode
 from groundkit.errors import ErrorCode, GroundkitError
 from groundkit.types import SearchMode
 
+# What only a model, or a code map, needs (the chat transport, the judge, the gate, the code
+# map's search) is imported where it is used: with AI off, `grk answer` never loads it.
 if TYPE_CHECKING:
+    from groundkit.answer.chat import ChatModel
+    from groundkit.answer.code import CodeScope
+    from groundkit.answer.gate import Near
+    from groundkit.answer.scrub import Scrubber
+    from groundkit.answer.spans import QuoteMenu
     from groundkit.codemap.api import CodeMap
     from groundkit.collection import Collection
     from groundkit.embed.base import Embedder
@@ -131,12 +129,18 @@ def answer_question(
     elif rewrite and not isinstance(chat, AIStatus | Extractive):
         try:
             with _busy(busy, "rewriting the question"):
+                from groundkit.answer.rewrite import rewrite_query
+
                 rewritten = _scrubber(chat)(rewrite_query(chat, question))
             query = rewritten
         except GroundkitError as exc:  # reported, never replaced by the original silently
             status = degraded(status, exc)
     hits = collection.search(query, top_k=top_k, mode=mode)
-    edges = matching_edges(code, query, top_k=code_top_k) if code is not None else []
+    edges = []
+    if code is not None:
+        from groundkit.answer.code import matching_edges
+
+        edges = matching_edges(code, query, top_k=code_top_k)
     bundle = build_bundle(
         hits,
         collection=collection.name,
@@ -185,6 +189,8 @@ def ask_code(
     """
     settings = codemap.settings.answer
     cap, capped_by = _cap(max_bundle_bytes or settings.max_bundle_bytes, chat, quotes)
+    from groundkit.answer.code import symbol_edges
+
     name, found = symbol_edges(codemap, symbol, scope=scope, depth=depth)
     bundle = build_bundle(
         (),
@@ -243,6 +249,26 @@ def explain(
         return done.without(with_state(status, AIState.NO_EVIDENCE))
     if isinstance(chat, Extractive):
         return AnswerReport(question, rewritten, bundle, status, done.extract(chat))
+    return _ask_model(done, chat, status, quotes, judge, busy)
+
+
+def _ask_model(
+    done: _Done,
+    chat: ChatModel,
+    status: AIStatus,
+    quotes: QuoteMode | None,
+    judge: bool,
+    busy: Busy | None,
+) -> AnswerReport:
+    """Ask the model once, validate (and for prose, gate), judge; a report either way."""
+    from groundkit.answer.chat import cut_off_at
+    from groundkit.answer.gate import check_helpful
+    from groundkit.answer.judge import judge_answer
+    from groundkit.answer.pick import PICK_SYSTEM, pick_menu
+    from groundkit.answer.prompts import answer_user, system_for
+
+    question, rewritten, bundle = done.question, done.rewritten, done.bundle
+    min_quote_chars = done.min_quote_chars
     mode = quote_mode(chat, quotes)
     scrub = _scrubber(chat)
     menu: QuoteMenu | None = None
@@ -363,6 +389,9 @@ def _cap(cap: int, chat: Answerer | AIStatus, quotes: QuoteMode | None) -> tuple
 
 
 def _scrubber(chat: Answerer | AIStatus) -> Scrubber:
+    from groundkit.answer.chat import credentials
+    from groundkit.answer.scrub import Scrubber
+
     return Scrubber(() if isinstance(chat, AIStatus) else credentials(chat))
 
 
@@ -370,6 +399,8 @@ def _schema(
     bundle: EvidenceBundle, mode: QuoteMode, min_chars: int
 ) -> tuple[dict[str, Any], QuoteMenu | None]:
     if mode == "constrained":
+        from groundkit.answer.spans import constrained_schema
+
         return constrained_schema(bundle, min_chars=min_chars)
     return ANSWER_SCHEMA, None
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from groundkit.answer.access import AIEnvironment
-from groundkit.answer.code import CodeScope
-from groundkit.answer.report import AnswerReport
 from groundkit.answer.session import BusyFor, answer_from, ask_about
-from groundkit.codemap.api import open_codemap
-from groundkit.config import Settings
-from groundkit.ops.collections import Collections
 from groundkit.types import SearchMode
+
+if TYPE_CHECKING:
+    from groundkit.answer.access import AIEnvironment
+    from groundkit.answer.code import CodeScope
+    from groundkit.answer.report import AnswerReport
+    from groundkit.config import Settings
+    from groundkit.ops.collections import Collections
 
 __all__ = ["Question", "SymbolQuestion", "answer", "ask"]
 
@@ -47,6 +49,8 @@ def answer(
     with collections.reading(name) as collection, ExitStack() as stack:
         code = None
         if request.with_code is not None:
+            from groundkit.codemap.api import open_codemap  # only a question that asks for code
+
             code = stack.enter_context(
                 open_codemap(request.with_code, settings=collections.settings)
             )
@@ -88,6 +92,8 @@ def ask(
 ) -> AnswerReport:
     """The edges of ``request.symbol``, and a model's explanation where every quote checks.
     The symbol is found first: not found and ambiguous raise before any opt-in or key is read."""
+    from groundkit.codemap.api import open_codemap
+
     with open_codemap(request.map, settings=settings) as codemap:
         return ask_about(
             codemap,
