@@ -22,6 +22,7 @@ caller can show that one is running (`grk answer` draws a spinner on a terminal)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -37,6 +38,7 @@ from groundkit.answer.contract import (
     validate_answer,
 )
 from groundkit.answer.evidence import Origins
+from groundkit.answer.excerpt import Excerpt, excerpt_of
 from groundkit.answer.extract import Sentence, candidates, closeness, rank
 from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
@@ -151,7 +153,7 @@ def answer_question(
         code_map=code.name if code is not None else None,
         code_scope="search" if code is not None else None,
     )
-    return explain(
+    report = explain(
         bundle,
         chat,
         Origins(collection.show, code),
@@ -164,6 +166,9 @@ def answer_question(
         busy=busy,
         embedder=collection.embedder,
     )
+    if not hits and not collection.searchable(query):
+        return dataclasses.replace(report, no_searchable_words=True)
+    return report
 
 
 def ask_code(
@@ -248,7 +253,10 @@ def explain(
     if not bundle.items:
         return done.without(with_state(status, AIState.NO_EVIDENCE))
     if isinstance(chat, Extractive):
-        return AnswerReport(question, rewritten, bundle, status, done.extract(chat))
+        answer = done.extract(chat)
+        return AnswerReport(
+            question, rewritten, bundle, status, answer, excerpt=done.excerpt(answer)
+        )
     return _ask_model(done, chat, status, quotes, judge, busy)
 
 
@@ -303,7 +311,15 @@ def _ask_model(
         except GroundkitError as exc:  # advisory: its failure is reported, never fatal
             judge_error = exc
     return AnswerReport(
-        question, rewritten, bundle, status, answer, verdict, judge_error, quotes=menu
+        question,
+        rewritten,
+        bundle,
+        status,
+        answer,
+        verdict,
+        judge_error,
+        quotes=menu,
+        excerpt=done.excerpt(answer),
     )
 
 
@@ -360,8 +376,28 @@ class _Done:
             except GroundkitError:  # a source changed since it was retrieved: evidence only
                 extracted = None
         return AnswerReport(
-            self.question, self.rewritten, self.bundle, status, extracted=extracted, **more
+            self.question,
+            self.rewritten,
+            self.bundle,
+            status,
+            extracted=extracted,
+            excerpt=self.excerpt(extracted),
+            **more,
         )
+
+    def excerpt(self, answer: Answer | None) -> Excerpt | None:
+        """The best passage around an answer made of the evidence's own sentences: the one
+        holding its best-ranked sentence (an extract) or its first (a model's pick)."""
+        if answer is None or answer.composed == "prose":
+            return None
+        best = None
+        if answer.composed == "extracted" and self._ranked is not None:
+            cited = {(c.source, c.cited_text) for c in answer.citations}
+            best = next((s.source for s in self._ranked if (s.source, s.text) in cited), None)
+        try:
+            return excerpt_of(answer, self.bundle, self.origins, best)
+        except GroundkitError:  # the passage changed since it was retrieved: no excerpt
+            return None
 
     def _embedder(self) -> Embedder | None:
         if self.embedder is None:
