@@ -15,7 +15,7 @@ from answer_helpers import bundle_for
 from groundkit import Collection
 from groundkit.answer.contract import Answer, validate_answer
 from groundkit.answer.evidence import Origins
-from groundkit.answer.providers.extractive import Extractive
+from groundkit.answer.extractive import Extractive
 
 VERIFY_RST = """SSL Cert Verification
 ---------------------

@@ -25,7 +25,7 @@ from groundkit import Collection
 from groundkit.answer.contract import QuoteRules, validate_answer
 from groundkit.answer.evidence import Origins
 from groundkit.answer.extract import Sentence, candidates, choose, rank
-from groundkit.answer.providers.extractive import Extractive
+from groundkit.answer.extractive import Extractive
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import answer_question, ask_code
 from groundkit.answer.spans import sentence_offsets

@@ -40,7 +40,7 @@ from groundkit.answer.contract import (
 from groundkit.answer.evidence import Origins
 from groundkit.answer.excerpt import Excerpt, excerpt_of
 from groundkit.answer.extract import Sentence, candidates, closeness, rank
-from groundkit.answer.providers.extractive import Answerer, Extractive
+from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
 from groundkit.answer.states import (
     cap_too_small,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from groundkit.config import Settings
     from groundkit.ops.collections import Collections
 
-__all__ = ["Question", "SymbolQuestion", "answer", "ask"]
+__all__ = ["Question", "SymbolQuestion", "answer", "ask", "extract"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,19 @@ def answer(
             code=code,
             code_top_k=request.code_top_k,
             busy_for=busy_for,
+        )
+
+
+def extract(collections: Collections, request: Question) -> AnswerReport:
+    """The evidence for ``request`` and its extracted answer, with no model whatever the
+    collection allows: what a link to the answer page (a GET) shows, and nothing else."""
+    from groundkit.answer.extractive import Extractive
+    from groundkit.answer.service import answer_question
+
+    name = request.collection if request.collection is not None else collections.settings.collection
+    with collections.reading(name) as collection:
+        return answer_question(
+            collection, request.question, Extractive(), top_k=request.top_k, mode=request.mode
         )
 
 
