@@ -10,7 +10,7 @@ from groundkit.answer.bundle import EvidenceBundle
 from groundkit.answer.contract import Answer
 from groundkit.answer.excerpt import Excerpt
 from groundkit.answer.judge import JudgeVerdict
-from groundkit.answer.spans import QuoteMenu
+from groundkit.answer.menu import QuoteMenu
 from groundkit.errors import GroundkitError
 
 __all__ = ["AIState", "AIStatus", "AnswerReport"]

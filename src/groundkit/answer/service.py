@@ -61,8 +61,8 @@ if TYPE_CHECKING:
     from groundkit.answer.chat import ChatModel
     from groundkit.answer.code import CodeScope
     from groundkit.answer.gate import Near
+    from groundkit.answer.menu import QuoteMenu
     from groundkit.answer.scrub import Scrubber
-    from groundkit.answer.spans import QuoteMenu
     from groundkit.codemap.api import CodeMap
     from groundkit.collection import Collection
     from groundkit.embed.base import Embedder
@@ -435,7 +435,7 @@ def _schema(
     bundle: EvidenceBundle, mode: QuoteMode, min_chars: int
 ) -> tuple[dict[str, Any], QuoteMenu | None]:
     if mode == "constrained":
-        from groundkit.answer.spans import constrained_schema
+        from groundkit.answer.menu import constrained_schema
 
         return constrained_schema(bundle, min_chars=min_chars)
     return ANSWER_SCHEMA, None
