@@ -1,4 +1,4 @@
-"""How the code map's answers look on a terminal."""
+"""How the code map's answers look on a terminal (a diff: ``codemap_diff_render``)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from groundkit.codemap.model import EdgeFlag, EdgeKind
+from groundkit.codemap.model import EdgeFlag
+from groundkit.types import Skipped
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
-    from groundkit.codemap.diff import MapDiff
+    from groundkit.codemap.filters import EdgeFilter
     from groundkit.codemap.model import Edge, Node
     from groundkit.codemap.traverse import Blast, Trace
 
-__all__ = ["blast", "diff", "map_report", "nothing_to_map", "overview", "trace"]
+__all__ = ["blast", "hidden", "map_report", "nothing_to_map", "overview", "passed_over", "trace"]
 
 _LISTED = 15
 
@@ -25,23 +26,52 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())) or "none"
 
 
-def map_report(name: str, report: MapReport) -> None:
+def map_report(name: str, report: MapReport, *, verbose: bool = False) -> None:
     click.echo(
         f"mapped {name!r}: {report.files:,} files in {report.seconds:.2f} s"
         f" ({report.files_per_second:,.0f} files/s); parsed {report.parsed:,},"
         f" unchanged {report.unchanged:,}, removed {report.removed:,},"
         f" re-resolved {report.resolved:,}"
     )
+    click.echo(f"files: {_counts(report.languages)}")
     click.echo(f"nodes: {_counts(report.nodes)}")
     click.echo(f"edges: {_counts(report.edges)}")
     click.echo(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    passed_over(report.passed_over, verbose=verbose)
     if report.skipped:
-        click.echo(f"skipped {len(report.skipped)}:")
+        click.echo(f"skipped {len(report.skipped)} (meant to be mapped, and could not be):")
         for item in report.skipped:
             click.echo(f"  {item.source}: {item.reason}")
 
 
-def nothing_to_map(path: str, report: MapReport) -> None:
+_EXAMPLES = 3
+
+
+def passed_over(
+    items: Sequence[Skipped], *, verbose: bool, err: bool = False, more: str = "--verbose"
+) -> None:
+    """What was not mapped on purpose: by reason, with a few paths (every path with
+    ``verbose``; ``more`` names the option that lists them)."""
+    if not items:
+        return
+    by_reason: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        # Grouped by what the reason says before its detail: "documentation (.md)" and
+        # "documentation (.rst)" are one line of the summary.
+        by_reason[item.reason if verbose else item.reason.split(" (")[0]].append(item.source)
+    hint = "" if verbose else f"; {more} lists each"
+    click.echo(f"passed over {len(items):,} (not mapped, on purpose{hint}):", err=err)
+    for reason, paths in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if verbose:
+            click.echo(f"  {reason}:", err=err)
+            for path in paths:
+                click.echo(f"    {path}", err=err)
+            continue
+        shown = ", ".join(paths[:_EXAMPLES]) + (", ..." if len(paths) > _EXAMPLES else "")
+        click.echo(f"  {len(paths):>5}  {reason}: {shown}", err=err)
+
+
+def nothing_to_map(path: str, report: MapReport, *, verbose: bool = False) -> None:
     from groundkit.codemap.extract import LANGUAGES
 
     click.echo(
@@ -49,6 +79,7 @@ def nothing_to_map(path: str, report: MapReport) -> None:
         f" ({', '.join(language.name for language in LANGUAGES)}); no map was made",
         err=True,
     )
+    passed_over(report.passed_over, verbose=verbose, err=True)
     for item in report.skipped:
         click.echo(f"  skipped {item.source}: {item.reason}", err=True)
 
@@ -73,6 +104,13 @@ def trace(result: Trace, checks: Sequence[str] | None) -> None:
         )
     if result.truncated:
         click.echo("  ... (truncated: narrow --kinds or lower --depth)")
+    hidden(result.filter, result.hidden)
+
+
+def hidden(edge_filter: EdgeFilter, count: int) -> None:
+    """What a filter hid, said whenever a filter was given (0 included: it hid nothing)."""
+    if edge_filter.active:
+        click.echo(f"filter ({edge_filter.describe()}) hid {count:,} edge(s)")
 
 
 def _partial(edge: Edge) -> str:
@@ -90,6 +128,7 @@ def blast(result: Blast) -> None:
             f"  {dep.depth:>2}  {dep.confidence:.2f}  {dep.node.qualname} ({dep.node.kind})"
             f"  via {dep.via.short_id}: {dep.via.evidence}"
         )
+    hidden(result.filter, result.hidden)
 
 
 def overview(name: str, data: dict[str, Any]) -> None:
@@ -134,82 +173,10 @@ def overview(name: str, data: dict[str, Any]) -> None:
         click.echo(f"\nskipped at the last mapping: {len(data['skipped'])}")
         for item in data["skipped"][:_LISTED]:
             click.echo(f"  {item['path']}: {item['reason']}")
-
-
-def _edge_line(edge: Edge) -> str:
-    return (
-        f"{edge.kind} {edge.source.qualname} -> {edge.target.qualname}"
-        f"  ({edge.location})  {edge.short_id}"
-    )
-
-
-def diff(result: MapDiff) -> None:
-    """A reviewer's order: the summary, then added and removed edges by module, new import
-    cycles, new crossings between areas, routes, changed edges, and the nodes."""
-    moved = len(result.edges_moved)
-    listed = "" if result.list_moves else " (--moves lists them)"
-    moves = f"; {moved:,} edge(s) only moved{listed}"
-    if result.empty:
-        click.echo("no architecture change" + (moves if moved else ""))
-    else:
-        click.echo(
-            f"edges: +{len(result.edges_added):,} -{len(result.edges_removed):,}"
-            f" ~{len(result.edges_changed):,}; nodes: +{len(result.nodes_added):,}"
-            f" -{len(result.nodes_removed):,}" + (moves if moved else "")
+    if data.get("passed_over"):
+        click.echo("")
+        passed_over(
+            [Skipped(i["path"], i["reason"]) for i in data["passed_over"]],
+            verbose=False,
+            more="--json",
         )
-    _diff_by_module(result)
-    if result.new_cycles:
-        click.echo(f"\nnew import cycles: {len(result.new_cycles)}")
-        for cycle in result.new_cycles:
-            click.echo(f"  {' -> '.join((*cycle, cycle[0]))}")
-    if result.new_crossings:
-        click.echo(f"\nnew edges between areas: {len(result.new_crossings)}")
-        for edge in result.new_crossings:
-            click.echo(f"  + {_edge_line(edge)}")
-    for title, routes in (("added", result.routes_added), ("removed", result.routes_removed)):
-        if routes:
-            click.echo(f"\nroutes {title}: {len(routes)}")
-            for node in routes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname}")
-    if result.edges_changed:
-        click.echo(f"\nedges changed: {len(result.edges_changed)}")
-        for before, after in result.edges_changed:
-            click.echo(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
-    for title, nodes in (("added", result.nodes_added), ("removed", result.nodes_removed)):
-        if nodes:
-            click.echo(f"\nnodes {title}: {len(nodes)}")
-            for node in nodes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
-    if result.list_moves and moved:
-        click.echo(f"\nedges moved: {moved}")
-        for before, after in result.edges_moved:
-            click.echo(f"  {_edge_line(after)} (was {before.location})")
-
-
-def _diff_by_module(result: MapDiff) -> None:
-    """Added and removed edges (containment aside) under the module they start in."""
-    groups: dict[str, list[tuple[str, Edge]]] = defaultdict(list)
-    for sign, edges in (("+", result.edges_added), ("-", result.edges_removed)):
-        for edge in edges:
-            if edge.kind != EdgeKind.DEFINES:
-                groups[result.module_of(edge)].append((sign, edge))
-    for module, rows in sorted(groups.items()):
-        plus = sum(1 for sign, _ in rows if sign == "+")
-        click.echo(f"\n{module}: +{plus} -{len(rows) - plus}")
-        for sign, edge in rows:
-            click.echo(f"  {sign} {_edge_line(edge)}")
-
-
-def _changes(before: Edge, after: Edge) -> str:
-    from groundkit.codemap.diff import changed_fields
-
-    return ", ".join(
-        f"{name} {_field(before, name)} -> {_field(after, name)}"
-        for name in changed_fields(before, after)
-    )
-
-
-def _field(edge: Edge, name: str) -> str:
-    if name == "confidence":
-        return f"{edge.confidence:.2f}"
-    return repr(edge.quote) if name == "statement" else str(edge.provenance)

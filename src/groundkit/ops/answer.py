@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from groundkit.answer.session import BusyFor, answer_from, ask_about
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ class SymbolQuestion:
     depth: int = 2
     top_k: int = 20
     judge: bool = False
+    edge_filter: EdgeFilter = NO_FILTER  # which edges the walks leave out (codemap.filters)
 
 
 def ask(
@@ -108,6 +110,7 @@ def ask(
     from groundkit.codemap.api import open_codemap
 
     with open_codemap(request.map, settings=settings) as codemap:
+        codemap.edge_filter = request.edge_filter
         return ask_about(
             codemap,
             request.symbol,
