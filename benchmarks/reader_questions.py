@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -89,16 +90,21 @@ def _score(settings: Settings, questions: list[dict[str, Any]]) -> list[dict[str
     return rows
 
 
-def _timed(args: list[str], env: dict[str, str]) -> float:
+def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, all threads) of one fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(args, env=env, check=True, capture_output=True)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def _times(workdir: Path, questions: list[dict[str, Any]], rounds: int) -> None:
     env = {**os.environ, "NO_COLOR": "1"}
-    answer: dict[str, list[float]] = {}
-    search: dict[str, list[float]] = {}
+    answer: dict[str, list[tuple[float, float]]] = {}
+    search: dict[str, list[tuple[float, float]]] = {}
     load = os.getloadavg()[0]
     for _ in range(rounds):
         for q in questions:
@@ -108,13 +114,17 @@ def _times(workdir: Path, questions: list[dict[str, Any]], rounds: int) -> None:
             )
             answer.setdefault(q["id"], []).append(_timed([*base, "answer", q["question"]], env))
     after = os.getloadavg()[0]
-    ratios = [statistics.median(answer[i]) / statistics.median(search[i]) for i in answer]
-    a = statistics.median(statistics.median(v) for v in answer.values())
-    s = statistics.median(statistics.median(v) for v in search.values())
     print(f"\ncold processes, {len(questions)} questions x {rounds} rounds,"
           f" load {load:.1f} -> {after:.1f}")  # fmt: skip
-    print("grk search --mode hybrid\tgrk answer\tanswer / search (median of per-question ratios)")
-    print(f"{s:.2f} s\t{a:.2f} s\t{statistics.median(ratios):.2f} (max {max(ratios):.2f})")
+    print("measure\tgrk search --mode hybrid\tgrk answer\tanswer / search:"
+          " median of per-question ratios (max)")  # fmt: skip
+    for k, what in ((0, "wall s"), (1, "CPU s")):
+        s_med = {i: statistics.median(x[k] for x in v) for i, v in search.items()}
+        a_med = {i: statistics.median(x[k] for x in v) for i, v in answer.items()}
+        ratios = [a_med[i] / s_med[i] for i in a_med]
+        print(f"{what}\t{statistics.median(s_med.values()):.2f}\t"
+              f"{statistics.median(a_med.values()):.2f}\t"
+              f"{statistics.median(ratios):.2f} ({max(ratios):.2f})")  # fmt: skip
 
 
 def _show(workdir: Path, questions: list[dict[str, Any]], ids: list[str]) -> None:
