@@ -158,3 +158,15 @@ def test_between_alike_sentences_the_one_of_the_higher_ranked_passage_comes_firs
     answer = Extractive(sentences=1).compose(question, bundle, embedder=None, min_quote_chars=16)
     assert plain in answer
     assert louder not in answer
+
+
+def test_a_unit_holding_a_chosen_sentence_takes_its_place() -> None:
+    from groundkit.answer.extract import Sentence, choose
+
+    said = Sentence(1, 0, 40, "Path parameters are a dictionary.", (0, 0, 0, 0))
+    with_example = Sentence(
+        1, 0, 90, "Path parameters are a dictionary.\n\nFor example: request.path_params['id']"
+    )
+    other = Sentence(2, 0, 30, "Query parameters are a multi-dict.", (0, 1, 0, 0))
+    chosen = choose([said, other, with_example], 2)
+    assert chosen == [with_example, other]

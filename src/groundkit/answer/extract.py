@@ -214,18 +214,32 @@ def _neighbours(sentences: Sequence[Sentence], scores: Sequence[float]) -> list[
 
 def choose(ranked: Sequence[Sentence], count: int) -> list[Sentence]:
     """The first ``count`` of ``ranked`` that are not near-duplicates of one already chosen,
-    in reading order."""
+    in reading order. A unit that holds one already chosen (the sentence with the example it
+    refers to, or the code it introduces) takes its place: it says more."""
     chosen: list[Sentence] = []
     words: list[set[str]] = []
     for sentence in ranked:
+        mine = set(_WORD.findall(sentence.text.casefold()))
+        held = [i for i, c in enumerate(chosen) if _holds(sentence, c)]
+        if held:
+            chosen[held[0]], words[held[0]] = sentence, mine
+            continue
         if len(chosen) >= count:
             break
-        mine = set(_WORD.findall(sentence.text.casefold()))
         if any(_same(mine, other) for other in words):
             continue
         chosen.append(sentence)
         words.append(mine)
-    return sorted(chosen, key=lambda s: s.order)
+    return sorted(dict.fromkeys(chosen), key=lambda s: s.order)
+
+
+def _holds(bigger: Sentence, smaller: Sentence) -> bool:
+    return (
+        bigger.source == smaller.source
+        and bigger.start <= smaller.start
+        and smaller.end <= bigger.end
+        and (bigger.start, bigger.end) != (smaller.start, smaller.end)
+    )
 
 
 def reply_of(sentences: Sequence[Sentence]) -> str:

@@ -52,7 +52,7 @@ _IMPORT = re.compile(
 )
 _FENCE_LINE = re.compile(r"[ \t]*(?:```|~~~)")
 _DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w:-]+::[ \t]*")
-_CODE_NAME = re.compile(r"[`(]|\b[a-z_]+[A-Z]\w*|\b[A-Z]\w*[a-z][A-Z]\w*|\b\w+[._]\w+")
+_CODE_NAME = re.compile(r"[a-z_][A-Z]|[A-Z]\w*[a-z][A-Z]|\w[._]\w")  # camelCase, dotted
 _ABOVE = re.compile(r"\babove\b", re.IGNORECASE)
 _TINY = 16  # a paragraph this short ("source") is a label, not what a heading heads
 _SEPARATOR = re.compile(r"[ \t|+:=\-]*$")
@@ -97,10 +97,12 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
     out: list[Unit] = []
     heading: Block | None = None  # the heading right above this paragraph, if any
     version: Block | None = None  # release notes: the version heading above
+    named: Block | None = None  # the heading above that names code: its section describes it
     taken: set[int] = set()  # code blocks brought by the sentence that introduces them
     for i, block in enumerate(parts):
         if block.kind == "heading":
             heading = block
+            named = block if _names_code(text, block) else None
             if release and _VERSION.match(text, block.start, block.end):
                 version = block
             continue
@@ -117,7 +119,7 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
             continue
         nxt = parts[i + 1] if i + 1 < len(parts) else None
         before = len(out)
-        for k, (start, end) in enumerate(_sentences(text, block)):
+        for start, end in _sentences(text, block):
             kind: UnitKind = "release" if release else "item" if block.kind == "item" else "prose"
             unit = Unit(start, end, (start, end), kind)
             last = start == _sentences(text, block)[-1][0]
@@ -134,9 +136,7 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
                     continue  # "the above" with nothing above it in the passage
                 if heading is None:  # under a heading, it refers to what the heading names
                     unit = _after(_referent(text, out, start, end), unit)
-            lead = (
-                version if release else (heading if k == 0 and _names_code(text, heading) else None)
-            )
+            lead = version if release else named
             if lead is not None:
                 unit = Unit(unit.start, unit.end, unit.core, unit.kind, (lead.start, lead.end),
                             unit.brings_code)  # fmt: skip
@@ -173,9 +173,14 @@ def _after(before: Unit, unit: Unit) -> Unit:
 
 
 def _names_code(text: str, heading: Block | None) -> bool:
-    """Whether a heading names a piece of code (``Client.stream()``, ``GZipMiddleware``): the
-    sentence under it says what that is, and is read with it."""
-    return heading is not None and bool(_CODE_NAME.search(text, heading.start, heading.end))
+    """Whether a heading names a piece of code (``Client.stream()``, ``GZipMiddleware``): its
+    section describes that piece, and each of its sentences is read under the name."""
+    if heading is None:
+        return False
+    title = text[heading.start : heading.end].strip("#*= \t")
+    if "`" in title or "(" in title:
+        return True
+    return " " not in title and bool(_CODE_NAME.search(title))
 
 
 def _with_code(text: str, unit: Unit, code: Block) -> Unit:
