@@ -22,7 +22,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -40,6 +40,9 @@ from groundkit.serve.guards import ACCESS_LOGGER
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize, secret_from_env
 from groundkit.types import SearchMode
+
+if TYPE_CHECKING:
+    from groundkit.serve.metrics import ServeMetrics
 
 __all__ = ["MUTATING_TOOLS", "READ_TOOLS", "create_mcp_server"]
 
@@ -80,8 +83,15 @@ def _access(name: str, request_id: str, status: str, began: float, results: int 
     _log.info(json.dumps(record))
 
 
-def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Errors to ``is_error`` results with a code; one access-log line per call."""
+# What a server counts of each tool call: its name, its status (ok or an error code), seconds.
+ToolObserver = Callable[[str, str, float], None]
+
+
+def _translated(
+    name: str, fn: Callable[_P, _R], observe: ToolObserver | None = None
+) -> Callable[_P, _R]:
+    """Errors to ``is_error`` results with a code; one access-log line per call (and, with
+    ``observe``, one count: ``grk serve``'s metrics)."""
 
     @functools.wraps(fn)
     def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -105,6 +115,8 @@ def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
             return cast(_R, _error_result(internal_error(), request_id))
         finally:
             _access(name, request_id, status, began, results)
+            if observe is not None:
+                observe(name, status, time.perf_counter() - began)
 
     return call
 
@@ -205,7 +217,7 @@ def _error_result(error: GroundkitError, request_id: str) -> CallToolResult:
     )
 
 
-def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
+def create_mcp_server(runtime: Runtime, metrics: ServeMetrics | None = None) -> MCPServer[Any]:
     server: MCPServer[Any] = _Server(
         "groundkit",
         instructions=(
@@ -274,12 +286,15 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         )
         return m.VerifyResponse.of(ops.verify(runtime, body.as_verify()))
 
+    translate = functools.partial(
+        _translated, observe=None if metrics is None else metrics.record_tool
+    )
     for fn in (search, fetch_chunk, list_collections, index_status, verify_citation):
-        server.add_tool(_translated(fn.__name__, fn), annotations=_READ_ONLY)
-    add_code_tools(server, runtime, _translated, _READ_ONLY)
-    add_extract_tool(server, runtime, _translated, _READ_ONLY)
+        server.add_tool(translate(fn.__name__, fn), annotations=_READ_ONLY)
+    add_code_tools(server, runtime, translate, _READ_ONLY)
+    add_extract_tool(server, runtime, translate, _READ_ONLY)
     if runtime.mutations_enabled:
-        _add_mutating_tools(server, runtime)
+        _add_mutating_tools(server, runtime, metrics, translate)
     return server
 
 
@@ -297,7 +312,9 @@ def _check(runtime: Runtime, ctx: Context) -> None:
         raise AuthError(ErrorCode.AUTH_INVALID, "the shared secret is no longer configured")
 
 
-def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
+def _add_mutating_tools(
+    server: MCPServer[Any], runtime: Runtime, metrics: ServeMetrics | None, translate: Any
+) -> None:
     def ingest(
         collection: CollectionArg,
         inputs: Annotated[list[str], Field(description="Server-side paths or http(s) URLs.")],
@@ -306,7 +323,8 @@ def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
         _check(runtime, ctx)
         body = m.IngestRequest(collection=collection, inputs=inputs)
-        report = ops.ingest(runtime, ops.IngestOrder(body.collection, body.inputs))
+        order = ops.IngestOrder(body.collection, body.inputs)
+        report = ops.ingest(runtime, order) if metrics is None else metrics.ingest(runtime, order)
         return m.IngestResponse.of(body.collection, report)
 
     def delete_document(
@@ -327,4 +345,4 @@ def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         return m.DeletedResponse(collection=collection)
 
     for fn in (ingest, delete_document, delete_collection):
-        server.add_tool(_translated(fn.__name__, fn), annotations=_WRITES)
+        server.add_tool(translate(fn.__name__, fn), annotations=_WRITES)
