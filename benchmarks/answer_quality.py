@@ -43,12 +43,12 @@ from groundkit.answer.chat import JsonSchema
 from groundkit.answer.contract import validate_answer
 from groundkit.answer.evidence import Origins
 from groundkit.answer.extract import closeness
+from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.gate import Near, unhelpful_reason
+from groundkit.answer.menu import constrained_schema
 from groundkit.answer.passages import BundleItem
-from groundkit.answer.providers.extractive import Answerer, Extractive
 from groundkit.answer.providers.llamacpp import LlamaCppChat, default_model_path
 from groundkit.answer.report import AnswerReport
-from groundkit.answer.spans import constrained_schema
 from groundkit.collection import open_collection
 from groundkit.config import QuoteMode, Settings
 from groundkit.embed.factory import create_embedder

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from groundkit.answer.edges import CitedEdge
-from groundkit.answer.providers.extractive import Answerer, Extractive
+from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.providers.llamacpp import LlamaCppChat
 from groundkit.answer.report import AnswerReport
 from groundkit.answer.service import ask_code

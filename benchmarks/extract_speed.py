@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from groundkit.answer.extract import VECTORS
-from groundkit.answer.providers.extractive import Extractive
+from groundkit.answer.extractive import Extractive
 from groundkit.answer.service import answer_question
 from groundkit.collection import open_collection
 from groundkit.config import Settings

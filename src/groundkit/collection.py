@@ -22,6 +22,7 @@ from groundkit.backends.embedded import STORE_FILE, EmbeddedBackend
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.embed.factory import create_embedder
+from groundkit.embed.recall import RecallsQueries
 from groundkit.errors import (
     ErrorCode,
     ModelError,
@@ -258,7 +259,8 @@ class Collection:
 
     def _embedder_bound_to(self, bound: EmbedderIdentity | None) -> Embedder:
         if self._embedder is None:
-            self._embedder = create_embedder(self.settings.embed)
+            # The question a search embeds is kept: `grk answer` weighs sentences against it.
+            self._embedder = RecallsQueries(create_embedder(self.settings.embed))
         mine = self._embedder.identity
         if bound is not None and bound != mine:
             raise ModelError(

@@ -21,10 +21,10 @@ from groundkit.answer.code import matching_edges, symbol_edges
 from groundkit.answer.contract import validate_answer
 from groundkit.answer.edges import CitedEdge
 from groundkit.answer.evidence import Origins
+from groundkit.answer.menu import constrained_schema
 from groundkit.answer.prompts import CODE_SYSTEM, answer_user
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import answer_question, ask_code
-from groundkit.answer.spans import constrained_schema
 from groundkit.codemap.api import CodeMap, open_codemap
 from groundkit.errors import AIError, ErrorCode
 from groundkit.testing.chat import ScriptedChat

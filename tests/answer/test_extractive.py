@@ -25,7 +25,7 @@ from groundkit import Collection
 from groundkit.answer.contract import QuoteRules, validate_answer
 from groundkit.answer.evidence import Origins
 from groundkit.answer.extract import Sentence, candidates, choose, rank
-from groundkit.answer.providers.extractive import Extractive
+from groundkit.answer.extractive import Extractive
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import answer_question, ask_code
 from groundkit.answer.spans import sentence_offsets
@@ -66,8 +66,10 @@ def test_an_extractive_reply_passes_validate_answer_by_construction(
     raw = Extractive().compose(question, bundle, embedder=None, min_quote_chars=16)
     answer = validate_answer(raw, bundle, Origins(project_docs.show), question=question)
     assert len(answer.items) == min(3, len(json.loads(raw)["items"]))
-    for item, cited in zip(answer.items, answer.citations, strict=True):
-        assert item.text == cited.cited_text  # the text is the evidence's own sentence
+    for item in answer.items:
+        own = answer.citations[item.markers[-1] - 1]  # a heading it is read under comes first
+        assert item.text == own.cited_text  # the text is the evidence's own sentence
+        assert 1 <= len(item.markers) <= 2
     if bundle.items:
         assert answer.items or not candidates(bundle, QuoteRules.of(16, question))
 

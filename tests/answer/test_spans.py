@@ -16,12 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from groundkit import Collection
+from groundkit.answer import menu as quote_menu
 from groundkit.answer import spans
 from groundkit.answer.bundle import BundleItem, EvidenceBundle
 from groundkit.answer.contract import validate_answer
+from groundkit.answer.menu import constrained_schema
 from groundkit.answer.redact import DEFAULT_PATTERNS, RedactingChat
 from groundkit.answer.service import answer_question, quote_mode
-from groundkit.answer.spans import constrained_schema, cut_spans
+from groundkit.answer.spans import cut_spans
 from groundkit.errors import AIError, ErrorCode
 from groundkit.testing.chat import ScriptedChat
 
@@ -84,7 +86,7 @@ def test_the_schema_pairs_each_source_number_with_only_its_own_spans() -> None:
     ]
     assert all(c["additionalProperties"] is False for c in choices)
     assert entry["additionalProperties"] is False
-    assert schema["properties"]["items"]["maxItems"] == spans.MAX_ITEMS
+    assert schema["properties"]["items"]["maxItems"] == quote_menu.MAX_ITEMS
     assert menu.spans == (("The wombat digs long burrows.",), ("The echidna lays an egg.",))
     assert not menu.truncated
 
@@ -97,7 +99,7 @@ def test_with_nothing_quotable_the_schema_admits_only_the_abstention() -> None:
 def test_spans_beyond_the_size_limits_are_left_out_and_counted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(spans, "MAX_SPANS_PER_ITEM", 2)
+    monkeypatch.setattr(quote_menu, "MAX_SPANS_PER_ITEM", 2)
     text = " ".join(f"Sentence number {n} is here." for n in range(5))
     _, menu = constrained_schema(_bundle(text), min_chars=8)
     assert len(menu.spans[0]) == 2
@@ -106,7 +108,7 @@ def test_spans_beyond_the_size_limits_are_left_out_and_counted(
 
 
 def test_the_total_enum_bytes_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(spans, "MAX_ENUM_BYTES", 60)
+    monkeypatch.setattr(quote_menu, "MAX_ENUM_BYTES", 60)
     text = " ".join(f"Sentence number {n} is here." for n in range(5))
     _, menu = constrained_schema(_bundle(text), min_chars=8)
     assert 0 < menu.enum_bytes <= 60
@@ -199,7 +201,7 @@ def test_the_contract_schema_fits_hosted_strict_mode_and_the_constrained_one_doe
     # Why hosted profiles default to free quotes: OpenAI's strict mode refuses anyOf
     # alternatives that begin with the same key, and one alternative per source always does.
     from groundkit.answer.contract import ANSWER_SCHEMA
-    from groundkit.answer.spans import hosted_strict_problems
+    from groundkit.answer.menu import hosted_strict_problems
 
     assert hosted_strict_problems(ANSWER_SCHEMA) == []
     single, _ = constrained_schema(_bundle("The wombat digs long burrows."), min_chars=8)
@@ -211,7 +213,7 @@ def test_the_contract_schema_fits_hosted_strict_mode_and_the_constrained_one_doe
 
 
 def test_hosted_enum_limits_are_checked() -> None:
-    from groundkit.answer.spans import hosted_strict_problems
+    from groundkit.answer.menu import hosted_strict_problems
 
     many = {
         "type": "object",

@@ -45,8 +45,9 @@ def test_with_ai_off_the_extracted_sentences_come_above_the_evidence_labelled_as
     head, rest = out.split("\nevidence", 1)
     assert rest.startswith(":")
     assert "no explanation (disabled)" in head
-    if surface.kind == "documents":
-        assert "  wombat.md\n        1  " + DIG in head
+    if surface.kind == "documents":  # the best passage, the sentence marked in it
+        assert "marked in the best passage:\n  wombat.md:1-3  [" in head
+        assert f"(verified)\n    \u00ab{DIG}\u00bb\n" in head
     else:
         assert "  zoo.py\n        2  zoo.wombat calls zoo.dig" in head
     assert "[1]" not in head  # no markers: nothing here is a model's claim

@@ -301,8 +301,7 @@ def test_with_ai_off_the_answer_page_shows_the_evidence_and_calls_no_model(
     forbidden = answers(ForbiddenTransport())
     html = html_of(client.post("/ui/c/plain/answer", data={"q": QUESTION}))
 
-    assert "badge-state-disabled" in html
-    assert "ai.disabled" in html
+    assert "AI for this collection: <b>off</b>" in html
     assert 'class="evidence"' in html
     assert "digs long burrows" in html
     assert 'class="marker"' not in html
@@ -327,8 +326,41 @@ def test_opening_the_answer_page_never_calls_a_model(client: TestClient, answers
     assert f'value="{QUESTION}"' in html
     assert "on, profile box" in html
     assert 'id="answer"' in html
-    assert 'class="evidence"' not in html
+    assert "badge-state-answered" not in html  # AI is on: still, a link asks no model
     assert forbidden.calls == 0
+
+
+def test_a_link_with_q_shows_the_evidence_and_the_best_passage_marked_like_search_does(
+    client: TestClient, answers: Any
+) -> None:
+    forbidden = answers(ForbiddenTransport())
+    html = html_of(client.get("/ui/c/notes/answer", params={"q": QUESTION, "mode": "bm25"}))
+
+    assert 'class="evidence"' in html
+    excerpt = html.split('<pre class="text excerpt">', 1)[1].split("</pre>", 1)[0]
+    assert re.search(r"<mark data-markers=\"\d+\">[^<]*digs long burrows", excerpt)
+    assert "No model was asked" in html
+    assert "Ask</button>" in html  # the model is asked only from the form
+    assert forbidden.calls == 0
+
+
+def test_with_ai_off_the_answer_page_says_so_once(client: TestClient, answers: Any) -> None:
+    answers(ForbiddenTransport())
+    for html in (
+        html_of(client.post("/ui/c/plain/answer", data={"q": QUESTION})),
+        html_of(client.get("/ui/c/plain/answer", params={"q": QUESTION})),
+    ):
+        said = re.findall(r"AI is off|AI for this collection: <b>off</b>|ai\.disabled", html)
+        assert said == ["AI for this collection: <b>off</b>"]
+
+
+def test_a_question_of_stop_words_says_it_has_no_searchable_words(
+    client: TestClient, answers: Any
+) -> None:
+    answers(ForbiddenTransport())
+    html = html_of(client.post("/ui/c/plain/answer", data={"q": "the of and to is"}))
+    assert "no searchable words" in html
+    assert "No passage was found" not in html
 
 
 def test_an_answer_marks_each_quote_inside_its_evidence(client: TestClient, answers: Any) -> None:

@@ -12,17 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.optin import AISettings, fallback_path
-from groundkit.answer.providers import Answerer, TransportFactory, build_chat
-from groundkit.answer.providers.http import default_transport
-from groundkit.answer.redact import build_patterns
 from groundkit.answer.report import AIState, AIStatus
-from groundkit.answer.service import state_for
-from groundkit.config import Settings, unknown_profile
+from groundkit.answer.states import state_for
+from groundkit.config import ProfileConfig, Settings, unknown_profile
 from groundkit.errors import AIError, ErrorCode, GroundkitError
+
+if TYPE_CHECKING:
+    from groundkit.answer.chat import Transport
+    from groundkit.answer.providers import Answerer, TransportFactory
+    from groundkit.answer.providers.http import Endpoint
 
 __all__ = ["MAP_PREFIX", "AIEnvironment", "AIScope", "enabled_profile", "resolve_chat"]
 
@@ -48,13 +50,19 @@ class AIScope:
         return self.name if self.kind == "collection" else f"{MAP_PREFIX}{self.name}"
 
 
+def _default_transport(config: ProfileConfig, endpoint: Endpoint) -> Transport:
+    from groundkit.answer.providers.http import default_transport
+
+    return default_transport(config, endpoint)
+
+
 @dataclass
 class AIEnvironment:
     """The process edges the answer path touches: keychain, opt-in file, HTTP transport."""
 
     keys: KeyStore = field(default_factory=KeyStore)
     ai_settings: AISettings | None = None  # None: the file in the user's config dir
-    transport: TransportFactory = default_transport
+    transport: TransportFactory = _default_transport
     environ: Mapping[str, str] | None = None
 
     def opt_ins(self) -> AISettings:
@@ -116,6 +124,11 @@ def resolve_chat(
     if config is None:
         error = unknown_profile(chosen, settings.profiles)
         return AIStatus(AIState.UNAVAILABLE, chosen, error=error, warning=warning)
+    # The providers load only for a profile that is allowed: with AI off, `grk answer` imports
+    # none of them (a third of its start-up, measured by benchmarks/reader_questions.py).
+    from groundkit.answer.providers import build_chat
+    from groundkit.answer.redact import build_patterns
+
     try:
         patterns = build_patterns(settings.answer.redact_patterns, settings.answer.redact_names)
         return build_chat(

@@ -147,8 +147,9 @@ def _size(item: Item) -> int:
 
 def _passage(hit: Hit) -> Callable[[int], Item]:
     c = hit.citation
+    dense = hit.ranks.get("dense")
     return lambda n: BundleItem(
-        n, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text, c.line
+        n, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text, c.line, dense
     )
 
 

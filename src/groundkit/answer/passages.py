@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from groundkit.answer.evidence import Origins, refuse
@@ -24,6 +24,9 @@ class BundleItem:
     end: int
     text: str
     line: int | None = None  # the 1-based line of its first character, as search reports it
+    # Its rank by meaning alone in the search (the dense arm), when that ranked it: the extract
+    # embeds the sentences of the passages ranked best by meaning first (``answer.extract``).
+    dense_rank: int | None = field(default=None, compare=False)
 
     @property
     def kind(self) -> str:

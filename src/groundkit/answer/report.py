@@ -8,8 +8,9 @@ from typing import Any
 
 from groundkit.answer.bundle import EvidenceBundle
 from groundkit.answer.contract import Answer
+from groundkit.answer.excerpt import Excerpt
 from groundkit.answer.judge import JudgeVerdict
-from groundkit.answer.spans import QuoteMenu
+from groundkit.answer.menu import QuoteMenu
 from groundkit.errors import GroundkitError
 
 __all__ = ["AIState", "AIStatus", "AnswerReport"]
@@ -69,6 +70,12 @@ class AnswerReport:
     quotes: QuoteMenu | None = None  # with constrained quotes: the spans offered and cut
     refused_reply: str | None = field(default=None, repr=False)
     extracted: Answer | None = None
+    # The best passage around the answer shown, when it is the evidence's own sentences
+    # (extracted, or picked by a model), with those sentences marked (``answer.excerpt``).
+    excerpt: Excerpt | None = None
+    # The question was stop words alone ("the of and"): nothing was searched, as `grk search`
+    # says; an empty bundle then is not "no passages found".
+    no_searchable_words: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         judge: dict[str, Any] | None = None
@@ -85,4 +92,6 @@ class AnswerReport:
             "judge": judge,
             "quotes": self.quotes.to_dict() if self.quotes else None,
             "extracted": self.extracted.to_dict() if self.extracted else None,
+            "excerpt": self.excerpt.to_dict() if self.excerpt else None,
+            "no_searchable_words": self.no_searchable_words,
         }

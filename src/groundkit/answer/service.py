@@ -22,14 +22,13 @@ caller can show that one is running (`grk answer` draws a spinner on a terminal)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from groundkit.answer.bundle import EvidenceBundle, build_bundle
-from groundkit.answer.chat import credentials, cut_off_at
-from groundkit.answer.code import CodeScope, matching_edges, symbol_edges
 from groundkit.answer.contract import (
     ANSWER_SCHEMA,
     MIN_QUOTE_CHARS,
@@ -39,16 +38,10 @@ from groundkit.answer.contract import (
     validate_answer,
 )
 from groundkit.answer.evidence import Origins
+from groundkit.answer.excerpt import Excerpt, excerpt_of
 from groundkit.answer.extract import Sentence, candidates, closeness, rank
-from groundkit.answer.gate import Near, check_helpful
-from groundkit.answer.judge import judge_answer
-from groundkit.answer.pick import PICK_SYSTEM, pick_menu
-from groundkit.answer.prompts import answer_user, system_for
-from groundkit.answer.providers.extractive import Answerer, Extractive
+from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
-from groundkit.answer.rewrite import rewrite_query
-from groundkit.answer.scrub import Scrubber
-from groundkit.answer.spans import QuoteMenu, constrained_schema
 from groundkit.answer.states import (
     cap_too_small,
     cut_off,
@@ -62,7 +55,14 @@ from groundkit.config import QuoteMode
 from groundkit.errors import ErrorCode, GroundkitError
 from groundkit.types import SearchMode
 
+# What only a model, or a code map, needs (the chat transport, the judge, the gate, the code
+# map's search) is imported where it is used: with AI off, `grk answer` never loads it.
 if TYPE_CHECKING:
+    from groundkit.answer.chat import ChatModel
+    from groundkit.answer.code import CodeScope
+    from groundkit.answer.gate import Near
+    from groundkit.answer.menu import QuoteMenu
+    from groundkit.answer.scrub import Scrubber
     from groundkit.codemap.api import CodeMap
     from groundkit.collection import Collection
     from groundkit.embed.base import Embedder
@@ -131,12 +131,18 @@ def answer_question(
     elif rewrite and not isinstance(chat, AIStatus | Extractive):
         try:
             with _busy(busy, "rewriting the question"):
+                from groundkit.answer.rewrite import rewrite_query
+
                 rewritten = _scrubber(chat)(rewrite_query(chat, question))
             query = rewritten
         except GroundkitError as exc:  # reported, never replaced by the original silently
             status = degraded(status, exc)
     hits = collection.search(query, top_k=top_k, mode=mode)
-    edges = matching_edges(code, query, top_k=code_top_k) if code is not None else []
+    edges = []
+    if code is not None:
+        from groundkit.answer.code import matching_edges
+
+        edges = matching_edges(code, query, top_k=code_top_k)
     bundle = build_bundle(
         hits,
         collection=collection.name,
@@ -147,7 +153,7 @@ def answer_question(
         code_map=code.name if code is not None else None,
         code_scope="search" if code is not None else None,
     )
-    return explain(
+    report = explain(
         bundle,
         chat,
         Origins(collection.show, code),
@@ -160,6 +166,9 @@ def answer_question(
         busy=busy,
         embedder=collection.embedder,
     )
+    if not hits and not collection.searchable(query):
+        return dataclasses.replace(report, no_searchable_words=True)
+    return report
 
 
 def ask_code(
@@ -185,6 +194,8 @@ def ask_code(
     """
     settings = codemap.settings.answer
     cap, capped_by = _cap(max_bundle_bytes or settings.max_bundle_bytes, chat, quotes)
+    from groundkit.answer.code import symbol_edges
+
     name, found = symbol_edges(codemap, symbol, scope=scope, depth=depth)
     bundle = build_bundle(
         (),
@@ -242,7 +253,30 @@ def explain(
     if not bundle.items:
         return done.without(with_state(status, AIState.NO_EVIDENCE))
     if isinstance(chat, Extractive):
-        return AnswerReport(question, rewritten, bundle, status, done.extract(chat))
+        answer = done.extract(chat)
+        return AnswerReport(
+            question, rewritten, bundle, status, answer, excerpt=done.excerpt(answer)
+        )
+    return _ask_model(done, chat, status, quotes, judge, busy)
+
+
+def _ask_model(
+    done: _Done,
+    chat: ChatModel,
+    status: AIStatus,
+    quotes: QuoteMode | None,
+    judge: bool,
+    busy: Busy | None,
+) -> AnswerReport:
+    """Ask the model once, validate (and for prose, gate), judge; a report either way."""
+    from groundkit.answer.chat import cut_off_at
+    from groundkit.answer.gate import check_helpful
+    from groundkit.answer.judge import judge_answer
+    from groundkit.answer.pick import PICK_SYSTEM, pick_menu
+    from groundkit.answer.prompts import answer_user, system_for
+
+    question, rewritten, bundle = done.question, done.rewritten, done.bundle
+    min_quote_chars = done.min_quote_chars
     mode = quote_mode(chat, quotes)
     scrub = _scrubber(chat)
     menu: QuoteMenu | None = None
@@ -277,7 +311,15 @@ def explain(
         except GroundkitError as exc:  # advisory: its failure is reported, never fatal
             judge_error = exc
     return AnswerReport(
-        question, rewritten, bundle, status, answer, verdict, judge_error, quotes=menu
+        question,
+        rewritten,
+        bundle,
+        status,
+        answer,
+        verdict,
+        judge_error,
+        quotes=menu,
+        excerpt=done.excerpt(answer),
     )
 
 
@@ -301,7 +343,9 @@ class _Done:
     def ranked(self) -> list[Sentence]:
         if self._ranked is None:
             rules = QuoteRules.of(self.min_quote_chars, self.question, self.bundle.query)
-            self._ranked = rank(self.question, candidates(self.bundle, rules), self._embedder())
+            self._ranked = rank(
+                self.question, candidates(self.bundle, rules, self.question), self._embedder()
+            )
         return self._ranked
 
     def validate(self, raw: str, composed: Composed, scrub: Scrubber | None = None) -> Answer:
@@ -332,8 +376,28 @@ class _Done:
             except GroundkitError:  # a source changed since it was retrieved: evidence only
                 extracted = None
         return AnswerReport(
-            self.question, self.rewritten, self.bundle, status, extracted=extracted, **more
+            self.question,
+            self.rewritten,
+            self.bundle,
+            status,
+            extracted=extracted,
+            excerpt=self.excerpt(extracted),
+            **more,
         )
+
+    def excerpt(self, answer: Answer | None) -> Excerpt | None:
+        """The best passage around an answer made of the evidence's own sentences: the one
+        holding its best-ranked sentence (an extract) or its first (a model's pick)."""
+        if answer is None or answer.composed == "prose":
+            return None
+        best = None
+        if answer.composed == "extracted" and self._ranked is not None:
+            cited = {(c.source, c.cited_text) for c in answer.citations}
+            best = next((s.source for s in self._ranked if (s.source, s.text) in cited), None)
+        try:
+            return excerpt_of(answer, self.bundle, self.origins, best)
+        except GroundkitError:  # the passage changed since it was retrieved: no excerpt
+            return None
 
     def _embedder(self) -> Embedder | None:
         if self.embedder is None:
@@ -361,6 +425,9 @@ def _cap(cap: int, chat: Answerer | AIStatus, quotes: QuoteMode | None) -> tuple
 
 
 def _scrubber(chat: Answerer | AIStatus) -> Scrubber:
+    from groundkit.answer.chat import credentials
+    from groundkit.answer.scrub import Scrubber
+
     return Scrubber(() if isinstance(chat, AIStatus) else credentials(chat))
 
 
@@ -368,6 +435,8 @@ def _schema(
     bundle: EvidenceBundle, mode: QuoteMode, min_chars: int
 ) -> tuple[dict[str, Any], QuoteMenu | None]:
     if mode == "constrained":
+        from groundkit.answer.menu import constrained_schema
+
         return constrained_schema(bundle, min_chars=min_chars)
     return ANSWER_SCHEMA, None
 

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from groundkit.answer.access import AIEnvironment, AIScope, enabled_profile, resolve_chat
-from groundkit.answer.code import CodeScope
-from groundkit.answer.providers.extractive import Answerer
+from groundkit.answer.extractive import Answerer
 from groundkit.answer.report import AIStatus, AnswerReport
 from groundkit.answer.service import Busy, QuoteMode, answer_question, ask_code
 from groundkit.config import Settings
 from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
+    from groundkit.answer.code import CodeScope
     from groundkit.codemap.api import CodeMap
     from groundkit.collection import Collection
 

@@ -15,7 +15,7 @@ from groundkit.types import SearchMode
 
 if TYPE_CHECKING:
     from groundkit.answer.access import AIEnvironment
-    from groundkit.answer.providers.extractive import Answerer
+    from groundkit.answer.extractive import Answerer
     from groundkit.answer.service import QuoteMode
 
 __all__ = [

@@ -19,6 +19,7 @@ import click
 if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
     from groundkit.answer.contract import Answer, Cited
+    from groundkit.answer.excerpt import Excerpt
     from groundkit.answer.passages import CitedQuote
     from groundkit.answer.report import AnswerReport
 
@@ -65,7 +66,7 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
         click.echo(f"searched: {report.rewritten_query}")
         click.echo("")
     if report.answer is not None and report.answer.composed != "prose":
-        _sentences(report.answer, _chosen_by(report))
+        _sentences(report.answer, _chosen_by(report), report.excerpt)
     elif report.answer is not None:
         if report.answer.abstained:
             click.echo("The sources do not answer this.")
@@ -78,7 +79,7 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
             _citation(c)
     else:
         if report.extracted is not None:
-            _sentences(report.extracted, _chosen_by(report))
+            _sentences(report.extracted, _chosen_by(report), report.excerpt)
             click.echo("")
         reason = ai.error.message if ai.error else "nothing was retrieved"
         click.echo(f"no explanation ({ai.state}): {reason}")
@@ -114,16 +115,29 @@ def _chosen_by(report: AnswerReport) -> str:
     return "extracted from the evidence, no model: the sentences that best match the question"
 
 
-def _sentences(answer: Answer, heading: str) -> None:
-    """Sentences of the evidence as an answer, each under its ``path:line``: a file's
-    sentences follow one another under one heading, in reading order."""
-    click.echo(f"{heading}:")
-    if answer.abstained:
-        click.echo("  none of the sentences answers this.")
+def _sentences(answer: Answer, heading: str, excerpt: Excerpt | None = None) -> None:
+    """Sentences of the evidence as an answer: the best passage's excerpt with them marked
+    between « and », then any others, each under its ``path:line`` (a file's sentences follow
+    one another under one heading, in reading order). Line breaks are kept: a sentence may
+    bring the code it introduces."""
     from groundkit.answer.edges import CitedEdge
 
+    shown = {m.marker for m in excerpt.marks} if excerpt is not None else set()
+    if excerpt is not None and shown:
+        click.echo(f"{heading}, marked in the best passage:")
+        cited = excerpt.cited
+        click.echo(f"  {_place(cited)}  [{cited.chunk_id}]  ({cited.verification})")
+        marked = _marked(excerpt.text, [(m.start, m.end) for m in excerpt.marks])
+        click.echo(_indented(marked, "    "))
+    else:
+        click.echo(f"{heading}:")
+    if answer.abstained:
+        click.echo("  none of the sentences answers this.")
+    rest = [c for c in answer.citations if c.marker not in shown]
+    if rest and shown:
+        click.echo("  and elsewhere in the evidence:")
     last = None
-    for c in answer.citations:
+    for c in rest:
         if isinstance(c, CitedEdge):
             path, line, text = c.edge.location.path, str(c.edge.location.line), c.edge.evidence
         else:
@@ -131,7 +145,23 @@ def _sentences(answer: Answer, heading: str) -> None:
         if path != last:
             click.echo(f"  {path}")
             last = path
-        click.echo(f"    {line:>5}  {_one_line(text, 400)}")
+        head = f"    {line:>5}  "
+        click.echo(head + _indented(text, " " * len(head)).lstrip())
+
+
+def _marked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` between « and »."""
+    out, at = [], 0
+    for start, end in sorted(spans):
+        if start < at:
+            continue  # a sentence within one marked already
+        out += [text[at:start], OPEN, text[start:end], CLOSE]
+        at = end
+    return "".join([*out, text[at:]])
+
+
+def _indented(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line if line.strip() else "" for line in text.splitlines())
 
 
 def _lines(c: CitedQuote) -> str:
@@ -166,7 +196,11 @@ def _evidence(report: AnswerReport) -> None:
 
     bundle = report.bundle
     click.echo("\n" + _evidence_head(bundle))
-    if not bundle.items and not bundle.truncated:
+    if report.no_searchable_words:
+        from groundkit.cli.render import NO_SEARCHABLE_WORDS
+
+        click.echo(f"  {NO_SEARCHABLE_WORDS.replace('no hits', 'no passages', 1)}")
+    elif not bundle.items and not bundle.truncated:
         click.echo("  no edges found" if bundle.symbol else "  no passages found")
     for item in bundle.items:
         if isinstance(item, EdgeItem):

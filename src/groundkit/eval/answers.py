@@ -27,7 +27,7 @@ from typing import Any, Literal
 import msgspec
 
 from groundkit.answer.contract import Answer, Cited, CitedEdge, CitedQuote
-from groundkit.answer.providers.extractive import Answerer, Extractive
+from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AnswerReport
 from groundkit.answer.service import QuoteMode, answer_question
 from groundkit.collection import open_collection

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from groundkit.answer.edges import CitedEdge
+from groundkit.answer.extractive import Answerer
 from groundkit.answer.passages import CitedQuote
-from groundkit.answer.providers.extractive import Answerer
 from groundkit.answer.report import AIState, AnswerReport
 from groundkit.answer.service import answer_question, ask_code
 from groundkit.codemap.api import open_codemap

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from groundkit.answer.access import AIEnvironment
-from groundkit.answer.code import CodeScope
-from groundkit.answer.report import AnswerReport
 from groundkit.answer.session import BusyFor, answer_from, ask_about
-from groundkit.codemap.api import open_codemap
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
-from groundkit.config import Settings
-from groundkit.ops.collections import Collections
 from groundkit.types import SearchMode
 
-__all__ = ["Question", "SymbolQuestion", "answer", "ask"]
+if TYPE_CHECKING:
+    from groundkit.answer.access import AIEnvironment
+    from groundkit.answer.code import CodeScope
+    from groundkit.answer.report import AnswerReport
+    from groundkit.config import Settings
+    from groundkit.ops.collections import Collections
+
+__all__ = ["Question", "SymbolQuestion", "answer", "ask", "extract"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,8 @@ def answer(
     with collections.reading(name) as collection, ExitStack() as stack:
         code = None
         if request.with_code is not None:
+            from groundkit.codemap.api import open_codemap  # only a question that asks for code
+
             code = stack.enter_context(
                 open_codemap(request.with_code, settings=collections.settings)
             )
@@ -63,6 +67,19 @@ def answer(
             code=code,
             code_top_k=request.code_top_k,
             busy_for=busy_for,
+        )
+
+
+def extract(collections: Collections, request: Question) -> AnswerReport:
+    """The evidence for ``request`` and its extracted answer, with no model whatever the
+    collection allows: what a link to the answer page (a GET) shows, and nothing else."""
+    from groundkit.answer.extractive import Extractive
+    from groundkit.answer.service import answer_question
+
+    name = request.collection if request.collection is not None else collections.settings.collection
+    with collections.reading(name) as collection:
+        return answer_question(
+            collection, request.question, Extractive(), top_k=request.top_k, mode=request.mode
         )
 
 
@@ -90,6 +107,8 @@ def ask(
 ) -> AnswerReport:
     """The edges of ``request.symbol``, and a model's explanation where every quote checks.
     The symbol is found first: not found and ambiguous raise before any opt-in or key is read."""
+    from groundkit.codemap.api import open_codemap
+
     with open_codemap(request.map, settings=settings) as codemap:
         codemap.edge_filter = request.edge_filter
         return ask_about(

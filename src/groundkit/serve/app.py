@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from groundkit.serve.apidocs import install_docs
 from groundkit.serve.code import router as code_router
+from groundkit.serve.extract import router as extract_router
 from groundkit.serve.guards import AccessLog, BodyLimit, Concurrency, HostGuard
 from groundkit.serve.metrics import RequestMetrics, ServeMetrics
 from groundkit.serve.rest import CatchBugs, install_error_handlers, router
@@ -66,6 +67,7 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
     app.state.metrics = metrics
     app.include_router(router)
     app.include_router(code_router)
+    app.include_router(extract_router)
     install_docs(app)
     mount_ui(app)  # the web pages: /, /ui/...
     install_error_handlers(app)

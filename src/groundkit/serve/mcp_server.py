@@ -35,6 +35,7 @@ from groundkit.ops import collections as ops
 from groundkit.serve import models as m
 from groundkit.serve.code import CODE_TOOLS, add_code_tools
 from groundkit.serve.errors import internal_error, invalid_request
+from groundkit.serve.extract import add_extract_tool
 from groundkit.serve.guards import ACCESS_LOGGER
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize, secret_from_env
@@ -52,6 +53,7 @@ READ_TOOLS = (
     "index_status",
     "verify_citation",
     *CODE_TOOLS,
+    "extract",
 )
 MUTATING_TOOLS = ("ingest", "delete_document", "delete_collection")
 
@@ -290,6 +292,7 @@ def create_mcp_server(runtime: Runtime, metrics: ServeMetrics | None = None) -> 
     for fn in (search, fetch_chunk, list_collections, index_status, verify_citation):
         server.add_tool(translate(fn.__name__, fn), annotations=_READ_ONLY)
     add_code_tools(server, runtime, translate, _READ_ONLY)
+    add_extract_tool(server, runtime, translate, _READ_ONLY)
     if runtime.mutations_enabled:
         _add_mutating_tools(server, runtime, metrics, translate)
     return server

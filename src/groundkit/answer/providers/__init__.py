@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from groundkit.answer.chat import ChatModel, Transport
 from groundkit.answer.credentials import KeyStore, read_key
-from groundkit.answer.providers.extractive import Answerer, Extractive
+from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.providers.http import Endpoint, default_transport
 from groundkit.answer.providers.llamacpp import LlamaCppChat
 from groundkit.answer.providers.ollama import OLLAMA_URL, OllamaChat

@@ -6,10 +6,15 @@ refuses one from another site; a GET, which any link could trigger, never calls 
 checks are those of `grk answer`, through the same ``ops.answer.answer``: opt-in,
 profile, key, endpoint rules, redaction, the citation contract. Neither REST nor MCP can reach a
 model.
+
+A GET with ``?q=`` (a bookmark, a link, the search page's address with another path) shows what
+needs no model: the evidence and the extracted answer (``ops.answer.extract``), with the best
+passage's excerpt marked; where AI is on, the form's button then asks the model (a POST).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -40,6 +45,7 @@ STATES = {
     "answered": "The model's explanation: every quote below was checked against the stored text.",
     "no_evidence": "Nothing was retrieved, so no model was asked.",
     "disabled": "AI is off for this collection: here is the evidence.",
+    "extracted": "No model was asked: the sentences below are the evidence's own.",
     "unavailable": "AI is on, but the model cannot be used now: here is the evidence.",
     "failed": "The model could not be asked: here is the evidence.",
     "refused": "The model's answer was refused (it broke the citation contract, or was cut"
@@ -90,17 +96,23 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
             }
         )
     reason = ai.error.to_dict() if ai.error else None
+    extracted_only = report.answer is not None and report.answer.composed == "extracted"
+    state = "extracted" if extracted_only and ai.provider == "extractive" else str(ai.state)
     return {
         "composed": report.answer.composed if report.answer else None,
         "extracted": _extracted(report, collection),
-        "state": str(ai.state),
-        "state_text": STATES.get(str(ai.state), ""),
+        "state": state,
+        "state_text": STATES.get(state, ""),
+        # AI that is simply off is said once, by the note above the form: no state box.
+        "show_state": not (reason is not None and reason["code"] == "ai.disabled"),
+        "excerpt": _excerpt(report, collection),
+        "no_searchable_words": report.no_searchable_words,
         "profile": ai.profile,
         "provider": ai.provider,
         "model": ai.model,
         "reason": reason,
         "warning": ai.warning,
-        "answered": report.answer is not None,
+        "answered": report.answer is not None and not extracted_only,
         "abstained": report.answer is not None and report.answer.abstained,
         "answer_items": items,
         "citations": [c.to_dict() for c in citations],
@@ -110,19 +122,38 @@ def report_view(report: AnswerReport, collection: str) -> dict[str, Any]:
     }
 
 
+def _excerpt(report: AnswerReport, collection: str) -> dict[str, Any] | None:
+    """The best passage's excerpt, cut into pieces that know which sentences are marked."""
+    shown = report.excerpt
+    if shown is None or not shown.marks:
+        return None
+    c = shown.cited
+    return {
+        "place": f"{c.source_name}:{c.line}" if c.line is not None else c.source_name,
+        "href": f"/ui/c/{collection}/doc/{c.chunk_id}?start={c.start}&end={c.end}#hl",
+        "verification": c.verification,
+        "pieces": quote_pieces(shown.text, [(m.marker, m.start, m.end) for m in shown.marks]),
+        "markers": [m.marker for m in shown.marks],
+    }
+
+
 def _extracted(report: AnswerReport, collection: str) -> list[dict[str, Any]]:
     """The extracted answer shown when no model's is (AI off, refused, failed): each sentence
     with its ``path:line`` and a link to it in its document."""
-    if report.extracted is None:
+    extracted = report.extracted
+    if report.answer is not None and report.answer.composed == "extracted":
+        extracted = report.answer  # the extractive profile's answer, or a link's (no model)
+    if extracted is None:
         return []
+    marked = {m.marker for m in report.excerpt.marks} if report.excerpt else set()
     return [
         {
             "text": c.cited_text,
             "place": f"{c.source_name}:{c.line}" if c.line is not None else c.source_name,
             "href": f"/ui/c/{collection}/doc/{c.chunk_id}?start={c.start}&end={c.end}#hl",
         }
-        for c in report.extracted.citations
-        if isinstance(c, CitedQuote)
+        for c in extracted.citations
+        if isinstance(c, CitedQuote) and c.marker not in marked
     ]
 
 
@@ -150,13 +181,20 @@ def ask_form(
     environment: AIEnv,
     name: str,
     q: Annotated[str | None, Query(max_length=4000)] = None,
+    mode: Annotated[str | None, Query(max_length=16)] = None,
+    k: Annotated[str | None, Query(max_length=8)] = None,
 ) -> HTMLResponse:
-    form = {"q": q or "", "mode": "auto", "k": "10"}
+    """The form, and for ``?q=`` the evidence and its extracted answer: never a model."""
+    form = {"q": q or "", "mode": mode or "auto", "k": k or "10"}
     try:
         context = context_for(runtime, environment, name, form)
     except GroundkitError as exc:
         return error_page(request, exc, name=name)
-    return page(request, "answer.html", context)
+    if not form["q"].strip():
+        return page(request, "answer.html", context)
+    return _shown(
+        request, name, form, context, lambda question: answer_ops.extract(runtime, question)
+    )
 
 
 @router.post("/ui/c/{name}/answer", response_class=HTMLResponse)
@@ -173,12 +211,24 @@ def _answer(
         context = context_for(runtime, environment, name, form)
     except GroundkitError as exc:  # no such collection, say: the page itself fails
         return error_page(request, exc, name=name)
+    return _shown(
+        request, name, form, context, lambda q: answer_ops.answer(runtime, q, environment)
+    )
+
+
+def _shown(
+    request: Request,
+    name: str,
+    form: dict[str, str],
+    context: dict[str, Any],
+    answered: Callable[[answer_ops.Question], AnswerReport],
+) -> HTMLResponse:
     try:
         body = _validated(name, form)
         question = answer_ops.Question(
             body.query, collection=name, top_k=body.top_k, mode=body.mode
         )
-        report = answer_ops.answer(runtime, question, environment)
+        report = answered(question)
     except GroundkitError as exc:  # retrieval failed (AI failures are in the report)
         request.state.error_code = str(exc.code)
         context["error"] = exc

@@ -1,0 +1,57 @@
+"""A passage's units sit at exact offsets, whatever the text: what is cited is cut from it."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from groundkit.answer.blocks import blocks
+from groundkit.answer.units import units
+
+PIECES = st.sampled_from(
+    [
+        "Set ``verify`` to False::\n\n    >>> get(url, verify=False)\n\n",
+        "Title\n=====\n\n",
+        "## Heading\n\n",
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n",
+        "For example:\n\n```python\nclient = Client(timeout=5)\n```\n\n",
+        "This one refers back. The above too.\n",
+        "* a list item that says something.\n",
+        ".. _label:\n\n.. note:: A note that matters.\n\n",
+        "import os\nfrom x import y\n\n",
+        "**name**`_.name(a, b)`\n        source\n\nDoes a thing to a list.\n\n",
+        "## 1.2.0 (May 1, 2024)\n\n* Fixes a bug.\n\n",
+        "Plain prose, hard wrapped\nover two lines.\n\n",
+        "\n",
+        " ",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(PIECES, max_size=12).map("".join), st.booleans())
+def test_every_unit_and_block_is_an_exact_trimmed_slice_in_reading_order(
+    text: str, release: bool
+) -> None:
+    found = units(text, release=release)
+    for u in found:
+        quote = text[u.start : u.end]
+        assert quote
+        assert quote == quote.strip()
+        assert u.start <= u.core[0] < u.core[1] <= u.end
+        if u.lead is not None:
+            assert u.lead[1] <= u.start
+    assert [u.core for u in found] == sorted(u.core for u in found)
+    parts = blocks(text)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(parts))
+
+
+def test_an_underlined_title_is_a_heading_and_its_underline_a_rule() -> None:
+    text = "Session Objects\n---------------\n\nThe Session object persists cookies.\n"
+    assert [(b.kind, text[b.start : b.end]) for b in blocks(text)] == [
+        ("heading", "Session Objects"),
+        ("rule", "---------------"),
+        ("prose", "The Session object persists cookies."),
+    ]
