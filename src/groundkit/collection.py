@@ -393,7 +393,13 @@ class Collection:
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked (on a
         cluster, a source file not on this machine is ``not_checked``: not checked here)."""
-        return resolve(self._backend, self.name, _text(chunk_id, "chunk id"), absent=self._absent)
+        return resolve(
+            self._backend,
+            self.name,
+            _text(chunk_id, "chunk id"),
+            absent=self._absent,
+            limit=self.settings.ingest.max_file_bytes,
+        )
 
     @property
     def _absent(self) -> Verification:
@@ -432,6 +438,7 @@ class Collection:
             chunk_id=chunk_id,
             document_id=document_id,
             absent=self._absent,
+            limit=self.settings.ingest.max_file_bytes,
         )
 
     def delete_document(self, key: str) -> str:

@@ -5,6 +5,7 @@ work tree."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -296,3 +297,11 @@ def test_diff_refuses_a_range_where_one_revision_is_expected_with_a_usage_error(
     _git(shop, "commit", "-qam", "two")
     assert grk.error("diff", revision, "HEAD", "--repo", str(shop)) == (2, "usage")
     assert grk.error("diff", "HEAD", revision, "--repo", str(shop)) == (2, "usage")
+
+
+def test_an_edge_whose_file_became_a_fifo_is_unreadable_not_hung(grk: Grk, shop: Path) -> None:
+    grk("map", str(shop), "--quiet")
+    (shop / "shop" / "api.py").unlink()
+    os.mkfifo(shop / "shop" / "api.py")  # before: the evidence check blocked in open()
+    data = grk.json("trace", "shop.api.order", "--map", "shop-repo", "--evidence")
+    assert data["steps"][0]["edge"]["verification"] == "unreadable"

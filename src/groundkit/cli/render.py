@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from groundkit.text import for_terminal
 from groundkit.types import (
     Citation,
     CollectionStatus,
@@ -157,7 +158,9 @@ def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
     c = found.citation
     click.echo(f"{cited(c)}  [{c.chunk_id} {c.start}:{c.end}]{_location(found.metadata)}")
     verdict = f"verification: {found.verification}"
-    if found.verification == Verification.NOT_CHECKED:
+    if found.reason is not None:
+        verdict += f" ({for_terminal(found.reason)})"
+    elif found.verification == Verification.NOT_CHECKED:
         remote = c.location.startswith(("http://", "https://"))
         verdict += (
             " (a URL: never fetched again)"

@@ -236,6 +236,11 @@ class ChunkResponse(_Response):
         description="Whether the source still holds the cited text: verified (perhaps moved),"
         " drifted (it changed), missing, unreadable, or not_checked (a URL)."
     )
+    reason: str | None = Field(
+        default=None,
+        description="Why the source was not checked or could not be read (a path that is now"
+        " a pipe or device, a file over ingest.max_file_bytes, a read that took too long).",
+    )
     moved_to: MovedTo | None = Field(
         description="Set when the source still holds the cited text at other offsets or lines."
     )
