@@ -390,6 +390,12 @@ class Collection:
             return 0
         return max(0, self._backend.counts()[1] - self._backend.vector_count())
 
+    def pending_documents(self) -> int:
+        """Documents stored but not yet found by every search (their search indexes are
+        catching up: a run stopped by a full disk after the store committed). ``grk ingest``
+        or any command that can write brings them in."""
+        return self._backend.pending_documents()
+
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked (on a
         cluster, a source file not on this machine is ``not_checked``: not checked here)."""

@@ -84,6 +84,16 @@ def missing_vectors_warning(missing: int) -> None:
         )
 
 
+def pending_warning(pending: int) -> None:
+    if pending:
+        click.echo(
+            f"warning: {pending} documents are stored but not yet searchable (the search index"
+            " is catching up after a run that stopped, a full disk say); this search may miss"
+            " them. Run `grk ingest` again (or any write) once there is room",
+            err=True,
+        )
+
+
 NO_SEARCHABLE_WORDS = (
     "no hits: the query has no searchable words (words as common as 'the', 'of' or 'is' are not"
     " searched); add a word that names what you are looking for"
@@ -95,6 +105,7 @@ def hits(
     *,
     missing_vectors: int = 0,
     no_searchable_words: bool = False,
+    pending: int = 0,
     as_json: bool,
 ) -> None:
     if as_json:
@@ -102,10 +113,12 @@ def hits(
             "hits": [h.to_dict() for h in found],
             "missing_vectors": missing_vectors,
             "no_searchable_words": no_searchable_words,
+            "pending": pending,
         }
         click.echo(json.dumps(body, ensure_ascii=False))
         return
     missing_vectors_warning(missing_vectors)
+    pending_warning(pending)
     if not found:
         click.echo(NO_SEARCHABLE_WORDS if no_searchable_words else "no hits")
     for hit in found:

@@ -76,6 +76,7 @@ def search(
                 found.hits,
                 missing_vectors=found.missing_vectors,
                 no_searchable_words=found.no_searchable_words,
+                pending=found.pending,
                 as_json=as_json,
             )
             return

@@ -161,6 +161,11 @@ class SearchResponse(_Response):
         " 'of' or 'is', or punctuation. It finds nothing in any mode; add a word that names"
         " what you are looking for."
     )
+    pending: int = Field(
+        default=0,
+        description="Documents stored but not yet searchable: the search indexes are catching"
+        " up after a run that stopped (a full disk, say), so this search may miss them.",
+    )
 
     @classmethod
     def of(cls, found: ops.Found) -> SearchResponse:
@@ -169,6 +174,7 @@ class SearchResponse(_Response):
             hits=[HitModel.of(hit) for hit in found.hits],
             missing_vectors=found.missing_vectors,
             no_searchable_words=found.no_searchable_words,
+            pending=found.pending,
         )
 
 
