@@ -35,6 +35,7 @@ from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
 from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search, searchable
 from groundkit.storage.faults import os_fault
+from groundkit.storage.folders import make_folder
 from groundkit.storage.locks import write_lock
 from groundkit.text import is_text
 from groundkit.types import (
@@ -159,10 +160,7 @@ def open_collection(
     if not (path / STORE_FILE).is_file():
         if not create:
             raise _not_found(name)
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise os_fault(exc, path, "cannot create the collection") from exc
+        make_folder(path, "collection")
     return Collection(name, path, settings, embedder, reranker, lock_wait_s=lock_wait_s)
 
 

@@ -217,7 +217,7 @@ def test_a_search_with_documents_pending_says_so_on_the_terminal_and_in_json(
     from groundkit.cli import render
 
     render.hits([], pending=3, as_json=False)
-    out, err = capsys.readouterr()
+    err = capsys.readouterr().err
     assert "warning: 3 documents are stored but not yet searchable" in err
     render.hits([], pending=3, as_json=True)
     assert json.loads(capsys.readouterr().out)["pending"] == 3

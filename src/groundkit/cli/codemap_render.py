@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from groundkit.codemap.model import EdgeFlag, EdgeKind
+from groundkit.text import for_terminal
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
@@ -21,36 +22,42 @@ __all__ = ["blast", "diff", "map_report", "nothing_to_map", "overview", "trace"]
 _LISTED = 15
 
 
+def _echo(text: str, *, err: bool = False) -> None:
+    """Everything this module prints: a path or a name holding a control character (a file
+    named ``mod\\x1b[2J.py``) is shown escaped, never acted on by the terminal or hidden."""
+    click.echo(for_terminal(text), err=err)
+
+
 def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())) or "none"
 
 
 def map_report(name: str, report: MapReport) -> None:
-    click.echo(
+    _echo(
         f"mapped {name!r}: {report.files:,} files in {report.seconds:.2f} s"
         f" ({report.files_per_second:,.0f} files/s); parsed {report.parsed:,},"
         f" unchanged {report.unchanged:,}, removed {report.removed:,},"
         f" re-resolved {report.resolved:,}"
     )
-    click.echo(f"nodes: {_counts(report.nodes)}")
-    click.echo(f"edges: {_counts(report.edges)}")
-    click.echo(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    _echo(f"nodes: {_counts(report.nodes)}")
+    _echo(f"edges: {_counts(report.edges)}")
+    _echo(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
     if report.skipped:
-        click.echo(f"skipped {len(report.skipped)}:")
+        _echo(f"skipped {len(report.skipped)}:")
         for item in report.skipped:
-            click.echo(f"  {item.source}: {item.reason}")
+            _echo(f"  {item.source}: {item.reason}")
 
 
 def nothing_to_map(path: str, report: MapReport) -> None:
     from groundkit.codemap.extract import LANGUAGES
 
-    click.echo(
+    _echo(
         f"nothing to map in {path!r}: no file in a language the map reads"
         f" ({', '.join(language.name for language in LANGUAGES)}); no map was made",
         err=True,
     )
     for item in report.skipped:
-        click.echo(f"  skipped {item.source}: {item.reason}", err=True)
+        _echo(f"  skipped {item.source}: {item.reason}", err=True)
 
 
 def _node(node: Node) -> str:
@@ -59,20 +66,20 @@ def _node(node: Node) -> str:
 
 
 def trace(result: Trace, checks: Sequence[str] | None) -> None:
-    click.echo(f"trace {_node(result.start)}, depth {result.depth}, {', '.join(result.kinds)}")
+    _echo(f"trace {_node(result.start)}, depth {result.depth}, {', '.join(result.kinds)}")
     if not result.steps:
-        click.echo("  (no outgoing edges: chain_end)")
+        _echo("  (no outgoing edges: chain_end)")
     for i, step in enumerate(result.steps):
         edge = step.edge
         stop = f"  [{step.stop}]" if step.stop else ""
         check = f"  {checks[i]}" if checks is not None else ""
-        click.echo(
+        _echo(
             f"{'  ' * step.depth}{edge.kind} {edge.target.qualname}"
             f"  ({edge.provenance} {edge.confidence:.2f}{_partial(edge)}, {edge.location})"
             f"  {edge.short_id}{stop}{check}"
         )
     if result.truncated:
-        click.echo("  ... (truncated: narrow --kinds or lower --depth)")
+        _echo("  ... (truncated: narrow --kinds or lower --depth)")
 
 
 def _partial(edge: Edge) -> str:
@@ -82,11 +89,11 @@ def _partial(edge: Edge) -> str:
 
 def blast(result: Blast) -> None:
     count = len(result.dependents)
-    click.echo(
+    _echo(
         f"blast radius of {_node(result.start)}: {count} dependent(s), depth ≤ {result.depth}"
     )
     for dep in result.dependents:
-        click.echo(
+        _echo(
             f"  {dep.depth:>2}  {dep.confidence:.2f}  {dep.node.qualname} ({dep.node.kind})"
             f"  via {dep.via.short_id}: {dep.via.evidence}"
         )
@@ -95,45 +102,45 @@ def blast(result: Blast) -> None:
 def overview(name: str, data: dict[str, Any]) -> None:
     edges = sum(data["edges"].values())
     nodes = sum(data["nodes"].values())
-    click.echo(
+    _echo(
         f"map {name!r}: {data['files']:,} files, {nodes:,} nodes, {edges:,} edges,"
         f" {data['unresolved_calls']:,} unresolved calls"
     )
-    click.echo(f"nodes: {_counts(data['nodes'])}")
-    click.echo(f"edges: {_counts(data['edges'])}")
-    click.echo(f"\nareas ({len(data['areas'])}):")
+    _echo(f"nodes: {_counts(data['nodes'])}")
+    _echo(f"edges: {_counts(data['edges'])}")
+    _echo(f"\nareas ({len(data['areas'])}):")
     for area in data["areas"]:
-        click.echo(f"  {area['area']:<32} {_counts(area['nodes'])}")
-    click.echo(f"\nboundaries (edges between areas; top {_LISTED}):")
+        _echo(f"  {area['area']:<32} {_counts(area['nodes'])}")
+    _echo(f"\nboundaries (edges between areas; top {_LISTED}):")
     for row in data["boundaries"][:_LISTED]:
-        click.echo(f"  {row['from']} -> {row['to']}: {row['kind']} {row['edges']:,}")
+        _echo(f"  {row['from']} -> {row['to']}: {row['kind']} {row['edges']:,}")
     hubs = data["hubs"]
     for title, key in (
         ("called the most", "fan_in"),
         ("calling the most", "fan_out"),
         ("imported the most", "most_imported"),
     ):
-        click.echo(f"\nhubs, {title}:")
+        _echo(f"\nhubs, {title}:")
         for hub in hubs[key]:
-            click.echo(f"  {hub['edges']:>5}  {hub['name']} ({hub['kind']})")
+            _echo(f"  {hub['edges']:>5}  {hub['name']} ({hub['kind']})")
     cycles = data["import_cycles"]
-    click.echo(f"\nimport cycles: {len(cycles)}")
+    _echo(f"\nimport cycles: {len(cycles)}")
     for group in cycles[:_LISTED]:
-        click.echo(
+        _echo(
             f"  {len(group)} modules: {', '.join(group[:8])}{' ...' if len(group) > 8 else ''}"
         )
     entry = data["entry_points"]
-    click.echo(
+    _echo(
         f"\nentry points: {len(entry['routes'])} route(s), {len(entry['scripts'])} script(s)"
     )
     for script in entry["scripts"]:
-        click.echo(f"  script {script['name']} = {script['target']} ({script['from']})")
+        _echo(f"  script {script['name']} = {script['target']} ({script['from']})")
     for route in entry["routes"][:_LISTED]:
-        click.echo(f"  {route['route']}  ({route['path']}:{route['line']})")
+        _echo(f"  {route['route']}  ({route['path']}:{route['line']})")
     if data["skipped"]:
-        click.echo(f"\nskipped at the last mapping: {len(data['skipped'])}")
+        _echo(f"\nskipped at the last mapping: {len(data['skipped'])}")
         for item in data["skipped"][:_LISTED]:
-            click.echo(f"  {item['path']}: {item['reason']}")
+            _echo(f"  {item['path']}: {item['reason']}")
 
 
 def _edge_line(edge: Edge) -> str:
@@ -150,40 +157,40 @@ def diff(result: MapDiff) -> None:
     listed = "" if result.list_moves else " (--moves lists them)"
     moves = f"; {moved:,} edge(s) only moved{listed}"
     if result.empty:
-        click.echo("no architecture change" + (moves if moved else ""))
+        _echo("no architecture change" + (moves if moved else ""))
     else:
-        click.echo(
+        _echo(
             f"edges: +{len(result.edges_added):,} -{len(result.edges_removed):,}"
             f" ~{len(result.edges_changed):,}; nodes: +{len(result.nodes_added):,}"
             f" -{len(result.nodes_removed):,}" + (moves if moved else "")
         )
     _diff_by_module(result)
     if result.new_cycles:
-        click.echo(f"\nnew import cycles: {len(result.new_cycles)}")
+        _echo(f"\nnew import cycles: {len(result.new_cycles)}")
         for cycle in result.new_cycles:
-            click.echo(f"  {' -> '.join((*cycle, cycle[0]))}")
+            _echo(f"  {' -> '.join((*cycle, cycle[0]))}")
     if result.new_crossings:
-        click.echo(f"\nnew edges between areas: {len(result.new_crossings)}")
+        _echo(f"\nnew edges between areas: {len(result.new_crossings)}")
         for edge in result.new_crossings:
-            click.echo(f"  + {_edge_line(edge)}")
+            _echo(f"  + {_edge_line(edge)}")
     for title, routes in (("added", result.routes_added), ("removed", result.routes_removed)):
         if routes:
-            click.echo(f"\nroutes {title}: {len(routes)}")
+            _echo(f"\nroutes {title}: {len(routes)}")
             for node in routes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname}")
+                _echo(f"  {'+' if title == 'added' else '-'} {node.qualname}")
     if result.edges_changed:
-        click.echo(f"\nedges changed: {len(result.edges_changed)}")
+        _echo(f"\nedges changed: {len(result.edges_changed)}")
         for before, after in result.edges_changed:
-            click.echo(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
+            _echo(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
     for title, nodes in (("added", result.nodes_added), ("removed", result.nodes_removed)):
         if nodes:
-            click.echo(f"\nnodes {title}: {len(nodes)}")
+            _echo(f"\nnodes {title}: {len(nodes)}")
             for node in nodes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
+                _echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
     if result.list_moves and moved:
-        click.echo(f"\nedges moved: {moved}")
+        _echo(f"\nedges moved: {moved}")
         for before, after in result.edges_moved:
-            click.echo(f"  {_edge_line(after)} (was {before.location})")
+            _echo(f"  {_edge_line(after)} (was {before.location})")
 
 
 def _diff_by_module(result: MapDiff) -> None:
@@ -195,9 +202,9 @@ def _diff_by_module(result: MapDiff) -> None:
                 groups[result.module_of(edge)].append((sign, edge))
     for module, rows in sorted(groups.items()):
         plus = sum(1 for sign, _ in rows if sign == "+")
-        click.echo(f"\n{module}: +{plus} -{len(rows) - plus}")
+        _echo(f"\n{module}: +{plus} -{len(rows) - plus}")
         for sign, edge in rows:
-            click.echo(f"  {sign} {_edge_line(edge)}")
+            _echo(f"  {sign} {_edge_line(edge)}")
 
 
 def _changes(before: Edge, after: Edge) -> str:
