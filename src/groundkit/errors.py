@@ -132,6 +132,7 @@ class ErrorCode(StrEnum):
     SYMBOL_AMBIGUOUS = "codemap.symbol_ambiguous"
     CODEMAP_REVISION = "codemap.bad_revision"
     CODEMAP_GIT = "codemap.git_failed"
+    CODEMAP_NAME_TAKEN = "codemap.name_taken"
 
 
 class ExitStatus(IntEnum):
@@ -262,6 +263,7 @@ OUTCOMES: dict[ErrorCode, Outcome] = {
     ErrorCode.SYMBOL_AMBIGUOUS: _o(_R, H.CONFLICT, ExitStatus.SYMBOL_AMBIGUOUS),
     ErrorCode.CODEMAP_REVISION: _o(_R, H.NOT_FOUND),
     ErrorCode.CODEMAP_GIT: _o(_R, H.CONFLICT),
+    ErrorCode.CODEMAP_NAME_TAKEN: _o(_R, H.CONFLICT),
 }
 del H
 
@@ -406,6 +408,7 @@ _RAISED_AS: dict[type[GroundkitError], tuple[ErrorCode, ...]] = {
         _C.SYMBOL_AMBIGUOUS,
         _C.CODEMAP_REVISION,
         _C.CODEMAP_GIT,
+        _C.CODEMAP_NAME_TAKEN,
     ),
     ConfigError: (_C.CONFIG_UNKNOWN_KEY, _C.CONFIG_INVALID, _C.CONFIG_FILE, _C.AI_UNKNOWN_PROFILE),
     NotFoundError: (

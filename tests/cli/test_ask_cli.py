@@ -229,3 +229,33 @@ def test_the_scopes_grk_ask_offers_are_the_scopes_the_answer_path_knows() -> Non
 
     scope = next(p for p in ask_command.params if p.name == "scope")
     assert tuple(scope.type.choices) == SCOPES  # type: ignore[attr-defined]
+
+
+def test_who_calls_this_is_answered_from_the_edges_coming_in(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    # zoo.dig is called by zoo.wombat: that edge, from the blast, is the answer's evidence.
+    assert grk("ask", "zoo.dig", "who calls this?", "--map", "zoo") == 0
+    assert "evidence: edges of the blast of zoo.dig (map 'zoo'):" in grk.out
+    assert ZOO_EVIDENCE in grk.out
+    # zoo.wombat calls zoo.dig but nothing calls it: its own outgoing call is no answer.
+    assert grk("ask", "zoo.wombat", "who calls this?", "--map", "zoo") == 0
+    assert ZOO_EVIDENCE not in grk.out
+    assert grk("ask", "zoo.wombat", "what does it call?", "--map", "zoo") == 0
+    assert "evidence: edges of the trace of zoo.wombat (map 'zoo'):" in grk.out
+    assert ZOO_EVIDENCE in grk.out
+    # An explicit --scope wins over the question.
+    assert grk("ask", "zoo.wombat", "who calls this?", "--map", "zoo", "--scope", "both") == 0
+    assert ZOO_EVIDENCE in grk.out
+
+
+def test_ask_leaves_out_the_edges_a_filter_names(grk: Grk, use: Any) -> None:
+    use(ForbiddenTransport())
+    assert (
+        grk("ask", "zoo.wombat", "what does it call?", "--map", "zoo", "--exclude", "zoo.py") == 0
+    )
+    assert ZOO_EVIDENCE not in grk.out
+    assert (
+        grk("ask", "zoo.wombat", "what does it call?", "--map", "zoo", "--min-confidence", "0.5")
+        == 0
+    )
+    assert ZOO_EVIDENCE in grk.out  # call-local is 0.99

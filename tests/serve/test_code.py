@@ -128,7 +128,13 @@ def test_diff_between_two_maps_and_two_revisions(
     ).json()
     assert [n["name"] for n in answer["nodes"]["added"]] == ["shop.db.load"]
     same = http.post("/v1/code/diff", json={"before": "shop", "after": "shop"}).json()
-    assert same["edges"] == {"added": [], "removed": [], "changed": [], "moved": 0}
+    assert same["edges"] == {
+        "added": [],
+        "removed": [],
+        "changed": [],
+        "moved": 0,
+        "carried": [],
+    }
     listed = http.post("/v1/code/diff", json={"before": "shop", "after": "shop", "moves": True})
     assert listed.json()["edges"]["moves"] == []
     unknown = http.post("/v1/code/diff", json={"map": "shop", "revisions": ["HEAD", "nope"]})
@@ -167,3 +173,21 @@ def test_a_range_where_a_revision_is_expected_is_a_400(http: TestClient, repo: P
     ranged = http.post("/v1/code/diff", json={"map": "shop", "revisions": ["HEAD~1..HEAD", "HEAD"]})
     assert ranged.status_code == 400
     assert ranged.json()["code"] == "usage"
+
+
+def test_rest_and_mcp_take_the_filter_of_grk_trace_and_say_what_it_hid(
+    http: TestClient, code_runtime: Runtime
+) -> None:
+    body = {"map": "shop", "symbol": "shop.api.order", "exclude": ["shop/db.py"]}
+    answer = http.post("/v1/code/trace", json=body).json()
+    assert answer["hidden"] == 1
+    assert answer["filter"] == {"min_confidence": 0.0, "certain": False, "exclude": ["shop/db.py"]}
+    assert "shop.db.save" not in {s["edge"]["target_name"] for s in answer["steps"]}
+    assert http.post("/v1/code/blast", json={**body, "min_confidence": 2}).status_code == 422
+    tool = mcp_call(code_runtime, "code_blast", map="shop", symbol="shop.db.save", certain=True)
+    assert json.loads(tool.content[0].text)["hidden"] == 0
+    tool = mcp_call(
+        code_runtime, "code_blast", map="shop", symbol="shop.db.save", min_confidence=1.0
+    )
+    found = json.loads(tool.content[0].text)
+    assert (found["dependents"], found["hidden"]) == ([], 1)

@@ -9,6 +9,7 @@ its members).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Literal
 
 from groundkit.answer.bundle import CodeEvidence
@@ -19,10 +20,39 @@ if TYPE_CHECKING:
     from groundkit.codemap.api import CodeMap
     from groundkit.codemap.traverse import Blast, Trace
 
-__all__ = ["CodeScope", "matching_edges", "symbol_edges"]
+__all__ = ["CodeScope", "matching_edges", "scope_for", "symbol_edges"]
 
 CodeScope = Literal["trace", "blast", "both"]
 SCOPES: tuple[CodeScope, ...] = ("trace", "blast", "both")
+
+# A question about who depends on a symbol is answered from the edges coming in (its blast);
+# one about what it depends on, from those going out (its trace). "Who calls this?" drew the
+# symbol's own calls when both walks were sent: the words match every "X calls Y" line.
+_INCOMING = re.compile(
+    r"\b(?:who|what|which\b.{0,40})\s+(?:calls?|uses?|imports?|depends? on|needs?|invokes?)\b"
+    r"|\b(?:callers?|dependents?|importers?|impact|blast|breaks?|affected)\b"
+    r"|\b(?:called|used|imported|invoked|reached)\s+(?:by|from|where)\b"
+    r"|\bwhere\b.{0,60}\b(?:called|used|imported|invoked)\b",
+    re.IGNORECASE,
+)
+_OUTGOING = re.compile(
+    r"\b(?:what|which)\b.{0,40}\b(?:does|do|did)\b.{0,60}"
+    r"\b(?:call|use|import|depend on|need|invoke|reach|lead to)\b"
+    r"|\b(?:callees?|dependencies|leads? to|calls? into)\b",
+    re.IGNORECASE,
+)
+
+
+def scope_for(question: str) -> CodeScope:
+    """The walk a question is about: ``blast`` for who depends on the symbol ("who calls
+    this?"), ``trace`` for what it depends on ("what does it call?"), ``both`` otherwise."""
+    outgoing = bool(_OUTGOING.search(question))
+    incoming = bool(_INCOMING.search(_OUTGOING.sub(" ", question)))
+    if incoming and not outgoing:
+        return "blast"
+    if outgoing and not incoming:
+        return "trace"
+    return "both"
 
 
 def symbol_edges(

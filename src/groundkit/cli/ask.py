@@ -12,6 +12,7 @@ from functools import partial
 import click
 
 from groundkit.cli.answer_render import render_report, report_options
+from groundkit.cli.codemap import edge_filter, filter_options
 from groundkit.cli.context import Context, pass_ctx
 
 __all__ = ["ask_command"]
@@ -24,9 +25,10 @@ __all__ = ["ask_command"]
 @click.option(
     "--scope",
     type=click.Choice(["trace", "blast", "both"]),
-    default="both",
-    show_default=True,
-    help="Which edges: where the symbol leads (trace), what depends on it (blast), or both.",
+    default=None,
+    help="Which edges: where the symbol leads (trace), what depends on it (blast), or both"
+    " [default: as the question asks: blast for 'who calls this?', trace for 'what does it"
+    " call?', else both].",
 )
 @click.option("--depth", type=click.IntRange(1, 100), default=2, show_default=True)
 @click.option(
@@ -39,6 +41,7 @@ __all__ = ["ask_command"]
 )
 @click.option("--profile", help="Provider profile [default: the one the map allows].")
 @click.option("--judge", is_flag=True, help="Ask the model for an advisory faithfulness check.")
+@filter_options
 @report_options
 @pass_ctx
 def ask_command(
@@ -46,11 +49,14 @@ def ask_command(
     symbol: str,
     question: str,
     map_name: str | None,
-    scope: str,
+    scope: str | None,
     depth: int,
     top_k: int,
     profile: str | None,
     judge: bool,
+    min_confidence: float | None,
+    certain: bool,
+    exclude: tuple[str, ...],
     show_reply: bool,
     as_json: bool,
 ) -> None:
@@ -59,6 +65,7 @@ def ask_command(
     Only the edges' one-line evidence and their numbers are sent. Symbol errors are those of
     `grk trace` (exit 5 not found, 6 ambiguous), before anything is sent.
     """
+    from groundkit.answer.code import scope_for
     from groundkit.answer.logguard import install_log_guard
     from groundkit.cli import answer as answer_cli
     from groundkit.cli.answer_spinner import model_spinner
@@ -72,10 +79,11 @@ def ask_command(
         symbol,
         question,
         profile=profile,
-        scope=scope,  # type: ignore[arg-type]  # click.Choice checked it
+        scope=scope or scope_for(question),  # type: ignore[arg-type]  # click.Choice checked it
         depth=depth,
         top_k=top_k,
         judge=judge,
+        edge_filter=edge_filter(min_confidence, certain, exclude),
     )
     report = ops.ask(
         settings,

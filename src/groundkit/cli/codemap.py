@@ -11,14 +11,13 @@ import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from groundkit.cli import codemap_render as show
 from groundkit.cli.context import pass_ctx
 from groundkit.cli.errors import ExitCode
-from groundkit.codemap.naming import project_name
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.text import for_terminal
 
@@ -26,9 +25,48 @@ if TYPE_CHECKING:
     from groundkit.cli.context import Context
     from groundkit.config import Settings
 
-__all__ = ["blast_command", "diff_command", "edge_command", "map_group", "trace_command"]
+__all__ = [
+    "blast_command",
+    "diff_command",
+    "edge_command",
+    "edge_filter",
+    "filter_options",
+    "map_group",
+    "trace_command",
+]
 
 _DEFAULT_KINDS = "calls,imports,http_call,handles"
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def filter_options(fn: _F) -> _F:
+    """``--min-confidence``, ``--certain``, ``--exclude GLOB``: the filter trace, blast, ask
+    and diff share (``codemap.filters.EdgeFilter``)."""
+    fn = click.option(
+        "--exclude",
+        "exclude",
+        multiple=True,
+        metavar="GLOB",
+        help="Leave out edges to or from files matching GLOB (repeatable; e.g. 'tests/**').",
+    )(fn)
+    fn = click.option(
+        "--certain", is_flag=True, help="Only certain edges (leave out partial ones)."
+    )(fn)
+    return click.option(
+        "--min-confidence",
+        type=click.FloatRange(0.0, 1.0),
+        default=None,
+        metavar="X",
+        help="Leave out edges whose confidence is below X (0 to 1).",
+    )(fn)
+
+
+def edge_filter(min_confidence: float | None, certain: bool, exclude: tuple[str, ...]) -> Any:
+    """The ``EdgeFilter`` the filter options ask for."""
+    from groundkit.codemap.filters import EdgeFilter
+
+    return EdgeFilter.of(min_confidence, certain, exclude)
 
 
 class _MapGroup(click.Group):
@@ -42,12 +80,11 @@ class _MapGroup(click.Group):
 
 def map_name(settings: Settings, name: str | None) -> str:
     """The map a command names, or the current folder's, or the only one there is."""
-    from groundkit.ops.codemap import map_list
+    from groundkit.ops.codemap import map_list, map_of_folder
 
     if name is None:
         maps = map_list(settings).names
-        here = [project_name(Path.cwd()), Path.cwd().name]  # the folder's name, as maps once were
-        if found := next((h for h in here if h in maps), None):
+        if found := map_of_folder(settings, Path.cwd()):
             name = found
         elif len(maps) == 1:
             name = maps[0]
@@ -70,7 +107,11 @@ def map_group() -> None:
 @click.option("--name", help="Name of the map [default: the project's name].")
 @click.option("--include", multiple=True, metavar="GLOB", help="Map only matching files.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip matching files.")
+@click.option(
+    "--replace", is_flag=True, help="Make --name the map of PATH even if it is another folder's."
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--verbose", "-v", is_flag=True, help="List each file passed over, with why.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @pass_ctx
 def build(
@@ -79,7 +120,9 @@ def build(
     name: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    replace: bool,
     quiet: bool,
+    verbose: bool,
     as_json: bool,
 ) -> None:
     """Build or update the map of PATH (only changed files are parsed again)."""
@@ -89,14 +132,20 @@ def build(
     settings = obj.settings().settings
     with progress_display(enabled=not quiet and not as_json) as progress:
         built, report = ops.build(
-            settings, path, name, include=include, exclude=exclude, progress=progress
+            settings,
+            path,
+            name,
+            include=include,
+            exclude=exclude,
+            progress=progress,
+            replace=replace,
         )
     if as_json:
         click.echo(json.dumps(ops.envelope("map", built, report)))
     elif report.nothing_to_map:
-        show.nothing_to_map(path, report)
+        show.nothing_to_map(path, report, verbose=verbose)
     else:
-        show.map_report(built, report)
+        show.map_report(built, report, verbose=verbose)
     if report.partial or report.nothing_to_map:
         click.get_current_context().exit(ExitCode.PARTIAL)
 
@@ -153,6 +202,7 @@ def list_maps(obj: Context, as_json: bool) -> None:
 @click.option("--depth", type=int, default=10, show_default=True)
 @click.option("--kinds", default=_DEFAULT_KINDS, show_default=True, help="Edge kinds.")
 @click.option("--evidence", is_flag=True, help="Re-check each edge against the files.")
+@filter_options
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def trace_command(
@@ -162,6 +212,9 @@ def trace_command(
     depth: int,
     kinds: str,
     evidence: bool,
+    min_confidence: float | None,
+    certain: bool,
+    exclude: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Where SYMBOL leads: outgoing paths, each ending with why it stops."""
@@ -169,7 +222,15 @@ def trace_command(
 
     settings = obj.settings().settings
     chosen = map_name(settings, map_name_)
-    found = ops.trace(settings, chosen, symbol, depth=depth, kinds=_split(kinds), evidence=evidence)
+    found = ops.trace(
+        settings,
+        chosen,
+        symbol,
+        depth=depth,
+        kinds=_split(kinds),
+        evidence=evidence,
+        edge_filter=edge_filter(min_confidence, certain, exclude),
+    )
     if as_json:
         click.echo(json.dumps(ops.envelope("trace", chosen, found)))
     else:
@@ -180,16 +241,25 @@ def trace_command(
 @click.argument("symbol")
 @click.option("--map", "map_name_", help="Map to use [default: the current folder's].")
 @click.option("--depth", type=int, default=10, show_default=True)
+@filter_options
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def blast_command(
-    obj: Context, symbol: str, map_name_: str | None, depth: int, as_json: bool
+    obj: Context,
+    symbol: str,
+    map_name_: str | None,
+    depth: int,
+    min_confidence: float | None,
+    certain: bool,
+    exclude: tuple[str, ...],
+    as_json: bool,
 ) -> None:
     """What depends on SYMBOL: each dependent once, with depth, via edge and confidence."""
     from groundkit.ops import codemap as ops
 
     settings, chosen = _chosen(obj, map_name_)
-    found = ops.blast(settings, chosen, symbol, depth=depth)
+    shown = edge_filter(min_confidence, certain, exclude)
+    found = ops.blast(settings, chosen, symbol, depth=depth, edge_filter=shown)
     _answer("blast", chosen, found, as_json, lambda: show.blast(found))
 
 
@@ -198,8 +268,8 @@ def blast_command(
 @click.argument("after")
 @click.option("--repo", default=".", help="The git repository [default: .].")
 @click.option("--include", multiple=True, metavar="GLOB", help="Map only matching files.")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip matching files.")
 @click.option("--moves", is_flag=True, help="List the edges that only moved, too.")
+@filter_options
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def diff_command(
@@ -208,23 +278,27 @@ def diff_command(
     after: str,
     repo: str,
     include: tuple[str, ...],
-    exclude: tuple[str, ...],
     moves: bool,
+    min_confidence: float | None,
+    certain: bool,
+    exclude: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """The architecture change from BEFORE to AFTER: two git revisions (read from git's
     objects, the work tree untouched), or two saved map files."""
+    from groundkit.cli.codemap_diff_render import diff as show_diff
     from groundkit.ops import codemap as ops
 
     settings = obj.settings().settings
+    shown_filter = edge_filter(min_confidence, certain, exclude)
     if Path(before).is_file() and Path(after).is_file():
-        result = ops.diff_maps(settings, Path(before), Path(after))
+        result = ops.diff_maps(settings, Path(before), Path(after), edge_filter=shown_filter)
     else:
         result = ops.diff_revisions_of(
-            settings, (before, after), repo=repo, include=include, exclude=exclude
+            settings, (before, after), repo=repo, include=include, edge_filter=shown_filter
         )
     shown = dataclasses.replace(result, list_moves=moves)
-    _answer("diff", None, shown, as_json, lambda: show.diff(shown))
+    _answer("diff", None, shown, as_json, lambda: show_diff(shown))
 
 
 @click.command("edge")

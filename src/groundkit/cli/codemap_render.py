@@ -1,4 +1,4 @@
-"""How the code map's answers look on a terminal."""
+"""How the code map's answers look on a terminal (a diff: ``codemap_diff_render``)."""
 
 from __future__ import annotations
 
@@ -8,21 +8,31 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from groundkit.codemap.model import EdgeFlag, EdgeKind
+from groundkit.codemap.model import EdgeFlag
 from groundkit.text import for_terminal
+from groundkit.types import Skipped
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
-    from groundkit.codemap.diff import MapDiff
+    from groundkit.codemap.filters import EdgeFilter
     from groundkit.codemap.model import Edge, Node
     from groundkit.codemap.traverse import Blast, Trace
 
-__all__ = ["blast", "diff", "map_report", "nothing_to_map", "overview", "trace"]
+__all__ = [
+    "blast",
+    "echo_safe",
+    "hidden",
+    "map_report",
+    "nothing_to_map",
+    "overview",
+    "passed_over",
+    "trace",
+]
 
 _LISTED = 15
 
 
-def _echo(text: str, *, err: bool = False) -> None:
+def echo_safe(text: str, *, err: bool = False) -> None:
     """Everything this module prints: a path or a name holding a control character (a file
     named ``mod\\x1b[2J.py``) is shown escaped, never acted on by the terminal or hidden."""
     click.echo(for_terminal(text), err=err)
@@ -32,32 +42,62 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())) or "none"
 
 
-def map_report(name: str, report: MapReport) -> None:
-    _echo(
+def map_report(name: str, report: MapReport, *, verbose: bool = False) -> None:
+    echo_safe(
         f"mapped {name!r}: {report.files:,} files in {report.seconds:.2f} s"
         f" ({report.files_per_second:,.0f} files/s); parsed {report.parsed:,},"
         f" unchanged {report.unchanged:,}, removed {report.removed:,},"
         f" re-resolved {report.resolved:,}"
     )
-    _echo(f"nodes: {_counts(report.nodes)}")
-    _echo(f"edges: {_counts(report.edges)}")
-    _echo(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    echo_safe(f"files: {_counts(report.languages)}")
+    echo_safe(f"nodes: {_counts(report.nodes)}")
+    echo_safe(f"edges: {_counts(report.edges)}")
+    echo_safe(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    passed_over(report.passed_over, verbose=verbose)
     if report.skipped:
-        _echo(f"skipped {len(report.skipped)}:")
+        echo_safe(f"skipped {len(report.skipped)} (meant to be mapped, and could not be):")
         for item in report.skipped:
-            _echo(f"  {item.source}: {item.reason}")
+            echo_safe(f"  {item.source}: {item.reason}")
 
 
-def nothing_to_map(path: str, report: MapReport) -> None:
+_EXAMPLES = 3
+
+
+def passed_over(
+    items: Sequence[Skipped], *, verbose: bool, err: bool = False, more: str = "--verbose"
+) -> None:
+    """What was not mapped on purpose: by reason, with a few paths (every path with
+    ``verbose``; ``more`` names the option that lists them)."""
+    if not items:
+        return
+    by_reason: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        # Grouped by what the reason says before its detail: "documentation (.md)" and
+        # "documentation (.rst)" are one line of the summary.
+        by_reason[item.reason if verbose else item.reason.split(" (")[0]].append(item.source)
+    hint = "" if verbose else f"; {more} lists each"
+    echo_safe(f"passed over {len(items):,} (not mapped, on purpose{hint}):", err=err)
+    for reason, paths in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if verbose:
+            echo_safe(f"  {reason}:", err=err)
+            for path in paths:
+                echo_safe(f"    {path}", err=err)
+            continue
+        shown = ", ".join(paths[:_EXAMPLES]) + (", ..." if len(paths) > _EXAMPLES else "")
+        echo_safe(f"  {len(paths):>5}  {reason}: {shown}", err=err)
+
+
+def nothing_to_map(path: str, report: MapReport, *, verbose: bool = False) -> None:
     from groundkit.codemap.extract import LANGUAGES
 
-    _echo(
+    echo_safe(
         f"nothing to map in {path!r}: no file in a language the map reads"
         f" ({', '.join(language.name for language in LANGUAGES)}); no map was made",
         err=True,
     )
+    passed_over(report.passed_over, verbose=verbose, err=True)
     for item in report.skipped:
-        _echo(f"  skipped {item.source}: {item.reason}", err=True)
+        echo_safe(f"  skipped {item.source}: {item.reason}", err=True)
 
 
 def _node(node: Node) -> str:
@@ -66,20 +106,27 @@ def _node(node: Node) -> str:
 
 
 def trace(result: Trace, checks: Sequence[str] | None) -> None:
-    _echo(f"trace {_node(result.start)}, depth {result.depth}, {', '.join(result.kinds)}")
+    echo_safe(f"trace {_node(result.start)}, depth {result.depth}, {', '.join(result.kinds)}")
     if not result.steps:
-        _echo("  (no outgoing edges: chain_end)")
+        echo_safe("  (no outgoing edges: chain_end)")
     for i, step in enumerate(result.steps):
         edge = step.edge
         stop = f"  [{step.stop}]" if step.stop else ""
         check = f"  {checks[i]}" if checks is not None else ""
-        _echo(
+        echo_safe(
             f"{'  ' * step.depth}{edge.kind} {edge.target.qualname}"
             f"  ({edge.provenance} {edge.confidence:.2f}{_partial(edge)}, {edge.location})"
             f"  {edge.short_id}{stop}{check}"
         )
     if result.truncated:
-        _echo("  ... (truncated: narrow --kinds or lower --depth)")
+        echo_safe("  ... (truncated: narrow --kinds or lower --depth)")
+    hidden(result.filter, result.hidden)
+
+
+def hidden(edge_filter: EdgeFilter, count: int) -> None:
+    """What a filter hid, said whenever a filter was given (0 included: it hid nothing)."""
+    if edge_filter.active:
+        echo_safe(f"filter ({edge_filter.describe()}) hid {count:,} edge(s)")
 
 
 def _partial(edge: Edge) -> str:
@@ -89,134 +136,61 @@ def _partial(edge: Edge) -> str:
 
 def blast(result: Blast) -> None:
     count = len(result.dependents)
-    _echo(
+    echo_safe(
         f"blast radius of {_node(result.start)}: {count} dependent(s), depth ≤ {result.depth}"
     )
     for dep in result.dependents:
-        _echo(
+        echo_safe(
             f"  {dep.depth:>2}  {dep.confidence:.2f}  {dep.node.qualname} ({dep.node.kind})"
             f"  via {dep.via.short_id}: {dep.via.evidence}"
         )
+    hidden(result.filter, result.hidden)
 
 
 def overview(name: str, data: dict[str, Any]) -> None:
     edges = sum(data["edges"].values())
     nodes = sum(data["nodes"].values())
-    _echo(
+    echo_safe(
         f"map {name!r}: {data['files']:,} files, {nodes:,} nodes, {edges:,} edges,"
         f" {data['unresolved_calls']:,} unresolved calls"
     )
-    _echo(f"nodes: {_counts(data['nodes'])}")
-    _echo(f"edges: {_counts(data['edges'])}")
-    _echo(f"\nareas ({len(data['areas'])}):")
+    echo_safe(f"nodes: {_counts(data['nodes'])}")
+    echo_safe(f"edges: {_counts(data['edges'])}")
+    echo_safe(f"\nareas ({len(data['areas'])}):")
     for area in data["areas"]:
-        _echo(f"  {area['area']:<32} {_counts(area['nodes'])}")
-    _echo(f"\nboundaries (edges between areas; top {_LISTED}):")
+        echo_safe(f"  {area['area']:<32} {_counts(area['nodes'])}")
+    echo_safe(f"\nboundaries (edges between areas; top {_LISTED}):")
     for row in data["boundaries"][:_LISTED]:
-        _echo(f"  {row['from']} -> {row['to']}: {row['kind']} {row['edges']:,}")
+        echo_safe(f"  {row['from']} -> {row['to']}: {row['kind']} {row['edges']:,}")
     hubs = data["hubs"]
     for title, key in (
         ("called the most", "fan_in"),
         ("calling the most", "fan_out"),
         ("imported the most", "most_imported"),
     ):
-        _echo(f"\nhubs, {title}:")
+        echo_safe(f"\nhubs, {title}:")
         for hub in hubs[key]:
-            _echo(f"  {hub['edges']:>5}  {hub['name']} ({hub['kind']})")
+            echo_safe(f"  {hub['edges']:>5}  {hub['name']} ({hub['kind']})")
     cycles = data["import_cycles"]
-    _echo(f"\nimport cycles: {len(cycles)}")
+    echo_safe(f"\nimport cycles: {len(cycles)}")
     for group in cycles[:_LISTED]:
-        _echo(
+        echo_safe(
             f"  {len(group)} modules: {', '.join(group[:8])}{' ...' if len(group) > 8 else ''}"
         )
     entry = data["entry_points"]
-    _echo(
-        f"\nentry points: {len(entry['routes'])} route(s), {len(entry['scripts'])} script(s)"
-    )
+    echo_safe(f"\nentry points: {len(entry['routes'])} route(s), {len(entry['scripts'])} script(s)")
     for script in entry["scripts"]:
-        _echo(f"  script {script['name']} = {script['target']} ({script['from']})")
+        echo_safe(f"  script {script['name']} = {script['target']} ({script['from']})")
     for route in entry["routes"][:_LISTED]:
-        _echo(f"  {route['route']}  ({route['path']}:{route['line']})")
+        echo_safe(f"  {route['route']}  ({route['path']}:{route['line']})")
     if data["skipped"]:
-        _echo(f"\nskipped at the last mapping: {len(data['skipped'])}")
+        echo_safe(f"\nskipped at the last mapping: {len(data['skipped'])}")
         for item in data["skipped"][:_LISTED]:
-            _echo(f"  {item['path']}: {item['reason']}")
-
-
-def _edge_line(edge: Edge) -> str:
-    return (
-        f"{edge.kind} {edge.source.qualname} -> {edge.target.qualname}"
-        f"  ({edge.location})  {edge.short_id}"
-    )
-
-
-def diff(result: MapDiff) -> None:
-    """A reviewer's order: the summary, then added and removed edges by module, new import
-    cycles, new crossings between areas, routes, changed edges, and the nodes."""
-    moved = len(result.edges_moved)
-    listed = "" if result.list_moves else " (--moves lists them)"
-    moves = f"; {moved:,} edge(s) only moved{listed}"
-    if result.empty:
-        _echo("no architecture change" + (moves if moved else ""))
-    else:
-        _echo(
-            f"edges: +{len(result.edges_added):,} -{len(result.edges_removed):,}"
-            f" ~{len(result.edges_changed):,}; nodes: +{len(result.nodes_added):,}"
-            f" -{len(result.nodes_removed):,}" + (moves if moved else "")
+            echo_safe(f"  {item['path']}: {item['reason']}")
+    if data.get("passed_over"):
+        echo_safe("")
+        passed_over(
+            [Skipped(i["path"], i["reason"]) for i in data["passed_over"]],
+            verbose=False,
+            more="--json",
         )
-    _diff_by_module(result)
-    if result.new_cycles:
-        _echo(f"\nnew import cycles: {len(result.new_cycles)}")
-        for cycle in result.new_cycles:
-            _echo(f"  {' -> '.join((*cycle, cycle[0]))}")
-    if result.new_crossings:
-        _echo(f"\nnew edges between areas: {len(result.new_crossings)}")
-        for edge in result.new_crossings:
-            _echo(f"  + {_edge_line(edge)}")
-    for title, routes in (("added", result.routes_added), ("removed", result.routes_removed)):
-        if routes:
-            _echo(f"\nroutes {title}: {len(routes)}")
-            for node in routes:
-                _echo(f"  {'+' if title == 'added' else '-'} {node.qualname}")
-    if result.edges_changed:
-        _echo(f"\nedges changed: {len(result.edges_changed)}")
-        for before, after in result.edges_changed:
-            _echo(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
-    for title, nodes in (("added", result.nodes_added), ("removed", result.nodes_removed)):
-        if nodes:
-            _echo(f"\nnodes {title}: {len(nodes)}")
-            for node in nodes:
-                _echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
-    if result.list_moves and moved:
-        _echo(f"\nedges moved: {moved}")
-        for before, after in result.edges_moved:
-            _echo(f"  {_edge_line(after)} (was {before.location})")
-
-
-def _diff_by_module(result: MapDiff) -> None:
-    """Added and removed edges (containment aside) under the module they start in."""
-    groups: dict[str, list[tuple[str, Edge]]] = defaultdict(list)
-    for sign, edges in (("+", result.edges_added), ("-", result.edges_removed)):
-        for edge in edges:
-            if edge.kind != EdgeKind.DEFINES:
-                groups[result.module_of(edge)].append((sign, edge))
-    for module, rows in sorted(groups.items()):
-        plus = sum(1 for sign, _ in rows if sign == "+")
-        _echo(f"\n{module}: +{plus} -{len(rows) - plus}")
-        for sign, edge in rows:
-            _echo(f"  {sign} {_edge_line(edge)}")
-
-
-def _changes(before: Edge, after: Edge) -> str:
-    from groundkit.codemap.diff import changed_fields
-
-    return ", ".join(
-        f"{name} {_field(before, name)} -> {_field(after, name)}"
-        for name in changed_fields(before, after)
-    )
-
-
-def _field(edge: Edge, name: str) -> str:
-    if name == "confidence":
-        return f"{edge.confidence:.2f}"
-    return repr(edge.quote) if name == "statement" else str(edge.provenance)

@@ -21,6 +21,7 @@ from groundkit.codemap.evidence import check_edge
 from groundkit.codemap.export import Format, Level, render
 from groundkit.codemap.extract import extractors
 from groundkit.codemap.extract.base import Extractor
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, EdgeKind, Node
 from groundkit.codemap.overview import Overview, entry_scripts, overview
 from groundkit.codemap.sources import GitRevision, Selection, WorkTree
@@ -42,7 +43,10 @@ __all__ = [
     "envelope",
     "list_codemaps",
     "map_dir",
+    "map_root",
+    "name_taken",
     "open_codemap",
+    "same_folder",
 ]
 
 SCHEMA = "groundkit.codemap/1"
@@ -109,6 +113,9 @@ class CodeMap:
         self.folder = folder
         self.settings = settings
         self.store = MapStore(folder / _FILE)
+        # What trace and blast leave out when they are not told (``grk ask --certain`` sets it
+        # once for every walk the answer makes).
+        self.edge_filter = NO_FILTER
 
     def close(self) -> None:
         self.store.close()
@@ -134,14 +141,27 @@ class CodeMap:
         progress: Progress | None = None,
         extractors: Sequence[Extractor] | None = None,
         workers: int | None = None,
+        replace: bool = False,
     ) -> MapReport:
-        """Map ``root`` (default: the folder mapped last time), parsing only what changed."""
+        """Map ``root`` (default: the folder mapped last time), parsing only what changed.
+
+        A map is of one folder: ``root`` elsewhere than the folder it was made from raises
+        ``codemap.name_taken``, unless ``replace`` (then the map becomes ``root``'s)."""
         folder = Path(root) if root is not None else self.root
         if folder is None:
             raise UsageError(ErrorCode.USAGE, f"map {self.name!r} has no folder yet: give PATH")
+        previous = self.root
+        moved = previous is not None and not same_folder(previous, folder)
+        if moved and not replace:
+            assert previous is not None
+            raise name_taken(self.name, previous, folder)
         chosen = list(extractors) if extractors is not None else default_extractors()
         source = work_tree(folder, self.settings, include, exclude, chosen)
         with write_lock(self.folder, what="code map"):  # a second writer fails at once
+            if moved:
+                # Another folder's files may share a path, a size and a modification time
+                # (two checkouts): read each again rather than trust those.
+                self.store.forget_stamps()
             report = build_map(
                 self.store,
                 source,
@@ -171,13 +191,31 @@ class CodeMap:
         """The one node ``symbol`` names; ``SymbolNotFound`` / ``SymbolAmbiguous`` otherwise."""
         return find_symbol(self.store, symbol)
 
-    def trace(self, symbol: str, *, depth: int = 10, kinds: Sequence[str] = TRACE_KINDS) -> Trace:
+    def trace(
+        self,
+        symbol: str,
+        *,
+        depth: int = 10,
+        kinds: Sequence[str] = TRACE_KINDS,
+        edge_filter: EdgeFilter | None = None,
+    ) -> Trace:
         _check_depth(depth)
-        return trace(self.store, self.find(symbol), depth=depth, kinds=_kinds(kinds))
+        node = self.find(symbol)
+        shown = self.edge_filter if edge_filter is None else edge_filter
+        return trace(self.store, node, depth=depth, kinds=_kinds(kinds), edge_filter=shown)
 
-    def blast(self, symbol: str, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS) -> Blast:
+    def blast(
+        self,
+        symbol: str,
+        *,
+        depth: int = 10,
+        kinds: Sequence[str] = BLAST_KINDS,
+        edge_filter: EdgeFilter | None = None,
+    ) -> Blast:
         _check_depth(depth)
-        return blast(self.store, self.find(symbol), depth=depth, kinds=_kinds(kinds))
+        node = self.find(symbol)
+        shown = self.edge_filter if edge_filter is None else edge_filter
+        return blast(self.store, node, depth=depth, kinds=_kinds(kinds), edge_filter=shown)
 
     def overview(self) -> Overview:
         scripts = json.loads(self.store.manifest().get("scripts", "[]"))
@@ -186,7 +224,9 @@ class CodeMap:
             name = f"{module}.{attr}" if attr else module
             found = self.store.nodes_named(name)
             script["node"] = found[0].key.id if len(found) == 1 else None
-        return overview(self.store, scripts)
+        shape = overview(self.store, scripts)
+        shape.data["passed_over"] = [{"path": p, "reason": r} for p, r in self.store.passed_over()]
+        return shape
 
     def export(self, fmt: Format, level: Level) -> str:
         return render(self.store, fmt, level, envelope("export", self.name))
@@ -223,6 +263,45 @@ class CodeMap:
             return [str(Verification.NOT_CHECKED)] * len(edges)
         cache: dict[str, list[str] | None] = {}
         return [check_edge(root, e, cache) for e in edges]
+
+
+def same_folder(a: Path, b: Path) -> bool:
+    """Whether two paths name one folder (through symlinks too)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def shown_path(path: Path) -> str:
+    """A folder as a message may name it: relative to the current folder, never absolute."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows): its name alone
+        return path.name
+
+
+def name_taken(name: str, root: Path, other: Path) -> UsageError:
+    return UsageError(
+        ErrorCode.CODEMAP_NAME_TAKEN,
+        f"map {name!r} is the map of {shown_path(root)!r}, not of {shown_path(other)!r}",
+        hint=f"give another name (--name), or --replace to make {name!r} the map of"
+        f" {shown_path(other)!r}",
+    )
+
+
+def map_root(index_dir: str | os.PathLike[str], name: str) -> Path | None:
+    """The folder the map ``name`` was made from; None when there is no such map (or it was
+    never made from a folder)."""
+    path = map_dir(index_dir, name) / _FILE
+    if not path.is_file():
+        return None
+    store = MapStore(path)
+    try:
+        root = store.manifest().get("root")
+    finally:
+        store.close()
+    return Path(root) if root else None
 
 
 def _hex(prefix: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from groundkit.checkpoints import checkpoint
@@ -29,7 +29,9 @@ __all__ = ["MapReport", "Progress", "build_map"]
 
 @dataclass(frozen=True, slots=True)
 class MapReport:
-    """What one mapping run did. ``skipped`` non-empty means partial success."""
+    """What one mapping run did. ``skipped`` (files meant to be mapped that could not be)
+    non-empty means partial success; ``passed_over`` (files not to be mapped: no extractor
+    reads them, vendored, generated, excluded) is a choice, never a failure."""
 
     files: int
     parsed: int
@@ -43,11 +45,29 @@ class MapReport:
     unresolved_calls: int
     seconds: float
     nothing_to_map: bool = False  # no file to map was found, and so no map was made
+    passed_over: tuple[Skipped, ...] = ()
+    languages: dict[str, int] = field(default_factory=dict)  # files mapped, by language
 
     @classmethod
-    def nothing(cls, skipped: Sequence[Skipped] = ()) -> MapReport:
+    def nothing(
+        cls, skipped: Sequence[Skipped] = (), passed_over: Sequence[Skipped] = ()
+    ) -> MapReport:
         """The report of a folder with no file a map reads."""
-        return cls(0, 0, 0, 0, 0, tuple(skipped), 0, {}, {}, 0, 0.0, nothing_to_map=True)
+        return cls(
+            0,
+            0,
+            0,
+            0,
+            0,
+            tuple(skipped),
+            0,
+            {},
+            {},
+            0,
+            0.0,
+            nothing_to_map=True,
+            passed_over=tuple(passed_over),
+        )
 
     @property
     def partial(self) -> bool:
@@ -65,6 +85,8 @@ class MapReport:
             "removed": self.removed,
             "resolved": self.resolved,
             "skipped": [{"path": s.source, "reason": s.reason} for s in self.skipped],
+            "passed_over": [{"path": s.source, "reason": s.reason} for s in self.passed_over],
+            "languages": self.languages,
             "ignored": self.ignored,
             "nodes": self.nodes,
             "edges": self.edges,
@@ -120,7 +142,11 @@ def build_map(
         workers,
         parse_seconds,
     )
-    skipped_paths = {s.source for s in run.skipped}
+    # Made, not written (a bundle, compiled output): passed over, as a vendored tree is.
+    made = [s for s in run.skipped if s.source in run.generated]
+    run.skipped = [s for s in run.skipped if s.source not in run.generated]
+    passed_over = sorted([*listing.passed_over, *made], key=lambda s: s.source)
+    skipped_paths = {s.source for s in run.skipped} | run.generated
     present = {p for p in owners if p in run.fresh or (p in old and p not in skipped_paths)}
     # A bad read loses nothing; a file found to be generated is dropped.
     present |= {p for p in skipped_paths if p in old and p in owners and p not in run.generated}
@@ -174,6 +200,7 @@ def build_map(
             _web_pass(store)
         store.tidy(replaced)
         store.set_skipped([(s.source, s.reason) for s in run.skipped])
+        store.set_passed_over([(s.source, s.reason) for s in passed_over])
     checkpoint("after-map-commit")
     counts = store.counts()
     return MapReport(
@@ -188,6 +215,8 @@ def build_map(
         edges=counts["edges"],
         unresolved_calls=counts["unresolved_calls"],
         seconds=time.perf_counter() - started,
+        passed_over=tuple(passed_over),
+        languages=store.file_languages(),
     )
 
 

@@ -4,22 +4,27 @@ source + target).
 An edge whose ends, kind and evidence statement are the same is the same edge wherever it now
 stands: a *move* (its line changed: code was added above it), counted apart and listed only on
 request, never a change. An edge is *changed* when its provenance, its confidence or the
-statement it quotes differ. For a reviewer the diff also says what matters first: edges added
-and removed by module, import cycles that are new, edges that now cross from one area to
-another, routes that came or went.
+statement it quotes differ. Code that moved is one change, not removals and additions
+(``carried``): a function renamed or moved to another module (with the edges it carried), and
+calls that left one function for another (a method extraction). For a reviewer the diff also
+says what matters first: edges added and removed by module, import cycles that are new, which
+of the added edges cross from one area to another (each edge is listed once), routes that
+came or went. An ``EdgeFilter`` leaves edges (and nodes in excluded files) out, counted.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from groundkit.codemap.carried import carry
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.overview import Areas, import_cycles
 
-__all__ = ["MapDiff", "diff_graphs", "diff_stores"]
+__all__ = ["MapDiff", "diff_graphs", "diff_stores", "filtered"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +40,19 @@ class MapDiff:
     by_module: dict[str, dict[str, int]] = field(default_factory=dict)  # added/removed
     list_moves: bool = False  # moves are counted; listed only when asked for
     modules: dict[str, str] = field(default_factory=dict, repr=False)  # path -> module name
+    nodes_moved: tuple[tuple[Node, Node], ...] = ()  # (before, after): renamed or moved code
+    edges_carried: tuple[tuple[Edge, Edge], ...] = ()  # (before, after): went with moved code
+    areas: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False)  # crossings
+    filter: EdgeFilter = NO_FILTER
+    hidden: int = 0  # edges the filter left out
 
     def module_of(self, edge: Edge) -> str:
         """The module an edge starts in (routes, which have no file, under ``(routes)``)."""
         return _module_of(self.modules, edge)
+
+    def crossing(self, edge: Edge) -> tuple[str, str] | None:
+        """(from area, to area) when ``edge`` is an added edge that crosses between areas."""
+        return self.areas.get(edge.id)
 
     @property
     def empty(self) -> bool:
@@ -48,6 +62,27 @@ class MapDiff:
             or self.edges_added
             or self.edges_removed
             or self.edges_changed
+            or self.nodes_moved
+            or self.edges_carried
+        )
+
+    def code_moves(self) -> list[tuple[NodeKey, NodeKey, int]]:
+        """Edges that left one node for another (method extraction, code moved between
+        functions), as (from, to, edges), outside the nodes that moved whole."""
+        moved = {(a.key, b.key) for a, b in self.nodes_moved}
+        counts: Counter[tuple[NodeKey, NodeKey]] = Counter()
+        for before, after in self.edges_carried:
+            if before.source != after.source and (before.source, after.source) not in moved:
+                counts[(before.source, after.source)] += 1
+        return [(a, b, n) for (a, b), n in sorted(counts.items())]
+
+    def carried_by(self, before: Node, after: Node) -> int:
+        """How many edges went with a moved node (leaving it or reaching it)."""
+        return sum(
+            1
+            for a, b in self.edges_carried
+            if (a.source, b.source) == (before.key, after.key)
+            or (a.target, b.target) == (before.key, after.key)
         )
 
     @property
@@ -75,12 +110,25 @@ class MapDiff:
             },
             "by_module": self.by_module,
             "new_import_cycles": [list(c) for c in self.new_cycles],
-            "new_cross_area_edges": [e.to_dict() for e in self.new_crossings],
+            # By id: each of these edges is listed once, under edges.added.
+            "new_cross_area_edges": _crossing_rows(self),
             "routes": {
                 "added": [n.qualname for n in self.routes_added],
                 "removed": [n.qualname for n in self.routes_removed],
             },
+            "filter": self.filter.to_dict(),
+            "hidden": self.hidden,
         }
+        out["nodes"]["moved"] = [
+            {"before": a.to_dict(), "after": b.to_dict(), "edges": self.carried_by(a, b)}
+            for a, b in self.nodes_moved
+        ]
+        out["edges"]["carried"] = [
+            {"before": a.id, "after": b.id, "evidence": b.evidence} for a, b in self.edges_carried
+        ]
+        out["code_moved"] = [
+            {"from": a.qualname, "to": b.qualname, "edges": n} for a, b, n in self.code_moves()
+        ]
         if self.list_moves:
             out["edges"]["moves"] = [
                 {"edge": b.id, "before": a.location.to_dict(), "after": b.location.to_dict()}
@@ -104,8 +152,66 @@ def changed_fields(a: Edge, b: Edge) -> list[str]:
     ]
 
 
-def diff_stores(before: MapGraph, after: MapGraph) -> MapDiff:
-    return diff_graphs(before.nodes(), before.edges(), after.nodes(), after.edges())
+def _crossing_rows(result: MapDiff) -> list[dict[str, Any]]:
+    rows: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for edge in result.new_crossings:
+        pair = result.crossing(edge)
+        if pair is not None:
+            rows[pair].append(edge.id)
+    return [{"from": a, "to": b, "edges": ids} for (a, b), ids in sorted(rows.items())]
+
+
+def diff_stores(before: MapGraph, after: MapGraph, edge_filter: EdgeFilter = NO_FILTER) -> MapDiff:
+    found = diff_graphs(before.nodes(), before.edges(), after.nodes(), after.edges())
+    return filtered(found, edge_filter)
+
+
+def filtered(result: MapDiff, edge_filter: EdgeFilter) -> MapDiff:
+    """``result`` with what ``edge_filter`` leaves out taken out, and counted (``hidden``). A
+    changed edge stays when either side of it is shown: a confidence crossing the bar is news."""
+    if not edge_filter.active:
+        return result
+    hidden = 0
+
+    def keep(edges: tuple[Edge, ...]) -> tuple[Edge, ...]:
+        nonlocal hidden
+        shown = tuple(e for e in edges if edge_filter.admits(e))
+        hidden += sum(1 for e in edges if e.kind != EdgeKind.DEFINES) - sum(
+            1 for e in shown if e.kind != EdgeKind.DEFINES
+        )
+        return shown
+
+    def keep_pairs(pairs: tuple[tuple[Edge, Edge], ...], either: bool) -> tuple[Any, ...]:
+        nonlocal hidden
+        test = any if either else all
+        shown = tuple(p for p in pairs if test(edge_filter.admits(e) for e in p))
+        hidden += len(pairs) - len(shown)
+        return shown
+
+    added, removed = keep(result.edges_added), keep(result.edges_removed)
+    shown_ids = {e.id for e in added}
+    changed = keep_pairs(result.edges_changed, either=True)
+    carried = keep_pairs(result.edges_carried, either=True)
+    moved = tuple(p for p in result.edges_moved if edge_filter.admits(p[1]))
+
+    def nodes(found: tuple[Node, ...]) -> tuple[Node, ...]:
+        return tuple(n for n in found if not edge_filter.excludes(n.key))
+
+    return replace(
+        result,
+        nodes_added=nodes(result.nodes_added),
+        nodes_removed=nodes(result.nodes_removed),
+        edges_added=added,
+        edges_removed=removed,
+        edges_changed=changed,
+        edges_moved=moved,
+        new_crossings=tuple(e for e in result.new_crossings if e.id in shown_ids),
+        by_module=_by_module(added, removed, result.modules),
+        nodes_moved=tuple((a, b) for a, b in result.nodes_moved if not edge_filter.excludes(b.key)),
+        edges_carried=carried,
+        filter=edge_filter,
+        hidden=hidden,
+    )
 
 
 def diff_graphs(
@@ -125,20 +231,29 @@ def diff_graphs(
             changed.append((a, b))
         elif a.location != b.location:
             moved.append((a, b))
-    added = tuple(new_edges[k] for k in sorted(new_edges.keys() - old_edges.keys()))
     modules = _modules(nodes_before) | _modules(nodes_after)
-    removed = tuple(old_edges[k] for k in sorted(old_edges.keys() - new_edges.keys()))
-    return MapDiff(
+    code = carry(
         tuple(new_nodes[k] for k in sorted(new_nodes.keys() - old_nodes.keys())),
         tuple(old_nodes[k] for k in sorted(old_nodes.keys() - new_nodes.keys())),
+        tuple(new_edges[k] for k in sorted(new_edges.keys() - old_edges.keys())),
+        tuple(old_edges[k] for k in sorted(old_edges.keys() - new_edges.keys())),
+    )
+    added, removed = code.edges_added, code.edges_removed
+    crossings = _crossings(added, nodes_after)
+    return MapDiff(
+        code.nodes_added,
+        code.nodes_removed,
         added,
         removed,
         tuple(changed),
         tuple(moved),
         _new_cycles(edges_before, edges_after),
-        _crossings(added, nodes_after),
+        tuple(edge for edge, _ in crossings),
         _by_module(added, removed, modules),
         modules=modules,
+        nodes_moved=code.moved,
+        edges_carried=code.edges,
+        areas={edge.id: pair for edge, pair in crossings},
     )
 
 
@@ -147,7 +262,7 @@ def _new_cycles(before: list[Edge], after: list[Edge]) -> tuple[tuple[str, ...],
     return tuple(tuple(c) for c in import_cycles(after) if frozenset(c) not in old)
 
 
-def _crossings(added: tuple[Edge, ...], nodes: list[Node]) -> tuple[Edge, ...]:
+def _crossings(added: tuple[Edge, ...], nodes: list[Node]) -> list[tuple[Edge, tuple[str, str]]]:
     areas = Areas(nodes)
     by_key = {n.key: n for n in nodes}
     out = []
@@ -159,8 +274,8 @@ def _crossings(added: tuple[Edge, ...], nodes: list[Node]) -> tuple[Edge, ...]:
             continue
         here, there = areas.of(source), areas.of(target)
         if here and there and here != there:
-            out.append(edge)
-    return tuple(out)
+            out.append((edge, (here, there)))
+    return out
 
 
 def _by_module(

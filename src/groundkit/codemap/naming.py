@@ -15,7 +15,7 @@ import re
 import tomllib
 from pathlib import Path
 
-__all__ = ["project_name"]
+__all__ = ["project_name", "safe_name"]
 
 _SOURCE_DIRS = frozenset({"src", "lib"})
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -34,10 +34,10 @@ def project_name(folder: Path) -> str:
         rel = folder.relative_to(above).parts
         if rel and not (len(rel) == 1 and rel[0] in _SOURCE_DIRS):
             name = "-".join((name, *rel))
-        if safe := _safe(name):
+        if safe := safe_name(name):
             return safe
         break
-    return _safe(folder.name) or "map"
+    return safe_name(folder.name) or "map"
 
 
 def _upwards(folder: Path) -> list[Path]:
@@ -65,6 +65,6 @@ def _manifest_name(folder: Path) -> str | None:
         return None
 
 
-def _safe(name: str) -> str:
+def safe_name(name: str) -> str:
     """``@scope/pkg`` -> ``scope-pkg``: what a map name may hold, within its length."""
     return _DOTS.sub(".", _UNSAFE.sub("-", name)).strip("-._")[:_MAX].rstrip("-._")

@@ -1,10 +1,15 @@
 """Where a map's files come from: a folder on disk, or a git revision read from git's objects.
 
-Both apply the same selection: hidden files and folders are passed over; vendored and generated
+Both apply the same selection: hidden files and folders are not walked; vendored and generated
 trees (``node_modules``, virtualenvs, ``site-packages``, ``dist``, ``build``, ``__pycache__``,
-minified ``*.min.js``) are skipped unless an ``--include`` glob names them; ``--exclude`` globs
-skip more. A folder on disk also follows ``.gitignore`` and refuses symlinks that leave it (the
-same walker as ``grk ingest``). Reading a revision never touches the work tree.
+minified ``*.min.js``) are passed over unless an ``--include`` glob names them; ``--exclude``
+globs pass over more. A folder on disk also follows ``.gitignore`` and refuses symlinks that
+leave it (the same walker as ``grk ingest``). Reading a revision never touches the work tree.
+
+Every other file under the root is either listed to be mapped or *passed over* with its reason
+(a file no extractor reads, such as ``schema.prisma``, a ``.sql`` file or a config; a vendored
+folder, once, as a folder): a choice, never a failure. What was meant to be mapped and could
+not be (unreadable, oversized, not parsable) is *skipped*, and makes the run partial.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 import pathspec
@@ -24,10 +29,49 @@ from groundkit.errors import ErrorCode, UsageError
 from groundkit.ingest.walk import NOT_UTF8, Discovery, is_utf8, printable, walk_tree
 from groundkit.types import Skipped
 
-__all__ = ["GitRevision", "Listing", "Selection", "Source", "WorkTree"]
+__all__ = ["GitRevision", "Listing", "Selection", "Source", "WorkTree", "language_of"]
 
 _VENDORED_DIRS = frozenset({"node_modules", "site-packages", "dist", "build", "__pycache__"})
 _VENDORED_FILES = ("*.min.js",)
+
+# What a file holds, by its suffix, as a person calls it: an extractor may read several (the
+# TypeScript one reads JavaScript, and the tsconfig/package.json files imports resolve through).
+_LANGUAGES = {
+    ".py": "python",
+    ".pyi": "python",
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".json": "json",
+}
+# Why a file no extractor reads is passed over, by suffix; anything else is "not code the map
+# reads" with its suffix.
+_KINDS = {
+    "documentation": (".md", ".rst", ".txt", ".adoc", ".html", ".htm"),
+    "configuration": (".toml", ".ini", ".cfg", ".yaml", ".yml", ".env", ".conf", ".lock"),
+    "data": (".json", ".csv", ".tsv", ".jsonl", ".xml", ".parquet", ".sqlite", ".db"),
+    "a database schema or query": (".sql", ".prisma"),
+    "a style sheet": (".css", ".scss", ".sass", ".less"),
+    "an image or font": (".png", ".jpg", ".jpeg", ".gif", ".svg", ".ico", ".webp", ".woff2"),
+}
+
+
+def language_of(path: str, language: str) -> str:
+    """The language a file is written in (``.js`` is JavaScript even when the TypeScript
+    extractor reads it); ``language`` (the extractor's) for a suffix not in the table."""
+    return _LANGUAGES.get(PurePosixPath(path).suffix.lower(), language)
+
+
+def _not_read(rel: str) -> str:
+    """Why a file no extractor claims is passed over, in words."""
+    suffix = PurePosixPath(rel).suffix.lower()
+    kind = next((k for k, suffixes in _KINDS.items() if suffix in suffixes), "other")
+    return f"not code the map reads: {kind} ({suffix or 'no suffix'})"
 
 
 class Selection:
@@ -48,33 +92,48 @@ class Selection:
         self._vendored = pathspec.GitIgnoreSpec.from_lines(_VENDORED_FILES)
 
     def wants_file(self, rel: str) -> bool:
+        return self.passes_over(rel) is None
+
+    def passes_over(self, rel: str) -> str | None:
+        """Why a file is not mapped (None: it is to be mapped)."""
         if self.claims is not None and not self.claims(rel):
-            return False
+            return _not_read(rel)
         included = self._inc.match_file(rel)
         if self.include and not included:
-            return False
+            return "not included (--include)"
         if self._exc.match_file(rel):
-            return False
+            return "excluded (--exclude)"
         if included:
-            return True
+            return None
         parts = rel.split("/")
         if any(p in _VENDORED_DIRS for p in parts[:-1]):
-            return False
-        return not self._vendored.match_file(rel)
+            return "vendored or built"
+        return "vendored: minified (*.min.js)" if self._vendored.match_file(rel) else None
 
     def prunes_dir(self, rel: str, is_virtualenv: bool) -> bool:
         """Whether a folder is skipped whole (unless an include glob reaches inside it)."""
+        return self.prunes_because(rel, is_virtualenv) is not None
+
+    def prunes_because(self, rel: str, is_virtualenv: bool) -> str | None:
+        """Why a folder is passed over whole (None: it is walked)."""
         if self._exc.match_file(rel + "/"):
-            return True
-        vendored = rel.rsplit("/", 1)[-1] in _VENDORED_DIRS or is_virtualenv
-        return vendored and not any(glob.lstrip("/").startswith(rel) for glob in self.include)
+            return "excluded (--exclude)"
+        name = rel.rsplit("/", 1)[-1]
+        if not (name in _VENDORED_DIRS or is_virtualenv):
+            return None
+        if any(glob.lstrip("/").startswith(rel) for glob in self.include):
+            return None
+        return "vendored: a virtualenv" if is_virtualenv else f"vendored or built ({name})"
 
 
 @dataclass(slots=True)
 class Listing:
     # (relative path, size, modification time in ns or 0 when unknown), sorted
     files: list[tuple[str, int, int]] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)  # meant to be mapped, and could not be
+    # Not to be mapped, with why: files no extractor reads, vendored folders (once, with a
+    # trailing "/"), excluded ones, links out of the tree. Never a failure.
+    passed_over: list[Skipped] = field(default_factory=list)
 
 
 class Source(Protocol):
@@ -111,11 +170,16 @@ class WorkTree:
 
         def prune(folder: Path) -> bool:
             rel = str(folder)[cut:]
-            return self.selection.prunes_dir(rel, os.path.isfile(folder / "pyvenv.cfg"))
+            why = self.selection.prunes_because(rel, os.path.isfile(folder / "pyvenv.cfg"))
+            if why is not None:
+                listing.passed_over.append(Skipped(printable(rel) + "/", why))
+            return why is not None
 
         for path in walk_tree(self.root, found, self._excluded, prune):
             rel = str(path)[cut:]
-            if not self.selection.wants_file(rel):
+            why = self.selection.passes_over(rel)
+            if why is not None:
+                listing.passed_over.append(Skipped(printable(rel), why))
                 continue
             if not is_utf8(rel):
                 listing.skipped.append(Skipped(printable(rel), NOT_UTF8))
@@ -130,6 +194,8 @@ class WorkTree:
         # Named relative to the root already. What the walk passes over on purpose (a link out
         # of the tree, a pipe) is no failure here either, as in `grk ingest`.
         listing.skipped.extend(found.skipped)
+        listing.passed_over.extend(found.passed_over)
+        listing.passed_over.sort(key=lambda s: s.source)
         return listing
 
     def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
@@ -194,6 +260,7 @@ class GitRevision:
 
     def list(self) -> Listing:
         listing = Listing()
+        pruned: set[str] = set()
         out = subprocess.run(
             ["git", "-C", str(self.root), "ls-tree", "-r", "-z", "--long", self.commit],
             capture_output=True,
@@ -210,16 +277,30 @@ class GitRevision:
             parts = rel.split("/")
             if any(p.startswith(".") for p in parts):
                 continue
-            if any(
-                self.selection.prunes_dir("/".join(parts[: i + 1]), False)
-                for i in range(len(parts) - 1)
-            ):
+            if self._pruned(parts, pruned, listing):
                 continue
-            if self.selection.wants_file(rel):
+            why = self.selection.passes_over(rel)
+            if why is None:
                 self._blobs[rel] = blob.decode()
                 listing.files.append((rel, int(size), 0))
+            else:
+                listing.passed_over.append(Skipped(printable(rel), why))
         listing.files.sort()
+        listing.passed_over.sort(key=lambda s: s.source)
         return listing
+
+    def _pruned(self, parts: Sequence[str], pruned: set[str], listing: Listing) -> bool:
+        """Whether a file lies in a folder passed over whole (listed once, as the folder)."""
+        for i in range(len(parts) - 1):
+            folder = "/".join(parts[: i + 1])
+            if folder in pruned:
+                return True
+            why = self.selection.prunes_because(folder, False)
+            if why is not None:
+                pruned.add(folder)
+                listing.passed_over.append(Skipped(printable(folder) + "/", why))
+                return True
+        return False
 
     def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
         if not paths:

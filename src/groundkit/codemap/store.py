@@ -27,6 +27,7 @@ from groundkit.codemap.model import (
     NodeKind,
     Provenance,
 )
+from groundkit.codemap.sources import language_of
 from groundkit.storage.sqlite import Database
 
 __all__ = ["FileState", "MapStore", "edge_row"]
@@ -151,6 +152,11 @@ class MapStore:
         """Record (size, mtime, path) of files found unchanged by content with a new mtime."""
         self._conn.executemany("UPDATE files SET size = ?, mtime = ? WHERE path = ?", stamps)
 
+    def forget_stamps(self) -> None:
+        """Make the next run read every file (its size and time no longer vouch for it)."""
+        with self.transaction():
+            self._conn.execute("UPDATE files SET mtime = 0")
+
     def delete_file(self, path: str) -> None:
         self._conn.execute("DELETE FROM files WHERE path = ?", (path,))
         self._drop_owned(path)
@@ -201,7 +207,8 @@ class MapStore:
         shared: list[tuple[Any, ...]] = []
         for n in nodes:
             k = n.key
-            row = (k.id, str(k.kind), k.qualname, k.path, n.language, n.line, n.end_line)
+            language = language_of(k.path, n.language) if n.language else ""
+            row = (k.id, str(k.kind), k.qualname, k.path, language, n.line, n.end_line)
             # Outside nodes are shared by every file pointing at them: owned by none ('*'), and
             # dropped by tidy() once nothing points at them.
             (shared if k.kind == NodeKind.EXTERNAL else rows).append(row)
@@ -287,9 +294,26 @@ class MapStore:
         self._conn.execute("DELETE FROM skipped")
         self._conn.executemany("INSERT OR REPLACE INTO skipped VALUES (?, ?)", skipped)
 
+    def set_passed_over(self, passed_over: Sequence[tuple[str, str]]) -> None:
+        """What the last run did not map on purpose, with why (kept for ``grk map show``)."""
+        self.set_manifest("passed_over", json.dumps([list(p) for p in passed_over]))
+
     # -- reads ------------------------------------------------------------------------------------
     def skipped(self) -> list[tuple[str, str]]:
         return self._conn.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
+
+    def passed_over(self) -> list[tuple[str, str]]:
+        """(path, reason) of what the last run passed over on purpose, by path."""
+        row = self._conn.execute("SELECT value FROM manifest WHERE key = 'passed_over'").fetchone()
+        return [(p, r) for p, r in json.loads(row[0])] if row else []
+
+    def file_languages(self) -> dict[str, int]:
+        """Files mapped, by the language each is written in (``sources.language_of``)."""
+        counts: dict[str, int] = {}
+        for path, language in self._conn.execute("SELECT path, language FROM files"):
+            label = language_of(path, language)
+            counts[label] = counts.get(label, 0) + 1
+        return dict(sorted(counts.items()))
 
     def nodes(self) -> list[Node]:
         rows = self._conn.execute(

@@ -1,15 +1,18 @@
 """From what a person types to one node: never a guess.
 
-A symbol is a qualified name (``pkg.mod.Class.method``), ``path/to/file.py:name`` (the name
-inside that file), or a route (``GET /items/{id}``, any parameter syntax). A name that is the
-dotted end of exactly one qualified name (``Store.put``) names that node. Nothing found: the
-nearest names are suggested; several found: they are listed. Each is its own error.
+A symbol is, in this order: a node's name exactly as the map shows it (whatever it holds:
+``article.controller.<put /articles/:slug>``), a node's id (16 hex digits, as ``--json``
+gives it), a route (``GET /items/{id}``, any parameter syntax), ``path/to/file.py:name`` (the
+name inside that file), or the dotted end of exactly one qualified name (``Store.put``). The
+first reading that names something decides. Nothing found: the nearest names are suggested
+(never the name itself); several found: they are listed, each with a way to name it alone.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from groundkit.codemap.graph import MapGraph
@@ -30,7 +33,9 @@ class SymbolNotFound(NotFoundError):
         super().__init__(
             ErrorCode.SYMBOL_NOT_FOUND,
             f"no symbol {symbol!r} in the map",
-            hint=hint or "names are qualified (pkg.mod.func), path/to/file.py:name, or a route",
+            hint=hint
+            or "names are as the map shows them (pkg.mod.func), path/to/file.py:name,"
+            " a route (GET /items/{id}) or a node's id",
         )
         self.suggestions = suggestions
 
@@ -45,7 +50,9 @@ class SymbolAmbiguous(UsageError):
         super().__init__(
             ErrorCode.SYMBOL_AMBIGUOUS,
             f"{len(candidates)} symbols match {symbol!r}",
-            hint="name one of: " + ", ".join(shown) + (f" (and {more} more)" if more else ""),
+            hint="name one by its id: "
+            + ", ".join(shown)
+            + (f" (and {more} more)" if more else ""),
         )
         self.candidates = candidates
 
@@ -54,7 +61,13 @@ class SymbolAmbiguous(UsageError):
 
 
 def _label(node: Node) -> str:
-    return f"{node.qualname} ({node.kind}, {node.path})" if node.path else node.qualname
+    """A candidate as a person tells it apart: its name, kind, file and id (which names it
+    alone whatever its name holds)."""
+    where = f", {node.path}" if node.path else ""
+    return f"{node.qualname} ({node.kind}{where}; id {node.key.id})"
+
+
+_NODE_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
 def find_symbol(graph: MapGraph, symbol: str) -> Node:
@@ -63,24 +76,35 @@ def find_symbol(graph: MapGraph, symbol: str) -> Node:
         # Undecodable bytes from argv (surrogate escapes): no name in the map, which is UTF-8,
         # can hold them, and SQLite could not even be asked.
         raise SymbolNotFound(text, [])
+    for found in _readings(graph, text):
+        if found:
+            return _one(text, found)
+    raise SymbolNotFound(text, _suggestions(graph, text))
+
+
+def _readings(graph: MapGraph, text: str) -> Iterator[list[Node]]:
+    """What ``text`` may name, one reading after another (each asked only when the one
+    before named nothing): a name as shown comes first, so that a name holding ``:``, ``<``
+    or spaces is never taken apart."""
+    yield graph.nodes_named(text)
+    if _NODE_ID.match(text):
+        node = graph.node(text)
+        yield [node] if node is not None else []
     route = _ROUTE.match(text)
     if route:
-        return _one(text, _routes(graph, route.group(1).upper(), route.group(2)), graph)
+        yield _routes(graph, route.group(1).upper(), route.group(2))
     if ":" in text and not text.startswith(("http:", "https:")):
-        path, _, name = text.rpartition(":")
-        return _one(text, _in_file(graph, path.strip(), name.strip()), graph)
-    exact = graph.nodes_named(text)
-    if exact:
-        return _one(text, exact, graph)
-    return _one(text, _ending_with(graph, text), graph)
+        # A path holds no ':' (the map's paths are POSIX and relative) but a name may:
+        # ``server.ts:<get /items/:id>`` is the file, then the name.
+        path, _, name = text.partition(":")
+        yield _in_file(graph, path.strip(), name.strip())
+    yield _ending_with(graph, text)
 
 
-def _one(symbol: str, found: list[Node], graph: MapGraph) -> Node:
+def _one(symbol: str, found: list[Node]) -> Node:
     if len(found) == 1:
         return found[0]
-    if found:
-        raise SymbolAmbiguous(symbol, found)
-    raise SymbolNotFound(symbol, _suggestions(graph, symbol))
+    raise SymbolAmbiguous(symbol, found)
 
 
 def _routes(graph: MapGraph, method: str, path: str) -> list[Node]:
@@ -121,4 +145,5 @@ def _suggestions(graph: MapGraph, symbol: str) -> list[str]:
     for near in tails:
         ranked = sorted(by_tail[near], key=lambda n: (owner not in n, len(n), n))
         close.extend(ranked[:3])
-    return list(dict.fromkeys(close))[:5]
+    # The name itself is no suggestion: "no symbol X; did you mean: X" helps nobody.
+    return [name for name in dict.fromkeys(close) if name != symbol][:5]

@@ -1,5 +1,6 @@
 """``trace`` (where a symbol leads) and ``blast`` (what depends on it): walks over a map's
-edges (any ``MapGraph``), one query per node visited."""
+edges (any ``MapGraph``), one query per node visited. An ``EdgeFilter`` leaves edges out of a
+walk (it does not go on through them), and the walk counts them (``hidden``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.graph import MapGraph
-from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKind
+from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 
 __all__ = ["BLAST_KINDS", "TRACE_KINDS", "Blast", "Dependent", "Step", "Trace", "blast", "trace"]
 
@@ -52,6 +54,8 @@ class Trace:
     kinds: tuple[str, ...]
     steps: tuple[Step, ...]
     truncated: bool
+    filter: EdgeFilter = NO_FILTER
+    hidden: int = 0  # edges leaving the nodes walked that the filter left out
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -60,6 +64,8 @@ class Trace:
             "kinds": list(self.kinds),
             "steps": [s.to_dict() for s in self.steps],
             "truncated": self.truncated,
+            "filter": self.filter.to_dict(),
+            "hidden": self.hidden,
         }
 
 
@@ -70,12 +76,14 @@ def trace(
     depth: int = 10,
     kinds: Sequence[str] = TRACE_KINDS,
     max_steps: int = 5000,
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> Trace:
     """Outgoing paths from ``start``, depth first, each node expanded once (at its shallowest
     depth). A class or module starts from its members too (``defines``), since its own body is
-    rarely what a person means."""
+    rarely what a person means. Edges ``edge_filter`` leaves out are not followed (counted)."""
     kinds = tuple(str(k) for k in kinds)
     cache: dict[str, list[Edge]] = {}
+    hidden: set[str] = set()
 
     def out(node_id: str, first: bool) -> list[Edge]:
         """Edges leaving a node; a function (or lambda) a function defines counts as part of
@@ -83,7 +91,12 @@ def trace(
         not again beside an edge that already reaches it (``map(lambda ...)`` calls it)."""
         key = node_id + ("+" if first else "")
         if key not in cache:
-            found = graph.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            found = _shown(
+                graph.edges_from(node_id, [*kinds, str(EdgeKind.DEFINES)]),
+                edge_filter,
+                start.key,
+                hidden,
+            )
             reached = {e.target.id for e in found if e.kind != EdgeKind.DEFINES}
             cache[key] = [
                 e
@@ -120,7 +133,23 @@ def trace(
                 walk(target, level + 1, (*path, target))
 
     walk(start.key.id, 1, (start.key.id,))
-    return Trace(start, depth, kinds, tuple(steps), truncated)
+    return Trace(start, depth, kinds, tuple(steps), truncated, edge_filter, len(hidden))
+
+
+def _shown(
+    edges: list[Edge], edge_filter: EdgeFilter, start: NodeKey, hidden: set[str]
+) -> list[Edge]:
+    """The edges the filter shows; the ids of the others go to ``hidden``. Containment is
+    never hidden by confidence: it is how a walk enters a class's members."""
+    if not edge_filter.active:
+        return edges
+    out = []
+    for edge in edges:
+        if edge_filter.admits(edge, start):
+            out.append(edge)
+        elif edge.kind != EdgeKind.DEFINES:
+            hidden.add(edge.id)
+    return out
 
 
 def _distances(start: str, out: Any, depth: int) -> dict[str, int]:
@@ -165,6 +194,8 @@ class Blast:
     depth: int
     kinds: tuple[str, ...]
     dependents: tuple[Dependent, ...]
+    filter: EdgeFilter = NO_FILTER
+    hidden: int = 0  # edges into the nodes walked that the filter left out
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -172,15 +203,24 @@ class Blast:
             "depth": self.depth,
             "kinds": list(self.kinds),
             "dependents": [d.to_dict() for d in self.dependents],
+            "filter": self.filter.to_dict(),
+            "hidden": self.hidden,
         }
 
 
 def blast(
-    graph: MapGraph, start: Node, *, depth: int = 10, kinds: Sequence[str] = BLAST_KINDS
+    graph: MapGraph,
+    start: Node,
+    *,
+    depth: int = 10,
+    kinds: Sequence[str] = BLAST_KINDS,
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> Blast:
     """Who depends on ``start``, following edges backwards up to ``depth``. A class counts with
-    its members: who calls its methods depends on it."""
+    its members: who calls its methods depends on it. Edges ``edge_filter`` leaves out are not
+    followed (counted)."""
     kinds = tuple(str(k) for k in kinds)
+    hidden: set[str] = set()
     seeds = {start.key.id}
     if start.kind == NodeKind.CLASS:
         seeds |= {e.target.id for e in graph.edges_from(start.key.id, [str(EdgeKind.DEFINES)])}
@@ -190,7 +230,12 @@ def blast(
         """Edges arriving at a node; for a function inside a function, also its definer
         (who hands it on)."""
         if node_id not in cache:
-            found = graph.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)])
+            found = _shown(
+                graph.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)]),
+                edge_filter,
+                start.key,
+                hidden,
+            )
             cache[node_id] = [e for e in found if e.kind != EdgeKind.DEFINES or _inner(e)]
         return cache[node_id]
 
@@ -221,7 +266,7 @@ def blast(
     for node_id, (level, _, edge) in first.items():
         dependents.append(Dependent(_source_node(graph, edge), level, edge, best[node_id]))
     dependents.sort(key=lambda d: (d.depth, -d.confidence, d.node.qualname, d.node.path))
-    return Blast(start, depth, kinds, tuple(dependents))
+    return Blast(start, depth, kinds, tuple(dependents), edge_filter, len(hidden))
 
 
 def _source_node(graph: MapGraph, edge: Edge) -> Node:

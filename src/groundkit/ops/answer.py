@@ -12,6 +12,7 @@ from groundkit.answer.code import CodeScope
 from groundkit.answer.report import AnswerReport
 from groundkit.answer.session import BusyFor, answer_from, ask_about
 from groundkit.codemap.api import open_codemap
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.config import Settings
 from groundkit.ops.collections import Collections
 from groundkit.types import SearchMode
@@ -77,6 +78,7 @@ class SymbolQuestion:
     depth: int = 2
     top_k: int = 20
     judge: bool = False
+    edge_filter: EdgeFilter = NO_FILTER  # which edges the walks leave out (codemap.filters)
 
 
 def ask(
@@ -89,6 +91,7 @@ def ask(
     """The edges of ``request.symbol``, and a model's explanation where every quote checks.
     The symbol is found first: not found and ambiguous raise before any opt-in or key is read."""
     with open_codemap(request.map, settings=settings) as codemap:
+        codemap.edge_filter = request.edge_filter
         return ask_about(
             codemap,
             request.symbol,

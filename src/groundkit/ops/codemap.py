@@ -18,15 +18,19 @@ from groundkit.codemap.api import (
     diff_revisions,
     list_codemaps,
     map_dir,
+    map_root,
+    name_taken,
     open_codemap,
+    same_folder,
     work_tree,
 )
 from groundkit.codemap.api import envelope as _envelope
 from groundkit.codemap.build import MapReport, Progress
-from groundkit.codemap.diff import MapDiff
+from groundkit.codemap.diff import MapDiff, filtered
 from groundkit.codemap.export import Format, Level
+from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, Node
-from groundkit.codemap.naming import project_name
+from groundkit.codemap.naming import project_name, safe_name
 from groundkit.codemap.overview import Overview
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace
 from groundkit.codemap.traverse import blast as blast_from
@@ -44,6 +48,7 @@ __all__ = [
     "around",
     "blast",
     "build",
+    "default_name",
     "diff_maps",
     "diff_revisions_of",
     "edge",
@@ -51,6 +56,7 @@ __all__ = [
     "export",
     "graph",
     "map_list",
+    "map_of_folder",
     "overview",
     "summary",
     "trace",
@@ -91,18 +97,58 @@ def build(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     progress: Progress | None = None,
+    replace: bool = False,
 ) -> tuple[str, MapReport]:
-    """Map ``folder`` into the map ``name`` (default: the project's, see ``project_name``),
-    parsing only what changed; returns the map's name and what the run did. A folder with no
-    file to map makes no map (the report says ``nothing_to_map``)."""
+    """Map ``folder`` into the map ``name`` (default: see ``default_name``), parsing only what
+    changed; returns the map's name and what the run did. A folder with no file to map makes
+    no map (the report says ``nothing_to_map``). A map is of one folder: ``name`` taken by
+    another folder's map raises ``codemap.name_taken`` unless ``replace``."""
     root = Path(os.path.abspath(folder))
-    chosen = name or project_name(root)
+    chosen = name or default_name(settings, root)
     if chosen not in list_codemaps(settings.index_dir):
         listing = work_tree(root, settings, include, exclude).list()
         if not listing.files:
-            return chosen, MapReport.nothing(listing.skipped)
+            return chosen, MapReport.nothing(listing.skipped, listing.passed_over)
     with open_codemap(chosen, settings=settings, create=True) as codemap:
-        return chosen, codemap.update(root, include=include, exclude=exclude, progress=progress)
+        return chosen, codemap.update(
+            root, include=include, exclude=exclude, progress=progress, replace=replace
+        )
+
+
+_PARENTS = 3  # folders above a project's that a default name may take in
+
+
+def default_name(settings: Settings, root: Path) -> str:
+    """The project's name (``project_name``); when a map of another folder holds it, the name
+    with the folders above put in front (``req-docs`` beside ``star-docs``), so that two
+    projects of one name never write over each other. Raises ``codemap.name_taken`` when
+    even those are held."""
+    base = project_name(root)
+    candidates = [base]
+    for above in root.parents[:_PARENTS]:
+        if above.name:
+            candidates.append(f"{safe_name(above.name)}-{candidates[-1]}"[:64].strip("-._"))
+    for candidate in candidates:
+        held = map_root(settings.index_dir, candidate)
+        if held is None or same_folder(held, root):
+            return candidate
+    held = map_root(settings.index_dir, base)
+    assert held is not None
+    raise name_taken(base, held, root)
+
+
+def map_of_folder(settings: Settings, folder: Path) -> str | None:
+    """The map made from ``folder`` or from the nearest folder above it, if any."""
+    best: tuple[int, str] | None = None
+    for name in list_codemaps(settings.index_dir):
+        root = map_root(settings.index_dir, name)
+        if root is None:
+            continue
+        if same_folder(root, folder) or folder.resolve().is_relative_to(root.resolve()):
+            depth = len(root.resolve().parts)
+            if best is None or depth > best[0]:
+                best = (depth, name)
+    return best[1] if best else None
 
 
 def overview(settings: Settings, name: str) -> Overview:
@@ -139,10 +185,13 @@ def trace(
     depth: int = 10,
     kinds: Sequence[str] | None = None,
     evidence: bool = False,
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> Traced:
     """Where ``symbol`` leads; with ``evidence``, each edge's line re-read from the files."""
     with open_codemap(name, settings=settings) as codemap:
-        found = codemap.trace(symbol, depth=depth, kinds=kinds or TRACE_KINDS)
+        found = codemap.trace(
+            symbol, depth=depth, kinds=kinds or TRACE_KINDS, edge_filter=edge_filter
+        )
         checks = codemap.verify([s.edge for s in found.steps]) if evidence else None
         return Traced(found, checks)
 
@@ -154,10 +203,11 @@ def blast(
     *,
     depth: int = 10,
     kinds: Sequence[str] = BLAST_KINDS,
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> Blast:
     """What depends on ``symbol``: each dependent once, with its depth and confidence."""
     with open_codemap(name, settings=settings) as codemap:
-        return codemap.blast(symbol, depth=depth, kinds=kinds)
+        return codemap.blast(symbol, depth=depth, kinds=kinds, edge_filter=edge_filter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,24 +283,39 @@ class Around:
     blast: Blast
 
 
-def around(settings: Settings, name: str, node_id: str, *, depth: int) -> Around | None:
+def around(
+    settings: Settings,
+    name: str,
+    node_id: str,
+    *,
+    depth: int,
+    edge_filter: EdgeFilter = NO_FILTER,
+) -> Around | None:
     """The node ``node_id`` with its trace and blast to ``depth``; None when it is not there
     (the map changed since its id was read)."""
     with open_codemap(name, settings=settings) as codemap:
         node = codemap.store.node(node_id)
         if node is None:
             return None
-        found = trace_from(codemap.store, node, depth=depth)
-        return Around(node, found, blast_from(codemap.store, node, depth=depth))
+        found = trace_from(codemap.store, node, depth=depth, edge_filter=edge_filter)
+        return Around(
+            node, found, blast_from(codemap.store, node, depth=depth, edge_filter=edge_filter)
+        )
 
 
-def diff_maps(settings: Settings, before: str | Path, after: str | Path) -> MapDiff:
+def diff_maps(
+    settings: Settings,
+    before: str | Path,
+    after: str | Path,
+    *,
+    edge_filter: EdgeFilter = NO_FILTER,
+) -> MapDiff:
     """Two maps compared: by name in the index dir, or (``Path``) two saved map files."""
     paths = [
         side if isinstance(side, Path) else map_dir(settings.index_dir, side) / _FILE
         for side in (before, after)
     ]
-    return diff_map_files(paths[0], paths[1])
+    return filtered(diff_map_files(paths[0], paths[1]), edge_filter)
 
 
 def diff_revisions_of(
@@ -261,11 +326,13 @@ def diff_revisions_of(
     map_name: str | None = None,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
+    edge_filter: EdgeFilter = NO_FILTER,
 ) -> MapDiff:
     """Two git revisions compared, read from git's objects (the work tree is never touched):
     of ``repo``, or of the folder the map ``map_name`` was made from. A map of the repository
-    (``map_name``, else one named after the folder) lends the facts of files that did not
-    change."""
+    (``map_name``, else the map made from the folder) lends the facts of files that did not
+    change. ``exclude`` leaves files out of both maps; ``edge_filter`` leaves edges out of the
+    answer (counted)."""
     cache_name = map_name
     if repo is None:
         if map_name is None:
@@ -276,11 +343,11 @@ def diff_revisions_of(
             folder = codemap.root
     else:
         folder = Path(os.path.abspath(repo))
-        if cache_name is None and folder.name in list_codemaps(settings.index_dir):
-            cache_name = folder.name
+        if cache_name is None:
+            cache_name = map_of_folder(settings, folder)
     cache = open_codemap(cache_name, settings=settings) if cache_name is not None else None
     try:
-        return diff_revisions(
+        found = diff_revisions(
             folder,
             revisions[0],
             revisions[1],
@@ -289,6 +356,7 @@ def diff_revisions_of(
             settings=settings,
             cache=cache,
         )
+        return filtered(found, edge_filter)
     finally:
         if cache is not None:
             cache.close()

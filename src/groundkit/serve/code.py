@@ -18,6 +18,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from groundkit.codemap import model
+from groundkit.codemap.filters import EdgeFilter
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.ops import codemap as ops
@@ -44,13 +45,30 @@ if TYPE_CHECKING:
 else:  # the one list of edge kinds: codemap.model.EdgeKind (a literal, for the schema's enum)
     EdgeKind = Literal[tuple(k.value for k in model.EdgeKind)]
 Depth = Annotated[int, Field(ge=1, le=100)]
+Glob = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+MinConfidence = Annotated[float, Field(ge=0.0, le=1.0)]
+_MIN_CONFIDENCE = "Leave out edges whose confidence is below this (0 to 1)."
+_CERTAIN = "Only certain edges: leave out partial ones (one of several run-time targets)."
+_EXCLUDE = "Leave out edges to or from files matching these gitignore globs (e.g. tests/**)."
 
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class CodeTraceRequest(_Request):
+class _Filtered(_Request):
+    """The filter trace, blast and diff share (``codemap.filters.EdgeFilter``): what it hid is
+    counted in the answer (``hidden``)."""
+
+    min_confidence: MinConfidence | None = Field(None, description=_MIN_CONFIDENCE)
+    certain: bool = Field(False, description=_CERTAIN)
+    exclude: list[Glob] = Field(default_factory=list, max_length=50, description=_EXCLUDE)
+
+    def edge_filter(self) -> EdgeFilter:
+        return EdgeFilter.of(self.min_confidence, self.certain, self.exclude)
+
+
+class CodeTraceRequest(_Filtered):
     map: MapName = Field(description="A map made by `grk map` in the server's index dir.")
     symbol: Symbol = Field(
         description="pkg.mod.func, path/to/file.py:name, a unique dotted ending, or a route"
@@ -62,13 +80,13 @@ class CodeTraceRequest(_Request):
     )
 
 
-class CodeBlastRequest(_Request):
+class CodeBlastRequest(_Filtered):
     map: MapName = Field(description="A map made by `grk map` in the server's index dir.")
     symbol: Symbol = Field(description="As for code_trace.")
     depth: Depth = 10
 
 
-class _DiffRequest(_Request):
+class _DiffRequest(_Filtered):
     moves: bool = Field(False, description="List the edges that only moved (else counted).")
 
 
@@ -109,20 +127,31 @@ def code_maps(settings: Settings) -> CodeAnswer:
 
 
 def code_trace(settings: Settings, body: CodeTraceRequest) -> CodeAnswer:
-    found = ops.trace(settings, body.map, body.symbol, depth=body.depth, kinds=body.kinds)
+    found = ops.trace(
+        settings,
+        body.map,
+        body.symbol,
+        depth=body.depth,
+        kinds=body.kinds,
+        edge_filter=body.edge_filter(),
+    )
     return _answer("trace", body.map, found)
 
 
 def code_blast(settings: Settings, body: CodeBlastRequest) -> CodeAnswer:
-    return _answer("blast", body.map, ops.blast(settings, body.map, body.symbol, depth=body.depth))
+    found = ops.blast(
+        settings, body.map, body.symbol, depth=body.depth, edge_filter=body.edge_filter()
+    )
+    return _answer("blast", body.map, found)
 
 
 def code_diff(settings: Settings, body: CodeDiffRequest | CodeRevisionsDiffRequest) -> CodeAnswer:
+    shown = body.edge_filter()
     if isinstance(body, CodeDiffRequest):
-        found = ops.diff_maps(settings, body.before, body.after)
+        found = ops.diff_maps(settings, body.before, body.after, edge_filter=shown)
         return _answer("diff", None, dataclasses.replace(found, list_moves=body.moves))
     revisions = (body.revisions[0], body.revisions[1])
-    found = ops.diff_revisions_of(settings, revisions, map_name=body.map)
+    found = ops.diff_revisions_of(settings, revisions, map_name=body.map, edge_filter=shown)
     return _answer("diff", body.map, dataclasses.replace(found, list_moves=body.moves))
 
 
@@ -189,36 +218,68 @@ def add_code_tools(server: MCPServer[Any], runtime: Runtime, wrap: Any, annotati
         symbol: Symbol,
         depth: Depth = 10,
         kinds: list[EdgeKind] | None = None,
+        min_confidence: MinConfidence | None = None,
+        certain: bool = False,
+        exclude: list[Glob] | None = None,
         ctx: Context | None = None,
     ) -> CodeAnswer:
         """Where a symbol leads: outgoing edges (each with its evidence line), depth first, each
-        path ending with chain_end, max_depth, cycle or seen."""
-        body = CodeTraceRequest(map=map, symbol=symbol, depth=depth, kinds=kinds)
+        path ending with chain_end, max_depth, cycle or seen. ``min_confidence``, ``certain``
+        and ``exclude`` (globs such as tests/**) leave edges out; ``hidden`` counts them."""
+        body = CodeTraceRequest(
+            map=map,
+            symbol=symbol,
+            depth=depth,
+            kinds=kinds,
+            min_confidence=min_confidence,
+            certain=certain,
+            exclude=exclude or [],
+        )
         return code_trace(runtime.settings, body)
 
     def code_blast_tool(
-        map: MapName, symbol: Symbol, depth: Depth = 10, ctx: Context | None = None
+        map: MapName,
+        symbol: Symbol,
+        depth: Depth = 10,
+        min_confidence: MinConfidence | None = None,
+        certain: bool = False,
+        exclude: list[Glob] | None = None,
+        ctx: Context | None = None,
     ) -> CodeAnswer:
         """What depends on a symbol: each dependent once, with its depth, the edge it depends
-        through (with evidence) and a path confidence."""
-        return code_blast(runtime.settings, CodeBlastRequest(map=map, symbol=symbol, depth=depth))
+        through (with evidence) and a path confidence. Filters as for code_trace."""
+        body = CodeBlastRequest(
+            map=map,
+            symbol=symbol,
+            depth=depth,
+            min_confidence=min_confidence,
+            certain=certain,
+            exclude=exclude or [],
+        )
+        return code_blast(runtime.settings, body)
 
     def code_diff_tool(
         before: MapName,
         after: MapName | None = None,
         revisions: list[Revision] | None = None,
         moves: bool = False,
+        min_confidence: MinConfidence | None = None,
+        certain: bool = False,
+        exclude: list[Glob] | None = None,
         ctx: Context | None = None,
     ) -> CodeAnswer:
         """The architecture change between two maps (``before``, ``after``), or between two git
-        revisions of the repository the map ``before`` was made from (``revisions``): edges
-        added and removed by module, new import cycles, new edges between areas, routes, changed
-        edges and nodes. Edges that only moved are counted (listed with ``moves``)."""
+        revisions of the repository the map ``before`` was made from (``revisions``): code that
+        moved (renamed or moved functions, calls moved between functions), edges added and
+        removed by module, new import cycles, new edges between areas, routes, changed edges
+        and nodes. Edges that only moved are counted (listed with ``moves``). Filters as for
+        code_trace."""
+        shown = {"min_confidence": min_confidence, "certain": certain, "exclude": exclude or []}
         if after is not None and revisions is None:
-            request = CodeDiffRequest(before=before, after=after, moves=moves)
+            request = CodeDiffRequest(before=before, after=after, moves=moves, **shown)
             return code_diff(runtime.settings, request)
         if revisions is not None and after is None:
-            body = CodeRevisionsDiffRequest(map=before, revisions=revisions, moves=moves)
+            body = CodeRevisionsDiffRequest(map=before, revisions=revisions, moves=moves, **shown)
             return code_diff(runtime.settings, body)
         raise UsageError(ErrorCode.USAGE, "give either `after` (a map) or two `revisions`")
 
