@@ -89,6 +89,7 @@ def test_search_finds_nothing_and_still_succeeds(grk: Grk, ingested: Path) -> No
         "hits": [],
         "missing_vectors": 0,
         "no_searchable_words": False,
+        "pending": 0,
     }
     assert grk("search", "kookaburra") == 0
 
@@ -220,7 +221,7 @@ def test_batch_queries_print_one_json_line_per_query(
 
     assert [line["query_id"] for line in lines] == ["q1", "7", "q3"]
     assert all(
-        set(line) == {"query_id", "hits", "missing_vectors", "no_searchable_words"}
+        set(line) == {"query_id", "hits", "missing_vectors", "no_searchable_words", "pending"}
         for line in lines
     )
     assert [h["source"] for h in lines[0]["hits"]] == ["a.md"]

@@ -152,7 +152,11 @@ def _stages(hit: Hit) -> str:
 
 
 def batch_line(
-    query_id: str, found: Sequence[Hit], missing_vectors: int, no_searchable_words: bool = False
+    query_id: str,
+    found: Sequence[Hit],
+    missing_vectors: int,
+    no_searchable_words: bool = False,
+    pending: int = 0,
 ) -> str:
     """One line of ``search --queries``: the hits exactly as a single search gives them."""
     body = {
@@ -160,6 +164,7 @@ def batch_line(
         "hits": [h.to_dict() for h in found],
         "missing_vectors": missing_vectors,
         "no_searchable_words": no_searchable_words,
+        "pending": pending,
     }
     return json.dumps(body, ensure_ascii=False)
 

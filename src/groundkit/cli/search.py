@@ -96,7 +96,11 @@ def search(
                 failed += 1
                 click.echo(json.dumps({"query_id": query_id, "error": exc.to_dict()}))
                 continue
-            click.echo(render.batch_line(query_id, found.hits, missing, found.no_searchable_words))
+            click.echo(
+                render.batch_line(
+                    query_id, found.hits, missing, found.no_searchable_words, found.pending
+                )
+            )
         if failed:
             click.get_current_context().exit(ExitCode.PARTIAL)
 
