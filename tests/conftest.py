@@ -15,6 +15,7 @@ import pytest
 pytest.register_assert_rewrite("groundkit.testing.map_graph", "groundkit.testing.backends")
 
 import groundkit  # noqa: E402
+from chromium import NO_BROWSER, missing_browser  # noqa: E402
 from groundkit import Collection, Settings  # noqa: E402
 
 OpenCollection = Callable[..., Collection]
@@ -95,11 +96,36 @@ def helper_processes(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[int]]
     return running
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        NO_BROWSER,
+        action="store_true",
+        help="skip the web UI's browser tests on purpose (they need Debian's chromium)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With ``-n`` (pytest-xdist, ``--dist loadgroup``), a module's tests run in one worker, so
     its module fixtures are made once; the web UI's tests share session fixtures (one site, one
-    server, a fake model whose replies come in order) and run in one worker together."""
+    server, a fake model whose replies come in order) and run in one worker together.
+
+    ``--no-browser`` skips the browser tests on purpose; without it, on a machine without the
+    browser, they fail saying why (``chromium.py``, the ``browser`` fixture of ``ui/``)."""
     for item in items:
         path = item.path.relative_to(Path(__file__).parent).as_posix()
         group = "ui" if path.startswith("ui/") else path
         item.add_marker(pytest.mark.xdist_group(group))
+    in_browser = [item for item in items if "browser" in getattr(item, "fixturenames", ())]
+    if config.getoption(NO_BROWSER):
+        skip = pytest.mark.skip(reason=f"{NO_BROWSER}: the browser tests are skipped on purpose")
+        for item in in_browser:
+            item.add_marker(skip)
+        return
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Said before any test runs (the browser tests themselves fail only when they start)."""
+    problem = missing_browser(2)
+    if config.getoption(NO_BROWSER) or problem is None:
+        return None
+    return f"browser tests will fail: {problem}"

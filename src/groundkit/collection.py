@@ -122,7 +122,7 @@ def delete_collection(
         return
     path = collection_path(index_dir, name)
     if not (path / STORE_FILE).is_file():
-        raise _not_found(name)
+        raise _not_found(name, list_collections(index_dir))
     with _write_lock(path):
         try:
             shutil.rmtree(path)
@@ -159,17 +159,23 @@ def open_collection(
         return Collection(name, path, settings, embedder, reranker, backend=backend)
     if not (path / STORE_FILE).is_file():
         if not create:
-            raise _not_found(name)
+            raise _not_found(name, list_collections(path.parent), settings)
         make_folder(path, "collection")
     return Collection(name, path, settings, embedder, reranker, lock_wait_s=lock_wait_s)
 
 
-def _not_found(name: str) -> NotFoundError:
-    return NotFoundError(
-        ErrorCode.COLLECTION_NOT_FOUND,
-        f"no collection named {name!r}",
-        hint="ingest something into it first, or check --index-dir",
-    )
+def _not_found(name: str, embedded: list[str], settings: Settings | None = None) -> NotFoundError:
+    """Naming the collections there are: a mistyped name is then one look away."""
+    elsewhere = [
+        n for n, c in (settings.collections if settings else {}).items() if c.backend != "embedded"
+    ]
+    there = sorted({*embedded, *elsewhere})
+    if not there:
+        hint = "there is no collection here yet: ingest something first, or check --index-dir"
+    else:
+        shown = ", ".join(there[:20]) + (f" and {len(there) - 20} more" if len(there) > 20 else "")
+        hint = f"the collections here are: {shown} (or ingest into {name!r} first)"
+    return NotFoundError(ErrorCode.COLLECTION_NOT_FOUND, f"no collection named {name!r}", hint=hint)
 
 
 def _write_lock(path: Path, wait_s: float = WRITER_WAIT_S) -> AbstractContextManager[None]:

@@ -21,6 +21,7 @@ from browser_helpers import RECORDER
 from fastapi.testclient import TestClient
 from ui_site import BAD_REPLY, GOOD_REPLY, MAP_GOOD_REPLY, SECRET, SECRET_ENV, Site, make_site
 
+from chromium import CHROMIUM, missing_browser
 from groundkit.config import parse_settings
 from groundkit.serve.app import create_app
 from groundkit.serve.guards import allowed_hosts_for
@@ -29,7 +30,6 @@ from groundkit.serve.secret import SharedSecret
 from groundkit.testing.chat import ForbiddenKeyring
 from groundkit.testing.chat_server import FakeChatServer
 
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -208,8 +208,9 @@ def writable_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
 # open, and any later test that runs a loop of its own (a TestClient, anyio) would fail.
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.is_file():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium chromium-driver)")
+    problem = missing_browser(2)
+    if problem is not None:
+        pytest.fail(problem)  # never a skip: a whole family left out unseen (tests/chromium.py)
     from playwright.sync_api import sync_playwright  # in the dev extra: missing is an error
 
     with sync_playwright() as playwright:

@@ -68,6 +68,7 @@ def ingest(
 
     Exit status 3 when an input meant to be ingested could not be (unreadable, undecodable, too
     large); files of a type groundkit does not read are passed over, which is not a failure.
+    Exit status 2 when the inputs hold nothing to ingest at all (no collection is made).
     With --watch, one summary line per round, and exit status 130 on Ctrl-C.
     """
     from groundkit.pipeline import Interrupted
@@ -113,21 +114,55 @@ def _ingest(
     *,
     show: bool,
     names_from: str | None = None,
+    something: bool = True,
 ) -> IngestReport:
     """One ingest of ``inputs`` into the collection (made if need be), with the progress
-    display when ``show``."""
+    display when ``show``. ``something``: finding nothing at all to ingest is a usage error
+    (a watch round may find nothing: the folder may be filled later)."""
     from groundkit.ops import collections as ops
 
-    with obj.collections(more) as local, progress_display(enabled=show) as progress:
-        order = ops.IngestOrder(
-            local.settings.collection,
-            inputs,
-            include=include,
-            exclude=exclude,
-            names_from=names_from,
-            progress=progress,
-        )
-        return ops.ingest(local, order)
+    with obj.collections(more) as local:
+        name = local.settings.collection
+        existed = name in ops.collection_names(local)
+        with progress_display(enabled=show) as progress:
+            order = ops.IngestOrder(
+                name,
+                inputs,
+                include=include,
+                exclude=exclude,
+                names_from=names_from,
+                progress=progress,
+            )
+            report = ops.ingest(local, order)
+        if something and _found_nothing(report):
+            if not existed:
+                ops.drop_collection(local, name)  # made by this run, and empty
+            raise _nothing_to_ingest(inputs, report, made=not existed)
+        return report
+
+
+def _found_nothing(report: IngestReport) -> bool:
+    """No document found, changed, gone or failed: the inputs hold nothing groundkit reads."""
+    found = report.new + report.changed + report.unchanged + report.removed
+    return found == 0 and not report.skipped
+
+
+def _nothing_to_ingest(inputs: Sequence[str], report: IngestReport, *, made: bool) -> Exception:
+    """Exit 2, as for a path that is not there: the command must change (another folder, an
+    --include that matches), since nothing could be ingested; not 3, which says some inputs
+    were ingested and others failed."""
+    from groundkit.errors import ErrorCode, UsageError
+
+    kept = "no collection was made" if made else "the collection is as it was"
+    passed = ""
+    if report.passed_over:
+        first = report.passed_over[0]
+        passed = f"{report.ignored} passed over, such as {first.source} ({first.reason}); "
+    return UsageError(
+        ErrorCode.USAGE,
+        "nothing to ingest in " + ", ".join(inputs[:5]) + ": no file or record groundkit reads",
+        hint=f"{passed}nothing was stored and {kept}",
+    )
 
 
 def _say_what_was_kept(stop: Interrupted) -> None:
@@ -174,7 +209,14 @@ def _watch(
         nonlocal done
         try:
             report = _ingest(
-                obj, more, roots, include, exclude, show=not quiet and not as_json, names_from=base
+                obj,
+                more,
+                roots,
+                include,
+                exclude,
+                show=not quiet and not as_json,
+                names_from=base,
+                something=False,
             )
         except GroundkitError as error:
             if error.outcome.kind is not Kind.FAILURE:

@@ -19,7 +19,7 @@ from groundkit.cli.codemap import (
     map_group,
     trace_command,
 )
-from groundkit.cli.context import Context
+from groundkit.cli.context import EMBEDDED_HELP, Context
 from groundkit.cli.errors import ExitCode, report_error, wants_json
 from groundkit.cli.eval import eval_command
 from groundkit.cli.ingest import ingest
@@ -37,13 +37,19 @@ __all__ = ["cli", "main"]
 @click.option("--index-dir", help="Folder holding the collections [default: ./.groundkit].")
 @click.option("--collection", "-c", help="Collection to use [default: default].")
 @click.option("--config", "config_file", help="Config file [default: ./grk.toml if present].")
+@click.option("--embedded", is_flag=True, help=EMBEDDED_HELP)
 @click.version_option(package_name="groundkit", prog_name="grk")
 @click.pass_context
 def cli(
-    ctx: click.Context, index_dir: str | None, collection: str | None, config_file: str | None
+    ctx: click.Context,
+    index_dir: str | None,
+    collection: str | None,
+    config_file: str | None,
+    embedded: bool,
 ) -> None:
     """groundkit: search your own documents; every hit cites text a machine re-checks."""
-    ctx.obj = Context({"index_dir": index_dir, "collection": collection}, config_file)
+    flags = {"index_dir": index_dir, "collection": collection}
+    ctx.obj = Context(flags, config_file, embedded=embedded)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 
 import click
@@ -41,7 +43,26 @@ def status(obj: Context, as_json: bool) -> None:
     from groundkit.ops import collections as ops  # loaded with the command
 
     with obj.collections() as local:
-        render.status(ops.status(local), as_json=as_json)
+        info = ops.status(local)
+        config = local.settings.collection_config(info.collection)
+    where = None
+    if config.backend == "qdrant" and config.path is None:
+        where = "on the cluster (see its own metrics)"
+    elif config.backend == "qdrant" and config.path is not None:
+        folder = os.path.expanduser(config.path)
+        where = f"{render.size_text(_folder_bytes(folder))} in {config.path} (qdrant-edge, here)"
+    render.status(info, as_json=as_json, where=where)
+
+
+def _folder_bytes(folder: str) -> int:
+    """What a folder's files take on disk (a Qdrant ``path`` collection's shard): blocks, not
+    lengths, since the engine makes large sparse files it has barely written."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):  # a file removed while counting
+                total += os.stat(os.path.join(root, name)).st_blocks * 512
+    return total
 
 
 @click.command()

@@ -29,7 +29,7 @@ def migrate(obj: Context, collection: str, to: str, quiet: bool, as_json: bool) 
     Qdrant collection grk.toml places it on, then check the copy: the same counts, and a sample
     of citations read back alike from both. Exit 1 when the check fails; run it again to resume.
     From then on every command uses the collection on Qdrant; the embedded folder is left as it
-    was (delete it when you no longer want it)."""
+    was: `grk --embedded` reaches it (`grk --embedded -c NAME delete --all` deletes it)."""
     from groundkit.backends.qdrant.migrate import failed
     from groundkit.ops.migrate import to_qdrant
 
@@ -50,3 +50,8 @@ def migrate(obj: Context, collection: str, to: str, quiet: bool, as_json: bool) 
     click.echo(f"checked: {counts}; {done.verified} of {done.sampled} citations alike")
     if error is not None:
         raise error
+    click.echo(
+        f"every command now uses {collection!r} on Qdrant; the embedded copy is still in the"
+        f" index dir: reach it with `grk --embedded -c {collection} ...` (delete it with"
+        f" `grk --embedded -c {collection} delete --all` once you no longer want it)"
+    )

@@ -194,7 +194,9 @@ def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
     click.echo(found.text)
 
 
-def status(info: CollectionStatus, *, as_json: bool) -> None:
+def status(info: CollectionStatus, *, as_json: bool, where: str | None = None) -> None:
+    """``where``: the size row of a collection that is not embedded (the caller knows where it
+    lives: a cluster, or a folder Qdrant's engine runs on in this process)."""
     if as_json:
         click.echo(json.dumps(info.to_dict()))
         return
@@ -211,7 +213,7 @@ def status(info: CollectionStatus, *, as_json: bool) -> None:
         ("pending", f"{info.pending:,} documents"),
         ("schema", str(info.schema_version)),
         ("analyzer", info.analyzer or "none"),
-        ("size", _size(info.size_bytes) if info.backend == "embedded" else "on the cluster"),
+        ("size", size_text(info.size_bytes) if where is None else where),
     ]
     width = max(len(key) for key, _ in rows)
     for key, value in rows:
@@ -237,7 +239,7 @@ def _coverage(info: CollectionStatus) -> str:
     return text
 
 
-def _size(size: int) -> str:
+def size_text(size: int) -> str:
     if size < 1000:
         return f"{size} B"
     value, unit = size / 1000, "kB"

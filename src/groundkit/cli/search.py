@@ -126,8 +126,15 @@ def show(obj: Context, chunk_id: str, check: bool, as_json: bool) -> None:
     """
     from groundkit.ops import collections as ops  # loaded with the command
 
+    loaded = obj.settings()
+    named = loaded.sources["collection"] != "default"  # -c, GRK_COLLECTION or grk.toml
     with obj.collections() as collections:
-        found = ops.show(collections, chunk_id)
+        if named:
+            found = ops.show(collections, chunk_id)
+        else:
+            found = ops.show_anywhere(collections, chunk_id)
+    if found.citation.collection != loaded.settings.collection and not as_json:
+        click.echo(f"(in collection {found.citation.collection!r})", err=True)
     render.resolved(found, as_json=as_json)
     if check and found.verification != Verification.VERIFIED:
         # 1, as diff exits 1 when files differ: something changed (2 stays a usage error).

@@ -22,6 +22,7 @@ from groundkit.collection import (
     open_collection,
 )
 from groundkit.config import Settings
+from groundkit.errors import ErrorCode, NotFoundError, UsageError
 from groundkit.pipeline import Progress
 from groundkit.retrieve.quotes import QuoteCheck
 from groundkit.types import (
@@ -50,6 +51,7 @@ __all__ = [
     "reindex",
     "search",
     "show",
+    "show_anywhere",
     "show_in_document",
     "status",
     "unranked",
@@ -208,6 +210,46 @@ def show(
     changed there, what it says now: ``ResolvedCitation.now``)."""
     with collections.reading(_name(collections, collection)) as opened:
         return opened.show(chunk_id)
+
+
+def show_anywhere(collections: Collections, chunk_id: str) -> ResolvedCitation:
+    """``show`` for a reader who named no collection: in the configured one, else in the one
+    collection that holds the chunk (a chunk id quoted from a search names no collection).
+
+    Raises the configured collection's not-found error when no other holds the chunk either, a
+    usage error naming them when several do."""
+    first = collections.settings.collection
+    try:
+        return show(collections, chunk_id, first)
+    except NotFoundError as exc:
+        if exc.code not in (ErrorCode.COLLECTION_NOT_FOUND, ErrorCode.CHUNK_NOT_FOUND):
+            raise
+        missed = exc
+    holding: list[ResolvedCitation] = []
+    others = [name for name in collections.list() if name != first]
+    for name in others:
+        try:
+            holding.append(show(collections, chunk_id, name))
+        except NotFoundError as exc:
+            if exc.code != ErrorCode.CHUNK_NOT_FOUND:
+                raise
+    if len(holding) == 1:
+        return holding[0]
+    if holding:
+        names = ", ".join(found.citation.collection for found in holding)
+        raise UsageError(
+            ErrorCode.USAGE,
+            f"chunk {chunk_id!r} is in {len(holding)} collections: {names}",
+            hint="name one with --collection",
+        )
+    if not others:
+        raise missed
+    searched = len(others) + (missed.code == ErrorCode.CHUNK_NOT_FOUND)
+    raise NotFoundError(
+        ErrorCode.CHUNK_NOT_FOUND,
+        f"none of the {searched} collections here holds chunk {chunk_id!r}",
+        hint=missed.hint,  # which collections there are, or that chunk ids change with edits
+    )
 
 
 @dataclass(frozen=True, slots=True)

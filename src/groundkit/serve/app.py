@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from groundkit.serve.apidocs import install_docs
 from groundkit.serve.code import router as code_router
 from groundkit.serve.guards import AccessLog, BodyLimit, Concurrency, HostGuard
+from groundkit.serve.metrics import RequestMetrics, ServeMetrics
 from groundkit.serve.rest import CatchBugs, install_error_handlers, router
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.ui import mount_ui
@@ -23,13 +24,14 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
     """The ASGI app. ``allowed_hosts`` are the Host values to answer (see ``allowed_hosts_for``)."""
     hosts = frozenset(allowed_hosts)
     serve = runtime.settings.serve
+    metrics = ServeMetrics(runtime.settings)
     mcp_server = None
     if with_mcp:
         from mcp.server.transport_security import TransportSecuritySettings
 
         from groundkit.serve.mcp_server import create_mcp_server
 
-        mcp_server = create_mcp_server(runtime)
+        mcp_server = create_mcp_server(runtime, metrics=metrics)
         # The SDK's own check repeats HostGuard's; both must agree, HostGuard answers first.
         security = TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
@@ -61,6 +63,7 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
         lifespan=lifespan,
     )
     app.state.runtime = runtime
+    app.state.metrics = metrics
     app.include_router(router)
     app.include_router(code_router)
     install_docs(app)
@@ -73,5 +76,6 @@ def create_app(runtime: Runtime, *, allowed_hosts: Iterable[str], with_mcp: bool
     app.add_middleware(Concurrency, limit=serve.max_concurrent)
     app.add_middleware(BodyLimit, max_bytes=serve.max_body_bytes)
     app.add_middleware(HostGuard, allowed_hosts=hosts)
+    app.add_middleware(RequestMetrics, metrics=metrics)
     app.add_middleware(AccessLog)
     return app

@@ -33,6 +33,7 @@ __all__ = [
     "HostGuard",
     "allowed_hosts_for",
     "error_response",
+    "route_template",
 ]
 
 ACCESS_LOGGER = "groundkit.serve.access"
@@ -91,7 +92,8 @@ _FIXED = ("/openapi.json",)
 _PREFIXES = ("/mcp", "/docs/assets")
 
 
-def _template(scope: Scope) -> str:
+def route_template(scope: Scope) -> str:
+    """The route a request matched, as its template (never the path a client sent)."""
     route_path = getattr(scope.get("route"), "path", None)
     if route_path:
         return str(route_path)
@@ -133,7 +135,7 @@ class AccessLog:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            template = _template(scope)
+            template = route_template(scope)
             record = {
                 "request_id": request_id,
                 "method": scope["method"],

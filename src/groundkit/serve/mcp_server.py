@@ -22,7 +22,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -39,6 +39,9 @@ from groundkit.serve.guards import ACCESS_LOGGER
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize, secret_from_env
 from groundkit.types import SearchMode
+
+if TYPE_CHECKING:
+    from groundkit.serve.metrics import ServeMetrics
 
 __all__ = ["MUTATING_TOOLS", "READ_TOOLS", "create_mcp_server"]
 
@@ -203,7 +206,7 @@ def _error_result(error: GroundkitError, request_id: str) -> CallToolResult:
     )
 
 
-def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
+def create_mcp_server(runtime: Runtime, metrics: ServeMetrics | None = None) -> MCPServer[Any]:
     server: MCPServer[Any] = _Server(
         "groundkit",
         instructions=(
@@ -276,7 +279,7 @@ def create_mcp_server(runtime: Runtime) -> MCPServer[Any]:
         server.add_tool(_translated(fn.__name__, fn), annotations=_READ_ONLY)
     add_code_tools(server, runtime, _translated, _READ_ONLY)
     if runtime.mutations_enabled:
-        _add_mutating_tools(server, runtime)
+        _add_mutating_tools(server, runtime, metrics)
     return server
 
 
@@ -294,7 +297,9 @@ def _check(runtime: Runtime, ctx: Context) -> None:
         raise AuthError(ErrorCode.AUTH_INVALID, "the shared secret is no longer configured")
 
 
-def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
+def _add_mutating_tools(
+    server: MCPServer[Any], runtime: Runtime, metrics: ServeMetrics | None
+) -> None:
     def ingest(
         collection: CollectionArg,
         inputs: Annotated[list[str], Field(description="Server-side paths or http(s) URLs.")],
@@ -303,7 +308,8 @@ def _add_mutating_tools(server: MCPServer[Any], runtime: Runtime) -> None:
         """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
         _check(runtime, ctx)
         body = m.IngestRequest(collection=collection, inputs=inputs)
-        report = ops.ingest(runtime, ops.IngestOrder(body.collection, body.inputs))
+        order = ops.IngestOrder(body.collection, body.inputs)
+        report = ops.ingest(runtime, order) if metrics is None else metrics.ingest(runtime, order)
         return m.IngestResponse.of(body.collection, report)
 
     def delete_document(

@@ -13,7 +13,7 @@ import logging
 import traceback
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Request, Security
+from fastapi import APIRouter, Depends, FastAPI, Path, Request, Response, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyHeader
@@ -24,6 +24,7 @@ from groundkit.errors import ErrorCode, GroundkitError, ServeError, UsageError
 from groundkit.ops import collections as ops
 from groundkit.serve import models as m
 from groundkit.serve.errors import http_status, internal_error, invalid_request
+from groundkit.serve.metrics import CONTENT_TYPE, metrics_of
 from groundkit.serve.runtime import Runtime
 from groundkit.serve.secret import SECRET_HEADER, authorize
 
@@ -93,6 +94,17 @@ def readyz(runtime: Served) -> m.HealthResponse:
     return m.HealthResponse(status="ok")
 
 
+@router.get(
+    "/metrics",
+    response_class=Response,
+    tags=["health"],
+    responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
+)
+def metrics(request: Request) -> Response:
+    """This process's counters in Prometheus' text format (docs/serve.md, "Metrics")."""
+    return Response(metrics_of(request).exposition(), media_type=CONTENT_TYPE)
+
+
 @router.post("/v1/search", response_model=m.SearchResponse, tags=["read"])
 def search(request: Request, runtime: Served, body: m.SearchRequest) -> m.SearchResponse:
     """Ranked, cited passages. The query travels in the body, never in the URL."""
@@ -151,7 +163,7 @@ def default_status(runtime: Served) -> m.CollectionStatus:
 @router.post("/v1/ingest", response_model=m.IngestResponse, **_GUARDED)
 def ingest(request: Request, runtime: Served, body: m.IngestRequest) -> m.IngestResponse:
     """Ingest paths on the server's machine, or http(s) URLs, into a collection."""
-    report = ops.ingest(runtime, ops.IngestOrder(body.collection, body.inputs))
+    report = metrics_of(request).ingest(runtime, ops.IngestOrder(body.collection, body.inputs))
     _results(request, report.new + report.changed)
     return m.IngestResponse.of(body.collection, report)
 

@@ -19,6 +19,7 @@ from groundkit.collection import collection_path
 from groundkit.errors import ErrorCode, GroundkitError, ServeError, UsageError
 from groundkit.ops import codemap as map_ops
 from groundkit.ops import collections as ops
+from groundkit.serve.metrics import metrics_of
 from groundkit.serve.secret import authorize
 from groundkit.serve.ui.ai import ai_view
 from groundkit.serve.ui.web import AIEnv, Served, page, read_form, runtime_of
@@ -144,7 +145,7 @@ async def ingest(request: Request, runtime: Served, environment: AIEnv) -> HTMLR
             raise UsageError(ErrorCode.USAGE, "name a collection and at least one path or URL")
         if len(inputs) > _MAX_INPUTS:
             raise UsageError(ErrorCode.USAGE, f"at most {_MAX_INPUTS} paths or URLs at once")
-        report = ops.ingest(runtime, ops.IngestOrder(name, inputs))
+        report = metrics_of(request).ingest(runtime, ops.IngestOrder(name, inputs))
         skipped = f", {len(report.skipped)} skipped" if report.skipped else ""
         return (
             f"Ingested into {name}: {report.new} new, {report.changed} changed,"
