@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import anyio
 from fastapi.testclient import TestClient
+from mcp import Client
 from prometheus_client.parser import text_string_to_metric_families
 from serving import SECRET, client_for, make_runtime
 
 from groundkit.config import parse_settings
 from groundkit.serve.app import create_app
-from groundkit.serve.metrics import CONTENT_TYPE
+from groundkit.serve.mcp_server import create_mcp_server
+from groundkit.serve.metrics import CONTENT_TYPE, ServeMetrics
 from groundkit.serve.runtime import Runtime
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -122,3 +125,24 @@ def test_two_apps_in_one_process_count_apart(runtime: Runtime) -> None:
 
     route = {"method": "GET", "route": "/healthz", "status": "200"}
     assert [value(s, "groundkit_http_requests_total", **route) for s in counted] == [2, 1]
+
+
+def test_mcp_tool_calls_are_counted_and_searches_timed(runtime: Runtime) -> None:
+    metrics = ServeMetrics(runtime.settings)
+
+    async def session() -> None:
+        async with Client(create_mcp_server(runtime, metrics=metrics)) as client:
+            await client.call_tool("search", {"collection": "notes", "query": "wombat"})
+            await client.call_tool("fetch_chunk", {"collection": "notes", "chunk_id": "c00"})
+
+    anyio.run(session)
+    samples: Samples = {}
+    for family in text_string_to_metric_families(metrics.exposition().decode()):
+        for sample in family.samples:
+            samples[sample.name, frozenset(sample.labels.items())] = sample.value
+
+    calls = "groundkit_mcp_tool_calls_total"
+    assert value(samples, calls, tool="search", status="ok") == 1
+    assert value(samples, calls, tool="fetch_chunk", status="chunk.not_found") == 1
+    timed = {"operation": "search", "route": "/mcp"}
+    assert value(samples, "groundkit_request_duration_seconds_count", **timed) == 1

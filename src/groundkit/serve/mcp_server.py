@@ -81,8 +81,15 @@ def _access(name: str, request_id: str, status: str, began: float, results: int 
     _log.info(json.dumps(record))
 
 
-def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Errors to ``is_error`` results with a code; one access-log line per call."""
+# What a server counts of each tool call: its name, its status (ok or an error code), seconds.
+ToolObserver = Callable[[str, str, float], None]
+
+
+def _translated(
+    name: str, fn: Callable[_P, _R], observe: ToolObserver | None = None
+) -> Callable[_P, _R]:
+    """Errors to ``is_error`` results with a code; one access-log line per call (and, with
+    ``observe``, one count: ``grk serve``'s metrics)."""
 
     @functools.wraps(fn)
     def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -106,6 +113,8 @@ def _translated(name: str, fn: Callable[_P, _R]) -> Callable[_P, _R]:
             return cast(_R, _error_result(internal_error(), request_id))
         finally:
             _access(name, request_id, status, began, results)
+            if observe is not None:
+                observe(name, status, time.perf_counter() - began)
 
     return call
 
@@ -275,11 +284,14 @@ def create_mcp_server(runtime: Runtime, metrics: ServeMetrics | None = None) -> 
         )
         return m.VerifyResponse.of(ops.verify(runtime, body.as_verify()))
 
+    translate = functools.partial(
+        _translated, observe=None if metrics is None else metrics.record_tool
+    )
     for fn in (search, fetch_chunk, list_collections, index_status, verify_citation):
-        server.add_tool(_translated(fn.__name__, fn), annotations=_READ_ONLY)
-    add_code_tools(server, runtime, _translated, _READ_ONLY)
+        server.add_tool(translate(fn.__name__, fn), annotations=_READ_ONLY)
+    add_code_tools(server, runtime, translate, _READ_ONLY)
     if runtime.mutations_enabled:
-        _add_mutating_tools(server, runtime, metrics)
+        _add_mutating_tools(server, runtime, metrics, translate)
     return server
 
 
@@ -298,7 +310,7 @@ def _check(runtime: Runtime, ctx: Context) -> None:
 
 
 def _add_mutating_tools(
-    server: MCPServer[Any], runtime: Runtime, metrics: ServeMetrics | None
+    server: MCPServer[Any], runtime: Runtime, metrics: ServeMetrics | None, translate: Any
 ) -> None:
     def ingest(
         collection: CollectionArg,
@@ -330,4 +342,4 @@ def _add_mutating_tools(
         return m.DeletedResponse(collection=collection)
 
     for fn in (ingest, delete_document, delete_collection):
-        server.add_tool(_translated(fn.__name__, fn), annotations=_WRITES)
+        server.add_tool(translate(fn.__name__, fn), annotations=_WRITES)

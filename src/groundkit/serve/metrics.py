@@ -42,6 +42,9 @@ OPERATIONS: Mapping[tuple[str, str], str] = {
     ("POST", "/ui/maps/{name}/ask"): "ask",
 }
 
+# The MCP tools whose latency goes in the same histogram, under route /mcp.
+_TOOL_OPERATIONS: Mapping[str, str] = {"search": "search"}
+
 # A search answers in milliseconds; an answer or an ask that calls a model takes up to minutes.
 _BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
 
@@ -64,6 +67,12 @@ class ServeMetrics:
             "Seconds to answer a search, an answer or an ask request.",
             ("operation", "route"),
             buckets=_BUCKETS,
+            registry=self.registry,
+        )
+        self.tools = Counter(
+            "groundkit_mcp_tool_calls",
+            "MCP tool calls, by tool and status (ok or the error code).",
+            ("tool", "status"),
             registry=self.registry,
         )
         self.errors = Counter(
@@ -112,6 +121,12 @@ class ServeMetrics:
             self.errors.labels(error_code).inc()
         elif status is not None and status >= 500:  # uncoded: the server's own failure
             self.errors.labels(str(ErrorCode.INTERNAL)).inc()
+
+    def record_tool(self, tool: str, status: str, seconds: float) -> None:
+        """One MCP tool call (all of them travel as requests to ``/mcp``)."""
+        self.tools.labels(tool, status).inc()
+        if tool in _TOOL_OPERATIONS:
+            self.latency.labels(_TOOL_OPERATIONS[tool], "/mcp").observe(seconds)
 
     def record_ingest(self, report: IngestReport) -> None:
         self.ingests.labels("partial" if report.partial else "ok").inc()
