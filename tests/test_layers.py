@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "types": 0,
     "secret": 0,
     "text": 0,
+    "source_files": 0,
     "checkpoints": 0,
     # The shared utilities every stage may use.
     "net": 1,

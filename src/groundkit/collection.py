@@ -36,6 +36,7 @@ from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
 from groundkit.retrieve.search import SearchRequest, concrete_mode, run_search, searchable
 from groundkit.storage.faults import os_fault
+from groundkit.storage.folders import make_folder
 from groundkit.storage.locks import write_lock
 from groundkit.text import is_text
 from groundkit.types import (
@@ -160,10 +161,7 @@ def open_collection(
     if not (path / STORE_FILE).is_file():
         if not create:
             raise _not_found(name, list_collections(path.parent), settings)
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise os_fault(exc, path, "cannot create the collection") from exc
+        make_folder(path, "collection")
     return Collection(name, path, settings, embedder, reranker, lock_wait_s=lock_wait_s)
 
 
@@ -398,10 +396,22 @@ class Collection:
             return 0
         return max(0, self._backend.counts()[1] - self._backend.vector_count())
 
+    def pending_documents(self) -> int:
+        """Documents stored but not yet found by every search (their search indexes are
+        catching up: a run stopped by a full disk after the store committed). ``grk ingest``
+        or any command that can write brings them in."""
+        return self._backend.pending_documents()
+
     def show(self, chunk_id: str) -> ResolvedCitation:
         """A chunk's text read back from the stored document, with its source re-checked (on a
         cluster, a source file not on this machine is ``not_checked``: not checked here)."""
-        return resolve(self._backend, self.name, _text(chunk_id, "chunk id"), absent=self._absent)
+        return resolve(
+            self._backend,
+            self.name,
+            _text(chunk_id, "chunk id"),
+            absent=self._absent,
+            limit=self.settings.ingest.max_file_bytes,
+        )
 
     @property
     def _absent(self) -> Verification:
@@ -440,6 +450,7 @@ class Collection:
             chunk_id=chunk_id,
             document_id=document_id,
             absent=self._absent,
+            limit=self.settings.ingest.max_file_bytes,
         )
 
     def delete_document(self, key: str) -> str:

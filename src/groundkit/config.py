@@ -22,6 +22,7 @@ import msgspec
 from msgspec import Meta
 
 from groundkit.errors import ConfigError, ErrorCode
+from groundkit.source_files import Unread, Why, read_regular
 from groundkit.types import SearchMode
 
 __all__ = [
@@ -522,13 +523,21 @@ def _config_path(config_file: str | None, env: Mapping[str, str]) -> tuple[Path 
     return Path(CONFIG_FILE), False
 
 
+# No configuration comes near this; `--config /dev/zero` would otherwise read until memory ends.
+MAX_CONFIG_BYTES = 1_000_000
+
+
 def _read_file(path: Path) -> dict[str, Any]:
+    raw = read_regular(str(path), MAX_CONFIG_BYTES)
+    if isinstance(raw, Unread):
+        why = {
+            Why.MISSING: "no such file",
+            Why.NOT_REGULAR: "not a regular file",
+            Why.OVERSIZED: f"larger than {MAX_CONFIG_BYTES:,} bytes",
+        }.get(raw.why, raw.reason)
+        raise ConfigError(ErrorCode.CONFIG_FILE, f"cannot read config file {path.name} ({why})")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(
-            ErrorCode.CONFIG_FILE, f"cannot read config file {path.name} ({exc.strerror})"
-        ) from None
+        data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(
             ErrorCode.CONFIG_FILE, f"config file {path.name} is not valid TOML ({exc})"

@@ -314,12 +314,12 @@ class StoreError(GroundkitError):
 class IndexLockedError(StoreError):
     """Another process is writing to this collection's lexical index."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            ErrorCode.INDEX_LOCKED,
-            "another process is writing to this collection",
-            hint="wait for the other ingest to finish, then run the command again",
-        )
+    def __init__(
+        self,
+        message: str = "another process is writing to this collection",
+        hint: str = "wait for the other ingest to finish, then run the command again",
+    ) -> None:
+        super().__init__(ErrorCode.INDEX_LOCKED, message, hint=hint)
 
 
 class BackendError(StoreError):

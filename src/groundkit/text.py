@@ -30,7 +30,11 @@ def normalize_text(text: str) -> str:
 # What a terminal acts on rather than prints: C0 controls but the line break and the tab, DEL,
 # C1 controls (U+0080-U+009F: 8-bit CSI, OSC, DCS...), and the bidi controls that reorder what is
 # shown (Trojan Source). ESC alone would start CSI, OSC 52 (clipboard), OSC 8 (links) and DCS.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# The line and paragraph separators (U+2028, U+2029) break lines where the reader sees none in
+# the text (some terminals and every JavaScript string before ES2019), so they are spelled out.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def for_terminal(text: str) -> str:

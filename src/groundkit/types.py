@@ -297,6 +297,8 @@ class ResolvedCitation:
     ``moved_to``: set when the source still holds the cited text, but at other offsets or lines.
     ``now``: for a drifted source, what it says now where the text was (for a person to compare;
     not part of ``to_dict``, whose JSON says only whether the source still holds the text).
+    ``reason``: why the source was not checked or could not be read (a path that is now a pipe,
+    a file over the size cap, a read that took too long), else None.
     """
 
     citation: Citation
@@ -305,12 +307,14 @@ class ResolvedCitation:
     metadata: Metadata = field(default_factory=dict)
     moved_to: Relocated | None = None
     now: SourceNow | None = None
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.citation.to_dict(),
             "text": self.text,
             "verification": str(self.verification),
+            "reason": self.reason,
             "moved_to": None if self.moved_to is None else self.moved_to.to_dict(),
             "metadata": self.metadata,
         }

@@ -142,6 +142,20 @@ M = [
         "drifted_or_missing",
     ),
 ]
+M += [
+    (
+        "repeated item accepted",
+        "        if said in seen:",
+        "        if False:",
+        "repeats_an_earlier_item",
+    ),
+    (
+        "repeated citation accepted",
+        "            if (number, quote) in checked:",
+        "            if False:",
+        "repeats_a_citation",
+    ),
+]
 STRICT = ROOT / "src/groundkit/answer/strict.py"
 EDGES = ROOT / "src/groundkit/answer/edges.py"
 

@@ -374,3 +374,38 @@ def test_a_disguised_echo_of_the_providers_key_is_never_shown(
     assert "PLANTEDkey" not in folded, why
     assert "0123456789abcdef" not in folded, why
     assert answer.items[0].text.startswith("Wombats dig"), why
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["Wombats dig burrows."] * 2,
+        ["Wombats dig burrows.", "wombats  dig\nburrows."],  # case and spacing do not count
+        ["Wombats dig burrows."] * 10_000,
+    ],
+)
+def test_an_item_that_repeats_an_earlier_item_is_refused(kit: Kit, texts: list[str]) -> None:
+    bundle = kit.bundle("wombat burrows")
+    raw = reply(*(item(text, (1, QUOTE)) for text in texts))
+    with pytest.raises(AIError) as caught:
+        validate_answer(raw, bundle, kit.resolve)
+    assert caught.value.code == ErrorCode.AI_INVALID_OUTPUT
+    assert "item 2 repeats item 1" in caught.value.message
+
+
+@pytest.mark.parametrize("times", [2, 5_000])
+def test_an_item_that_repeats_a_citation_is_refused(kit: Kit, times: int) -> None:
+    bundle = kit.bundle("wombat burrows")
+    raw = reply(item("Wombats dig burrows.", *[(1, QUOTE)] * times))
+    with pytest.raises(AIError) as caught:
+        validate_answer(raw, bundle, kit.resolve)
+    assert "citation 2 repeats citation 1" in caught.value.message
+
+
+def test_two_items_may_cite_the_same_quote_and_one_item_two_quotes(kit: Kit) -> None:
+    bundle = kit.bundle("wombat burrows")
+    raw = reply(
+        item("Wombats dig burrows.", (1, QUOTE), (1, "grasses, roots and bark")),
+        item("Their burrows are long.", (1, QUOTE)),
+    )
+    assert len(validate_answer(raw, bundle, kit.resolve).citations) == 3

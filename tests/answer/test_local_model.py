@@ -185,7 +185,12 @@ def test_the_local_model_answers_a_sample_question_with_constrained_quotes(
     report = _ask_smol(tmp_path, monkeypatch, capsys, smol)
     assert report["quotes"]["mode"] == "constrained"
     reason = report["ai"]["reason"]
-    assert report["ai"]["state"] == "answered" or reason["code"] == "ai.unhelpful", reason
+    # Or refused for citing one quote twice in an item (the contract refuses repeats since
+    # issue 36; a schema cannot forbid them to llguidance): never for a misquote.
+    repeated = reason is not None and "repeats citation" in reason["message"]
+    assert report["ai"]["state"] == "answered" or reason["code"] == "ai.unhelpful" or repeated, (
+        reason
+    )
 
 
 def test_the_local_model_picks_sentences_by_default_and_the_answer_is_those_sentences(

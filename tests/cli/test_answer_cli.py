@@ -626,3 +626,18 @@ def test_eval_answers_gated_on_a_better_baseline_exits_4(
 def test_eval_answers_refuses_an_unknown_quote_mode(grk: Grk, use: Any) -> None:
     use(ForbiddenTransport())
     assert grk.error("eval", "answers", "--profile", "box", "--quotes", "loose") == (2, "usage")
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_a_line_or_paragraph_separator_in_prose_is_printed_escaped(
+    grk: Grk, use: Any, separator: str
+) -> None:
+    prose = GOOD.replace("Wombats dig burrows.", f"Wombats dig{separator}burrows.")
+    use(RecordingTransport([openai_reply(prose)] * 2))
+    assert grk("ai", "enable", "default", "--profile", "box") == 0
+    assert grk("answer", "what does the wombat dig?") == 0
+    assert separator not in grk.out
+    assert grk.out.splitlines()[0] == f"Wombats dig\\u{ord(separator):04x}burrows. [1]"
+    assert grk("answer", "what does the wombat dig?", "--json") == 0
+    assert separator not in grk.out  # the JSON value is the same, written as an escape
+    assert json.loads(grk.out)["answer"]["items"][0]["text"] == f"Wombats dig{separator}burrows."

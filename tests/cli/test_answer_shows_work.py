@@ -380,3 +380,32 @@ def test_a_grk_process_without_the_ai_extra_reports_ai_off_as_disabled(tmp_path:
     ai = json.loads(done.stdout)["ai"]
     assert (ai["state"], ai["reason"]["code"]) == ("disabled", "ai.disabled")
     assert "groundkit[ai]" in ai["reason"]["hint"]
+
+
+_OPAQUE = "opaqueKEY7x9q2WvLm4Rt8ZpB3"  # no secret shape: only the echo check finds it
+
+
+def test_show_reply_scrubs_a_key_split_across_two_items_of_a_refused_reply(
+    surface: Surface, grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Before: each half was printed (the whole reply was searched for the whole key).
+    (tmp_path / "grk.toml").write_text(
+        '[profiles.odd]\nprovider = "openai_compatible"\nbase_url = "https://llm.example.org/v1"\n'
+        'model = "m"\napi_key_env = "ODD_KEY"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ODD_KEY", _OPAQUE)
+    refused = json.dumps(
+        {
+            "items": [
+                {"text": f"A {_OPAQUE[:13]}", "citations": []},
+                {"text": f"{_OPAQUE[13:]} {MARKER}", "citations": []},
+            ]
+        }
+    )
+    use(RecordingTransport([openai_reply(refused)]))
+    _enable(grk, surface, "odd")
+    assert grk(*surface.ask(), "--show-reply") == 0
+    assert MARKER in grk.out  # the refused reply was shown
+    assert _OPAQUE[:13] not in grk.out
+    assert _OPAQUE[13:] not in grk.out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,7 @@ def test_search_finds_nothing_and_still_succeeds(grk: Grk, ingested: Path) -> No
         "hits": [],
         "missing_vectors": 0,
         "no_searchable_words": False,
+        "pending": 0,
     }
     assert grk("search", "kookaburra") == 0
 
@@ -219,7 +221,7 @@ def test_batch_queries_print_one_json_line_per_query(
 
     assert [line["query_id"] for line in lines] == ["q1", "7", "q3"]
     assert all(
-        set(line) == {"query_id", "hits", "missing_vectors", "no_searchable_words"}
+        set(line) == {"query_id", "hits", "missing_vectors", "no_searchable_words", "pending"}
         for line in lines
     )
     assert [h["source"] for h in lines[0]["hits"]] == ["a.md"]
@@ -587,3 +589,49 @@ def test_query_bytes_that_are_not_utf8_are_refused_as_that_query_not_a_crash(
     assert lines[1]["error"]["code"] == "usage.invalid_query"
     assert lines[0]["hits"]
     assert lines[2]["hits"]
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_a_config_or_queries_file_that_is_not_a_regular_file_is_a_usage_error_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], special: str
+) -> None:
+    # Before: MemoryError, "internal error ... this is a bug" (a FIFO: a hang).
+    path = special
+    if special == "fifo":
+        path = str(tmp_path / "fifo")
+        os.mkfifo(path)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nalpha text\n")
+    index = str(tmp_path / "idx")
+    assert main(["--index-dir", index, "ingest", str(docs), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["--config", path, "--index-dir", index, "status", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "config.unreadable_file"
+    assert main(["--index-dir", index, "search", "--queries", path, "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "usage"
+    assert "not a regular file" in error["message"]
+
+
+def test_a_config_file_over_the_cap_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    big = tmp_path / "grk.toml"
+    big.write_text("# " + "x" * 1_000_001 + "\n")
+    assert main(["--config", str(big), "--index-dir", str(tmp_path / "i"), "status", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert (error["code"], "larger than" in error["message"]) == ("config.unreadable_file", True)
+
+
+@pytest.mark.parametrize("command", [["ingest", "DOCS"], ["map", "DOCS"]])
+def test_an_index_dir_that_is_a_file_is_a_set_up_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # Before: `--index-dir /dev/null` exited 1 (store.failed), and `map` was an internal error.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "m.py").write_text("def f():\n    return 1\n")
+    args = [str(docs) if a == "DOCS" else a for a in command]
+    assert main(["--index-dir", "/dev/null", *args, "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "config.invalid_value"

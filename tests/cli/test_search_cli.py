@@ -209,3 +209,15 @@ def test_status_of_a_collection_without_vectors_says_it_is_searched_by_bm25(
     assert re.search(r"^vectors\s+none \(searched by bm25 alone", grk.out, re.MULTILINE)
     assert re.search(r"^html\s+2$", grk.out, re.MULTILINE)
     assert grk.json("status")["missing_vectors"] == 0
+
+
+def test_a_search_with_documents_pending_says_so_on_the_terminal_and_in_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from groundkit.cli import render
+
+    render.hits([], pending=3, as_json=False)
+    err = capsys.readouterr().err
+    assert "warning: 3 documents are stored but not yet searchable" in err
+    render.hits([], pending=3, as_json=True)
+    assert json.loads(capsys.readouterr().out)["pending"] == 3

@@ -5,6 +5,7 @@ work tree."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -297,3 +298,33 @@ def test_diff_refuses_a_range_where_one_revision_is_expected_with_a_usage_error(
     _git(shop, "commit", "-qam", "two")
     assert grk.error("diff", revision, "HEAD", "--repo", str(shop)) == (2, "usage")
     assert grk.error("diff", "HEAD", revision, "--repo", str(shop)) == (2, "usage")
+
+
+def test_an_edge_whose_file_became_a_fifo_is_unreadable_not_hung(grk: Grk, shop: Path) -> None:
+    grk("map", str(shop), "--quiet")
+    (shop / "shop" / "api.py").unlink()
+    os.mkfifo(shop / "shop" / "api.py")  # before: the evidence check blocked in open()
+    data = grk.json("trace", "shop.api.order", "--map", "shop-repo", "--evidence")
+    assert data["steps"][0]["edge"]["verification"] == "unreadable"
+
+
+def test_a_control_character_in_a_file_name_is_shown_escaped_in_map_trace_and_edge(
+    grk: Grk, tmp_path: Path
+) -> None:
+    # Before: the terminal acted on ESC [2J, and `mod.py` (a file that does not exist) showed.
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "mod\x1b[2J.py").write_text(
+        "def a():\n    return b()\n\n\ndef b():\n    return 1\n"
+    )
+    grk("map", str(repo), "--quiet")
+    assert grk("map", "show") == 0
+    assert "pkg.mod\\x1b[2J" in grk.out
+    assert grk("trace", "pkg.mod\x1b[2J.a", "--map", "repo") == 0
+    assert "pkg/mod\\x1b[2J.py:2" in grk.out
+    edge_id = grk.json("trace", "pkg.mod\x1b[2J.a", "--map", "repo")["steps"][0]["edge"]["id"]
+    assert grk("edge", edge_id, "--map", "repo") == 0
+    for shown in (grk.out,):
+        assert "\x1b" not in shown
+        assert "at pkg/mod\\x1b[2J.py:2" in shown

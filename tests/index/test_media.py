@@ -5,64 +5,19 @@ EROFS, and nothing outside the test changes."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).parents[1]
-
-
-def _namespaces_work() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True, check=False)
-    return probe.returncode == 0
-
+from small_disk import FULL, namespaces_work, scenario
 
 pytestmark = pytest.mark.skipif(
-    not _namespaces_work(), reason="needs unshare -rm (user and mount namespaces)"
+    not namespaces_work(), reason="needs unshare -rm (user and mount namespaces)"
 )
 
 
-def _scenario(tmp_path: Path, size: str, steps: list[str]) -> list[tuple[int, dict[str, object]]]:
-    """Run each `grk` step (arguments after ``grk --index-dir MNT/index``; ``@`` words are shell
-    commands) on a fresh tmpfs at MNT; return each step's exit status and JSON output."""
-    mnt = tmp_path / "mnt"
-    mnt.mkdir()
-    grk = f"{sys.executable} -m groundkit.cli.main --index-dir {mnt}/index"
-    hooks = f"{sys.executable} {TESTS / 'crash_hooks.py'}"
-    lines = [f"mount -t tmpfs -o size={size} tmpfs {mnt} || exit 99", f"cd {mnt}"]
-    lines += ["mkdir docs docs2"]
-    lines += [f'printf "# Doc {i}\\n\\nGranite note {i}.\\n" > docs/d{i}.md' for i in range(20)]
-    lines += [f'printf "# New {i}\\n\\nObsidian note {i}.\\n" > docs2/n{i}.md' for i in range(20)]
-    for step in steps:
-        if step.startswith("@"):
-            lines.append(step[1:].replace("MNT", str(mnt)))
-            continue
-        command = step.replace("GRK", grk).replace("HOOKS", hooks).replace("MNT", str(mnt))
-        lines.append(f'{command} --json; echo "exit $?"')
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
-    done = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", "\n".join(lines)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    out: list[tuple[int, dict[str, object]]] = []
-    body: list[str] = []
-    for line in done.stdout.splitlines():
-        if line.startswith("exit "):
-            out.append((int(line.split()[1]), json.loads("\n".join(body)) if body else {}))
-            body = []
-        else:
-            body.append(line)
-    return out
+_scenario = scenario
 
 
 def test_a_full_disk_after_the_store_commit_is_a_clear_error_and_reads_go_on(
@@ -100,7 +55,11 @@ def test_a_full_disk_after_the_store_commit_is_a_clear_error_and_reads_go_on(
     assert status[1]["pending"]
     assert old[0] == 0
     assert len(old[1]["hits"]) == 10  # type: ignore[arg-type]
-    assert new == (0, {"hits": [], "missing_vectors": 0, "no_searchable_words": False})
+    # Not silently: the search says documents are stored that it cannot find yet.
+    assert new[0] == 0
+    assert new[1]["hits"] == []
+    assert new[1]["pending"] == 20
+    assert old[1]["pending"] == 20
     # Then the next run finishes what the full disk interrupted.
     assert again[0] == 0
     assert len(found[1]["hits"]) == 10  # type: ignore[arg-type]
@@ -135,14 +94,6 @@ def test_read_only_media_say_read_only_and_never_suggest_deleting(tmp_path: Path
         assert "delete" not in str(error.get("hint", ""))
 
 
-def _full(mnt: str = "MNT") -> str:
-    """A shell step that fills the file system to its last byte."""
-    return (
-        f"@dd if=/dev/zero of={mnt}/filler bs=65536 2>/dev/null;"
-        f" dd if=/dev/zero of={mnt}/filler2 bs=1 2>/dev/null; true"
-    )
-
-
 def test_reads_go_on_at_zero_bytes_free_with_no_other_process_holding_the_collection(
     tmp_path: Path,
 ) -> None:
@@ -158,7 +109,7 @@ def test_reads_go_on_at_zero_bytes_free_with_no_other_process_holding_the_collec
         "3m",
         [
             "GRK ingest -q docs",
-            _full(),
+            FULL,
             "GRK status",
             "GRK search granite",
             first_chunk,
@@ -226,3 +177,109 @@ def test_a_map_that_fills_the_disk_says_the_disk_is_full(tmp_path: Path) -> None
         error = body["error"]
         assert isinstance(error, dict)
         assert error["code"] == "store.disk_full", error
+
+
+def test_changed_documents_the_search_index_has_not_caught_up_with_are_said_pending(
+    tmp_path: Path,
+) -> None:
+    # The issue's case: the disk fills right after the store commits a run that changed
+    # documents; until there is room, neither their old nor their new text is found, and the
+    # search must say so rather than stay silent.
+    (first, full, old, new, status) = _scenario(
+        tmp_path,
+        "3m",
+        [
+            "GRK ingest -q docs",
+            "@for f in MNT/docs/d1*.md; do printf '# Changed\\n\\nBasalt note.\\n' > $f; done",
+            "HOOKS after-store-commit fill=MNT/filler --index-dir MNT/index ingest -q docs",
+            "@cat /dev/zero > MNT/refill 2>/dev/null; true",
+            "GRK search granite",
+            "GRK search basalt",
+            "GRK status",
+        ],
+    )
+    assert (first[0], full[0]) == (0, 1)
+    assert old[1]["pending"] == new[1]["pending"] == 11  # d1 and d10-d19
+    assert new[1]["hits"] == []
+    assert status[1]["pending"]  # counted per stored row, old and new
+
+
+def test_an_ingest_that_starts_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
+    made, again, other, status = _scenario(
+        tmp_path,
+        "3m",
+        [
+            "GRK ingest -q docs",
+            "@printf '# Late\\n\\nA late note.\\n' > MNT/docs/late.md",
+            FULL,
+            "GRK ingest -q docs",  # was: "the collection's files are read-only", exit 2
+            "GRK -c other ingest -q docs",  # was: internal error (OperationalError)
+            "GRK status",
+        ],
+    )
+    assert made[0] == 0
+    for code, body in (again, other):
+        error = body["error"]
+        assert isinstance(error, dict)
+        assert (code, error["code"]) == (1, "store.disk_full"), body
+    assert status[0] == 0
+    assert status[1]["documents"] == 20
+
+
+def test_a_code_map_is_read_at_zero_bytes_free(tmp_path: Path) -> None:
+    made, shown, traced = _scenario(
+        tmp_path,
+        "3m",
+        [
+            "@mkdir -p MNT/repo/pkg && touch MNT/repo/pkg/__init__.py",
+            "@printf 'def a():\\n    return b()\\n\\n\\ndef b():\\n    return 1\\n'"
+            " > MNT/repo/pkg/m.py",
+            "GRK map -q MNT/repo",
+            FULL,
+            "GRK map show",  # was: "cannot open the code map: the disk is full", exit 1
+            "GRK trace pkg.m.a --map repo",
+        ],
+    )
+    assert made[0] == 0
+    assert shown[0] == 0, shown
+    assert traced[0] == 0, traced
+    assert traced[1]["steps"][0]["edge"]["target_name"] == "pkg.m.b"  # type: ignore[index]
+
+
+_QDRANT_PATH = (
+    '@printf \'[collections.notes]\\nbackend = "qdrant"\\npath = "MNT/qpath"\\n\' > MNT/grk.toml'
+)
+
+
+@pytest.mark.parametrize("size", ["2m", "300m"])
+def test_a_qdrant_path_collection_on_a_small_or_full_disk_says_disk_full_never_sigbus(
+    tmp_path: Path, size: str
+) -> None:
+    # Before: SIGBUS (exit 135) from the engine's memory-mapped files, on ingest, status and
+    # search alike; other reads said "the Qdrant cluster failed ... report it".
+    outcomes = _scenario(
+        tmp_path,
+        size,
+        [
+            _QDRANT_PATH,
+            "GRK -c notes ingest -q docs",
+            FULL,
+            "GRK -c notes status",
+            "GRK -c notes search granite",
+            "GRK -c notes ingest -q docs2",
+        ],
+    )
+    first, *after = outcomes
+    if size == "300m":
+        assert first[0] == 0, first
+    else:
+        after = outcomes  # too small even to make the collection
+    for code, body in after:
+        assert code != 135
+        error = body["error"]
+        assert isinstance(error, dict)
+        if error["code"] == "collection.not_found":  # the 2 MB disk never held it
+            assert size == "2m"
+            continue
+        assert (code, error["code"]) == (1, "store.disk_full"), body
+        assert "disk is" in str(error["message"])

@@ -366,3 +366,34 @@ def test_a_file_that_turns_bad_keeps_its_stored_document(
     assert after.citation == before.citation
     assert col.show(after.citation.chunk_id).text == before.text
     assert_consistent(col)
+
+
+def _deep_html(depth: int) -> bytes:
+    return (
+        "<html><body><p>The wallaroo hops across the red plains at dusk.</p>"
+        + "<div>" * depth
+        + "deep"
+        + "</div>" * depth
+        + "<p>After the deep part the numbat eats termites.</p></body></html>"
+    ).encode()
+
+
+@pytest.mark.parametrize("depth", [300, 100_000])
+def test_html_nested_deeper_than_the_parser_allows_is_skipped_with_the_reason(
+    depth: int, tree: Path, open_col
+) -> None:
+    # Before: ingested cut short at the depth limit (the numbat lost, exit 0), or as "empty".
+    pytest.importorskip("trafilatura")
+    (tree / "deep.html").write_bytes(_deep_html(depth))
+    report = open_col().ingest([str(tree)])
+    assert [s.source for s in report.skipped] == ["deep.html"]
+    assert "excessive depth" in report.skipped[0].reason
+    assert "the text after it would be lost" in report.skipped[0].reason
+
+
+def test_html_nested_within_the_parser_limit_is_ingested_whole(tree: Path, open_col) -> None:
+    pytest.importorskip("trafilatura")
+    (tree / "deep.html").write_bytes(_deep_html(200))
+    col = open_col()
+    assert col.ingest([str(tree)]).skipped == ()
+    assert [h.citation.source for h in col.search("numbat termites")] == ["deep.html"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+import os
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -222,3 +224,24 @@ def test_search_and_verify_without_a_collection_use_the_configured_one(
         configured.close()
     elsewhere = client_for(runtime).post("/v1/search", json={"query": "wombat burrows"})
     assert (elsewhere.status_code, elsewhere.json()["code"]) == (404, "collection.not_found")
+
+
+def test_a_chunk_whose_source_became_a_fifo_answers_not_checked_with_the_reason(
+    client: TestClient, docs: Path
+) -> None:
+    hit = client.post("/v1/search", json={"query": "wombat burrows", "collection": "notes"})
+    chunk_id = hit.json()["hits"][0]["chunk_id"]
+    (docs / "wombats.md").unlink()
+    os.mkfifo(docs / "wombats.md")  # before: the worker blocked in open() for ever
+
+    chunk = client.get(f"/v1/chunks/notes/{chunk_id}").json()
+
+    assert chunk["verification"] == "not_checked"
+    assert chunk["reason"].startswith("not a regular file")
+    assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_healthz_runs_on_the_event_loop_so_busy_workers_never_hold_it() -> None:
+    from groundkit.serve.rest import healthz
+
+    assert inspect.iscoroutinefunction(healthz)

@@ -5,7 +5,9 @@ nothing more. ``source`` is an integer (never a bool, float or string) naming an
 that was sent; ``quote`` is a byte-for-byte substring of that item's text (no
 whitespace, case or Unicode folding) of at least ``min_quote_chars`` characters that says more
 than the question (a quote whose words are all words of the question is refused); every item has
-visible, printable text and at least one citation; ``items: []`` is an abstention. Any failure
+visible, printable text and at least one citation; no item repeats an earlier one (same text,
+ignoring case and spacing) and no item cites the same quote of the same source twice;
+``items: []`` is an abstention. Any failure
 refuses the whole reply: a partly valid answer is the most dangerous output. Nothing is repaired
 and nothing is retried.
 
@@ -212,6 +214,7 @@ def _parse(
     if not isinstance(data["items"], list):
         _refuse("items is not a list")
     out = []
+    seen: dict[str, int] = {}  # each item's text as read, to the item that first said it
     for i, entry in enumerate(data["items"], start=1):
         where = f"item {i}"
         _exact_keys(entry, {"text", "citations"}, where)
@@ -220,9 +223,14 @@ def _parse(
             _refuse(f"{where} has no text")
         if not strict.printable(text):
             _refuse(f"{where} has a control character or a lone surrogate")
+        # The same claim twice (or 10,000 times) says nothing more and floods the reader.
+        said = " ".join(text.split()).casefold()
+        if said in seen:
+            _refuse(f"{where} repeats item {seen[said]}")
+        seen[said] = i
         if not isinstance(cites, list) or not cites:
             _refuse(f"{where} has no citation")
-        checked = []
+        checked: list[tuple[int, str]] = []
         for j, cite in enumerate(cites, start=1):
             at = f"{where}, citation {j}"
             _exact_keys(cite, {"source", "quote"}, at)
@@ -237,6 +245,8 @@ def _parse(
             if quote not in item.text:
                 _refuse(f"{at}: the quote is not in source {number} exactly as written")
             rules.check(quote, at)
+            if (number, quote) in checked:  # one quote cited over and over proves nothing more
+                _refuse(f"{at} repeats citation {checked.index((number, quote)) + 1}")
             checked.append((number, quote))
         out.append((text, checked))
     return out

@@ -1,42 +1,34 @@
 """The shapes of sensitive values: one list, read by redaction and by the logging guard.
 
-Kept apart from ``redact`` so that the logging guard, which every `grk` run installs, imports
-nothing but ``re``, and so that a shape added here reaches prompts and logs alike.
+Three sources, in the order they claim a span: our own shapes of keys, cards and addresses;
+gitleaks' vendor rules, ported as data (``vendor``); values their surroundings name as secret
+(``named``). Every shape reads text as ``fold`` leaves it (redaction folds first, and maps each
+match back to the original span). Kept apart from ``redact`` so that a shape added here reaches
+prompts and logs alike.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import Protocol
 
-__all__ = ["DEFAULT_PATTERNS", "SECRET_SHAPES", "Pattern", "luhn"]
+from groundkit.answer.named import NAMED_PATTERNS
+from groundkit.answer.pattern import Pattern, luhn
+from groundkit.answer.vendor import VENDOR
 
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    """A shape of sensitive value. Where ``regex`` has a group named ``value``, only that group
-    is the value (``api_key=`` stays, what follows it goes); ``check``, when set, must accept the
-    value too (a card number's checksum)."""
-
-    label: str  # the token's name: EMAIL -> [EMAIL_1]
-    regex: re.Pattern[str]
-    check: Callable[[str], bool] | None = None
-
-    def spans(self, text: str) -> Iterator[tuple[int, int]]:
-        """Where the values of this shape lie in ``text``, in order."""
-        whole = "value" not in self.regex.groupindex
-        for found in self.regex.finditer(text):
-            start, end = found.span() if whole else found.span("value")
-            if end > start and (self.check is None or self.check(text[start:end])):
-                yield start, end
+__all__ = ["DEFAULT_PATTERNS", "SECRET_SHAPES", "Pattern", "Shape", "luhn"]
 
 
-def luhn(value: str) -> bool:
-    """Whether the digits of ``value`` pass the Luhn checksum, as every payment card's do."""
-    digits = [int(c) for c in reversed(value) if c.isdigit()]
-    doubled = (d * 2 - 9 if d > 4 else d * 2 for d in digits[1::2])
-    return (sum(digits[0::2]) + sum(doubled)) % 10 == 0
+class Shape(Protocol):
+    """What redaction asks of a shape: its token's name, and where its values lie."""
+
+    @property
+    def label(self) -> str: ...
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]: ...
 
 
 def _p(
@@ -45,27 +37,62 @@ def _p(
     return Pattern(label, re.compile(regex, flags), check)
 
 
+def _basic_credentials(value: str) -> bool:
+    """HTTP basic credentials: base64 of ``user:password`` (so not "Basic training")."""
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in decoded or any(c in value for c in "0123456789+/=")
+
+
 _URL_SAFE = r"[A-Za-z0-9_-]"
-_KEY_PREFIX = r"(?:sk|gsk|ghp|gho|ghs|ghu|github_pat|glpat|hf|npm|xox[abpr])"
+_KEY_PREFIX = r"(?:sk|gsk|ghp|gho|ghs|ghu|ghr|github_pat|glpat|hf|npm|xox[abpre]|pypi)"
 _RANDOM_BODY = (
     r"(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[a-z])(?=[A-Za-z0-9_-]*[A-Z])[A-Za-z0-9_-]{16,}"
 )
+_END = r"(?![A-Za-z0-9])"
 
-# A name that says a secret follows (``api_key``, ``client_secret``, ``password``...), an equals
-# sign or a colon, and the value, perhaps quoted: only the value goes.
-_ASSIGNED = (
-    r"(?i)(?<![A-Za-z0-9])[\w.-]*?(?:api[_-]?key|secret|token|passw(?:or)?d|passwd|pwd"
-    r"|access[_-]?key|private[_-]?key|auth[_-]?key)[\"']?\s*[:=]\s*[\"']?"
-    r"(?P<value>[^\s\"',;]{8,})"
+# A PEM block, to its END line over header and base64 lines; without one (cut off, pasted in
+# part), as far as its base64 lines go. Never across a line of prose.
+_PEM_LINE = r"(?:[A-Za-z0-9-]+:[^\n]*|[A-Za-z0-9+/=]+|[ \t]*)"
+_PEM = (
+    r"-----BEGIN [A-Z0-9 ]+-----(?:(?:\r?\n" + _PEM_LINE + r")*?\r?\n-----END [A-Z0-9 ]+-----"
+    r"|(?:\r?\n(?:[A-Za-z0-9-]+:[^\n]*|[A-Za-z0-9+/=]{8,}))*)"
+)
+
+# Providers' own prefixes, found anywhere, with no keyword near them (gitleaks asks for one for
+# several of these: "telegram", "mailgun", "discord"...).
+_PREFIXED = (
+    r"(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{10,}",  # Stripe keys
+    r"whsec_[A-Za-z0-9+/=]{20,}",  # Stripe webhook secrets
+    r"\d{8,10}:AA[A-Za-z0-9_-]{30,40}",  # Telegram bot tokens
+    r"key-[0-9a-z]{32}",  # Mailgun
+    r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",  # Shopify
+    r"dapi[a-h0-9]{32}(?:-\d)?",  # Databricks
+    r"hv[sbr]\.[A-Za-z0-9_-]{24,}",  # Vault service, batch and recovery tokens
+    r"s\.[A-Za-z0-9]{24}",  # Vault tokens, old style
+    r"GOCSPX-[A-Za-z0-9_-]{28}",  # Google OAuth client secrets
+    r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",  # Discord bot tokens
+    r"NR(?:AK|JS|II)-[A-Za-z0-9]{19,32}",  # New Relic
+    r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",  # SendGrid
+    r"AGE-SECRET-KEY-1[0-9A-Z]{58}",  # age
 )
 
 # Order matters: the first pattern to claim a span wins, so the specific come before the general.
-DEFAULT_PATTERNS: tuple[Pattern, ...] = (
-    _p("SECRET", r"-----BEGIN [A-Z0-9 ]+-----[\s\S]*?-----END [A-Z0-9 ]+-----"),
+DEFAULT_PATTERNS: tuple[Shape, ...] = (
+    # A PEM block; without its END line (cut off, or pasted in part), up to the end of its
+    # base64 lines.
+    _p("SECRET", _PEM),
     _p("URL", r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:[^\s/@]+@[^\s]+"),
     _p("SECRET", r"\bBearer\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE),
-    # HTTP basic credentials: base64 with a digit, "+", "/" or "=" (not "Basic training").
-    _p("SECRET", r"\bBasic\s+(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{8,}={0,2}"),
+    # HTTP basic credentials: base64 of user:password (not "Basic training").
+    _p(
+        "SECRET",
+        r"\b(?i:basic)\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})",
+        check=_basic_credentials,
+    ),
+    _p("SECRET", rf"(?<![A-Za-z0-9])(?:{'|'.join(_PREFIXED)}){_END}"),
     # A known key prefix after anything but a letter or digit (so `key_gsk_...` and `=sk-...`
     # are caught) ...
     _p("SECRET", rf"(?<![A-Za-z0-9]){_KEY_PREFIX}[-_][A-Za-z0-9_-]{{10,}}"),
@@ -79,7 +106,8 @@ DEFAULT_PATTERNS: tuple[Pattern, ...] = (
     _p("SECRET", rf"\bAIza{_URL_SAFE}{{35}}(?!{_URL_SAFE})"),  # Google API keys
     # JWTs, unsigned ones too (`alg: none`: the third part is empty).
     _p("SECRET", rf"\beyJ{_URL_SAFE}{{8,}}\.{_URL_SAFE}{{8,}}\.{_URL_SAFE}*"),
-    _p("SECRET", _ASSIGNED),
+    VENDOR,
+    *NAMED_PATTERNS,
     # Unicode local parts and domains too (jörg@exämple.de), an apostrophe inside one
     # (o'neil@...), or a quoted one ("john doe"@...); the TLD is letters only.
     _p(
@@ -100,7 +128,8 @@ DEFAULT_PATTERNS: tuple[Pattern, ...] = (
     ),
     # Payment cards: 13 to 19 digits, grouped by spaces or dashes or not, that pass the Luhn
     # checksum (an order number of 16 digits fails it nine times in ten).
-    _p("CARD", r"(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])", check=luhn),
+    # Grouped by spaces (a no-break space folds to one) or dashes, or split over two lines.
+    _p("CARD", r"(?<![\w-])\d(?:(?:[ -]|[ \t]*\r?\n[ \t]*)?\d){12,18}(?![\w-])", check=luhn),
     # US social security numbers: never area 000, 666 or 9xx, group 00 or serial 0000.
     _p("SSN", r"(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])"),
     _p("PHONE", r"(?<![\w+])\+?\d{1,3}?[ .-]?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?!\w)"),
@@ -117,6 +146,6 @@ DEFAULT_PATTERNS: tuple[Pattern, ...] = (
 )
 
 # What a log line must never carry: keys, tokens and URLs with a password in them.
-SECRET_SHAPES: tuple[Pattern, ...] = tuple(
+SECRET_SHAPES: tuple[Shape, ...] = tuple(
     p for p in DEFAULT_PATTERNS if p.label in ("SECRET", "URL")
 )

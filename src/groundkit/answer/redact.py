@@ -24,17 +24,33 @@ from groundkit.answer.chat import (
     credentials,
     finish_reason,
 )
-from groundkit.answer.patterns import DEFAULT_PATTERNS, Pattern
+from groundkit.answer.fold import fold
+from groundkit.answer.patterns import DEFAULT_PATTERNS, Pattern, Shape
 from groundkit.answer.prompts import prompt_parts
 from groundkit.errors import AIError, ConfigError, ErrorCode
 from groundkit.secret import Secret
 
-__all__ = ["DEFAULT_PATTERNS", "Pattern", "RedactingChat", "Redactor", "build_patterns"]
+__all__ = [
+    "DEFAULT_PATTERNS",
+    "Pattern",
+    "RedactingChat",
+    "Redactor",
+    "Shape",
+    "build_patterns",
+]
 
 
-def build_patterns(extra_regexes: Sequence[str], names: Sequence[str]) -> tuple[Pattern, ...]:
+# A part that is only a boundary (a source's tags, a heading), and the shortest line of a value
+# redacted alone (shorter ones, "}" or "  -", would cut into ordinary text).
+_BOUNDARIES = re.compile(
+    r'\s*(?:<source id="\d+">|</source>|Question:|Symbol:|Sources:|Answer \(JSON\)):?\s*'
+)
+_MIN_FRAGMENT = 6
+
+
+def build_patterns(extra_regexes: Sequence[str], names: Sequence[str]) -> tuple[Shape, ...]:
     """The defaults plus the operator's regexes (``CUSTOM``) and literal names (``NAME``)."""
-    out = list(DEFAULT_PATTERNS)
+    out: list[Shape] = list(DEFAULT_PATTERNS)
     for source in extra_regexes:
         try:
             compiled = re.compile(source)
@@ -56,7 +72,7 @@ def build_patterns(extra_regexes: Sequence[str], names: Sequence[str]) -> tuple[
 class Redactor:
     """One call's redaction: the value -> token table lives and dies with this object."""
 
-    def __init__(self, patterns: Iterable[Pattern], *, reserved: str = "") -> None:
+    def __init__(self, patterns: Iterable[Shape], *, reserved: str = "") -> None:
         self._patterns = tuple(patterns)
         # Text already holding "[EMAIL_1]" literally: that token is skipped, or restoring would
         # turn the writer's own words into this call's value.
@@ -64,15 +80,19 @@ class Redactor:
         self._tokens: dict[str, str] = {}  # value -> token
         self._values: dict[str, str] = {}  # token -> value
         self._counts: dict[str, int] = {}
+        # Lines of the values found (a card over two lines, a YAML block, a named password): a
+        # quote candidate or a picked sentence may hold one alone, which no shape matches.
+        self._fragments: dict[str, str] = {}  # fragment -> label
 
     def redact(self, text: str) -> str:
+        """``text`` with every value of a shape replaced by its token. Shapes read the text
+        folded (``fold``: disguises undone); what is replaced is the original span."""
         spans: list[tuple[int, int, str]] = []
         taken = [False] * (len(text) + 1)
-        for pattern in self._patterns:
-            for start, end in pattern.spans(text):
-                if not any(taken[start:end]):
-                    spans.append((start, end, pattern.label))
-                    taken[start:end] = [True] * (end - start)
+        for start, end, label in [*self._found(text), *self._fragment_spans(text)]:
+            if not any(taken[start:end]):
+                spans.append((start, end, label))
+                taken[start:end] = [True] * (end - start)
         out, at = [], 0
         for start, end, label in sorted(spans):
             out.append(text[at:start])
@@ -81,10 +101,53 @@ class Redactor:
         out.append(text[at:])
         return "".join(out)
 
+    def _found(self, text: str) -> list[tuple[int, int, str]]:
+        """Every shape's values in ``text``, read folded, as spans of the original."""
+        folded = fold(text)
+        return [
+            (*folded.span(start, end), pattern.label)
+            for pattern in self._patterns
+            for start, end in pattern.spans(folded.text)
+        ]
+
+    def _fragment_spans(self, text: str) -> list[tuple[int, int, str]]:
+        out = []
+        for fragment, label in self._fragments.items():
+            at = text.find(fragment)
+            while at >= 0:
+                out.append((at, at + len(fragment), label))
+                at = text.find(fragment, at + len(fragment))
+        return out
+
     def redact_parts(self, text: str) -> str:
         """A prompt redacted part by part (the question, each source: ``prompt_parts``), with
-        one table of tokens for all of them."""
-        return "".join(self.redact(part) for part in prompt_parts(text))
+        one table of tokens for all of them. The parts are read together first, so that a value
+        cut across lines or parts (a card over two picked sentences) is known by its lines."""
+        parts = prompt_parts(text)
+        self.learn(parts)
+        return "".join(self.redact(part) for part in parts)
+
+    def learn(self, parts: Iterable[str]) -> None:
+        """Take the lines of every value in ``parts``, read as one text (their boundaries as
+        line breaks), as fragments to redact wherever they appear without what named them: a
+        YAML block's line, one line of a card, ``hunter2`` quoted without its ``password=``."""
+        inner = [p.strip("\n") for p in parts if not _BOUNDARIES.fullmatch(p)]
+        joined = "\n".join(inner)
+        joins, at = [], 0
+        for part in inner[:-1]:
+            at += len(part)
+            joins.append(at)
+            at += 1
+        for start, end, label in self._found(joined):
+            value = joined[start:end]
+            # Across two parts at most (a card over two picked sentences): a match running on
+            # over many (a rule's [\s\S]* to the next source's END line) is no one value.
+            if sum(start <= j < end for j in joins) > 1:
+                continue
+            for line in value.split("\n"):
+                piece = line.strip()
+                if len(piece) >= _MIN_FRAGMENT:
+                    self._fragments.setdefault(piece, label)
 
     def _token(self, value: str, label: str) -> str:
         if value not in self._tokens:
@@ -112,7 +175,7 @@ class Redactor:
 class RedactingChat:
     """A ``ChatModel`` that redacts what it sends and restores what comes back."""
 
-    def __init__(self, inner: ChatModel, patterns: Sequence[Pattern]) -> None:
+    def __init__(self, inner: ChatModel, patterns: Sequence[Shape]) -> None:
         if not patterns and not inner.local:
             raise AIError(
                 ErrorCode.AI_REDACTION_REQUIRED,

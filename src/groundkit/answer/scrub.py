@@ -6,19 +6,24 @@ claims and reasoning) passes through a scrubber first. Quotes are not prose: a c
 stored text cut at the validated offsets (``cited_text``), which is the user's own evidence, shown
 exactly as `grk search` shows it; scrubbing it would break the byte-for-byte check.
 
-The key is looked for as a reader would see it, not byte for byte: format characters (zero-width
-spaces, soft hyphens) and spaces are passed over, fullwidth and other compatibility forms read as
-their plain letters, and a letter that only looks like an ASCII one (Cyrillic U+0430, Greek U+039F)
-reads as that one (Unicode's confusables, from ``confusable_homoglyphs``); and it is looked for
-across the whole reply, so a key split over two answer items is found too.
+The key is looked for as a reader would see it, not byte for byte: what ``fold`` drops is
+passed over (format characters, combining marks and variation selectors, fillers), spaces too;
+tag characters read as the ASCII they tag, fullwidth and other compatibility forms as their
+plain letters, a look-alike letter (Cyrillic U+0430) as the ASCII one; %XX escapes and HTML
+character references as what they stand for; case is ignored; and the key is found reversed
+too. It is looked for across the whole reply, in pieces of half its length or more, so a key
+split over two answer items (or the two strings of a refused reply shown by ``--show-reply``)
+is cut from both.
 """
 
 from __future__ import annotations
 
 import functools
-import unicodedata
+import html
+import re
 from collections.abc import Iterable, Sequence
 
+from groundkit.answer.fold import fold_char
 from groundkit.answer.logguard import scrub as scrub_shapes
 from groundkit.secret import Secret
 
@@ -54,28 +59,86 @@ class Scrubber:
 
 
 def _without(texts: Sequence[str], keys: Sequence[str]) -> list[str]:
-    """``texts`` with every stretch that reads as one of ``keys`` replaced by ``REDACTED``."""
-    folded: list[str] = []
-    where: list[tuple[int, int]] = []  # the text and the character each folded one came from
-    for i, text in enumerate(texts):
-        for j, ch in enumerate(text):
-            for out in _fold(ch):
-                folded.append(out)
-                where.append((i, j))
-    stream = "".join(folded)
+    """``texts`` with every stretch that reads as (a long enough piece of) one of ``keys``
+    replaced by ``REDACTED``; the texts are read as one stream, so a key split across two of
+    them is cut from both."""
+    stream, where = _reading(texts)
     cuts: list[set[tuple[int, int]]] = [set() for _ in texts]
     for key in keys:
-        wanted = "".join(_fold(ch) for ch in key)
-        at = stream.find(wanted) if wanted else -1
-        while at >= 0:
+        wanted = _read(key)
+        if not wanted:
+            continue
+        for first, last in _runs(stream, wanted):
             spans: dict[int, tuple[int, int]] = {}
-            for i, j in where[at : at + len(wanted)]:
-                first, last = spans.get(i, (j, j))
-                spans[i] = (min(first, j), max(last, j))
-            for i, (first, last) in spans.items():
-                cuts[i].add((first, last + 1))
-            at = stream.find(wanted, at + len(wanted))
+            for i, start, end in where[first:last]:
+                lo, hi = spans.get(i, (start, end))
+                spans[i] = (min(lo, start), max(hi, end))
+            for i, span in spans.items():
+                cuts[i].add(span)
     return [_cut(text, sorted(spans)) for text, spans in zip(texts, cuts, strict=True)]
+
+
+def _runs(stream: str, key: str) -> list[tuple[int, int]]:
+    """Where in ``stream`` runs of at least ``_piece(key)`` characters read as part of ``key``,
+    forwards or reversed: a key in pieces (two answer items, a JSON reply's two strings) is
+    found by each piece."""
+    size = _piece(key)
+    grams = {key[i : i + size] for i in range(len(key) - size + 1)}
+    grams |= {g[::-1] for g in grams}
+    hit = [False] * len(stream)
+    for i in range(len(stream) - size + 1):
+        if stream[i : i + size] in grams:
+            hit[i : i + size] = [True] * size
+    runs, start = [], None
+    for i, on in enumerate([*hit, False]):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            runs.append((start, i))
+            start = None
+    return runs
+
+
+def _piece(key: str) -> int:
+    """The shortest piece of ``key`` taken for it: half of it, at least ``_MIN_KEY_CHARS``."""
+    return min(len(key), max(_MIN_KEY_CHARS, len(key) // 2 - 1))
+
+
+def _reading(texts: Sequence[str]) -> tuple[str, list[tuple[int, int, int]]]:
+    """The texts as one stream of what a reader would take for a key's characters, each with
+    ``(text, start, end)``: the span of the original it came from. %XX escapes and HTML
+    character references read as the character they stand for."""
+    out: list[str] = []
+    where: list[tuple[int, int, int]] = []
+    for i, text in enumerate(texts):
+        j = 0
+        while j < len(text):
+            ch, width = _escaped(text, j)
+            for piece in _fold(ch):
+                out.append(piece)
+                where.append((i, j, j + width))
+            j += width
+    return "".join(out), where
+
+
+_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _escaped(text: str, at: int) -> tuple[str, int]:
+    """The character at ``at``, with a %XX escape or an HTML reference read as what it means,
+    and how many characters of ``text`` that took."""
+    if text[at] == "%" and (found := _PERCENT.match(text, at)):
+        return chr(int(found.group(1), 16)), 3
+    if text[at] == "&" and (found := _ENTITY.match(text, at)):
+        plain = html.unescape(found.group(0))
+        if len(plain) == 1:
+            return plain, len(found.group(0))
+    return text[at], 1
+
+
+def _read(key: str) -> str:
+    return "".join(_fold(ch) for ch in key)
 
 
 def _cut(text: str, spans: list[tuple[int, int]]) -> str:
@@ -91,23 +154,9 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _fold(ch: str) -> str:
-    """What ``ch`` reads as within a key: nothing for a format character or a space; the ASCII
-    letter or digit it looks like; else its compatibility form."""
-    if ch.isascii():
-        return "" if ch.isspace() else ch
-    if ch.isspace() or unicodedata.category(ch) == "Cf":
+    """What ``ch`` reads as within a key, in lower case (an echo lowercased still gives most of
+    a key away): nothing for a space, a format or combining mark, a filler; a tag character's
+    ASCII; the ASCII letter or digit it looks like; else its compatibility form."""
+    if ch.isspace():
         return ""
-    plain = unicodedata.normalize("NFKC", ch)
-    if plain.isascii():
-        return "".join(c for c in plain if not c.isspace())
-    return _lookalike(ch) or plain
-
-
-def _lookalike(ch: str) -> str | None:
-    from confusable_homoglyphs.confusables import confusables_data  # 50 ms: only with a key
-
-    for glyph in confusables_data.get(ch, ()):
-        found = str(glyph["c"]).strip("\u200e")
-        if len(found) == 1 and found.isascii() and found.isalnum():
-            return found
-    return None
+    return fold_char(ch).replace(" ", "").lower()

@@ -101,4 +101,9 @@ class Backend(Protocol):
         """Chunks that have a dense vector."""
         ...
 
+    def pending_documents(self) -> int:
+        """Documents committed to the store that a search may not find yet: changed since the
+        search indexes last caught up (a run the disk filled after the store committed)."""
+        ...
+
     def status(self, name: str) -> CollectionStatus: ...

@@ -141,6 +141,9 @@ class EmbeddedBackend:
     def vector_count(self) -> int:
         return self.store.vector_count()
 
+    def pending_documents(self) -> int:
+        return max((self.store.unsearched(index.name) for index in self.derived), default=0)
+
     def status(self, name: str) -> CollectionStatus:
         documents, chunks = self.store.counts()
         manifest = self.store.manifest()

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from groundkit.text import for_terminal, json_safe
+
 if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
     from groundkit.answer.contract import Answer, Cited
@@ -48,8 +50,6 @@ def highlight(text: str, start: int, end: int) -> str:
 def shown_reply(raw: str) -> str:
     """A refused reply as it may be printed: nothing in it acts on a terminal, and text no
     encoder can write (a lone surrogate) is spelled out instead of failing the command."""
-    from groundkit.text import for_terminal
-
     printable = raw.encode("utf-8", "backslashreplace").decode("utf-8")
     return for_terminal(printable)
 
@@ -58,7 +58,7 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
     """The report as text (``show_reply``: with the refused reply, if any), or as JSON (which
     never holds the refused reply)."""
     if as_json:
-        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        click.echo(json_safe(json.dumps(report.to_dict(), ensure_ascii=False)))
         return
     ai = report.ai
     if report.rewritten_query is not None:
@@ -72,7 +72,7 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
             click.echo("The sources do not answer this.")
         for item in report.answer.items:
             markers = "".join(f"[{m}]" for m in item.markers)
-            click.echo(f"{item.text} {markers}")
+            click.echo(f"{for_terminal(item.text)} {markers}")
         if report.answer.citations:
             click.echo("\ncitations:")
         for c in report.answer.citations:
@@ -95,7 +95,7 @@ def render_report(report: AnswerReport, *, as_json: bool, show_reply: bool = Fal
         verdict = "faithful" if report.judge.faithful else "not faithful"
         click.echo(f"\njudge (advisory): {verdict}")
         for claim in report.judge.unsupported_claims:
-            click.echo(f"  unsupported: {claim}")
+            click.echo(f"  unsupported: {for_terminal(claim)}")
     elif report.judge_error is not None:
         click.echo(f"\njudge (advisory) failed: {report.judge_error.message}")
     _evidence(report)

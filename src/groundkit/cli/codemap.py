@@ -19,6 +19,7 @@ from groundkit.cli import codemap_render as show
 from groundkit.cli.context import pass_ctx
 from groundkit.cli.errors import ExitCode
 from groundkit.errors import ErrorCode, UsageError
+from groundkit.text import for_terminal
 
 if TYPE_CHECKING:
     from groundkit.cli.context import Context
@@ -313,7 +314,7 @@ def edge_command(obj: Context, edge_id: str, map_name_: str | None, as_json: boo
     found = ops.edge(settings, chosen, edge_id)
 
     def text() -> None:
-        click.echo(found.edge.evidence)
+        click.echo(for_terminal(found.edge.evidence))
         click.echo(
             f"{found.edge.provenance} {found.edge.confidence:.2f};"
             f" verification: {found.verification}"

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
-import click
-
-from groundkit.cli.codemap_render import hidden
+from groundkit.cli.codemap_render import echo_safe, hidden
 from groundkit.codemap.model import EdgeKind
 
 if TYPE_CHECKING:
@@ -34,14 +32,14 @@ def diff(result: MapDiff) -> None:
     moves = f"; {moved:,} edge(s) only moved{listed}"
     code = result.code_moves()
     if result.empty:
-        click.echo("no architecture change" + (moves if moved else ""))
+        echo_safe("no architecture change" + (moves if moved else ""))
     else:
         went = (
             f"; code moved: {len(result.nodes_moved) + len(code):,}"
             if result.edges_carried or result.nodes_moved
             else ""
         )
-        click.echo(
+        echo_safe(
             f"edges: +{len(result.edges_added):,} -{len(result.edges_removed):,}"
             f" ~{len(result.edges_changed):,}; nodes: +{len(result.nodes_added):,}"
             f" -{len(result.nodes_removed):,}" + went + (moves if moved else "")
@@ -49,28 +47,28 @@ def diff(result: MapDiff) -> None:
     _code_moved(result)
     _by_module(result)
     if result.new_cycles:
-        click.echo(f"\nnew import cycles: {len(result.new_cycles)}")
+        echo_safe(f"\nnew import cycles: {len(result.new_cycles)}")
         for cycle in result.new_cycles:
-            click.echo(f"  {' -> '.join((*cycle, cycle[0]))}")
+            echo_safe(f"  {' -> '.join((*cycle, cycle[0]))}")
     _crossings(result)
     for title, routes in (("added", result.routes_added), ("removed", result.routes_removed)):
         if routes:
-            click.echo(f"\nroutes {title}: {len(routes)}")
+            echo_safe(f"\nroutes {title}: {len(routes)}")
             for node in routes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname}")
+                echo_safe(f"  {'+' if title == 'added' else '-'} {node.qualname}")
     if result.edges_changed:
-        click.echo(f"\nedges changed: {len(result.edges_changed)}")
+        echo_safe(f"\nedges changed: {len(result.edges_changed)}")
         for before, after in result.edges_changed:
-            click.echo(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
+            echo_safe(f"  ~ {_edge_line(after)}: {_changes(before, after)}")
     for title, nodes in (("added", result.nodes_added), ("removed", result.nodes_removed)):
         if nodes:
-            click.echo(f"\nnodes {title}: {len(nodes)}")
+            echo_safe(f"\nnodes {title}: {len(nodes)}")
             for node in nodes:
-                click.echo(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
+                echo_safe(f"  {'+' if title == 'added' else '-'} {node.qualname} ({node.kind})")
     if result.list_moves and moved:
-        click.echo(f"\nedges moved: {moved}")
+        echo_safe(f"\nedges moved: {moved}")
         for before, after in result.edges_moved:
-            click.echo(f"  {_edge_line(after)} (was {before.location})")
+            echo_safe(f"  {_edge_line(after)} (was {before.location})")
     hidden(result.filter, result.hidden)
 
 
@@ -79,17 +77,17 @@ def _code_moved(result: MapDiff) -> None:
     code = result.code_moves()
     if not (result.nodes_moved or code):
         return
-    click.echo(f"\ncode moved: {len(result.nodes_moved) + len(code)}")
+    echo_safe(f"\ncode moved: {len(result.nodes_moved) + len(code)}")
     for before, after in result.nodes_moved:
         where = f", {before.path} -> {after.path}" if before.path != after.path else ""
-        click.echo(
+        echo_safe(
             f"  ~ {before.qualname} -> {after.qualname} ({after.kind}{where}):"
             f" {result.carried_by(before, after)} edge(s) went with it"
         )
     added = {n.key for n in result.nodes_added}
     for source, target, count in code:
         new = " (new)" if target in added else ""
-        click.echo(f"  ~ {count} edge(s) left {source.qualname} for {target.qualname}{new}")
+        echo_safe(f"  ~ {count} edge(s) left {source.qualname} for {target.qualname}{new}")
 
 
 def _by_module(result: MapDiff) -> None:
@@ -102,11 +100,11 @@ def _by_module(result: MapDiff) -> None:
                 groups[result.module_of(edge)].append((sign, edge))
     for module, rows in sorted(groups.items()):
         plus = sum(1 for sign, _ in rows if sign == "+")
-        click.echo(f"\n{module}: +{plus} -{len(rows) - plus}")
+        echo_safe(f"\n{module}: +{plus} -{len(rows) - plus}")
         for sign, edge in rows:
             pair = result.crossing(edge) if sign == "+" else None
             across = f"  [new: {pair[0]} -> {pair[1]}]" if pair else ""
-            click.echo(f"  {sign} {_edge_line(edge)}{across}")
+            echo_safe(f"  {sign} {_edge_line(edge)}{across}")
 
 
 def _crossings(result: MapDiff) -> None:
@@ -119,9 +117,9 @@ def _crossings(result: MapDiff) -> None:
         pair = result.crossing(edge)
         if pair is not None:
             pairs[pair] += 1
-    click.echo(f"\nnew edges between areas: {len(result.new_crossings)} (marked above)")
+    echo_safe(f"\nnew edges between areas: {len(result.new_crossings)} (marked above)")
     for (here, there), count in sorted(pairs.items()):
-        click.echo(f"  {here} -> {there}: {count}")
+        echo_safe(f"  {here} -> {there}: {count}")
 
 
 def _changes(before: Edge, after: Edge) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from groundkit.codemap.model import EdgeFlag
+from groundkit.text import for_terminal
 from groundkit.types import Skipped
 
 if TYPE_CHECKING:
@@ -17,9 +18,24 @@ if TYPE_CHECKING:
     from groundkit.codemap.model import Edge, Node
     from groundkit.codemap.traverse import Blast, Trace
 
-__all__ = ["blast", "hidden", "map_report", "nothing_to_map", "overview", "passed_over", "trace"]
+__all__ = [
+    "blast",
+    "echo_safe",
+    "hidden",
+    "map_report",
+    "nothing_to_map",
+    "overview",
+    "passed_over",
+    "trace",
+]
 
 _LISTED = 15
+
+
+def echo_safe(text: str, *, err: bool = False) -> None:
+    """Everything this module prints: a path or a name holding a control character (a file
+    named ``mod\\x1b[2J.py``) is shown escaped, never acted on by the terminal or hidden."""
+    click.echo(for_terminal(text), err=err)
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -27,21 +43,21 @@ def _counts(counts: dict[str, int]) -> str:
 
 
 def map_report(name: str, report: MapReport, *, verbose: bool = False) -> None:
-    click.echo(
+    echo_safe(
         f"mapped {name!r}: {report.files:,} files in {report.seconds:.2f} s"
         f" ({report.files_per_second:,.0f} files/s); parsed {report.parsed:,},"
         f" unchanged {report.unchanged:,}, removed {report.removed:,},"
         f" re-resolved {report.resolved:,}"
     )
-    click.echo(f"files: {_counts(report.languages)}")
-    click.echo(f"nodes: {_counts(report.nodes)}")
-    click.echo(f"edges: {_counts(report.edges)}")
-    click.echo(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    echo_safe(f"files: {_counts(report.languages)}")
+    echo_safe(f"nodes: {_counts(report.nodes)}")
+    echo_safe(f"edges: {_counts(report.edges)}")
+    echo_safe(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
     passed_over(report.passed_over, verbose=verbose)
     if report.skipped:
-        click.echo(f"skipped {len(report.skipped)} (meant to be mapped, and could not be):")
+        echo_safe(f"skipped {len(report.skipped)} (meant to be mapped, and could not be):")
         for item in report.skipped:
-            click.echo(f"  {item.source}: {item.reason}")
+            echo_safe(f"  {item.source}: {item.reason}")
 
 
 _EXAMPLES = 3
@@ -60,28 +76,28 @@ def passed_over(
         # "documentation (.rst)" are one line of the summary.
         by_reason[item.reason if verbose else item.reason.split(" (")[0]].append(item.source)
     hint = "" if verbose else f"; {more} lists each"
-    click.echo(f"passed over {len(items):,} (not mapped, on purpose{hint}):", err=err)
+    echo_safe(f"passed over {len(items):,} (not mapped, on purpose{hint}):", err=err)
     for reason, paths in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         if verbose:
-            click.echo(f"  {reason}:", err=err)
+            echo_safe(f"  {reason}:", err=err)
             for path in paths:
-                click.echo(f"    {path}", err=err)
+                echo_safe(f"    {path}", err=err)
             continue
         shown = ", ".join(paths[:_EXAMPLES]) + (", ..." if len(paths) > _EXAMPLES else "")
-        click.echo(f"  {len(paths):>5}  {reason}: {shown}", err=err)
+        echo_safe(f"  {len(paths):>5}  {reason}: {shown}", err=err)
 
 
 def nothing_to_map(path: str, report: MapReport, *, verbose: bool = False) -> None:
     from groundkit.codemap.extract import LANGUAGES
 
-    click.echo(
+    echo_safe(
         f"nothing to map in {path!r}: no file in a language the map reads"
         f" ({', '.join(language.name for language in LANGUAGES)}); no map was made",
         err=True,
     )
     passed_over(report.passed_over, verbose=verbose, err=True)
     for item in report.skipped:
-        click.echo(f"  skipped {item.source}: {item.reason}", err=True)
+        echo_safe(f"  skipped {item.source}: {item.reason}", err=True)
 
 
 def _node(node: Node) -> str:
@@ -90,27 +106,27 @@ def _node(node: Node) -> str:
 
 
 def trace(result: Trace, checks: Sequence[str] | None) -> None:
-    click.echo(f"trace {_node(result.start)}, depth {result.depth}, {', '.join(result.kinds)}")
+    echo_safe(f"trace {_node(result.start)}, depth {result.depth}, {', '.join(result.kinds)}")
     if not result.steps:
-        click.echo("  (no outgoing edges: chain_end)")
+        echo_safe("  (no outgoing edges: chain_end)")
     for i, step in enumerate(result.steps):
         edge = step.edge
         stop = f"  [{step.stop}]" if step.stop else ""
         check = f"  {checks[i]}" if checks is not None else ""
-        click.echo(
+        echo_safe(
             f"{'  ' * step.depth}{edge.kind} {edge.target.qualname}"
             f"  ({edge.provenance} {edge.confidence:.2f}{_partial(edge)}, {edge.location})"
             f"  {edge.short_id}{stop}{check}"
         )
     if result.truncated:
-        click.echo("  ... (truncated: narrow --kinds or lower --depth)")
+        echo_safe("  ... (truncated: narrow --kinds or lower --depth)")
     hidden(result.filter, result.hidden)
 
 
 def hidden(edge_filter: EdgeFilter, count: int) -> None:
     """What a filter hid, said whenever a filter was given (0 included: it hid nothing)."""
     if edge_filter.active:
-        click.echo(f"filter ({edge_filter.describe()}) hid {count:,} edge(s)")
+        echo_safe(f"filter ({edge_filter.describe()}) hid {count:,} edge(s)")
 
 
 def _partial(edge: Edge) -> str:
@@ -120,11 +136,11 @@ def _partial(edge: Edge) -> str:
 
 def blast(result: Blast) -> None:
     count = len(result.dependents)
-    click.echo(
+    echo_safe(
         f"blast radius of {_node(result.start)}: {count} dependent(s), depth ≤ {result.depth}"
     )
     for dep in result.dependents:
-        click.echo(
+        echo_safe(
             f"  {dep.depth:>2}  {dep.confidence:.2f}  {dep.node.qualname} ({dep.node.kind})"
             f"  via {dep.via.short_id}: {dep.via.evidence}"
         )
@@ -134,47 +150,45 @@ def blast(result: Blast) -> None:
 def overview(name: str, data: dict[str, Any]) -> None:
     edges = sum(data["edges"].values())
     nodes = sum(data["nodes"].values())
-    click.echo(
+    echo_safe(
         f"map {name!r}: {data['files']:,} files, {nodes:,} nodes, {edges:,} edges,"
         f" {data['unresolved_calls']:,} unresolved calls"
     )
-    click.echo(f"nodes: {_counts(data['nodes'])}")
-    click.echo(f"edges: {_counts(data['edges'])}")
-    click.echo(f"\nareas ({len(data['areas'])}):")
+    echo_safe(f"nodes: {_counts(data['nodes'])}")
+    echo_safe(f"edges: {_counts(data['edges'])}")
+    echo_safe(f"\nareas ({len(data['areas'])}):")
     for area in data["areas"]:
-        click.echo(f"  {area['area']:<32} {_counts(area['nodes'])}")
-    click.echo(f"\nboundaries (edges between areas; top {_LISTED}):")
+        echo_safe(f"  {area['area']:<32} {_counts(area['nodes'])}")
+    echo_safe(f"\nboundaries (edges between areas; top {_LISTED}):")
     for row in data["boundaries"][:_LISTED]:
-        click.echo(f"  {row['from']} -> {row['to']}: {row['kind']} {row['edges']:,}")
+        echo_safe(f"  {row['from']} -> {row['to']}: {row['kind']} {row['edges']:,}")
     hubs = data["hubs"]
     for title, key in (
         ("called the most", "fan_in"),
         ("calling the most", "fan_out"),
         ("imported the most", "most_imported"),
     ):
-        click.echo(f"\nhubs, {title}:")
+        echo_safe(f"\nhubs, {title}:")
         for hub in hubs[key]:
-            click.echo(f"  {hub['edges']:>5}  {hub['name']} ({hub['kind']})")
+            echo_safe(f"  {hub['edges']:>5}  {hub['name']} ({hub['kind']})")
     cycles = data["import_cycles"]
-    click.echo(f"\nimport cycles: {len(cycles)}")
+    echo_safe(f"\nimport cycles: {len(cycles)}")
     for group in cycles[:_LISTED]:
-        click.echo(
+        echo_safe(
             f"  {len(group)} modules: {', '.join(group[:8])}{' ...' if len(group) > 8 else ''}"
         )
     entry = data["entry_points"]
-    click.echo(
-        f"\nentry points: {len(entry['routes'])} route(s), {len(entry['scripts'])} script(s)"
-    )
+    echo_safe(f"\nentry points: {len(entry['routes'])} route(s), {len(entry['scripts'])} script(s)")
     for script in entry["scripts"]:
-        click.echo(f"  script {script['name']} = {script['target']} ({script['from']})")
+        echo_safe(f"  script {script['name']} = {script['target']} ({script['from']})")
     for route in entry["routes"][:_LISTED]:
-        click.echo(f"  {route['route']}  ({route['path']}:{route['line']})")
+        echo_safe(f"  {route['route']}  ({route['path']}:{route['line']})")
     if data["skipped"]:
-        click.echo(f"\nskipped at the last mapping: {len(data['skipped'])}")
+        echo_safe(f"\nskipped at the last mapping: {len(data['skipped'])}")
         for item in data["skipped"][:_LISTED]:
-            click.echo(f"  {item['path']}: {item['reason']}")
+            echo_safe(f"  {item['path']}: {item['reason']}")
     if data.get("passed_over"):
-        click.echo("")
+        echo_safe("")
         passed_over(
             [Skipped(i["path"], i["reason"]) for i in data["passed_over"]],
             verbose=False,

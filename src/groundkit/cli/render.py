@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from groundkit.text import for_terminal
 from groundkit.types import (
     Citation,
     CollectionStatus,
@@ -83,6 +84,16 @@ def missing_vectors_warning(missing: int) -> None:
         )
 
 
+def pending_warning(pending: int) -> None:
+    if pending:
+        click.echo(
+            f"warning: {pending} documents are stored but not yet searchable (the search index"
+            " is catching up after a run that stopped, a full disk say); this search may miss"
+            " them. Run `grk ingest` again (or any write) once there is room",
+            err=True,
+        )
+
+
 NO_SEARCHABLE_WORDS = (
     "no hits: the query has no searchable words (words as common as 'the', 'of' or 'is' are not"
     " searched); add a word that names what you are looking for"
@@ -94,6 +105,7 @@ def hits(
     *,
     missing_vectors: int = 0,
     no_searchable_words: bool = False,
+    pending: int = 0,
     as_json: bool,
 ) -> None:
     if as_json:
@@ -101,10 +113,12 @@ def hits(
             "hits": [h.to_dict() for h in found],
             "missing_vectors": missing_vectors,
             "no_searchable_words": no_searchable_words,
+            "pending": pending,
         }
         click.echo(json.dumps(body, ensure_ascii=False))
         return
     missing_vectors_warning(missing_vectors)
+    pending_warning(pending)
     if not found:
         click.echo(NO_SEARCHABLE_WORDS if no_searchable_words else "no hits")
     for hit in found:
@@ -138,7 +152,11 @@ def _stages(hit: Hit) -> str:
 
 
 def batch_line(
-    query_id: str, found: Sequence[Hit], missing_vectors: int, no_searchable_words: bool = False
+    query_id: str,
+    found: Sequence[Hit],
+    missing_vectors: int,
+    no_searchable_words: bool = False,
+    pending: int = 0,
 ) -> str:
     """One line of ``search --queries``: the hits exactly as a single search gives them."""
     body = {
@@ -146,6 +164,7 @@ def batch_line(
         "hits": [h.to_dict() for h in found],
         "missing_vectors": missing_vectors,
         "no_searchable_words": no_searchable_words,
+        "pending": pending,
     }
     return json.dumps(body, ensure_ascii=False)
 
@@ -157,7 +176,9 @@ def resolved(found: ResolvedCitation, *, as_json: bool) -> None:
     c = found.citation
     click.echo(f"{cited(c)}  [{c.chunk_id} {c.start}:{c.end}]{_location(found.metadata)}")
     verdict = f"verification: {found.verification}"
-    if found.verification == Verification.NOT_CHECKED:
+    if found.reason is not None:
+        verdict += f" ({for_terminal(found.reason)})"
+    elif found.verification == Verification.NOT_CHECKED:
         remote = c.location.startswith(("http://", "https://"))
         verdict += (
             " (a URL: never fetched again)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import click
@@ -11,6 +12,7 @@ from groundkit.cli import render
 from groundkit.cli.context import Context, pass_ctx
 from groundkit.cli.errors import ExitCode
 from groundkit.errors import ErrorCode, UsageError
+from groundkit.source_files import Unread, read_regular
 from groundkit.types import SearchMode, Verification
 
 __all__ = ["search", "show"]
@@ -76,6 +78,7 @@ def search(
                 found.hits,
                 missing_vectors=found.missing_vectors,
                 no_searchable_words=found.no_searchable_words,
+                pending=found.pending,
                 as_json=as_json,
             )
             return
@@ -93,7 +96,11 @@ def search(
                 failed += 1
                 click.echo(json.dumps({"query_id": query_id, "error": exc.to_dict()}))
                 continue
-            click.echo(render.batch_line(query_id, found.hits, missing, found.no_searchable_words))
+            click.echo(
+                render.batch_line(
+                    query_id, found.hits, missing, found.no_searchable_words, found.pending
+                )
+            )
         if failed:
             click.get_current_context().exit(ExitCode.PARTIAL)
 
@@ -144,22 +151,33 @@ def _parse_where(pairs: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
+# A queries file of a million lines is 100 MB; `--queries /dev/zero` would read until memory ends.
+MAX_QUERIES_BYTES = 200_000_000
+
+
 def _read_queries(path: str) -> list[tuple[str, str]]:
+    data = read_regular(path, MAX_QUERIES_BYTES)
+    if isinstance(data, Unread):
+        raise UsageError(ErrorCode.USAGE, f"--queries cannot be read: {data.reason}")
+    try:
+        content = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(ErrorCode.USAGE, "--queries is not UTF-8 text") from None
     out: list[tuple[str, str]] = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-                query_id = obj.get("id", obj.get("_id"))
-                text = obj["text"]
-            except (json.JSONDecodeError, AttributeError, KeyError, TypeError):
-                obj = None
-            if obj is None or query_id is None or not isinstance(text, str):
-                raise UsageError(
-                    ErrorCode.USAGE,
-                    f'line {lineno} of --queries is not {{"id" or "_id", "text"}}',
-                )
-            out.append((str(query_id), text))
+    # Lines as a text file splits them: a U+2028 inside a JSON string is not a line break.
+    for lineno, line in enumerate(re.split(r"\r\n|\r|\n", content), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            query_id = obj.get("id", obj.get("_id"))
+            text = obj["text"]
+        except (json.JSONDecodeError, AttributeError, KeyError, TypeError):
+            obj = None
+        if obj is None or query_id is None or not isinstance(text, str):
+            raise UsageError(
+                ErrorCode.USAGE,
+                f'line {lineno} of --queries is not {{"id" or "_id", "text"}}',
+            )
+        out.append((str(query_id), text))
     return out

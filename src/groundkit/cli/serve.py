@@ -81,6 +81,9 @@ def serve(obj: Context, host: str | None, port: int | None, allow_remote: bool) 
             access_log=False,  # ours logs the route template, never the raw path
             log_level="warning",
             server_header=False,
+            # SIGTERM stops the server even while requests are still running (reads of sources
+            # are bounded, but a client may hold a slow stream open).
+            timeout_graceful_shutdown=10,
         )
     finally:
         runtime.close()

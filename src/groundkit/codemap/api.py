@@ -37,6 +37,7 @@ from groundkit.codemap.symbols import find_symbol
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace, blast, trace
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
+from groundkit.storage.folders import make_folder
 from groundkit.storage.locks import write_lock
 from groundkit.types import Verification
 
@@ -84,7 +85,7 @@ def open_codemap(
                 f"no code map named {name!r}",
                 hint="map a repository first: grk map PATH",
             )
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder, "code map")
     return CodeMap(name, folder, settings)
 
 

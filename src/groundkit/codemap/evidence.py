@@ -10,9 +10,13 @@ from pathlib import Path
 from groundkit.codemap.extract.base import Unparsable
 from groundkit.codemap.lines import decode, source_lines
 from groundkit.codemap.model import Edge
+from groundkit.config import CodemapConfig
+from groundkit.source_files import Unread, Why, read_source
 from groundkit.types import Verification
 
 __all__ = ["check_edge", "quote_matches"]
+
+_LIMIT = CodemapConfig().max_file_bytes  # what `grk map` would read of a file
 
 
 def quote_matches(quote: str, line: str) -> bool:
@@ -44,13 +48,15 @@ def _lines(root: Path, rel: str, cache: dict[str, list[str] | None]) -> list[str
     real_root = os.path.realpath(root)
     target = os.path.realpath(root / rel)
     found: list[str] | None
-    if not target.startswith(real_root + os.sep) or not os.path.isfile(target):
+    data = read_source(target, _LIMIT) if target.startswith(real_root + os.sep) else None
+    if data is None or (isinstance(data, Unread) and data.why == Why.MISSING):
         found = None
+    elif isinstance(data, Unread):  # a pipe, a device, oversized or slow: never read whole
+        found = ["\x00unreadable"]
     else:
         try:
-            with open(target, "rb") as fh:
-                found = source_lines(decode(fh.read()))
-        except (OSError, Unparsable):
+            found = source_lines(decode(data))
+        except Unparsable:
             found = ["\x00unreadable"]
     cache[rel] = found
     return found

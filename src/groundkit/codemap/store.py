@@ -78,7 +78,9 @@ class MapStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._db = Database(path, SCHEMA)
+        # Read-only where it cannot be written (no byte free, read-only media): a map is still
+        # read then, and a write says why it cannot be made.
+        self._db = Database(path, SCHEMA, fallback_read_only=True)
         self._conn = self._db.conn
 
     def close(self) -> None:

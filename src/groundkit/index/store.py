@@ -241,6 +241,19 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    def unsearched(self, index: str) -> int:
+        """Documents stored now that ``index`` has not caught up with (new or changed since;
+        the rows of a document deleted or replaced meanwhile are not counted)."""
+        since = self.applied(index)
+        if since is None:
+            return 0  # never built: opening rebuilds it whole
+        row = self._conn.execute(
+            "SELECT count(DISTINCT c.doc) FROM changes c JOIN documents d ON d.id = c.doc"
+            " WHERE c.seq > ? AND (c.scope IS NULL OR c.scope = ?)",
+            (since, index),
+        ).fetchone()
+        return int(row[0])
+
     def set_applied(self, index: str, seq: int) -> None:
         """Record that ``index`` has applied every change up to ``seq``; forget the changes
         every index has applied."""

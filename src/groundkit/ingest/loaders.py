@@ -6,6 +6,7 @@ the ingest run turns that into a per-file entry in its summary and goes on with 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import io
@@ -131,6 +132,11 @@ def _html_to_markdown(data: bytes) -> str:
     if b"\x00" in data[:_SNIFF_BYTES]:
         raise Rejected("binary file (contains NUL bytes)")
     trafilatura = _optional("trafilatura", "html")
+    limit = _parser_limit(data)
+    if limit is not None:
+        raise Rejected(
+            f"HTML beyond the parser's limits ({limit}): the text after it would be lost"
+        )
     # Markdown output keeps the page's headings, so the structure-aware chunker can use them.
     main = trafilatura.extract(
         data, output_format="markdown", include_comments=False, include_tables=True
@@ -141,6 +147,21 @@ def _html_to_markdown(data: bytes) -> str:
     # A page whose main text extraction finds nothing may still hold text (drawn by a script,
     # say): that is a failure to report, not an empty file.
     return _require_text(normalize_text(main or ""), blank=Rejected)
+
+
+def _parser_limit(data: bytes) -> str | None:
+    """What limit of libxml2's HTML parser (which trafilatura uses) ``data`` runs into, if any.
+    Past 255 nested elements it stops building the tree and drops the rest of the page without
+    an error: the page would be ingested cut short (or, deep enough, as empty)."""
+    from lxml import etree
+
+    parser = etree.HTMLParser()
+    with contextlib.suppress(etree.LxmlError):  # nothing parsed: trafilatura will say so
+        etree.fromstring(data, parser)
+    for entry in parser.error_log:
+        if entry.type_name == "ERR_RESOURCE_LIMIT":
+            return str(entry.message).split(",")[0].strip().lower()
+    return None
 
 
 def _pdf_text(data: bytes) -> tuple[str, tuple[tuple[int, int], ...]]:

@@ -236,8 +236,9 @@ def walk_tree(
             if target.is_dir():
                 continue  # its target is walked in its own place; following it could loop
         if not _is_file(info):  # a pipe would block the reader forever
+            # Not "present": a document stored from a file that is now a pipe or a device is
+            # removed, as if the file were gone (a link to /dev/zero holds no document).
             found.passed_over.append(Skipped(shown, _NOT_REGULAR))
-            found.present.append(str(entry))
             continue
         yield entry
 

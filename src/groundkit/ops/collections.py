@@ -157,7 +157,9 @@ class Found:
     """What a search found. ``missing_vectors``: chunks it could not rank by meaning (an
     interrupted embedding); ``mode``: how it ranked; ``has_vectors``: whether the collection has
     any (a page offers dense and hybrid then); ``no_searchable_words``: the query was stop words
-    alone (``the of and to is``) or punctuation, so it found nothing, in any mode."""
+    alone (``the of and to is``) or punctuation, so it found nothing, in any mode;
+    ``pending``: documents stored that this search may have missed (its indexes are catching up
+    after a run the disk stopped), said so a missing document is never a silent loss."""
 
     collection: str
     hits: list[Hit]
@@ -165,6 +167,7 @@ class Found:
     mode: ConcreteMode
     has_vectors: bool
     no_searchable_words: bool = False
+    pending: int = 0
 
 
 def search(collections: Collections, request: SearchQuery) -> Found:
@@ -187,6 +190,7 @@ def search(collections: Collections, request: SearchQuery) -> Found:
             collection.resolve_mode(mode),
             collection.embedder_identity is not None,
             not hits and not collection.searchable(request.query),
+            collection.pending_documents(),
         )
 
 

@@ -19,6 +19,7 @@ from groundkit.ingest.loaders import Empty, Loaded, Loading, Rejected, load
 from groundkit.ingest.walk import FileInput
 from groundkit.pipeline.store import DocumentStore
 from groundkit.retrieve.duplicates import stored_fingerprints
+from groundkit.source_files import Unread, Why, read_regular
 from groundkit.types import Skipped
 
 __all__ = [
@@ -82,20 +83,17 @@ class Tally:
 
 
 def read_file(file: FileInput, settings: Settings) -> tuple[bytes, Format]:
+    """A walked file's bytes. It was a regular file when walked; it is read only if it still is
+    (a FIFO put in its place would block the read for ever), and never past the size cap."""
     limit = settings.ingest.max_file_bytes
-    try:
-        size = os.path.getsize(file.path)
-        if size > limit:
-            raise Rejected(f"oversized ({size:,} bytes; ingest.max_file_bytes is {limit:,})")
-        with open(file.path, "rb") as fh:
-            data = fh.read(limit + 1)
-        if len(data) > limit:  # it grew while we looked
-            raise Rejected(f"oversized (ingest.max_file_bytes is {limit:,})")
-        return data, file.format
-    except IsADirectoryError:
-        raise Rejected("unreadable: is a directory") from None
-    except OSError as exc:
-        raise Rejected(f"unreadable: {(exc.strerror or type(exc).__name__).lower()}") from None
+    data = read_regular(file.path, limit)
+    if isinstance(data, Unread):
+        if data.why == Why.OVERSIZED:
+            raise Rejected(f"oversized ({data.size:,} bytes; ingest.max_file_bytes is {limit:,})")
+        if data.why == Why.MISSING:
+            raise Rejected("unreadable: no such file or directory")
+        raise Rejected(data.reason)
+    return data, file.format
 
 
 def chunking_key(chunking: ChunkSettings) -> str:

@@ -8,10 +8,10 @@ anywhere (``relocate``). A file whose bytes are unchanged is verified without be
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import cast
 
+from groundkit.config import IngestConfig
 from groundkit.errors import ErrorCode, NotFoundError
 from groundkit.index.rows import ChunkRow, DocumentRow, HitRow
 from groundkit.ingest.formats import Format
@@ -19,10 +19,14 @@ from groundkit.ingest.loaders import Empty, Rejected, content_hash, load
 from groundkit.retrieve.lines import line_span
 from groundkit.retrieve.reading import Rows
 from groundkit.retrieve.relocate import relocate
+from groundkit.source_files import BoundedReads, Unread, Why, read_source
 from groundkit.types import Citation, Relocated, ResolvedCitation, SourceNow, Verification
 
-__all__ = ["SourceCheck", "check_span", "citation_of", "find_chunk", "resolve"]
+__all__ = ["DEFAULT_LIMIT", "SourceCheck", "check_span", "citation_of", "find_chunk", "resolve"]
 
+
+# The most bytes of a source read again, unless the caller says: what an ingest would read.
+DEFAULT_LIMIT = IngestConfig().max_file_bytes
 
 # Characters of a drifted source shown on each side of the cited offsets (``SourceNow``).
 NOW_CONTEXT = 200
@@ -36,6 +40,7 @@ class SourceCheck:
     verification: Verification
     moved_to: Relocated | None = None
     now: SourceNow | None = None
+    reason: str | None = None  # why it was not checked or could not be read
 
 
 def find_chunk(store: Rows, collection: str, chunk_id: str) -> tuple[ChunkRow, DocumentRow]:
@@ -51,19 +56,25 @@ def find_chunk(store: Rows, collection: str, chunk_id: str) -> tuple[ChunkRow, D
 
 
 def resolve(
-    store: Rows, collection: str, chunk_id: str, *, absent: Verification = Verification.MISSING
+    store: Rows,
+    collection: str,
+    chunk_id: str,
+    *,
+    absent: Verification = Verification.MISSING,
+    limit: int = DEFAULT_LIMIT,
 ) -> ResolvedCitation:
     """The chunk read back from its stored document, its source re-checked (``absent``: the
-    verdict when the source file is not there, see ``check_span``)."""
+    verdict when the source file is not there; ``limit``: the most bytes read of it; see
+    ``check_span``)."""
     row, document = find_chunk(store, collection, chunk_id)
     text = document.text[row.start : row.end]
     line, end_line = row.line, row.end_line
     if line is None:  # stored before lines were kept
         line, end_line = line_span(document.text, row.start, row.end)
     citation = citation_of(row, collection, (line, end_line))
-    check = check_span(document, row.start, row.end, (line, end_line), absent=absent)
+    check = check_span(document, row.start, row.end, (line, end_line), absent=absent, limit=limit)
     return ResolvedCitation(
-        citation, text, check.verification, row.metadata, check.moved_to, check.now
+        citation, text, check.verification, row.metadata, check.moved_to, check.now, check.reason
     )
 
 
@@ -92,6 +103,8 @@ def check_span(
     lines: tuple[int | None, int | None],
     *,
     absent: Verification = Verification.MISSING,
+    limit: int = DEFAULT_LIMIT,
+    reads: BoundedReads | None = None,
 ) -> SourceCheck:
     """Whether the source of ``document`` still holds ``document.text[start:end]``, and where.
 
@@ -100,17 +113,17 @@ def check_span(
     is the verdict when the source file is not there: ``missing`` where the collection was
     ingested on this machine; ``not_checked`` for a collection on a cluster, whose sources may
     have been read on another machine (it could not be checked here).
+
+    The source is read only as a regular file of at most ``limit`` bytes (the ingest's
+    ``max_file_bytes``), without blocking and within a time bound (``source_files``): a path
+    that became a FIFO, a device, a link to one or a file too large is ``not_checked``, with
+    the reason.
     """
     if document.origin.startswith(("http://", "https://")):
         return SourceCheck(Verification.NOT_CHECKED)
-    try:
-        with open(document.origin, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        return SourceCheck(absent)
-    except OSError:
-        exists = os.path.exists(document.origin)
-        return SourceCheck(Verification.UNREADABLE if exists else absent)
+    data = read_source(document.origin, limit, reads)
+    if isinstance(data, Unread):
+        return _unread(data, absent)
     if document.external_id is None and content_hash(data) == document.content_hash:
         return SourceCheck(Verification.VERIFIED)  # the very bytes ingested: nothing to parse
     now = _current_text(data, document)
@@ -124,6 +137,14 @@ def check_span(
     if (at, line) == (start, lines[0]):
         return SourceCheck(Verification.VERIFIED)
     return SourceCheck(Verification.VERIFIED, Relocated(at, at + len(cited), line, end_line))
+
+
+def _unread(unread: Unread, absent: Verification) -> SourceCheck:
+    if unread.why == Why.MISSING:
+        return SourceCheck(absent)
+    if unread.why == Why.UNREADABLE:
+        return SourceCheck(Verification.UNREADABLE, reason=unread.reason)
+    return SourceCheck(Verification.NOT_CHECKED, reason=unread.reason)
 
 
 def _at(text: str, start: int, end: int) -> SourceNow:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from groundkit.errors import ErrorCode, NotFoundError, UsageError
-from groundkit.retrieve.citations import check_span, find_chunk
+from groundkit.retrieve.citations import DEFAULT_LIMIT, check_span, find_chunk
 from groundkit.retrieve.lines import line_span
 from groundkit.retrieve.reading import Rows
 from groundkit.text import normalize_text
@@ -46,6 +46,7 @@ def verify_quote(
     chunk_id: str | None = None,
     document_id: str | None = None,
     absent: Verification = Verification.MISSING,
+    limit: int = DEFAULT_LIMIT,
 ) -> QuoteCheck:
     """Search ``quote`` inside one chunk (``chunk_id``) or one whole document (``document_id``);
     ``absent``: the verdict when the source file is not there (``citations.check_span``)."""
@@ -71,7 +72,8 @@ def verify_quote(
     if first == -1:
         return QuoteCheck(False, doc_id, chunk_id, None, None, 0)
     end = first + len(wanted)
-    now = check_span(document, first, end, line_span(document.text, first, end), absent=absent)
+    lines = line_span(document.text, first, end)
+    now = check_span(document, first, end, lines, absent=absent, limit=limit)
     return QuoteCheck(True, doc_id, chunk_id, first, end, count, now.verification, now.moved_to)
 
 

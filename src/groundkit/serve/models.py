@@ -161,6 +161,11 @@ class SearchResponse(_Response):
         " 'of' or 'is', or punctuation. It finds nothing in any mode; add a word that names"
         " what you are looking for."
     )
+    pending: int = Field(
+        default=0,
+        description="Documents stored but not yet searchable: the search indexes are catching"
+        " up after a run that stopped (a full disk, say), so this search may miss them.",
+    )
 
     @classmethod
     def of(cls, found: ops.Found) -> SearchResponse:
@@ -169,6 +174,7 @@ class SearchResponse(_Response):
             hits=[HitModel.of(hit) for hit in found.hits],
             missing_vectors=found.missing_vectors,
             no_searchable_words=found.no_searchable_words,
+            pending=found.pending,
         )
 
 
@@ -235,6 +241,11 @@ class ChunkResponse(_Response):
     verification: Verdict = Field(
         description="Whether the source still holds the cited text: verified (perhaps moved),"
         " drifted (it changed), missing, unreadable, or not_checked (a URL)."
+    )
+    reason: str | None = Field(
+        default=None,
+        description="Why the source was not checked or could not be read (a path that is now"
+        " a pipe or device, a file over ingest.max_file_bytes, a read that took too long).",
     )
     moved_to: MovedTo | None = Field(
         description="Set when the source still holds the cited text at other offsets or lines."

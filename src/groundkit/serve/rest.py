@@ -81,8 +81,9 @@ _GUARDED: dict[str, Any] = {
 
 
 @router.get("/healthz", response_model=m.HealthResponse, tags=["health"])
-def healthz() -> m.HealthResponse:
+async def healthz() -> m.HealthResponse:
     """The process is up."""
+    # On the event loop, not a worker thread: it answers even when every worker is busy.
     return m.HealthResponse(status="ok")
 
 

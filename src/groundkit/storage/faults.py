@@ -29,10 +29,16 @@ __all__ = [
 _ERRNO = re.compile(r"(?:Os \{ code: |\(os error |\[Errno )(\d+)")
 
 
-def disk_full(where: Path, what: str) -> StoreError:
+def disk_full(where: Path, what: str, needed: int | None = None) -> StoreError:
+    """``store.disk_full``; ``needed``: the bytes a step needs free to be safe, when the disk is
+    not quite full but too full for it."""
+    room = (
+        f"{_free(where)} free" if needed is None else f"{_free(where)} free, {_size(needed)} needed"
+    )
+    full = "full" if needed is None else "too full"
     return StoreError(
         ErrorCode.STORE_FULL,
-        f"{what}: the disk is full ({_free(where)} free)",
+        f"{what}: the disk is {full} ({room})",
         hint="free some space, then run the command again; what was stored before is intact",
     )
 
@@ -144,7 +150,11 @@ def _free(where: Path) -> str:
         free = shutil.disk_usage(probe).free
     except OSError:
         return "unknown space"
+    return _size(free)
+
+
+def _size(count: int) -> str:
     for size, unit in ((1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")):
-        if free >= size:
-            return f"{free / size:.1f} {unit}"
-    return f"{free} bytes"
+        if count >= size:
+            return f"{count / size:.1f} {unit}"
+    return f"{count} bytes"

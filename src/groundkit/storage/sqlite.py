@@ -61,13 +61,16 @@ class Schema:
 class Database:
     """One SQLite file, in autocommit mode between ``transaction()`` blocks.
 
-    ``read_only``: whether it was opened for reading only (see the module's docstring).
+    ``read_only``: whether it was opened for reading only (see the module's docstring). A write
+    asked of it then fails with the reason it could not be opened for writing (a full disk, or
+    read-only files), not with SQLite's "attempt to write a readonly database".
     """
 
     def __init__(self, path: Path, schema: Schema, *, fallback_read_only: bool = False) -> None:
         self.path = path
         self.schema = schema
         self.read_only = False
+        self._cannot_write: StoreError | None = None
         try:
             self.conn = _open_for_writing(path, schema)
         except StoreError as exc:
@@ -76,6 +79,7 @@ class Database:
                 raise
             self.conn = _open_for_reading(path, schema, exc)
             self.read_only = True
+            self._cannot_write = exc
 
     def close(self) -> None:
         self.conn.close()
@@ -90,6 +94,8 @@ class Database:
     def transaction(self) -> Iterator[None]:
         """A write transaction, taken up front. An SQLite failure inside it, or at its commit,
         is raised as the ``StoreError`` it means, the first cause kept."""
+        if self._cannot_write is not None:
+            raise _writing(self._cannot_write, f"the {self.schema.file} could not be written")
         try:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -123,6 +129,12 @@ class Database:
         if self.conn.in_transaction:
             with contextlib.suppress(sqlite3.Error):  # the first failure is the one to report
                 self.conn.execute("ROLLBACK")
+
+
+def _writing(why: StoreError, doing: str) -> StoreError:
+    """``why`` a file could not be opened for writing, said of a write that was then asked."""
+    _, _, cause = why.message.partition(": ")
+    return StoreError(why.code, f"{doing}: {cause or why.message}", hint=why.hint)
 
 
 def _open_for_writing(path: Path, schema: Schema) -> sqlite3.Connection:
@@ -166,7 +178,11 @@ def _open_for_reading(path: Path, schema: Schema, why: StoreError) -> sqlite3.Co
         )
         try:
             conn.execute("PRAGMA query_only = ON")
-            _version(conn, schema)  # an older one is read as it is; a newer one is refused
+            # An older one is read as it is; a newer one is refused; one never made (a file
+            # created by the failed open, with no schema in it yet) cannot be read at all.
+            if _version(conn, schema) == 0:
+                conn.close()
+                raise why
             return conn
         except sqlite3.Error:
             conn.close()

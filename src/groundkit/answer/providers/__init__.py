@@ -24,7 +24,7 @@ from groundkit.answer.providers.openai_compat import (
     OpenAICompatibleChat,
     ResponseFormat,
 )
-from groundkit.answer.redact import Pattern, RedactingChat
+from groundkit.answer.redact import RedactingChat, Shape
 from groundkit.config import ProfileConfig
 from groundkit.errors import ConfigError, ErrorCode
 from groundkit.secret import Secret
@@ -126,7 +126,7 @@ def build_chat(
     profile: ProfileConfig,
     *,
     keys: KeyStore,
-    patterns: tuple[Pattern, ...],
+    patterns: tuple[Shape, ...],
     transport: TransportFactory = default_transport,
     environ: Mapping[str, str] | None = None,
 ) -> Answerer:

@@ -184,6 +184,9 @@ class QdrantBackend:
     def counts(self) -> tuple[int, int]:
         return self.reader.counts()
 
+    def pending_documents(self) -> int:
+        return 0  # a run's points become visible only when it commits: none lag behind
+
     def vector_count(self) -> int:
         return self.reader.vector_count()
 

@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from groundkit.backends.qdrant.room import ensure_room
 from groundkit.backends.qdrant.transport import Found, Spec, backend_failure
-from groundkit.errors import BackendError, ErrorCode, NotFoundError, missing_extra
+from groundkit.errors import ErrorCode, IndexLockedError, NotFoundError, StoreError, missing_extra
+from groundkit.storage.faults import classify_os_error
 
 if TYPE_CHECKING:
     import qdrant_edge as edge
@@ -24,6 +26,22 @@ if TYPE_CHECKING:
 __all__ = ["EdgeTransport"]
 
 T = TypeVar("T")
+
+
+_WRITES = frozenset({"create", "write"})
+
+
+def _failure(exc: Exception, folder: Path, name: str, doing: str) -> StoreError | NotFoundError:
+    """What a failure of the engine means: another process holding the folder, a full disk
+    (the engine says "No space left on device (os error 28)"), or a failure of its own."""
+    if "WouldBlock" in str(exc):  # the log's file lock: one process has the folder at a time
+        return IndexLockedError(
+            f"another process has collection {name!r} open (Qdrant's engine in a folder"
+            " serves one process at a time)",
+            hint="wait for the other command to finish, then run this one again",
+        )
+    full = classify_os_error(exc, folder, f"cannot {doing} collection {name!r} (Qdrant's engine)")
+    return full or backend_failure(exc, name, doing)
 
 
 def _edge() -> Any:
@@ -53,17 +71,21 @@ class EdgeTransport:
                     f"collection {self.name!r} has no Qdrant shard in its folder yet",
                     hint="ingest into it to make it",
                 )
+            ensure_room(self.folder, self.name, writing=False)
             self._shard = self._e.EdgeShard.load(str(self.folder))
         return self._shard
 
     def _run(self, doing: str, call: Callable[[edge.EdgeShard], T]) -> T:
         with self._lock:
             try:
-                return call(self._open())
-            except (BackendError, NotFoundError):
+                shard = self._open()
+                if doing in _WRITES:
+                    ensure_room(self.folder, self.name, writing=True)
+                return call(shard)
+            except (StoreError, NotFoundError):
                 raise
             except Exception as exc:
-                raise backend_failure(exc, self.name, doing) from None
+                raise _failure(exc, self.folder, self.name, doing) from None
 
     def _update(self, doing: str, operation: Any) -> None:
         self._run(doing, lambda shard: shard.update(operation))
@@ -82,9 +104,12 @@ class EdgeTransport:
         )
         with self._lock:
             try:
+                ensure_room(self.folder, self.name, writing=True)
                 self._shard = e.EdgeShard.create(str(self.folder), config)
+            except StoreError:
+                raise
             except Exception as exc:
-                raise backend_failure(exc, self.name, "create") from None
+                raise _failure(exc, self.folder, self.name, "create") from None
         kinds = {"keyword": e.PayloadSchemaType.Keyword, "integer": e.PayloadSchemaType.Integer}
         for field, kind in indexes.items():
             self._update("create", e.UpdateOperation.create_field_index(field, kinds[kind]))

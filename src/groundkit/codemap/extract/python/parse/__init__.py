@@ -18,6 +18,8 @@ def parse_python(path: str, text: str, deadline: float = math.inf) -> Facts:
     try:
         tree = ast.parse(text, filename=path, type_comments=False)
     except SyntaxError as exc:
+        if exc.lineno is None:  # Python 3.12+ says a NUL byte so, with no line
+            raise Unparsable(f"cannot be parsed ({_plain(exc.msg)})") from None
         raise Unparsable(f"syntax error at line {exc.lineno}") from None
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes; absurd nesting
         raise Unparsable(f"cannot be parsed ({type(exc).__name__})") from None
@@ -28,6 +30,10 @@ def parse_python(path: str, text: str, deadline: float = math.inf) -> Facts:
     except RecursionError:
         raise Unparsable("nested too deeply to analyse") from None
     return walker.facts()
+
+
+def _plain(msg: str) -> str:
+    return "it holds a NUL byte" if "null bytes" in msg else msg
 
 
 def _rebound(tree: ast.Module, text: str) -> frozenset[str]:
