@@ -14,7 +14,7 @@ import pytest
 from pydantic import BaseModel
 
 from groundkit.cli.main import main
-from groundkit.serve import code
+from groundkit.serve import code, extract
 from groundkit.serve import models as m
 from groundkit.serve.openapi import openapi_document
 
@@ -84,6 +84,7 @@ def test_the_python_client_snippet_compiles_and_uses_the_default_url() -> None:
 _BODIES: dict[str, type[BaseModel]] = {
     "/v1/search": m.SearchRequest,
     "/v1/verify": m.VerifyRequest,
+    "/v1/extract": extract.ExtractRequest,
     "/v1/ingest": m.IngestRequest,
     "/v1/code/trace": code.CodeTraceRequest,
     "/v1/code/blast": code.CodeBlastRequest,

@@ -133,6 +133,7 @@ def test_grk_serve_mcp_speaks_stdio_and_logs_only_to_stderr(
 
     assert tools == {
         *("search", "fetch_chunk", "list_collections", "index_status", "verify_citation"),
+        "extract",
         *("code_map", "code_trace", "code_blast", "code_diff", "code_edge"),
     }
     assert found.structured_content["hits"][0]["source"].endswith("echidnas.txt")
