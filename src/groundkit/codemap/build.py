@@ -181,6 +181,7 @@ def build_map(
                 interface=parsed.interface,
                 body=parsed.body,
                 interface_digest=parsed.interface_digest,
+                generated=parsed.generated,
             )
         for done, (path, (graph, keys_of)) in enumerate(sorted(graphs.items()), start=1):
             web = after[path]

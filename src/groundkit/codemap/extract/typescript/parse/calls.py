@@ -77,6 +77,7 @@ def call(w: Walk, node: Node) -> bool:
         w.add_write(args[0], None)
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _literal_method(callee)
     keep = ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS)
+    keep = keep or isinstance(callee_expr, facts.Get)
     w.add_call(callee_expr, How.NEW if is_new else How.CALL, node, args if keep else None, args)
     return True
 
@@ -155,6 +156,13 @@ def _literal_method(callee: Node) -> facts.Expr:
     holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
         return facts.Lit()
+    prop = callee.child_by_field_name("property") if holder is not None else None
+    if prop is not None and prop.text is not None:
+        name = prop.text.decode("utf-8", "replace")
+        if name in _HTTP_VERBS:
+            # (options?.client ?? client).post({url: ...}): a generated client's call, whose
+            # receiver has no name; the method is kept for the client call it may be.
+            return facts.Get(UNKNOWN, [name])
     return UNKNOWN
 
 

@@ -30,6 +30,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Obj,
     Scope,
     Str,
+    Unknown,
     Value,
     Web,
     node_key,
@@ -74,6 +75,9 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     caller = file.caller(site.scope)
     callee = site.callee
     if not isinstance(callee, facts.Ref):
+        if isinstance(callee, facts.Get) and site.args is not None:
+            context0: Scope = (file.path, site.scope)
+            file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context0, caller, where)
         if not isinstance(callee, facts.Fn | facts.AnonFn | facts.Lit):
             file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
         return

@@ -79,6 +79,8 @@ class WebFacts:
         client = self._client(receiver, value, attr)
         if client is not None:
             self._http(client, attr if receiver is not None else "", args, scope, caller, where)
+        elif _generated_client(ref, receiver, value, args):
+            self._options(attr, args, scope, caller, where)
 
     # -- servers ----------------------------------------------------------------------------------
     def _router(self, web: Web, where: Location) -> None:
@@ -218,11 +220,54 @@ class WebFacts:
         text = self.text(where.line)
         self.http.append(HttpCallSite(caller, method, tuple(pieces), provenance, where, text))
 
+    def _options(
+        self, attr: str, args: list[facts.Expr], scope: Scope, caller: NodeKey, where: Location
+    ) -> None:
+        """A generated client's call: the URL (and the method, when the function's name does
+        not say it) in an options object."""
+        objects = (a for a in args if isinstance(a, facts.ObjectLit))
+        options = next(o.fields for o in objects if "url" in o.fields)
+        method = attr if attr in _VERBS else (self._literal(options.get("method"), scope) or "")
+        url = self.ev.text(options["url"], scope)
+        if method.lower() not in _VERBS or url is None or not isinstance(url.pieces[0], str):
+            return
+        if not url.pieces[0].startswith(("/", "http://", "https://")):
+            return  # a URL with a base known only at run time before it: no path to match
+        literal = len(url.pieces) == 1
+        provenance = Provenance.HTTP_LITERAL if literal else Provenance.HTTP_TEMPLATE
+        text = self.text(where.line)
+        self.http.append(
+            HttpCallSite(caller, method.upper(), tuple(url.pieces), provenance, where, text)
+        )
+
     def _literal(self, summary: facts.Expr | None, scope: Scope) -> str | None:
         found = self.ev.text(summary, scope) if summary is not None else None
         if found is None or None in found.pieces:
             return None
         return "".join(p for p in found.pieces if p is not None)
+
+
+_GENERATED_RUNTIMES = ("@hey-api/", "@orval/", "openapi-fetch")
+
+
+def _generated_client(
+    ref: list[str], receiver: Value | None, value: Value, args: list[facts.Expr]
+) -> bool:
+    """A call made the way generated API clients make them, with the URL in an options object:
+    ``client.post({url: '/users/', ...})`` on a client of a generated-client runtime (or on a
+    receiver with no name: ``(options?.client ?? client).post({...})``), or ``__request(OpenAPI,
+    {method: 'POST', url: '/users/'})`` (openapi-typescript-codegen and hey-api's legacy
+    services)."""
+    if not any(isinstance(a, facts.ObjectLit) and "url" in a.fields for a in args):
+        return False
+    attr = ref[-1]
+    if attr in _VERBS:
+        if ref[0] == "?":
+            return True
+        held = receiver if isinstance(receiver, Ext) else value
+        return isinstance(held, Ext) and held.package.startswith(_GENERATED_RUNTIMES)
+    first = args[0] if args else None
+    return "request" in attr.lower() and isinstance(first, facts.Ref) and first.parts == ["OpenAPI"]
 
 
 def _fields(args: list[facts.Expr], position: int) -> dict[str, facts.Expr]:
