@@ -78,8 +78,29 @@ def call(w: Walk, node: Node) -> bool:
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _literal_method(callee)
     keep = ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS)
     keep = keep or isinstance(callee_expr, facts.Get)
-    w.add_call(callee_expr, How.NEW if is_new else How.CALL, node, args if keep else None, args)
+    chain = _bound_to(node) if keep and ref is not None and "()" in ref else ""
+    how = How.NEW if is_new else How.CALL
+    w.add_call(callee_expr, how, node, args if keep else None, args, chain)
     return True
+
+
+def _bound_to(node: Node) -> str:
+    """The variable a chain of calls is bound to: ``api`` for ``const api = Router().use(a)``."""
+    while node.parent is not None and node.parent.type in (
+        "member_expression",
+        "call_expression",
+        "parenthesized_expression",
+        "arguments",
+    ):
+        if node.parent.type == "arguments":
+            return ""  # handed to a call: not bound
+        node = node.parent
+    parent = node.parent
+    if parent is not None and parent.type == "variable_declarator":
+        name = parent.child_by_field_name("name")
+        if name is not None and name.type == "identifier" and name.text is not None:
+            return name.text.decode("utf-8", "replace")
+    return ""
 
 
 def _visit_inner_calls(w: Walk, callee: Node) -> None:
