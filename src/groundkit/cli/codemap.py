@@ -35,7 +35,7 @@ __all__ = [
     "trace_command",
 ]
 
-_DEFAULT_KINDS = "calls,imports,http_call,handles"
+_DEFAULT_KINDS = "calls,imports,http_call,handles,reads,writes,maps_to"
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from groundkit.checkpoints import checkpoint
+from groundkit.codemap.data import assemble
+from groundkit.codemap.data.collect import collect_python, load_schemas, read_schemas
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
@@ -163,16 +165,24 @@ def build_map(
         store, source, extractors, present, removed, run, old, progress, workers
     )
 
-    # The map-wide web pass (routes, HTTP calls) only when some file's web facts changed.
+    # The map-wide web pass (routes, HTTP calls, data) only when some file's facts changed.
+    before = store.webs_of([*removed, *graphs])
+    collect_python(graphs, run.texts, before)
     after = {
         path: dump_web(
-            graph.routers, graph.mounts, graph.routes, graph.http_calls, graph.url_arguments
+            graph.routers,
+            graph.mounts,
+            graph.routes,
+            graph.http_calls,
+            graph.url_arguments,
+            graph.data,
         )
         for path, (graph, _) in graphs.items()
     }
+    schemas = read_schemas((s.source for s in passed_over), source)
     digests = unchanged(graphs, after, old)  # resolved again, and the same: nothing to write
-    before = store.webs_of([*removed, *graphs])
     web_changed = any(before.get(p, "") != after.get(p, "") for p in {*before, *after})
+    web_changed = web_changed or store.manifest().get("schemas", "") != schemas
     rewritten = [*removed, *graphs, *([""] if web_changed else [])]
     replaced = store.node_ids_owned(rewritten) if old else None
     with store.transaction():
@@ -207,6 +217,7 @@ def build_map(
             if done == max(1, len(graphs) // 2):
                 checkpoint("mid-map")
         if web_changed or not old:
+            store.set_manifest("schemas", schemas)
             _web_pass(store)
         store.tidy(replaced)
         store.set_skipped([(s.source, s.reason) for s in run.skipped])
@@ -234,8 +245,19 @@ def _web_pass(store: MapStore) -> None:
     """Routes at their composed paths, with ``handles`` edges; HTTP calls onto routes or hosts."""
     web = load_web(text for _, text in store.webs())
     routes = compose(web.routers, web.mounts, web.routes)
-    nodes: list[Node] = []
+    data = assemble([web.data, load_schemas(store.manifest().get("schemas", ""))])
+    nodes: list[Node] = list(data.nodes)
     edges = EdgeSet()
+    for edge in data.edges:
+        edges.add(
+            edge.kind,
+            edge.source,
+            edge.target,
+            edge.provenance,
+            edge.location,
+            edge.quote,
+            edge.flags,
+        )
     for route in routes:
         nodes.append(Node(route.key, "", route.decl.location.line, route.decl.location.line))
         decl = route.decl

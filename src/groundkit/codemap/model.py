@@ -42,6 +42,9 @@ class NodeKind(StrEnum):
     METHOD = "method"  # a function defined directly in a class body
     ROUTE = "route"  # an HTTP route served by the repository: ``GET /items/{id}``
     EXTERNAL = "external"  # a module or host outside the repository, by its top-level name
+    MODEL = "model"  # a data model with no class of its own: a Prisma ``model`` (``prisma:User``)
+    TABLE = "table"  # a database table, named ``table:<name>`` as the database knows it
+    ENV = "env"  # an environment variable, by name only (``env:DATABASE_URL``): never a value
 
 
 class EdgeKind(StrEnum):
@@ -51,6 +54,9 @@ class EdgeKind(StrEnum):
     DEFINES = "defines"  # containment, for navigation: package > module > class > method
     HANDLES = "handles"  # route -> the function that serves it
     HTTP_CALL = "http_call"  # function/module -> route (in the repository) or external host
+    READS = "reads"  # function -> model, table or env var it reads
+    WRITES = "writes"  # function -> model or table it writes
+    MAPS_TO = "maps_to"  # model (an ORM class, a Prisma model) -> its table
 
 
 class Provenance(StrEnum):
@@ -134,6 +140,19 @@ class Provenance(StrEnum):
     - ``route-fastify``: Fastify's ``route({method, url, handler})``.
     (HTTP client calls from ``fetch``, ``axios``, ``ky`` are ``http-literal`` /
     ``http-template`` like Python's.)
+    Data (``codemap/data``)
+    - ``table-declared``: a model's table named in its declaration (``__tablename__``,
+      ``Meta.db_table``, Prisma ``@@map``, ``Table("name", metadata)``).
+    - ``table-default``: the table name a framework documents for a model that names none
+      (SQLModel: the class name lower-cased; Prisma: the model's name).
+    - ``orm-argument``: the model class handed to a query (``select(M)``, ``session.get(M, id)``,
+      ``session.query(M)``, ``delete(M)``).
+    - ``orm-instance``: an object whose value is a model instance handed to the session
+      (``session.add(m)``, ``delete(m)``, ``merge(m)``), known in the function.
+    - ``orm-manager``: a model's manager or client accessor (``M.objects.filter()``,
+      ``prisma.user.findMany()``).
+    - ``env-read``: ``os.environ[...]``, ``os.getenv``, a pydantic ``BaseSettings`` field,
+      ``process.env.X``, ``import.meta.env.X``.
     """
 
     IMPORT_ABSOLUTE = "import-absolute"
@@ -175,6 +194,12 @@ class Provenance(StrEnum):
     TS_TABLE = "ts-table"
     ROUTE_EXPRESS = "route-express"
     ROUTE_FASTIFY = "route-fastify"
+    TABLE_DECLARED = "table-declared"
+    TABLE_DEFAULT = "table-default"
+    ORM_ARGUMENT = "orm-argument"
+    ORM_INSTANCE = "orm-instance"
+    ORM_MANAGER = "orm-manager"
+    ENV_READ = "env-read"
 
 
 class EdgeFlag(StrEnum):

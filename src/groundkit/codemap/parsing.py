@@ -85,6 +85,7 @@ class Run:
     ignored: int = 0
     touched: list[tuple[int, int, str]] = field(default_factory=list)  # same content, new mtime
     generated: set[str] = field(default_factory=set)  # skipped as made, not written: dropped
+    texts: dict[str, bytes] = field(default_factory=dict)  # Python files read: for their data
 
 
 def read_and_parse(
@@ -127,6 +128,8 @@ def read_and_parse(
             run.generated.add(path)
             continue
         flag = marked(data) or ""
+        if path.endswith((".py", ".pyi")):
+            run.texts[path] = data
         extractor = owners[path]
         hashed = digest(data)
         state = old.get(path)

@@ -26,6 +26,12 @@ PROVISIONAL = frozenset(
         Provenance.INHERIT_BASE,
         Provenance.HTTP_LITERAL,
         Provenance.HTTP_TEMPLATE,
+        Provenance.TABLE_DECLARED,
+        Provenance.TABLE_DEFAULT,
+        Provenance.ORM_ARGUMENT,
+        Provenance.ORM_INSTANCE,
+        Provenance.ORM_MANAGER,
+        Provenance.ENV_READ,
     }
 )
 
@@ -72,6 +78,12 @@ PRIORS: dict[Provenance, float] = {
     Provenance.TS_TABLE: 0.96,  # n=24
     Provenance.ROUTE_EXPRESS: 0.91,  # n=10
     Provenance.ROUTE_FASTIFY: 0.75,  # n=2
+    Provenance.TABLE_DECLARED: 0.99,  # PROVISIONAL
+    Provenance.TABLE_DEFAULT: 0.95,  # PROVISIONAL
+    Provenance.ORM_ARGUMENT: 0.97,  # PROVISIONAL
+    Provenance.ORM_INSTANCE: 0.9,  # PROVISIONAL
+    Provenance.ORM_MANAGER: 0.97,  # PROVISIONAL
+    Provenance.ENV_READ: 0.99,  # PROVISIONAL
 }
 
 

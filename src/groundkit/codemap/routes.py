@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from groundkit.codemap.data import Data, dump_data, load_data
 from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 
 __all__ = [
@@ -364,12 +365,14 @@ def dump_web(
     decls: Sequence[RouteDecl],
     calls: Sequence[HttpCallSite],
     arguments: Sequence[UrlArgument] = (),
+    data: Data | None = None,
 ) -> str:
     """One file's web facts as JSON ('' when it has none)."""
-    if not (routers or mounts or decls or calls or arguments):
+    if not (routers or mounts or decls or calls or arguments or data):
         return ""
     return json.dumps(
         {
+            **({"data": dump_data(data)} if data else {}),
             "arguments": [
                 [_key(a.caller), _key(a.callee), a.position, list(a.url), _loc(a.location), a.quote]
                 for a in arguments
@@ -415,11 +418,12 @@ class Web:
     routes: list[RouteDecl]
     calls: list[HttpCallSite]
     arguments: list[UrlArgument]
+    data: Data
 
 
 def load_web(texts: Iterable[str]) -> Web:
     """Every file's web facts together."""
-    web = Web([], [], [], [], [])
+    web = Web([], [], [], [], [], Data())
     for text in texts:
         data = json.loads(text)
         for r in data["routers"]:
@@ -437,6 +441,8 @@ def load_web(texts: Iterable[str]) -> Web:
             web.calls.append(
                 HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), where, c[5], *c[6:8])
             )
+        if "data" in data:
+            load_data(data["data"], web.data)
         for a in data.get("arguments", ()):
             caller = NodeKey(NodeKind(a[0][0]), a[0][1], a[0][2])
             callee = NodeKey(NodeKind(a[1][0]), a[1][1], a[1][2])

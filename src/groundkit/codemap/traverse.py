@@ -15,13 +15,24 @@ from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 
 __all__ = ["BLAST_KINDS", "TRACE_KINDS", "Blast", "Dependent", "Step", "Trace", "blast", "trace"]
 
-TRACE_KINDS = (EdgeKind.CALLS, EdgeKind.IMPORTS, EdgeKind.HTTP_CALL, EdgeKind.HANDLES)
+TRACE_KINDS = (
+    EdgeKind.CALLS,
+    EdgeKind.IMPORTS,
+    EdgeKind.HTTP_CALL,
+    EdgeKind.HANDLES,
+    EdgeKind.READS,
+    EdgeKind.WRITES,
+    EdgeKind.MAPS_TO,
+)
 BLAST_KINDS = (
     EdgeKind.CALLS,
     EdgeKind.IMPORTS,
     EdgeKind.INHERITS,
     EdgeKind.HANDLES,
     EdgeKind.HTTP_CALL,
+    EdgeKind.READS,
+    EdgeKind.WRITES,
+    EdgeKind.MAPS_TO,
 )
 _CONTAINERS = (NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 _FUNCTIONS = (NodeKind.FUNCTION, NodeKind.METHOD)

@@ -76,7 +76,9 @@ class CodeTraceRequest(_Filtered):
     )
     depth: Depth = 10
     kinds: list[EdgeKind] | None = Field(
-        None, description="Edge kinds to follow [default: calls, imports, http_call, handles]."
+        None,
+        description="Edge kinds to follow [default: calls, imports, http_call, handles,"
+        " reads, writes, maps_to].",
     )
 
 

@@ -45,6 +45,9 @@ _PROVENANCE = {
     EdgeKind.DEFINES: Provenance.DEFINE,
     EdgeKind.HANDLES: Provenance.ROUTE_DECORATOR,
     EdgeKind.HTTP_CALL: Provenance.HTTP_LITERAL,
+    EdgeKind.READS: Provenance.ORM_ARGUMENT,
+    EdgeKind.WRITES: Provenance.ORM_INSTANCE,
+    EdgeKind.MAPS_TO: Provenance.TABLE_DECLARED,
 }
 _MEMBERS = (NodeKind.CLASS, NodeKind.FUNCTION, NodeKind.METHOD)
 _NOT_OWNERS = (NodeKind.ROUTE, NodeKind.EXTERNAL)

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
+from groundkit.codemap.data import Data
 from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef, UrlArgument
 
@@ -122,6 +123,7 @@ class FileGraph:
     routes: list[RouteDecl] = field(default_factory=list)
     http_calls: list[HttpCallSite] = field(default_factory=list)
     url_arguments: list[UrlArgument] = field(default_factory=list)
+    data: Data = field(default_factory=Data)  # models, tables, env vars, their accesses
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from groundkit.codemap.data import READ, WRITE, Access, Data
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.parse import facts
@@ -58,6 +59,7 @@ class WebFacts:
         self.routes: list[RouteDecl] = []
         self.http: list[HttpCallSite] = []
         self.arguments: list[UrlArgument] = []
+        self.data = Data()
 
     def finish(self, graph: FileGraph) -> None:
         graph.routers = sorted(self.routers.values(), key=lambda r: r.router)
@@ -65,6 +67,7 @@ class WebFacts:
         graph.routes = self.routes
         graph.http_calls = self.http
         graph.url_arguments = self.arguments
+        graph.data = self.data
 
     def argument(
         self,
@@ -94,6 +97,8 @@ class WebFacts:
         caller: NodeKey,
         where: Location,
     ) -> None:
+        if isinstance(value, Ext) and value.package == "@prisma/client":
+            self._prisma(value, caller, where)
         if args is None:
             return
         attr = ref[-1]
@@ -286,6 +291,20 @@ class WebFacts:
             index += len(inner.pieces) if inner is not None else 1
         return found
 
+    def _prisma(self, value: Ext, caller: NodeKey, where: Location) -> None:
+        """``prisma.user.findMany()`` on a ``new PrismaClient()``: the model whose accessor is
+        ``user``, read or written by the method's name."""
+        attrs = value.attrs
+        if len(attrs) != 3 or attrs[0] != "PrismaClient" or attrs[1].startswith("$"):
+            return
+        mode = _PRISMA_WRITES.get(attrs[2])
+        if mode is None and attrs[2] not in _PRISMA_READS:
+            return
+        text = self.text(where.line)
+        self.data.accesses.append(
+            Access(caller, "prisma", attrs[1], mode or READ, Provenance.ORM_MANAGER, where, text)
+        )
+
     def _options(
         self, attr: str, args: list[facts.Expr], scope: Scope, caller: NodeKey, where: Location
     ) -> None:
@@ -313,6 +332,14 @@ class WebFacts:
         return "".join(p for p in found.pieces if p is not None)
 
 
+_PRISMA_READS = frozenset(
+    {"findMany", "findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow"}
+    | {"count", "aggregate", "groupBy"}
+)
+_PRISMA_WRITES = dict.fromkeys(
+    "create createMany createManyAndReturn update updateMany upsert delete deleteMany".split(),
+    WRITE,
+)
 _GENERATED_RUNTIMES = ("@hey-api/", "@orval/", "openapi-fetch")
 
 

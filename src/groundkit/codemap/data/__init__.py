@@ -1,0 +1,222 @@
+"""The chain to the database: models, tables, environment variables and who reads or writes
+them, as language-neutral facts each file reports (``Data``) and the map-wide pass joins
+(``assemble``).
+
+A file reports what it declares (a model class with its table, a ``Table(...)``, a Prisma
+model) and what its functions do (``select(User)``: reads the model named ``app.models.User``
+as the file's imports spell it; ``prisma.user.findMany()``: reads the Prisma model whose
+accessor is ``user``; ``os.getenv("X")``: reads ``env:X``). ``assemble`` makes table, model and
+env nodes and the ``reads``, ``writes`` and ``maps_to`` edges, naming a model only when exactly
+one declaration answers to the name: never a guess. What stays unresolved is counted with its
+reason (``Assembled.unresolved``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from groundkit.codemap.edges import EdgeSet
+from groundkit.codemap.model import Edge, EdgeKind, Location, Node, NodeKey, NodeKind, Provenance
+
+__all__ = [
+    "Access",
+    "Assembled",
+    "Data",
+    "ModelDecl",
+    "assemble",
+    "dump_data",
+    "load_data",
+]
+
+READ, WRITE = "read", "write"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelDecl:
+    """A model: ``name`` is how accesses name it (``app.models.User``; ``prisma:User``);
+    ``node`` its class (None for a Prisma model or a ``Table(...)`` variable, which get a node
+    of their own); ``table`` its table, or "" with ``reason`` why it is not known."""
+
+    name: str
+    node: NodeKey | None
+    table: str
+    provenance: Provenance
+    location: Location
+    quote: str
+    reason: str = ""
+    accessor: str = ""  # how a client names it (Prisma: ``user`` for ``model User``)
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """``caller`` reads or writes ``target``: a model by name (``model``), a Prisma accessor
+    (``prisma``), a table by name (``table``) or an environment variable (``env``)."""
+
+    caller: NodeKey
+    what: str  # model, prisma, table, env
+    target: str
+    mode: str  # read, write
+    provenance: Provenance
+    location: Location
+    quote: str
+
+
+@dataclass(slots=True)
+class Data:
+    models: list[ModelDecl] = field(default_factory=list)
+    accesses: list[Access] = field(default_factory=list)
+    unresolved: Counter[str] = field(default_factory=Counter)  # reason -> count
+
+    def __bool__(self) -> bool:
+        return bool(self.models or self.accesses or self.unresolved)
+
+
+def _loc(location: Location) -> list[object]:
+    return [location.path, location.line, location.col, location.end_line, location.end_col]
+
+
+def _key(key: NodeKey | None) -> list[str] | None:
+    return None if key is None else [str(key.kind), key.qualname, key.path]
+
+
+def _unkey(raw: list[str] | None) -> NodeKey | None:
+    return None if raw is None else NodeKey(NodeKind(raw[0]), raw[1], raw[2])
+
+
+def dump_data(data: Data) -> dict[str, object]:
+    return {
+        "models": [
+            [
+                *(m.name, _key(m.node), m.table, str(m.provenance), _loc(m.location)),
+                *(m.quote, m.reason, m.accessor),
+            ]
+            for m in data.models
+        ],
+        "accesses": [
+            [
+                *(_key(a.caller), a.what, a.target, a.mode, str(a.provenance)),
+                *(_loc(a.location), a.quote),
+            ]
+            for a in data.accesses
+        ],
+        "unresolved": dict(data.unresolved),
+    }
+
+
+def load_data(raw: dict[str, Any], into: Data) -> None:
+    for m in raw.get("models", ()):
+        into.models.append(
+            ModelDecl(m[0], _unkey(m[1]), m[2], Provenance(m[3]), Location(*m[4]), *m[5:8])
+        )
+    for a in raw.get("accesses", ()):
+        caller = _unkey(a[0])
+        assert caller is not None
+        into.accesses.append(
+            Access(caller, a[1], a[2], a[3], Provenance(a[4]), Location(*a[5]), a[6])
+        )
+    into.unresolved.update(raw.get("unresolved", {}))
+
+
+@dataclass(slots=True)
+class Assembled:
+    nodes: list[Node]
+    edges: list[Edge]
+    unresolved: Counter[str]
+
+
+def table_key(name: str) -> NodeKey:
+    return NodeKey(NodeKind.TABLE, f"table:{name}", "")
+
+
+def env_key(name: str) -> NodeKey:
+    return NodeKey(NodeKind.ENV, f"env:{name}", "")
+
+
+def assemble(parts: Iterable[Data]) -> Assembled:
+    """Nodes and edges from every file's data facts together."""
+    data = Data()
+    for part in parts:
+        data.models.extend(part.models)
+        data.accesses.extend(part.accesses)
+        data.unresolved.update(part.unresolved)
+    nodes: dict[NodeKey, Node] = {}
+    edges = EdgeSet()
+    by_name: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
+    by_accessor: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
+    for model in sorted(data.models, key=lambda m: (m.name, m.location)):
+        node = model.node
+        if node is None:
+            kind = NodeKind.MODEL if model.name.startswith("prisma:") else NodeKind.TABLE
+            node = NodeKey(kind, model.name, model.location.path)
+            if kind == NodeKind.TABLE:
+                node = table_key(model.table)
+            nodes.setdefault(node, Node(node, "", model.location.line, model.location.line))
+        by_name.setdefault(model.name, []).append((model, node))
+        if model.accessor:
+            by_accessor.setdefault(model.accessor, []).append((model, node))
+        if not model.table:
+            data.unresolved[f"model table not known: {model.reason}"] += 1
+            continue
+        table = table_key(model.table)
+        nodes.setdefault(table, Node(table, ""))
+        if node != table:
+            edges.add(EdgeKind.MAPS_TO, node, table, model.provenance, model.location, model.quote)
+    for access in data.accesses:
+        target = _target(access, by_name, by_accessor, nodes, data.unresolved)
+        if target is None:
+            continue
+        verb = EdgeKind.WRITES if access.mode == WRITE else EdgeKind.READS
+        edges.add(verb, access.caller, target, access.provenance, access.location, access.quote)
+    return Assembled(sorted(nodes.values(), key=lambda n: n.key), edges.edges(), data.unresolved)
+
+
+def _target(
+    access: Access,
+    by_name: dict[str, list[tuple[ModelDecl, NodeKey]]],
+    by_accessor: dict[str, list[tuple[ModelDecl, NodeKey]]],
+    nodes: dict[NodeKey, Node],
+    unresolved: Counter[str],
+) -> NodeKey | None:
+    if access.what == "env":
+        key = env_key(access.target)
+        nodes.setdefault(key, Node(key, ""))
+        return key
+    if access.what == "table":
+        key = table_key(access.target)
+        nodes.setdefault(key, Node(key, ""))
+        return key
+    found = (by_accessor if access.what == "prisma" else by_name).get(access.target, [])
+    if not found and access.what == "model":
+        found = _reexported(access.target, by_name)
+    if len({node for _, node in found}) != 1:
+        unresolved["access to a model not found" if not found else "model ambiguous"] += 1
+        return None
+    return found[0][1]
+
+
+def _reexported(
+    name: str, by_name: dict[str, list[tuple[ModelDecl, NodeKey]]]
+) -> list[tuple[ModelDecl, NodeKey]]:
+    """``app.models.User`` imported through a package that re-exports it from
+    ``app.models.user``: the one model of that name below the package, if there is one."""
+    package, _, short = name.rpartition(".")
+    if not package:
+        return []
+    return [
+        found
+        for full, items in by_name.items()
+        if full.startswith(package + ".") and full.rpartition(".")[2] == short
+        for found in items
+    ]
+
+
+def merged(items: Sequence[Data]) -> Data:
+    out = Data()
+    for item in items:
+        out.models.extend(item.models)
+        out.accesses.extend(item.accesses)
+        out.unresolved.update(item.unresolved)
+    return out

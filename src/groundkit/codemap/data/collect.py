@@ -1,0 +1,60 @@
+"""Where a mapping run's data facts come from: each Python file resolved again is read once more
+for its models and accesses (the syntax is all it takes); TypeScript files report theirs while
+they are resolved (``extract/typescript/web``); schema files the map does not parse as code
+(``schema.prisma``) are read on every run, being few and small."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+
+from groundkit.codemap.data import Data, dump_data, load_data
+from groundkit.codemap.data.prisma import prisma_data
+from groundkit.codemap.data.python import python_data
+from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.lines import decode
+from groundkit.codemap.sources import Source
+
+__all__ = ["collect_python", "load_schemas", "read_schemas"]
+
+
+def collect_python(
+    graphs: Mapping[str, tuple[FileGraph, object]],
+    texts: Mapping[str, bytes],
+    before: Mapping[str, str],
+) -> None:
+    """Each resolved Python file's data facts: read from its text when it was read in this run,
+    else what the map held (its text, and so its facts, did not change)."""
+    for path, (graph, _) in graphs.items():
+        if not path.endswith((".py", ".pyi")):
+            continue
+        raw = texts.get(path)
+        if raw is not None:
+            found = python_data(path, decode(raw), graph.nodes)
+        else:
+            found = Data()
+            held = json.loads(before[path]) if before.get(path) else {}
+            if "data" in held:
+                load_data(held["data"], found)
+        graph.data.models.extend(found.models)
+        graph.data.accesses.extend(found.accesses)
+        graph.data.unresolved.update(found.unresolved)
+
+
+def read_schemas(passed_over: Iterable[str], source: Source) -> str:
+    """Every ``schema.prisma``'s data facts, as JSON ('' for none)."""
+    paths = sorted(p for p in passed_over if p.endswith(".prisma"))
+    if not paths:
+        return ""
+    out = {}
+    for path, raw in source.read(paths):
+        if not isinstance(raw, OSError):
+            out[path] = dump_data(prisma_data(path, decode(raw)))
+    return json.dumps(out, sort_keys=True, separators=(",", ":")) if out else ""
+
+
+def load_schemas(text: str) -> Data:
+    data = Data()
+    for raw in json.loads(text).values() if text else ():
+        load_data(raw, data)
+    return data

@@ -1,0 +1,226 @@
+"""The chain to the database: models and their tables (SQLModel, SQLAlchemy, ``Table(...)``,
+Django, Prisma), the functions that read or write them, and environment variables."""
+
+from __future__ import annotations
+
+from map_helpers import Repo, build
+
+from groundkit.codemap.model import Provenance
+
+MODELS = """
+from sqlalchemy import Column, Integer, MetaData, Table
+from sqlalchemy.orm import DeclarativeBase
+from sqlmodel import Field, SQLModel
+
+metadata = MetaData()
+audit = Table("audit_log", metadata, Column("id", Integer))
+
+
+class UserBase(SQLModel):
+    email: str
+
+
+class User(UserBase, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+
+
+class Item(SQLModel, table=True):
+    __tablename__ = "items"
+    id: int | None = Field(default=None, primary_key=True)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Order(Base):
+    __tablename__ = "orders"
+"""
+
+CRUD = """
+import os
+
+from sqlalchemy import insert
+from sqlmodel import Session, select
+
+from app import models
+from app.models import Item, User, audit
+
+
+def create_user(session: Session, email: str) -> User:
+    user = User.model_validate({"email": email})
+    session.add(user)
+    session.execute(insert(audit))
+    return user
+
+
+def read_user(session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
+def list_items(session: Session) -> list[Item]:
+    return list(session.exec(select(Item)).all())
+
+
+def orders(session: Session) -> object:
+    return session.query(models.Order).all()
+
+
+def delete_item(session: Session, item: Item) -> None:
+    session.delete(item)
+
+
+def not_a_model(session: Session, other: object) -> None:
+    session.add(other)
+
+
+def database_url() -> str:
+    return os.environ["DATABASE_URL"] + os.getenv("SCHEMA", "")
+"""
+
+SETTINGS = """
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="app_")
+    secret_key: str
+    debug: bool = False
+"""
+
+
+def files() -> dict[str, str]:
+    return {
+        "app/__init__.py": "",
+        "app/models.py": MODELS,
+        "app/crud.py": CRUD,
+        "app/settings.py": SETTINGS,
+    }
+
+
+def test_models_map_to_their_tables_with_how_the_name_was_found(repo: Repo) -> None:
+    build(repo, files())
+    assert repo.pairs("maps_to") == {
+        ("app.models.User", "table:user"),
+        ("app.models.Item", "table:items"),
+        ("app.models.Order", "table:orders"),
+    }
+    default = repo.edge("maps_to", "app.models.User", "table:user")
+    assert default.provenance == Provenance.TABLE_DEFAULT  # type: ignore[attr-defined]
+    declared = repo.edge("maps_to", "app.models.Item", "table:items")
+    assert declared.provenance == Provenance.TABLE_DECLARED  # type: ignore[attr-defined]
+
+
+def test_functions_read_and_write_models_and_tables(repo: Repo) -> None:
+    build(repo, files())
+    assert repo.pairs("reads") >= {
+        ("app.crud.read_user", "app.models.User"),
+        ("app.crud.list_items", "app.models.Item"),
+        ("app.crud.orders", "app.models.Order"),
+    }
+    assert repo.pairs("writes") == {
+        ("app.crud.create_user", "app.models.User"),
+        ("app.crud.create_user", "table:audit_log"),
+        ("app.crud.delete_item", "app.models.Item"),
+    }
+    held = repo.edge("writes", "app.crud.create_user", "app.models.User")
+    assert held.provenance == Provenance.ORM_INSTANCE  # type: ignore[attr-defined]
+    assert "session.add(user)" in held.quote  # type: ignore[attr-defined]
+
+
+def test_environment_variables_are_nodes_read_by_name(repo: Repo) -> None:
+    build(repo, files())
+    env = {(s, t) for s, t in repo.pairs("reads") if t.startswith("env:")}
+    assert env == {
+        ("app.crud.database_url", "env:DATABASE_URL"),
+        ("app.crud.database_url", "env:SCHEMA"),
+        ("app.settings.Settings", "env:APP_SECRET_KEY"),
+        ("app.settings.Settings", "env:APP_DEBUG"),
+    }
+
+
+def test_a_django_model_without_db_table_has_no_table_guessed(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/models.py": """
+from django.db import models
+
+
+class Product(models.Model):
+    class Meta:
+        db_table = "catalogue_product"
+
+
+class Basket(models.Model):
+    pass
+
+
+def cheap():
+    Basket.objects.create()
+    return Product.objects.filter(price__lt=1)
+""",
+        },
+    )
+    assert repo.pairs("maps_to") == {("shop.models.Product", "table:catalogue_product")}
+    assert repo.pairs("reads") == {("shop.models.cheap", "shop.models.Product")}
+    assert repo.pairs("writes") == {("shop.models.cheap", "shop.models.Basket")}
+
+
+def test_prisma_models_and_client_calls(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "prisma/schema.prisma": """
+model User {
+  id    Int    @id
+  email String
+  @@map("users")
+}
+
+model BlogPost {
+  id Int @id
+}
+""",
+            "src/db.ts": """
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export default prisma;
+""",
+            "src/users.ts": """
+import prisma from './db';
+export async function register(email: string) {
+  return prisma.user.create({ data: { email } });
+}
+export async function posts() {
+  return prisma.blogPost.findMany();
+}
+""",
+        },
+    )
+    assert repo.pairs("maps_to") == {
+        ("prisma:User", "table:users"),
+        ("prisma:BlogPost", "table:BlogPost"),
+    }
+    assert repo.pairs("writes") == {("src/users.register", "prisma:User")}
+    assert repo.pairs("reads") == {("src/users.posts", "prisma:BlogPost")}
+
+
+def test_an_edit_beside_a_model_declared_in_another_file_equals_a_fresh_map(repo: Repo) -> None:
+    build(repo, files())
+    repo.write(
+        {
+            "app/crud.py": CRUD
+            + "\n\ndef more(session: Session) -> object:\n    return select(User)\n"
+        }
+    )
+    repo.build()
+    edited = {k: repo.pairs(k) for k in ("reads", "writes", "maps_to")}
+    fresh = Repo(repo.root, repo.root.parent / "fresh-index")
+    try:
+        fresh.build()
+        assert {k: fresh.pairs(k) for k in ("reads", "writes", "maps_to")} == edited
+    finally:
+        fresh.close()
+    assert ("app.crud.more", "app.models.User") in edited["reads"]
