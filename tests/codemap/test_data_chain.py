@@ -224,3 +224,38 @@ def test_an_edit_beside_a_model_declared_in_another_file_equals_a_fresh_map(repo
     finally:
         fresh.close()
     assert ("app.crud.more", "app.models.User") in edited["reads"]
+
+
+def test_the_paths_from_a_route_handler_to_a_table_cite_every_hop(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **files(),
+            "app/api.py": """
+from fastapi import FastAPI
+from sqlmodel import Session
+
+from app import crud
+
+app = FastAPI()
+
+
+@app.get("/users/{user_id}")
+def read(user_id: int, session: Session) -> object:
+    return crud.read_user(session, user_id)
+""",
+        },
+    )
+    found = repo.map.chains("GET /users/{user_id}", "table:user")
+    assert [[(e.kind, e.target.qualname) for e in path] for path in found.paths] == [
+        [
+            ("handles", "app.api.read"),
+            ("calls", "app.crud.read_user"),
+            ("reads", "app.models.User"),
+            ("maps_to", "table:user"),
+        ]
+    ]
+    data = found.to_dict()
+    assert data["paths"][0]["hops"] == 4
+    assert data["paths"][0]["edges"][2]["evidence"].startswith("app.crud.read_user reads")
+    assert not repo.map.chains("GET /users/{user_id}", "table:items").paths

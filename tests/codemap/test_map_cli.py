@@ -328,3 +328,29 @@ def test_a_control_character_in_a_file_name_is_shown_escaped_in_map_trace_and_ed
     for shown in (grk.out,):
         assert "\x1b" not in shown
         assert "at pkg/mod\\x1b[2J.py:2" in shown
+
+
+def test_trace_to_a_table_lists_the_chain_in_text_and_json(grk: Grk, tmp_path: Path) -> None:
+    root = tmp_path / "shop"
+    for rel, text in {
+        "shop/__init__.py": "",
+        "shop/models.py": (
+            "from sqlmodel import SQLModel\n\n\nclass User(SQLModel, table=True):\n    pass\n"
+        ),
+        "shop/crud.py": (
+            "from sqlmodel import select\nfrom shop.models import User\n\n\n"
+            "def users(session):\n    return session.exec(select(User))\n"
+        ),
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    assert grk("map", str(root), "--name", "shop", "--quiet") == 0, grk.out
+    assert grk("trace", "shop.crud.users", "--to", "table:user", "--map", "shop") == 0, grk.out
+    assert "shop.crud.users reads shop.models.User  (orm-argument" in grk.out
+    assert "return session.exec(select(User))" in grk.out
+    data = grk.json("trace", "shop.crud.users", "--to", "table:user", "--map", "shop")
+    assert data["kind"] == "chains"
+    assert [e["target_name"] for e in data["paths"][0]["edges"]] == [
+        "shop.models.User",
+        "table:user",
+    ]

@@ -202,6 +202,12 @@ def list_maps(obj: Context, as_json: bool) -> None:
 @click.option("--depth", type=int, default=10, show_default=True)
 @click.option("--kinds", default=_DEFAULT_KINDS, show_default=True, help="Edge kinds.")
 @click.option("--evidence", is_flag=True, help="Re-check each edge against the files.")
+@click.option(
+    "--to",
+    "to",
+    metavar="TARGET",
+    help="List the paths to TARGET instead (table:NAME, env:NAME or any symbol), every hop cited.",
+)
 @filter_options
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
@@ -212,6 +218,7 @@ def trace_command(
     depth: int,
     kinds: str,
     evidence: bool,
+    to: str | None,
     min_confidence: float | None,
     certain: bool,
     exclude: tuple[str, ...],
@@ -222,6 +229,21 @@ def trace_command(
 
     settings = obj.settings().settings
     chosen = map_name(settings, map_name_)
+    if to is not None:
+        paths = ops.chains(
+            settings,
+            chosen,
+            symbol,
+            to,
+            depth=depth,
+            kinds=_split(kinds),
+            edge_filter=edge_filter(min_confidence, certain, exclude),
+        )
+        if as_json:
+            click.echo(json.dumps(ops.envelope("chains", chosen, paths)))
+        else:
+            show.chains(paths)
+        return
     found = ops.trace(
         settings,
         chosen,

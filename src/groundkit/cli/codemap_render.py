@@ -14,6 +14,7 @@ from groundkit.types import Skipped
 
 if TYPE_CHECKING:
     from groundkit.codemap.build import MapReport
+    from groundkit.codemap.chains import Chains
     from groundkit.codemap.filters import EdgeFilter
     from groundkit.codemap.model import Edge, Node
     from groundkit.codemap.traverse import Blast, Trace
@@ -121,6 +122,27 @@ def trace(result: Trace, checks: Sequence[str] | None) -> None:
     if result.truncated:
         echo_safe("  ... (truncated: narrow --kinds or lower --depth)")
     hidden(result.filter, result.hidden)
+
+
+def chains(result: Chains) -> None:
+    count = len(result.paths)
+    echo_safe(
+        f"paths from {_node(result.start)} to {_node(result.goal)}: {count}"
+        f"{' (at most 20, shortest first)' if count >= 20 else ''}, depth ≤ {result.depth}"
+    )
+    if not result.paths:
+        echo_safe(f"  (none along {', '.join(result.kinds)})")
+    for number, path in enumerate(result.paths, start=1):
+        weakest = min(e.confidence for e in path)
+        echo_safe(f"\n  {number}. {len(path)} hop(s), confidence {weakest:.2f}")
+        for edge in path:
+            echo_safe(
+                f"     {edge.source.qualname} {edge.kind} {edge.target.qualname}"
+                f"  ({edge.provenance} {edge.confidence:.2f}{_partial(edge)}, {edge.location})"
+            )
+            echo_safe(f"        {edge.quote}")
+    if result.truncated:
+        echo_safe("  ... (truncated: narrow --kinds or lower --depth)")
 
 
 def hidden(edge_filter: EdgeFilter, count: int) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from groundkit.codemap.build import MapReport, Progress, build_map
+from groundkit.codemap.chains import Chains, chains
 from groundkit.codemap.diff import MapDiff, diff_stores
 from groundkit.codemap.evidence import check_edge
 from groundkit.codemap.export import Format, Level, render
@@ -187,6 +188,31 @@ class CodeMap:
         node = self.find(symbol)
         shown = self.edge_filter if edge_filter is None else edge_filter
         return trace(self.store, node, depth=depth, kinds=_kinds(kinds), edge_filter=shown)
+
+    def chains(
+        self,
+        symbol: str,
+        to: str,
+        *,
+        depth: int = 10,
+        kinds: Sequence[str] = TRACE_KINDS,
+        edge_filter: EdgeFilter | None = None,
+        limit: int = 20,
+    ) -> Chains:
+        """The paths from ``symbol`` to ``to`` (``table:user``, ``env:DATABASE_URL``, any
+        symbol), shortest first, each hop with its evidence."""
+        _check_depth(depth)
+        start, goal = self.find(symbol), self.find(to)
+        shown = self.edge_filter if edge_filter is None else edge_filter
+        return chains(
+            self.store,
+            start,
+            goal,
+            depth=depth,
+            kinds=_kinds(kinds),
+            edge_filter=shown,
+            limit=limit,
+        )
 
     def blast(
         self,

@@ -23,6 +23,7 @@ from groundkit.codemap.api import (
 )
 from groundkit.codemap.api import envelope as _envelope
 from groundkit.codemap.build import MapReport, Progress
+from groundkit.codemap.chains import Chains
 from groundkit.codemap.diff import MapDiff, filtered
 from groundkit.codemap.export import Format, Level
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
@@ -158,6 +159,23 @@ def trace(
         )
         checks = codemap.verify([s.edge for s in found.steps]) if evidence else None
         return Traced(found, checks)
+
+
+def chains(
+    settings: Settings,
+    name: str,
+    symbol: str,
+    to: str,
+    *,
+    depth: int = 10,
+    kinds: Sequence[str] | None = None,
+    edge_filter: EdgeFilter = NO_FILTER,
+) -> Chains:
+    """The paths from ``symbol`` to ``to``, every hop with its evidence."""
+    with open_codemap(name, settings=settings) as codemap:
+        return codemap.chains(
+            symbol, to, depth=depth, kinds=kinds or TRACE_KINDS, edge_filter=edge_filter
+        )
 
 
 def blast(
