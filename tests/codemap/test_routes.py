@@ -229,3 +229,23 @@ def test_a_call_matching_two_routes_equally_is_not_guessed() -> None:
     table = [_route("GET", "/a/{x}"), _route("GET", "/{y}/b")]
     assert match(_call("GET", "/a/b"), table) is None
     assert match(_call("POST", "/a/z"), table) is None  # wrong method
+
+
+def test_a_router_bound_to_two_names_at_once_serves_its_routes_under_its_prefix(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "app/__init__.py": "",
+            "app/users.py": (
+                "from fastapi import APIRouter\n\nusers_router = r = APIRouter()\n\n\n"
+                '@r.get("/users")\nasync def users_list():\n    return 1\n'
+            ),
+            "app/main.py": (
+                "from fastapi import FastAPI\nfrom app.users import users_router\n\n"
+                'app = FastAPI()\napp.include_router(users_router, prefix="/api/v1")\n'
+            ),
+        },
+    )
+    assert dict(repo.pairs("handles")) == {"GET /api/v1/users": "app.users.users_list"}

@@ -112,3 +112,24 @@ def test_an_absolute_api_host_reaches_the_route_as_a_partial_edge_beside_the_hos
     assert EdgeFlag.PARTIAL in edge.flags  # type: ignore[attr-defined]
     # A path that is no route of the repository stays with the host alone.
     assert not [p for p in pairs if p[1].startswith("GET /api/user")]
+
+
+def test_a_router_made_from_a_required_module_keeps_its_mount_prefix(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "backend/app.js": """
+const express = require('express');
+const app = express();
+app.use('/api', require('./routes/api.route'));
+""",
+            "backend/routes/api.route.js": """
+const router = require('express').Router();
+router.get('/todos', async (req, res) => res.json([]));
+module.exports = router;
+""",
+        },
+    )
+    assert dict(repo.pairs("handles")) == {
+        "GET /api/todos": "backend/routes/api.route.<get /todos>"
+    }

@@ -73,8 +73,11 @@ def _assign(walker: Walker, node: ast.Assign) -> None:
 
 
 def _holder(targets: list[ast.expr]) -> str:
-    if len(targets) == 1 and isinstance(targets[0], ast.Name):
-        return targets[0].id
+    # users_router = r = APIRouter(): the first name holds it (either names the one object)
+    if targets and all(isinstance(t, ast.Name) for t in targets):
+        first = targets[0]
+        assert isinstance(first, ast.Name)
+        return first.id
     return ""
 
 

@@ -103,6 +103,11 @@ def ref_of(node: Node) -> list[str] | None:
             callee = node.child_by_field_name("function")
             if callee is None or callee.type == "import":
                 return None
+            spec = _required(node, callee) if parts else None
+            if spec is not None:  # require("express").Router(): the module is the head
+                parts.append(f"require:{spec}")
+                parts.reverse()
+                return parts
             parts.append("()")
             node = callee
         elif kind == "new_expression":
@@ -117,6 +122,15 @@ def ref_of(node: Node) -> list[str] | None:
             return parts
         else:
             return None
+
+
+def _required(call: Node, callee: Node) -> str | None:
+    """The module a ``require("literal")`` call names."""
+    if callee.type != "identifier" or text_of(callee) != "require":
+        return None
+    arguments = call.child_by_field_name("arguments")
+    items = [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+    return string_value(items[0]) if len(items) == 1 else None
 
 
 def key_of(node: Node | None) -> str | None:

@@ -195,6 +195,8 @@ class Evaluator:
             value: Value = Inst(cls) if cls is not None else Unknown()
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
+        elif head.startswith("require:"):  # require("express").Router
+            value = self.resolve(scope[0], head.removeprefix("require:"))
         else:
             value = self.lookup(scope, head)
         return self.apply(value, ref[1:], scope, name)
