@@ -210,6 +210,9 @@ class CodeMap:
             script["node"] = found[0].key.id if len(found) == 1 else None
         shape = overview(self.store, scripts)
         shape.data["passed_over"] = [{"path": p, "reason": r} for p, r in self.store.passed_over()]
+        shape.data["generated"] = [
+            {"path": p, "reason": r} for p, r in self.store.generated_files()
+        ]
         return shape
 
     def export(self, fmt: Format, level: Level) -> str:

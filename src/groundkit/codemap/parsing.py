@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.base import Extractor, FileFacts, SourceFile, Unparsable
-from groundkit.codemap.generated import generated
+from groundkit.codemap.generated import generated, marked
 from groundkit.codemap.lines import decode
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import FileState, MapStore
@@ -40,6 +40,7 @@ class Parsed:
     interface: bytes
     body: bytes
     interface_digest: str
+    generated: str = ""  # why the file is generated source ("" for written by hand)
 
 
 def tag(extractor: Extractor) -> str:
@@ -100,6 +101,7 @@ def read_and_parse(
     parse_seconds: float = 10.0,
 ) -> None:
     pending: list[tuple[Extractor, str, bytes]] = []
+    flags: dict[str, str] = {}
     to_read = []
     for path in sorted(owners):
         state = old.get(path)
@@ -124,6 +126,7 @@ def read_and_parse(
             run.skipped.append(Skipped(path, made))
             run.generated.add(path)
             continue
+        flag = marked(data) or ""
         extractor = owners[path]
         hashed = digest(data)
         state = old.get(path)
@@ -143,13 +146,16 @@ def read_and_parse(
                 interface,
                 body,
                 digest(interface),
+                flag,
             )
             continue
         pending.append((extractor, path, data))
+        flags[path] = flag
     for path, result in _parse_all(pending, progress, workers, parse_seconds):
         if isinstance(result, str):
             run.skipped.append(Skipped(path, result))
         else:
+            result.generated = flags[path]
             run.fresh[path] = result
 
 

@@ -77,8 +77,30 @@ def call(w: Walk, node: Node) -> bool:
         w.add_write(args[0], None)
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _literal_method(callee)
     keep = ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS)
-    w.add_call(callee_expr, How.NEW if is_new else How.CALL, node, args if keep else None, args)
+    keep = keep or isinstance(callee_expr, facts.Get)
+    chain = _bound_to(node) if keep and ref is not None and "()" in ref else ""
+    how = How.NEW if is_new else How.CALL
+    w.add_call(callee_expr, how, node, args if keep else None, args, chain)
     return True
+
+
+def _bound_to(node: Node) -> str:
+    """The variable a chain of calls is bound to: ``api`` for ``const api = Router().use(a)``."""
+    while node.parent is not None and node.parent.type in (
+        "member_expression",
+        "call_expression",
+        "parenthesized_expression",
+        "arguments",
+    ):
+        if node.parent.type == "arguments":
+            return ""  # handed to a call: not bound
+        node = node.parent
+    parent = node.parent
+    if parent is not None and parent.type == "variable_declarator":
+        name = parent.child_by_field_name("name")
+        if name is not None and name.type == "identifier" and name.text is not None:
+            return name.text.decode("utf-8", "replace")
+    return ""
 
 
 def _visit_inner_calls(w: Walk, callee: Node) -> None:
@@ -155,6 +177,13 @@ def _literal_method(callee: Node) -> facts.Expr:
     holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
         return facts.Lit()
+    prop = callee.child_by_field_name("property") if holder is not None else None
+    if prop is not None and prop.text is not None:
+        name = prop.text.decode("utf-8", "replace")
+        if name in _HTTP_VERBS:
+            # (options?.client ?? client).post({url: ...}): a generated client's call, whose
+            # receiver has no name; the method is kept for the client call it may be.
+            return facts.Get(UNKNOWN, [name])
     return UNKNOWN
 
 

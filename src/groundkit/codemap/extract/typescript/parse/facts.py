@@ -331,6 +331,9 @@ class CallSite(msgspec.Struct, array_like=True, frozen=True):
     end_line: int
     end_col: int
     args: list[Expr] | None  # kept for calls that may be routes, mounts or HTTP clients
+    # A call inside a chain (``Router().use(a).use(b)``): the variable the chain is bound to
+    # ("" for none), which names the router the chain makes, as it is named where it is read.
+    chain: str = ""
 
 
 class Body(msgspec.Struct, array_like=True, frozen=True):

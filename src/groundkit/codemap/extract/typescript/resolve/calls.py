@@ -30,6 +30,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Obj,
     Scope,
     Str,
+    Unknown,
     Value,
     Web,
     node_key,
@@ -74,6 +75,9 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     caller = file.caller(site.scope)
     callee = site.callee
     if not isinstance(callee, facts.Ref):
+        if isinstance(callee, facts.Get) and site.args is not None:
+            context0: Scope = (file.path, site.scope)
+            file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context0, caller, where)
         if not isinstance(callee, facts.Fn | facts.AnonFn | facts.Lit):
             file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
         return
@@ -83,7 +87,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         _super(file, ref, context, caller, where)
         return
     ev = file.ev
-    receiver = ev.reference(ref[:-1], context) if len(ref) > 1 else None
+    receiver = ev.reference(ref[:-1], context, site.chain or None) if len(ref) > 1 else None
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
     if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
@@ -108,6 +112,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     else:
         provenance = Provenance.TS_NEW if site.how == How.NEW else Provenance.TS_CALL
     file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
+    file.web.argument(site.args, node_key(target), context, caller, where)
 
 
 def _target(file: CallingFile, value: Value, how: int) -> Def | None:

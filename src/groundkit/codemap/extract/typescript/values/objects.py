@@ -97,14 +97,15 @@ class Web:
     """A web framework object (an app or router: ``router`` names it in the map) or an HTTP
     client (``base``: its base URL in pieces)."""
 
-    role: str  # express, express-router, koa, koa-router, fastify, hono, axios, ky, fetch
+    # express, express-router, koa, koa-router, fastify, hono, axios, ky, fetch, superagent
+    role: str
     router: str | None = None
     prefix: str = ""
     base: tuple[str | None, ...] = field(default=())
 
     @property
     def is_client(self) -> bool:
-        return self.role in ("axios", "ky", "fetch")
+        return self.role in ("axios", "ky", "fetch", "superagent")
 
 
 @dataclass(frozen=True, slots=True)
