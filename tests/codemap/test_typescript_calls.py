@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from map_helpers import Repo, build
 
-from groundkit.codemap.model import NodeKind, Provenance
+from groundkit.codemap.model import EdgeFlag, NodeKind, Provenance
 
 
 def test_functions_arrows_classes_and_methods_are_nodes_named_by_module_path(repo: Repo) -> None:
@@ -143,7 +143,7 @@ def test_calls_with_no_static_target_are_counted_not_guessed(repo: Repo) -> None
     assert repo.report.unresolved_calls == 4
 
 
-def test_an_anonymous_callback_belongs_to_the_named_function_around_it(repo: Repo) -> None:
+def test_an_anonymous_function_is_a_node_its_owner_hands_to_the_runtime(repo: Repo) -> None:
     build(
         repo,
         {
@@ -153,9 +153,46 @@ def test_an_anonymous_callback_belongs_to_the_named_function_around_it(repo: Rep
                   setTimeout(() => {
                     [1].forEach(function () { tick(); });
                   });
+                  setTimeout(tick, 10);
                 }
                 describe("suite", () => tick());
+                (() => tick())();
             """
         },
     )
-    assert repo.pairs("calls") == {("main.start", "main.tick"), ("main", "main.tick")}
+    assert repo.pairs("calls") == {
+        ("main.start", "main.start.<arrow>"),
+        ("main.start", "main.tick"),
+        ("main.start.<arrow>", "main.start.<arrow>.<function>"),
+        ("main.start.<arrow>.<function>", "main.tick"),
+        ("main", "main.<arrow>"),
+        ("main.<arrow>", "main.tick"),
+        ("main", "main.<arrow>#2"),
+        ("main.<arrow>#2", "main.tick"),
+    }
+    assert ("main.start", "main.start.<arrow>") in repo.pairs("defines")
+    callback = repo.edge("calls", "main.start", "main.start.<arrow>")
+    assert callback.provenance == Provenance.TS_CALLBACK  # type: ignore[attr-defined]
+
+
+def test_a_callback_to_a_method_of_an_unknown_value_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                function show() {}
+                function each() {}
+                function own() {}
+                const table = { map(f: unknown) {} };
+                export function start(load: () => Promise<number>) {
+                  load().then(show);
+                  [1, 2].map(each);
+                  table.map(own);
+                }
+            """
+        },
+    )
+    then = repo.edge("calls", "main.start", "main.show")
+    assert then.flags == frozenset({EdgeFlag.PARTIAL})  # type: ignore[attr-defined]
+    assert not repo.edge("calls", "main.start", "main.each").flags  # type: ignore[attr-defined]
+    assert ("main.start", "main.own") not in repo.pairs("calls")  # the table's own map

@@ -16,6 +16,7 @@ from typing import Protocol
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.resolve.callbacks import callbacks
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
@@ -73,12 +74,22 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     where = file.location(site.line, site.col, site.end_line, site.end_col)
     caller = file.caller(site.scope)
     callee = site.callee
+    context: Scope = (file.path, site.scope)
+    if isinstance(callee, facts.Fn):  # (() => {...})(): called where it is written
+        target = _target(file, file.ev.value(callee, context), site.how)
+        if target is not None:
+            file.edge(
+                EdgeKind.CALLS, caller, node_key(target), Provenance.TS_CALL, where, site.line
+            )
+        return
+    if isinstance(callee, facts.Get):  # [a, b].map(f): the runtime's method of a literal
+        callbacks(file, site, ["", *callee.attrs], Lit(), context, caller, where)
+        return
     if not isinstance(callee, facts.Ref):
-        if not isinstance(callee, facts.Fn | facts.AnonFn | facts.Lit):
+        if not isinstance(callee, facts.AnonFn | facts.Lit):
             file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
         return
     ref = callee.parts
-    context: Scope = (file.path, site.scope)
     if ref[0] == "super":
         _super(file, ref, context, caller, where)
         return
@@ -86,6 +97,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     receiver = ev.reference(ref[:-1], context) if len(ref) > 1 else None
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
+    callbacks(file, site, ref, receiver, context, caller, where)
     if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
         value = ev.export(value.path, "=")
     if isinstance(value, Feed):
