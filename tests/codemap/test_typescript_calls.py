@@ -196,3 +196,35 @@ def test_a_callback_to_a_method_of_an_unknown_value_is_partial(repo: Repo) -> No
     assert then.flags == frozenset({EdgeFlag.PARTIAL})  # type: ignore[attr-defined]
     assert not repo.edge("calls", "main.start", "main.each").flags  # type: ignore[attr-defined]
     assert ("main.start", "main.own") not in repo.pairs("calls")  # the table's own map
+
+
+def test_this_method_reaches_each_subclass_override_as_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "base.ts": """
+                export class Page {
+                  render() { this.tabs(); this.body(); this.footer(); }
+                  tabs() {}
+                  footer() {}
+                }
+            """,
+            "home.ts": """
+                import { Page } from "./base";
+                class Home extends Page { tabs() {} body() {} }
+                class Feed extends Home { body() {} }
+            """,
+        },
+    )
+    calls = {
+        (e.target.qualname, EdgeFlag.PARTIAL in e.flags)
+        for e in repo.map.edges(["calls"])
+        if e.source.qualname == "base.Page.render"
+    }
+    assert calls == {
+        ("base.Page.tabs", True),
+        ("home.Home.tabs", True),
+        ("home.Home.body", True),
+        ("home.Feed.body", True),
+        ("base.Page.footer", False),
+    }

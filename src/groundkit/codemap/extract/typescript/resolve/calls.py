@@ -105,6 +105,12 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         return
     if isinstance(value, _NOT_COUNTED):
         return
+    if (
+        ref[0] == "this"
+        and len(ref) == 2
+        and _overridden(file, ref[1], value, context, caller, where)
+    ):
+        return
     target = _target(file, value, site.how)
     if target is None:
         file.graph.unresolved += 1
@@ -174,3 +180,34 @@ def _super(
         file.graph.unresolved += 1
         return
     file.edge(EdgeKind.CALLS, caller, node_key(target), Provenance.TS_SUPER, where, where.line)
+
+
+def _overridden(
+    file: CallingFile, name: str, value: Value, context: Scope, caller: NodeKey, where: Location
+) -> bool:
+    """``this.m()``: ``this`` may be an instance of a subclass that overrides ``m`` (or that
+    alone defines it): each method it may run is a partial edge. False when no subclass changes
+    what runs."""
+    cls = file.ev.this_class(context)
+    if cls is None:
+        return False
+    found = {value} if isinstance(value, Def) and value.kind != "class" else set()
+    for sub in file.flow.subclasses(cls):
+        method = file.ev.classes.method(sub, name)
+        if method is not None:
+            found.add(method[0])
+    if not found or found == {value}:
+        return False
+    if value not in found:
+        file.graph.unresolved += 1  # ``this`` of the class itself finds no such method
+    for target in sorted(found, key=lambda d: (d.path, d.qual)):
+        file.edge(
+            EdgeKind.CALLS,
+            caller,
+            node_key(target),
+            Provenance.TS_THIS,
+            where,
+            where.line,
+            frozenset({EdgeFlag.PARTIAL}),
+        )
+    return True
