@@ -228,3 +228,69 @@ def test_this_method_reaches_each_subclass_override_as_partial(repo: Repo) -> No
         ("home.Feed.body", True),
         ("base.Page.footer", False),
     }
+
+
+def test_a_component_used_in_jsx_is_called_with_its_props(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "List.tsx": """
+                export function ArticleList({ onPick }: { onPick: () => void }) {
+                  onPick();
+                  return <ul><li>one</li></ul>;
+                }
+            """,
+            "Home.tsx": """
+                import { Component } from "react";
+                import { ArticleList } from "./List";
+                import * as ui from "./ui";
+                function choose() {}
+                class Tabs extends Component { render() { return <div />; } }
+                export function Home() {
+                  return (
+                    <main>
+                      <ArticleList onPick={choose} />
+                      <Tabs />
+                      <ui.Banner>hi</ui.Banner>
+                    </main>
+                  );
+                }
+            """,
+            "ui.tsx": "export const Banner = () => <b />;\n",
+        },
+    )
+    assert repo.pairs("calls") == {
+        ("Home.Home", "List.ArticleList"),
+        ("Home.Home", "Home.Tabs"),
+        ("Home.Home", "Home.Tabs.render"),
+        ("Home.Home", "ui.Banner"),
+        ("List.ArticleList", "Home.choose"),
+    }
+    jsx = repo.edge("calls", "Home.Home", "List.ArticleList")
+    assert jsx.provenance == Provenance.TS_JSX  # type: ignore[attr-defined]
+
+
+def test_a_local_alias_chosen_at_run_time_reaches_each_option_as_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                const api = { feed() {}, all() {} };
+                export function load(token: string) {
+                  const pick = token ? api.feed : api.all;
+                  pick();
+                }
+            """
+        },
+    )
+    flags = {
+        e.target.qualname: e.flags
+        for e in repo.map.edges(["calls"])
+        if e.source.qualname == "main.load"
+    }
+    assert flags == {
+        "main.api.feed": frozenset({EdgeFlag.PARTIAL}),
+        "main.api.all": frozenset({EdgeFlag.PARTIAL}),
+    }
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 1

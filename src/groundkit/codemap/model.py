@@ -132,6 +132,8 @@ class Provenance(StrEnum):
     - ``ts-callback``: a function the runtime calls on the caller's behalf (``setTimeout(f)``,
       ``xs.map(f)``, ``p.then(f)``, ``addEventListener``, a test runner's ``it``), from the
       scope that hands it over; ``partial`` when the method's receiver is not known.
+    - ``ts-jsx``: a component of the repository used in JSX (``<Comp />`` runs ``Comp``; a
+      class component's ``constructor`` and ``render``).
     - ``route-express``: ``app.get("/x", handler)`` on an Express app or router, a Koa router,
       a Fastify or Hono instance, with ``use``/``register``/``route`` prefixes composed.
     - ``route-fastify``: Fastify's ``route({method, url, handler})``.
@@ -177,6 +179,7 @@ class Provenance(StrEnum):
     TS_ARGUMENT = "ts-argument"
     TS_TABLE = "ts-table"
     TS_CALLBACK = "ts-callback"
+    TS_JSX = "ts-jsx"
     ROUTE_EXPRESS = "route-express"
     ROUTE_FASTIFY = "route-fastify"
 

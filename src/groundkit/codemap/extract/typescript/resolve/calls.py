@@ -21,6 +21,7 @@ from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
+    Choice,
     Def,
     Ext,
     Feed,
@@ -103,6 +104,9 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     if isinstance(value, Feed):
         _through_parameter(file, value, site.how, caller, where)
         return
+    if isinstance(value, Choice):
+        _choice(file, value, site.how, caller, where)
+        return
     if isinstance(value, _NOT_COUNTED):
         return
     if (
@@ -115,7 +119,10 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     if target is None:
         file.graph.unresolved += 1
         return
-    if isinstance(value, Def) and value.kind == "class":
+    if site.how == How.JSX:
+        provenance = Provenance.TS_JSX
+        _render(file, value, caller, where)
+    elif isinstance(value, Def) and value.kind == "class":
         provenance = Provenance.TS_NEW
     elif ref[0] == "this":
         provenance = Provenance.TS_THIS
@@ -135,7 +142,7 @@ def _target(file: CallingFile, value: Value, how: int) -> Def | None:
         return None
     if value.kind != "class":
         return value
-    return file.ev.classes.constructor(value) if how == How.NEW else None
+    return file.ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
 
 
 def _through_parameter(
@@ -198,8 +205,7 @@ def _overridden(
             found.add(method[0])
     if not found or found == {value}:
         return False
-    if value not in found:
-        file.graph.unresolved += 1  # ``this`` of the class itself finds no such method
+    file.graph.unresolved += 1  # which one runs depends on the instance
     for target in sorted(found, key=lambda d: (d.path, d.qual)):
         file.edge(
             EdgeKind.CALLS,
@@ -211,3 +217,27 @@ def _overridden(
             frozenset({EdgeFlag.PARTIAL}),
         )
     return True
+
+
+def _render(file: CallingFile, value: Value, caller: NodeKey, where: Location) -> None:
+    """``<Page />`` of a class component: React constructs it, then calls its ``render``."""
+    if isinstance(value, Def) and value.kind == "class":
+        found = file.ev.classes.method(value, "render")
+        if found is not None:
+            target = node_key(found[0])
+            file.edge(EdgeKind.CALLS, caller, target, Provenance.TS_JSX, where, where.line)
+
+
+def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where: Location) -> None:
+    """``const load = c ? api.feed : api.all; load()``: each function of the repository it may
+    be is a partial edge, and the site counts as unresolved."""
+    file.graph.unresolved += 1
+    targets = set()
+    for option in choice.options:
+        target = _target(file, option, how)
+        if target is not None:
+            targets.add(target)
+    for target in sorted(targets, key=lambda d: (d.path, d.qual)):
+        provenance = Provenance.TS_NEW if how == How.NEW else Provenance.TS_CALL
+        flags = frozenset({EdgeFlag.PARTIAL})
+        file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)

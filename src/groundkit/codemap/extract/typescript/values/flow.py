@@ -278,7 +278,7 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
         return None
     if value.kind != "class":
         return value if how != How.NEW else None
-    return ev.classes.constructor(value) if how == How.NEW else None
+    return ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
 
 
 def _given(arg: facts.Expr, value: Value) -> Value:
