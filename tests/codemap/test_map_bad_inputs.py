@@ -4,16 +4,19 @@ read would lose is kept."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 from map_helpers import Repo, build
 
 from groundkit.codemap.api import open_codemap
+from groundkit.codemap.build import MapReport
 from groundkit.codemap.extract.python import PythonExtractor
 from groundkit.codemap.sources import Selection, WorkTree
 from groundkit.config import CodemapConfig, Settings
+from groundkit.source_files import NOT_REGULAR, Unread
 
 
 def reasons(repo: Repo) -> dict[str, str]:
@@ -87,7 +90,7 @@ def test_vendored_and_generated_trees_are_skipped_unless_included(repo: Repo) ->
 class _Vanishing(WorkTree):
     """A file listed, then deleted before it is read: what a concurrent `git checkout` does."""
 
-    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
+    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError | Unread]]:
         (self.root / "gone.py").unlink()
         yield from super().read(paths)
 
@@ -101,9 +104,7 @@ def test_a_file_deleted_mid_run_is_reported_and_what_was_mapped_from_it_is_kept(
     repo.write({"gone.py": "def g(): pass\ndef h(): pass\n"})
     source = _Vanishing(repo.root, Selection(claims=PythonExtractor().claims))
     report = build_map(repo.map.store, source, [PythonExtractor()], max_file_bytes=10**6)
-    assert {s.source: s.reason for s in report.skipped} == {
-        "gone.py": "unreadable: no such file or directory"
-    }
+    assert {s.source: s.reason for s in report.skipped} == {"gone.py": "the file is gone"}
     assert ("stays", "gone.g") in repo.pairs("calls")  # the last good map of it stays
     report = repo.build()  # the next run sees it gone
     assert report.removed == 1
@@ -268,3 +269,46 @@ def test_a_file_that_only_talks_about_generated_code_is_mapped(repo: Repo) -> No
     build(repo, {"about.py": text})
     assert repo.report is not None
     assert not repo.report.skipped
+
+
+def _finishes(work: Callable[[], object], seconds: float = 60.0) -> bool:
+    """Whether ``work`` returns within ``seconds`` (on a daemon thread: one that hangs in open()
+    on a FIFO fails the test instead of hanging the suite)."""
+    done = threading.Event()
+
+    def run() -> None:
+        work()
+        done.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    return done.wait(seconds)
+
+
+def test_manifests_and_configs_that_are_fifos_are_never_waited_on(repo: Repo) -> None:
+    repo.write({"pkg/__init__.py": "", "pkg/a.py": "def f(): pass\n", "web/x.ts": "export {}\n"})
+    for name in ("pyproject.toml", "package.json", "tsconfig.json"):
+        os.mkfifo(repo.root / name)  # before: `grk map` blocked in open() for ever
+    assert _finishes(repo.build)
+    assert "pkg.a.f" in {n.qualname for n in repo.map.nodes()}
+
+
+class _Swapped(WorkTree):
+    """A file listed, then replaced by a FIFO before it is read."""
+
+    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError | Unread]]:
+        (self.root / "swapped.py").unlink()
+        os.mkfifo(self.root / "swapped.py")
+        yield from super().read(paths)
+
+
+def test_a_file_swapped_for_a_fifo_mid_run_is_skipped_as_not_a_regular_file(repo: Repo) -> None:
+    from groundkit.codemap.build import build_map
+
+    repo.write({"swapped.py": "def g(): pass\n", "stays.py": "def s(): pass\n"})
+    source = _Swapped(repo.root, Selection(claims=PythonExtractor().claims))
+    reports: list[MapReport] = []
+    work = lambda: reports.append(  # noqa: E731
+        build_map(repo.map.store, source, [PythonExtractor()], max_file_bytes=10**6)
+    )
+    assert _finishes(work)
+    assert {s.source: s.reason for s in reports[0].skipped} == {"swapped.py": NOT_REGULAR}

@@ -17,6 +17,7 @@ from groundkit.codemap.generated import generated, marked
 from groundkit.codemap.lines import decode
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import FileState, MapStore
+from groundkit.source_files import Unread
 from groundkit.types import Skipped
 
 __all__ = ["PARALLEL_FROM", "Parsed", "Progress", "Run", "digest", "read_and_parse", "tag"]
@@ -115,6 +116,9 @@ def read_and_parse(
         else:
             to_read.append(path)
     for path, data in source.read(to_read):
+        if isinstance(data, Unread):
+            run.skipped.append(Skipped(path, data.reason))
+            continue
         if isinstance(data, OSError):
             reason = (data.strerror or str(data) or type(data).__name__).lower()
             run.skipped.append(Skipped(path, f"unreadable: {reason}"))

@@ -20,6 +20,7 @@ from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
+    Choice,
     Def,
     Ext,
     Feed,
@@ -184,6 +185,9 @@ class Evaluator:
             return Lit()
         if isinstance(expr, facts.AnonFn):
             return Anon()
+        if isinstance(expr, facts.Choice):
+            options = tuple(dict.fromkeys(self.value(o, scope) for o in expr.options))
+            return options[0] if len(options) == 1 else Choice(options)
         return Unknown()
 
     def reference(self, ref: list[str], scope: Scope, name: str | None = None) -> Value:

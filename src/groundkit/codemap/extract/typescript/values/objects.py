@@ -10,6 +10,7 @@ from groundkit.codemap.model import NodeKey, NodeKind
 
 __all__ = [
     "Anon",
+    "Choice",
     "Def",
     "Ext",
     "Feed",
@@ -122,6 +123,13 @@ class Anon:
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """One of several values, chosen at run time (``c ? api.feed : api.all``)."""
+
+    options: tuple[Value, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Lit:
     """A literal (number, string, array): its methods are the runtime's."""
 
@@ -135,7 +143,7 @@ class Unknown:
 # (only its module-level names are seen).
 Scope = tuple[str, int]
 
-Value = Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Unknown
+Value = Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Choice | Unknown
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
 
