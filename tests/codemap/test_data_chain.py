@@ -259,3 +259,43 @@ def read(user_id: int, session: Session) -> object:
     assert data["paths"][0]["hops"] == 4
     assert data["paths"][0]["edges"][2]["evidence"].startswith("app.crud.read_user reads")
     assert not repo.map.chains("GET /users/{user_id}", "table:items").paths
+
+
+def test_an_object_from_a_query_or_a_local_function_is_known_when_written(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **files(),
+            "app/more.py": """
+from sqlalchemy import select
+
+from app.models import Item, User
+
+
+def get_user(db, user_id):
+    user = db.query(User).filter(User.id == user_id).first()
+    return user
+
+
+def drop_user(db, user_id):
+    user = get_user(db, user_id)
+    db.delete(user)
+
+
+async def drop_item(db, item_id):
+    result = await db.execute(select(Item).filter(Item.id == item_id))
+    item = result.scalars().first()
+    await db.delete(item)
+
+
+def ids(db):
+    rows = db.execute(select(Item.id)).scalars().first()
+    db.delete(rows)
+""",
+        },
+    )
+    writes = {p for p in repo.pairs("writes") if p[0].startswith("app.more")}
+    assert writes == {
+        ("app.more.drop_user", "app.models.User"),
+        ("app.more.drop_item", "app.models.Item"),
+    }

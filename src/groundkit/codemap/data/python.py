@@ -16,6 +16,7 @@ pydantic ``BaseSettings`` class (with a literal ``env_prefix``).
 from __future__ import annotations
 
 import ast
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
@@ -31,6 +32,12 @@ _MANAGER_WRITES = frozenset(
     | {"update_or_create"}
 )
 _MAKERS = frozenset({"model_validate", "from_orm", "parse_obj", "construct", "model_construct"})
+# A query's methods that refine it, and those that give one row of it (an instance of its model).
+_REFINE = frozenset(
+    {"filter", "filter_by", "where", "order_by", "limit", "offset", "options", "join"}
+    | {"outerjoin", "distinct", "with_for_update", "execution_options", "scalars", "unique"}
+)
+_ONE_ROW = frozenset({"first", "one", "one_or_none", "scalar", "scalar_one", "scalar_one_or_none"})
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
 
@@ -62,8 +69,15 @@ class _Reader:
             (n for n in nodes if n.kind in _OWNERS and n.line),
             key=lambda n: (n.line, -n.end_line),
         )
+        self.starts = [n.line for n in self.owners]
         self.data = data
+        self._held: dict[int, dict[str, str]] = {}
         self.names: dict[str, str] = {}  # local name -> dotted name
+        # a function of this file -> the model it returns (None until first needed)
+        self.returns: dict[str, str] | None = None
+        self._own: dict[int, list[ast.AST]] = {}
+        self._inner: dict[int, list[ast.AST]] = {}  # the functions a scope holds
+        self.tree = ast.Module([], [])
 
     # -- names ------------------------------------------------------------------------------------
     def read(self, tree: ast.Module) -> None:
@@ -76,14 +90,12 @@ class _Reader:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
                     self.names[target.id] = f"{self.module.qualname}.{target.id}"
-        for inner in ast.walk(tree):
-            if isinstance(inner, ast.Import | ast.ImportFrom) and inner not in tree.body:
-                self._import(inner)
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 self._class(node)
             elif isinstance(node, ast.Assign):
                 self._table(node)
+        self.tree = tree
         self._accesses(tree)
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
@@ -198,37 +210,79 @@ class _Reader:
     # -- accesses ---------------------------------------------------------------------------------
     def owner(self, line: int) -> NodeKey:
         found = self.module
-        for node in self.owners:
-            if node.line > line:
-                break
+        for node in self.owners[: bisect_right(self.starts, line)]:
             if node.line <= line <= node.end_line:
                 found = node  # the innermost: the latest start that still holds the line
         return found.key
 
     def _accesses(self, tree: ast.Module) -> None:
-        for scope in _scopes(tree):
-            holds = self._holdings(scope)
-            for node in _own_nodes(scope):
+        scopes: list[ast.AST] = [tree]
+        while scopes:
+            scope = scopes.pop()
+            nodes = self._nodes(scope)
+            for node in nodes:  # imports in a function: their names count from here on
+                if isinstance(node, ast.Import | ast.ImportFrom) and scope is not tree:
+                    self._import(node)
+            for node in nodes:
                 if isinstance(node, ast.Call):
-                    self._call(node, holds)
+                    self._call(node, scope)
                 elif isinstance(node, ast.Subscript):
                     self._environ(node)
+            scopes.extend(self._inner[id(scope)])
+
+    def _nodes(self, scope: ast.AST) -> list[ast.AST]:
+        found = self._own.get(id(scope))
+        if found is None:
+            inner: list[ast.AST] = []
+            found = self._own[id(scope)] = list(_own_nodes(scope, inner))
+            self._inner[id(scope)] = inner
+        return found
 
     def _holdings(self, scope: ast.AST) -> dict[str, str]:
-        """Local names whose every assignment in the function holds one model's instance."""
-        held: dict[str, set[str | None]] = {}
-        if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
-            for arg in [*scope.args.args, *scope.args.kwonlyargs, *scope.args.posonlyargs]:
-                if arg.annotation is not None:
-                    held.setdefault(arg.arg, set()).add(self._annotated(arg.annotation))
-        for node in _own_nodes(scope):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        held.setdefault(target.id, set()).add(self._made(node.value))
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                held.setdefault(node.target.id, set()).add(self._annotated(node.annotation))
-        return {n: next(iter(v)) for n, v in held.items() if len(v) == 1 and None not in v}  # type: ignore[misc]
+        """Local names whose every assignment in the function holds one model's instance (or
+        a query of it: ``q = select(M)``; ``row = db.execute(q).scalars().first()``)."""
+        if id(scope) not in self._held:
+            self._held[id(scope)] = self._hold(scope)
+        return self._held[id(scope)]
+
+    def _hold(self, scope: ast.AST) -> dict[str, str]:
+        if self.returns is None:  # what this file's functions return: read once, when needed
+            self.returns = {}
+            self._returns(self.tree)
+        holds: dict[str, str] = {}
+        for _ in range(3):  # a name read from another assigned before it: a few rounds settle
+            held: dict[str, set[str | None]] = {}
+            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+                for arg in [*scope.args.args, *scope.args.kwonlyargs, *scope.args.posonlyargs]:
+                    if arg.annotation is not None:
+                        held.setdefault(arg.arg, set()).add(self._annotated(arg.annotation))
+            for node in self._nodes(scope):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        if isinstance(target, ast.Name):
+                            held.setdefault(target.id, set()).add(self._made(node.value, holds))
+                elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                    held.setdefault(node.target.id, set()).add(self._annotated(node.annotation))
+            found = {n: v.pop() for n, v in held.items() if len(v) == 1 and None not in v}
+            if found == holds:
+                break
+            holds = found  # type: ignore[assignment]
+        return holds
+
+    def _returns(self, tree: ast.Module) -> None:
+        """The model a module-level function of this file returns, when every ``return`` gives
+        the same one: ``get_user`` returning ``db.query(User).filter(...).first()``."""
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            holds = self._hold(node)  # not kept: the returns are not all known yet
+            made = {
+                self._made(item.value, holds) if item.value is not None else None
+                for item in self._nodes(node)
+                if isinstance(item, ast.Return)
+            }
+            if len(made) == 1 and None not in made and self.returns is not None:
+                self.returns[f"{self.module.qualname}.{node.name}"] = str(made.pop())
 
     def _annotated(self, node: ast.expr) -> str | None:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # User | None
@@ -241,27 +295,41 @@ class _Reader:
                 return None
         return self.dotted(node)
 
-    def _made(self, node: ast.expr) -> str | None:
+    def _made(self, node: ast.expr, holds: dict[str, str]) -> str | None:
+        """The model whose instance (or query) ``node`` gives, if one."""
         if isinstance(node, ast.Await):
             node = node.value
+        if isinstance(node, ast.Name):
+            return holds.get(node.id)
         if not isinstance(node, ast.Call):
             return None
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in _MAKERS:
-            return self.dotted(func.value)
-        if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:
-            return self.dotted(node.args[0])
-        return self.dotted(func)
+        first = node.args[0] if node.args else None
+        if isinstance(func, ast.Attribute):
+            if func.attr in _MAKERS:
+                return self.dotted(func.value)
+            if func.attr in ("get", "query", "get_one") and first is not None:
+                return self.dotted(first)
+            if func.attr in _ONE_ROW or func.attr in _REFINE:  # q.filter(...).first()
+                return self._made(func.value, holds)
+            if func.attr in ("execute", "exec", "scalars") and first is not None:
+                return self._made(first, holds)  # db.execute(select(M)...)
+        callee = self.dotted(func)
+        if callee is None:
+            return None
+        if callee.startswith(("sqlmodel.", "sqlalchemy.")) and first is not None:
+            return self.dotted(first) if callee.rpartition(".")[2] == "select" else None
+        return (self.returns or {}).get(callee, callee)
 
-    def _call(self, node: ast.Call, holds: dict[str, str]) -> None:
+    def _call(self, node: ast.Call, scope: ast.AST) -> None:
         func = node.func
-        where, quote = self._where(node)
-        caller = self.owner(node.lineno)
         callee = self.dotted(func) or ""
         last = callee.rpartition(".")[2] if callee else getattr(func, "attr", "")
         first = node.args[0] if node.args else None
 
         def add(what: str, target: str, mode: str, provenance: Provenance) -> None:
+            where, quote = self._where(node)
+            caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
         if callee.startswith(("sqlmodel.", "sqlalchemy.")) and last in _QUERIES and first:
@@ -283,6 +351,7 @@ class _Reader:
                 add("model", model, READ, Provenance.ORM_ARGUMENT)
             return
         if func.attr in _SESSION_WRITES and first is not None:
+            holds = self._holdings(scope) if isinstance(first, ast.Name) else {}
             if isinstance(first, ast.Name) and first.id in holds:
                 add("model", holds[first.id], WRITE, Provenance.ORM_INSTANCE)
             return
@@ -345,21 +414,17 @@ def _meta_table(node: ast.ClassDef) -> str:
     return ""
 
 
-def _scopes(tree: ast.Module) -> Iterator[ast.AST]:
-    yield tree
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            yield node
-
-
-def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function (or the module) outside the functions nested in it."""
+def _own_nodes(scope: ast.AST, inner: list[ast.AST]) -> Iterator[ast.AST]:
+    """The nodes of a function (or the module) outside the functions nested in it, which go
+    to ``inner``."""
     stack = list(ast.iter_child_nodes(scope))
     while stack:
         node = stack.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
             if isinstance(node, ast.ClassDef):
                 stack.extend(ast.iter_child_nodes(node))  # class bodies run in their scope
+            else:
+                inner.append(node)
             continue
         yield node
         stack.extend(ast.iter_child_nodes(node))
