@@ -294,3 +294,19 @@ def test_a_local_alias_chosen_at_run_time_reaches_each_option_as_partial(repo: R
     }
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1
+
+
+def test_a_class_without_a_constructor_calls_its_base_constructor(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                class A { constructor() {} }
+                class B extends A {}
+                class C extends B { constructor() { super(); } }
+            """
+        },
+    )
+    assert ("main.B", "main.A.constructor") in repo.pairs("calls")
+    assert ("main.C.constructor", "main.A.constructor") in repo.pairs("calls")  # super()
+    assert not {p for p in repo.pairs("calls") if p[0] == "main.C"}
