@@ -246,6 +246,10 @@ class Evaluator:
         if expr.ref is None:
             return Unknown()
         how = How.NEW if isinstance(expr, facts.New) else How.CALL
+        if how == How.CALL and len(expr.ref) > 1 and expr.ref[-1] == "bind":
+            bound = self.reference(expr.ref[:-1], scope)  # f.bind(o): runs f when called
+            if isinstance(bound, Def) and bound.kind != "class":
+                return bound
         callee = self.reference(expr.ref, scope)
         router = self.router_id(scope, name)
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
