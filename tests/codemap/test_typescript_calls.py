@@ -294,3 +294,43 @@ def test_a_local_alias_chosen_at_run_time_reaches_each_option_as_partial(repo: R
     }
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1
+
+
+def test_a_class_without_a_constructor_calls_its_base_constructor(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                class A { constructor() {} }
+                class B extends A {}
+                class C extends B { constructor() { super(); } }
+            """
+        },
+    )
+    assert ("main.B", "main.A.constructor") in repo.pairs("calls")
+    assert ("main.C.constructor", "main.A.constructor") in repo.pairs("calls")  # super()
+    assert not {p for p in repo.pairs("calls") if p[0] == "main.C"}
+
+
+def test_call_apply_and_bind_run_the_function_they_are_on(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                function greet() {}
+                function log() {}
+                function later() {}
+                export function run(o: object) {
+                  greet.call(o, 1);
+                  log.apply(o, [1]);
+                  const bound = later.bind(o);
+                  bound();
+                }
+            """
+        },
+    )
+    assert repo.pairs("calls") == {
+        ("main.run", "main.greet"),
+        ("main.run", "main.log"),
+        ("main.run", "main.later"),
+    }

@@ -100,6 +100,12 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         _super(file, ref, context, caller, where)
         return
     ev = file.ev
+    if (
+        len(ref) > 1
+        and ref[-1] in ("call", "apply")
+        and _is_function(ev.reference(ref[:-1], context))
+    ):
+        ref = ref[:-1]  # f.call(o, ...), f.apply(o, args): runs f
     receiver = ev.reference(ref[:-1], context, site.chain or None) if len(ref) > 1 else None
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
@@ -247,3 +253,7 @@ def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where:
         provenance = Provenance.TS_NEW if how == How.NEW else Provenance.TS_CALL
         flags = frozenset({EdgeFlag.PARTIAL})
         file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)
+
+
+def _is_function(value: Value) -> bool:
+    return isinstance(value, Feed) or (isinstance(value, Def) and value.kind != "class")

@@ -122,7 +122,9 @@ class TypeScriptFile(FileResolver):
                 continue
             source = self.keys[index]
             assert source is not None
-            for base in self.ev.classes.bases(Def(self.path, scope.qual, "class")):
+            cls = Def(self.path, scope.qual, "class")
+            bases = self.ev.classes.bases(cls)
+            for base in bases:
                 where = self.location(scope.at)
                 self.edge(
                     EdgeKind.INHERITS,
@@ -132,3 +134,9 @@ class TypeScriptFile(FileResolver):
                     where,
                     scope.at,
                 )
+            own = self.ev.classes.method(cls, "constructor")
+            if bases and (own is None or own[1]):
+                # No constructor of its own: the implicit one calls the base's (super(...args)).
+                target = node_key(self.ev.classes.constructor(bases[0]))
+                where = self.location(scope.at)
+                self.edge(EdgeKind.CALLS, source, target, Provenance.TS_SUPER, where, scope.at)

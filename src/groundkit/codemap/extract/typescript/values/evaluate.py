@@ -267,6 +267,10 @@ class Evaluator:
             receiver = self.reference(expr.ref[:-1], scope, name)
             if isinstance(receiver, Web) and receiver.router is not None:
                 return receiver  # router.use(...) returns the router
+        if how == How.CALL and len(expr.ref) > 1 and expr.ref[-1] == "bind":
+            bound = self.reference(expr.ref[:-1], scope, name)  # f.bind(o): runs f when called
+            if isinstance(bound, Def) and bound.kind != "class":
+                return bound
         callee = self.reference(expr.ref, scope, name)
         router = self.router_id(scope, name)
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))

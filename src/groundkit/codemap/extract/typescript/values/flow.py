@@ -251,7 +251,8 @@ class Flow:
         index = Index()
         ev = self.ev
         for path in self.sources:
-            for record in ev.interface(path).passes:
+            for written in ev.interface(path).passes:
+                record = _through_call(ev, path, written)
                 site = Site(path, record, ev.value(record.callee, (path, -1)))
                 called = _callable(ev, site.callee, record.how)
                 if isinstance(called, Def | Feed):
@@ -267,6 +268,18 @@ class Flow:
                         index.passed[held].append((site, at, member))
                     index.tables.update(handed_tables(ev, value))
         return index
+
+
+def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
+    """``f.call(o, a, b)`` hands ``a, b`` to ``f`` (``o`` is its ``this``)."""
+    callee = record.callee
+    if not isinstance(callee, facts.Ref) or len(callee.parts) < 2 or callee.parts[-1] != "call":
+        return record
+    inner = facts.Ref(callee.parts[:-1])
+    value = ev.value(inner, (path, -1))
+    if isinstance(value, Feed) or (isinstance(value, Def) and value.kind != "class"):
+        return facts.Pass(inner, record.how, record.args[1:])
+    return record
 
 
 def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:

@@ -1,0 +1,79 @@
+"""Run real JavaScript test suites under ``trace.mjs`` and keep the calls they make.
+
+Usage (from the repository root; needs node 18+ and npm):
+    python benchmarks/codemap/ts_traced/collect.py WORK_DIR NAME=SOURCE_DIR [NAME=SOURCE_DIR ...]
+
+Each SOURCE_DIR is a package's repository as checked out (fetched from its public repository;
+never copied into this one). It is copied to ``WORK_DIR/NAME``, its development dependencies are
+installed there (``npm install --ignore-scripts``), and its test suite, as ``SUITES`` says, runs
+under the tracer: the calls between its own functions go to ``WORK_DIR/NAME.jsonl``.
+``benchmarks/codemap_ts_traced.py WORK_DIR`` scores the map against them.
+
+Test timeouts are lifted (``--timeout 0``): a suite runs several times slower while traced.
+Suites that spawn child processes (``test/bin``) are left out: the tracer sees one process.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+TRACE = Path(__file__).resolve().parent / "trace.mjs"
+
+# name -> commands, each run from the package's folder (``{files:GLOB}``: one run per file).
+SUITES: dict[str, list[list[str]]] = {
+    "router": [["node_modules/mocha/bin/mocha.js", "--reporter", "dot", "--timeout", "0", "test/"]],
+    "express": [
+        [
+            "node_modules/mocha/bin/mocha.js",
+            "--require",
+            "test/support/env",
+            "--reporter",
+            "dot",
+            "--timeout",
+            "0",
+            "test/",
+        ]
+    ],
+    "semver": [
+        ["{files:test/functions/*.js}"],
+        ["{files:test/ranges/*.js}"],
+        ["{files:test/classes/*.js}"],
+    ],
+}
+
+
+def run_suite(folder: Path, out: Path, commands: list[list[str]]) -> None:
+    out.unlink(missing_ok=True)
+    for command in commands:
+        if command[0].startswith("{files:"):
+            runs = [[str(p.relative_to(folder))] for p in sorted(folder.glob(command[0][7:-1]))]
+        else:
+            runs = [command]
+        for argv in runs:
+            subprocess.run(
+                ["node", str(TRACE), ".", str(out), *argv], cwd=folder, check=False, timeout=3600
+            )
+
+
+def main() -> int:
+    work = Path(sys.argv[1])
+    work.mkdir(parents=True, exist_ok=True)
+    for spec in sys.argv[2:]:
+        name, _, source = spec.partition("=")
+        folder = work / name
+        if not folder.exists():
+            shutil.copytree(source, folder, ignore=shutil.ignore_patterns(".git", "node_modules"))
+            subprocess.run(
+                ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts"],
+                cwd=folder,
+                check=True,
+            )
+        run_suite(folder, work / f"{name}.jsonl", SUITES[name])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

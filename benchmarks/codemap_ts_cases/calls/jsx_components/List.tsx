@@ -1,0 +1,4 @@
+export function ArticleList({ onPick }: { onPick: () => void }) {
+  onPick();
+  return <ul />;
+}
