@@ -231,7 +231,7 @@ class Solver:
     def _attr(self, file: int, op: facts.Attr) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((obj, dst))
+        self.flow.depends.extend((obj, dst))
         rule = each_value(self._attribute, op.attr, dst, site, obj, file)
         self.flow.engine.on(obj, rule)
 
@@ -243,7 +243,7 @@ class Solver:
     def _sub(self, file: int, op: facts.Sub) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((obj, dst))
+        self.flow.depends.extend((obj, dst))
         bounds = op.bounds if op.slice else None
         rule = each_value(self._subscript, op.key, dst, bounds, site, op.protocol, obj)
         self.flow.engine.on(obj, rule)
@@ -261,7 +261,7 @@ class Solver:
         flow = self.flow
         func, dst = self._v(file, op.func), self._v(file, op.dst)
         site = SiteKey((file, op.site))
-        flow.depends.append((func, dst))
+        flow.depends.extend((func, dst))
         args, keywords = self.calls.site_args(site)
         how: How = "decorator" if flow.site(site).kind == SiteKind.DECORATOR else "call"
         rule = each_value(self._call_value, site, args, keywords, dst, how, func)
@@ -288,13 +288,13 @@ class Solver:
     def _iter(self, file: int, op: facts.Iter) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((src, dst))
+        self.flow.depends.extend((src, dst))
         self.flow.engine.on(src, each_value(self._iterate, dst, site, src))
 
     def _unpack(self, file: int, op: facts.Unpack) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((src, dst))
+        self.flow.depends.extend((src, dst))
         rule = each_value(self._unpack_value, op.index, op.rest, op.after, dst, site, src)
         self.flow.engine.on(src, rule)
 
@@ -312,7 +312,7 @@ class Solver:
         left, dst = self._v(file, op.left), self._v(file, op.dst)
         right = self._v(file, op.right) if op.right >= 0 else flow.lit
         site = SiteKey((file, op.site))
-        flow.depends.append((left, dst))
+        flow.depends.extend((left, dst))
         args: Args = [right] if op.right >= 0 else []
         method = op.method
 
@@ -365,7 +365,7 @@ class Solver:
         if op.method in ("__add__", "__iadd__"):
             flow = self.flow
             left, dst = self._v(file, op.left), self._v(file, op.dst)
-            flow.depends.append((left, dst))
+            flow.depends.extend((left, dst))
             flow.engine.on(left, lambda new: self._concat(new, op, file, dst))
         else:
             self.flow.engine.add(self._v(file, op.dst), [objects.LIT_ID])
@@ -409,7 +409,7 @@ class Solver:
         flow = self.flow
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = SiteKey((file, op.site))
-        flow.depends.append((src, dst))
+        flow.depends.extend((src, dst))
         enter, leave = ("__aenter__", "__aexit__") if op.is_async else ("__enter__", "__exit__")
 
         def run(new: set[int]) -> None:
@@ -434,7 +434,7 @@ class Solver:
     def _super(self, file: int, op: facts.Super) -> None:
         flow = self.flow
         receiver, dst = self._v(file, op.receiver), self._v(file, op.dst)
-        flow.depends.append((receiver, dst))
+        flow.depends.extend((receiver, dst))
         cls = ClassKey((file, op.cls))
         kinds = (objects.INST, objects.CONE, objects.CLASS, objects.CCONE)
         flow.engine.on(
