@@ -82,7 +82,8 @@ class Engine:
         self.values = values
         self.pts: list[set[int] | None] = [None] * size
         self.succ: list[list[int] | None] = [None] * size
-        self.rules: list[list[Rule] | None] = [None] * size
+        # A variable's one rule, or a list of its rules (most have one; a list for each took 17 MB)
+        self.rules: list[Rule | list[Rule] | None] = [None] * size
         self.strings: dict[int, int] = {}  # variable -> distinct strings it holds
         self.containers: dict[int, int] = {}  # variable -> containers it holds
         self.special: set[int] = set()  # string and container values (bounded apart)
@@ -180,9 +181,11 @@ class Engine:
         """Run ``rule`` on what ``var`` holds now, and on every value it gains later."""
         rules = self.rules[var]
         if rules is None:
-            self.rules[var] = [rule]
-        else:
+            self.rules[var] = rule
+        elif isinstance(rules, list):
             rules.append(rule)
+        else:
+            self.rules[var] = [rules, rule]
         held = self.pts[var]
         if held:
             rule(set(held))
@@ -222,6 +225,10 @@ class Engine:
                     else:
                         waiting |= new
             found = rules[var]
-            if found:
+            if found is None:
+                continue
+            if isinstance(found, list):
                 for rule in list(found):
                     rule(delta)
+            else:
+                found(delta)
