@@ -4,12 +4,14 @@ trace/blast latency, file size.
 
     python benchmarks/codemap_speed.py [--src /tmp/codemap-bench/src] [--runs 3]
         [--grimp /tmp/codemap-bench/grimp-venv/bin/python] [--only django,...] [--edits 10]
-        [--root NAME=PATH ...]
+        [--root NAME=PATH ...] [--check]
 
 ``--edits N``: after the map, N one-line edits, each in another file (drawn at random, seeded),
 each followed by a re-map: the median and the slowest (issue 34's target: median <= 0.5 s on
 django). ``--root NAME=PATH`` measures any folder too (a large repository). The cold map's
-peak memory is that of a fresh process mapping the folder alone (``ru_maxrss``).
+peak memory is that of a fresh process mapping the folder alone (``ru_maxrss``). ``--check``:
+after the edits, the edited map's edges are compared row by row with a fresh map of the edited
+files (an incremental re-map must give what a cold map gives).
 
 Issue 21's targets: a cold map of the django package <= 2x a plain ``ast.parse`` loop over the
 same files (the floor for an ast-based analyser, measured in the same run); re-map after
@@ -32,11 +34,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from groundkit.codemap.api import open_codemap
 from groundkit.codemap.model import NodeKind
+from groundkit.codemap.store import edge_row
 
 HERE = Path(__file__).parent
 
@@ -97,6 +101,16 @@ def _one_line_edits(codemap: Any, tree: Path, count: int) -> dict[str, Any]:
     }
 
 
+def _differences(codemap: Any, name: str, tree: Path, work: Path) -> tuple[int, int]:
+    """(rows in one map and not the other, rows of the fresh map): the edited map against a
+    fresh map of the same files."""
+    with open_codemap(name, index_dir=work / "fresh", create=True) as fresh:
+        fresh.update(tree)
+        expected = Counter(edge_row(e) for e in fresh.edges())
+    found = Counter(edge_row(e) for e in codemap.edges())
+    return sum(((expected - found) + (found - expected)).values()), sum(expected.values())
+
+
 def _cold_peak(name: str, tree: Path) -> tuple[float, float, float]:
     """A cold map in a fresh process: (wall s, CPU s, peak resident MB)."""
     code = (
@@ -147,7 +161,9 @@ def _remaps(codemap: Any, tree: Path, edit: str, runs: int) -> dict[str, Any]:
     return out
 
 
-def measure(name: str, root: Path, edit: str, runs: int, edits: int = 0) -> dict[str, Any]:
+def measure(
+    name: str, root: Path, edit: str, runs: int, edits: int = 0, check: bool = False
+) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="grk-speed-"))
     tree = work / root.name
     shutil.copytree(root, tree, symlinks=True)
@@ -177,6 +193,8 @@ def measure(name: str, root: Path, edit: str, runs: int, edits: int = 0) -> dict
     with open_codemap(name, index_dir=index) as codemap:
         remaps = _remaps(codemap, tree, edit, runs) if edit else {}
         remaps.update(_one_line_edits(codemap, tree, edits))
+        if check:
+            remaps["differ"], remaps["rows"] = _differences(codemap, name, tree, work)
         symbols = [
             n.qualname for n in codemap.nodes() if n.kind in (NodeKind.FUNCTION, NodeKind.METHOD)
         ]
@@ -281,6 +299,12 @@ def _cold_table(rows: list[dict[str, Any]]) -> None:
             f"{r.get('edit_p50_s', 0):>11.2f}{r.get('edit_max_s', 0):>11.2f}"
             f"{r.get('edit_cpu_p50_s', 0):>15.2f}"
         )
+    for r in rows:
+        if "differ" in r:
+            print(
+                f"{r['name']}: edited map against a fresh map of the same files: "
+                f"{r['differ']} of {r['rows']} edge rows differ"
+            )
 
 
 def _table(rows: list[dict[str, Any]], runs: int) -> None:
@@ -330,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated names to run")
     parser.add_argument("--edits", type=int, default=0, help="one-line edits, one file each")
     parser.add_argument("--root", action="append", default=[], help="NAME=PATH to measure too")
+    parser.add_argument(
+        "--check", action="store_true", help="after the edits, compare with a fresh map"
+    )
     args = parser.parse_args(argv)
     django = sorted(args.src.glob("django-*"))
     fastapi = sorted(args.src.glob("fastapi-*"))
@@ -348,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, root, edit, package in cases:
         if wanted and name not in wanted:
             continue
-        result = measure(name, root, edit, args.runs, args.edits)
+        result = measure(name, root, edit, args.runs, args.edits, args.check)
         if package:  # grimp's import-only graph of the same package, in the same run
             result["grimp_s"] = _grimp(
                 args.grimp, root.parent if name == "django" else root, package[0]

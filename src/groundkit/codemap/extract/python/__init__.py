@@ -135,7 +135,7 @@ class PythonResolver:
             len(program.files),
             program.variables,
             len(flow.values.keys),
-            len(flow.engine.edges),
+            flow.engine.edges,
             flow.engine.bounds_hit,
             time.perf_counter() - started,
         )

@@ -93,7 +93,8 @@ def choices(flow: Flow, seeds: list[int] | None = None) -> set[int]:
             starts.append(dst)
     starts += [dst for dst in flow.computed_reads if len(relevant(dst)) > 1]
     following: dict[int, list[int]] = {}
-    for operand, result in flow.depends:
+    pairs = flow.depends
+    for operand, result in zip(pairs[::2], pairs[1::2], strict=True):
         following.setdefault(operand, []).append(result)
     chosen = set(starts)
     queue = deque(starts)

@@ -155,7 +155,7 @@ class Lookups:
         recv = value if receiver is None else receiver
         for owner in mro[start:]:
             cell = flow.class_attr(owner, attr)
-            flow.depends.append((cell, dst))
+            flow.depends.extend((cell, dst))
             flow.engine.on(cell, lambda new: self._bound(new, value, attr, recv, instance, dst))
             if flow.program.binds_in_class(owner, attr):
                 return True
@@ -337,7 +337,7 @@ class Lookups:
             return
         extra = args[2] if len(args) > 2 and isinstance(args[2], int) else None
         if name == "getattr":
-            flow.depends.append((obj, dst))
+            flow.depends.extend((obj, dst))
             if extra is not None:
                 flow.engine.flow(extra, dst)
         else:

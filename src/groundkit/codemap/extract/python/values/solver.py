@@ -13,7 +13,7 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.calls import Calls
-from groundkit.codemap.extract.python.values.engine import each
+from groundkit.codemap.extract.python.values.engine import each_value
 from groundkit.codemap.extract.python.values.fixtures import install_fixtures
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import Program
@@ -49,6 +49,13 @@ class Solver:
         self.calls = Calls(self.flow)
         self.containers = self.calls.containers
         self.lookups = self.calls.lookups
+        # The rules each operation installs call these (bound once, not once per rule).
+        self._attribute = self.lookups.attribute
+        self._store_attr = self.lookups.store
+        self._subscript = self.containers.subscript
+        self._store_item = self.containers.store
+        self._iterate = self.containers.iterate
+        self._unpack_value = self.containers.unpack
         self._handlers: dict[type[Any], Callable[[int, Any], None]] = {
             facts.Def: self._def,
             facts.Const: self._const,
@@ -91,7 +98,21 @@ class Solver:
         flow.listeners.clear()
         self._handlers.clear()
         del self.lookups, self.calls, self.containers
+        del self._attribute, self._store_attr, self._subscript, self._store_item
+        del self._iterate, self._unpack_value
         return flow
+
+    def _call_value(
+        self,
+        value: int,
+        site: SiteKey,
+        args: Args,
+        keywords: list[tuple[str, int]],
+        dst: int,
+        how: How,
+        operand: int,
+    ) -> None:
+        self.calls.call(site, value, args, keywords, dst, how, operand)
 
     # -- installing -------------------------------------------------------------------------------
     def install(self) -> None:
@@ -210,32 +231,27 @@ class Solver:
     def _attr(self, file: int, op: facts.Attr) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((obj, dst))
-        attribute = self.lookups.attribute
-        self.flow.engine.on(obj, each(lambda v: attribute(v, op.attr, dst, site, obj, file)))
+        self.flow.depends.extend((obj, dst))
+        rule = each_value(self._attribute, op.attr, dst, site, obj, file)
+        self.flow.engine.on(obj, rule)
 
     def _setattr(self, file: int, op: facts.SetAttr) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        store = self.lookups.store
-        self.flow.engine.on(obj, each(lambda v: store(v, op.attr, src, site, obj, file)))
+        self.flow.engine.on(obj, each_value(self._store_attr, op.attr, src, site, obj, file))
 
     def _sub(self, file: int, op: facts.Sub) -> None:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((obj, dst))
-        subscript = self.containers.subscript
+        self.flow.depends.extend((obj, dst))
         bounds = op.bounds if op.slice else None
-        self.flow.engine.on(
-            obj,
-            each(lambda v: subscript(v, op.key, dst, bounds, site, op.protocol, obj)),
-        )
+        rule = each_value(self._subscript, op.key, dst, bounds, site, op.protocol, obj)
+        self.flow.engine.on(obj, rule)
 
     def _setsub(self, file: int, op: facts.SetSub) -> None:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        store = self.containers.store
-        self.flow.engine.on(obj, each(lambda v: store(v, op.key, src, site, obj)))
+        self.flow.engine.on(obj, each_value(self._store_item, op.key, src, site, obj))
 
     def _container(self, file: int, op: facts.NewContainer) -> None:
         value = self.flow.value(objects.CONT, file, op.dst, op.kind)
@@ -245,11 +261,11 @@ class Solver:
         flow = self.flow
         func, dst = self._v(file, op.func), self._v(file, op.dst)
         site = SiteKey((file, op.site))
-        flow.depends.append((func, dst))
+        flow.depends.extend((func, dst))
         args, keywords = self.calls.site_args(site)
         how: How = "decorator" if flow.site(site).kind == SiteKind.DECORATOR else "call"
-        call = self.calls.call
-        flow.engine.on(func, each(lambda v: call(site, v, args, keywords, dst, how, func)))
+        rule = each_value(self._call_value, site, args, keywords, dst, how, func)
+        flow.engine.on(func, rule)
 
     def _ret(self, file: int, op: facts.Ret) -> None:
         flow = self.flow
@@ -272,18 +288,15 @@ class Solver:
     def _iter(self, file: int, op: facts.Iter) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((src, dst))
-        iterate = self.containers.iterate
-        self.flow.engine.on(src, each(lambda v: iterate(v, dst, site, src)))
+        self.flow.depends.extend((src, dst))
+        self.flow.engine.on(src, each_value(self._iterate, dst, site, src))
 
     def _unpack(self, file: int, op: facts.Unpack) -> None:
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
-        self.flow.depends.append((src, dst))
-        unpack = self.containers.unpack
-        self.flow.engine.on(
-            src, each(lambda v: unpack(v, op.index, op.rest, op.after, dst, site, src))
-        )
+        self.flow.depends.extend((src, dst))
+        rule = each_value(self._unpack_value, op.index, op.rest, op.after, dst, site, src)
+        self.flow.engine.on(src, rule)
 
     def _binop(self, file: int, op: facts.BinOp) -> None:
         flow = self.flow
@@ -299,7 +312,7 @@ class Solver:
         left, dst = self._v(file, op.left), self._v(file, op.dst)
         right = self._v(file, op.right) if op.right >= 0 else flow.lit
         site = SiteKey((file, op.site))
-        flow.depends.append((left, dst))
+        flow.depends.extend((left, dst))
         args: Args = [right] if op.right >= 0 else []
         method = op.method
 
@@ -352,7 +365,7 @@ class Solver:
         if op.method in ("__add__", "__iadd__"):
             flow = self.flow
             left, dst = self._v(file, op.left), self._v(file, op.dst)
-            flow.depends.append((left, dst))
+            flow.depends.extend((left, dst))
             flow.engine.on(left, lambda new: self._concat(new, op, file, dst))
         else:
             self.flow.engine.add(self._v(file, op.dst), [objects.LIT_ID])
@@ -396,7 +409,7 @@ class Solver:
         flow = self.flow
         src, dst = self._v(file, op.src), self._v(file, op.dst)
         site = SiteKey((file, op.site))
-        flow.depends.append((src, dst))
+        flow.depends.extend((src, dst))
         enter, leave = ("__aenter__", "__aexit__") if op.is_async else ("__enter__", "__exit__")
 
         def run(new: set[int]) -> None:
@@ -421,7 +434,7 @@ class Solver:
     def _super(self, file: int, op: facts.Super) -> None:
         flow = self.flow
         receiver, dst = self._v(file, op.receiver), self._v(file, op.dst)
-        flow.depends.append((receiver, dst))
+        flow.depends.extend((receiver, dst))
         cls = ClassKey((file, op.cls))
         kinds = (objects.INST, objects.CONE, objects.CLASS, objects.CCONE)
         flow.engine.on(
