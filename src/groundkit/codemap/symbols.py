@@ -3,7 +3,8 @@
 A symbol is, in this order: a node's name exactly as the map shows it (whatever it holds:
 ``article.controller.<put /articles/:slug>``), a node's id (16 hex digits, as ``--json``
 gives it), a route (``GET /items/{id}``, any parameter syntax), ``path/to/file.py:name`` (the
-name inside that file), or the dotted end of exactly one qualified name (``Store.put``). The
+name inside that file), or the end of exactly one qualified name after a ``.`` or a ``/``
+(``Store.put``, ``article.controller.<put /articles/:slug>``). The
 first reading that names something decides. Nothing found: the nearest names are suggested
 (never the name itself); several found: they are listed, each with a way to name it alone.
 """
@@ -126,9 +127,12 @@ def _in_file(graph: MapGraph, path: str, name: str) -> list[Node]:
 
 
 def _ending_with(graph: MapGraph, text: str) -> list[Node]:
-    if not text or text.startswith("."):
+    """The nodes whose name ends with ``text`` after a ``.`` or, for a module named by its
+    path (TypeScript's ``src/controllers/article.controller``), after a ``/``."""
+    if not text or text.startswith((".", "/")):
         return []
-    return [n for n in graph.nodes_ending_with("." + text) if n.kind != NodeKind.EXTERNAL]
+    found = {n.key: n for sep in "./" for n in graph.nodes_ending_with(sep + text)}
+    return [n for n in found.values() if n.kind != NodeKind.EXTERNAL]
 
 
 def _suggestions(graph: MapGraph, symbol: str) -> list[str]:
