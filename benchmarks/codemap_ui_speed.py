@@ -15,6 +15,11 @@ a change: its page, script and server) and loads the two in turn, so that the ra
 medians is measured under the same load (this machine is shared: absolute seconds are not).
 
     python benchmarks/codemap_ui_speed.py --against ../main-before/src
+
+``--index-dir DIR --map NAME`` draws a map already made there instead (a real repository's,
+made by `grk map`), in the same way.
+
+    python benchmarks/codemap_ui_speed.py --index-dir .groundkit --map django --runs 3
 """
 
 from __future__ import annotations
@@ -86,6 +91,15 @@ def build_map(index_dir: Path, modules: int, seed: int = 7) -> dict[str, int]:
     return {"modules": len(names), "functions": len(functions), "edges": edges}
 
 
+def made_map(index_dir: Path, name: str) -> dict[str, int]:
+    """What a map made by `grk map` holds: its modules, functions and edges."""
+    with open_codemap(name, settings=Settings(index_dir=str(index_dir))) as codemap:
+        kinds = [str(n.kind) for n in codemap.nodes()]
+        edges = sum(1 for e in codemap.edges() if e.kind != "defines")
+    functions = kinds.count("function") + kinds.count("method")
+    return {"modules": kinds.count("module"), "functions": functions, "edges": edges}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -120,7 +134,7 @@ def timed(browser: object, url: str) -> tuple[float, object]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     page = context.new_page()
     started = time.perf_counter()
-    page.goto(url)
+    page.goto(url, timeout=600_000)  # a large map on a loaded machine: minutes, not 30 s
     page.wait_for_selector('#graph[data-ready="true"]', timeout=600_000)
     seconds = time.perf_counter() - started
     layout = page.evaluate(
@@ -136,14 +150,19 @@ def main() -> None:
     parser.add_argument("--modules", type=int, default=900)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", help="another checkout's src folder, served beside")
+    parser.add_argument("--index-dir", help="draw a map already made in this index dir")
+    parser.add_argument("--map", default="big", help="the map to draw (with --index-dir)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="grk-ui-speed-") as tmp:
-        counts = build_map(Path(tmp), args.modules)
-        servers = {"this": serve(Path(tmp))}
+        index_dir = Path(args.index_dir or tmp)
+        counts = (
+            made_map(index_dir, args.map) if args.index_dir else build_map(index_dir, args.modules)
+        )
+        servers = {"this": serve(index_dir)}
         if args.against:
-            servers["against"] = serve(Path(tmp), os.path.abspath(args.against))
+            servers["against"] = serve(index_dir, os.path.abspath(args.against))
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -155,7 +174,9 @@ def main() -> None:
                     layouts: dict[str, list[object]] = {name: [] for name in servers}
                     for _ in range(args.runs):
                         for name, (_, base) in servers.items():  # in turn: the same load
-                            seconds, layout = timed(browser, f"{base}/ui/maps/big?level={level}")
+                            seconds, layout = timed(
+                                browser, f"{base}/ui/maps/{args.map}?level={level}"
+                            )
                             times[name].append(seconds)
                             layouts[name].append(layout)
                     for name in servers:

@@ -158,3 +158,25 @@ def test_the_list_of_maps_names_the_folder_each_is_of(
         "docs": str(tmp_path / "req" / "docs"),
         "star-docs": str(tmp_path / "star" / "docs"),
     }
+
+
+def test_hidden_and_ignored_files_are_listed_as_passed_over_too(grk: Grk, tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "app",
+        {
+            "app.py": "def f(): pass\n",
+            ".gitignore": "out/\n*.log\n",
+            ".github/workflows/ci.yml": "on: push\n",
+            "out/app.py": "def g(): pass\n",
+            "run.log": "started\n",
+        },
+    )
+    (root / ".git").mkdir()  # the repository itself is no file under the root
+    assert grk("map", str(root), "--json") == 0
+    passed = {p["path"]: p["reason"] for p in json.loads(grk.out)["passed_over"]}
+    assert passed == {
+        ".gitignore": "hidden (not walked, as by grk ingest)",
+        ".github/": "hidden (not walked, as by grk ingest)",
+        "out/": "ignored (.gitignore)",
+        "run.log": "ignored (.gitignore)",
+    }

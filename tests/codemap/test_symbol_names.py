@@ -91,3 +91,20 @@ def test_two_nodes_of_one_name_are_each_named_by_their_id() -> None:
     for node in caught.value.candidates:
         assert node.key.id in (caught.value.hint or "")
         assert find_symbol(graph, node.key.id) == node
+
+
+def test_a_module_named_by_its_path_is_named_by_the_end_after_a_slash_too() -> None:
+    g = GraphBuilder("typescript")
+    g.module("src/controllers/article.controller", "src/controllers/article.controller.js")
+    name = "src/controllers/article.controller.<put /articles/:slug>"
+    g.function(name, "src/controllers/article.controller.js")
+    graph = g.memory()
+    assert find_symbol(graph, "article.controller.<put /articles/:slug>").qualname == name
+    assert find_symbol(graph, "controllers/article.controller").kind == "module"
+
+
+def test_an_ending_after_a_dot_is_read_before_one_after_a_slash() -> None:
+    g = GraphBuilder("typescript")
+    g.module("web/pages/ItemsPage", "web/pages/ItemsPage.tsx")
+    g.function("web/pages/ItemsPage.ItemsPage", "web/pages/ItemsPage.tsx")
+    assert find_symbol(g.memory(), "ItemsPage").kind == "function"

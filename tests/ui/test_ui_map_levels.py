@@ -1,8 +1,8 @@
 """The module view of a large code map in a real browser: it aggregates (areas from afar, then
-packages, then modules as one zooms in), no label drawn overlaps another or lies under an edge
-(Cytoscape leaves out a label too small to read), and the drawing is the same on every load. The
-map (a few hundred modules in areas of packages) is written straight into a map file, as
-benchmarks/codemap_ui_speed.py does with 900."""
+packages, then modules as one zooms in), no label drawn overlaps another, lies under an edge or
+is under 9 px on the screen (Cytoscape leaves out a label too small to read), and the drawing is
+the same on every load. The map (a few hundred modules in areas of packages) is written straight
+into a map file, as benchmarks/codemap_ui_speed.py does with 900."""
 
 from __future__ import annotations
 
@@ -69,7 +69,8 @@ SHOWN = """(() => {
   // A label is never under an edge: whatever carries a label is drawn above every edge.
   const edgeTop = Math.max(...cy.edges().map((e) => e.pstyle("z-index").value));
   const under = labels.filter((n) => n.pstyle("z-index").value <= edgeTop).map((n) => n.id());
-  return {levels, kinds, labels: labels.length, overlaps, under, away,
+  const smallest = Math.min(...labels.map((n) => n.pstyle("font-size").pfValue * cy.zoom()));
+  return {levels, kinds, labels: labels.length, overlaps, under, away, smallest,
           zoom: cy.zoom(), modules: cy.nodes('[kind = "module"]').length};
 })()"""
 
@@ -101,6 +102,7 @@ def test_a_large_map_shows_areas_from_afar_then_packages_then_modules(
     assert seen[0]["kinds"] == ["area"]  # from afar, only the areas' names can be read
     assert "module" in seen[-1]["kinds"]
     for found in seen:
+        assert found["smallest"] >= 9, found["zoom"]  # no label drawn under 9 px
         assert found["overlaps"] == [], found["zoom"]
         assert found["under"] == []
     if found["levels"] == ["module"]:  # between modules, only the edges whose ends are in view

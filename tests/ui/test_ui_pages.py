@@ -729,3 +729,24 @@ def test_a_path_outside_the_ingest_roots_is_refused_on_the_page(admin: TestClien
     assert response.status_code == 403
     assert "serve.path_not_allowed" in response.text
     assert "/etc" not in re.sub(r"<textarea.*?</textarea>", "", response.text, flags=re.DOTALL)
+
+
+def test_the_ask_box_takes_the_pages_filter_and_says_what_it_hid(
+    client: TestClient, answers: Any, tmp_path: Path
+) -> None:
+    answers(ForbiddenTransport())
+    page_html = html_of(client.get("/ui/maps/shop", params={"exclude": "shop/**"}))
+    node = html_of(
+        client.get(f"/ui/maps/shop/node/{node_id(client, SYMBOL)}", params={"certain": "true"})
+    )
+    answers(ForbiddenTransport(), opt_ins=tmp_path / "none.json")  # AI off: the edges alone
+    whole = html_of(ask(client))
+    left = html_of(ask(client, exclude="shop/**"))
+
+    assert re.search(r'<input id="ask-exclude" [^>]*value="shop/\*\*"', page_html)
+    assert re.search(r'<input id="ask-certain" [^>]*checked', node)
+    assert "shop.api.order calls billing.invoice.bill" in whole  # the blast reaches shop
+    assert "shop.api.order calls billing.invoice.bill" not in left
+    assert EDGE in left  # the trace, inside billing, stays
+    assert "The filter (not shop/**) hid 1 edge." in left
+    assert "The filter" not in whole

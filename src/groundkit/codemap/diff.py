@@ -27,6 +27,8 @@ from groundkit.codemap.overview import Areas, import_cycles
 
 __all__ = ["MapDiff", "diff_graphs", "diff_stores", "filtered"]
 
+_Tally = tuple[Counter[tuple[NodeKey, NodeKey]], Counter[str]]  # by moved node, by moved file
+
 
 @dataclass(frozen=True, slots=True)
 class MapDiff:
@@ -47,6 +49,7 @@ class MapDiff:
     filter: EdgeFilter = NO_FILTER
     hidden: int = 0  # edges the filter left out
     files_moved: tuple[FileMove, ...] = ()  # files moved whole: their nodes are in nodes_moved
+    _tallies: _Tally | None = field(default=None, init=False, compare=False, repr=False)
 
     def module_of(self, edge: Edge) -> str:
         """The module an edge starts in (routes, which have no file, under ``(routes)``)."""
@@ -93,22 +96,28 @@ class MapDiff:
     def carried_with(self, move: FileMove) -> int:
         """How many edges went with a moved file: those leaving it, and those reaching it from a
         file that stayed (so that no edge is counted under two files)."""
-        moved = {m.before for m in self.files_moved}
-        return sum(
-            1
-            for a, _ in self.edges_carried
-            if a.source.path == move.before
-            or (a.target.path == move.before and a.source.path not in moved)
-        )
+        return self._tally()[1][move.before]
 
     def carried_by(self, before: Node, after: Node) -> int:
         """How many edges went with a moved node (leaving it or reaching it)."""
-        return sum(
-            1
-            for a, b in self.edges_carried
-            if (a.source, b.source) == (before.key, after.key)
-            or (a.target, b.target) == (before.key, after.key)
-        )
+        return self._tally()[0][(before.key, after.key)]
+
+    def _tally(self) -> _Tally:
+        """Carried edges counted by moved node and by moved file, once (a large move carries
+        tens of thousands of edges, and every node and file asks)."""
+        if self._tallies is None:
+            moved = {m.before for m in self.files_moved}
+            by_node: Counter[tuple[NodeKey, NodeKey]] = Counter()
+            by_file: Counter[str] = Counter()
+            for a, b in self.edges_carried:
+                by_node.update({(a.source, b.source), (a.target, b.target)})
+                if a.source.path in moved:
+                    by_file[a.source.path] += 1
+                elif a.target.path in moved:
+                    by_file[a.target.path] += 1
+            object.__setattr__(self, "_tallies", (by_node, by_file))
+        assert self._tallies is not None
+        return self._tallies
 
     @property
     def routes_added(self) -> tuple[Node, ...]:

@@ -4,8 +4,8 @@ moved under ``src/``), found before anything else the diff tells apart.
 A node's identity holds its file, so a moved file is every node in it removed and added again,
 and every edge that touches one of them too: moving requests' package under ``src/`` was 195
 nodes and 1,177 edges each way. A file that left one path and one that came at another are the
-same file when at least half of the old file's nodes come back in the new one under the same
-kind and the same name *within the file* (the name with the file's own module name taken off,
+same file when at least half of the nodes the old file held come back in the new one under the
+same kind and the same name *within the file* (the name with the file's own module name taken off,
 so ``app.core.process`` in ``app/core.py`` and ``app.jobs.process`` in ``app/jobs.py`` are both
 ``process``). A file that holds nothing but itself (an empty ``__init__.py``) moved when exactly
 one such file of its file name left and one came. Best-matched pairs first, one partner each.
@@ -46,16 +46,19 @@ def moved_files(nodes_added: Sequence[Node], nodes_removed: Sequence[Node]) -> l
     came = _by_file(n for n in nodes_added if n.path and n.path not in removed_paths)
     scores: list[tuple[int, str, str]] = []
     index: dict[Inner, list[str]] = defaultdict(list)
+    # The file's own node (inner name "") is in every file: only what it holds counts.
     for path, (_, inner) in came.items():
         for name in inner:
-            index[name].append(path)
+            if name[1]:
+                index[name].append(path)
     for path, (_, inner) in gone.items():
+        held = sum(1 for name in inner if name[1])
         shared: dict[str, int] = defaultdict(int)
         for name in inner:
-            for other in index.get(name, ()):
+            for other in index.get(name, ()) if name[1] else ():
                 shared[other] += 1
         for other, score in shared.items():
-            if score > 1 and score * 2 >= len(inner):
+            if score * 2 >= held:
                 scores.append((score, path, other))
     pairs: dict[str, str] = {}
     taken: set[str] = set()

@@ -206,6 +206,7 @@ class WorkTree:
         # of the tree, a pipe) is no failure here either, as in `grk ingest`.
         listing.skipped.extend(found.skipped)
         listing.passed_over.extend(found.passed_over)
+        listing.passed_over.extend(found.not_walked)
         listing.passed_over.sort(key=lambda s: s.source)
         return listing
 

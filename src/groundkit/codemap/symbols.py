@@ -3,9 +3,10 @@
 A symbol is, in this order: a node's name exactly as the map shows it (whatever it holds:
 ``article.controller.<put /articles/:slug>``), a node's id (16 hex digits, as ``--json``
 gives it), a route (``GET /items/{id}``, any parameter syntax), ``path/to/file.py:name`` (the
-name inside that file), or the dotted end of exactly one qualified name (``Store.put``). The
-first reading that names something decides. Nothing found: the nearest names are suggested
-(never the name itself); several found: they are listed, each with a way to name it alone.
+name inside that file), the end of exactly one qualified name after a ``.`` (``Store.put``),
+or else after a ``/`` (``article.controller.<put /articles/:slug>``). The first reading that
+names something decides. Nothing found: the nearest names are suggested (never the name
+itself); several found: they are listed, each with a way to name it alone.
 """
 
 from __future__ import annotations
@@ -98,7 +99,10 @@ def _readings(graph: MapGraph, text: str) -> Iterator[list[Node]]:
         # ``server.ts:<get /items/:id>`` is the file, then the name.
         path, _, name = text.partition(":")
         yield _in_file(graph, path.strip(), name.strip())
-    yield _ending_with(graph, text)
+    yield _ending_with(graph, text, ".")
+    # After a '/' only when no name ends so after a '.': ``ItemsPage`` is the component, not
+    # also the module ``web/src/pages/ItemsPage`` that holds it.
+    yield _ending_with(graph, text, "/")
 
 
 def _one(symbol: str, found: list[Node]) -> Node:
@@ -125,10 +129,13 @@ def _in_file(graph: MapGraph, path: str, name: str) -> list[Node]:
     return [n for n in nodes if n.qualname == name or n.qualname.endswith("." + name)]
 
 
-def _ending_with(graph: MapGraph, text: str) -> list[Node]:
-    if not text or text.startswith("."):
+def _ending_with(graph: MapGraph, text: str, separator: str) -> list[Node]:
+    """The nodes whose name ends with ``text`` after ``separator``: a ``.``, or a ``/`` for a
+    module named by its path (TypeScript's ``src/controllers/article.controller``)."""
+    if not text or text.startswith((".", "/")):
         return []
-    return [n for n in graph.nodes_ending_with("." + text) if n.kind != NodeKind.EXTERNAL]
+    found = graph.nodes_ending_with(separator + text)
+    return [n for n in found if n.kind != NodeKind.EXTERNAL]
 
 
 def _suggestions(graph: MapGraph, symbol: str) -> list[str]:

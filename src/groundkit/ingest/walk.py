@@ -78,6 +78,9 @@ class Discovery:
     walked_roots: list[str] = field(default_factory=list)
     # ...except under these, which could not be listed.
     unreadable_dirs: list[str] = field(default_factory=list)
+    # Hidden or ignored (.gitignore) entries, a folder once (with "/"): not walked, and not
+    # worth a line in an ingest, but the code map lists every file under its root.
+    not_walked: list[Skipped] = field(default_factory=list)
 
 
 def missing_inputs(paths: Sequence[str]) -> list[str]:
@@ -276,11 +279,14 @@ def _entries(
         found.unreadable_dirs.append(str(directory))
         return
     for child in children:
-        if child.name.startswith("."):
-            continue
+        hidden = child.name.startswith(".")
+        if hidden and child.name == ".git":
+            continue  # the repository itself, not a file under the root
         path = directory / child.name
         is_dir = _is_dir(child)
-        if _ignored(path, specs, is_dir):
+        if hidden or _ignored(path, specs, is_dir):
+            shown = path.relative_to(root).as_posix() + ("/" if is_dir else "")
+            found.not_walked.append(Skipped(shown, _HIDDEN if hidden else _IGNORED))
             continue
         if exclude is not None:
             shown = path.relative_to(root).as_posix() + ("/" if is_dir else "")
@@ -292,6 +298,10 @@ def _entries(
                 yield from _entries(path, inner, specs, excluded, found, exclude, root, prune)
         else:
             yield path, child
+
+
+_HIDDEN = "hidden (not walked, as by grk ingest)"
+_IGNORED = "ignored (.gitignore)"
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

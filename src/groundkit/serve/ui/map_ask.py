@@ -20,7 +20,8 @@ from groundkit.answer.code import SCOPES
 from groundkit.answer.edges import CitedEdge, EdgeItem
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.ops import answer as ops
-from groundkit.serve.ui.maps import map_ai
+from groundkit.ops.codemap import hidden_by
+from groundkit.serve.ui.maps import filter_of, map_ai
 from groundkit.serve.ui.spans import quote_pieces
 from groundkit.serve.ui.web import AIEnv, error_page, on_form, page, runtime_of
 
@@ -124,7 +125,11 @@ router = APIRouter(include_in_schema=False)
 @router.post("/ui/maps/{name}/ask", response_class=HTMLResponse)
 async def ask(request: Request, environment: AIEnv, name: str) -> HTMLResponse:
     asked = partial(_ask, request, environment, name)
-    return await on_form(request, {"symbol": "", "q": "", "scope": "both"}, asked, map_name=name)
+    defaults = {"symbol": "", "q": "", "scope": "both"} | dict.fromkeys(_FILTER, "")
+    return await on_form(request, defaults, asked, map_name=name)
+
+
+_FILTER = ("certain", "min_confidence", "exclude")  # the page's filter, carried by the box
 
 
 def _ask(request: Request, answers: AIEnvironment, name: str, form: dict[str, str]) -> HTMLResponse:
@@ -139,6 +144,7 @@ def _ask(request: Request, answers: AIEnvironment, name: str, form: dict[str, st
     try:
         context["ai"] = map_ai(answers, settings, name)
         _check(form)
+        edge_filter = filter_of(form["certain"], form["min_confidence"], [form["exclude"]])
         request_ = ops.SymbolQuestion(
             name,
             form["symbol"],
@@ -146,8 +152,14 @@ def _ask(request: Request, answers: AIEnvironment, name: str, form: dict[str, st
             scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
             depth=DEPTH,
             top_k=TOP_K,
+            edge_filter=edge_filter,
         )
         report = ops.ask(settings, request_, answers)
+        if edge_filter.active:  # what the filter hid is said, as trace and blast say it
+            context["filter"] = edge_filter.describe()
+            context["hidden"] = hidden_by(
+                settings, name, form["symbol"], edge_filter, scope=form["scope"], depth=DEPTH
+            )
     except GroundkitError as exc:
         if exc.code in (ErrorCode.CODEMAP_NOT_FOUND, ErrorCode.INVALID_NAME):
             return error_page(request, exc, **context)  # no such map: the page itself fails

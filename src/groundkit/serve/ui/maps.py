@@ -13,6 +13,7 @@ Where AI is on for the map (`grk ai enable map:NAME`), the panel also offers an 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from groundkit.answer.access import AIEnvironment
     from groundkit.codemap.model import Edge
 
-__all__ = ["map_ai", "router"]
+__all__ = ["ask_fields", "filter_of", "map_ai", "router"]
 
 _LIST_CAP = 200  # entries of one trace, blast or edge list shown; the rest is counted
 _DEPTH = 3  # trace and blast depth from a clicked node (grk trace/blast go further)
@@ -60,14 +61,32 @@ def _filter(request: Request) -> EdgeFilter:
     """The page's "Filter edges" controls, from the query: ``certain``, ``min_confidence`` and
     ``exclude`` (globs, repeated or comma-separated)."""
     query = request.query_params
-    raw = query.get("min_confidence") or ""
+    return filter_of(
+        query.get("certain", ""), query.get("min_confidence", ""), query.getlist("exclude")
+    )
+
+
+def filter_of(certain: str, min_confidence: str, exclude: Sequence[str]) -> EdgeFilter:
+    """An ``EdgeFilter`` from a form's or a query's fields (``exclude``: each comma-separated)."""
     try:
-        least = float(raw) if raw else None
+        least = float(min_confidence) if min_confidence.strip() else None
     except ValueError:
         raise UsageError(ErrorCode.USAGE, "min_confidence is a number from 0 to 1") from None
-    globs = [g.strip() for value in query.getlist("exclude") for g in value.split(",")]
-    certain = query.get("certain", "") in ("1", "true", "on")
-    return EdgeFilter.of(least, certain, [g for g in globs if g])
+    globs = [g.strip() for value in exclude for g in value.split(",")]
+    return EdgeFilter.of(least, certain in ("1", "true", "on"), [g for g in globs if g])
+
+
+def ask_fields(symbol: str, edge_filter: EdgeFilter) -> dict[str, str]:
+    """The "ask" box's fields, its filter the one the page shows (so the edges sent to a model
+    are the edges on screen)."""
+    return {
+        "symbol": symbol,
+        "q": "",
+        "scope": "both",
+        "certain": "true" if edge_filter.certain else "",
+        "min_confidence": f"{edge_filter.min_confidence:g}" if edge_filter.min_confidence else "",
+        "exclude": ", ".join(edge_filter.exclude),
+    }
 
 
 def map_ai(environment: AIEnvironment, settings: Settings, name: str) -> AIView:
@@ -102,7 +121,7 @@ def map_page(
             areas=[a["area"] for a in overview["areas"]],
             kinds=sorted(k for k in overview["edges"] if k != "defines"),
             ai=map_ai(environment, settings, name),
-            ask={"symbol": "", "q": "", "scope": "both"},
+            ask=ask_fields("", shown),
             filter=shown.to_dict(),
         )
     except GroundkitError as exc:
@@ -134,9 +153,10 @@ def node_panel(request: Request, environment: AIEnv, name: str, node_id: str) ->
         elif node_id.startswith(PACKAGE_PREFIX):
             context.update(_package_panel(settings, name, node_id))
         else:
-            context.update(_node_panel(settings, name, node_id, _filter(request)))
+            shown = _filter(request)
+            context.update(_node_panel(settings, name, node_id, shown))
             context["ai"] = map_ai(environment, settings, name)
-            context["ask"] = {"symbol": context["heading"], "q": "", "scope": "both"}
+            context["ask"] = ask_fields(context["heading"], shown)
     except GroundkitError as exc:
         return error_page(request, exc, **context)
     return page(request, "map_panel.html", context)

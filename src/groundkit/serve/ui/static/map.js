@@ -21,7 +21,7 @@
   var filterForm = document.getElementById("edge-filter");
   var dark = window.matchMedia("(prefers-color-scheme: dark)");
 
-  var MIN_LABEL_PX = 7; // a label smaller than this on the screen is not drawn
+  var MIN_LABEL_PX = 9; // a label smaller than this on the screen is not drawn: unreadable
   var MODULE_FONT = 12; // serve/ui/layout.py's MODULE_FONT: a module label's height in units
   var MAX_FIT_ZOOM = 1.4;
   var HOVER_LABEL_PX = 13;
