@@ -328,7 +328,7 @@ class _Unreplayable:
         return len(self.rows)
 
     def source_rows(self, store: Any, documents: Any) -> Any:
-        return store.indexed_texts(documents)
+        return store.lexical_rows(documents)
 
     def sync(self, delete_docs: object, add: object) -> None:
         from groundkit.errors import ErrorCode, StoreError
