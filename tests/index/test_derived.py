@@ -328,7 +328,7 @@ class _Unreplayable:
         return len(self.rows)
 
     def source_rows(self, store: Any, documents: Any) -> Any:
-        return store.lexical_rows(documents)
+        return store.indexed_texts(documents)
 
     def sync(self, delete_docs: object, add: object) -> None:
         from groundkit.errors import ErrorCode, StoreError

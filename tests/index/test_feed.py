@@ -44,14 +44,14 @@ def test_an_ingest_indexes_its_chunks_without_reading_them_back_from_the_store(
     tmp_path: Path, open_col: OpenCollection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     read_back: list[Sequence[int] | None] = []
-    real = Store.lexical_rows
+    real = Store.indexed_texts
 
     def counted(self: Store, documents: Sequence[int] | None = None) -> Iterator[Any]:
         read_back.append(documents)
         return real(self, documents)
 
     coll = open_col()  # made with an index of its own (rebuilt from the empty store)
-    monkeypatch.setattr(Store, "lexical_rows", counted)
+    monkeypatch.setattr(Store, "indexed_texts", counted)
     coll.ingest([str(_tree(tmp_path / "tree"))])
     assert read_back == []
     status = coll.status()

@@ -29,14 +29,14 @@ import tantivy
 
 from groundkit.checkpoints import checkpoint
 from groundkit.index.lexical import PARALLEL_FROM, LexicalIndex
-from groundkit.index.rows import NewDocument, file_words, indexed_text, named_text
+from groundkit.index.rows import NewDocument, indexed_text
 from groundkit.index.store import Store
 from groundkit.types import Metadata
 
 __all__ = ["LexicalFeed"]
 
 # What one put or delete sends: documents whose postings go, then chunks to add.
-_Change = tuple[list[int], list[tuple[int, int, str, str]]]
+_Change = tuple[list[int], list[tuple[int, int, str]]]
 
 
 class LexicalFeed:
@@ -59,15 +59,14 @@ class LexicalFeed:
         if not self.active:
             return
         replaced = [r for d, r in zip(documents, rowids, strict=True) if d.rowid is not None]
-        rows: list[tuple[int, int, str, str]] = []
+        rows: list[tuple[int, int, str]] = []
         chunk = first_chunk
         for document, rowid in zip(documents, rowids, strict=True):
             title, text = document.title, document.text
-            words = file_words(document.path if document.external_id is None else None, text)
             for c in document.chunks:
-                headings = _headings(c.metadata)
-                indexed = indexed_text(title, text, c.start, c.end, headings)
-                rows.append((chunk, rowid, indexed, named_text(title, words, headings)))
+                rows.append(
+                    (chunk, rowid, indexed_text(title, text, c.start, c.end, _headings(c.metadata)))
+                )
                 chunk += 1
         self._held.append((replaced, rows))
         self._documents += len(documents)

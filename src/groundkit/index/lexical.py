@@ -15,13 +15,6 @@ that has had documents replaced ranks differently from one ingested cleanly. Whe
 deleted postings, each query term is boosted by the ratio of its idf over the live documents to
 the idf tantivy computes, which restores clean idf exactly; what remains is the average document
 length, which still counts deleted postings (see docs/decisions/0007-derived-indexes.md).
-
-What names a chunk (its document's title, its file's name, its heading path: ``rows.named_text``)
-is a field of its own, ``named``, beside ``text`` (which holds the title and headings too, as a
-reader of the chunk sees them). BM25 scores each field against its own average length, so a word
-of a three-word title weighs as a word of a three-word text, not as one of a 200-word chunk's;
-each query term's ``named`` score counts ``NAMED_WEIGHT`` times beside its ``text`` score. A query
-none of whose words names any chunk is ranked exactly as it was without the field.
 """
 
 from __future__ import annotations
@@ -45,7 +38,7 @@ __all__ = ["ANALYZER", "PARALLEL_FROM", "LexicalIndex", "analyzer"]
 
 # Bump the suffix whenever the analyzer, the schema or what ``Store.indexed_texts`` feeds the
 # index changes: the stored postings depend on all three.
-ANALYZER = "grk_en_v4"
+ANALYZER = "grk_en_v3"
 _HEAP_PER_THREAD = 64_000_000
 # A write of this many documents or more indexes on every core (a first ingest, a rebuild); a
 # smaller one on one thread, since each thread writes a segment of its own for merges to fold.
@@ -53,9 +46,6 @@ PARALLEL_FROM = 1000
 _POINTER = "lexical.json"
 _LEGACY = "lexical"  # the single folder of collections made before generations
 _OPEN_ATTEMPTS = 3  # a rebuild may swap the folder away between reading the pointer and opening
-# Measured on SciFact train (bm25 nDCG@10) and the reader questions: see docs/search.md.
-NAMED_WEIGHT = 0.1
-Row = tuple[int, int, str, str]  # chunk rowid, document rowid, text, what names it
 
 
 def analyzer() -> tantivy.TextAnalyzer:
@@ -78,7 +68,6 @@ def _schema() -> tantivy.Schema:
     # ones included, which is the document count tantivy's idf uses.
     builder.add_unsigned_field("all", indexed=True)
     builder.add_text_field("text", tokenizer_name=ANALYZER, index_option="freq")
-    builder.add_text_field("named", tokenizer_name=ANALYZER, index_option="freq")
     return builder.build()
 
 
@@ -104,7 +93,7 @@ class LexicalIndex:
         self._failure: BaseException | None = None
         # Each term's correction for deleted postings under the current searcher (None: only
         # deleted postings have it). Counting a term walks its postings: once per searcher.
-        self._boosts: dict[tuple[str, str], float | None] = {}
+        self._boosts: dict[str, float | None] = {}
         self.folder: str | None = None
         self._open_current()
 
@@ -131,7 +120,6 @@ class LexicalIndex:
             searcher = index.searcher()
             try:
                 total = searcher.doc_freq("all", 1)
-                searcher.doc_freq("named", "")
             except ValueError as exc:  # an index of an older schema: rebuilt by the collection
                 self._failure = exc
                 break
@@ -216,30 +204,23 @@ class LexicalIndex:
         self, searcher: tantivy.Searcher, terms: list[str]
     ) -> Iterator[tuple[tantivy.Occur, tantivy.Query]]:
         live = int(searcher.num_docs)
-        fields = (("text", 1.0), ("named", NAMED_WEIGHT)) if NAMED_WEIGHT else (("text", 1.0),)
         for term in terms:
-            for field, weight in fields:
-                query = tantivy.Query.term_query(self._schema, field, term)
-                if self._total == live:  # no deleted postings: tantivy's statistics are exact
-                    boost: float | None = 1.0
-                else:
-                    if (field, term) not in self._boosts:
-                        if len(self._boosts) >= _MAX_BOOSTS:
-                            self._boosts.clear()
-                        found = self._boost(searcher, query, field, term, live)
-                        self._boosts[field, term] = found
-                    boost = self._boosts[field, term]
-                if boost is None:
-                    continue
-                if boost * weight == 1.0:
-                    yield tantivy.Occur.Should, query
-                else:
-                    yield tantivy.Occur.Should, tantivy.Query.boost_query(query, boost * weight)
+            query = tantivy.Query.term_query(self._schema, "text", term)
+            if self._total == live:  # no deleted postings: tantivy's statistics are exact
+                yield tantivy.Occur.Should, query
+                continue
+            if term not in self._boosts:
+                if len(self._boosts) >= _MAX_BOOSTS:
+                    self._boosts.clear()
+                self._boosts[term] = self._boost(searcher, query, term, live)
+            boost = self._boosts[term]
+            if boost is not None:
+                yield tantivy.Occur.Should, tantivy.Query.boost_query(query, boost)
 
     def _boost(
-        self, searcher: tantivy.Searcher, query: tantivy.Query, field: str, term: str, live: int
+        self, searcher: tantivy.Searcher, query: tantivy.Query, term: str, live: int
     ) -> float | None:
-        counted = int(searcher.doc_freq(field, term))
+        counted = int(searcher.doc_freq("text", term))
         if not counted:
             return None
         matching = int(getattr(searcher.search(query, 1, count=True), "count", 0) or 0)
@@ -253,8 +234,10 @@ class LexicalIndex:
     def expected(self, store: Store) -> int:
         return store.counts()[1]
 
-    def source_rows(self, store: Store, documents: Sequence[int] | None) -> Iterator[Row]:
-        return store.lexical_rows(documents)
+    def source_rows(
+        self, store: Store, documents: Sequence[int] | None
+    ) -> Iterator[tuple[int, int, str]]:
+        return store.indexed_texts(documents)
 
     def size_bytes(self) -> int:
         if self.folder is None:
@@ -262,15 +245,16 @@ class LexicalIndex:
         return disk_usage(self.root / self.folder)
 
     # -- writing (the caller holds the collection's write lock) ---------------------------------
-    def sync(self, delete_docs: Iterable[int], add_chunks: Iterable[Row]) -> None:
+    def sync(self, delete_docs: Iterable[int], add_chunks: Iterable[tuple[int, int, str]]) -> None:
         """Delete the postings of some documents, add chunks, and commit. Idempotent: replaying
-        it after a crash is safe. ``add_chunks`` yields ``Row``s."""
+        it after a crash is safe. ``add_chunks`` yields ``(chunk rowid, document rowid, text)``.
+        """
         index = self._require()
         doomed = list(delete_docs)
         self._write(index, doomed, add_chunks, parallel=len(doomed) >= PARALLEL_FROM)
         self.refresh()
 
-    def rebuild(self, chunks: Iterable[Row]) -> None:
+    def rebuild(self, chunks: Iterable[tuple[int, int, str]]) -> None:
         """Build a new generation from ``chunks`` beside the current one, then swap it in."""
         taken = {p.name for p in self.root.glob("lexical*")}
         generation = 1
@@ -300,7 +284,7 @@ class LexicalIndex:
         self,
         index: tantivy.Index,
         delete_docs: Iterable[int],
-        add_chunks: Iterable[Row],
+        add_chunks: Iterable[tuple[int, int, str]],
         *,
         parallel: bool,
     ) -> None:
@@ -344,15 +328,14 @@ class LexicalIndex:
             )
 
     @staticmethod
-    def add(writer: tantivy.IndexWriter, chunks: Iterable[Row]) -> None:
-        """Add ``(chunk rowid, document rowid, text, what names it)`` through ``writer``."""
-        for chunk, doc, text, named in chunks:
+    def add(writer: tantivy.IndexWriter, chunks: Iterable[tuple[int, int, str]]) -> None:
+        """Add ``(chunk rowid, document rowid, text)`` through ``writer``."""
+        for chunk, doc, text in chunks:
             document = tantivy.Document()
             document.add_unsigned("chunk", chunk)
             document.add_unsigned("doc", doc)
             document.add_unsigned("all", 1)
             document.add_text("text", text)
-            document.add_text("named", named)
             writer.add_document(document)
 
     def failed(self, writer: tantivy.IndexWriter, exc: BaseException) -> NoReturn:

@@ -4,7 +4,6 @@ SQL that reads each (the store runs it; these are only its shapes)."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -23,10 +22,8 @@ __all__ = [
     "NewChunk",
     "NewDocument",
     "chunk_row",
-    "file_words",
     "hit_rows_of",
     "indexed_text",
-    "named_text",
 ]
 
 # A chunk is a span of its document's text, stored once, in the document (migration 9): readers
@@ -54,39 +51,6 @@ def indexed_text(title: str | None, text: str, start: int, end: int, headings: s
     if headings is not None and not cut.startswith("#"):
         context += f"{headings}\n"
     return context + cut if context else cut
-
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SEPARATORS = re.compile(r"[_\-.\s]+")
-
-
-def file_words(path: str | None, text: str) -> str | None:
-    """A file's name as words: ``test_client.py`` and ``TestClient.md`` read "Test Client", and
-    a name written as one word (``testclient.md``) is split as the identifier of its text that
-    it spells (``TestClient``), when the text has one. None when nothing names the file (a
-    record of a JSONL file)."""
-    if not path:
-        return None
-    stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if stem.isalnum() and stem.islower() and len(stem) >= 6:
-        spelled = re.compile(r"\b" + "_?".join(map(re.escape, stem)) + r"\b", re.IGNORECASE)
-        for found in spelled.finditer(text, 0, 200_000):
-            word = found.group()
-            if "_" in word or _CAMEL.search(word):
-                stem = word
-                break
-    return _CAMEL.sub(" ", _SEPARATORS.sub(" ", stem)).strip()
-
-
-def named_text(title: str | None, words: str | None, headings: str | None) -> str:
-    """What names a chunk, indexed as a field of its own: its document's title, its file's name
-    as words (``file_words``) and its heading path.
-
-    A page's name says what the page is about in a few words; mixed into a long chunk's text, the
-    words weigh as little as any other, so a page named "Test Client" was not found for "how do
-    I test my app".
-    """
-    return "\n".join(part for part in (title, words, headings) if part)
 
 
 @dataclass(frozen=True, slots=True)

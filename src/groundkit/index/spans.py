@@ -24,13 +24,11 @@ from groundkit.index.rows import (
     ChunkRow,
     HitRow,
     chunk_row,
-    file_words,
     hit_rows_of,
     indexed_text,
-    named_text,
 )
 
-__all__ = ["chunk_rows", "hit_rows", "indexed_texts", "lexical_rows", "texts_of"]
+__all__ = ["chunk_rows", "hit_rows", "indexed_texts", "texts_of"]
 
 _BATCH = 500  # chunk rows read at a time
 T = TypeVar("T")
@@ -112,27 +110,3 @@ def indexed_texts(
             _, title, text = found
             for rowid, _, start, end, headings in group:
                 yield rowid, doc, indexed_text(title, text, start, end, headings)
-
-
-def lexical_rows(
-    conn: sqlite3.Connection, where: str, params: Sequence[Any]
-) -> Iterator[tuple[int, int, str, str]]:
-    """``(chunk rowid, document rowid, text to index, what names it)`` of the chunks ``where``
-    selects: ``indexed_texts`` with each chunk's ``named_text`` beside it."""
-    rows = conn.execute(
-        f'SELECT c.id, c.doc, c.start, c."end", {HEADINGS} FROM chunks c WHERE {where}', params
-    )
-    columns = (
-        "d.id, d.title, d.text, CASE WHEN d.external_id IS NULL THEN coalesce(d.path, d.source) END"
-    )
-    while batch := rows.fetchmany(_BATCH * 4):
-        documents = _documents(conn, (row[1] for row in batch), columns)
-        for doc, group in groupby(batch, key=lambda row: row[1]):
-            found = documents.get(doc)
-            if found is None:
-                continue
-            _, title, text, path = found
-            words = file_words(path, text)
-            for rowid, _, start, end, headings in group:
-                named = named_text(title, words, headings)
-                yield rowid, doc, indexed_text(title, text, start, end, headings), named

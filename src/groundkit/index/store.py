@@ -341,20 +341,6 @@ class Store:
             where = f"c.doc IN ({marks}) ORDER BY c.doc, c.id"
             yield from spans.indexed_texts(self._conn, where, batch)
 
-    def lexical_rows(
-        self, doc_rowids: Sequence[int] | None = None
-    ) -> Iterator[tuple[int, int, str, str]]:
-        """``indexed_texts`` with what names each chunk (``rows.named_text``) beside its text."""
-        if doc_rowids is None:
-            yield from spans.lexical_rows(self._conn, "1 ORDER BY c.doc, c.id", ())
-            return
-        for i in range(0, len(doc_rowids), 500):
-            batch = doc_rowids[i : i + 500]
-            marks = ",".join("?" * len(batch))
-            yield from spans.lexical_rows(
-                self._conn, f"c.doc IN ({marks}) ORDER BY c.doc, c.id", batch
-            )
-
     def _per_document(self, sql: str, doc_rowids: Sequence[int] | None) -> Iterator[Any]:
         """Rows of ``sql`` (over chunks ``c``) for some documents, in batches, or for all."""
         if doc_rowids is None:
