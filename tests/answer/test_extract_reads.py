@@ -66,6 +66,18 @@ This keeps error responses readable from a browser on another origin.
 """
 
 
+KEYS_MD = """# Application
+
+## app.keys=
+
+  Set signed cookie keys.
+
+## app.proxy
+
+  When true, proxy header fields will be trusted by the application server.
+"""
+
+
 def _extract(collection: Collection, question: str) -> Answer:
     bundle = bundle_for(collection, question)
     raw = Extractive().compose(question, bundle, embedder=None, min_quote_chars=16)
@@ -170,3 +182,13 @@ def test_a_unit_holding_a_chosen_sentence_takes_its_place() -> None:
     other = Sentence(2, 0, 30, "Query parameters are a multi-dict.", (0, 1, 0, 0))
     chosen = choose([said, other, with_example], 2)
     assert chosen == [with_example, other]
+
+
+def test_an_api_name_too_short_to_quote_alone_is_quoted_with_the_sentence_it_heads(
+    open_col: Callable[..., Collection], tmp_path: Path
+) -> None:
+    collection = _ingest(open_col, tmp_path, api_md=KEYS_MD)
+    answer = _extract(collection, "how do I sign cookies")
+    named = [t for t in _cited(answer) if "Set signed cookie keys." in t]
+    assert named, _cited(answer)
+    assert named[0] == "## app.keys=\n\n  Set signed cookie keys."

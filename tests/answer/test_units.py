@@ -48,6 +48,36 @@ def test_every_unit_and_block_is_an_exact_trimmed_slice_in_reading_order(
     assert all(a.end <= b.start for a, b in itertools.pairwise(parts))
 
 
+ODD = st.sampled_from(
+    ["::", "::\n", "\n\n", "    x = 1\n", "```\n", "# H\n", "Title\n", "=====\n", "---\n",
+     ". ", "...", "This.", "The above:", "For example:", ":\n", "| a |\n", "|---|\n", ">>> f()\n",
+     "**n**`_.f(a)`\n", "* ", "import os\n", ".. _l:\n", ".. code-block:: python\n", " ",
+     "\t", "word ", "\r\n", "## 1.0 (May 1, 2024)\n", "like this", "\u00a0"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(ODD, max_size=20).map("".join), st.text(max_size=200)), st.booleans())
+def test_any_passage_is_read_into_exact_slices_however_odd_its_parts(
+    text: str, release: bool
+) -> None:
+    # Empty sentences, code alone, headings alone, a directive that ends the passage.
+    for u in units(text, release=release):
+        assert text[u.start : u.end] == text[u.start : u.end].strip() != ""
+    for b in blocks(text):
+        assert 0 <= b.start < b.end <= len(text)
+
+
+def test_a_code_directive_that_ends_its_passage_is_a_block_of_its_own_line() -> None:
+    text = "Run it like this.\n\n.. code-block:: python\n"
+    assert [(b.kind, text[b.start : b.end]) for b in blocks(text)][-1] == (
+        "code",
+        ".. code-block:: python",
+    )
+    unindented = "Intro.\n\n.. code-block:: python\nNot its body.\n"
+    assert [unindented[b.start : b.end] for b in blocks(unindented)][-1] == "Not its body."
+
+
 def test_an_underlined_title_is_a_heading_and_its_underline_a_rule() -> None:
     text = "Session Objects\n---------------\n\nThe Session object persists cookies.\n"
     assert [(b.kind, text[b.start : b.end]) for b in blocks(text)] == [

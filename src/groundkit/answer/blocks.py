@@ -152,8 +152,9 @@ def _fence_end(lines: list[tuple[int, str]], i: int) -> int:
 
 def _indented_end(lines: list[tuple[int, str]], i: int, indent: int) -> int:
     """The last line of the block indented at least ``indent`` that starts at ``i`` (blank
-    lines inside it belong to it)."""
-    last = i
+    lines inside it belong to it); ``i - 1`` when none does (the passage ends, or the next
+    line is not indented: a directive that ends its passage has no body here)."""
+    last = i - 1
     for j in range(i, len(lines)):
         line = lines[j][1]
         if line.strip() and _indent(line) < indent:

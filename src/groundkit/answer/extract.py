@@ -145,16 +145,22 @@ def candidates(
 
 
 def _sentence(number: int, text: str, unit: Unit, rules: QuoteRules) -> Sentence | None:
-    quote = text[unit.start : unit.end]
+    start = unit.start
     core = text[unit.core[0] : unit.core[1]]
-    if rules.problem(quote) is not None or (core != quote and rules.problem(core) is not None):
-        return None
     lead = text[unit.lead[0] : unit.lead[1]] if unit.lead else None
     if lead is not None and rules.problem(lead) is not None:
+        # Too short to quote alone (``## app.keys=``): the name is quoted with the sentence it
+        # heads when nothing stands between them, for without it "Set signed cookie keys." does
+        # not say what sets them.
+        if unit.lead is not None and not text[unit.lead[1] : start].strip():
+            start = unit.lead[0]
         lead = None
+    quote = text[start : unit.end]
+    if rules.problem(quote) is not None or (core != quote and rules.problem(core) is not None):
+        return None
     code = unit.brings_code or unit.kind in ("code", "imports")
     return Sentence(
-        number, unit.start, unit.end, quote, prose=prose(core, _block(unit.kind)),
+        number, start, unit.end, quote, prose=prose(core, _block(unit.kind)),
         core=None if core == quote else core, lead=lead, code=code,
     )  # fmt: skip
 
