@@ -119,8 +119,13 @@ def full_disk(kit: Kit) -> list[Try]:
         if size == "2m":
             tries.append(_full("qdrant path: ingest on a 2 MB disk", made))
             continue
-        for what, ran in (("status", status), ("search", search)):
-            typed = ran.code == 0 or (ran.code, ran.error_code) == (1, "store.disk_full")
-            tries.append(Try(f"qdrant path: {what} at 0 bytes free", typed, ran.said()))
+        tries += [
+            _reads("qdrant path: status at 0 bytes free", status),
+            Try(
+                "qdrant path: search at 0 bytes free",
+                search.code == 0 and bool(search.json.get("hits")),
+                search.said(),
+            ),
+        ]
         tries.append(_full("qdrant path: ingest on a full disk", more))
     return tries
