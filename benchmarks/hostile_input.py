@@ -98,7 +98,7 @@ def _locked(kit: Kit, base: Path) -> list[Try]:
     )
     index = base / "qindex"
     config = ("--config", str(base / "grk.toml"))
-    made = kit.grk(index, *config, "-c", "notes", "ingest", "-q", str(base / "notes"))
+    made = kit.grk(index, *config, "-c", "notes", "ingest", "-q", str(base / "notes"), timeout=120)
     if made.code != 0:
         return [Try("a Qdrant folder held by another process", False, "setup: " + made.said())]
     holder = subprocess.Popen(

@@ -22,6 +22,7 @@ __all__ = ["FULL", "Family", "Kit", "Ran", "Try"]
 
 MEMORY = 2 << 30  # a child that reads /dev/zero whole dies of MemoryError, not the machine
 TIMEOUT_S = 25.0  # a try that takes longer is a hang
+SETUP_S = 120.0  # for steps that write a collection
 REPO = Path(__file__).resolve().parent.parent
 
 # A shell step that fills the file system to its last byte.
@@ -157,7 +158,8 @@ class Kit:
                 lines.append(step[1:].replace("MNT", str(mnt)))
                 continue
             command = step.replace("GRK", grk).replace("HOOKS", hooks).replace("MNT", str(mnt))
-            lines.append(f'timeout -s KILL {TIMEOUT_S:.0f} {command} --json; echo "exit $?"')
+            # A Qdrant ingest loads its engine: on a loaded machine more than a read's bound.
+            lines.append(f'timeout -s KILL {SETUP_S:.0f} {command} --json; echo "exit $?"')
         # No memory limit here: Qdrant's engine reserves more address space than it uses.
         script = ["unshare", "-rm", "sh", "-c", "\n".join(lines)]
         done = self.run(script, timeout=600, limit_memory=False)
