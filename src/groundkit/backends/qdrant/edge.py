@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from groundkit.backends.qdrant.room import ensure_room
+from groundkit.backends.qdrant.snapshot import read_copy, remove_copy
 from groundkit.backends.qdrant.transport import Found, Spec, backend_failure
 from groundkit.errors import ErrorCode, IndexLockedError, NotFoundError, StoreError, missing_extra
 from groundkit.storage.faults import classify_os_error
@@ -62,6 +63,7 @@ class EdgeTransport:
         self._e = _edge()
         self._lock = threading.Lock()
         self._shard: edge.EdgeShard | None = None
+        self._copy: Path | None = None  # the shard is read from this copy (snapshot.py)
 
     def _open(self) -> edge.EdgeShard:
         if self._shard is None:
@@ -71,8 +73,16 @@ class EdgeTransport:
                     f"collection {self.name!r} has no Qdrant shard in its folder yet",
                     hint="ingest into it to make it",
                 )
-            ensure_room(self.folder, self.name, writing=False)
-            self._shard = self._e.EdgeShard.load(str(self.folder))
+            where = self.folder
+            try:
+                ensure_room(self.folder, self.name, writing=False)
+            except StoreError:
+                # Too full to open in place: read a copy on a disk with room, if there is one.
+                self._copy = read_copy(self.folder, self.name)
+                if self._copy is None:
+                    raise
+                where = self._copy
+            self._shard = self._e.EdgeShard.load(str(where))
         return self._shard
 
     def _run(self, doing: str, call: Callable[[edge.EdgeShard], T]) -> T:
@@ -81,6 +91,9 @@ class EdgeTransport:
                 shard = self._open()
                 if doing in _WRITES:
                     ensure_room(self.folder, self.name, writing=True)
+                    if self._copy is not None:  # room came back: write to the folder itself
+                        self._close()
+                        shard = self._open()
                 return call(shard)
             except (StoreError, NotFoundError):
                 raise
@@ -204,11 +217,17 @@ class EdgeTransport:
 
     def close(self) -> None:
         with self._lock:
+            self._close()
+
+    def _close(self) -> None:
+        try:
             if self._shard is not None:
-                try:
-                    self._shard.close()
-                finally:
-                    self._shard = None
+                self._shard.close()
+        finally:
+            self._shard = None
+            if self._copy is not None:
+                remove_copy(self._copy)
+                self._copy = None
 
     # -- translation ------------------------------------------------------------------------------
     def _vectors(self, vector: Any) -> dict[str, Any]:
