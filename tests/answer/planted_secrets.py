@@ -344,4 +344,14 @@ NOT_SECRETS = [
     "ключ доступа хранится в сейфе",  # Russian prose: folding must not make it a key
     "パスワードは金庫にあります",
     "Der Schlüssel liegt im Tresor.",
+    # From real documentation sets (requests, httpx, starlette, flask), once redacted:
+    "pairs in the URL after a question mark, e.g. ``httpbin.org/get?key=val``.",
+    "To access parameters submitted in the URL (``?key=value``), use",
+    "Werkzeug logs basic request/response info",
+    ".. _OAuth: https://oauth.net/",
+    "https://github.com/encode/starlette/blob/621abc747a6604825190b93467918a0ec6456a24/tests/x.py",
+    "r = requests.get('https://api.github.com/repos/psf/requests/issues/482/comments')",
+    "File /Users/tomchristie/GitHub/encode/httpcore/httpx/models.py, line 3",
+    "https://cloud.google.com/appengine/docs/standard/python3/building-app",
+    "the licence: https://github.com/encode/starlette/blob/master/LICENSE.md",
 ]

@@ -52,6 +52,7 @@ _NOT_A_VALUE = re.compile(
     r"|bearer|basic|jwt|oauth2?|raise|return|if|else|not|and|or|in|is|await|yield|lambda"
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # the name of an environment variable: OPENAI_API_KEY
     r"|[a-z_]\w*(?:\.[a-z_]\w*)+|.*[(\[{].*|[./~].*"
+    r"|[a-z][a-z0-9+.-]*://[^@\s]*"  # a URL with no user:password in it (the URL shape's)
     r")$"
 )
 
@@ -132,6 +133,6 @@ NAMED_PATTERNS: tuple[Pattern | Gated, ...] = (
     _p(
         r"(?i)[?&](?:sig|signature|x-amz-signature|x-amz-credential|x-goog-signature"
         r"|x-goog-credential|access_token|id_token|refresh_token|token|key|api_?key|code"
-        r"|secret|client_secret|password|pass|pwd|auth)=(?P<value>[^&#\s\"'<>]{6,})",
+        r"|secret|client_secret|password|pass|pwd|auth)=(?P<value>[^&#\s\"'<>`]{6,})",
     ),
 )
