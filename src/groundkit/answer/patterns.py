@@ -83,6 +83,9 @@ _PREFIXED = (
 
 # Order matters: the first pattern to claim a span wins, so the specific come before the general.
 DEFAULT_PATTERNS: tuple[Shape, ...] = (
+    # A PEM block inside a JSON string (a cloud service account's "private_key"), its line
+    # breaks written as a backslash and an n.
+    _p("SECRET", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\n[A-Za-z0-9+/=]*)+"),
     # A PEM block; without its END line (cut off, or pasted in part), up to the end of its
     # base64 lines.
     _p("SECRET", _PEM),
