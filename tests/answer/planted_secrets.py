@@ -34,6 +34,10 @@ DISGUISED_KEYS = {
     "google": GOOGLE,
     "jwt": JWT,
     "npm": NPM,
+    "stripe restricted": "rk_live_51Hq8Ws2Ex7Rc4Tv9Yb3Un6Im",
+    "telegram": "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+    "anthropic": "sk-ant-api03-Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5-AAA",
+    "databricks": "dapi1234567890abcdef1234567890abcdef",
 }
 
 _CYRILLIC = str.maketrans(
@@ -285,6 +289,178 @@ PLAIN: list[tuple[str, str, str]] = [
     ("card, dashed", "5500-0000-0000-0004", "0000-0000-0004"),
     ("ssn", "078-05-1120", "078-05-1120"),
     ("email", "keeper@example.org", "keeper@example.org"),
+    (
+        "digitalocean token",
+        "dop_v1_a1b2c3d4e5f6a7b8a1b2c3d4e5f6a7b8a1b2c3d4e5f6a7b8a1b2c3d4e5f6a7b8",
+        "a1b2c3d4e5f6a7b8a1b2c3d4",
+    ),
+    (
+        "doppler token",
+        "dp.pt.Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6Kp",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "dynatrace token",
+        "dt0c01.ABCDEFGHIJKLMNOPQRSTUVWX.Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0U",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8",
+    ),
+    (
+        "grafana cloud token",
+        "glc_eyJvIjoiMTIzNDU2IiwibiI6InN0YWNrLTEyMzQ1Ni1obS1yZWFkIiwiayI6Ilhx",
+        "eyJvIjoiMTIzNDU2IiwibiI6",
+    ),
+    (
+        "grafana service account",
+        "glsa_Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0Ua_1a2b3c4d",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "linear api key",
+        "lin_api_Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6K",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "planetscale password",
+        "pscale_pw_Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6K",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "postman key",
+        "PMAK-0123456789abcdef01234567-0123456789abcdef0123456789abcdef01",
+        "0123456789abcdef01234567",
+    ),
+    ("pulumi token", "pul-0123456789abcdef0123456789abcdef01234567", "0123456789abcdef01234567"),
+    (
+        "rubygems key",
+        "rubygems_0123456789abcdef0123456789abcdef0123456789abcdef",
+        "0123456789abcdef01234567",
+    ),
+    (
+        "sendinblue key",
+        "xkeysib-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef-Xq9Lr2Wn6Kp3Zs4B",
+        "0123456789abcdef01234567",
+    ),
+    (
+        "shippo token",
+        "shippo_live_0123456789abcdef0123456789abcdef01234567",
+        "0123456789abcdef01234567",
+    ),
+    ("square secret", "sq0csp-Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2W", "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5"),
+    (
+        "typeform token",
+        "tfp_Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6K_1a2b3c4d5e6f7",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "sentry token",
+        "sntrys_eyJpYXQiOjE2ODQ4MjM4NzYuNzc1NTQ0LCJ1cmwiOiJodHRwczovL3NlbnRyeS5pbyJ9"
+        "_Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6K",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "slack app token",
+        "xapp-1-A0123ABCDEF-1234567890123-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        "0123456789abcdef01234567",
+    ),
+    (
+        "sourcegraph token",
+        "sgp_0123456789abcdef0123456789abcdef01234567",
+        "0123456789abcdef01234567",
+    ),
+    ("supabase token", "sbp_0123456789abcdef0123456789abcdef01234567", "0123456789abcdef01234567"),
+    ("fly.io token", "fo1_Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6K", "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5"),
+    ("alibaba key id", "LTAI5tXq9Lr2Wn6Kp3Zs4Bd7", "5tXq9Lr2Wn6Kp3Zs4Bd7"),
+    (
+        "artifactory key",
+        "AKCp8Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "huggingface org token",
+        "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",
+        "XqLrWnKpZsBdHmYcTvEjUaQq",
+    ),
+    (
+        "easypost key",
+        "EZAKXq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+        "Xq9Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    ("flutterwave key", "FLWSECK-0123456789abcdef0123456789abcdef-X", "0123456789abcdef01234567"),
+    (
+        "mapbox secret token",
+        "sk.eyJ1IjoienVvIiwiYSI6ImNrMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3AifQ.Xq9Lr2Wn6Kp3Zs4Bd7Hm1Y",
+        "eyJ1IjoienVvIiwiYSI6ImNrMTIz",
+    ),
+    (
+        "azure ad client secret",
+        "client_secret: Xq98Q~Lr2Wn6Kp3Zs4Bd7Hm1Yc5Tv8Ej0UaQq9L",
+        "Lr2Wn6Kp3Zs4Bd7Hm1Yc5",
+    ),
+    (
+        "gcp service account key",
+        '{"type": "service_account", "private_key_id": "0123456789abcdef0123456789abcdef01234567",'
+        ' "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n'
+        '-----END PRIVATE KEY-----\\n"}',
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+    ),
+    (
+        "github token header",
+        "Authorization: token ghp_R8x2Lq9Vt4Zk7Wm3Np6Yc1Hb5Jd0Fs2Ga4E",
+        "R8x2Lq9Vt4Zk7Wm3Np6Yc1Hb5",
+    ),
+    ("api key header", "X-API-Key: Qw8Er4Ty2Ui6Op3AsDf5Gh7J", "Qw8Er4Ty2Ui6Op3AsDf5Gh7J"),
+    ("proxy authorization", "Proxy-Authorization: Basic cHJveHk6czNjcjN0", "cHJveHk6czNjcjN0"),
+    ("xml password element", "<password>Xml-S3cret-9</password>", "Xml-S3cret-9"),
+    ("java properties colon", "db.password: Pr0ps!Secret", "Pr0ps!Secret"),
+    ("terraform variable", 'admin_password = "Tf-Adm1n-Pw"', "Tf-Adm1n-Pw"),
+    ("k8s stringData", "stringData:\n  password: Kub3-Str1ng\n", "Kub3-Str1ng"),
+    ("ansible become pass", "ansible_become_pass: Ans1ble-Pw", "Ans1ble-Pw"),
+    ("pgpass line", "db.example.org:5432:zoo:keeper:Pgp4ss-Line", "Pgp4ss-Line"),
+    ("jdbc url password", "jdbc:mysql://db/zoo?user=root&password=Jdbc-Pw-77", "Jdbc-Pw-77"),
+    ("odbc pwd", "Driver={SQL Server};Server=db;Uid=sa;PWD=0dbc-Pw-5;", "0dbc-Pw-5"),
+    ("redis requirepass", "requirepass R3dis-Requ1re", "R3dis-Requ1re"),
+    ("redis-cli -a", "redis-cli -h cache -a R3dis-Cl1-Pw ping", "R3dis-Cl1-Pw"),
+    (
+        "mongodb srv url",
+        "mongodb+srv://keeper:M0ngo-Srv-Pw@cluster0.example.net/zoo",
+        "M0ngo-Srv-Pw",
+    ),
+    ("amqp url", "amqp://guest:Amqp-S3cret@rabbit:5672/", "Amqp-S3cret"),
+    ("smtp url", "smtp://mailer:Smtp-Url-Pw9@mail.example.org:587", "Smtp-Url-Pw9"),
+    ("github token env", "GITHUB_TOKEN=Gh-T0ken-Value-99", "Gh-T0ken-Value-99"),
+    ("windows set password", "set DB_PASSWORD=W1nd0ws-Pw", "W1nd0ws-Pw"),
+    (
+        "powershell securestring",
+        'ConvertTo-SecureString "P0sh-Pl4in!" -AsPlainText -Force',
+        "P0sh-Pl4in",
+    ),
+    ("psql conninfo", 'psql "host=db user=zoo password=C0nninfo-Pw dbname=zoo"', "C0nninfo-Pw"),
+    ("cli --token", "deploy --token=Cl1Tok3nValue99 --env prod", "Cl1Tok3nValue99"),
+    ("cli --api-key", "tool --api-key Ap1Key-Value-42 run", "Ap1Key-Value-42"),
+    ("json escaped password", '"{\\"password\\":\\"Esc4ped-Pw\\"}"', "Esc4ped-Pw"),
+    ("password on the next line", "password:\n  N3xt-L1ne-Pw", "N3xt-L1ne-Pw"),
+    ("password, zero-width in the name", "pass\u200bword=Zw-N4me-Pw", "Zw-N4me-Pw"),
+    (
+        "password, fullwidth name",
+        "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44=Fw-N4me-Pw",
+        "Fw-N4me-Pw",
+    ),
+    ("password, Cyrillic o in the name", "passw\u043erd=Cy-N4me-Pw", "Cy-N4me-Pw"),
+    (
+        "api key, tag characters",
+        "\U000e0061\U000e0070\U000e0069\U000e005f\U000e006b\U000e0065\U000e0079\U000e003d\U000e0054\U000e0034\U000e0067\U000e002d\U000e0048\U000e0069\U000e0064\U000e0064\U000e0065\U000e006e\U000e002d\U000e004b\U000e0033\U000e0079",
+        "T4g-Hidden-K3y",
+    ),
+    ("card, amex grouped", "3782 822463 10005", "378282246310005"),
+    ("card, dots", "4111.1111.1111.1111", "4111111111111111"),
+    (
+        "card, fullwidth digits",
+        "\uff14\uff11\uff11\uff11\uff14\uff11\uff11\uff11\uff14\uff11\uff11\uff11\uff14\uff11\uff11\uff11",
+        "4111111111111111",
+    ),
+    ("card, zero-width spaces", "4111\u200b1111\u200b1111\u200b1111", "4111111111111111"),
+    ("prose passcode", "The door passcode is 4821-9937.", "4821-9937"),
+    ("prose secret was", "The webhook secret was Wh00k-S3cret.", "Wh00k-S3cret"),
 ]
 
 
@@ -344,4 +520,14 @@ NOT_SECRETS = [
     "ключ доступа хранится в сейфе",  # Russian prose: folding must not make it a key
     "パスワードは金庫にあります",
     "Der Schlüssel liegt im Tresor.",
+    # From real documentation sets (requests, httpx, starlette, flask), once redacted:
+    "pairs in the URL after a question mark, e.g. ``httpbin.org/get?key=val``.",
+    "To access parameters submitted in the URL (``?key=value``), use",
+    "Werkzeug logs basic request/response info",
+    ".. _OAuth: https://oauth.net/",
+    "https://github.com/encode/starlette/blob/621abc747a6604825190b93467918a0ec6456a24/tests/x.py",
+    "r = requests.get('https://api.github.com/repos/psf/requests/issues/482/comments')",
+    "File /Users/tomchristie/GitHub/encode/httpcore/httpx/models.py, line 3",
+    "https://cloud.google.com/appengine/docs/standard/python3/building-app",
+    "the licence: https://github.com/encode/starlette/blob/master/LICENSE.md",
 ]

@@ -171,3 +171,21 @@ def test_a_base64_key_that_contains_slashes_is_still_scrubbed_from_logs(
     caplog.set_level(logging.DEBUG)
     logging.getLogger("elsewhere").error("secret %s end", key)
     assert caplog.messages == ["secret <redacted> end"]
+
+
+@pytest.mark.parametrize(
+    "disguised",
+    [
+        "gh\u200bp_R8x2Lq9Vt4Zk7Wm3Np6Yc1Hb5Jd0Fs2Ga4E",  # a zero-width space in the prefix
+        "\uff47\uff48\uff50_R8x2Lq9Vt4Zk7Wm3Np6Yc1Hb5Jd0Fs2Ga4E",  # a fullwidth prefix
+        "\u0410KIAQ7Z2M4X8R6T1W3YP",  # a Cyrillic A
+    ],
+)
+def test_the_log_guard_reads_a_key_in_disguise(
+    caplog: pytest.LogCaptureFixture, disguised: str
+) -> None:
+    # Before: each was logged as it came (the guard read the text as written, not folded).
+    install_log_guard()
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger("elsewhere").error("got %s end", disguised)
+    assert caplog.messages == ["got <redacted> end"]

@@ -409,3 +409,32 @@ def test_show_reply_scrubs_a_key_split_across_two_items_of_a_refused_reply(
     assert MARKER in grk.out  # the refused reply was shown
     assert _OPAQUE[:13] not in grk.out
     assert _OPAQUE[13:] not in grk.out
+
+
+def test_show_reply_scrubs_a_key_in_three_disguised_pieces_of_a_refused_reply(
+    surface: Surface, grk: Grk, use: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Before: all three were printed (a piece had to be half the key, and dots hid each one).
+    (tmp_path / "grk.toml").write_text(
+        '[profiles.odd]\nprovider = "openai_compatible"\nbase_url = "https://llm.example.org/v1"\n'
+        'model = "m"\napi_key_env = "ODD_KEY"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ODD_KEY", _OPAQUE)
+    pieces = [".".join(_OPAQUE[i : i + 9]) for i in (0, 9, 18)]
+    refused = json.dumps(
+        {
+            "items": [
+                {"text": f"A {pieces[0]}", "citations": []},
+                {"text": f"then {pieces[1]}", "citations": []},
+                {"text": f"and {pieces[2]} {MARKER}", "citations": []},
+            ]
+        }
+    )
+    use(RecordingTransport([openai_reply(refused)]))
+    _enable(grk, surface, "odd")
+    assert grk(*surface.ask(), "--show-reply") == 0
+    assert MARKER in grk.out  # the refused reply was shown
+    shown = grk.out.replace(".", "")
+    for i in range(0, len(_OPAQUE) - 7):
+        assert _OPAQUE[i : i + 8] not in shown

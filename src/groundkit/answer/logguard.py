@@ -9,9 +9,10 @@ provider request or response body.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
+from groundkit.answer.fold import fold
+from groundkit.answer.pattern import looks_like_path
 from groundkit.answer.patterns import SECRET_SHAPES
 
 __all__ = ["install_log_guard", "scrub"]
@@ -19,27 +20,29 @@ __all__ = ["install_log_guard", "scrub"]
 _installed: list[bool] = []  # non-empty once the factory is wrapped
 
 
-# A file path in a traceback is a run of base64 characters too (`/srv/app/lib/python/site/...`):
-# it stays readable when each of its segments reads like a name (lower case after a first
-# capital, digits, no other mix), which a random key almost never does.
-_PATH_SEGMENT = re.compile(r"[A-Za-z0-9]?[a-z0-9]*")
-
-
 def scrub(text: str) -> str:
-    """``text`` with every secret shape replaced by ``<redacted>``; file paths are kept."""
-    for pattern in SECRET_SHAPES:
-        pieces, at = [], 0
-        for start, end in pattern.spans(text):
-            pieces += [text[at:start], _unless_a_path(text[start:end])]
-            at = end
-        text = "".join([*pieces, text[at:]])
-    return text
+    """``text`` with every secret shape replaced by ``<redacted>``; file paths are kept. The
+    shapes read the text folded, as redaction does (a key with a zero-width space, in fullwidth
+    or look-alike letters, is still a key), and the original span is replaced."""
+    folded = fold(text)
+    taken = [False] * (len(text) + 1)
+    spans = []
+    for pattern in SECRET_SHAPES:  # the first shape to claim a span has it
+        for found in pattern.spans(folded.text):
+            start, end = folded.span(*found)
+            if not any(taken[start:end]):
+                spans.append((start, end))
+                taken[start:end] = [True] * (end - start)
+    pieces, at = [], 0
+    for start, end in sorted(spans):
+        pieces += [text[at:start], _unless_a_path(text[start:end])]
+        at = end
+    return "".join([*pieces, text[at:]])
 
 
 def _unless_a_path(value: str) -> str:
-    if "/" in value and all(_PATH_SEGMENT.fullmatch(s) for s in value.split("/")):
-        return value
-    return "<redacted>"
+    # A file path in a traceback is a run of base64 characters too: it stays readable.
+    return value if looks_like_path(value) else "<redacted>"
 
 
 def install_log_guard() -> None:

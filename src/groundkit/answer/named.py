@@ -52,6 +52,7 @@ _NOT_A_VALUE = re.compile(
     r"|bearer|basic|jwt|oauth2?|raise|return|if|else|not|and|or|in|is|await|yield|lambda"
     r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+"  # the name of an environment variable: OPENAI_API_KEY
     r"|[a-z_]\w*(?:\.[a-z_]\w*)+|.*[(\[{].*|[./~].*"
+    r"|[a-z][a-z0-9+.-]*://[^@\s]*"  # a URL with no user:password in it (the URL shape's)
     r")$"
 )
 
@@ -83,7 +84,8 @@ def _p(regex: str, check: Callable[[str], bool] | None = plausible_value) -> Pat
     return Pattern("SECRET", re.compile(regex), check)
 
 
-_SEP = r"[\"']?\s*(?::=|=>|=|:|\|\|)\s*"
+# A backslash may come before a quote: JSON written inside a JSON or shell string.
+_SEP = r"\\?[\"']?\s*(?::=|=>|=|:|\|\|)\s*\\?"
 _ASSIGN = r"[\"']?\s*(?::=|=>|=|\|\|)\s*"
 _COLON = r"[\"']?\s*:\s*"
 _PROSE = rf"(?i:{_WORDS})(?![A-Za-z])[\w \t'-]{{0,40}}?(?:\b(?:is|was|are|reads)\b|:)\s+"
@@ -105,6 +107,11 @@ _NAMED = Gated(
         # name: value (YAML, headers, a docstring's "seed: the seed to use"): only what looks like
         # a secret (a digit or a symbol in it), so prose after a colon is left alone.
         _p(rf"{_NAME}{_COLON}{_VALUE}", _looks_secret),
+        # XML: <password>...</password>, <apiToken>...</apiToken>.
+        _p(
+            rf"<(?P<tag>[\w.-]*?(?i:{_WORDS})[\w.-]*)>(?P<value>[^<>\n]{{3,200}})</(?P=tag)>",
+            _quoted,
+        ),
         # In prose: the root password is hunter2; my API key was 9f86d0...; token for CI: ...
         _p(rf"{_PROSE}{_QUOTED}", _quoted),
         _p(rf"{_PROSE}{_VALUE}", _looks_secret),
@@ -117,7 +124,19 @@ NAMED_PATTERNS: tuple[Pattern | Gated, ...] = (
     _p(r"\"(?:k|d|p|q|dp|dq|qi)\"\s*:\s*\"(?P<value>[A-Za-z0-9_-]{16,})\"", None),
     # Commands: mysql -pSECRET, mysql --password=..., sshpass -p SECRET, curl -u user:SECRET.
     _p(r"\bmysql\w*\b[^\n]*?\s-p(?P<value>[^\s\"'-][^\s\"']*)"),
-    _p(r"--pass(?:word)?[= ][\"']?(?P<value>[^\s\"']+)"),
+    _p(
+        r"(?i)--(?:pass(?:word)?|token|api[-_]?key|secret|client[-_]?secret|auth[-_]?token"
+        r"|access[-_]?key|secret[-_]?key)[= ][\"']?(?P<value>[^\s\"']+)"
+    ),
+    # redis: requirepass / masterauth in redis.conf, redis-cli -a; a .pgpass line
+    # (host:port:database:user:password); PowerShell's plain-text secure string.
+    _p(r"\b(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"']+)"),
+    _p(r"\bredis-cli\b[^\n]*?\s-a\s+[\"']?(?P<value>[^\s\"']+)"),
+    _p(
+        r"(?<![\w.:-])[\w.-]+:(?:\d{2,5}|\*):[\w*-]+:[\w*.-]+:(?P<value>[^\s:]+)",
+        lambda value: _looks_secret(value.rstrip(".,;")),
+    ),
+    _p(r"(?i)ConvertTo-SecureString\s+(?:-String\s+)?[\"'](?P<value>[^\"'\n]+)[\"']"),
     _p(r"\bsshpass\b[^\n]*?\s-p\s*[\"']?(?P<value>[^\s\"']+)"),
     _p(
         r"\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user|--http-user)[ =]?[\"']?[^\s:\"']*:"
@@ -132,6 +151,6 @@ NAMED_PATTERNS: tuple[Pattern | Gated, ...] = (
     _p(
         r"(?i)[?&](?:sig|signature|x-amz-signature|x-amz-credential|x-goog-signature"
         r"|x-goog-credential|access_token|id_token|refresh_token|token|key|api_?key|code"
-        r"|secret|client_secret|password|pass|pwd|auth)=(?P<value>[^&#\s\"'<>]{6,})",
+        r"|secret|client_secret|password|pass|pwd|auth)=(?P<value>[^&#\s\"'<>`]{6,})",
     ),
 )

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["Gated", "Pattern", "luhn"]
+__all__ = ["Gated", "Pattern", "looks_like_path", "luhn"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,18 @@ class Gated:
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+# A segment of a path or of a URL's path reads like a name: a first capital, then lower case and
+# digits, CamelCase words (GitHub, TestProject), or a short word in capitals (LICENSE, GHSA); a
+# random key's segments (K7MDENG, wJalrXUtn) almost never do.
+_PATH_SEGMENT = re.compile(r"[A-Za-z0-9]?[a-z0-9]*(?:[A-Z][a-z0-9]+)*|[A-Z]{2,10}")
+
+
+def looks_like_path(value: str) -> bool:
+    """Whether ``value``, a run of base64 characters, is rather a file or URL path
+    (``com/encode/starlette/blob/main/LICENSE``, ``/Users/name/Project/app``)."""
+    return "/" in value and all(_PATH_SEGMENT.fullmatch(s) for s in value.split("/"))
 
 
 def luhn(value: str) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from groundkit.answer.named import NAMED_PATTERNS
-from groundkit.answer.pattern import Pattern, luhn
+from groundkit.answer.pattern import Pattern, looks_like_path, luhn
 from groundkit.answer.vendor import VENDOR
 
 __all__ = ["DEFAULT_PATTERNS", "SECRET_SHAPES", "Pattern", "Shape", "luhn"]
@@ -43,7 +43,9 @@ def _basic_credentials(value: str) -> bool:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
     except (binascii.Error, ValueError):
         return False
-    return b":" in decoded or any(c in value for c in "0123456789+/=")
+    if b":" in decoded:
+        return True
+    return any(c in value for c in "0123456789+/=") and not looks_like_path(value)
 
 
 _URL_SAFE = r"[A-Za-z0-9_-]"
@@ -81,6 +83,9 @@ _PREFIXED = (
 
 # Order matters: the first pattern to claim a span wins, so the specific come before the general.
 DEFAULT_PATTERNS: tuple[Shape, ...] = (
+    # A PEM block inside a JSON string (a cloud service account's "private_key"), its line
+    # breaks written as a backslash and an n.
+    _p("SECRET", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\n[A-Za-z0-9+/=]*)+"),
     # A PEM block; without its END line (cut off, or pasted in part), up to the end of its
     # base64 lines.
     _p("SECRET", _PEM),
@@ -135,7 +140,12 @@ DEFAULT_PATTERNS: tuple[Shape, ...] = (
     _p("PHONE", r"(?<![\w+])\+?\d{1,3}?[ .-]?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}(?!\w)"),
     # A 7-digit local number (555-0100), not a range of years or pages (1999-2004).
     _p("PHONE", r"(?<![\w.+-])\d{3}[-.]\d{4}(?![\w-]|\.\d)"),
-    _p("SECRET", r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])"),
+    # Runs of 40 or more base64 characters, unless they read as a path (a URL's, a file's).
+    _p(
+        "SECRET",
+        r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=])",
+        check=lambda value: not looks_like_path(value),
+    ),
     # URL-safe base64 (RFC 4648 section 5). A digit, a lower- and an upper-case letter are all
     # required, so a long snake_case or kebab-case name is not taken for a key.
     _p(
