@@ -34,7 +34,8 @@ def test_a_bm25_search_asks_the_store_only_whether_its_hits_are_still_stored(
     seen = _statements(collection)
     hits = collection.search("torque gauge", top_k=10, mode="bm25")
     assert len(hits) == 10
-    assert len(seen) == 1 and "count(*)" in seen[0]
+    assert len(seen) == 1
+    assert "count(*)" in seen[0]
     seen.clear()
     assert "torque gauge" in hits[0].text
     assert all(h.citation.source.startswith("note") for h in hits)
@@ -73,3 +74,24 @@ def test_a_hit_whose_chunk_was_deleted_after_the_search_says_so_when_read(
     with pytest.raises(GroundkitError) as raised:
         _ = hits[0].text
     assert raised.value.code == ErrorCode.CHUNK_NOT_FOUND
+
+
+def test_searched_says_in_one_call_what_the_three_questions_said(
+    collection: groundkit.Collection,
+) -> None:
+    for query, mode in (("torque gauge", "bm25"), ("torque gauge", None), ("the of and", None)):
+        seen = _statements(collection)
+        found = collection.searched(query, mode=mode)
+        statements = len(seen)
+        collection._store._conn.set_trace_callback(None)
+        assert [h.to_dict() for h in found.hits] == [
+            h.to_dict() for h in collection.search(query, mode=mode)
+        ]
+        assert found.mode == collection.resolve_mode(mode or "auto")
+        assert found.has_vectors is False
+        assert found.missing_vectors == collection.missing_vectors(mode) == 0
+        assert found.no_searchable_words == (not collection.searchable(query))
+        assert found.pending == collection.pending_documents() == 0
+        # The search's own statement, the binding (auto, or asked after a bm25 search by name)
+        # and whether any change is unapplied: no count per index.
+        assert statements <= 3

@@ -260,6 +260,11 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    def changes_logged(self) -> bool:
+        """Whether the change log holds a change some derived index has not applied (one
+        statement; ``unsearched`` counts them per index)."""
+        return bool(self._conn.execute("SELECT EXISTS (SELECT 1 FROM changes)").fetchone()[0])
+
     def unsearched(self, index: str) -> int:
         """Documents stored now that ``index`` has not caught up with (new or changed since;
         the rows of a document deleted or replaced meanwhile are not counted)."""
