@@ -361,7 +361,7 @@ class Collection:
         ``collapse`` (default ``search.collapse``): fold near-duplicate hits into the best one.
         Dense and hybrid rank only chunks that have vectors: see ``missing_vectors``.
         """
-        return self._search(query, top_k, mode, source, where, rerank, collapse)[0]
+        return self._search(query, top_k, mode, source, where, rerank, collapse, read=False)[0]
 
     def searched(
         self,
@@ -376,8 +376,12 @@ class Collection:
     ) -> Searched:
         """``search``, with what a surface says beside its hits (``Searched``), each read once:
         asked one by one (``resolve_mode``, ``missing_vectors``, ``searchable``), the mode was
-        resolved, the binding read and the query normalised again for each."""
-        hits, chosen, bound = self._search(query, top_k, mode, source, where, rerank, collapse)
+        resolved, the binding read and the query normalised again for each. Every hit's row
+        is read during the search, as a surface shows them all."""
+        # Read at once: the surfaces that ask show every hit's citation and snippet.
+        hits, chosen, bound = self._search(
+            query, top_k, mode, source, where, rerank, collapse, read=True
+        )
         if bound is _UNREAD:
             bound = self.embedder_identity
         missing = 0
@@ -401,6 +405,8 @@ class Collection:
         where: Mapping[str, Any] | None,
         rerank: bool | None,
         collapse: bool | None,
+        *,
+        read: bool,
     ) -> tuple[list[Hit], ConcreteMode, EmbedderIdentity | object | None]:
         """The hits, the mode they were ranked in, and the embedder binding (``_UNREAD``: a bm25
         search by name does not read it)."""
@@ -432,6 +438,7 @@ class Collection:
             snippet_chars=cfg.snippet_chars,
             rerank_top_n=self.settings.rerank.top_n,
             collapse=cfg.collapse if collapse is None else collapse,
+            read_rows=read,
         )
         hits = run_search(
             request,

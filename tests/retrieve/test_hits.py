@@ -42,6 +42,16 @@ def test_a_bm25_search_asks_the_store_only_whether_its_hits_are_still_stored(
     assert len(seen) == 2  # every hit's row and its document: read together, once
 
 
+def test_a_search_without_folding_reads_no_row_either(collection: groundkit.Collection) -> None:
+    seen = _statements(collection)
+    hits = collection.search("torque gauge", top_k=10, mode="bm25", collapse=False)
+    assert len(hits) == 10
+    assert len(seen) == 1
+    assert [h.to_dict() for h in hits] == [
+        h.to_dict() for h in collection.searched("torque gauge", top_k=10, collapse=False).hits
+    ]
+
+
 def test_hits_read_late_equal_hits_read_at_once(collection: groundkit.Collection) -> None:
     late = collection.search("torque cabinet", top_k=10)
     at_once = collection.search("torque cabinet", top_k=10)
@@ -92,6 +102,7 @@ def test_searched_says_in_one_call_what_the_three_questions_said(
         assert found.missing_vectors == collection.missing_vectors(mode) == 0
         assert found.no_searchable_words == (not collection.searchable(query))
         assert found.pending == collection.pending_documents() == 0
-        # The search's own statement, the binding (auto, or asked after a bm25 search by name)
-        # and whether any change is unapplied: no count per index.
-        assert statements <= 3
+        # The hits' rows and their documents (read at once: a surface shows them all), the
+        # binding (auto, or asked after a bm25 search by name) and whether any change is
+        # unapplied: no count per index.
+        assert statements <= 4

@@ -58,6 +58,9 @@ class SearchRequest:
     snippet_chars: int = 240
     rerank_top_n: int = 50
     collapse: bool = True  # fold near-duplicate hits into the best of them
+    # Read every hit's row during the search (a caller that shows them all: one read, no look
+    # at which rows are stored first); else only those folding needs, the rest when first read.
+    read_rows: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +251,12 @@ class _Seen:
     def __init__(self, engine: SearchEngine, *, fold: bool) -> None:
         self.engine = engine
         self.fold = fold
-        self.near = engine.near() if fold else None
+        near = engine.near()
+        self.near = near if fold else None
+        # An engine that keeps a near index is a local one: asking which rows are stored costs
+        # a tenth of reading them, so rows are read only when needed. Elsewhere (a server), one
+        # round trip reads them.
+        self.lazy = near is not None
         self.rows: dict[int, HitRow] = {}
         self.present: set[int] = set()  # rows known to be stored, not read
         self.fingerprints: dict[int, Fingerprint] = {}
@@ -359,11 +367,14 @@ class _Ranking:
             first, at = at + 1, at + len(batch)
             rowids = [rowid for rowid, _ in batch]
             flagged = near.among(rowids)
-            # Only the flagged rows are read now (their fingerprints); of the others, only
-            # whether they are still stored: their hits read them when first read.
-            if flagged:
-                seen.fetch([rowid for rowid in rowids if rowid in flagged], fold=True)
-            seen.check([rowid for rowid in rowids if rowid not in flagged])
+            if self.request.read_rows:
+                seen.fetch(rowids, fold=bool(flagged))
+            else:
+                # Only the flagged rows are read now (their fingerprints); of the others, only
+                # whether they are still stored: their hits read them when first read.
+                if flagged:
+                    seen.fetch([rowid for rowid in rowids if rowid in flagged], fold=True)
+                seen.check([rowid for rowid in rowids if rowid not in flagged])
             for place, (rowid, score) in enumerate(batch, first):
                 if rowid not in seen.rows and rowid not in seen.present:
                     continue  # gone from the store: the derived index is behind
@@ -401,9 +412,14 @@ class _Ranking:
                 )
             ]
             at += len(batch)
-            seen.fetch([rowid for rowid, _, _ in batch])
+            if folding is None and not self.request.read_rows and seen.lazy:
+                # Nothing to fold: whether each row is still stored is all the walk needs (an
+                # engine that keeps no near index reads the rows at once, in one round trip).
+                seen.check([rowid for rowid, _, _ in batch])
+            else:
+                seen.fetch([rowid for rowid, _, _ in batch])
             # A row gone from the store is skipped: the derived index is behind.
-            batch = [hit for hit in batch if hit[0] in seen.rows]
+            batch = [hit for hit in batch if hit[0] in seen.rows or hit[0] in seen.present]
             verdicts: Iterable[int | None] = (
                 repeat(None)
                 if folding is None
