@@ -13,9 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["FULL", "namespaces_work", "scenario"]
+import pytest
+
+__all__ = ["FULL", "full_disk_tests", "namespaces_work", "scenario"]
 
 TESTS = Path(__file__).parent
+UNSHARE = os.environ.get("GROUNDKIT_TEST_UNSHARE", "unshare")
+# CI sets it: there a full-disk test that cannot run is a failure, not a skip nobody reads.
+NEED = "GRK_NEED_FULL_DISK"
 
 # A shell step that fills the file system to its last byte.
 FULL = (
@@ -25,10 +30,20 @@ FULL = (
 
 
 def namespaces_work() -> bool:
-    if shutil.which("unshare") is None:
+    if shutil.which(UNSHARE) is None:
         return False
-    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True, check=False)
+    probe = subprocess.run([UNSHARE, "-rm", "true"], capture_output=True, check=False)
     return probe.returncode == 0
+
+
+def full_disk_tests() -> pytest.MarkDecorator:
+    """The mark of a module of full-disk tests: skipped where namespaces do not work, unless
+    ``GRK_NEED_FULL_DISK=1``, where they run and fail saying why (``scenario``)."""
+    needed = os.environ.get(NEED) == "1"
+    return pytest.mark.skipif(
+        not needed and not namespaces_work(),
+        reason="needs unshare -rm (user and mount namespaces)",
+    )
 
 
 def scenario(tmp_path: Path, size: str, steps: list[str]) -> list[tuple[int, dict[str, object]]]:
@@ -36,6 +51,8 @@ def scenario(tmp_path: Path, size: str, steps: list[str]) -> list[tuple[int, dic
     checkpoint hook: tests/crash_hooks.py; ``@`` steps are shell commands) on a fresh tmpfs at
     MNT, the working folder, holding ``docs`` (20 granite notes) and ``docs2`` (20 obsidian
     notes); return each `grk` step's exit status and JSON output."""
+    if not namespaces_work():
+        pytest.fail(f"{NEED}=1 but `unshare -rm` does not work here: the full-disk tests need it")
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     grk = f"{sys.executable} -m groundkit.cli.main --index-dir {mnt}/index"
@@ -52,7 +69,7 @@ def scenario(tmp_path: Path, size: str, steps: list[str]) -> list[tuple[int, dic
         lines.append(f'{command} --json; echo "exit $?"')
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
     done = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", "\n".join(lines)],
+        [UNSHARE, "-rm", "sh", "-c", "\n".join(lines)],
         capture_output=True,
         text=True,
         env=env,

@@ -23,12 +23,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "MANIFEST_BYTES",
     "NOT_REGULAR",
     "SLOTS",
     "TIMEOUT_S",
     "BoundedReads",
     "Unread",
     "Why",
+    "read_manifest",
     "read_regular",
     "read_source",
 ]
@@ -36,6 +38,7 @@ __all__ = [
 NOT_REGULAR = "not a regular file (a pipe, socket or device)"
 TIMEOUT_S = 10.0  # a 50 MB file (ingest.max_file_bytes) from a slow disk is read well within it
 SLOTS = 8  # reads in flight at once: a stuck mount holds at most this many threads
+MANIFEST_BYTES = 1 << 20  # a pyproject.toml or package.json is a few KB
 
 
 class Why(StrEnum):
@@ -147,3 +150,15 @@ def read_source(path: str, limit: int, reads: BoundedReads | None = None) -> byt
     """``read_regular`` bounded in time and in reads at once (``reads``: default, the
     process's own ``SLOTS`` reads of ``TIMEOUT_S`` each)."""
     return (reads or _READS).run(lambda: read_regular(path, limit))
+
+
+def read_manifest(path: str | os.PathLike[str]) -> str | None:
+    """The text of a small file read by its name (a ``pyproject.toml``, a ``package.json``), or
+    None when it is not a regular UTF-8 file of at most ``MANIFEST_BYTES``."""
+    data = read_regular(os.fspath(path), MANIFEST_BYTES)
+    if isinstance(data, Unread):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None

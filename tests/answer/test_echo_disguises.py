@@ -1,68 +1,25 @@
 """The profile's own key echoed by a provider in disguise is never shown: each disguise the
-fourth fault round printed (answer `answered`, exit 0) is a case, through the contract's scrub.
+fourth fault round printed (answer `answered`, exit 0), and more, is a case
+(``echo_disguises``), through the contract's scrub; a key split across a reply's items is cut
+from each.
 
-The check is independent of the scrubber's folding: what is shown is reduced to its ASCII
-letters and digits after NFKC (and %XX and HTML references decoded, and reversed, and lower
-case), and no 8-character piece of the key may be left in it."""
+The check is independent of the scrubber's reading: what is shown is decoded and reduced to its
+ASCII letters and digits (``echo_disguises.leaks``), and no 8-character piece of the key may be
+left in it."""
 
 from __future__ import annotations
 
-import html
-import unicodedata
-import urllib.parse
-
 import pytest
 from answer_helpers import item, reply
+from echo_disguises import DISGUISES, KEY, SPLITS, leaks
 from evidence_kits import EdgeKit, PassageKit
 
 from groundkit.answer.contract import validate_answer
 from groundkit.answer.scrub import Scrubber
 from groundkit.secret import Secret
 
-KEY = "opaque-PLANTEDkey-0123456789abcdef"  # no secret shape: only the echo check finds it
 QUOTE = "digs long burrows"
 Kit = PassageKit | EdgeKit
-
-
-def _between(mark: str) -> str:
-    return mark.join(KEY)
-
-
-DISGUISES = {
-    "U+034F between characters": _between("\u034f"),
-    "U+FE0F between characters": _between("\ufe0f"),
-    "U+E0100 between characters": _between("\U000e0100"),
-    "U+3164 between characters": _between("\u3164"),
-    "U+FFA0 between characters": _between("\uffa0"),
-    "U+115F between characters": _between("\u115f"),
-    "U+2800 between characters": _between("\u2800"),
-    "U+17B4 between characters": _between("\u17b4"),
-    "U+0300 on every character": _between("\u0300"),
-    "tag characters": "".join(chr(0xE0000 + ord(c)) for c in KEY),
-    "reversed": KEY[::-1],
-    "url-encoded": "".join(f"%{ord(c):02X}" for c in KEY),
-    "url-encoded, partly": urllib.parse.quote(KEY, safe="").replace("-", "%2D"),
-    "html entities": "".join(f"&#{ord(c)};" for c in KEY),
-    "html hex entities": "".join(f"&#x{ord(c):x};" for c in KEY),
-    "lower case": KEY.lower(),
-    "upper case": KEY.upper(),
-    "zero-width spaces": _between("\u200b"),
-    "spaces": _between(" "),
-    "fullwidth": "".join(chr(ord(c) + 0xFEE0) for c in KEY),
-}
-
-
-def _plain(shown: str) -> str:
-    decoded = html.unescape(urllib.parse.unquote(shown))
-    text = unicodedata.normalize("NFKC", decoded)
-    text = "".join(chr(ord(c) - 0xE0000) if 0xE0020 <= ord(c) < 0xE007F else c for c in text)
-    return "".join(c for c in text if c.isascii() and c.isalnum()).lower()
-
-
-def _leaks(shown: str) -> bool:
-    plain, key = _plain(shown), _plain(KEY)
-    pieces = {key[i : i + 8] for i in range(len(key) - 7)}
-    return any(p in plain or p[::-1] in plain for p in pieces)
 
 
 @pytest.mark.parametrize("disguise", DISGUISES)
@@ -73,14 +30,32 @@ def test_a_disguised_echo_of_the_profiles_key_is_never_shown(kit: Kit, disguise:
     shown = answer.items[0].text
     assert shown.startswith("Wombats dig. The key is ")
     assert shown.endswith(" today.")
-    assert not _leaks(shown), shown
+    assert not leaks(shown), shown
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_a_key_split_across_the_items_of_a_reply_is_cut_from_each(kit: Kit, split: str) -> None:
+    # Before: three pieces of a third of the key each were shown (a piece had to be half).
+    bundle = kit.bundle("wombat burrows")
+    raw = reply(*(item(f"Wombats dig. {piece}", (1, QUOTE)) for piece in SPLITS[split]))
+    answer = validate_answer(raw, bundle, kit.resolve, scrub=Scrubber([Secret(KEY)]))
+    shown = "\n".join(i.text for i in answer.items)
+    assert shown.count("Wombats dig.") == len(SPLITS[split])
+    assert not leaks(shown), shown
 
 
 def test_the_leak_check_itself_sees_every_disguise() -> None:
     for disguise, text in DISGUISES.items():
-        assert _leaks(text), disguise
+        assert leaks(text), disguise
+    for split, pieces in SPLITS.items():
+        assert leaks("".join(pieces)), split
 
 
 def test_ordinary_prose_next_to_the_key_is_kept() -> None:
     shown = Scrubber([Secret(KEY)])("The opaque wombat digs 0123 burrows; keys are kept safe.")
     assert shown == "The opaque wombat digs 0123 burrows; keys are kept safe."
+
+
+def test_prose_with_dots_and_dashes_near_pieces_of_the_key_is_kept() -> None:
+    text = "Opaque-ish. Keys: 0-1-2-3 and a.b.c.d.e.f; see section 4.5.6 (key-0123)."
+    assert Scrubber([Secret(KEY)])(text) == text

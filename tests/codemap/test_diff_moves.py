@@ -130,3 +130,31 @@ def test_an_edge_that_crosses_into_another_area_is_listed_once(grk: Grk, app: Pa
     (row,) = data["new_cross_area_edges"]
     assert (row["from"], row["to"], len(row["edges"])) == ("tools", "app.core", 2)
     assert set(row["edges"]) <= {e["id"] for e in data["edges"]["added"]}
+
+
+def test_a_package_moved_under_src_is_one_line_per_file(grk: Grk, app: Path) -> None:
+    for rel in ("app/__init__.py", "app/core.py", "app/store.py", "app/cli.py"):
+        (app / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (app / rel).rename(app / "src" / rel)
+    commit(app, {}, "src layout")
+    assert grk("diff", "HEAD~1", "HEAD", "--repo", str(app)) == 0
+    lines = grk.out.splitlines()
+    assert lines[0] == "edges: +0 -0 ~0; nodes: +0 -0; code moved: 4"
+    assert "  ~ app/core.py -> src/app/core.py: 2 node(s), 6 edge(s) went with it" in lines
+    assert "  ~ app/__init__.py -> src/app/__init__.py: 1 node(s), 3 edge(s) went with it" in lines
+    assert len(lines) == 7  # the summary, a blank line, the heading, one line per file
+    data = grk.json("diff", "HEAD~1", "HEAD", "--repo", str(app))
+    assert [(m["before"], m["after"]) for m in data["files_moved"]] == [
+        (f"app/{name}", f"src/app/{name}")
+        for name in ("__init__.py", "cli.py", "core.py", "store.py")
+    ]
+    assert data["edges"]["added"] == data["edges"]["removed"] == []
+    assert sum(m["edges"] for m in data["files_moved"]) == len(data["edges"]["carried"])
+
+
+def test_a_module_renamed_is_one_line_naming_both_modules(grk: Grk, app: Path) -> None:
+    (app / "app/store.py").rename(app / "app/storage.py")
+    commit(app, {"app/core.py": CORE.replace("app.store", "app.storage")}, "rename module")
+    assert grk("diff", "HEAD~1", "HEAD", "--repo", str(app)) == 0
+    assert "  ~ app/store.py -> app/storage.py (app.store -> app.storage): 5 node(s)" in grk.out
+    assert "\n  ~ app.store.load" not in grk.out  # its functions went with the file

@@ -142,3 +142,19 @@ def test_a_default_name_another_folder_holds_takes_the_parent_folder_in(
     assert grk("trace", "b") == 0
     monkeypatch.chdir(tmp_path / "req" / "docs")
     assert grk("trace", "a") == 0
+
+
+def test_the_list_of_maps_names_the_folder_each_is_of(
+    grk: Grk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"req/docs/a.py": "def a(): pass\n", "star/docs/b.py": "def b(): pass\n"})
+    assert grk("map", "req/docs", "--quiet") == 0
+    assert grk("map", "star/docs", "--quiet") == 0
+    assert grk("map", "list") == 0
+    assert grk.out.splitlines() == ["docs       req/docs", "star-docs  star/docs"]
+    roots = grk.json("map", "list")["roots"]
+    assert roots == {
+        "docs": str(tmp_path / "req" / "docs"),
+        "star-docs": str(tmp_path / "star" / "docs"),
+    }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from map_helpers import Repo, build
 
-from groundkit.codemap.model import NodeKind, Provenance
+from groundkit.codemap.model import EdgeFlag, NodeKind, Provenance
 
 
 def test_functions_arrows_classes_and_methods_are_nodes_named_by_module_path(repo: Repo) -> None:
@@ -143,7 +143,7 @@ def test_calls_with_no_static_target_are_counted_not_guessed(repo: Repo) -> None
     assert repo.report.unresolved_calls == 4
 
 
-def test_an_anonymous_callback_belongs_to_the_named_function_around_it(repo: Repo) -> None:
+def test_an_anonymous_function_is_a_node_its_owner_hands_to_the_runtime(repo: Repo) -> None:
     build(
         repo,
         {
@@ -153,9 +153,144 @@ def test_an_anonymous_callback_belongs_to_the_named_function_around_it(repo: Rep
                   setTimeout(() => {
                     [1].forEach(function () { tick(); });
                   });
+                  setTimeout(tick, 10);
                 }
                 describe("suite", () => tick());
+                (() => tick())();
             """
         },
     )
-    assert repo.pairs("calls") == {("main.start", "main.tick"), ("main", "main.tick")}
+    assert repo.pairs("calls") == {
+        ("main.start", "main.start.<arrow>"),
+        ("main.start", "main.tick"),
+        ("main.start.<arrow>", "main.start.<arrow>.<function>"),
+        ("main.start.<arrow>.<function>", "main.tick"),
+        ("main", "main.<arrow>"),
+        ("main.<arrow>", "main.tick"),
+        ("main", "main.<arrow>#2"),
+        ("main.<arrow>#2", "main.tick"),
+    }
+    assert ("main.start", "main.start.<arrow>") in repo.pairs("defines")
+    callback = repo.edge("calls", "main.start", "main.start.<arrow>")
+    assert callback.provenance == Provenance.TS_CALLBACK  # type: ignore[attr-defined]
+
+
+def test_a_callback_to_a_method_of_an_unknown_value_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                function show() {}
+                function each() {}
+                function own() {}
+                const table = { map(f: unknown) {} };
+                export function start(load: () => Promise<number>) {
+                  load().then(show);
+                  [1, 2].map(each);
+                  table.map(own);
+                }
+            """
+        },
+    )
+    then = repo.edge("calls", "main.start", "main.show")
+    assert then.flags == frozenset({EdgeFlag.PARTIAL})  # type: ignore[attr-defined]
+    assert not repo.edge("calls", "main.start", "main.each").flags  # type: ignore[attr-defined]
+    assert ("main.start", "main.own") not in repo.pairs("calls")  # the table's own map
+
+
+def test_this_method_reaches_each_subclass_override_as_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "base.ts": """
+                export class Page {
+                  render() { this.tabs(); this.body(); this.footer(); }
+                  tabs() {}
+                  footer() {}
+                }
+            """,
+            "home.ts": """
+                import { Page } from "./base";
+                class Home extends Page { tabs() {} body() {} }
+                class Feed extends Home { body() {} }
+            """,
+        },
+    )
+    calls = {
+        (e.target.qualname, EdgeFlag.PARTIAL in e.flags)
+        for e in repo.map.edges(["calls"])
+        if e.source.qualname == "base.Page.render"
+    }
+    assert calls == {
+        ("base.Page.tabs", True),
+        ("home.Home.tabs", True),
+        ("home.Home.body", True),
+        ("home.Feed.body", True),
+        ("base.Page.footer", False),
+    }
+
+
+def test_a_component_used_in_jsx_is_called_with_its_props(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "List.tsx": """
+                export function ArticleList({ onPick }: { onPick: () => void }) {
+                  onPick();
+                  return <ul><li>one</li></ul>;
+                }
+            """,
+            "Home.tsx": """
+                import { Component } from "react";
+                import { ArticleList } from "./List";
+                import * as ui from "./ui";
+                function choose() {}
+                class Tabs extends Component { render() { return <div />; } }
+                export function Home() {
+                  return (
+                    <main>
+                      <ArticleList onPick={choose} />
+                      <Tabs />
+                      <ui.Banner>hi</ui.Banner>
+                    </main>
+                  );
+                }
+            """,
+            "ui.tsx": "export const Banner = () => <b />;\n",
+        },
+    )
+    assert repo.pairs("calls") == {
+        ("Home.Home", "List.ArticleList"),
+        ("Home.Home", "Home.Tabs"),
+        ("Home.Home", "Home.Tabs.render"),
+        ("Home.Home", "ui.Banner"),
+        ("List.ArticleList", "Home.choose"),
+    }
+    jsx = repo.edge("calls", "Home.Home", "List.ArticleList")
+    assert jsx.provenance == Provenance.TS_JSX  # type: ignore[attr-defined]
+
+
+def test_a_local_alias_chosen_at_run_time_reaches_each_option_as_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.ts": """
+                const api = { feed() {}, all() {} };
+                export function load(token: string) {
+                  const pick = token ? api.feed : api.all;
+                  pick();
+                }
+            """
+        },
+    )
+    flags = {
+        e.target.qualname: e.flags
+        for e in repo.map.edges(["calls"])
+        if e.source.qualname == "main.load"
+    }
+    assert flags == {
+        "main.api.feed": frozenset({EdgeFlag.PARTIAL}),
+        "main.api.all": frozenset({EdgeFlag.PARTIAL}),
+    }
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 1

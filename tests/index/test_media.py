@@ -10,11 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from small_disk import FULL, namespaces_work, scenario
+from small_disk import FULL, full_disk_tests, scenario
 
-pytestmark = pytest.mark.skipif(
-    not namespaces_work(), reason="needs unshare -rm (user and mount namespaces)"
-)
+pytestmark = full_disk_tests()
 
 
 _scenario = scenario

@@ -55,12 +55,21 @@ def fold(text: str) -> Folded:
     """``text`` as patterns read it (see the module's docstring)."""
     if text.isascii():  # nothing to undo: the common case costs one scan
         return Folded(text, _Identity(len(text)))
+    table = {ord(ch): fold_char(ch) for ch in set(text) if not ch.isascii()}
+    if all(len(plain) == 1 for plain in table.values()):
+        # Every character stays one character (a curly quote, a dash, an accented or a
+        # fullwidth letter): offsets do not move, and one translate does it all.
+        return Folded(text.translate(table), _Identity(len(text)))
     out: list[str] = []
     origin: list[tuple[int, int]] = []
     for i, ch in enumerate(text):
-        for piece in fold_char(ch):
-            out.append(piece)
+        plain = table.get(ord(ch), ch)
+        if len(plain) == 1:
+            out.append(plain)
             origin.append((i, i + 1))
+        else:
+            out.extend(plain)
+            origin.extend([(i, i + 1)] * len(plain))
     return Folded("".join(out), tuple(origin))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from groundkit.answer.pattern import Pattern
+from groundkit.answer.pattern import Gated, Pattern
 
 __all__ = ["NAMED_PATTERNS", "plausible_value"]
 
@@ -88,25 +88,33 @@ _ASSIGN = r"[\"']?\s*(?::=|=>|=|\|\|)\s*"
 _COLON = r"[\"']?\s*:\s*"
 _PROSE = rf"(?i:{_WORDS})(?![A-Za-z])[\w \t'-]{{0,40}}?(?:\b(?:is|was|are|reads)\b|:)\s+"
 
-NAMED_PATTERNS: tuple[Pattern, ...] = (
-    # A YAML block value (password: >- or |) on the indented lines below the name.
-    _p(rf"{_NAME}\s*:\s*[>|][-+]?[ \t]*\n(?P<value>(?:[ \t]+\S[^\n]*(?:\n|$))+)", None),
-    # Quoted, spaces and all: passphrase: "correct horse battery staple".
-    _p(rf"{_NAME}{_SEP}{_QUOTED}", _quoted),
-    # "name": "value", name = "value" (JSON, TOML, code).
-    _p(rf"{_NAME}{_SEP}[\"'`]{_VALUE}", _quoted),
-    # NAME=value (.env, .npmrc, a command line).
-    _p(rf"{_NAME}[\"']?(?::=|=)(?P<value>[^{_STOP}]*[^{_STOP}.:)\]}}])", _literal),
-    # name = value, unquoted in code or an .ini file: a variable, unless it looks secret.
-    _p(rf"{_NAME}{_ASSIGN}{_VALUE}", _looks_secret),
-    # name: value (YAML, headers, a docstring's "seed: the seed to use"): only what looks like
-    # a secret (a digit or a symbol in it), so prose after a colon is left alone.
-    _p(rf"{_NAME}{_COLON}{_VALUE}", _looks_secret),
+# Patterns that open with a name or a prose phrase: run only where the name is.
+_NAMED = Gated(
+    re.compile(rf"(?i:{_WORDS})"),
+    (
+        # A YAML block value (password: >- or |) on the indented lines below the name.
+        _p(rf"{_NAME}\s*:\s*[>|][-+]?[ \t]*\n(?P<value>(?:[ \t]+\S[^\n]*(?:\n|$))+)", None),
+        # Quoted, spaces and all: passphrase: "correct horse battery staple".
+        _p(rf"{_NAME}{_SEP}{_QUOTED}", _quoted),
+        # "name": "value", name = "value" (JSON, TOML, code).
+        _p(rf"{_NAME}{_SEP}[\"'`]{_VALUE}", _quoted),
+        # NAME=value (.env, .npmrc, a command line).
+        _p(rf"{_NAME}[\"']?(?::=|=)(?P<value>[^{_STOP}]*[^{_STOP}.:)\]}}])", _literal),
+        # name = value, unquoted in code or an .ini file: a variable, unless it looks secret.
+        _p(rf"{_NAME}{_ASSIGN}{_VALUE}", _looks_secret),
+        # name: value (YAML, headers, a docstring's "seed: the seed to use"): only what looks like
+        # a secret (a digit or a symbol in it), so prose after a colon is left alone.
+        _p(rf"{_NAME}{_COLON}{_VALUE}", _looks_secret),
+        # In prose: the root password is hunter2; my API key was 9f86d0...; token for CI: ...
+        _p(rf"{_PROSE}{_QUOTED}", _quoted),
+        _p(rf"{_PROSE}{_VALUE}", _looks_secret),
+    ),
+)
+
+NAMED_PATTERNS: tuple[Pattern | Gated, ...] = (
+    _NAMED,
     # A JWK's symmetric or private members: "k", "d", "p", "q", "dp", "dq", "qi".
     _p(r"\"(?:k|d|p|q|dp|dq|qi)\"\s*:\s*\"(?P<value>[A-Za-z0-9_-]{16,})\"", None),
-    # In prose: the root password is hunter2; my API key was 9f86d0...; token for CI: ...
-    _p(rf"{_PROSE}{_QUOTED}", _quoted),
-    _p(rf"{_PROSE}{_VALUE}", _looks_secret),
     # Commands: mysql -pSECRET, mysql --password=..., sshpass -p SECRET, curl -u user:SECRET.
     _p(r"\bmysql\w*\b[^\n]*?\s-p(?P<value>[^\s\"'-][^\s\"']*)"),
     _p(r"--pass(?:word)?[= ][\"']?(?P<value>[^\s\"']+)"),

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["Pattern", "luhn"]
+__all__ = ["Gated", "Pattern", "luhn"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,37 @@ class Pattern:
             start, end = found.span() if whole else found.span("value")
             if end > start and (self.check is None or self.check(text[start:end])):
                 yield start, end
+
+
+class Gated:
+    """Patterns that only a paragraph holding one of their names can match (``password``,
+    ``token``...): each runs over those paragraphs alone. Such a pattern opens with a name
+    that may be glued to a longer one (``DB_PASS``), which Python's ``re`` tries at every word
+    of the text; most paragraphs of a bundle name no secret at all. A paragraph ends at a blank
+    line, which none of these patterns crosses. Spans come pattern by pattern, in the order
+    given, so the first pattern still claims a span first."""
+
+    label = "SECRET"
+
+    def __init__(self, gate: re.Pattern[str], patterns: tuple[Pattern, ...]) -> None:
+        self._gate = gate
+        self.patterns = patterns
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        blocks = []
+        at = 0
+        for gap in [*_BLANK_LINE.finditer(text), None]:
+            end = gap.start() if gap else len(text)
+            if self._gate.search(text, at, end):
+                blocks.append((at, text[at:end]))
+            at = gap.end() if gap else end
+        for pattern in self.patterns:
+            for offset, block in blocks:
+                for start, end in pattern.spans(block):
+                    yield offset + start, offset + end
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def luhn(value: str) -> bool:

@@ -12,6 +12,7 @@ not: docs/answer.md.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -87,9 +88,12 @@ class Redactor:
     def redact(self, text: str) -> str:
         """``text`` with every value of a shape replaced by its token. Shapes read the text
         folded (``fold``: disguises undone); what is replaced is the original span."""
+        return self._replace(text, self._found(text))
+
+    def _replace(self, text: str, found: list[tuple[int, int, str]]) -> str:
         spans: list[tuple[int, int, str]] = []
         taken = [False] * (len(text) + 1)
-        for start, end, label in [*self._found(text), *self._fragment_spans(text)]:
+        for start, end, label in [*found, *self._fragment_spans(text)]:
             if not any(taken[start:end]):
                 spans.append((start, end, label))
                 taken[start:end] = [True] * (end - start)
@@ -122,23 +126,48 @@ class Redactor:
     def redact_parts(self, text: str) -> str:
         """A prompt redacted part by part (the question, each source: ``prompt_parts``), with
         one table of tokens for all of them. The parts are read together first, so that a value
-        cut across lines or parts (a card over two picked sentences) is known by its lines."""
+        cut across lines or parts (a card over two picked sentences) is known by its lines; what
+        that one reading finds inside a single part is that part's values, so the patterns run
+        over the bundle once, not twice. A part that a value runs out of is read again alone."""
         parts = prompt_parts(text)
-        self.learn(parts)
-        return "".join(self.redact(part) for part in parts)
+        within = self._learn(parts)
+        return "".join(
+            self._replace(part, within[i]) if i in within else self.redact(part)
+            for i, part in enumerate(parts)
+        )
 
     def learn(self, parts: Iterable[str]) -> None:
         """Take the lines of every value in ``parts``, read as one text (their boundaries as
         line breaks), as fragments to redact wherever they appear without what named them: a
         YAML block's line, one line of a card, ``hunter2`` quoted without its ``password=``."""
-        inner = [p.strip("\n") for p in parts if not _BOUNDARIES.fullmatch(p)]
-        joined = "\n".join(inner)
-        joins, at = [], 0
-        for part in inner[:-1]:
-            at += len(part)
-            joins.append(at)
-            at += 1
+        self._learn(list(parts))
+
+    def _learn(self, parts: Sequence[str]) -> dict[int, list[tuple[int, int, str]]]:
+        """``learn``, returning the values found within each part that no value ran out of
+        (spans of that part), by the part's index."""
+        inner: list[tuple[int, int, str]] = []  # (index, offset of its text in the part, text)
+        for i, part in enumerate(parts):
+            if not _BOUNDARIES.fullmatch(part):
+                body = part.strip("\n")
+                inner.append((i, len(part) - len(part.lstrip("\n")), body))
+        joined = "\n".join(body for _, _, body in inner)
+        starts, at = [], 0
+        for _, _, body in inner:
+            starts.append(at)
+            at += len(body) + 1
+        joins = starts[1:]
+        within: dict[int, list[tuple[int, int, str]]] = {i: [] for i, _, _ in inner}
         for start, end, label in self._found(joined):
+            # The part holding the value's start (the last that starts at or before it).
+            k = bisect.bisect_right(starts, start) - 1
+            i, lead, body = inner[k]
+            if end <= starts[k] + len(body):
+                if i in within:
+                    within[i].append((start - starts[k] + lead, end - starts[k] + lead, label))
+            else:  # runs out of its part: every part it touches is read alone
+                last = bisect.bisect_right(starts, end - 1) - 1
+                for touched, _, _ in inner[k : last + 1]:
+                    within.pop(touched, None)
             value = joined[start:end]
             # Across two parts at most (a card over two picked sentences): a match running on
             # over many (a rule's [\s\S]* to the next source's END line) is no one value.
@@ -148,6 +177,7 @@ class Redactor:
                 piece = line.strip()
                 if len(piece) >= _MIN_FRAGMENT:
                     self._fragments.setdefault(piece, label)
+        return within
 
     def _token(self, value: str, label: str) -> str:
         if value not in self._tokens:

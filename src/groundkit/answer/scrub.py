@@ -6,14 +6,17 @@ claims and reasoning) passes through a scrubber first. Quotes are not prose: a c
 stored text cut at the validated offsets (``cited_text``), which is the user's own evidence, shown
 exactly as `grk search` shows it; scrubbing it would break the byte-for-byte check.
 
-The key is looked for as a reader would see it, not byte for byte: what ``fold`` drops is
-passed over (format characters, combining marks and variation selectors, fillers), spaces too;
-tag characters read as the ASCII they tag, fullwidth and other compatibility forms as their
-plain letters, a look-alike letter (Cyrillic U+0430) as the ASCII one; %XX escapes and HTML
-character references as what they stand for; case is ignored; and the key is found reversed
-too. It is looked for across the whole reply, in pieces of half its length or more, so a key
-split over two answer items (or the two strings of a refused reply shown by ``--show-reply``)
-is cut from both.
+The key is looked for as a reader would see it, not byte for byte: only its letters and digits
+count, so what ``fold`` drops is passed over (format characters, combining marks and variation
+selectors, fillers), and so are spaces, line breaks and punctuation put between its characters
+(dots, hyphens, ``*``, quoted pieces joined by ``+``); tag characters read as the ASCII they tag,
+fullwidth, circled and mathematical letters as their plain ones, a look-alike letter (Cyrillic
+U+0430, Greek U+03BF) as the ASCII one; %XX escapes (%25XX too), JSON and Python ``\\uXXXX`` and
+``\\xXX`` escapes and HTML character references as what they stand for; case is ignored; and the
+key is found reversed too. It is looked for across the whole reply, in pieces of a quarter of its
+length (8 characters at least), so a key split over two or three answer items (or the strings of
+a refused reply shown by ``--show-reply``) is cut from each. Ciphers (rot13, base64 of the key)
+are not undone.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ __all__ = ["REDACTED", "Scrubber", "scrub_secrets"]
 
 REDACTED = "<redacted>"
 _MIN_KEY_CHARS = 6  # a shorter "key" would scrub ordinary words; no real key is that short
+_MIN_PIECE = 8
 
 
 def scrub_secrets(text: str) -> str:
@@ -100,8 +104,10 @@ def _runs(stream: str, key: str) -> list[tuple[int, int]]:
 
 
 def _piece(key: str) -> int:
-    """The shortest piece of ``key`` taken for it: half of it, at least ``_MIN_KEY_CHARS``."""
-    return min(len(key), max(_MIN_KEY_CHARS, len(key) // 2 - 1))
+    """The shortest piece of ``key`` taken for it: a quarter of it, at least ``_MIN_PIECE``
+    characters (a key cut in three or four pieces still has each cut; eight random letters and
+    digits of a key are never met in prose by chance)."""
+    return min(len(key), max(_MIN_PIECE, len(key) // 4))
 
 
 def _reading(texts: Sequence[str]) -> tuple[str, list[tuple[int, int, int]]]:
@@ -121,7 +127,8 @@ def _reading(texts: Sequence[str]) -> tuple[str, list[tuple[int, int, int]]]:
     return "".join(out), where
 
 
-_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
+_PERCENT = re.compile(r"%(?:25)?([0-9A-Fa-f]{2})")  # %25XX: encoded twice
+_BACKSLASH = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2}))")  # JSON, Python
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
@@ -129,7 +136,9 @@ def _escaped(text: str, at: int) -> tuple[str, int]:
     """The character at ``at``, with a %XX escape or an HTML reference read as what it means,
     and how many characters of ``text`` that took."""
     if text[at] == "%" and (found := _PERCENT.match(text, at)):
-        return chr(int(found.group(1), 16)), 3
+        return chr(int(found.group(1), 16)), len(found.group(0))
+    if text[at] == "\\" and (found := _BACKSLASH.match(text, at)):
+        return chr(int(found.group(1) or found.group(2), 16)), len(found.group(0))
     if text[at] == "&" and (found := _ENTITY.match(text, at)):
         plain = html.unescape(found.group(0))
         if len(plain) == 1:
@@ -154,9 +163,9 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _fold(ch: str) -> str:
-    """What ``ch`` reads as within a key, in lower case (an echo lowercased still gives most of
-    a key away): nothing for a space, a format or combining mark, a filler; a tag character's
-    ASCII; the ASCII letter or digit it looks like; else its compatibility form."""
-    if ch.isspace():
-        return ""
-    return fold_char(ch).replace(" ", "").lower()
+    """What ``ch`` reads as within a key: its ASCII letters and digits, in lower case (an echo
+    lowercased still gives most of a key away). Nothing for a space, a punctuation mark (a key
+    with dots, hyphens or ``*`` between its characters, or in quoted pieces joined by ``+``, is
+    read whole), a format or combining mark, a filler; a tag character's ASCII; the ASCII letter
+    or digit it looks like, or its compatibility form (fullwidth, circled, mathematical)."""
+    return "".join(c for c in fold_char(ch).lower() if c.isascii() and c.isalnum())

@@ -50,6 +50,43 @@ def _rules() -> tuple[_Rule, ...]:
     )
 
 
+@functools.cache
+def _keywords() -> tuple[re.Pattern[str], dict[str, tuple[str, ...]]]:
+    """Every rule's keywords as one regex shaped as a trie (Python's ``re`` tries the branches
+    of a plain alternation one by one), and for each keyword the keywords it begins with."""
+    words = sorted({k for rule in _rules() for k in rule.keywords})
+    scan = re.compile(_trie(words))
+    return scan, {w: tuple(k for k in words if w.startswith(k)) for w in words}
+
+
+def _trie(words: list[str]) -> str:
+    """A regex matching the longest of ``words`` that starts where it is tried."""
+    heads: dict[str, list[str]] = {}
+    ends = False
+    for word in words:
+        if word:
+            heads.setdefault(word[0], []).append(word[1:])
+        else:
+            ends = True
+    branches = [re.escape(c) + _trie(rest) for c, rest in sorted(heads.items())]
+    if not branches:
+        return ""
+    body = "(?:" + "|".join(branches) + ")"
+    return body + "?" if ends else body
+
+
+def _present(lowered: str) -> set[str]:
+    """The keywords ``lowered`` holds: one scan, where asking each of 236 keywords in turn took
+    a fifth of a bundle's redaction. Overlapping ones too (``sk_live`` holds ``sk``)."""
+    scan, starting = _keywords()
+    found: set[str] = set()
+    at = 0
+    while (m := scan.search(lowered, at)) is not None:
+        found.update(starting.get(m.group(0), ()))
+        at = m.start() + 1
+    return found
+
+
 class VendorRules:
     """Every ported rule, as one pattern: ``spans`` yields the secret part of each match."""
 
@@ -57,9 +94,10 @@ class VendorRules:
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         lowered = text.lower()
+        present = _present(lowered)
         found: list[tuple[int, int]] = []
         for rule in _rules():
-            if rule.keywords and not any(k in lowered for k in rule.keywords):
+            if rule.keywords and not any(k in present for k in rule.keywords):
                 continue
             for match in rule.regex.finditer(text):
                 group = rule.group if rule.group <= (rule.regex.groups or 0) else 0

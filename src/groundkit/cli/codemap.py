@@ -189,11 +189,20 @@ def show_map(obj: Context, name: str | None, fmt: str, level: str, as_json: bool
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 def list_maps(obj: Context, as_json: bool) -> None:
-    """The maps in the index dir."""
+    """The maps in the index dir, each with the folder it is of."""
+    from groundkit.codemap.roots import shown_path
     from groundkit.ops.codemap import map_list
 
     found = map_list(obj.settings().settings)
-    click.echo(json.dumps(found.to_dict()) if as_json else "\n".join(found.names))
+    if as_json:
+        click.echo(json.dumps(found.with_roots(), sort_keys=True, ensure_ascii=False))
+        return
+    width = max((len(name) for name in found.names), default=0)
+    for name in found.names:
+        root = found.roots.get(name)
+        shown = shown_path(root) if root else "(no folder)"
+        # A folder outside the current one reads better whole than as ../../..
+        show.echo_safe(f"{name:<{width}}  {root if shown.startswith('..') else shown}")
 
 
 @click.command("trace")

@@ -30,12 +30,11 @@ def diff(result: MapDiff) -> None:
     moved = len(result.edges_moved)
     listed = "" if result.list_moves else " (--moves lists them)"
     moves = f"; {moved:,} edge(s) only moved{listed}"
-    code = result.code_moves()
     if result.empty:
         echo_safe("no architecture change" + (moves if moved else ""))
     else:
         went = (
-            f"; code moved: {len(result.nodes_moved) + len(code):,}"
+            f"; code moved: {_moves_counted(result):,}"
             if result.edges_carried or result.nodes_moved
             else ""
         )
@@ -72,13 +71,28 @@ def diff(result: MapDiff) -> None:
     hidden(result.filter, result.hidden)
 
 
+def _moves_counted(result: MapDiff) -> int:
+    return len(result.files_moved) + len(result.moved_alone()) + len(result.code_moves())
+
+
 def _code_moved(result: MapDiff) -> None:
-    """Renamed or moved functions, and calls that moved between functions: a line each."""
+    """Files moved whole, renamed or moved functions, and calls that moved between functions:
+    a line each."""
     code = result.code_moves()
     if not (result.nodes_moved or code):
         return
-    echo_safe(f"\ncode moved: {len(result.nodes_moved) + len(code)}")
-    for before, after in result.nodes_moved:
+    echo_safe(f"\ncode moved: {_moves_counted(result):,}")
+    for move in result.files_moved:
+        named = (
+            f" ({move.module_before} -> {move.module_after})"
+            if move.module_before != move.module_after
+            else ""
+        )
+        echo_safe(
+            f"  ~ {move.before} -> {move.after}{named}: {len(move.nodes):,} node(s),"
+            f" {result.carried_with(move):,} edge(s) went with it"
+        )
+    for before, after in result.moved_alone():
         where = f", {before.path} -> {after.path}" if before.path != after.path else ""
         echo_safe(
             f"  ~ {before.qualname} -> {after.qualname} ({after.kind}{where}):"

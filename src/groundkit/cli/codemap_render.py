@@ -187,6 +187,11 @@ def overview(name: str, data: dict[str, Any]) -> None:
         echo_safe(f"\nskipped at the last mapping: {len(data['skipped'])}")
         for item in data["skipped"][:_LISTED]:
             echo_safe(f"  {item['path']}: {item['reason']}")
+    if data.get("generated"):
+        made = data["generated"]
+        echo_safe(f"\ngenerated source (mapped, flagged): {len(made)}")
+        for item in made[:_LISTED]:
+            echo_safe(f"  {item['path']}: {item['reason']}")
     if data.get("passed_over"):
         echo_safe("")
         passed_over(

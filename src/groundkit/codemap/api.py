@@ -210,6 +210,9 @@ class CodeMap:
             script["node"] = found[0].key.id if len(found) == 1 else None
         shape = overview(self.store, scripts)
         shape.data["passed_over"] = [{"path": p, "reason": r} for p, r in self.store.passed_over()]
+        shape.data["generated"] = [
+            {"path": p, "reason": r} for p, r in self.store.generated_files()
+        ]
         return shape
 
     def export(self, fmt: Format, level: Level) -> str:
@@ -266,7 +269,12 @@ def work_tree(
         raise UsageError(ErrorCode.USAGE, f"{folder.name or str(folder)!r} is not a folder to map")
     claims = list(chosen) if chosen is not None else default_extractors()
     selection = Selection(include, exclude, lambda p: any(e.claims(p) for e in claims))
-    return WorkTree(folder, selection, exclude_dirs=[str(Path(settings.index_dir))])
+    return WorkTree(
+        folder,
+        selection,
+        exclude_dirs=[str(Path(settings.index_dir))],
+        limit=settings.codemap.max_file_bytes,
+    )
 
 
 def envelope(kind: str, name: str | None) -> dict[str, Any]:

@@ -16,10 +16,17 @@ from typing import Any
 from groundkit.checkpoints import checkpoint
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
-from groundkit.codemap.model import EdgeKind, Node, NodeKey, NodeKind
+from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.parsing import Progress, Run, read_and_parse
 from groundkit.codemap.resolution import resolve_languages, unchanged
-from groundkit.codemap.routes import Matcher, compose, dump_web, load_web, match
+from groundkit.codemap.routes import (
+    Matcher,
+    compose,
+    dump_web,
+    load_web,
+    match,
+    through_wrappers,
+)
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import MapStore
 from groundkit.types import Skipped
@@ -158,7 +165,9 @@ def build_map(
 
     # The map-wide web pass (routes, HTTP calls) only when some file's web facts changed.
     after = {
-        path: dump_web(graph.routers, graph.mounts, graph.routes, graph.http_calls)
+        path: dump_web(
+            graph.routers, graph.mounts, graph.routes, graph.http_calls, graph.url_arguments
+        )
         for path, (graph, _) in graphs.items()
     }
     digests = unchanged(graphs, after, old)  # resolved again, and the same: nothing to write
@@ -181,6 +190,7 @@ def build_map(
                 interface=parsed.interface,
                 body=parsed.body,
                 interface_digest=parsed.interface_digest,
+                generated=parsed.generated,
             )
         for done, (path, (graph, keys_of)) in enumerate(sorted(graphs.items()), start=1):
             web = after[path]
@@ -233,17 +243,19 @@ def _web_pass(store: MapStore) -> None:
             EdgeKind.HANDLES, route.key, decl.handler, decl.provenance, decl.location, decl.quote
         )
     matcher = Matcher(routes)
-    for call in web.calls:
+    for call in [*web.calls, *through_wrappers(web.calls, web.arguments)]:
         target = match(call, matcher)
         if target is None:
             continue
-        if target.route is not None:
-            key = target.route.key
-        else:
-            assert target.host is not None
+        how = (call.provenance, call.location, call.quote)
+        if target.host is not None:
             key = NodeKey(NodeKind.EXTERNAL, target.host, "")
             nodes.append(Node(key, ""))
-        edges.add(EdgeKind.HTTP_CALL, call.caller, key, call.provenance, call.location, call.quote)
+            edges.add(EdgeKind.HTTP_CALL, call.caller, key, *how)
+        if target.route is not None:
+            # Through a named host, the route is one of the call's possible targets.
+            flags = frozenset({EdgeFlag.PARTIAL}) if target.host else frozenset()
+            edges.add(EdgeKind.HTTP_CALL, call.caller, target.route.key, *how, flags)
     store.put_resolution(
         "",
         nodes=nodes,

@@ -5,6 +5,8 @@ edge it carried (its calls, its callers' calls of it, its containment) removed a
 A method extraction moves a run of calls from one function into a new one. A reviewer reads
 either as one change; ``carry`` finds them:
 
+0. *Moved files*: a file renamed or moved to another folder, its nodes with it
+   (``files_moved``).
 1. *Moved nodes*: a removed node and an added node of the same kind are the same code when
    at least half of the removed node's outgoing edges reappear on the added one, with the same
    kind, the same target (itself mapped when it moved too) and the same statement quoted. The
@@ -26,6 +28,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from groundkit.codemap.files_moved import FileMove, moved_files
 from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
 
 __all__ = ["Carried", "carry"]
@@ -46,6 +49,7 @@ class Carried:
     nodes_removed: tuple[Node, ...]
     edges_added: tuple[Edge, ...]
     edges_removed: tuple[Edge, ...]
+    files: tuple[FileMove, ...] = ()  # files moved whole (their nodes are in ``moved`` too)
 
 
 def carry(
@@ -54,7 +58,9 @@ def carry(
     edges_added: Sequence[Edge],
     edges_removed: Sequence[Edge],
 ) -> Carried:
-    mapping = _moved_nodes(nodes_added, nodes_removed, edges_added, edges_removed)
+    files = moved_files(nodes_added, nodes_removed)
+    seeded = {before: after for move in files for before, after in move.nodes.items()}
+    mapping = _moved_nodes(nodes_added, nodes_removed, edges_added, edges_removed, seeded)
     pairs = _carried_edges(mapping, edges_added, edges_removed)
     taken_removed = {id(a) for a, _ in pairs}
     taken_added = {id(b) for _, b in pairs}
@@ -75,6 +81,7 @@ def carry(
         tuple(n for n in nodes_removed if n.key not in mapping),
         tuple(e for e in edges_added if id(e) not in taken_added),
         tuple(e for e in edges_removed if id(e) not in taken_removed),
+        tuple(files),
     )
 
 
@@ -83,8 +90,10 @@ def _moved_nodes(
     nodes_removed: Sequence[Node],
     edges_added: Sequence[Edge],
     edges_removed: Sequence[Edge],
+    seeded: dict[NodeKey, NodeKey],
 ) -> dict[NodeKey, NodeKey]:
-    """Removed node key -> added node key, for the nodes that are the same code."""
+    """Removed node key -> added node key, for the nodes that are the same code (``seeded``:
+    those of the files that moved whole)."""
     added = {n.key for n in nodes_added if n.kind in _MOVABLE}
     removed = {n.key for n in nodes_removed if n.kind in _MOVABLE}
     out_added: dict[NodeKey, list[Edge]] = defaultdict(list)
@@ -95,7 +104,7 @@ def _moved_nodes(
     for edge in edges_removed:
         if edge.source in removed:
             out_removed[edge.source].append(edge)
-    mapping: dict[NodeKey, NodeKey] = {}
+    mapping: dict[NodeKey, NodeKey] = dict(seeded)
     for _ in range(_ROUNDS):
         found = _match_round(mapping, added, removed, out_added, out_removed)
         if not found:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from groundkit.codemap.carried import carry
+from groundkit.codemap.files_moved import FileMove, inner_name
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import Edge, EdgeKind, Node, NodeKey, NodeKind
@@ -45,6 +46,7 @@ class MapDiff:
     areas: dict[str, tuple[str, str]] = field(default_factory=dict, repr=False)  # crossings
     filter: EdgeFilter = NO_FILTER
     hidden: int = 0  # edges the filter left out
+    files_moved: tuple[FileMove, ...] = ()  # files moved whole: their nodes are in nodes_moved
 
     def module_of(self, edge: Edge) -> str:
         """The module an edge starts in (routes, which have no file, under ``(routes)``)."""
@@ -75,6 +77,29 @@ class MapDiff:
             if before.source != after.source and (before.source, after.source) not in moved:
                 counts[(before.source, after.source)] += 1
         return [(a, b, n) for (a, b), n in sorted(counts.items())]
+
+    def moved_alone(self) -> tuple[tuple[Node, Node], ...]:
+        """The moved nodes a moved file does not account for: renamed or moved on their own
+        (or renamed inside a file that moved)."""
+        whole = {
+            (a, b)
+            for move in self.files_moved
+            for a, b in move.nodes.items()
+            if inner_name(a.qualname, move.module_before)
+            == inner_name(b.qualname, move.module_after)
+        }
+        return tuple((a, b) for a, b in self.nodes_moved if (a.key, b.key) not in whole)
+
+    def carried_with(self, move: FileMove) -> int:
+        """How many edges went with a moved file: those leaving it, and those reaching it from a
+        file that stayed (so that no edge is counted under two files)."""
+        moved = {m.before for m in self.files_moved}
+        return sum(
+            1
+            for a, _ in self.edges_carried
+            if a.source.path == move.before
+            or (a.target.path == move.before and a.source.path not in moved)
+        )
 
     def carried_by(self, before: Node, after: Node) -> int:
         """How many edges went with a moved node (leaving it or reaching it)."""
@@ -119,6 +144,17 @@ class MapDiff:
             "filter": self.filter.to_dict(),
             "hidden": self.hidden,
         }
+        out["files_moved"] = [
+            {
+                "before": m.before,
+                "after": m.after,
+                "module_before": m.module_before,
+                "module_after": m.module_after,
+                "nodes": len(m.nodes),
+                "edges": self.carried_with(m),
+            }
+            for m in self.files_moved
+        ]
         out["nodes"]["moved"] = [
             {"before": a.to_dict(), "after": b.to_dict(), "edges": self.carried_by(a, b)}
             for a, b in self.nodes_moved
@@ -208,6 +244,9 @@ def filtered(result: MapDiff, edge_filter: EdgeFilter) -> MapDiff:
         new_crossings=tuple(e for e in result.new_crossings if e.id in shown_ids),
         by_module=_by_module(added, removed, result.modules),
         nodes_moved=tuple((a, b) for a, b in result.nodes_moved if not edge_filter.excludes(b.key)),
+        files_moved=tuple(
+            m for m in result.files_moved if not edge_filter.excludes(next(iter(m.nodes.values())))
+        ),
         edges_carried=carried,
         filter=edge_filter,
         hidden=hidden,
@@ -254,6 +293,7 @@ def diff_graphs(
         nodes_moved=code.moved,
         edges_carried=code.edges,
         areas={edge.id: pair for edge, pair in crossings},
+        files_moved=code.files,
     )
 
 

@@ -71,6 +71,10 @@ _MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE files ADD COLUMN resolution TEXT NOT NULL DEFAULT '';
     """,
+    # 3: why a file is generated source ('' for written by hand): analysed, and flagged.
+    """
+    ALTER TABLE files ADD COLUMN generated TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 SCHEMA = Schema(

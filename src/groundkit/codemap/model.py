@@ -129,6 +129,11 @@ class Provenance(StrEnum):
       is never handed to code outside the repository.
     - ``ts-table``: a member of an object literal bound to a name (``handlers.a()``,
       ``handlers["a"]()``, nested ``api.users.get()``) that no code changes.
+    - ``ts-callback``: a function the runtime calls on the caller's behalf (``setTimeout(f)``,
+      ``xs.map(f)``, ``p.then(f)``, ``addEventListener``, a test runner's ``it``), from the
+      scope that hands it over; ``partial`` when the method's receiver is not known.
+    - ``ts-jsx``: a component of the repository used in JSX (``<Comp />`` runs ``Comp``; a
+      class component's ``constructor`` and ``render``).
     - ``route-express``: ``app.get("/x", handler)`` on an Express app or router, a Koa router,
       a Fastify or Hono instance, with ``use``/``register``/``route`` prefixes composed.
     - ``route-fastify``: Fastify's ``route({method, url, handler})``.
@@ -173,6 +178,8 @@ class Provenance(StrEnum):
     TS_EXTENDS = "ts-extends"
     TS_ARGUMENT = "ts-argument"
     TS_TABLE = "ts-table"
+    TS_CALLBACK = "ts-callback"
+    TS_JSX = "ts-jsx"
     ROUTE_EXPRESS = "route-express"
     ROUTE_FASTIFY = "route-fastify"
 

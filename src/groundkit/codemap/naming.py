@@ -15,6 +15,8 @@ import re
 import tomllib
 from pathlib import Path
 
+from groundkit.source_files import read_manifest
+
 __all__ = ["project_name", "safe_name"]
 
 _SOURCE_DIRS = frozenset({"src", "lib"})
@@ -50,18 +52,18 @@ def _upwards(folder: Path) -> list[Path]:
 
 
 def _manifest_name(folder: Path) -> str | None:
+    # Read by name, never listed: a FIFO or a device there must not be waited on.
     try:
-        with open(folder / "pyproject.toml", "rb") as fh:
-            data = tomllib.load(fh)
+        data = tomllib.loads(read_manifest(folder / "pyproject.toml") or "")
         for table in (data.get("project"), data.get("tool", {}).get("poetry")):
             if isinstance(table, dict) and isinstance(table.get("name"), str):
                 return str(table["name"])
-    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+    except (tomllib.TOMLDecodeError, AttributeError):
         pass
     try:
-        name = json.loads((folder / "package.json").read_text(encoding="utf-8")).get("name")
+        name = json.loads(read_manifest(folder / "package.json") or "{}").get("name")
         return name if isinstance(name, str) else None
-    except (OSError, ValueError, AttributeError):
+    except (ValueError, AttributeError):
         return None
 
 

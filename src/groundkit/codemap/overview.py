@@ -20,6 +20,7 @@ from typing import Any
 
 from groundkit.codemap.graph import MapGraph
 from groundkit.codemap.model import Edge, EdgeFlag, EdgeKind, Node, NodeKind
+from groundkit.source_files import read_manifest
 
 __all__ = ["Areas", "Overview", "entry_scripts", "overview"]
 
@@ -214,9 +215,10 @@ def entry_scripts(root: Path) -> list[dict[str, str]]:
     """Console scripts declared at the top of the repository: ``[project.scripts]`` (and
     Poetry's) in ``pyproject.toml``, ``bin`` in ``package.json``."""
     out: list[dict[str, str]] = []
+    # Read by name, never listed: a FIFO or a device there must not be waited on.
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        data = tomllib.loads(read_manifest(root / "pyproject.toml") or "")
+    except tomllib.TOMLDecodeError:
         data = {}
     tables = [
         data.get("project", {}).get("scripts", {}),
@@ -229,8 +231,8 @@ def entry_scripts(root: Path) -> list[dict[str, str]]:
                 if isinstance(target, str):
                     out.append({"name": name, "target": target, "from": "pyproject.toml"})
     try:
-        package = json.loads((root / "package.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        package = json.loads(read_manifest(root / "package.json") or "{}")
+    except json.JSONDecodeError:
         package = {}
     bins = package.get("bin") if isinstance(package, dict) else None
     if isinstance(bins, str):

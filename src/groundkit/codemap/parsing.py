@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.base import Extractor, FileFacts, SourceFile, Unparsable
-from groundkit.codemap.generated import generated
+from groundkit.codemap.generated import generated, marked
 from groundkit.codemap.lines import decode
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import FileState, MapStore
+from groundkit.source_files import Unread
 from groundkit.types import Skipped
 
 __all__ = ["PARALLEL_FROM", "Parsed", "Progress", "Run", "digest", "read_and_parse", "tag"]
@@ -40,6 +41,7 @@ class Parsed:
     interface: bytes
     body: bytes
     interface_digest: str
+    generated: str = ""  # why the file is generated source ("" for written by hand)
 
 
 def tag(extractor: Extractor) -> str:
@@ -100,6 +102,7 @@ def read_and_parse(
     parse_seconds: float = 10.0,
 ) -> None:
     pending: list[tuple[Extractor, str, bytes]] = []
+    flags: dict[str, str] = {}
     to_read = []
     for path in sorted(owners):
         state = old.get(path)
@@ -112,6 +115,9 @@ def read_and_parse(
         else:
             to_read.append(path)
     for path, data in source.read(to_read):
+        if isinstance(data, Unread):
+            run.skipped.append(Skipped(path, data.reason))
+            continue
         if isinstance(data, OSError):
             reason = (data.strerror or str(data) or type(data).__name__).lower()
             run.skipped.append(Skipped(path, f"unreadable: {reason}"))
@@ -124,6 +130,7 @@ def read_and_parse(
             run.skipped.append(Skipped(path, made))
             run.generated.add(path)
             continue
+        flag = marked(data) or ""
         extractor = owners[path]
         hashed = digest(data)
         state = old.get(path)
@@ -143,13 +150,16 @@ def read_and_parse(
                 interface,
                 body,
                 digest(interface),
+                flag,
             )
             continue
         pending.append((extractor, path, data))
+        flags[path] = flag
     for path, result in _parse_all(pending, progress, workers, parse_seconds):
         if isinstance(result, str):
             run.skipped.append(Skipped(path, result))
         else:
+            result.generated = flags[path]
             run.fresh[path] = result
 
 

@@ -70,6 +70,8 @@ PRIORS: dict[Provenance, float] = {
     Provenance.TS_EXTENDS: 0.83,  # n=4
     Provenance.TS_ARGUMENT: 0.94,  # n=17
     Provenance.TS_TABLE: 0.96,  # n=24
+    Provenance.TS_CALLBACK: 0.9,  # PROVISIONAL until fitted
+    Provenance.TS_JSX: 0.9,  # PROVISIONAL until fitted
     Provenance.ROUTE_EXPRESS: 0.91,  # n=10
     Provenance.ROUTE_FASTIFY: 0.75,  # n=2
 }

@@ -26,6 +26,7 @@ __all__ = [
     "RouteDecl",
     "RouterDef",
     "Target",
+    "UrlArgument",
     "Web",
     "compose",
     "dump_web",
@@ -34,6 +35,7 @@ __all__ = [
     "match",
     "normalise",
     "route_segments",
+    "through_wrappers",
 ]
 
 ANY_METHOD = "ANY"  # a route that answers every method (a Django view)
@@ -83,7 +85,10 @@ class RouteDecl:
 @dataclass(frozen=True, slots=True)
 class HttpCallSite:
     """A client call: ``url`` is the URL in pieces, each a literal string or None for an
-    expression whose value is unknown (an f-string field, a variable that was concatenated)."""
+    expression whose value is unknown (an f-string field, a variable that was concatenated).
+    In a wrapper (``get: (url) => superagent.get(API_ROOT + url)``), ``param`` is the position
+    of the caller's parameter that piece ``hole`` of the URL is, for the wrapper's call sites
+    (``UrlArgument``) to fill in; -1 for none."""
 
     caller: NodeKey
     method: str
@@ -91,6 +96,47 @@ class HttpCallSite:
     provenance: Provenance
     location: Location
     quote: str
+    param: int = -1
+    hole: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class UrlArgument:
+    """A call of a repository function with a path for argument ``position``:
+    ``requests.get('/tags')``. When the callee is a client wrapper, it is a client call."""
+
+    caller: NodeKey
+    callee: NodeKey
+    position: int
+    url: tuple[str | None, ...]
+    location: Location
+    quote: str
+
+
+def through_wrappers(
+    calls: Sequence[HttpCallSite], arguments: Sequence[UrlArgument]
+) -> list[HttpCallSite]:
+    """The client calls made through wrappers: each call of a wrapper with a path, with the
+    wrapper's method and URL, the path in the parameter's place (one level of wrapper)."""
+    wrappers: dict[tuple[NodeKey, int], list[HttpCallSite]] = {}
+    for call in calls:
+        if call.param >= 0:
+            wrappers.setdefault((call.caller, call.param), []).append(call)
+    out = []
+    for arg in arguments:
+        for wrapper in wrappers.get((arg.callee, arg.position), ()):
+            url = (*wrapper.url[: wrapper.hole], *arg.url, *wrapper.url[wrapper.hole + 1 :])
+            out.append(
+                HttpCallSite(
+                    arg.caller,
+                    wrapper.method,
+                    url,
+                    Provenance.HTTP_TEMPLATE,
+                    arg.location,
+                    arg.quote,
+                )
+            )
+    return out
 
 
 # -- composing: route nodes with `handles` edges ---------------------------------------------------
@@ -180,7 +226,10 @@ def normalise(path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """Where a client call lands: a route of the repository, or a host outside it."""
+    """Where a client call lands: a route of the repository, or a host outside it. With both,
+    the host is named and its path is one of the repository's routes: the host may be this
+    backend deployed (``API_ROOT = 'https://api.example.com/api'``), which the route's edge,
+    partial, says."""
 
     route: Route | None = None
     host: str | None = None
@@ -222,11 +271,19 @@ def match(call: HttpCallSite, routes: Sequence[Route] | Matcher) -> Target | Non
     several do equally well: never a guess)."""
     text = "".join(_UNKNOWN if p is None else p for p in call.url)
     host, path, open_prefix = _split_url(text)
-    if host is not None and _UNKNOWN not in host and _public(host):
-        return Target(host=host.split("@")[-1].split(":")[0].lower())
     segments = [s for s in path.split("/") if s]
     matcher = routes if isinstance(routes, Matcher) else Matcher(routes)
-    prefix_allowed = open_prefix or host is not None
+    if host is not None and _UNKNOWN not in host and _public(host):
+        name = host.split("@")[-1].split(":")[0].lower()
+        here = _best(call, segments, matcher, False) if segments else None
+        return Target(route=here, host=name)
+    found = _best(call, segments, matcher, open_prefix or host is not None)
+    return Target(route=found) if found is not None else None
+
+
+def _best(
+    call: HttpCallSite, segments: list[str], matcher: Matcher, prefix_allowed: bool
+) -> Route | None:
     best: list[tuple[int, int, Route]] = []
     for group in matcher.candidates(segments, prefix_allowed):
         for pattern, served_by in group.items():
@@ -241,7 +298,7 @@ def match(call: HttpCallSite, routes: Sequence[Route] | Matcher) -> Target | Non
     best.sort(key=lambda s: (-s[0], -s[1]))
     top = [b for b in best if b[:2] == best[0][:2]]
     served = {b[2].key for b in top}
-    return Target(route=top[0][2]) if len(served) == 1 else None
+    return top[0][2] if len(served) == 1 else None
 
 
 def _split_url(text: str) -> tuple[str | None, str, bool]:
@@ -306,12 +363,17 @@ def dump_web(
     mounts: Sequence[Mount],
     decls: Sequence[RouteDecl],
     calls: Sequence[HttpCallSite],
+    arguments: Sequence[UrlArgument] = (),
 ) -> str:
     """One file's web facts as JSON ('' when it has none)."""
-    if not (routers or mounts or decls or calls):
+    if not (routers or mounts or decls or calls or arguments):
         return ""
     return json.dumps(
         {
+            "arguments": [
+                [_key(a.caller), _key(a.callee), a.position, list(a.url), _loc(a.location), a.quote]
+                for a in arguments
+            ],
             "routers": [[r.router, r.prefix, r.is_app, _loc(r.location)] for r in routers],
             "mounts": [
                 [m.parent, m.child, m.prefix, m.replaces_prefix, _loc(m.location)] for m in mounts
@@ -336,6 +398,8 @@ def dump_web(
                     str(c.provenance),
                     _loc(c.location),
                     c.quote,
+                    c.param,
+                    c.hole,
                 ]
                 for c in calls
             ],
@@ -350,11 +414,12 @@ class Web:
     mounts: list[Mount]
     routes: list[RouteDecl]
     calls: list[HttpCallSite]
+    arguments: list[UrlArgument]
 
 
 def load_web(texts: Iterable[str]) -> Web:
     """Every file's web facts together."""
-    web = Web([], [], [], [])
+    web = Web([], [], [], [], [])
     for text in texts:
         data = json.loads(text)
         for r in data["routers"]:
@@ -368,7 +433,14 @@ def load_web(texts: Iterable[str]) -> Web:
             )
         for c in data["http"]:
             caller = NodeKey(NodeKind(c[0][0]), c[0][1], c[0][2])
+            where = Location(*c[4])
             web.calls.append(
-                HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), Location(*c[4]), c[5])
+                HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), where, c[5], *c[6:8])
+            )
+        for a in data.get("arguments", ()):
+            caller = NodeKey(NodeKind(a[0][0]), a[0][1], a[0][2])
+            callee = NodeKey(NodeKind(a[1][0]), a[1][1], a[1][2])
+            web.arguments.append(
+                UrlArgument(caller, callee, a[2], tuple(a[3]), Location(*a[4]), a[5])
             )
     return web

@@ -25,8 +25,10 @@ from typing import Protocol
 
 import pathspec
 
+from groundkit.config import CodemapConfig
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.ingest.walk import NOT_UTF8, Discovery, is_utf8, printable, walk_tree
+from groundkit.source_files import Unread, read_regular
 from groundkit.types import Skipped
 
 __all__ = ["GitRevision", "Listing", "Selection", "Source", "WorkTree", "language_of"]
@@ -140,8 +142,8 @@ class Listing:
 class Source(Protocol):
     def list(self) -> Listing: ...
 
-    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
-        """Each path's bytes, or the error reading it, in the order given."""
+    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError | Unread]]:
+        """Each path's bytes, or why it was not read, in the order given."""
         ...
 
     def top_name(self) -> str: ...
@@ -150,8 +152,16 @@ class Source(Protocol):
 class WorkTree:
     """A folder on disk (usually a git work tree)."""
 
-    def __init__(self, root: Path, selection: Selection, *, exclude_dirs: Sequence[str] = ()):
+    def __init__(
+        self,
+        root: Path,
+        selection: Selection,
+        *,
+        exclude_dirs: Sequence[str] = (),
+        limit: int = CodemapConfig().max_file_bytes,
+    ):
         self.root = Path(os.path.abspath(root))
+        self.limit = limit
         if not is_utf8(str(self.root)):
             raise UsageError(
                 ErrorCode.USAGE,
@@ -199,13 +209,11 @@ class WorkTree:
         listing.passed_over.sort(key=lambda s: s.source)
         return listing
 
-    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
+    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError | Unread]]:
+        # A file listed may be a FIFO by now, and a manifest read by name was never listed:
+        # only a regular file is opened, never blocking, never past the cap.
         for rel in paths:
-            try:
-                with open(self.root / rel, "rb") as fh:
-                    yield rel, fh.read()
-            except OSError as exc:
-                yield rel, exc
+            yield rel, read_regular(str(self.root / rel), self.limit)
 
 
 # What git prints for one commit (SHA-1 or SHA-256), and the notations that name several.
@@ -303,7 +311,7 @@ class GitRevision:
                 return True
         return False
 
-    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError]]:
+    def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError | Unread]]:
         if not paths:
             return
         # A path outside the listing (a tsconfig an extractor consults) by its name in the tree.

@@ -137,15 +137,28 @@ class MapStore:
         interface: bytes,
         body: bytes,
         interface_digest: str,
+        generated: str = "",
     ) -> None:
         self._conn.execute(
             "INSERT INTO files (path, language, digest, size, mtime, extractor, interface, body,"
-            " interface_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " interface_digest, generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (path) DO UPDATE SET language = excluded.language,"
             " digest = excluded.digest, size = excluded.size, mtime = excluded.mtime,"
             " extractor = excluded.extractor, interface = excluded.interface,"
-            " body = excluded.body, interface_digest = excluded.interface_digest",
-            (path, language, digest, size, mtime, extractor, interface, body, interface_digest),
+            " body = excluded.body, interface_digest = excluded.interface_digest,"
+            " generated = excluded.generated",
+            (
+                path,
+                language,
+                digest,
+                size,
+                mtime,
+                extractor,
+                interface,
+                body,
+                interface_digest,
+                generated,
+            ),
         )
 
     def touch(self, stamps: Sequence[tuple[int, int, str]]) -> None:
@@ -306,6 +319,12 @@ class MapStore:
         """(path, reason) of what the last run passed over on purpose, by path."""
         row = self._conn.execute("SELECT value FROM manifest WHERE key = 'passed_over'").fetchone()
         return [(p, r) for p, r in json.loads(row[0])] if row else []
+
+    def generated_files(self) -> list[tuple[str, str]]:
+        """(path, why) of the files mapped that are generated source, by path."""
+        return self._conn.execute(
+            "SELECT path, generated FROM files WHERE generated <> '' ORDER BY path"
+        ).fetchall()
 
     def file_languages(self) -> dict[str, int]:
         """Files mapped, by the language each is written in (``sources.language_of``)."""

@@ -28,7 +28,7 @@ from groundkit.codemap.export import Format, Level
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, Node
 from groundkit.codemap.overview import Overview
-from groundkit.codemap.roots import default_name, map_of_folder
+from groundkit.codemap.roots import default_name, map_of_folder, map_root
 from groundkit.codemap.traverse import BLAST_KINDS, TRACE_KINDS, Blast, Trace
 from groundkit.codemap.traverse import blast as blast_from
 from groundkit.codemap.traverse import trace as trace_from
@@ -77,16 +77,23 @@ def envelope(kind: str, name: str | None, result: _Answer) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class MapList:
-    """The maps in the index dir."""
+    """The maps in the index dir, and the folder each was made from (None: never made from a
+    folder). Over HTTP only the names: a server's folders are its own business."""
 
     names: list[str]
+    roots: dict[str, Path | None]
 
     def to_dict(self) -> dict[str, Any]:
         return {"maps": self.names}
 
+    def with_roots(self) -> dict[str, Any]:
+        roots = {name: str(root) if root else None for name, root in self.roots.items()}
+        return {**self.to_dict(), "roots": roots}
+
 
 def map_list(settings: Settings) -> MapList:
-    return MapList(list_codemaps(settings.index_dir))
+    names = list_codemaps(settings.index_dir)
+    return MapList(names, {name: map_root(settings.index_dir, name) for name in names})
 
 
 def build(

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
 from groundkit.codemap.model import Edge, Node
-from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef
+from groundkit.codemap.routes import HttpCallSite, Mount, RouteDecl, RouterDef, UrlArgument
 
 __all__ = [
     "Clock",
@@ -121,6 +121,7 @@ class FileGraph:
     mounts: list[Mount] = field(default_factory=list)
     routes: list[RouteDecl] = field(default_factory=list)
     http_calls: list[HttpCallSite] = field(default_factory=list)
+    url_arguments: list[UrlArgument] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from groundkit.codemap.extract.typescript.library import may_call_back
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
     args_of,
+    key_of,
     ref_of,
     string_value,
     unwrap,
@@ -75,10 +77,33 @@ def call(w: Walk, node: Node) -> bool:
     args = args_of(node, w.qual_of)
     if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
         w.add_write(args[0], None)
-    callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _literal_method(callee)
-    keep = ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS)
-    w.add_call(callee_expr, How.NEW if is_new else How.CALL, node, args if keep else None, args)
+    callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
+    keep = isinstance(callee_expr, facts.Get) or (
+        ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS or may_call_back(ref))
+    )
+    chain = _bound_to(node) if keep and ref is not None and "()" in ref else ""
+    how = How.NEW if is_new else How.CALL
+    w.add_call(callee_expr, how, node, args if keep else None, args, chain)
     return True
+
+
+def _bound_to(node: Node) -> str:
+    """The variable a chain of calls is bound to: ``api`` for ``const api = Router().use(a)``."""
+    while node.parent is not None and node.parent.type in (
+        "member_expression",
+        "call_expression",
+        "parenthesized_expression",
+        "arguments",
+    ):
+        if node.parent.type == "arguments":
+            return ""  # handed to a call: not bound
+        node = node.parent
+    parent = node.parent
+    if parent is not None and parent.type == "variable_declarator":
+        name = parent.child_by_field_name("name")
+        if name is not None and name.type == "identifier" and name.text is not None:
+            return name.text.decode("utf-8", "replace")
+    return ""
 
 
 def _visit_inner_calls(w: Walk, callee: Node) -> None:
@@ -149,12 +174,26 @@ def reference_comment(w: Walk, comment: Node) -> None:
         w.add_import(ImportKind.REFERENCE, found.group(1), comment, False)
 
 
-def _literal_method(callee: Node) -> facts.Expr:
-    """``[1, 2].map(f)``, ``"a,b".split(",")``: the runtime's method on a literal, not unknown."""
+def _unnamed(w: Walk, callee: Node) -> facts.Expr:
+    """A callee with no name: a function called where it is written (``(() => {...})()``), the
+    runtime's method on a literal (``[1, 2].map(f)``, ``"a,b".split(",")``), else unknown."""
     callee = unwrap(callee)
+    if callee.type in _INLINE:
+        qual = w.qual_of(callee)
+        return facts.Fn(qual) if qual is not None else UNKNOWN
     holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
+        method = key_of(callee.child_by_field_name("property"))
+        if method is not None and may_call_back(["", method]):
+            return facts.Get(facts.Lit(), [method])  # [a, b].map(f): f is called back
         return facts.Lit()
+    prop = callee.child_by_field_name("property") if holder is not None else None
+    if prop is not None and prop.text is not None:
+        name = prop.text.decode("utf-8", "replace")
+        if name in _HTTP_VERBS:
+            # (options?.client ?? client).post({url: ...}): a generated client's call, whose
+            # receiver has no name; the method is kept for the client call it may be.
+            return facts.Get(UNKNOWN, [name])
     return UNKNOWN
 
 

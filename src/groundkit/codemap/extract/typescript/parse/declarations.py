@@ -31,22 +31,27 @@ def has_token(node: Node, token: str) -> bool:
 
 def function(
     w: Walk, node: Node, name: str | None, *, bind: bool = False, method: bool = False
-) -> str | None:
-    """A function, arrow or method: its scope, parameters and body. Returns its qualname
-    (None for an anonymous function, which is not a node)."""
+) -> str:
+    """A function, arrow or method: its scope, parameters and body. Returns its qualname;
+    an anonymous one is a node too, named ``<arrow>`` or ``<function>`` in its owner."""
     if node.type in CLASSES:
         return klass(w, node, name, bind=bind)
     if name is None and node.type in ("function_expression", "function"):
         own = node.child_by_field_name("name")  # app.get("/x", function show() {...})
         name = text_of(own) if own is not None else None
     name = name or w.pending_names.get(node.id)
-    kind = ScopeKind.METHOD if method else ScopeKind.FUNCTION if name else ScopeKind.ANON
-    qual = w.qualify(name, unique=not method) if name else ""
+    bound_name = name
+    if not name:
+        # Named by its place in the function that owns it: the second arrow there is
+        # ``<arrow>#2``, so an edit outside that function leaves its name as it is.
+        name = "<arrow>" if node.type == "arrow_function" else "<function>"
+    kind = ScopeKind.METHOD if method else ScopeKind.FUNCTION
+    qual = w.qualify(name, unique=not method)
     table = w.pending_tables.pop(node.id, None)
     if table is not None and qual:
         w.table_methods[qual] = table
-    if bind and name:
-        w.bind(name, facts.Fn(qual))
+    if bind and bound_name:
+        w.bind(bound_name, facts.Fn(qual))
     this = w.this_class() if node.type == "arrow_function" else None  # arrows keep `this`
     if method and w.scope().kind == ScopeKind.CLASS:
         this = w.scope().qual
@@ -56,10 +61,8 @@ def function(
     if body is not None:
         w.visit(body)
     w.pop()
-    if name:
-        w.remember(node, qual)
-        return qual
-    return None
+    w.remember(node, qual)
+    return qual
 
 
 def _parameters(w: Walk, node: Node) -> None:

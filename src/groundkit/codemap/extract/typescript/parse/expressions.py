@@ -157,6 +157,15 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
         return facts.New(ref_of(callee) if callee else None, args_of(node, qual_of, depth + 1))
     if kind == "object":
         return facts.ObjectLit(_object(node, qual_of, depth, name), name)
+    if kind == "ternary_expression" or (
+        kind == "binary_expression" and _operator(node) in ("||", "??")
+    ):
+        first = node.child_by_field_name("consequence") or node.child_by_field_name("left")
+        second = node.child_by_field_name("alternative") or node.child_by_field_name("right")
+        if first is None or second is None:
+            return UNKNOWN
+        options = [summarise(first, qual_of, depth + 1), summarise(second, qual_of, depth + 1)]
+        return facts.Choice(options)
     if kind == "array":
         return facts.ArrayLit(
             [summarise(c, qual_of, depth + 1) for c in node.named_children[:_KEYS]]

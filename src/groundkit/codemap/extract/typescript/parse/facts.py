@@ -41,6 +41,7 @@ __all__ = [
     "Body",
     "Call",
     "CallSite",
+    "Choice",
     "ClassInfo",
     "DynImport",
     "Expr",
@@ -88,6 +89,7 @@ class How(IntEnum):
     CALL = 0
     NEW = 1
     DECORATOR = 2  # a bare ``@decorator``
+    JSX = 3  # ``<Comp ... />``: the component runs with its props
 
 
 class ImportKind(IntEnum):
@@ -138,6 +140,12 @@ class ObjectLit(msgspec.Struct, array_like=True, frozen=True, tag="o"):
 
 class ArrayLit(msgspec.Struct, array_like=True, frozen=True, tag="a"):
     items: list[Expr]
+
+
+class Choice(msgspec.Struct, array_like=True, frozen=True, tag="?:"):
+    """One of these, chosen at run time: ``c ? a : b``, ``a || b``, ``a ?? b``."""
+
+    options: list[Expr]
 
 
 class Fn(msgspec.Struct, array_like=True, frozen=True, tag="def"):
@@ -221,6 +229,7 @@ Expr = (
     | New
     | ObjectLit
     | ArrayLit
+    | Choice
     | Fn
     | AnonFn
     | Require
@@ -331,6 +340,9 @@ class CallSite(msgspec.Struct, array_like=True, frozen=True):
     end_line: int
     end_col: int
     args: list[Expr] | None  # kept for calls that may be routes, mounts or HTTP clients
+    # A call inside a chain (``Router().use(a).use(b)``): the variable the chain is bound to
+    # ("" for none), which names the router the chain makes, as it is named where it is read.
+    chain: str = ""
 
 
 class Body(msgspec.Struct, array_like=True, frozen=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
-from groundkit.codemap.extract.typescript.parse import calls, facts, modules, variables
+from groundkit.codemap.extract.typescript.parse import calls, facts, jsx, modules, variables
 from groundkit.codemap.extract.typescript.parse.closure import Closer
 from groundkit.codemap.extract.typescript.parse.declarations import function, klass
 from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN
@@ -88,6 +88,8 @@ HANDLERS: dict[str, Handler] = {
     "call_expression": calls.call,
     "new_expression": calls.call,
     "decorator": calls.decorator,
+    "jsx_opening_element": jsx.element,
+    "jsx_self_closing_element": jsx.element,
     "enum_declaration": _namespace,
     "internal_module": _namespace,
     "module": _namespace,

@@ -16,10 +16,12 @@ from typing import Protocol
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.resolve.callbacks import callbacks
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
+    Choice,
     Def,
     Ext,
     Feed,
@@ -30,6 +32,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Obj,
     Scope,
     Str,
+    Unknown,
     Value,
     Web,
     node_key,
@@ -73,31 +76,58 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     where = file.location(site.line, site.col, site.end_line, site.end_col)
     caller = file.caller(site.scope)
     callee = site.callee
+    context: Scope = (file.path, site.scope)
+    if isinstance(callee, facts.Fn):  # (() => {...})(): called where it is written
+        target = _target(file, file.ev.value(callee, context), site.how)
+        if target is not None:
+            file.edge(
+                EdgeKind.CALLS, caller, node_key(target), Provenance.TS_CALL, where, site.line
+            )
+        return
+    if isinstance(callee, facts.Get) and isinstance(callee.base, facts.Lit):
+        # [a, b].map(f): the runtime's method of a literal
+        callbacks(file, site, ["", *callee.attrs], Lit(), context, caller, where)
+        return
     if not isinstance(callee, facts.Ref):
-        if not isinstance(callee, facts.Fn | facts.AnonFn | facts.Lit):
+        if isinstance(callee, facts.Get) and site.args is not None:
+            # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
+            file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
+        if not isinstance(callee, facts.AnonFn | facts.Lit):
             file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
         return
     ref = callee.parts
-    context: Scope = (file.path, site.scope)
     if ref[0] == "super":
         _super(file, ref, context, caller, where)
         return
     ev = file.ev
-    receiver = ev.reference(ref[:-1], context) if len(ref) > 1 else None
+    receiver = ev.reference(ref[:-1], context, site.chain or None) if len(ref) > 1 else None
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
+    callbacks(file, site, ref, receiver, context, caller, where)
     if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
         value = ev.export(value.path, "=")
     if isinstance(value, Feed):
         _through_parameter(file, value, site.how, caller, where)
         return
+    if isinstance(value, Choice):
+        _choice(file, value, site.how, caller, where)
+        return
     if isinstance(value, _NOT_COUNTED):
+        return
+    if (
+        ref[0] == "this"
+        and len(ref) == 2
+        and _overridden(file, ref[1], value, context, caller, where)
+    ):
         return
     target = _target(file, value, site.how)
     if target is None:
         file.graph.unresolved += 1
         return
-    if isinstance(value, Def) and value.kind == "class":
+    if site.how == How.JSX:
+        provenance = Provenance.TS_JSX
+        _render(file, value, caller, where)
+    elif isinstance(value, Def) and value.kind == "class":
         provenance = Provenance.TS_NEW
     elif ref[0] == "this":
         provenance = Provenance.TS_THIS
@@ -108,6 +138,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     else:
         provenance = Provenance.TS_NEW if site.how == How.NEW else Provenance.TS_CALL
     file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
+    file.web.argument(site.args, node_key(target), context, caller, where)
 
 
 def _target(file: CallingFile, value: Value, how: int) -> Def | None:
@@ -117,7 +148,7 @@ def _target(file: CallingFile, value: Value, how: int) -> Def | None:
         return None
     if value.kind != "class":
         return value
-    return file.ev.classes.constructor(value) if how == How.NEW else None
+    return file.ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
 
 
 def _through_parameter(
@@ -162,3 +193,57 @@ def _super(
         file.graph.unresolved += 1
         return
     file.edge(EdgeKind.CALLS, caller, node_key(target), Provenance.TS_SUPER, where, where.line)
+
+
+def _overridden(
+    file: CallingFile, name: str, value: Value, context: Scope, caller: NodeKey, where: Location
+) -> bool:
+    """``this.m()``: ``this`` may be an instance of a subclass that overrides ``m`` (or that
+    alone defines it): each method it may run is a partial edge. False when no subclass changes
+    what runs."""
+    cls = file.ev.this_class(context)
+    if cls is None:
+        return False
+    found = {value} if isinstance(value, Def) and value.kind != "class" else set()
+    for sub in file.flow.subclasses(cls):
+        method = file.ev.classes.method(sub, name)
+        if method is not None:
+            found.add(method[0])
+    if not found or found == {value}:
+        return False
+    file.graph.unresolved += 1  # which one runs depends on the instance
+    for target in sorted(found, key=lambda d: (d.path, d.qual)):
+        file.edge(
+            EdgeKind.CALLS,
+            caller,
+            node_key(target),
+            Provenance.TS_THIS,
+            where,
+            where.line,
+            frozenset({EdgeFlag.PARTIAL}),
+        )
+    return True
+
+
+def _render(file: CallingFile, value: Value, caller: NodeKey, where: Location) -> None:
+    """``<Page />`` of a class component: React constructs it, then calls its ``render``."""
+    if isinstance(value, Def) and value.kind == "class":
+        found = file.ev.classes.method(value, "render")
+        if found is not None:
+            target = node_key(found[0])
+            file.edge(EdgeKind.CALLS, caller, target, Provenance.TS_JSX, where, where.line)
+
+
+def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where: Location) -> None:
+    """``const load = c ? api.feed : api.all; load()``: each function of the repository it may
+    be is a partial edge, and the site counts as unresolved."""
+    file.graph.unresolved += 1
+    targets = set()
+    for option in choice.options:
+        target = _target(file, option, how)
+        if target is not None:
+            targets.add(target)
+    for target in sorted(targets, key=lambda d: (d.path, d.qual)):
+        provenance = Provenance.TS_NEW if how == How.NEW else Provenance.TS_CALL
+        flags = frozenset({EdgeFlag.PARTIAL})
+        file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)

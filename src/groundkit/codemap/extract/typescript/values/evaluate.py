@@ -17,9 +17,10 @@ from groundkit.codemap.extract.typescript.layout import Layout, module_name
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
 from groundkit.codemap.extract.typescript.values.classes import Classes
-from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, construct
+from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
+    Choice,
     Def,
     Ext,
     Feed,
@@ -184,9 +185,14 @@ class Evaluator:
             return Lit()
         if isinstance(expr, facts.AnonFn):
             return Anon()
+        if isinstance(expr, facts.Choice):
+            options = tuple(dict.fromkeys(self.value(o, scope) for o in expr.options))
+            return options[0] if len(options) == 1 else Choice(options)
         return Unknown()
 
-    def reference(self, ref: list[str], scope: Scope) -> Value:
+    def reference(self, ref: list[str], scope: Scope, name: str | None = None) -> Value:
+        """What ``ref`` holds; ``name``: the variable it is bound to, which names a router
+        made in a chain of calls (``const api = Router().use(a)``)."""
         head = ref[0]
         if head == "this":
             cls = self.this_class(scope)
@@ -195,16 +201,27 @@ class Evaluator:
             return Unknown()  # only as a callee (``resolve/graph.py``)
         else:
             value = self.lookup(scope, head)
-        return self.apply(value, ref[1:], scope)
+        return self.apply(value, ref[1:], scope, name)
 
-    def apply(self, value: Value, rest: list[str], scope: Scope) -> Value:
+    def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
+        router: Web | None = None  # the router whose method was just read
         for part in rest:
             if part == "()":
+                made = (
+                    construct(value, How.CALL, [], self.router_id(scope, name), lambda s: None)
+                    if router is None
+                    else None
+                )
                 value = (
-                    Ext(value.package, (*value.attrs, "()"))
+                    router  # router.use(...) returns the router: Router().use(a).use(b)
+                    if router is not None
+                    else made
+                    if made is not None
+                    else Ext(value.package, (*value.attrs, "()"))
                     if isinstance(value, Ext)
                     else (value if isinstance(value, Global | Lit) else Unknown())
                 )
+                router = None
             elif part == "new":
                 value = (
                     Inst(value)
@@ -212,6 +229,8 @@ class Evaluator:
                     else (value if isinstance(value, Ext | Global) else Unknown())
                 )
             else:
+                chained = isinstance(value, Web) and value.router is not None and part in CHAINED
+                router = value if chained and isinstance(value, Web) else None
                 value = self.attribute(value, part)
         return value
 
@@ -242,7 +261,11 @@ class Evaluator:
         if expr.ref is None:
             return Unknown()
         how = How.NEW if isinstance(expr, facts.New) else How.CALL
-        callee = self.reference(expr.ref, scope)
+        if len(expr.ref) > 1 and expr.ref[-1] in CHAINED and how == How.CALL:
+            receiver = self.reference(expr.ref[:-1], scope, name)
+            if isinstance(receiver, Web) and receiver.router is not None:
+                return receiver  # router.use(...) returns the router
+        callee = self.reference(expr.ref, scope, name)
         router = self.router_id(scope, name)
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
         if web is not None:

@@ -88,6 +88,35 @@ class Flow:
         self.bounds_hit = 0
         self._index: Index | None = None
         self._params: dict[Param, frozenset[Value] | None] = {}
+        self._subclasses: dict[Def, list[Def]] | None = None
+
+    # -- classes ----------------------------------------------------------------------------------
+    def subclasses(self, cls: Def) -> list[Def]:
+        """Every class of the repository that extends ``cls``, directly or through others."""
+        self.consulted = True
+        if self._subclasses is None:
+            saved, self.ev.deps = self.ev.deps, set()
+            try:
+                self._subclasses = self._direct_subclasses()
+            finally:
+                self.ev.deps = saved
+        out: list[Def] = []
+        todo = [cls]
+        while todo:
+            for sub in self._subclasses.get(todo.pop(), []):
+                if sub not in out and sub != cls:
+                    out.append(sub)
+                    todo.append(sub)
+        return out
+
+    def _direct_subclasses(self) -> dict[Def, list[Def]]:
+        found: dict[Def, list[Def]] = defaultdict(list)
+        for path in self.sources:
+            for qual in self.ev.interface(path).classes:
+                cls = Def(path, qual, "class")
+                for base in self.ev.classes.bases(cls):
+                    found[base].append(cls)
+        return found
 
     # -- parameters -------------------------------------------------------------------------------
     def feeds(self, feed: Feed) -> set[Value] | None:
@@ -249,7 +278,7 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
         return None
     if value.kind != "class":
         return value if how != How.NEW else None
-    return ev.classes.constructor(value) if how == How.NEW else None
+    return ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
 
 
 def _given(arg: facts.Expr, value: Value) -> Value:

@@ -9,7 +9,7 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.objects import Ext, Str, Value, Web
 
-__all__ = ["ANNOTATED", "construct"]
+__all__ = ["ANNOTATED", "CHAINED", "construct"]
 
 _C, _N = How.CALL, How.NEW
 # (package, member chain, a call or a new) -> role
@@ -39,6 +39,9 @@ ANNOTATED: dict[tuple[str, tuple[str, ...]], str] = {
     ("express", ("Application",)): "express",
     ("hono", ("Hono",)): "hono",
 }
+# A router's methods that return the router itself (Express, Koa's router, Hono), so that calls
+# chain: ``Router().use(tags).use(users)``.
+CHAINED = frozenset("use get post put patch delete del head options all param".split())
 _BASE_KEYS = {"axios": "baseURL", "ky": "prefixUrl", "koa-router": "prefix"}
 
 

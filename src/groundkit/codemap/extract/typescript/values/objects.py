@@ -10,6 +10,7 @@ from groundkit.codemap.model import NodeKey, NodeKind
 
 __all__ = [
     "Anon",
+    "Choice",
     "Def",
     "Ext",
     "Feed",
@@ -97,14 +98,15 @@ class Web:
     """A web framework object (an app or router: ``router`` names it in the map) or an HTTP
     client (``base``: its base URL in pieces)."""
 
-    role: str  # express, express-router, koa, koa-router, fastify, hono, axios, ky, fetch
+    # express, express-router, koa, koa-router, fastify, hono, axios, ky, fetch, superagent
+    role: str
     router: str | None = None
     prefix: str = ""
     base: tuple[str | None, ...] = field(default=())
 
     @property
     def is_client(self) -> bool:
-        return self.role in ("axios", "ky", "fetch")
+        return self.role in ("axios", "ky", "fetch", "superagent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,13 @@ class Anon:
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """One of several values, chosen at run time (``c ? api.feed : api.all``)."""
+
+    options: tuple[Value, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Lit:
     """A literal (number, string, array): its methods are the runtime's."""
 
@@ -134,7 +143,7 @@ class Unknown:
 # (only its module-level names are seen).
 Scope = tuple[str, int]
 
-Value = Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Unknown
+Value = Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Choice | Unknown
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
 

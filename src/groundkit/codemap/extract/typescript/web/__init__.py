@@ -1,6 +1,8 @@
 """Routes and HTTP client calls in TypeScript/JavaScript, as language-neutral facts
 (``codemap.routes``): Express, Koa (``@koa/router``), Fastify and Hono routes and mounts;
-``fetch``, ``axios`` (and ``axios.create({baseURL})`` instances) and ``ky`` calls.
+``fetch`` (``fetch(new Request(url, {method}))`` too), ``axios`` (and ``axios.create({baseURL})``
+instances), ``ky``, ``ofetch`` (and Nuxt's ``$fetch``) and ``superagent`` calls; a generated API
+client's calls with the URL in an options object (``_generated_client``).
 
 A framework object is recognised by the package it comes from (``values/frameworks.py``); a route
 whose path is not a literal (or a string constant) is not a route, and a client call whose URL
@@ -18,6 +20,7 @@ from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
     Ext,
+    Feed,
     Global,
     Mod,
     Scope,
@@ -26,13 +29,20 @@ from groundkit.codemap.extract.typescript.values.objects import (
     node_key,
 )
 from groundkit.codemap.model import Location, NodeKey, Provenance
-from groundkit.codemap.routes import ANY_METHOD, HttpCallSite, Mount, RouteDecl, RouterDef
+from groundkit.codemap.routes import (
+    ANY_METHOD,
+    HttpCallSite,
+    Mount,
+    RouteDecl,
+    RouterDef,
+    UrlArgument,
+)
 
 __all__ = ["WebFacts"]
 
 _VERBS = frozenset("get post put patch delete head options".split())
 _ROUTE_VERBS = _VERBS | {"all", "del"}
-_FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch"})
+_FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch", "$fetch"})
 _FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-fetch"})
 
 
@@ -47,12 +57,32 @@ class WebFacts:
         self.mounts: list[Mount] = []
         self.routes: list[RouteDecl] = []
         self.http: list[HttpCallSite] = []
+        self.arguments: list[UrlArgument] = []
 
     def finish(self, graph: FileGraph) -> None:
         graph.routers = sorted(self.routers.values(), key=lambda r: r.router)
         graph.mounts = self.mounts
         graph.routes = self.routes
         graph.http_calls = self.http
+        graph.url_arguments = self.arguments
+
+    def argument(
+        self,
+        args: list[facts.Expr] | None,
+        callee: NodeKey,
+        scope: Scope,
+        caller: NodeKey,
+        where: Location,
+    ) -> None:
+        """A repository function called with a path: a client call if it is a wrapper."""
+        for position, arg in enumerate(args or ()):
+            if not isinstance(arg, facts.Str | facts.Template):
+                continue
+            url = self.ev.text(arg, scope)
+            if url is not None and isinstance(url.pieces[0], str) and url.pieces[0][:1] == "/":
+                text = self.text(where.line)
+                found = UrlArgument(caller, callee, position, url.pieces, where, text)
+                self.arguments.append(found)
 
     def call(
         self,
@@ -79,6 +109,8 @@ class WebFacts:
         client = self._client(receiver, value, attr)
         if client is not None:
             self._http(client, attr if receiver is not None else "", args, scope, caller, where)
+        elif _generated_client(ref, receiver, value, args):
+            self._options(attr, args, scope, caller, where)
 
     # -- servers ----------------------------------------------------------------------------------
     def _router(self, web: Web, where: Location) -> None:
@@ -177,6 +209,11 @@ class WebFacts:
             return Web("fetch")
         if package in ("axios", "ky") and (not attrs or attrs[-1] in (*_VERBS, "request")):
             return Web(package)
+        if package == "ofetch" and attrs in ((), ("default",), ("ofetch",), ("$fetch",)):
+            return Web("fetch")
+        # superagent.get(url), or through superagent-promise's wrapper of it
+        if package in ("superagent", "superagent-promise") and attrs and attrs[-1] in _VERBS:
+            return Web("superagent")
         return None
 
     def _http(
@@ -192,8 +229,12 @@ class WebFacts:
         verb = attr if attr in _VERBS else ""
         if not args:
             return
-        if isinstance(args[0], facts.ObjectLit) and client.role == "axios":  # axios({url, method})
-            options = args[0].fields
+        first = args[0]
+        if isinstance(first, facts.New) and first.ref == ["Request"] and first.args:
+            args = first.args  # fetch(new Request(url, {method})): the request's own
+            first = args[0]
+        if isinstance(first, facts.ObjectLit) and client.role == "axios":  # axios({url, method})
+            options = first.fields
             url_arg = options.get("url")
         else:
             url_arg = args[0]
@@ -211,18 +252,88 @@ class WebFacts:
             return
         pieces = url.pieces
         literal = len(pieces) == 1 and pieces[0] is not None
+        hole = self._parameter(url_arg, scope, caller)
         if client.base and not _absolute(pieces):
+            if hole is not None:
+                hole = (hole[0], hole[1] + len(client.base) + 1)
             pieces = _join(client.base, pieces)
             literal = False
         provenance = Provenance.HTTP_LITERAL if literal else Provenance.HTTP_TEMPLATE
         text = self.text(where.line)
-        self.http.append(HttpCallSite(caller, method, tuple(pieces), provenance, where, text))
+        param, at = hole if hole is not None else (-1, -1)
+        self.http.append(
+            HttpCallSite(caller, method, tuple(pieces), provenance, where, text, param, at)
+        )
+
+    def _parameter(
+        self, url: facts.Expr | None, scope: Scope, caller: NodeKey
+    ) -> tuple[int, int] | None:
+        """(parameter position, piece) when one piece of the URL is a parameter of the calling
+        function itself, as in a wrapper: ``(url) => superagent.get(`${API_ROOT}${url}`)``."""
+        parts = url.parts if isinstance(url, facts.Template) else [url] if url else []
+        found: tuple[int, int] | None = None
+        index = 0
+        for part in parts:
+            if isinstance(part, str):
+                index += 1
+                continue
+            value = self.ev.value(part, scope)
+            if isinstance(value, Feed) and not value.path and node_key(value.func) == caller:
+                if found is not None:
+                    return None  # two parameters: not one path to fill in
+                found = (value.position, index)
+            inner = self.ev.text(part, scope)
+            index += len(inner.pieces) if inner is not None else 1
+        return found
+
+    def _options(
+        self, attr: str, args: list[facts.Expr], scope: Scope, caller: NodeKey, where: Location
+    ) -> None:
+        """A generated client's call: the URL (and the method, when the function's name does
+        not say it) in an options object."""
+        objects = (a for a in args if isinstance(a, facts.ObjectLit))
+        options = next(o.fields for o in objects if "url" in o.fields)
+        method = attr if attr in _VERBS else (self._literal(options.get("method"), scope) or "")
+        url = self.ev.text(options["url"], scope)
+        if method.lower() not in _VERBS or url is None or not isinstance(url.pieces[0], str):
+            return
+        if not url.pieces[0].startswith(("/", "http://", "https://")):
+            return  # a URL with a base known only at run time before it: no path to match
+        literal = len(url.pieces) == 1
+        provenance = Provenance.HTTP_LITERAL if literal else Provenance.HTTP_TEMPLATE
+        text = self.text(where.line)
+        self.http.append(
+            HttpCallSite(caller, method.upper(), tuple(url.pieces), provenance, where, text)
+        )
 
     def _literal(self, summary: facts.Expr | None, scope: Scope) -> str | None:
         found = self.ev.text(summary, scope) if summary is not None else None
         if found is None or None in found.pieces:
             return None
         return "".join(p for p in found.pieces if p is not None)
+
+
+_GENERATED_RUNTIMES = ("@hey-api/", "@orval/", "openapi-fetch")
+
+
+def _generated_client(
+    ref: list[str], receiver: Value | None, value: Value, args: list[facts.Expr]
+) -> bool:
+    """A call made the way generated API clients make them, with the URL in an options object:
+    ``client.post({url: '/users/', ...})`` on a client of a generated-client runtime (or on a
+    receiver with no name: ``(options?.client ?? client).post({...})``), or ``__request(OpenAPI,
+    {method: 'POST', url: '/users/'})`` (openapi-typescript-codegen and hey-api's legacy
+    services)."""
+    if not any(isinstance(a, facts.ObjectLit) and "url" in a.fields for a in args):
+        return False
+    attr = ref[-1]
+    if attr in _VERBS:
+        if ref[0] == "?":
+            return True
+        held = receiver if isinstance(receiver, Ext) else value
+        return isinstance(held, Ext) and held.package.startswith(_GENERATED_RUNTIMES)
+    first = args[0] if args else None
+    return "request" in attr.lower() and isinstance(first, facts.Ref) and first.parts == ["OpenAPI"]
 
 
 def _fields(args: list[facts.Expr], position: int) -> dict[str, facts.Expr]:

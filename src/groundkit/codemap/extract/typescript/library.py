@@ -1,0 +1,84 @@
+"""The runtime's functions and methods that call what they are given: one table each, read by
+``parse/calls.py`` (which calls keep their arguments) and ``resolve/calls.py``.
+
+The scope that hands a function over is its caller, as in the Python extractor: that is where
+the edge starts (``ts-callback``), whichever timer, promise job or array loop runs it. A global
+function (``setTimeout``) is the runtime's when its name is bound nowhere in the file. A method
+is known by its name only: on a literal or a global (``[a, b].map``, ``document.addEventListener``,
+``Promise.resolve().then``) it is the runtime's and the edge is certain; on a value that is not
+known (a parameter, a call's result, a package's object) it probably is, and the edge is
+``partial``; on a value of the repository the call is its method, not this table's.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GLOBAL_CALLBACKS",
+    "METHOD_CALLBACKS",
+    "TEST_BLOCKS",
+    "callback_positions",
+    "may_call_back",
+]
+
+# A global function -> the argument positions it calls.
+GLOBAL_CALLBACKS: dict[str, tuple[int, ...]] = {
+    "setTimeout": (0,),
+    "setInterval": (0,),
+    "setImmediate": (0,),
+    "queueMicrotask": (0,),
+    "requestAnimationFrame": (0,),
+    "requestIdleCallback": (0,),
+    "Promise": (0,),  # new Promise((resolve, reject) => ...)
+    "process.nextTick": (0,),
+    "Array.from": (1,),
+}
+
+# Test runners' blocks (mocha, jest, vitest, node:test globals): they run the function they are
+# given (the last argument: a name, options, then the function).
+TEST_BLOCKS = frozenset(
+    "describe it test suite context specify before after beforeEach afterEach beforeAll "
+    "afterAll setup teardown suiteSetup suiteTeardown".split()
+)
+
+# A method name -> the argument positions it calls.
+METHOD_CALLBACKS: dict[str, tuple[int, ...]] = {
+    **dict.fromkeys(
+        "map forEach filter some every find findIndex findLast findLastIndex flatMap "
+        "sort toSorted".split(),
+        (0,),
+    ),
+    "reduce": (0,),
+    "reduceRight": (0,),
+    "then": (0, 1),
+    "catch": (0,),
+    "finally": (0,),
+    "addEventListener": (1,),
+    "on": (1,),
+    "once": (1,),
+    "addListener": (1,),
+    "prependListener": (1,),
+    "prependOnceListener": (1,),
+    "nextTick": (0,),
+    "replace": (1,),
+    "replaceAll": (1,),
+}
+
+
+def may_call_back(ref: list[str]) -> bool:
+    """Whether a call to ``ref`` may be one of the table's (its arguments are kept)."""
+    return ref[-1] in METHOD_CALLBACKS or ".".join(ref) in GLOBAL_CALLBACKS or ref[0] in TEST_BLOCKS
+
+
+def callback_positions(ref: list[str], argc: int, is_global: bool) -> tuple[int, ...]:
+    """Which arguments of a call to ``ref`` the runtime calls: a global's by name, a method's
+    by its name; () when none."""
+    name = ".".join(ref)
+    if is_global and name in GLOBAL_CALLBACKS:
+        return GLOBAL_CALLBACKS[name]
+    if is_global and len(ref) == 1 and ref[0] in TEST_BLOCKS:
+        return tuple(range(argc))
+    if is_global and len(ref) == 2 and ref[0] in TEST_BLOCKS and ref[1] == "only":
+        return tuple(range(argc))
+    if len(ref) > 1 and ref[-1] in METHOD_CALLBACKS:
+        return METHOD_CALLBACKS[ref[-1]]
+    return ()

@@ -1,0 +1,85 @@
+"""Functions the runtime calls on a caller's behalf (``library.py``): ``setTimeout(f)``,
+``xs.map(f)``, ``p.then(f)``, ``el.addEventListener("click", f)``, a test runner's ``it(..., f)``.
+The scope that hands the function over is the edge's source (``ts-callback``): certain when the
+callee is the runtime's for sure (a global, a method of a literal or of a global), ``partial``
+when it is a method of a value that is not known (probably the runtime's array or promise)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.library import callback_positions
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.values.objects import (
+    Def,
+    Feed,
+    Global,
+    Inst,
+    Lit,
+    Mod,
+    Obj,
+    Scope,
+    Str,
+    Value,
+    node_key,
+)
+from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, Provenance
+
+if TYPE_CHECKING:
+    from groundkit.codemap.extract.typescript.resolve.calls import CallingFile
+
+__all__ = ["callbacks"]
+
+_OURS = (Def, Inst, Obj, Mod)  # a method of one of these is the repository's, not the runtime's
+_RUNTIME = (Global, Lit, Str)
+_PARTIAL = frozenset({EdgeFlag.PARTIAL})
+
+
+def callbacks(
+    file: CallingFile,
+    site: facts.CallSite,
+    ref: list[str],
+    receiver: Value | None,
+    context: Scope,
+    caller: NodeKey,
+    where: Location,
+) -> None:
+    args = site.args
+    if not args:
+        return
+    if receiver is None:
+        head: Value = file.ev.reference(ref[:1], context)
+        is_global, certain = isinstance(head, Global), True
+    elif isinstance(receiver, _OURS):
+        return
+    else:
+        head = file.ev.reference(ref[:1], context)
+        is_global = isinstance(head, Global) and isinstance(receiver, Global)
+        certain = isinstance(receiver, _RUNTIME)
+    for position in callback_positions(ref, len(args), is_global):
+        if position >= len(args):
+            continue
+        for target in _functions(file, file.ev.value(args[position], context)):
+            flags = frozenset() if certain else _PARTIAL
+            file.edge(
+                EdgeKind.CALLS,
+                caller,
+                node_key(target),
+                Provenance.TS_CALLBACK,
+                where,
+                site.line,
+                flags,
+            )
+
+
+def _functions(file: CallingFile, value: Value) -> list[Def]:
+    """The functions of the repository an argument is: itself, or what a parameter holds."""
+    if isinstance(value, Def):
+        return [value] if value.kind != "class" else []
+    if isinstance(value, Feed):
+        held = file.flow.feeds(value) or set()
+        return sorted(
+            (v for v in held if isinstance(v, Def) and v.kind != "class"),
+            key=lambda d: (d.path, d.qual),
+        )
+    return []
