@@ -14,6 +14,7 @@ import re
 import shutil
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STORE_FILE",
     "Collection",
+    "Searched",
     "collection_path",
     "delete_collection",
     "known_collections",
@@ -183,6 +185,24 @@ def _write_lock(path: Path, wait_s: float = WRITER_WAIT_S) -> AbstractContextMan
     """Exclusive. A second writer fails after ``wait_s`` instead of queueing behind a long
     ingest; opening waits up to its own ``wait_s`` for a process that is rebuilding an index."""
     return write_lock(path, wait_s)
+
+
+_UNREAD = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Searched:
+    """A search's hits and what a surface says beside them: ``mode``, how it ranked;
+    ``has_vectors``, whether the collection has any; ``missing_vectors``, chunks it could not rank
+    by meaning (an interrupted embedding); ``no_searchable_words``, the query was stop words alone
+    or punctuation; ``pending``, documents stored that it may have missed."""
+
+    hits: list[Hit]
+    mode: ConcreteMode
+    has_vectors: bool
+    missing_vectors: int
+    no_searchable_words: bool
+    pending: int
 
 
 class Collection:
@@ -341,6 +361,55 @@ class Collection:
         ``collapse`` (default ``search.collapse``): fold near-duplicate hits into the best one.
         Dense and hybrid rank only chunks that have vectors: see ``missing_vectors``.
         """
+        return self._search(query, top_k, mode, source, where, rerank, collapse, read=False)[0]
+
+    def searched(
+        self,
+        query: str,
+        *,
+        top_k: int | None = None,
+        mode: SearchMode | str | None = None,
+        source: str | None = None,
+        where: Mapping[str, Any] | None = None,
+        rerank: bool | None = None,
+        collapse: bool | None = None,
+    ) -> Searched:
+        """``search``, with what a surface says beside its hits (``Searched``), each read once:
+        asked one by one (``resolve_mode``, ``missing_vectors``, ``searchable``), the mode was
+        resolved, the binding read and the query normalised again for each. Every hit's row
+        is read during the search, as a surface shows them all."""
+        # Read at once: the surfaces that ask show every hit's citation and snippet.
+        hits, chosen, bound = self._search(
+            query, top_k, mode, source, where, rerank, collapse, read=True
+        )
+        if bound is _UNREAD:
+            bound = self.embedder_identity
+        missing = 0
+        if chosen != SearchMode.BM25 and bound is not None:
+            missing = max(0, self._backend.counts()[1] - self._backend.vector_count())
+        return Searched(
+            hits,
+            chosen,
+            bound is not None,
+            missing,
+            not hits and not self.searchable(query),
+            self._backend.pending_documents(),
+        )
+
+    def _search(
+        self,
+        query: str,
+        top_k: int | None,
+        mode: SearchMode | str | None,
+        source: str | None,
+        where: Mapping[str, Any] | None,
+        rerank: bool | None,
+        collapse: bool | None,
+        *,
+        read: bool,
+    ) -> tuple[list[Hit], ConcreteMode, EmbedderIdentity | object | None]:
+        """The hits, the mode they were ranked in, and the embedder binding (``_UNREAD``: a bm25
+        search by name does not read it)."""
         cfg = self.settings.search
         requested = mode or cfg.mode
         # The binding read once, and not for bm25 by name: each read is a statement of its own,
@@ -369,14 +438,16 @@ class Collection:
             snippet_chars=cfg.snippet_chars,
             rerank_top_n=self.settings.rerank.top_n,
             collapse=cfg.collapse if collapse is None else collapse,
+            read_rows=read,
         )
-        return run_search(
+        hits = run_search(
             request,
             collection=self.name,
             engine=self._backend.engine,
             embedder=embedder,
             reranker=reranker,
         )
+        return hits, chosen, _UNREAD if requested == SearchMode.BM25 else bound
 
     def searchable(self, query: str) -> bool:
         """Whether ``query`` holds a word a search looks for; one of stop words alone (``the

@@ -112,20 +112,21 @@ class Hit:
     again, say as ``.md`` and ``.html``), folded into it rather than listed; see
     ``retrieve.duplicates``. Empty when collapsing is off.
 
-    Frozen, like the dataclasses here. ``citation``, ``snippet`` and ``metadata`` may be given as
-    functions that make them: they are then made when first read, so that a caller that shows
-    none of them (an evaluation, an answer built from ``text``) does not pay for them on every
-    hit (a ``Citation`` alone cost more than the rest of a hit).
+    Frozen, like the dataclasses here. ``citation``, ``text``, ``snippet`` and ``metadata`` may
+    be given as functions that make them: they are then made when first read, so that a caller
+    that shows none of them (an evaluation, an answer built from ``text``) does not pay for them
+    on every hit (a ``Citation`` alone cost more than the rest of a hit), and one that reads only
+    ranks and scores does not pay for reading the chunks from the store.
     """
 
-    __slots__ = ("_citation", "_metadata", "_snippet", "folded", "rank", "ranks", "score", "text")
+    __slots__ = ("_citation", "_metadata", "_snippet", "_text", "folded", "rank", "ranks", "score")
     rank: int
     score: float
-    text: str
     # 1-based rank of this chunk in each stage that saw it: bm25, dense, fused, rerank.
     ranks: dict[str, int]
     folded: tuple[Citation, ...]
     _citation: Citation | Callable[[], Citation]
+    _text: str | Callable[[], str]
     _snippet: str | Callable[[], str]
     _metadata: Metadata | Callable[[], Metadata]
 
@@ -134,7 +135,7 @@ class Hit:
         rank: int,
         score: float,
         citation: Citation | Callable[[], Citation],
-        text: str,
+        text: str | Callable[[], str],
         snippet: str | Callable[[], str],
         metadata: Metadata | Callable[[], Metadata] | None = None,
         ranks: dict[str, int] | None = None,
@@ -153,6 +154,10 @@ class Hit:
     @property
     def citation(self) -> Citation:
         return _made(self, self._citation, _set_citation)
+
+    @property
+    def text(self) -> str:
+        return _made(self, self._text, _set_text)
 
     @property
     def snippet(self) -> str:
@@ -223,7 +228,7 @@ class Hit:
 _set_rank = Hit.__dict__["rank"].__set__
 _set_score = Hit.__dict__["score"].__set__
 _set_citation = Hit.__dict__["_citation"].__set__
-_set_text = Hit.__dict__["text"].__set__
+_set_text = Hit.__dict__["_text"].__set__
 _set_snippet = Hit.__dict__["_snippet"].__set__
 _set_metadata = Hit.__dict__["_metadata"].__set__
 _set_ranks = Hit.__dict__["ranks"].__set__

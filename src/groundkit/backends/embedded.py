@@ -142,6 +142,8 @@ class EmbeddedBackend:
         return self.store.vector_count()
 
     def pending_documents(self) -> int:
+        if not self.store.changes_logged():  # what every index has applied is forgotten
+            return 0
         return max((self.store.unsearched(index.name) for index in self.derived), default=0)
 
     def status(self, name: str) -> CollectionStatus:

@@ -28,7 +28,7 @@ from groundkit.index.rows import (
     indexed_text,
 )
 
-__all__ = ["chunk_rows", "hit_rows", "indexed_texts", "texts_of"]
+__all__ = ["chunk_rows", "hit_rows", "indexed_texts", "present", "texts_of"]
 
 _BATCH = 500  # chunk rows read at a time
 T = TypeVar("T")
@@ -75,6 +75,21 @@ def hit_rows(conn: sqlite3.Connection, rowids: Sequence[int], *, fold: bool) -> 
     rows = conn.execute(_HITS_FOLDED if fold else _HITS, (_array(rowids),)).fetchall()
     documents = conn.execute(_HIT_DOCUMENTS, (_array({row[5] for row in rows}),)).fetchall()
     return hit_rows_of(rows, {document[0]: document for document in documents})
+
+
+# A search that need not read its hits' rows yet only asks whether they are still stored: the
+# chunk's rowid alone is read, from the table's own b-tree (no document, no text). Counted first:
+# nearly always all are, and one row back costs a tenth of a hundred (each a step from Python).
+_PRESENT = "SELECT c.id FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value"
+_PRESENT_COUNT = "SELECT count(*) FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value"
+
+
+def present(conn: sqlite3.Connection, rowids: Sequence[int]) -> set[int]:
+    ids = set(rowids)
+    array = _array(ids)
+    if conn.execute(_PRESENT_COUNT, (array,)).fetchone()[0] == len(ids):
+        return ids
+    return {row[0] for row in conn.execute(_PRESENT, (array,))}
 
 
 def chunk_rows(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> Iterator[ChunkRow]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,7 +30,7 @@ _INGEST_CACHE_KIB = 256 * 1024
 _MMAP_BYTES = 1 << 30
 _SETTLED_NS = 2_000_000_000  # a file's time must be this much older than its reading to be trusted
 
-__all__ = ["Follower", "Store"]
+__all__ = ["Follower", "Settles", "Store"]
 
 
 class Follower(Protocol):
@@ -54,6 +55,14 @@ class Follower(Protocol):
     def release(self, mark: int) -> None: ...
 
 
+class Settles(Protocol):
+    """What holds rows it has not read yet (a search's hits)."""
+
+    def settle(self) -> object:
+        """Read them now."""
+        ...
+
+
 class Store:
     """One collection's ``store.sqlite``.
 
@@ -68,9 +77,19 @@ class Store:
         self._conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
         self.read_only = self._db.read_only
         self._follower: Follower | None = None
+        self._unread: weakref.WeakSet[Settles] = weakref.WeakSet()
 
     def close(self) -> None:
+        # Hits made unread are read now: a caller may read them after closing the collection.
+        for reader in list(self._unread):
+            # A failure is the hit's to report when read; closing goes on.
+            with suppress(Exception):
+                reader.settle()
         self._db.close()
+
+    def read_before_close(self, reader: Settles) -> None:
+        """Have ``reader`` read what it holds unread before the store closes (kept weakly)."""
+        self._unread.add(reader)
 
     def transaction(self) -> AbstractContextManager[None]:
         """A write transaction, taken up front so that two writers never deadlock mid-way."""
@@ -241,6 +260,11 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    def changes_logged(self) -> bool:
+        """Whether the change log holds a change some derived index has not applied (one
+        statement; ``unsearched`` counts them per index)."""
+        return bool(self._conn.execute("SELECT EXISTS (SELECT 1 FROM changes)").fetchone()[0])
+
     def unsearched(self, index: str) -> int:
         """Documents stored now that ``index`` has not caught up with (new or changed since;
         the rows of a document deleted or replaced meanwhile are not counted)."""
@@ -366,6 +390,10 @@ class Store:
         """The rows a search shows, by chunk rowid; ``fold``: with their fingerprints. Each
         document is read once, however many of its chunks are asked for."""
         return spans.hit_rows(self._conn, rowids, fold=fold) if rowids else {}
+
+    def present(self, rowids: Sequence[int]) -> set[int]:
+        """Those of the chunk rowids ``rowids`` still stored."""
+        return spans.present(self._conn, rowids) if rowids else set()
 
     def chunk(self, chunk_id: str) -> tuple[ChunkRow, DocumentRow] | None:
         found = self._conn.execute("SELECT doc FROM chunks WHERE chunk_id = ?", (chunk_id,))

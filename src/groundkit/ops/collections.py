@@ -173,7 +173,7 @@ class Found:
 def search(collections: Collections, request: SearchQuery) -> Found:
     name = _name(collections, request.collection)
     with collections.reading(name) as collection:
-        hits = collection.search(
+        found = collection.searched(
             request.query,
             top_k=request.top_k,
             mode=request.mode,
@@ -182,15 +182,14 @@ def search(collections: Collections, request: SearchQuery) -> Found:
             rerank=request.rerank,
             collapse=request.collapse,
         )
-        mode = request.mode or collection.settings.search.mode
         return Found(
             name,
-            hits,
-            collection.missing_vectors(request.mode),
-            collection.resolve_mode(mode),
-            collection.embedder_identity is not None,
-            not hits and not collection.searchable(request.query),
-            collection.pending_documents(),
+            found.hits,
+            found.missing_vectors,
+            found.mode,
+            found.has_vectors,
+            found.no_searchable_words,
+            found.pending,
         )
 
 

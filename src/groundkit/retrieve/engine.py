@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.rows import DocumentRow, HitRow
-from groundkit.index.store import Store
+from groundkit.index.store import Settles, Store
 from groundkit.index.vectors import VectorIndex
 from groundkit.retrieve.near import NearIndex, NearSnapshot
 from groundkit.retrieve.search import Arms
@@ -58,6 +58,12 @@ class LocalEngine:
 
     def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
         return self.store.hit_rows(rowids, fold=fold)
+
+    def read_before_close(self, reader: Settles) -> None:
+        self.store.read_before_close(reader)
+
+    def present(self, rowids: Sequence[int]) -> set[int]:
+        return self.store.present(rowids)
 
     def near(self) -> NearSnapshot | None:
         return self._near.snapshot

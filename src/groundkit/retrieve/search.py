@@ -9,10 +9,8 @@ one kept.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -20,19 +18,19 @@ from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.index.rows import DocumentRow, HitRow
 from groundkit.retrieve.batch_folding import BATCH_FROM, BatchFolding
-from groundkit.retrieve.citations import citation_of
 from groundkit.retrieve.duplicates import Fingerprint, Folding, fingerprint
 from groundkit.retrieve.fusion import rrf
-from groundkit.retrieve.lines import with_lines
+from groundkit.retrieve.hits import Kept, made_hits
 from groundkit.retrieve.near import NearSnapshot
 from groundkit.retrieve.rerank import Reranker
-from groundkit.retrieve.snippet import snippet
 from groundkit.text import is_text, normalize_text
 from groundkit.types import ConcreteMode, Hit, SearchMode
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from groundkit.index.store import Settles
 
 __all__ = [
     "MAX_QUERY_CHARS",
@@ -60,6 +58,9 @@ class SearchRequest:
     snippet_chars: int = 240
     rerank_top_n: int = 50
     collapse: bool = True  # fold near-duplicate hits into the best of them
+    # Read every hit's row during the search (a caller that shows them all: one read, no look
+    # at which rows are stored first); else only those folding needs, the rest when first read.
+    read_rows: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,14 @@ class SearchEngine(Protocol):
     def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
         """The rows a search shows, by id; ``fold``: with their fingerprints. A row that is no
         longer stored (or no longer current) is left out."""
+        ...
+
+    def present(self, rowids: Sequence[int]) -> set[int]:
+        """Those of ``rowids`` still stored (and current), their rows left unread."""
+        ...
+
+    def read_before_close(self, reader: Settles) -> None:
+        """Have ``reader`` (hits made unread) read its rows before the engine's store closes."""
         ...
 
     def find_documents(self, key: str) -> list[DocumentRow]:
@@ -233,7 +242,7 @@ def _abstains(request: SearchRequest, arms: Arms) -> bool:
 COLLAPSE_DEPTH = 3
 COLLAPSE_ROUNDS = 4
 _MIN_BATCH = 4  # rows read at least at once while walking the ranking
-_Kept = tuple[int, float, int]  # a kept hit: its rowid, score and place in the ranking
+_Kept = Kept
 
 
 class _Seen:
@@ -242,8 +251,14 @@ class _Seen:
     def __init__(self, engine: SearchEngine, *, fold: bool) -> None:
         self.engine = engine
         self.fold = fold
-        self.near = engine.near() if fold else None
+        near = engine.near()
+        self.near = near if fold else None
+        # An engine that keeps a near index is a local one: asking which rows are stored costs
+        # a tenth of reading them, so rows are read only when needed. Elsewhere (a server), one
+        # round trip reads them.
+        self.lazy = near is not None
         self.rows: dict[int, HitRow] = {}
+        self.present: set[int] = set()  # rows known to be stored, not read
         self.fingerprints: dict[int, Fingerprint] = {}
         self.reranked: dict[int, float] = {}
 
@@ -253,6 +268,13 @@ class _Seen:
         wanted = [rowid for rowid in rowids if rowid not in self.rows]
         if wanted:
             self.rows.update(self.engine.hit_rows(wanted, fold=self.fold if fold is None else fold))
+
+    def check(self, rowids: Sequence[int]) -> None:
+        """Learn which of ``rowids`` are still stored, reading none of them."""
+        present, rows = self.present, self.rows
+        wanted = [rowid for rowid in rowids if rowid not in rows and rowid not in present]
+        if wanted:
+            present.update(self.engine.present(wanted))
 
     def fingerprint(self, rowid: int) -> Fingerprint:
         found = self.fingerprints.get(rowid)
@@ -345,9 +367,16 @@ class _Ranking:
             first, at = at + 1, at + len(batch)
             rowids = [rowid for rowid, _ in batch]
             flagged = near.among(rowids)
-            seen.fetch(rowids, fold=bool(flagged))
+            if self.request.read_rows:
+                seen.fetch(rowids, fold=bool(flagged))
+            else:
+                # Only the flagged rows are read now (their fingerprints); of the others, only
+                # whether they are still stored: their hits read them when first read.
+                if flagged:
+                    seen.fetch([rowid for rowid in rowids if rowid in flagged], fold=True)
+                seen.check([rowid for rowid in rowids if rowid not in flagged])
             for place, (rowid, score) in enumerate(batch, first):
-                if rowid not in seen.rows:
+                if rowid not in seen.rows and rowid not in seen.present:
                     continue  # gone from the store: the derived index is behind
                 if rowid in flagged:
                     into = folding.place(seen.fingerprint(rowid))
@@ -383,9 +412,14 @@ class _Ranking:
                 )
             ]
             at += len(batch)
-            seen.fetch([rowid for rowid, _, _ in batch])
+            if folding is None and not self.request.read_rows and seen.lazy:
+                # Nothing to fold: whether each row is still stored is all the walk needs (an
+                # engine that keeps no near index reads the rows at once, in one round trip).
+                seen.check([rowid for rowid, _, _ in batch])
+            else:
+                seen.fetch([rowid for rowid, _, _ in batch])
             # A row gone from the store is skipped: the derived index is behind.
-            batch = [hit for hit in batch if hit[0] in seen.rows]
+            batch = [hit for hit in batch if hit[0] in seen.rows or hit[0] in seen.present]
             verdicts: Iterable[int | None] = (
                 repeat(None)
                 if folding is None
@@ -402,31 +436,17 @@ class _Ranking:
         return kept, folded
 
     def _built(self, kept: list[_Kept], folded: list[list[int]]) -> list[Hit]:
-        read = self.seen.rows
-        every = [read[rowid] for rowid, _, _ in kept]
-        every += [read[rowid] for group in folded for rowid in group]
-        if any(row.line is None for row in every):  # stored before lines were kept
-            read = {row.rowid: row for row in with_lines(self.seen.engine, every)}
-        hits: list[Hit] = []
-        terms, width, collection = self.terms, self.request.snippet_chars, self.collection
         single, ranks = self.single, self.ranks
-        for (rowid, score, place), group in zip(kept, folded, strict=True):
-            row = read[rowid]
-            meta = row.metadata_json
-            hits.append(
-                Hit(
-                    len(hits) + 1,
-                    score,
-                    # Made when read: a caller that shows no citation, snippet or metadata (an
-                    # evaluation, say) does not pay for them.
-                    partial(citation_of, row, collection),
-                    row.text,
-                    partial(snippet, row.text, terms, width),
-                    partial(json.loads, meta) if meta != "{}" else {},
-                    {single: place}
-                    if single is not None
-                    else {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id},
-                    tuple(citation_of(read[r], collection) for r in group) if group else (),
-                )
-            )
-        return hits
+        return made_hits(
+            self.seen.engine,
+            self.seen.rows,
+            kept,
+            folded,
+            [
+                {single: place}
+                if single is not None
+                else {arm: by_id[rowid] for arm, by_id in ranks.items() if rowid in by_id}
+                for rowid, _, place in kept
+            ],
+            (self.collection, self.terms, self.request.snippet_chars),
+        )

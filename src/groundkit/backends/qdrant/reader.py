@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
     from qdrant_client import models
 
+    from groundkit.index.store import Settles
+
 __all__ = ["QdrantEngine", "QdrantReader"]
 
 _HIT_FIELDS = [
@@ -351,6 +353,13 @@ class QdrantEngine:
     def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
         fields = [*_HIT_FIELDS, "fold"] if fold else _HIT_FIELDS
         return {f.id: _hit_row(f.id, f.payload, fold) for f in self._t.retrieve(rowids, fields)}
+
+    def read_before_close(self, reader: Settles) -> None:
+        pass  # never asked, as present() is not
+
+    def present(self, rowids: Sequence[int]) -> set[int]:
+        # Never asked: a search asks only an engine whose near() answers (the rows unread).
+        return set(self.hit_rows(rowids))
 
     def near(self) -> None:
         return None  # no index of the chunks that may fold: every search folds the whole way
