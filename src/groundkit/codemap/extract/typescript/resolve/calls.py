@@ -72,6 +72,22 @@ class CallingFile(Protocol):
     ) -> None: ...
 
 
+def _unnamed(
+    file: CallingFile,
+    site: facts.CallSite,
+    callee: facts.Expr,
+    context: Scope,
+    caller: NodeKey,
+    where: Location,
+) -> None:
+    """A callee with no name of its own."""
+    if isinstance(callee, facts.Get) and site.args is not None:
+        # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
+        file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
+    if not isinstance(callee, facts.AnonFn | facts.Lit):
+        file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
+
+
 def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     where = file.location(site.line, site.col, site.end_line, site.end_col)
     caller = file.caller(site.scope)
@@ -89,11 +105,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         callbacks(file, site, ["", *callee.attrs], Lit(), context, caller, where)
         return
     if not isinstance(callee, facts.Ref):
-        if isinstance(callee, facts.Get) and site.args is not None:
-            # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
-            file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
-        if not isinstance(callee, facts.AnonFn | facts.Lit):
-            file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
+        _unnamed(file, site, callee, context, caller, where)
         return
     ref = callee.parts
     if ref[0] == "super":
