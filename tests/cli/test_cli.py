@@ -558,7 +558,7 @@ def test_an_unexpected_failure_still_answers_with_a_json_error_and_status_1(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret document text must not leak")
 
-    monkeypatch.setattr(groundkit.Collection, "search", broken)
+    monkeypatch.setattr(groundkit.Collection, "searched", broken)
 
     assert grk("search", "wallaroo", "--json") == 1
     assert json.loads(grk.out) == {
