@@ -17,6 +17,7 @@ pytest.register_assert_rewrite("groundkit.testing.map_graph", "groundkit.testing
 import groundkit  # noqa: E402
 from chromium import NO_BROWSER, missing_browser  # noqa: E402
 from groundkit import Collection, Settings  # noqa: E402
+from small_disk import Disk, disk_params  # noqa: E402
 
 OpenCollection = Callable[..., Collection]
 
@@ -44,6 +45,13 @@ def _loopback_only(sock: socket.socket, address: object) -> None:
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)
+
+
+@pytest.fixture(params=disk_params())
+def disk(request: pytest.FixtureRequest) -> Disk:
+    """A small disk of its own for a full-disk test, over each layer that can run here
+    (tests/small_disk.py)."""
+    return Disk.ready(request.param)
 
 
 @pytest.fixture

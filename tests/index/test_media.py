@@ -1,6 +1,6 @@
-"""A full disk and read-only media, for real: each scenario runs `grk` in a private mount
-namespace (``unshare``) on a small tmpfs of its own, so the file system really says ENOSPC or
-EROFS, and nothing outside the test changes."""
+"""A full disk and read-only media, for real: each scenario runs `grk` on a small disk of its
+own (tests/small_disk.py: a tmpfs in a private mount namespace, or the disk-fault shim), so the
+file system really says ENOSPC or EROFS, and nothing outside the test changes."""
 
 from __future__ import annotations
 
@@ -10,18 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from small_disk import FULL, full_disk_tests, scenario
-
-pytestmark = full_disk_tests()
-
-
-_scenario = scenario
+from small_disk import FULL, Disk
 
 
 def test_a_full_disk_after_the_store_commit_is_a_clear_error_and_reads_go_on(
+    disk: Disk,
     tmp_path: Path,
 ) -> None:
-    (first, full, status, old, new, again, found, healed) = _scenario(
+    (first, full, status, old, new, again, found, healed) = disk.scenario(
         tmp_path,
         "3m",
         [
@@ -65,8 +61,10 @@ def test_a_full_disk_after_the_store_commit_is_a_clear_error_and_reads_go_on(
     assert healed[1]["health"] == "ok"
 
 
-def test_read_only_media_say_read_only_and_never_suggest_deleting(tmp_path: Path) -> None:
-    outcomes = _scenario(
+def test_read_only_media_say_read_only_and_never_suggest_deleting(
+    disk: Disk, tmp_path: Path
+) -> None:
+    outcomes = disk.scenario(
         tmp_path,
         "8m",
         [
@@ -93,6 +91,7 @@ def test_read_only_media_say_read_only_and_never_suggest_deleting(tmp_path: Path
 
 
 def test_reads_go_on_at_zero_bytes_free_with_no_other_process_holding_the_collection(
+    disk: Disk,
     tmp_path: Path,
 ) -> None:
     # SQLite cannot make the -shm file a WAL reader needs once no byte is free: the store is
@@ -102,7 +101,7 @@ def test_reads_go_on_at_zero_bytes_free_with_no_other_process_holding_the_collec
         f"@CID=$({grk} search granite --json | {sys.executable} -c"
         ' \'import json, sys; print(json.load(sys.stdin)["hits"][0]["chunk_id"])\')'
     )
-    made, status, found, shown = _scenario(
+    made, status, found, shown = disk.scenario(
         tmp_path,
         "3m",
         [
@@ -124,11 +123,12 @@ def test_reads_go_on_at_zero_bytes_free_with_no_other_process_holding_the_collec
 
 
 def test_a_disk_that_fills_while_documents_are_written_is_reported_as_full(
+    disk: Disk,
     tmp_path: Path,
 ) -> None:
     # Large documents, so that SQLite writes pages out inside a document's savepoint: the
     # failed ROLLBACK TO that follows must not be what is reported.
-    made, full, status = _scenario(
+    made, full, status = disk.scenario(
         tmp_path,
         "12m",
         [
@@ -151,9 +151,9 @@ def test_a_disk_that_fills_while_documents_are_written_is_reported_as_full(
     assert status[1]["documents"] == 20
 
 
-def test_a_map_that_fills_the_disk_says_the_disk_is_full(tmp_path: Path) -> None:
+def test_a_map_that_fills_the_disk_says_the_disk_is_full(disk: Disk, tmp_path: Path) -> None:
     code = "".join(f"def f{i}():\\n    return f{i + 1}()\\n" for i in range(60))
-    made, full, again = _scenario(
+    made, full, again = disk.scenario(
         tmp_path,
         "8m",
         [
@@ -178,12 +178,13 @@ def test_a_map_that_fills_the_disk_says_the_disk_is_full(tmp_path: Path) -> None
 
 
 def test_changed_documents_the_search_index_has_not_caught_up_with_are_said_pending(
+    disk: Disk,
     tmp_path: Path,
 ) -> None:
     # The issue's case: the disk fills right after the store commits a run that changed
     # documents; until there is room, neither their old nor their new text is found, and the
     # search must say so rather than stay silent.
-    (first, full, old, new, status) = _scenario(
+    (first, full, old, new, status) = disk.scenario(
         tmp_path,
         "3m",
         [
@@ -202,8 +203,10 @@ def test_changed_documents_the_search_index_has_not_caught_up_with_are_said_pend
     assert status[1]["pending"]  # counted per stored row, old and new
 
 
-def test_an_ingest_that_starts_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
-    made, again, other, status = _scenario(
+def test_an_ingest_that_starts_on_a_full_disk_says_the_disk_is_full(
+    disk: Disk, tmp_path: Path
+) -> None:
+    made, again, other, status = disk.scenario(
         tmp_path,
         "3m",
         [
@@ -224,8 +227,8 @@ def test_an_ingest_that_starts_on_a_full_disk_says_the_disk_is_full(tmp_path: Pa
     assert status[1]["documents"] == 20
 
 
-def test_a_code_map_is_read_at_zero_bytes_free(tmp_path: Path) -> None:
-    made, shown, traced = _scenario(
+def test_a_code_map_is_read_at_zero_bytes_free(disk: Disk, tmp_path: Path) -> None:
+    made, shown, traced = disk.scenario(
         tmp_path,
         "3m",
         [
@@ -251,11 +254,11 @@ _QDRANT_PATH = (
 
 @pytest.mark.parametrize("size", ["2m", "300m"])
 def test_a_qdrant_path_collection_on_a_small_or_full_disk_says_disk_full_never_sigbus(
-    tmp_path: Path, size: str
+    disk: Disk, tmp_path: Path, size: str
 ) -> None:
     # Before: SIGBUS (exit 135) from the engine's memory-mapped files, on ingest, status and
     # search alike; other reads said "the Qdrant cluster failed ... report it".
-    outcomes = _scenario(
+    outcomes = disk.scenario(
         tmp_path,
         size,
         [
