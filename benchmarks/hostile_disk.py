@@ -1,6 +1,7 @@
-"""Full disk, for real: a tmpfs of a few MB in a private mount namespace (``unshare -rm``, no
-root needed) filled to its last byte, on the embedded backend and on Qdrant's engine in a folder
-(a ``path`` collection).
+"""Full disk, for real: a disk of a few MB filled to its last byte, on the embedded backend and
+on Qdrant's engine in a folder (a ``path`` collection). The disk is a tmpfs in a private mount
+namespace (``unshare -rm``, no root needed) or the disk-fault shim preloaded into every process
+(tests/disk_layers.py): ``hostile_round.py --disk-layer`` picks one.
 
 A write that runs out of room holds when it is ``store.disk_full`` with exit 1; a read holds
 when it works (exit 0) at 0 bytes free; nothing may die of SIGBUS (exit 135) or hang."""
@@ -30,8 +31,9 @@ def _reads(name: str, ran: Ran) -> Try:
 
 
 def full_disk(kit: Kit) -> list[Try]:
-    if not kit.namespaces_work():
-        return [Try("unshare -rm works here", False, "user and mount namespaces refused")]
+    missing = kit.disk.missing()
+    if missing is not None:
+        return [Try(f"a {kit.disk.name} disk can be made here", False, missing)]
     tries: list[Try] = []
     made, mapped, status, search, show, shown, traced, more, new, remap = kit.on_small_disk(
         "embedded",

@@ -18,12 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # the small disks the full-disk tests use
+
+from disk_layers import LAYERS, Layer  # noqa: E402
+
 __all__ = ["FULL", "Family", "Kit", "Ran", "Try"]
 
 MEMORY = 2 << 30  # a child that reads /dev/zero whole dies of MemoryError, not the machine
 TIMEOUT_S = 25.0  # a try that takes longer is a hang
 SETUP_S = 120.0  # for steps that write a collection
-REPO = Path(__file__).resolve().parent.parent
 
 # A shell step that fills the file system to its last byte.
 FULL = (
@@ -79,8 +83,11 @@ Family = Callable[["Kit"], list[Try]]
 class Kit:
     """A work folder, a config home of its own, and `grk` from the groundkit on PYTHONPATH."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, disk: str = "") -> None:
+        """``disk``: the layer small disks are made with (tests/disk_layers.py), by name;
+        by default a tmpfs where namespaces work, else the disk-fault shim."""
         self.root = root
+        self.disk = _layer(disk)
         root.mkdir(parents=True, exist_ok=True)
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
         self.env["XDG_CONFIG_HOME"] = str(root / "config-home")
@@ -131,24 +138,15 @@ class Kit:
         code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
         return Ran(code, out, err, time.monotonic() - started)
 
-    def namespaces_work(self) -> bool:
-        if shutil.which("unshare") is None:
-            return False
-        return (
-            subprocess.run(["unshare", "-rm", "true"], capture_output=True, check=False).returncode
-            == 0
-        )
-
     def on_small_disk(self, name: str, size: str, steps: list[str]) -> list[Ran]:
         """Each `grk` step (``GRK``: grk on MNT/index; ``HOOKS``: the same through
-        tests/crash_hooks.py; ``@``: a shell command) on a fresh tmpfs of ``size`` at MNT, in a
-        private mount namespace; MNT holds ``docs`` (20 granite notes) and ``docs2`` (20
-        obsidian notes)."""
+        tests/crash_hooks.py; ``@``: a shell command) on a fresh disk of ``size`` at MNT (a
+        tmpfs in a private mount namespace, or the disk-fault shim); MNT holds ``docs`` (20
+        granite notes) and ``docs2`` (20 obsidian notes)."""
         mnt = self.folder(name)
         grk = f"{self.python} -m groundkit.cli.main --index-dir {mnt}/index"
         hooks = f"{self.python} {REPO / 'tests' / 'crash_hooks.py'}"
-        lines = [f"mount -t tmpfs -o size={size} tmpfs {mnt} || exit 99", f"cd {mnt}"]
-        lines += ["mkdir docs docs2"]
+        lines = [f"cd {mnt}", "mkdir docs docs2"]
         lines += [f'printf "# Doc {i}\\n\\nGranite note {i}.\\n" > docs/d{i}.md' for i in range(20)]
         lines += [
             f'printf "# New {i}\\n\\nObsidian note {i}.\\n" > docs2/n{i}.md' for i in range(20)
@@ -161,8 +159,12 @@ class Kit:
             # A Qdrant ingest loads its engine: on a loaded machine more than a read's bound.
             lines.append(f'timeout -s KILL {SETUP_S:.0f} {command} --json; echo "exit $?"')
         # No memory limit here: Qdrant's engine reserves more address space than it uses.
-        script = ["unshare", "-rm", "sh", "-c", "\n".join(lines)]
-        done = self.run(script, timeout=600, limit_memory=False)
+        script, layer_env = self.disk.command(mnt, size, lines)
+        saved, self.env = self.env, self.env | layer_env
+        try:
+            done = self.run(script, timeout=600, limit_memory=False)
+        finally:
+            self.env = saved
         out: list[Ran] = []
         body: list[str] = []
         for line in done.out.splitlines():
@@ -173,3 +175,9 @@ class Kit:
             else:
                 body.append(line)
         return out
+
+
+def _layer(name: str) -> Layer:
+    if name:
+        return next(layer for layer in LAYERS if layer.name == name)
+    return next((layer for layer in LAYERS if layer.missing() is None), LAYERS[0])

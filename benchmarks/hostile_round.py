@@ -12,9 +12,10 @@ address space (so a read of /dev/zero ends in MemoryError, not in the machine's 
 Families (``FAMILIES``, by name; ``benchmarks/hostile_secrets.py`` adds its own when present):
 hostile sources (cited files that became FIFOs, devices, sparse giants, sockets; through show,
 answer, serve, re-ingest and the code map), full disk (a tmpfs in a private mount namespace,
-both backends), bad input (deep HTML, config and query files that are devices, an index dir
-that is a file, NUL bytes, control characters in paths, a Qdrant folder held by another
-process), model replies (a fake local model server replying what a hostile model would).
+or the disk-fault shim: ``--disk-layer``; both backends), bad input (deep HTML, config and
+query files that are devices, an index dir that is a file, NUL bytes, control characters in
+paths, a Qdrant folder held by another process), model replies (a fake local model server
+replying what a hostile model would).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ FAMILIES: dict[str, Family] = {
 try:  # planted secrets and echo disguises, kept beside the redaction work
     import hostile_secrets  # type: ignore[import-not-found]
 
-    FAMILIES.update(hostile_secrets.FAMILIES)
+    # It is also a script of its own: families only when it registers some.
+    FAMILIES.update(getattr(hostile_secrets, "FAMILIES", {}))
 except ImportError:
     pass
 
@@ -50,16 +52,24 @@ def main() -> None:
     parser.add_argument("--family", action="append", choices=sorted(FAMILIES))
     parser.add_argument("-v", "--verbose", action="store_true", help="print every try")
     parser.add_argument("--workdir", type=Path, help="keep the work here (default: a temp dir)")
+    parser.add_argument(
+        "--disk-layer",
+        choices=["tmpfs", "fault"],
+        default="",
+        help="the full-disk family's small disks: a tmpfs in a private mount namespace, or the"
+        " disk-fault shim (default: tmpfs where namespaces work)",
+    )
     args = parser.parse_args()
     import groundkit
 
-    print(f"groundkit from {Path(groundkit.__file__).parent.parent}; load {_load()}")
+    disk = Kit(Path(tempfile.gettempdir()), args.disk_layer).disk.name
+    print(f"groundkit from {Path(groundkit.__file__).parent.parent}; load {_load()}; disk {disk}")
     results: dict[str, list[Try]] = {}
     with tempfile.TemporaryDirectory(prefix="hostile-") as temporary:
         root = args.workdir or Path(temporary)
         for name in args.family or list(FAMILIES):
             started = time.monotonic()
-            tries = FAMILIES[name](Kit(root / name.replace(" ", "-")))
+            tries = FAMILIES[name](Kit(root / name.replace(" ", "-"), args.disk_layer))
             results[name] = tries
             held = sum(t.held for t in tries)
             print(

@@ -85,11 +85,11 @@ class Disk:
             if step.startswith("@"):
                 lines.append(step[1:].replace("MNT", str(mnt)))
                 continue
-            command = step.replace("GRK", grk).replace("HOOKS", hooks).replace("MNT", str(mnt))
-            lines.append(f'{command} --json; echo "exit $?"')
-        command, layer_env = self.layer.command(mnt, size, lines)
+            run = step.replace("GRK", grk).replace("HOOKS", hooks).replace("MNT", str(mnt))
+            lines.append(f'{run} --json; echo "exit $?"')
+        script, layer_env = self.layer.command(mnt, size, lines)
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")} | layer_env
-        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        done = subprocess.run(script, capture_output=True, text=True, env=env, check=False)
         assert done.returncode == 0, done.stderr
         out: list[tuple[int, dict[str, object]]] = []
         body: list[str] = []
