@@ -16,8 +16,9 @@
  * - once the file DISKFAULT_READONLY names exists, the folder is a read-only mount: writes and
  *   opens for writing fail with EROFS and statvfs says ST_RDONLY.
  * SQLite, tantivy (Rust std) and Python write through libc's symbols, so they all meet it.
- * Not covered: writes through memory maps (a tmpfs would raise SIGBUS; here they succeed) and
- * glibc's own stdio, which calls the kernel without the public symbols.
+ * Not covered: writes through memory maps (a tmpfs would raise SIGBUS; here they succeed),
+ * glibc's own stdio, which calls the kernel without the public symbols, and exactness under
+ * concurrent writers (room is measured, then written: each may overshoot by one write).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -101,7 +102,7 @@ static int read_only(void) {
     return readonly_flag && stat(readonly_flag, &st) == 0;
 }
 
-static long long used;
+static __thread long long used;  /* per thread: tantivy and Qdrant write from several */
 
 static int count(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
     (void)path; (void)ftw;
