@@ -16,7 +16,10 @@
  * - once the file DISKFAULT_READONLY names exists, the folder is a read-only mount: writes and
  *   opens for writing fail with EROFS and statvfs says ST_RDONLY.
  * SQLite, tantivy (Rust std) and Python write through libc's symbols, so they all meet it.
- * Not covered: writes through memory maps (a tmpfs would raise SIGBUS; here they succeed),
+ * - a shared writable map of a file whose holes (sparse parts) the free bytes cannot back
+ *   raises SIGBUS at once, where a tmpfs would raise it when a hole is touched: pessimistic,
+ *   since the pages written through a map are never counted.
+ * Not covered: the bytes written through memory maps,
  * glibc's own stdio, which calls the kernel without the public symbols, and exactness under
  * concurrent writers (room is measured, then written: each may overshoot by one write).
  */
@@ -30,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -224,6 +229,28 @@ ssize_t sendfile64(int out, int in, off_t *in_off, size_t n) {
     REAL(sendfile64);
     ssize_t ok = room(out, -1, n);
     return ok < 0 ? -1 : real_sendfile64(out, in, in_off, (size_t)ok);
+}
+
+static void *mapped(void *(*real)(void *, size_t, int, int, int, off_t), void *addr, size_t len,
+                    int prot, int flags, int fd, off_t off) {
+    struct stat st;
+    if ((prot & PROT_WRITE) && (flags & MAP_SHARED) && fd >= 0 && fd_under_root(fd)
+        && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        long long pages = (st.st_size + PAGE - 1) / PAGE * PAGE;
+        long long holes = pages - (long long)st.st_blocks * 512;
+        if (holes > 0 && holes > free_bytes()) raise(SIGBUS);
+    }
+    return real(addr, len, prot, flags, fd, off);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    REAL(mmap);
+    return mapped(real_mmap, addr, len, prot, flags, fd, off);
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
+    REAL(mmap64);
+    return mapped(real_mmap64, addr, len, prot, flags, fd, off);
 }
 
 /* Room for all of [OFF, OFF+LEN) or an error number (fallocate keeps nothing partial). */

@@ -4,6 +4,7 @@ there: the full-disk tests that run over it are only as good as this."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -16,9 +17,9 @@ from disk_layers import LAYERS
 FAULT = LAYERS[1]
 
 
-def on_small_disk(tmp_path: Path, size: str, code: str) -> str:
+def on_small_disk(tmp_path: Path, size: str, code: str, status: int = 0) -> str:
     """Run Python ``code`` with the shim preloaded, a disk of ``size`` at ``tmp_path/mnt``
-    (``MNT`` in the code); return what it printed."""
+    (``MNT`` in the code), expecting exit ``status``; return what it printed."""
     missing = FAULT.missing()
     if missing:
         pytest.skip(missing)
@@ -33,7 +34,7 @@ def on_small_disk(tmp_path: Path, size: str, code: str) -> str:
         timeout=60,
         check=False,
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == status, done.stderr
     return done.stdout
 
 
@@ -121,3 +122,25 @@ def test_a_read_only_remount_refuses_writes_and_says_so(tmp_path: Path) -> None:
         """,
     )
     assert out.splitlines() == ["Read-only file system"] * 3 + ["True False", "True"]
+
+
+def test_mapping_holes_the_free_bytes_cannot_back_dies_of_sigbus_as_on_a_tmpfs(
+    tmp_path: Path,
+) -> None:
+    out = on_small_disk(
+        tmp_path,
+        "64k",
+        """
+        import mmap, os
+        fd = os.open(MNT + "/small", os.O_RDWR | os.O_CREAT)
+        os.ftruncate(fd, 32 << 10)
+        mmap.mmap(fd, 32 << 10)[0] = 1
+        print("a hole the disk can back", flush=True)
+        fd = os.open(MNT + "/sparse", os.O_RDWR | os.O_CREAT)
+        os.ftruncate(fd, 1 << 20)
+        mmap.mmap(fd, 1 << 20)
+        print("never")
+        """,
+        status=-signal.SIGBUS,
+    )
+    assert out.splitlines() == ["a hole the disk can back"]
