@@ -44,3 +44,82 @@ export function local(process: { env: { X: string } }): string {
     edge = repo.edge("reads", "src/config.apiBase", "env:VITE_API_URL")
     assert edge.provenance == Provenance.ENV_READ  # type: ignore[attr-defined]
     assert "import.meta.env.VITE_API_URL" in edge.quote  # type: ignore[attr-defined]
+
+
+DEPS = """
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Security
+from sqlmodel import Session, select
+
+from app.models import User
+
+router = APIRouter()
+
+
+def get_db():
+    yield Session()
+
+
+def get_current_user(db: Session = Depends(get_db)) -> User:
+    return db.exec(select(User)).first()
+
+
+CurrentUser = Annotated[User, Depends(get_current_user)]
+
+
+@router.get("/me")
+def me(user: CurrentUser) -> User:
+    return user
+
+
+@router.get("/users")
+def users(db: Annotated[Session, Depends(get_db)], admin=Security(get_current_user)) -> list[User]:
+    return list(db.exec(select(User)))
+
+
+@router.post("/ping", dependencies=[Depends(get_current_user)])
+def ping() -> str:
+    return "pong"
+"""
+
+
+def test_fastapi_depends_is_a_call_from_the_function_that_declares_it(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app/__init__.py": "",
+            "app/models.py": (
+                "from sqlmodel import SQLModel\n\n\nclass User(SQLModel, table=True):\n"
+                "    id: int\n"
+            ),
+            "app/deps.py": DEPS,
+        },
+    )
+    calls = {(s, t) for s, t in repo.pairs("calls") if s.startswith("app.deps")}
+    assert calls >= {
+        ("app.deps.get_current_user", "app.deps.get_db"),
+        ("app.deps.me", "app.deps.get_current_user"),
+        ("app.deps.users", "app.deps.get_db"),
+        ("app.deps.users", "app.deps.get_current_user"),
+        ("app.deps.ping", "app.deps.get_current_user"),
+    }
+    edge = repo.edge("calls", "app.deps.me", "app.deps.get_current_user")
+    assert edge.provenance == Provenance.FASTAPI_DEPENDS  # type: ignore[attr-defined]
+    assert "def me(user: CurrentUser)" in edge.quote  # type: ignore[attr-defined]
+    # the chain from a handler through its dependencies to the table
+    assert repo.map.chains("app.deps.me", "table:user").paths
+
+
+def test_a_dependency_defined_after_its_user_was_mapped_is_called_as_in_a_fresh_map(
+    repo: Repo,
+) -> None:
+    routes = (
+        "from fastapi import Depends\n\nfrom app.deps import get_db\n\n\n"
+        "def handler(db=Depends(get_db)):\n    return db\n"
+    )
+    build(repo, {"app/__init__.py": "", "app/deps.py": "def get_session():\n    pass\n"})
+    build(repo, {"app/routes.py": routes})
+    assert ("app.routes.handler", "app.deps.get_db") not in repo.pairs("calls")
+    build(repo, {"app/deps.py": "def get_db():\n    pass\n"})
+    assert ("app.routes.handler", "app.deps.get_db") in repo.pairs("calls")

@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
+from groundkit.codemap.data.depends import read_depends
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = ["python_data"]
@@ -97,6 +98,7 @@ class _Reader:
                 self._table(node)
         self.tree = tree
         self._accesses(tree)
+        read_depends(self, tree)
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -129,7 +131,7 @@ class _Reader:
         return None
 
     # -- declarations -----------------------------------------------------------------------------
-    def _where(self, node: ast.AST) -> tuple[Location, str]:
+    def where(self, node: ast.AST) -> tuple[Location, str]:
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0)
         end = getattr(node, "end_lineno", line) or line
@@ -141,7 +143,7 @@ class _Reader:
         name = f"{self.module.qualname}.{node.name}"
         key = NodeKey(NodeKind.CLASS, name, self.path)
         bases = [self.dotted(b) or "" for b in node.bases]
-        where, quote = self._where(node)
+        where, quote = self.where(node)
         table_kw = any(
             k.arg == "table" and isinstance(k.value, ast.Constant) and k.value.value is True
             for k in node.keywords
@@ -179,7 +181,7 @@ class _Reader:
         if not callee.endswith((".Table", "sqlalchemy.Table")) or not value.args:
             return
         first = value.args[0]
-        where, quote = self._where(node)
+        where, quote = self.where(node)
         name = f"{self.module.qualname}.{target.id}"
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             decl = ModelDecl(name, None, first.value, Provenance.TABLE_DECLARED, where, quote)
@@ -201,7 +203,7 @@ class _Reader:
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 if item.target.id.startswith("_") or item.target.id == "model_config":
                     continue
-                where, quote = self._where(item)
+                where, quote = self.where(item)
                 name = (prefix + item.target.id).upper()
                 self.data.accesses.append(
                     Access(owner, "env", name, READ, Provenance.ENV_READ, where, quote)
@@ -328,7 +330,7 @@ class _Reader:
         first = node.args[0] if node.args else None
 
         def add(what: str, target: str, mode: str, provenance: Provenance) -> None:
-            where, quote = self._where(node)
+            where, quote = self.where(node)
             caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
@@ -367,7 +369,7 @@ class _Reader:
             return
         key = node.slice
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            where, quote = self._where(node)
+            where, quote = self.where(node)
             caller = self.owner(node.lineno)
             self.data.accesses.append(
                 Access(caller, "env", key.value, READ, Provenance.ENV_READ, where, quote)
