@@ -53,6 +53,10 @@ def python_data(path: str, text: str, nodes: list[Node]) -> Data:
         return data
     reader = _Reader(path, text.splitlines(), module, nodes, data)
     reader.read(tree)
+    if "fastapi" in text or "Depends" in text or "Security" in text:
+        # FastAPI's dependencies: a file naming none of these declares none (a handler
+        # using an imported alias imports its router or errors from fastapi too)
+        read_depends(reader, tree)
     return data
 
 
@@ -98,7 +102,6 @@ class _Reader:
                 self._table(node)
         self.tree = tree
         self._accesses(tree)
-        read_depends(self, tree)
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
