@@ -419,10 +419,16 @@ def _meta_table(node: ast.ClassDef) -> str:
     return ""
 
 
+# Nodes no reader asks for and that hold none it does (a name's child is its context): about
+# half of a tree's nodes, not walked.
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.cmpop, ast.unaryop)
+_LEAVES += (ast.boolop,)
+
+
 def _own_nodes(scope: ast.AST, inner: list[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of a function (or the module) outside the functions nested in it, which go
     to ``inner``."""
-    stack = list(ast.iter_child_nodes(scope))
+    stack = [c for c in ast.iter_child_nodes(scope) if not isinstance(c, _LEAVES)]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
@@ -432,4 +438,4 @@ def _own_nodes(scope: ast.AST, inner: list[ast.AST]) -> Iterator[ast.AST]:
                 inner.append(node)
             continue
         yield node
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, _LEAVES))
