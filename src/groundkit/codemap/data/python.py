@@ -421,8 +421,8 @@ def _meta_table(node: ast.ClassDef) -> str:
 
 # Nodes no reader asks for and that hold none it does (a name's child is its context): about
 # half of a tree's nodes, not walked.
-_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.cmpop, ast.unaryop)
-_LEAVES += (ast.boolop,)
+_LEAVES: tuple[type[ast.AST], ...] = (ast.Name, ast.Constant, ast.expr_context, ast.operator)
+_LEAVES += (ast.cmpop, ast.unaryop, ast.boolop)
 
 
 def _own_nodes(scope: ast.AST, inner: list[ast.AST]) -> Iterator[ast.AST]:
