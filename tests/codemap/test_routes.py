@@ -249,3 +249,45 @@ def test_a_router_bound_to_two_names_at_once_serves_its_routes_under_its_prefix(
         },
     )
     assert dict(repo.pairs("handles")) == {"GET /api/v1/users": "app.users.users_list"}
+
+
+def test_drf_router_registers_a_viewsets_routes_under_its_include(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/views.py": """
+from rest_framework import mixins, viewsets
+
+
+class ItemViewSet(viewsets.ModelViewSet):
+    def list(self, request):
+        return []
+
+
+class TagViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    pass
+""",
+            "shop/urls.py": """
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from shop.views import ItemViewSet, TagViewSet
+
+router = DefaultRouter()
+router.register(r"items", ItemViewSet, basename="item")
+router.register("tags", TagViewSet)
+
+urlpatterns = [path("api/", include(router.urls))]
+""",
+        },
+    )
+    assert repo.pairs("handles") == {
+        ("GET /api/items/", "shop.views.ItemViewSet.list"),
+        ("POST /api/items/", "shop.views.ItemViewSet"),
+        ("GET /api/items/{pk}/", "shop.views.ItemViewSet"),
+        ("PUT /api/items/{pk}/", "shop.views.ItemViewSet"),
+        ("PATCH /api/items/{pk}/", "shop.views.ItemViewSet"),
+        ("DELETE /api/items/{pk}/", "shop.views.ItemViewSet"),
+        ("GET /api/tags/", "shop.views.TagViewSet"),
+    }

@@ -133,3 +133,25 @@ module.exports = router;
     assert dict(repo.pairs("handles")) == {
         "GET /api/todos": "backend/routes/api.route.<get /todos>"
     }
+
+
+def test_fetch_of_a_request_built_in_a_variable_reaches_the_route(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/auth.ts": """
+export const login = async (email: string) => {
+  const request = new Request('/api/users', { method: 'POST', body: email });
+  const response = await fetch(request);
+  return response.json();
+};
+export function reused(flag: boolean) {
+  let request = new Request('/api/users', { method: 'POST' });
+  if (flag) { request = new Request('/api/tags'); }
+  return fetch(request);
+}
+""",
+        },
+    )
+    assert repo.pairs("http_call") == {("web/auth.login", "POST /api/users")}

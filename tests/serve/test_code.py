@@ -84,6 +84,19 @@ def test_trace_over_mcp_answers_what_rest_answers(http: TestClient, code_runtime
     assert [s["edge"]["target_name"] for s in rest["steps"]] == ["shop.api.order", "shop.db.save"]
 
 
+def test_trace_to_a_target_lists_the_same_paths_over_rest_and_mcp(
+    http: TestClient, code_runtime: Runtime
+) -> None:
+    body = {"map": "shop", "symbol": "POST /orders/{id}", "to": "shop.db.save"}
+    rest = http.post("/v1/code/trace", json=body).json()
+    tool = mcp_call(code_runtime, "code_trace", **body)
+    assert not tool.is_error
+    assert tool.structured_content == rest
+    assert rest["kind"] == "chains"
+    (path,) = rest["paths"]
+    assert [e["target_name"] for e in path["edges"]] == ["shop.api.order", "shop.db.save"]
+
+
 def test_blast_and_edge_give_evidence_re_checked_against_the_folder(
     http: TestClient, repo: Path
 ) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from groundkit.checkpoints import checkpoint
-from groundkit.codemap.data import assemble
+from groundkit.codemap.data import CALL, assemble
 from groundkit.codemap.data.collect import collect_python, load_schemas, read_schemas
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
@@ -183,6 +183,7 @@ def build_map(
     digests = unchanged(graphs, after, old)  # resolved again, and the same: nothing to write
     web_changed = any(before.get(p, "") != after.get(p, "") for p in {*before, *after})
     web_changed = web_changed or store.manifest().get("schemas", "") != schemas
+    web_changed = web_changed or bool((graphs or removed) and store.manifest().get("calls_by_name"))
     rewritten = [*removed, *graphs, *([""] if web_changed else [])]
     replaced = store.node_ids_owned(rewritten) if old else None
     with store.transaction():
@@ -245,7 +246,11 @@ def _web_pass(store: MapStore) -> None:
     """Routes at their composed paths, with ``handles`` edges; HTTP calls onto routes or hosts."""
     web = load_web(text for _, text in store.webs())
     routes = compose(web.routers, web.mounts, web.routes)
-    data = assemble([web.data, load_schemas(store.manifest().get("schemas", ""))])
+    schemas = load_schemas(store.manifest().get("schemas", ""))
+    data = assemble([web.data, schemas], lambda name: [n.key for n in store.nodes_named(name)])
+    # Calls by name reach nodes of other files: any file's new resolution may change them.
+    by_name = any(a.mode == CALL for a in web.data.accesses)
+    store.set_manifest("calls_by_name", "1" if by_name else "")
     nodes: list[Node] = list(data.nodes)
     edges = EdgeSet()
     for edge in data.edges:

@@ -158,6 +158,9 @@ class Provenance(StrEnum):
       ``prisma.user.findMany()``).
     - ``env-read``: ``os.environ[...]``, ``os.getenv``, a pydantic ``BaseSettings`` field,
       ``process.env.X``, ``import.meta.env.X``.
+    - ``fastapi-depends``: a ``calls`` edge from a function to the dependency FastAPI runs
+      for it (``Depends(f)``/``Security(f)`` as a parameter's default, in ``Annotated[T,
+      Depends(f)]`` or an alias of it, in a route decorator's ``dependencies=[...]``).
     """
 
     IMPORT_ABSOLUTE = "import-absolute"
@@ -207,6 +210,7 @@ class Provenance(StrEnum):
     ORM_INSTANCE = "orm-instance"
     ORM_MANAGER = "orm-manager"
     ENV_READ = "env-read"
+    FASTAPI_DEPENDS = "fastapi-depends"
 
 
 class EdgeFlag(StrEnum):

@@ -32,6 +32,7 @@ PROVISIONAL = frozenset(
         Provenance.ORM_INSTANCE,
         Provenance.ORM_MANAGER,
         Provenance.ENV_READ,
+        Provenance.FASTAPI_DEPENDS,
     }
 )
 
@@ -86,6 +87,7 @@ PRIORS: dict[Provenance, float] = {
     Provenance.ORM_INSTANCE: 0.9,  # PROVISIONAL
     Provenance.ORM_MANAGER: 0.97,  # PROVISIONAL
     Provenance.ENV_READ: 0.99,  # PROVISIONAL
+    Provenance.FASTAPI_DEPENDS: 0.97,  # PROVISIONAL
 }
 
 

@@ -80,6 +80,11 @@ class CodeTraceRequest(_Filtered):
         description="Edge kinds to follow [default: calls, imports, http_call, handles,"
         " reads, writes, maps_to].",
     )
+    to: Symbol | None = Field(
+        None,
+        description="List the paths to this target instead (table:NAME, env:NAME or any"
+        " symbol), shortest first, every hop with its evidence: the answer's kind is chains.",
+    )
 
 
 class CodeBlastRequest(_Filtered):
@@ -112,7 +117,7 @@ class CodeAnswer(BaseModel):
     model_config = ConfigDict(frozen=True, extra="allow", populate_by_name=True)
 
     schema_: str = Field(alias="schema", description="groundkit.codemap/1")
-    kind: str = Field(description="overview, trace, blast, diff, edge or maps.")
+    kind: str = Field(description="overview, trace, chains, blast, diff, edge or maps.")
     map: str | None = None
 
 
@@ -129,6 +134,17 @@ def code_maps(settings: Settings) -> CodeAnswer:
 
 
 def code_trace(settings: Settings, body: CodeTraceRequest) -> CodeAnswer:
+    if body.to is not None:
+        paths = ops.chains(
+            settings,
+            body.map,
+            body.symbol,
+            body.to,
+            depth=body.depth,
+            kinds=body.kinds,
+            edge_filter=body.edge_filter(),
+        )
+        return _answer("chains", body.map, paths)
     found = ops.trace(
         settings,
         body.map,
@@ -189,7 +205,8 @@ def edge(runtime: Served, name: PathMap, edge_id: PathEdge) -> CodeAnswer:
 
 @router.post("/trace", response_model=CodeAnswer)
 def trace(runtime: Served, body: CodeTraceRequest) -> CodeAnswer:
-    """Outgoing paths from a symbol, each ending with why it stops (code_trace)."""
+    """Outgoing paths from a symbol, each ending with why it stops; with ``to``, the paths
+    from it to a table, env var or symbol, every hop cited (code_trace)."""
     return code_trace(runtime.settings, body)
 
 
@@ -223,16 +240,21 @@ def add_code_tools(server: MCPServer[Any], runtime: Runtime, wrap: Any, annotati
         min_confidence: MinConfidence | None = None,
         certain: bool = False,
         exclude: list[Glob] | None = None,
+        to: Symbol | None = None,
         ctx: Context | None = None,
     ) -> CodeAnswer:
         """Where a symbol leads: outgoing edges (each with its evidence line), depth first, each
-        path ending with chain_end, max_depth, cycle or seen. ``min_confidence``, ``certain``
-        and ``exclude`` (globs such as tests/**) leave edges out; ``hidden`` counts them."""
+        path ending with chain_end, max_depth, cycle or seen. With ``to`` (``table:user``,
+        ``env:DATABASE_URL`` or a symbol): the paths from the symbol to it instead, shortest
+        first, every hop with its evidence (kind ``chains``): what a button ends up touching.
+        ``min_confidence``, ``certain`` and ``exclude`` (globs such as tests/**) leave edges
+        out; ``hidden`` counts them."""
         body = CodeTraceRequest(
             map=map,
             symbol=symbol,
             depth=depth,
             kinds=kinds,
+            to=to,
             min_confidence=min_confidence,
             certain=certain,
             exclude=exclude or [],

@@ -14,7 +14,7 @@ reason (``Assembled.unresolved``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ __all__ = [
     "load_data",
 ]
 
-READ, WRITE = "read", "write"
+READ, WRITE, CALL = "read", "write", "call"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,9 @@ class ModelDecl:
 @dataclass(frozen=True, slots=True)
 class Access:
     """``caller`` reads or writes ``target``: a model by name (``model``), a Prisma accessor
-    (``prisma``), a table by name (``table``) or an environment variable (``env``)."""
+    (``prisma``), a table by name (``table``) or an environment variable (``env``); or calls
+    it (mode ``call``): a function by name (``function``), or each dependency an alias of an
+    annotation declares (``alias``: ``depends.py``)."""
 
     caller: NodeKey
     what: str  # model, prisma, table, env
@@ -69,9 +71,11 @@ class Data:
     models: list[ModelDecl] = field(default_factory=list)
     accesses: list[Access] = field(default_factory=list)
     unresolved: Counter[str] = field(default_factory=Counter)  # reason -> count
+    # an alias of an annotation (``app.deps.CurrentUser``) -> a dependency it declares
+    aliases: list[tuple[str, str]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.models or self.accesses or self.unresolved)
+        return bool(self.models or self.accesses or self.unresolved or self.aliases)
 
 
 def _loc(location: Location) -> list[object]:
@@ -103,6 +107,7 @@ def dump_data(data: Data) -> dict[str, object]:
             for a in data.accesses
         ],
         "unresolved": dict(data.unresolved),
+        **({"aliases": [list(a) for a in data.aliases]} if data.aliases else {}),
     }
 
 
@@ -118,6 +123,7 @@ def load_data(raw: dict[str, Any], into: Data) -> None:
             Access(caller, a[1], a[2], a[3], Provenance(a[4]), Location(*a[5]), a[6])
         )
     into.unresolved.update(raw.get("unresolved", {}))
+    into.aliases.extend((a[0], a[1]) for a in raw.get("aliases", ()))
 
 
 @dataclass(slots=True)
@@ -135,13 +141,12 @@ def env_key(name: str) -> NodeKey:
     return NodeKey(NodeKind.ENV, f"env:{name}", "")
 
 
-def assemble(parts: Iterable[Data]) -> Assembled:
-    """Nodes and edges from every file's data facts together."""
-    data = Data()
-    for part in parts:
-        data.models.extend(part.models)
-        data.accesses.extend(part.accesses)
-        data.unresolved.update(part.unresolved)
+def assemble(
+    parts: Iterable[Data], named: Callable[[str], Iterable[NodeKey]] | None = None
+) -> Assembled:
+    """Nodes and edges from every file's data facts together; ``named`` gives the map's nodes
+    of a name, for the functions called by name (none without it)."""
+    data = merged(list(parts))
     nodes: dict[NodeKey, Node] = {}
     edges = EdgeSet()
     by_name: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
@@ -164,7 +169,15 @@ def assemble(parts: Iterable[Data]) -> Assembled:
         nodes.setdefault(table, Node(table, ""))
         if node != table:
             edges.add(EdgeKind.MAPS_TO, node, table, model.provenance, model.location, model.quote)
+    aliases: dict[str, set[str]] = {}
+    for alias, dependency in data.aliases:
+        aliases.setdefault(alias, set()).add(dependency)
     for access in data.accesses:
+        if access.mode == CALL:
+            for callee in _called(access, aliases, named, data.unresolved) if named else ():
+                how = (access.provenance, access.location, access.quote)
+                edges.add(EdgeKind.CALLS, access.caller, callee, *how)
+            continue
         target = _target(access, by_name, by_accessor, nodes, data.unresolved)
         if target is None:
             continue
@@ -197,6 +210,28 @@ def _target(
     return found[0][1]
 
 
+_CALLABLE = frozenset({NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS})
+
+
+def _called(
+    access: Access,
+    aliases: dict[str, set[str]],
+    named: Callable[[str], Iterable[NodeKey]],
+    unresolved: Counter[str],
+) -> list[NodeKey]:
+    """The functions a call by name reaches: the one node of that name (an alias: of each
+    dependency it declares; a name that is no alias is an annotation's class, not a call)."""
+    names = [access.target] if access.what == "function" else sorted(aliases.get(access.target, ()))
+    out = []
+    for name in names:
+        found = {key for key in named(name) if key.kind in _CALLABLE}
+        if len(found) == 1:
+            out.append(found.pop())
+        else:
+            unresolved["called by name: " + ("ambiguous" if found else "not in the map")] += 1
+    return out
+
+
 def _reexported(
     name: str, by_name: dict[str, list[tuple[ModelDecl, NodeKey]]]
 ) -> list[tuple[ModelDecl, NodeKey]]:
@@ -219,4 +254,5 @@ def merged(items: Sequence[Data]) -> Data:
         out.models.extend(item.models)
         out.accesses.extend(item.accesses)
         out.unresolved.update(item.unresolved)
+        out.aliases.extend(item.aliases)
     return out

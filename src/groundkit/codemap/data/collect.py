@@ -39,6 +39,7 @@ def collect_python(
         graph.data.models.extend(found.models)
         graph.data.accesses.extend(found.accesses)
         graph.data.unresolved.update(found.unresolved)
+        graph.data.aliases.extend(found.aliases)
 
 
 def read_schemas(passed_over: Iterable[str], source: Source) -> str:

@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
+from groundkit.codemap.data.depends import read_depends
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = ["python_data"]
@@ -52,6 +53,10 @@ def python_data(path: str, text: str, nodes: list[Node]) -> Data:
         return data
     reader = _Reader(path, text.splitlines(), module, nodes, data)
     reader.read(tree)
+    if "fastapi" in text or "Depends" in text or "Security" in text:
+        # FastAPI's dependencies: a file naming none of these declares none (a handler
+        # using an imported alias imports its router or errors from fastapi too)
+        read_depends(reader, tree)
     return data
 
 
@@ -129,7 +134,7 @@ class _Reader:
         return None
 
     # -- declarations -----------------------------------------------------------------------------
-    def _where(self, node: ast.AST) -> tuple[Location, str]:
+    def where(self, node: ast.AST) -> tuple[Location, str]:
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0)
         end = getattr(node, "end_lineno", line) or line
@@ -141,7 +146,7 @@ class _Reader:
         name = f"{self.module.qualname}.{node.name}"
         key = NodeKey(NodeKind.CLASS, name, self.path)
         bases = [self.dotted(b) or "" for b in node.bases]
-        where, quote = self._where(node)
+        where, quote = self.where(node)
         table_kw = any(
             k.arg == "table" and isinstance(k.value, ast.Constant) and k.value.value is True
             for k in node.keywords
@@ -179,7 +184,7 @@ class _Reader:
         if not callee.endswith((".Table", "sqlalchemy.Table")) or not value.args:
             return
         first = value.args[0]
-        where, quote = self._where(node)
+        where, quote = self.where(node)
         name = f"{self.module.qualname}.{target.id}"
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             decl = ModelDecl(name, None, first.value, Provenance.TABLE_DECLARED, where, quote)
@@ -201,7 +206,7 @@ class _Reader:
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 if item.target.id.startswith("_") or item.target.id == "model_config":
                     continue
-                where, quote = self._where(item)
+                where, quote = self.where(item)
                 name = (prefix + item.target.id).upper()
                 self.data.accesses.append(
                     Access(owner, "env", name, READ, Provenance.ENV_READ, where, quote)
@@ -328,7 +333,7 @@ class _Reader:
         first = node.args[0] if node.args else None
 
         def add(what: str, target: str, mode: str, provenance: Provenance) -> None:
-            where, quote = self._where(node)
+            where, quote = self.where(node)
             caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
@@ -367,7 +372,7 @@ class _Reader:
             return
         key = node.slice
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            where, quote = self._where(node)
+            where, quote = self.where(node)
             caller = self.owner(node.lineno)
             self.data.accesses.append(
                 Access(caller, "env", key.value, READ, Provenance.ENV_READ, where, quote)
@@ -414,10 +419,16 @@ def _meta_table(node: ast.ClassDef) -> str:
     return ""
 
 
+# Nodes no reader asks for and that hold none it does (a name's child is its context): about
+# half of a tree's nodes, not walked.
+_LEAVES: tuple[type[ast.AST], ...] = (ast.Name, ast.Constant, ast.expr_context, ast.operator)
+_LEAVES += (ast.cmpop, ast.unaryop, ast.boolop)
+
+
 def _own_nodes(scope: ast.AST, inner: list[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of a function (or the module) outside the functions nested in it, which go
     to ``inner``."""
-    stack = list(ast.iter_child_nodes(scope))
+    stack = [c for c in ast.iter_child_nodes(scope) if not isinstance(c, _LEAVES)]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
@@ -427,4 +438,4 @@ def _own_nodes(scope: ast.AST, inner: list[ast.AST]) -> Iterator[ast.AST]:
                 inner.append(node)
             continue
         yield node
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, _LEAVES))

@@ -55,7 +55,7 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    version: ClassVar[str] = "3"  # 3: models, tables and env vars read (codemap.data)
+    version: ClassVar[str] = "5"  # 5: DRF routers (web/viewsets.py); 4: FastAPI Depends
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

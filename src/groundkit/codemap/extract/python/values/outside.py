@@ -34,7 +34,7 @@ _CALLABLE = frozenset(
 WEB_NAMES = frozenset(
     "FastAPI APIRouter Flask Blueprint Starlette Router Client AsyncClient Session session"
     " ClientSession TestClient path re_path url include get post put patch delete head"
-    " options trace request stream route api_route websocket".split()
+    " options trace request stream route api_route websocket DefaultRouter SimpleRouter".split()
 )
 
 

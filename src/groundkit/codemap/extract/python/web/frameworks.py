@@ -3,7 +3,7 @@ the class's name there, never by a variable's name."""
 
 from __future__ import annotations
 
-__all__ = ["CLIENTS", "METHODS", "ROUTERS", "role_of"]
+__all__ = ["CLIENTS", "DRF_ROUTERS", "METHODS", "ROUTERS", "role_of"]
 
 METHODS = frozenset("get post put patch delete head options trace".split())
 # (package, class name) -> (is an app, the keyword naming its own prefix)
@@ -14,7 +14,10 @@ ROUTERS: dict[tuple[str, str], tuple[bool, str | None]] = {
     ("starlette", "Router"): (False, None),
     ("flask", "Flask"): (True, None),
     ("flask", "Blueprint"): (False, "url_prefix"),
+    ("rest_framework", "DefaultRouter"): (False, None),
+    ("rest_framework", "SimpleRouter"): (False, None),
 }
+DRF_ROUTERS = frozenset({("rest_framework", "DefaultRouter"), ("rest_framework", "SimpleRouter")})
 CLIENTS = frozenset(
     {
         ("requests", "Session"),

@@ -7,9 +7,10 @@ from __future__ import annotations
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import SiteKind
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.web import viewsets
 from groundkit.codemap.extract.python.web.arguments import WebContext
 from groundkit.codemap.extract.python.web.clients import client_call, module_call
-from groundkit.codemap.extract.python.web.frameworks import CLIENTS, ROUTERS, role_of
+from groundkit.codemap.extract.python.web.frameworks import CLIENTS, DRF_ROUTERS, ROUTERS, role_of
 from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import Mount, RouteDecl, RouterDef
 
@@ -78,7 +79,9 @@ def _bound(ctx: WebContext, receiver: int, attr: str, site: facts.Site) -> None:
     origin = ctx.origin(receiver)
     if role not in ROUTERS or origin is None:
         return
-    if attr in ("include_router", "register_blueprint", "mount"):
+    if attr == "register" and role in DRF_ROUTERS:
+        viewsets.register(ctx, origin, site)
+    elif attr in ("include_router", "register_blueprint", "mount"):
         _mount(ctx, origin, attr, site)
     elif attr in ("add_api_route", "add_url_rule", "add_route"):
         path = ctx.literal(ctx.arg(site, 0, "path", "rule"))

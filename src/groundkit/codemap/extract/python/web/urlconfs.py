@@ -158,6 +158,10 @@ def _include(
         return
     values = sorted(there.held(first))
     child: str | None = None
+    urls = there.info.op_of(first)
+    if isinstance(urls, facts.Attr) and urls.attr == "urls":  # include(router.urls): DRF's
+        child = there.router(urls.obj)
+        values = [] if child is not None else values
     text = there.literal(first)
     for value in values:
         entry = ctx.key(value)

@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.typescript.library import may_call_back
-from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.parse import env, facts
 from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
     args_of,
@@ -74,6 +74,8 @@ def call(w: Walk, node: Node) -> bool:
         w.visit(callee)
     elif "()" in ref or "new" in ref:
         _visit_inner_calls(w, callee)
+    elif ref[0] == "process":
+        env.note_head(w, callee)
     args = args_of(node, w.qual_of)
     if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
         w.add_write(args[0], None)

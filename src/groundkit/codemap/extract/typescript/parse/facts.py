@@ -44,6 +44,7 @@ __all__ = [
     "Choice",
     "ClassInfo",
     "DynImport",
+    "EnvRead",
     "Expr",
     "Fn",
     "From",
@@ -345,9 +346,21 @@ class CallSite(msgspec.Struct, array_like=True, frozen=True):
     chain: str = ""
 
 
+class EnvRead(msgspec.Struct, array_like=True, frozen=True):
+    """An environment variable read by name ("" when the name is known only at run time)."""
+
+    scope: int
+    name: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
 class Body(msgspec.Struct, array_like=True, frozen=True):
     scopes: list[Scope]
     binds: dict[int, dict[str, Expr]]
     imports: list[ImportSite]
     calls: list[CallSite]
     lines: dict[int, str]
+    envs: list[EnvRead] = []

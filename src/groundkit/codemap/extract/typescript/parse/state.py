@@ -57,6 +57,7 @@ class Walk:
         ] = []  # scope, callee, how, args
         self.writes: list[tuple[int, facts.Expr, str | None]] = []  # scope, target, key
         self.lines: dict[int, str] = {}
+        self.envs: list[facts.EnvRead] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
         self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
         self.table_methods: dict[str, str] = {}  # a table's method (qualname) -> the table

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
-from groundkit.codemap.extract.typescript.parse import calls, facts, jsx, modules, variables
+from groundkit.codemap.extract.typescript.parse import calls, env, facts, jsx, modules, variables
 from groundkit.codemap.extract.typescript.parse.closure import Closer
 from groundkit.codemap.extract.typescript.parse.declarations import function, klass
 from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN
@@ -85,6 +85,7 @@ HANDLERS: dict[str, Handler] = {
     "assignment_expression": variables.assignment,
     "augmented_assignment_expression": calls.update,
     "unary_expression": calls.delete,
+    "member_expression": env.member,
     "call_expression": calls.call,
     "new_expression": calls.call,
     "decorator": calls.decorator,
@@ -113,4 +114,4 @@ def _interface(w: Walk) -> facts.Module:
 
 def _body(w: Walk) -> facts.Body:
     binds = {i: b for i, b in enumerate(w.bindings) if i and b}
-    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines)
+    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs)

@@ -4,6 +4,7 @@ and edges: modules, functions, classes and methods; imports, inheritance, contai
 
 from __future__ import annotations
 
+from groundkit.codemap.data import READ, Access
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
@@ -58,6 +59,7 @@ class TypeScriptFile(FileResolver):
         self._inherits()
         for site in self.body.calls:
             resolve_call(self, site)
+        self._envs()
         graph = self.finish()
         self.web.finish(graph)
         deps = {d for d in self.ev.deps if d != "ts:" + self.path}
@@ -73,6 +75,19 @@ class TypeScriptFile(FileResolver):
             scope = self.body.scopes[scope].parent
             key = self.keys[scope]
         return key
+
+    def _envs(self) -> None:
+        data = self.web.data
+        for read in self.body.envs:
+            if not read.name:
+                data.unresolved["environment variable named at run time"] += 1
+                continue
+            where = self.location(read.line, read.col, read.end_line, read.end_col)
+            caller = self.caller(read.scope)
+            quote = self.text(read.line)
+            data.accesses.append(
+                Access(caller, "env", read.name, READ, Provenance.ENV_READ, where, quote)
+            )
 
     # -- nodes and containment --------------------------------------------------------------------
     def _nodes(self) -> None:

@@ -235,6 +235,10 @@ class WebFacts:
         if not args:
             return
         first = args[0]
+        if isinstance(first, facts.Ref) and len(first.parts) == 1:
+            bound = self._bound(first.parts[0], scope)  # const request = new Request(...)
+            if bound is not None and isinstance(bound[0], facts.New):
+                first, scope = bound
         if isinstance(first, facts.New) and first.ref == ["Request"] and first.args:
             args = first.args  # fetch(new Request(url, {method})): the request's own
             first = args[0]
@@ -269,6 +273,19 @@ class WebFacts:
         self.http.append(
             HttpCallSite(caller, method, tuple(pieces), provenance, where, text, param, at)
         )
+
+    def _bound(self, name: str, scope: Scope) -> tuple[facts.Expr, Scope] | None:
+        """What a local name of a function (or the module) is bound to, as written, with the
+        scope it is bound in (a name bound to two values is bound to Unknown)."""
+        path, index = scope
+        body = self.ev.body_of(path)
+        while body is not None and index > 0:
+            table = body.binds.get(index)
+            if table and name in table:
+                return table[name], (path, index)
+            index = body.scopes[index].parent
+        names = self.ev.interface(path).names
+        return (names[name], (path, 0)) if name in names else None
 
     def _parameter(
         self, url: facts.Expr | None, scope: Scope, caller: NodeKey
