@@ -180,7 +180,7 @@ class Evaluator:
         if isinstance(expr, facts.Get):
             return self.apply(self.value(expr.base, scope), expr.attrs, scope)
         if isinstance(expr, facts.This):
-            return Inst(Def(path, expr.cls, "class"))
+            return Inst(self.classes.definition(path, expr.cls))
         if isinstance(expr, facts.Lit | facts.ArrayLit):
             return Lit()
         if isinstance(expr, facts.AnonFn):
@@ -208,7 +208,12 @@ class Evaluator:
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
         for part in rest:
-            if part == "()":
+            if part in ("()", "new") and isinstance(value, Mod):
+                value = self.export(value.path, "=")  # require("./route")(): its module.exports
+            if part == "()" and isinstance(value, Def) and value.kind != "class":
+                value = self.returned(value)
+                router = None
+            elif part == "()":
                 made = (
                     construct(value, How.CALL, [], self.router_id(scope, name), lambda s: None)
                     if router is None
@@ -226,8 +231,8 @@ class Evaluator:
                 router = None
             elif part == "new":
                 value = (
-                    Inst(value)
-                    if isinstance(value, Def) and value.kind == "class"
+                    Inst(value)  # a class, or a function that is one (F.prototype.m = ...)
+                    if isinstance(value, Def) and value.kind != "method"
                     else (value if isinstance(value, Ext | Global) else Unknown())
                 )
             else:
@@ -254,10 +259,35 @@ class Evaluator:
             return self.value(member, (value.path, -1), name)
         if isinstance(value, Feed):
             return Feed(value.func, value.position, (*value.path, name))
+        if isinstance(value, Inst) and value.cls.kind == "function":
+            return self.prototype(value.cls, name)
+        if isinstance(value, Def) and value.kind == "function" and name == "prototype":
+            return Inst(value)  # F.prototype.m: the method an instance of F finds
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
             found = self.classes.method(cls, name)
             return found[0] if found is not None else Unknown()
         return Unknown()
+
+    def prototype(self, func: Def, name: str) -> Value:
+        """``name`` on an instance of function ``func``: the function assigned to
+        ``func.prototype.name``; else, when some are assigned under a computed key, one of
+        those (chosen at run time)."""
+        members = self.interface(func.path).protos.get(func.qual, {})
+        qual = members.get(name)
+        if qual is not None:
+            return Def(func.path, qual, "function") if qual else Unknown()
+        computed = [Def(func.path, q, "function") for k, q in members.items() if k[:2] == "[]"]
+        if computed and all(d.qual for d in computed):
+            return Choice(tuple(computed))
+        return Unknown()
+
+    def returned(self, func: Def) -> Value:
+        """What calling ``func`` gives: what it returns (not what a parameter it returns was
+        given: that depends on the call)."""
+        found = self.interface(func.path).returns.get(func.qual)
+        if found is None or _of_a_parameter(found):
+            return Unknown()
+        return self.value(found, (func.path, -1))
 
     def _call(self, expr: facts.Call | facts.New, scope: Scope, name: str | None) -> Value:
         if expr.ref is None:
@@ -276,6 +306,16 @@ class Evaluator:
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
         if web is not None:
             return web
+        if how == How.CALL and isinstance(callee, Def) and callee.kind != "class":
+            given = self.interface(callee.path).returns.get(callee.qual)
+            if (
+                isinstance(given, facts.ParamOf)
+                and given.qual == callee.qual
+                and not given.path
+                and given.position < len(expr.args)
+                and not any(isinstance(a, facts.Spread) for a in expr.args[: given.position])
+            ):
+                return self.value(expr.args[given.position], scope)  # identity(x): x
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
 
     def _param(self, param: facts.Param, scope: Scope) -> Value:
@@ -315,7 +355,7 @@ class Evaluator:
         if body is None or scope[1] < 0:
             return None
         cls = body.scopes[scope[1]].this
-        return Def(scope[0], cls, "class") if cls else None
+        return self.classes.definition(scope[0], cls) if cls else None
 
     def router_id(self, scope: Scope, name: str | None) -> str:
         """The stable name of the variable an app or router is bound to: ``ts:<module>:<name>``."""
@@ -324,6 +364,14 @@ class Evaluator:
         owner = body.scopes[index].qual if body is not None and index > 0 else ""
         local = f"{owner}.{name}" if owner and name else name or owner
         return f"ts:{module_name(path)}:{local}"
+
+
+def _of_a_parameter(expr: facts.Expr) -> bool:
+    if isinstance(expr, facts.Choice):
+        return any(_of_a_parameter(o) for o in expr.options)
+    return isinstance(expr, facts.ParamOf) or (
+        isinstance(expr, facts.Get) and _of_a_parameter(expr.base)
+    )
 
 
 def _class_of(value: Value) -> Def | None:
