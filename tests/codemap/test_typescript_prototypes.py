@@ -97,3 +97,35 @@ def test_a_prototype_member_under_a_computed_key_is_partial(repo: Repo) -> None:
     assert flags["main.<function>.<function>"] == frozenset({EdgeFlag.PARTIAL})
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1
+
+
+def test_calling_what_a_constructor_returns_runs_that_function(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "router.js": """
+                module.exports = Router;
+                function Router() {
+                  if (!(this instanceof Router)) return new Router();
+                  function router(req) { router.handle(req); }
+                  Object.setPrototypeOf(router, this);
+                  return router;
+                }
+                Router.prototype.handle = function handle(req) {};
+            """,
+            "main.js": """
+                const Router = require('./router');
+                function serve(app) { app({}); }
+                function run() {
+                  const a = new Router();
+                  a({});
+                  serve(Router());
+                  serve(new Router());
+                }
+            """,
+        },
+    )
+    calls = repo.pairs("calls")
+    assert ("main.run", "router.Router.router") in calls
+    assert ("main.serve", "router.Router.router") in calls
+    assert _flags(repo, "main.serve") == {"router.Router.router": frozenset()}

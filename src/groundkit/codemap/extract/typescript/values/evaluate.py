@@ -18,6 +18,7 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
+from groundkit.codemap.extract.typescript.values.functions import Functions
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Choice,
@@ -48,6 +49,7 @@ class Evaluator:
         self.layout = layout
         self.deps: set[str] = set()  # keys of the files consulted (``ts:`` + path)
         self.classes = Classes(self.interface, self.value)
+        self.functions = Functions(self.interface, self.value)
         # Whether a member of a table may have been changed (``flow.Tables`` answers).
         self.opened: Callable[[Obj, str], bool] = lambda table, key: False
         self._interfaces: dict[str, facts.Module] = {}
@@ -211,7 +213,7 @@ class Evaluator:
             if part in ("()", "new") and isinstance(value, Mod):
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
             if part == "()" and isinstance(value, Def) and value.kind != "class":
-                value = self.returned(value)
+                value = self.functions.returned(value)
                 router = None
             elif part == "()":
                 made = (
@@ -260,34 +262,13 @@ class Evaluator:
         if isinstance(value, Feed):
             return Feed(value.func, value.position, (*value.path, name))
         if isinstance(value, Inst) and value.cls.kind == "function":
-            return self.prototype(value.cls, name)
+            return self.functions.prototype(value.cls, name)
         if isinstance(value, Def) and value.kind == "function" and name == "prototype":
             return Inst(value)  # F.prototype.m: the method an instance of F finds
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
             found = self.classes.method(cls, name)
             return found[0] if found is not None else Unknown()
         return Unknown()
-
-    def prototype(self, func: Def, name: str) -> Value:
-        """``name`` on an instance of function ``func``: the function assigned to
-        ``func.prototype.name``; else, when some are assigned under a computed key, one of
-        those (chosen at run time)."""
-        members = self.interface(func.path).protos.get(func.qual, {})
-        qual = members.get(name)
-        if qual is not None:
-            return Def(func.path, qual, "function") if qual else Unknown()
-        computed = [Def(func.path, q, "function") for k, q in members.items() if k[:2] == "[]"]
-        if computed and all(d.qual for d in computed):
-            return Choice(tuple(computed))
-        return Unknown()
-
-    def returned(self, func: Def) -> Value:
-        """What calling ``func`` gives: what it returns (not what a parameter it returns was
-        given: that depends on the call)."""
-        found = self.interface(func.path).returns.get(func.qual)
-        if found is None or _of_a_parameter(found):
-            return Unknown()
-        return self.value(found, (func.path, -1))
 
     def _call(self, expr: facts.Call | facts.New, scope: Scope, name: str | None) -> Value:
         if expr.ref is None:
@@ -307,15 +288,9 @@ class Evaluator:
         if web is not None:
             return web
         if how == How.CALL and isinstance(callee, Def) and callee.kind != "class":
-            given = self.interface(callee.path).returns.get(callee.qual)
-            if (
-                isinstance(given, facts.ParamOf)
-                and given.qual == callee.qual
-                and not given.path
-                and given.position < len(expr.args)
-                and not any(isinstance(a, facts.Spread) for a in expr.args[: given.position])
-            ):
-                return self.value(expr.args[given.position], scope)  # identity(x): x
+            handed = self.functions.given_back(callee, expr.args)
+            if handed is not None:
+                return self.value(handed, scope)  # identity(x): x
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
 
     def _param(self, param: facts.Param, scope: Scope) -> Value:
@@ -364,14 +339,6 @@ class Evaluator:
         owner = body.scopes[index].qual if body is not None and index > 0 else ""
         local = f"{owner}.{name}" if owner and name else name or owner
         return f"ts:{module_name(path)}:{local}"
-
-
-def _of_a_parameter(expr: facts.Expr) -> bool:
-    if isinstance(expr, facts.Choice):
-        return any(_of_a_parameter(o) for o in expr.options)
-    return isinstance(expr, facts.ParamOf) or (
-        isinstance(expr, facts.Get) and _of_a_parameter(expr.base)
-    )
 
 
 def _class_of(value: Value) -> Def | None:
