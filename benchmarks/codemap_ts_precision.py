@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from codemap_precision import score
-
 from groundkit.codemap.api import open_codemap
 from groundkit.codemap.model import EdgeFlag
 
