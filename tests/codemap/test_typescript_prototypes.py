@@ -129,3 +129,30 @@ def test_calling_what_a_constructor_returns_runs_that_function(repo: Repo) -> No
     assert ("main.run", "router.Router.router") in calls
     assert ("main.serve", "router.Router.router") in calls
     assert _flags(repo, "main.serve") == {"router.Router.router": frozenset()}
+
+
+def test_a_function_that_returns_new_itself_when_called_gives_an_instance(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function Router() {
+                  if (!(this instanceof Router)) return new Router();
+                  function router(req) {}
+                  Object.setPrototypeOf(router, this);
+                  return router;
+                }
+                Router.prototype.use = function use() {};
+                function run() {
+                  const r = Router();
+                  r.use();
+                  r({});
+                }
+            """,
+        },
+    )
+    assert _flags(repo, "main.run") == {
+        "main.Router": frozenset(),
+        "main.Router.prototype.use": frozenset(),
+        "main.Router.router": frozenset(),
+    }

@@ -44,6 +44,13 @@ class Functions:
     def returned(self, func: Def) -> Value:
         """What calling ``func`` gives: what it returns (not what a parameter it returns was
         given: that depends on the call)."""
+        value = self._returns(func)
+        if isinstance(value, Choice) and Inst(func) in value.options:
+            # F() that returns new F() when not called with new: what new F() gives
+            return Inst(func)
+        return value
+
+    def _returns(self, func: Def) -> Value:
         found = self._interface(func.path).returns.get(func.qual)
         if found is None or _of_a_parameter(found):
             return Unknown()
@@ -53,7 +60,7 @@ class Functions:
         """The function ``new func()`` gives when ``func`` returns one (an object returned by a
         constructor replaces the instance); ``return new F()`` beside it (the ``if (!(this
         instanceof F))`` idiom) gives the same."""
-        found = self.returned(func)
+        found = self._returns(func)
         options = found.options if isinstance(found, Choice) else (found,)
         made = {o for o in options if o != Inst(func)}
         if len(made) != 1:
