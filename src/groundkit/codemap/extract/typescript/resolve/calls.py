@@ -84,6 +84,8 @@ def _unnamed(
     if isinstance(callee, facts.Get) and site.args is not None:
         # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
         file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
+        # m[4].split(".").map(f): the runtime's method, maybe, on a value not known: partial
+        callbacks(file, site, ["?", *callee.attrs], Unknown(), context, caller, where)
     if not isinstance(callee, facts.AnonFn | facts.Lit):
         file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
 
