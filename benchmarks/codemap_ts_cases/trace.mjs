@@ -11,6 +11,7 @@
 // When the case's event loop has nothing left to do (timers and promises included), the worker
 // hands its calls back and the run ends.
 import { Session } from "node:inspector";
+import Module from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -33,11 +34,22 @@ if (isMainThread) {
     });
     worker.postMessage("done");
   });
+  // CommonJS modules are compiled without an instrumentation pause: each of the case's starts
+  // with a `debugger;` statement (on its first line, so no line moves), where the worker sets
+  // its breakpoints before its first statement runs.
+  const base = path.dirname(entry) + path.sep;
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    if (filename.startsWith(base)) content = `debugger;${content}`;
+    return compile.call(this, content, filename);
+  };
   await import(pathToFileURL(entry).href);
 } else {
-  const prefix = pathToFileURL(workerData.dir).href + "/";
+  // ES modules are reported by file URL, CommonJS ones by path.
+  const prefixes = [pathToFileURL(workerData.dir).href + "/", workerData.dir + path.sep];
   const calls = [];
   const scripts = new Map(); // scriptId -> url, for the case's files only
+  const armed = new Set(); // scripts whose breakpoints are set
   // A listening port keeps this thread alive (an inspector session alone does not).
   parentPort.once("message", () => parentPort.postMessage(calls));
   const session = new Session();
@@ -47,7 +59,9 @@ if (isMainThread) {
       session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
     );
   session.on("Debugger.scriptParsed", ({ params }) => {
-    if (params.url.startsWith(prefix)) scripts.set(params.scriptId, params.url);
+    if (prefixes.some((p) => params.url.startsWith(p))) {
+      scripts.set(params.scriptId, params.url);
+    }
   });
   const where = (frame) => {
     const at = frame.functionLocation ?? frame.location;
@@ -55,9 +69,11 @@ if (isMainThread) {
   };
   session.on("Debugger.paused", async ({ params }) => {
     try {
-      if (params.reason === "instrumentation") {
-        const id = params.data?.scriptId;
-        if (scripts.has(id)) {
+      const statement = params.reason === "other" && !params.hitBreakpoints?.length;
+      if (params.reason === "instrumentation" || statement) {
+        const id = params.data?.scriptId ?? params.callFrames[0]?.location.scriptId;
+        if (scripts.has(id) && !armed.has(id)) {
+          armed.add(id);
           const start = { scriptId: id, lineNumber: 0, columnNumber: 0 };
           const { locations } = await post("Debugger.getPossibleBreakpoints", { start });
           for (const location of locations) await post("Debugger.setBreakpoint", { location });

@@ -183,9 +183,11 @@ def test_a_callback_to_a_method_of_an_unknown_value_is_partial(repo: Repo) -> No
                 function show() {}
                 function each() {}
                 function own() {}
+                function part(s: string) {}
                 const table = { map(f: unknown) {} };
-                export function start(load: () => Promise<number>) {
+                export function start(load: () => Promise<number>, m: string[]) {
                   load().then(show);
+                  m[4].split(".").map(part);
                   [1, 2].map(each);
                   table.map(own);
                 }
@@ -196,6 +198,8 @@ def test_a_callback_to_a_method_of_an_unknown_value_is_partial(repo: Repo) -> No
     assert then.flags == frozenset({EdgeFlag.PARTIAL})  # type: ignore[attr-defined]
     assert not repo.edge("calls", "main.start", "main.each").flags  # type: ignore[attr-defined]
     assert ("main.start", "main.own") not in repo.pairs("calls")  # the table's own map
+    unnamed = repo.edge("calls", "main.start", "main.part")  # a receiver with no name
+    assert unnamed.flags == frozenset({EdgeFlag.PARTIAL})  # type: ignore[attr-defined]
 
 
 def test_this_method_reaches_each_subclass_override_as_partial(repo: Repo) -> None:

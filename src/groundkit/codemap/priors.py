@@ -66,18 +66,18 @@ PRIORS: dict[Provenance, float] = {
     # (38 of them run with node) by `python benchmarks/codemap_ts_cases.py --fit`:
     # (right + 1) / (edges + 2), rounded down (every edge was right; n beside each).
     Provenance.TS_IMPORT: 0.96,  # n=30
-    Provenance.TS_REQUIRE: 0.83,  # n=4
+    Provenance.TS_REQUIRE: 0.87,  # n=6
     Provenance.TS_DYNAMIC_IMPORT: 0.66,  # n=1
     Provenance.TS_REFERENCE: 0.66,  # n=1
-    Provenance.TS_CALL: 0.98,  # n=84
-    Provenance.TS_NEW: 0.92,  # n=12
-    Provenance.TS_THIS: 0.88,  # n=7
+    Provenance.TS_CALL: 0.98,  # n=87
+    Provenance.TS_NEW: 0.93,  # n=14
+    Provenance.TS_THIS: 0.9,  # n=8
     Provenance.TS_SUPER: 0.87,  # n=6
-    Provenance.TS_INSTANCE: 0.85,  # n=5
+    Provenance.TS_INSTANCE: 0.9,  # n=8
     Provenance.TS_EXTENDS: 0.85,  # n=5
-    Provenance.TS_ARGUMENT: 0.95,  # n=18
+    Provenance.TS_ARGUMENT: 0.95,  # n=20
     Provenance.TS_TABLE: 0.96,  # n=24
-    Provenance.TS_CALLBACK: 0.9,  # n=9
+    Provenance.TS_CALLBACK: 0.91,  # n=10
     Provenance.TS_JSX: 0.8,  # n=3
     Provenance.ROUTE_EXPRESS: 0.91,  # n=10
     Provenance.ROUTE_FASTIFY: 0.75,  # n=2

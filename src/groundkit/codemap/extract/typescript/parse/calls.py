@@ -192,6 +192,8 @@ def _unnamed(w: Walk, callee: Node) -> facts.Expr:
     prop = callee.child_by_field_name("property") if holder is not None else None
     if prop is not None and prop.text is not None:
         name = prop.text.decode("utf-8", "replace")
+        if may_call_back(["", name]):
+            return facts.Get(UNKNOWN, [name])  # m[4].split(".").map(f): f is called back
         if name in _HTTP_VERBS:
             # (options?.client ?? client).post({url: ...}): a generated client's call, whose
             # receiver has no name; the method is kept for the client call it may be.

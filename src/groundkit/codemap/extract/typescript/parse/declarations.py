@@ -30,10 +30,17 @@ def has_token(node: Node, token: str) -> bool:
 
 
 def function(
-    w: Walk, node: Node, name: str | None, *, bind: bool = False, method: bool = False
+    w: Walk,
+    node: Node,
+    name: str | None,
+    *,
+    bind: bool = False,
+    method: bool = False,
+    this: str | None = None,
 ) -> str:
     """A function, arrow or method: its scope, parameters and body. Returns its qualname;
-    an anonymous one is a node too, named ``<arrow>`` or ``<function>`` in its owner."""
+    an anonymous one is a node too, named ``<arrow>`` or ``<function>`` in its owner.
+    ``this``: what ``this`` is an instance of in it (``F.prototype.m = function``: ``F``)."""
     if node.type in CLASSES:
         return klass(w, node, name, bind=bind)
     if name is None and node.type in ("function_expression", "function"):
@@ -52,7 +59,8 @@ def function(
         w.table_methods[qual] = table
     if bind and bound_name:
         w.bind(bound_name, facts.Fn(qual))
-    this = w.this_class() if node.type == "arrow_function" else None  # arrows keep `this`
+    if node.type == "arrow_function":
+        this = w.this_class()  # arrows keep `this`
     if method and w.scope().kind == ScopeKind.CLASS:
         this = w.scope().qual
     w.push(qual, kind, node, this)
@@ -60,6 +68,8 @@ def function(
     body = node.child_by_field_name("body")
     if body is not None:
         w.visit(body)
+        if body.type != "statement_block":  # (x) => x.y: returns its body
+            w.returns.append((w.current, summarise(body, w.qual_of)))
     w.pop()
     w.remember(node, qual)
     return qual

@@ -16,6 +16,11 @@ facts are:
                  the file's local bindings (``Closed`` forms) so that other files can read them
                  without this file's body: the value flow of parameters (``values/flow.py``)
     ``writes``   object members assigned or deleted (``table.key = f``), closed the same way
+    ``protos``   functions assigned to ``F.prototype.m`` (``F`` as written at module level):
+                 ``F`` -> member -> the function's qualname; a computed member (``F.prototype[k]
+                 = ...``) is ``[]``, ``[]#2``...
+    ``returns``  a function's qualname -> what it returns, closed the same way (a ``Choice``
+                 when it returns several things)
 ``Body`` (what only this file's resolution needs)
     ``scopes``   0 is the module; anonymous functions are scopes but not nodes (their calls
                  belong to the scope around them)
@@ -290,6 +295,8 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     classes: dict[str, ClassInfo]
     passes: list[Pass] = []
     writes: list[Write] = []
+    protos: dict[str, dict[str, str]] = {}
+    returns: dict[str, Expr] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

@@ -56,6 +56,8 @@ class Walk:
             tuple[int, facts.Expr, int, list[facts.Expr]]
         ] = []  # scope, callee, how, args
         self.writes: list[tuple[int, facts.Expr, str | None]] = []  # scope, target, key
+        self.protos: dict[str, dict[str, str]] = {}  # F -> member -> F.prototype.member's qual
+        self.returns: list[tuple[int, facts.Expr]] = []  # function scope, what it returns
         self.lines: dict[int, str] = {}
         self.envs: list[facts.EnvRead] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
@@ -216,3 +218,26 @@ class Walk:
 
     def add_write(self, target: facts.Expr, key: str | None) -> None:
         self.writes.append((self.current, target, key))
+
+    def add_proto(self, owner: str, member: str | None, qual: str) -> None:
+        """``owner.prototype.member = function ...`` (``member`` None: a computed one)."""
+        members = self.protos.setdefault(owner, {})
+        key = member if member is not None else "[]"
+        if member is None and key in members:
+            n = 2
+            while f"[]#{n}" in members:
+                n += 1
+            key = f"[]#{n}"
+        if key in members and members[key] != qual:
+            members[key] = ""  # assigned twice: which one is there depends on run time
+        else:
+            members[key] = qual
+
+    def module_name(self, name: str) -> bool:
+        """Whether ``name`` here means a module-level binding (or one hoisted from later)."""
+        index = self.current
+        while index > 0:
+            if name in self.bindings[index]:
+                return False
+            index = self.scopes[index].parent
+        return True

@@ -115,12 +115,35 @@ def assignment(w: Walk, node: Node) -> bool:
         _commonjs(w, ref, right)
     elif ref and ref[0] != "this" and "()" not in ref and unwrap(right).type in FUNCTIONS:
         member_write(w, left)
-        function(w, unwrap(right), ".".join(ref))  # Foo.prototype.bar = function () {}
+        owner = _prototype_of(w, ref[:-1])
+        qual = function(w, unwrap(right), ".".join(ref), this=owner)  # Foo.prototype.bar = ...
+        if owner is not None:
+            w.add_proto(owner, ref[-1], qual)
+    elif (owner := _computed_prototype(w, left)) is not None and unwrap(right).type in FUNCTIONS:
+        w.visit(left)
+        w.add_proto(owner, None, function(w, unwrap(right), None, this=owner))
     else:
         member_write(w, left)
         w.visit(left)
         w.visit(right)
     return True
+
+
+def _prototype_of(w: Walk, ref: list[str]) -> str | None:
+    """``F`` when ``ref`` is ``F.prototype`` and ``F`` a module-level name."""
+    if len(ref) == 2 and ref[1] == "prototype" and w.module_name(ref[0]):
+        return ref[0]
+    return None
+
+
+def _computed_prototype(w: Walk, left: Node) -> str | None:
+    """``F`` when ``left`` is ``F.prototype[key]`` with a key known only at run time."""
+    left = unwrap(left)
+    if left.type != "subscript_expression":
+        return None
+    holder = left.child_by_field_name("object")
+    ref = ref_of(holder) if holder is not None else None
+    return _prototype_of(w, ref) if ref is not None and ref_of(left) is None else None
 
 
 def member_write(w: Walk, target: Node) -> None:

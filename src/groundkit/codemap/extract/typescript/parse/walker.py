@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
 from groundkit.codemap.extract.typescript.parse import calls, env, facts, jsx, modules, variables
-from groundkit.codemap.extract.typescript.parse.closure import Closer
+from groundkit.codemap.extract.typescript.parse.closure import Closer, may_hold_code
 from groundkit.codemap.extract.typescript.parse.declarations import function, klass
-from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN
+from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN, summarise
 from groundkit.codemap.extract.typescript.parse.state import Handler, Walk
 from groundkit.codemap.extract.typescript.syntax import text_of
 
@@ -71,6 +71,14 @@ def _skip(w: Walk, node: Node) -> bool:
     return True
 
 
+def _return(w: Walk, node: Node) -> bool:
+    value = next((c for c in node.named_children if c.type != "comment"), None)
+    if value is not None:
+        w.visit(value)
+        w.returns.append((w.current, summarise(value, w.qual_of)))
+    return True
+
+
 HANDLERS: dict[str, Handler] = {
     "import_statement": modules.import_statement,
     "export_statement": modules.export_statement,
@@ -99,6 +107,7 @@ HANDLERS: dict[str, Handler] = {
     "interface_declaration": _skip,
     "type_alias_declaration": _skip,
     "comment": _skip,
+    "return_statement": _return,
 }
 
 
@@ -109,7 +118,28 @@ def _interface(w: Walk) -> facts.Module:
         for scope, callee, how, args in w.passes
     ]
     writes = [facts.Write(closer.close(target, scope), key) for scope, target, key in w.writes]
-    return facts.Module(w.bindings[0], w.exports, w.stars, w.classes, passes, writes)
+    returns: dict[str, list[facts.Expr]] = {}
+    for scope, expr in w.returns:
+        qual = w.scopes[scope].qual
+        if qual:
+            closed = closer.close(expr, scope)
+            options = returns.setdefault(qual, [])
+            if closed not in options:
+                options.append(closed)
+    return facts.Module(
+        w.bindings[0],
+        w.exports,
+        w.stars,
+        w.classes,
+        passes,
+        writes,
+        w.protos,
+        {
+            q: o[0] if len(o) == 1 else facts.Choice(o)
+            for q, o in returns.items()
+            if any(may_hold_code(e) for e in o)  # a string or a number: no call through it
+        },
+    )
 
 
 def _body(w: Walk) -> facts.Body:

@@ -84,6 +84,8 @@ def _unnamed(
     if isinstance(callee, facts.Get) and site.args is not None:
         # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
         file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
+        # m[4].split(".").map(f): the runtime's method, maybe, on a value not known: partial
+        callbacks(file, site, ["?", *callee.attrs], Unknown(), context, caller, where)
     if not isinstance(callee, facts.AnonFn | facts.Lit):
         file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
 
@@ -162,6 +164,8 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
 def _target(file: CallingFile, value: Value, how: int) -> Def | None:
     """What calling ``value`` runs: a function or method; a class's constructor with ``new``
     (the class itself when no in-repository base has one)."""
+    if isinstance(value, Inst) and value.cls.kind == "function" and how == How.CALL:
+        return file.ev.functions.made(value.cls)  # new F(): what F returns, if a function
     if not isinstance(value, Def):
         return None
     if value.kind != "class":
@@ -176,19 +180,26 @@ def _through_parameter(
     if not values:  # unknown, or nothing known calls the function with it
         file.graph.unresolved += 1
         return
-    targets = []
+    targets: dict[Def, bool] = {}  # -> partial
     for given in values:
-        value = file.ev.export(given.path, "=") if isinstance(given, Mod) else given
-        target = _target(file, value, how)
-        if target is not None:
-            targets.append(target)
-        elif not isinstance(value, _NOT_COUNTED):
-            file.graph.unresolved += 1  # an instance or object called: not a function
-            return
-    for target in sorted(targets, key=lambda d: (d.path, d.qual)):
-        file.edge(
-            EdgeKind.CALLS, caller, node_key(target), Provenance.TS_ARGUMENT, where, where.line
-        )
+        options = given.options if isinstance(given, Choice) else (given,)
+        found: set[Def] = set()
+        for option in options:
+            value = file.ev.export(option.path, "=") if isinstance(option, Mod) else option
+            target = _target(file, value, how)
+            if target is not None:
+                found.add(target)
+            elif not isinstance(value, _NOT_COUNTED):
+                file.graph.unresolved += 1  # an instance or object called: not a function
+                return
+        for target in found:  # a choice between different functions: which one runs varies
+            targets[target] = targets.get(target, True) and len(found) > 1
+    if any(targets.values()):
+        file.graph.unresolved += 1
+    for target, partial in sorted(targets.items(), key=lambda t: (t[0].path, t[0].qual)):
+        flags = frozenset({EdgeFlag.PARTIAL}) if partial else frozenset()
+        provenance = Provenance.TS_ARGUMENT
+        file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)
 
 
 def _super(

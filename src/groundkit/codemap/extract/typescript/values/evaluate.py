@@ -18,6 +18,7 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
+from groundkit.codemap.extract.typescript.values.functions import Functions
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Choice,
@@ -48,6 +49,7 @@ class Evaluator:
         self.layout = layout
         self.deps: set[str] = set()  # keys of the files consulted (``ts:`` + path)
         self.classes = Classes(self.interface, self.value)
+        self.functions = Functions(self.interface, self.value)
         # Whether a member of a table may have been changed (``flow.Tables`` answers).
         self.opened: Callable[[Obj, str], bool] = lambda table, key: False
         self._interfaces: dict[str, facts.Module] = {}
@@ -180,7 +182,7 @@ class Evaluator:
         if isinstance(expr, facts.Get):
             return self.apply(self.value(expr.base, scope), expr.attrs, scope)
         if isinstance(expr, facts.This):
-            return Inst(Def(path, expr.cls, "class"))
+            return Inst(self.classes.definition(path, expr.cls))
         if isinstance(expr, facts.Lit | facts.ArrayLit):
             return Lit()
         if isinstance(expr, facts.AnonFn):
@@ -208,7 +210,12 @@ class Evaluator:
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
         for part in rest:
-            if part == "()":
+            if part in ("()", "new") and isinstance(value, Mod):
+                value = self.export(value.path, "=")  # require("./route")(): its module.exports
+            if part == "()" and isinstance(value, Def) and value.kind != "class":
+                value = self.functions.returned(value)
+                router = None
+            elif part == "()":
                 made = (
                     construct(value, How.CALL, [], self.router_id(scope, name), lambda s: None)
                     if router is None
@@ -226,8 +233,8 @@ class Evaluator:
                 router = None
             elif part == "new":
                 value = (
-                    Inst(value)
-                    if isinstance(value, Def) and value.kind == "class"
+                    Inst(value)  # a class, or a function that is one (F.prototype.m = ...)
+                    if isinstance(value, Def) and value.kind != "method"
                     else (value if isinstance(value, Ext | Global) else Unknown())
                 )
             else:
@@ -254,6 +261,10 @@ class Evaluator:
             return self.value(member, (value.path, -1), name)
         if isinstance(value, Feed):
             return Feed(value.func, value.position, (*value.path, name))
+        if isinstance(value, Inst) and value.cls.kind == "function":
+            return self.functions.prototype(value.cls, name)
+        if isinstance(value, Def) and value.kind == "function" and name == "prototype":
+            return Inst(value)  # F.prototype.m: the method an instance of F finds
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
             found = self.classes.method(cls, name)
             return found[0] if found is not None else Unknown()
@@ -276,6 +287,10 @@ class Evaluator:
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
         if web is not None:
             return web
+        if how == How.CALL and isinstance(callee, Def) and callee.kind != "class":
+            handed = self.functions.given_back(callee, expr.args)
+            if handed is not None:
+                return self.value(handed, scope)  # identity(x): x
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
 
     def _param(self, param: facts.Param, scope: Scope) -> Value:
@@ -315,7 +330,7 @@ class Evaluator:
         if body is None or scope[1] < 0:
             return None
         cls = body.scopes[scope[1]].this
-        return Def(scope[0], cls, "class") if cls else None
+        return self.classes.definition(scope[0], cls) if cls else None
 
     def router_id(self, scope: Scope, name: str | None) -> str:
         """The stable name of the variable an app or router is bound to: ``ts:<module>:<name>``."""

@@ -1,0 +1,123 @@
+"""Precision of the TypeScript/JavaScript call graph's certain edges on real repositories, judged
+by a person.
+
+    python benchmarks/codemap_ts_precision.py sample NAME=PATH@REF... [--per-repo 50]
+    python benchmarks/codemap_ts_precision.py show      # each drawn edge with both places quoted
+    python benchmarks/codemap_ts_precision.py score
+
+``sample`` maps each repository (PATH: a checkout; REF: its commit, recorded in the sample) and
+draws ``--per-repo`` certain ``calls`` edges whose caller is a TypeScript or JavaScript file, at
+random (seeded: the same maps give the same sample), into
+``benchmarks/codemap/ts_precision/sample.json``: per edge its repository, both ends,
+provenance, place and the line it quotes. A person reads each one in the source (``show``
+prints the call's line and the target's first line when PATHs are still there) and records in
+``labels.json`` (same ``key``) whether that call can run that target when the code runs:
+``right``, or ``wrong`` with a note. ``score`` joins the two and prints the share right, per
+repository and per provenance (``codemap_precision.score``). The labels are the yardstick; the
+map never reads them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from codemap_precision import score
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.model import EdgeFlag
+
+HERE = Path(__file__).parent / "codemap" / "ts_precision"
+SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+def sample(repos: list[tuple[str, Path, str]], per_repo: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    for name, root, commit in repos:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            open_codemap("ts-precision", index_dir=tmp, create=True) as codemap,
+        ):
+            codemap.update(root)
+            lines = {n.key: n.line for n in codemap.nodes()}
+            certain = sorted(
+                (
+                    e
+                    for e in codemap.edges(["calls"])
+                    if EdgeFlag.PARTIAL not in e.flags
+                    and e.location.path.endswith(SUFFIXES)
+                    and e.target.path
+                ),
+                key=lambda e: e.id,
+            )
+        for edge in rng.sample(certain, min(per_repo, len(certain))):
+            out.append(
+                {
+                    "key": f"{name}:{edge.source.qualname}->{edge.target.qualname}",
+                    "repo": name,
+                    "root": str(root),
+                    "commit": commit,
+                    "source": edge.source.qualname,
+                    "target": edge.target.qualname,
+                    "provenance": str(edge.provenance),
+                    "at": f"{edge.location.path}:{edge.location.line}",
+                    "target_at": f"{edge.target.path}:{lines.get(edge.target, 0)}",
+                    "quote": edge.quote,
+                    "pool": len(certain),
+                    "stratum": "random",
+                }
+            )
+    return out
+
+
+def show(drawn: list[dict[str, Any]]) -> None:
+    for n, item in enumerate(drawn, 1):
+        root = Path(item["root"])
+        print(f"{n:>3} {item['key']}  [{item['provenance']}]")
+        for where in (item["at"], item["target_at"]):
+            path, _, line = where.rpartition(":")
+            text = root / path
+            quoted = ""
+            if text.is_file() and int(line) > 0:
+                quoted = text.read_text(errors="replace").splitlines()[int(line) - 1].strip()
+            print(f"      {where}: {quoted[:110]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    draw = sub.add_parser("sample")
+    draw.add_argument("repos", nargs="+", help="NAME=PATH@REF")
+    draw.add_argument("--per-repo", type=int, default=50)
+    draw.add_argument("--seed", type=int, default=33)
+    sub.add_parser("show")
+    sub.add_parser("score")
+    args = parser.parse_args(argv)
+    if args.what == "sample":
+        repos = []
+        for spec in args.repos:
+            name, _, rest = spec.partition("=")
+            path, _, ref = rest.rpartition("@")
+            repos.append((name, Path(path), ref))
+        drawn = sample(repos, args.per_repo, args.seed)
+        HERE.mkdir(parents=True, exist_ok=True)
+        (HERE / "sample.json").write_text(json.dumps(drawn, indent=1) + "\n")
+        print(f"{len(drawn)} edges drawn into {HERE / 'sample.json'}")
+        return 0
+    drawn = json.loads((HERE / "sample.json").read_text())
+    if args.what == "show":
+        show(drawn)
+        return 0
+    labels_path = HERE / "labels.json"
+    labels = json.loads(labels_path.read_text()) if labels_path.exists() else {}
+    score(drawn, labels)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

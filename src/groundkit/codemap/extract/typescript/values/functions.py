@@ -1,0 +1,90 @@
+"""Functions as values: what calling one gives (what it returns), and functions used as classes
+before ``class`` (``new F()`` is an instance whose methods are the functions assigned to
+``F.prototype.m``; an object or function ``F`` returns replaces that instance)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.values.objects import (
+    Choice,
+    Def,
+    Inst,
+    Scope,
+    Unknown,
+    Value,
+)
+
+__all__ = ["Functions"]
+
+
+class Functions:
+    def __init__(
+        self,
+        interface: Callable[[str], facts.Module],
+        value: Callable[[facts.Expr, Scope], Value],
+    ) -> None:
+        self._interface = interface
+        self._value = value
+
+    def prototype(self, func: Def, name: str) -> Value:
+        """``name`` on an instance of function ``func``: the function assigned to
+        ``func.prototype.name``; else, when some are assigned under a computed key, one of
+        those (chosen at run time)."""
+        members = self._interface(func.path).protos.get(func.qual, {})
+        qual = members.get(name)
+        if qual is not None:
+            return Def(func.path, qual, "function") if qual else Unknown()
+        computed = [Def(func.path, q, "function") for k, q in members.items() if k[:2] == "[]"]
+        if computed and all(d.qual for d in computed):
+            return Choice(tuple(computed))
+        return Unknown()
+
+    def returned(self, func: Def) -> Value:
+        """What calling ``func`` gives: what it returns (not what a parameter it returns was
+        given: that depends on the call)."""
+        value = self._returns(func)
+        if isinstance(value, Choice) and Inst(func) in value.options:
+            # F() that returns new F() when not called with new: what new F() gives
+            return Inst(func)
+        return value
+
+    def _returns(self, func: Def) -> Value:
+        found = self._interface(func.path).returns.get(func.qual)
+        if found is None or _of_a_parameter(found):
+            return Unknown()
+        return self._value(found, (func.path, -1))
+
+    def made(self, func: Def) -> Def | None:
+        """The function ``new func()`` gives when ``func`` returns one (an object returned by a
+        constructor replaces the instance); ``return new F()`` beside it (the ``if (!(this
+        instanceof F))`` idiom) gives the same."""
+        found = self._returns(func)
+        options = found.options if isinstance(found, Choice) else (found,)
+        made = {o for o in options if o != Inst(func)}
+        if len(made) != 1:
+            return None
+        (only,) = made
+        return only if isinstance(only, Def) and only.kind != "class" else None
+
+    def given_back(self, func: Def, args: list[facts.Expr]) -> facts.Expr | None:
+        """The argument a call hands ``func`` when ``func`` returns that parameter."""
+        given = self._interface(func.path).returns.get(func.qual)
+        if (
+            isinstance(given, facts.ParamOf)
+            and given.qual == func.qual
+            and not given.path
+            and given.position < len(args)
+            and not any(isinstance(a, facts.Spread) for a in args[: given.position])
+        ):
+            return args[given.position]
+        return None
+
+
+def _of_a_parameter(expr: facts.Expr) -> bool:
+    if isinstance(expr, facts.Choice):
+        return any(_of_a_parameter(o) for o in expr.options)
+    return isinstance(expr, facts.ParamOf) or (
+        isinstance(expr, facts.Get) and _of_a_parameter(expr.base)
+    )
