@@ -85,3 +85,40 @@ def test_an_underlined_title_is_a_heading_and_its_underline_a_rule() -> None:
         ("rule", "---------------"),
         ("prose", "The Session object persists cookies."),
     ]
+
+
+def test_a_title_underlined_with_tildes_is_a_heading_not_a_code_fence() -> None:
+    # reStructuredText underlines a third-level title with ``~``, which is also how Markdown
+    # opens a fence: read as a fence, the underline swallowed the section as code.
+    text = (
+        "Application Context\n~~~~~~~~~~~~~~~~~~~\n\n"
+        "Commands added using the app's cli are run with a context.\n"
+    )
+    assert [(b.kind, text[b.start : b.end]) for b in blocks(text)] == [
+        ("heading", "Application Context"),
+        ("rule", "~~~~~~~~~~~~~~~~~~~"),
+        ("prose", "Commands added using the app's cli are run with a context."),
+    ]
+
+
+def test_a_sentence_saying_this_after_another_under_a_heading_refers_to_that_sentence() -> None:
+    text = (
+        "Logging\n=======\n\n"
+        "Messages about your application are logged with app.logger. This\n"
+        "logger can also be used to log your own messages.\n"
+    )
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said[-1] == (
+        "Messages about your application are logged with app.logger. This\n"
+        "logger can also be used to log your own messages."
+    )
+
+
+def test_a_list_item_that_is_only_a_link_is_never_a_unit() -> None:
+    # A table of contents names the section that answers, never the answer.
+    text = (
+        "- [Whenever I access my route, it sends back a 404](#whenever-i-access-my-route)\n"
+        "- The default status for any response is 404.\n"
+    )
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said == ["- The default status for any response is 404."]

@@ -114,6 +114,10 @@ def _one_block(doc: _Lines, i: int) -> tuple[int, bool]:
     kind = _line_kind(lines, i)
     if kind is not None:
         doc.add(i, i, kind)
+        if kind == "heading" and i + 1 < len(lines) and _RULE.match(lines[i + 1][1]):
+            # The title's underline is read here: one of ``~`` would open a Markdown fence.
+            doc.add(i + 1, i + 1, "rule")
+            return i + 2, False
         return i + 1, False
     if _TABLE.match(line):
         j = i

@@ -54,6 +54,8 @@ _FENCE_LINE = re.compile(r"[ \t]*(?:```|~~~)")
 _DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w:-]+::[ \t]*")
 _CODE_NAME = re.compile(r"[a-z_][A-Z]|[A-Z]\w*[a-z][A-Z]|\w[._]\w")  # camelCase, dotted
 _ABOVE = re.compile(r"\babove\b", re.IGNORECASE)
+# A list item that is only a link (``- [Title](#anchor)``): a table of contents' entry.
+_LINK_ONLY = re.compile(r"(?:[-*+\u2022]|\d+[.)])[ \t]+\[[^\]\n]*\]\([^)\s]*\)[ \t]*$")
 _TINY = 16  # a paragraph this short ("source") is a label, not what a heading heads
 _SEPARATOR = re.compile(r"[ \t|+:=\-]*$")
 # A version heading: a version number alone, or with a date or a name after a dash or in
@@ -117,6 +119,8 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
                 out.extend(_code(text, block))
             heading = None
             continue
+        if block.kind == "item" and _LINK_ONLY.match(text, block.start, block.end):
+            continue  # a table of contents' entry names where the answer is, not the answer
         nxt = parts[i + 1] if i + 1 < len(parts) else None
         before = len(out)
         for start, end in _sentences(text, block):
@@ -134,7 +138,9 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
             if _REFERS_BACK.search(text[start:end]):
                 if heading is None and not out:
                     continue  # "the above" with nothing above it in the passage
-                if heading is None:  # under a heading, it refers to what the heading names
+                # Right under a heading, it refers to what the heading names; after another
+                # sentence of its paragraph, to that sentence.
+                if heading is None or len(out) > before:
                     unit = _after(_referent(text, out, start, end), unit)
             lead = version if release else named
             if lead is not None:
