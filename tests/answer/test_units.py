@@ -122,3 +122,14 @@ def test_a_list_item_that_is_only_a_link_is_never_a_unit() -> None:
     )
     said = [text[u.start : u.end] for u in units(text)]
     assert said == ["- The default status for any response is 404."]
+
+
+def test_a_sentence_referring_back_under_a_heading_never_reaches_above_the_heading() -> None:
+    # Found by the property test above: "The above" took the code before the version heading,
+    # so the heading cited before the unit sat inside it.
+    text = (
+        "Set ``verify`` to False::\n\n    >>> get(url, verify=False)\n\n"
+        "## 1.2.0 (May 1, 2024)\n\n* Fixes a bug.\n\nThis one refers back. The above too.\n"
+    )
+    for u in units(text, release=True):
+        assert u.lead is None or u.lead[1] <= u.start

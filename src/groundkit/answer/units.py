@@ -141,7 +141,9 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
                 # Right under a heading, it refers to what the heading names; after another
                 # sentence of its paragraph, to that sentence.
                 if heading is None or len(out) > before:
-                    unit = _after(_referent(text, out, start, end), unit)
+                    # never across the heading: it is cited before the unit, not inside it
+                    said = out if heading is None else out[before:]
+                    unit = _after(_referent(text, said, start, end), unit)
             lead = version if release else named
             if lead is not None:
                 unit = Unit(unit.start, unit.end, unit.core, unit.kind, (lead.start, lead.end),
