@@ -19,8 +19,10 @@ def run_browser_test(tmp_path: Path, *options: str) -> subprocess.CompletedProce
     shutil.copytree(
         TESTS / "ui", suite / "ui", ignore=shutil.ignore_patterns("test_*", "__pycache__")
     )
-    for name in ("conftest.py", "chromium.py"):
-        shutil.copy(TESTS / name, suite / name)
+    # The conftest imports its sibling helper modules (chromium, small_disk, ...): copy them all.
+    for helper in TESTS.iterdir():
+        if helper.is_file() and not helper.name.startswith("test_"):
+            shutil.copy(helper, suite / helper.name)
     (suite / "ui" / "test_one.py").write_text("def test_it_opens_a_page(browser):\n    pass\n")
     env = {**os.environ, "GROUNDKIT_TEST_CHROMIUM": str(tmp_path / "no-chromium")}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-rs", *options]
