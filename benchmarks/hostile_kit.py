@@ -21,7 +21,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the small disks the full-disk tests use
 
-from disk_layers import LAYERS, Layer  # noqa: E402
+from disk_layers import LAYERS, Layer, script_lines  # noqa: E402
 
 __all__ = ["FULL", "Family", "Kit", "Ran", "Try"]
 
@@ -144,20 +144,8 @@ class Kit:
         tmpfs in a private mount namespace, or the disk-fault shim); MNT holds ``docs`` (20
         granite notes) and ``docs2`` (20 obsidian notes)."""
         mnt = self.folder(name)
-        grk = f"{self.python} -m groundkit.cli.main --index-dir {mnt}/index"
-        hooks = f"{self.python} {REPO / 'tests' / 'crash_hooks.py'}"
-        lines = [f"cd {mnt}", "mkdir docs docs2"]
-        lines += [f'printf "# Doc {i}\\n\\nGranite note {i}.\\n" > docs/d{i}.md' for i in range(20)]
-        lines += [
-            f'printf "# New {i}\\n\\nObsidian note {i}.\\n" > docs2/n{i}.md' for i in range(20)
-        ]
-        for step in steps:
-            if step.startswith("@"):
-                lines.append(step[1:].replace("MNT", str(mnt)))
-                continue
-            command = step.replace("GRK", grk).replace("HOOKS", hooks).replace("MNT", str(mnt))
-            # A Qdrant ingest loads its engine: on a loaded machine more than a read's bound.
-            lines.append(f'timeout -s KILL {SETUP_S:.0f} {command} --json; echo "exit $?"')
+        # A Qdrant ingest loads its engine: on a loaded machine more than a read's bound.
+        lines = script_lines(mnt, self.python, steps, wrap=f"timeout -s KILL {SETUP_S:.0f} ")
         # No memory limit here: Qdrant's engine reserves more address space than it uses.
         script, layer_env = self.disk.command(mnt, size, lines)
         saved, self.env = self.env, self.env | layer_env

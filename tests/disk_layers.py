@@ -24,13 +24,32 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LAYERS", "Layer", "size_bytes"]
+__all__ = ["LAYERS", "Layer", "script_lines", "size_bytes"]
 
 TESTS = Path(__file__).parent
 SHIM = TESTS / "diskfault.c"
 # Test seams: a machine without `unshare`, or without a C compiler.
 UNSHARE = os.environ.get("GROUNDKIT_TEST_UNSHARE", "unshare")
 CC = os.environ.get("GROUNDKIT_TEST_CC", "cc")
+
+
+def script_lines(mnt: Path, python: str, steps: list[str], wrap: str = "") -> list[str]:
+    """The shell lines of a full-disk scenario: MNT gets ``docs`` (20 granite notes) and
+    ``docs2`` (20 obsidian notes), then each step runs (``GRK``: grk on MNT/index; ``HOOKS``:
+    the same through tests/crash_hooks.py; ``@``: a shell command), a `grk` step printing its
+    JSON and then ``exit N``. ``wrap`` goes before each `grk` step (a time limit, say)."""
+    grk = f"{python} -m groundkit.cli.main --index-dir {mnt}/index"
+    hooks = f"{python} {TESTS / 'crash_hooks.py'}"
+    lines = [f"cd {mnt}", "mkdir docs docs2"]
+    lines += [f'printf "# Doc {i}\\n\\nGranite note {i}.\\n" > docs/d{i}.md' for i in range(20)]
+    lines += [f'printf "# New {i}\\n\\nObsidian note {i}.\\n" > docs2/n{i}.md' for i in range(20)]
+    for step in steps:
+        if step.startswith("@"):
+            lines.append(step[1:].replace("MNT", str(mnt)))
+            continue
+        run = step.replace("GRK", grk).replace("HOOKS", hooks).replace("MNT", str(mnt))
+        lines.append(f'{wrap}{run} --json; echo "exit $?"')
+    return lines
 
 
 def size_bytes(size: str) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from disk_layers import LAYERS, Layer
+from disk_layers import LAYERS, Layer, script_lines
 
 __all__ = ["FULL", "LAYER", "NEED", "Disk", "disk_params"]
 
@@ -74,19 +74,7 @@ class Disk:
         and ``docs2`` (20 obsidian notes); return each `grk` step's exit status and JSON
         output."""
         mnt = tmp_path / "mnt"
-        grk = f"{sys.executable} -m groundkit.cli.main --index-dir {mnt}/index"
-        hooks = f"{sys.executable} {TESTS / 'crash_hooks.py'}"
-        lines = [f"cd {mnt}", "mkdir docs docs2"]
-        lines += [f'printf "# Doc {i}\\n\\nGranite note {i}.\\n" > docs/d{i}.md' for i in range(20)]
-        lines += [
-            f'printf "# New {i}\\n\\nObsidian note {i}.\\n" > docs2/n{i}.md' for i in range(20)
-        ]
-        for step in steps:
-            if step.startswith("@"):
-                lines.append(step[1:].replace("MNT", str(mnt)))
-                continue
-            run = step.replace("GRK", grk).replace("HOOKS", hooks).replace("MNT", str(mnt))
-            lines.append(f'{run} --json; echo "exit $?"')
+        lines = script_lines(mnt, sys.executable, steps)
         script, layer_env = self.layer.command(mnt, size, lines)
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")} | layer_env
         done = subprocess.run(script, capture_output=True, text=True, env=env, check=False)
