@@ -13,7 +13,10 @@ window.__shifts = [];
 window.__htmx = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
-    window.__shifts.push({value: e.value, recent: e.hadRecentInput, at: e.startTime});
+    const moved = (e.sources || []).map((s) => [
+      s.node ? s.node.nodeName + (s.node.id ? "#" + s.node.id : "") : "?",
+      JSON.stringify(s.previousRect), JSON.stringify(s.currentRect)].join(" "));
+    window.__shifts.push({value: e.value, recent: e.hadRecentInput, at: e.startTime, moved: moved});
   }
 }).observe({type: "layout-shift", buffered: true});
 for (const name of ["htmx:beforeRequest", "htmx:beforeSwap"]) {
@@ -104,6 +107,13 @@ def unexpected_shifts(page: Any) -> float:
     """The layout shift not caused by the person's own input (what CLS counts)."""
     return float(
         page.evaluate("window.__shifts.filter((s) => !s.recent).reduce((a, s) => a + s.value, 0)")
+    )
+
+
+def shifted(page: Any) -> list[Any]:
+    """What moved in each shift not caused by the person's own input (for a failure's message)."""
+    return list(
+        page.evaluate("window.__shifts.filter((s) => !s.recent).map((s) => [s.value, s.moved])")
     )
 
 
