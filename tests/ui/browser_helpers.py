@@ -103,18 +103,16 @@ def tab_through(page: Any, limit: int = 300) -> tuple[list[str], list[str]]:
     return reached, no_ring
 
 
-def unexpected_shifts(page: Any) -> float:
-    """The layout shift not caused by the person's own input (what CLS counts)."""
-    return float(
-        page.evaluate("window.__shifts.filter((s) => !s.recent).reduce((a, s) => a + s.value, 0)")
-    )
-
-
 def shifted(page: Any) -> list[Any]:
-    """What moved in each shift not caused by the person's own input (for a failure's message)."""
+    """Each layout shift not caused by the person's own input: its value and what moved."""
     return list(
         page.evaluate("window.__shifts.filter((s) => !s.recent).map((s) => [s.value, s.moved])")
     )
+
+
+def unexpected_shifts(page: Any) -> float:
+    """The layout shift not caused by the person's own input (what CLS counts)."""
+    return float(sum(value for value, _ in shifted(page)))
 
 
 def horizontal_overflow(page: Any) -> int:
