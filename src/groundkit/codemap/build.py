@@ -8,6 +8,7 @@ crash (``kill -9`` included) before the commit leaves the map as it was; after i
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -251,6 +252,8 @@ def _web_pass(store: MapStore) -> None:
     # Calls by name reach nodes of other files: any file's new resolution may change them.
     by_name = any(a.mode == CALL for a in web.data.accesses)
     store.set_manifest("calls_by_name", "1" if by_name else "")
+    # What the data facts could not name (SQL that does not parse, a model not found), by reason.
+    store.set_manifest("data_unresolved", json.dumps(dict(data.unresolved), sort_keys=True))
     nodes: list[Node] = list(data.nodes)
     edges = EdgeSet()
     for edge in data.edges:

@@ -158,6 +158,9 @@ class Provenance(StrEnum):
       ``prisma.user.findMany()``).
     - ``env-read``: ``os.environ[...]``, ``os.getenv``, a pydantic ``BaseSettings`` field,
       ``process.env.X``, ``import.meta.env.X``.
+    - ``sql-text``: a table named in SQL text handed to ``execute``, ``text()``, ``query``
+      or a ``sql`` tagged template, read by a SQL parser (the statement's kind says read or
+      write).
     - ``fastapi-depends``: a ``calls`` edge from a function to the dependency FastAPI runs
       for it (``Depends(f)``/``Security(f)`` as a parameter's default, in ``Annotated[T,
       Depends(f)]`` or an alias of it, in a route decorator's ``dependencies=[...]``).
@@ -210,6 +213,7 @@ class Provenance(StrEnum):
     ORM_INSTANCE = "orm-instance"
     ORM_MANAGER = "orm-manager"
     ENV_READ = "env-read"
+    SQL_TEXT = "sql-text"
     FASTAPI_DEPENDS = "fastapi-depends"
 
 

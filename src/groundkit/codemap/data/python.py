@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.depends import read_depends
+from groundkit.codemap.data.sql import MARKER, cited_line, looks_like_sql, read_sql
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = ["python_data"]
@@ -39,6 +40,12 @@ _REFINE = frozenset(
     | {"outerjoin", "distinct", "with_for_update", "execution_options", "scalars", "unique"}
 )
 _ONE_ROW = frozenset({"first", "one", "one_or_none", "scalar", "scalar_one", "scalar_one_or_none"})
+# Calls that take SQL text first: DB-API cursors and connections, SQLAlchemy's ``text()`` and
+# ``exec_driver_sql``, Django's ``raw()``, asyncpg's ``fetch*`` (the text must read as SQL too).
+_SQL_CALLS = frozenset(
+    {"execute", "executemany", "executescript", "exec_driver_sql", "text", "raw", "fetch"}
+    | {"fetchrow", "fetchval"}
+)
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
 
@@ -337,6 +344,8 @@ class _Reader:
             caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
+        if last in _SQL_CALLS and first is not None and self._sql(node, first):
+            return
         if callee.startswith(("sqlmodel.", "sqlalchemy.")) and last in _QUERIES and first:
             model = self.dotted(first)
             if model:
@@ -367,6 +376,28 @@ class _Reader:
                 mode = WRITE if func.attr in _MANAGER_WRITES else READ
                 add("model", model, mode, Provenance.ORM_MANAGER)
 
+    def _sql(self, node: ast.Call, first: ast.expr) -> bool:
+        """SQL text handed to the call: an access to each table it names (True: it was SQL)."""
+        text = _literal_text(first)
+        if text is None or not looks_like_sql(text):
+            return False
+        found = read_sql(text)
+        if found.problem:
+            self.data.unresolved[found.problem] += 1
+        caller = self.owner(node.lineno)
+        for table, mode in found.tables:
+            end = first.end_lineno or first.lineno
+            line = cited_line(self._line, first.lineno, end, table)
+            where = Location(self.path, line, first.col_offset, end, first.end_col_offset or 0)
+            quote = self._line(line)
+            self.data.accesses.append(
+                Access(caller, "table", table, mode, Provenance.SQL_TEXT, where, quote)
+            )
+        return True
+
+    def _line(self, number: int) -> str:
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
     def _environ(self, node: ast.Subscript) -> None:
         if self.dotted(node.value) != "os.environ":
             return
@@ -379,6 +410,16 @@ class _Reader:
             )
         else:
             self.data.unresolved["environment variable named at run time"] += 1
+
+
+def _literal_text(node: ast.expr) -> str | None:
+    """A string literal's text; an f-string's with each value as a parameter marker."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    pieces = [v.value if isinstance(v, ast.Constant) else MARKER for v in node.values]
+    return "".join(str(p) for p in pieces)
 
 
 def _looks_like_class(dotted: str) -> bool:

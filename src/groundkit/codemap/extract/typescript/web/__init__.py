@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from groundkit.codemap.data import READ, WRITE, Access, Data
+from groundkit.codemap.data.sql import MARKER, cited_line, looks_like_sql, read_sql
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.parse import facts
@@ -45,6 +46,13 @@ _VERBS = frozenset("get post put patch delete head options".split())
 _ROUTE_VERBS = _VERBS | {"all", "del"}
 _FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch", "$fetch"})
 _FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-fetch"})
+# Calls and tags that take SQL text first: mysql/mysql2/pg ``query``/``execute``, sqlite3's
+# ``run``/``all``/``get``/``prepare``/``exec``, knex ``raw``, postgres.js ``unsafe``, tagged
+# ``sql`...```, Prisma's raw queries (the text must read as SQL too: ``codemap.data.sql``).
+_SQL_METHODS = frozenset(
+    {"query", "execute", "run", "all", "get", "prepare", "exec", "raw", "unsafe", "sql"}
+    | {"$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe"}
+)
 
 
 class WebFacts:
@@ -102,6 +110,8 @@ class WebFacts:
         if args is None:
             return
         attr = ref[-1]
+        if attr in _SQL_METHODS and args:
+            self._sql(args[0], scope, caller, where)
         if isinstance(receiver, Web) and receiver.router is not None:
             self._router(receiver, where)
             if attr in _ROUTE_VERBS:
@@ -307,6 +317,24 @@ class WebFacts:
             inner = self.ev.text(part, scope)
             index += len(inner.pieces) if inner is not None else 1
         return found
+
+    def _sql(self, arg: facts.Expr, scope: Scope, caller: NodeKey, where: Location) -> None:
+        """SQL text handed to the call: an access to each table it names."""
+        text = self.ev.text(arg, scope)
+        if text is None:
+            return
+        sql = "".join(MARKER if piece is None else piece for piece in text.pieces)
+        if not looks_like_sql(sql):
+            return
+        found = read_sql(sql)
+        if found.problem:
+            self.data.unresolved[found.problem] += 1
+        for table, mode in found.tables:
+            line = cited_line(self.text, where.line, where.end_line, table)
+            at = Location(where.path, line, where.col, where.end_line, where.end_col)
+            self.data.accesses.append(
+                Access(caller, "table", table, mode, Provenance.SQL_TEXT, at, self.text(line))
+            )
 
     def _prisma(self, value: Ext, caller: NodeKey, where: Location) -> None:
         """``prisma.user.findMany()`` on a ``new PrismaClient()``: the model whose accessor is
