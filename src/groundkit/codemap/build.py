@@ -16,7 +16,7 @@ from typing import Any
 
 from groundkit.checkpoints import checkpoint
 from groundkit.codemap.data import CALL, assemble
-from groundkit.codemap.data.collect import collect_python, load_schemas, read_schemas
+from groundkit.codemap.data.collect import collect_data, load_schemas, read_schemas
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
@@ -168,7 +168,7 @@ def build_map(
 
     # The map-wide web pass (routes, HTTP calls, data) only when some file's facts changed.
     before = store.webs_of([*removed, *graphs])
-    collect_python(graphs, run.texts, before)
+    collect_data(graphs, run.texts, before)
     after = {
         path: dump_web(
             graph.routers,

@@ -46,6 +46,19 @@ _VERBS = frozenset("get post put patch delete head options".split())
 _ROUTE_VERBS = _VERBS | {"all", "del"}
 _FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch", "$fetch"})
 _FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-fetch"})
+# Static methods of a Sequelize model and of a TypeORM ``BaseEntity``: read or write.
+_STATIC_READS = (
+    "findAll findOne findByPk findAndCountAll count max min sum find findBy findOneBy"
+    " findAndCount findAndCountBy findOneOrFail findOneByOrFail exists existsBy"
+)
+_STATIC_WRITES = (
+    "create bulkCreate update destroy upsert findOrCreate increment decrement truncate"
+    " restore insert delete save remove softRemove softDelete clear"
+)
+_STATIC_MODEL = {
+    **dict.fromkeys(_STATIC_READS.split(), READ),
+    **dict.fromkeys(_STATIC_WRITES.split(), WRITE),
+}
 # Calls and tags that take SQL text first: mysql/mysql2/pg ``query``/``execute``, sqlite3's
 # ``run``/``all``/``get``/``prepare``/``exec``, knex ``raw``, postgres.js ``unsafe``, tagged
 # ``sql`...```, Prisma's raw queries (the text must read as SQL too: ``codemap.data.sql``).
@@ -107,11 +120,16 @@ class WebFacts:
     ) -> None:
         if isinstance(value, Ext) and value.package == "@prisma/client":
             self._prisma(value, caller, where)
+        if isinstance(receiver, Def) and receiver.kind == "class" and not isinstance(value, Def):
+            self._static(receiver, ref[-1], caller, where)
         if args is None:
             return
         attr = ref[-1]
         if attr in _SQL_METHODS and args:
             self._sql(args[0], scope, caller, where)
+        if isinstance(receiver, Feed) and not receiver.path and attr == "use" and len(args) > 1:
+            self._app_parameter(receiver, args, scope, where)
+            return
         if isinstance(receiver, Web) and receiver.router is not None:
             self._router(receiver, where)
             if attr in _ROUTE_VERBS:
@@ -128,6 +146,19 @@ class WebFacts:
             self._options(attr, args, scope, caller, where)
 
     # -- servers ----------------------------------------------------------------------------------
+    def _app_parameter(
+        self, param: Feed, args: list[facts.Expr], scope: Scope, where: Location
+    ) -> None:
+        """``module.exports = (app) => { app.use("/api/items", router) }``: a parameter that
+        mounts a known router at a literal prefix is an app handed in, a router of its own (as a
+        parameter typed ``Application`` is), so the routes below it carry the prefix."""
+        name = f"ts:{module_name(param.func.path)}:{param.func.qual}.#{param.position}"
+        web = Web("express", name)
+        before = len(self.mounts)
+        self._mount(web, "use", args, scope, where)
+        if len(self.mounts) > before:
+            self._router(web, where)
+
     def _router(self, web: Web, where: Location) -> None:
         assert web.router is not None
         if web.router not in self.routers:
@@ -334,6 +365,18 @@ class WebFacts:
             at = Location(where.path, line, where.col, where.end_line, where.end_col)
             self.data.accesses.append(
                 Access(caller, "table", table, mode, Provenance.SQL_TEXT, at, self.text(line))
+            )
+
+    def _static(self, cls: Def, attr: str, caller: NodeKey, where: Location) -> None:
+        """``User.findAll()`` on a class of the repository, by a method the class does not
+        define: Sequelize's and TypeORM's (``BaseEntity``) static model methods; an access to
+        the model if the class is one (``codemap.data.assemble`` decides)."""
+        mode = _STATIC_MODEL.get(attr)
+        if mode is not None:
+            name = f"{module_name(cls.path)}.{cls.qual}"
+            text = self.text(where.line)
+            self.data.accesses.append(
+                Access(caller, "static", name, mode, Provenance.ORM_MANAGER, where, text)
             )
 
     def _prisma(self, value: Ext, caller: NodeKey, where: Location) -> None:
