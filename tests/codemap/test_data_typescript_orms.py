@@ -107,3 +107,79 @@ def test_a_model_class_static_method_reads_or_writes_it_and_other_classes_do_not
     edge = repo.edge("reads", "src/service.listTutorials", "src/models/tutorial.Tutorial")
     assert edge.provenance == Provenance.ORM_MANAGER  # type: ignore[attr-defined]
     assert "Tutorial.findAll" in edge.quote  # type: ignore[attr-defined]
+
+
+REPOSITORIES = {
+    "src/entity/User.ts": """
+import { Entity, PrimaryGeneratedColumn } from "typeorm";
+
+@Entity("users")
+export class User {
+  @PrimaryGeneratedColumn()
+  id!: number;
+}
+""",
+    "src/actions.ts": """
+import { getManager, getRepository } from "typeorm";
+import { User } from "./entity/User";
+
+export async function listUsers() {
+  const users = getManager().getRepository(User);
+  return users.find();
+}
+export async function saveUser(body: object) {
+  const repo = getRepository(User);
+  const user = repo.create(body);
+  await repo.save(user);
+}
+export async function countUsers() {
+  return getRepository(User).count();
+}
+export function notARepository(items: string[]) {
+  const users = items;
+  return users.find((x) => x === "a");
+}
+""",
+    "src/users.service.ts": """
+import { Injectable } from "@nestjs/common";
+import { InjectRepository } from "@nestjs/typeorm";
+import { Repository } from "typeorm";
+import { User } from "./entity/User";
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User)
+    private usersRepository: Repository<User>,
+  ) {}
+
+  findAll(): Promise<User[]> {
+    return this.usersRepository.find();
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.usersRepository.delete(id);
+  }
+}
+""",
+}
+
+
+def test_a_typeorm_repository_method_reads_or_writes_the_model_it_was_made_for(
+    repo: Repo,
+) -> None:
+    build(repo, REPOSITORIES)
+    assert repo.pairs("reads") == {
+        ("src/actions.listUsers", "src/entity/User.User"),
+        ("src/actions.countUsers", "src/entity/User.User"),
+        ("src/users.service.UsersService.findAll", "src/entity/User.User"),
+    }
+    # repo.create(body) builds an entity without touching the database: no access
+    assert repo.pairs("writes") == {
+        ("src/actions.saveUser", "src/entity/User.User"),
+        ("src/users.service.UsersService.remove", "src/entity/User.User"),
+    }
+    assert repo.pairs("maps_to") == {("src/entity/User.User", "table:users")}
+    edge = repo.edge("writes", "src/actions.saveUser", "src/entity/User.User")
+    assert edge.provenance == Provenance.ORM_REPOSITORY  # type: ignore[attr-defined]
+    assert "repo.save(user)" in edge.quote  # type: ignore[attr-defined]

@@ -34,6 +34,7 @@ PROVISIONAL = frozenset(
         Provenance.ENV_READ,
         Provenance.FASTAPI_DEPENDS,
         Provenance.SQL_TEXT,
+        Provenance.ORM_REPOSITORY,
     }
 )
 
@@ -90,6 +91,7 @@ PRIORS: dict[Provenance, float] = {
     Provenance.ENV_READ: 0.99,  # PROVISIONAL
     Provenance.FASTAPI_DEPENDS: 0.97,  # PROVISIONAL
     Provenance.SQL_TEXT: 0.97,  # PROVISIONAL
+    Provenance.ORM_REPOSITORY: 0.97,  # PROVISIONAL
 }
 
 

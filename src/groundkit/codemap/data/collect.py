@@ -15,6 +15,7 @@ from groundkit.codemap.data.python import python_data
 from groundkit.codemap.data.typescript import typescript_data
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.lines import decode
+from groundkit.codemap.model import Provenance
 from groundkit.codemap.sources import Source
 
 __all__ = ["collect_data", "load_schemas", "read_schemas"]
@@ -26,19 +27,19 @@ def collect_data(
     before: Mapping[str, str],
 ) -> None:
     """Each resolved file's data facts read from its syntax: from its text when it was read in
-    this run, else what the map held (its text, and so those facts, did not change). A
-    TypeScript file's accesses come from its resolution, made again: only its models are
-    taken (a held file's counts of what stayed unresolved go with its accesses)."""
+    this run, else what the map held (its text, and so those facts, did not change). Of what
+    a TypeScript file held, the accesses its resolution finds are made again: only its models
+    and repository accesses are taken (its counts of what stayed unresolved go with the
+    others)."""
     for path, (graph, _) in graphs.items():
         python = path.endswith((".py", ".pyi"))
         read = python_data if python else typescript_data
         raw = texts.get(path)
         found = read(path, decode(raw), graph.nodes) if raw is not None else _held(path, before)
-        if not python:
-            found.accesses.clear()
-            found.aliases.clear()
-            if raw is None:
-                found.unresolved.clear()
+        if not python and raw is None:
+            kept = [a for a in found.accesses if a.provenance == Provenance.ORM_REPOSITORY]
+            found.accesses[:] = kept
+            found.unresolved.clear()
         graph.data.models.extend(found.models)
         graph.data.accesses.extend(found.accesses)
         graph.data.unresolved.update(found.unresolved)

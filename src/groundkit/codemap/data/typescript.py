@@ -15,10 +15,11 @@ configured naming strategy. Only files that import one of these packages are rea
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.data import Data, ModelDecl
+from groundkit.codemap.data.ts_syntax import arguments_of, descendants, field_of, string_of
+from groundkit.codemap.data.typeorm import repository_accesses
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.syntax import dialect, parser, text_of
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
@@ -45,6 +46,8 @@ def typescript_data(path: str, text: str, nodes: list[Node]) -> Data:
     reader.imports(root)
     if reader.names:
         reader.declarations(root)
+    if "typeorm" in text:
+        repository_accesses(path, root, reader.lines, nodes, data)
     return data
 
 
@@ -65,11 +68,11 @@ class _Reader:
             if node.type != "import_statement":
                 continue
             source = node.child_by_field_name("source")
-            package = _string(source) or ""
+            package = string_of(source) or ""
             if not package.startswith(ORM_PACKAGES):
                 continue
             family = next(p for p in ORM_PACKAGES if package.startswith(p))
-            for spec in _descendants(node, "import_specifier"):
+            for spec in descendants(node, "import_specifier"):
                 name = text_of(spec.child_by_field_name("name"))
                 alias = spec.child_by_field_name("alias")
                 self.names[text_of(alias) if alias else name] = (family, name)
@@ -83,7 +86,7 @@ class _Reader:
                 continue
             if text_of(value.child_by_field_name("function")) != "require":
                 continue
-            package = next(iter(_string(a) for a in _arguments(value)), None) or ""
+            package = next(iter(string_of(a) for a in arguments_of(value)), None) or ""
             if not package.startswith(ORM_PACKAGES):
                 continue
             family = next(p for p in ORM_PACKAGES if package.startswith(p))
@@ -150,8 +153,8 @@ class _Reader:
             return
         if text_of(callee.child_by_field_name("property")) != "init":
             return
-        options = _arguments(call)[1:2]
-        table = _field(options[0], "tableName") if options else None
+        options = arguments_of(call)[1:2]
+        table = field_of(options[0], "tableName") if options else None
         if table:
             self.inits[text_of(callee.child_by_field_name("object"))] = table
 
@@ -163,8 +166,8 @@ class _Reader:
         family, imported = self.names.get(ref, ("", ""))
         if family != "drizzle-orm" or imported not in _DRIZZLE_TABLES:
             return
-        args = _arguments(value)
-        table = _string(args[0]) if args else None
+        args = arguments_of(value)
+        table = string_of(args[0]) if args else None
         variable = text_of(declarator.child_by_field_name("name"))
         where, quote = self.where(declarator)
         if table:
@@ -194,43 +197,10 @@ def _called(decorator: Syntax) -> tuple[Syntax | None, str]:
 
 def _table_argument(call: Syntax | None, family: str) -> str:
     """``@Entity("users")``, ``@Entity({name: "users"})``, ``@Table({tableName: "users"})``."""
-    args = _arguments(call) if call is not None else []
+    args = arguments_of(call) if call is not None else []
     if not args:
         return ""
     first = args[0]
     if family == "typeorm" and first.type == "string":
-        return _string(first) or ""
-    return _field(first, "name" if family == "typeorm" else "tableName") or ""
-
-
-def _arguments(call: Syntax) -> list[Syntax]:
-    arguments = call.child_by_field_name("arguments")
-    if arguments is None:
-        return []
-    return [a for a in arguments.named_children if a.type != "comment"]
-
-
-def _field(node: Syntax, key: str) -> str | None:
-    """A string field of an object literal: ``{tableName: "users"}`` -> ``users``."""
-    if node.type != "object":
-        return None
-    for pair in node.named_children:
-        if pair.type == "pair" and text_of(pair.child_by_field_name("key")).strip("'\"") == key:
-            return _string(pair.child_by_field_name("value"))
-    return None
-
-
-def _string(node: Syntax | None) -> str | None:
-    if node is None or node.type != "string":
-        return None
-    return "".join(text_of(c) for c in node.named_children if c.type == "string_fragment")
-
-
-def _descendants(node: Syntax, kind: str, depth: int = 4) -> Iterator[Syntax]:
-    stack = [(c, 1) for c in node.named_children]
-    while stack:
-        item, level = stack.pop()
-        if item.type == kind:
-            yield item
-        elif level < depth:
-            stack.extend((c, level + 1) for c in item.named_children)
+        return string_of(first) or ""
+    return field_of(first, "name" if family == "typeorm" else "tableName") or ""
