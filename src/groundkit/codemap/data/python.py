@@ -9,8 +9,9 @@ is counted as unresolved). Access, in a function: ``select(M)``, ``session.get(M
 ``session.query(M)``, ``delete/update/insert(M)``, ``M.objects.<method>()``, and ``session.add(m)``
 / ``delete(m)`` / ``merge(m)`` where ``m`` holds an ``M`` in that function (made by ``M(...)``,
 ``M.model_validate(...)``, ``session.get(M, ...)``, or annotated ``M``). Environment variables:
-``os.environ[...]``, ``os.environ.get``, ``os.getenv`` with a literal name, and the fields of a
-pydantic ``BaseSettings`` class (with a literal ``env_prefix``).
+``os.environ[...]``, ``os.environ.get``, ``os.getenv``, python-decouple's ``config`` with a
+literal name, and the fields of a pydantic ``BaseSettings`` class (with a literal
+``env_prefix``). SQL text handed to ``execute``, ``text()`` and the like: ``sql.py``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ _ONE_ROW = frozenset({"first", "one", "one_or_none", "scalar", "scalar_one", "sc
 _SQL_CALLS = frozenset(
     {"execute", "executemany", "executescript", "exec_driver_sql", "text", "raw", "fetch"}
     | {"fetchrow", "fetchval"}
+)
+# Calls that read an environment variable named by their first argument (python-decouple's
+# ``config("X")`` reads it from the environment, or from a .env/settings.ini beside it).
+_ENV_READERS = frozenset(
+    {"os.getenv", "os.environ.get", "os.environ.setdefault", "decouple.config"}
 )
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
@@ -351,7 +357,7 @@ class _Reader:
             if model:
                 add("model", model, _QUERIES[last], Provenance.ORM_ARGUMENT)
             return
-        if callee in ("os.getenv", "os.environ.get", "os.environ.setdefault") and first:
+        if callee in _ENV_READERS and first:
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 add("env", first.value, READ, Provenance.ENV_READ)
             else:
