@@ -42,6 +42,7 @@ def by_name(session, name):
 
 def psycopg_style(cursor, user_id):
     cursor.execute("UPDATE users SET seen = now() WHERE id = %(id)s", {"id": user_id})
+    cursor.execute("SELECT name FROM teams WHERE id = ?1 OR parent = ?1", (user_id,))
 
 
 def not_sql(executor, task):
@@ -64,6 +65,7 @@ def test_sql_text_in_python_is_a_read_or_write_of_each_table_by_statement_kind(
         ("app.db.index", "table:user"),
         ("app.db.archive", "table:post"),
         ("app.db.by_name", "table:users"),
+        ("app.db.psycopg_style", "table:teams"),
     }
     assert repo.pairs("writes") == {
         ("app.db.create", "table:post"),

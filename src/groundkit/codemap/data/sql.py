@@ -26,9 +26,9 @@ _START = re.compile(
     r"(?:select|insert|update|delete|with|replace|merge|create|drop|alter|truncate)\b",
     re.IGNORECASE | re.DOTALL,
 )
-# psycopg's and pyformat's markers (``%s``, ``%(name)s``), which the generic dialect reads as
-# the modulo operator: a marker either way.
-_PYFORMAT = re.compile(r"%(?:\([A-Za-z_]\w*\))?s")
+# Parameter markers the generic dialect does not read: psycopg's and pyformat's (``%s``,
+# ``%(name)s``, read as the modulo operator) and SQLite's numbered ones (``?1``).
+_MARKERS = re.compile(r"%(?:\([A-Za-z_]\w*\))?s|\?\d+")
 # The marker a part known only at run time stands for.
 MARKER = "?"
 
@@ -53,7 +53,7 @@ def read_sql(text: str) -> SqlRead:
     from sqlglot.errors import SqlglotError
 
     try:
-        statements = sqlglot.parse(_PYFORMAT.sub(MARKER, text))
+        statements = sqlglot.parse(_MARKERS.sub(MARKER, text))
     except SqlglotError:
         return SqlRead(problem="SQL text that does not parse")
     found: dict[str, str] = {}
