@@ -16,8 +16,31 @@ import sqlite3
 from sqlalchemy import text
 
 
+LATEST = "SELECT * FROM post ORDER BY created DESC LIMIT 10"
+SCHEMA = "CREATE TABLE IF NOT EXISTS tags (name TEXT)"
+SCHEMA += ";"
+
+
 def get_db():
     return sqlite3.connect("app.db")
+
+
+def latest(db):
+    return db.execute(LATEST).fetchall()
+
+
+def shadowed(db, LATEST):
+    return db.execute(LATEST)
+
+
+def report(conn):
+    import pandas as pd
+
+    return pd.read_sql("SELECT author_id, count(*) FROM post GROUP BY author_id", conn)
+
+
+def init(db):
+    db.execute(SCHEMA)
 
 
 def index(db):
@@ -61,6 +84,8 @@ def test_sql_text_in_python_is_a_read_or_write_of_each_table_by_statement_kind(
 ) -> None:
     build(repo, {"app/db.py": PY_SQL})
     assert repo.pairs("reads") == {
+        ("app.db.latest", "table:post"),
+        ("app.db.report", "table:post"),
         ("app.db.index", "table:post"),
         ("app.db.index", "table:user"),
         ("app.db.archive", "table:post"),

@@ -11,7 +11,7 @@ is counted as unresolved). Access, in a function: ``select(M)``, ``session.get(M
 ``M.model_validate(...)``, ``session.get(M, ...)``, or annotated ``M``). Environment variables:
 ``os.environ[...]``, ``os.environ.get``, ``os.getenv``, python-decouple's ``config`` with a
 literal name, and the fields of a pydantic ``BaseSettings`` class (with a literal
-``env_prefix``). SQL text handed to ``execute``, ``text()`` and the like: ``sql.py``.
+``env_prefix``). SQL text handed to ``execute``, ``text()`` and the like: ``python_sql.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.depends import read_depends
-from groundkit.codemap.data.sql import MARKER, cited_line, looks_like_sql, read_sql
+from groundkit.codemap.data.python_sql import SQL_CALLS, literal_text, sql_call
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = ["python_data"]
@@ -41,12 +41,6 @@ _REFINE = frozenset(
     | {"outerjoin", "distinct", "with_for_update", "execution_options", "scalars", "unique"}
 )
 _ONE_ROW = frozenset({"first", "one", "one_or_none", "scalar", "scalar_one", "scalar_one_or_none"})
-# Calls that take SQL text first: DB-API cursors and connections, SQLAlchemy's ``text()`` and
-# ``exec_driver_sql``, Django's ``raw()``, asyncpg's ``fetch*`` (the text must read as SQL too).
-_SQL_CALLS = frozenset(
-    {"execute", "executemany", "executescript", "exec_driver_sql", "text", "raw", "fetch"}
-    | {"fetchrow", "fetchval"}
-)
 # Calls that read an environment variable named by their first argument (python-decouple's
 # ``config("X")`` reads it from the environment, or from a .env/settings.ini beside it).
 _ENV_READERS = frozenset(
@@ -96,6 +90,8 @@ class _Reader:
         self._own: dict[int, list[ast.AST]] = {}
         self._inner: dict[int, list[ast.AST]] = {}  # the functions a scope holds
         self.tree = ast.Module([], [])
+        # module-level names bound once to a string literal (``QUERY = "SELECT ..."``)
+        self.strings: dict[str, str | None] = {}
 
     # -- names ------------------------------------------------------------------------------------
     def read(self, tree: ast.Module) -> None:
@@ -108,6 +104,11 @@ class _Reader:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
                     self.names[target.id] = f"{self.module.qualname}.{target.id}"
+                    self._constant(target.id, node.value)
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign) and isinstance(
+                node.target, ast.Name
+            ):  # changed, or bound twice: not one text
+                self.strings[node.target.id] = None
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 self._class(node)
@@ -115,6 +116,10 @@ class _Reader:
                 self._table(node)
         self.tree = tree
         self._accesses(tree)
+
+    def _constant(self, name: str, value: ast.expr) -> None:
+        text = literal_text(value)
+        self.strings[name] = text if name not in self.strings else None  # bound twice: no
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -350,7 +355,7 @@ class _Reader:
             caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
-        if last in _SQL_CALLS and first is not None and self._sql(node, first):
+        if last in SQL_CALLS and first is not None and sql_call(self, node, first, scope):
             return
         if callee.startswith(("sqlmodel.", "sqlalchemy.")) and last in _QUERIES and first:
             model = self.dotted(first)
@@ -382,26 +387,7 @@ class _Reader:
                 mode = WRITE if func.attr in _MANAGER_WRITES else READ
                 add("model", model, mode, Provenance.ORM_MANAGER)
 
-    def _sql(self, node: ast.Call, first: ast.expr) -> bool:
-        """SQL text handed to the call: an access to each table it names (True: it was SQL)."""
-        text = _literal_text(first)
-        if text is None or not looks_like_sql(text):
-            return False
-        found = read_sql(text)
-        if found.problem:
-            self.data.unresolved[found.problem] += 1
-        caller = self.owner(node.lineno)
-        for table, mode in found.tables:
-            end = first.end_lineno or first.lineno
-            line = cited_line(self._line, first.lineno, end, table)
-            where = Location(self.path, line, first.col_offset, end, first.end_col_offset or 0)
-            quote = self._line(line)
-            self.data.accesses.append(
-                Access(caller, "table", table, mode, Provenance.SQL_TEXT, where, quote)
-            )
-        return True
-
-    def _line(self, number: int) -> str:
+    def line(self, number: int) -> str:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
     def _environ(self, node: ast.Subscript) -> None:
@@ -416,16 +402,6 @@ class _Reader:
             )
         else:
             self.data.unresolved["environment variable named at run time"] += 1
-
-
-def _literal_text(node: ast.expr) -> str | None:
-    """A string literal's text; an f-string's with each value as a parameter marker."""
-    if isinstance(node, ast.Constant):
-        return node.value if isinstance(node.value, str) else None
-    if not isinstance(node, ast.JoinedStr):
-        return None
-    pieces = [v.value if isinstance(v, ast.Constant) else MARKER for v in node.values]
-    return "".join(str(p) for p in pieces)
 
 
 def _looks_like_class(dotted: str) -> bool:
