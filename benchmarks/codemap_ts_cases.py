@@ -6,7 +6,8 @@ Usage (from the repository root):
     python benchmarks/codemap_ts_cases.py --fit      # also the priors, as priors.py holds them
 
 Each case is a folder ``benchmarks/codemap_ts_cases/<category>/<case>/``: a small program and
-``expected.json`` (``edges``: source, target, kind; ``unresolved_min``; ``notes``), written by
+``expected.json`` (``edges``: source, target, kind, and ``partial`` for an edge that must be
+drawn flagged partial, a certain one being wrong; ``unresolved_min``; ``notes``), written by
 hand from the language's semantics (see the README there). Each case folder is mapped on its own;
 the map's ``imports``, ``calls``, ``inherits``, ``handles`` and ``http_call`` edges between nodes of
 the case (``external`` targets left out) are compared with the expected set.
@@ -27,25 +28,31 @@ from collections import Counter
 from pathlib import Path
 
 from groundkit.codemap.api import open_codemap
+from groundkit.codemap.model import EdgeFlag
 
 CASES = Path(__file__).resolve().parent / "codemap_ts_cases"
 KINDS = ["imports", "calls", "inherits", "handles", "http_call"]
+Edge = tuple[str, str, str]
 
 
-def map_case(folder: Path) -> tuple[dict[tuple[str, str, str], str], int]:
-    """The case's edges (source, target, kind) -> provenance, and the unresolved calls."""
+def map_case(folder: Path) -> tuple[dict[tuple[str, str, str], str], set[Edge], int]:
+    """The case's edges (source, target, kind) -> provenance, those found only flagged
+    partial, and the unresolved calls."""
+    certain: set[Edge] = set()
+    found: dict[Edge, str] = {}
     with tempfile.TemporaryDirectory() as index:
         codemap = open_codemap("case", index_dir=index, create=True)
         try:
             report = codemap.update(folder, workers=1)
-            found = {
-                (e.source.qualname, e.target.qualname, str(e.kind)): str(e.provenance)
-                for e in codemap.edges(KINDS)
-                if e.target.path or e.target.kind == "route"
-            }
+            for e in codemap.edges(KINDS):
+                if e.target.path or e.target.kind == "route":
+                    edge = (e.source.qualname, e.target.qualname, str(e.kind))
+                    found[edge] = str(e.provenance)
+                    if EdgeFlag.PARTIAL not in e.flags:
+                        certain.add(edge)
         finally:
             codemap.close()
-    return found, report.unresolved_calls
+    return found, set(found) - certain, report.unresolved_calls
 
 
 def main() -> int:
@@ -62,11 +69,17 @@ def main() -> int:
         category = folder.parent.name
         spec = json.loads((folder / "expected.json").read_text())
         expected = {(e["source"], e["target"], e["kind"]) for e in spec["edges"]}
-        found, unresolved = map_case(folder)
+        want_partial = {
+            (e["source"], e["target"], e["kind"]) for e in spec["edges"] if e.get("partial")
+        }
+        found, partial, unresolved = map_case(folder)
         expected_by_category[category] += len(expected)
         name = f"{category}/{folder.name}"
         for edge, provenance in sorted(found.items()):
-            if edge in expected:
+            if edge in want_partial and edge not in partial:
+                wrong[provenance] += 1
+                problems.append(f"{name}: certain, want partial {edge[0]} -> {edge[1]}")
+            elif edge in expected:
                 right[provenance] += 1
                 found_by_category[category] += 1
             else:

@@ -53,7 +53,7 @@ def map_package(
     return starts, modules, edges
 
 
-def score(folder: Path, trace: Path) -> dict[str, int]:
+def score(folder: Path, trace: Path, misses: list[str] | None = None) -> dict[str, int]:
     starts, modules, edges = map_package(folder)
     observed: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for line in trace.read_text().splitlines():
@@ -85,6 +85,8 @@ def score(folder: Path, trace: Path) -> dict[str, int]:
             counts["certain"] += 1
         elif found:
             counts["partial"] += 1
+        elif misses is not None:
+            misses.append(f"{' | '.join(sources)} -> {' | '.join(targets)}")
     return counts
 
 
@@ -92,13 +94,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("work", type=Path)
     parser.add_argument("packages", nargs="*")
+    parser.add_argument("--misses", action="store_true", help="list the pairs not found")
     args = parser.parse_args()
     names = args.packages or sorted(p.stem for p in args.work.glob("*.jsonl"))
     total: dict[str, int] = defaultdict(int)
     head = ("observed", "certain", "+partial", "no node", "shared")
     print(f"{'package':<14} " + " ".join(f"{h:>8}" for h in head))
     for name in names:
-        counts = score(args.work / name, args.work / f"{name}.jsonl")
+        misses: list[str] | None = [] if args.misses else None
+        counts = score(args.work / name, args.work / f"{name}.jsonl", misses)
+        for miss in sorted(misses or []):
+            print(f"  missed {miss}")
         for key, value in counts.items():
             total[key] += value
         _row(name, counts)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from groundkit.codemap.api import CodeMap, open_codemap
 from groundkit.codemap.build import MapReport
+from groundkit.codemap.model import EdgeFlag
 
 
 class Repo:
@@ -40,6 +41,14 @@ class Repo:
 
     def pairs(self, kind: str) -> set[tuple[str, str]]:
         return {(e.source.qualname, e.target.qualname) for e in self.map.edges([kind])}
+
+    def certain(self, kind: str) -> set[tuple[str, str]]:
+        """The pairs of the edges of ``kind`` not flagged partial."""
+        return {
+            (e.source.qualname, e.target.qualname)
+            for e in self.map.edges([kind])
+            if EdgeFlag.PARTIAL not in e.flags
+        }
 
     def edge(self, kind: str, source: str, target: str) -> object:
         found = [

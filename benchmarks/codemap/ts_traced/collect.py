@@ -37,6 +37,10 @@ SUITES: dict[str, list[list[str]]] = {
             "test/",
         ]
     ],
+    "negotiator": [
+        ["node_modules/mocha/bin/mocha.js", "--reporter", "dot", "--timeout", "0", "test/"]
+    ],
+    "qs": [["{files:test/*.js}"]],  # tape: each file runs its own tests
     "semver": [
         ["{files:test/functions/*.js}"],
         ["{files:test/ranges/*.js}"],

@@ -81,6 +81,8 @@ def call(w: Walk, node: Node) -> bool:
     args = args_of(node, w.qual_of)
     if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
         w.add_write(args[0], None)
+        if ref[1] == "setPrototypeOf" and len(args) == 2:
+            _prototype_set(w, args[0], args[1])
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
     keep = isinstance(callee_expr, facts.Get) or (
         ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS or may_call_back(ref))
@@ -89,6 +91,16 @@ def call(w: Walk, node: Node) -> bool:
     how = How.NEW if is_new else How.CALL
     w.add_call(callee_expr, how, node, args if keep else None, args, chain)
     return True
+
+
+def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:
+    """``Object.setPrototypeOf(router, this)`` in a function that ``new`` constructs (the
+    function made is returned in place of the instance): members not found on the function
+    are found on the instance. Kept as the function's ``__proto__`` field."""
+    owner = w.this_class() or w.scope().qual
+    held = w.bindings[w.binding_scope()].get(target.parts[0]) if len(target.parts) == 1 else None
+    if proto == facts.Ref(["this"]) and isinstance(held, facts.Fn) and owner and "<" not in owner:
+        w.fields.append((w.current, held.qual, "__proto__", facts.This(owner)))
 
 
 def _bound_to(node: Node) -> str:

@@ -30,6 +30,7 @@ _AS_IS = (
     facts.Require,
     facts.DynImport,
     facts.ArrayLit,
+    facts.This,  # already closed
 )
 _DEPTH = 8
 _UNKNOWN = facts.Unknown()
@@ -59,9 +60,15 @@ class Closer:
         if isinstance(expr, facts.Call | facts.New):
             # What a call gives is not followed; its callee is kept when it is no local name
             # (``new Store()``: an instance, ``axios.create()``: a client).
-            if expr.ref is None or self._local(expr.ref[0], scope) is not None:
+            if expr.ref is None:
                 return _UNKNOWN
-            return expr
+            if self._local(expr.ref[0], scope) is not None:  # route.get(): what it returns
+                made = "new" if isinstance(expr, facts.New) else "()"
+                return self._ref([*expr.ref, made], scope, depth + 1)
+            args = [self.close(a, scope, depth + 1) for a in expr.args]
+            return type(expr)(expr.ref, args)
+        if isinstance(expr, facts.Get):
+            return _get(self.close(expr.base, scope, depth + 1), expr.attrs)
         return _UNKNOWN  # a parameter record, or a closed form already
 
     def _ref(self, parts: list[str], scope: int, depth: int) -> facts.Expr:

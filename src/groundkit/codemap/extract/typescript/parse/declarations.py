@@ -64,6 +64,8 @@ def function(
     if method and w.scope().kind == ScopeKind.CLASS:
         this = w.scope().qual
     w.push(qual, kind, node, this)
+    if node.type != "arrow_function" and node.text is not None and b"arguments" in node.text:
+        w.bind("arguments", facts.Param(0, [facts.REST]))  # arrows see their owner's
     _parameters(w, node)
     body = node.child_by_field_name("body")
     if body is not None:

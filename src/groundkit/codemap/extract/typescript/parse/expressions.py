@@ -163,6 +163,8 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
         return facts.Fn(qual) if qual is not None else facts.AnonFn()
     if kind in ("identifier", "member_expression", "subscript_expression", "this"):
         ref = ref_of(node)
+        if ref is None and kind == "subscript_expression":
+            return _element(node, qual_of, depth)
         return facts.Ref(ref) if ref is not None else UNKNOWN
     if kind == "call_expression":
         return _call(node, qual_of, depth)
@@ -187,6 +189,15 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
     if kind in _LITERALS or kind.endswith("_literal"):
         return facts.Lit()
     return UNKNOWN
+
+
+def _element(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
+    """``xs[i]``: a member of ``xs`` whose key is known only at run time."""
+    holder = node.child_by_field_name("object")
+    base = summarise(holder, qual_of, depth + 1) if holder is not None else UNKNOWN
+    if isinstance(base, facts.Unknown | facts.Lit):
+        return UNKNOWN
+    return facts.Get(base, [facts.ELEMENT])
 
 
 def args_of(call: Node, qual_of: QualOf, depth: int = 0) -> list[facts.Expr]:

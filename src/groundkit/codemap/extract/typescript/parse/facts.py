@@ -21,6 +21,9 @@ facts are:
                  = ...``) is ``[]``, ``[]#2``...
     ``returns``  a function's qualname -> what it returns, closed the same way (a ``Choice``
                  when it returns several things)
+    ``fields``   ``this.key = value`` in a class's methods or in a function (that ``new`` may
+                 construct): the class's or function's qualname -> key -> what is stored,
+                 closed the same way (a ``Choice`` when several things are)
 ``Body`` (what only this file's resolution needs)
     ``scopes``   0 is the module; anonymous functions are scopes but not nodes (their calls
                  belong to the scope around them)
@@ -41,6 +44,9 @@ from enum import IntEnum
 import msgspec
 
 __all__ = [
+    "ELEMENT",
+    "ITEM",
+    "REST",
     "AnonFn",
     "ArrayLit",
     "Body",
@@ -198,7 +204,8 @@ class Namespace(msgspec.Struct, array_like=True, frozen=True, tag="ns"):
 
 class Param(msgspec.Struct, array_like=True, frozen=True, tag="param"):
     """A parameter: its position, the member it is destructured from (``{onDone}``: that
-    key; ``[]`` for the whole argument) and the type its annotation names."""
+    key; ``[]`` for the whole argument) and the type its annotation names. ``arguments`` is
+    ``Param(0, ["*"])``: every argument from position 0 on (``REST``)."""
 
     position: int
     path: list[str] = []
@@ -206,6 +213,11 @@ class Param(msgspec.Struct, array_like=True, frozen=True, tag="param"):
 
 
 # -- closed forms (``passes`` and ``writes``: readable without the body) --------------------------
+REST = "*"  # a path's head: the arguments from ``position`` on, as an array
+ITEM = "**"  # a path's head: any one of them, or any item of an array literal given there
+ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
+
+
 class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):
     """A parameter of the named function ``qual`` of this file."""
 
@@ -297,6 +309,7 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     writes: list[Write] = []
     protos: dict[str, dict[str, str]] = {}
     returns: dict[str, Expr] = {}
+    fields: dict[str, dict[str, Expr]] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

@@ -58,6 +58,7 @@ class Walk:
         self.writes: list[tuple[int, facts.Expr, str | None]] = []  # scope, target, key
         self.protos: dict[str, dict[str, str]] = {}  # F -> member -> F.prototype.member's qual
         self.returns: list[tuple[int, facts.Expr]] = []  # function scope, what it returns
+        self.fields: list[tuple[int, str, str, facts.Expr]] = []  # scope, owner, key, value
         self.lines: dict[int, str] = {}
         self.envs: list[facts.EnvRead] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets

@@ -123,10 +123,24 @@ def assignment(w: Walk, node: Node) -> bool:
         w.visit(left)
         w.add_proto(owner, None, function(w, unwrap(right), None, this=owner))
     else:
+        if ref is not None and len(ref) == 2 and ref[0] == "this":
+            _field(w, ref[1], right)
         member_write(w, left)
         w.visit(left)
         w.visit(right)
     return True
+
+
+def _field(w: Walk, key: str, right: Node) -> None:
+    """``this.key = value``: what instances of the class ``this`` is (or of the named function
+    the assignment is in, which ``new`` may construct) hold in ``key``."""
+    owner = w.this_class()
+    if owner is None:
+        scope = w.scope()
+        if scope.kind != ScopeKind.FUNCTION or not scope.qual or "<" in scope.qual:
+            return
+        owner = scope.qual
+    w.fields.append((w.current, owner, key, summarise(right, w.qual_of)))
 
 
 def _prototype_of(w: Walk, ref: list[str]) -> str | None:

@@ -126,6 +126,12 @@ def _interface(w: Walk) -> facts.Module:
             options = returns.setdefault(qual, [])
             if closed not in options:
                 options.append(closed)
+    fields: dict[str, dict[str, list[facts.Expr]]] = {}
+    for scope, owner, key, expr in w.fields:
+        options = fields.setdefault(owner, {}).setdefault(key, [])
+        closed = closer.close(expr, scope)
+        if closed not in options:
+            options.append(closed)
     return facts.Module(
         w.bindings[0],
         w.exports,
@@ -138,6 +144,11 @@ def _interface(w: Walk) -> facts.Module:
             q: o[0] if len(o) == 1 else facts.Choice(o)
             for q, o in returns.items()
             if any(may_hold_code(e) for e in o)  # a string or a number: no call through it
+        },
+        {
+            owner: {k: o[0] if len(o) == 1 else facts.Choice(o) for k, o in keys.items()}
+            for owner, keys in fields.items()
+            if any(may_hold_code(e) for o in keys.values() for e in o)
         },
     )
 

@@ -179,6 +179,7 @@ def _through_parameter(
     values = file.flow.feeds(feed)
     if not values:  # unknown, or nothing known calls the function with it
         file.graph.unresolved += 1
+        _known_paths(file, feed, how, caller, where)
         return
     targets: dict[Def, bool] = {}  # -> partial
     for given in values:
@@ -198,6 +199,23 @@ def _through_parameter(
         file.graph.unresolved += 1
     for target, partial in sorted(targets.items(), key=lambda t: (t[0].path, t[0].qual)):
         flags = frozenset({EdgeFlag.PARTIAL}) if partial else frozenset()
+        provenance = Provenance.TS_ARGUMENT
+        file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)
+
+
+def _known_paths(file: CallingFile, feed: Feed, how: int, caller: NodeKey, where: Location) -> None:
+    """A parameter that something unknown may reach: each function of the repository the known
+    paths give it is a partial edge (which one runs, if any, is decided at run time)."""
+    targets: set[Def] = set()
+    for given in file.flow.known(feed):
+        options = given.options if isinstance(given, Choice) else (given,)
+        for option in options:
+            value = file.ev.export(option.path, "=") if isinstance(option, Mod) else option
+            target = _target(file, value, how)
+            if target is not None:
+                targets.add(target)
+    for target in sorted(targets, key=lambda d: (d.path, d.qual)):
+        flags = frozenset({EdgeFlag.PARTIAL})
         provenance = Provenance.TS_ARGUMENT
         file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)
 
@@ -269,9 +287,11 @@ def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where:
     file.graph.unresolved += 1
     targets = set()
     for option in choice.options:
-        target = _target(file, option, how)
-        if target is not None:
-            targets.add(target)
+        held = (file.flow.feeds(option) or set()) if isinstance(option, Feed) else {option}
+        for value in held:
+            target = _target(file, value, how)
+            if target is not None:
+                targets.add(target)
     for target in sorted(targets, key=lambda d: (d.path, d.qual)):
         provenance = Provenance.TS_NEW if how == How.NEW else Provenance.TS_CALL
         flags = frozenset({EdgeFlag.PARTIAL})

@@ -11,6 +11,7 @@ function's call sites, which ``flow.py`` reads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
 from groundkit.codemap.extract.typescript.layout import Layout, module_name
@@ -41,6 +42,9 @@ __all__ = ["Evaluator"]
 
 _DEPTH = 40
 _EXPORTED = (facts.Local, facts.From, facts.Namespace)
+_REST = (facts.REST, facts.ITEM)
+# Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
+_COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
 
 
 class Evaluator:
@@ -209,7 +213,12 @@ class Evaluator:
 
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
+        copy: Feed | None = None  # ``arguments`` (or a copy) whose copying method was just read
         for part in rest:
+            if copy is not None and part == "()":  # args.flat(): its items, at any position
+                value, copy = Feed(copy.func, copy.position, (facts.ITEM,)), None
+                continue
+            copy = value if _is_rest(value) and part in _COPIES else None
             if part in ("()", "new") and isinstance(value, Mod):
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
             if part == "()" and isinstance(value, Def) and value.kind != "class":
@@ -244,6 +253,8 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
+        if name == facts.ELEMENT:  # xs[i]: known only as one of ``arguments``
+            return Feed(value.func, value.position, (facts.ITEM,)) if _is_rest(value) else Unknown()
         if isinstance(value, Mod):
             return self.export(value.path, name)
         if isinstance(value, Ext):
@@ -262,12 +273,31 @@ class Evaluator:
         if isinstance(value, Feed):
             return Feed(value.func, value.position, (*value.path, name))
         if isinstance(value, Inst) and value.cls.kind == "function":
-            return self.functions.prototype(value.cls, name)
+            found = self.functions.prototype(value.cls, name)
+            return self._field(value.cls, name) if isinstance(found, Unknown) else found
         if isinstance(value, Def) and value.kind == "function" and name == "prototype":
             return Inst(value)  # F.prototype.m: the method an instance of F finds
+        if isinstance(value, Def) and value.kind == "function":
+            proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
+            return self.attribute(self.value(proto, (value.path, -1)), name) if proto else Unknown()
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
-            found = self.classes.method(cls, name)
-            return found[0] if found is not None else Unknown()
+            method = self.classes.method(cls, name)
+            if method is not None:
+                return method[0]
+            return self._field(cls, name) if isinstance(value, Inst) else Unknown()
+        return Unknown()
+
+    def _field(self, cls: Def, name: str, seen: frozenset[Def] = frozenset()) -> Value:
+        """What ``this.name = ...`` stored in an instance of ``cls`` (or of a base of it)."""
+        if cls in seen or len(seen) > _DEPTH:
+            return Unknown()
+        stored = self.interface(cls.path).fields.get(cls.qual, {}).get(name)
+        if stored is not None:
+            return self.value(stored, (cls.path, -1))
+        for base in self.classes.bases(cls) if cls.kind == "class" else []:
+            found = self._field(base, name, seen | {cls})
+            if not isinstance(found, Unknown):
+                return found
         return Unknown()
 
     def _call(self, expr: facts.Call | facts.New, scope: Scope, name: str | None) -> Value:
@@ -282,6 +312,9 @@ class Evaluator:
             bound = self.reference(expr.ref[:-1], scope, name)  # f.bind(o): runs f when called
             if isinstance(bound, Def) and bound.kind != "class":
                 return bound
+        copied = self._copied(expr, scope)
+        if copied is not None:
+            return copied
         callee = self.reference(expr.ref, scope, name)
         router = self.router_id(scope, name)
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
@@ -292,6 +325,24 @@ class Evaluator:
             if handed is not None:
                 return self.value(handed, scope)  # identity(x): x
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
+
+    def _copied(self, expr: facts.Call | facts.New, scope: Scope) -> Feed | None:
+        """``slice.call(arguments, 1)``, ``Array.from(arguments)``, ``args.flat()``: an array of
+        ``arguments``' values, each at a position not known (the ones a slice leaves out are
+        among them), or None."""
+        ref = expr.ref
+        given: Value = Unknown()
+        if ref is None or isinstance(expr, facts.New):
+            return None
+        if len(ref) > 1 and ref[-1] in _COPIES:
+            given = self.reference(ref[:-1], scope)
+        elif len(ref) > 1 and ref[-1] in ("call", "apply", "from") and expr.args:
+            method = self.reference(ref[:-1], scope)
+            named = method.name if isinstance(method, Global) else ""
+            copies = named.startswith("Array.prototype.") and named[16:] in _COPIES
+            if copies or (named == "Array" and ref[-1] == "from"):
+                given = self.value(expr.args[0], scope)
+        return Feed(given.func, given.position, (facts.ITEM,)) if _is_rest(given) else None
 
     def _param(self, param: facts.Param, scope: Scope) -> Value:
         if param.annotation:
@@ -339,6 +390,11 @@ class Evaluator:
         owner = body.scopes[index].qual if body is not None and index > 0 else ""
         local = f"{owner}.{name}" if owner and name else name or owner
         return f"ts:{module_name(path)}:{local}"
+
+
+def _is_rest(value: Value) -> TypeGuard[Feed]:
+    """Whether ``value`` is ``arguments`` (or an array of its values, or one of them)."""
+    return isinstance(value, Feed) and len(value.path) == 1 and value.path[0] in _REST
 
 
 def _class_of(value: Value) -> Def | None:

@@ -31,21 +31,28 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.objects import (
+    Choice,
     Def,
     Ext,
     Feed,
     Global,
     Lit,
+    Mod,
     Obj,
     Unknown,
     Value,
 )
 
-__all__ = ["DEPTH", "MAX_VALUES", "Flow", "handed_tables"]
+__all__ = ["DEPTH", "MAX_KNOWN", "MAX_VALUES", "Flow", "handed_tables"]
 
 DEPTH = 8
 MAX_VALUES = 32
-Param = tuple[Def, int]  # a function and a parameter position
+MAX_KNOWN = 256  # values per parameter along its known paths (``known()``: partial edges)
+# A function and a parameter position; -1 - k for any of the arguments from position k on
+# (``arguments``, ``slice.call(arguments, k)``), the items of an array literal there included.
+Param = tuple[Def, int]
+_REST = (facts.REST, facts.ITEM)
+_ITEMS = 64  # array-literal items read per argument (nested ones included)
 # Arguments that may hand over a function, a parameter or a table (a call's result may too,
 # but it is unknown: never followed).
 _MAY_BE_OURS = (
@@ -72,6 +79,9 @@ class Site:
 @dataclass(slots=True)
 class Index:
     calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
+    # Sites whose callee is one of several functions (``c ? f : g``, ``F.prototype[k]``): each
+    # may be the one called; read by ``known()`` alone.
+    maybe: dict[Def, list[Site]] = field(default_factory=lambda: defaultdict(list))
     tables: set[tuple[str, str]] = field(default_factory=set)  # tables handed as arguments
     # A function or parameter -> where it is handed on: (site, position, member of the argument)
     passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
@@ -88,6 +98,8 @@ class Flow:
         self.bounds_hit = 0
         self._index: Index | None = None
         self._params: dict[Param, frozenset[Value] | None] = {}
+        self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
+        self._lenient = False  # ``known()`` is asking: what is unknown is left out
         self._subclasses: dict[Def, list[Def]] | None = None
 
     # -- classes ----------------------------------------------------------------------------------
@@ -122,33 +134,57 @@ class Flow:
     def feeds(self, feed: Feed) -> set[Value] | None:
         """What ``feed`` may hold at run time; None when something unknown may reach it."""
         self.consulted = True
-        given = self._param((feed.func, feed.position), frozenset())
+        param, path = _param_of(feed)
+        given = self._param(param, frozenset())
         if given is None:
             return None
         out: set[Value] = set()
         for value in given:
-            reached = self.ev.apply(value, list(feed.path), (feed.func.path, -1))
+            reached = self.ev.apply(value, path, (feed.func.path, -1))
             if isinstance(reached, Unknown | Feed):
                 return None
             out.add(reached)
         return out
 
+    def known(self, feed: Feed) -> set[Value]:
+        """What ``feed`` holds along the paths that are known, when ``feeds`` says something
+        unknown may reach it too: the targets of ``partial`` edges."""
+        self.consulted = True
+        param, path = _param_of(feed)
+        self._lenient = True
+        try:
+            given = self._param(param, frozenset()) or frozenset()
+        finally:
+            self._lenient = False
+        out: set[Value] = set()
+        for value in given:
+            reached = self.ev.apply(value, path, (feed.func.path, -1))
+            if not isinstance(reached, Unknown | Feed):
+                out.add(reached)
+        return out
+
     def _param(self, param: Param, stack: frozenset[Param]) -> frozenset[Value] | None:
         top = not stack
-        if top and param in self._params:
-            return self._params[param]
+        cache = self._known if self._lenient else self._params
+        if top and param in cache:
+            return cache[param]
         if param in stack:
             return frozenset()  # a call of itself adds nothing its other callers do not give
         if len(stack) >= DEPTH:
             self.bounds_hit += 1
-            return None
+            return self._unknown()
         found = self._given(param, stack | {param})
-        if found is not None and len(found) > MAX_VALUES:
+        bound = MAX_KNOWN if self._lenient else MAX_VALUES
+        if found is not None and len(found) > bound:
             self.bounds_hit += 1
-            found = None
+            found = self._unknown()
         if top:  # a nested answer may lack what the outer query is collecting: not kept
-            self._params[param] = found
+            cache[param] = found
         return found
+
+    def _unknown(self) -> frozenset[Value] | None:
+        """What an unknown part adds: nothing to ``known()``; to ``feeds()``, unknown."""
+        return frozenset() if self._lenient else None
 
     def _given(self, param: Param, stack: frozenset[Param]) -> frozenset[Value] | None:
         func, position = param
@@ -158,31 +194,40 @@ class Flow:
         out: set[Value] = set()
         called = False
         targets: list[Target] = [func, *reached]
+        index = self.index()
         for target in targets:
-            for site in self.index().calls.get(target, []):
+            sites = index.calls.get(target, [])
+            if self._lenient and isinstance(target, Def):
+                sites = [*sites, *index.maybe.get(target, [])]
+            for site in sites:
                 called = True
-                if 0 <= site.spread <= position:
+                if 0 <= site.spread <= max(position, -1 - position):
+                    if self._lenient:
+                        continue
                     return None
-                if position >= len(site.record.args):
-                    continue  # not given: undefined, nothing to call
-                held = self._expand(self._argument(site, position), stack)
-                if held is None:
-                    return None
-                out |= held
-        return frozenset(out) if called else None  # no call site: called from outside, if at all
+                for value in self._arguments(site, position):
+                    held = self._expand(value, stack)
+                    if held is None:
+                        return None
+                    out |= held
+        # no call site: called from outside, if at all
+        return frozenset(out) if called else self._unknown()
 
     def _expand(self, value: Value, stack: frozenset[Param]) -> frozenset[Value] | None:
         if isinstance(value, Unknown):
-            return None
+            return self._unknown()
         if not isinstance(value, Feed):
             return frozenset({value})
-        given = self._param((value.func, value.position), stack)
+        param, path = _param_of(value)
+        given = self._param(param, stack)
         if given is None:
             return None
         out = set()
         for held in given:
-            reached = self.ev.apply(held, list(value.path), (value.func.path, -1))
+            reached = self.ev.apply(held, path, (value.func.path, -1))
             if isinstance(reached, Unknown):
+                if self._lenient:
+                    continue
                 return None
             out.add(reached)
         return frozenset(out)
@@ -196,6 +241,8 @@ class Flow:
             current = todo.pop()
             for site, position, member in self._handed(current):
                 callees = self._callees(site, stack) if position >= 0 else None
+                if callees is None and self._lenient:
+                    continue  # handed where it is not known: the other hand-offs still count
                 if callees is None:
                     return None
                 for callee in callees:
@@ -208,6 +255,10 @@ class Flow:
     def _handed(self, target: Target) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
         passed = self.index().passed
         yield from passed.get(target, [])
+        if isinstance(target, Feed) and not target.path:  # in ``arguments`` too, and its copies
+            for start in range(target.position + 1):
+                for head in _REST:
+                    yield from passed.get(Feed(target.func, start, (head,)), [])
         if isinstance(target, Feed):  # opts.onDone is in opts: where opts goes, it goes too
             for cut in range(len(target.path)):
                 whole = Feed(target.func, target.position, target.path[:cut])
@@ -219,15 +270,36 @@ class Flow:
         callee = _callable(self.ev, site.callee, site.record.how)
         if isinstance(callee, Def):
             return [callee]
+        if isinstance(site.callee, Choice) and self._lenient:
+            options = (_callable(self.ev, o, site.record.how) for o in site.callee.options)
+            return [d for d in options if isinstance(d, Def)]
         if isinstance(callee, Feed):
             given = self._expand(callee, stack)
             if given is None:
                 return None
             out = [_callable(self.ev, v, site.record.how) for v in given]
-            return [d for d in out if isinstance(d, Def)] if all(out) else None
+            return [d for d in out if isinstance(d, Def)] if all(out) or self._lenient else None
         return None
 
     # -- the index --------------------------------------------------------------------------------
+    def _arguments(self, site: Site, position: int) -> list[Value]:
+        """What a site gives parameter ``position`` (a ``Param``'s): the argument there, or
+        for the arguments from k on each of those and the items of array literals among them."""
+        args = site.record.args
+        if position >= 0:
+            return [self._argument(site, position)] if position < len(args) else []
+        out = [self._argument(site, p) for p in range(-1 - position, len(args))]
+        items = [a for a in args[-1 - position :] if isinstance(a, facts.ArrayLit)]
+        while items and len(out) < _ITEMS:
+            for item in items.pop().items:
+                if isinstance(item, facts.ArrayLit):
+                    items.append(item)
+                elif isinstance(item, facts.Spread):
+                    out.append(Unknown())
+                else:
+                    out.append(_given(item, self.ev.value(item, (site.path, -1))))
+        return out if not items else [Unknown()]
+
     def _argument(self, site: Site, position: int) -> Value:
         found = site.args.get(position)
         if found is None:
@@ -257,6 +329,11 @@ class Flow:
                 called = _callable(ev, site.callee, record.how)
                 if isinstance(called, Def | Feed):
                     index.calls[called].append(site)
+                elif isinstance(site.callee, Choice):
+                    for option in site.callee.options:
+                        maybe = _callable(ev, option, record.how)
+                        if isinstance(maybe, Def):
+                            index.maybe[maybe].append(site)
                 for position, arg in enumerate(record.args):
                     if isinstance(arg, facts.Spread) and site.spread < 0:
                         site.spread = position
@@ -271,15 +348,28 @@ class Flow:
 
 
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
-    """``f.call(o, a, b)`` hands ``a, b`` to ``f`` (``o`` is its ``this``)."""
+    """``f.call(o, a, b)`` hands ``a, b`` to ``f`` (``o`` is its ``this``); ``f.apply(o,
+    arguments)`` hands ``f`` each argument at its own position (``slice.call(arguments, k)``
+    from k on, which positions is not known: all of them, behind a spread)."""
     callee = record.callee
-    if not isinstance(callee, facts.Ref) or len(callee.parts) < 2 or callee.parts[-1] != "call":
+    if not isinstance(callee, facts.Ref) or len(callee.parts) < 2:
+        return record
+    if callee.parts[-1] not in ("call", "apply"):
         return record
     inner = facts.Ref(callee.parts[:-1])
     value = ev.value(inner, (path, -1))
-    if isinstance(value, Feed) or (isinstance(value, Def) and value.kind != "class"):
+    if not (isinstance(value, Feed) or (isinstance(value, Def) and value.kind != "class")):
+        return record
+    if callee.parts[-1] == "call":
         return facts.Pass(inner, record.how, record.args[1:])
-    return record
+    given = ev.value(record.args[1], (path, -1)) if len(record.args) > 1 else Unknown()
+    if isinstance(given, Feed) and given.path == (facts.REST,) and given.position == 0:
+        owner = given.func.qual
+        return facts.Pass(inner, record.how, [facts.ParamOf(owner, p) for p in range(DEPTH)])
+    if isinstance(given, Feed) and given.path == (facts.ITEM,):  # a copy: any one of them
+        item = facts.ParamOf(given.func.qual, given.position, [facts.ITEM])
+        return facts.Pass(inner, record.how, [item] * DEPTH)
+    return facts.Pass(inner, record.how, [facts.Spread()])
 
 
 def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
@@ -287,11 +377,20 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
     a parameter's values; None for anything else."""
     if isinstance(value, Feed):
         return value
+    if isinstance(value, Mod):  # const Layer = require("./layer"); new Layer(): its export
+        value = ev.export(value.path, "=")
     if not isinstance(value, Def):
         return None
-    if value.kind != "class":
-        return value if how != How.NEW else None
+    if value.kind != "class":  # new F(): F runs with the arguments
+        return value if how != How.NEW or value.kind == "function" else None
     return ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
+
+
+def _param_of(feed: Feed) -> tuple[Param, list[str]]:
+    """The parameter a value is given at, and the member of it that is meant."""
+    if feed.path and feed.path[0] in _REST:
+        return (feed.func, -1 - feed.position), list(feed.path[1:])
+    return (feed.func, feed.position), list(feed.path)
 
 
 def _given(arg: facts.Expr, value: Value) -> Value:
