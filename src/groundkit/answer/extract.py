@@ -165,7 +165,7 @@ def _sentence(number: int, text: str, unit: Unit, rules: QuoteRules) -> Sentence
     code = unit.brings_code or unit.kind in ("code", "imports")
     return Sentence(
         number, start, unit.end, quote, prose=prose(core, _block(unit.kind)),
-        core=None if core == quote else core, lead=lead, code=code,
+        core=None if core == quote or unit.whole else core, lead=lead, code=code,
     )  # fmt: skip
 
 
