@@ -147,3 +147,25 @@ def test_a_clause_that_does_not_announce_the_example_after_it_is_weighed_with_th
     question = "how do I throttle scroll events that arrive too fast"
     ranked = _ranked(open_col(), tmp_path, THROTTLE_MD, question, Topic("throttle"))
     assert "_.throttle(updatePosition, 100)" in ranked[0].text
+
+
+class Counting(Topic):
+    """``Topic``, counting the texts it is given."""
+
+    identity = EmbedderIdentity("test", "counting", 2, True, "1")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts = 0
+
+    def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
+        self.texts += len(texts)
+        return super().embed(texts, input_type)
+
+
+def test_no_more_than_twice_the_budget_is_embedded_however_long_the_nearest_passages() -> None:
+    placed = [(n, f"Printer {n} tray {i} holds A{i} paper.") for n in (1, 2) for i in range(40)]
+    near = [replace(s, near=s.source == 1) for s in _sentences(*placed)]
+    counting = Counting()
+    rank("which printer tray holds A4 paper?", near, counting)
+    assert counting.texts <= 2 * EMBEDDED + 1  # the sentences, and the question
