@@ -35,25 +35,34 @@ The team's signing keys rotate every 90 days.
 """
 
 
+def _ranked(
+    collection: Collection, folder: Path, text: str, question: str, topic: Topic | None = None
+) -> list[Sentence]:
+    """``text`` ingested as a Markdown file, and its candidates for ``question`` ranked."""
+    (folder / "doc.md").write_text(text, encoding="utf-8")
+    collection.ingest([folder / "doc.md"])
+    bundle = bundle_for(collection, question)
+    return rank(question, candidates(bundle, QuoteRules.of(16, question), question), topic)
+
+
 def test_prose_outranks_a_code_line_and_a_question_with_the_same_words(
     open_col: Callable[..., Collection], tmp_path: Path
 ) -> None:
-    (tmp_path / "keys.md").write_text(KEYS, encoding="utf-8")
-    collection = open_col()
-    collection.ingest([tmp_path / "keys.md"])
-    question = "how often do signing keys rotate?"
-    bundle = bundle_for(collection, question)
-    ranked = rank(question, candidates(bundle, QuoteRules.of(16, question)))
+    ranked = _ranked(open_col(), tmp_path, KEYS, "how often do signing keys rotate?")
     assert ranked[0].text == "The team's signing keys rotate every 90 days."
 
 
 class Topic:
-    """An embedder double: a text is near the question exactly when it says ``idle``."""
+    """An embedder double: a text is near the question exactly when it says ``word``."""
 
     identity = EmbedderIdentity("test", "topic", 2, True, "1")
 
+    def __init__(self, word: str = "idle") -> None:
+        self.word = word
+
     def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
-        return np.array([[1.0, 0.0] if "idle" in t else [0.0, 1.0] for t in texts], np.float32)
+        near = [self.word in t.casefold() for t in texts]
+        return np.array([[1.0, 0.0] if n else [0.0, 1.0] for n in near], np.float32)
 
 
 def _sentences(*placed: tuple[int, str]) -> list[Sentence]:
@@ -116,3 +125,47 @@ def test_the_best_worded_sentence_is_weighed_by_meaning_when_nearest_passages_ar
     near = [replace(s, near=True) for s in _sentences((1, "Screens dim when idle."), *filler)]
     ranked = rank("what does an idle laptop do?", [*near, *_sentences((2, answer))], Topic())
     assert ranked[0].text == answer
+
+
+THROTTLE_MD = """# throttle
+
+Useful for rate-limiting scroll events that arrive too fast.
+
+Pass `{trailing: false}` to turn the last call off.
+
+```js
+var throttled = _.throttle(updatePosition, 100);
+```
+"""
+
+
+def test_a_clause_that_does_not_announce_the_example_after_it_is_weighed_with_the_example(
+    open_col: Callable[..., Collection], tmp_path: Path
+) -> None:
+    # "Pass `{trailing: false}` ..." says nothing of what the code under it does: the unit it
+    # makes with the code is weighed by meaning as a whole, so the example is not lost to it.
+    question = "how do I throttle scroll events that arrive too fast"
+    ranked = _ranked(open_col(), tmp_path, THROTTLE_MD, question, Topic("throttle"))
+    assert "_.throttle(updatePosition, 100)" in ranked[0].text
+
+
+class Counting(Topic):
+    """``Topic``, counting the texts it is given."""
+
+    identity = EmbedderIdentity("test", "counting", 2, True, "1")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts = 0
+
+    def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
+        self.texts += len(texts)
+        return super().embed(texts, input_type)
+
+
+def test_no_more_than_twice_the_budget_is_embedded_however_long_the_nearest_passages() -> None:
+    placed = [(n, f"Printer {n} tray {i} holds A{i} paper.") for n in (1, 2) for i in range(40)]
+    near = [replace(s, near=s.source == 1) for s in _sentences(*placed)]
+    counting = Counting()
+    rank("which printer tray holds A4 paper?", near, counting)
+    assert counting.texts <= 2 * EMBEDDED + 1  # the sentences, and the question

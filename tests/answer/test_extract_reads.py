@@ -192,3 +192,52 @@ def test_an_api_name_too_short_to_quote_alone_is_quoted_with_the_sentence_it_hea
     named = [t for t in _cited(answer) if "Set signed cookie keys." in t]
     assert named, _cited(answer)
     assert named[0] == "## app.keys=\n\n  Set signed cookie keys."
+
+
+TYPE_MD = """# Response
+
+### response.type=
+
+  Set response `Content-Type` via mime string or file extension.
+
+```js
+ctx.type = 'text/plain; charset=utf-8';
+ctx.type = 'image/png';
+```
+
+### response.length=
+
+  Set response Content-Length to the given value.
+"""
+
+LONG_RST = (
+    """Settings
+========
+
+Configure the application like this::
+
+"""
+    + "".join(f"    option_{n} = {n}\n" for n in range(1, 16))
+    + """    retention_days = 30
+
+Nothing else is read.
+"""
+)
+
+
+def test_a_statement_right_above_an_example_brings_it_though_it_does_not_announce_it(
+    open_col: Callable[..., Collection], tmp_path: Path
+) -> None:
+    collection = _ingest(open_col, tmp_path, response_md=TYPE_MD)
+    cited = _cited(_extract(collection, "how do I set the content type of the response"))
+    with_code = [t for t in cited if "ctx.type = 'image/png'" in t]
+    assert with_code, cited
+    assert "Set response `Content-Type` via" in with_code[0], cited
+
+
+def test_the_pieces_of_a_long_code_block_after_the_one_a_sentence_brings_are_still_offered(
+    open_col: Callable[..., Collection], tmp_path: Path
+) -> None:
+    collection = _ingest(open_col, tmp_path, settings_rst=LONG_RST)
+    cited = _cited(_extract(collection, "how do I set the retention days"))
+    assert any("retention_days = 30" in t for t in cited), cited

@@ -16,9 +16,9 @@ candidates; then smaller terms, each at most ``PRIOR_WEIGHT``: how much the sent
 prose (``priors.prose``), how close its neighbours in the same passage are to the question,
 for a question asking how many, how long or when whether it holds a number, the rank of its
 passage in the search (``RANK_WEIGHT``), and for a how-to question whether it shows code. Only
-the sentences of the ``NEAREST`` passages by meaning and the ``EMBEDDED`` best of the others by
-the other terms are embedded (embedding is nearly all of the cost); the rest keep their lexical
-score. ``choose`` keeps the best few, folds near-duplicates into the
+the ``EMBEDDED`` best by the other terms of the ``NEAREST`` passages by meaning, and as many of
+the other passages, are embedded (embedding is nearly all of the cost); the rest keep their
+lexical score. ``choose`` keeps the best few, folds near-duplicates into the
 better one, and returns them in reading order: documents in the order their best passage
 ranked, each document's units in the order it has them; edges grouped by file, by line.
 """
@@ -165,7 +165,7 @@ def _sentence(number: int, text: str, unit: Unit, rules: QuoteRules) -> Sentence
     code = unit.brings_code or unit.kind in ("code", "imports")
     return Sentence(
         number, start, unit.end, quote, prose=prose(core, _block(unit.kind)),
-        core=None if core == quote else core, lead=lead, code=code,
+        core=None if core == quote or unit.whole else core, lead=lead, code=code,
     )  # fmt: skip
 
 
@@ -199,11 +199,11 @@ def rank(
 
 
 def _to_embed(sentences: Sequence[Sentence], fused: Sequence[float]) -> list[int]:
-    """Which sentences to embed: those of the passages nearest in meaning, and the ``EMBEDDED``
-    best of the rest by every other term."""
-    near = [i for i, s in enumerate(sentences) if s.near]
+    """Which sentences to embed: the ``EMBEDDED`` best by every other term of the passages
+    nearest in meaning, and as many of the rest (so never more than twice ``EMBEDDED``)."""
+    near = sorted((i for i, s in enumerate(sentences) if s.near), key=lambda i: -fused[i])
     rest = sorted((i for i, s in enumerate(sentences) if not s.near), key=lambda i: -fused[i])
-    return near + rest[:EMBEDDED]
+    return near[:EMBEDDED] + rest[:EMBEDDED]
 
 
 def _scaled(scores: Sequence[float]) -> list[float]:

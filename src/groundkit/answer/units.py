@@ -6,7 +6,9 @@ A passage's parts (``answer.blocks``) become units at exact offsets, ``text[star
 - a sentence that introduces code (it ends in ``:`` or ``::``, or says "like this", "for
   example", "as follows") and is followed by a code block comes *with* the block: the unit runs
   from the sentence to the end of the block (at most ``CODE_LINES`` lines of it), so "set
-  ``verify`` to False::" arrives with ``verify=False``;
+  ``verify`` to False::" arrives with ``verify=False``; so does a statement ending a paragraph
+  right above a code block without announcing it (its example), weighed as a whole (``whole``);
+  the block's later pieces stay units of their own;
 - a sentence that refers back ("This ...", "the above") comes with the unit before it; with
   nothing before it in the passage, it is not offered (it would point at nothing);
 - the first sentence under a heading that names code (an API reference's
@@ -81,6 +83,9 @@ class Unit:
     kind: UnitKind
     lead: tuple[int, int] | None = None
     brings_code: bool = False
+    # Weighed by meaning as a whole: the sentence does not announce the code after it, so it
+    # may not say what the code does (a clause ending the paragraph before an example).
+    whole: bool = False
 
 
 def is_release_notes(source: str, text: str) -> bool:
@@ -115,8 +120,8 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
             heading = None
             continue
         if block.kind == "code":
-            if i not in taken:
-                out.extend(_code(text, block))
+            # a sentence brought its first piece: the rest are still units of their own
+            out.extend(_code(text, block)[1 if i in taken else 0 :])
             heading = None
             continue
         if block.kind == "item" and _LINK_ONLY.match(text, block.start, block.end):
@@ -127,14 +132,14 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
             kind: UnitKind = "release" if release else "item" if block.kind == "item" else "prose"
             unit = Unit(start, end, (start, end), kind)
             last = start == _sentences(text, block)[-1][0]
-            if (
-                last
-                and nxt is not None
-                and nxt.kind == "code"
-                and _INTRODUCES.search(text, start, end)
-            ):
-                unit = _with_code(text, unit, nxt)
-                taken.add(i + 1)
+            if last and nxt is not None and nxt.kind == "code":
+                sentence = text[start:end].rstrip()
+                if _INTRODUCES.search(sentence):
+                    unit = _with_code(text, unit, nxt, whole=False)
+                    taken.add(i + 1)
+                elif not sentence.endswith("?"):  # a statement right above code: its example
+                    unit = _with_code(text, unit, nxt, whole=True)
+                    taken.add(i + 1)
             if _REFERS_BACK.search(text[start:end]):
                 if heading is None and not out:
                     continue  # "the above" with nothing above it in the passage
@@ -191,9 +196,9 @@ def _names_code(text: str, heading: Block | None) -> bool:
     return " " not in title and bool(_CODE_NAME.search(title))
 
 
-def _with_code(text: str, unit: Unit, code: Block) -> Unit:
+def _with_code(text: str, unit: Unit, code: Block, whole: bool) -> Unit:
     end = _code_pieces(text, code)[0][1]
-    return Unit(unit.start, end, unit.core, unit.kind, unit.lead, brings_code=True)
+    return Unit(unit.start, end, unit.core, unit.kind, unit.lead, brings_code=True, whole=whole)
 
 
 def _code(text: str, block: Block) -> list[Unit]:
