@@ -132,3 +132,21 @@ def test_a_call_result_bound_in_a_function_hands_its_arguments_on(repo: Repo) ->
         },
     )
     assert ("main.Box.put", "main.job") in repo.certain("calls")
+
+
+def test_what_callers_of_a_constructed_function_pass_reaches_its_parameters(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app.js": """
+                function App() {
+                  function app(done) { return done(); }
+                  return app;
+                }
+                function finished() {}
+                function run(given) { const app = new App(); app(finished); app(given); }
+                module.exports = { run };
+            """,
+        },
+    )
+    assert ("app.App.app", "app.finished") in repo.pairs("calls") - repo.certain("calls")

@@ -36,6 +36,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Ext,
     Feed,
     Global,
+    Inst,
     Lit,
     Mod,
     Obj,
@@ -379,6 +380,8 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
         return value
     if isinstance(value, Mod):  # const Layer = require("./layer"); new Layer(): its export
         value = ev.export(value.path, "=")
+    if isinstance(value, Inst) and value.cls.kind == "function" and how == How.CALL:
+        return ev.functions.made(value.cls)  # new F() gave a function: calling it runs that
     if not isinstance(value, Def):
         return None
     if value.kind != "class":  # new F(): F runs with the arguments
