@@ -150,3 +150,28 @@ def test_what_callers_of_a_constructed_function_pass_reaches_its_parameters(repo
         },
     )
     assert ("app.App.app", "app.finished") in repo.pairs("calls") - repo.certain("calls")
+
+
+def test_this_in_a_test_runners_functions_is_the_context_its_hooks_fill(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "lib.js": """
+                function Parser() {}
+                Parser.prototype.parse = function parse() {};
+                module.exports = Parser;
+            """,
+            "test.js": """
+                const Parser = require("./lib");
+                describe("parse", function () {
+                  before(function () { this.parser = new Parser(); });
+                  it("parses", function () { this.parser.parse(); });
+                  it("reads", function () { this.other.parse(); });
+                });
+            """,
+        },
+    )
+    targets = {t for s, t in repo.certain("calls") if s.startswith("test.")}
+    assert "lib.Parser.prototype.parse" in targets
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 1  # this.other: no hook sets it
