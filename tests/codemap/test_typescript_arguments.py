@@ -164,6 +164,7 @@ def test_this_in_a_test_runners_functions_is_the_context_its_hooks_fill(repo: Re
             "test.js": """
                 const Parser = require("./lib");
                 describe("parse", function () {
+                  this.parser = null;  // the suite's own member, not the tests' context
                   before(function () { this.parser = new Parser(); });
                   it("parses", function () { this.parser.parse(); });
                   it("reads", function () { this.other.parse(); });

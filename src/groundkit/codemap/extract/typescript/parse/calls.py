@@ -36,6 +36,7 @@ _LITERAL_HOLDERS = frozenset(
     {"array", "string", "template_string", "number", "object", "regex", "true", "false"}
 )
 _INLINE = frozenset({"arrow_function", "function_expression", "function"})
+_SUITES = frozenset({"describe", "context", "suite"})
 # Calls that change the members of their first argument.
 _MUTATORS = frozenset(
     {
@@ -134,9 +135,11 @@ def _visit_inner_calls(w: Walk, callee: Node) -> None:
 
 def _test_context(w: Walk, ref: list[str] | None, arguments: Node | None) -> None:
     """``before(function () { this.x = ... })`` and ``it(function () { this.x.go() })``: mocha
-    runs a suite's hooks and tests with one context object, whose members the file's test
-    functions share (``TEST_CONTEXT``: its fields are the ``this.x = ...`` of those functions)."""
+    runs a suite's hooks and tests with one context object, whose members the file's hooks and
+    tests share (``TEST_CONTEXT``: its fields are the ``this.x = ...`` of those functions)."""
     if ref is None or ref[0] not in TEST_BLOCKS or len(ref) > 2 or w.is_bound(ref[0]):
+        return
+    if ref[0] in _SUITES:  # a suite's own function runs with the suite as `this`
         return
     for item in arguments.named_children if arguments is not None else []:
         if item.type in ("function_expression", "function"):
