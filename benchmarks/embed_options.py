@@ -13,7 +13,9 @@ a shared machine; chunks/s only means something when the load is under the core 
 Option sets: ``groundkit`` (intra-op spinning off, memory arena off: what ingest uses),
 ``default`` (onnxruntime's defaults, as the bare loop of the yardstick), ``spin`` (spinning on,
 arena off), ``spin_stop`` (spinning on during a run, stopped at its end:
-``session.force_spinning_stop``), ``arena`` (spinning off, arena on).
+``session.force_spinning_stop``), ``arena`` (spinning off, arena on), ``arena_spin_stop`` (arena
+on, spinning during a run only). Context switches (voluntary / involuntary) show the thread
+hand-offs that spinning avoids: a worker that sleeps between operators is woken for each one.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ SETS = {
     "spin": ("1", False, False),
     "spin_stop": ("1", False, True),
     "arena": ("0", True, False),
+    "arena_spin_stop": ("1", True, True),
 }
 
 
@@ -98,7 +101,8 @@ def main() -> None:
         _pid, _status, usage = os.wait4(proc.pid, 0)
         print(
             f"{name:10} runs {out.strip()} user {usage.ru_utime:.1f} s"
-            f" system {usage.ru_stime:.1f} s peak {usage.ru_maxrss / 1024:.0f} MB",
+            f" system {usage.ru_stime:.1f} s peak {usage.ru_maxrss / 1024:.0f} MB"
+            f" switches {usage.ru_nvcsw}/{usage.ru_nivcsw}",
             flush=True,
         )
 

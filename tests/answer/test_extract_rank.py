@@ -9,6 +9,7 @@ one holding a number wins.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from answer_helpers import bundle_for
 
 from groundkit import Collection
 from groundkit.answer.contract import QuoteRules
-from groundkit.answer.extract import Sentence, candidates, rank
+from groundkit.answer.extract import EMBEDDED, Sentence, candidates, rank
 from groundkit.answer.priors import asks_quantity, prose
 from groundkit.embed.base import EmbedderIdentity, InputType
 
@@ -104,3 +105,14 @@ def test_prose_scores_how_much_a_sentence_reads_as_a_statement(
 )
 def test_a_question_for_an_amount_or_a_time_is_told_apart(question: str, asks: bool) -> None:
     assert asks_quantity(question) is asks
+
+
+def test_the_best_worded_sentence_is_weighed_by_meaning_when_nearest_passages_are_long() -> None:
+    # The passages the search ranked nearest in meaning hold more sentences than the budget
+    # (an API reference's list): the sentence of another passage that the words rank first
+    # is still embedded, so one nearer sentence cannot win only because it was embedded.
+    answer = "An idle laptop locks itself after five minutes."
+    filler = [(1, f"Printer tray {i} holds paper of size A{i}.") for i in range(EMBEDDED + 6)]
+    near = [replace(s, near=True) for s in _sentences((1, "Screens dim when idle."), *filler)]
+    ranked = rank("what does an idle laptop do?", [*near, *_sentences((2, answer))], Topic())
+    assert ranked[0].text == answer

@@ -299,3 +299,26 @@ def ids(db):
         ("app.more.drop_user", "app.models.User"),
         ("app.more.drop_item", "app.models.Item"),
     }
+
+
+def test_python_decouple_config_is_a_read_of_the_variable_it_names(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "proj/__init__.py": "",
+            "proj/settings.py": """
+from decouple import Csv, config
+
+DATABASE_URL = config("DATABASE_URL")
+ALLOWED_HOSTS = config("ALLOWED_HOSTS", cast=Csv())
+
+
+def secret(name):
+    return config(name)
+""",
+        },
+    )
+    assert repo.pairs("reads") == {
+        ("proj.settings", "env:DATABASE_URL"),
+        ("proj.settings", "env:ALLOWED_HOSTS"),
+    }

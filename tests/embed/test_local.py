@@ -161,3 +161,40 @@ def test_the_torch_runtime_without_its_packages_says_what_to_install(
         load_local_embedder(EmbedConfig(runtime="sentence-transformers"))
     assert err.value.code == ErrorCode.EMBEDDER_UNAVAILABLE
     assert err.value.hint == "pip install 'groundkit[embed-torch]'"
+
+
+def _opened_sessions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record each onnxruntime session opened: its spinning setting ("0", or "on" by default)."""
+    import onnxruntime
+
+    opened: list[str] = []
+    real = onnxruntime.InferenceSession
+
+    def recording(model: str, options: object, **kwargs: object) -> object:
+        try:
+            spin = options.get_session_config_entry("session.intra_op.allow_spinning")  # type: ignore[attr-defined]
+        except Exception:  # the entry was never set: onnxruntime's default
+            spin = "on"
+        opened.append(spin)
+        return real(model, options, **kwargs)
+
+    monkeypatch.setattr(onnxruntime, "InferenceSession", recording)
+    return opened
+
+
+def test_documents_run_on_a_spinning_session_opened_only_when_documents_come(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    opened = _opened_sessions(monkeypatch)
+    embedder = load_local_embedder(EmbedConfig())
+    embedder.embed(["what lowers blood pressure"], "query")
+    assert opened == ["0"]  # a process that only searches opens one quiet session
+    embedder.embed(["Salt raises blood pressure.", "Exercise lowers it."], "document")
+    embedder.embed(["Sleep matters too."], "document")
+    assert opened == ["0", "on"]
+
+
+def test_a_text_embedded_as_document_or_as_query_gets_the_very_same_vector(minilm) -> None:  # type: ignore[no-untyped-def]
+    # Two sessions, the same model and threads: the same batch must give the same bytes.
+    for texts in (["a short one"], [f"{'word ' * ((i * 5) % 17)}number {i}" for i in range(9)]):
+        assert minilm.embed(texts, "document").tobytes() == minilm.embed(texts, "query").tobytes()

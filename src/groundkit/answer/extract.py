@@ -16,8 +16,9 @@ candidates; then smaller terms, each at most ``PRIOR_WEIGHT``: how much the sent
 prose (``priors.prose``), how close its neighbours in the same passage are to the question,
 for a question asking how many, how long or when whether it holds a number, the rank of its
 passage in the search (``RANK_WEIGHT``), and for a how-to question whether it shows code. Only
-the ``EMBEDDED`` best by the other terms are embedded (embedding is nearly all of the cost); the
-rest keep their lexical score. ``choose`` keeps the best few, folds near-duplicates into the
+the sentences of the ``NEAREST`` passages by meaning and the ``EMBEDDED`` best of the others by
+the other terms are embedded (embedding is nearly all of the cost); the rest keep their lexical
+score. ``choose`` keeps the best few, folds near-duplicates into the
 better one, and returns them in reading order: documents in the order their best passage
 ranked, each document's units in the order it has them; edges grouped by file, by line.
 """
@@ -70,8 +71,11 @@ PRIOR_WEIGHT = 0.2
 # The search ranked the passages already, with the whole passage to go on: a sentence of the
 # first passage gets this much more than one of the last.
 RANK_WEIGHT = 0.2
-# Sentences embedded per answer, the best by every other term: embedding is nearly all of an
-# answer's time, and one that ranks below these on words, form and place rarely wins on meaning.
+# Sentences embedded per answer besides the nearest passages', the best by every other term:
+# embedding is nearly all of an answer's time, and one that ranks below these on words, form and
+# place rarely wins on meaning. The nearest passages never take this budget: a long one (an API
+# reference's list) left the sentence the words ranked first unweighed (measured:
+# benchmarks/README.md, ``reader_questions.py``).
 EMBEDDED = 24
 # ...and every sentence of the passages the search ranked best by meaning, however few words
 # they share with the question: a paraphrase's answer shares none (measured: docs/answer.md).
@@ -195,11 +199,11 @@ def rank(
 
 
 def _to_embed(sentences: Sequence[Sentence], fused: Sequence[float]) -> list[int]:
-    """Which sentences to embed: those of the passages nearest in meaning, then the best of the
-    rest by every other term, ``EMBEDDED`` in all (more when the nearest passages hold more)."""
+    """Which sentences to embed: those of the passages nearest in meaning, and the ``EMBEDDED``
+    best of the rest by every other term."""
     near = [i for i, s in enumerate(sentences) if s.near]
     rest = sorted((i for i, s in enumerate(sentences) if not s.near), key=lambda i: -fused[i])
-    return near + rest[: max(EMBEDDED - len(near), 0)]
+    return near + rest[:EMBEDDED]
 
 
 def _scaled(scores: Sequence[float]) -> list[float]:

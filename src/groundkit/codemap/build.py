@@ -8,6 +8,7 @@ crash (``kill -9`` included) before the commit leaves the map as it was; after i
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from typing import Any
 
 from groundkit.checkpoints import checkpoint
 from groundkit.codemap.data import CALL, assemble
-from groundkit.codemap.data.collect import collect_python, load_schemas, read_schemas
+from groundkit.codemap.data.collect import collect_data, load_schemas, read_schemas
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
@@ -167,7 +168,7 @@ def build_map(
 
     # The map-wide web pass (routes, HTTP calls, data) only when some file's facts changed.
     before = store.webs_of([*removed, *graphs])
-    collect_python(graphs, run.texts, before)
+    collect_data(graphs, run.texts, before)
     after = {
         path: dump_web(
             graph.routers,
@@ -251,6 +252,8 @@ def _web_pass(store: MapStore) -> None:
     # Calls by name reach nodes of other files: any file's new resolution may change them.
     by_name = any(a.mode == CALL for a in web.data.accesses)
     store.set_manifest("calls_by_name", "1" if by_name else "")
+    # What the data facts could not name (SQL that does not parse, a model not found), by reason.
+    store.set_manifest("data_unresolved", json.dumps(dict(data.unresolved), sort_keys=True))
     nodes: list[Node] = list(data.nodes)
     edges = EdgeSet()
     for edge in data.edges:

@@ -158,6 +158,12 @@ class Provenance(StrEnum):
       ``prisma.user.findMany()``).
     - ``env-read``: ``os.environ[...]``, ``os.getenv``, a pydantic ``BaseSettings`` field,
       ``process.env.X``, ``import.meta.env.X``.
+    - ``orm-repository``: a TypeORM repository's method (``repo.find()``, ``repo.save(p)``)
+      where the repository is ``getRepository(M)`` in the function or a field injected with
+      ``@InjectRepository(M)``.
+    - ``sql-text``: a table named in SQL text handed to ``execute``, ``text()``, ``query``
+      or a ``sql`` tagged template, read by a SQL parser (the statement's kind says read or
+      write).
     - ``fastapi-depends``: a ``calls`` edge from a function to the dependency FastAPI runs
       for it (``Depends(f)``/``Security(f)`` as a parameter's default, in ``Annotated[T,
       Depends(f)]`` or an alias of it, in a route decorator's ``dependencies=[...]``).
@@ -210,6 +216,8 @@ class Provenance(StrEnum):
     ORM_INSTANCE = "orm-instance"
     ORM_MANAGER = "orm-manager"
     ENV_READ = "env-read"
+    SQL_TEXT = "sql-text"
+    ORM_REPOSITORY = "orm-repository"
     FASTAPI_DEPENDS = "fastapi-depends"
 
 

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from groundkit.codemap.data.typescript import ORM_PACKAGES
 from groundkit.codemap.extract.base import Extractor, FileFacts, SourceFile, Unparsable
 from groundkit.codemap.generated import generated, marked
 from groundkit.codemap.lines import decode
@@ -19,6 +20,8 @@ from groundkit.codemap.sources import Source
 from groundkit.codemap.store import FileState, MapStore
 from groundkit.source_files import Unread
 from groundkit.types import Skipped
+
+_ORM_IMPORTS = tuple(p.encode() for p in ORM_PACKAGES)
 
 __all__ = ["PARALLEL_FROM", "Parsed", "Progress", "Run", "digest", "read_and_parse", "tag"]
 
@@ -86,7 +89,8 @@ class Run:
     ignored: int = 0
     touched: list[tuple[int, int, str]] = field(default_factory=list)  # same content, new mtime
     generated: set[str] = field(default_factory=set)  # skipped as made, not written: dropped
-    texts: dict[str, bytes] = field(default_factory=dict)  # Python files read: for their data
+    # Python files read, and others naming an ORM package: for their data facts
+    texts: dict[str, bytes] = field(default_factory=dict)
 
 
 def read_and_parse(
@@ -132,8 +136,8 @@ def read_and_parse(
             run.generated.add(path)
             continue
         flag = marked(data) or ""
-        if path.endswith((".py", ".pyi")):
-            run.texts[path] = data
+        if path.endswith((".py", ".pyi")) or any(p in data for p in _ORM_IMPORTS):
+            run.texts[path] = data  # read again for its data facts (codemap.data.collect)
         extractor = owners[path]
         hashed = digest(data)
         state = old.get(path)

@@ -33,6 +33,8 @@ PROVISIONAL = frozenset(
         Provenance.ORM_MANAGER,
         Provenance.ENV_READ,
         Provenance.FASTAPI_DEPENDS,
+        Provenance.SQL_TEXT,
+        Provenance.ORM_REPOSITORY,
     }
 )
 
@@ -88,6 +90,8 @@ PRIORS: dict[Provenance, float] = {
     Provenance.ORM_MANAGER: 0.97,  # PROVISIONAL
     Provenance.ENV_READ: 0.99,  # PROVISIONAL
     Provenance.FASTAPI_DEPENDS: 0.97,  # PROVISIONAL
+    Provenance.SQL_TEXT: 0.97,  # PROVISIONAL
+    Provenance.ORM_REPOSITORY: 0.97,  # PROVISIONAL
 }
 
 

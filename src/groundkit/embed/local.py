@@ -17,6 +17,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,30 @@ def _prefixed(texts: Sequence[str], input_type: InputType, config: EmbedConfig) 
     return [prefix + t for t in texts] if prefix else list(texts)
 
 
+def _options(ort: Any, input_type: InputType) -> Any:
+    """Session options for embedding ``input_type``: a query's session for latency, a document
+    session for throughput (``benchmarks/embed_options.py`` measured both).
+
+    Spinning (idle ORT threads busy-waiting for the next operator) is a session's setting, not
+    a run's, hence two sessions. A query is one short run followed at once by the numpy vector
+    search, which threads left spinning would starve, so its session never spins and does
+    without the memory arena (~0.55 GB less peak). Documents come batch after batch, and there
+    the sleeping worker, woken for each operator, cut throughput by up to half, and allocating
+    each operator's buffers afresh cost ~25% more CPU (page faults): their session spins while
+    a run lasts (stopping at its end) and keeps the arena.
+    """
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = os.cpu_count() or 1
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    if input_type == "query":
+        options.enable_cpu_mem_arena = False
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    else:
+        options.add_session_config_entry("session.force_spinning_stop", "1")
+    return options
+
+
 # Texts per session run when a caller hands over more (ingest sends `embed.batch_size`, 32).
 RUN_SIZE = 32
 
@@ -156,19 +181,15 @@ class OnnxEmbedder:
         self._tokenizer.enable_truncation(max_length=max_tokens)
         # Pad to the longest text in each batch. (A token, not a password.)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = os.cpu_count() or 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        options.enable_cpu_mem_arena = False  # the arena held ~0.4 GB more at batch 32
-        # Idle ORT threads spin by default, starving the numpy search that runs right after.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(
-            str(model_file), options, providers=["CPUExecutionProvider"]
-        )
-        self._inputs = {i.name for i in self._session.get_inputs()}
-        self._output = self._session.get_outputs()[0].name
-        dims = int(self._raw(["groundkit"]).shape[1])
+        self._ort = ort
+        self._model_file = model_file
+        # One session per input type, the document one opened on first use: see `_options`.
+        self._sessions: dict[InputType, Any] = {"query": self._open("query")}
+        self._opening = threading.Lock()
+        session = self._sessions["query"]
+        self._inputs = {i.name for i in session.get_inputs()}
+        self._output = session.get_outputs()[0].name
+        dims = int(self._raw(["groundkit"], session).shape[1])
         self._identity = EmbedderIdentity(
             "local", name, dims, True, _revision(revision, model_file, config)
         )
@@ -177,14 +198,30 @@ class OnnxEmbedder:
     def identity(self) -> EmbedderIdentity:
         return self._identity
 
-    def _raw(self, texts: list[str]) -> npt.NDArray[np.float32]:
+    def _open(self, input_type: InputType) -> Any:
+        return self._ort.InferenceSession(
+            str(self._model_file),
+            _options(self._ort, input_type),
+            providers=["CPUExecutionProvider"],
+        )
+
+    def _session(self, input_type: InputType) -> Any:
+        session = self._sessions.get(input_type)
+        if session is None:
+            with self._opening:  # a served collection embeds on several threads
+                session = self._sessions.get(input_type)
+                if session is None:
+                    session = self._sessions[input_type] = self._open(input_type)
+        return session
+
+    def _raw(self, texts: list[str], session: Any) -> npt.NDArray[np.float32]:
         encoded = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden: npt.NDArray[np.float32] = self._session.run([self._output], feeds)[0]
+        hidden: npt.NDArray[np.float32] = session.run([self._output], feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -195,15 +232,16 @@ class OnnxEmbedder:
         if not texts:
             return np.zeros((0, self._identity.dimensions), np.float32)
         prefixed = _prefixed(texts, input_type, self._config)
+        session = self._session(input_type)
         if len(prefixed) <= RUN_SIZE:
-            return self._raw(prefixed)
+            return self._raw(prefixed, session)
         # One run pads every text to the longest, so a caller's hundred sentences of mixed
         # lengths cost a hundred of the longest: run texts of similar length together instead.
         order = sorted(range(len(prefixed)), key=lambda i: len(prefixed[i]))
         out = np.empty((len(prefixed), self._identity.dimensions), np.float32)
         for first in range(0, len(order), RUN_SIZE):
             part = order[first : first + RUN_SIZE]
-            out[part] = self._raw([prefixed[i] for i in part])
+            out[part] = self._raw([prefixed[i] for i in part], session)
         return out
 
 

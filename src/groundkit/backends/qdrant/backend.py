@@ -65,7 +65,7 @@ class QdrantBackend:
         self._lease: Lease | None = None
 
     def _create(self) -> None:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         try:
             self.transport.create(self._spec, PAYLOAD_INDEXES)
@@ -141,7 +141,7 @@ class QdrantBackend:
     def reweigh(self, avgdl: float | None = None) -> int:
         """``reindex`` with ``avgdl`` given (None: measured); benchmarks/backends.py measures
         what a wrong one costs. Returns the chunks weighed."""
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         encoder = Encoder()
         committed = self.reader.committed()

@@ -1,8 +1,8 @@
 """``EdgeTransport``: the Qdrant backend's requests run by Qdrant's own engine inside this process
 (qdrant-edge: one shard in a folder, the Rust code a cluster's shard runs).
 
-The requests arrive as ``qdrant_client.models`` and are translated here, for the part of the
-vocabulary the backend uses. The shard is one process's: a second process cannot open the
+The requests arrive in ``vocab``'s values and are translated here; qdrant-client is never
+imported. The shard is one process's: a second process cannot open the
 folder while this one has it.
 """
 
@@ -22,7 +22,8 @@ from groundkit.storage.faults import classify_os_error
 
 if TYPE_CHECKING:
     import qdrant_edge as edge
-    from qdrant_client import models
+
+    from groundkit.backends.qdrant import vocab as models
 
 __all__ = ["EdgeTransport"]
 
@@ -231,7 +232,7 @@ class EdgeTransport:
 
     # -- translation ------------------------------------------------------------------------------
     def _vectors(self, vector: Any) -> dict[str, Any]:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         out: dict[str, Any] = {}
         for name, value in (vector or {}).items():
@@ -242,7 +243,7 @@ class EdgeTransport:
         return out
 
     def _selection(self, ids: Sequence[int] | None, where: models.Filter | None) -> Any:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         if ids is None:
             assert where is not None
@@ -268,7 +269,7 @@ class EdgeTransport:
         )
 
     def _condition(self, condition: Any) -> Any:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         e = self._e
         if isinstance(condition, models.Filter):
@@ -279,8 +280,6 @@ class EdgeTransport:
             return e.HasVectorCondition(condition.has_vector)
         if isinstance(condition, models.IsEmptyCondition):
             return e.IsEmptyCondition(condition.is_empty.key)
-        if isinstance(condition, models.IsNullCondition):
-            return e.IsNullCondition(condition.is_null.key)
         if isinstance(condition, models.FieldCondition):
             if condition.range is not None:
                 r = condition.range
@@ -293,12 +292,10 @@ class EdgeTransport:
                 return e.FieldCondition(key=condition.key, match=e.MatchValue(match.value))
             if isinstance(match, models.MatchAny):
                 return e.FieldCondition(key=condition.key, match=e.MatchAny(list(match.any)))
-            if isinstance(match, models.MatchExcept):
-                return e.FieldCondition(key=condition.key, match=e.MatchExcept(list(match.except_)))
         raise TypeError(f"no qdrant-edge form for {type(condition).__name__}")
 
     def _nearest(self, query: Any, using: str | None) -> Any:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         e = self._e
         if isinstance(query, models.RrfQuery):
@@ -310,7 +307,7 @@ class EdgeTransport:
         return e.Query.Nearest(vector, using=using)
 
     def _params(self, params: models.SearchParams | None) -> Any:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         if params is None:
             return None

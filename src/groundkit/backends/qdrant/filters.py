@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from groundkit.errors import ErrorCode, UsageError
 
 if TYPE_CHECKING:
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
 __all__ = ["filterable", "glob_matcher", "spelled", "where_conditions"]
 
@@ -55,7 +55,7 @@ def _key(key: str) -> str:
 
 def where_conditions(where: Mapping[str, Any]) -> list[models.Condition]:
     """One condition per pair, all of which must hold."""
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
     out: list[models.Condition] = []
     for key, value in where.items():

@@ -28,7 +28,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
 __all__ = [
     "DENSE",
@@ -89,7 +89,7 @@ def file_point_id(origin: str, size: int, mtime_ns: int, settings: str) -> int:
 
 def visible(committed: int, kind: str, *more: Any) -> models.Filter:
     """Points of ``kind`` current at version ``committed`` (and matching ``more`` conditions)."""
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
     return models.Filter(
         must=[
@@ -103,7 +103,7 @@ def visible(committed: int, kind: str, *more: Any) -> models.Filter:
 
 def born_at(version: int) -> models.Filter:
     """Points a run of ``version`` wrote (whatever their kind)."""
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
     return models.Filter(
         must=[models.FieldCondition(key="born", range=models.Range(gte=version, lte=version))]

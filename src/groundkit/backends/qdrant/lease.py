@@ -44,7 +44,7 @@ class Lease:
         """Push the expiry back (at most every tenth of a lease, unless ``force``)."""
         if not force and time.monotonic() - self._renewed < LEASE_S / 10:
             return
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         self._transport.set_payload(
             {"expires": time.time() + LEASE_S},
@@ -81,7 +81,7 @@ def _stale(holder: Found, now: float) -> bool:
 def lease(transport: Transport, wait_s: float) -> Iterator[Lease]:
     """Hold the collection's write lease for the block; ``index.locked`` when another writer
     still holds it after ``wait_s`` seconds."""
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
     host, pid = socket.gethostname(), os.getpid()
     owner = f"{host}:{pid}:{secrets.token_hex(6)}"

@@ -32,8 +32,8 @@ from groundkit.types import ConcreteMode, SearchMode
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-    from qdrant_client import models
 
+    from groundkit.backends.qdrant import vocab as models
     from groundkit.index.store import Settles
 
 __all__ = ["QdrantEngine", "QdrantReader"]
@@ -154,7 +154,7 @@ class QdrantReader:
 
     def exact_counts(self, committed: int) -> tuple[int, int, int]:
         """``(documents, chunks, vectors)`` counted now (``grk status``)."""
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         vectors = visible(committed, "chunk", models.HasVectorCondition(has_vector=DENSE))
         return (
@@ -184,7 +184,7 @@ def _current_doc(found: Found, chunk: Mapping[str, Any]) -> bool:
 
 
 def _any_of(fields: Sequence[str], value: str) -> models.Filter:
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
     return models.Filter(
         should=[models.FieldCondition(key=f, match=models.MatchValue(value=value)) for f in fields]
@@ -258,7 +258,7 @@ class QdrantEngine:
         return self._encoder.tokens(text)
 
     def restrict(self, source: str | None, where: Mapping[str, Any]) -> object:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         conditions: list[Any] = where_conditions(where)
         if source is not None:
@@ -288,7 +288,7 @@ class QdrantEngine:
         restriction: object | None,
         rrf_k: int,
     ) -> Arms:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         if restriction == _NOTHING:
             return Arms(
@@ -377,7 +377,7 @@ def _arms(mode: ConcreteMode) -> tuple[str, ...]:
 
 
 def _request(arm: models.Prefetch) -> models.QueryRequest:
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
     return models.QueryRequest(
         query=arm.query,

@@ -1,10 +1,10 @@
 """The calls the Qdrant backend makes, behind one small seam with two implementations.
 
-``Transport`` speaks in ``qdrant_client.models`` and returns ``Found`` points. ``ClientTransport``
-is qdrant-client: over REST to a cluster (``url``), or its local mode (``":memory:"`` or a
-folder), which is how CI runs the backend's client code without a server. ``edge.EdgeTransport``
-runs the same requests on Qdrant's own engine inside the process (qdrant-edge), which is what
-checks the engine's scoring and what the benchmark times.
+``Transport`` speaks in ``vocab``'s values (qdrant-client's names, without importing it) and
+returns ``Found`` points. ``ClientTransport`` is qdrant-client: over REST to a cluster (``url``),
+or its local mode (``":memory:"`` or a folder), which is how CI runs the backend's client code
+without a server. ``edge.EdgeTransport`` runs the same requests on Qdrant's own engine inside the
+process (qdrant-edge), which is what checks the engine's scoring and what the benchmark times.
 
 Every failure leaves here as a ``BackendError`` with a code from ``errors.OUTCOMES``: a message
 that names the collection and what to check, never the request, the response body or the key
@@ -22,11 +22,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 from urllib.parse import urlsplit
 
+from groundkit.backends.qdrant.vocab import to_client
 from groundkit.errors import BackendError, ConfigError, ErrorCode, NotFoundError
 from groundkit.secret import Secret
 
 if TYPE_CHECKING:
-    from qdrant_client import QdrantClient, models
+    from qdrant_client import QdrantClient
+    from qdrant_client import models as client_models
+
+    from groundkit.backends.qdrant import vocab as models
 
 __all__ = [
     "ClientTransport",
@@ -228,11 +232,14 @@ class ClientTransport:
         mode = models.UpdateMode.INSERT_ONLY if insert_only else None
         self._run(
             "write",
-            lambda: self.client.upsert(self.name, list(points), wait=True, update_mode=mode),
+            lambda: self.client.upsert(
+                self.name, to_client(list(points)), wait=True, update_mode=mode
+            ),
         )
 
     def update_vectors(self, points: Sequence[models.PointVectors]) -> None:
-        self._run("write", lambda: self.client.update_vectors(self.name, list(points), wait=True))
+        converted = to_client(list(points))
+        self._run("write", lambda: self.client.update_vectors(self.name, converted, wait=True))
 
     def set_payload(
         self,
@@ -273,7 +280,7 @@ class ClientTransport:
             "read",
             lambda: self.client.scroll(
                 self.name,
-                scroll_filter=where,
+                scroll_filter=to_client(where),
                 limit=limit,
                 offset=after,
                 with_payload=_payload(fields),
@@ -284,11 +291,14 @@ class ClientTransport:
         return found, None if following is None else int(following)
 
     def count(self, where: models.Filter) -> int:
-        return self._run("read", lambda: int(self.client.count(self.name, where, exact=True).count))
+        converted = to_client(where)
+        return self._run(
+            "read", lambda: int(self.client.count(self.name, converted, exact=True).count)
+        )
 
     def query_batch(self, requests: Sequence[models.QueryRequest]) -> list[list[Found]]:
         answers = self._run(
-            "search", lambda: self.client.query_batch_points(self.name, list(requests))
+            "search", lambda: self.client.query_batch_points(self.name, to_client(list(requests)))
         )
         return [
             [Found(int(p.id), float(p.score), p.payload or {}) for p in answer.points]
@@ -305,19 +315,19 @@ def _payload(fields: Sequence[str] | None) -> bool | list[str]:
 
 
 def _selector(ids: Sequence[int] | None, where: models.Filter | None) -> Any:
-    from qdrant_client import models
+    from qdrant_client import models as client
 
     if ids is not None:
         if where is None:
-            return models.PointIdsList(points=list(ids))
-        return models.FilterSelector(
-            filter=models.Filter(must=[models.HasIdCondition(has_id=list(ids)), where])
+            return client.PointIdsList(points=list(ids))
+        return client.FilterSelector(
+            filter=client.Filter(must=[client.HasIdCondition(has_id=list(ids)), to_client(where)])
         )
     assert where is not None
-    return models.FilterSelector(filter=where)
+    return client.FilterSelector(filter=to_client(where))
 
 
-def _dense_config(size: int, spec: Spec) -> dict[str, models.VectorParams]:
+def _dense_config(size: int, spec: Spec) -> dict[str, client_models.VectorParams]:
     from qdrant_client import models
 
     # Dot product, as the embedded index ranks (the embedders' vectors are unit length).
@@ -326,7 +336,7 @@ def _dense_config(size: int, spec: Spec) -> dict[str, models.VectorParams]:
     }
 
 
-def _quantization(spec: Spec) -> models.ScalarQuantization | None:
+def _quantization(spec: Spec) -> client_models.ScalarQuantization | None:
     from qdrant_client import models
 
     if spec.quantization != "int8":

@@ -21,7 +21,7 @@ import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +47,7 @@ from groundkit.index.rows import IngestState, NewChunk, NewDocument
 from groundkit.types import Metadata
 
 if TYPE_CHECKING:
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
 __all__ = ["FLUSH_POINTS", "GRACE_S", "QdrantWriter", "indexed_text", "scroll_all"]
 
@@ -306,11 +306,12 @@ class QdrantWriter:
 
     # -- dense vectors, added to visible chunks ----------------------------------------------------
     def chunks_without_vectors(self) -> list[tuple[int, str]]:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         committed = read_meta(self._t).committed
-        where = visible(committed, "chunk")
-        where.must_not = [models.HasVectorCondition(has_vector=DENSE)]
+        where = replace(
+            visible(committed, "chunk"), must_not=[models.HasVectorCondition(has_vector=DENSE)]
+        )
         return [
             (point, payload.get("context", "") + payload.get("text", ""))
             for point, payload in scroll_all(self._t, where, ["context", "text"])
@@ -318,7 +319,8 @@ class QdrantWriter:
 
     def put_vectors(self, rows: Sequence[tuple[int, bytes]]) -> None:
         import numpy as np
-        from qdrant_client import models
+
+        from groundkit.backends.qdrant import vocab as models
 
         for at in range(0, len(rows), FLUSH_POINTS):
             batch = rows[at : at + FLUSH_POINTS]
@@ -404,7 +406,7 @@ class _Run:
         did not commit, and note whether it left points to pass over."""
         if self._begun:
             return
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         meta = read_meta(self._t)
         self._committed, self.version, self._avgdl = meta.committed, meta.committed + 1, meta.avgdl
@@ -471,7 +473,7 @@ class _Run:
         checkpoint("qdrant-batch-sent")
 
     def _send_chunks(self, chunks: list[tuple[int, dict[str, Any], Terms]]) -> None:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         assert self._avgdl is not None or not chunks
         for at in range(0, len(chunks), FLUSH_POINTS):
@@ -486,7 +488,7 @@ class _Run:
             self._t.upsert(points)
 
     def _send_records(self, records: list[tuple[int, dict[str, Any]]]) -> None:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         batch: list[models.PointStruct] = []
         size = 0
@@ -535,7 +537,7 @@ class _Run:
         self._collect()
 
     def _counts(self) -> dict[str, int]:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         v = self.version
         with_vector = models.HasVectorCondition(has_vector=DENSE)
@@ -547,7 +549,7 @@ class _Run:
 
     def _rename(self, renamed: dict[int, str]) -> None:
         """Send the new names of documents and their chunks (``backends.qdrant.names``)."""
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         for point, path in sorted(renamed.items()):
             self._t.set_payload({"path": path}, ids=[point])
@@ -567,7 +569,7 @@ class _Run:
             self._t.delete(where=_died_by(max(settled)))
 
     def _mark_dead(self, dead: list[int]) -> None:
-        from qdrant_client import models
+        from groundkit.backends.qdrant import vocab as models
 
         for at in range(0, len(dead), _MARK_BATCH):
             batch = dead[at : at + _MARK_BATCH]
@@ -592,7 +594,7 @@ def _recent(commits: dict[str, float]) -> dict[str, float]:
 
 
 def _died_by(version: int) -> models.Filter:
-    from qdrant_client import models
+    from groundkit.backends.qdrant import vocab as models
 
     return models.Filter(must=[models.FieldCondition(key="died", range=models.Range(lte=version))])
 

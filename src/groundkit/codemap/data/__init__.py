@@ -52,13 +52,14 @@ class ModelDecl:
 
 @dataclass(frozen=True, slots=True)
 class Access:
-    """``caller`` reads or writes ``target``: a model by name (``model``), a Prisma accessor
-    (``prisma``), a table by name (``table``) or an environment variable (``env``); or calls
+    """``caller`` reads or writes ``target``: a model by name (``model``; ``static``: a class
+    that may be one, by a static method's call), a Prisma accessor (``prisma``), a table by
+    name (``table``) or an environment variable (``env``); or calls
     it (mode ``call``): a function by name (``function``), or each dependency an alias of an
     annotation declares (``alias``: ``depends.py``)."""
 
     caller: NodeKey
-    what: str  # model, prisma, table, env
+    what: str  # model, static, prisma, table, env, function, alias
     target: str
     mode: str  # read, write
     provenance: Provenance
@@ -202,6 +203,8 @@ def _target(
         nodes.setdefault(key, Node(key, ""))
         return key
     found = (by_accessor if access.what == "prisma" else by_name).get(access.target, [])
+    if access.what == "static":  # a static call on any class: an access only if it is a model
+        return found[0][1] if len({node for _, node in found}) == 1 else None
     if not found and access.what == "model":
         found = _reexported(access.target, by_name)
     if len({node for _, node in found}) != 1:

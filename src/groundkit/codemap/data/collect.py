@@ -1,7 +1,8 @@
 """Where a mapping run's data facts come from: each Python file resolved again is read once more
-for its models and accesses (the syntax is all it takes); TypeScript files report theirs while
-they are resolved (``extract/typescript/web``); schema files the map does not parse as code
-(``schema.prisma``) are read on every run, being few and small."""
+for its models and accesses (the syntax is all it takes); TypeScript files report their accesses
+while they are resolved (``extract/typescript/web``) and are read once more for the models they
+declare (only those importing an ORM: ``typescript.py``); schema files the map does not parse
+as code (``schema.prisma``) are read on every run, being few and small."""
 
 from __future__ import annotations
 
@@ -11,35 +12,46 @@ from collections.abc import Iterable, Mapping
 from groundkit.codemap.data import Data, dump_data, load_data
 from groundkit.codemap.data.prisma import prisma_data
 from groundkit.codemap.data.python import python_data
+from groundkit.codemap.data.typescript import typescript_data
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.lines import decode
+from groundkit.codemap.model import Provenance
 from groundkit.codemap.sources import Source
 
-__all__ = ["collect_python", "load_schemas", "read_schemas"]
+__all__ = ["collect_data", "load_schemas", "read_schemas"]
 
 
-def collect_python(
+def collect_data(
     graphs: Mapping[str, tuple[FileGraph, object]],
     texts: Mapping[str, bytes],
     before: Mapping[str, str],
 ) -> None:
-    """Each resolved Python file's data facts: read from its text when it was read in this run,
-    else what the map held (its text, and so its facts, did not change)."""
+    """Each resolved file's data facts read from its syntax: from its text when it was read in
+    this run, else what the map held (its text, and so those facts, did not change). Of what
+    a TypeScript file held, the accesses its resolution finds are made again: only its models
+    and repository accesses are taken (its counts of what stayed unresolved go with the
+    others)."""
     for path, (graph, _) in graphs.items():
-        if not path.endswith((".py", ".pyi")):
-            continue
+        python = path.endswith((".py", ".pyi"))
+        read = python_data if python else typescript_data
         raw = texts.get(path)
-        if raw is not None:
-            found = python_data(path, decode(raw), graph.nodes)
-        else:
-            found = Data()
-            held = json.loads(before[path]) if before.get(path) else {}
-            if "data" in held:
-                load_data(held["data"], found)
+        found = read(path, decode(raw), graph.nodes) if raw is not None else _held(path, before)
+        if not python and raw is None:
+            kept = [a for a in found.accesses if a.provenance == Provenance.ORM_REPOSITORY]
+            found.accesses[:] = kept
+            found.unresolved.clear()
         graph.data.models.extend(found.models)
         graph.data.accesses.extend(found.accesses)
         graph.data.unresolved.update(found.unresolved)
         graph.data.aliases.extend(found.aliases)
+
+
+def _held(path: str, before: Mapping[str, str]) -> Data:
+    found = Data()
+    held = json.loads(before[path]) if before.get(path) else {}
+    if "data" in held:
+        load_data(held["data"], found)
+    return found
 
 
 def read_schemas(passed_over: Iterable[str], source: Source) -> str:

@@ -9,8 +9,9 @@ is counted as unresolved). Access, in a function: ``select(M)``, ``session.get(M
 ``session.query(M)``, ``delete/update/insert(M)``, ``M.objects.<method>()``, and ``session.add(m)``
 / ``delete(m)`` / ``merge(m)`` where ``m`` holds an ``M`` in that function (made by ``M(...)``,
 ``M.model_validate(...)``, ``session.get(M, ...)``, or annotated ``M``). Environment variables:
-``os.environ[...]``, ``os.environ.get``, ``os.getenv`` with a literal name, and the fields of a
-pydantic ``BaseSettings`` class (with a literal ``env_prefix``).
+``os.environ[...]``, ``os.environ.get``, ``os.getenv``, python-decouple's ``config`` with a
+literal name, and the fields of a pydantic ``BaseSettings`` class (with a literal
+``env_prefix``). SQL text handed to ``execute``, ``text()`` and the like: ``python_sql.py``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.depends import read_depends
+from groundkit.codemap.data.python_sql import SQL_CALLS, literal_text, sql_call
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = ["python_data"]
@@ -39,6 +41,11 @@ _REFINE = frozenset(
     | {"outerjoin", "distinct", "with_for_update", "execution_options", "scalars", "unique"}
 )
 _ONE_ROW = frozenset({"first", "one", "one_or_none", "scalar", "scalar_one", "scalar_one_or_none"})
+# Calls that read an environment variable named by their first argument (python-decouple's
+# ``config("X")`` reads it from the environment, or from a .env/settings.ini beside it).
+_ENV_READERS = frozenset(
+    {"os.getenv", "os.environ.get", "os.environ.setdefault", "decouple.config"}
+)
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
 
@@ -83,6 +90,8 @@ class _Reader:
         self._own: dict[int, list[ast.AST]] = {}
         self._inner: dict[int, list[ast.AST]] = {}  # the functions a scope holds
         self.tree = ast.Module([], [])
+        # module-level names bound once to a string literal (``QUERY = "SELECT ..."``)
+        self.strings: dict[str, str | None] = {}
 
     # -- names ------------------------------------------------------------------------------------
     def read(self, tree: ast.Module) -> None:
@@ -95,6 +104,11 @@ class _Reader:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
                     self.names[target.id] = f"{self.module.qualname}.{target.id}"
+                    self._constant(target.id, node.value)
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign) and isinstance(
+                node.target, ast.Name
+            ):  # changed, or bound twice: not one text
+                self.strings[node.target.id] = None
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 self._class(node)
@@ -102,6 +116,10 @@ class _Reader:
                 self._table(node)
         self.tree = tree
         self._accesses(tree)
+
+    def _constant(self, name: str, value: ast.expr) -> None:
+        text = literal_text(value)
+        self.strings[name] = text if name not in self.strings else None  # bound twice: no
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -337,12 +355,14 @@ class _Reader:
             caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
+        if last in SQL_CALLS and first is not None and sql_call(self, node, first, scope):
+            return
         if callee.startswith(("sqlmodel.", "sqlalchemy.")) and last in _QUERIES and first:
             model = self.dotted(first)
             if model:
                 add("model", model, _QUERIES[last], Provenance.ORM_ARGUMENT)
             return
-        if callee in ("os.getenv", "os.environ.get", "os.environ.setdefault") and first:
+        if callee in _ENV_READERS and first:
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 add("env", first.value, READ, Provenance.ENV_READ)
             else:
@@ -366,6 +386,9 @@ class _Reader:
             if model:
                 mode = WRITE if func.attr in _MANAGER_WRITES else READ
                 add("model", model, mode, Provenance.ORM_MANAGER)
+
+    def line(self, number: int) -> str:
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
     def _environ(self, node: ast.Subscript) -> None:
         if self.dotted(node.value) != "os.environ":

@@ -55,7 +55,7 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    version: ClassVar[str] = "5"  # 5: DRF routers (web/viewsets.py); 4: FastAPI Depends
+    version: ClassVar[str] = "6"  # 6: SQL text; 5: DRF routers (web/viewsets.py)
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

@@ -28,9 +28,11 @@ __all__ = ["call", "decorator", "delete", "reference_comment", "update"]
 
 _REFERENCE = re.compile(r"^///\s*<reference\s+path\s*=\s*[\"']([^\"']+)[\"']")
 _HTTP_VERBS = frozenset("get post put patch delete del head options all".split())
-# Calls whose arguments are kept: route registrations, mounts, HTTP clients.
+# Calls whose arguments are kept: route registrations, mounts, HTTP clients, SQL text.
 _KEEP_ARGS = _HTTP_VERBS | frozenset(
     "route use register request create extend mount fetch axios ky".split()
+    + "query execute run prepare exec raw unsafe $queryRaw $executeRaw".split()
+    + "$queryRawUnsafe $executeRawUnsafe".split()
 )
 _LITERAL_HOLDERS = frozenset(
     {"array", "string", "template_string", "number", "object", "regex", "true", "false"}

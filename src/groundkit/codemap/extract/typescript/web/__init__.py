@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from groundkit.codemap.data import READ, WRITE, Access, Data
+from groundkit.codemap.data.sql import MARKER, cited_line, looks_like_sql, read_sql
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.parse import facts
@@ -45,6 +46,26 @@ _VERBS = frozenset("get post put patch delete head options".split())
 _ROUTE_VERBS = _VERBS | {"all", "del"}
 _FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch", "$fetch"})
 _FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-fetch"})
+# Static methods of a Sequelize model and of a TypeORM ``BaseEntity``: read or write.
+_STATIC_READS = (
+    "findAll findOne findByPk findAndCountAll count max min sum find findBy findOneBy"
+    " findAndCount findAndCountBy findOneOrFail findOneByOrFail exists existsBy"
+)
+_STATIC_WRITES = (
+    "create bulkCreate update destroy upsert findOrCreate increment decrement truncate"
+    " restore insert delete save remove softRemove softDelete clear"
+)
+_STATIC_MODEL = {
+    **dict.fromkeys(_STATIC_READS.split(), READ),
+    **dict.fromkeys(_STATIC_WRITES.split(), WRITE),
+}
+# Calls and tags that take SQL text first: mysql/mysql2/pg ``query``/``execute``, sqlite3's
+# ``run``/``all``/``get``/``prepare``/``exec``, knex ``raw``, postgres.js ``unsafe``, tagged
+# ``sql`...```, Prisma's raw queries (the text must read as SQL too: ``codemap.data.sql``).
+_SQL_METHODS = frozenset(
+    {"query", "execute", "run", "all", "get", "prepare", "exec", "raw", "unsafe", "sql"}
+    | {"$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe"}
+)
 
 
 class WebFacts:
@@ -99,9 +120,16 @@ class WebFacts:
     ) -> None:
         if isinstance(value, Ext) and value.package == "@prisma/client":
             self._prisma(value, caller, where)
+        if isinstance(receiver, Def) and receiver.kind == "class" and not isinstance(value, Def):
+            self._static(receiver, ref[-1], caller, where)
         if args is None:
             return
         attr = ref[-1]
+        if attr in _SQL_METHODS and args:
+            self._sql(args[0], scope, caller, where)
+        if isinstance(receiver, Feed) and not receiver.path and attr == "use" and len(args) > 1:
+            self._app_parameter(receiver, args, scope, where)
+            return
         if isinstance(receiver, Web) and receiver.router is not None:
             self._router(receiver, where)
             if attr in _ROUTE_VERBS:
@@ -118,6 +146,19 @@ class WebFacts:
             self._options(attr, args, scope, caller, where)
 
     # -- servers ----------------------------------------------------------------------------------
+    def _app_parameter(
+        self, param: Feed, args: list[facts.Expr], scope: Scope, where: Location
+    ) -> None:
+        """``module.exports = (app) => { app.use("/api/items", router) }``: a parameter that
+        mounts a known router at a literal prefix is an app handed in, a router of its own (as a
+        parameter typed ``Application`` is), so the routes below it carry the prefix."""
+        name = f"ts:{module_name(param.func.path)}:{param.func.qual}.#{param.position}"
+        web = Web("express", name)
+        before = len(self.mounts)
+        self._mount(web, "use", args, scope, where)
+        if len(self.mounts) > before:
+            self._router(web, where)
+
     def _router(self, web: Web, where: Location) -> None:
         assert web.router is not None
         if web.router not in self.routers:
@@ -307,6 +348,36 @@ class WebFacts:
             inner = self.ev.text(part, scope)
             index += len(inner.pieces) if inner is not None else 1
         return found
+
+    def _sql(self, arg: facts.Expr, scope: Scope, caller: NodeKey, where: Location) -> None:
+        """SQL text handed to the call: an access to each table it names."""
+        text = self.ev.text(arg, scope)
+        if text is None:
+            return
+        sql = "".join(MARKER if piece is None else piece for piece in text.pieces)
+        if not looks_like_sql(sql):
+            return
+        found = read_sql(sql)
+        if found.problem:
+            self.data.unresolved[found.problem] += 1
+        for table, mode in found.tables:
+            line = cited_line(self.text, where.line, where.end_line, table)
+            at = Location(where.path, line, where.col, where.end_line, where.end_col)
+            self.data.accesses.append(
+                Access(caller, "table", table, mode, Provenance.SQL_TEXT, at, self.text(line))
+            )
+
+    def _static(self, cls: Def, attr: str, caller: NodeKey, where: Location) -> None:
+        """``User.findAll()`` on a class of the repository, by a method the class does not
+        define: Sequelize's and TypeORM's (``BaseEntity``) static model methods; an access to
+        the model if the class is one (``codemap.data.assemble`` decides)."""
+        mode = _STATIC_MODEL.get(attr)
+        if mode is not None:
+            name = f"{module_name(cls.path)}.{cls.qual}"
+            text = self.text(where.line)
+            self.data.accesses.append(
+                Access(caller, "static", name, mode, Provenance.ORM_MANAGER, where, text)
+            )
 
     def _prisma(self, value: Ext, caller: NodeKey, where: Location) -> None:
         """``prisma.user.findMany()`` on a ``new PrismaClient()``: the model whose accessor is

@@ -1,0 +1,109 @@
+"""The tables SQL text reads and writes, from a maintained SQL parser (sqlglot), never a
+pattern over the text.
+
+Only text that starts as a statement does (``SELECT``, ``INSERT``, ``UPDATE``, ``DELETE``,
+``WITH``, DDL, after comments) is SQL to this module: ``cursor.execute(task)`` on a string that is
+not SQL is nobody's business here. A statement's kind says the mode: the table an ``INSERT``,
+``UPDATE``, ``DELETE``, ``MERGE`` or DDL statement names as its target is written, every other
+table in it (joins, subqueries, the source of ``INSERT ... SELECT``) read; a ``SELECT`` reads them
+all; a common table expression's name is no table. A part known only at run time (a template
+field, an f-string's value) stands in as a parameter marker: where it names a table, that table
+is not known and the text counts as such. Text the parser does not read (a dialect's own form,
+``INSERT INTO t SET ?``) is counted, not guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["MARKER", "SqlRead", "cited_line", "looks_like_sql", "read_sql"]
+
+_START = re.compile(
+    r"\A\s*(?:(?:--[^\n]*(?:\n|\Z)|/\*.*?\*/)\s*)*"
+    r"(?:select|insert|update|delete|with|replace|merge|create|drop|alter|truncate)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+# Parameter markers the generic dialect does not read: psycopg's and pyformat's (``%s``,
+# ``%(name)s``, read as the modulo operator) and SQLite's numbered ones (``?1``).
+_MARKERS = re.compile(r"%(?:\([A-Za-z_]\w*\))?s|\?\d+")
+# The marker a part known only at run time stands for.
+MARKER = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class SqlRead:
+    """What one SQL text touches: ``(table, mode)`` pairs in order, or ``problem`` saying why
+    the text gives none (it does not parse; a table is named at run time)."""
+
+    tables: tuple[tuple[str, str], ...] = ()
+    problem: str = ""
+
+
+def looks_like_sql(text: str) -> bool:
+    return _START.match(text) is not None
+
+
+def read_sql(text: str) -> SqlRead:
+    """The tables ``text`` reads and writes (``read``/``write``), or why none are known."""
+    import sqlglot  # lazily: a repository without SQL text never pays for the import
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    try:
+        statements = sqlglot.parse(_MARKERS.sub(MARKER, text))
+    except SqlglotError:
+        return SqlRead(problem="SQL text that does not parse")
+    found: dict[str, str] = {}
+    for statement in statements:
+        if statement is None:
+            continue
+        if isinstance(statement, exp.Command):  # the parser's fallback: not read
+            return SqlRead(problem="SQL text that does not parse")
+        problem = _statement(statement, exp, found)
+        if problem:
+            return SqlRead(problem=problem)
+    return SqlRead(tuple(found.items()))
+
+
+def _statement(statement: Any, exp: Any, found: dict[str, str]) -> str:
+    ctes = {cte.alias_or_name for cte in statement.find_all(exp.CTE)}
+    written = {id(t) for t in _targets(statement, exp)}
+    for table in statement.find_all(exp.Table):
+        if not isinstance(table.this, exp.Identifier):
+            if isinstance(table.this, exp.Placeholder | exp.Parameter):
+                return "SQL text naming a table at run time"
+            continue  # a table function (``generate_series(...)``): no table
+        name = ".".join(p for p in (table.db, table.name) if p)
+        if not name or (not table.db and name in ctes):
+            continue
+        mode = "write" if id(table) in written else "read"
+        if found.get(name) != "write":
+            found[name] = mode
+    return ""
+
+
+def _targets(statement: Any, exp: Any) -> list[Any]:
+    """The tables a writing statement writes (none for a query)."""
+    if isinstance(statement, exp.Drop):
+        return list(statement.args.get("tables") or [])
+    if isinstance(statement, exp.TruncateTable):
+        return list(statement.expressions)
+    writes = (exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Alter)
+    if not isinstance(statement, writes):
+        return []
+    target = statement.this
+    if isinstance(target, exp.Schema):  # INSERT INTO t (a, b) / CREATE TABLE t (...)
+        target = target.this
+    if isinstance(target, exp.Index):  # CREATE INDEX i ON t (...)
+        target = target.args.get("table")
+    return [target] if isinstance(target, exp.Table) else []
+
+
+def cited_line(line: Callable[[int], str], start: int, end: int, table: str) -> int:
+    """The line between ``start`` and ``end`` that names ``table`` (a statement split over
+    lines is cited where its table is), else ``start``."""
+    word = re.compile(rf"(?<![\w.]){re.escape(table.rpartition('.')[2])}(?!\w)", re.IGNORECASE)
+    return next((n for n in range(start, end + 1) if word.search(line(n))), start)

@@ -1,0 +1,157 @@
+"""Raw SQL on the chain to the database: the tables named in SQL text handed to ``execute``,
+``text()``, ``query`` or a ``sql`` tagged template, read by a SQL parser; read or write by the
+statement's kind; text that does not parse, or names a table at run time, counted and no edge."""
+
+from __future__ import annotations
+
+import json
+
+from map_helpers import Repo, build
+
+from groundkit.codemap.model import Provenance
+
+PY_SQL = """
+import sqlite3
+
+from sqlalchemy import text
+
+
+LATEST = "SELECT * FROM post ORDER BY created DESC LIMIT 10"
+SCHEMA = "CREATE TABLE IF NOT EXISTS tags (name TEXT)"
+SCHEMA += ";"
+
+
+def get_db():
+    return sqlite3.connect("app.db")
+
+
+def latest(db):
+    return db.execute(LATEST).fetchall()
+
+
+def shadowed(db, LATEST):
+    return db.execute(LATEST)
+
+
+def report(conn):
+    import pandas as pd
+
+    return pd.read_sql("SELECT author_id, count(*) FROM post GROUP BY author_id", conn)
+
+
+def init(db):
+    db.execute(SCHEMA)
+
+
+def index(db):
+    return db.execute(
+        "SELECT p.id, title, username"
+        " FROM post p JOIN user u ON p.author_id = u.id"
+    ).fetchall()
+
+
+def create(db, title):
+    db.execute("INSERT INTO post (title) VALUES (?)", (title,))
+
+
+def archive(cursor, days):
+    cursor.execute(f"DELETE FROM post WHERE age > {days}")
+    cursor.execute("WITH old AS (SELECT id FROM post) INSERT INTO archive SELECT * FROM old")
+
+
+def by_name(session, name):
+    return session.execute(text("SELECT * FROM users WHERE name = :name"), {"name": name})
+
+
+def psycopg_style(cursor, user_id):
+    cursor.execute("UPDATE users SET seen = now() WHERE id = %(id)s", {"id": user_id})
+    cursor.execute("SELECT name FROM teams WHERE id = ?1 OR parent = ?1", (user_id,))
+
+
+def not_sql(executor, task):
+    executor.execute("run the nightly task")
+    executor.execute(task)
+
+
+def broken(db, table):
+    db.execute("INSERT INTO post SET ?", {"title": "x"})
+    db.execute(f"SELECT * FROM {table}")
+"""
+
+
+def test_sql_text_in_python_is_a_read_or_write_of_each_table_by_statement_kind(
+    repo: Repo,
+) -> None:
+    build(repo, {"app/db.py": PY_SQL})
+    assert repo.pairs("reads") == {
+        ("app.db.latest", "table:post"),
+        ("app.db.report", "table:post"),
+        ("app.db.index", "table:post"),
+        ("app.db.index", "table:user"),
+        ("app.db.archive", "table:post"),
+        ("app.db.by_name", "table:users"),
+        ("app.db.psycopg_style", "table:teams"),
+    }
+    assert repo.pairs("writes") == {
+        ("app.db.create", "table:post"),
+        ("app.db.archive", "table:post"),
+        ("app.db.archive", "table:archive"),
+        ("app.db.psycopg_style", "table:users"),
+    }
+    edge = repo.edge("reads", "app.db.index", "table:user")
+    assert edge.provenance == Provenance.SQL_TEXT  # type: ignore[attr-defined]
+    # a statement split over lines is cited on the line that names the table
+    assert "JOIN user u" in edge.quote  # type: ignore[attr-defined]
+
+
+def test_sql_that_does_not_parse_or_names_its_table_at_run_time_is_counted_not_drawn(
+    repo: Repo,
+) -> None:
+    build(repo, {"app/db.py": PY_SQL})
+    assert not {s for s, _ in repo.pairs("reads") | repo.pairs("writes")} & {"app.db.broken"}
+    counted = json.loads(repo.map.store.manifest()["data_unresolved"])
+    assert counted["SQL text that does not parse"] == 1
+    assert counted["SQL text naming a table at run time"] == 1
+
+
+def test_sql_text_in_typescript_query_calls_and_sql_tagged_templates_is_read(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "src/repo.ts": """
+import mysql from "mysql2";
+import { sql } from "@vercel/postgres";
+
+const connection = mysql.createConnection({});
+const TABLE_FREE = "SELECT 1";
+
+export function byId(id: number) {
+  connection.query("SELECT * FROM tutorials WHERE id = ?", [id], () => {});
+}
+export function byTitle(title: string) {
+  return connection.query(`SELECT * FROM tutorials WHERE title LIKE '%${title}%'`);
+}
+export async function remove(id: number) {
+  await sql`DELETE FROM tutorials WHERE id = ${id}`;
+}
+export function mysqlSet(row: object) {
+  connection.query("INSERT INTO tutorials SET ?", row);
+}
+export function built(cond: string) {
+  let q = "SELECT * FROM tutorials";
+  q += " WHERE " + cond;
+  connection.query(q);
+  connection.query(TABLE_FREE);
+}
+""",
+        },
+    )
+    assert repo.pairs("reads") == {
+        ("src/repo.byId", "table:tutorials"),
+        ("src/repo.byTitle", "table:tutorials"),
+    }
+    assert repo.pairs("writes") == {("src/repo.remove", "table:tutorials")}
+    counted = json.loads(repo.map.store.manifest()["data_unresolved"])
+    assert counted == {"SQL text that does not parse": 1}
