@@ -132,3 +132,47 @@ def test_a_call_result_bound_in_a_function_hands_its_arguments_on(repo: Repo) ->
         },
     )
     assert ("main.Box.put", "main.job") in repo.certain("calls")
+
+
+def test_what_callers_of_a_constructed_function_pass_reaches_its_parameters(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app.js": """
+                function App() {
+                  function app(done) { return done(); }
+                  return app;
+                }
+                function finished() {}
+                function run(given) { const app = new App(); app(finished); app(given); }
+                module.exports = { run };
+            """,
+        },
+    )
+    assert ("app.App.app", "app.finished") in repo.pairs("calls") - repo.certain("calls")
+
+
+def test_this_in_a_test_runners_functions_is_the_context_its_hooks_fill(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "lib.js": """
+                function Parser() {}
+                Parser.prototype.parse = function parse() {};
+                module.exports = Parser;
+            """,
+            "test.js": """
+                const Parser = require("./lib");
+                describe("parse", function () {
+                  this.parser = null;  // the suite's own member, not the tests' context
+                  before(function () { this.parser = new Parser(); });
+                  it("parses", function () { this.parser.parse(); });
+                  it("reads", function () { this.other.parse(); });
+                });
+            """,
+        },
+    )
+    targets = {t for s, t in repo.certain("calls") if s.startswith("test.")}
+    assert "lib.Parser.prototype.parse" in targets
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 1  # this.other: no hook sets it

@@ -41,7 +41,8 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
-    version: ClassVar[str] = "10"  # 10: fields of instances, ``arguments``; 9: SQL text
+    # 12: `this` in a test's functions, beside main's 10 (fields, ``arguments``; 9: SQL text)
+    version: ClassVar[str] = "12"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

@@ -16,6 +16,7 @@ __all__ = [
     "GLOBAL_CALLBACKS",
     "METHOD_CALLBACKS",
     "TEST_BLOCKS",
+    "TEST_CONTEXT",
     "callback_positions",
     "may_call_back",
 ]
@@ -39,6 +40,10 @@ TEST_BLOCKS = frozenset(
     "describe it test suite context specify before after beforeEach afterEach beforeAll "
     "afterAll setup teardown suiteSetup suiteTeardown".split()
 )
+
+# What `this` is in a function handed to a test block: the context mocha shares between a
+# suite's hooks and tests (a class of no file: its members are the fields its functions set).
+TEST_CONTEXT = "<test context>"
 
 # A method name -> the argument positions it calls.
 METHOD_CALLBACKS: dict[str, tuple[int, ...]] = {

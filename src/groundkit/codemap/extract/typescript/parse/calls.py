@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.library import may_call_back
+from groundkit.codemap.extract.typescript.library import TEST_BLOCKS, TEST_CONTEXT, may_call_back
 from groundkit.codemap.extract.typescript.parse import env, facts
 from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
@@ -38,6 +38,7 @@ _LITERAL_HOLDERS = frozenset(
     {"array", "string", "template_string", "number", "object", "regex", "true", "false"}
 )
 _INLINE = frozenset({"arrow_function", "function_expression", "function"})
+_SUITES = frozenset({"describe", "context", "suite"})
 # Calls that change the members of their first argument.
 _MUTATORS = frozenset(
     {
@@ -71,6 +72,7 @@ def call(w: Walk, node: Node) -> bool:
             w.add_import(ImportKind.REQUIRE, spec, node, False)
             return True
     _name_handlers(w, ref, arguments)
+    _test_context(w, ref, arguments)
     w.visit_children(arguments)
     if ref is None:
         w.visit(callee)
@@ -131,6 +133,19 @@ def _visit_inner_calls(w: Walk, callee: Node) -> None:
             return
         node = inner
     w.visit(node)
+
+
+def _test_context(w: Walk, ref: list[str] | None, arguments: Node | None) -> None:
+    """``before(function () { this.x = ... })`` and ``it(function () { this.x.go() })``: mocha
+    runs a suite's hooks and tests with one context object, whose members the file's hooks and
+    tests share (``TEST_CONTEXT``: its fields are the ``this.x = ...`` of those functions)."""
+    if ref is None or ref[0] not in TEST_BLOCKS or len(ref) > 2 or w.is_bound(ref[0]):
+        return
+    if ref[0] in _SUITES:  # a suite's own function runs with the suite as `this`
+        return
+    for item in arguments.named_children if arguments is not None else []:
+        if item.type in ("function_expression", "function"):
+            w.pending_this[item.id] = TEST_CONTEXT
 
 
 def _name_handlers(w: Walk, ref: list[str] | None, arguments: Node | None) -> None:

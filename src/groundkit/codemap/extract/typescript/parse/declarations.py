@@ -59,6 +59,7 @@ def function(
         w.table_methods[qual] = table
     if bind and bound_name:
         w.bind(bound_name, facts.Fn(qual))
+    this = this or w.pending_this.pop(node.id, None)
     if node.type == "arrow_function":
         this = w.this_class()  # arrows keep `this`
     if method and w.scope().kind == ScopeKind.CLASS:

@@ -63,6 +63,7 @@ class Walk:
         self.envs: list[facts.EnvRead] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
         self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
+        self.pending_this: dict[int, str] = {}  # node id -> what `this` is in that function
         self.table_methods: dict[str, str] = {}  # a table's method (qualname) -> the table
         self._quals: dict[int, str] = {}  # node id -> qualname of a visited function or class
         self._taken: set[str] = set()

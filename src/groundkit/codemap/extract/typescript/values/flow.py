@@ -12,13 +12,20 @@ a reassigned name, a parameter that is itself unknown, a value of the runtime or
 ``registry.get(key)``, ``window.handler``...), when no call site in the repository hands the
 function anything (it is called from outside, if at all), or when the function is handed to
 code outside the repository (``app.get("/", handler)``, ``[1].map(f)``, ``setTimeout(f)``) or to
-a callee that is not known. Whether a table's member changed is ``tables.py``'s question.
+a callee that is not known. Then ``known`` answers what the known paths give it, leaving the
+unknown ones out (the targets of ``partial`` edges; a site whose callee is one of several
+functions counts for each there). Whether a table's member changed is ``tables.py``'s question.
+
+``arguments`` and its copies are a ``Feed`` whose path starts with ``REST`` or ``ITEM``: any
+argument from a position on (``Param`` -1 - k), the items of array literals there included. A
+field stored on ``this`` is the evaluator's (``Evaluator._field``): its value, a ``Feed`` of the
+constructor, is called like any parameter.
 
 Not followed (their calls are missed, never guessed): a function that leaves through a
-return value, an array, a field of an object that is not an argument, or a parameter stored
-on ``this``; a function's callers outside the repository (an exported function of a library).
-Bounds: ``DEPTH`` nested parameters, ``MAX_VALUES`` values per parameter; a parameter past
-either holds ``None`` and the bound is counted (``bounds_hit``).
+return value, an array other than ``arguments``, or a field of an object that is not an
+argument; a function's callers outside the repository (an exported function of a library).
+Bounds: ``DEPTH`` nested parameters, ``MAX_VALUES`` values per parameter (``MAX_KNOWN`` along
+known paths); a parameter past either holds ``None`` and the bound is counted (``bounds_hit``).
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Ext,
     Feed,
     Global,
+    Inst,
     Lit,
     Mod,
     Obj,
@@ -379,6 +387,8 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
         return value
     if isinstance(value, Mod):  # const Layer = require("./layer"); new Layer(): its export
         value = ev.export(value.path, "=")
+    if isinstance(value, Inst) and value.cls.kind == "function" and how == How.CALL:
+        return ev.functions.made(value.cls)  # new F() gave a function: calling it runs that
     if not isinstance(value, Def):
         return None
     if value.kind != "class":  # new F(): F runs with the arguments
