@@ -1,9 +1,10 @@
 """Precision of the TypeScript/JavaScript call graph's certain edges on real repositories, judged
 by a person.
 
-    python benchmarks/codemap_ts_precision.py sample NAME=PATH@REF... [--per-repo 50]
-    python benchmarks/codemap_ts_precision.py show      # each drawn edge with both places quoted
-    python benchmarks/codemap_ts_precision.py score
+    python benchmarks/codemap_ts_precision.py [--set N] sample NAME=PATH@REF... [--per-repo 50]
+        [--seed 33]
+    python benchmarks/codemap_ts_precision.py [--set N] show   # each edge, both places quoted
+    python benchmarks/codemap_ts_precision.py [--set N] score
 
 ``sample`` maps each repository (PATH: a checkout; REF: its commit, recorded in the sample) and
 draws ``--per-repo`` certain ``calls`` edges whose caller is a TypeScript or JavaScript file, at
@@ -14,7 +15,8 @@ prints the call's line and the target's first line when PATHs are still there) a
 ``labels.json`` (same ``key``) whether that call can run that target when the code runs:
 ``right``, or ``wrong`` with a note. ``score`` joins the two and prints the share right, per
 repository and per provenance (``codemap_precision.score``). The labels are the yardstick; the
-map never reads them.
+map never reads them. ``--set N`` keeps a further sample beside the first, in ``sampleN.json``
+and ``labelsN.json``.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ def show(drawn: list[dict[str, Any]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="", help="N: use sampleN.json and labelsN.json")
     sub = parser.add_subparsers(dest="what", required=True)
     draw = sub.add_parser("sample")
     draw.add_argument("repos", nargs="+", help="NAME=PATH@REF")
@@ -98,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("show")
     sub.add_parser("score")
     args = parser.parse_args(argv)
+    sample_path = HERE / f"sample{args.set}.json"
     if args.what == "sample":
         repos = []
         for spec in args.repos:
@@ -106,14 +110,14 @@ def main(argv: list[str] | None = None) -> int:
             repos.append((name, Path(path), ref))
         drawn = sample(repos, args.per_repo, args.seed)
         HERE.mkdir(parents=True, exist_ok=True)
-        (HERE / "sample.json").write_text(json.dumps(drawn, indent=1) + "\n")
-        print(f"{len(drawn)} edges drawn into {HERE / 'sample.json'}")
+        sample_path.write_text(json.dumps(drawn, indent=1) + "\n")
+        print(f"{len(drawn)} edges drawn into {sample_path}")
         return 0
-    drawn = json.loads((HERE / "sample.json").read_text())
+    drawn = json.loads(sample_path.read_text())
     if args.what == "show":
         show(drawn)
         return 0
-    labels_path = HERE / "labels.json"
+    labels_path = HERE / f"labels{args.set}.json"
     labels = json.loads(labels_path.read_text()) if labels_path.exists() else {}
     score(drawn, labels)
     return 0
