@@ -135,6 +135,11 @@ export async function saveUser(body: object) {
 export async function countUsers() {
   return getRepository(User).count();
 }
+export async function byManager(id: number) {
+  const manager = getManager();
+  await manager.delete(User, id);
+  return manager.findOneBy(User, { id });
+}
 export function notARepository(items: string[]) {
   const users = items;
   return users.find((x) => x === "a");
@@ -172,14 +177,18 @@ def test_a_typeorm_repository_method_reads_or_writes_the_model_it_was_made_for(
     assert repo.pairs("reads") == {
         ("src/actions.listUsers", "src/entity/User.User"),
         ("src/actions.countUsers", "src/entity/User.User"),
+        ("src/actions.byManager", "src/entity/User.User"),
         ("src/users.service.UsersService.findAll", "src/entity/User.User"),
     }
     # repo.create(body) builds an entity without touching the database: no access
     assert repo.pairs("writes") == {
         ("src/actions.saveUser", "src/entity/User.User"),
+        ("src/actions.byManager", "src/entity/User.User"),
         ("src/users.service.UsersService.remove", "src/entity/User.User"),
     }
     assert repo.pairs("maps_to") == {("src/entity/User.User", "table:users")}
     edge = repo.edge("writes", "src/actions.saveUser", "src/entity/User.User")
     assert edge.provenance == Provenance.ORM_REPOSITORY  # type: ignore[attr-defined]
     assert "repo.save(user)" in edge.quote  # type: ignore[attr-defined]
+    edge = repo.edge("writes", "src/actions.byManager", "src/entity/User.User")
+    assert edge.provenance == Provenance.ORM_ARGUMENT  # type: ignore[attr-defined]

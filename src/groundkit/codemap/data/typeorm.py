@@ -4,7 +4,8 @@ and what its methods do to it, read from the syntax of the function (or class) t
 A repository is ``getRepository(M)`` (on anything: ``dataSource``, ``getManager()``, a
 connection), bound to a local name in the function, used directly (``getRepository(M).find()``)
 or a class field injected with ``@InjectRepository(M)`` (NestJS), used as ``this.field``.
-``repo.find()`` reads ``M``, ``repo.save(p)`` writes it (``_MODES``); ``create`` and ``merge``
+``repo.find()`` reads ``M``, ``repo.save(p)`` writes it (``_MODES``), as an ``EntityManager``'s
+method does with the entity first (``manager.find(M, ...)``); ``create`` and ``merge``
 build entities without touching the database and are no access. ``M`` is named as the file's
 imports spell it (``src/entity/Post.Post`` for ``import {Post} from "../entity/Post"``) and
 joined to its declaration over the map (``codemap.data.assemble``).
@@ -154,7 +155,10 @@ class _Walk:
         receiver = callee.child_by_field_name("object")
         if mode is None or receiver is None:
             return
-        model = ""
+        model = self._entity_argument(call)
+        if model:  # manager.find(User, ...): an EntityManager's method names the entity first
+            self._add(call, model, mode, Provenance.ORM_ARGUMENT)
+            return
         if receiver.type == "identifier":
             model = held.get(text_of(receiver), "")
         elif receiver.type == "call_expression":
@@ -164,15 +168,23 @@ class _Walk:
             if head is not None and head.type == "this":
                 model = injected.get(text_of(receiver.child_by_field_name("property")), "")
         if model:
-            self._add(call, model, mode)
+            self._add(call, model, mode, Provenance.ORM_REPOSITORY)
 
-    def _add(self, call: Syntax, model: str, mode: str) -> None:
+    def _entity_argument(self, call: Syntax) -> str:
+        """``manager.find(User, {...})``, ``dataSource.manager.delete(User, id)``: the first
+        argument names a class this file imports or declares (a model or not:
+        ``codemap.data.assemble`` keeps models only)."""
+        args = arguments_of(call)
+        if not args or args[0].type != "identifier":
+            return ""
+        return self.symbols.get(text_of(args[0]), "")
+
+    def _add(self, call: Syntax, model: str, mode: str, provenance: Provenance) -> None:
         (row, col), (end_row, end_col) = call.start_point, call.end_point
         where = Location(self.path, row + 1, col, end_row + 1, end_col)
         quote = self.lines[row] if row < len(self.lines) else ""
         caller = self._owner(row + 1)
-        provenance = Provenance.ORM_REPOSITORY
-        self.data.accesses.append(Access(caller, "model", model, mode, provenance, where, quote))
+        self.data.accesses.append(Access(caller, "static", model, mode, provenance, where, quote))
 
     def _owner(self, line: int) -> NodeKey:
         found = self.module_key
