@@ -27,9 +27,12 @@ from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenanc
 if TYPE_CHECKING:
     from tree_sitter import Node as Syntax
 
-__all__ = ["ORM_PACKAGES", "typescript_data"]
+__all__ = ["ORM_PACKAGES", "SYNTAX_PROVENANCES", "typescript_data"]
 
 ORM_PACKAGES = ("sequelize", "typeorm", "drizzle-orm")
+# The provenances of the accesses this pass finds (``typeorm.py``); a file's resolution finds
+# the others (``extract/typescript/web``).
+SYNTAX_PROVENANCES = frozenset({Provenance.ORM_REPOSITORY, Provenance.ORM_ARGUMENT})
 _DRIZZLE_TABLES = frozenset({"pgTable", "mysqlTable", "sqliteTable", "singlestoreTable"})
 _NO_TABLE = {
     "sequelize": "Sequelize's default table name (the model name pluralised) is not derived",
