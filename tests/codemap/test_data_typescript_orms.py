@@ -229,3 +229,29 @@ def _data_edges(index: Path) -> set[tuple[str, str, str, str]]:
             (str(e.kind), e.source.qualname, e.target.qualname, str(e.provenance))
             for e in codemap.edges(["reads", "writes", "maps_to"])
         }
+
+
+def test_a_drizzle_query_reads_or_writes_the_table_its_variable_stands_for(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "src/db/schema.ts": MODELS["src/db/schema.ts"],
+            "src/posts.ts": """
+import { eq } from "drizzle-orm";
+import { db } from "./db";
+import { posts } from "./db/schema";
+
+export async function listPosts() {
+  return db.select().from(posts).where(eq(posts.id, 1));
+}
+export async function addPost(body: string) {
+  await db.insert(posts).values({ body });
+}
+export function notATable(xs: number[]) {
+  return Array.from(xs);
+}
+""",
+        },
+    )
+    assert repo.pairs("reads") == {("src/posts.listPosts", "table:posts")}
+    assert repo.pairs("writes") == {("src/posts.addPost", "table:posts")}

@@ -1,5 +1,12 @@
-"""TypeORM repositories in one TypeScript/JavaScript file: which model a repository stands for,
-and what its methods do to it, read from the syntax of the function (or class) that holds it.
+"""TypeORM repositories and Drizzle queries in one TypeScript/JavaScript file, read from the
+syntax of the function (or class) that holds them.
+
+Drizzle: ``db.select().from(users)`` and ``.innerJoin(users, ...)`` (and the other joins) read
+the table ``users`` stands for, ``db.insert(users)``, ``db.update(users)``, ``db.delete(users)``
+write it, when ``users`` is a table this file declares or imports (``pgTable(...)``,
+``typescript.py``); an argument that is no Drizzle table draws nothing.
+
+TypeORM: which model a repository stands for, and what its methods do to it.
 
 A repository is ``getRepository(M)`` (on anything: ``dataSource``, ``getManager()``, a
 connection), bound to a local name in the function, used directly (``getRepository(M).find()``)
@@ -26,7 +33,7 @@ from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenanc
 if TYPE_CHECKING:
     from tree_sitter import Node as Syntax
 
-__all__ = ["repository_accesses"]
+__all__ = ["query_accesses"]
 
 _GETTERS = frozenset({"getRepository", "getTreeRepository", "getMongoRepository"})
 _READS = (
@@ -43,13 +50,15 @@ _FUNCTIONS = frozenset(
     | {"function", "generator_function_declaration"}
 )
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD)
+_DRIZZLE = {
+    **dict.fromkeys(("from", "innerJoin", "leftJoin", "rightJoin", "fullJoin"), READ),
+    **dict.fromkeys(("insert", "update", "delete"), WRITE),
+}
 
 
-def repository_accesses(
+def query_accesses(
     path: str, root: Syntax, lines: list[str], nodes: list[Node], data: Data
 ) -> None:
-    if root.text is None or b"Repository" not in root.text:
-        return
     _Walk(path, lines, nodes, data).run(root)
 
 
@@ -75,6 +84,10 @@ class _Walk:
             if declared.type in ("class_declaration", "abstract_class_declaration"):
                 name = text_of(declared.child_by_field_name("name"))
                 self.symbols[name] = f"{self.module}.{name}"
+            elif declared.type == "lexical_declaration":  # const users = pgTable(...)
+                for item in declared.named_children:
+                    name = text_of(item.child_by_field_name("name"))
+                    self.symbols.setdefault(name, f"{self.module}.{name}")
         self._scope(root, {}, {})
 
     def _import(self, node: Syntax) -> None:
@@ -151,7 +164,10 @@ class _Walk:
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "member_expression":
             return
-        mode = _MODES.get(text_of(callee.child_by_field_name("property")))
+        method = text_of(callee.child_by_field_name("property"))
+        if method in _DRIZZLE:
+            self._drizzle(call, _DRIZZLE[method])
+        mode = _MODES.get(method)
         receiver = callee.child_by_field_name("object")
         if mode is None or receiver is None:
             return
@@ -169,6 +185,13 @@ class _Walk:
                 model = injected.get(text_of(receiver.child_by_field_name("property")), "")
         if model:
             self._add(call, model, mode, Provenance.ORM_REPOSITORY)
+
+    def _drizzle(self, call: Syntax, mode: str) -> None:
+        args = arguments_of(call)
+        if args and args[0].type == "identifier":
+            table = self.symbols.get(text_of(args[0]))
+            if table:
+                self._add(call, table, mode, Provenance.ORM_ARGUMENT)
 
     def _entity_argument(self, call: Syntax) -> str:
         """``manager.find(User, {...})``, ``dataSource.manager.delete(User, id)``: the first
