@@ -4,8 +4,11 @@ model class's static methods (``User.findAll()``, ``Photo.findOneBy()``) read or
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from map_helpers import Repo, build
 
+from groundkit.codemap.api import open_codemap
 from groundkit.codemap.model import Provenance
 
 MODELS = {
@@ -135,6 +138,11 @@ export async function saveUser(body: object) {
 export async function countUsers() {
   return getRepository(User).count();
 }
+export async function byManager(id: number) {
+  const manager = getManager();
+  await manager.delete(User, id);
+  return manager.findOneBy(User, { id });
+}
 export function notARepository(items: string[]) {
   const users = items;
   return users.find((x) => x === "a");
@@ -172,14 +180,78 @@ def test_a_typeorm_repository_method_reads_or_writes_the_model_it_was_made_for(
     assert repo.pairs("reads") == {
         ("src/actions.listUsers", "src/entity/User.User"),
         ("src/actions.countUsers", "src/entity/User.User"),
+        ("src/actions.byManager", "src/entity/User.User"),
         ("src/users.service.UsersService.findAll", "src/entity/User.User"),
     }
     # repo.create(body) builds an entity without touching the database: no access
     assert repo.pairs("writes") == {
         ("src/actions.saveUser", "src/entity/User.User"),
+        ("src/actions.byManager", "src/entity/User.User"),
         ("src/users.service.UsersService.remove", "src/entity/User.User"),
     }
     assert repo.pairs("maps_to") == {("src/entity/User.User", "table:users")}
     edge = repo.edge("writes", "src/actions.saveUser", "src/entity/User.User")
     assert edge.provenance == Provenance.ORM_REPOSITORY  # type: ignore[attr-defined]
     assert "repo.save(user)" in edge.quote  # type: ignore[attr-defined]
+    edge = repo.edge("writes", "src/actions.byManager", "src/entity/User.User")
+    assert edge.provenance == Provenance.ORM_ARGUMENT  # type: ignore[attr-defined]
+
+
+def test_after_edits_the_orm_edges_equal_a_map_made_from_scratch(
+    repo: Repo, tmp_path: Path
+) -> None:
+    build(repo, {**MODELS, **REPOSITORIES})
+    edits = [
+        # a service edited alone: the model files are not read again, their models are held
+        {"src/service.ts": MODELS["src/service.ts"].replace("findAll", "findAndCountAll")},
+        # a model's table renamed: its users are resolved again, their accesses held
+        {"src/entity/User.ts": REPOSITORIES["src/entity/User.ts"].replace('"users"', '"people"')},
+        # a repository user edited: its repository accesses are read again
+        {"src/actions.ts": REPOSITORIES["src/actions.ts"].replace("users.find()", "users.count()")},
+    ]
+    for edit in edits:
+        repo.write(edit)
+        repo.build()
+        repo.close()
+        assert _data_edges(repo.index_dir) == _data_edges(_fresh(repo, tmp_path))
+
+
+def _fresh(repo: Repo, tmp_path: Path) -> Path:
+    index = tmp_path / f"fresh{len(list(tmp_path.glob('fresh*')))}"
+    with open_codemap("repo", index_dir=index, create=True) as codemap:
+        codemap.update(repo.root, workers=1)
+    return index
+
+
+def _data_edges(index: Path) -> set[tuple[str, str, str, str]]:
+    with open_codemap("repo", index_dir=index) as codemap:
+        return {
+            (str(e.kind), e.source.qualname, e.target.qualname, str(e.provenance))
+            for e in codemap.edges(["reads", "writes", "maps_to"])
+        }
+
+
+def test_a_drizzle_query_reads_or_writes_the_table_its_variable_stands_for(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "src/db/schema.ts": MODELS["src/db/schema.ts"],
+            "src/posts.ts": """
+import { eq } from "drizzle-orm";
+import { db } from "./db";
+import { posts } from "./db/schema";
+
+export async function listPosts() {
+  return db.select().from(posts).where(eq(posts.id, 1));
+}
+export async function addPost(body: string) {
+  await db.insert(posts).values({ body });
+}
+export function notATable(xs: number[]) {
+  return Array.from(xs);
+}
+""",
+        },
+    )
+    assert repo.pairs("reads") == {("src/posts.listPosts", "table:posts")}
+    assert repo.pairs("writes") == {("src/posts.addPost", "table:posts")}

@@ -12,10 +12,9 @@ from collections.abc import Iterable, Mapping
 from groundkit.codemap.data import Data, dump_data, load_data
 from groundkit.codemap.data.prisma import prisma_data
 from groundkit.codemap.data.python import python_data
-from groundkit.codemap.data.typescript import typescript_data
+from groundkit.codemap.data.typescript import SYNTAX_PROVENANCES, typescript_data
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.lines import decode
-from groundkit.codemap.model import Provenance
 from groundkit.codemap.sources import Source
 
 __all__ = ["collect_data", "load_schemas", "read_schemas"]
@@ -29,15 +28,15 @@ def collect_data(
     """Each resolved file's data facts read from its syntax: from its text when it was read in
     this run, else what the map held (its text, and so those facts, did not change). Of what
     a TypeScript file held, the accesses its resolution finds are made again: only its models
-    and repository accesses are taken (its counts of what stayed unresolved go with the
-    others)."""
+    and the accesses read from its syntax are taken (its counts of what stayed unresolved go
+    with the others)."""
     for path, (graph, _) in graphs.items():
         python = path.endswith((".py", ".pyi"))
         read = python_data if python else typescript_data
         raw = texts.get(path)
         found = read(path, decode(raw), graph.nodes) if raw is not None else _held(path, before)
         if not python and raw is None:
-            kept = [a for a in found.accesses if a.provenance == Provenance.ORM_REPOSITORY]
+            kept = [a for a in found.accesses if a.provenance in SYNTAX_PROVENANCES]
             found.accesses[:] = kept
             found.unresolved.clear()
         graph.data.models.extend(found.models)

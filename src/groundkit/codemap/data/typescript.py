@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.data import Data, ModelDecl
+from groundkit.codemap.data.ts_queries import query_accesses
 from groundkit.codemap.data.ts_syntax import arguments_of, descendants, field_of, string_of
-from groundkit.codemap.data.typeorm import repository_accesses
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.syntax import dialect, parser, text_of
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
@@ -27,9 +27,12 @@ from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenanc
 if TYPE_CHECKING:
     from tree_sitter import Node as Syntax
 
-__all__ = ["ORM_PACKAGES", "typescript_data"]
+__all__ = ["ORM_PACKAGES", "SYNTAX_PROVENANCES", "typescript_data"]
 
 ORM_PACKAGES = ("sequelize", "typeorm", "drizzle-orm")
+# The provenances of the accesses this pass finds (``ts_queries.py``); a file's resolution finds
+# the others (``extract/typescript/web``).
+SYNTAX_PROVENANCES = frozenset({Provenance.ORM_REPOSITORY, Provenance.ORM_ARGUMENT})
 _DRIZZLE_TABLES = frozenset({"pgTable", "mysqlTable", "sqliteTable", "singlestoreTable"})
 _NO_TABLE = {
     "sequelize": "Sequelize's default table name (the model name pluralised) is not derived",
@@ -46,8 +49,7 @@ def typescript_data(path: str, text: str, nodes: list[Node]) -> Data:
     reader.imports(root)
     if reader.names:
         reader.declarations(root)
-    if "typeorm" in text:
-        repository_accesses(path, root, reader.lines, nodes, data)
+    query_accesses(path, root, reader.lines, nodes, data)
     return data
 
 

@@ -1,10 +1,18 @@
-"""TypeORM repositories in one TypeScript/JavaScript file: which model a repository stands for,
-and what its methods do to it, read from the syntax of the function (or class) that holds it.
+"""TypeORM repositories and Drizzle queries in one TypeScript/JavaScript file, read from the
+syntax of the function (or class) that holds them.
+
+Drizzle: ``db.select().from(users)`` and ``.innerJoin(users, ...)`` (and the other joins) read
+the table ``users`` stands for, ``db.insert(users)``, ``db.update(users)``, ``db.delete(users)``
+write it, when ``users`` is a table this file declares or imports (``pgTable(...)``,
+``typescript.py``); an argument that is no Drizzle table draws nothing.
+
+TypeORM: which model a repository stands for, and what its methods do to it.
 
 A repository is ``getRepository(M)`` (on anything: ``dataSource``, ``getManager()``, a
 connection), bound to a local name in the function, used directly (``getRepository(M).find()``)
 or a class field injected with ``@InjectRepository(M)`` (NestJS), used as ``this.field``.
-``repo.find()`` reads ``M``, ``repo.save(p)`` writes it (``_MODES``); ``create`` and ``merge``
+``repo.find()`` reads ``M``, ``repo.save(p)`` writes it (``_MODES``), as an ``EntityManager``'s
+method does with the entity first (``manager.find(M, ...)``); ``create`` and ``merge``
 build entities without touching the database and are no access. ``M`` is named as the file's
 imports spell it (``src/entity/Post.Post`` for ``import {Post} from "../entity/Post"``) and
 joined to its declaration over the map (``codemap.data.assemble``).
@@ -25,7 +33,7 @@ from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenanc
 if TYPE_CHECKING:
     from tree_sitter import Node as Syntax
 
-__all__ = ["repository_accesses"]
+__all__ = ["query_accesses"]
 
 _GETTERS = frozenset({"getRepository", "getTreeRepository", "getMongoRepository"})
 _READS = (
@@ -42,13 +50,15 @@ _FUNCTIONS = frozenset(
     | {"function", "generator_function_declaration"}
 )
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD)
+_DRIZZLE = {
+    **dict.fromkeys(("from", "innerJoin", "leftJoin", "rightJoin", "fullJoin"), READ),
+    **dict.fromkeys(("insert", "update", "delete"), WRITE),
+}
 
 
-def repository_accesses(
+def query_accesses(
     path: str, root: Syntax, lines: list[str], nodes: list[Node], data: Data
 ) -> None:
-    if root.text is None or b"Repository" not in root.text:
-        return
     _Walk(path, lines, nodes, data).run(root)
 
 
@@ -74,6 +84,10 @@ class _Walk:
             if declared.type in ("class_declaration", "abstract_class_declaration"):
                 name = text_of(declared.child_by_field_name("name"))
                 self.symbols[name] = f"{self.module}.{name}"
+            elif declared.type == "lexical_declaration":  # const users = pgTable(...)
+                for item in declared.named_children:
+                    name = text_of(item.child_by_field_name("name"))
+                    self.symbols.setdefault(name, f"{self.module}.{name}")
         self._scope(root, {}, {})
 
     def _import(self, node: Syntax) -> None:
@@ -150,11 +164,17 @@ class _Walk:
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "member_expression":
             return
-        mode = _MODES.get(text_of(callee.child_by_field_name("property")))
+        method = text_of(callee.child_by_field_name("property"))
+        if method in _DRIZZLE:
+            self._drizzle(call, _DRIZZLE[method])
+        mode = _MODES.get(method)
         receiver = callee.child_by_field_name("object")
         if mode is None or receiver is None:
             return
-        model = ""
+        model = self._entity_argument(call)
+        if model:  # manager.find(User, ...): an EntityManager's method names the entity first
+            self._add(call, model, mode, Provenance.ORM_ARGUMENT)
+            return
         if receiver.type == "identifier":
             model = held.get(text_of(receiver), "")
         elif receiver.type == "call_expression":
@@ -164,15 +184,30 @@ class _Walk:
             if head is not None and head.type == "this":
                 model = injected.get(text_of(receiver.child_by_field_name("property")), "")
         if model:
-            self._add(call, model, mode)
+            self._add(call, model, mode, Provenance.ORM_REPOSITORY)
 
-    def _add(self, call: Syntax, model: str, mode: str) -> None:
+    def _drizzle(self, call: Syntax, mode: str) -> None:
+        args = arguments_of(call)
+        if args and args[0].type == "identifier":
+            table = self.symbols.get(text_of(args[0]))
+            if table:
+                self._add(call, table, mode, Provenance.ORM_ARGUMENT)
+
+    def _entity_argument(self, call: Syntax) -> str:
+        """``manager.find(User, {...})``, ``dataSource.manager.delete(User, id)``: the first
+        argument names a class this file imports or declares (a model or not:
+        ``codemap.data.assemble`` keeps models only)."""
+        args = arguments_of(call)
+        if not args or args[0].type != "identifier":
+            return ""
+        return self.symbols.get(text_of(args[0]), "")
+
+    def _add(self, call: Syntax, model: str, mode: str, provenance: Provenance) -> None:
         (row, col), (end_row, end_col) = call.start_point, call.end_point
         where = Location(self.path, row + 1, col, end_row + 1, end_col)
         quote = self.lines[row] if row < len(self.lines) else ""
         caller = self._owner(row + 1)
-        provenance = Provenance.ORM_REPOSITORY
-        self.data.accesses.append(Access(caller, "model", model, mode, provenance, where, quote))
+        self.data.accesses.append(Access(caller, "static", model, mode, provenance, where, quote))
 
     def _owner(self, line: int) -> NodeKey:
         found = self.module_key
