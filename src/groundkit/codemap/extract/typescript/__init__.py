@@ -41,8 +41,9 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
-    # 12: `this` in a test's functions, beside main's 10 (fields, ``arguments``; 9: SQL text)
-    version: ClassVar[str] = "12"
+    # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
+    # ``arguments``; 9: SQL text
+    version: ClassVar[str] = "13"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)
