@@ -140,7 +140,7 @@ def _options(ort: Any, input_type: InputType) -> Any:
     Spinning (idle ORT threads busy-waiting for the next operator) is a session's setting, not
     a run's, hence two sessions. A query is one short run followed at once by the numpy vector
     search, which threads left spinning would starve, so its session never spins and does
-    without the memory arena (~0.55 GB less peak). Documents come batch after batch, and there
+    without the memory arena (~0.6 GB less peak). Documents come batch after batch, and there
     the sleeping worker, woken for each operator, cut throughput by up to half, and allocating
     each operator's buffers afresh cost ~25% more CPU (page faults): their session spins while
     a run lasts (stopping at its end) and keeps the arena.
