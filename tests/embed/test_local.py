@@ -182,19 +182,29 @@ def _opened_sessions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return opened
 
 
-def test_documents_run_on_a_spinning_session_opened_only_when_documents_come(
+def test_documents_run_on_a_spinning_session_opened_only_when_a_batch_of_them_comes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     opened = _opened_sessions(monkeypatch)
     embedder = load_local_embedder(EmbedConfig())
     embedder.embed(["what lowers blood pressure"], "query")
-    assert opened == ["0"]  # a process that only searches opens one quiet session
     embedder.embed(["Salt raises blood pressure.", "Exercise lowers it."], "document")
+    assert opened == ["0"]  # a search, or a few sentences weighed against it: one quiet session
+    embedder.embed([f"Finding number {i} on blood pressure." for i in range(RUN_SIZE)], "document")
     embedder.embed(["Sleep matters too."], "document")
     assert opened == ["0", "on"]
 
 
-def test_a_text_embedded_as_document_or_as_query_gets_the_very_same_vector(minilm) -> None:  # type: ignore[no-untyped-def]
-    # Two sessions, the same model and threads: the same batch must give the same bytes.
-    for texts in (["a short one"], [f"{'word ' * ((i * 5) % 17)}number {i}" for i in range(9)]):
-        assert minilm.embed(texts, "document").tobytes() == minilm.embed(texts, "query").tobytes()
+def test_a_text_embedded_as_document_or_as_query_gets_the_very_same_vector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two sessions, the same model and threads: the same runs must give the same bytes.
+    opened = _opened_sessions(monkeypatch)
+    embedder = load_local_embedder(EmbedConfig())
+    batch = [f"{'word ' * ((i * 5) % 17)}number {i}" for i in range(RUN_SIZE + 9)]
+    as_documents = embedder.embed(batch, "document")
+    assert opened == ["0", "on"]  # the batch ran on the document session
+    assert as_documents.tobytes() == embedder.embed(batch, "query").tobytes()
+    for texts in (["a short one"], batch[:9]):
+        document, query = embedder.embed(texts, "document"), embedder.embed(texts, "query")
+        assert document.tobytes() == query.tobytes()

@@ -21,9 +21,11 @@ import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from groundkit.backends.qdrant.filters import filterable
 from groundkit.backends.qdrant.layout import (
@@ -309,7 +311,7 @@ class QdrantWriter:
         from groundkit.backends.qdrant import vocab as models
 
         committed = read_meta(self._t).committed
-        where = replace(
+        where = msgspec.structs.replace(
             visible(committed, "chunk"), must_not=[models.HasVectorCondition(has_vector=DENSE)]
         )
         return [
