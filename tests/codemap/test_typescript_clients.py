@@ -155,3 +155,24 @@ export function reused(flag: boolean) {
         },
     )
     assert repo.pairs("http_call") == {("web/auth.login", "POST /api/users")}
+
+
+def test_an_axios_base_url_falling_back_to_a_literal_reaches_the_route_as_partial(
+    repo: Repo,
+) -> None:
+    http = """
+import axios from 'axios';
+export const fallback = axios.create({
+  baseURL: process.env.REACT_APP_API_BASE_URL || 'http://localhost:8080/api',
+});
+export const computed = axios.create({ baseURL: process.env.A || process.env.B });
+"""
+    service = """
+import { fallback, computed } from './http';
+export function listTags() { return fallback.get('/tags'); }
+export function listAgain() { return computed.get('/tags'); }
+"""
+    build(repo, {**BACKEND, "web/http.js": http, "web/service.js": service})
+    edge = repo.edge("http_call", "web/service.listTags", "GET /api/tags")
+    assert EdgeFlag.PARTIAL in edge.flags  # type: ignore[attr-defined]
+    assert not [p for p in repo.pairs("http_call") if p[0] == "web/service.listAgain"]

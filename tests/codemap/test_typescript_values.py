@@ -229,3 +229,82 @@ def test_a_method_on_an_instance_every_caller_hands_over_is_reached(repo: Repo) 
         },
     )
     assert _provenance(repo, "main.persist", "main.Store.save") == Provenance.TS_ARGUMENT
+
+
+_MODEL = """
+    const sql = require("./db");
+    const Tutorial = function (t) { this.title = t.title; };
+    Tutorial.create = (t) => sql.query("INSERT", t);
+    Tutorial.findById = function (id) { return sql.query("SELECT", id); };
+    module.exports = Tutorial;
+"""
+
+
+def test_a_member_assigned_once_on_a_module_exports_function_is_what_a_caller_reaches(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "db.js": "exports.query = function (text, value) { return [text, value]; };\n",
+            "model.js": _MODEL,
+            "controller.js": """
+                const Tutorial = require("./model");
+                exports.create = (req) => Tutorial.create(new Tutorial(req.body));
+                exports.findOne = (req) => Tutorial.findById(req.params.id);
+            """,
+            "store.mjs": """
+                const store = {};
+                store.get = function (key) { return key; };
+                export default store;
+            """,
+            "main.mjs": """
+                import store from "./store.mjs";
+                export function run() { store.get(1); }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("controller.exports.create", "model.Tutorial.create") in certain
+    assert ("controller.exports.findOne", "model.Tutorial.findById") in certain
+    assert ("main.run", "store.store.get") in certain
+    assert _provenance(repo, "controller.exports.create", "model.Tutorial.create") == (
+        Provenance.TS_CALL
+    )
+
+
+def test_a_member_assigned_twice_under_a_computed_key_or_by_another_file_is_unresolved(
+    repo: Repo, tmp_path: Path
+) -> None:
+    build(
+        repo,
+        {
+            "model.js": _MODEL + "Tutorial.findById = () => null;\n",
+            "api.js": """
+                function a() {}
+                function b() {}
+                const api = {};
+                api.load = a;
+                api.keep = a;
+                api[process.env.KEY] = b;
+                exports.go = () => api.load();
+            """,
+            "controller.js": """
+                const Tutorial = require("./model");
+                exports.create = (req) => Tutorial.create(req.body);
+                exports.findOne = (req) => Tutorial.findById(req.params.id);
+            """,
+        },
+    )
+    calls = repo.pairs("calls")
+    assert ("controller.exports.create", "model.Tutorial.create") in calls
+    assert not {t for s, t in calls if s in ("controller.exports.findOne", "api.exports.go")}
+    repo.write({"patch.js": 'const T = require("./model");\nT.create = () => 1;\n'})
+    repo.build()
+    assert not {t for s, t in repo.pairs("calls") if s == "controller.exports.create"}
+    fresh = Repo(repo.root, tmp_path / "fresh")
+    fresh.build()
+    try:
+        assert repo.pairs("calls") == fresh.pairs("calls")
+    finally:
+        fresh.close()

@@ -284,7 +284,9 @@ def _web_pass(store: MapStore) -> None:
             edges.add(EdgeKind.HTTP_CALL, call.caller, key, *how)
         if target.route is not None:
             # Through a named host, the route is one of the call's possible targets.
-            flags = frozenset({EdgeFlag.PARTIAL}) if target.host else frozenset()
+            # So is it through a base URL's literal fallback (``process.env.X || "..."``).
+            partial = target.host is not None or call.partial
+            flags = frozenset({EdgeFlag.PARTIAL}) if partial else frozenset()
             edges.add(EdgeKind.HTTP_CALL, call.caller, target.route.key, *how, flags)
     store.put_resolution(
         "",

@@ -89,7 +89,9 @@ class HttpCallSite:
     expression whose value is unknown (an f-string field, a variable that was concatenated).
     In a wrapper (``get: (url) => superagent.get(API_ROOT + url)``), ``param`` is the position
     of the caller's parameter that piece ``hole`` of the URL is, for the wrapper's call sites
-    (``UrlArgument``) to fill in; -1 for none."""
+    (``UrlArgument``) to fill in; -1 for none. ``partial``: the URL is one of the values it may
+    have (a base URL's literal fallback, ``process.env.X || "http://host/api"``), so the route it
+    matches is one of the call's possible targets."""
 
     caller: NodeKey
     method: str
@@ -99,6 +101,7 @@ class HttpCallSite:
     quote: str
     param: int = -1
     hole: int = -1
+    partial: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,7 @@ def through_wrappers(
                     Provenance.HTTP_TEMPLATE,
                     arg.location,
                     arg.quote,
+                    partial=wrapper.partial,
                 )
             )
     return out
@@ -403,6 +407,7 @@ def dump_web(
                     c.quote,
                     c.param,
                     c.hole,
+                    c.partial,
                 ]
                 for c in calls
             ],
@@ -439,7 +444,7 @@ def load_web(texts: Iterable[str]) -> Web:
             caller = NodeKey(NodeKind(c[0][0]), c[0][1], c[0][2])
             where = Location(*c[4])
             web.calls.append(
-                HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), where, c[5], *c[6:8])
+                HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), where, c[5], *c[6:9])
             )
         if "data" in data:
             load_data(data["data"], web.data)

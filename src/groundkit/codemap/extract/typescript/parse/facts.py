@@ -310,6 +310,9 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     protos: dict[str, dict[str, str]] = {}
     returns: dict[str, Expr] = {}
     fields: dict[str, dict[str, Expr]] = {}
+    # ``X.key = value`` at module level on a module-level name: X -> key -> value (a Choice
+    # when assigned more than once; ``values/tables.py`` decides whether it is what X.key holds)
+    statics: dict[str, dict[str, Expr]] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

@@ -59,6 +59,7 @@ class Walk:
         self.protos: dict[str, dict[str, str]] = {}  # F -> member -> F.prototype.member's qual
         self.returns: list[tuple[int, facts.Expr]] = []  # function scope, what it returns
         self.fields: list[tuple[int, str, str, facts.Expr]] = []  # scope, owner, key, value
+        self.statics: list[tuple[str, str, facts.Expr]] = []  # module-level X.key = value
         self.lines: dict[int, str] = {}
         self.envs: list[facts.EnvRead] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets

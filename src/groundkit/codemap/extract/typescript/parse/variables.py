@@ -119,16 +119,32 @@ def assignment(w: Walk, node: Node) -> bool:
         qual = function(w, unwrap(right), ".".join(ref), this=owner)  # Foo.prototype.bar = ...
         if owner is not None:
             w.add_proto(owner, ref[-1], qual)
+        _static(w, ref, facts.Fn(qual))
     elif (owner := _computed_prototype(w, left)) is not None and unwrap(right).type in FUNCTIONS:
         w.visit(left)
         w.add_proto(owner, None, function(w, unwrap(right), None, this=owner))
     else:
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
+        if ref is not None:
+            _static(w, ref, summarise(right, w.qual_of))
         member_write(w, left)
         w.visit(left)
         w.visit(right)
     return True
+
+
+def _static(w: Walk, ref: list[str], held: facts.Expr) -> None:
+    """``X.key = value`` at module level, ``X`` a module-level name: what ``X.key`` may hold
+    (a function's or an object's member; ``values/tables.py`` counts the other writes)."""
+    if (
+        len(ref) == 2
+        and ref[1] != "prototype"
+        and w.scope().kind == ScopeKind.MODULE
+        and ref[0] not in ("this", "super", "module", "exports")
+        and w.module_name(ref[0])
+    ):
+        w.statics.append((ref[0], ref[1], held))
 
 
 def _field(w: Walk, key: str, right: Node) -> None:

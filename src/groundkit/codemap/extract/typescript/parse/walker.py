@@ -132,6 +132,9 @@ def _interface(w: Walk) -> facts.Module:
         closed = closer.close(expr, scope)
         if closed not in options:
             options.append(closed)
+    statics: dict[str, dict[str, list[facts.Expr]]] = {}
+    for owner, key, expr in w.statics:
+        statics.setdefault(owner, {}).setdefault(key, []).append(closer.close(expr, 0))
     return facts.Module(
         w.bindings[0],
         w.exports,
@@ -148,6 +151,11 @@ def _interface(w: Walk) -> facts.Module:
         {
             owner: {k: o[0] if len(o) == 1 else facts.Choice(o) for k, o in keys.items()}
             for owner, keys in fields.items()
+            if any(may_hold_code(e) for o in keys.values() for e in o)
+        },
+        {
+            owner: {k: o[0] if len(o) == 1 else facts.Choice(o) for k, o in keys.items()}
+            for owner, keys in statics.items()
             if any(may_hold_code(e) for o in keys.values() for e in o)
         },
     )

@@ -56,6 +56,8 @@ class Evaluator:
         self.functions = Functions(self.interface, self.value)
         # Whether a member of a table may have been changed (``flow.Tables`` answers).
         self.opened: Callable[[Obj, str], bool] = lambda table, key: False
+        # Whether ``X.key = ...`` in module ``path`` is the only write of that member.
+        self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
         self._interfaces: dict[str, facts.Module] = {}
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
@@ -256,7 +258,12 @@ class Evaluator:
         if name == facts.ELEMENT:  # xs[i]: known only as one of ``arguments``
             return Feed(value.func, value.position, (facts.ITEM,)) if _is_rest(value) else Unknown()
         if isinstance(value, Mod):
-            return self.export(value.path, name)
+            found = self.export(value.path, name)
+            exports = self.interface(value.path).exports
+            if isinstance(found, Unknown) and name not in exports and "=" in exports:
+                whole = self.export(value.path, "=")  # module.exports = F: F's member
+                return Unknown() if isinstance(whole, Mod) else self.attribute(whole, name)
+            return found
         if isinstance(value, Ext):
             return Ext(value.package, (*value.attrs, name))
         if isinstance(value, Web):
@@ -267,7 +274,9 @@ class Evaluator:
             return Lit()
         if isinstance(value, Obj):
             member = value.fields.get(name)
-            if member is None or self.opened(value, name):
+            if member is None:
+                return self._static(value.path, value.name, name)
+            if self.opened(value, name):
                 return Unknown()
             return self.value(member, (value.path, -1), name)
         if isinstance(value, Feed):
@@ -277,6 +286,8 @@ class Evaluator:
             return self._field(value.cls, name) if isinstance(found, Unknown) else found
         if isinstance(value, Def) and value.kind == "function" and name == "prototype":
             return Inst(value)  # F.prototype.m: the method an instance of F finds
+        if isinstance(value, Def) and value.kind == "function" and self._assigns(value, name):
+            return self._static(value.path, value.qual, name)
         if isinstance(value, Def) and value.kind == "function":
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
             return self.attribute(self.value(proto, (value.path, -1)), name) if proto else Unknown()
@@ -286,6 +297,25 @@ class Evaluator:
                 return method[0]
             return self._field(cls, name) if isinstance(value, Inst) else Unknown()
         return Unknown()
+
+    def _assigns(self, func: Def, key: str) -> bool:
+        """Whether ``func``'s module assigns ``func.key = ...`` at module level, ``func``
+        bound to its own name there."""
+        iface = self.interface(func.path)
+        owned = iface.names.get(func.qual) == facts.Fn(func.qual)
+        return owned and key in iface.statics.get(func.qual, {})
+
+    def _static(self, path: str, owner: str, key: str) -> Value:
+        """``owner.key`` where module ``path`` assigns it at module level (``F.create = ...``
+        on a function or an object bound to ``owner``): its value when that is the member's
+        only write anywhere it could be written, else Unknown."""
+        iface = self.interface(path)
+        held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
+        if held is None or isinstance(held, facts.Choice):
+            return Unknown()
+        if not self.assigned_once(path, owner, key):
+            return Unknown()
+        return self.value(held, (path, -1), key)
 
     def _field(self, cls: Def, name: str, seen: frozenset[Def] = frozenset()) -> Value:
         """What ``this.name = ...`` stored in an instance of ``cls`` (or of a base of it)."""

@@ -64,6 +64,9 @@ def construct(
     text = pieces(setting) if setting is not None else None
     if role in ("axios", "ky"):
         base: tuple[str | None, ...] = text.pieces if text is not None else ()
+        fallback = _fallback(setting, pieces) if text is None else None
+        if fallback is not None:
+            return Web(role, None, "", fallback.pieces, fallback=True)
         if setting is not None and text is None:
             base = (None,)  # a base URL known only at run time
         return Web(role, None, "", base)
@@ -73,3 +76,22 @@ def construct(
     # Never a root by itself: an Express or Hono app mounted in another (app.use("/x", sub),
     # app.route("/x", sub)) is served there only; an app nobody mounts is a root anyway.
     return Web(role, router, prefix)
+
+
+def _fallback(setting: facts.Expr | None, pieces: Callable[[facts.Expr], Str | None]) -> Str | None:
+    """The literal of ``process.env.X || "http://host/api"`` (also ``??``, or
+    ``import.meta.env.X``): the one option known as a whole text when every other is an
+    environment variable; else None."""
+    if not isinstance(setting, facts.Choice):
+        return None
+    known: list[Str] = []
+    for option in setting.options:
+        text = pieces(option)
+        if text is not None and None not in text.pieces:
+            known.append(text)
+        elif not (isinstance(option, facts.Ref) and option.parts[:-1] in _ENV_HOLDERS):
+            return None
+    return known[0] if len(known) == 1 else None
+
+
+_ENV_HOLDERS = (["process", "env"], ["import", "meta", "env"])

@@ -96,13 +96,15 @@ class Str:
 @dataclass(frozen=True, slots=True)
 class Web:
     """A web framework object (an app or router: ``router`` names it in the map) or an HTTP
-    client (``base``: its base URL in pieces)."""
+    client (``base``: its base URL in pieces; ``fallback``: the base is the literal fallback of
+    an environment variable, ``process.env.X || "http://host/api"``, one of its values)."""
 
     # express, express-router, koa, koa-router, fastify, hono, axios, ky, fetch, superagent
     role: str
     router: str | None = None
     prefix: str = ""
     base: tuple[str | None, ...] = field(default=())
+    fallback: bool = False
 
     @property
     def is_client(self) -> bool:

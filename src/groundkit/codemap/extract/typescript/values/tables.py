@@ -23,7 +23,7 @@ from __future__ import annotations
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow, handed_tables
-from groundkit.codemap.extract.typescript.values.objects import Feed, Obj
+from groundkit.codemap.extract.typescript.values.objects import Def, Feed, Mod, Obj
 
 __all__ = ["Tables"]
 
@@ -35,10 +35,11 @@ class Tables:
         self.ev = ev
         self.flow = flow
         self.sources = sources
-        self._writes: dict[str, tuple[set[Member], list[tuple[Feed, str | None]]]] = {}
+        self._writes: dict[str, tuple[dict[Member, int], list[tuple[Feed, str | None]]]] = {}
         self._handed_in: dict[str, set[tuple[str, str]]] = {}
         self._busy = False  # answering already: a nested question sees no change
         ev.opened = self.opened
+        ev.assigned_once = self.assigned_once
 
     def opened(self, table: Obj, key: str) -> bool:
         """Whether member ``key`` of ``table`` may have been changed."""
@@ -52,7 +53,7 @@ class Tables:
 
     def _opened(self, table: Obj, key: str) -> bool:
         own = (table.path, table.name)
-        private = self._private(table)
+        private = self._private(table.path, table.name)
         if not private:
             self.flow.consulted = True
         for path in [table.path] if private else self.sources:
@@ -65,30 +66,61 @@ class Tables:
             return False
         if self.flow.building:
             return True  # (the parameters' values need the index)
+        return self._written_through(own, key)
+
+    def _written_through(self, own: tuple[str, str], key: str) -> bool:
+        """Whether a write through a parameter may change member ``key`` of ``own``."""
         self.flow.consulted = True
         for path in self.sources:
             for feed, written in self._writes_of(path)[1]:
                 if written is not None and written != key:
                     continue
                 held = self.flow.feeds(feed)
-                if held is None or any(
-                    isinstance(v, Obj) and (v.path, v.name) == own for v in held
-                ):
+                if held is None or any(_identity(v) == own for v in held):
                     return True
         return False
 
-    def _writes_of(self, path: str) -> tuple[set[Member], list[tuple[Feed, str | None]]]:
-        """The members file ``path`` writes by a table's name, and through parameters."""
+    def assigned_once(self, path: str, owner: str, key: str) -> bool:
+        """Whether member ``key`` of the function or object bound to ``owner`` in module
+        ``path`` is written once by name (its module-level assignment) and never otherwise:
+        not under a computed key, not through a parameter, not by another file."""
+        if self._busy:
+            return False
+        self._busy = True
+        try:
+            own = (path, owner)
+            private = self._private(path, owner)
+            if not private:
+                self.flow.consulted = True
+            count = 0
+            for source in [path] if private else self.sources:
+                named, _ = self._writes_of(source)
+                if (*own, None) in named:
+                    return False
+                count += named.get((*own, key), 0)
+            if count != 1 or self.flow.building:
+                return False  # (a write through a parameter needs the index)
+            return not self._written_through(own, key)
+        finally:
+            self._busy = False
+
+    def _writes_of(self, path: str) -> tuple[dict[Member, int], list[tuple[Feed, str | None]]]:
+        """The members file ``path`` writes by a table's (or a function's) name, each with
+        how many times, and through parameters."""
         found = self._writes.get(path)
         if found is None:
             saved, self.ev.deps = self.ev.deps, set()
             try:
-                named: set[Member] = set()
+                named: dict[Member, int] = {}
                 through: list[tuple[Feed, str | None]] = []
                 for write in self.ev.interface(path).writes:
                     target = self.ev.value(write.target, (path, -1))
-                    if isinstance(target, Obj) and target.name:
-                        named.add((target.path, target.name, write.key))
+                    if isinstance(target, Mod) and "=" in self.ev.interface(target.path).exports:
+                        target = self.ev.export(target.path, "=")  # require(m).key = ...
+                    identity = _identity(target)
+                    if identity is not None:
+                        member = (*identity, write.key)
+                        named[member] = named.get(member, 0) + 1
                     elif isinstance(target, Feed):
                         through.append((target, write.key))
             finally:
@@ -110,14 +142,25 @@ class Tables:
             self._handed_in[table.path] = handed
         return own in self._handed_in[table.path]
 
-    def _private(self, table: Obj) -> bool:
-        """A table bound in a function, or a module's table it does not export: only its own
-        file can reach it by name."""
-        top = table.name.split(".", 1)[0]
-        iface = self.ev.interface(table.path)
-        if not isinstance(iface.names.get(top), facts.ObjectLit):
+    def _private(self, path: str, name: str) -> bool:
+        """A table bound in a function, or a module's table or function it does not export:
+        only its own file can reach it by name."""
+        top = name.split(".", 1)[0]
+        iface = self.ev.interface(path)
+        if top == "exports":  # module.exports = {...}: any file may require it
+            return False
+        if not isinstance(iface.names.get(top), facts.ObjectLit | facts.Fn):
             return True
         return not any(_mentions(e, top) for e in iface.exports.values())
+
+
+def _identity(value: object) -> tuple[str, str] | None:
+    """What member writes are matched by: a named table, or a function of the repository."""
+    if isinstance(value, Obj) and value.name:
+        return value.path, value.name
+    if isinstance(value, Def) and value.kind == "function":
+        return value.path, value.qual
+    return None
 
 
 def _mentions(expr: object, name: str) -> bool:

@@ -303,7 +303,9 @@ class WebFacts:
         pieces = url.pieces
         literal = len(pieces) == 1 and pieces[0] is not None
         hole = self._parameter(url_arg, scope, caller)
+        fallback = False  # the base is an environment variable's literal fallback
         if client.base and not _absolute(pieces):
+            fallback = client.fallback
             if hole is not None:
                 hole = (hole[0], hole[1] + len(client.base) + 1)
             pieces = _join(client.base, pieces)
@@ -312,7 +314,9 @@ class WebFacts:
         text = self.text(where.line)
         param, at = hole if hole is not None else (-1, -1)
         self.http.append(
-            HttpCallSite(caller, method, tuple(pieces), provenance, where, text, param, at)
+            HttpCallSite(
+                caller, method, tuple(pieces), provenance, where, text, param, at, fallback
+            )
         )
 
     def _bound(self, name: str, scope: Scope) -> tuple[facts.Expr, Scope] | None:

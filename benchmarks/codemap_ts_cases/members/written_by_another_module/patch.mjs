@@ -1,0 +1,5 @@
+import { Model } from "./model.mjs";
+function fake() {
+  return "fake";
+}
+Model.find = fake;
