@@ -169,3 +169,30 @@ def test_no_more_than_twice_the_budget_is_embedded_however_long_the_nearest_pass
     counting = Counting()
     rank("which printer tray holds A4 paper?", near, counting)
     assert counting.texts <= 2 * EMBEDDED + 1  # the sentences, and the question
+
+
+def test_the_most_sentences_an_answer_weighs_keep_to_the_embedders_quiet_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A full batch of documents opens a second session made for ingest's throughput (~0.25 s to
+    # open, threads spinning while it runs): an answer is a short wait and must not pay for it.
+    import onnxruntime
+
+    from groundkit.config import EmbedConfig
+    from groundkit.embed.local import load_local_embedder
+
+    opened: list[str] = []
+    real = onnxruntime.InferenceSession
+
+    def recording(model: str, options: object, **kwargs: object) -> object:
+        opened.append(model)
+        return real(model, options, **kwargs)
+
+    monkeypatch.setattr(onnxruntime, "InferenceSession", recording)
+    embedder = load_local_embedder(EmbedConfig())
+    said = "Trial {} found that salt raised blood pressure by {} points."
+    placed = [(i, said.format(i, i)) for i in range(2 * EMBEDDED)]
+    sentences = [replace(s, near=s.source < EMBEDDED) for s in _sentences(*placed)]
+    ranked = rank("does salt raise blood pressure", sentences, embedder)
+    assert len(ranked) == 2 * EMBEDDED
+    assert len(opened) == 1

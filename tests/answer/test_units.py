@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from groundkit.answer.blocks import blocks
@@ -58,6 +58,8 @@ ODD = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.lists(ODD, max_size=20).map("".join), st.text(max_size=200)), st.booleans())
+# A code block's later piece began at its line's indentation (found by this test).
+@example("```\n::\n" + "\n" * 10 + "    x = 1\n", False)
 def test_any_passage_is_read_into_exact_slices_however_odd_its_parts(
     text: str, release: bool
 ) -> None:

@@ -279,6 +279,10 @@ def _cosines(embedder: Embedder, question: str, texts: list[str]) -> list[float]
     import numpy as np
 
     asked = VECTORS.embed(embedder, [question], "query")
-    found = VECTORS.embed(embedder, texts, "document")
+    # At most EMBEDDED texts a call: a full batch of documents is ingest's, for which a local
+    # embedder opens a session made for throughput (~0.25 s to open, threads spinning while it
+    # runs), and an answer is a short wait that must not pay for it.
+    pieces = [texts[i : i + EMBEDDED] for i in range(0, len(texts), EMBEDDED)] or [[]]
+    found = np.concatenate([VECTORS.embed(embedder, piece, "document") for piece in pieces])
     norms = np.linalg.norm(found, axis=1) * float(np.linalg.norm(asked[0])) + 1e-12
     return [float(x) for x in (found @ asked[0]) / norms]

@@ -225,6 +225,8 @@ def _code_pieces(text: str, block: Block) -> list[tuple[int, int]]:
             start, lines = at, 1
         at = stop + 1
     pieces.append((start, block.end))
+    # A later piece starts at a line's start: its indentation or blank lines are no part of it.
+    pieces = [(b - len(text[a:b].lstrip()), b) for a, b in pieces]
     return [(a, b) for a, b in pieces if b > a]
 
 
