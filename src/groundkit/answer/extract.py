@@ -282,7 +282,11 @@ def _cosines(embedder: Embedder, question: str, texts: list[str]) -> list[float]
     # At most EMBEDDED texts a call: a full batch of documents is ingest's, for which a local
     # embedder opens a session made for throughput (~0.25 s to open, threads spinning while it
     # runs), and an answer is a short wait that must not pay for it.
-    pieces = [texts[i : i + EMBEDDED] for i in range(0, len(texts), EMBEDDED)] or [[]]
-    found = np.concatenate([VECTORS.embed(embedder, piece, "document") for piece in pieces])
+    # Texts of like length together: a run pads each text to its longest.
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    found = np.empty((len(texts), embedder.identity.dimensions), np.float32)
+    for first in range(0, len(order), EMBEDDED):
+        part = order[first : first + EMBEDDED]
+        found[part] = VECTORS.embed(embedder, [texts[i] for i in part], "document")
     norms = np.linalg.norm(found, axis=1) * float(np.linalg.norm(asked[0])) + 1e-12
     return [float(x) for x in (found @ asked[0]) / norms]
