@@ -114,6 +114,23 @@ def test_sql_that_does_not_parse_or_names_its_table_at_run_time_is_counted_not_d
     assert counted["SQL text naming a table at run time"] == 1
 
 
+def test_sql_nested_deeper_than_the_parser_reaches_is_counted_and_the_map_goes_on(
+    repo: Repo,
+) -> None:
+    deep = "SELECT * FROM t WHERE " + "(" * 3000 + "a = 1" + ")" * 3000
+    source = f"""
+def deep(cur):
+    cur.execute({deep!r})
+
+def add(cur):
+    cur.execute("INSERT INTO users (name) VALUES (?)", ("x",))
+"""
+    build(repo, {"app/db.py": source})
+    assert repo.pairs("writes") == {("app.db.add", "table:users")}
+    counted = json.loads(repo.map.store.manifest()["data_unresolved"])
+    assert counted["SQL text nested too deeply to read"] == 1
+
+
 def test_sql_text_in_typescript_query_calls_and_sql_tagged_templates_is_read(
     repo: Repo,
 ) -> None:

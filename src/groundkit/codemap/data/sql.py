@@ -52,19 +52,21 @@ def read_sql(text: str) -> SqlRead:
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
 
+    found: dict[str, str] = {}
     try:
         statements = sqlglot.parse(_MARKERS.sub(MARKER, text))
+        for statement in statements:
+            if statement is None:
+                continue
+            if isinstance(statement, exp.Command):  # the parser's fallback: not read
+                return SqlRead(problem="SQL text that does not parse")
+            problem = _statement(statement, exp, found)
+            if problem:
+                return SqlRead(problem=problem)
     except SqlglotError:
         return SqlRead(problem="SQL text that does not parse")
-    found: dict[str, str] = {}
-    for statement in statements:
-        if statement is None:
-            continue
-        if isinstance(statement, exp.Command):  # the parser's fallback: not read
-            return SqlRead(problem="SQL text that does not parse")
-        problem = _statement(statement, exp, found)
-        if problem:
-            return SqlRead(problem=problem)
+    except RecursionError:  # the parser and its tree walks recurse: hostile nesting ends here
+        return SqlRead(problem="SQL text nested too deeply to read")
     return SqlRead(tuple(found.items()))
 
 
