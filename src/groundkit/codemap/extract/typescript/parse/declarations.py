@@ -198,6 +198,11 @@ def _member(w: Walk, member: Node) -> list[str]:
         for child in member.named_children:
             if child.type == "decorator" or child == value:
                 w.visit(child)
+        if value is not None and name is not None and not has_token(member, "static"):
+            # ``router = Router()``: what each instance holds in ``this.router``, as if the
+            # constructor had assigned it (a field written again anywhere is then a choice)
+            held = summarise(value, w.qual_of)
+            w.fields.append((w.current, w.scopes[w.current].qual, name, held))
         return []
     if member.type in ("decorator", "class_static_block"):
         w.visit(member)

@@ -323,7 +323,8 @@ class Evaluator:
             return Unknown()
         stored = self.interface(cls.path).fields.get(cls.qual, {}).get(name)
         if stored is not None:
-            return self.value(stored, (cls.path, -1))
+            # named after the field, so two classes' ``router = Router()`` are two routers
+            return self.value(stored, (cls.path, -1), f"{cls.qual}.{name}")
         for base in self.classes.bases(cls) if cls.kind == "class" else []:
             found = self._field(base, name, seen | {cls})
             if not isinstance(found, Unknown):

@@ -1,0 +1,8 @@
+export default class ItemController {
+  create(req: unknown, res: unknown) {
+    return res;
+  }
+  findAll(req: unknown, res: unknown) {
+    return res;
+  }
+}
