@@ -44,15 +44,13 @@ export default class Routes {
 """
 
 
+def _build(repo: Repo, routes: str) -> None:
+    files = {"src/controllers/item.controller.ts": _CONTROLLER, "src/routes/index.ts": _MOUNT}
+    build(repo, {**files, "src/routes/item.routes.ts": routes})
+
+
 def test_a_router_in_a_class_field_serves_its_routes_under_the_mount_prefix(repo: Repo) -> None:
-    build(
-        repo,
-        {
-            "src/controllers/item.controller.ts": _CONTROLLER,
-            "src/routes/item.routes.ts": _ROUTES,
-            "src/routes/index.ts": _MOUNT,
-        },
-    )
+    _build(repo, _ROUTES)
     assert repo.pairs("handles") == {
         ("POST /api/items/", "src/controllers/item.controller.ItemController.create"),
         ("GET /api/items/", "src/controllers/item.controller.ItemController.findAll"),
@@ -65,27 +63,13 @@ def test_a_field_written_again_in_a_method_leaves_the_handler_unknown(repo: Repo
         "    this.intializeRoutes();",
         "    this.intializeRoutes();\n    this.controller = pick();",
     )
-    build(
-        repo,
-        {
-            "src/controllers/item.controller.ts": _CONTROLLER,
-            "src/routes/item.routes.ts": routes,
-            "src/routes/index.ts": _MOUNT,
-        },
-    )
+    _build(repo, routes)
     assert repo.pairs("handles") == set()
 
 
 def test_a_static_field_is_not_an_instance_field(repo: Repo) -> None:
     routes = _ROUTES.replace("  router = Router();", "  static router = Router();")
-    build(
-        repo,
-        {
-            "src/controllers/item.controller.ts": _CONTROLLER,
-            "src/routes/item.routes.ts": routes,
-            "src/routes/index.ts": _MOUNT,
-        },
-    )
+    _build(repo, routes)
     assert repo.pairs("handles") == set()
 
 

@@ -14,6 +14,7 @@ from groundkit.codemap.extract.typescript.parse.expressions import (
     key_of,
     ref_of,
     string_value,
+    summarise,
     unwrap,
 )
 from groundkit.codemap.extract.typescript.parse.facts import How, ImportKind
@@ -91,8 +92,19 @@ def call(w: Walk, node: Node) -> bool:
     )
     chain = _bound_to(node) if keep and ref is not None and "()" in ref else ""
     how = How.NEW if is_new else How.CALL
-    w.add_call(callee_expr, how, node, args if keep else None, args, chain)
+    key = _computed_key(w, callee) if isinstance(callee_expr, facts.Get) else None
+    w.add_call(callee_expr, how, node, args if keep else None, args, chain, key)
     return True
+
+
+def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:
+    """The key of ``holder[key](...)`` when the holder has a name (``app[route.method]``)."""
+    callee = unwrap(callee)
+    index = callee.child_by_field_name("index") if callee.type == "subscript_expression" else None
+    holder = callee.child_by_field_name("object") if index is not None else None
+    if index is None or holder is None or ref_of(holder) is None:
+        return None
+    return summarise(index, w.qual_of)
 
 
 def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:
@@ -212,6 +224,11 @@ def _unnamed(w: Walk, callee: Node) -> facts.Expr:
     if callee.type in _INLINE:
         qual = w.qual_of(callee)
         return facts.Fn(qual) if qual is not None else UNKNOWN
+    if callee.type == "subscript_expression":
+        holder = callee.child_by_field_name("object")
+        ref = ref_of(holder) if holder is not None else None
+        # app[route.method](...): a member of a named value, picked by a key (``_computed_key``)
+        return facts.Get(facts.Ref(ref), [facts.ELEMENT]) if ref is not None else UNKNOWN
     holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
         method = key_of(callee.child_by_field_name("property"))

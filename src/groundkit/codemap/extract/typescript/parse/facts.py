@@ -367,6 +367,9 @@ class CallSite(msgspec.Struct, array_like=True, frozen=True):
     # A call inside a chain (``Router().use(a).use(b)``): the variable the chain is bound to
     # ("" for none), which names the router the chain makes, as it is named where it is read.
     chain: str = ""
+    # ``app[route.method](...)``: the computed key of a callee on a named holder, as written
+    # (the callee is then ``Get(holder, [ELEMENT])``), which a route table's row may give.
+    key: Expr | None = None
 
 
 class EnvRead(msgspec.Struct, array_like=True, frozen=True):

@@ -207,10 +207,12 @@ class Walk:
         args: list[facts.Expr] | None,
         passed: list[facts.Expr] | None = None,
         chain: str = "",
+        key: facts.Expr | None = None,
     ) -> None:
         """A call site; ``args`` are kept with it, ``passed`` (every argument) make it a pass
         site when one of them may be a function or an object (``closure.py``)."""
-        self.calls.append(facts.CallSite(self.current, callee, how, *self.where(node), args, chain))
+        where = self.where(node)
+        self.calls.append(facts.CallSite(self.current, callee, how, *where, args, chain, key))
         if passed and any(may_hold_code(a) for a in passed):
             self.passes.append((self.current, callee, how, passed))
 

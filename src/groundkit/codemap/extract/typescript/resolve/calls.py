@@ -81,6 +81,8 @@ def _unnamed(
     where: Location,
 ) -> None:
     """A callee with no name of its own."""
+    if isinstance(callee, facts.Get) and site.key is not None and site.args is not None:
+        file.web.computed(callee.base, site.key, site.args, context, where)  # app[r.method](...)
     if isinstance(callee, facts.Get) and site.args is not None:
         # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
         file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)

@@ -30,6 +30,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Web,
     node_key,
 )
+from groundkit.codemap.extract.typescript.web.tables import Row, forwarded, rows_of
 from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import (
     ANY_METHOD,
@@ -165,16 +166,64 @@ class WebFacts:
             # Not an app: only routers nobody mounts are roots (see frameworks.construct).
             self.routers[web.router] = RouterDef(web.router, web.prefix, False, where)
 
+    def computed(
+        self,
+        holder: facts.Expr,
+        key: facts.Expr,
+        args: list[facts.Expr],
+        scope: Scope,
+        where: Location,
+    ) -> None:
+        """``app[route.method](route.path, handler)``: a route per row of a route table."""
+        web = self.ev.value(holder, scope)
+        if isinstance(web, Web) and web.router is not None and len(args) > 1:
+            self._table_routes(web, self.ev.value(key, scope), args, scope, where)
+
+    def _table_routes(
+        self, web: Web, verb: Value | str, args: list[facts.Expr], scope: Scope, where: Location
+    ) -> bool:
+        """Routes declared in a loop over a route table (``web/tables.py``): True when the
+        path is a member of the loop's row."""
+        given = self.ev.value(args[0], scope)
+        found = rows_of(self.ev, given)
+        if found is None:
+            return False
+        loop, rows = found
+        handler = self.ev.value(args[-1], scope)
+        for row in rows:
+            attr = verb if isinstance(verb, str) else self._row_verb(verb, loop, row)
+            path = row.text(self.ev, given)
+            target = self._row_handler(handler, loop, row)
+            if path is not None and attr in _ROUTE_VERBS and target is not None:
+                self._router(web, where)
+                self._declare(web, _methods(attr), path, target, Provenance.ROUTE_EXPRESS, where)
+        return True
+
+    def _row_verb(self, verb: Value, loop: Feed, row: Row) -> str:
+        """The method a row gives (``route.method``), lower case; "" when it gives none."""
+        return (row.text(self.ev, verb) or "").lower() if _same_loop(verb, loop) else ""
+
+    def _row_handler(self, handler: Value, loop: Feed, row: Row) -> NodeKey | None:
+        """The row's function (``route.action``, or an inline handler forwarding to it), or the
+        inline handler itself."""
+        member = row.member(handler) if _same_loop(handler, loop) else None
+        if isinstance(handler, Def) and handler.kind != "class":
+            member = forwarded(self.ev, handler, loop, row)
+            if member is None:
+                return node_key(handler)
+        value = self.ev.value(member, row.scope) if member is not None else None
+        return node_key(value) if isinstance(value, Def) and value.kind != "class" else None
+
     def _route(
         self, web: Web, attr: str, args: list[facts.Expr], scope: Scope, where: Location
     ) -> None:
+        if len(args) > 1 and self._table_routes(web, attr, args, scope, where):
+            return
         path = self._literal(args[0] if args else None, scope)
         handler = self._handler(args[-1], scope) if len(args) > 1 else None
         if path is None or handler is None:
             return
-        verb = "DELETE" if attr == "del" else attr.upper()
-        methods = (ANY_METHOD,) if attr == "all" else (verb,)
-        self._declare(web, methods, path, handler, Provenance.ROUTE_EXPRESS, where)
+        self._declare(web, _methods(attr), path, handler, Provenance.ROUTE_EXPRESS, where)
 
     def _route_object(
         self, web: Web, args: list[facts.Expr], scope: Scope, where: Location
@@ -453,6 +502,18 @@ def _generated_client(
         return isinstance(held, Ext) and held.package.startswith(_GENERATED_RUNTIMES)
     first = args[0] if args else None
     return "request" in attr.lower() and isinstance(first, facts.Ref) and first.parts == ["OpenAPI"]
+
+
+def _methods(attr: str) -> tuple[str, ...]:
+    """The methods a router's method registers: ``all`` any, ``del`` DELETE."""
+    if attr == "all":
+        return (ANY_METHOD,)
+    return ("DELETE" if attr == "del" else attr.upper(),)
+
+
+def _same_loop(given: Value | str, loop: Feed) -> bool:
+    """Whether ``given`` is a member of the row ``loop`` hands its function."""
+    return isinstance(given, Feed) and given.func == loop.func and given.position == 0
 
 
 def _fields(args: list[facts.Expr], position: int) -> dict[str, facts.Expr]:
