@@ -139,9 +139,11 @@ def test_sql_text_in_typescript_query_calls_and_sql_tagged_templates_is_read(
         {
             "src/repo.ts": """
 import mysql from "mysql2";
+import { Pool } from "pg";
 import { sql } from "@vercel/postgres";
 
 const connection = mysql.createConnection({});
+const pool = new Pool();
 const TABLE_FREE = "SELECT 1";
 
 export function byId(id: number) {
@@ -156,6 +158,9 @@ export async function remove(id: number) {
 export function mysqlSet(row: object) {
   connection.query("INSERT INTO tutorials SET ?", row);
 }
+export function pgSet(row: object) {
+  pool.query("INSERT INTO tutorials SET ?", row);
+}
 export function built(cond: string) {
   let q = "SELECT * FROM tutorials";
   q += " WHERE " + cond;
@@ -169,6 +174,32 @@ export function built(cond: string) {
         ("src/repo.byId", "table:tutorials"),
         ("src/repo.byTitle", "table:tutorials"),
     }
-    assert repo.pairs("writes") == {("src/repo.remove", "table:tutorials")}
+    # mysql2 documents SET ? given an object as key = value pairs; pg has no such form
+    assert repo.pairs("writes") == {
+        ("src/repo.remove", "table:tutorials"),
+        ("src/repo.mysqlSet", "table:tutorials"),
+    }
     counted = json.loads(repo.map.store.manifest()["data_unresolved"])
     assert counted == {"SQL text that does not parse": 1}
+
+
+def test_mysql_set_marker_through_a_module_exporting_the_pool_is_a_write(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app/models/db.js": """
+const mysql = require("mysql");
+module.exports = mysql.createPool({});
+""",
+            "app/models/tutorial.model.js": """
+const sql = require("./db.js");
+exports.create = (row, done) => sql.query("INSERT INTO tutorials SET ?", row, done);
+exports.update = (id, row, done) =>
+  sql.query("UPDATE tutorials SET ? WHERE id = ?", [row, id], done);
+""",
+        },
+    )
+    assert repo.pairs("writes") == {
+        ("app/models/tutorial.model.exports.create", "table:tutorials"),
+        ("app/models/tutorial.model.exports.update", "table:tutorials"),
+    }

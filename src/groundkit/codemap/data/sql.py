@@ -8,8 +8,13 @@ not SQL is nobody's business here. A statement's kind says the mode: the table a
 table in it (joins, subqueries, the source of ``INSERT ... SELECT``) read; a ``SELECT`` reads them
 all; a common table expression's name is no table. A part known only at run time (a template
 field, an f-string's value) stands in as a parameter marker: where it names a table, that table
-is not known and the text counts as such. Text the parser does not read (a dialect's own form,
-``INSERT INTO t SET ?``) is counted, not guessed.
+is not known and the text counts as such. Text the parser does not read (a dialect's own form)
+is counted, not guessed.
+
+``INSERT INTO t SET ?`` (and ``UPDATE t SET ? WHERE ...``) is read only for the Node.js MySQL
+clients (mysql, mysql2), which document that a ``?`` given an object expands to ``key = value``
+pairs: the marker after ``SET`` (found by sqlglot's MySQL tokenizer) stands for one such pair
+and the text is then parsed as MySQL.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 __all__ = ["MARKER", "SqlRead", "cited_line", "looks_like_sql", "read_sql"]
@@ -46,15 +52,21 @@ def looks_like_sql(text: str) -> bool:
     return _START.match(text) is not None
 
 
-def read_sql(text: str) -> SqlRead:
-    """The tables ``text`` reads and writes (``read``/``write``), or why none are known."""
+def read_sql(text: str, objects: bool = False) -> SqlRead:
+    """The tables ``text`` reads and writes (``read``/``write``), or why none are known;
+    ``objects``: the client expands ``SET ?`` given an object (Node.js mysql, mysql2)."""
     import sqlglot  # lazily: a repository without SQL text never pays for the import
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
 
     found: dict[str, str] = {}
+    text = _MARKERS.sub(MARKER, text)
+    expanded = _objects_expanded(text) if objects else None
     try:
-        statements = sqlglot.parse(_MARKERS.sub(MARKER, text))
+        if expanded is not None:
+            statements = sqlglot.parse(expanded, read="mysql")
+        else:
+            statements = sqlglot.parse(text)
         for statement in statements:
             if statement is None:
                 continue
@@ -68,6 +80,27 @@ def read_sql(text: str) -> SqlRead:
     except RecursionError:  # the parser and its tree walks recurse: hostile nesting ends here
         return SqlRead(problem="SQL text nested too deeply to read")
     return SqlRead(tuple(found.items()))
+
+
+def _objects_expanded(text: str) -> str | None:
+    """``text`` with each ``SET ?`` as the client expands it (``SET k = ?``), or None when it
+    has none (or does not tokenize)."""
+    from sqlglot import TokenType
+    from sqlglot.dialects.mysql import MySQL
+    from sqlglot.errors import SqlglotError
+
+    try:
+        tokens = MySQL().tokenize(text)
+    except SqlglotError:
+        return None
+    markers = [
+        after
+        for before, after in pairwise(tokens)
+        if before.token_type == TokenType.SET and after.token_type == TokenType.PLACEHOLDER
+    ]
+    for marker in reversed(markers):
+        text = f"{text[: marker.start]}k = ?{text[marker.end + 1 :]}"
+    return text if markers else None
 
 
 def _statement(statement: Any, exp: Any, found: dict[str, str]) -> str:

@@ -127,7 +127,8 @@ class WebFacts:
             return
         attr = ref[-1]
         if attr in _SQL_METHODS and args:
-            self._sql(args[0], scope, caller, where)
+            held = self.ev.export(receiver.path, "=") if isinstance(receiver, Mod) else receiver
+            self._sql(args[0], scope, caller, where, _mysql(held))  # sql = require("./db")
         if isinstance(receiver, Feed) and not receiver.path and attr == "use" and len(args) > 1:
             self._app_parameter(receiver, args, scope, where)
             return
@@ -402,15 +403,18 @@ class WebFacts:
             index += len(inner.pieces) if inner is not None else 1
         return found
 
-    def _sql(self, arg: facts.Expr, scope: Scope, caller: NodeKey, where: Location) -> None:
-        """SQL text handed to the call: an access to each table it names."""
+    def _sql(
+        self, arg: facts.Expr, scope: Scope, caller: NodeKey, where: Location, mysql: bool
+    ) -> None:
+        """SQL text handed to the call: an access to each table it names (``mysql``: the
+        receiver is a Node.js MySQL client's, which expands ``SET ?``)."""
         text = self.ev.text(arg, scope)
         if text is None:
             return
         sql = "".join(MARKER if piece is None else piece for piece in text.pieces)
         if not looks_like_sql(sql):
             return
-        found = read_sql(sql)
+        found = read_sql(sql, objects=mysql)
         if found.problem:
             self.data.unresolved[found.problem] += 1
         for table, mode in found.tables:
@@ -502,6 +506,12 @@ def _generated_client(
         return isinstance(held, Ext) and held.package.startswith(_GENERATED_RUNTIMES)
     first = args[0] if args else None
     return "request" in attr.lower() and isinstance(first, facts.Ref) and first.parts == ["OpenAPI"]
+
+
+def _mysql(receiver: Value | None) -> bool:
+    """Whether ``receiver`` comes from the Node.js mysql or mysql2 package (a connection, a
+    pool, or the package's promise API)."""
+    return isinstance(receiver, Ext) and receiver.package.split("/")[0] in ("mysql", "mysql2")
 
 
 def _methods(attr: str) -> tuple[str, ...]:
