@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from groundkit.codemap.edges import EdgeSet
@@ -48,6 +48,10 @@ class ModelDecl:
     quote: str
     reason: str = ""
     accessor: str = ""  # how a client names it (Prisma: ``user`` for ``model User``)
+    # The table the ORM documents for a model naming none (TypeORM's DefaultNamingStrategy):
+    # taken only when no file of the repository configures ``family``'s naming (``configured``).
+    default: str = ""
+    family: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +78,13 @@ class Data:
     unresolved: Counter[str] = field(default_factory=Counter)  # reason -> count
     # an alias of an annotation (``app.deps.CurrentUser``) -> a dependency it declares
     aliases: list[tuple[str, str]] = field(default_factory=list)
+    # ORMs whose table naming a file configures (``namingStrategy``): their defaults not taken
+    configured: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(self.models or self.accesses or self.unresolved or self.aliases)
+        return bool(
+            self.models or self.accesses or self.unresolved or self.aliases or self.configured
+        )
 
 
 def _loc(location: Location) -> list[object]:
@@ -97,6 +105,7 @@ def dump_data(data: Data) -> dict[str, object]:
             [
                 *(m.name, _key(m.node), m.table, str(m.provenance), _loc(m.location)),
                 *(m.quote, m.reason, m.accessor),
+                *((m.default, m.family) if m.default else ()),
             ]
             for m in data.models
         ],
@@ -109,13 +118,14 @@ def dump_data(data: Data) -> dict[str, object]:
         ],
         "unresolved": dict(data.unresolved),
         **({"aliases": [list(a) for a in data.aliases]} if data.aliases else {}),
+        **({"configured": sorted(data.configured)} if data.configured else {}),
     }
 
 
 def load_data(raw: dict[str, Any], into: Data) -> None:
     for m in raw.get("models", ()):
         into.models.append(
-            ModelDecl(m[0], _unkey(m[1]), m[2], Provenance(m[3]), Location(*m[4]), *m[5:8])
+            ModelDecl(m[0], _unkey(m[1]), m[2], Provenance(m[3]), Location(*m[4]), *m[5:10])
         )
     for a in raw.get("accesses", ()):
         caller = _unkey(a[0])
@@ -125,6 +135,7 @@ def load_data(raw: dict[str, Any], into: Data) -> None:
         )
     into.unresolved.update(raw.get("unresolved", {}))
     into.aliases.extend((a[0], a[1]) for a in raw.get("aliases", ()))
+    into.configured.update(raw.get("configured", ()))
 
 
 @dataclass(slots=True)
@@ -152,7 +163,8 @@ def assemble(
     edges = EdgeSet()
     by_name: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
     by_accessor: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
-    for model in sorted(data.models, key=lambda m: (m.name, m.location)):
+    declared = (_defaulted(m, data.configured) for m in data.models)
+    for model in sorted(declared, key=lambda m: (m.name, m.location)):
         node = model.node
         if node is None:
             kind = NodeKind.MODEL if model.name.startswith("prisma:") else NodeKind.TABLE
@@ -185,6 +197,17 @@ def assemble(
         verb = EdgeKind.WRITES if access.mode == WRITE else EdgeKind.READS
         edges.add(verb, access.caller, target, access.provenance, access.location, access.quote)
     return Assembled(sorted(nodes.values(), key=lambda n: n.key), edges.edges(), data.unresolved)
+
+
+def _defaulted(model: ModelDecl, configured: set[str]) -> ModelDecl:
+    """``model`` with its ORM's documented default table, unless the repository configures
+    that ORM's naming (then the reason says so)."""
+    if model.table or not model.default:
+        return model
+    if model.family in configured:
+        reason = f"{model.reason}, and the repository configures it"
+        return replace(model, reason=reason)
+    return replace(model, table=model.default, provenance=Provenance.TABLE_DEFAULT)
 
 
 def _target(
@@ -258,4 +281,5 @@ def merged(items: Sequence[Data]) -> Data:
         out.accesses.extend(item.accesses)
         out.unresolved.update(item.unresolved)
         out.aliases.extend(item.aliases)
+        out.configured.update(item.configured)
     return out

@@ -12,7 +12,11 @@ from collections.abc import Iterable, Mapping
 from groundkit.codemap.data import Data, dump_data, load_data
 from groundkit.codemap.data.prisma import prisma_data
 from groundkit.codemap.data.python import python_data
-from groundkit.codemap.data.typescript import SYNTAX_PROVENANCES, typescript_data
+from groundkit.codemap.data.typescript import (
+    SYNTAX_PROVENANCES,
+    typeorm_configured,
+    typescript_data,
+)
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.lines import decode
 from groundkit.codemap.sources import Source
@@ -43,6 +47,7 @@ def collect_data(
         graph.data.accesses.extend(found.accesses)
         graph.data.unresolved.update(found.unresolved)
         graph.data.aliases.extend(found.aliases)
+        graph.data.configured.update(found.configured)
 
 
 def _held(path: str, before: Mapping[str, str]) -> Data:
@@ -54,15 +59,26 @@ def _held(path: str, before: Mapping[str, str]) -> Data:
 
 
 def read_schemas(passed_over: Iterable[str], source: Source) -> str:
-    """Every ``schema.prisma``'s data facts, as JSON ('' for none)."""
-    paths = sorted(p for p in passed_over if p.endswith(".prisma"))
+    """Every ``schema.prisma``'s data facts, and whether a TypeORM configuration file
+    (``ormconfig.json``, ``.yml``, ``.env``...) or an ``.env`` file configures table naming,
+    as JSON ('' for none)."""
+    paths = sorted(p for p in passed_over if p.endswith(".prisma") or _orm_settings(p))
     if not paths:
         return ""
     out = {}
     for path, raw in source.read(paths):
-        if isinstance(raw, bytes):  # one unreadable is left out (the map says so elsewhere)
+        if not isinstance(raw, bytes):  # one unreadable is left out (the map says so elsewhere)
+            continue
+        if path.endswith(".prisma"):
             out[path] = dump_data(prisma_data(path, decode(raw)))
+        elif typeorm_configured(decode(raw)):
+            out[path] = dump_data(Data(configured={"typeorm"}))
     return json.dumps(out, sort_keys=True, separators=(",", ":")) if out else ""
+
+
+def _orm_settings(path: str) -> bool:
+    name = path.rpartition("/")[2]
+    return name.startswith("ormconfig.") or name == ".env" or name.startswith(".env.")
 
 
 def load_schemas(text: str) -> Data:

@@ -8,13 +8,19 @@ names its imports give (``codemap.data``); the accesses are found while the file
 - Drizzle: ``const users = pgTable("users", {...})`` (``mysqlTable``, ``sqliteTable``): the
   variable stands for the table, as SQLAlchemy's ``Table(...)`` does.
 
-A model that names no table is counted with the reason, never given a guessed one: Sequelize's
-default is the model name pluralised by its inflection library, TypeORM's comes from the
-configured naming strategy. Only files that import one of these packages are read.
+A TypeORM entity that names no table gets the one TypeORM's ``DefaultNamingStrategy`` gives it,
+``snakeCase`` of the class name (``UserProfile`` -> ``user_profile``; provenance
+``table-default``), unless a file of the repository configures ``namingStrategy`` or
+``entityPrefix`` (``typeorm_configured``), and only for a class name of letters where no two
+capitals meet (``HTMLPage``, ``Page2Item``: TypeORM's ``snakeCase`` changed for those between
+versions). Any other model that names no table is counted with the reason, never given a
+guessed one: Sequelize's default is the model name pluralised by its inflection library (no
+such library is a dependency here). Only files that import one of these packages are read.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.data import Data, ModelDecl
@@ -27,7 +33,7 @@ from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenanc
 if TYPE_CHECKING:
     from tree_sitter import Node as Syntax
 
-__all__ = ["ORM_PACKAGES", "SYNTAX_PROVENANCES", "typescript_data"]
+__all__ = ["ORM_PACKAGES", "SYNTAX_PROVENANCES", "typeorm_configured", "typescript_data"]
 
 ORM_PACKAGES = ("sequelize", "typeorm", "drizzle-orm")
 # The provenances of the accesses this pass finds (``ts_queries.py``); a file's resolution finds
@@ -42,6 +48,8 @@ _NO_TABLE = {
 
 def typescript_data(path: str, text: str, nodes: list[Node]) -> Data:
     data = Data()
+    if typeorm_configured(text):
+        data.configured.add("typeorm")
     if not any(package in text for package in ORM_PACKAGES):
         return data
     root = parser(dialect(path)).parse(text.encode("utf-8")).root_node
@@ -122,18 +130,24 @@ class _Reader:
             call, ref = _called(decorator)
             family, imported = self.names.get(ref, ("", ""))
             if (family, imported) in (("sequelize", "Table"), ("typeorm", "Entity")):
-                self._model(node, key, family, _table_argument(call, family))
+                table = _table_argument(call, family)
+                # a default is cited at the decorator that names no table
+                self._model(node if table else decorator, key, family, table, name)
                 return
         if self._extends_model(node):
-            self._model(node, key, "sequelize", self.inits.get(name, ""))
+            self._model(node, key, "sequelize", self.inits.get(name, ""), name)
 
-    def _model(self, node: Syntax, key: NodeKey, family: str, table: str) -> None:
+    def _model(self, node: Syntax, key: NodeKey, family: str, table: str, name: str) -> None:
         where, quote = self.where(node)
         if table:
             decl = ModelDecl(key.qualname, key, table, Provenance.TABLE_DECLARED, where, quote)
         else:
             reason = _NO_TABLE[family]
-            decl = ModelDecl(key.qualname, key, "", Provenance.TABLE_DECLARED, where, quote, reason)
+            default = _snake_case(name) if family == "typeorm" else ""
+            decl = ModelDecl(
+                key.qualname, key, "", Provenance.TABLE_DECLARED, where, quote, reason,
+                default=default, family=family if default else "",
+            )  # fmt: skip
         self.data.models.append(decl)
 
     def _extends_model(self, node: Syntax) -> bool:
@@ -206,3 +220,23 @@ def _table_argument(call: Syntax | None, family: str) -> str:
     if family == "typeorm" and first.type == "string":
         return string_of(first) or ""
     return field_of(first, "name" if family == "typeorm" else "tableName") or ""
+
+
+# Where a TypeORM data source's options (or ormconfig's) change table names: a naming strategy
+# of the project's own, or a prefix; TYPEORM_ENTITY_PREFIX is ormconfig's environment form.
+_TYPEORM_NAMING = ("namingStrategy", "entityPrefix", "TYPEORM_ENTITY_PREFIX")
+_SIMPLE_CLASS = re.compile(r"[A-Z]?[a-z]+(?:[A-Z][a-z]+)*")
+
+
+def typeorm_configured(text: str) -> bool:
+    """Whether ``text`` may configure TypeORM's table naming (mentioning it is enough: then
+    no default is taken, which costs a table, never gives a wrong one)."""
+    return any(word in text for word in _TYPEORM_NAMING)
+
+
+def _snake_case(name: str) -> str:
+    """TypeORM's ``snakeCase`` of a class name of letters where no two capitals meet (on
+    those, every version of it agrees: ``aC`` -> ``a_c``, lower case); "" for any other."""
+    if _SIMPLE_CLASS.fullmatch(name) is None:
+        return ""
+    return "".join(f"_{c.lower()}" if c.isupper() and i else c.lower() for i, c in enumerate(name))
