@@ -167,7 +167,8 @@ def assemble(
     for model in sorted(declared, key=lambda m: (m.name, m.location)):
         node = model.node
         if node is None:
-            kind = NodeKind.MODEL if model.name.startswith("prisma:") else NodeKind.TABLE
+            by_name_only = model.name.startswith(("prisma:", "sequelize:"))  # else Drizzle's
+            kind = NodeKind.MODEL if by_name_only else NodeKind.TABLE
             node = NodeKey(kind, model.name, model.location.path)
             if kind == NodeKind.TABLE:
                 node = table_key(model.table)

@@ -33,15 +33,22 @@ from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenanc
 if TYPE_CHECKING:
     from tree_sitter import Node as Syntax
 
-__all__ = ["ORM_PACKAGES", "SYNTAX_PROVENANCES", "typeorm_configured", "typescript_data"]
+__all__ = [
+    "ORM_PACKAGES",
+    "SEQUELIZE_NO_TABLE",
+    "SYNTAX_PROVENANCES",
+    "typeorm_configured",
+    "typescript_data",
+]
 
 ORM_PACKAGES = ("sequelize", "typeorm", "drizzle-orm")
 # The provenances of the accesses this pass finds (``ts_queries.py``); a file's resolution finds
 # the others (``extract/typescript/web``).
 SYNTAX_PROVENANCES = frozenset({Provenance.ORM_REPOSITORY, Provenance.ORM_ARGUMENT})
 _DRIZZLE_TABLES = frozenset({"pgTable", "mysqlTable", "sqliteTable", "singlestoreTable"})
+SEQUELIZE_NO_TABLE = "Sequelize's default table name (the model name pluralised) is not derived"
 _NO_TABLE = {
-    "sequelize": "Sequelize's default table name (the model name pluralised) is not derived",
+    "sequelize": SEQUELIZE_NO_TABLE,
     "typeorm": "TypeORM's default table name depends on the naming strategy",
 }
 

@@ -31,7 +31,7 @@ _REFERENCE = re.compile(r"^///\s*<reference\s+path\s*=\s*[\"']([^\"']+)[\"']")
 _HTTP_VERBS = frozenset("get post put patch delete del head options all".split())
 # Calls whose arguments are kept: route registrations, mounts, HTTP clients, SQL text.
 _KEEP_ARGS = _HTTP_VERBS | frozenset(
-    "route use register request create extend mount fetch axios ky".split()
+    "route use register request create extend mount fetch axios ky define".split()
     + "query execute run prepare exec raw unsafe $queryRaw $executeRaw".split()
     + "$queryRawUnsafe $executeRawUnsafe".split()
 )
@@ -77,8 +77,8 @@ def call(w: Walk, node: Node) -> bool:
     w.visit_children(arguments)
     if ref is None:
         w.visit(callee)
-    elif "()" in ref or "new" in ref:
-        _visit_inner_calls(w, callee)
+    elif "()" in ref or "new" in ref or ref[0].startswith("require:"):
+        _visit_inner_calls(w, callee)  # require("./m").f(): the require is an import too
     elif ref[0] == "process":
         env.note_head(w, callee)
     args = args_of(node, w.qual_of)

@@ -69,6 +69,8 @@ class Closer:
             return type(expr)(expr.ref, args)
         if isinstance(expr, facts.Get):
             return _get(self.close(expr.base, scope, depth + 1), expr.attrs)
+        if isinstance(expr, facts.Defined):
+            return facts.Defined(self.close(expr.on, scope, depth + 1), expr.name)
         return _UNKNOWN  # a parameter record, or a closed form already
 
     def _ref(self, parts: list[str], scope: int, depth: int) -> facts.Expr:

@@ -103,8 +103,9 @@ def ref_of(node: Node) -> list[str] | None:
             callee = node.child_by_field_name("function")
             if callee is None or callee.type == "import":
                 return None
-            spec = _required(node, callee) if parts else None
-            if spec is not None:  # require("express").Router(): the module is the head
+            spec = _required(node, callee)
+            # require("express").Router(), require("./model")(db): the module is the head
+            if spec is not None:
                 parts.append(f"require:{spec}")
                 parts.reverse()
                 return parts
@@ -224,7 +225,15 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     ref = ref_of(callee)
     if ref == ["require"] and isinstance(first, facts.Str):
         return facts.Require(first.text)
+    if ref and _defines(ref, arguments) and isinstance(first, facts.Str):
+        return facts.Defined(facts.Ref(ref[:-1]), first.text)  # sequelize.define("m", {...})
     return facts.Call(ref, arguments)
+
+
+def _defines(ref: list[str], arguments: list[facts.Expr]) -> bool:
+    """``on.define("name", {...})``: a model defined by name, maybe (Sequelize's form)."""
+    shaped = len(arguments) > 1 and isinstance(arguments[1], facts.ObjectLit)
+    return len(ref) > 1 and ref[-1] == "define" and shaped
 
 
 def _operator(node: Node) -> str:

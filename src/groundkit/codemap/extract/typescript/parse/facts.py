@@ -54,6 +54,7 @@ __all__ = [
     "CallSite",
     "Choice",
     "ClassInfo",
+    "Defined",
     "DynImport",
     "EnvRead",
     "Expr",
@@ -233,6 +234,14 @@ class Get(msgspec.Struct, array_like=True, frozen=True, tag="g"):
     attrs: list[str]
 
 
+class Defined(msgspec.Struct, array_like=True, frozen=True, tag="defined"):
+    """``on.define("tutorial", {...})``: the model a Sequelize instance defines by name, if
+    ``on`` turns out to be one (``values/evaluate.py``)."""
+
+    on: Expr
+    name: str
+
+
 class This(msgspec.Struct, array_like=True, frozen=True, tag="this"):
     """``this`` inside class ``cls`` (an instance of it)."""
 
@@ -261,6 +270,7 @@ Expr = (
     | ParamOf
     | Get
     | This
+    | Defined
 )
 
 

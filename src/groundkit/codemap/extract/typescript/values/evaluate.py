@@ -30,6 +30,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Inst,
     Lit,
     Mod,
+    Model,
     Obj,
     Scope,
     Str,
@@ -56,6 +57,8 @@ class Evaluator:
         self.functions = Functions(self.interface, self.value)
         # Whether a member of a table may have been changed (``flow.Tables`` answers).
         self.opened: Callable[[Obj, str], bool] = lambda table, key: False
+        # What each caller hands a parameter (``flow.Flow.passed`` answers; None: not known).
+        self.passed: Callable[[Feed], list[Value] | None] = lambda feed: None
         # Whether ``X.key = ...`` in module ``path`` is the only write of that member.
         self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
         self._interfaces: dict[str, facts.Module] = {}
@@ -196,6 +199,17 @@ class Evaluator:
         if isinstance(expr, facts.Choice):
             options = tuple(dict.fromkeys(self.value(o, scope) for o in expr.options))
             return options[0] if len(options) == 1 else Choice(options)
+        if isinstance(expr, facts.Defined):
+            return self._defined(expr, scope)
+        return Unknown()
+
+    def _defined(self, expr: facts.Defined, scope: Scope) -> Value:
+        """The model ``on.define(name, {...})`` makes when ``on`` is a Sequelize instance (a
+        parameter: when every value its callers give is one)."""
+        on = self.value(expr.on, scope)
+        given = self.passed(on) if isinstance(on, Feed) else [on]
+        if given and all(_sequelize(v) for v in given):
+            return Model("sequelize", expr.name)
         return Unknown()
 
     def reference(self, ref: list[str], scope: Scope, name: str | None = None) -> Value:
@@ -426,6 +440,15 @@ class Evaluator:
 def _is_rest(value: Value) -> TypeGuard[Feed]:
     """Whether ``value`` is ``arguments`` (or an array of its values, or one of them)."""
     return isinstance(value, Feed) and len(value.path) == 1 and value.path[0] in _REST
+
+
+def _sequelize(value: Value) -> bool:
+    """A Sequelize instance (``new Sequelize(...)``; the class itself has no ``define``)."""
+    return (
+        isinstance(value, Ext)
+        and value.package in ("sequelize", "sequelize-typescript")
+        and value.attrs in ((), ("Sequelize",), ("default",))
+    )
 
 
 def _class_of(value: Value) -> Def | None:

@@ -109,6 +109,7 @@ class Flow:
         self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
         self._lenient = False  # ``known()`` is asking: what is unknown is left out
         self._subclasses: dict[Def, list[Def]] | None = None
+        ev.passed = self.passed
 
     # -- classes ----------------------------------------------------------------------------------
     def subclasses(self, cls: Def) -> list[Def]:
@@ -153,6 +154,25 @@ class Flow:
                 return None
             out.add(reached)
         return out
+
+    def passed(self, feed: Feed) -> list[Value] | None:
+        """What each call site of ``feed``'s function hands that parameter, as evaluated (a
+        package's object kept: ``new Sequelize()``), when the function is only called directly
+        by name (never handed on) and some site calls it; else None. ``feeds`` answers what a
+        call through the parameter may run; this, what kind of object it is given."""
+        if feed.path or feed.position < 0 or self.building:
+            return None
+        self.consulted = True
+        if self._reached(feed.func, frozenset()) != []:
+            return None
+        sites = self.index().calls.get(feed.func, [])
+        out: list[Value] = []
+        for site in sites:
+            args = site.record.args
+            if 0 <= site.spread <= feed.position or feed.position >= len(args):
+                return None
+            out.append(self.ev.value(args[feed.position], (site.path, -1)))
+        return out or None
 
     def known(self, feed: Feed) -> set[Value]:
         """What ``feed`` holds along the paths that are known, when ``feeds`` says something

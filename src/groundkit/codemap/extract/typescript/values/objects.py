@@ -18,6 +18,7 @@ __all__ = [
     "Inst",
     "Lit",
     "Mod",
+    "Model",
     "Obj",
     "Scope",
     "Str",
@@ -145,7 +146,18 @@ class Unknown:
 # (only its module-level names are seen).
 Scope = tuple[str, int]
 
-Value = Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Choice | Unknown
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A model an ORM defines by name at run time: ``sequelize.define("tutorial", {...})``."""
+
+    family: str  # sequelize
+    name: str
+
+
+Value = (
+    Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Choice | Unknown | Model
+)
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
 

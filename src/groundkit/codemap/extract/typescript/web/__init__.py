@@ -12,8 +12,9 @@ has no literal part is not an HTTP call.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from groundkit.codemap.data import READ, WRITE, Access, Data
+from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.sql import MARKER, cited_line, looks_like_sql, read_sql
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.layout import module_name
@@ -25,6 +26,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Feed,
     Global,
     Mod,
+    Model,
     Scope,
     Value,
     Web,
@@ -123,9 +125,13 @@ class WebFacts:
             self._prisma(value, caller, where)
         if isinstance(receiver, Def) and receiver.kind == "class" and not isinstance(value, Def):
             self._static(receiver, ref[-1], caller, where)
+        if isinstance(receiver, Model) and receiver.family == "sequelize":
+            self._defined_access(receiver, ref[-1], caller, where)
         if args is None:
             return
         attr = ref[-1]
+        if attr == "define" and len(ref) > 1:
+            self._define(ref, args, scope, where)
         if attr in _SQL_METHODS and args:
             held = self.ev.export(receiver.path, "=") if isinstance(receiver, Mod) else receiver
             self._sql(args[0], scope, caller, where, _mysql(held))  # sql = require("./db")
@@ -436,6 +442,38 @@ class WebFacts:
                 Access(caller, "static", name, mode, Provenance.ORM_MANAGER, where, text)
             )
 
+    def _define(
+        self, ref: list[str], args: list[facts.Expr], scope: Scope, where: Location
+    ) -> None:
+        """``sequelize.define("tutorial", {...}, options)`` on a Sequelize instance: the model
+        ``sequelize:tutorial``, its table the options' ``tableName`` (Sequelize's default, the
+        name pluralised by its inflection library, is counted, not derived)."""
+        first = args[0] if args else None
+        if not isinstance(first, facts.Str) or len(args) < 2:
+            return
+        made = self.ev.value(facts.Defined(facts.Ref(ref[:-1]), first.text), scope)
+        if not isinstance(made, Model):
+            return
+        options = _fields(args, 2)
+        table = self._literal(options.get("tableName"), scope) or ""
+        reason = "" if table else _DEFINE_NO_TABLE
+        if "freezeTableName" in options and not table:
+            reason = "Sequelize's freezeTableName (its value is not read)"
+        name = f"sequelize:{made.name}"
+        decl = ModelDecl(name, None, table, Provenance.TABLE_DECLARED, where, self.text(where.line))
+        self.data.models.append(replace(decl, reason=reason))
+
+    def _defined_access(self, model: Model, attr: str, caller: NodeKey, where: Location) -> None:
+        """``Tutorial.findAll()`` on a model ``sequelize.define`` made: read or written by the
+        static method's name."""
+        mode = _STATIC_MODEL.get(attr)
+        if mode is not None:
+            target = f"{model.family}:{model.name}"
+            text = self.text(where.line)
+            self.data.accesses.append(
+                Access(caller, "model", target, mode, Provenance.ORM_MANAGER, where, text)
+            )
+
     def _prisma(self, value: Ext, caller: NodeKey, where: Location) -> None:
         """``prisma.user.findMany()`` on a ``new PrismaClient()``: the model whose accessor is
         ``user``, read or written by the method's name."""
@@ -477,6 +515,9 @@ class WebFacts:
         return "".join(p for p in found.pieces if p is not None)
 
 
+# the reason ``data/typescript.py`` gives a Sequelize model class naming no table (that module
+# imports this package's layout: importing it from here would be a circle)
+_DEFINE_NO_TABLE = "Sequelize's default table name (the model name pluralised) is not derived"
 _PRISMA_READS = frozenset(
     {"findMany", "findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow"}
     | {"count", "aggregate", "groupBy"}
