@@ -124,9 +124,10 @@ class WebFacts:
         if isinstance(value, Ext) and value.package == "@prisma/client":
             self._prisma(value, caller, where)
         if isinstance(receiver, Def) and receiver.kind == "class" and not isinstance(value, Def):
-            self._static(receiver, ref[-1], caller, where)
-        if isinstance(receiver, Model) and receiver.family == "sequelize":
-            self._defined_access(receiver, ref[-1], caller, where)
+            name = f"{module_name(receiver.path)}.{receiver.qual}"
+            self._static("static", name, ref[-1], caller, where)
+        if isinstance(receiver, Model):  # Tutorial.findAll() on what sequelize.define made
+            self._static("model", f"{receiver.family}:{receiver.name}", ref[-1], caller, where)
         if args is None:
             return
         attr = ref[-1]
@@ -430,16 +431,16 @@ class WebFacts:
                 Access(caller, "table", table, mode, Provenance.SQL_TEXT, at, self.text(line))
             )
 
-    def _static(self, cls: Def, attr: str, caller: NodeKey, where: Location) -> None:
-        """``User.findAll()`` on a class of the repository, by a method the class does not
-        define: Sequelize's and TypeORM's (``BaseEntity``) static model methods; an access to
-        the model if the class is one (``codemap.data.assemble`` decides)."""
+    def _static(self, what: str, name: str, attr: str, caller: NodeKey, where: Location) -> None:
+        """``User.findAll()`` on a class of the repository (``what``: static), by a method the
+        class does not define, or on a model (``what``: model): Sequelize's and TypeORM's
+        (``BaseEntity``) static model methods; an access to the model if the class is one
+        (``codemap.data.assemble`` decides)."""
         mode = _STATIC_MODEL.get(attr)
         if mode is not None:
-            name = f"{module_name(cls.path)}.{cls.qual}"
             text = self.text(where.line)
             self.data.accesses.append(
-                Access(caller, "static", name, mode, Provenance.ORM_MANAGER, where, text)
+                Access(caller, what, name, mode, Provenance.ORM_MANAGER, where, text)
             )
 
     def _define(
@@ -462,17 +463,6 @@ class WebFacts:
         name = f"sequelize:{made.name}"
         decl = ModelDecl(name, None, table, Provenance.TABLE_DECLARED, where, self.text(where.line))
         self.data.models.append(replace(decl, reason=reason))
-
-    def _defined_access(self, model: Model, attr: str, caller: NodeKey, where: Location) -> None:
-        """``Tutorial.findAll()`` on a model ``sequelize.define`` made: read or written by the
-        static method's name."""
-        mode = _STATIC_MODEL.get(attr)
-        if mode is not None:
-            target = f"{model.family}:{model.name}"
-            text = self.text(where.line)
-            self.data.accesses.append(
-                Access(caller, "model", target, mode, Provenance.ORM_MANAGER, where, text)
-            )
 
     def _prisma(self, value: Ext, caller: NodeKey, where: Location) -> None:
         """``prisma.user.findMany()`` on a ``new PrismaClient()``: the model whose accessor is
