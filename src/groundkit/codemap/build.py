@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.parsing import Progress, Run, read_and_parse
 from groundkit.codemap.resolution import resolve_languages, unchanged
+from groundkit.codemap.route_hooks import hook_calls
 from groundkit.codemap.routes import (
     Matcher,
     compose,
@@ -248,12 +249,11 @@ def _web_pass(store: MapStore) -> None:
     web = load_web(text for _, text in store.webs())
     routes = compose(web.routers, web.mounts, web.routes)
     schemas = load_schemas(store.manifest().get("schemas", ""))
-    data = assemble([web.data, schemas], lambda name: [n.key for n in store.nodes_named(name)])
+    data = assemble([web.data, schemas], _named(store))
     # Calls by name reach nodes of other files: any file's new resolution may change them.
-    by_name = any(a.mode == CALL for a in web.data.accesses)
+    by_name = bool(web.data.hooks) or any(a.mode == CALL for a in web.data.accesses)
     store.set_manifest("calls_by_name", "1" if by_name else "")
-    # What the data facts could not name (SQL that does not parse, a model not found), by reason.
-    store.set_manifest("data_unresolved", json.dumps(dict(data.unresolved), sort_keys=True))
+    unresolved = data.unresolved
     nodes: list[Node] = list(data.nodes)
     edges = EdgeSet()
     for edge in data.edges:
@@ -266,6 +266,12 @@ def _web_pass(store: MapStore) -> None:
             edge.quote,
             edge.flags,
         )
+    named = _named(store)
+    for hooked in hook_calls(routes, web.routers, web.mounts, web.data.hooks, named, unresolved):
+        hook = hooked.hook
+        flags = frozenset({EdgeFlag.PARTIAL}) if hooked.partial else frozenset()
+        where = (hook.provenance, hook.location, hook.quote)
+        edges.add(EdgeKind.CALLS, hooked.handler, hooked.function, *where, flags)
     for route in routes:
         nodes.append(Node(route.key, "", route.decl.location.line, route.decl.location.line))
         decl = route.decl
@@ -288,6 +294,8 @@ def _web_pass(store: MapStore) -> None:
             partial = target.host is not None or call.partial
             flags = frozenset({EdgeFlag.PARTIAL}) if partial else frozenset()
             edges.add(EdgeKind.HTTP_CALL, call.caller, target.route.key, *how, flags)
+    # What the data facts could not name (SQL that does not parse, a model not found), by reason.
+    store.set_manifest("data_unresolved", json.dumps(dict(unresolved), sort_keys=True))
     store.put_resolution(
         "",
         nodes=nodes,
@@ -297,3 +305,7 @@ def _web_pass(store: MapStore) -> None:
         unresolved=0,
         web="",
     )
+
+
+def _named(store: MapStore) -> Callable[[str], list[NodeKey]]:
+    return lambda name: [n.key for n in store.nodes_named(name)]

@@ -166,7 +166,13 @@ class Provenance(StrEnum):
       write).
     - ``fastapi-depends``: a ``calls`` edge from a function to the dependency FastAPI runs
       for it (``Depends(f)``/``Security(f)`` as a parameter's default, in ``Annotated[T,
-      Depends(f)]`` or an alias of it, in a route decorator's ``dependencies=[...]``).
+      Depends(f)]`` or an alias of it, in a route decorator's ``dependencies=[...]``; an
+      ``APIRouter``'s or the app's ``dependencies=[...]``: from each handler of its routes).
+    - ``flask-hook``: a ``calls`` edge from a route's handler to a function Flask runs before
+      each request of its blueprint or app (``before_request``, ``before_app_request``).
+    - ``route-library``: a route a library's router factory serves, mounted in the repository
+      (fastapi-users' ``get_auth_router()``...), from a table read from the library's source;
+      its handler is the library's.
     """
 
     IMPORT_ABSOLUTE = "import-absolute"
@@ -219,6 +225,8 @@ class Provenance(StrEnum):
     SQL_TEXT = "sql-text"
     ORM_REPOSITORY = "orm-repository"
     FASTAPI_DEPENDS = "fastapi-depends"
+    FLASK_HOOK = "flask-hook"
+    ROUTE_LIBRARY = "route-library"
 
 
 class EdgeFlag(StrEnum):

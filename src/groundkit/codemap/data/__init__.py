@@ -25,6 +25,7 @@ __all__ = [
     "Access",
     "Assembled",
     "Data",
+    "Hook",
     "ModelDecl",
     "assemble",
     "dump_data",
@@ -67,6 +68,21 @@ class Access:
     quote: str
 
 
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """``function`` (a dotted name, as the file's imports spell it) runs before each request
+    that a route of ``router`` serves (``routes.RouterDef``'s name: ``py:flaskr.auth.bp``);
+    with ``app_wide``, before every request of each app that registers ``router`` (Flask's
+    ``Blueprint.before_app_request``). ``codemap.route_hooks`` draws the edges."""
+
+    router: str
+    function: str
+    app_wide: bool
+    provenance: Provenance
+    location: Location
+    quote: str
+
+
 @dataclass(slots=True)
 class Data:
     models: list[ModelDecl] = field(default_factory=list)
@@ -74,9 +90,10 @@ class Data:
     unresolved: Counter[str] = field(default_factory=Counter)  # reason -> count
     # an alias of an annotation (``app.deps.CurrentUser``) -> a dependency it declares
     aliases: list[tuple[str, str]] = field(default_factory=list)
+    hooks: list[Hook] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.models or self.accesses or self.unresolved or self.aliases)
+        return bool(self.models or self.accesses or self.unresolved or self.aliases or self.hooks)
 
 
 def _loc(location: Location) -> list[object]:
@@ -109,7 +126,13 @@ def dump_data(data: Data) -> dict[str, object]:
         ],
         "unresolved": dict(data.unresolved),
         **({"aliases": [list(a) for a in data.aliases]} if data.aliases else {}),
+        **({"hooks": [_dump_hook(h) for h in data.hooks]} if data.hooks else {}),
     }
+
+
+def _dump_hook(hook: Hook) -> list[object]:
+    how = [str(hook.provenance), _loc(hook.location), hook.quote]
+    return [hook.router, hook.function, hook.app_wide, *how]
 
 
 def load_data(raw: dict[str, Any], into: Data) -> None:
@@ -125,6 +148,10 @@ def load_data(raw: dict[str, Any], into: Data) -> None:
         )
     into.unresolved.update(raw.get("unresolved", {}))
     into.aliases.extend((a[0], a[1]) for a in raw.get("aliases", ()))
+    into.hooks.extend(
+        Hook(h[0], h[1], h[2], Provenance(h[3]), Location(*h[4]), h[5])
+        for h in raw.get("hooks", ())
+    )
 
 
 @dataclass(slots=True)
@@ -258,4 +285,5 @@ def merged(items: Sequence[Data]) -> Data:
         out.accesses.extend(item.accesses)
         out.unresolved.update(item.unresolved)
         out.aliases.extend(item.aliases)
+        out.hooks.extend(item.hooks)
     return out

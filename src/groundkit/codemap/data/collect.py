@@ -43,6 +43,7 @@ def collect_data(
         graph.data.accesses.extend(found.accesses)
         graph.data.unresolved.update(found.unresolved)
         graph.data.aliases.extend(found.aliases)
+        graph.data.hooks.extend(found.hooks)
 
 
 def _held(path: str, before: Mapping[str, str]) -> Data:

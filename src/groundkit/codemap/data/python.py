@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.depends import read_depends
+from groundkit.codemap.data.hooks import read_hooks
 from groundkit.codemap.data.python_sql import SQL_CALLS, literal_text, sql_call
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
@@ -64,6 +65,8 @@ def python_data(path: str, text: str, nodes: list[Node]) -> Data:
         # FastAPI's dependencies: a file naming none of these declares none (a handler
         # using an imported alias imports its router or errors from fastapi too)
         read_depends(reader, tree)
+    if "flask" in text or "fastapi" in text:
+        read_hooks(reader, tree)
     return data
 
 

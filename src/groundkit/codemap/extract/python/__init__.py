@@ -55,7 +55,7 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    version: ClassVar[str] = "6"  # 6: SQL text; 5: DRF routers (web/viewsets.py)
+    version: ClassVar[str] = "7"  # 7: request hooks (data/hooks.py); 6: SQL text; 5: DRF routers
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")
