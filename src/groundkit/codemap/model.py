@@ -150,6 +150,9 @@ class Provenance(StrEnum):
       ``Meta.db_table``, Prisma ``@@map``, ``Table("name", metadata)``).
     - ``table-default``: the table name a framework documents for a model that names none
       (SQLModel: the class name lower-cased; Prisma: the model's name).
+    - ``table-library``: the table a library's model mixin sets for the class that inherits it
+      (fastapi-users' ``SQLAlchemyBaseUserTableUUID``: ``user``), from a table read from the
+      library's source.
     - ``orm-argument``: the model class handed to a query (``select(M)``, ``session.get(M, id)``,
       ``session.query(M)``, ``delete(M)``).
     - ``orm-instance``: an object whose value is a model instance handed to the session
@@ -227,6 +230,7 @@ class Provenance(StrEnum):
     FASTAPI_DEPENDS = "fastapi-depends"
     FLASK_HOOK = "flask-hook"
     ROUTE_LIBRARY = "route-library"
+    TABLE_LIBRARY = "table-library"
 
 
 class EdgeFlag(StrEnum):

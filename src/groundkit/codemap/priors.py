@@ -37,6 +37,7 @@ PROVISIONAL = frozenset(
         Provenance.ORM_REPOSITORY,
         Provenance.FLASK_HOOK,
         Provenance.ROUTE_LIBRARY,
+        Provenance.TABLE_LIBRARY,
     }
 )
 
@@ -96,6 +97,7 @@ PRIORS: dict[Provenance, float] = {
     Provenance.ORM_REPOSITORY: 0.97,  # PROVISIONAL
     Provenance.FLASK_HOOK: 0.97,  # PROVISIONAL
     Provenance.ROUTE_LIBRARY: 0.95,  # PROVISIONAL
+    Provenance.TABLE_LIBRARY: 0.95,  # PROVISIONAL
 }
 
 

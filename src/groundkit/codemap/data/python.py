@@ -47,6 +47,17 @@ _ONE_ROW = frozenset({"first", "one", "one_or_none", "scalar", "scalar_one", "sc
 _ENV_READERS = frozenset(
     {"os.getenv", "os.environ.get", "os.environ.setdefault", "decouple.config"}
 )
+# A library's model mixin -> the ``__tablename__`` it sets, read from the library's source:
+# fastapi-users-db-sqlalchemy 7.0 (re-exported by fastapi_users.db).
+_LIBRARY_TABLES = {
+    f"{package}.{mixin}{suffix}": table
+    for package in ("fastapi_users.db", "fastapi_users_db_sqlalchemy")
+    for mixin, table in (
+        ("SQLAlchemyBaseUserTable", "user"),
+        ("SQLAlchemyBaseOAuthAccountTable", "oauth_account"),
+    )
+    for suffix in ("", "UUID")
+}
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
 
@@ -166,7 +177,9 @@ class _Reader:
     def _class(self, node: ast.ClassDef) -> None:
         name = f"{self.module.qualname}.{node.name}"
         key = NodeKey(NodeKind.CLASS, name, self.path)
-        bases = [self.dotted(b) or "" for b in node.bases]
+        bases = [
+            self.dotted(b.value if isinstance(b, ast.Subscript) else b) or "" for b in node.bases
+        ]
         where, quote = self.where(node)
         table_kw = any(
             k.arg == "table" and isinstance(k.value, ast.Constant) and k.value.value is True
@@ -177,7 +190,13 @@ class _Reader:
             self._settings(node)
             return
         django = any(b in ("django.db.models.Model", "django.db.models.base.Model") for b in bases)
-        if table_kw or tablename or computed:
+        inherited = {_LIBRARY_TABLES[b] for b in bases if b in _LIBRARY_TABLES}
+        if not (tablename or computed) and len(inherited) == 1 and len(bases) > 1:
+            # the table a library's mixin declares, on a class mapped by a base of its own
+            table = inherited.pop()
+            decl = ModelDecl(name, key, table, Provenance.TABLE_LIBRARY, where, quote)
+            self.data.models.append(decl)
+        elif table_kw or tablename or computed:
             if tablename:
                 decl = ModelDecl(name, key, tablename, Provenance.TABLE_DECLARED, where, quote)
             elif computed:
@@ -378,10 +397,12 @@ class _Reader:
             if model and model[:1] != "." and _looks_like_class(model):
                 add("model", model, READ, Provenance.ORM_ARGUMENT)
             return
-        if func.attr in _SESSION_WRITES and first is not None:
+        if (func.attr in _SESSION_WRITES or func.attr == "refresh") and first is not None:
             holds = self._holdings(scope) if isinstance(first, ast.Name) else {}
             if isinstance(first, ast.Name) and first.id in holds:
-                add("model", holds[first.id], WRITE, Provenance.ORM_INSTANCE)
+                # refresh(m) reloads m's row: SQLAlchemy's Session.refresh emits a SELECT
+                mode = READ if func.attr == "refresh" else WRITE
+                add("model", holds[first.id], mode, Provenance.ORM_INSTANCE)
             return
         manager = func.value
         if isinstance(manager, ast.Attribute) and manager.attr == "objects":

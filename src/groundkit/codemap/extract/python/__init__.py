@@ -55,7 +55,7 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    version: ClassVar[str] = "7"  # 7: request hooks (data/hooks.py); 6: SQL text; 5: DRF routers
+    version: ClassVar[str] = "8"  # 8: fastapi-users routers, table mixins; 7: request hooks
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")
