@@ -25,6 +25,7 @@ __all__ = [
     "Access",
     "Assembled",
     "Data",
+    "DjangoClass",
     "Hook",
     "ModelDecl",
     "assemble",
@@ -83,6 +84,24 @@ class Hook:
     quote: str
 
 
+@dataclass(frozen=True, slots=True)
+class DjangoClass:
+    """A class that may be a Django model, as one file declares it (``data/django.py`` decides
+    over the map, its bases being perhaps another file's): ``bases`` as the imports spell them;
+    ``table`` and ``app_label`` from its ``Meta`` when literal (``meta``: it declares one)."""
+
+    name: str
+    node: NodeKey
+    bases: tuple[str, ...]
+    abstract: bool
+    proxy: bool
+    meta: bool
+    table: str
+    app_label: str
+    location: Location
+    quote: str
+
+
 @dataclass(slots=True)
 class Data:
     models: list[ModelDecl] = field(default_factory=list)
@@ -91,9 +110,12 @@ class Data:
     # an alias of an annotation (``app.deps.CurrentUser``) -> a dependency it declares
     aliases: list[tuple[str, str]] = field(default_factory=list)
     hooks: list[Hook] = field(default_factory=list)
+    django: list[DjangoClass] = field(default_factory=list)
+    apps: list[tuple[str, str]] = field(default_factory=list)  # AppConfig (name, label or "")
 
     def __bool__(self) -> bool:
-        return bool(self.models or self.accesses or self.unresolved or self.aliases or self.hooks)
+        facts = (self.models, self.accesses, self.unresolved, self.aliases, self.hooks)
+        return any(facts) or bool(self.django or self.apps)
 
 
 def _loc(location: Location) -> list[object]:
@@ -127,7 +149,14 @@ def dump_data(data: Data) -> dict[str, object]:
         "unresolved": dict(data.unresolved),
         **({"aliases": [list(a) for a in data.aliases]} if data.aliases else {}),
         **({"hooks": [_dump_hook(h) for h in data.hooks]} if data.hooks else {}),
+        **({"django": [_dump_django(c) for c in data.django]} if data.django else {}),
+        **({"apps": [list(a) for a in data.apps]} if data.apps else {}),
     }
+
+
+def _dump_django(c: DjangoClass) -> list[object]:
+    flags = [c.abstract, c.proxy, c.meta, c.table, c.app_label]
+    return [c.name, _key(c.node), list(c.bases), *flags, _loc(c.location), c.quote]
 
 
 def _dump_hook(hook: Hook) -> list[object]:
@@ -152,6 +181,12 @@ def load_data(raw: dict[str, Any], into: Data) -> None:
         Hook(h[0], h[1], h[2], Provenance(h[3]), Location(*h[4]), h[5])
         for h in raw.get("hooks", ())
     )
+    for c in raw.get("django", ()):
+        node = _unkey(c[1])
+        assert node is not None
+        flags = (bool(c[3]), bool(c[4]), bool(c[5]), str(c[6]), str(c[7]))
+        into.django.append(DjangoClass(c[0], node, tuple(c[2]), *flags, Location(*c[8]), c[9]))
+    into.apps.extend((a[0], a[1]) for a in raw.get("apps", ()))
 
 
 @dataclass(slots=True)
@@ -174,7 +209,10 @@ def assemble(
 ) -> Assembled:
     """Nodes and edges from every file's data facts together; ``named`` gives the map's nodes
     of a name, for the functions called by name (none without it)."""
+    from groundkit.codemap.data.django import django_models  # it builds on this module
+
     data = merged(list(parts))
+    data.models.extend(django_models(data.django, data.apps, data.unresolved))
     nodes: dict[NodeKey, Node] = {}
     edges = EdgeSet()
     by_name: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
@@ -286,4 +324,6 @@ def merged(items: Sequence[Data]) -> Data:
         out.unresolved.update(item.unresolved)
         out.aliases.extend(item.aliases)
         out.hooks.extend(item.hooks)
+        out.django.extend(item.django)
+        out.apps.extend(item.apps)
     return out

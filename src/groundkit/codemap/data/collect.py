@@ -44,6 +44,8 @@ def collect_data(
         graph.data.unresolved.update(found.unresolved)
         graph.data.aliases.extend(found.aliases)
         graph.data.hooks.extend(found.hooks)
+        graph.data.django.extend(found.django)
+        graph.data.apps.extend(found.apps)
 
 
 def _held(path: str, before: Mapping[str, str]) -> Data:

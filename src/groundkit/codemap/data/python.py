@@ -3,11 +3,12 @@ syntax with the names its imports give (``codemap.data``).
 
 Models: SQLModel (``class User(UserBase, table=True)``: the table is ``__tablename__``, else
 SQLModel's documented default, the class name lower-cased), SQLAlchemy declarative classes
-(``__tablename__ = "users"``), ``users = Table("users", metadata, ...)`` and Django
-(``models.Model``; the table only from ``Meta.db_table``: the default needs the app label, which
-is counted as unresolved). Access, in a function: ``select(M)``, ``session.get(M, id)``,
-``session.query(M)``, ``delete/update/insert(M)``, ``M.objects.<method>()``, and ``session.add(m)``
-/ ``delete(m)`` / ``merge(m)`` where ``m`` holds an ``M`` in that function (made by ``M(...)``,
+(``__tablename__ = "users"``; a library mixin's, such as fastapi-users' user table),
+``users = Table("users", metadata, ...)`` and Django (``django.py``: bases followed over the
+map, ``Meta.db_table`` or the default from the app label an ``AppConfig`` gives). Access, in a
+function: ``select(M)``, ``session.get(M, id)``, ``session.query(M)``, ``delete/update/insert(M)``,
+``M.objects.<method>()``, and ``session.add(m)`` / ``delete(m)`` / ``merge(m)`` (writes) and
+``session.refresh(m)`` (a read) where ``m`` holds an ``M`` in that function (made by ``M(...)``,
 ``M.model_validate(...)``, ``session.get(M, ...)``, or annotated ``M``). Environment variables:
 ``os.environ[...]``, ``os.environ.get``, ``os.getenv``, python-decouple's ``config`` with a
 literal name, and the fields of a pydantic ``BaseSettings`` class (with a literal
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.depends import read_depends
+from groundkit.codemap.data.django import read_django_class
 from groundkit.codemap.data.hooks import read_hooks
 from groundkit.codemap.data.python_sql import SQL_CALLS, literal_text, sql_call
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
@@ -71,6 +73,7 @@ def python_data(path: str, text: str, nodes: list[Node]) -> Data:
     if module is None:
         return data
     reader = _Reader(path, text.splitlines(), module, nodes, data)
+    reader.django = "django" in text or "models" in path  # where a Django model may be
     reader.read(tree)
     if "fastapi" in text or "Depends" in text or "Security" in text:
         # FastAPI's dependencies: a file naming none of these declares none (a handler
@@ -106,6 +109,7 @@ class _Reader:
         self.tree = ast.Module([], [])
         # module-level names bound once to a string literal (``QUERY = "SELECT ..."``)
         self.strings: dict[str, str | None] = {}
+        self.django = False
 
     # -- names ------------------------------------------------------------------------------------
     def read(self, tree: ast.Module) -> None:
@@ -189,7 +193,6 @@ class _Reader:
         if any(b.endswith("BaseSettings") for b in bases):
             self._settings(node)
             return
-        django = any(b in ("django.db.models.Model", "django.db.models.base.Model") for b in bases)
         inherited = {_LIBRARY_TABLES[b] for b in bases if b in _LIBRARY_TABLES}
         if not (tablename or computed) and len(inherited) == 1 and len(bases) > 1:
             # the table a library's mixin declares, on a class mapped by a base of its own
@@ -207,12 +210,8 @@ class _Reader:
                 low = node.name.lower()
                 decl = ModelDecl(name, key, low, Provenance.TABLE_DEFAULT, where, quote)
             self.data.models.append(decl)
-        elif django:
-            table = _meta_table(node)
-            reason = "" if table else "Django's default table name needs the app label"
-            self.data.models.append(
-                ModelDecl(name, key, table, Provenance.TABLE_DECLARED, where, quote, reason)
-            )
+        else:
+            read_django_class(self, node, bases, where, quote)
 
     def _table(self, node: ast.Assign) -> None:
         """``users = Table("users", metadata, ...)``: the variable names the table."""
@@ -450,20 +449,6 @@ def _tablename(node: ast.ClassDef) -> tuple[str, bool]:
         if isinstance(item, ast.FunctionDef) and item.name == "__tablename__":
             return "", True  # @declared_attr
     return "", False
-
-
-def _meta_table(node: ast.ClassDef) -> str:
-    for item in node.body:
-        if isinstance(item, ast.ClassDef) and item.name == "Meta":
-            for inner in item.body:
-                if (
-                    isinstance(inner, ast.Assign)
-                    and any(isinstance(t, ast.Name) and t.id == "db_table" for t in inner.targets)
-                    and isinstance(inner.value, ast.Constant)
-                    and isinstance(inner.value.value, str)
-                ):
-                    return inner.value.value
-    return ""
 
 
 # Nodes no reader asks for and that hold none it does (a name's child is its context): about
