@@ -169,7 +169,7 @@ def build_map(
 
     # The map-wide web pass (routes, HTTP calls, data) only when some file's facts changed.
     before = store.webs_of([*removed, *graphs])
-    collect_data(graphs, run.texts, before)
+    collect_data(graphs, run.texts, before, source)
     after = {
         path: dump_web(
             graph.routers,

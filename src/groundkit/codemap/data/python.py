@@ -26,6 +26,7 @@ from groundkit.codemap.data.depends import read_depends
 from groundkit.codemap.data.django import read_django_class
 from groundkit.codemap.data.hooks import read_hooks
 from groundkit.codemap.data.python_sql import SQL_CALLS, literal_text, sql_call
+from groundkit.codemap.data.resources import ReadFile, resource_sql
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = ["python_data"]
@@ -63,7 +64,8 @@ _LIBRARY_TABLES = {
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
 
-def python_data(path: str, text: str, nodes: list[Node]) -> Data:
+def python_data(path: str, text: str, nodes: list[Node], read_file: ReadFile | None = None) -> Data:
+    """``read_file``: other files of the repository by path (a resource's SQL), if given."""
     data = Data()
     try:
         tree = ast.parse(text)
@@ -74,6 +76,7 @@ def python_data(path: str, text: str, nodes: list[Node]) -> Data:
         return data
     reader = _Reader(path, text.splitlines(), module, nodes, data)
     reader.django = "django" in text or "models" in path  # where a Django model may be
+    reader.read_file = read_file
     reader.read(tree)
     if "fastapi" in text or "Depends" in text or "Security" in text:
         # FastAPI's dependencies: a file naming none of these declares none (a handler
@@ -110,6 +113,7 @@ class _Reader:
         # module-level names bound once to a string literal (``QUERY = "SELECT ..."``)
         self.strings: dict[str, str | None] = {}
         self.django = False
+        self.read_file: ReadFile | None = None
 
     # -- names ------------------------------------------------------------------------------------
     def read(self, tree: ast.Module) -> None:
@@ -376,7 +380,11 @@ class _Reader:
             caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
-        if last in SQL_CALLS and first is not None and sql_call(self, node, first, scope):
+        if (
+            last in SQL_CALLS
+            and first is not None
+            and (sql_call(self, node, first, scope) or resource_sql(self, node, scope))
+        ):
             return
         if callee.startswith(("sqlmodel.", "sqlalchemy.")) and last in _QUERIES and first:
             model = self.dotted(first)
