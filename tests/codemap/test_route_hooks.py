@@ -3,7 +3,10 @@ handlers: Flask's before_request / before_app_request, FastAPI's router dependen
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from map_helpers import Repo, build
+from test_incremental import fresh, snapshot
 
 from groundkit.codemap.model import Provenance
 
@@ -189,3 +192,33 @@ def page():
     )
     assert ("views.page", "two.check") in repo.pairs("calls")
     assert ("views.page", "two.check") not in repo.certain("calls")
+
+
+def test_hooks_and_django_tables_after_edits_equal_a_map_made_from_scratch(
+    repo: Repo, tmp_path: Path
+) -> None:
+    django = {
+        "base/models.py": (
+            "from django.db import models\n\n\nclass Stamped(models.Model):\n"
+            "    class Meta:\n        abstract = True\n"
+        ),
+        "team/__init__.py": "",
+        "team/apps.py": (
+            "from django.apps import AppConfig\n\n\nclass TeamConfig(AppConfig):\n"
+            '    name = "team"\n'
+        ),
+        "team/models.py": "from base.models import Stamped\n\n\nclass Member(Stamped):\n    pass\n",
+    }
+    repo.write({**FLASK, **django}).build()
+    edits = [
+        {"shop/blog.py": "# moved down\n\n" + FLASK["shop/blog.py"]},
+        {"shop/auth.py": FLASK["shop/auth.py"].replace("before_app_request", "before_request")},
+        {"team/apps.py": django["team/apps.py"] + '    label = "crew"\n'},
+        {"base/models.py": django["base/models.py"].replace("abstract = True", "ordering = []")},
+    ]
+    for written in edits:
+        repo.write(written).build()
+        repo.close()
+        assert snapshot(repo.index_dir) == fresh(repo, tmp_path), written
+    assert ("team.models.Member", "table:crew_member") in repo.pairs("maps_to")
+    assert ("base.models.Stamped", "table:base_stamped") not in repo.pairs("maps_to")
