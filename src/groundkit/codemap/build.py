@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from groundkit.checkpoints import checkpoint
-from groundkit.codemap.data import CALL, assemble
+from groundkit.codemap.data import CALL, Data, assemble
 from groundkit.codemap.data.collect import collect_data, load_schemas, read_schemas
+from groundkit.codemap.data.django import django_models
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
@@ -249,7 +250,9 @@ def _web_pass(store: MapStore) -> None:
     web = load_web(text for _, text in store.webs())
     routes = compose(web.routers, web.mounts, web.routes)
     schemas = load_schemas(store.manifest().get("schemas", ""))
-    data = assemble([web.data, schemas], _named(store))
+    django = Data()  # Django's models: their bases and app configs lie in any file
+    django.models = django_models(web.data.django, web.data.apps, django.unresolved)
+    data = assemble([web.data, schemas, django], _named(store))
     # Calls by name reach nodes of other files: any file's new resolution may change them.
     by_name = bool(web.data.hooks) or any(a.mode == CALL for a in web.data.accesses)
     store.set_manifest("calls_by_name", "1" if by_name else "")

@@ -209,10 +209,7 @@ def assemble(
 ) -> Assembled:
     """Nodes and edges from every file's data facts together; ``named`` gives the map's nodes
     of a name, for the functions called by name (none without it)."""
-    from groundkit.codemap.data.django import django_models  # it builds on this module
-
     data = merged(list(parts))
-    data.models.extend(django_models(data.django, data.apps, data.unresolved))
     nodes: dict[NodeKey, Node] = {}
     edges = EdgeSet()
     by_name: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
