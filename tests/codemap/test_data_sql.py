@@ -203,3 +203,60 @@ exports.update = (id, row, done) =>
         ("app/models/tutorial.model.exports.create", "table:tutorials"),
         ("app/models/tutorial.model.exports.update", "table:tutorials"),
     }
+
+
+FLASK_SCHEMA = {
+    "blog/__init__.py": """
+from flask import Flask
+
+
+def create_app():
+    return Flask(__name__, instance_relative_config=True)
+""",
+    "blog/schema.sql": """
+DROP TABLE IF EXISTS author;
+CREATE TABLE author (id INTEGER PRIMARY KEY);
+CREATE TABLE entry (id INTEGER PRIMARY KEY, author_id INTEGER REFERENCES author (id));
+""",
+    "blog/db.py": """
+import sqlite3
+
+from flask import current_app
+
+
+def init_db():
+    db = sqlite3.connect("x")
+    with current_app.open_resource("schema.sql") as f:
+        db.executescript(f.read().decode("utf8"))
+
+
+def missing():
+    db = sqlite3.connect("x")
+    with current_app.open_resource("gone.sql") as f:
+        db.executescript(f.read().decode("utf8"))
+""",
+    "tools/seed.py": """
+import sqlite3
+
+from flask import current_app
+
+
+def seed():
+    with current_app.open_resource("schema.sql") as f:
+        sqlite3.connect("x").executescript(f.read())
+""",
+}
+
+
+def test_sql_of_a_resource_file_of_the_app_is_read_at_the_call(repo: Repo) -> None:
+    build(repo, FLASK_SCHEMA)
+    assert repo.pairs("writes") == {
+        ("blog.db.init_db", "table:author"),
+        ("blog.db.init_db", "table:entry"),
+    }
+    edge = repo.edge("writes", "blog.db.init_db", "table:entry")
+    assert edge.provenance == Provenance.SQL_TEXT  # type: ignore[attr-defined]
+    assert "executescript" in edge.quote  # type: ignore[attr-defined]
+    counted = json.loads(repo.map.store.manifest()["data_unresolved"])
+    assert counted["open_resource: no such file in the repository, or too large"] == 1
+    assert counted["open_resource: the app's root folder is not known"] == 1  # tools/seed.py

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from groundkit.checkpoints import checkpoint
-from groundkit.codemap.data import CALL, assemble
+from groundkit.codemap.data import CALL, Data, assemble
 from groundkit.codemap.data.collect import collect_data, load_schemas, read_schemas
+from groundkit.codemap.data.django import django_models
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
 from groundkit.codemap.parsing import Progress, Run, read_and_parse
 from groundkit.codemap.resolution import resolve_languages, unchanged
+from groundkit.codemap.route_hooks import hook_calls
 from groundkit.codemap.routes import (
     Matcher,
     compose,
@@ -168,7 +170,7 @@ def build_map(
 
     # The map-wide web pass (routes, HTTP calls, data) only when some file's facts changed.
     before = store.webs_of([*removed, *graphs])
-    collect_data(graphs, run.texts, before)
+    collect_data(graphs, run.texts, before, source)
     after = {
         path: dump_web(
             graph.routers,
@@ -248,12 +250,13 @@ def _web_pass(store: MapStore) -> None:
     web = load_web(text for _, text in store.webs())
     routes = compose(web.routers, web.mounts, web.routes)
     schemas = load_schemas(store.manifest().get("schemas", ""))
-    data = assemble([web.data, schemas], lambda name: [n.key for n in store.nodes_named(name)])
+    django = Data()  # Django's models: their bases and app configs lie in any file
+    django.models = django_models(web.data.django, web.data.apps, django.unresolved)
+    data = assemble([web.data, schemas, django], _named(store))
     # Calls by name reach nodes of other files: any file's new resolution may change them.
-    by_name = any(a.mode == CALL for a in web.data.accesses)
+    by_name = bool(web.data.hooks) or any(a.mode == CALL for a in web.data.accesses)
     store.set_manifest("calls_by_name", "1" if by_name else "")
-    # What the data facts could not name (SQL that does not parse, a model not found), by reason.
-    store.set_manifest("data_unresolved", json.dumps(dict(data.unresolved), sort_keys=True))
+    unresolved = data.unresolved
     nodes: list[Node] = list(data.nodes)
     edges = EdgeSet()
     for edge in data.edges:
@@ -266,6 +269,12 @@ def _web_pass(store: MapStore) -> None:
             edge.quote,
             edge.flags,
         )
+    named = _named(store)
+    for hooked in hook_calls(routes, web.routers, web.mounts, web.data.hooks, named, unresolved):
+        hook = hooked.hook
+        flags = frozenset({EdgeFlag.PARTIAL}) if hooked.partial else frozenset()
+        where = (hook.provenance, hook.location, hook.quote)
+        edges.add(EdgeKind.CALLS, hooked.handler, hooked.function, *where, flags)
     for route in routes:
         nodes.append(Node(route.key, "", route.decl.location.line, route.decl.location.line))
         decl = route.decl
@@ -288,6 +297,8 @@ def _web_pass(store: MapStore) -> None:
             partial = target.host is not None or call.partial
             flags = frozenset({EdgeFlag.PARTIAL}) if partial else frozenset()
             edges.add(EdgeKind.HTTP_CALL, call.caller, target.route.key, *how, flags)
+    # What the data facts could not name (SQL that does not parse, a model not found), by reason.
+    store.set_manifest("data_unresolved", json.dumps(dict(unresolved), sort_keys=True))
     store.put_resolution(
         "",
         nodes=nodes,
@@ -297,3 +308,7 @@ def _web_pass(store: MapStore) -> None:
         unresolved=0,
         web="",
     )
+
+
+def _named(store: MapStore) -> Callable[[str], list[NodeKey]]:
+    return lambda name: [n.key for n in store.nodes_named(name)]

@@ -150,6 +150,9 @@ class Provenance(StrEnum):
       ``Meta.db_table``, Prisma ``@@map``, ``Table("name", metadata)``).
     - ``table-default``: the table name a framework documents for a model that names none
       (SQLModel: the class name lower-cased; Prisma: the model's name).
+    - ``table-library``: the table a library's model mixin sets for the class that inherits it
+      (fastapi-users' ``SQLAlchemyBaseUserTableUUID``: ``user``), from a table read from the
+      library's source.
     - ``orm-argument``: the model class handed to a query (``select(M)``, ``session.get(M, id)``,
       ``session.query(M)``, ``delete(M)``).
     - ``orm-instance``: an object whose value is a model instance handed to the session
@@ -166,7 +169,13 @@ class Provenance(StrEnum):
       write).
     - ``fastapi-depends``: a ``calls`` edge from a function to the dependency FastAPI runs
       for it (``Depends(f)``/``Security(f)`` as a parameter's default, in ``Annotated[T,
-      Depends(f)]`` or an alias of it, in a route decorator's ``dependencies=[...]``).
+      Depends(f)]`` or an alias of it, in a route decorator's ``dependencies=[...]``; an
+      ``APIRouter``'s or the app's ``dependencies=[...]``: from each handler of its routes).
+    - ``flask-hook``: a ``calls`` edge from a route's handler to a function Flask runs before
+      each request of its blueprint or app (``before_request``, ``before_app_request``).
+    - ``route-library``: a route a library's router factory serves, mounted in the repository
+      (fastapi-users' ``get_auth_router()``...), from a table read from the library's source;
+      its handler is the library's.
     """
 
     IMPORT_ABSOLUTE = "import-absolute"
@@ -219,6 +228,9 @@ class Provenance(StrEnum):
     SQL_TEXT = "sql-text"
     ORM_REPOSITORY = "orm-repository"
     FASTAPI_DEPENDS = "fastapi-depends"
+    FLASK_HOOK = "flask-hook"
+    ROUTE_LIBRARY = "route-library"
+    TABLE_LIBRARY = "table-library"
 
 
 class EdgeFlag(StrEnum):

@@ -35,6 +35,9 @@ PROVISIONAL = frozenset(
         Provenance.FASTAPI_DEPENDS,
         Provenance.SQL_TEXT,
         Provenance.ORM_REPOSITORY,
+        Provenance.FLASK_HOOK,
+        Provenance.ROUTE_LIBRARY,
+        Provenance.TABLE_LIBRARY,
     }
 )
 
@@ -92,6 +95,9 @@ PRIORS: dict[Provenance, float] = {
     Provenance.FASTAPI_DEPENDS: 0.97,  # PROVISIONAL
     Provenance.SQL_TEXT: 0.97,  # PROVISIONAL
     Provenance.ORM_REPOSITORY: 0.97,  # PROVISIONAL
+    Provenance.FLASK_HOOK: 0.97,  # PROVISIONAL
+    Provenance.ROUTE_LIBRARY: 0.95,  # PROVISIONAL
+    Provenance.TABLE_LIBRARY: 0.95,  # PROVISIONAL
 }
 
 

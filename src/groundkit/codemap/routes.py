@@ -155,6 +155,8 @@ class Route:
     method: str
     path: str
     decl: RouteDecl
+    # the routers it is served through, from the root down to the one declaring it
+    routers: tuple[str, ...] = ()
 
 
 def join_paths(*parts: str) -> str:
@@ -190,26 +192,22 @@ def compose(
     roots = sorted(roots)
     out: dict[tuple[NodeKey, NodeKey], Route] = {}  # one per route and handler
 
-    def walk(router: str, prefix: str, own: bool, seen: frozenset[str]) -> None:
-        if router in seen:
+    def walk(router: str, prefix: str, own: bool, chain: tuple[str, ...]) -> None:
+        if router in chain:
             return  # a router mounted inside itself: Python would recurse forever too
+        chain = (*chain, router)
         definition = by_id.get(router)
         here = join_paths(prefix, definition.prefix) if definition and own else prefix
         for decl in declared.get(router, ()):
             path = join_paths(here, decl.path)
             for method in decl.methods:
                 key = NodeKey(NodeKind.ROUTE, f"{method} {path}", decl.location.path)
-                out.setdefault((key, decl.handler), Route(key, method, path, decl))
+                out.setdefault((key, decl.handler), Route(key, method, path, decl, chain))
         for mount in children.get(router, ()):
-            walk(
-                mount.child,
-                join_paths(here, mount.prefix),
-                not mount.replaces_prefix,
-                seen | {router},
-            )
+            walk(mount.child, join_paths(here, mount.prefix), not mount.replaces_prefix, chain)
 
     for root in roots:
-        walk(root, "", True, frozenset())
+        walk(root, "", True, ())
     return [out[k] for k in sorted(out)]
 
 

@@ -25,6 +25,8 @@ __all__ = [
     "Access",
     "Assembled",
     "Data",
+    "DjangoClass",
+    "Hook",
     "ModelDecl",
     "assemble",
     "dump_data",
@@ -71,6 +73,39 @@ class Access:
     quote: str
 
 
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """``function`` (a dotted name, as the file's imports spell it) runs before each request
+    that a route of ``router`` serves (``routes.RouterDef``'s name: ``py:flaskr.auth.bp``);
+    with ``app_wide``, before every request of each app that registers ``router`` (Flask's
+    ``Blueprint.before_app_request``). ``codemap.route_hooks`` draws the edges."""
+
+    router: str
+    function: str
+    app_wide: bool
+    provenance: Provenance
+    location: Location
+    quote: str
+
+
+@dataclass(frozen=True, slots=True)
+class DjangoClass:
+    """A class that may be a Django model, as one file declares it (``data/django.py`` decides
+    over the map, its bases being perhaps another file's): ``bases`` as the imports spell them;
+    ``table`` and ``app_label`` from its ``Meta`` when literal (``meta``: it declares one)."""
+
+    name: str
+    node: NodeKey
+    bases: tuple[str, ...]
+    abstract: bool
+    proxy: bool
+    meta: bool
+    table: str
+    app_label: str
+    location: Location
+    quote: str
+
+
 @dataclass(slots=True)
 class Data:
     models: list[ModelDecl] = field(default_factory=list)
@@ -80,11 +115,13 @@ class Data:
     aliases: list[tuple[str, str]] = field(default_factory=list)
     # ORMs whose table naming a file configures (``namingStrategy``): their defaults not taken
     configured: set[str] = field(default_factory=set)
+    hooks: list[Hook] = field(default_factory=list)
+    django: list[DjangoClass] = field(default_factory=list)
+    apps: list[tuple[str, str]] = field(default_factory=list)  # AppConfig (name, label or "")
 
     def __bool__(self) -> bool:
-        return bool(
-            self.models or self.accesses or self.unresolved or self.aliases or self.configured
-        )
+        facts = (self.models, self.accesses, self.unresolved, self.aliases, self.hooks)
+        return any(facts) or bool(self.django or self.apps or self.configured)
 
 
 def _loc(location: Location) -> list[object]:
@@ -119,7 +156,20 @@ def dump_data(data: Data) -> dict[str, object]:
         "unresolved": dict(data.unresolved),
         **({"aliases": [list(a) for a in data.aliases]} if data.aliases else {}),
         **({"configured": sorted(data.configured)} if data.configured else {}),
+        **({"hooks": [_dump_hook(h) for h in data.hooks]} if data.hooks else {}),
+        **({"django": [_dump_django(c) for c in data.django]} if data.django else {}),
+        **({"apps": [list(a) for a in data.apps]} if data.apps else {}),
     }
+
+
+def _dump_django(c: DjangoClass) -> list[object]:
+    flags = [c.abstract, c.proxy, c.meta, c.table, c.app_label]
+    return [c.name, _key(c.node), list(c.bases), *flags, _loc(c.location), c.quote]
+
+
+def _dump_hook(hook: Hook) -> list[object]:
+    how = [str(hook.provenance), _loc(hook.location), hook.quote]
+    return [hook.router, hook.function, hook.app_wide, *how]
 
 
 def load_data(raw: dict[str, Any], into: Data) -> None:
@@ -136,6 +186,16 @@ def load_data(raw: dict[str, Any], into: Data) -> None:
     into.unresolved.update(raw.get("unresolved", {}))
     into.aliases.extend((a[0], a[1]) for a in raw.get("aliases", ()))
     into.configured.update(raw.get("configured", ()))
+    into.hooks.extend(
+        Hook(h[0], h[1], h[2], Provenance(h[3]), Location(*h[4]), h[5])
+        for h in raw.get("hooks", ())
+    )
+    for c in raw.get("django", ()):
+        node = _unkey(c[1])
+        assert node is not None
+        flags = (bool(c[3]), bool(c[4]), bool(c[5]), str(c[6]), str(c[7]))
+        into.django.append(DjangoClass(c[0], node, tuple(c[2]), *flags, Location(*c[8]), c[9]))
+    into.apps.extend((a[0], a[1]) for a in raw.get("apps", ()))
 
 
 @dataclass(slots=True)
@@ -283,4 +343,7 @@ def merged(items: Sequence[Data]) -> Data:
         out.unresolved.update(item.unresolved)
         out.aliases.extend(item.aliases)
         out.configured.update(item.configured)
+        out.hooks.extend(item.hooks)
+        out.django.extend(item.django)
+        out.apps.extend(item.apps)
     return out

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from groundkit.codemap.data import Data, dump_data, load_data
 from groundkit.codemap.data.prisma import prisma_data
 from groundkit.codemap.data.python import python_data
+from groundkit.codemap.data.resources import ReadFile
 from groundkit.codemap.data.typescript import (
     SYNTAX_PROVENANCES,
     typeorm_configured,
@@ -28,6 +29,7 @@ def collect_data(
     graphs: Mapping[str, tuple[FileGraph, object]],
     texts: Mapping[str, bytes],
     before: Mapping[str, str],
+    source: Source | None = None,
 ) -> None:
     """Each resolved file's data facts read from its syntax: from its text when it was read in
     this run, else what the map held (its text, and so those facts, did not change). Of what
@@ -36,9 +38,13 @@ def collect_data(
     with the others)."""
     for path, (graph, _) in graphs.items():
         python = path.endswith((".py", ".pyi"))
-        read = python_data if python else typescript_data
         raw = texts.get(path)
-        found = read(path, decode(raw), graph.nodes) if raw is not None else _held(path, before)
+        if raw is None:
+            found = _held(path, before)
+        elif python:
+            found = python_data(path, decode(raw), graph.nodes, _reader(source))
+        else:
+            found = typescript_data(path, decode(raw), graph.nodes)
         if not python and raw is None:
             kept = [a for a in found.accesses if a.provenance in SYNTAX_PROVENANCES]
             found.accesses[:] = kept
@@ -48,6 +54,22 @@ def collect_data(
         graph.data.unresolved.update(found.unresolved)
         graph.data.aliases.extend(found.aliases)
         graph.data.configured.update(found.configured)
+        graph.data.hooks.extend(found.hooks)
+        graph.data.django.extend(found.django)
+        graph.data.apps.extend(found.apps)
+
+
+def _reader(source: Source | None) -> ReadFile | None:
+    """Another file's text by its path, for a file whose facts name it (a resource's SQL)."""
+    if source is None:
+        return None
+
+    def read(path: str) -> str | None:
+        for _, raw in source.read([path]):
+            return decode(raw) if isinstance(raw, bytes) else None
+        return None
+
+    return read
 
 
 def _held(path: str, before: Mapping[str, str]) -> Data:

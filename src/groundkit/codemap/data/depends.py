@@ -23,7 +23,7 @@ from groundkit.codemap.model import Provenance
 if TYPE_CHECKING:
     from groundkit.codemap.data.python import _Reader
 
-__all__ = ["read_depends"]
+__all__ = ["dependency_of", "read_depends"]
 
 _DEPENDS = frozenset(
     f"fastapi.{where}{name}"
@@ -80,7 +80,7 @@ def _function(
     for arg, default in pairs:
         annotation = arg.annotation
         if isinstance(default, ast.Call):
-            dependency = _dependency(reader, default, _plain(annotation))
+            dependency = dependency_of(reader, default, _plain(annotation))
             if dependency:
                 found.append(("function", dependency, default))
         if annotation is None:
@@ -102,7 +102,7 @@ def _function(
             if keyword.arg == "dependencies" and isinstance(keyword.value, ast.List | ast.Tuple):
                 for item in keyword.value.elts:
                     dependency = (
-                        _dependency(reader, item, None) if isinstance(item, ast.Call) else None
+                        dependency_of(reader, item, None) if isinstance(item, ast.Call) else None
                     )
                     if dependency:
                         found.append(("function", dependency, item))
@@ -133,13 +133,13 @@ def _annotated(reader: _Reader, node: ast.expr) -> list[tuple[str, ast.AST]]:
     out: list[tuple[str, ast.AST]] = []
     for item in rest:
         if isinstance(item, ast.Call):
-            dependency = _dependency(reader, item, first)
+            dependency = dependency_of(reader, item, first)
             if dependency:
                 out.append((dependency, item))
     return out
 
 
-def _dependency(reader: _Reader, call: ast.Call, annotation: ast.expr | None) -> str | None:
+def dependency_of(reader: _Reader, call: ast.Call, annotation: ast.expr | None) -> str | None:
     if reader.dotted(call.func) not in _DEPENDS:
         return None
     given = call.args[0] if call.args else None

@@ -3,11 +3,12 @@ syntax with the names its imports give (``codemap.data``).
 
 Models: SQLModel (``class User(UserBase, table=True)``: the table is ``__tablename__``, else
 SQLModel's documented default, the class name lower-cased), SQLAlchemy declarative classes
-(``__tablename__ = "users"``), ``users = Table("users", metadata, ...)`` and Django
-(``models.Model``; the table only from ``Meta.db_table``: the default needs the app label, which
-is counted as unresolved). Access, in a function: ``select(M)``, ``session.get(M, id)``,
-``session.query(M)``, ``delete/update/insert(M)``, ``M.objects.<method>()``, and ``session.add(m)``
-/ ``delete(m)`` / ``merge(m)`` where ``m`` holds an ``M`` in that function (made by ``M(...)``,
+(``__tablename__ = "users"``; a library mixin's, such as fastapi-users' user table),
+``users = Table("users", metadata, ...)`` and Django (``django.py``: bases followed over the
+map, ``Meta.db_table`` or the default from the app label an ``AppConfig`` gives). Access, in a
+function: ``select(M)``, ``session.get(M, id)``, ``session.query(M)``, ``delete/update/insert(M)``,
+``M.objects.<method>()``, and ``session.add(m)`` / ``delete(m)`` / ``merge(m)`` (writes) and
+``session.refresh(m)`` (a read) where ``m`` holds an ``M`` in that function (made by ``M(...)``,
 ``M.model_validate(...)``, ``session.get(M, ...)``, or annotated ``M``). Environment variables:
 ``os.environ[...]``, ``os.environ.get``, ``os.getenv``, python-decouple's ``config`` with a
 literal name, and the fields of a pydantic ``BaseSettings`` class (with a literal
@@ -22,7 +23,10 @@ from collections.abc import Iterator
 
 from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.depends import read_depends
+from groundkit.codemap.data.django import read_django_class
+from groundkit.codemap.data.hooks import read_hooks
 from groundkit.codemap.data.python_sql import SQL_CALLS, literal_text, sql_call
+from groundkit.codemap.data.resources import ReadFile, resource_sql
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = ["python_data"]
@@ -46,10 +50,22 @@ _ONE_ROW = frozenset({"first", "one", "one_or_none", "scalar", "scalar_one", "sc
 _ENV_READERS = frozenset(
     {"os.getenv", "os.environ.get", "os.environ.setdefault", "decouple.config"}
 )
+# A library's model mixin -> the ``__tablename__`` it sets, read from the library's source:
+# fastapi-users-db-sqlalchemy 7.0 (re-exported by fastapi_users.db).
+_LIBRARY_TABLES = {
+    f"{package}.{mixin}{suffix}": table
+    for package in ("fastapi_users.db", "fastapi_users_db_sqlalchemy")
+    for mixin, table in (
+        ("SQLAlchemyBaseUserTable", "user"),
+        ("SQLAlchemyBaseOAuthAccountTable", "oauth_account"),
+    )
+    for suffix in ("", "UUID")
+}
 _OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
 
-def python_data(path: str, text: str, nodes: list[Node]) -> Data:
+def python_data(path: str, text: str, nodes: list[Node], read_file: ReadFile | None = None) -> Data:
+    """``read_file``: other files of the repository by path (a resource's SQL), if given."""
     data = Data()
     try:
         tree = ast.parse(text)
@@ -59,11 +75,15 @@ def python_data(path: str, text: str, nodes: list[Node]) -> Data:
     if module is None:
         return data
     reader = _Reader(path, text.splitlines(), module, nodes, data)
+    reader.django = "django" in text or "models" in path  # where a Django model may be
+    reader.read_file = read_file
     reader.read(tree)
     if "fastapi" in text or "Depends" in text or "Security" in text:
         # FastAPI's dependencies: a file naming none of these declares none (a handler
         # using an imported alias imports its router or errors from fastapi too)
         read_depends(reader, tree)
+    if "flask" in text or "fastapi" in text:
+        read_hooks(reader, tree)
     return data
 
 
@@ -92,6 +112,8 @@ class _Reader:
         self.tree = ast.Module([], [])
         # module-level names bound once to a string literal (``QUERY = "SELECT ..."``)
         self.strings: dict[str, str | None] = {}
+        self.django = False
+        self.read_file: ReadFile | None = None
 
     # -- names ------------------------------------------------------------------------------------
     def read(self, tree: ast.Module) -> None:
@@ -163,7 +185,9 @@ class _Reader:
     def _class(self, node: ast.ClassDef) -> None:
         name = f"{self.module.qualname}.{node.name}"
         key = NodeKey(NodeKind.CLASS, name, self.path)
-        bases = [self.dotted(b) or "" for b in node.bases]
+        bases = [
+            self.dotted(b.value if isinstance(b, ast.Subscript) else b) or "" for b in node.bases
+        ]
         where, quote = self.where(node)
         table_kw = any(
             k.arg == "table" and isinstance(k.value, ast.Constant) and k.value.value is True
@@ -173,8 +197,13 @@ class _Reader:
         if any(b.endswith("BaseSettings") for b in bases):
             self._settings(node)
             return
-        django = any(b in ("django.db.models.Model", "django.db.models.base.Model") for b in bases)
-        if table_kw or tablename or computed:
+        inherited = {_LIBRARY_TABLES[b] for b in bases if b in _LIBRARY_TABLES}
+        if not (tablename or computed) and len(inherited) == 1 and len(bases) > 1:
+            # the table a library's mixin declares, on a class mapped by a base of its own
+            table = inherited.pop()
+            decl = ModelDecl(name, key, table, Provenance.TABLE_LIBRARY, where, quote)
+            self.data.models.append(decl)
+        elif table_kw or tablename or computed:
             if tablename:
                 decl = ModelDecl(name, key, tablename, Provenance.TABLE_DECLARED, where, quote)
             elif computed:
@@ -185,12 +214,8 @@ class _Reader:
                 low = node.name.lower()
                 decl = ModelDecl(name, key, low, Provenance.TABLE_DEFAULT, where, quote)
             self.data.models.append(decl)
-        elif django:
-            table = _meta_table(node)
-            reason = "" if table else "Django's default table name needs the app label"
-            self.data.models.append(
-                ModelDecl(name, key, table, Provenance.TABLE_DECLARED, where, quote, reason)
-            )
+        else:
+            read_django_class(self, node, bases, where, quote)
 
     def _table(self, node: ast.Assign) -> None:
         """``users = Table("users", metadata, ...)``: the variable names the table."""
@@ -355,7 +380,11 @@ class _Reader:
             caller = self.owner(node.lineno)
             self.data.accesses.append(Access(caller, what, target, mode, provenance, where, quote))
 
-        if last in SQL_CALLS and first is not None and sql_call(self, node, first, scope):
+        if (
+            last in SQL_CALLS
+            and first is not None
+            and (sql_call(self, node, first, scope) or resource_sql(self, node, scope))
+        ):
             return
         if callee.startswith(("sqlmodel.", "sqlalchemy.")) and last in _QUERIES and first:
             model = self.dotted(first)
@@ -375,10 +404,12 @@ class _Reader:
             if model and model[:1] != "." and _looks_like_class(model):
                 add("model", model, READ, Provenance.ORM_ARGUMENT)
             return
-        if func.attr in _SESSION_WRITES and first is not None:
+        if (func.attr in _SESSION_WRITES or func.attr == "refresh") and first is not None:
             holds = self._holdings(scope) if isinstance(first, ast.Name) else {}
             if isinstance(first, ast.Name) and first.id in holds:
-                add("model", holds[first.id], WRITE, Provenance.ORM_INSTANCE)
+                # refresh(m) reloads m's row: SQLAlchemy's Session.refresh emits a SELECT
+                mode = READ if func.attr == "refresh" else WRITE
+                add("model", holds[first.id], mode, Provenance.ORM_INSTANCE)
             return
         manager = func.value
         if isinstance(manager, ast.Attribute) and manager.attr == "objects":
@@ -426,20 +457,6 @@ def _tablename(node: ast.ClassDef) -> tuple[str, bool]:
         if isinstance(item, ast.FunctionDef) and item.name == "__tablename__":
             return "", True  # @declared_attr
     return "", False
-
-
-def _meta_table(node: ast.ClassDef) -> str:
-    for item in node.body:
-        if isinstance(item, ast.ClassDef) and item.name == "Meta":
-            for inner in item.body:
-                if (
-                    isinstance(inner, ast.Assign)
-                    and any(isinstance(t, ast.Name) and t.id == "db_table" for t in inner.targets)
-                    and isinstance(inner.value, ast.Constant)
-                    and isinstance(inner.value.value, str)
-                ):
-                    return inner.value.value
-    return ""
 
 
 # Nodes no reader asks for and that hold none it does (a name's child is its context): about

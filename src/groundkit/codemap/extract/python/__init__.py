@@ -55,7 +55,7 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    version: ClassVar[str] = "6"  # 6: SQL text; 5: DRF routers (web/viewsets.py)
+    version: ClassVar[str] = "10"  # 10: resource SQL; 9: Django bases; 8: fastapi-users; 7: hooks
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

@@ -152,6 +152,7 @@ PASS_THROUGH: dict[str, int] = {
 # clients the call site that made them (the web facts read both).
 WEB_PACKAGES = frozenset(
     {"fastapi", "starlette", "flask", "django", "requests", "httpx", "aiohttp", "rest_framework"}
+    | {"fastapi_users"}  # its router factories serve routes (web/frameworks.py LIBRARY_ROUTERS)
 )
 # Packages whose objects keep their name one step (a method callback table reads it); any other
 # outside object is just "an outside object".

@@ -10,8 +10,14 @@ from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.web import viewsets
 from groundkit.codemap.extract.python.web.arguments import WebContext
 from groundkit.codemap.extract.python.web.clients import client_call, module_call
-from groundkit.codemap.extract.python.web.frameworks import CLIENTS, DRF_ROUTERS, ROUTERS, role_of
-from groundkit.codemap.model import Location, NodeKey, Provenance
+from groundkit.codemap.extract.python.web.frameworks import (
+    CLIENTS,
+    DRF_ROUTERS,
+    LIBRARY_ROUTERS,
+    ROUTERS,
+    role_of,
+)
+from groundkit.codemap.model import Location, NodeKey, NodeKind, Provenance
 from groundkit.codemap.routes import Mount, RouteDecl, RouterDef
 
 __all__ = ["web_calls"]
@@ -144,8 +150,29 @@ def _mount(ctx: WebContext, parent: str, attr: str, site: facts.Site) -> None:
         prefix = ctx.literal(ctx.arg(site, None, keyword))
         child_var = ctx.arg(site, 0, "router", "blueprint")
     child = ctx.router(child_var)
+    if child is None and attr == "include_router":
+        child = _library_router(ctx, child_var, site)
     if child is None or (attr == "mount" and prefix is None):
         return
     keywords = {name for name, _ in site.keywords}
     replaces = attr == "register_blueprint" and "url_prefix" in keywords
     ctx.mounts.append(Mount(parent, child, prefix or "", replaces, _where(ctx, site)))
+
+
+def _library_router(ctx: WebContext, var: int | None, site: facts.Site) -> str | None:
+    """``include_router(fastapi_users.get_auth_router(backend), prefix=...)``: a router the
+    library makes, with the routes its table lists, served by the library (an outside node).
+    Named by the mount's place: each call makes a router of its own."""
+    held = [ctx.key(v) for v in ctx.held(var)] if var is not None else []
+    if len(held) != 1 or held[0][0] != objects.EXTINST:
+        return None
+    parts = str(held[0][1]).split(".")
+    package, cls, method = parts[0], parts[-2] if len(parts) > 2 else "", parts[-1]
+    routes = LIBRARY_ROUTERS.get((package, cls, method))
+    if routes is None:
+        return None
+    router = f"py:{ctx.info.module}.<{method}@{site.line}>"
+    handler = NodeKey(NodeKind.EXTERNAL, package, "")
+    for verb, path in routes:
+        _route(ctx, router, (verb,), path, handler, Provenance.ROUTE_LIBRARY, site)
+    return router
