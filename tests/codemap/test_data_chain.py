@@ -322,3 +322,23 @@ def secret(name):
         ("proj.settings", "env:DATABASE_URL"),
         ("proj.settings", "env:ALLOWED_HOSTS"),
     }
+
+
+def test_setting_or_deleting_an_environment_variable_is_a_write_not_a_read(repo: Repo) -> None:
+    source = """
+import os
+
+
+def run_server(level):
+    os.environ["LOG_LEVEL"] = level
+    del os.environ["TMP_TOKEN"]
+    return os.environ["HOME"]
+"""
+    build(repo, {"app/cli.py": source})
+    assert repo.pairs("reads") == {("app.cli.run_server", "env:HOME")}
+    assert repo.pairs("writes") == {
+        ("app.cli.run_server", "env:LOG_LEVEL"),
+        ("app.cli.run_server", "env:TMP_TOKEN"),
+    }
+    edge = repo.edge("writes", "app.cli.run_server", "env:LOG_LEVEL")
+    assert edge.provenance == Provenance.ENV_WRITE  # type: ignore[attr-defined]

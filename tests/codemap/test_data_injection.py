@@ -46,6 +46,30 @@ export function local(process: { env: { X: string } }): string {
     assert "import.meta.env.VITE_API_URL" in edge.quote  # type: ignore[attr-defined]
 
 
+def test_setting_or_deleting_process_env_is_a_write_not_a_read(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "src/setup.ts": """
+export function setup(level: string): string | undefined {
+  process.env.LOG_LEVEL = level;
+  process.env["MODE"] = "test";
+  delete process.env.TMP_TOKEN;
+  return process.env.HOME;
+}
+""",
+        },
+    )
+    assert repo.pairs("reads") == {("src/setup.setup", "env:HOME")}
+    assert repo.pairs("writes") == {
+        ("src/setup.setup", "env:LOG_LEVEL"),
+        ("src/setup.setup", "env:MODE"),
+        ("src/setup.setup", "env:TMP_TOKEN"),
+    }
+    edge = repo.edge("writes", "src/setup.setup", "env:MODE")
+    assert edge.provenance == Provenance.ENV_WRITE  # type: ignore[attr-defined]
+
+
 DEPS = """
 from typing import Annotated
 

@@ -260,3 +260,19 @@ def test_sql_of_a_resource_file_of_the_app_is_read_at_the_call(repo: Repo) -> No
     counted = json.loads(repo.map.store.manifest()["data_unresolved"])
     assert counted["open_resource: no such file in the repository, or too large"] == 1
     assert counted["open_resource: the app's root folder is not known"] == 1  # tools/seed.py
+
+
+def test_a_constraint_or_index_dropped_by_name_is_not_read_as_a_table(repo: Repo) -> None:
+    # sqlglot parses the name after DROP CONSTRAINT / DROP INDEX as a Table node
+    source = """
+def upgrade(op):
+    op.execute("ALTER TABLE incident_type DROP CONSTRAINT IF EXISTS incident_type_fkey")
+    op.execute("DROP INDEX ix_user_email")
+    op.execute("DROP TABLE old_audit")
+"""
+    build(repo, {"app/migration.py": source})
+    assert repo.pairs("reads") == set()
+    assert repo.pairs("writes") == {
+        ("app.migration.upgrade", "table:incident_type"),
+        ("app.migration.upgrade", "table:old_audit"),
+    }

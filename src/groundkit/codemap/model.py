@@ -161,6 +161,7 @@ class Provenance(StrEnum):
       ``prisma.user.findMany()``).
     - ``env-read``: ``os.environ[...]``, ``os.getenv``, a pydantic ``BaseSettings`` field,
       ``process.env.X``, ``import.meta.env.X``.
+    - ``env-write``: ``os.environ["X"] = v`` or ``del os.environ["X"]``: a ``writes`` edge.
     - ``orm-repository``: a TypeORM repository's method (``repo.find()``, ``repo.save(p)``)
       where the repository is ``getRepository(M)`` in the function or a field injected with
       ``@InjectRepository(M)``.
@@ -225,6 +226,7 @@ class Provenance(StrEnum):
     ORM_INSTANCE = "orm-instance"
     ORM_MANAGER = "orm-manager"
     ENV_READ = "env-read"
+    ENV_WRITE = "env-write"
     SQL_TEXT = "sql-text"
     ORM_REPOSITORY = "orm-repository"
     FASTAPI_DEPENDS = "fastapi-depends"

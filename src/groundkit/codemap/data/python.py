@@ -428,9 +428,10 @@ class _Reader:
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             where, quote = self.where(node)
             caller = self.owner(node.lineno)
-            self.data.accesses.append(
-                Access(caller, "env", key.value, READ, Provenance.ENV_READ, where, quote)
-            )
+            # os.environ["X"] = v and del os.environ["X"] set the variable: they read nothing
+            stored = isinstance(node.ctx, ast.Store | ast.Del)
+            mode, how = (WRITE, Provenance.ENV_WRITE) if stored else (READ, Provenance.ENV_READ)
+            self.data.accesses.append(Access(caller, "env", key.value, mode, how, where, quote))
         else:
             self.data.unresolved["environment variable named at run time"] += 1
 

@@ -103,10 +103,23 @@ def _objects_expanded(text: str) -> str | None:
     return text if markers else None
 
 
+# What DROP removes that holds rows (DROP INDEX, CONSTRAINT, COLUMN or SCHEMA names no table).
+_DROPPED_TABLES = frozenset({"TABLE", "VIEW"})
+
+
 def _statement(statement: Any, exp: Any, found: dict[str, str]) -> str:
     ctes = {cte.alias_or_name for cte in statement.find_all(exp.CTE)}
     written = {id(t) for t in _targets(statement, exp)}
+    # sqlglot parses the name in DROP CONSTRAINT c / DROP INDEX i as a Table: not a table
+    named = {
+        id(t)
+        for drop in statement.find_all(exp.Drop)
+        if str(drop.args.get("kind") or "").upper() not in _DROPPED_TABLES
+        for t in drop.args.get("tables") or []
+    }
     for table in statement.find_all(exp.Table):
+        if id(table) in named:
+            continue
         if not isinstance(table.this, exp.Identifier):
             if isinstance(table.this, exp.Placeholder | exp.Parameter):
                 return "SQL text naming a table at run time"
@@ -123,7 +136,8 @@ def _statement(statement: Any, exp: Any, found: dict[str, str]) -> str:
 def _targets(statement: Any, exp: Any) -> list[Any]:
     """The tables a writing statement writes (none for a query)."""
     if isinstance(statement, exp.Drop):
-        return list(statement.args.get("tables") or [])
+        kind = str(statement.args.get("kind") or "").upper()
+        return list(statement.args.get("tables") or []) if kind in _DROPPED_TABLES else []
     if isinstance(statement, exp.TruncateTable):
         return list(statement.expressions)
     writes = (exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Alter)

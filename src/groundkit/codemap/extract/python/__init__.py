@@ -55,7 +55,8 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    version: ClassVar[str] = "10"  # 10: resource SQL; 9: Django bases; 8: fastapi-users; 7: hooks
+    # 11: env writes, DROP CONSTRAINT; 10: resource SQL; 9: Django bases; 8: fastapi-users; 7: hooks
+    version: ClassVar[str] = "11"
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

@@ -1,6 +1,7 @@
 """Environment variables a file reads by name: ``process.env.X``, ``process.env["X"]``,
 ``const {X, Y: y} = process.env`` (Node) and ``import.meta.env.X`` (Vite). Only the name is
-kept, never a value. ``process.env[name]`` is counted as named at run time (an ``EnvRead`` with
+kept, never a value; ``process.env.X = v`` and ``delete process.env.X`` set it (a write).
+``process.env[name]`` is counted as named at run time (an ``EnvRead`` with
 no name); ``process`` bound by the file itself (a parameter, a variable) is not Node's."""
 
 from __future__ import annotations
@@ -77,4 +78,10 @@ def _pattern_key(item: Node) -> str:
 
 
 def _add(w: Walk, name: str, node: Node) -> None:
-    w.envs.append(facts.EnvRead(w.current, name, *w.where(node)))
+    parent = node.parent
+    written = parent is not None and (
+        (parent.type == "assignment_expression" and parent.child_by_field_name("left") == node)
+        or parent.type == "augmented_assignment_expression"
+        or (parent.type == "unary_expression" and text_of(parent).startswith("delete"))
+    )
+    w.envs.append(facts.EnvRead(w.current, name, *w.where(node), written))

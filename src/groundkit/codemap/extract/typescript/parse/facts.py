@@ -383,7 +383,8 @@ class CallSite(msgspec.Struct, array_like=True, frozen=True):
 
 
 class EnvRead(msgspec.Struct, array_like=True, frozen=True):
-    """An environment variable read by name ("" when the name is known only at run time)."""
+    """An environment variable read by name ("" when the name is known only at run time), or
+    set (``process.env.X = v``, ``delete process.env.X``: ``written``)."""
 
     scope: int
     name: str
@@ -391,6 +392,7 @@ class EnvRead(msgspec.Struct, array_like=True, frozen=True):
     col: int
     end_line: int
     end_col: int
+    written: bool = False
 
 
 class Body(msgspec.Struct, array_like=True, frozen=True):

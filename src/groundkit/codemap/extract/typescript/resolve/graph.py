@@ -4,7 +4,7 @@ and edges: modules, functions, classes and methods; imports, inheritance, contai
 
 from __future__ import annotations
 
-from groundkit.codemap.data import READ, Access
+from groundkit.codemap.data import READ, WRITE, Access
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
@@ -85,9 +85,9 @@ class TypeScriptFile(FileResolver):
             where = self.location(read.line, read.col, read.end_line, read.end_col)
             caller = self.caller(read.scope)
             quote = self.text(read.line)
-            data.accesses.append(
-                Access(caller, "env", read.name, READ, Provenance.ENV_READ, where, quote)
-            )
+            how = Provenance.ENV_WRITE if read.written else Provenance.ENV_READ
+            mode = WRITE if read.written else READ
+            data.accesses.append(Access(caller, "env", read.name, mode, how, where, quote))
 
     # -- nodes and containment --------------------------------------------------------------------
     def _nodes(self) -> None:
