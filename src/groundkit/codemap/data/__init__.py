@@ -22,6 +22,7 @@ from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.model import Edge, EdgeKind, Location, Node, NodeKey, NodeKind, Provenance
 
 __all__ = [
+    "FLASK_SQLALCHEMY",
     "Access",
     "Assembled",
     "Data",
@@ -54,6 +55,9 @@ class ModelDecl:
     # taken only when no file of the repository configures ``family``'s naming (``configured``).
     default: str = ""
     family: str = ""
+    # Flask-SQLAlchemy (family ``flask-sqlalchemy:<the instance>``): the class's other bases,
+    # none of which may set ``__tablename__`` for the default to hold
+    bases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +122,24 @@ class Data:
     hooks: list[Hook] = field(default_factory=list)
     django: list[DjangoClass] = field(default_factory=list)
     apps: list[tuple[str, str]] = field(default_factory=list)  # AppConfig (name, label or "")
+    # module-level names bound to flask_sqlalchemy.SQLAlchemy(...) (``app.db``): their
+    # ``Model`` maps a class to Flask-SQLAlchemy's default table
+    instances: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         facts = (self.models, self.accesses, self.unresolved, self.aliases, self.hooks)
-        return any(facts) or bool(self.django or self.apps or self.configured)
+        return any(facts) or bool(self.django or self.apps or self.configured or self.instances)
+
+    def extend(self, other: Data) -> None:
+        self.models.extend(other.models)
+        self.accesses.extend(other.accesses)
+        self.unresolved.update(other.unresolved)
+        self.aliases.extend(other.aliases)
+        self.configured.update(other.configured)
+        self.hooks.extend(other.hooks)
+        self.django.extend(other.django)
+        self.apps.extend(other.apps)
+        self.instances.update(other.instances)
 
 
 def _loc(location: Location) -> list[object]:
@@ -142,7 +160,7 @@ def dump_data(data: Data) -> dict[str, object]:
             [
                 *(m.name, _key(m.node), m.table, str(m.provenance), _loc(m.location)),
                 *(m.quote, m.reason, m.accessor),
-                *((m.default, m.family) if m.default else ()),
+                *((m.default, m.family, list(m.bases)) if m.default else ()),
             ]
             for m in data.models
         ],
@@ -159,6 +177,7 @@ def dump_data(data: Data) -> dict[str, object]:
         **({"hooks": [_dump_hook(h) for h in data.hooks]} if data.hooks else {}),
         **({"django": [_dump_django(c) for c in data.django]} if data.django else {}),
         **({"apps": [list(a) for a in data.apps]} if data.apps else {}),
+        **({"instances": sorted(data.instances)} if data.instances else {}),
     }
 
 
@@ -175,7 +194,12 @@ def _dump_hook(hook: Hook) -> list[object]:
 def load_data(raw: dict[str, Any], into: Data) -> None:
     for m in raw.get("models", ()):
         into.models.append(
-            ModelDecl(m[0], _unkey(m[1]), m[2], Provenance(m[3]), Location(*m[4]), *m[5:10])
+            ModelDecl(
+                *(m[0], _unkey(m[1]), m[2], Provenance(m[3]), Location(*m[4]), m[5], m[6], m[7]),
+                default=m[8] if len(m) > 8 else "",
+                family=m[9] if len(m) > 9 else "",
+                bases=tuple(m[10]) if len(m) > 10 else (),
+            )
         )
     for a in raw.get("accesses", ()):
         caller = _unkey(a[0])
@@ -196,6 +220,7 @@ def load_data(raw: dict[str, Any], into: Data) -> None:
         flags = (bool(c[3]), bool(c[4]), bool(c[5]), str(c[6]), str(c[7]))
         into.django.append(DjangoClass(c[0], node, tuple(c[2]), *flags, Location(*c[8]), c[9]))
     into.apps.extend((a[0], a[1]) for a in raw.get("apps", ()))
+    into.instances.update(raw.get("instances", ()))
 
 
 @dataclass(slots=True)
@@ -203,6 +228,9 @@ class Assembled:
     nodes: list[Node]
     edges: list[Edge]
     unresolved: Counter[str]
+
+
+FLASK_SQLALCHEMY = "flask-sqlalchemy:"  # a ModelDecl's family: the instance follows
 
 
 def table_key(name: str) -> NodeKey:
@@ -223,7 +251,14 @@ def assemble(
     edges = EdgeSet()
     by_name: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
     by_accessor: dict[str, list[tuple[ModelDecl, NodeKey]]] = {}
-    declared = (_defaulted(m, data.configured) for m in data.models)
+    tablenamed = {m.name for m in data.models if m.provenance == Provenance.TABLE_DECLARED}
+    declared = (
+        _defaulted(m, data.configured, tablenamed)
+        for m in data.models
+        # a class on ``X.Model`` is a model only where X is a Flask-SQLAlchemy instance
+        if not m.family.startswith(FLASK_SQLALCHEMY)
+        or m.family.removeprefix(FLASK_SQLALCHEMY) in data.instances
+    )
     for model in sorted(declared, key=lambda m: (m.name, m.location)):
         node = model.node
         if node is None:
@@ -260,11 +295,13 @@ def assemble(
     return Assembled(sorted(nodes.values(), key=lambda n: n.key), edges.edges(), data.unresolved)
 
 
-def _defaulted(model: ModelDecl, configured: set[str]) -> ModelDecl:
+def _defaulted(model: ModelDecl, configured: set[str], tablenamed: set[str]) -> ModelDecl:
     """``model`` with its ORM's documented default table, unless the repository configures
-    that ORM's naming (then the reason says so)."""
+    that ORM's naming, or a base of the class sets ``__tablename__`` (then the reason says so)."""
     if model.table or not model.default:
         return model
+    if any(base in tablenamed for base in model.bases):
+        return replace(model, reason=f"{model.reason}, and a base sets __tablename__")
     if model.family in configured:
         reason = f"{model.reason}, and the repository configures it"
         return replace(model, reason=reason)
@@ -338,12 +375,5 @@ def _reexported(
 def merged(items: Sequence[Data]) -> Data:
     out = Data()
     for item in items:
-        out.models.extend(item.models)
-        out.accesses.extend(item.accesses)
-        out.unresolved.update(item.unresolved)
-        out.aliases.extend(item.aliases)
-        out.configured.update(item.configured)
-        out.hooks.extend(item.hooks)
-        out.django.extend(item.django)
-        out.apps.extend(item.apps)
+        out.extend(item)
     return out

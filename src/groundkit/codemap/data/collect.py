@@ -49,14 +49,7 @@ def collect_data(
             kept = [a for a in found.accesses if a.provenance in SYNTAX_PROVENANCES]
             found.accesses[:] = kept
             found.unresolved.clear()
-        graph.data.models.extend(found.models)
-        graph.data.accesses.extend(found.accesses)
-        graph.data.unresolved.update(found.unresolved)
-        graph.data.aliases.extend(found.aliases)
-        graph.data.configured.update(found.configured)
-        graph.data.hooks.extend(found.hooks)
-        graph.data.django.extend(found.django)
-        graph.data.apps.extend(found.apps)
+        graph.data.extend(found)
 
 
 def _reader(source: Source | None) -> ReadFile | None:

@@ -18,10 +18,11 @@ literal name, and the fields of a pydantic ``BaseSettings`` class (with a litera
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from groundkit.codemap.data import READ, WRITE, Access, Data, ModelDecl
+from groundkit.codemap.data import FLASK_SQLALCHEMY, READ, WRITE, Access, Data, ModelDecl
 from groundkit.codemap.data.depends import read_depends
 from groundkit.codemap.data.django import read_django_class
 from groundkit.codemap.data.hooks import read_hooks
@@ -32,7 +33,8 @@ from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenanc
 __all__ = ["python_data"]
 
 _QUERIES = {"select": READ, "delete": WRITE, "update": WRITE, "insert": WRITE}
-_SESSION_READS = frozenset({"get", "query", "get_one", "scalars_of"})
+# get_or_404: Flask-SQLAlchemy's db.get_or_404(M, id)
+_SESSION_READS = frozenset({"get", "query", "get_one", "scalars_of", "get_or_404"})
 _SESSION_WRITES = frozenset({"add", "delete", "merge", "add_all"})
 _MANAGER_WRITES = frozenset(
     {"create", "update", "delete", "bulk_create", "bulk_update", "get_or_create"}
@@ -136,6 +138,7 @@ class _Reader:
                 self._class(node)
             elif isinstance(node, ast.Assign):
                 self._table(node)
+                self._instance(node)
         self.tree = tree
         self._accesses(tree)
 
@@ -215,7 +218,57 @@ class _Reader:
                 decl = ModelDecl(name, key, low, Provenance.TABLE_DEFAULT, where, quote)
             self.data.models.append(decl)
         else:
+            self._flask_model(node, key, bases, where, quote)
             read_django_class(self, node, bases, where, quote)
+
+    def _instance(self, node: ast.Assign) -> None:
+        """``db = SQLAlchemy(app)``: ``db.Model`` is Flask-SQLAlchemy's model base."""
+        target = node.targets[0] if len(node.targets) == 1 else None
+        value = node.value
+        made = (isinstance(value, ast.Call) and self.dotted(value.func)) or ""
+        if isinstance(target, ast.Name) and made == "flask_sqlalchemy.SQLAlchemy":
+            self.data.instances.add(f"{self.module.qualname}.{target.id}")
+
+    def _flask_model(
+        self, node: ast.ClassDef, key: NodeKey, bases: list[str], where: Location, quote: str
+    ) -> None:
+        """``class User(db.Model)`` naming no table: Flask-SQLAlchemy names it after the class
+        (``camel_to_snake_case``), when ``db`` proves to be its instance over the map."""
+        holders = [b.removesuffix(".Model") for b in bases if b.endswith(".Model")]
+        if len(holders) != 1 or holders[0].startswith("django."):
+            return
+        body = {
+            t.id
+            for item in node.body
+            if isinstance(item, ast.Assign)
+            for t in item.targets
+            if isinstance(t, ast.Name)
+        }
+        if body & {"__abstract__", "__table__"} or not _has_primary_key(node):
+            return  # abstract, mapped to a Table of its own, or single-table inheritance
+        name = f"{self.module.qualname}.{node.name}"
+        others = tuple(b for b in bases if b and not b.endswith(".Model"))
+        family = FLASK_SQLALCHEMY + holders[0]
+        if _SNAKE_SAFE.fullmatch(node.name):
+            default = _CAPITAL.sub(r"_\1", node.name).lower()
+            reason = "Flask-SQLAlchemy's default table name"
+        else:
+            default = ""
+            reason = "Flask-SQLAlchemy's default for adjacent or final capitals differs by version"
+        self.data.models.append(
+            ModelDecl(
+                name,
+                key,
+                "",
+                Provenance.TABLE_DECLARED,
+                where,
+                quote,
+                reason,
+                default=default,
+                family=family,
+                bases=others,
+            )
+        )
 
     def _table(self, node: ast.Assign) -> None:
         """``users = Table("users", metadata, ...)``: the variable names the table."""
@@ -399,6 +452,12 @@ class _Reader:
             return
         if not isinstance(func, ast.Attribute):
             return
+        query = func.value
+        if isinstance(query, ast.Attribute) and query.attr == "query":
+            model = self.dotted(query.value) or ""
+            if _looks_like_class(model):  # Flask-SQLAlchemy's M.query.filter_by(...): M's rows
+                add("static", model, READ, Provenance.ORM_MANAGER)
+                return
         if func.attr in _SESSION_READS and first is not None:
             model = self.dotted(first)
             if model and model[:1] != "." and _looks_like_class(model):
@@ -434,6 +493,26 @@ class _Reader:
             self.data.accesses.append(Access(caller, "env", key.value, mode, how, where, quote))
         else:
             self.data.unresolved["environment variable named at run time"] += 1
+
+
+# Flask-SQLAlchemy's camel_to_snake_case (3.x) and its 2.x regex agree on class names where
+# every capital starts a run of lower-case letters or digits: only those are derived.
+_SNAKE_SAFE = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*")
+_CAPITAL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+
+def _has_primary_key(node: ast.ClassDef) -> bool:
+    """A column of the class's own body says ``primary_key=True`` (Flask-SQLAlchemy 2.x names
+    only such a class's table; 3.x names every one, so this holds for both)."""
+    return any(
+        isinstance(k, ast.keyword)
+        and k.arg == "primary_key"
+        and isinstance(k.value, ast.Constant)
+        and k.value.value is True
+        for item in node.body
+        if isinstance(item, ast.Assign | ast.AnnAssign)
+        for k in ast.walk(item)
+    )
 
 
 def _looks_like_class(dotted: str) -> bool:

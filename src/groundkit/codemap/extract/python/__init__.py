@@ -55,8 +55,8 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    # 11: env writes, DROP CONSTRAINT; 10: resource SQL; 9: Django bases; 8: fastapi-users; 7: hooks
-    version: ClassVar[str] = "11"
+    # 12: Flask-SQLAlchemy; 11: env writes, DROP CONSTRAINT; 10: resource SQL; 9: Django bases
+    version: ClassVar[str] = "12"
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")
