@@ -41,9 +41,10 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 18: accessors, defaults, parameter properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "17"
+    version: ClassVar[str] = "18"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

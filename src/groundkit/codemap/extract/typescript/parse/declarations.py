@@ -64,6 +64,8 @@ def function(
         this = w.this_class()  # arrows keep `this`
     if method and w.scope().kind == ScopeKind.CLASS:
         this = w.scope().qual
+    if node.type == "method_definition":
+        _accessor(w, node, qual)
     w.push(qual, kind, node, this)
     if node.type != "arrow_function" and node.text is not None and b"arguments" in node.text:
         w.bind("arguments", facts.Param(0, [facts.REST]))  # arrows see their owner's
@@ -76,6 +78,16 @@ def function(
     w.pop()
     w.remember(node, qual)
     return qual
+
+
+def _accessor(w: Walk, node: Node, qual: str) -> None:
+    """``get x()`` / ``set x(v)`` (of a class or an object literal): run by reading or writing
+    the member, not by calling it."""
+    for token, into in (("get", w.getters), ("set", w.setters)):
+        if has_token(node, token) and qual not in into:
+            into.append(qual)
+            if has_token(node, "static"):
+                w.static_accessors.append(qual)
 
 
 def _parameters(w: Walk, node: Node) -> None:

@@ -29,6 +29,7 @@ facts are:
                  belong to the scope around them)
     ``binds``    scope index -> that function's bindings, as ``names``
     ``imports``, ``calls``, ``lines`` (line number -> the line as written, for evidence)
+    ``members``  member reads and writes that are not calls (an accessor may run)
 
 ``tsconfig.json``/``jsconfig.json`` and ``package.json`` are facts too (``TsConfig``,
 ``Package``): only the fields module resolution reads.
@@ -68,6 +69,7 @@ __all__ = [
     "Interface",
     "Lit",
     "Local",
+    "MemberSite",
     "Module",
     "Namespace",
     "New",
@@ -323,6 +325,11 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # ``X.key = value`` at module level on a module-level name: X -> key -> value (a Choice
     # when assigned more than once; ``values/tables.py`` decides whether it is what X.key holds)
     statics: dict[str, dict[str, Expr]] = {}
+    # Accessors, by the qualname of their function: ``get x()`` / ``set x(v)`` of a class or an
+    # object literal (a getter and its setter share one qualname); ``static`` ones of a class.
+    getters: list[str] = []
+    setters: list[str] = []
+    static_accessors: list[str] = []
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):
@@ -393,6 +400,19 @@ class EnvRead(msgspec.Struct, array_like=True, frozen=True):
     end_col: int
 
 
+class MemberSite(msgspec.Struct, array_like=True, frozen=True):
+    """A member read or written that is not called (``user.name``, ``this.size = 2``): it runs
+    an accessor when the member is one (``resolve/accessors.py``)."""
+
+    scope: int
+    ref: list[str]
+    write: bool
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
 class Body(msgspec.Struct, array_like=True, frozen=True):
     scopes: list[Scope]
     binds: dict[int, dict[str, Expr]]
@@ -400,3 +420,4 @@ class Body(msgspec.Struct, array_like=True, frozen=True):
     calls: list[CallSite]
     lines: dict[int, str]
     envs: list[EnvRead] = []
+    members: list[MemberSite] = []

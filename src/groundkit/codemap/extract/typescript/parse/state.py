@@ -62,6 +62,10 @@ class Walk:
         self.statics: list[tuple[str, str, facts.Expr]] = []  # module-level X.key = value
         self.lines: dict[int, str] = {}
         self.envs: list[facts.EnvRead] = []
+        self.members: list[facts.MemberSite] = []
+        self.getters: list[str] = []  # qualnames of ``get x()``
+        self.setters: list[str] = []
+        self.static_accessors: list[str] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
         self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
         self.pending_this: dict[int, str] = {}  # node id -> what `this` is in that function

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
-from groundkit.codemap.extract.typescript.parse import calls, env, facts, jsx, modules, variables
+from groundkit.codemap.extract.typescript.parse import (
+    calls,
+    facts,
+    jsx,
+    members,
+    modules,
+    variables,
+)
 from groundkit.codemap.extract.typescript.parse.closure import Closer, may_hold_code
 from groundkit.codemap.extract.typescript.parse.declarations import function, klass
 from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN, summarise
@@ -93,7 +100,7 @@ HANDLERS: dict[str, Handler] = {
     "assignment_expression": variables.assignment,
     "augmented_assignment_expression": calls.update,
     "unary_expression": calls.delete,
-    "member_expression": env.member,
+    "member_expression": members.member,
     "call_expression": calls.call,
     "new_expression": calls.call,
     "decorator": calls.decorator,
@@ -158,9 +165,12 @@ def _interface(w: Walk) -> facts.Module:
             for owner, keys in statics.items()
             if any(may_hold_code(e) for o in keys.values() for e in o)
         },
+        w.getters,
+        w.setters,
+        w.static_accessors,
     )
 
 
 def _body(w: Walk) -> facts.Body:
     binds = {i: b for i, b in enumerate(w.bindings) if i and b}
-    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs)
+    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs, w.members)

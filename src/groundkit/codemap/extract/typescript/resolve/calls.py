@@ -16,6 +16,7 @@ from typing import Protocol
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.resolve.accessors import run_accessors
 from groundkit.codemap.extract.typescript.resolve.callbacks import callbacks
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
@@ -116,6 +117,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         _super(file, ref, context, caller, where)
         return
     ev = file.ev
+    run_accessors(file, ref, context, caller, where)  # o.x() runs get x() first
     if (
         len(ref) > 1
         and ref[-1] in ("call", "apply")

@@ -8,6 +8,7 @@ from groundkit.codemap.data import READ, Access
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
+from groundkit.codemap.extract.typescript.resolve.accessors import resolve_member
 from groundkit.codemap.extract.typescript.resolve.calls import resolve_call
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
@@ -59,6 +60,8 @@ class TypeScriptFile(FileResolver):
         self._inherits()
         for site in self.body.calls:
             resolve_call(self, site)
+        for member in self.body.members:
+            resolve_member(self, member)
         self._envs()
         graph = self.finish()
         self.web.finish(graph)

@@ -17,6 +17,7 @@ from groundkit.codemap.extract.base import Project
 from groundkit.codemap.extract.typescript.layout import Layout, module_name
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
+from groundkit.codemap.extract.typescript.values.accessors import accessor
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.functions import Functions
@@ -269,6 +270,16 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
+        getter = self.accessor(value, name) if isinstance(value, Inst | Def | Obj) else None
+        if getter is not None:
+            return self.functions.returned(getter)  # o.x runs get x(): what it returns
+        return self._member(value, name)
+
+    def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
+        """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
+        return accessor(self.interface, self.classes, value, name, write=write)
+
+    def _member(self, value: Value, name: str) -> Value:
         if name == facts.ELEMENT:  # xs[i]: known only as one of ``arguments``
             return Feed(value.func, value.position, (facts.ITEM,)) if _is_rest(value) else Unknown()
         if isinstance(value, Mod):

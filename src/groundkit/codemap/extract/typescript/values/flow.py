@@ -109,7 +109,25 @@ class Flow:
         self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
         self._lenient = False  # ``known()`` is asking: what is unknown is left out
         self._subclasses: dict[Def, list[Def]] | None = None
+        self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
+
+    # -- accessors --------------------------------------------------------------------------------
+    def accessor_names(self) -> frozenset[str]:
+        """The member names some getter or setter of the repository has: a member read of any
+        other name runs no accessor."""
+        self.consulted = True
+        if self._accessor_names is None:
+            saved, self.ev.deps = self.ev.deps, set()
+            try:
+                names: set[str] = set()
+                for path in self.sources:
+                    iface = self.ev.interface(path)
+                    names.update(q.rpartition(".")[2] for q in (*iface.getters, *iface.setters))
+                self._accessor_names = frozenset(names)
+            finally:
+                self.ev.deps = saved
+        return self._accessor_names
 
     # -- classes ----------------------------------------------------------------------------------
     def subclasses(self, cls: Def) -> list[Def]:
