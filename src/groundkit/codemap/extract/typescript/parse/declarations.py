@@ -103,15 +103,35 @@ def _parameters(w: Walk, node: Node) -> None:
         if param.type in ("comment", "decorator") or text_of(param) == "this":
             continue
         pattern = param.child_by_field_name("pattern") if param.type in _PARAMS else param
+        if param.type == "assignment_pattern":  # JavaScript's `fn = fallback`
+            pattern = param.child_by_field_name("left")
         default = param.child_by_field_name("value") or param.child_by_field_name("right")
-        if default is not None:  # a default: what a caller that leaves it out gets, unknown
+        annotation = _annotation(param.child_by_field_name("type"))
+        if default is not None and (pattern is None or pattern.type != "identifier"):
             for name in w.pattern_names(pattern):
-                w.bind(name, UNKNOWN)
+                w.bind(name, UNKNOWN)  # a destructured default: not followed
         else:
-            _bind_parameter(w, pattern, position, _annotation(param.child_by_field_name("type")))
-        position += 1
+            _bind_parameter(w, pattern, position, annotation)
         if default is not None:
             w.visit(default)
+            if pattern is not None and pattern.type == "identifier":
+                # what a caller that leaves it out gives (``values/flow.py``)
+                w.defaults.append((w.current, position, summarise(default, w.qual_of)))
+        if pattern is not None and pattern.type == "identifier" and _is_property(param):
+            # constructor(private repo: Repo): this.repo holds the argument
+            owner = w.this_class()
+            if owner is not None:
+                held = facts.Ref([text_of(pattern)])
+                w.fields.append((w.current, owner, text_of(pattern), held))
+        position += 1
+
+
+def _is_property(param: Node) -> bool:
+    """A TypeScript parameter property: ``private x``, ``readonly x``, ``public x`` in a
+    constructor."""
+    return any(c.type in ("accessibility_modifier", "readonly") for c in param.children) or (
+        has_token(param, "readonly")
+    )
 
 
 def _bind_parameter(

@@ -49,6 +49,7 @@ __all__ = [
     "ITEM",
     "REST",
     "AnonFn",
+    "Arity",
     "ArrayLit",
     "Body",
     "Call",
@@ -312,6 +313,14 @@ class Write(msgspec.Struct, array_like=True, frozen=True):
     key: str | None
 
 
+class Arity(msgspec.Struct, array_like=True, frozen=True):
+    """A call that hands its callee nothing that may be code, and how many arguments it gives:
+    a parameter with a default that it leaves out holds the default."""
+
+    callee: Expr
+    count: int
+
+
 class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     names: dict[str, Expr]
     exports: dict[str, Expr | Local | From]
@@ -330,6 +339,10 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     getters: list[str] = []
     setters: list[str] = []
     static_accessors: list[str] = []
+    # A function's qualname -> parameter position -> its default value, closed the same way
+    defaults: dict[str, dict[int, Expr]] = {}
+    # Calls that hand no code (not ``passes``): the callee, closed, and how many arguments
+    arities: list[Arity] = []
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

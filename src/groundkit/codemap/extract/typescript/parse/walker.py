@@ -168,7 +168,31 @@ def _interface(w: Walk) -> facts.Module:
         w.getters,
         w.setters,
         w.static_accessors,
+        _defaults(w, closer),
+        _arities(w, closer),
     )
+
+
+def _arities(w: Walk, closer: Closer) -> list[facts.Arity]:
+    """The calls that give no code, to a callee that may be ours (a global's are left out)."""
+    out = []
+    names = w.bindings[0]
+    for scope, callee, count in w.arities:
+        closed = closer.close(callee, scope)
+        if isinstance(closed, facts.Ref) and closed.parts[0] not in names:
+            continue  # console.log(1), expect(x): the runtime's
+        if not isinstance(closed, facts.Unknown):
+            out.append(facts.Arity(closed, count))
+    return out
+
+
+def _defaults(w: Walk, closer: Closer) -> dict[str, dict[int, facts.Expr]]:
+    out: dict[str, dict[int, facts.Expr]] = {}
+    for scope, position, expr in w.defaults:
+        qual = w.scopes[scope].qual
+        if qual and may_hold_code(expr):
+            out.setdefault(qual, {})[position] = closer.close(expr, scope)
+    return out
 
 
 def _body(w: Walk) -> facts.Body:
