@@ -19,7 +19,10 @@ from groundkit.codemap.extract.typescript.parse.expressions import (
 )
 from groundkit.codemap.extract.typescript.parse.facts import How, ImportKind
 from groundkit.codemap.extract.typescript.parse.state import Walk
-from groundkit.codemap.extract.typescript.parse.variables import member_write
+from groundkit.codemap.extract.typescript.parse.variables import (
+    member_write,
+    name_prototype_literal,
+)
 from groundkit.codemap.extract.typescript.syntax import text_of
 
 if TYPE_CHECKING:
@@ -73,6 +76,7 @@ def call(w: Walk, node: Node) -> bool:
             w.add_import(ImportKind.REQUIRE, spec, node, False)
             return True
     _name_handlers(w, ref, arguments)
+    mixed = _mixin_target(w, ref, arguments)
     _test_context(w, ref, arguments)
     w.visit_children(arguments)
     if ref is None:
@@ -82,6 +86,8 @@ def call(w: Walk, node: Node) -> bool:
     elif ref[0] == "process":
         env.note_head(w, callee)
     args = args_of(node, w.qual_of)
+    if mixed is not None:  # Object.assign(C.prototype, {...}, mixin): C's instances have them
+        w.mixins.append((w.current, mixed, args[1:]))
     if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
         w.add_write(args[0], None)
         if ref[1] == "setPrototypeOf" and len(args) == 2:
@@ -95,6 +101,23 @@ def call(w: Walk, node: Node) -> bool:
     key = _computed_key(w, callee) if isinstance(callee_expr, facts.Get) else None
     w.add_call(callee_expr, how, node, args if keep else None, args, chain, key)
     return True
+
+
+def _mixin_target(w: Walk, ref: list[str] | None, arguments: Node | None) -> str | None:
+    """``F`` of ``Object.assign(F.prototype, ...)``, ``F`` a module-level name; the functions
+    of an object literal it copies are named ``F.prototype.key`` and see an ``F`` as ``this``."""
+    if ref != ["Object", "assign"] or arguments is None:
+        return None
+    items = [a for a in arguments.named_children if a.type != "comment"]
+    target = ref_of(items[0]) if items else None
+    if target is None or len(target) != 2 or target[1] != "prototype":
+        return None
+    if not w.module_name(target[0]):
+        return None
+    for item in items[1:]:
+        if unwrap(item).type == "object":
+            name_prototype_literal(w, unwrap(item), target[0])
+    return target[0]
 
 
 def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:

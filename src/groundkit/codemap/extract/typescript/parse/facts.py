@@ -343,6 +343,10 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     defaults: dict[str, dict[int, Expr]] = {}
     # Calls that hand no code (not ``passes``): the callee, closed, and how many arguments
     arities: list[Arity] = []
+    # ``F`` (a module-level name) -> objects its instances find members on, in the order
+    # written: ``Object.assign(F.prototype, a, b)``, ``F.prototype = {...}`` or
+    # ``Object.create(B.prototype)``; closed the same way
+    mixins: dict[str, list[Expr]] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

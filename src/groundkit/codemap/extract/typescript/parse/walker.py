@@ -170,7 +170,15 @@ def _interface(w: Walk) -> facts.Module:
         w.static_accessors,
         _defaults(w, closer),
         _arities(w, closer),
+        _mixins(w, closer),
     )
+
+
+def _mixins(w: Walk, closer: Closer) -> dict[str, list[facts.Expr]]:
+    out: dict[str, list[facts.Expr]] = {}
+    for scope, owner, sources in w.mixins:
+        out.setdefault(owner, []).extend(closer.close(s, scope) for s in sources)
+    return out
 
 
 def _arities(w: Walk, closer: Closer) -> list[facts.Arity]:

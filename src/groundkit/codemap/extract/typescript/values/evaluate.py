@@ -308,8 +308,10 @@ class Evaluator:
             return Feed(value.func, value.position, (*value.path, name))
         if isinstance(value, Inst) and value.cls.kind == "function":
             found = self.functions.prototype(value.cls, name)
+            if isinstance(found, Unknown):
+                found = self._mixed(value.cls, name) or Unknown()
             return self._field(value.cls, name) if isinstance(found, Unknown) else found
-        if isinstance(value, Def) and value.kind == "function" and name == "prototype":
+        if isinstance(value, Def) and value.kind != "method" and name == "prototype":
             return Inst(value)  # F.prototype.m: the method an instance of F finds
         if isinstance(value, Def) and value.kind == "function" and self._assigns(value, name):
             return self._static(value.path, value.qual, name)
@@ -317,11 +319,28 @@ class Evaluator:
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
             return self.attribute(self.value(proto, (value.path, -1)), name) if proto else Unknown()
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
+            # Object.assign(C.prototype, ...) replaces what the class body defined
+            mixed = self._mixed(cls, name) if isinstance(value, Inst) else None
+            if mixed is not None:
+                return mixed
             method = self.classes.method(cls, name)
             if method is not None:
                 return method[0]
             return self._field(cls, name) if isinstance(value, Inst) else Unknown()
         return Unknown()
+
+    def _mixed(self, cls: Def, name: str) -> Value | None:
+        """``name`` on an object ``cls``'s prototype was replaced by or given the members of
+        (``Object.assign(C.prototype, mixin)``): the last one written that has it; Unknown
+        when a source not known may have it; None when none has it."""
+        for source in reversed(self.interface(cls.path).mixins.get(cls.qual, [])):
+            held = self.value(source, (cls.path, -1))
+            if isinstance(held, Obj) and name not in held.fields:
+                continue
+            if not isinstance(held, Obj | Inst):
+                return Unknown()
+            return self.attribute(held, name)
+        return None
 
     def _assigns(self, func: Def, key: str) -> bool:
         """Whether ``func``'s module assigns ``func.key = ...`` at module level, ``func``
@@ -368,6 +387,9 @@ class Evaluator:
             bound = self.reference(expr.ref[:-1], scope, name)  # f.bind(o): runs f when called
             if isinstance(bound, Def) and bound.kind != "class":
                 return bound
+        if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
+            proto = self.value(expr.args[0], scope)  # its members are found on the prototype
+            return proto if isinstance(proto, Obj | Inst) else Unknown()
         copied = self._copied(expr, scope)
         if copied is not None:
             return copied
