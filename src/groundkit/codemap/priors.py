@@ -85,6 +85,7 @@ PRIORS: dict[Provenance, float] = {
     Provenance.TS_CALLBACK: 0.91,  # n=10
     Provenance.TS_JSX: 0.8,  # n=3
     Provenance.TS_ACCESSOR: 0.8,  # PROVISIONAL until --fit on the cases
+    Provenance.TS_EVENT: 0.8,  # PROVISIONAL until --fit on the cases
     Provenance.ROUTE_EXPRESS: 0.91,  # n=10
     Provenance.ROUTE_FASTIFY: 0.75,  # n=2
     Provenance.TABLE_DECLARED: 0.99,  # PROVISIONAL

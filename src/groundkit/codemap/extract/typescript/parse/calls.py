@@ -37,6 +37,7 @@ _KEEP_ARGS = _HTTP_VERBS | frozenset(
     "route use register request create extend mount fetch axios ky define".split()
     + "query execute run prepare exec raw unsafe $queryRaw $executeRaw".split()
     + "$queryRawUnsafe $executeRawUnsafe".split()
+    + "emit dispatchEvent".split()  # the event they name runs its listeners
 )
 _LITERAL_HOLDERS = frozenset(
     {"array", "string", "template_string", "number", "object", "regex", "true", "false"}

@@ -11,6 +11,7 @@ from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKi
 from groundkit.codemap.extract.typescript.resolve.accessors import resolve_member
 from groundkit.codemap.extract.typescript.resolve.calls import resolve_call
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
@@ -45,11 +46,12 @@ _IMPORTS = {
 class TypeScriptFile(FileResolver):
     language = "typescript"
 
-    def __init__(self, ev: Evaluator, flow: Flow, path: str) -> None:
+    def __init__(self, ev: Evaluator, flow: Flow, events: Events, path: str) -> None:
         self.body = ev.start(path)
         super().__init__(path, self.body.lines)
         self.ev = ev
         self.flow = flow
+        self.events = events
         self.keys: list[NodeKey | None] = []
         self.web = WebFacts(ev, self.text)
 

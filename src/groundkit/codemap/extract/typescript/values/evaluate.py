@@ -25,6 +25,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Choice,
     Def,
+    Emitter,
     Ext,
     Feed,
     Global,
@@ -291,6 +292,8 @@ class Evaluator:
             return found
         if isinstance(value, Ext):
             return Ext(value.package, (*value.attrs, name))
+        if isinstance(value, Emitter):
+            return Ext("events", (name,))  # the runtime's on, emit, addEventListener...
         if isinstance(value, Web):
             return Ext(value.role, (name,))
         if isinstance(value, Global):
@@ -398,6 +401,8 @@ class Evaluator:
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
         if web is not None:
             return web
+        if how == How.NEW and _is_emitter_class(callee):
+            return Emitter(router if name else "")  # named as a router is: by its variable
         if how == How.CALL and isinstance(callee, Def) and callee.kind != "class":
             handed = self.functions.given_back(callee, expr.args)
             if handed is not None:
@@ -468,6 +473,20 @@ class Evaluator:
         owner = body.scopes[index].qual if body is not None and index > 0 else ""
         local = f"{owner}.{name}" if owner and name else name or owner
         return f"ts:{module_name(path)}:{local}"
+
+
+_EMITTERS = frozenset({(), ("EventEmitter",), ("default",), ("EventEmitter", "EventEmitter")})
+
+
+def _is_emitter_class(callee: Value) -> bool:
+    """Node's ``EventEmitter`` (``events``) or the DOM's ``EventTarget``."""
+    if isinstance(callee, Global):
+        return callee.name == "EventTarget"
+    return (
+        isinstance(callee, Ext)
+        and callee.package in ("events", "node:events")
+        and callee.attrs in _EMITTERS
+    )
 
 
 def _is_rest(value: Value) -> TypeGuard[Feed]:

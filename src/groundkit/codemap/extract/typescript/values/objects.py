@@ -12,6 +12,7 @@ __all__ = [
     "Anon",
     "Choice",
     "Def",
+    "Emitter",
     "Ext",
     "Feed",
     "Global",
@@ -148,6 +149,15 @@ Scope = tuple[str, int]
 
 
 @dataclass(frozen=True, slots=True)
+class Emitter:
+    """An event emitter of the runtime's (``new EventEmitter()``, ``new EventTarget()``) bound
+    to a name: ``id`` is that name (``ts:<module>:<name>``, as ``Web.router``), "" when it is
+    bound to none (then which emitter it is stays unknown)."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     """A model an ORM defines by name at run time: ``sequelize.define("tutorial", {...})``."""
 
@@ -156,7 +166,21 @@ class Model:
 
 
 Value = (
-    Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Choice | Unknown | Model
+    Def
+    | Mod
+    | Ext
+    | Inst
+    | Obj
+    | Feed
+    | Str
+    | Web
+    | Global
+    | Anon
+    | Lit
+    | Choice
+    | Unknown
+    | Model
+    | Emitter
 )
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
