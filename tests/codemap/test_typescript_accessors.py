@@ -65,3 +65,28 @@ def test_an_accessors_name_on_an_unknown_value_is_unresolved_not_an_edge(repo: R
     assert repo.pairs("calls") == {("main", "main.measure")}
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1
+
+
+def test_define_property_gives_a_getter_and_a_value_written_once(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function readSize() { return 3; }
+                function handle() {}
+                function other() {}
+                const box = {};
+                Object.defineProperty(box, "size", { get: readSize });
+                Object.defineProperty(box, "handle", { value: handle });
+                Object.defineProperty(box, "swapped", { value: handle, writable: true });
+                export function swap() { box.swapped = other; }
+                export function run() { return box.size + box.handle() + box.swapped(); }
+            """,
+        },
+    )
+    calls = repo.pairs("calls")
+    assert ("main.run", "main.readSize") in calls
+    assert ("main.run", "main.handle") in calls
+    assert ("main.run", "main.other") not in calls
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 1  # box.swapped(): written again in swap

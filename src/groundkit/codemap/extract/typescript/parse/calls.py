@@ -90,7 +90,7 @@ def call(w: Walk, node: Node) -> bool:
     if mixed is not None:  # Object.assign(C.prototype, {...}, mixin): C's instances have them
         w.mixins.append((w.current, mixed, args[1:]))
     if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
-        w.add_write(args[0], None)
+        w.add_write(args[0], _defined(w, ref, args))
         if ref[1] == "setPrototypeOf" and len(args) == 2:
             _prototype_set(w, args[0], args[1])
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
@@ -129,6 +129,28 @@ def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:
     if index is None or holder is None or ref_of(holder) is None:
         return None
     return summarise(index, w.qual_of)
+
+
+def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
+    """The key ``Object.defineProperty(X, "key", {...})`` writes (None: any key may change).
+    At module level on a module-level ``X``, its ``value`` is what ``X.key`` holds and its
+    ``get`` the getter reading ``X.key`` runs (``values/evaluate.py``)."""
+    if ref != ["Object", "defineProperty"] or len(args) < 3 or not isinstance(args[1], facts.Str):
+        return None
+    key, target, spec = args[1].text, args[0], args[2]
+    owner = target.parts[0] if isinstance(target, facts.Ref) and len(target.parts) == 1 else None
+    at_module = w.scope().kind == facts.ScopeKind.MODULE
+    if (
+        owner is not None
+        and at_module
+        and w.module_name(owner)
+        and isinstance(spec, facts.ObjectLit)
+    ):
+        if "value" in spec.fields:
+            w.statics.append((owner, key, spec.fields["value"]))
+        if "get" in spec.fields:
+            w.defined_getters.append((owner, key, spec.fields["get"]))
+    return key
 
 
 def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:

@@ -347,6 +347,9 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # written: ``Object.assign(F.prototype, a, b)``, ``F.prototype = {...}`` or
     # ``Object.create(B.prototype)``; closed the same way
     mixins: dict[str, list[Expr]] = {}
+    # ``Object.defineProperty(X, "key", {get: f})`` at module level, ``X`` a module-level name:
+    # X -> key -> the getter, closed the same way (its ``value`` is one of ``statics``)
+    defined_getters: dict[str, dict[str, Expr]] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

@@ -171,7 +171,15 @@ def _interface(w: Walk) -> facts.Module:
         _defaults(w, closer),
         _arities(w, closer),
         _mixins(w, closer),
+        _defined_getters(w, closer),
     )
+
+
+def _defined_getters(w: Walk, closer: Closer) -> dict[str, dict[str, facts.Expr]]:
+    out: dict[str, dict[str, facts.Expr]] = {}
+    for owner, key, expr in w.defined_getters:
+        out.setdefault(owner, {})[key] = closer.close(expr, 0)
+    return out
 
 
 def _mixins(w: Walk, closer: Closer) -> dict[str, list[facts.Expr]]:

@@ -278,7 +278,20 @@ class Evaluator:
 
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
         """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
-        return accessor(self.interface, self.classes, value, name, write=write)
+        found = accessor(self.interface, self.classes, value, name, write=write)
+        if found is None and not write and isinstance(value, Obj):
+            return self._defined_getter(value, name)
+        return found
+
+    def _defined_getter(self, table: Obj, name: str) -> Def | None:
+        """``Object.defineProperty(table, name, {get: f})``, its only write of ``name``: f."""
+        if not table.name or "." in table.name or name in table.fields:
+            return None
+        held = self.interface(table.path).defined_getters.get(table.name, {}).get(name)
+        if held is None or not self.assigned_once(table.path, table.name, name):
+            return None
+        getter = self.value(held, (table.path, -1))
+        return getter if isinstance(getter, Def) and getter.kind != "class" else None
 
     def _member(self, value: Value, name: str) -> Value:
         if name == facts.ELEMENT:  # xs[i]: known only as one of ``arguments``

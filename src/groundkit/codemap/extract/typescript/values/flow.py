@@ -126,6 +126,7 @@ class Flow:
                 for path in self.sources:
                     iface = self.ev.interface(path)
                     names.update(q.rpartition(".")[2] for q in (*iface.getters, *iface.setters))
+                    names.update(k for keys in iface.defined_getters.values() for k in keys)
                 self._accessor_names = frozenset(names)
             finally:
                 self.ev.deps = saved
