@@ -23,6 +23,7 @@ __all__ = ["CLASSES", "function", "has_token", "klass"]
 
 CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
 _PARAMS = frozenset({"required_parameter", "optional_parameter"})
+_GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
 
 
 def has_token(node: Node, token: str) -> bool:
@@ -66,6 +67,8 @@ def function(
         this = w.scope().qual
     if node.type == "method_definition":
         _accessor(w, node, qual)
+    if node.type in _GENERATORS or (node.type == "method_definition" and has_token(node, "*")):
+        w.generators.append(qual)
     w.push(qual, kind, node, this)
     if node.type != "arrow_function" and node.text is not None and b"arguments" in node.text:
         w.bind("arguments", facts.Param(0, [facts.REST]))  # arrows see their owner's

@@ -68,6 +68,7 @@ __all__ = [
     "ImportKind",
     "ImportSite",
     "Interface",
+    "IterSite",
     "Lit",
     "Local",
     "MemberSite",
@@ -350,6 +351,7 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # ``Object.defineProperty(X, "key", {get: f})`` at module level, ``X`` a module-level name:
     # X -> key -> the getter, closed the same way (its ``value`` is one of ``statics``)
     defined_getters: dict[str, dict[str, Expr]] = {}
+    generators: list[str] = []  # qualnames of ``function*``: calling one runs nothing yet
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):
@@ -433,6 +435,18 @@ class MemberSite(msgspec.Struct, array_like=True, frozen=True):
     end_col: int
 
 
+class IterSite(msgspec.Struct, array_like=True, frozen=True):
+    """A value iterated (``for (const x of value)``, ``[...value]``): a generator object's
+    function runs then."""
+
+    scope: int
+    value: Expr
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
 class Body(msgspec.Struct, array_like=True, frozen=True):
     scopes: list[Scope]
     binds: dict[int, dict[str, Expr]]
@@ -441,3 +455,4 @@ class Body(msgspec.Struct, array_like=True, frozen=True):
     lines: dict[int, str]
     envs: list[EnvRead] = []
     members: list[MemberSite] = []
+    iterations: list[IterSite] = []

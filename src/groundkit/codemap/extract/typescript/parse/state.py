@@ -70,6 +70,8 @@ class Walk:
         self.arities: list[tuple[int, facts.Ref, int]] = []  # scope, callee, argument count
         self.mixins: list[tuple[int, str, list[facts.Expr]]] = []  # scope, F, F's prototypes
         self.defined_getters: list[tuple[str, str, facts.Expr]] = []  # X, key, getter
+        self.generators: list[str] = []
+        self.iterations: list[facts.IterSite] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
         self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
         self.pending_this: dict[int, str] = {}  # node id -> what `this` is in that function

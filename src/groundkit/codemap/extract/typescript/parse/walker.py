@@ -14,7 +14,7 @@ from groundkit.codemap.extract.typescript.parse import (
     variables,
 )
 from groundkit.codemap.extract.typescript.parse.closure import Closer, may_hold_code
-from groundkit.codemap.extract.typescript.parse.declarations import function, klass
+from groundkit.codemap.extract.typescript.parse.declarations import function, has_token, klass
 from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN, summarise
 from groundkit.codemap.extract.typescript.parse.state import Handler, Walk
 from groundkit.codemap.extract.typescript.syntax import text_of
@@ -67,10 +67,29 @@ def _namespace(w: Walk, node: Node) -> bool:
     return False
 
 
+def _iterated(w: Walk, node: Node) -> bool:
+    """``[...value]``, ``f(...value)``: ``value`` is iterated (a call's own edge is its call)."""
+    inner = node.named_children[0] if node.named_children else None
+    parent = node.parent.type if node.parent is not None else ""
+    if inner is not None and inner.type != "call_expression" and parent in ("array", "arguments"):
+        _iteration(w, inner)
+    return False
+
+
+def _iteration(w: Walk, value: Node) -> None:
+    summary = summarise(value, w.qual_of)
+    if isinstance(summary, facts.Ref | facts.Get):
+        w.iterations.append(facts.IterSite(w.current, summary, *w.where(value)))
+
+
 def _loop_or_catch(w: Walk, node: Node) -> bool:
     target = node.child_by_field_name("left") or node.child_by_field_name("parameter")
     for bound in w.pattern_names(target):
         w.bind(bound, UNKNOWN)
+    right = node.child_by_field_name("right")
+    is_of = node.type == "for_in_statement" and has_token(node, "of")
+    if is_of and right is not None and right.type != "call_expression":
+        _iteration(w, right)
     return False
 
 
@@ -115,6 +134,7 @@ HANDLERS: dict[str, Handler] = {
     "type_alias_declaration": _skip,
     "comment": _skip,
     "return_statement": _return,
+    "spread_element": _iterated,
 }
 
 
@@ -172,6 +192,7 @@ def _interface(w: Walk) -> facts.Module:
         _arities(w, closer),
         _mixins(w, closer),
         _defined_getters(w, closer),
+        w.generators,
     )
 
 
@@ -213,4 +234,4 @@ def _defaults(w: Walk, closer: Closer) -> dict[str, dict[int, facts.Expr]]:
 
 def _body(w: Walk) -> facts.Body:
     binds = {i: b for i, b in enumerate(w.bindings) if i and b}
-    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs, w.members)
+    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs, w.members, w.iterations)

@@ -10,6 +10,7 @@ from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
 from groundkit.codemap.extract.typescript.resolve.accessors import resolve_member
 from groundkit.codemap.extract.typescript.resolve.calls import resolve_call
+from groundkit.codemap.extract.typescript.resolve.iterations import resolve_iteration
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
@@ -64,6 +65,8 @@ class TypeScriptFile(FileResolver):
             resolve_call(self, site)
         for member in self.body.members:
             resolve_member(self, member)
+        for iteration in self.body.iterations:
+            resolve_iteration(self, iteration)
         self._envs()
         graph = self.finish()
         self.web.finish(graph)

@@ -28,6 +28,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Emitter,
     Ext,
     Feed,
+    Gen,
     Global,
     Inst,
     Lit,
@@ -239,7 +240,9 @@ class Evaluator:
             copy = value if _is_rest(value) and part in _COPIES else None
             if part in ("()", "new") and isinstance(value, Mod):
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
-            if part == "()" and isinstance(value, Def) and value.kind != "class":
+            if part == "()" and isinstance(value, Def) and self._generator(value):
+                value = Gen(value)  # nothing of it runs until it is iterated
+            elif part == "()" and isinstance(value, Def) and value.kind != "class":
                 value = self.functions.returned(value)
                 router = None
             elif part == "()":
@@ -306,7 +309,11 @@ class Evaluator:
         if isinstance(value, Ext):
             return Ext(value.package, (*value.attrs, name))
         if isinstance(value, Emitter):
-            return Ext("events", (name,))  # the runtime's on, emit, addEventListener...
+            return Ext("events", (name,))
+        if isinstance(value, Gen):
+            return (
+                Lit()
+            )  # next, return, throw: the runtime's  # the runtime's on, emit, addEventListener...
         if isinstance(value, Web):
             return Ext(value.role, (name,))
         if isinstance(value, Global):
@@ -344,6 +351,9 @@ class Evaluator:
                 return method[0]
             return self._field(cls, name) if isinstance(value, Inst) else Unknown()
         return Unknown()
+
+    def _generator(self, func: Def) -> bool:
+        return func.kind != "class" and func.qual in self.interface(func.path).generators
 
     def _mixed(self, cls: Def, name: str) -> Value | None:
         """``name`` on an object ``cls``'s prototype was replaced by or given the members of

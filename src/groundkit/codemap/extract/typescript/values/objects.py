@@ -15,6 +15,7 @@ __all__ = [
     "Emitter",
     "Ext",
     "Feed",
+    "Gen",
     "Global",
     "Inst",
     "Lit",
@@ -158,6 +159,13 @@ class Emitter:
 
 
 @dataclass(frozen=True, slots=True)
+class Gen:
+    """What calling a generator function of the repository gives: iterating it runs ``func``."""
+
+    func: Def
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     """A model an ORM defines by name at run time: ``sequelize.define("tutorial", {...})``."""
 
@@ -181,6 +189,7 @@ Value = (
     | Unknown
     | Model
     | Emitter
+    | Gen
 )
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}
