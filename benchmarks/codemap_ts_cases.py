@@ -4,6 +4,7 @@ per category, and the confidence priors those precisions give.
 Usage (from the repository root):
     python benchmarks/codemap_ts_cases.py            # the table, and every wrong or missed edge
     python benchmarks/codemap_ts_cases.py --fit      # also the priors, as priors.py holds them
+    python benchmarks/codemap_ts_cases.py classes/   # only the cases under these prefixes
 
 Each case is a folder ``benchmarks/codemap_ts_cases/<category>/<case>/``: a small program and
 ``expected.json`` (``edges``: source, target, kind, and ``partial`` for an edge that must be
@@ -58,6 +59,7 @@ def map_case(folder: Path) -> tuple[dict[tuple[str, str, str], str], set[Edge], 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--fit", action="store_true", help="print the priors")
+    parser.add_argument("only", nargs="*", help="category/case prefixes to run (default: all)")
     args = parser.parse_args()
     right: Counter[str] = Counter()
     wrong: Counter[str] = Counter()
@@ -65,6 +67,9 @@ def main() -> int:
     found_by_category: Counter[str] = Counter()
     problems: list[str] = []
     cases = sorted(p.parent for p in CASES.glob("*/*/expected.json"))
+    if args.only:
+        named = {c: f"{c.parent.name}/{c.name}" for c in cases}
+        cases = [c for c in cases if any(named[c].startswith(o) for o in args.only)]
     for folder in cases:
         category = folder.parent.name
         spec = json.loads((folder / "expected.json").read_text())

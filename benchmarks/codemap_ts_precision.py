@@ -16,14 +16,17 @@ prints the call's line and the target's first line when PATHs are still there) a
 ``right``, or ``wrong`` with a note. ``score`` joins the two and prints the share right, per
 repository and per provenance (``codemap_precision.score``). The labels are the yardstick; the
 map never reads them. ``--set N`` keeps a further sample beside the first, in ``sampleN.json``
-and ``labelsN.json``.
+and ``labelsN.json``. ``--base OTHER_SRC`` draws only the edges another checkout's code (its
+``src`` folder) does not map as certain, ``--provenance P`` (repeatable) only edges of P.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -37,10 +40,43 @@ HERE = Path(__file__).parent / "codemap" / "ts_precision"
 SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 
-def sample(repos: list[tuple[str, Path, str]], per_repo: int, seed: int) -> list[dict[str, Any]]:
+_BASE_CHILD = """
+import json, sys, tempfile
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.model import EdgeFlag
+with tempfile.TemporaryDirectory() as tmp, open_codemap("b", index_dir=tmp, create=True) as m:
+    m.update(sys.argv[1])
+    print(json.dumps(sorted({(e.source.qualname, e.target.qualname) for e in m.edges(["calls"])
+                             if EdgeFlag.PARTIAL not in e.flags})))
+"""
+
+
+def base_pairs(root: Path, base: Path) -> set[tuple[str, str]]:
+    """The certain call pairs another checkout's code (``base``: its src folder) maps."""
+    env = {**os.environ, "PYTHONPATH": str(base)}
+    run = subprocess.run(
+        [sys.executable, "-c", _BASE_CHILD, str(root)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {(a, b) for a, b in json.loads(run.stdout)}
+
+
+def sample(
+    repos: list[tuple[str, Path, str]],
+    per_repo: int,
+    seed: int,
+    base: Path | None = None,
+    provenances: frozenset[str] = frozenset(),
+) -> list[dict[str, Any]]:
+    """``base``: draw only edges that code does not map as certain; ``provenances``: only
+    edges of these."""
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for name, root, commit in repos:
+        old = base_pairs(root, base) if base is not None else set()
         with (
             tempfile.TemporaryDirectory() as tmp,
             open_codemap("ts-precision", index_dir=tmp, create=True) as codemap,
@@ -54,6 +90,8 @@ def sample(repos: list[tuple[str, Path, str]], per_repo: int, seed: int) -> list
                     if EdgeFlag.PARTIAL not in e.flags
                     and e.location.path.endswith(SUFFIXES)
                     and e.target.path
+                    and (e.source.qualname, e.target.qualname) not in old
+                    and (not provenances or str(e.provenance) in provenances)
                 ),
                 key=lambda e: e.id,
             )
@@ -98,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("repos", nargs="+", help="NAME=PATH@REF")
     draw.add_argument("--per-repo", type=int, default=50)
     draw.add_argument("--seed", type=int, default=33)
+    draw.add_argument("--base", type=Path, help="another checkout's src: only edges new since")
+    draw.add_argument("--provenance", action="append", default=[], help="only these (repeat)")
     sub.add_parser("show")
     sub.add_parser("score")
     args = parser.parse_args(argv)
@@ -108,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             name, _, rest = spec.partition("=")
             path, _, ref = rest.rpartition("@")
             repos.append((name, Path(path), ref))
-        drawn = sample(repos, args.per_repo, args.seed)
+        kept = frozenset(args.provenance)
+        drawn = sample(repos, args.per_repo, args.seed, args.base, kept)
         HERE.mkdir(parents=True, exist_ok=True)
         sample_path.write_text(json.dumps(drawn, indent=1) + "\n")
         print(f"{len(drawn)} edges drawn into {sample_path}")

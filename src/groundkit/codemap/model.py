@@ -140,6 +140,11 @@ class Provenance(StrEnum):
       scope that hands it over; ``partial`` when the method's receiver is not known.
     - ``ts-jsx``: a component of the repository used in JSX (``<Comp />`` runs ``Comp``; a
       class component's ``constructor`` and ``render``).
+    - ``ts-accessor``: a ``get x()`` run by reading ``o.x`` (a ``set x(v)`` by writing it) on
+      an instance of a class of the repository, the class (``static``) or an object literal.
+    - ``ts-event``: a listener registered for a literal event name (``bus.on("x", f)``,
+      ``addEventListener``), run by ``bus.emit("x")`` / ``dispatchEvent(new Event("x"))`` on
+      the same emitter; ``partial`` where either emitter is not known.
     - ``route-express``: ``app.get("/x", handler)`` on an Express app or router, a Koa router,
       a Fastify or Hono instance, with ``use``/``register``/``route`` prefixes composed.
     - ``route-fastify``: Fastify's ``route({method, url, handler})``.
@@ -218,6 +223,8 @@ class Provenance(StrEnum):
     TS_TABLE = "ts-table"
     TS_CALLBACK = "ts-callback"
     TS_JSX = "ts-jsx"
+    TS_ACCESSOR = "ts-accessor"
+    TS_EVENT = "ts-event"
     ROUTE_EXPRESS = "route-express"
     ROUTE_FASTIFY = "route-fastify"
     TABLE_DECLARED = "table-declared"

@@ -84,6 +84,8 @@ PRIORS: dict[Provenance, float] = {
     Provenance.TS_TABLE: 0.96,  # n=24
     Provenance.TS_CALLBACK: 0.91,  # n=10
     Provenance.TS_JSX: 0.8,  # n=3
+    Provenance.TS_ACCESSOR: 0.87,  # n=6 (99 cases, issue 33)
+    Provenance.TS_EVENT: 0.85,  # n=5 (99 cases, issue 33)
     Provenance.ROUTE_EXPRESS: 0.91,  # n=10
     Provenance.ROUTE_FASTIFY: 0.75,  # n=2
     Provenance.TABLE_DECLARED: 0.99,  # PROVISIONAL

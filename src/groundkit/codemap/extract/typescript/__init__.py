@@ -27,6 +27,7 @@ from groundkit.codemap.extract.typescript.parse.facts import Body, Interface
 from groundkit.codemap.extract.typescript.resolve.graph import FLOW_KEY, TypeScriptFile
 from groundkit.codemap.extract.typescript.syntax import INSTALL_HINT
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.tables import Tables
 
@@ -41,6 +42,7 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 18: accessors, defaults, parameter properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
     version: ClassVar[str] = "18"
@@ -74,6 +76,7 @@ class TypeScriptResolver:
         sources = sorted(self.layout.sources)
         self.flow = Flow(self.evaluator, sources)
         self.tables = Tables(self.evaluator, self.flow, sources)
+        self.events = Events(self.evaluator, self.flow, sources)
 
     def keys(self, path: str) -> frozenset[str]:
         if path.rpartition("/")[2] == "package.json":
@@ -86,4 +89,4 @@ class TypeScriptResolver:
     def resolve(self, path: str) -> FileGraph:
         if path not in self.layout.sources:
             return FileGraph()  # a configuration file: consulted, not a node
-        return TypeScriptFile(self.evaluator, self.flow, path).run()
+        return TypeScriptFile(self.evaluator, self.flow, self.events, path).run()

@@ -19,7 +19,10 @@ from groundkit.codemap.extract.typescript.parse.expressions import (
 )
 from groundkit.codemap.extract.typescript.parse.facts import How, ImportKind
 from groundkit.codemap.extract.typescript.parse.state import Walk
-from groundkit.codemap.extract.typescript.parse.variables import member_write
+from groundkit.codemap.extract.typescript.parse.variables import (
+    member_write,
+    name_prototype_literal,
+)
 from groundkit.codemap.extract.typescript.syntax import text_of
 
 if TYPE_CHECKING:
@@ -34,6 +37,7 @@ _KEEP_ARGS = _HTTP_VERBS | frozenset(
     "route use register request create extend mount fetch axios ky define".split()
     + "query execute run prepare exec raw unsafe $queryRaw $executeRaw".split()
     + "$queryRawUnsafe $executeRawUnsafe".split()
+    + "emit dispatchEvent".split()  # the event they name runs its listeners
 )
 _LITERAL_HOLDERS = frozenset(
     {"array", "string", "template_string", "number", "object", "regex", "true", "false"}
@@ -73,6 +77,7 @@ def call(w: Walk, node: Node) -> bool:
             w.add_import(ImportKind.REQUIRE, spec, node, False)
             return True
     _name_handlers(w, ref, arguments)
+    mixed = _mixin_target(w, ref, arguments)
     _test_context(w, ref, arguments)
     w.visit_children(arguments)
     if ref is None:
@@ -82,8 +87,10 @@ def call(w: Walk, node: Node) -> bool:
     elif ref[0] == "process":
         env.note_head(w, callee)
     args = args_of(node, w.qual_of)
+    if mixed is not None:  # Object.assign(C.prototype, {...}, mixin): C's instances have them
+        w.mixins.append((w.current, mixed, args[1:]))
     if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
-        w.add_write(args[0], None)
+        w.add_write(args[0], _defined(w, ref, args))
         if ref[1] == "setPrototypeOf" and len(args) == 2:
             _prototype_set(w, args[0], args[1])
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
@@ -97,6 +104,23 @@ def call(w: Walk, node: Node) -> bool:
     return True
 
 
+def _mixin_target(w: Walk, ref: list[str] | None, arguments: Node | None) -> str | None:
+    """``F`` of ``Object.assign(F.prototype, ...)``, ``F`` a module-level name; the functions
+    of an object literal it copies are named ``F.prototype.key`` and see an ``F`` as ``this``."""
+    if ref != ["Object", "assign"] or arguments is None:
+        return None
+    items = [a for a in arguments.named_children if a.type != "comment"]
+    target = ref_of(items[0]) if items else None
+    if target is None or len(target) != 2 or target[1] != "prototype":
+        return None
+    if not w.module_name(target[0]):
+        return None
+    for item in items[1:]:
+        if unwrap(item).type == "object":
+            name_prototype_literal(w, unwrap(item), target[0])
+    return target[0]
+
+
 def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:
     """The key of ``holder[key](...)`` when the holder has a name (``app[route.method]``)."""
     callee = unwrap(callee)
@@ -105,6 +129,28 @@ def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:
     if index is None or holder is None or ref_of(holder) is None:
         return None
     return summarise(index, w.qual_of)
+
+
+def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
+    """The key ``Object.defineProperty(X, "key", {...})`` writes (None: any key may change).
+    At module level on a module-level ``X``, its ``value`` is what ``X.key`` holds and its
+    ``get`` the getter reading ``X.key`` runs (``values/evaluate.py``)."""
+    if ref != ["Object", "defineProperty"] or len(args) < 3 or not isinstance(args[1], facts.Str):
+        return None
+    key, target, spec = args[1].text, args[0], args[2]
+    owner = target.parts[0] if isinstance(target, facts.Ref) and len(target.parts) == 1 else None
+    at_module = w.scope().kind == facts.ScopeKind.MODULE
+    if (
+        owner is not None
+        and at_module
+        and w.module_name(owner)
+        and isinstance(spec, facts.ObjectLit)
+    ):
+        if "value" in spec.fields:
+            w.statics.append((owner, key, spec.fields["value"]))
+        if "get" in spec.fields:
+            w.defined_getters.append((owner, key, spec.fields["get"]))
+    return key
 
 
 def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:

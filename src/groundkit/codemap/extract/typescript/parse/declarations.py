@@ -23,6 +23,7 @@ __all__ = ["CLASSES", "function", "has_token", "klass"]
 
 CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
 _PARAMS = frozenset({"required_parameter", "optional_parameter"})
+_GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
 
 
 def has_token(node: Node, token: str) -> bool:
@@ -64,6 +65,10 @@ def function(
         this = w.this_class()  # arrows keep `this`
     if method and w.scope().kind == ScopeKind.CLASS:
         this = w.scope().qual
+    if node.type == "method_definition":
+        _accessor(w, node, qual)
+    if node.type in _GENERATORS or (node.type == "method_definition" and has_token(node, "*")):
+        w.generators.append(qual)
     w.push(qual, kind, node, this)
     if node.type != "arrow_function" and node.text is not None and b"arguments" in node.text:
         w.bind("arguments", facts.Param(0, [facts.REST]))  # arrows see their owner's
@@ -76,6 +81,16 @@ def function(
     w.pop()
     w.remember(node, qual)
     return qual
+
+
+def _accessor(w: Walk, node: Node, qual: str) -> None:
+    """``get x()`` / ``set x(v)`` (of a class or an object literal): run by reading or writing
+    the member, not by calling it."""
+    for token, into in (("get", w.getters), ("set", w.setters)):
+        if has_token(node, token) and qual not in into:
+            into.append(qual)
+            if has_token(node, "static"):
+                w.static_accessors.append(qual)
 
 
 def _parameters(w: Walk, node: Node) -> None:
@@ -91,15 +106,35 @@ def _parameters(w: Walk, node: Node) -> None:
         if param.type in ("comment", "decorator") or text_of(param) == "this":
             continue
         pattern = param.child_by_field_name("pattern") if param.type in _PARAMS else param
+        if param.type == "assignment_pattern":  # JavaScript's `fn = fallback`
+            pattern = param.child_by_field_name("left")
         default = param.child_by_field_name("value") or param.child_by_field_name("right")
-        if default is not None:  # a default: what a caller that leaves it out gets, unknown
+        annotation = _annotation(param.child_by_field_name("type"))
+        if default is not None and (pattern is None or pattern.type != "identifier"):
             for name in w.pattern_names(pattern):
-                w.bind(name, UNKNOWN)
+                w.bind(name, UNKNOWN)  # a destructured default: not followed
         else:
-            _bind_parameter(w, pattern, position, _annotation(param.child_by_field_name("type")))
-        position += 1
+            _bind_parameter(w, pattern, position, annotation)
         if default is not None:
             w.visit(default)
+            if pattern is not None and pattern.type == "identifier":
+                # what a caller that leaves it out gives (``values/flow.py``)
+                w.defaults.append((w.current, position, summarise(default, w.qual_of)))
+        if pattern is not None and pattern.type == "identifier" and _is_property(param):
+            # constructor(private repo: Repo): this.repo holds the argument
+            owner = w.this_class()
+            if owner is not None:
+                held = facts.Ref([text_of(pattern)])
+                w.fields.append((w.current, owner, text_of(pattern), held))
+        position += 1
+
+
+def _is_property(param: Node) -> bool:
+    """A TypeScript parameter property: ``private x``, ``readonly x``, ``public x`` in a
+    constructor."""
+    return any(c.type in ("accessibility_modifier", "readonly") for c in param.children) or (
+        has_token(param, "readonly")
+    )
 
 
 def _bind_parameter(

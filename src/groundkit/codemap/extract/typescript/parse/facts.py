@@ -29,6 +29,7 @@ facts are:
                  belong to the scope around them)
     ``binds``    scope index -> that function's bindings, as ``names``
     ``imports``, ``calls``, ``lines`` (line number -> the line as written, for evidence)
+    ``members``  member reads and writes that are not calls (an accessor may run)
 
 ``tsconfig.json``/``jsconfig.json`` and ``package.json`` are facts too (``TsConfig``,
 ``Package``): only the fields module resolution reads.
@@ -48,6 +49,7 @@ __all__ = [
     "ITEM",
     "REST",
     "AnonFn",
+    "Arity",
     "ArrayLit",
     "Body",
     "Call",
@@ -66,8 +68,10 @@ __all__ = [
     "ImportKind",
     "ImportSite",
     "Interface",
+    "IterSite",
     "Lit",
     "Local",
+    "MemberSite",
     "Module",
     "Namespace",
     "New",
@@ -310,6 +314,14 @@ class Write(msgspec.Struct, array_like=True, frozen=True):
     key: str | None
 
 
+class Arity(msgspec.Struct, array_like=True, frozen=True):
+    """A call that hands its callee nothing that may be code, and how many arguments it gives:
+    a parameter with a default that it leaves out holds the default."""
+
+    callee: Expr
+    count: int
+
+
 class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     names: dict[str, Expr]
     exports: dict[str, Expr | Local | From]
@@ -323,6 +335,23 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # ``X.key = value`` at module level on a module-level name: X -> key -> value (a Choice
     # when assigned more than once; ``values/tables.py`` decides whether it is what X.key holds)
     statics: dict[str, dict[str, Expr]] = {}
+    # Accessors, by the qualname of their function: ``get x()`` / ``set x(v)`` of a class or an
+    # object literal (a getter and its setter share one qualname); ``static`` ones of a class.
+    getters: list[str] = []
+    setters: list[str] = []
+    static_accessors: list[str] = []
+    # A function's qualname -> parameter position -> its default value, closed the same way
+    defaults: dict[str, dict[int, Expr]] = {}
+    # Calls that hand no code (not ``passes``): the callee, closed, and how many arguments
+    arities: list[Arity] = []
+    # ``F`` (a module-level name) -> objects its instances find members on, in the order
+    # written: ``Object.assign(F.prototype, a, b)``, ``F.prototype = {...}`` or
+    # ``Object.create(B.prototype)``; closed the same way
+    mixins: dict[str, list[Expr]] = {}
+    # ``Object.defineProperty(X, "key", {get: f})`` at module level, ``X`` a module-level name:
+    # X -> key -> the getter, closed the same way (its ``value`` is one of ``statics``)
+    defined_getters: dict[str, dict[str, Expr]] = {}
+    generators: list[str] = []  # qualnames of ``function*``: calling one runs nothing yet
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):
@@ -395,6 +424,31 @@ class EnvRead(msgspec.Struct, array_like=True, frozen=True):
     written: bool = False
 
 
+class MemberSite(msgspec.Struct, array_like=True, frozen=True):
+    """A member read or written that is not called (``user.name``, ``this.size = 2``): it runs
+    an accessor when the member is one (``resolve/accessors.py``)."""
+
+    scope: int
+    ref: list[str]
+    write: bool
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+class IterSite(msgspec.Struct, array_like=True, frozen=True):
+    """A value iterated (``for (const x of value)``, ``[...value]``): a generator object's
+    function runs then."""
+
+    scope: int
+    value: Expr
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
 class Body(msgspec.Struct, array_like=True, frozen=True):
     scopes: list[Scope]
     binds: dict[int, dict[str, Expr]]
@@ -402,3 +456,5 @@ class Body(msgspec.Struct, array_like=True, frozen=True):
     calls: list[CallSite]
     lines: dict[int, str]
     envs: list[EnvRead] = []
+    members: list[MemberSite] = []
+    iterations: list[IterSite] = []

@@ -62,6 +62,16 @@ class Walk:
         self.statics: list[tuple[str, str, facts.Expr]] = []  # module-level X.key = value
         self.lines: dict[int, str] = {}
         self.envs: list[facts.EnvRead] = []
+        self.members: list[facts.MemberSite] = []
+        self.getters: list[str] = []  # qualnames of ``get x()``
+        self.setters: list[str] = []
+        self.static_accessors: list[str] = []
+        self.defaults: list[tuple[int, int, facts.Expr]] = []  # function scope, position, value
+        self.arities: list[tuple[int, facts.Ref, int]] = []  # scope, callee, argument count
+        self.mixins: list[tuple[int, str, list[facts.Expr]]] = []  # scope, F, F's prototypes
+        self.defined_getters: list[tuple[str, str, facts.Expr]] = []  # X, key, getter
+        self.generators: list[str] = []
+        self.iterations: list[facts.IterSite] = []
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
         self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
         self.pending_this: dict[int, str] = {}  # node id -> what `this` is in that function
@@ -215,6 +225,13 @@ class Walk:
         self.calls.append(facts.CallSite(self.current, callee, how, *where, args, chain, key))
         if passed and any(may_hold_code(a) for a in passed):
             self.passes.append((self.current, callee, how, passed))
+        elif (
+            isinstance(callee, facts.Ref)
+            and how in (facts.How.CALL, facts.How.NEW)
+            and not any(isinstance(a, facts.Spread) for a in passed or ())
+        ):
+            # how many arguments it gives: a parameter it leaves out holds its default
+            self.arities.append((self.current, callee, len(passed or ())))
 
     def add_import(self, kind: facts.ImportKind, spec: str, node: Node, type_only: bool) -> None:
         self.imports.append(

@@ -22,7 +22,7 @@ from groundkit.codemap.extract.typescript.syntax import text_of
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-__all__ = ["assignment", "declarator", "member_write", "value"]
+__all__ = ["assignment", "declarator", "member_write", "name_prototype_literal", "value"]
 
 
 def declarator(w: Walk, node: Node) -> None:
@@ -123,6 +123,8 @@ def assignment(w: Walk, node: Node) -> bool:
     elif (owner := _computed_prototype(w, left)) is not None and unwrap(right).type in FUNCTIONS:
         w.visit(left)
         w.add_proto(owner, None, function(w, unwrap(right), None, this=owner))
+    elif ref and len(ref) == 2 and ref[1] == "prototype" and w.module_name(ref[0]):
+        _prototype_replaced(w, ref[0], right)
     else:
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
@@ -132,6 +134,40 @@ def assignment(w: Walk, node: Node) -> bool:
         w.visit(left)
         w.visit(right)
     return True
+
+
+def _prototype_replaced(w: Walk, owner: str, right: Node) -> None:
+    """``F.prototype = {...}`` or ``= Object.create(B.prototype)``: what ``F``'s instances find
+    that ``F.prototype.m = ...`` does not give them (``values/evaluate.py``)."""
+    inner = unwrap(right)
+    if inner.type == "object":
+        name_prototype_literal(w, inner, owner)
+    w.visit(right)
+    held = summarise(inner, w.qual_of)
+    if isinstance(held, facts.Call) and held.ref == ["Object", "create"] and held.args:
+        held = held.args[0]
+    w.mixins.append((w.current, owner, [held]))
+
+
+def name_prototype_literal(w: Walk, literal: Node, owner: str) -> None:
+    """The functions of an object literal that becomes ``owner``'s prototype (or is copied onto
+    it): named ``owner.prototype.key``, with an instance of ``owner`` as ``this``."""
+    for child in literal.named_children:
+        fn: Node | None = child
+        if child.type == "method_definition":
+            key = key_of(child.child_by_field_name("name"))
+        elif child.type == "pair":
+            key, fn = key_of(child.child_by_field_name("key")), child.child_by_field_name("value")
+        else:
+            continue
+        if key is None or fn is None:
+            continue
+        fn = unwrap(fn)
+        if fn.type not in FUNCTIONS and fn.type != "method_definition":
+            continue
+        w.pending_names[fn.id] = f"{owner}.prototype.{key}"
+        if fn.type != "arrow_function":
+            w.pending_this[fn.id] = owner
 
 
 def _static(w: Walk, ref: list[str], held: facts.Expr) -> None:

@@ -5,9 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
-from groundkit.codemap.extract.typescript.parse import calls, env, facts, jsx, modules, variables
+from groundkit.codemap.extract.typescript.parse import (
+    calls,
+    facts,
+    jsx,
+    members,
+    modules,
+    variables,
+)
 from groundkit.codemap.extract.typescript.parse.closure import Closer, may_hold_code
-from groundkit.codemap.extract.typescript.parse.declarations import function, klass
+from groundkit.codemap.extract.typescript.parse.declarations import function, has_token, klass
 from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN, summarise
 from groundkit.codemap.extract.typescript.parse.state import Handler, Walk
 from groundkit.codemap.extract.typescript.syntax import text_of
@@ -60,10 +67,29 @@ def _namespace(w: Walk, node: Node) -> bool:
     return False
 
 
+def _iterated(w: Walk, node: Node) -> bool:
+    """``[...value]``, ``f(...value)``: ``value`` is iterated (a call's own edge is its call)."""
+    inner = node.named_children[0] if node.named_children else None
+    parent = node.parent.type if node.parent is not None else ""
+    if inner is not None and inner.type != "call_expression" and parent in ("array", "arguments"):
+        _iteration(w, inner)
+    return False
+
+
+def _iteration(w: Walk, value: Node) -> None:
+    summary = summarise(value, w.qual_of)
+    if isinstance(summary, facts.Ref | facts.Get):
+        w.iterations.append(facts.IterSite(w.current, summary, *w.where(value)))
+
+
 def _loop_or_catch(w: Walk, node: Node) -> bool:
     target = node.child_by_field_name("left") or node.child_by_field_name("parameter")
     for bound in w.pattern_names(target):
         w.bind(bound, UNKNOWN)
+    right = node.child_by_field_name("right")
+    is_of = node.type == "for_in_statement" and has_token(node, "of")
+    if is_of and right is not None and right.type != "call_expression":
+        _iteration(w, right)
     return False
 
 
@@ -93,7 +119,7 @@ HANDLERS: dict[str, Handler] = {
     "assignment_expression": variables.assignment,
     "augmented_assignment_expression": calls.update,
     "unary_expression": calls.delete,
-    "member_expression": env.member,
+    "member_expression": members.member,
     "call_expression": calls.call,
     "new_expression": calls.call,
     "decorator": calls.decorator,
@@ -108,6 +134,7 @@ HANDLERS: dict[str, Handler] = {
     "type_alias_declaration": _skip,
     "comment": _skip,
     "return_statement": _return,
+    "spread_element": _iterated,
 }
 
 
@@ -158,9 +185,53 @@ def _interface(w: Walk) -> facts.Module:
             for owner, keys in statics.items()
             if any(may_hold_code(e) for o in keys.values() for e in o)
         },
+        w.getters,
+        w.setters,
+        w.static_accessors,
+        _defaults(w, closer),
+        _arities(w, closer),
+        _mixins(w, closer),
+        _defined_getters(w, closer),
+        w.generators,
     )
+
+
+def _defined_getters(w: Walk, closer: Closer) -> dict[str, dict[str, facts.Expr]]:
+    out: dict[str, dict[str, facts.Expr]] = {}
+    for owner, key, expr in w.defined_getters:
+        out.setdefault(owner, {})[key] = closer.close(expr, 0)
+    return out
+
+
+def _mixins(w: Walk, closer: Closer) -> dict[str, list[facts.Expr]]:
+    out: dict[str, list[facts.Expr]] = {}
+    for scope, owner, sources in w.mixins:
+        out.setdefault(owner, []).extend(closer.close(s, scope) for s in sources)
+    return out
+
+
+def _arities(w: Walk, closer: Closer) -> list[facts.Arity]:
+    """The calls that give no code, to a callee that may be ours (a global's are left out)."""
+    out = []
+    names = w.bindings[0]
+    for scope, callee, count in w.arities:
+        closed = closer.close(callee, scope)
+        if isinstance(closed, facts.Ref) and closed.parts[0] not in names:
+            continue  # console.log(1), expect(x): the runtime's
+        if not isinstance(closed, facts.Unknown):
+            out.append(facts.Arity(closed, count))
+    return out
+
+
+def _defaults(w: Walk, closer: Closer) -> dict[str, dict[int, facts.Expr]]:
+    out: dict[str, dict[int, facts.Expr]] = {}
+    for scope, position, expr in w.defaults:
+        qual = w.scopes[scope].qual
+        if qual and may_hold_code(expr):
+            out.setdefault(qual, {})[position] = closer.close(expr, scope)
+    return out
 
 
 def _body(w: Walk) -> facts.Body:
     binds = {i: b for i, b in enumerate(w.bindings) if i and b}
-    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs)
+    return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs, w.members, w.iterations)

@@ -12,6 +12,7 @@ from groundkit.codemap.extract.typescript.library import callback_positions
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
+    Emitter,
     Feed,
     Global,
     Inst,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["callbacks"]
 
 _OURS = (Def, Inst, Obj, Mod)  # a method of one of these is the repository's, not the runtime's
-_RUNTIME = (Global, Lit, Str)
+_RUNTIME = (Global, Lit, Str, Emitter)
 _PARTIAL = frozenset({EdgeFlag.PARTIAL})
 
 
@@ -50,7 +51,7 @@ def callbacks(
     if receiver is None:
         head: Value = file.ev.reference(ref[:1], context)
         is_global, certain = isinstance(head, Global), True
-    elif isinstance(receiver, _OURS):
+    elif isinstance(receiver, _OURS) and not _inherited_from_a_package(file, receiver, ref[-1]):
         return
     else:
         head = file.ev.reference(ref[:1], context)
@@ -70,6 +71,15 @@ def callbacks(
                 site.line,
                 flags,
             )
+
+
+def _inherited_from_a_package(file: CallingFile, receiver: Value, name: str) -> bool:
+    """``this.on(...)`` in a class that extends a package's (``EventEmitter``) and defines no
+    ``on`` of its own: the package's method, probably the runtime's (partial)."""
+    if not isinstance(receiver, Inst) or receiver.cls.kind != "class":
+        return False
+    classes = file.ev.classes
+    return classes.method(receiver.cls, name) is None and classes.has_bases(receiver.cls)
 
 
 def _functions(file: CallingFile, value: Value) -> list[Def]:

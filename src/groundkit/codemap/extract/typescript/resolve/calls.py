@@ -16,8 +16,11 @@ from typing import Protocol
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.resolve.accessors import run_accessors
 from groundkit.codemap.extract.typescript.resolve.callbacks import callbacks
+from groundkit.codemap.extract.typescript.resolve.events import fire
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
@@ -51,6 +54,7 @@ class CallingFile(Protocol):
     path: str
     ev: Evaluator
     flow: Flow
+    events: Events
     web: WebFacts
     graph: FileGraph
 
@@ -116,6 +120,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         _super(file, ref, context, caller, where)
         return
     ev = file.ev
+    run_accessors(file, ref, context, caller, where)  # o.x() runs get x() first
     if (
         len(ref) > 1
         and ref[-1] in ("call", "apply")
@@ -126,6 +131,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
     callbacks(file, site, ref, receiver, context, caller, where)
+    fire(file, site, ref, receiver, caller, where)
     if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
         value = ev.export(value.path, "=")
     if isinstance(value, Feed):

@@ -8,8 +8,11 @@ from groundkit.codemap.data import READ, WRITE, Access
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
+from groundkit.codemap.extract.typescript.resolve.accessors import resolve_member
 from groundkit.codemap.extract.typescript.resolve.calls import resolve_call
+from groundkit.codemap.extract.typescript.resolve.iterations import resolve_iteration
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
@@ -44,11 +47,12 @@ _IMPORTS = {
 class TypeScriptFile(FileResolver):
     language = "typescript"
 
-    def __init__(self, ev: Evaluator, flow: Flow, path: str) -> None:
+    def __init__(self, ev: Evaluator, flow: Flow, events: Events, path: str) -> None:
         self.body = ev.start(path)
         super().__init__(path, self.body.lines)
         self.ev = ev
         self.flow = flow
+        self.events = events
         self.keys: list[NodeKey | None] = []
         self.web = WebFacts(ev, self.text)
 
@@ -59,6 +63,10 @@ class TypeScriptFile(FileResolver):
         self._inherits()
         for site in self.body.calls:
             resolve_call(self, site)
+        for member in self.body.members:
+            resolve_member(self, member)
+        for iteration in self.body.iterations:
+            resolve_iteration(self, iteration)
         self._envs()
         graph = self.finish()
         self.web.finish(graph)

@@ -17,6 +17,7 @@ from groundkit.codemap.extract.base import Project
 from groundkit.codemap.extract.typescript.layout import Layout, module_name
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
+from groundkit.codemap.extract.typescript.values.accessors import accessor
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.functions import Functions
@@ -24,8 +25,10 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Choice,
     Def,
+    Emitter,
     Ext,
     Feed,
+    Gen,
     Global,
     Inst,
     Lit,
@@ -237,7 +240,9 @@ class Evaluator:
             copy = value if _is_rest(value) and part in _COPIES else None
             if part in ("()", "new") and isinstance(value, Mod):
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
-            if part == "()" and isinstance(value, Def) and value.kind != "class":
+            if part == "()" and isinstance(value, Def) and self._generator(value):
+                value = Gen(value)  # nothing of it runs until it is iterated
+            elif part == "()" and isinstance(value, Def) and value.kind != "class":
                 value = self.functions.returned(value)
                 router = None
             elif part == "()":
@@ -269,6 +274,29 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
+        getter = self.accessor(value, name) if isinstance(value, Inst | Def | Obj) else None
+        if getter is not None:
+            return self.functions.returned(getter)  # o.x runs get x(): what it returns
+        return self._member(value, name)
+
+    def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
+        """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
+        found = accessor(self.interface, self.classes, value, name, write=write)
+        if found is None and not write and isinstance(value, Obj):
+            return self._defined_getter(value, name)
+        return found
+
+    def _defined_getter(self, table: Obj, name: str) -> Def | None:
+        """``Object.defineProperty(table, name, {get: f})``, its only write of ``name``: f."""
+        if not table.name or "." in table.name or name in table.fields:
+            return None
+        held = self.interface(table.path).defined_getters.get(table.name, {}).get(name)
+        if held is None or not self.assigned_once(table.path, table.name, name):
+            return None
+        getter = self.value(held, (table.path, -1))
+        return getter if isinstance(getter, Def) and getter.kind != "class" else None
+
+    def _member(self, value: Value, name: str) -> Value:
         if name == facts.ELEMENT:  # xs[i]: known only as one of ``arguments``
             return Feed(value.func, value.position, (facts.ITEM,)) if _is_rest(value) else Unknown()
         if isinstance(value, Mod):
@@ -280,6 +308,12 @@ class Evaluator:
             return found
         if isinstance(value, Ext):
             return Ext(value.package, (*value.attrs, name))
+        if isinstance(value, Emitter):
+            return Ext("events", (name,))
+        if isinstance(value, Gen):
+            return (
+                Lit()
+            )  # next, return, throw: the runtime's  # the runtime's on, emit, addEventListener...
         if isinstance(value, Web):
             return Ext(value.role, (name,))
         if isinstance(value, Global):
@@ -297,8 +331,10 @@ class Evaluator:
             return Feed(value.func, value.position, (*value.path, name))
         if isinstance(value, Inst) and value.cls.kind == "function":
             found = self.functions.prototype(value.cls, name)
+            if isinstance(found, Unknown):
+                found = self._mixed(value.cls, name) or Unknown()
             return self._field(value.cls, name) if isinstance(found, Unknown) else found
-        if isinstance(value, Def) and value.kind == "function" and name == "prototype":
+        if isinstance(value, Def) and value.kind != "method" and name == "prototype":
             return Inst(value)  # F.prototype.m: the method an instance of F finds
         if isinstance(value, Def) and value.kind == "function" and self._assigns(value, name):
             return self._static(value.path, value.qual, name)
@@ -306,11 +342,31 @@ class Evaluator:
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
             return self.attribute(self.value(proto, (value.path, -1)), name) if proto else Unknown()
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
+            # Object.assign(C.prototype, ...) replaces what the class body defined
+            mixed = self._mixed(cls, name) if isinstance(value, Inst) else None
+            if mixed is not None:
+                return mixed
             method = self.classes.method(cls, name)
             if method is not None:
                 return method[0]
             return self._field(cls, name) if isinstance(value, Inst) else Unknown()
         return Unknown()
+
+    def _generator(self, func: Def) -> bool:
+        return func.kind != "class" and func.qual in self.interface(func.path).generators
+
+    def _mixed(self, cls: Def, name: str) -> Value | None:
+        """``name`` on an object ``cls``'s prototype was replaced by or given the members of
+        (``Object.assign(C.prototype, mixin)``): the last one written that has it; Unknown
+        when a source not known may have it; None when none has it."""
+        for source in reversed(self.interface(cls.path).mixins.get(cls.qual, [])):
+            held = self.value(source, (cls.path, -1))
+            if isinstance(held, Obj) and name not in held.fields:
+                continue
+            if not isinstance(held, Obj | Inst):
+                return Unknown()
+            return self.attribute(held, name)
+        return None
 
     def _assigns(self, func: Def, key: str) -> bool:
         """Whether ``func``'s module assigns ``func.key = ...`` at module level, ``func``
@@ -357,6 +413,9 @@ class Evaluator:
             bound = self.reference(expr.ref[:-1], scope, name)  # f.bind(o): runs f when called
             if isinstance(bound, Def) and bound.kind != "class":
                 return bound
+        if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
+            proto = self.value(expr.args[0], scope)  # its members are found on the prototype
+            return proto if isinstance(proto, Obj | Inst) else Unknown()
         copied = self._copied(expr, scope)
         if copied is not None:
             return copied
@@ -365,6 +424,8 @@ class Evaluator:
         web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
         if web is not None:
             return web
+        if how == How.NEW and _is_emitter_class(callee):
+            return Emitter(router if name else "")  # named as a router is: by its variable
         if how == How.CALL and isinstance(callee, Def) and callee.kind != "class":
             handed = self.functions.given_back(callee, expr.args)
             if handed is not None:
@@ -435,6 +496,20 @@ class Evaluator:
         owner = body.scopes[index].qual if body is not None and index > 0 else ""
         local = f"{owner}.{name}" if owner and name else name or owner
         return f"ts:{module_name(path)}:{local}"
+
+
+_EMITTERS = frozenset({(), ("EventEmitter",), ("default",), ("EventEmitter", "EventEmitter")})
+
+
+def _is_emitter_class(callee: Value) -> bool:
+    """Node's ``EventEmitter`` (``events``) or the DOM's ``EventTarget``."""
+    if isinstance(callee, Global):
+        return callee.name == "EventTarget"
+    return (
+        isinstance(callee, Ext)
+        and callee.package in ("events", "node:events")
+        and callee.attrs in _EMITTERS
+    )
 
 
 def _is_rest(value: Value) -> TypeGuard[Feed]:

@@ -95,6 +95,8 @@ class Index:
     passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    # A function with defaults -> how many arguments each call that hands no code gives it
+    arities: dict[Def, list[int]] = field(default_factory=lambda: defaultdict(list))
 
 
 class Flow:
@@ -109,7 +111,26 @@ class Flow:
         self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
         self._lenient = False  # ``known()`` is asking: what is unknown is left out
         self._subclasses: dict[Def, list[Def]] | None = None
+        self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
+
+    # -- accessors --------------------------------------------------------------------------------
+    def accessor_names(self) -> frozenset[str]:
+        """The member names some getter or setter of the repository has: a member read of any
+        other name runs no accessor."""
+        self.consulted = True
+        if self._accessor_names is None:
+            saved, self.ev.deps = self.ev.deps, set()
+            try:
+                names: set[str] = set()
+                for path in self.sources:
+                    iface = self.ev.interface(path)
+                    names.update(q.rpartition(".")[2] for q in (*iface.getters, *iface.setters))
+                    names.update(k for keys in iface.defined_getters.values() for k in keys)
+                self._accessor_names = frozenset(names)
+            finally:
+                self.ev.deps = saved
+        return self._accessor_names
 
     # -- classes ----------------------------------------------------------------------------------
     def subclasses(self, cls: Def) -> list[Def]:
@@ -238,8 +259,33 @@ class Flow:
                     if held is None:
                         return None
                     out |= held
+        default = self._default(func, position)
+        if default is not None and (
+            self._omitted(func, position) or (self._lenient and not called)
+        ):
+            held = self._expand(default, stack)  # a caller leaves it out: it holds its default
+            if held is None:
+                return None
+            out |= held
+            called = True
         # no call site: called from outside, if at all
         return frozenset(out) if called else self._unknown()
+
+    def _default(self, func: Def, position: int) -> Value | None:
+        """What parameter ``position`` of ``func`` holds when a caller leaves it out."""
+        written = self.ev.interface(func.path).defaults.get(func.qual, {}).get(position)
+        if written is None:
+            return None
+        return _given(written, self.ev.value(written, (func.path, -1)))
+
+    def _omitted(self, func: Def, position: int) -> bool:
+        """Whether some call of ``func`` by name gives fewer than ``position + 1`` arguments."""
+        index = self.index()
+        if any(n <= position for n in index.arities.get(func, [])):
+            return True
+        return any(
+            s.spread < 0 and len(s.record.args) <= position for s in index.calls.get(func, [])
+        )
 
     def _expand(self, value: Value, stack: frozenset[Param]) -> frozenset[Value] | None:
         if isinstance(value, Unknown):
@@ -372,7 +418,29 @@ class Flow:
                     for held, member in _held(ev, value):
                         index.passed[held].append((site, at, member))
                     index.tables.update(handed_tables(ev, value))
+        self._arities(index)
         return index
+
+    def _arities(self, index: Index) -> None:
+        """The argument counts of calls, to the functions that have defaults (by name first:
+        only a call whose last name is such a function's is evaluated)."""
+        ev = self.ev
+        names = {
+            qual.rpartition(".")[2] for path in self.sources for qual in ev.interface(path).defaults
+        }
+        if not names:
+            return
+        for path in self.sources:
+            for arity in ev.interface(path).arities:
+                callee = arity.callee
+                last = callee.parts[-1] if isinstance(callee, facts.Ref) else None
+                if isinstance(callee, facts.Get):
+                    last = callee.attrs[-1]
+                if last not in names:
+                    continue
+                called = _callable(ev, ev.value(callee, (path, -1)), How.CALL)
+                if isinstance(called, Def):
+                    index.arities[called].append(arity.count)
 
 
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:

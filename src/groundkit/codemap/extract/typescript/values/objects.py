@@ -12,8 +12,10 @@ __all__ = [
     "Anon",
     "Choice",
     "Def",
+    "Emitter",
     "Ext",
     "Feed",
+    "Gen",
     "Global",
     "Inst",
     "Lit",
@@ -148,6 +150,22 @@ Scope = tuple[str, int]
 
 
 @dataclass(frozen=True, slots=True)
+class Emitter:
+    """An event emitter of the runtime's (``new EventEmitter()``, ``new EventTarget()``) bound
+    to a name: ``id`` is that name (``ts:<module>:<name>``, as ``Web.router``), "" when it is
+    bound to none (then which emitter it is stays unknown)."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Gen:
+    """What calling a generator function of the repository gives: iterating it runs ``func``."""
+
+    func: Def
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     """A model an ORM defines by name at run time: ``sequelize.define("tutorial", {...})``."""
 
@@ -156,7 +174,22 @@ class Model:
 
 
 Value = (
-    Def | Mod | Ext | Inst | Obj | Feed | Str | Web | Global | Anon | Lit | Choice | Unknown | Model
+    Def
+    | Mod
+    | Ext
+    | Inst
+    | Obj
+    | Feed
+    | Str
+    | Web
+    | Global
+    | Anon
+    | Lit
+    | Choice
+    | Unknown
+    | Model
+    | Emitter
+    | Gen
 )
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}

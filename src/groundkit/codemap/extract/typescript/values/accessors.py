@@ -1,0 +1,41 @@
+"""Accessors: the ``get x()`` a member read runs, the ``set x(v)`` a member write runs, on an
+instance of a class of the repository (or its bases), on the class itself (``static``), or on
+an object literal bound to a name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.values.classes import Classes
+from groundkit.codemap.extract.typescript.values.objects import Def, Inst, Obj, Value
+
+__all__ = ["accessor"]
+
+
+def accessor(
+    interface: Callable[[str], facts.Module],
+    classes: Classes,
+    value: Value,
+    name: str,
+    *,
+    write: bool = False,
+) -> Def | None:
+    """The getter (``write``: the setter) reading (writing) ``value.name`` runs, else None."""
+    found: Def | None = None
+    static = False
+    if isinstance(value, Inst) and value.cls.kind == "class":
+        method = classes.method(value.cls, name)
+        found = method[0] if method is not None else None
+    elif isinstance(value, Def) and value.kind == "class":
+        method = classes.method(value, name)
+        found, static = (method[0] if method is not None else None), True
+    elif isinstance(value, Obj) and value.name:
+        member = value.fields.get(name)
+        found = Def(value.path, member.qual, "function") if isinstance(member, facts.Fn) else None
+    if found is None:
+        return None
+    iface = interface(found.path)
+    if (found.qual in iface.static_accessors) != static:
+        return None  # an instance's member is not the class's static one, nor the reverse
+    return found if found.qual in (iface.setters if write else iface.getters) else None

@@ -1,0 +1,92 @@
+"""TypeScript/JavaScript accessors: ``get x()`` runs when ``o.x`` is read, ``set x(v)`` when it
+is written, on an instance of a class (or of a subclass), the class itself (``static``) and an
+object literal; an accessor's name on a value known only at run time is counted unresolved."""
+
+from __future__ import annotations
+
+from map_helpers import Repo, build
+
+from groundkit.codemap.model import Provenance
+
+
+def test_reading_and_writing_a_member_runs_its_getter_and_setter(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "shapes.ts": """
+                export class Base {
+                  get area(): number { return 1; }
+                }
+                export class Square extends Base {
+                  set side(v: number) {}
+                  static get unit() { return new Square(); }
+                  grow() { return this.area; }
+                }
+                export const settings = { get theme() { return "dark"; } };
+            """,
+            "main.ts": """
+                import { Square, settings } from "./shapes";
+                export function use() {
+                  const s = new Square();
+                  s.side = 2;
+                  const a = s.area;
+                  return Square.unit.grow() + settings.theme + s.grow.length;
+                }
+            """,
+        },
+    )
+    accessors = {
+        (e.source.qualname, e.target.qualname)
+        for e in repo.map.edges(["calls"])
+        if e.provenance == Provenance.TS_ACCESSOR
+    }
+    assert accessors == {
+        ("main.use", "shapes.Square.side"),
+        ("main.use", "shapes.Base.area"),
+        ("main.use", "shapes.Square.unit"),
+        ("main.use", "shapes.settings.theme"),
+        ("shapes.Square.grow", "shapes.Base.area"),
+    }
+    # Square.unit returns a Square: its grow() is called on what the getter gives
+    assert ("main.use", "shapes.Square.grow") in repo.pairs("calls")
+
+
+def test_an_accessors_name_on_an_unknown_value_is_unresolved_not_an_edge(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class Box { get size() { return 1; } }
+                export function measure(box) { return box.size + box.other; }
+                measure(JSON.parse("{}"));
+            """,
+        },
+    )
+    assert repo.pairs("calls") == {("main", "main.measure")}
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 1
+
+
+def test_define_property_gives_a_getter_and_a_value_written_once(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function readSize() { return 3; }
+                function handle() {}
+                function other() {}
+                const box = {};
+                Object.defineProperty(box, "size", { get: readSize });
+                Object.defineProperty(box, "handle", { value: handle });
+                Object.defineProperty(box, "swapped", { value: handle, writable: true });
+                export function swap() { box.swapped = other; }
+                export function run() { return box.size + box.handle() + box.swapped(); }
+            """,
+        },
+    )
+    calls = repo.pairs("calls")
+    assert ("main.run", "main.readSize") in calls
+    assert ("main.run", "main.handle") in calls
+    assert ("main.run", "main.other") not in calls
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 1  # box.swapped(): written again in swap
