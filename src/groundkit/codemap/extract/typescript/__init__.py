@@ -42,10 +42,11 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
-    # 18: accessors, defaults, parameter properties, mixins, events, generators, defineProperty;
+    # 19: env writes (process.env.X = v) merged with 18: accessors, defaults, parameter
+    # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "18"
+    version: ClassVar[str] = "19"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)
