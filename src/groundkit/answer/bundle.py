@@ -30,12 +30,14 @@ Item = BundleItem | EdgeItem  # every kind of evidence item (answer.evidence.Evi
 @dataclass(frozen=True, slots=True)
 class CodeEvidence:
     """An edge chosen to be sent, before it is numbered: why (``role``), and how far and how
-    firmly it stands from the symbol (``depth``, ``path_confidence``)."""
+    firmly it stands from the symbol (``depth``, ``path_confidence``). A hop of a chain
+    (``role`` ``chain``) has its path's number in ``chain`` and its place on it in ``depth``."""
 
     edge: Edge
     role: str
     depth: int
     path_confidence: float
+    chain: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +46,8 @@ class EvidenceBundle:
 
     ``collection`` and ``code_map`` name where the items came from (either may be None);
     ``symbol`` and ``code_scope`` say which walk of the map chose the edges (``grk ask``);
-    ``code_found`` counts the edges the walk found before ``--top-k`` and the cap (``grk ask``).
+    ``code_found`` counts the edges the walk found before ``--top-k`` and the cap (``grk ask``);
+    ``goal`` is where the chains sent lead (``grk ask --to``), None for a walk.
     ``capped_by`` names the setting that set ``max_bytes``: ``answer.max_bundle_bytes``, or
     ``n_ctx`` when an in-process model's context holds less.
     """
@@ -60,6 +63,7 @@ class EvidenceBundle:
     code_scope: str | None = None
     code_found: int | None = None
     capped_by: str = "answer.max_bundle_bytes"
+    goal: str | None = None
 
     @property
     def truncated(self) -> bool:
@@ -93,6 +97,8 @@ class EvidenceBundle:
         if self.code_map is not None:
             out.update(map=self.code_map, symbol=self.symbol, code_scope=self.code_scope)
             out.update(code_found=self.code_found)
+        if self.goal is not None:
+            out.update(to=self.goal)
         return out
 
 
@@ -108,6 +114,7 @@ def build_bundle(
     symbol: str | None = None,
     code_scope: str | None = None,
     code_found: int | None = None,
+    goal: str | None = None,
 ) -> EvidenceBundle:
     """Number ``hits`` in rank order, then ``edges`` in the order given, and keep the longest
     prefix of each whose prompt fits ``max_bytes``. When both are given, room for the edges is
@@ -138,6 +145,7 @@ def build_bundle(
         code_scope,
         code_found,
         capped_by,
+        goal,
     )
 
 
@@ -154,7 +162,9 @@ def _passage(hit: Hit) -> Callable[[int], Item]:
 
 
 def _edge(found: CodeEvidence) -> Callable[[int], Item]:
-    return lambda n: EdgeItem(n, found.edge, found.role, found.depth, found.path_confidence)
+    return lambda n: EdgeItem(
+        n, found.edge, found.role, found.depth, found.path_confidence, found.chain
+    )
 
 
 def _scope(collection: str | None, code_map: str | None, query: str, items: Sequence[Item]) -> str:

@@ -1,10 +1,12 @@
-"""Which code-map edges a question about code sends: the trace and/or blast of a symbol, or the
-edges that best match a question.
+"""Which code-map edges a question about code sends: the trace and/or blast of a symbol, the
+hops of the paths from a symbol to a goal (``grk ask X Q --to table:user``), or the edges that
+best match a question.
 
-Order is deterministic: path confidence (the weakest edge on the path from the symbol, highest
-first), then depth (nearest first), then the edge's identity. ``defines`` edges are not sent:
-they say where code lives, not what depends on what (a class or module is still traced through
-its members).
+Order is deterministic. For a walk: path confidence (the weakest edge on the path from the
+symbol, highest first), then depth (nearest first), then the edge's identity. ``defines`` edges
+are not sent: they say where code lives, not what depends on what (a class or module is still
+traced through its members). For chains: the paths as `grk trace --to` lists them (shortest
+first, then the most confident), hop by hop, each edge once, at the first path that holds it.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ if TYPE_CHECKING:
     from groundkit.codemap.api import CodeMap
     from groundkit.codemap.traverse import Blast, Trace
 
-__all__ = ["CodeScope", "matching_edges", "scope_for", "symbol_edges"]
+__all__ = ["CHAIN_DEPTH", "CodeScope", "chain_edges", "matching_edges", "scope_for", "symbol_edges"]
 
 CodeScope = Literal["trace", "blast", "both"]
 SCOPES: tuple[CodeScope, ...] = ("trace", "blast", "both")
+CHAIN_DEPTH = 10  # how far a chain may run when no depth is given: `grk trace --to`'s default
 
 # A question about who depends on a symbol is answered from the edges coming in (its blast);
 # one about what it depends on, from those going out (its trace). "Who calls this?" drew the
@@ -68,6 +71,21 @@ def symbol_edges(
     if scope in ("blast", "both"):
         _keep(found, _from_blast(codemap.blast(symbol, depth=depth)))
     return node.qualname, sorted(found.values(), key=_order)
+
+
+def chain_edges(
+    codemap: CodeMap, symbol: str, goal: str, *, depth: int = CHAIN_DEPTH
+) -> tuple[str, str, list[CodeEvidence]]:
+    """The resolved symbol's and goal's qualified names and the hops of the paths between them,
+    in `grk trace --to`'s order. Symbol errors are those of `grk trace` (either end not found or
+    ambiguous), raised before anything could be sent."""
+    found = codemap.chains(symbol, goal, depth=depth)
+    hops: dict[str, CodeEvidence] = {}
+    for number, path in enumerate(found.paths, start=1):
+        weakest = min(e.confidence for e in path)
+        for hop, edge in enumerate(path, start=1):
+            hops.setdefault(edge.id, CodeEvidence(edge, "chain", hop, weakest, chain=number))
+    return found.start.qualname, found.goal.qualname, list(hops.values())
 
 
 def matching_edges(codemap: CodeMap, query: str, *, top_k: int = 5) -> list[CodeEvidence]:

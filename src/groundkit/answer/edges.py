@@ -37,14 +37,16 @@ def edge_parts(edge: Edge) -> tuple[str, str, str]:
 @dataclass(frozen=True, slots=True)
 class EdgeItem:
     """One numbered edge. ``role`` says why it was sent: ``trace`` (it leads from the symbol),
-    ``blast`` (it leads to it) or ``search`` (it matched the question); ``depth`` and
-    ``path_confidence`` are those of its path from the symbol (the weakest edge on it)."""
+    ``blast`` (it leads to it), ``chain`` (a hop on a path to the goal: path number ``chain``,
+    hop ``depth``) or ``search`` (it matched the question); ``depth`` and ``path_confidence``
+    are those of its path from the symbol (the weakest edge on it)."""
 
     number: int
     edge: Edge
     role: str
     depth: int
     path_confidence: float
+    chain: int = 0  # a chain hop's path number (`grk trace --to`'s), 0 for any other role
 
     @property
     def kind(self) -> str:
@@ -90,7 +92,7 @@ class EdgeItem:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "number": self.number,
             "kind": self.kind,
             "role": self.role,
@@ -99,6 +101,7 @@ class EdgeItem:
             "edge": self.edge.to_dict(),
             "text": self.text,
         }
+        return out if not self.chain else {**out, "chain": self.chain}
 
 
 @dataclass(frozen=True, slots=True)

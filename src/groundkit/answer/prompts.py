@@ -66,6 +66,8 @@ def system_for(bundle: EvidenceBundle) -> str:
 
 def answer_user(question: str, bundle: EvidenceBundle) -> str:
     about = f"Symbol:\n{bundle.symbol}\n\n" if bundle.symbol else ""
+    if bundle.goal:  # the sources are the hops of the paths from the symbol to the goal
+        about += f"Paths to:\n{bundle.goal}\n\n"
     return f"Question:\n{question}\n\n{about}Sources:\n{bundle.prompt_text()}"
 
 
@@ -80,7 +82,8 @@ def judge_user(question: str, bundle: EvidenceBundle, answer_json: str) -> str:
 # tags. Redaction works part by part, so that no pattern spans the question and a source, or two
 # sources (a PEM block's BEGIN in one document and its END in another).
 _BOUNDARY = re.compile(
-    r'(<source id="\d+">\n|\n</source>\n|^Question:\n|\n\n(?:Symbol|Sources|Answer \(JSON\)):\n)',
+    r'(<source id="\d+">\n|\n</source>\n|^Question:\n'
+    r"|\n\n(?:Symbol|Paths to|Sources|Answer \(JSON\)):\n)",
     re.MULTILINE,
 )
 

@@ -185,18 +185,24 @@ def ask_code(
     max_bundle_bytes: int | None = None,
     quotes: QuoteMode | None = None,
     busy: Busy | None = None,
+    goal: str | None = None,
 ) -> AnswerReport:
-    """Answer ``question`` about ``symbol`` from the edges of its trace and/or blast (`grk ask`).
+    """Answer ``question`` about ``symbol`` from the edges of its trace and/or blast (`grk ask`),
+    or with ``goal`` from the hops of the paths from ``symbol`` to it (`grk ask --to`).
 
-    The symbol is resolved first: not found and ambiguous raise, as `grk trace` does, before any
-    model is asked. The first ``top_k`` edges in order (path confidence, depth, identity) are the
-    evidence; everything else is as for ``answer_question``, through the same gate.
+    The symbol (and goal) is resolved first: not found and ambiguous raise, as `grk trace` does,
+    before any model is asked. The first ``top_k`` edges in order (a walk's: path confidence,
+    depth, identity; chains': `grk trace --to`'s) are the evidence; everything else is as for
+    ``answer_question``, through the same gate.
     """
     settings = codemap.settings.answer
     cap, capped_by = _cap(max_bundle_bytes or settings.max_bundle_bytes, chat, quotes)
-    from groundkit.answer.code import symbol_edges
+    from groundkit.answer.code import chain_edges, symbol_edges
 
-    name, found = symbol_edges(codemap, symbol, scope=scope, depth=depth)
+    if goal is None:
+        name, found = symbol_edges(codemap, symbol, scope=scope, depth=depth)
+    else:
+        name, goal, found = chain_edges(codemap, symbol, goal, depth=depth)
     bundle = build_bundle(
         (),
         collection=None,
@@ -206,8 +212,9 @@ def ask_code(
         edges=found[: max(top_k, 0)],
         code_map=codemap.name,
         symbol=name,
-        code_scope=scope,
+        code_scope=scope if goal is None else "chain",
         code_found=len(found),
+        goal=goal,
     )
     status = chat if isinstance(chat, AIStatus) else _status(chat, profile)
     return explain(

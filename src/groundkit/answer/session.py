@@ -111,10 +111,13 @@ def ask_about(
     top_k: int = 20,
     judge: bool = False,
     busy_for: BusyFor | None = None,
+    goal: str | None = None,
 ) -> AnswerReport:
-    """Answer ``question`` about ``symbol`` from its edges. The symbol is found first: not found
-    and ambiguous raise before any opt-in or key is read."""
-    codemap.find(symbol)
+    """Answer ``question`` about ``symbol`` from its edges, or with ``goal`` from the hops of
+    the paths to it. Both are found first: not found and ambiguous raise before any opt-in or
+    key is read."""
+    for name in (symbol,) if goal is None else (symbol, goal):
+        codemap.find(name)
     where = AIScope(codemap.folder, codemap.name, "map")
     session = open_session(codemap.settings, where, environment, profile=profile)
     return ask_code(
@@ -129,4 +132,5 @@ def ask_about(
         judge=judge,
         quotes=session.quotes,
         busy=busy_for(session.chat) if busy_for is not None else None,
+        goal=goal,
     )

@@ -21,6 +21,7 @@ from groundkit.text import for_terminal, json_safe
 if TYPE_CHECKING:
     from groundkit.answer.bundle import EvidenceBundle
     from groundkit.answer.contract import Answer, Cited
+    from groundkit.answer.edges import EdgeItem
     from groundkit.answer.excerpt import Excerpt
     from groundkit.answer.passages import CitedQuote
     from groundkit.answer.report import AnswerReport
@@ -201,10 +202,11 @@ def _evidence(report: AnswerReport) -> None:
 
         click.echo(f"  {NO_SEARCHABLE_WORDS.replace('no hits', 'no passages', 1)}")
     elif not bundle.items and not bundle.truncated:
-        click.echo("  no edges found" if bundle.symbol else "  no passages found")
+        found = "path" if bundle.goal else ("edges" if bundle.symbol else "passages")
+        click.echo(f"  no {found} found")
     for item in bundle.items:
         if isinstance(item, EdgeItem):
-            how = f"{item.role} d{item.depth}" if item.role != "search" else "search"
+            how = _how(item)
             click.echo(
                 f"  {item.number}. {item.edge.location}  [{item.edge.kind}; {how};"
                 f" {item.path_confidence:.2f}]"
@@ -239,9 +241,21 @@ def _cap(report: AnswerReport) -> str:
     return f"answer.max_bundle_bytes = {bundle.max_bytes}"
 
 
+def _how(item: EdgeItem) -> str:
+    """Why an edge was sent: its walk and depth, its path and hop, or the search."""
+    if item.role == "chain":
+        return f"path {item.chain} hop {item.depth}"
+    return f"{item.role} d{item.depth}" if item.role != "search" else "search"
+
+
 def _evidence_head(bundle: EvidenceBundle) -> str:
     if bundle.symbol is None:
         return "evidence:"  # passages, and with --with-code the matching edges after them
+    if bundle.goal is not None:
+        return (
+            f"evidence: hops of the paths from {bundle.symbol} to {bundle.goal}"
+            f" (map {bundle.code_map!r}):"
+        )
     walks = {"both": "trace and blast", "trace": "trace", "blast": "blast"}
     walk = walks.get(bundle.code_scope or "", bundle.code_scope)
     return f"evidence: edges of the {walk} of {bundle.symbol} (map {bundle.code_map!r}):"

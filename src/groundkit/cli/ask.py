@@ -30,7 +30,19 @@ __all__ = ["ask_command"]
     " [default: as the question asks: blast for 'who calls this?', trace for 'what does it"
     " call?', else both].",
 )
-@click.option("--depth", type=click.IntRange(1, 100), default=2, show_default=True)
+@click.option(
+    "--to",
+    "to",
+    metavar="TARGET",
+    help="Send the hops of the paths to TARGET instead (table:NAME, env:NAME or any symbol),"
+    " as `grk trace --to` lists them.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="How far the walks (or, with --to, a path) go [default: 2; with --to, 10].",
+)
 @click.option(
     "--top-k",
     "-k",
@@ -50,7 +62,8 @@ def ask_command(
     question: str,
     map_name: str | None,
     scope: str | None,
-    depth: int,
+    to: str | None,
+    depth: int | None,
     top_k: int,
     profile: str | None,
     judge: bool,
@@ -60,12 +73,13 @@ def ask_command(
     show_reply: bool,
     as_json: bool,
 ) -> None:
-    """Answer QUESTION about SYMBOL from the edges of its trace and blast.
+    """Answer QUESTION about SYMBOL from the edges of its trace and blast, or with --to from
+    the hops of its paths to TARGET.
 
     Only the edges' one-line evidence and their numbers are sent. Symbol errors are those of
     `grk trace` (exit 5 not found, 6 ambiguous), before anything is sent.
     """
-    from groundkit.answer.code import scope_for
+    from groundkit.answer.code import CHAIN_DEPTH, scope_for
     from groundkit.answer.logguard import install_log_guard
     from groundkit.cli import answer as answer_cli
     from groundkit.cli.answer_spinner import model_spinner
@@ -80,10 +94,11 @@ def ask_command(
         question,
         profile=profile,
         scope=scope or scope_for(question),  # type: ignore[arg-type]  # click.Choice checked it
-        depth=depth,
+        depth=depth or (2 if to is None else CHAIN_DEPTH),
         top_k=top_k,
         judge=judge,
         edge_filter=edge_filter(min_confidence, certain, exclude),
+        to=to,
     )
     report = ops.ask(
         settings,
@@ -92,7 +107,7 @@ def ask_command(
         busy_for=partial(model_spinner, enabled=not as_json),
     )
     render_report(report, as_json=as_json, show_reply=show_reply)
-    if request.edge_filter.active and not as_json:
+    if request.edge_filter.active and to is None and not as_json:
         from groundkit.cli.codemap_render import hidden
         from groundkit.ops.codemap import hidden_by
 
@@ -102,6 +117,6 @@ def ask_command(
             symbol,
             request.edge_filter,
             scope=request.scope,
-            depth=depth,
+            depth=request.depth,
         )
         hidden(request.edge_filter, left_out)

@@ -85,7 +85,9 @@ def extract(collections: Collections, request: Question) -> AnswerReport:
 
 @dataclass(frozen=True, slots=True)
 class SymbolQuestion:
-    """A question about a symbol of a code map, answered from its trace and/or blast edges."""
+    """A question about a symbol of a code map, answered from its trace and/or blast edges, or
+    with ``to`` (``table:user``, ``env:NAME``, a symbol) from the hops of the paths to it, as
+    `grk trace --to` lists them (``scope`` is then unused; ``depth`` bounds a path)."""
 
     map: str
     symbol: str
@@ -96,6 +98,7 @@ class SymbolQuestion:
     top_k: int = 20
     judge: bool = False
     edge_filter: EdgeFilter = NO_FILTER  # which edges the walks leave out (codemap.filters)
+    to: str | None = None
 
 
 def ask(
@@ -122,4 +125,5 @@ def ask(
             top_k=request.top_k,
             judge=request.judge,
             busy_for=busy_for,
+            goal=request.to,
         )

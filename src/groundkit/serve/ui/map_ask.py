@@ -5,7 +5,8 @@ from the box (``HostGuard`` refuses a POST from another site's page; no GET asks
 the call are those of `grk ask`, through the same ``ops.answer.ask``: the symbol is
 found first (not found or ambiguous is an error on the page, before the opt-in, a key or a model
 is touched), then the map's session and ``ask_code``. Whatever the AI state, the edges that were
-(or would have been) sent are shown.
+(or would have been) sent are shown. With "Paths to" filled in (``to``), those edges are the hops
+of the paths from the symbol to it, as `grk ask --to` sends them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from groundkit.answer.code import SCOPES
+from groundkit.answer.code import CHAIN_DEPTH, SCOPES
 from groundkit.answer.edges import CitedEdge, EdgeItem
 from groundkit.errors import ErrorCode, GroundkitError, UsageError
 from groundkit.ops import answer as ops
@@ -39,7 +40,8 @@ _MAX_QUESTION = 4000
 # What each state means here; the reason (code, message, hint) is shown beside it.
 STATES = {
     "answered": "The model's explanation: every quote below was checked against the edges sent.",
-    "no_evidence": "The symbol has no edge in this scope, so no model was asked.",
+    "no_evidence": "The symbol has no edge in this scope (or no path to the target), so no"
+    " model was asked.",
     "disabled": "AI is off for this map: here are the edges.",
     "unavailable": "AI is on, but the model cannot be used now: here are the edges.",
     "failed": "The model could not be asked: here are the edges.",
@@ -91,6 +93,7 @@ def ask_view(report: AnswerReport) -> dict[str, Any]:
             {
                 "number": item.number,
                 "role": item.role,
+                "chain": item.chain,
                 "depth": item.depth,
                 "path_confidence": round(item.path_confidence, 2),
                 "edge": item.edge.to_dict(),
@@ -113,6 +116,7 @@ def ask_view(report: AnswerReport) -> dict[str, Any]:
         "citations": citations,
         "edges": edges,
         "symbol": bundle.symbol,
+        "goal": bundle.goal,
         "found": bundle.code_found,
         "omitted": bundle.omitted,
         "max_bytes": bundle.max_bytes,
@@ -125,7 +129,7 @@ router = APIRouter(include_in_schema=False)
 @router.post("/ui/maps/{name}/ask", response_class=HTMLResponse)
 async def ask(request: Request, environment: AIEnv, name: str) -> HTMLResponse:
     asked = partial(_ask, request, environment, name)
-    defaults = {"symbol": "", "q": "", "scope": "both"} | dict.fromkeys(_FILTER, "")
+    defaults = {"symbol": "", "q": "", "scope": "both", "to": ""} | dict.fromkeys(_FILTER, "")
     return await on_form(request, defaults, asked, map_name=name)
 
 
@@ -133,7 +137,7 @@ _FILTER = ("certain", "min_confidence", "exclude")  # the page's filter, carried
 
 
 def _ask(request: Request, answers: AIEnvironment, name: str, form: dict[str, str]) -> HTMLResponse:
-    form["symbol"] = form["symbol"].strip()
+    form["symbol"], form["to"] = form["symbol"].strip(), form["to"].strip()
     context: dict[str, Any] = {
         "title": f"Ask the code map {name}",
         "map_name": name,
@@ -150,12 +154,13 @@ def _ask(request: Request, answers: AIEnvironment, name: str, form: dict[str, st
             form["symbol"],
             form["q"],
             scope=form["scope"],  # type: ignore[arg-type]  # _check checked it
-            depth=DEPTH,
+            depth=CHAIN_DEPTH if form["to"] else DEPTH,
             top_k=TOP_K,
             edge_filter=edge_filter,
+            to=form["to"] or None,
         )
         report = ops.ask(settings, request_, answers)
-        if edge_filter.active:  # what the filter hid is said, as trace and blast say it
+        if edge_filter.active and not form["to"]:  # what it hid, as trace and blast say it
             context["filter"] = edge_filter.describe()
             context["hidden"] = hidden_by(
                 settings, name, form["symbol"], edge_filter, scope=form["scope"], depth=DEPTH
@@ -176,5 +181,7 @@ def _check(form: dict[str, str]) -> None:
         raise UsageError(ErrorCode.USAGE, f"name a symbol (at most {_MAX_SYMBOL} characters)")
     if not form["q"].strip() or len(form["q"]) > _MAX_QUESTION:
         raise UsageError(ErrorCode.USAGE, f"ask a question (at most {_MAX_QUESTION} characters)")
+    if len(form["to"]) > _MAX_SYMBOL:
+        raise UsageError(ErrorCode.USAGE, f"name a target of at most {_MAX_SYMBOL} characters")
     if form["scope"] not in SCOPES:
         raise UsageError(ErrorCode.USAGE, "scope is trace, blast or both")

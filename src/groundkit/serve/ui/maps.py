@@ -4,7 +4,8 @@ Read-only, as ``/v1/code``, through the same operations (``groundkit.ops.codemap
 by ``grk map`` is opened, read and closed per request.
 A node shows its trace (where it leads) and its blast (what depends on it), each step with its
 evidence line; an edge shows the edges it stands for, each re-checked against the mapped folder
-(verified, drifted, missing), as ``grk edge`` does.
+(verified, drifted, missing), as ``grk edge`` does. The paths from a node to a target (a table,
+an env var, a symbol) show every hop with its evidence, re-checked too, as ``grk trace --to``.
 
 Where AI is on for the map (`grk ai enable map:NAME`), the panel also offers an "ask" box
 (``map_ask``): reading the opt-in file to decide so never calls a model.
@@ -83,6 +84,7 @@ def ask_fields(symbol: str, edge_filter: EdgeFilter) -> dict[str, str]:
         "symbol": symbol,
         "q": "",
         "scope": "both",
+        "to": "",
         "certain": "true" if edge_filter.certain else "",
         "min_confidence": f"{edge_filter.min_confidence:g}" if edge_filter.min_confidence else "",
         "exclude": ", ".join(edge_filter.exclude),
@@ -203,6 +205,44 @@ def edge_panel(request: Request, name: str, edge_id: str) -> HTMLResponse:
         context["more"] = 0
     except GroundkitError as exc:
         return error_page(request, exc, **context)
+    return page(request, "map_panel.html", context)
+
+
+@router.get("/ui/maps/{name}/chains", response_class=HTMLResponse)
+def chains_panel(
+    request: Request,
+    name: str,
+    source: Annotated[str, Query(alias="from", max_length=500)] = "",
+    target: Annotated[str, Query(alias="to", max_length=500)] = "",
+) -> HTMLResponse:
+    """The paths from ``from`` to ``to`` (``table:user``, ``env:NAME``, a symbol or a node's
+    id), shortest first, each hop's evidence re-checked against the folder."""
+    context: dict[str, Any] = {"title": f"Code map {name}", "map_name": name}
+    try:
+        if not source.strip() or not target.strip():
+            raise UsageError(ErrorCode.USAGE, "name where the paths start (from) and end (to)")
+        settings = runtime_of(request).settings
+        shown = _filter(request)
+        found = ops.chains(settings, name, source.strip(), target.strip(), edge_filter=shown)
+        paths = found.paths  # at most 20, as `grk trace --to` lists them
+        checks = iter(ops.verify_edges(settings, name, [e for p in paths for e in p]))
+        context.update(
+            panel="chains",
+            heading=f"Paths from {found.start.qualname} to {found.goal.qualname}",
+            depth=found.depth,
+            paths=[
+                {
+                    "confidence": min(e.confidence for e in path),
+                    "edges": [_edge_view(e, next(checks)) for e in path],
+                }
+                for path in paths
+            ],
+            truncated=found.truncated,
+            filter=shown.describe() if shown.active else "",
+        )
+    except GroundkitError as exc:
+        return error_page(request, exc, **context)
+    request.state.results = len(found.paths)
     return page(request, "map_panel.html", context)
 
 
