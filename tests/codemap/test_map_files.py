@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 
 from grk_runner import Grk
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.extract.base import FileFacts, SourceFile
+from groundkit.codemap.extract.python import PythonExtractor
+from groundkit.testing.codemap import LinksExtractor
 
 BUNDLE = Path(__file__).parents[2] / "src/groundkit/serve/static/swagger-ui/swagger-ui-bundle.js"
 
@@ -180,3 +184,22 @@ def test_hidden_and_ignored_files_are_listed_as_passed_over_too(grk: Grk, tmp_pa
         "out/": "ignored (.gitignore)",
         "run.log": "ignored (.gitignore)",
     }
+
+
+class _FailingOnBoom(LinksExtractor):
+    """The links language, but its parser fails (as a bug would) on a file holding "boom"."""
+
+    def parse(self, source: SourceFile) -> FileFacts:
+        if "boom" in source.text:
+            raise OverflowError("can't serialize ints < -2**63 or > 2**64 - 1")
+        return super().parse(source)
+
+
+def test_a_file_an_extractor_fails_on_is_skipped_and_the_rest_is_mapped(tmp_path: Path) -> None:
+    root = write(tmp_path / "app", {"a.links": "def f\n", "b.links": "boom\n", "c.py": "X = 1\n"})
+    with open_codemap("app", index_dir=tmp_path / "index", create=True) as codemap:
+        report = codemap.update(root, extractors=[PythonExtractor(), _FailingOnBoom()], workers=1)
+        assert report.partial  # exit 3: a file meant to be mapped failed, not the whole run
+        assert [s.source for s in report.skipped] == ["b.links"]
+        assert "links extractor failed on it (OverflowError)" in report.skipped[0].reason
+        assert {n.qualname for n in codemap.nodes() if n.path} >= {"a.f", "c"}
