@@ -7,9 +7,11 @@ globs pass over more. A folder on disk also follows ``.gitignore`` and refuses s
 leave it (the same walker as ``grk ingest``). Reading a revision never touches the work tree.
 
 Every other file under the root is either listed to be mapped or *passed over* with its reason
-(a file no extractor reads, such as ``schema.prisma``, a ``.sql`` file or a config; a vendored
-folder, once, as a folder): a choice, never a failure. What was meant to be mapped and could
-not be (unreadable, oversized, not parsable) is *skipped*, and makes the run partial.
+(a file no extractor reads, such as a ``.sql`` file or a config; a vendored folder, once, as a
+folder): a choice, never a failure. Of those, what the run reads for data anyway (a
+``schema.prisma``, ORM settings, SQL an app runs) is counted read (``data_files``). What was
+meant to be mapped and could not be (unreadable, oversized, not parsable) is *skipped*, and
+makes the run partial.
 """
 
 from __future__ import annotations
