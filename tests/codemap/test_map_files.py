@@ -255,3 +255,29 @@ def test_a_map_holding_no_folder_is_taken_by_the_first_folder_mapped_into_it(
     assert grk.json("map", "list")["roots"] == {"app": None}
     assert grk("map", str(root), "--quiet") == 0  # no other folder to name: no --replace
     assert grk.json("map", "list")["roots"] == {"app": str(root)}
+
+
+def test_a_vendor_or_third_party_folder_is_passed_over_once_as_vendored(
+    grk: Grk, tmp_path: Path
+) -> None:
+    root = write(
+        tmp_path / "app",
+        {
+            "app.py": "def f(): pass\n",
+            "test/vendor/jquery.js": "function jQuery(s) { return s; }\n",  # not minified
+            "third_party/lib.py": "def g(): pass\n",
+            "pip/_vendor/six.py": "def h(): pass\n",
+        },
+    )
+    data = grk.json("map", str(root))
+    passed = {p["path"]: p["reason"] for p in data["passed_over"]}
+    assert passed == {
+        "test/vendor/": "vendored or built (vendor)",
+        "third_party/": "vendored or built (third_party)",
+        "pip/_vendor/": "vendored or built (_vendor)",
+    }
+    assert data["files"] == 1
+    # --include lets one back in, as with node_modules
+    data = grk.json("map", str(root), "--include", "third_party/**")
+    assert data["files"] == 1
+    assert "third_party/" not in {p["path"] for p in data["passed_over"]}
