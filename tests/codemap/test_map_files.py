@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 
 from grk_runner import Grk
+from groundkit.codemap.api import open_codemap
+from groundkit.codemap.extract.base import FileFacts, SourceFile
+from groundkit.codemap.extract.python import PythonExtractor
+from groundkit.testing.codemap import LinksExtractor
 
 BUNDLE = Path(__file__).parents[2] / "src/groundkit/serve/static/swagger-ui/swagger-ui-bundle.js"
 
@@ -48,8 +52,8 @@ def test_every_file_is_mapped_or_passed_over_with_its_reason(grk: Grk, tmp_path:
     assert grk("map", str(root), "--json") == 0
     data = json.loads(grk.out)
     passed = {p["path"]: p["reason"] for p in data["passed_over"]}
+    assert [p["path"] for p in data["read_for_data"]] == ["prisma/schema.prisma"]
     assert set(passed) == {
-        "prisma/schema.prisma",
         "db/init.sql",
         "config.yaml",
         "data/rows.csv",
@@ -62,11 +66,11 @@ def test_every_file_is_mapped_or_passed_over_with_its_reason(grk: Grk, tmp_path:
     assert data["skipped"] == []
     # The text says so too, by reason, and lists each with --verbose.
     assert grk("map", str(root), "--quiet") == 0
-    assert "passed over 6 (not mapped, on purpose; --verbose lists each)" in grk.out
+    assert "passed over 5 (not mapped, on purpose; --verbose lists each)" in grk.out
     assert grk("map", str(root), "--quiet", "--verbose") == 0
-    assert "    prisma/schema.prisma" in grk.out
+    assert "    db/init.sql" in grk.out
     assert grk("map", "show", "app") == 0
-    assert "passed over 6" in grk.out
+    assert "passed over 5" in grk.out
 
 
 def test_files_passed_over_as_vendored_or_generated_do_not_make_map_exit_3(
@@ -180,3 +184,100 @@ def test_hidden_and_ignored_files_are_listed_as_passed_over_too(grk: Grk, tmp_pa
         "out/": "ignored (.gitignore)",
         "run.log": "ignored (.gitignore)",
     }
+
+
+class _FailingOnBoom(LinksExtractor):
+    """The links language, but its parser fails (as a bug would) on a file holding "boom"."""
+
+    def parse(self, source: SourceFile) -> FileFacts:
+        if "boom" in source.text:
+            raise OverflowError("can't serialize ints < -2**63 or > 2**64 - 1")
+        return super().parse(source)
+
+
+def test_a_file_an_extractor_fails_on_is_skipped_and_the_rest_is_mapped(tmp_path: Path) -> None:
+    root = write(tmp_path / "app", {"a.links": "def f\n", "b.links": "boom\n", "c.py": "X = 1\n"})
+    with open_codemap("app", index_dir=tmp_path / "index", create=True) as codemap:
+        report = codemap.update(root, extractors=[PythonExtractor(), _FailingOnBoom()], workers=1)
+        assert report.partial  # exit 3: a file meant to be mapped failed, not the whole run
+        assert [s.source for s in report.skipped] == ["b.links"]
+        assert "links extractor failed on it (OverflowError)" in report.skipped[0].reason
+        assert {n.qualname for n in codemap.nodes() if n.path} >= {"a.f", "c"}
+
+
+FLASK_APP = {
+    "blog/__init__.py": "from flask import Flask\n\napp = Flask(__name__)\n",
+    "blog/db.py": (
+        "import sqlite3\n\nfrom flask import current_app\n\n\n"
+        "def init_db():\n"
+        '    db = sqlite3.connect("x")\n'
+        '    with current_app.open_resource("schema.sql") as f:\n'
+        '        db.executescript(f.read().decode("utf8"))\n'
+    ),
+    "blog/schema.sql": "CREATE TABLE author (id INTEGER PRIMARY KEY);\n",
+    "db/unused.sql": "CREATE TABLE t (id int);\n",
+    "prisma/schema.prisma": "model User {\n  id Int @id\n}\n",
+    "ormconfig.json": '{"type": "postgres"}\n',
+}
+
+
+def test_files_the_map_reads_for_data_are_counted_read_not_passed_over(
+    grk: Grk, tmp_path: Path
+) -> None:
+    root = write(tmp_path / "blog", FLASK_APP)
+    data = grk.json("map", str(root))
+    read = {p["path"]: p["reason"] for p in data["read_for_data"]}
+    assert read == {
+        "blog/schema.sql": "read for data: SQL the app runs (open_resource)",
+        "ormconfig.json": "read for data: ORM settings",
+        "prisma/schema.prisma": "read for data: a Prisma schema",
+    }
+    passed = {p["path"] for p in data["passed_over"]}
+    assert passed == {"db/unused.sql"}  # no code runs it: listed, with its reason
+    assert grk("map", str(root), "--quiet") == 0
+    assert "read for data 3 (not code; read for the tables and settings they hold;" in grk.out
+    assert "passed over 1 " in grk.out
+    # A run that parses nothing again keeps what was read, as the map keeps its tables.
+    assert grk.json("map", str(root))["read_for_data"] == data["read_for_data"]
+    assert grk("map", "show", "blog") == 0
+    assert "read for data 3" in grk.out
+    # The app stops running it: the file is passed over again.
+    write(root, {"blog/db.py": "def init_db():\n    pass\n"})
+    data = grk.json("map", str(root))
+    assert "blog/schema.sql" in {p["path"] for p in data["passed_over"]}
+
+
+def test_a_map_holding_no_folder_is_taken_by_the_first_folder_mapped_into_it(
+    grk: Grk, tmp_path: Path
+) -> None:
+    root = write(tmp_path / "app", {"app.py": "def f(): pass\n"})
+    open_codemap("app", index_dir=tmp_path / "index", create=True).close()  # never built
+    assert grk.json("map", "list")["roots"] == {"app": None}
+    assert grk("map", str(root), "--quiet") == 0  # no other folder to name: no --replace
+    assert grk.json("map", "list")["roots"] == {"app": str(root)}
+
+
+def test_a_vendor_or_third_party_folder_is_passed_over_once_as_vendored(
+    grk: Grk, tmp_path: Path
+) -> None:
+    root = write(
+        tmp_path / "app",
+        {
+            "app.py": "def f(): pass\n",
+            "test/vendor/jquery.js": "function jQuery(s) { return s; }\n",  # not minified
+            "third_party/lib.py": "def g(): pass\n",
+            "pip/_vendor/six.py": "def h(): pass\n",
+        },
+    )
+    data = grk.json("map", str(root))
+    passed = {p["path"]: p["reason"] for p in data["passed_over"]}
+    assert passed == {
+        "test/vendor/": "vendored or built (vendor)",
+        "third_party/": "vendored or built (third_party)",
+        "pip/_vendor/": "vendored or built (_vendor)",
+    }
+    assert data["files"] == 1
+    # --include lets one back in, as with node_modules
+    data = grk.json("map", str(root), "--include", "third_party/**")
+    assert data["files"] == 1
+    assert "third_party/" not in {p["path"] for p in data["passed_over"]}

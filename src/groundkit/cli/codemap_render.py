@@ -27,6 +27,7 @@ __all__ = [
     "nothing_to_map",
     "overview",
     "passed_over",
+    "read_for_data",
     "trace",
 ]
 
@@ -54,6 +55,7 @@ def map_report(name: str, report: MapReport, *, verbose: bool = False) -> None:
     echo_safe(f"nodes: {_counts(report.nodes)}")
     echo_safe(f"edges: {_counts(report.edges)}")
     echo_safe(f"unresolved calls: {report.unresolved_calls:,} (counted, never guessed)")
+    read_for_data(report.read_for_data, verbose=verbose)
     passed_over(report.passed_over, verbose=verbose)
     if report.skipped:
         echo_safe(f"skipped {len(report.skipped)} (meant to be mapped, and could not be):")
@@ -71,13 +73,18 @@ def passed_over(
     ``verbose``; ``more`` names the option that lists them)."""
     if not items:
         return
+    hint = "" if verbose else f"; {more} lists each"
+    echo_safe(f"passed over {len(items):,} (not mapped, on purpose{hint}):", err=err)
+    _grouped(items, verbose=verbose, err=err)
+
+
+def _grouped(items: Sequence[Skipped], *, verbose: bool, err: bool) -> None:
+    """``items`` by reason, with a few paths each (every path with ``verbose``)."""
     by_reason: dict[str, list[str]] = defaultdict(list)
     for item in items:
         # Grouped by what the reason says before its detail: "documentation (.md)" and
         # "documentation (.rst)" are one line of the summary.
         by_reason[item.reason if verbose else item.reason.split(" (")[0]].append(item.source)
-    hint = "" if verbose else f"; {more} lists each"
-    echo_safe(f"passed over {len(items):,} (not mapped, on purpose{hint}):", err=err)
     for reason, paths in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         if verbose:
             echo_safe(f"  {reason}:", err=err)
@@ -86,6 +93,17 @@ def passed_over(
             continue
         shown = ", ".join(paths[:_EXAMPLES]) + (", ..." if len(paths) > _EXAMPLES else "")
         echo_safe(f"  {len(paths):>5}  {reason}: {shown}", err=err)
+
+
+def read_for_data(items: Sequence[Skipped], *, verbose: bool, more: str = "--verbose") -> None:
+    """The files read for what they declare (tables, settings) though no extractor parses
+    them: by what they are, with a few paths (every path with ``verbose``)."""
+    if not items:
+        return
+    hint = "" if verbose else f"; {more} lists each"
+    what = "not code; read for the tables and settings they hold"
+    echo_safe(f"read for data {len(items):,} ({what}{hint}):")
+    _grouped(items, verbose=verbose, err=False)
 
 
 def nothing_to_map(path: str, report: MapReport, *, verbose: bool = False) -> None:
@@ -214,6 +232,13 @@ def overview(name: str, data: dict[str, Any]) -> None:
         echo_safe(f"\ngenerated source (mapped, flagged): {len(made)}")
         for item in made[:_LISTED]:
             echo_safe(f"  {item['path']}: {item['reason']}")
+    if data.get("read_for_data"):
+        echo_safe("")
+        read_for_data(
+            [Skipped(i["path"], i["reason"]) for i in data["read_for_data"]],
+            verbose=False,
+            more="--json",
+        )
     if data.get("passed_over"):
         echo_safe("")
         passed_over(

@@ -236,6 +236,9 @@ class CodeMap:
             script["node"] = found[0].key.id if len(found) == 1 else None
         shape = overview(self.store, scripts)
         shape.data["passed_over"] = [{"path": p, "reason": r} for p, r in self.store.passed_over()]
+        shape.data["read_for_data"] = [
+            {"path": p, "reason": r} for p, r in self.store.read_for_data()
+        ]
         shape.data["generated"] = [
             {"path": p, "reason": r} for p, r in self.store.generated_files()
         ]

@@ -16,8 +16,9 @@ from typing import Any
 
 from groundkit.checkpoints import checkpoint
 from groundkit.codemap.data import CALL, Data, assemble
-from groundkit.codemap.data.collect import collect_data, load_schemas, read_schemas
+from groundkit.codemap.data.collect import collect_data, load_schemas
 from groundkit.codemap.data.django import django_models
+from groundkit.codemap.data_files import data_files
 from groundkit.codemap.edges import EdgeSet
 from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Node, NodeKey, NodeKind
@@ -58,6 +59,9 @@ class MapReport:
     seconds: float
     nothing_to_map: bool = False  # no file to map was found, and so no map was made
     passed_over: tuple[Skipped, ...] = ()
+    # Files no extractor parses that the map reads for what they declare (a Prisma schema,
+    # ORM settings, SQL an app runs): read, so neither mapped nor passed over.
+    read_for_data: tuple[Skipped, ...] = ()
     languages: dict[str, int] = field(default_factory=dict)  # files mapped, by language
 
     @classmethod
@@ -98,6 +102,7 @@ class MapReport:
             "resolved": self.resolved,
             "skipped": [{"path": s.source, "reason": s.reason} for s in self.skipped],
             "passed_over": [{"path": s.source, "reason": s.reason} for s in self.passed_over],
+            "read_for_data": [{"path": s.source, "reason": s.reason} for s in self.read_for_data],
             "languages": self.languages,
             "ignored": self.ignored,
             "nodes": self.nodes,
@@ -170,7 +175,7 @@ def build_map(
 
     # The map-wide web pass (routes, HTTP calls, data) only when some file's facts changed.
     before = store.webs_of([*removed, *graphs])
-    collect_data(graphs, run.texts, before, source)
+    reads = collect_data(graphs, run.texts, before, source)
     after = {
         path: dump_web(
             graph.routers,
@@ -182,10 +187,10 @@ def build_map(
         )
         for path, (graph, _) in graphs.items()
     }
-    schemas = read_schemas((s.source for s in passed_over), source)
+    files = data_files(store, source, passed_over, reads, removed)
     digests = unchanged(graphs, after, old)  # resolved again, and the same: nothing to write
     web_changed = any(before.get(p, "") != after.get(p, "") for p in {*before, *after})
-    web_changed = web_changed or store.manifest().get("schemas", "") != schemas
+    web_changed = web_changed or store.manifest().get("schemas", "") != files.schemas
     web_changed = web_changed or bool((graphs or removed) and store.manifest().get("calls_by_name"))
     rewritten = [*removed, *graphs, *([""] if web_changed else [])]
     replaced = store.node_ids_owned(rewritten) if old else None
@@ -221,11 +226,12 @@ def build_map(
             if done == max(1, len(graphs) // 2):
                 checkpoint("mid-map")
         if web_changed or not old:
-            store.set_manifest("schemas", schemas)
+            store.set_manifest("schemas", files.schemas)
             _web_pass(store)
         store.tidy(replaced)
         store.set_skipped([(s.source, s.reason) for s in run.skipped])
-        store.set_passed_over([(s.source, s.reason) for s in passed_over])
+        store.set_passed_over([(s.source, s.reason) for s in files.passed_over])
+        store.set_read_for_data([(s.source, s.reason) for s in files.read], files.reads)
     checkpoint("after-map-commit")
     counts = store.counts()
     return MapReport(
@@ -240,7 +246,8 @@ def build_map(
         edges=counts["edges"],
         unresolved_calls=counts["unresolved_calls"],
         seconds=time.perf_counter() - started,
-        passed_over=tuple(passed_over),
+        passed_over=tuple(files.passed_over),
+        read_for_data=tuple(files.read),
         languages=store.file_languages(),
     )
 

@@ -56,9 +56,16 @@ def _parse_one(
 ) -> Parsed | str:
     try:
         facts = extractor.parse(SourceFile(path, decode(data), time.monotonic() + seconds))
+        interface, body = extractor.encode(facts)
     except Unparsable as exc:
         return exc.reason
-    interface, body = extractor.encode(facts)
+    except Exception as exc:  # a fault barrier: one file's bug, not the run's
+        # A bug an extractor meets on one file (a literal too large to pack) skips that file,
+        # named, and the run ends partial (exit 3); the rest of the repository is still mapped.
+        return (
+            f"the {extractor.language} extractor failed on it ({type(exc).__name__});"
+            " a bug in groundkit, please report it"
+        )
     return Parsed(
         extractor.language,
         digest(data),

@@ -1,15 +1,18 @@
 """Where a map's files come from: a folder on disk, or a git revision read from git's objects.
 
 Both apply the same selection: hidden files and folders are not walked; vendored and generated
-trees (``node_modules``, virtualenvs, ``site-packages``, ``dist``, ``build``, ``__pycache__``,
-minified ``*.min.js``) are passed over unless an ``--include`` glob names them; ``--exclude``
-globs pass over more. A folder on disk also follows ``.gitignore`` and refuses symlinks that
-leave it (the same walker as ``grk ingest``). Reading a revision never touches the work tree.
+trees (``node_modules``, ``vendor``, ``third_party``, virtualenvs, ``site-packages``, ``dist``,
+``build``, ``__pycache__``, minified ``*.min.js``) are passed over unless an ``--include`` glob
+names them; ``--exclude`` globs pass over more. A folder on disk also follows ``.gitignore``
+and refuses symlinks that leave it (the same walker as ``grk ingest``). Reading a revision never
+touches the work tree.
 
 Every other file under the root is either listed to be mapped or *passed over* with its reason
-(a file no extractor reads, such as ``schema.prisma``, a ``.sql`` file or a config; a vendored
-folder, once, as a folder): a choice, never a failure. What was meant to be mapped and could
-not be (unreadable, oversized, not parsable) is *skipped*, and makes the run partial.
+(a file no extractor reads, such as a ``.sql`` file or a config; a vendored folder, once, as a
+folder): a choice, never a failure. Of those, what the run reads for data anyway (a
+``schema.prisma``, ORM settings, SQL an app runs) is counted read (``data_files``). What was
+meant to be mapped and could not be (unreadable, oversized, not parsable) is *skipped*, and
+makes the run partial.
 """
 
 from __future__ import annotations
@@ -33,7 +36,23 @@ from groundkit.types import Skipped
 
 __all__ = ["GitRevision", "Listing", "Selection", "Source", "WorkTree", "language_of"]
 
-_VENDORED_DIRS = frozenset({"node_modules", "site-packages", "dist", "build", "__pycache__"})
+# Folders of code a project carries but did not write (GitHub linguist's vendor rules: its
+# ``vendor/``, ``third_party/``; pip's ``_vendor``) or that a build made.
+_VENDORED_DIRS = frozenset(
+    {
+        "node_modules",
+        "bower_components",
+        "site-packages",
+        "vendor",
+        "vendors",
+        "_vendor",
+        "third_party",
+        "third-party",
+        "dist",
+        "build",
+        "__pycache__",
+    }
+)
 _VENDORED_FILES = ("*.min.js",)
 
 # What a file holds, by its suffix, as a person calls it: an extractor may read several (the

@@ -311,6 +311,14 @@ class MapStore:
         """What the last run did not map on purpose, with why (kept for ``grk map show``)."""
         self.set_manifest("passed_over", json.dumps([list(p) for p in passed_over]))
 
+    def set_read_for_data(
+        self, read: Sequence[tuple[str, str]], by_file: dict[str, list[str]]
+    ) -> None:
+        """The files the last run read for data though no extractor parses them, with what;
+        and which of them each source file's facts were read from (``by_file``)."""
+        self.set_manifest("read_for_data", json.dumps([list(p) for p in read]))
+        self.set_manifest("resource_reads", json.dumps(by_file, sort_keys=True))
+
     # -- reads ------------------------------------------------------------------------------------
     def skipped(self) -> list[tuple[str, str]]:
         return self._conn.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
@@ -319,6 +327,10 @@ class MapStore:
         """(path, reason) of what the last run passed over on purpose, by path."""
         row = self._conn.execute("SELECT value FROM manifest WHERE key = 'passed_over'").fetchone()
         return [(p, r) for p, r in json.loads(row[0])] if row else []
+
+    def read_for_data(self) -> list[tuple[str, str]]:
+        """(path, what for) of the files the last run read for data, by path."""
+        return [(p, r) for p, r in json.loads(self.manifest().get("read_for_data") or "[]")]
 
     def generated_files(self) -> list[tuple[str, str]]:
         """(path, why) of the files mapped that are generated source, by path."""

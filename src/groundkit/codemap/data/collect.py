@@ -22,7 +22,7 @@ from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.lines import decode
 from groundkit.codemap.sources import Source
 
-__all__ = ["collect_data", "load_schemas", "read_schemas"]
+__all__ = ["collect_data", "load_schemas", "read_schemas", "schema_files"]
 
 
 def collect_data(
@@ -30,19 +30,22 @@ def collect_data(
     texts: Mapping[str, bytes],
     before: Mapping[str, str],
     source: Source | None = None,
-) -> None:
+) -> dict[str, list[str]]:
     """Each resolved file's data facts read from its syntax: from its text when it was read in
     this run, else what the map held (its text, and so those facts, did not change). Of what
     a TypeScript file held, the accesses its resolution finds are made again: only its models
     and the accesses read from its syntax are taken (its counts of what stayed unresolved go
-    with the others)."""
+    with the others). Returns, for each Python file read in this run, the other files its facts
+    were read from (a resource's SQL)."""
+    reads: dict[str, list[str]] = {}
     for path, (graph, _) in graphs.items():
         python = path.endswith((".py", ".pyi"))
         raw = texts.get(path)
         if raw is None:
             found = _held(path, before)
         elif python:
-            found = python_data(path, decode(raw), graph.nodes, _reader(source))
+            opened = reads.setdefault(path, [])
+            found = python_data(path, decode(raw), graph.nodes, _reader(source, opened))
         else:
             found = typescript_data(path, decode(raw), graph.nodes)
         if not python and raw is None:
@@ -50,16 +53,21 @@ def collect_data(
             found.accesses[:] = kept
             found.unresolved.clear()
         graph.data.extend(found)
+    return reads
 
 
-def _reader(source: Source | None) -> ReadFile | None:
-    """Another file's text by its path, for a file whose facts name it (a resource's SQL)."""
+def _reader(source: Source | None, opened: list[str]) -> ReadFile | None:
+    """Another file's text by its path, for a file whose facts name it (a resource's SQL);
+    each path read is put in ``opened``."""
     if source is None:
         return None
 
     def read(path: str) -> str | None:
         for _, raw in source.read([path]):
-            return decode(raw) if isinstance(raw, bytes) else None
+            if not isinstance(raw, bytes):
+                return None
+            opened.append(path)
+            return decode(raw)
         return None
 
     return read
@@ -73,11 +81,18 @@ def _held(path: str, before: Mapping[str, str]) -> Data:
     return found
 
 
+def schema_files(passed_over: Iterable[str]) -> dict[str, str]:
+    """Of the files no extractor parses, those ``read_schemas`` reads, each with what it is."""
+    paths = list(passed_over)
+    kinds = {p: "a Prisma schema" for p in paths if p.endswith(".prisma")}
+    return {**kinds, **{p: "ORM settings" for p in paths if _orm_settings(p)}}
+
+
 def read_schemas(passed_over: Iterable[str], source: Source) -> str:
     """Every ``schema.prisma``'s data facts, and whether a TypeORM configuration file
     (``ormconfig.json``, ``.yml``, ``.env``...) or an ``.env`` file configures table naming,
     as JSON ('' for none)."""
-    paths = sorted(p for p in passed_over if p.endswith(".prisma") or _orm_settings(p))
+    paths = sorted(schema_files(passed_over))
     if not paths:
         return ""
     out = {}
