@@ -26,6 +26,7 @@ from groundkit.codemap.extract.typescript.parse import parse_typescript
 from groundkit.codemap.extract.typescript.parse.facts import Body, Interface
 from groundkit.codemap.extract.typescript.resolve.graph import FLOW_KEY, TypeScriptFile
 from groundkit.codemap.extract.typescript.syntax import INSTALL_HINT
+from groundkit.codemap.extract.typescript.values.arrays import Arrays
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
@@ -42,11 +43,12 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 20: arrays (stores, elements read back), for...of bindings, yields, [Symbol.iterator];
     # 19: env writes (process.env.X = v) merged with 18: accessors, defaults, parameter
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "19"
+    version: ClassVar[str] = "20"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)
@@ -76,6 +78,7 @@ class TypeScriptResolver:
         self.evaluator = Evaluator(project, self.layout)
         sources = sorted(self.layout.sources)
         self.flow = Flow(self.evaluator, sources)
+        self.arrays = Arrays(self.evaluator, self.flow, sources)
         self.tables = Tables(self.evaluator, self.flow, sources)
         self.events = Events(self.evaluator, self.flow, sources)
 

@@ -13,6 +13,8 @@ known (a parameter, a call's result, a package's object) it probably is, and the
 from __future__ import annotations
 
 __all__ = [
+    "ELEMENT_CALLBACKS",
+    "ELEMENT_STORES",
     "GLOBAL_CALLBACKS",
     "METHOD_CALLBACKS",
     "TEST_BLOCKS",
@@ -67,6 +69,23 @@ METHOD_CALLBACKS: dict[str, tuple[int, ...]] = {
     "replace": (1,),
     "replaceAll": (1,),
 }
+
+
+# An array method -> which parameters of its callback (argument 0) are given an element: the
+# element's positions (``reduce``'s first is the accumulator, ``sort`` compares two).
+ELEMENT_CALLBACKS: dict[str, tuple[int, ...]] = {
+    **dict.fromkeys(
+        "map forEach filter some every find findIndex findLast findLastIndex flatMap".split(),
+        (0,),
+    ),
+    "reduce": (1,),
+    "reduceRight": (1,),
+    "sort": (0, 1),
+    "toSorted": (0, 1),
+}
+
+# An array method that stores elements -> the first argument that is one.
+ELEMENT_STORES: dict[str, int] = {"push": 0, "unshift": 0, "splice": 2}
 
 
 def may_call_back(ref: list[str]) -> bool:

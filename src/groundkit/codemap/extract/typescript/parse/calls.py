@@ -6,7 +6,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.library import TEST_BLOCKS, TEST_CONTEXT, may_call_back
+from groundkit.codemap.extract.typescript.library import (
+    ELEMENT_CALLBACKS,
+    ELEMENT_STORES,
+    TEST_BLOCKS,
+    TEST_CONTEXT,
+    may_call_back,
+)
 from groundkit.codemap.extract.typescript.parse import env, facts
 from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
@@ -93,6 +99,7 @@ def call(w: Walk, node: Node) -> bool:
         w.add_write(args[0], _defined(w, ref, args))
         if ref[1] == "setPrototypeOf" and len(args) == 2:
             _prototype_set(w, args[0], args[1])
+    _elements(w, ref, args, arguments)
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
     keep = isinstance(callee_expr, facts.Get) or (
         ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS or may_call_back(ref))
@@ -102,6 +109,33 @@ def call(w: Walk, node: Node) -> bool:
     key = _computed_key(w, callee) if isinstance(callee_expr, facts.Get) else None
     w.add_call(callee_expr, how, node, args if keep else None, args, chain, key)
     return True
+
+
+def _elements(
+    w: Walk, ref: list[str] | None, args: list[facts.Expr], arguments: Node | None
+) -> None:
+    """``xs.push(a)`` stores an element into ``xs``; ``xs.forEach(f)`` hands ``f`` each element
+    (a pass site of its own: ``f(xs[i])``); ``Array.from(xs)`` iterates ``xs``."""
+    if ref == ["Array", "from"] and arguments is not None and not w.is_bound("Array"):
+        items = [a for a in arguments.named_children if a.type != "comment"]
+        first = summarise(items[0], w.qual_of) if items else None
+        if isinstance(first, facts.Ref | facts.Get) and items[0].type != "call_expression":
+            w.iterations.append(facts.IterSite(w.current, first, *w.where(items[0])))
+        return
+    if ref is None or len(ref) < 2 or ref[-1] == "()":
+        return
+    array = facts.Ref(ref[:-1])
+    start = ELEMENT_STORES.get(ref[-1])
+    if start is not None and len(args) > start:
+        items = [UNKNOWN if isinstance(a, facts.Spread) else a for a in args[start:]]
+        w.stores.append((w.current, array, items))
+    positions = ELEMENT_CALLBACKS.get(ref[-1])
+    if positions is not None and args and not isinstance(args[0], facts.Spread):
+        element = facts.Get(array, [facts.ELEMENT])
+        given: list[facts.Expr] = [UNKNOWN] * (max(positions) + 1)
+        for position in positions:
+            given[position] = element
+        w.passes.append((w.current, args[0], How.CALL, given))
 
 
 def _mixin_target(w: Walk, ref: list[str] | None, arguments: Node | None) -> str | None:
@@ -276,6 +310,9 @@ def _unnamed(w: Walk, callee: Node) -> facts.Expr:
         # app[route.method](...): a member of a named value, picked by a key (``_computed_key``)
         return facts.Get(facts.Ref(ref), [facts.ELEMENT]) if ref is not None else UNKNOWN
     holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
+    held = summarise(callee, w.qual_of) if holder is not None else None
+    if isinstance(held, facts.Get):
+        return held  # layers[i].handle(): a member of an element
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
         method = key_of(callee.child_by_field_name("property"))
         if method is not None and may_call_back(["", method]):

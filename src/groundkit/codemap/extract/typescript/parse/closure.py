@@ -29,7 +29,6 @@ _AS_IS = (
     facts.Namespace,
     facts.Require,
     facts.DynImport,
-    facts.ArrayLit,
     facts.This,  # already closed
 )
 _DEPTH = 8
@@ -39,6 +38,8 @@ _UNKNOWN = facts.Unknown()
 def may_hold_code(expr: facts.Expr) -> bool:
     """Whether an argument may be a function of the repository (or hold one, or be unknown):
     strings, numbers, arrays and anonymous functions never give a parameter a named target."""
+    if isinstance(expr, facts.ArrayLit) and expr.name:
+        return True  # a named array: what is stored into it is found by its name
     return not isinstance(expr, _PLAIN)
 
 
@@ -54,6 +55,8 @@ class Closer:
             return expr
         if isinstance(expr, facts.Ref):
             return self._ref(expr.parts, scope, depth)
+        if isinstance(expr, facts.ArrayLit):
+            return facts.ArrayLit([self.close(i, scope, depth + 1) for i in expr.items], expr.name)
         if isinstance(expr, facts.ObjectLit):
             fields = {k: self.close(v, scope, depth + 1) for k, v in expr.fields.items()}
             return facts.ObjectLit(fields, expr.name)

@@ -47,6 +47,7 @@ _LITERALS = frozenset(
     {"number", "true", "false", "null", "undefined", "regex", "this_type", "unary_expression"}
 )
 _DEPTH = 4
+_WELL_KNOWN = frozenset({"Symbol.iterator", "Symbol.asyncIterator"})
 _KEYS = 60
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "v": "\v"}
 
@@ -144,6 +145,9 @@ def key_of(node: Node | None) -> str | None:
         return string_value(node)
     if node.type == "number":
         return text_of(node)
+    if node.type == "computed_property_name" and node.named_children:
+        inner = text_of(node.named_children[0])  # [Symbol.iterator]: one name for every class
+        return f"[{inner}]" if inner in _WELL_KNOWN else None
     return None
 
 
@@ -166,6 +170,8 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
         ref = ref_of(node)
         if ref is None and kind == "subscript_expression":
             return _element(node, qual_of, depth)
+        if ref is None and kind == "member_expression":
+            return _member_of_element(node, qual_of, depth)
         return facts.Ref(ref) if ref is not None else UNKNOWN
     if kind == "call_expression":
         return _call(node, qual_of, depth)
@@ -184,9 +190,12 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
         options = [summarise(first, qual_of, depth + 1), summarise(second, qual_of, depth + 1)]
         return facts.Choice(options)
     if kind == "array":
-        return facts.ArrayLit(
-            [summarise(c, qual_of, depth + 1) for c in node.named_children[:_KEYS]]
-        )
+        items = [
+            summarise(c, qual_of, depth + 1) if c.type != "spread_element" else UNKNOWN
+            for c in node.named_children[:_KEYS]
+            if c.type != "comment"
+        ]
+        return facts.ArrayLit(items if len(node.named_children) <= _KEYS else [*items, UNKNOWN], name)
     if kind in _LITERALS or kind.endswith("_literal"):
         return facts.Lit()
     return UNKNOWN
@@ -199,6 +208,16 @@ def _element(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     if isinstance(base, facts.Unknown | facts.Lit):
         return UNKNOWN
     return facts.Get(base, [facts.ELEMENT])
+
+
+def _member_of_element(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
+    """``xs[i].handle``: a member of an element read by a key known only at run time."""
+    holder = node.child_by_field_name("object")
+    prop = node.child_by_field_name("property")
+    base = summarise(holder, qual_of, depth + 1) if holder is not None else UNKNOWN
+    if not isinstance(base, facts.Get) or prop is None:
+        return UNKNOWN
+    return facts.Get(base.base, [*base.attrs, text_of(prop)])
 
 
 def args_of(call: Node, qual_of: QualOf, depth: int = 0) -> list[facts.Expr]:

@@ -47,6 +47,7 @@ import msgspec
 __all__ = [
     "ELEMENT",
     "ITEM",
+    "ITERATED",
     "REST",
     "AnonFn",
     "Arity",
@@ -85,6 +86,7 @@ __all__ = [
     "Scope",
     "ScopeKind",
     "Spread",
+    "Store",
     "Str",
     "Template",
     "This",
@@ -156,7 +158,11 @@ class ObjectLit(msgspec.Struct, array_like=True, frozen=True, tag="o"):
 
 
 class ArrayLit(msgspec.Struct, array_like=True, frozen=True, tag="a"):
+    """An array literal; ``name`` is the qualified name it is bound to (``run.steps``, a
+    field's ``Owner:key``; "" for none): the array's identity, which stores are matched to."""
+
     items: list[Expr]
+    name: str = ""
 
 
 class Choice(msgspec.Struct, array_like=True, frozen=True, tag="?:"):
@@ -221,6 +227,7 @@ class Param(msgspec.Struct, array_like=True, frozen=True, tag="param"):
 REST = "*"  # a path's head: the arguments from ``position`` on, as an array
 ITEM = "**"  # a path's head: any one of them, or any item of an array literal given there
 ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
+ITERATED = "[of]"  # what iterating a value gives: ``for (const x of value)``
 
 
 class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):
@@ -314,6 +321,14 @@ class Write(msgspec.Struct, array_like=True, frozen=True):
     key: str | None
 
 
+class Store(msgspec.Struct, array_like=True, frozen=True):
+    """Elements stored into an array: ``target.push(a, b)``, ``unshift``, ``splice``'s items,
+    ``target[i] = a``; closed like the pass sites."""
+
+    target: Expr
+    items: list[Expr]
+
+
 class Arity(msgspec.Struct, array_like=True, frozen=True):
     """A call that hands its callee nothing that may be code, and how many arguments it gives:
     a parameter with a default that it leaves out holds the default."""
@@ -352,6 +367,9 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # X -> key -> the getter, closed the same way (its ``value`` is one of ``statics``)
     defined_getters: dict[str, dict[str, Expr]] = {}
     generators: list[str] = []  # qualnames of ``function*``: calling one runs nothing yet
+    stores: list[Store] = []  # elements stored into arrays (``values/arrays.py``)
+    # A generator's qualname -> what it yields, closed the same way (a ``Choice`` when several)
+    yields: dict[str, Expr] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

@@ -72,6 +72,8 @@ class Walk:
         self.defined_getters: list[tuple[str, str, facts.Expr]] = []  # X, key, getter
         self.generators: list[str] = []
         self.iterations: list[facts.IterSite] = []
+        self.stores: list[tuple[int, facts.Expr, list[facts.Expr]]] = []  # scope, array, items
+        self.yields: list[tuple[int, facts.Expr]] = []  # generator scope, what it yields
         self.pending_names: dict[int, str] = {}  # node id -> the name an inline handler gets
         self.pending_tables: dict[int, str] = {}  # node id -> the table it is a method of
         self.pending_this: dict[int, str] = {}  # node id -> what `this` is in that function

@@ -46,6 +46,9 @@ def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
     if inner.type == "object" and name:
         _object(w, inner, name)
         return summarise(inner, w.qual_of, name=w.qualified(name))
+    if inner.type == "array" and name and "." not in name:
+        w.visit(node)  # const steps = [a, b]: the array's identity is its name
+        return summarise(inner, w.qual_of, name=w.qualified(name))
     w.visit(node)
     summary = summarise(node, w.qual_of)
     if isinstance(summary, facts.Require | facts.DynImport):
@@ -128,12 +131,23 @@ def assignment(w: Walk, node: Node) -> bool:
     else:
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
+        _element_store(w, left, right)
         if ref is not None:
             _static(w, ref, summarise(right, w.qual_of))
         member_write(w, left)
         w.visit(left)
         w.visit(right)
     return True
+
+
+def _element_store(w: Walk, left: Node, right: Node) -> None:
+    """``xs[i] = value``: an element of whatever array ``xs`` is."""
+    left = unwrap(left)
+    index = left.child_by_field_name("index") if left.type == "subscript_expression" else None
+    holder = left.child_by_field_name("object") if index is not None else None
+    ref = ref_of(holder) if holder is not None else None
+    if index is not None and ref is not None and string_value(index) is None:
+        w.stores.append((w.current, facts.Ref(ref), [summarise(right, w.qual_of)]))
 
 
 def _prototype_replaced(w: Walk, owner: str, right: Node) -> None:
@@ -192,7 +206,10 @@ def _field(w: Walk, key: str, right: Node) -> None:
         if scope.kind != ScopeKind.FUNCTION or not scope.qual or "<" in scope.qual:
             return
         owner = scope.qual
-    w.fields.append((w.current, owner, key, summarise(right, w.qual_of)))
+    held = summarise(right, w.qual_of)
+    if isinstance(held, facts.ArrayLit):  # this.stack = []: the field's array
+        held = facts.ArrayLit(held.items, f"{owner}:{key}")
+    w.fields.append((w.current, owner, key, held))
 
 
 def _prototype_of(w: Walk, ref: list[str]) -> str | None:

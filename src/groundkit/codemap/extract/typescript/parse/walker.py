@@ -84,12 +84,30 @@ def _iteration(w: Walk, value: Node) -> None:
 
 def _loop_or_catch(w: Walk, node: Node) -> bool:
     target = node.child_by_field_name("left") or node.child_by_field_name("parameter")
-    for bound in w.pattern_names(target):
-        w.bind(bound, UNKNOWN)
     right = node.child_by_field_name("right")
     is_of = node.type == "for_in_statement" and has_token(node, "of")
+    declared = node.child_by_field_name("kind") is not None
+    if is_of and declared and right is not None and target is not None and target.type == "identifier":
+        # for (const x of xs): x is what iterating xs gives (its elements, what it yields)
+        held = summarise(right, w.qual_of)
+        iterated = facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
+        w.bind(text_of(target), iterated)
+    else:
+        for bound in w.pattern_names(target):
+            w.bind(bound, UNKNOWN)
     if is_of and right is not None and right.type != "call_expression":
         _iteration(w, right)
+    return False
+
+
+def _yield(w: Walk, node: Node) -> bool:
+    """``yield x`` (what iterating the generator gives), ``yield* xs`` (what iterating xs does)."""
+    value = next((c for c in node.named_children if c.type != "comment"), None)
+    if value is not None:
+        held = summarise(value, w.qual_of)
+        if has_token(node, "*"):
+            held = facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
+        w.yields.append((w.current, held))
     return False
 
 
@@ -135,6 +153,7 @@ HANDLERS: dict[str, Handler] = {
     "comment": _skip,
     "return_statement": _return,
     "spread_element": _iterated,
+    "yield_expression": _yield,
 }
 
 
@@ -159,6 +178,12 @@ def _interface(w: Walk) -> facts.Module:
         closed = closer.close(expr, scope)
         if closed not in options:
             options.append(closed)
+    yields: dict[str, list[facts.Expr]] = {}
+    for scope, expr in w.yields:
+        qual = w.scopes[scope].qual
+        closed = closer.close(expr, scope)
+        if qual and closed not in yields.setdefault(qual, []):
+            yields[qual].append(closed)
     statics: dict[str, dict[str, list[facts.Expr]]] = {}
     for owner, key, expr in w.statics:
         statics.setdefault(owner, {}).setdefault(key, []).append(closer.close(expr, 0))
@@ -193,6 +218,8 @@ def _interface(w: Walk) -> facts.Module:
         _mixins(w, closer),
         _defined_getters(w, closer),
         w.generators,
+        [facts.Store(closer.close(t, scope), [closer.close(i, scope) for i in items]) for scope, t, items in w.stores],
+        {q: o[0] if len(o) == 1 else facts.Choice(o) for q, o in yields.items()},
     )
 
 

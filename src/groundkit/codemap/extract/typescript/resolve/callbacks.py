@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from groundkit.codemap.extract.typescript.library import callback_positions
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import (
+    Arr,
     Def,
     Emitter,
     Feed,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["callbacks"]
 
 _OURS = (Def, Inst, Obj, Mod)  # a method of one of these is the repository's, not the runtime's
-_RUNTIME = (Global, Lit, Str, Emitter)
+_RUNTIME = (Global, Lit, Str, Emitter, Arr)
 _PARTIAL = frozenset({EdgeFlag.PARTIAL})
 
 

@@ -24,6 +24,7 @@ from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
+    Arr,
     Choice,
     Def,
     Ext,
@@ -45,7 +46,7 @@ from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, Prove
 
 __all__ = ["CallingFile", "resolve_call"]
 
-_NOT_COUNTED = (Ext, Global, Lit, Str, Web, Anon)  # the runtime's or a package's: not unresolved
+_NOT_COUNTED = (Ext, Global, Lit, Str, Web, Anon, Arr)  # the runtime's or a package's: not unresolved
 
 
 class CallingFile(Protocol):
@@ -92,8 +93,41 @@ def _unnamed(
         file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
         # m[4].split(".").map(f): the runtime's method, maybe, on a value not known: partial
         callbacks(file, site, ["?", *callee.attrs], Unknown(), context, caller, where)
+    if isinstance(callee, facts.Get) and _element_call(file, site, callee, context, caller, where):
+        return
     if not isinstance(callee, facts.AnonFn | facts.Lit):
         file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
+
+
+def _element_call(
+    file: CallingFile,
+    site: facts.CallSite,
+    callee: facts.Get,
+    context: Scope,
+    caller: NodeKey,
+    where: Location,
+) -> bool:
+    """``steps[i]()``, ``layers[0].handle()``: an element of an array of the repository, or a
+    member of one (``arrays.py``). False when the value read is not known."""
+    ev = file.ev
+    head = ev.value(callee.base, context)
+    receiver = ev.apply(head, callee.attrs[:-1], context)
+    if isinstance(receiver, Unknown) or isinstance(head, Unknown):
+        return False
+    value = ev.attribute(receiver, callee.attrs[-1])
+    if isinstance(value, Feed):
+        _through_parameter(file, value, site.how, caller, where)
+    elif isinstance(value, Choice):
+        _choice(file, value, site.how, caller, where)
+    elif isinstance(value, Unknown):
+        return False
+    elif not isinstance(value, _NOT_COUNTED):
+        target = _target(file, value, site.how)
+        if target is None:
+            return False
+        provenance = Provenance.TS_INSTANCE if isinstance(receiver, Inst) else Provenance.TS_CALL
+        file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
+    return True
 
 
 def resolve_call(file: CallingFile, site: facts.CallSite) -> None:

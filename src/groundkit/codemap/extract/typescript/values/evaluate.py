@@ -10,7 +10,7 @@ function's call sites, which ``flow.py`` reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
@@ -23,6 +23,7 @@ from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CH
 from groundkit.codemap.extract.typescript.values.functions import Functions
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
+    Arr,
     Choice,
     Def,
     Emitter,
@@ -64,6 +65,10 @@ class Evaluator:
         self.passed: Callable[[Feed], list[Value] | None] = lambda feed: None
         # Whether ``X.key = ...`` in module ``path`` is the only write of that member.
         self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
+        # What an array's elements hold (``arrays.Arrays.elements`` answers).
+        self.elements: Callable[[Arr], Value] = lambda array: Unknown()
+        # A named array literal -> its items, as read where it is written (``arrays.py``)
+        self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, facts.Module] = {}
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
@@ -195,6 +200,10 @@ class Evaluator:
             return self.apply(self.value(expr.base, scope), expr.attrs, scope)
         if isinstance(expr, facts.This):
             return Inst(self.classes.definition(path, expr.cls))
+        if isinstance(expr, facts.ArrayLit) and expr.name:
+            array = Arr(path, expr.name)
+            self.literals.setdefault(array, (expr.items, scope))
+            return array
         if isinstance(expr, facts.Lit | facts.ArrayLit):
             return Lit()
         if isinstance(expr, facts.AnonFn):
@@ -233,11 +242,16 @@ class Evaluator:
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
         copy: Feed | None = None  # ``arguments`` (or a copy) whose copying method was just read
+        kept: Arr | None = None  # an array whose copying method was just read
         for part in rest:
             if copy is not None and part == "()":  # args.flat(): its items, at any position
                 value, copy = Feed(copy.func, copy.position, (facts.ITEM,)), None
                 continue
+            if kept is not None and part == "()":  # xs.slice(): the same elements
+                value, kept = kept, None
+                continue
             copy = value if _is_rest(value) and part in _COPIES else None
+            kept = value if isinstance(value, Arr) and part in _COPIES else None
             if part in ("()", "new") and isinstance(value, Mod):
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
             if part == "()" and isinstance(value, Def) and self._generator(value):
@@ -297,8 +311,19 @@ class Evaluator:
         return getter if isinstance(getter, Def) and getter.kind != "class" else None
 
     def _member(self, value: Value, name: str) -> Value:
-        if name == facts.ELEMENT:  # xs[i]: known only as one of ``arguments``
-            return Feed(value.func, value.position, (facts.ITEM,)) if _is_rest(value) else Unknown()
+        if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
+            return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
+        if isinstance(value, Arr):  # its elements; any other member is the runtime's
+            return self.elements(value) if name in (facts.ELEMENT, facts.ITERATED) else Lit()
+        if name == facts.ITERATED and isinstance(value, Gen):
+            return self.functions.yielded(value.func)
+        if name == facts.ITERATED and isinstance(value, Inst | Obj):
+            method = self.attribute(value, "[Symbol.iterator]")  # what its iterator yields
+            return self.functions.yielded(method) if isinstance(method, Def) else Unknown()
+        if name == facts.ELEMENT and not isinstance(value, Feed):
+            return Unknown()
+        if isinstance(value, Choice):  # one of several: the member of whichever it is
+            return _choice(self.attribute(option, name) for option in value.options)
         if isinstance(value, Mod):
             found = self.export(value.path, name)
             exports = self.interface(value.path).exports
@@ -510,6 +535,15 @@ def _is_emitter_class(callee: Value) -> bool:
         and callee.package in ("events", "node:events")
         and callee.attrs in _EMITTERS
     )
+
+
+def _choice(values: Iterable[Value]) -> Value:
+    """One of ``values`` (a choice among them flattened), or the one value they all are."""
+    flat: list[Value] = []
+    for value in values:
+        flat.extend(value.options if isinstance(value, Choice) else (value,))
+    options = tuple(dict.fromkeys(flat))
+    return options[0] if len(options) == 1 else Choice(options)
 
 
 def _is_rest(value: Value) -> TypeGuard[Feed]:

@@ -34,10 +34,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.objects import (
+    Arr,
     Choice,
     Def,
     Ext,
@@ -113,6 +115,12 @@ class Flow:
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
+
+    @property
+    def settled(self) -> bool:
+        """Whether ``feeds`` may be asked now: not while the index is read, nor from inside
+        ``known()`` (whose answers leave the unknown out)."""
+        return not self.building and not self._lenient
 
     # -- accessors --------------------------------------------------------------------------------
     def accessor_names(self) -> frozenset[str]:
@@ -340,7 +348,11 @@ class Flow:
                     yield site, position, (*member, *target.path[cut:])
 
     def _callees(self, site: Site, stack: frozenset[Param]) -> list[Def] | None:
-        """The functions a site's callee may be; None when it is not known to be ours."""
+        """The functions a site's callee may be; None when it is not known to be ours. An
+        array's ``push`` or ``forEach`` calls none: what it stores is read back as its elements
+        (``arrays.py``), what it calls back is given them (a pass site of its own)."""
+        if _array_method(self.ev, site.record.callee, site.path):
+            return []
         callee = _callable(self.ev, site.callee, site.record.how)
         if isinstance(callee, Def):
             return [callee]
@@ -482,6 +494,21 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
     if value.kind != "class":  # new F(): F runs with the arguments
         return value if how != How.NEW or value.kind == "function" else None
     return ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
+
+
+def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
+    """Whether ``callee`` is a method that stores or calls back the elements of an array of
+    the repository (``stack.push``, ``stack.forEach``)."""
+    if isinstance(callee, facts.Ref) and len(callee.parts) > 1:
+        name, receiver = callee.parts[-1], facts.Ref(callee.parts[:-1])
+    elif isinstance(callee, facts.Get) and callee.attrs:
+        name = callee.attrs[-1]
+        receiver = facts.Get(callee.base, callee.attrs[:-1]) if callee.attrs[1:] else callee.base
+    else:
+        return False
+    if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
+        return False
+    return isinstance(ev.value(receiver, (path, -1)), Arr)
 
 
 def _param_of(feed: Feed) -> tuple[Param, list[str]]:

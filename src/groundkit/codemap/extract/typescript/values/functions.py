@@ -50,6 +50,11 @@ class Functions:
             return Inst(func)
         return value
 
+    def yielded(self, func: Def) -> Value:
+        """What iterating the object generator ``func`` makes gives: what it yields."""
+        found = self._interface(func.path).yields.get(func.qual)
+        return self._value(found, (func.path, -1)) if found is not None else Unknown()
+
     def _returns(self, func: Def) -> Value:
         found = self._interface(func.path).returns.get(func.qual)
         if found is None or _of_a_parameter(found):

@@ -10,6 +10,7 @@ from groundkit.codemap.model import NodeKey, NodeKind
 
 __all__ = [
     "Anon",
+    "Arr",
     "Choice",
     "Def",
     "Emitter",
@@ -166,6 +167,16 @@ class Gen:
 
 
 @dataclass(frozen=True, slots=True)
+class Arr:
+    """An array bound to a name (``const steps = [...]``, a field's ``this.stack = []``): ``name``
+    is its identity in ``path`` (the binding's qualified name, a field's ``Owner:key``); its
+    elements are the literal's items and what is stored into it (``arrays.py``)."""
+
+    path: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     """A model an ORM defines by name at run time: ``sequelize.define("tutorial", {...})``."""
 
@@ -190,6 +201,7 @@ Value = (
     | Model
     | Emitter
     | Gen
+    | Arr
 )
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}

@@ -1,0 +1,150 @@
+"""What an array's elements hold: the items of its literal and every value stored into it.
+
+An array is known by the name it is bound to (``Arr``: a module-level or local name, or a
+field's ``this.stack = []``). Every file's interface lists its element stores (``push``,
+``unshift``, ``splice``'s items, ``xs[i] = v``), closed over local bindings; each run reads them
+once. A store is matched to an array by evaluating its target: through aliases
+(``const stack = this.stack``), fields and parameters (a parameter holds what its callers give:
+``flow.py``).
+
+An element is read by index, by ``for...of`` and by a runtime method's callback (``forEach``,
+``map``...). It holds one value when every store is known and gives that value (an edge through
+it is certain), a ``Choice`` otherwise: several values, or an unknown one among them (a value of
+the runtime or of a package, a store whose target is not known to be this array but names the
+same member, ``other.stack.push(x)``), whose edges are ``partial``. An array none of whose
+elements is known is ``Unknown``.
+
+Not followed (elements missed, never guessed): arrays handed to a package's function that adds
+to them, ``concat``/spread results bound to a new name, elements stored by ``Object.assign`` or
+``Array.prototype.push.apply``; an array handed to the repository's own function and filled
+there through a parameter no caller is known for.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.objects import (
+    Arr,
+    Choice,
+    Ext,
+    Feed,
+    Global,
+    Lit,
+    Unknown,
+    Value,
+)
+
+__all__ = ["Arrays"]
+
+_ELEMENTS = 32  # values per array; past it, the elements are unknown
+
+
+@dataclass(slots=True)
+class _Index:
+    # an array -> the stores into it: (the storing file, what is stored)
+    stores: dict[Arr, list[tuple[str, facts.Expr]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    # stores through a parameter, matched when the value flow can answer
+    through: list[tuple[str, Feed, list[facts.Expr]]] = field(default_factory=list)
+    opened: set[str] = field(default_factory=set)  # member names stored into, target unknown
+
+
+class Arrays:
+    def __init__(self, ev: Evaluator, flow: Flow, sources: list[str]) -> None:
+        self.ev = ev
+        self.flow = flow
+        self.sources = sources
+        self._index: _Index | None = None
+        self._building = False
+        self._asking: set[Arr] = set()
+        ev.elements = self.elements
+
+    def elements(self, array: Arr) -> Value:
+        """What an element of ``array`` may hold (a ``Choice`` when it may be several)."""
+        if self._building or array in self._asking:
+            return Unknown()
+        self.flow.consulted = True
+        self._asking.add(array)
+        try:
+            return self._elements(array)
+        finally:
+            self._asking.discard(array)
+
+    def _elements(self, array: Arr) -> Value:
+        index = self.index()
+        found: list[Value] = []
+        items, scope = self.ev.literals.get(array, ([], (array.path, -1)))
+        for item in items:
+            found.append(_stored(item, self.ev.value(item, scope)))
+        for path, item in index.stores.get(array, []):
+            found.append(_stored(item, self.ev.value(item, (path, -1))))
+        for path, feed, stored in index.through:
+            held = self.flow.feeds(feed) if self.flow.settled else None
+            if held is not None and array not in held:
+                continue
+            if held is None and array.name.rpartition(":")[2] != _last(feed):
+                continue  # a parameter not known to be this array, of another name
+            found.extend(_stored(i, self.ev.value(i, (path, -1))) for i in stored)
+            if held is None:
+                found.append(Unknown())
+        if array.name.rpartition(":")[2] in index.opened and ":" in array.name:
+            found.append(Unknown())  # a field of that name stored into on an unknown object
+        options = tuple(dict.fromkeys(found))
+        if not options or len(options) > _ELEMENTS or all(isinstance(o, Unknown) for o in options):
+            return Unknown()
+        return options[0] if len(options) == 1 else Choice(options)
+
+    def index(self) -> _Index:
+        if self._index is None:
+            saved, self.ev.deps = self.ev.deps, set()
+            self._building = True
+            try:
+                self._index = self._build()
+            finally:
+                self.ev.deps = saved
+                self._building = False
+        return self._index
+
+    def _build(self) -> _Index:
+        index = _Index()
+        for path in self.sources:
+            for store in self.ev.interface(path).stores:
+                target = self.ev.value(store.target, (path, -1))
+                if isinstance(target, Arr):
+                    index.stores[target].extend((path, item) for item in store.items)
+                elif isinstance(target, Feed):
+                    index.through.append((path, target, store.items))
+                elif not isinstance(target, Lit | Global | Ext):
+                    name = _name(store.target)
+                    if name is not None:
+                        index.opened.add(name)
+        return index
+
+
+def _stored(item: facts.Expr, value: Value) -> Value:
+    """What storing ``item`` puts in an array: a value of the runtime or a package, or a
+    call's result, is not known (it may be a function of ours)."""
+    if isinstance(value, Global | Ext):
+        return Unknown()
+    if isinstance(value, Lit) and not isinstance(item, facts.Lit | facts.ArrayLit | facts.Str):
+        return Unknown()
+    return value
+
+
+def _name(target: facts.Expr) -> str | None:
+    """The member a store's target names last (``stack`` of ``router.stack``)."""
+    if isinstance(target, facts.Ref) and len(target.parts) > 1:
+        return target.parts[-1]
+    if isinstance(target, facts.Get) and target.attrs:
+        return target.attrs[-1]
+    return None
+
+
+def _last(feed: Feed) -> str:
+    return feed.path[-1] if feed.path else ""

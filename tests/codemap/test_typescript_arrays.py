@@ -1,0 +1,98 @@
+"""TypeScript/JavaScript arrays and iterators: values pushed (or stored by index, or written in
+the literal) are what the array's elements hold when read back by index, by ``for...of`` or by a
+runtime method's callback; iterating an instance runs its ``[Symbol.iterator]`` method, and the
+loop variable takes what that method yields."""
+
+from __future__ import annotations
+
+from map_helpers import Repo, build
+
+_STACK = """
+    class Layer {
+      constructor(fn) { this.fn = fn; }
+      handle() { return this.fn(); }
+    }
+    export class Stack {
+      constructor() { this.layers = []; }
+      use(fn) { this.layers.push(new Layer(fn)); }
+      byIndex() { const layers = this.layers; return layers[0].handle(); }
+      byLoop() { for (const layer of this.layers) layer.handle(); }
+      byCallback() { this.layers.forEach((layer) => layer.handle()); }
+    }
+    function hello() { return 1; }
+    export function main() { new Stack().use(hello); }
+"""
+
+
+def test_a_value_pushed_into_a_field_array_is_called_when_read_back(repo: Repo) -> None:
+    build(repo, {"main.js": _STACK})
+    certain = repo.certain("calls")
+    assert ("main.Stack.byIndex", "main.Layer.handle") in certain
+    assert ("main.Stack.byLoop", "main.Layer.handle") in certain
+    assert ("main.Stack.byCallback.<arrow>", "main.Layer.handle") in certain
+    assert ("main.Layer.handle", "main.hello") in certain  # its field, from the one caller
+
+
+def test_an_array_also_given_an_unknown_value_gives_partial_edges(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function a() {}
+                function b() {}
+                const jobs = [a];
+                jobs.push(b);
+                export function add(job) { jobs.push(job); }
+                export function run() { for (const job of jobs) job(); }
+                export function first() { return jobs[0](); }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert {("main.run", "main.a"), ("main.run", "main.b")} <= pairs - certain
+    assert {("main.first", "main.a"), ("main.first", "main.b")} <= pairs - certain
+
+
+def test_a_local_array_literal_read_in_a_loop_reaches_each_function(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function a() {}
+                function b() {}
+                export function run() {
+                  const steps = [a, b];
+                  for (const step of steps) step();
+                }
+                export function one() {
+                  const steps = [a];
+                  steps[0]();
+                }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert {("main.run", "main.a"), ("main.run", "main.b")} <= pairs - certain
+    assert ("main.one", "main.a") in certain
+
+
+def test_iterating_an_instance_runs_its_symbol_iterator_method(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class Task { run() {} }
+                class Tasks {
+                  *[Symbol.iterator]() { yield new Task(); }
+                }
+                export function all() {
+                  const tasks = new Tasks();
+                  for (const task of tasks) task.run();
+                  return [...tasks];
+                }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.all", "main.Tasks.[Symbol.iterator]") in certain
+    assert ("main.all", "main.Task.run") in certain
