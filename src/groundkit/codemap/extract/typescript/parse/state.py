@@ -47,6 +47,9 @@ class Walk:
         self.scopes: list[facts.Scope] = []
         self.bindings: list[dict[str, facts.Expr]] = []
         self.reassigned: list[tuple[int, str]] = []
+        # ``let x;`` then ``x = value`` in the same function: scope, name -> what is assigned
+        self.unset: set[tuple[int, str]] = set()
+        self.assigned: dict[tuple[int, str], list[facts.Expr]] = {}
         self.exports: dict[str, facts.Expr | facts.Local | facts.From] = {}
         self.stars: list[str] = []
         self.classes: dict[str, facts.ClassInfo] = {}
@@ -172,17 +175,35 @@ class Walk:
             index = self.scopes[index].parent
         return False
 
-    def reassign(self, name: str) -> None:
-        self.reassigned.append((self.binding_scope(), name))
+    def reassign(self, name: str, value: facts.Expr | None = None) -> None:
+        """``name = value`` (``value`` None: ``+=`` and the like, or not known)."""
+        scope = self.binding_scope()
+        self.reassigned.append((scope, name))
+        if value is not None and not isinstance(value, facts.Unknown):
+            self.assigned.setdefault((scope, name), []).append(value)
 
     def settle(self) -> None:
-        """A name assigned after its declaration holds more than one value: unknown."""
+        """A name assigned after its declaration holds more than one value: unknown. One
+        declared with no value (``let layer;``) and assigned only in its own function holds
+        what is assigned (one of them, chosen at run time, when they differ)."""
+        writers: dict[tuple[int, str], list[int]] = {}
         for scope, name in self.reassigned:
             index = scope
             while index >= 0 and name not in self.bindings[index]:
                 index = self.scopes[index].parent
             if index >= 0:
+                writers.setdefault((index, name), []).append(scope)
+        for (index, name), scopes in writers.items():
+            values = self.assigned.get((index, name), [])
+            own = (index, name) in self.unset and all(s == index for s in scopes)
+            if not own or len(values) != len(scopes):
                 self.bindings[index][name] = UNKNOWN
+                continue
+            options: list[facts.Expr] = []
+            for value in values:
+                if value not in options:
+                    options.append(value)
+            self.bindings[index][name] = options[0] if len(options) == 1 else facts.Choice(options)
 
     def pattern_names(self, node: Node | None) -> list[str]:
         if node is None:

@@ -34,6 +34,8 @@ def declarator(w: Walk, node: Node) -> None:
         _destructure(w, target, init)
         return
     name = text_of(target)
+    if init is None:
+        w.unset.add((w.binding_scope(), name))
     w.bind(name, value(w, init, name) if init is not None else UNKNOWN)
 
 
@@ -112,8 +114,8 @@ def assignment(w: Walk, node: Node) -> bool:
         return True
     ref = ref_of(left) if left.type != "identifier" else None
     if left.type == "identifier":
-        w.reassign(text_of(left))
         w.visit(right)
+        w.reassign(text_of(left), summarise(right, w.qual_of))
     elif ref and ref[0] in ("module", "exports") and w.scope().kind == ScopeKind.MODULE:
         _commonjs(w, ref, right)
     elif ref and ref[0] != "this" and "()" not in ref and unwrap(right).type in FUNCTIONS:
@@ -131,6 +133,8 @@ def assignment(w: Walk, node: Node) -> bool:
     else:
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
+        elif ref is not None and len(ref) == 2:
+            _local_function_field(w, ref[0], ref[1], right)
         _element_store(w, left, right)
         if ref is not None:
             _static(w, ref, summarise(right, w.qual_of))
@@ -210,6 +214,19 @@ def _field(w: Walk, key: str, right: Node) -> None:
     if isinstance(held, facts.ArrayLit):  # this.stack = []: the field's array
         held = facts.ArrayLit(held.items, f"{owner}:{key}")
     w.fields.append((w.current, owner, key, held))
+
+
+def _local_function_field(w: Walk, name: str, key: str, right: Node) -> None:
+    """``router.stack = []`` on a function declared in the function the walk is in: a field
+    of that function (which a constructor may return in place of its instance)."""
+    scope = w.binding_scope()
+    held = w.bindings[scope].get(name) if scope > 0 else None
+    if not isinstance(held, facts.Fn):
+        return
+    value = summarise(right, w.qual_of)
+    if isinstance(value, facts.ArrayLit):
+        value = facts.ArrayLit(value.items, f"{held.qual}:{key}")
+    w.fields.append((w.current, held.qual, key, value))
 
 
 def _prototype_of(w: Walk, ref: list[str]) -> str | None:

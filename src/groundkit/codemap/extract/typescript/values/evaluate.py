@@ -356,9 +356,12 @@ class Evaluator:
             return Feed(value.func, value.position, (*value.path, name))
         if isinstance(value, Inst) and value.cls.kind == "function":
             found = self.functions.prototype(value.cls, name)
+            if isinstance(found, Choice):  # a member under a computed key, maybe: an own
+                stored = self._own(value.cls, name)  # field of that name shadows it
+                found = found if isinstance(stored, Unknown) else stored
             if isinstance(found, Unknown):
                 found = self._mixed(value.cls, name) or Unknown()
-            return self._field(value.cls, name) if isinstance(found, Unknown) else found
+            return self._own(value.cls, name) if isinstance(found, Unknown) else found
         if isinstance(value, Def) and value.kind != "method" and name == "prototype":
             return Inst(value)  # F.prototype.m: the method an instance of F finds
         if isinstance(value, Def) and value.kind == "function" and self._assigns(value, name):
@@ -411,6 +414,13 @@ class Evaluator:
         if not self.assigned_once(path, owner, key):
             return Unknown()
         return self.value(held, (path, -1), key)
+
+    def _own(self, func: Def, name: str) -> Value:
+        """An own field of an instance of function ``func``: stored on ``this``, or on the
+        function ``func`` returns in place of the instance (``router.stack = []``)."""
+        found = self._field(func, name)
+        made = self.functions.made(func) if isinstance(found, Unknown) else None
+        return self._field(made, name) if made is not None else found
 
     def _field(self, cls: Def, name: str, seen: frozenset[Def] = frozenset()) -> Value:
         """What ``this.name = ...`` stored in an instance of ``cls`` (or of a base of it)."""
