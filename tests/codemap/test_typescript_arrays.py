@@ -96,3 +96,70 @@ def test_iterating_an_instance_runs_its_symbol_iterator_method(repo: Repo) -> No
     certain = repo.certain("calls")
     assert ("main.all", "main.Tasks.[Symbol.iterator]") in certain
     assert ("main.all", "main.Task.run") in certain
+
+
+def test_a_variable_declared_without_a_value_holds_what_its_function_assigns(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class Layer { handle() {} }
+                export class Route {
+                  constructor() { this.stack = [new Layer()]; }
+                  dispatch() {
+                    let idx = 0;
+                    let layer;
+                    while (idx < this.stack.length) {
+                      layer = this.stack[idx++];
+                      layer.handle();
+                    }
+                  }
+                  later() {
+                    let fn;
+                    function set() { fn = this.stack[0]; }
+                    set();
+                    fn.handle(); // unresolved: assigned in another function
+                  }
+                }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert ("main.Route.dispatch", "main.Layer.handle") in certain
+    assert not {pair for pair in pairs if pair[0] == "main.Route.later" and "Layer" in pair[1]}
+
+
+def test_a_constructor_that_returns_a_function_keeps_the_arrays_stored_on_it(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function Layer(fn) { this.fn = fn; }
+                Layer.prototype.run = function run() { return this.fn(); };
+                export function Router() {
+                  function router() { router.handle(); }
+                  Object.setPrototypeOf(router, this);
+                  router.stack = [];
+                  return router;
+                }
+                Router.prototype.use = function use(fn) {
+                  this.stack.push(new Layer(fn));
+                  return this;
+                };
+                Router.prototype.handle = function handle() {
+                  const stack = this.stack;
+                  let i = 0;
+                  let layer;
+                  while (i < stack.length) {
+                    layer = stack[i++];
+                    layer.run();
+                  }
+                };
+                function hello() {}
+                new Router().use(hello);
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.Router.prototype.handle", "main.Layer.prototype.run") in certain
+    assert ("main.Layer.prototype.run", "main.hello") in certain
