@@ -163,3 +163,24 @@ def test_a_constructor_that_returns_a_function_keeps_the_arrays_stored_on_it(rep
     certain = repo.certain("calls")
     assert ("main.Router.prototype.handle", "main.Layer.prototype.run") in certain
     assert ("main.Layer.prototype.run", "main.hello") in certain
+
+
+def test_a_module_that_exports_an_array_hands_its_elements_to_a_callback(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "fixtures.js": """
+                function alpha() {}
+                module.exports = [alpha];
+            """,
+            "main.js": """
+                const rows = require("./fixtures");
+                export function each() {
+                  rows.forEach((row) => row());
+                }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.each", "main.each.<arrow>") in certain
+    assert ("main.each.<arrow>", "fixtures.alpha") in certain

@@ -49,6 +49,8 @@ def callbacks(
     args = site.args
     if not args:
         return
+    if isinstance(receiver, Mod) and isinstance(file.ev.export(receiver.path, "="), _RUNTIME):
+        receiver = file.ev.export(receiver.path, "=")  # module.exports = [...]: an array
     if receiver is None:
         head: Value = file.ev.reference(ref[:1], context)
         is_global, certain = isinstance(head, Global), True

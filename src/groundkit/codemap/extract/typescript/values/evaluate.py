@@ -311,6 +311,8 @@ class Evaluator:
         return getter if isinstance(getter, Def) and getter.kind != "class" else None
 
     def _member(self, value: Value, name: str) -> Value:
+        if name in (facts.ELEMENT, facts.ITERATED) and isinstance(value, Mod):
+            value = self.export(value.path, "=")  # module.exports = [...]: its elements
         if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
             return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
         if isinstance(value, Arr):  # its elements; any other member is the runtime's

@@ -508,7 +508,10 @@ def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
         return False
     if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
         return False
-    return isinstance(ev.value(receiver, (path, -1)), Arr)
+    held = ev.value(receiver, (path, -1))
+    if isinstance(held, Mod):  # module.exports = [...]
+        held = ev.export(held.path, "=")
+    return isinstance(held, Arr)
 
 
 def _param_of(feed: Feed) -> tuple[Param, list[str]]:
