@@ -24,6 +24,8 @@ facts are:
     ``fields``   ``this.key = value`` in a class's methods or in a function (that ``new`` may
                  construct): the class's or function's qualname -> key -> what is stored,
                  closed the same way (a ``Choice`` when several things are)
+    ``stores``   elements stored into arrays (``xs.push(a)``, ``xs[i] = a``), closed the same way
+    ``yields``   a generator's qualname -> what it yields, closed the same way
 ``Body`` (what only this file's resolution needs)
     ``scopes``   0 is the module; anonymous functions are scopes but not nodes (their calls
                  belong to the scope around them)

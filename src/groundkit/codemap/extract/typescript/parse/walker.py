@@ -260,5 +260,17 @@ def _defaults(w: Walk, closer: Closer) -> dict[str, dict[int, facts.Expr]]:
 
 
 def _body(w: Walk) -> facts.Body:
-    binds = {i: b for i, b in enumerate(w.bindings) if i and b}
+    closer = Closer(w.scopes, w.bindings)
+    binds = {i: _closed_arrays(closer, b, i) for i, b in enumerate(w.bindings) if i and b}
     return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs, w.members, w.iterations)
+
+
+def _closed_arrays(closer: Closer, table: dict[str, facts.Expr], scope: int) -> dict[str, facts.Expr]:
+    """A function's array literals with their items closed: an array is one value wherever it
+    is read from (its elements are read from other files too, ``values/arrays.py``)."""
+    return {
+        name: closer.close(held, scope)
+        if isinstance(held, facts.ArrayLit) and held.name
+        else held
+        for name, held in table.items()
+    }

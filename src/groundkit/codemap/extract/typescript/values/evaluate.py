@@ -67,7 +67,7 @@ class Evaluator:
         self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
         # What an array's elements hold (``arrays.Arrays.elements`` answers).
         self.elements: Callable[[Arr], Value] = lambda array: Unknown()
-        # A named array literal -> its items, as read where it is written (``arrays.py``)
+        # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, facts.Module] = {}
         self._body: tuple[str, facts.Body] | None = None
@@ -202,7 +202,7 @@ class Evaluator:
             return Inst(self.classes.definition(path, expr.cls))
         if isinstance(expr, facts.ArrayLit) and expr.name:
             array = Arr(path, expr.name)
-            self.literals.setdefault(array, (expr.items, scope))
+            self.literals.setdefault(array, (expr.items, (path, -1)))  # items closed
             return array
         if isinstance(expr, facts.Lit | facts.ArrayLit):
             return Lit()

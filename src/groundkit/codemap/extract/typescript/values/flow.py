@@ -21,9 +21,14 @@ argument from a position on (``Param`` -1 - k), the items of array literals ther
 field stored on ``this`` is the evaluator's (``Evaluator._field``): its value, a ``Feed`` of the
 constructor, is called like any parameter.
 
+An array's elements are ``arrays.py``'s: a function stored into an array of the repository
+(``stack.push(f)``) or handed to its ``forEach`` is not handed to unknown code (its callers are
+the calls of the elements; the callback is given the elements by a pass site of its own).
+
 Not followed (their calls are missed, never guessed): a function that leaves through a
-return value, an array other than ``arguments``, or a field of an object that is not an
-argument; a function's callers outside the repository (an exported function of a library).
+return value, an array whose identity is not known (a call's result), or a field of an object
+that is not an argument; a function's callers outside the repository (an exported function of
+a library).
 Bounds: ``DEPTH`` nested parameters, ``MAX_VALUES`` values per parameter (``MAX_KNOWN`` along
 known paths); a parameter past either holds ``None`` and the bound is counted (``bounds_hit``).
 """
