@@ -117,6 +117,7 @@ class Flow:
         self._params: dict[Param, frozenset[Value] | None] = {}
         self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
         self._lenient = False  # ``known()`` is asking: what is unknown is left out
+        self._query: dict[Param, frozenset[Value] | None] | None = None  # its nested answers
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
@@ -213,11 +214,11 @@ class Flow:
         unknown may reach it too: the targets of ``partial`` edges."""
         self.consulted = True
         param, path = _param_of(feed)
-        self._lenient = True
+        self._lenient, self._query = True, {}
         try:
             given = self._param(param, frozenset()) or frozenset()
         finally:
-            self._lenient = False
+            self._lenient, self._query = False, None
         out: set[Value] = set()
         for value in given:
             reached = self.ev.apply(value, path, (feed.func.path, -1))
@@ -232,6 +233,8 @@ class Flow:
             return cache[param]
         if param in stack:
             return frozenset()  # a call of itself adds nothing its other callers do not give
+        if not top and self._query is not None and param in self._query:
+            return self._query[param]
         if len(stack) >= DEPTH:
             self.bounds_hit += 1
             return self._unknown()
@@ -242,6 +245,10 @@ class Flow:
             found = self._unknown()
         if top:  # a nested answer may lack what the outer query is collecting: not kept
             cache[param] = found
+        elif self._query is not None:
+            # within one ``known()`` query it is kept: what a cycle cut from it reaches the
+            # query through the parameter on the stack (partial edges only; bounded time)
+            self._query[param] = found
         return found
 
     def _unknown(self) -> frozenset[Value] | None:
