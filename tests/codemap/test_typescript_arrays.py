@@ -184,3 +184,25 @@ def test_a_module_that_exports_an_array_hands_its_elements_to_a_callback(repo: R
     certain = repo.certain("calls")
     assert ("main.each", "main.each.<arrow>") in certain
     assert ("main.each.<arrow>", "fixtures.alpha") in certain
+
+
+def test_a_member_picked_by_a_run_time_key_may_be_any_prototype_function(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function Route() {}
+                Route.prototype.all = function all() {};
+                ["get", "post"].forEach(function (method) {
+                  Route.prototype[method] = function () {};
+                });
+                export function add(method) {
+                  const route = new Route();
+                  route[method].apply(route, []);
+                }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert ("main.add", "main.Route.prototype.all") in pairs - certain
+    assert not {pair for pair in certain if pair[0] == "main.add" and "prototype" in pair[1]}

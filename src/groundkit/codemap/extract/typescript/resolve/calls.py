@@ -111,10 +111,15 @@ def _element_call(
     member of one (``arrays.py``). False when the value read is not known."""
     ev = file.ev
     head = ev.value(callee.base, context)
-    receiver = ev.apply(head, callee.attrs[:-1], context)
+    attrs = callee.attrs
+    if len(attrs) > 1 and attrs[-1] in ("call", "apply"):
+        attrs = attrs[:-1]  # route[method].apply(route, args): runs route[method]
+    receiver = ev.apply(head, attrs[:-1], context)
     if isinstance(receiver, Unknown) or isinstance(head, Unknown):
         return False
-    value = ev.attribute(receiver, callee.attrs[-1])
+    value = ev.attribute(receiver, attrs[-1])
+    if attrs is not callee.attrs and not isinstance(value, Def | Feed | Choice):
+        return False  # x[k].call(): a method named call, maybe
     if isinstance(value, Feed):
         _through_parameter(file, value, site.how, caller, where)
     elif isinstance(value, Choice):

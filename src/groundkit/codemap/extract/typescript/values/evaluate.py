@@ -322,6 +322,8 @@ class Evaluator:
         if name == facts.ITERATED and isinstance(value, Inst | Obj):
             method = self.attribute(value, "[Symbol.iterator]")  # what its iterator yields
             return self.functions.yielded(method) if isinstance(method, Def) else Unknown()
+        if name == facts.ELEMENT and isinstance(value, Inst) and value.cls.kind == "function":
+            return self._any_method(value.cls)
         if name == facts.ELEMENT and not isinstance(value, Feed):
             return Unknown()
         if isinstance(value, Choice):  # one of several: the member of whichever it is
@@ -381,6 +383,13 @@ class Evaluator:
                 return method[0]
             return self._field(cls, name) if isinstance(value, Inst) else Unknown()
         return Unknown()
+
+    def _any_method(self, func: Def) -> Value:
+        """``x[key]`` on an instance of function ``func``, ``key`` known only at run time: any
+        function assigned to ``func.prototype`` (or something else: a field, a built-in)."""
+        members = self.interface(func.path).protos.get(func.qual, {})
+        found = [Def(func.path, q, "function") for q in dict.fromkeys(members.values()) if q]
+        return Choice((*found, Unknown())) if found else Unknown()
 
     def _generator(self, func: Def) -> bool:
         return func.kind != "class" and func.qual in self.interface(func.path).generators
