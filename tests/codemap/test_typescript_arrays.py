@@ -206,3 +206,20 @@ def test_a_member_picked_by_a_run_time_key_may_be_any_prototype_function(repo: R
     pairs, certain = repo.pairs("calls"), repo.certain("calls")
     assert ("main.add", "main.Route.prototype.all") in pairs - certain
     assert not {pair for pair in certain if pair[0] == "main.add" and "prototype" in pair[1]}
+
+
+def test_a_variable_declared_null_holds_what_its_function_assigns_later(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class Range { test() {} }
+                export function check(spec) {
+                  let range = null;
+                  try { range = new Range(spec); } catch (er) { return false; }
+                  return range.test();
+                }
+            """,
+        },
+    )
+    assert ("main.check", "main.Range.test") in repo.certain("calls")

@@ -47,7 +47,7 @@ class Walk:
         self.scopes: list[facts.Scope] = []
         self.bindings: list[dict[str, facts.Expr]] = []
         self.reassigned: list[tuple[int, str]] = []
-        # ``let x;`` then ``x = value`` in the same function: scope, name -> what is assigned
+        # ``let x;`` (or ``= null``) then ``x = value`` in the same function: what is assigned
         self.unset: set[tuple[int, str]] = set()
         self.assigned: dict[tuple[int, str], list[facts.Expr]] = {}
         self.exports: dict[str, facts.Expr | facts.Local | facts.From] = {}
@@ -184,8 +184,9 @@ class Walk:
 
     def settle(self) -> None:
         """A name assigned after its declaration holds more than one value: unknown. One
-        declared with no value (``let layer;``) and assigned only in its own function holds
-        what is assigned (one of them, chosen at run time, when they differ)."""
+        declared with no value (``let layer;``, ``= null``) and assigned only in its own function
+        holds what is assigned (one of them, chosen at run time, when they differ): calling it
+        before that throws."""
         writers: dict[tuple[int, str], list[int]] = {}
         for scope, name in self.reassigned:
             index = scope

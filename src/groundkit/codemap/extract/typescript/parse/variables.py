@@ -34,8 +34,8 @@ def declarator(w: Walk, node: Node) -> None:
         _destructure(w, target, init)
         return
     name = text_of(target)
-    if init is None:
-        w.unset.add((w.binding_scope(), name))
+    if init is None or unwrap(init).type in ("null", "undefined"):
+        w.unset.add((w.binding_scope(), name))  # a call through it runs what is assigned later
     w.bind(name, value(w, init, name) if init is not None else UNKNOWN)
 
 
