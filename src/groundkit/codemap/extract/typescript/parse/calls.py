@@ -117,17 +117,19 @@ def _elements(
     """``xs.push(a)`` stores an element into ``xs``; ``xs.forEach(f)`` hands ``f`` each element
     (a pass site of its own: ``f(xs[i])``); ``Array.from(xs)`` iterates ``xs``."""
     if ref == ["Array", "from"] and arguments is not None and not w.is_bound("Array"):
-        items = [a for a in arguments.named_children if a.type != "comment"]
-        first = summarise(items[0], w.qual_of) if items else None
-        if isinstance(first, facts.Ref | facts.Get) and items[0].type != "call_expression":
-            w.iterations.append(facts.IterSite(w.current, first, *w.where(items[0])))
+        nodes = [a for a in arguments.named_children if a.type != "comment"]
+        first = summarise(nodes[0], w.qual_of) if nodes else None
+        if isinstance(first, facts.Ref | facts.Get) and nodes[0].type != "call_expression":
+            w.iterations.append(facts.IterSite(w.current, first, *w.where(nodes[0])))
         return
     if ref is None or len(ref) < 2 or ref[-1] == "()":
         return
-    array = facts.Ref(ref[:-1])
+    array: facts.Expr = facts.Ref(ref[:-1])
     start = ELEMENT_STORES.get(ref[-1])
     if start is not None and len(args) > start:
-        items = [UNKNOWN if isinstance(a, facts.Spread) else a for a in args[start:]]
+        items: list[facts.Expr] = [
+            UNKNOWN if isinstance(a, facts.Spread) else a for a in args[start:]
+        ]
         w.stores.append((w.current, array, items))
     positions = ELEMENT_CALLBACKS.get(ref[-1])
     if positions is not None and args and not isinstance(args[0], facts.Spread):

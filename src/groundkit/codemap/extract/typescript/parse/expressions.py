@@ -195,7 +195,9 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
             for c in node.named_children[:_KEYS]
             if c.type != "comment"
         ]
-        return facts.ArrayLit(items if len(node.named_children) <= _KEYS else [*items, UNKNOWN], name)
+        return facts.ArrayLit(
+            items if len(node.named_children) <= _KEYS else [*items, UNKNOWN], name
+        )
     if kind in _LITERALS or kind.endswith("_literal"):
         return facts.Lit()
     return UNKNOWN

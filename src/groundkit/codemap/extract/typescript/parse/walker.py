@@ -87,10 +87,18 @@ def _loop_or_catch(w: Walk, node: Node) -> bool:
     right = node.child_by_field_name("right")
     is_of = node.type == "for_in_statement" and has_token(node, "of")
     declared = node.child_by_field_name("kind") is not None
-    if is_of and declared and right is not None and target is not None and target.type == "identifier":
+    if (
+        is_of
+        and declared
+        and right is not None
+        and target is not None
+        and target.type == "identifier"
+    ):
         # for (const x of xs): x is what iterating xs gives (its elements, what it yields)
         held = summarise(right, w.qual_of)
-        iterated = facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
+        iterated = (
+            facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
+        )
         w.bind(text_of(target), iterated)
     else:
         for bound in w.pattern_names(target):
@@ -106,7 +114,11 @@ def _yield(w: Walk, node: Node) -> bool:
     if value is not None:
         held = summarise(value, w.qual_of)
         if has_token(node, "*"):
-            held = facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
+            held = (
+                facts.Get(held, [facts.ITERATED])
+                if not isinstance(held, facts.Unknown)
+                else UNKNOWN
+            )
         w.yields.append((w.current, held))
     return False
 
@@ -218,7 +230,10 @@ def _interface(w: Walk) -> facts.Module:
         _mixins(w, closer),
         _defined_getters(w, closer),
         w.generators,
-        [facts.Store(closer.close(t, scope), [closer.close(i, scope) for i in items]) for scope, t, items in w.stores],
+        [
+            facts.Store(closer.close(t, scope), [closer.close(i, scope) for i in items])
+            for scope, t, items in w.stores
+        ],
         {q: o[0] if len(o) == 1 else facts.Choice(o) for q, o in yields.items()},
     )
 
@@ -265,12 +280,12 @@ def _body(w: Walk) -> facts.Body:
     return facts.Body(w.scopes, binds, w.imports, w.calls, w.lines, w.envs, w.members, w.iterations)
 
 
-def _closed_arrays(closer: Closer, table: dict[str, facts.Expr], scope: int) -> dict[str, facts.Expr]:
+def _closed_arrays(
+    closer: Closer, table: dict[str, facts.Expr], scope: int
+) -> dict[str, facts.Expr]:
     """A function's array literals with their items closed: an array is one value wherever it
     is read from (its elements are read from other files too, ``values/arrays.py``)."""
     return {
-        name: closer.close(held, scope)
-        if isinstance(held, facts.ArrayLit) and held.name
-        else held
+        name: closer.close(held, scope) if isinstance(held, facts.ArrayLit) and held.name else held
         for name, held in table.items()
     }

@@ -46,7 +46,15 @@ from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, Prove
 
 __all__ = ["CallingFile", "resolve_call"]
 
-_NOT_COUNTED = (Ext, Global, Lit, Str, Web, Anon, Arr)  # the runtime's or a package's: not unresolved
+_NOT_COUNTED = (
+    Ext,
+    Global,
+    Lit,
+    Str,
+    Web,
+    Anon,
+    Arr,
+)  # the runtime's or a package's: not unresolved
 
 
 class CallingFile(Protocol):

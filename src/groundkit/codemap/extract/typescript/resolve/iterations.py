@@ -38,6 +38,6 @@ def resolve_iteration(file: CallingFile, site: facts.IterSite) -> None:
         return
     where = file.location(site.line, site.col, site.end_line, site.end_col)
     caller = file.caller(site.scope)
-    for target, provenance in sorted(found.items(), key=lambda t: (t[0].path, t[0].qual)):
-        provenance = Provenance.TS_ARGUMENT if through else provenance
+    for target, how in sorted(found.items(), key=lambda t: (t[0].path, t[0].qual)):
+        provenance = Provenance.TS_ARGUMENT if through else how
         file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line)

@@ -320,8 +320,8 @@ class Evaluator:
         if name == facts.ITERATED and isinstance(value, Gen):
             return self.functions.yielded(value.func)
         if name == facts.ITERATED and isinstance(value, Inst | Obj):
-            method = self.attribute(value, "[Symbol.iterator]")  # what its iterator yields
-            return self.functions.yielded(method) if isinstance(method, Def) else Unknown()
+            iterator = self.attribute(value, "[Symbol.iterator]")  # what it yields
+            return self.functions.yielded(iterator) if isinstance(iterator, Def) else Unknown()
         if name == facts.ELEMENT and isinstance(value, Inst) and value.cls.kind == "function":
             return self._any_method(value.cls)
         if name == facts.ELEMENT and not isinstance(value, Feed):

@@ -511,6 +511,7 @@ def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
 def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
     """Whether ``callee`` is a method that stores or calls back the elements of an array of
     the repository (``stack.push``, ``stack.forEach``)."""
+    receiver: facts.Expr
     if isinstance(callee, facts.Ref) and len(callee.parts) > 1:
         name, receiver = callee.parts[-1], facts.Ref(callee.parts[:-1])
     elif isinstance(callee, facts.Get) and callee.attrs:
