@@ -338,3 +338,25 @@ def test_call_apply_and_bind_run_the_function_they_are_on(repo: Repo) -> None:
         ("main.run", "main.log"),
         ("main.run", "main.later"),
     }
+
+
+def test_a_module_whose_exports_are_another_modules_passes_its_calls_on(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "index.js": 'module.exports = require("./lib/express");\n',
+            "lib/express.js": """
+                exports = module.exports = createApplication;
+                function createApplication() { return 1; }
+                exports.helper = function helper() { return 2; };
+            """,
+            "test/app.js": """
+                const express = require("../");
+                function run() { express(); express.helper(); }
+                run();
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("test/app.run", "lib/express.createApplication") in certain
+    assert ("test/app.run", "lib/express.exports.helper") in certain

@@ -130,7 +130,12 @@ class Evaluator:
         if found is None and name == "default":
             found = iface.exports.get("=")
         if found is not None:
-            return self._exported(path, found, seen)
+            value = self._exported(path, found, seen)
+            whole = found is iface.exports.get("=") and isinstance(value, Mod)
+            if whole and "=" in self.interface(value.path).exports:
+                # module.exports = require("./lib/express"): that module's module.exports
+                return self.export(value.path, "=", seen)
+            return value
         for spec in iface.stars:
             if name == "default":
                 break
@@ -329,12 +334,7 @@ class Evaluator:
         if isinstance(value, Choice):  # one of several: the member of whichever it is
             return _choice(self.attribute(option, name) for option in value.options)
         if isinstance(value, Mod):
-            found = self.export(value.path, name)
-            exports = self.interface(value.path).exports
-            if isinstance(found, Unknown) and name not in exports and "=" in exports:
-                whole = self.export(value.path, "=")  # module.exports = F: F's member
-                return Unknown() if isinstance(whole, Mod) else self.attribute(whole, name)
-            return found
+            return self._module_member(value, name)
         if isinstance(value, Ext):
             return Ext(value.package, (*value.attrs, name))
         if isinstance(value, Emitter):
@@ -390,6 +390,23 @@ class Evaluator:
         members = self.interface(func.path).protos.get(func.qual, {})
         found = [Def(func.path, q, "function") for q in dict.fromkeys(members.values()) if q]
         return Choice((*found, Unknown())) if found else Unknown()
+
+    def _module_member(self, module: Mod, name: str) -> Value:
+        """``m.name`` of a module: its export, else a member of its ``module.exports`` (of the
+        module that one is, for ``module.exports = require("./other")``)."""
+        seen = {module.path}
+        while True:
+            found = self.export(module.path, name)
+            exports = self.interface(module.path).exports
+            if not isinstance(found, Unknown) or name in exports or "=" not in exports:
+                return found
+            inner = self._exported(module.path, exports["="], frozenset({(module.path, "=")}))
+            if not isinstance(inner, Mod):
+                return self.attribute(self.export(module.path, "="), name)  # = F: F's member
+            if inner.path in seen or len(seen) > _DEPTH:
+                return Unknown()
+            seen.add(inner.path)
+            module = inner
 
     def _generator(self, func: Def) -> bool:
         return func.kind != "class" and func.qual in self.interface(func.path).generators
