@@ -67,6 +67,7 @@ MAX_KNOWN = 256  # values per parameter along its known paths (``known()``: part
 # (``arguments``, ``slice.call(arguments, k)``), the items of an array literal there included.
 Param = tuple[Def, int]
 _REST = (facts.REST, facts.ITEM)
+_BOUNDED: Param = (Def("", "", ""), -1)  # a cut by the depth bound: never exact
 _ITEMS = 64  # array-literal items read per argument (nested ones included)
 # Arguments that may hand over a function, a parameter or a table (a call's result may too,
 # but it is unknown: never followed).
@@ -117,7 +118,11 @@ class Flow:
         self._params: dict[Param, frozenset[Value] | None] = {}
         self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
         self._lenient = False  # ``known()`` is asking: what is unknown is left out
-        self._query: dict[Param, frozenset[Value] | None] | None = None  # its nested answers
+        # Answers that no cut shaped (no parameter on the stack was reached, no bound hit):
+        # the same at any depth, so kept for every query (``_exact_known`` for ``known()``)
+        self._exact: dict[Param, frozenset[Value] | None] = {}
+        self._exact_known: dict[Param, frozenset[Value] | None] = {}
+        self._cuts: set[Param] = set()  # the parameters cut while answering the current one
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
@@ -214,11 +219,11 @@ class Flow:
         unknown may reach it too: the targets of ``partial`` edges."""
         self.consulted = True
         param, path = _param_of(feed)
-        self._lenient, self._query = True, {}
+        self._lenient = True
         try:
             given = self._param(param, frozenset()) or frozenset()
         finally:
-            self._lenient, self._query = False, None
+            self._lenient = False
         out: set[Value] = set()
         for value in given:
             reached = self.ev.apply(value, path, (feed.func.path, -1))
@@ -231,24 +236,31 @@ class Flow:
         cache = self._known if self._lenient else self._params
         if top and param in cache:
             return cache[param]
+        exact = self._exact_known if self._lenient else self._exact
+        if param in exact:
+            return exact[param]
         if param in stack:
+            self._cuts.add(param)
             return frozenset()  # a call of itself adds nothing its other callers do not give
-        if not top and self._query is not None and param in self._query:
-            return self._query[param]
         if len(stack) >= DEPTH:
             self.bounds_hit += 1
+            self._cuts.add(_BOUNDED)
             return self._unknown()
-        found = self._given(param, stack | {param})
+        outer, self._cuts = self._cuts, set()
+        try:
+            found = self._given(param, stack | {param})
+        finally:
+            cuts, self._cuts = self._cuts, outer
+            self._cuts.update(cuts - {param})
         bound = MAX_KNOWN if self._lenient else MAX_VALUES
         if found is not None and len(found) > bound:
             self.bounds_hit += 1
             found = self._unknown()
+        if cuts <= {param}:
+            # nothing on the stack was cut from it: the answer a query of its own would give
+            exact[param] = found
         if top:  # a nested answer may lack what the outer query is collecting: not kept
             cache[param] = found
-        elif self._query is not None:
-            # within one ``known()`` query it is kept: what a cycle cut from it reaches the
-            # query through the parameter on the stack (partial edges only; bounded time)
-            self._query[param] = found
         return found
 
     def _unknown(self) -> frozenset[Value] | None:
