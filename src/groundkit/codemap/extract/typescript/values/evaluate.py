@@ -131,8 +131,8 @@ class Evaluator:
             found = iface.exports.get("=")
         if found is not None:
             value = self._exported(path, found, seen)
-            whole = found is iface.exports.get("=") and isinstance(value, Mod)
-            if whole and "=" in self.interface(value.path).exports:
+            whole = found is iface.exports.get("=")
+            if whole and isinstance(value, Mod) and "=" in self.interface(value.path).exports:
                 # module.exports = require("./lib/express"): that module's module.exports
                 return self.export(value.path, "=", seen)
             return value
