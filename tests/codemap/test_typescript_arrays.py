@@ -223,3 +223,28 @@ def test_a_variable_declared_null_holds_what_its_function_assigns_later(repo: Re
         },
     )
     assert ("main.check", "main.Range.test") in repo.certain("calls")
+
+
+def test_a_push_edited_in_another_file_changes_what_the_reader_calls(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "jobs.js": "export const jobs = [];\n",
+            "add.js": """
+                import { jobs } from "./jobs";
+                function alpha() {}
+                function beta() {}
+                jobs.push(alpha);
+            """,
+            "run.js": """
+                import { jobs } from "./jobs";
+                export function run() { for (const job of jobs) job(); }
+            """,
+        },
+    )
+    assert ("run.run", "add.alpha") in repo.certain("calls")
+    repo.write({"add.js": (repo.root / "add.js").read_text().replace("push(alpha)", "push(beta)")})
+    repo.build()
+    calls = repo.pairs("calls")
+    assert ("run.run", "add.beta") in calls
+    assert ("run.run", "add.alpha") not in calls
