@@ -23,7 +23,9 @@ facts are:
                  when it returns several things)
     ``fields``   ``this.key = value`` in a class's methods or in a function (that ``new`` may
                  construct): the class's or function's qualname -> key -> what is stored,
-                 closed the same way (a ``Choice`` when several things are)
+                 closed the same way (a ``Choice`` when several things are); ``F`` + ``OWN``:
+                 members set on function ``F`` itself in the function that declares it
+                 (``router.stack = []``: what a constructor returning ``router`` gives)
     ``stores``   elements stored into arrays (``xs.push(a)``, ``xs[i] = a``), closed the same way
     ``yields``   a generator's qualname -> what it yields, closed the same way
 ``Body`` (what only this file's resolution needs)
@@ -50,6 +52,7 @@ __all__ = [
     "ELEMENT",
     "ITEM",
     "ITERATED",
+    "OWN",
     "REST",
     "AnonFn",
     "Arity",
@@ -230,6 +233,7 @@ REST = "*"  # a path's head: the arguments from ``position`` on, as an array
 ITEM = "**"  # a path's head: any one of them, or any item of an array literal given there
 ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
 ITERATED = "[of]"  # what iterating a value gives: ``for (const x of value)``
+OWN = "#own"  # a ``fields`` owner's suffix: members set on the function object itself
 
 
 class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):

@@ -226,7 +226,7 @@ def _local_function_field(w: Walk, name: str, key: str, right: Node) -> None:
     value = summarise(right, w.qual_of)
     if isinstance(value, facts.ArrayLit):
         value = facts.ArrayLit(value.items, f"{held.qual}:{key}")
-    w.fields.append((w.current, held.qual, key, value))
+    w.fields.append((w.current, held.qual + facts.OWN, key, value))
 
 
 def _prototype_of(w: Walk, ref: list[str]) -> str | None:

@@ -448,7 +448,10 @@ class Evaluator:
         function ``func`` returns in place of the instance (``router.stack = []``)."""
         found = self._field(func, name)
         made = self.functions.made(func) if isinstance(found, Unknown) else None
-        return self._field(made, name) if made is not None else found
+        if made is None:
+            return found
+        held = self.interface(made.path).fields.get(made.qual + facts.OWN, {}).get(name)
+        return self.value(held, (made.path, -1), name) if held is not None else found
 
     def _field(self, cls: Def, name: str, seen: frozenset[Def] = frozenset()) -> Value:
         """What ``this.name = ...`` stored in an instance of ``cls`` (or of a base of it)."""
