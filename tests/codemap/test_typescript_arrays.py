@@ -248,3 +248,26 @@ def test_a_push_edited_in_another_file_changes_what_the_reader_calls(repo: Repo)
     calls = repo.pairs("calls")
     assert ("run.run", "add.beta") in calls
     assert ("run.run", "add.alpha") not in calls
+
+
+def test_a_variable_assigned_from_itself_in_a_loop_is_unknown_and_maps_at_once(repo: Repo) -> None:
+    # Each assignment reads the variable again: followed naively, every read branches into
+    # all the assignments (2^40 paths); a binding read while it is evaluated is unknown.
+    build(
+        repo,
+        {
+            "main.js": """
+                class Root { run() {} }
+                export function walk(start) {
+                  let node;
+                  node = new Root();
+                  node = node.parent;
+                  node = node.child;
+                  while (node) node = node.parent.next;
+                  node.run();
+                }
+            """,
+        },
+    )
+    assert repo.report is not None and not repo.report.skipped
+    assert ("main.walk", "main.Root.run") not in repo.certain("calls")

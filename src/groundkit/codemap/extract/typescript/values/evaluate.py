@@ -71,6 +71,7 @@ class Evaluator:
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, facts.Module] = {}
         self._body: tuple[str, facts.Body] | None = None
+        self._looking: set[tuple[str, int, str]] = set()  # bindings being evaluated
         self._depth = 0
 
     # -- facts ------------------------------------------------------------------------------------
@@ -113,12 +114,24 @@ class Evaluator:
         while body is not None and index > 0:
             table = body.binds.get(index)
             if table and name in table:
-                return self.value(table[name], (path, index), name)
+                return self._bound(table[name], (path, index), name)
             index = body.scopes[index].parent
         names = self.interface(path).names
         if name in names:
-            return self.value(names[name], (path, 0), name)
+            return self._bound(names[name], (path, 0), name)
         return Global(name)
+
+    def _bound(self, expr: facts.Expr, scope: Scope, name: str) -> Value:
+        """What a binding holds; a binding read while it is being evaluated (``node =
+        node.parent``, assigned in a loop) is unknown: the value depends on run time."""
+        key = (*scope, name)
+        if key in self._looking:
+            return Unknown()
+        self._looking.add(key)
+        try:
+            return self.value(expr, scope, name)
+        finally:
+            self._looking.discard(key)
 
     def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:
         """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
