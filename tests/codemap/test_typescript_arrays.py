@@ -269,5 +269,6 @@ def test_a_variable_assigned_from_itself_in_a_loop_is_unknown_and_maps_at_once(r
             """,
         },
     )
-    assert repo.report is not None and not repo.report.skipped
+    assert repo.report is not None
+    assert not repo.report.skipped
     assert ("main.walk", "main.Root.run") not in repo.certain("calls")
