@@ -23,7 +23,7 @@ import json
 import math
 import os
 import shutil
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -85,8 +85,16 @@ class LexicalIndex:
     name = "lexical"
     build = ANALYZER
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self, root: Path, *, in_step: Callable[[], tuple[int, int] | None] | None = None
+    ) -> None:
         self.root = root
+        # ``in_step``: the store's version if the store has no change this index has not
+        # applied, else None. Asked just before each searcher opens and kept as ``opened_in_step``
+        # (None once this process writes the index): while the store's version is still that
+        # one, every chunk the searcher finds is stored, and a search need not ask.
+        self._in_step = in_step
+        self.opened_in_step: tuple[int, int] | None = None
         self._analyzer = analyzer()
         self._schema = _schema()
         self._index: tantivy.Index | None = None
@@ -107,7 +115,9 @@ class LexicalIndex:
     def _open_current(self) -> None:
         """Open the generation the pointer names; on failure the index is left unopened, for the
         collection to rebuild (a lost, damaged or older folder)."""
+        self.opened_in_step = None
         for _ in range(_OPEN_ATTEMPTS):
+            mark = self._in_step() if self._in_step else None
             folder = self._current()
             try:
                 index = tantivy.Index.open(str(self.root / folder))
@@ -126,6 +136,7 @@ class LexicalIndex:
             self._index, self.folder, self._failure = index, folder, None
             self._searcher, self._total = searcher, total
             self._boosts = {}
+            self.opened_in_step = mark
             return
         self._index, self.folder = None, None
 
@@ -135,6 +146,8 @@ class LexicalIndex:
 
     def refresh(self) -> None:
         """See what another process committed, or the generation a rebuild swapped in."""
+        self.opened_in_step = None
+        mark = self._in_step() if self._in_step else None
         if self._index is None or self._current() != self.folder:
             self._open_current()
             return
@@ -146,6 +159,7 @@ class LexicalIndex:
         self._searcher = self._index.searcher()
         self._total = self._searcher.doc_freq("all", 1)
         self._boosts = {}
+        self.opened_in_step = mark
 
     def _require(self) -> tantivy.Index:
         if self._index is None:
@@ -301,6 +315,7 @@ class LexicalIndex:
         """A writer of ``index`` (default: the current generation), on every core when
         ``parallel``, with the files a crash left behind collected first."""
         index = self._require() if index is None else index
+        self.opened_in_step = None  # the searcher may be behind what this writer commits
         threads = max(1, min(os.cpu_count() or 1, 4)) if parallel else 1
         try:
             writer = index.writer(_HEAP_PER_THREAD * threads, threads)

@@ -32,6 +32,8 @@ class LocalEngine:
         self.lexical = lexical
         self.vectors = vectors
         self._near = near
+        # The last verdict of _all_stored on a version the searcher was not marked with.
+        self._verdict: tuple[tuple[int, int], tuple[int, int], bool] | None = None
 
     def tokens(self, text: str) -> list[str]:
         return self.lexical.tokens(text)
@@ -56,13 +58,36 @@ class LocalEngine:
             lists["dense"] = self.vectors.search(vector, depth, allowed)
         return Arms(lists)
 
+    def _all_stored(self) -> bool:
+        """Whether every chunk the lexical index finds is stored, known from the store's version
+        alone (one statement; asking for the chunks cost a sixth of a top-10 search): the store
+        was in step with the index when its searcher opened and has not changed since, or only
+        by this connection's writes, the store in step again (this process's index applies
+        them through a writer, which leaves its searcher unmarked until it reopens)."""
+        opened = self.lexical.opened_in_step
+        if opened is None:
+            return False
+        now = self.store.version()
+        if now == opened:
+            return True
+        verdict = self._verdict
+        if verdict is not None and verdict[0] is opened and verdict[1] == now:
+            return verdict[2]  # asked once per version
+        # Another connection's commit may have deleted chunks this searcher still finds.
+        in_step = now[0] == opened[0] and self.store.in_step(self.lexical.name) == now
+        stored = in_step and self.lexical.opened_in_step is opened
+        self._verdict = (opened, now, stored)
+        return stored
+
     def hit_rows(self, rowids: Sequence[int], *, fold: bool = False) -> dict[int, HitRow]:
         return self.store.hit_rows(rowids, fold=fold)
 
     def read_before_close(self, reader: Settles) -> None:
         self.store.read_before_close(reader)
 
-    def present(self, rowids: Sequence[int]) -> set[int]:
+    def present(self, rowids: Sequence[int], ranked: ConcreteMode) -> set[int]:
+        if ranked == SearchMode.BM25 and self._all_stored():
+            return set(rowids)
         return self.store.present(rowids)
 
     def near(self) -> NearSnapshot | None:

@@ -101,8 +101,9 @@ class SearchEngine(Protocol):
         longer stored (or no longer current) is left out."""
         ...
 
-    def present(self, rowids: Sequence[int]) -> set[int]:
-        """Those of ``rowids`` still stored (and current), their rows left unread."""
+    def present(self, rowids: Sequence[int], ranked: ConcreteMode) -> set[int]:
+        """Those of ``rowids`` (found by a search in mode ``ranked``) still stored (and
+        current), their rows left unread."""
         ...
 
     def read_before_close(self, reader: Settles) -> None:
@@ -193,7 +194,7 @@ def run_search(
         import numpy as np  # here, not above: a bm25 search never loads numpy
 
         vector = np.asarray(embedder.embed([query], "query"), np.float32)[0]
-    seen = _Seen(engine, fold=request.collapse)
+    seen = _Seen(engine, mode, fold=request.collapse)
     for depth in _depths(request, reranker, seen.near):
         arms = engine.arms(mode, terms, vector, depth, allowed, request.rrf_k)
         if _abstains(request, arms):
@@ -248,8 +249,9 @@ _Kept = Kept
 class _Seen:
     """What one search has read, kept across its rounds: rows, fingerprints, rerank scores."""
 
-    def __init__(self, engine: SearchEngine, *, fold: bool) -> None:
+    def __init__(self, engine: SearchEngine, mode: ConcreteMode, *, fold: bool) -> None:
         self.engine = engine
+        self.mode = mode
         self.fold = fold
         near = engine.near()
         self.near = near if fold else None
@@ -274,7 +276,7 @@ class _Seen:
         present, rows = self.present, self.rows
         wanted = [rowid for rowid in rowids if rowid not in rows and rowid not in present]
         if wanted:
-            present.update(self.engine.present(wanted))
+            present.update(self.engine.present(wanted, self.mode))
 
     def fingerprint(self, rowid: int) -> Fingerprint:
         found = self.fingerprints.get(rowid)
