@@ -32,7 +32,7 @@ class LocalEngine:
         self.lexical = lexical
         self.vectors = vectors
         self._near = near
-        # The last verdict of _all_stored on a version the searcher was not marked with.
+        # The last verdict of _still_stored on a version the searcher was not marked with.
         self._verdict: tuple[tuple[int, int], tuple[int, int], bool] | None = None
 
     def tokens(self, text: str) -> list[str]:
@@ -51,22 +51,21 @@ class LocalEngine:
         rrf_k: int,
     ) -> Arms:
         allowed = cast("list[int] | None", restriction)  # what restrict() made
+        # Read before the search: a searcher swapped in meanwhile clears it first.
+        stored_at = self.lexical.opened_in_step if mode == SearchMode.BM25 else None
         lists = {}
         if mode in (SearchMode.BM25, SearchMode.HYBRID):
             lists["bm25"] = self.lexical.search(terms, depth, allowed)
         if vector is not None:
             lists["dense"] = self.vectors.search(vector, depth, allowed)
-        return Arms(lists)
+        return Arms(lists, stored_at=stored_at)
 
-    def _all_stored(self) -> bool:
-        """Whether every chunk the lexical index finds is stored, known from the store's version
-        alone (one statement; asking for the chunks cost a sixth of a top-10 search): the store
-        was in step with the index when its searcher opened and has not changed since, or only
-        by this connection's writes, the store in step again (this process's index applies
-        them through a writer, which leaves its searcher unmarked until it reopens)."""
-        opened = self.lexical.opened_in_step
-        if opened is None:
-            return False
+    def _still_stored(self, opened: tuple[int, int]) -> bool:
+        """Whether the chunks a lexical searcher marked ``opened`` finds are all stored, known
+        from the store's version alone (one statement; asking for the chunks cost a sixth of a
+        top-10 search): the store has not changed since the searcher opened, or only by this
+        connection's writes, the store in step again and the searcher still the one marked
+        (this process's index applies them through a writer, which unmarks it)."""
         now = self.store.version()
         if now == opened:
             return True
@@ -85,8 +84,8 @@ class LocalEngine:
     def read_before_close(self, reader: Settles) -> None:
         self.store.read_before_close(reader)
 
-    def present(self, rowids: Sequence[int], ranked: ConcreteMode) -> set[int]:
-        if ranked == SearchMode.BM25 and self._all_stored():
+    def present(self, rowids: Sequence[int], stored_at: tuple[int, int] | None) -> set[int]:
+        if stored_at is not None and self._still_stored(stored_at):
             return set(rowids)
         return self.store.present(rowids)
 
