@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -44,7 +45,7 @@ class EmbeddedBackend:
     def __init__(self, path: Path, settings: Settings, *, lock_wait_s: float = 10.0) -> None:
         self.path = path
         self.store = Store(path / STORE_FILE)
-        self.lexical = LexicalIndex(path)
+        self.lexical = LexicalIndex(path, in_step=partial(self.store.in_step, LexicalIndex.name))
         self.vectors = VectorIndex(path, ann_threshold=settings.search.ann_threshold)
         self.near = NearIndex(path)
         self._engine = LocalEngine(self.store, self.lexical, self.vectors, self.near)

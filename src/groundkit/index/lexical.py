@@ -23,7 +23,7 @@ import json
 import math
 import os
 import shutil
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -71,7 +71,7 @@ def _schema() -> tantivy.Schema:
     return builder.build()
 
 
-_MAX_BOOSTS = 50_000
+_MAX_CLAUSES = 50_000
 
 
 def _idf(documents: int, frequency: int) -> float:
@@ -85,15 +85,24 @@ class LexicalIndex:
     name = "lexical"
     build = ANALYZER
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self, root: Path, *, in_step: Callable[[], tuple[int, int] | None] | None = None
+    ) -> None:
         self.root = root
+        # ``in_step``: the store's version if the store has no change this index has not
+        # applied, else None. Asked just before each searcher opens and kept as ``opened_in_step``
+        # (None once this process writes the index): while the store's version is still that
+        # one, every chunk the searcher finds is stored, and a search need not ask.
+        self._in_step = in_step
+        self.opened_in_step: tuple[int, int] | None = None
         self._analyzer = analyzer()
         self._schema = _schema()
         self._index: tantivy.Index | None = None
         self._failure: BaseException | None = None
-        # Each term's correction for deleted postings under the current searcher (None: only
-        # deleted postings have it). Counting a term walks its postings: once per searcher.
-        self._boosts: dict[str, float | None] = {}
+        # Each term's clause under the current searcher, with its correction for deleted
+        # postings (None: only deleted postings have it). Counting a term walks its postings:
+        # once per searcher.
+        self._clauses: dict[str, tuple[tantivy.Occur, tantivy.Query] | None] = {}
         self.folder: str | None = None
         self._open_current()
 
@@ -107,7 +116,9 @@ class LexicalIndex:
     def _open_current(self) -> None:
         """Open the generation the pointer names; on failure the index is left unopened, for the
         collection to rebuild (a lost, damaged or older folder)."""
+        self.opened_in_step = None
         for _ in range(_OPEN_ATTEMPTS):
+            mark = self._in_step() if self._in_step else None
             folder = self._current()
             try:
                 index = tantivy.Index.open(str(self.root / folder))
@@ -125,7 +136,8 @@ class LexicalIndex:
                 break
             self._index, self.folder, self._failure = index, folder, None
             self._searcher, self._total = searcher, total
-            self._boosts = {}
+            self._clauses = {}
+            self.opened_in_step = mark
             return
         self._index, self.folder = None, None
 
@@ -135,6 +147,8 @@ class LexicalIndex:
 
     def refresh(self) -> None:
         """See what another process committed, or the generation a rebuild swapped in."""
+        self.opened_in_step = None
+        mark = self._in_step() if self._in_step else None
         if self._index is None or self._current() != self.folder:
             self._open_current()
             return
@@ -145,7 +159,8 @@ class LexicalIndex:
             return
         self._searcher = self._index.searcher()
         self._total = self._searcher.doc_freq("all", 1)
-        self._boosts = {}
+        self._clauses = {}
+        self.opened_in_step = mark
 
     def _require(self) -> tantivy.Index:
         if self._index is None:
@@ -181,10 +196,10 @@ class LexicalIndex:
         terms = list(dict.fromkeys(tokens))
         if not terms or limit <= 0 or (allowed is not None and not allowed):
             return []
-        searcher = self._searcher
-        should = list(self._term_queries(searcher, terms))
+        should = self._should(terms)
         if not should:
             return []
+        searcher = self._searcher
         query = tantivy.Query.boolean_query(should)
         if allowed is not None:
             only = tantivy.Query.term_set_query(self._schema, "chunk", list(allowed))
@@ -194,28 +209,39 @@ class LexicalIndex:
                     (tantivy.Occur.Must, tantivy.Query.const_score_query(only, 0.0)),
                 ]
             )
-        result = searcher.search(query, limit, count=False)
-        if not result.hits:
+        hits = searcher.search(query, limit, count=False).hits  # each read converts them all
+        if not hits:
             return []
-        ids = searcher.fast_field_values("chunk", [addr for _, addr in result.hits])
-        return [(int(i or 0), score) for (score, _), i in zip(result.hits, ids, strict=True)]
+        ids = searcher.fast_field_values("chunk", [addr for _, addr in hits])
+        return [(int(i or 0), score) for (score, _), i in zip(hits, ids, strict=True)]
 
-    def _term_queries(
-        self, searcher: tantivy.Searcher, terms: list[str]
-    ) -> Iterator[tuple[tantivy.Occur, tantivy.Query]]:
-        live = int(searcher.num_docs)
+    def _should(self, terms: list[str]) -> list[tuple[tantivy.Occur, tantivy.Query]]:
+        """Each term's clause, made once per searcher (making them cost some 15 µs a search)."""
+        clauses, should = self._clauses, []
         for term in terms:
-            query = tantivy.Query.term_query(self._schema, "text", term)
-            if self._total == live:  # no deleted postings: tantivy's statistics are exact
-                yield tantivy.Occur.Should, query
-                continue
-            if term not in self._boosts:
-                if len(self._boosts) >= _MAX_BOOSTS:
-                    self._boosts.clear()
-                self._boosts[term] = self._boost(searcher, query, term, live)
-            boost = self._boosts[term]
-            if boost is not None:
-                yield tantivy.Occur.Should, tantivy.Query.boost_query(query, boost)
+            try:
+                clause = clauses[term]
+            except KeyError:  # (a lookup then a read could meet another thread's clear)
+                if len(clauses) >= _MAX_CLAUSES:
+                    clauses.clear()
+                clause = clauses[term] = self._clause(term)
+            if clause is not None:
+                should.append(clause)
+        return should
+
+    def _clause(self, term: str) -> tuple[tantivy.Occur, tantivy.Query] | None:
+        """``term``'s clause; None when only deleted postings have it."""
+        searcher = self._searcher
+        query = tantivy.Query.term_query(self._schema, "text", term)
+        live = int(searcher.num_docs)
+        if self._total == live:  # no deleted postings: tantivy's statistics are exact
+            return tantivy.Occur.Should, query
+        boost = self._boost(searcher, query, term, live)
+        return (
+            None
+            if boost is None
+            else (tantivy.Occur.Should, tantivy.Query.boost_query(query, boost))
+        )
 
     def _boost(
         self, searcher: tantivy.Searcher, query: tantivy.Query, term: str, live: int
@@ -301,6 +327,7 @@ class LexicalIndex:
         """A writer of ``index`` (default: the current generation), on every core when
         ``parallel``, with the files a crash left behind collected first."""
         index = self._require() if index is None else index
+        self.opened_in_step = None  # the searcher may be behind what this writer commits
         threads = max(1, min(os.cpu_count() or 1, 4)) if parallel else 1
         try:
             writer = index.writer(_HEAP_PER_THREAD * threads, threads)

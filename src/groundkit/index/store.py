@@ -260,6 +260,19 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    def version(self) -> tuple[int, int]:
+        """What differs whenever the store may have changed: a commit by another connection
+        (SQLite's ``data_version``) or a row written through this one (``total_changes``,
+        committed or not)."""
+        found = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        return int(found), self._conn.total_changes
+
+    def in_step(self, index: str) -> tuple[int, int] | None:
+        """The store's ``version`` when ``index`` has applied every logged change, else None.
+        The version is read first: a change made meanwhile leaves it an older one."""
+        version = self.version()
+        return version if self.applied(index) is not None and not self.pending(index) else None
+
     def changes_logged(self) -> bool:
         """Whether the change log holds a change some derived index has not applied (one
         statement; ``unsearched`` counts them per index)."""

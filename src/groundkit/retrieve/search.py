@@ -70,6 +70,10 @@ class Arms:
 
     lists: dict[str, list[tuple[int, float]]]
     fused: list[tuple[int, float]] | None = None
+    # The store's version when every chunk in the lists was known to be stored (the index they
+    # come from in step with the store), for ``present`` to tell whether it still is: None, not
+    # known.
+    stored_at: tuple[int, int] | None = None
 
 
 class SearchEngine(Protocol):
@@ -101,8 +105,9 @@ class SearchEngine(Protocol):
         longer stored (or no longer current) is left out."""
         ...
 
-    def present(self, rowids: Sequence[int]) -> set[int]:
-        """Those of ``rowids`` still stored (and current), their rows left unread."""
+    def present(self, rowids: Sequence[int], stored_at: tuple[int, int] | None) -> set[int]:
+        """Those of ``rowids`` still stored (and current), their rows left unread; ``stored_at``:
+        the ``Arms.stored_at`` of the ranking they come from."""
         ...
 
     def read_before_close(self, reader: Settles) -> None:
@@ -269,12 +274,13 @@ class _Seen:
         if wanted:
             self.rows.update(self.engine.hit_rows(wanted, fold=self.fold if fold is None else fold))
 
-    def check(self, rowids: Sequence[int]) -> None:
-        """Learn which of ``rowids`` are still stored, reading none of them."""
+    def check(self, rowids: Sequence[int], stored_at: tuple[int, int] | None) -> None:
+        """Learn which of ``rowids`` (from a ranking with that ``Arms.stored_at``) are still
+        stored, reading none of them."""
         present, rows = self.present, self.rows
         wanted = [rowid for rowid in rowids if rowid not in rows and rowid not in present]
         if wanted:
-            present.update(self.engine.present(wanted))
+            present.update(self.engine.present(wanted, stored_at))
 
     def fingerprint(self, rowid: int) -> Fingerprint:
         found = self.fingerprints.get(rowid)
@@ -303,6 +309,7 @@ class _Ranking:
         self.seen = seen
         self.collection = collection
         self.request = request
+        self.stored_at = arms.stored_at
         self.terms = frozenset(terms)
         mode = request.mode
         if mode == SearchMode.HYBRID:
@@ -374,7 +381,7 @@ class _Ranking:
                 # whether they are still stored: their hits read them when first read.
                 if flagged:
                     seen.fetch([rowid for rowid in rowids if rowid in flagged], fold=True)
-                seen.check([rowid for rowid in rowids if rowid not in flagged])
+                seen.check([rowid for rowid in rowids if rowid not in flagged], self.stored_at)
             for place, (rowid, score) in enumerate(batch, first):
                 if rowid not in seen.rows and rowid not in seen.present:
                     continue  # gone from the store: the derived index is behind
@@ -415,7 +422,7 @@ class _Ranking:
             if folding is None and not self.request.read_rows and seen.lazy:
                 # Nothing to fold: whether each row is still stored is all the walk needs (an
                 # engine that keeps no near index reads the rows at once, in one round trip).
-                seen.check([rowid for rowid, _, _ in batch])
+                seen.check([rowid for rowid, _, _ in batch], self.stored_at)
             else:
                 seen.fetch([rowid for rowid, _, _ in batch])
             # A row gone from the store is skipped: the derived index is behind.

@@ -357,7 +357,7 @@ class QdrantEngine:
     def read_before_close(self, reader: Settles) -> None:
         pass  # never asked, as present() is not
 
-    def present(self, rowids: Sequence[int]) -> set[int]:
+    def present(self, rowids: Sequence[int], stored_at: tuple[int, int] | None) -> set[int]:
         # Never asked: a search asks only an engine whose near() answers (the rows unread).
         return set(self.hit_rows(rowids))
 
