@@ -20,10 +20,16 @@ from groundkit.answer.spans import Block
 
 __all__ = ["asks_quantity", "holds_quantity", "prose"]
 
-# Phrasings that ask for an amount, a duration, a time or a price.
+# Phrasings that ask for an amount, a duration, a time or a price, where a question says what
+# it asks: at the head of one of its sentences, after at most one word ("For how long", "By what
+# time"). Further on they belong to a condition, not to what is asked: "how do I retry when a
+# connection fails" asks for a way, and a sentence holding a number answers it no better. What
+# something costs is asked wherever the word stands ("What does the annual plan cost?").
 _QUANTITY = re.compile(
-    r"\b(?:how\s+(?:many|much|long|often|far|hot|old|big|large|fast|soon)"
-    r"|what\s+(?:time|date|percentage|price|size)|which\s+(?:version|year|port)|when|cost)\b",
+    r"(?:^|[.?!:;]\s+)\W*(?:\w+\s+)?"
+    r"(?:how\s+(?:many|much|long|often|far|hot|old|big|large|fast|soon)"
+    r"|what\s+(?:time|date|percentage|price|size)|which\s+(?:version|year|port)|when)\b"
+    r"|\bcosts?\b",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
