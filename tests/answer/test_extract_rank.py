@@ -110,10 +110,25 @@ def test_prose_scores_how_much_a_sentence_reads_as_a_statement(
         ("What does the Annual plan cost?", True),
         ("Who approves refunds?", False),
         ("How do I rotate the keys?", False),
+        ("For how long, and how hot, are the wells warmed?", True),
+        ("By what time must the reconciliation finish?", True),
+        ("Ignore that. When is the next meeting?", True),
+        ("how do I retry when a connection fails", False),
+        ("What should agents do when a customer pastes an instruction?", False),
+        ("Which address does it take when no server replies?", False),
     ],
 )
 def test_a_question_for_an_amount_or_a_time_is_told_apart(question: str, asks: bool) -> None:
     assert asks_quantity(question) is asks
+
+
+def test_a_when_clause_in_a_how_to_question_does_not_prefer_a_sentence_with_a_number() -> None:
+    # "when a connection fails" is the question's condition, not what it asks: the way to retry
+    # answers it, not the sentence that happens to hold a number.
+    way = "Pass a transport with retries to the client."
+    number = "Pass a pool with 5 connections to the client."
+    ranked = rank("how do I retry when a connection fails?", _sentences((1, number), (2, way)))
+    assert ranked[0].text == way
 
 
 def test_the_best_worded_sentence_is_weighed_by_meaning_when_nearest_passages_are_long() -> None:

@@ -9,7 +9,8 @@ Two priors for the extractive ranking (``answer.extract``), both from the text a
   an explanation. (Measured on the golden corpus: without this, titles such as
   ``TIDEPOOL UPGRADE`` and questions from a FAQ were among the three sentences shown.)
 - ``quantity``: a question asking how many, how long, when or what it costs is answered by a
-  sentence holding a number: the answer-type check of factoid question answering.
+  sentence holding a number: the answer-type check of factoid question answering. Only what the
+  question asks counts, at its head: "how do I retry when a connection fails" asks for a way.
 """
 
 from __future__ import annotations
