@@ -18,10 +18,12 @@ import pytest
 from answer_helpers import bundle_for
 
 from groundkit import Collection
+from groundkit.answer.bundle import build_bundle
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.extract import EMBEDDED, Sentence, candidates, rank
 from groundkit.answer.priors import asks_quantity, prose
 from groundkit.embed.base import EmbedderIdentity, InputType
+from groundkit.types import Hit
 
 KEYS = """# Signing keys
 
@@ -63,6 +65,15 @@ class Topic:
     def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
         near = [self.word in t.casefold() for t in texts]
         return np.array([[1.0, 0.0] if n else [0.0, 1.0] for n in near], np.float32)
+
+
+class Meaning(Topic):
+    """A text is near the question (whatever its words) exactly when it says ``word``."""
+
+    def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
+        if input_type == "query":
+            return np.array([[1.0, 0.0]] * len(texts), np.float32)
+        return super().embed(texts, input_type)
 
 
 def _sentences(*placed: tuple[int, str]) -> list[Sentence]:
@@ -211,3 +222,28 @@ def test_the_most_sentences_an_answer_weighs_keep_to_the_embedders_quiet_session
     ranked = rank("does salt raise blood pressure", sentences, embedder)
     assert len(ranked) == 2 * EMBEDDED
     assert len(opened) == 1
+
+
+def test_a_paraphrase_in_the_passage_third_nearest_in_meaning_is_weighed_by_meaning(
+    open_col: Callable[..., Collection], tmp_path: Path
+) -> None:
+    # The answer shares no word with the question, and the passages around it hold more
+    # sentences sharing words than the budget for the rest embeds: only being among the
+    # passages the search ranked nearest by meaning gets it weighed by meaning at all.
+    collection = open_col()
+    sizes = [2, 2, 2, EMBEDDED // 2 + 2, EMBEDDED // 2 + 2]  # the last two: more than the budget
+    for n, size in enumerate(sizes):
+        lines = [f"Printer tray {n}{i} holds laptop paper." for i in range(size)]
+        if n == 2:
+            lines = ["Screens go dark once nobody has touched them for a while.", *lines]
+        (tmp_path / f"doc{n}.md").write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    collection.ingest(sorted(tmp_path.glob("doc*.md")))
+    question = "what does an idle laptop do?"
+    found = sorted(collection.search(question, top_k=10), key=lambda h: h.citation.source)
+    hits = [Hit(i + 1, 1.0, h.citation, h.text, h.snippet, ranks={"dense": i + 1})
+            for i, h in enumerate(found)]  # fmt: skip
+    bundle = build_bundle(hits, collection=collection.name, query=question, max_bytes=60_000)
+    assert len(bundle.items) == len(sizes)  # one passage each, ranked third by meaning: doc2
+    sentences = candidates(bundle, QuoteRules.of(16, question), question)
+    ranked = rank(question, sentences, Meaning("dark"))
+    assert ranked[0].text == "Screens go dark once nobody has touched them for a while."
