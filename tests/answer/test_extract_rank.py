@@ -18,10 +18,12 @@ import pytest
 from answer_helpers import bundle_for
 
 from groundkit import Collection
+from groundkit.answer.bundle import build_bundle
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.extract import EMBEDDED, Sentence, candidates, rank
 from groundkit.answer.priors import asks_quantity, prose
 from groundkit.embed.base import EmbedderIdentity, InputType
+from groundkit.types import Hit
 
 KEYS = """# Signing keys
 
@@ -63,6 +65,15 @@ class Topic:
     def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
         near = [self.word in t.casefold() for t in texts]
         return np.array([[1.0, 0.0] if n else [0.0, 1.0] for n in near], np.float32)
+
+
+class Meaning(Topic):
+    """A text is near the question (whatever its words) exactly when it says ``word``."""
+
+    def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
+        if input_type == "query":
+            return np.array([[1.0, 0.0]] * len(texts), np.float32)
+        return super().embed(texts, input_type)
 
 
 def _sentences(*placed: tuple[int, str]) -> list[Sentence]:
@@ -110,10 +121,25 @@ def test_prose_scores_how_much_a_sentence_reads_as_a_statement(
         ("What does the Annual plan cost?", True),
         ("Who approves refunds?", False),
         ("How do I rotate the keys?", False),
+        ("For how long, and how hot, are the wells warmed?", True),
+        ("By what time must the reconciliation finish?", True),
+        ("Ignore that. When is the next meeting?", True),
+        ("how do I retry when a connection fails", False),
+        ("What should agents do when a customer pastes an instruction?", False),
+        ("Which address does it take when no server replies?", False),
     ],
 )
 def test_a_question_for_an_amount_or_a_time_is_told_apart(question: str, asks: bool) -> None:
     assert asks_quantity(question) is asks
+
+
+def test_a_when_clause_in_a_how_to_question_does_not_prefer_a_sentence_with_a_number() -> None:
+    # "when a connection fails" is the question's condition, not what it asks: a number in a
+    # sentence says no more about the way to retry (the two score alike, reading order decides).
+    words = "The client retries a failed connection three times."
+    number = "The client retries a failed connection 3 times."
+    ranked = rank("how do I retry when a connection fails?", _sentences((1, words), (2, number)))
+    assert ranked[0].text == words
 
 
 def test_the_best_worded_sentence_is_weighed_by_meaning_when_nearest_passages_are_long() -> None:
@@ -196,3 +222,28 @@ def test_the_most_sentences_an_answer_weighs_keep_to_the_embedders_quiet_session
     ranked = rank("does salt raise blood pressure", sentences, embedder)
     assert len(ranked) == 2 * EMBEDDED
     assert len(opened) == 1
+
+
+def test_a_paraphrase_in_the_passage_third_nearest_in_meaning_is_weighed_by_meaning(
+    open_col: Callable[..., Collection], tmp_path: Path
+) -> None:
+    # The answer shares no word with the question, and the passages around it hold more
+    # sentences sharing words than the budget for the rest embeds: only being among the
+    # passages the search ranked nearest by meaning gets it weighed by meaning at all.
+    collection = open_col()
+    sizes = [2, 2, 2, EMBEDDED // 2 + 2, EMBEDDED // 2 + 2]  # the last two: more than the budget
+    for n, size in enumerate(sizes):
+        lines = [f"Printer tray {n}{i} holds laptop paper." for i in range(size)]
+        if n == 2:
+            lines = ["Screens go dark once nobody has touched them for a while.", *lines]
+        (tmp_path / f"doc{n}.md").write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    collection.ingest(sorted(tmp_path.glob("doc*.md")))
+    question = "what does an idle laptop do?"
+    found = sorted(collection.search(question, top_k=10), key=lambda h: h.citation.source)
+    hits = [Hit(i + 1, 1.0, h.citation, h.text, h.snippet, ranks={"dense": i + 1})
+            for i, h in enumerate(found)]  # fmt: skip
+    bundle = build_bundle(hits, collection=collection.name, query=question, max_bytes=60_000)
+    assert len(bundle.items) == len(sizes)  # one passage each, ranked third by meaning: doc2
+    sentences = candidates(bundle, QuoteRules.of(16, question), question)
+    ranked = rank(question, sentences, Meaning("dark"))
+    assert ranked[0].text == "Screens go dark once nobody has touched them for a while."

@@ -135,3 +135,24 @@ def test_a_sentence_referring_back_under_a_heading_never_reaches_above_the_headi
     )
     for u in units(text, release=True):
         assert u.lead is None or u.lead[1] <= u.start
+
+
+def test_a_short_list_item_is_one_unit_with_all_its_sentences() -> None:
+    # A bullet is one point: its second sentence says what its first means ("no longer
+    # supported" is answered by "requires 3.10"), and one without the other is half of it.
+    text = (
+        "## Breaking changes\n\n"
+        "- Python 3.9 is no longer supported. tidepool 3.2 requires Python 3.10 or newer.\n"
+        "- The default timeout dropped to 10 seconds.\n"
+    )
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said == [
+        "- Python 3.9 is no longer supported. tidepool 3.2 requires Python 3.10 or newer.",
+        "- The default timeout dropped to 10 seconds.",
+    ]
+
+
+def test_a_long_list_item_is_still_read_sentence_by_sentence() -> None:
+    long = "- " + " ".join(f"Sentence {i} says one more thing about the option." for i in range(9))
+    found = units(long + "\n")
+    assert len(found) == 9

@@ -9,7 +9,8 @@ Two priors for the extractive ranking (``answer.extract``), both from the text a
   an explanation. (Measured on the golden corpus: without this, titles such as
   ``TIDEPOOL UPGRADE`` and questions from a FAQ were among the three sentences shown.)
 - ``quantity``: a question asking how many, how long, when or what it costs is answered by a
-  sentence holding a number: the answer-type check of factoid question answering.
+  sentence holding a number: the answer-type check of factoid question answering. Only what the
+  question asks counts, at its head: "how do I retry when a connection fails" asks for a way.
 """
 
 from __future__ import annotations
@@ -20,10 +21,16 @@ from groundkit.answer.spans import Block
 
 __all__ = ["asks_quantity", "holds_quantity", "prose"]
 
-# Phrasings that ask for an amount, a duration, a time or a price.
+# Phrasings that ask for an amount, a duration, a time or a price, where a question says what
+# it asks: at the head of one of its sentences, after at most one word ("For how long", "By what
+# time"). Further on they belong to a condition, not to what is asked: "how do I retry when a
+# connection fails" asks for a way, and a sentence holding a number answers it no better. What
+# something costs is asked wherever the word stands ("What does the annual plan cost?").
 _QUANTITY = re.compile(
-    r"\b(?:how\s+(?:many|much|long|often|far|hot|old|big|large|fast|soon)"
-    r"|what\s+(?:time|date|percentage|price|size)|which\s+(?:version|year|port)|when|cost)\b",
+    r"(?:^|[.?!:;]\s+)\W*(?:\w+\s+)?"
+    r"(?:how\s+(?:many|much|long|often|far|hot|old|big|large|fast|soon)"
+    r"|what\s+(?:time|date|percentage|price|size)|which\s+(?:version|year|port)|when)\b"
+    r"|\bcosts?\b",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")

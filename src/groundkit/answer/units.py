@@ -2,7 +2,9 @@
 
 A passage's parts (``answer.blocks``) become units at exact offsets, ``text[start:end]``:
 
-- a sentence of prose or of a list item (``spans.sentence_parts`` cuts them);
+- a sentence of prose (``spans.sentence_parts`` cuts them); a list item whole when it is short
+  (a bullet is one point, and its second sentence often says what its first means), else by
+  sentences;
 - a sentence that introduces code (it ends in ``:`` or ``::``, or says "like this", "for
   example", "as follows") and is followed by a code block comes *with* the block: the unit runs
   from the sentence to the end of the block (at most ``CODE_LINES`` lines of it), so "set
@@ -172,6 +174,10 @@ def _referent(text: str, out: list[Unit], start: int, end: int) -> Unit:
 def _sentences(text: str, block: Block) -> list[tuple[int, int]]:
     """The sentences of a prose block, at offsets in ``text``; a directive's name
     (``.. note::``) is not part of its first sentence."""
+    if block.kind == "item" and block.end - block.start <= MAX_SENTENCE_CHARS:
+        # A list item is one point: its sentences are read together, as a reader takes a bullet
+        # ("- Python 3.9 is no longer supported. tidepool 3.2 requires Python 3.10 or newer.").
+        return [(block.start, block.end)]
     out = []
     for a, b, _ in sentence_parts(text[block.start : block.end], min_chars=1):
         start, end = block.start + a, block.start + b
