@@ -125,3 +125,103 @@ def test_a_dunder_every_value_of_the_operand_finds_stays_certain(repo: Repo) -> 
         assert EdgeFlag.PARTIAL not in calls(repo, "m.empty", target).flags
     assert repo.report is not None
     assert repo.report.unresolved_calls == 0
+
+
+def test_a_truth_test_on_a_parameter_whose_none_default_some_call_keeps_is_partial(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Headers:
+                    def __len__(self): return 0
+                class Upload:
+                    def __init__(self, headers=None):
+                        self.headers = headers or Headers()
+                def parse():
+                    return Upload(headers=Headers())
+                def blank():
+                    return Upload()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.Upload.__init__", "m.Headers.__len__").flags
+
+
+def test_a_comparison_on_a_value_one_call_passes_as_none_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Token:
+                    def __eq__(self, other): return other == "a"
+                def matches(token, text):
+                    return token == text
+                matches(Token(), "a")
+                matches(None, "a")
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.matches", "m.Token.__eq__").flags
+
+
+def test_a_truth_test_on_a_parameter_every_call_fills_stays_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Headers:
+                    def __len__(self): return 0
+                def send(headers=None):
+                    if headers:
+                        return 1
+                send(Headers())
+                send(headers=Headers())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.send", "m.Headers.__len__").flags
+
+
+def test_a_subscript_on_an_attribute_first_set_to_none_stays_certain(repo: Repo) -> None:
+    # Subscripting None raises: where the subscript runs, the attribute is the table.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Table:
+                    def __getitem__(self, key): return key
+                class Cache:
+                    def __init__(self):
+                        self.table = None
+                    def get(self, key):
+                        if self.table is None:
+                            self.table = Table()
+                        return self.table[key]
+                Cache().get("a")
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.Cache.get", "m.Table.__getitem__").flags
+
+
+def test_the_last_operand_of_or_is_not_asked_whether_it_is_true(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Fallback:
+                    def __len__(self): return 0
+                def pick(given):
+                    return given or Fallback()
+                def check(given):
+                    if given or Fallback():
+                        return 1
+                pick({"a": 1})
+                check({"a": 1})
+            """
+        },
+    )
+    assert ("m.pick", "m.Fallback.__len__") not in repo.pairs("calls")
+    assert EdgeFlag.PARTIAL in calls(repo, "m.check", "m.Fallback.__len__").flags

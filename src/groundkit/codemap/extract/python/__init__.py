@@ -55,8 +55,8 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    # 12: Flask-SQLAlchemy; 11: env writes, DROP CONSTRAINT; 10: resource SQL; 9: Django bases
-    version: ClassVar[str] = "12"
+    # 13: None answers truth tests, `a or b` tests only a; 12: Flask-SQLAlchemy; 11: env writes
+    version: ClassVar[str] = "13"
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

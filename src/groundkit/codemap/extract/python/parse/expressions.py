@@ -301,10 +301,15 @@ def _compare(walker: Walker, node: ast.Compare, holder: str) -> int:
 
 
 def _boolop(walker: Walker, node: ast.BoolOp, holder: str) -> int:
+    """``a or b``: every operand but the last is asked whether it is true; the last is the
+    result as it is (``x or Default()`` never asks ``Default()``; a condition around the
+    whole asks the result)."""
     values = []
-    for value in node.values:
+    last = len(node.values) - 1
+    for index, value in enumerate(node.values):
         var = evaluate(walker, value)
-        truth(walker, value, var)
+        if index < last:
+            truth(walker, value, var)
         values.append(var)
     return walker.copy_of(values)
 
@@ -324,7 +329,7 @@ def condition(walker: Walker, node: ast.expr) -> int:
 
 
 def truth(walker: Walker, node: ast.expr, var: int) -> None:
-    if isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
+    if isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript | ast.BoolOp):
         site = walker.site(node, SiteKind.PROTOCOL, name="__bool__")
         walker.emit(facts.BinOp(walker.var(), var, -1, "__bool__", site))
 
