@@ -225,3 +225,36 @@ def test_the_last_operand_of_or_is_not_asked_whether_it_is_true(repo: Repo) -> N
     )
     assert ("m.pick", "m.Fallback.__len__") not in repo.pairs("calls")
     assert EdgeFlag.PARTIAL in calls(repo, "m.check", "m.Fallback.__len__").flags
+
+
+def test_an_attribute_set_through_object_setattr_runs_no_getattr_fallback(repo: Repo) -> None:
+    # starlette's State: __init__ stores _state past its own __setattr__, and __setattr__,
+    # __getattr__ and __delattr__ read self._state, which is found without __getattr__.
+    build(
+        repo,
+        {
+            "m.py": """
+                class State:
+                    def __init__(self, state=None):
+                        super().__setattr__("_state", state or {})
+                    def __setattr__(self, key, value):
+                        self._state[key] = value
+                    def __getattr__(self, key):
+                        return self._state[key]
+                class Frozen:
+                    def __init__(self, rows):
+                        object.__setattr__(self, "rows", rows)
+                    def __getattr__(self, key):
+                        return key
+                    def count(self):
+                        return len(self.rows)
+                state = State()
+                state.user = "x"
+                print(state.user, Frozen([1]).count())
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.State.__setattr__", "m.State.__getattr__") not in pairs
+    assert ("m.State.__getattr__", "m.State.__getattr__") not in pairs
+    assert ("m.Frozen.count", "m.Frozen.__getattr__") not in pairs

@@ -55,7 +55,7 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    # 13: None answers truth tests, `a or b` tests only a; 12: Flask-SQLAlchemy; 11: env writes
+    # 13: None answers truth tests, `a or b` tests only a, object.__setattr__; 12: Flask-SQLAlchemy
     version: ClassVar[str] = "13"
 
     def claims(self, path: str) -> bool:

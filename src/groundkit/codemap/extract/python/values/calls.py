@@ -105,6 +105,10 @@ class Calls:
             )
         elif kind == objects.ACCESSOR:
             self._accessor(key[1], args, dst)
+        elif kind == objects.SETATTR:  # super().__setattr__(name, value): setattr(self, ...)
+            receiver = flow.cell(("setattr", value))
+            engine.add(receiver, [key[1]])
+            self.lookups.dynamic(site, "setattr", [receiver, *args], dst, operand)
         elif kind == objects.EXT:
             self.outside.function(site, key[1], value, args, keywords, dst, how)
         elif kind == objects.EXTINST:

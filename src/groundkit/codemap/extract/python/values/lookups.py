@@ -96,6 +96,8 @@ class Lookups:
             engine.add(dst, [flow.value(objects.CMETH, value, attr) if found else objects.LIT_ID])
         elif kind == objects.PROP and attr in ("setter", "getter", "deleter"):
             engine.add(dst, [flow.value(objects.ACCESSOR, value, attr)])
+        elif kind == objects.BUILTIN and key[1] == "object" and attr == "__setattr__":
+            engine.add(dst, [flow.value(objects.BUILTIN, "setattr")])  # object.__setattr__(o, k, v)
         else:
             engine.add(dst, [objects.LIT_ID])
 
@@ -246,8 +248,13 @@ class Lookups:
                 continue
             start = mro.index(cls) + 1
             found = self._along(mro, start, value, attr, instance, dst, receiver)
-            if not found and any(flow.program.classes[c].open for c in (cls, *mro[start:])):
+            if found:
+                continue
+            if any(flow.program.classes[c].open for c in (cls, *mro[start:])):
                 flow.engine.add(dst, [self.outside])
+            elif attr == "__setattr__" and instance:
+                # object's own: the way past a class's __setattr__ (``State``, frozen classes)
+                flow.engine.add(dst, [flow.value(objects.SETATTR, receiver)])
 
     # -- setting ----------------------------------------------------------------------------------
     def store(
