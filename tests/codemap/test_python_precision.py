@@ -224,7 +224,8 @@ def test_the_last_operand_of_or_is_not_asked_whether_it_is_true(repo: Repo) -> N
         },
     )
     assert ("m.pick", "m.Fallback.__len__") not in repo.pairs("calls")
-    assert EdgeFlag.PARTIAL in calls(repo, "m.check", "m.Fallback.__len__").flags
+    # `if given or Fallback():` asks Fallback() where given is false: always a Fallback there
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.check", "m.Fallback.__len__").flags
 
 
 def test_an_attribute_set_through_object_setattr_runs_no_getattr_fallback(repo: Repo) -> None:
@@ -258,3 +259,36 @@ def test_an_attribute_set_through_object_setattr_runs_no_getattr_fallback(repo: 
     assert ("m.State.__setattr__", "m.State.__getattr__") not in pairs
     assert ("m.State.__getattr__", "m.State.__getattr__") not in pairs
     assert ("m.Frozen.count", "m.Frozen.__getattr__") not in pairs
+
+
+def test_a_truth_test_on_what_may_fall_off_a_function_s_end_is_partial(repo: Repo) -> None:
+    # find() returns None when no row matches: `if found:` runs Hit.__len__ on some runs only.
+    # first() never ends but by its return (a `while True` without break): stays certain.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Hit:
+                    def __len__(self): return 1
+                def find(rows):
+                    for row in rows:
+                        if row:
+                            return Hit()
+                def first(rows):
+                    while True:
+                        if rows:
+                            return Hit()
+                def check(rows):
+                    found = find(rows)
+                    if found:
+                        return 1
+                def check_first(rows):
+                    if first(rows):
+                        return 1
+                check([0, 1])
+                check_first([1])
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.check", "m.Hit.__len__").flags
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.check_first", "m.Hit.__len__").flags

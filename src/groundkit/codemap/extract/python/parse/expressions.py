@@ -270,11 +270,11 @@ def _binop(walker: Walker, node: ast.BinOp, holder: str) -> int:
 
 
 def _unary(walker: Walker, node: ast.UnaryOp, holder: str) -> int:
-    operand = evaluate(walker, node.operand)
     method = _UNARY.get(type(node.op))
     if method is None:  # not x
-        truth(walker, node.operand, operand)
+        condition(walker, node.operand)
         return walker.lit
+    operand = evaluate(walker, node.operand)
     dst = walker.var()
     walker.emit(
         facts.BinOp(dst, operand, -1, method, walker.site(node, SiteKind.PROTOCOL, name=method))
@@ -302,8 +302,7 @@ def _compare(walker: Walker, node: ast.Compare, holder: str) -> int:
 
 def _boolop(walker: Walker, node: ast.BoolOp, holder: str) -> int:
     """``a or b``: every operand but the last is asked whether it is true; the last is the
-    result as it is (``x or Default()`` never asks ``Default()``; a condition around the
-    whole asks the result)."""
+    result as it is (``x = a or Default()`` never asks ``Default()``; a condition asks it)."""
     values = []
     last = len(node.values) - 1
     for index, value in enumerate(node.values):
@@ -322,14 +321,17 @@ def _ifexp(walker: Walker, node: ast.IfExp, holder: str) -> int:
 
 
 def condition(walker: Walker, node: ast.expr) -> int:
-    """A condition: its value is asked whether it is true (``__bool__``, else ``__len__``)."""
+    """A condition: its value is asked whether it is true (``__bool__``, else ``__len__``);
+    in ``if a or b:`` each operand is asked where it is the value."""
+    if isinstance(node, ast.BoolOp):
+        return walker.copy_of([condition(walker, value) for value in node.values])
     var = evaluate(walker, node)
     truth(walker, node, var)
     return var
 
 
 def truth(walker: Walker, node: ast.expr, var: int) -> None:
-    if isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript | ast.BoolOp):
+    if isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
         site = walker.site(node, SiteKind.PROTOCOL, name="__bool__")
         walker.emit(facts.BinOp(walker.var(), var, -1, "__bool__", site))
 

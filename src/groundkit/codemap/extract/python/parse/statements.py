@@ -176,6 +176,8 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
     alive = walker.alive
     walker.alive = True
     walk_body(walker, node.body)
+    if walker.alive:  # it may end without a return: it returns None then
+        walker.emit(facts.Ret(frame.index, walker.none))
     walker.alive = alive
     walker.pop()
     value = walker.var()
@@ -431,6 +433,12 @@ def _loop(
         walk_body(walker, node.orelse)
     if breaks:
         walker.merge([(walker.frame.env, walker.alive), *((env, True) for env in breaks)])
+    elif isinstance(node, ast.While) and _always(node.test):
+        walker.alive = False  # `while True:` with no break ends only by return or raise
+
+
+def _always(test: ast.expr) -> bool:
+    return isinstance(test, ast.Constant) and bool(test.value)
 
 
 def _break(walker: Walker, node: ast.Break) -> None:
@@ -511,7 +519,14 @@ def _with(walker: Walker, node: ast.With | ast.AsyncWith) -> None:
 def _match(walker: Walker, node: ast.Match) -> None:
     evaluate(walker, node.subject)
     before = walker.fork()
-    results: list[tuple[Env, bool]] = [(before, walker.alive)]
+    # a case `_` (or a bare name) with no guard matches anything: no way past every case
+    irrefutable = any(
+        case.guard is None
+        and isinstance(case.pattern, ast.MatchAs)
+        and case.pattern.pattern is None
+        for case in node.cases
+    )
+    results: list[tuple[Env, bool]] = [] if irrefutable else [(before, walker.alive)]
     was_alive = walker.alive
     for case in node.cases:
         walker.frame.env = dict(before)
