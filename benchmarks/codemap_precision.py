@@ -2,6 +2,7 @@
 
     python benchmarks/codemap_precision.py sample NAME=PATH@REF... [--per-repo 40] [--dunders 10]
     python benchmarks/codemap_precision.py score
+    python benchmarks/codemap_precision.py dunders NAME=PATH... [--list]
 
 ``sample`` maps each repository (PATH: an unpacked checkout or sdist; REF: its commit or
 version, recorded in the sample), draws
@@ -14,6 +15,9 @@ records in ``labels.json`` (same ``key``) whether the call can reach that target
 runs: ``right``, or ``wrong`` with a note. ``score`` joins the two and prints the share right,
 per repository, per provenance, and for dunder targets (``__len__``, ``__eq__``...) apart.
 The labels are the yardstick; they are never read by the map.
+
+``dunders`` maps each repository and counts its certain edges to a dunder method per name
+(``--list``: each one with its place and quoted line, to read them all).
 """
 
 from __future__ import annotations
@@ -72,6 +76,31 @@ def sample(
     return out
 
 
+def dunders(repos: list[tuple[str, Path]], listed: bool) -> None:
+    for name, root in repos:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            open_codemap("precision", index_dir=tmp, create=True) as codemap,
+        ):
+            codemap.update(root)
+            edges = list(codemap.edges(["calls"]))
+        certain = [e for e in edges if EdgeFlag.PARTIAL not in e.flags]
+        found = [e for e in certain if _is_dunder(e.target.qualname)]
+        partial = sum(_is_dunder(e.target.qualname) for e in edges) - len(found)
+        names = Counter(e.target.qualname.rsplit(".", 1)[-1] for e in found)
+        print(
+            f"{name}: {len(edges)} call edges, {len(certain)} certain,"
+            f" {len(found)} certain to a dunder, {partial} partial to a dunder"
+        )
+        print("  " + ", ".join(f"{n} {c}" for n, c in names.most_common()))
+        if listed:
+            for e in sorted(found, key=lambda e: (e.location.path, e.location.line)):
+                print(
+                    f"  {e.location.path}:{e.location.line} {e.source.qualname}"
+                    f" -> {e.target.qualname}: {e.quote.strip()}"
+                )
+
+
 def _is_dunder(qualname: str) -> bool:
     last = qualname.rsplit(".", 1)[-1]
     return last.startswith("__") and last.endswith("__") and last not in ("__init__", "__new__")
@@ -117,7 +146,13 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("--dunders", type=int, default=10)
     draw.add_argument("--seed", type=int, default=34)
     sub.add_parser("score")
+    count = sub.add_parser("dunders")
+    count.add_argument("repos", nargs="+", help="NAME=PATH")
+    count.add_argument("--list", action="store_true")
     args = parser.parse_args(argv)
+    if args.what == "dunders":
+        dunders([(n, Path(p)) for n, _, p in (s.partition("=") for s in args.repos)], args.list)
+        return 0
     if args.what == "sample":
         repos = []
         for spec in args.repos:
