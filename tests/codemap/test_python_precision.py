@@ -292,3 +292,59 @@ def test_a_truth_test_on_what_may_fall_off_a_function_s_end_is_partial(repo: Rep
     )
     assert EdgeFlag.PARTIAL in calls(repo, "m.check", "m.Hit.__len__").flags
     assert EdgeFlag.PARTIAL not in calls(repo, "m.check_first", "m.Hit.__len__").flags
+
+
+def test_a_local_shown_not_none_by_its_if_runs_the_dunder_for_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Problem:
+                    def __str__(self): return "problem"
+                def describe(error=None):
+                    if error is not None:
+                        return str(error)
+                    return "fine"
+                def check(error=None):
+                    if error is None:
+                        return "fine"
+                    return str(error)
+                def loose(error=None):
+                    return str(error)
+                for f in (describe, check, loose):
+                    f(Problem())
+                    f()
+            """
+        },
+    )
+    for guarded in ("m.describe", "m.check"):
+        assert EdgeFlag.PARTIAL not in calls(repo, guarded, "m.Problem.__str__").flags
+    assert EdgeFlag.PARTIAL in calls(repo, "m.loose", "m.Problem.__str__").flags
+
+
+def test_a_parameter_returned_after_its_none_test_still_gives_each_call_its_own(
+    repo: Repo,
+) -> None:
+    # requests' merge_setting: `if x is None: return y` then `return x`; the narrowed x is
+    # still the parameter, so each call gets back what it passed, not every call's value.
+    build(
+        repo,
+        {
+            "m.py": """
+                class A:
+                    def run(self): return 1
+                class B:
+                    def run(self): return 2
+                def pick(given, fallback=None):
+                    if given is None:
+                        return fallback
+                    return given
+                def use_a():
+                    return pick(A()).run()
+                def use_b():
+                    return pick(B()).run()
+            """
+        },
+    )
+    assert ("m.use_a", "m.B.run") not in repo.pairs("calls")
+    assert ("m.use_a", "m.A.run") in repo.pairs("calls")

@@ -97,10 +97,11 @@ def maybe_none(flow: Flow) -> set[int]:
     succ = flow.engine.succ
     starts = [info.base + facts.NONE_VAR for info in flow.program.files]
     reached = set(starts)
+    shut = flow.not_none  # a local where ``x is not None`` held
     queue = deque(starts)
     while queue:
         for nxt in succ[queue.popleft()] or ():
-            if nxt not in reached:
+            if nxt not in reached and nxt not in shut:
                 reached.add(nxt)
                 queue.append(nxt)
     return reached

@@ -85,6 +85,7 @@ class Solver:
             facts.ClassBind: self._classbind,
             facts.GlobalSet: self._globalset,
             facts.Annot: self._annot,
+            facts.NotNone: self._not_none,
         }
 
     def close(self) -> Flow:
@@ -181,6 +182,9 @@ class Solver:
     def _tmpl(self, file: int, op: facts.Tmpl) -> None:
         self.flow.engine.add(self._v(file, op.dst), [objects.LIT_ID])
 
+    def _not_none(self, file: int, op: facts.NotNone) -> None:
+        self.flow.not_none.add(self._v(file, op.var))
+
     def _copy(self, file: int, op: facts.Copy) -> None:
         self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))
 
@@ -270,7 +274,10 @@ class Solver:
     def _ret(self, file: int, op: facts.Ret) -> None:
         flow = self.flow
         func = FuncKey((file, op.scope))
-        given = flow.program.files[file].op_of(op.src)
+        info = flow.program.files[file]
+        given = info.op_of(op.src)
+        while isinstance(given, facts.Copy):  # ``if x is None: return ...`` then ``return x``
+            given = info.op_of(given.src)
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
             return
