@@ -3,6 +3,7 @@
     python benchmarks/codemap_precision.py sample NAME=PATH@REF... [--per-repo 40] [--dunders 10]
     python benchmarks/codemap_precision.py score
     python benchmarks/codemap_precision.py dunders NAME=PATH... [--list]
+    python benchmarks/codemap_precision.py self-calls NAME=PATH... [--list]
 
 ``sample`` maps each repository (PATH: an unpacked checkout or sdist; REF: its commit or
 version, recorded in the sample), draws
@@ -17,7 +18,9 @@ per repository, per provenance, and for dunder targets (``__len__``, ``__eq__``.
 The labels are the yardstick; they are never read by the map.
 
 ``dunders`` maps each repository and counts its certain edges to a dunder method per name
-(``--list``: each one with its place and quoted line, to read them all).
+(``--list``: each one with its place and quoted line, to read them all). ``self-calls`` counts
+the call edges whose quoted line calls ``self.<name>(...)`` and how many of them are partial
+(a package's own calls demoted to guesses by a test's or script's patch showed there first).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -101,6 +105,23 @@ def dunders(repos: list[tuple[str, Path]], listed: bool) -> None:
                 )
 
 
+def self_calls(repos: list[tuple[str, Path]], listed: bool) -> None:
+    called = re.compile(r"\bself\.\w+(\.\w+)*\(")
+    for name, root in repos:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            open_codemap("precision", index_dir=tmp, create=True) as codemap,
+        ):
+            codemap.update(root)
+            edges = [e for e in codemap.edges(["calls"]) if e.quote and called.search(e.quote)]
+        partial = [e for e in edges if EdgeFlag.PARTIAL in e.flags]
+        print(f"{name}: {len(edges)} self-call edges, {len(partial)} partial")
+        if listed:
+            for e in sorted(partial, key=lambda e: (e.location.path, e.location.line)):
+                where = f"{e.location.path}:{e.location.line}"
+                print(f"  {where} {e.source.qualname} -> {e.target.qualname}")
+
+
 def _is_dunder(qualname: str) -> bool:
     last = qualname.rsplit(".", 1)[-1]
     return last.startswith("__") and last.endswith("__") and last not in ("__init__", "__new__")
@@ -146,12 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("--dunders", type=int, default=10)
     draw.add_argument("--seed", type=int, default=34)
     sub.add_parser("score")
-    count = sub.add_parser("dunders")
-    count.add_argument("repos", nargs="+", help="NAME=PATH")
-    count.add_argument("--list", action="store_true")
+    for what in ("dunders", "self-calls"):
+        count = sub.add_parser(what)
+        count.add_argument("repos", nargs="+", help="NAME=PATH")
+        count.add_argument("--list", action="store_true")
     args = parser.parse_args(argv)
-    if args.what == "dunders":
-        dunders([(n, Path(p)) for n, _, p in (s.partition("=") for s in args.repos)], args.list)
+    if args.what in ("dunders", "self-calls"):
+        repos = [(n, Path(p)) for n, _, p in (s.partition("=") for s in args.repos)]
+        (dunders if args.what == "dunders" else self_calls)(repos, args.list)
         return 0
     if args.what == "sample":
         repos = []
