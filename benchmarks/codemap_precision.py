@@ -166,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("--per-repo", type=int, default=40)
     draw.add_argument("--dunders", type=int, default=10)
     draw.add_argument("--seed", type=int, default=34)
-    sub.add_parser("score")
+    marks = sub.add_parser("score")
+    for command in (draw, marks):  # another sample beside the first: sample-NAME.json
+        command.add_argument("--set", default="", help="NAME of another sample and its labels")
     for what in ("dunders", "self-calls"):
         count = sub.add_parser(what)
         count.add_argument("repos", nargs="+", help="NAME=PATH")
@@ -176,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         repos = [(n, Path(p)) for n, _, p in (s.partition("=") for s in args.repos)]
         (dunders if args.what == "dunders" else self_calls)(repos, args.list)
         return 0
+    suffix = f"-{args.set}" if args.set else ""
     if args.what == "sample":
         repos = []
         for spec in args.repos:
@@ -183,11 +186,12 @@ def main(argv: list[str] | None = None) -> int:
             path, _, ref = rest.rpartition("@")
             repos.append((name, Path(path), ref))
         drawn = sample(repos, args.per_repo, args.dunders, args.seed)
-        (HERE / "sample.json").write_text(json.dumps(drawn, indent=1) + "\n")
-        print(f"{len(drawn)} edges drawn into {HERE / 'sample.json'}")
+        out = HERE / f"sample{suffix}.json"
+        out.write_text(json.dumps(drawn, indent=1) + "\n")
+        print(f"{len(drawn)} edges drawn into {out}")
         return 0
-    drawn = json.loads((HERE / "sample.json").read_text())
-    labels_path = HERE / "labels.json"
+    drawn = json.loads((HERE / f"sample{suffix}.json").read_text())
+    labels_path = HERE / f"labels{suffix}.json"
     labels = json.loads(labels_path.read_text()) if labels_path.exists() else {}
     score(drawn, labels)
     return 0
