@@ -348,3 +348,28 @@ def test_a_parameter_returned_after_its_none_test_still_gives_each_call_its_own(
     )
     assert ("m.use_a", "m.B.run") not in repo.pairs("calls")
     assert ("m.use_a", "m.A.run") in repo.pairs("calls")
+
+
+def test_a_truth_test_on_what_dict_get_gives_without_a_default_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Hook:
+                    def __len__(self): return 1
+                HOOKS = {"save": Hook()}
+                def run(name):
+                    hook = HOOKS.get(name)
+                    if hook:
+                        return 1
+                def run_or_default(name):
+                    hook = HOOKS.get(name, Hook())
+                    if hook:
+                        return 1
+                run("save")
+                run_or_default("load")
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.run", "m.Hook.__len__").flags
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.run_or_default", "m.Hook.__len__").flags

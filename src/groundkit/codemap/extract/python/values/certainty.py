@@ -95,7 +95,7 @@ def maybe_none(flow: Flow) -> set[int]:
     """The variables ``None`` may reach: every copy from a file's ``None`` on. ``None`` holds
     no value, so it is followed along the copy edges apart (each carries all its source holds)."""
     succ = flow.engine.succ
-    starts = [info.base + facts.NONE_VAR for info in flow.program.files]
+    starts = [flow.none, *(info.base + facts.NONE_VAR for info in flow.program.files)]
     reached = set(starts)
     shut = flow.not_none  # a local where ``x is not None`` held
     queue = deque(starts)

@@ -71,6 +71,7 @@ class Flow:
         self.listeners: dict[int, list[Callable[[str | int, int], None]]] = {}
         self.lit = self.cell(("lit",))
         self.engine.add(self.lit, [objects.LIT_ID])
+        self.none = self.cell(("none",))  # None a built-in gives (``d.get(k)``): no value
 
     # -- variables and cells ----------------------------------------------------------------------
     def var(self, file: int, local: int) -> int:
