@@ -121,7 +121,7 @@ class Calls:
             self.containers.method(site, key[1], key[2], args, keywords, dst, operand)
         elif kind == objects.UNKNOWN:
             engine.add(dst, [objects.UNKNOWN_ID])
-        elif kind in (objects.LIT, objects.STR):
+        elif kind in objects.PLAIN:
             engine.add(dst, [objects.LIT_ID])
 
     def bind(

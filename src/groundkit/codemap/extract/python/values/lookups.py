@@ -355,7 +355,14 @@ class Lookups:
                 key = flow.values.keys[value]
                 text = key[1] if key[0] == objects.STR else None
                 if name == "getattr":
-                    if text is None:
+                    if key[0] == objects.PREFIX:
+                        # Any method so named may run, or none (a default, AttributeError).
+                        flow.engine.add(dst, [objects.UNKNOWN_ID])
+                        prefixed = partial(
+                            self._prefixed, prefix=key[1], dst=dst, site=site, operand=operand
+                        )
+                        flow.engine.on(obj, each(prefixed))
+                    elif text is None:
                         flow.engine.add(dst, [objects.UNKNOWN_ID])
                     else:
                         found = partial(
@@ -374,3 +381,14 @@ class Lookups:
                     flow.engine.on(obj, each(stored))
 
         flow.engine.on(attr_var, names)
+
+    def _prefixed(self, value: int, prefix: str, dst: int, site: SiteKey, operand: int) -> None:
+        """``getattr(obj, f"visit_{...}")``: every attribute of obj's classes so named."""
+        program = self.flow.program
+        seen: set[str] = set()
+        for cls in self.flow.classes_of(value):
+            for owner in program.mro(cls):
+                names = program.files[owner[0]].class_names.get(owner[1], ())
+                seen.update(n for n in names if n.startswith(prefix))
+        for attr in sorted(seen):
+            self.attribute(value, attr, dst, site, operand, site[0])
