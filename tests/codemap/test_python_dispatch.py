@@ -219,3 +219,27 @@ def test_a_visitor_method_named_by_a_prefix_is_a_choice_among_the_methods_so_nam
             assert EdgeFlag.PARTIAL in calls(repo, caller, target).flags
     from_show = {target for source, target in repo.pairs("calls") if source.endswith(".show")}
     assert from_show == {"visitor.Printer.visit_Name", "visitor.Printer.visit_Const"}
+
+
+def test_a_module_function_named_by_a_prefix_is_a_choice_among_the_functions_so_named(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "commands.py": """
+                def cmd_init(): pass
+                def cmd_status(): pass
+                def helper(): pass
+            """,
+            "cli.py": """
+                import commands
+                def main(name):
+                    return getattr(commands, "cmd_" + name)()
+            """,
+        },
+    )
+    from_main = {target for source, target in repo.pairs("calls") if source == "cli.main"}
+    assert from_main == {"commands.cmd_init", "commands.cmd_status"}
+    for target in from_main:
+        assert EdgeFlag.PARTIAL in calls(repo, "cli.main", target).flags

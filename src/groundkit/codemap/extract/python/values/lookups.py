@@ -383,9 +383,13 @@ class Lookups:
         flow.engine.on(attr_var, names)
 
     def _prefixed(self, value: int, prefix: str, dst: int, site: SiteKey, operand: int) -> None:
-        """``getattr(obj, f"visit_{...}")``: every attribute of obj's classes so named."""
+        """``getattr(obj, f"visit_{...}")``: every attribute of obj's classes (or of the module)
+        so named."""
         program = self.flow.program
+        key = self.flow.values.keys[value]
         seen: set[str] = set()
+        if key[0] == objects.MOD:
+            seen.update(n for n in program.files[key[1]].binds if n.startswith(prefix))
         for cls in self.flow.classes_of(value):
             for owner in program.mro(cls):
                 names = program.files[owner[0]].class_names.get(owner[1], ())
