@@ -2,6 +2,8 @@
 
     python benchmarks/codemap_precision.py sample NAME=PATH@REF... [--per-repo 40] [--dunders 10]
     python benchmarks/codemap_precision.py score
+    python benchmarks/codemap_precision.py dunders NAME=PATH... [--list]
+    python benchmarks/codemap_precision.py self-calls NAME=PATH... [--list]
 
 ``sample`` maps each repository (PATH: an unpacked checkout or sdist; REF: its commit or
 version, recorded in the sample), draws
@@ -14,6 +16,11 @@ records in ``labels.json`` (same ``key``) whether the call can reach that target
 runs: ``right``, or ``wrong`` with a note. ``score`` joins the two and prints the share right,
 per repository, per provenance, and for dunder targets (``__len__``, ``__eq__``...) apart.
 The labels are the yardstick; they are never read by the map.
+
+``dunders`` maps each repository and counts its certain edges to a dunder method per name
+(``--list``: each one with its place and quoted line, to read them all). ``self-calls`` counts
+the call edges whose quoted line calls ``self.<name>(...)`` and how many of them are partial
+(a package's own calls demoted to guesses by a test's or script's patch showed there first).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -72,6 +80,48 @@ def sample(
     return out
 
 
+def dunders(repos: list[tuple[str, Path]], listed: bool) -> None:
+    for name, root in repos:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            open_codemap("precision", index_dir=tmp, create=True) as codemap,
+        ):
+            codemap.update(root)
+            edges = list(codemap.edges(["calls"]))
+        certain = [e for e in edges if EdgeFlag.PARTIAL not in e.flags]
+        found = [e for e in certain if _is_dunder(e.target.qualname)]
+        partial = sum(_is_dunder(e.target.qualname) for e in edges) - len(found)
+        names = Counter(e.target.qualname.rsplit(".", 1)[-1] for e in found)
+        print(
+            f"{name}: {len(edges)} call edges, {len(certain)} certain,"
+            f" {len(found)} certain to a dunder, {partial} partial to a dunder"
+        )
+        print("  " + ", ".join(f"{n} {c}" for n, c in names.most_common()))
+        if listed:
+            for e in sorted(found, key=lambda e: (e.location.path, e.location.line)):
+                print(
+                    f"  {e.location.path}:{e.location.line} {e.source.qualname}"
+                    f" -> {e.target.qualname}: {e.quote.strip()}"
+                )
+
+
+def self_calls(repos: list[tuple[str, Path]], listed: bool) -> None:
+    called = re.compile(r"\bself\.\w+(\.\w+)*\(")
+    for name, root in repos:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            open_codemap("precision", index_dir=tmp, create=True) as codemap,
+        ):
+            codemap.update(root)
+            edges = [e for e in codemap.edges(["calls"]) if e.quote and called.search(e.quote)]
+        partial = [e for e in edges if EdgeFlag.PARTIAL in e.flags]
+        print(f"{name}: {len(edges)} self-call edges, {len(partial)} partial")
+        if listed:
+            for e in sorted(partial, key=lambda e: (e.location.path, e.location.line)):
+                where = f"{e.location.path}:{e.location.line}"
+                print(f"  {where} {e.source.qualname} -> {e.target.qualname}")
+
+
 def _is_dunder(qualname: str) -> bool:
     last = qualname.rsplit(".", 1)[-1]
     return last.startswith("__") and last.endswith("__") and last not in ("__init__", "__new__")
@@ -116,8 +166,19 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("--per-repo", type=int, default=40)
     draw.add_argument("--dunders", type=int, default=10)
     draw.add_argument("--seed", type=int, default=34)
-    sub.add_parser("score")
+    marks = sub.add_parser("score")
+    for command in (draw, marks):  # another sample beside the first: sample-NAME.json
+        command.add_argument("--set", default="", help="NAME of another sample and its labels")
+    for what in ("dunders", "self-calls"):
+        count = sub.add_parser(what)
+        count.add_argument("repos", nargs="+", help="NAME=PATH")
+        count.add_argument("--list", action="store_true")
     args = parser.parse_args(argv)
+    if args.what in ("dunders", "self-calls"):
+        repos = [(n, Path(p)) for n, _, p in (s.partition("=") for s in args.repos)]
+        (dunders if args.what == "dunders" else self_calls)(repos, args.list)
+        return 0
+    suffix = f"-{args.set}" if args.set else ""
     if args.what == "sample":
         repos = []
         for spec in args.repos:
@@ -125,11 +186,12 @@ def main(argv: list[str] | None = None) -> int:
             path, _, ref = rest.rpartition("@")
             repos.append((name, Path(path), ref))
         drawn = sample(repos, args.per_repo, args.dunders, args.seed)
-        (HERE / "sample.json").write_text(json.dumps(drawn, indent=1) + "\n")
-        print(f"{len(drawn)} edges drawn into {HERE / 'sample.json'}")
+        out = HERE / f"sample{suffix}.json"
+        out.write_text(json.dumps(drawn, indent=1) + "\n")
+        print(f"{len(drawn)} edges drawn into {out}")
         return 0
-    drawn = json.loads((HERE / "sample.json").read_text())
-    labels_path = HERE / "labels.json"
+    drawn = json.loads((HERE / f"sample{suffix}.json").read_text())
+    labels_path = HERE / f"labels{suffix}.json"
     labels = json.loads(labels_path.read_text()) if labels_path.exists() else {}
     score(drawn, labels)
     return 0

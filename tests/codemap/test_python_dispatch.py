@@ -187,3 +187,59 @@ def test_an_annotated_parameter_keeps_its_class_when_the_fixture_returns_an_unkn
     )
     put = calls(repo, "tests.test_store.test_put", "shop.store.Store.put")
     assert EdgeFlag.PARTIAL not in put.flags
+
+
+def test_a_visitor_method_named_by_a_prefix_is_a_choice_among_the_methods_so_named(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "visitor.py": """
+                class NodeVisitor:
+                    def visit(self, node):
+                        visitor = getattr(self, f"visit_{type(node).__name__}", None)
+                        if visitor is not None:
+                            return visitor(node)
+                        return self.generic_visit(node)
+                    def generic_visit(self, node):
+                        return None
+                class Printer(NodeVisitor):
+                    def visit_Name(self, node):
+                        return "name"
+                    def visit_Const(self, node):
+                        return "const"
+                    def show(self, node):
+                        return getattr(self, "visit_" + node.__class__.__name__)(node)
+            """
+        },
+    )
+    for caller in ("visitor.NodeVisitor.visit", "visitor.Printer.show"):
+        for target in ("visitor.Printer.visit_Name", "visitor.Printer.visit_Const"):
+            assert EdgeFlag.PARTIAL in calls(repo, caller, target).flags
+    from_show = {target for source, target in repo.pairs("calls") if source.endswith(".show")}
+    assert from_show == {"visitor.Printer.visit_Name", "visitor.Printer.visit_Const"}
+
+
+def test_a_module_function_named_by_a_prefix_is_a_choice_among_the_functions_so_named(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "commands.py": """
+                def cmd_init(): pass
+                def cmd_status(): pass
+                def helper(): pass
+            """,
+            "cli.py": """
+                import commands
+                def main(name):
+                    return getattr(commands, "cmd_" + name)()
+            """,
+        },
+    )
+    from_main = {target for source, target in repo.pairs("calls") if source == "cli.main"}
+    assert from_main == {"commands.cmd_init", "commands.cmd_status"}
+    for target in from_main:
+        assert EdgeFlag.PARTIAL in calls(repo, "cli.main", target).flags

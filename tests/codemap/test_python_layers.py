@@ -74,7 +74,9 @@ def test_a_name_bound_twice_is_two_variables_and_a_call_reads_the_last_binding()
         "Const(dst=0, what=0, text=None)",
         "Const(dst=1, what=1, text=None)",
         "Const(dst=2, what=2, text=None)",
+        "Ret(scope=1, src=1)",  # old() ends without a return: None
         "Def(dst=3, scope=1)",
+        "Ret(scope=2, src=1)",
         "Def(dst=4, scope=2)",
         "Call(dst=5, func=4, site=0)",
         "ModBind(name='old', src=3)",

@@ -116,3 +116,32 @@ def test_the_package_patching_its_own_class_is_still_a_choice(repo: Repo) -> Non
     )
     own = calls(repo, "shop.store.Store.put_document", "shop.store.Store.put_documents")
     assert EdgeFlag.PARTIAL in own.flags
+
+
+def test_a_test_calling_the_real_method_from_its_patch_leaves_self_calls_certain(
+    repo: Repo,
+) -> None:
+    # pytest's monkeypatch.setattr hands the fake to outside code: its `self` may be anything
+    # as far as the map knows, and `real(self, docs)` passes that to the package's method.
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/store.py": STORE,
+            "tests/test_store.py": """
+                import pytest
+                from shop.store import Store
+                def test_put(monkeypatch: pytest.MonkeyPatch):
+                    real = Store.put_document
+                    def failing(self, doc):
+                        return real(self, doc)
+                    monkeypatch.setattr(Store, "put_document", failing)
+                    Store().put_document(1)
+            """,
+        },
+    )
+    edge = calls(repo, "shop.store.Store.put_document", "shop.store.Store.put_documents")
+    assert EdgeFlag.PARTIAL not in edge.flags
+    assert ("tests.test_store.test_put.failing", "shop.store.Store.put_document") in repo.pairs(
+        "calls"
+    )

@@ -125,3 +125,251 @@ def test_a_dunder_every_value_of_the_operand_finds_stays_certain(repo: Repo) -> 
         assert EdgeFlag.PARTIAL not in calls(repo, "m.empty", target).flags
     assert repo.report is not None
     assert repo.report.unresolved_calls == 0
+
+
+def test_a_truth_test_on_a_parameter_whose_none_default_some_call_keeps_is_partial(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Headers:
+                    def __len__(self): return 0
+                class Upload:
+                    def __init__(self, headers=None):
+                        self.headers = headers or Headers()
+                def parse():
+                    return Upload(headers=Headers())
+                def blank():
+                    return Upload()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.Upload.__init__", "m.Headers.__len__").flags
+
+
+def test_a_comparison_on_a_value_one_call_passes_as_none_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Token:
+                    def __eq__(self, other): return other == "a"
+                def matches(token, text):
+                    return token == text
+                matches(Token(), "a")
+                matches(None, "a")
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.matches", "m.Token.__eq__").flags
+
+
+def test_a_truth_test_on_a_parameter_every_call_fills_stays_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Headers:
+                    def __len__(self): return 0
+                def send(headers=None):
+                    if headers:
+                        return 1
+                send(Headers())
+                send(headers=Headers())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.send", "m.Headers.__len__").flags
+
+
+def test_a_subscript_on_an_attribute_first_set_to_none_stays_certain(repo: Repo) -> None:
+    # Subscripting None raises: where the subscript runs, the attribute is the table.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Table:
+                    def __getitem__(self, key): return key
+                class Cache:
+                    def __init__(self):
+                        self.table = None
+                    def get(self, key):
+                        if self.table is None:
+                            self.table = Table()
+                        return self.table[key]
+                Cache().get("a")
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.Cache.get", "m.Table.__getitem__").flags
+
+
+def test_the_last_operand_of_or_is_not_asked_whether_it_is_true(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Fallback:
+                    def __len__(self): return 0
+                def pick(given):
+                    return given or Fallback()
+                def check(given):
+                    if given or Fallback():
+                        return 1
+                pick({"a": 1})
+                check({"a": 1})
+            """
+        },
+    )
+    assert ("m.pick", "m.Fallback.__len__") not in repo.pairs("calls")
+    # `if given or Fallback():` asks Fallback() where given is false: always a Fallback there
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.check", "m.Fallback.__len__").flags
+
+
+def test_an_attribute_set_through_object_setattr_runs_no_getattr_fallback(repo: Repo) -> None:
+    # starlette's State: __init__ stores _state past its own __setattr__, and __setattr__,
+    # __getattr__ and __delattr__ read self._state, which is found without __getattr__.
+    build(
+        repo,
+        {
+            "m.py": """
+                class State:
+                    def __init__(self, state=None):
+                        super().__setattr__("_state", state or {})
+                    def __setattr__(self, key, value):
+                        self._state[key] = value
+                    def __getattr__(self, key):
+                        return self._state[key]
+                class Frozen:
+                    def __init__(self, rows):
+                        object.__setattr__(self, "rows", rows)
+                    def __getattr__(self, key):
+                        return key
+                    def count(self):
+                        return len(self.rows)
+                state = State()
+                state.user = "x"
+                print(state.user, Frozen([1]).count())
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.State.__setattr__", "m.State.__getattr__") not in pairs
+    assert ("m.State.__getattr__", "m.State.__getattr__") not in pairs
+    assert ("m.Frozen.count", "m.Frozen.__getattr__") not in pairs
+
+
+def test_a_truth_test_on_what_may_fall_off_a_function_s_end_is_partial(repo: Repo) -> None:
+    # find() returns None when no row matches: `if found:` runs Hit.__len__ on some runs only.
+    # first() never ends but by its return (a `while True` without break): stays certain.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Hit:
+                    def __len__(self): return 1
+                def find(rows):
+                    for row in rows:
+                        if row:
+                            return Hit()
+                def first(rows):
+                    while True:
+                        if rows:
+                            return Hit()
+                def check(rows):
+                    found = find(rows)
+                    if found:
+                        return 1
+                def check_first(rows):
+                    if first(rows):
+                        return 1
+                check([0, 1])
+                check_first([1])
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.check", "m.Hit.__len__").flags
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.check_first", "m.Hit.__len__").flags
+
+
+def test_a_local_shown_not_none_by_its_if_runs_the_dunder_for_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Problem:
+                    def __str__(self): return "problem"
+                def describe(error=None):
+                    if error is not None:
+                        return str(error)
+                    return "fine"
+                def check(error=None):
+                    if error is None:
+                        return "fine"
+                    return str(error)
+                def loose(error=None):
+                    return str(error)
+                for f in (describe, check, loose):
+                    f(Problem())
+                    f()
+            """
+        },
+    )
+    for guarded in ("m.describe", "m.check"):
+        assert EdgeFlag.PARTIAL not in calls(repo, guarded, "m.Problem.__str__").flags
+    assert EdgeFlag.PARTIAL in calls(repo, "m.loose", "m.Problem.__str__").flags
+
+
+def test_a_parameter_returned_after_its_none_test_still_gives_each_call_its_own(
+    repo: Repo,
+) -> None:
+    # requests' merge_setting: `if x is None: return y` then `return x`; the narrowed x is
+    # still the parameter, so each call gets back what it passed, not every call's value.
+    build(
+        repo,
+        {
+            "m.py": """
+                class A:
+                    def run(self): return 1
+                class B:
+                    def run(self): return 2
+                def pick(given, fallback=None):
+                    if given is None:
+                        return fallback
+                    return given
+                def use_a():
+                    return pick(A()).run()
+                def use_b():
+                    return pick(B()).run()
+            """
+        },
+    )
+    assert ("m.use_a", "m.B.run") not in repo.pairs("calls")
+    assert ("m.use_a", "m.A.run") in repo.pairs("calls")
+
+
+def test_a_truth_test_on_what_dict_get_gives_without_a_default_is_partial(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Hook:
+                    def __len__(self): return 1
+                HOOKS = {"save": Hook()}
+                def run(name):
+                    hook = HOOKS.get(name)
+                    if hook:
+                        return 1
+                def run_or_default(name):
+                    hook = HOOKS.get(name, Hook())
+                    if hook:
+                        return 1
+                run("save")
+                run_or_default("load")
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.run", "m.Hook.__len__").flags
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.run_or_default", "m.Hook.__len__").flags

@@ -55,8 +55,9 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    # 12: Flask-SQLAlchemy; 11: env writes, DROP CONSTRAINT; 10: resource SQL; 9: Django bases
-    version: ClassVar[str] = "12"
+    # 14: getattr(obj, f"visit_{x}") names the methods so prefixed; 13: None answers truth
+    # tests, `a or b` tests only a, object.__setattr__; 12: Flask-SQLAlchemy
+    version: ClassVar[str] = "14"
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

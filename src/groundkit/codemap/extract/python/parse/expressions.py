@@ -270,11 +270,11 @@ def _binop(walker: Walker, node: ast.BinOp, holder: str) -> int:
 
 
 def _unary(walker: Walker, node: ast.UnaryOp, holder: str) -> int:
-    operand = evaluate(walker, node.operand)
     method = _UNARY.get(type(node.op))
     if method is None:  # not x
-        truth(walker, node.operand, operand)
+        condition(walker, node.operand)
         return walker.lit
+    operand = evaluate(walker, node.operand)
     dst = walker.var()
     walker.emit(
         facts.BinOp(dst, operand, -1, method, walker.site(node, SiteKind.PROTOCOL, name=method))
@@ -301,10 +301,14 @@ def _compare(walker: Walker, node: ast.Compare, holder: str) -> int:
 
 
 def _boolop(walker: Walker, node: ast.BoolOp, holder: str) -> int:
+    """``a or b``: every operand but the last is asked whether it is true; the last is the
+    result as it is (``x = a or Default()`` never asks ``Default()``; a condition asks it)."""
     values = []
-    for value in node.values:
+    last = len(node.values) - 1
+    for index, value in enumerate(node.values):
         var = evaluate(walker, value)
-        truth(walker, value, var)
+        if index < last:
+            truth(walker, value, var)
         values.append(var)
     return walker.copy_of(values)
 
@@ -317,7 +321,10 @@ def _ifexp(walker: Walker, node: ast.IfExp, holder: str) -> int:
 
 
 def condition(walker: Walker, node: ast.expr) -> int:
-    """A condition: its value is asked whether it is true (``__bool__``, else ``__len__``)."""
+    """A condition: its value is asked whether it is true (``__bool__``, else ``__len__``);
+    in ``if a or b:`` each operand is asked where it is the value."""
+    if isinstance(node, ast.BoolOp):
+        return walker.copy_of([condition(walker, value) for value in node.values])
     var = evaluate(walker, node)
     truth(walker, node, var)
     return var

@@ -364,6 +364,13 @@ class Annot(msgspec.Struct, array_like=True, frozen=True, tag=28):
     ann: int
 
 
+class NotNone(msgspec.Struct, array_like=True, frozen=True, tag=29):
+    """``var`` (a copy of a local) is never ``None``: it is bound where ``x is not None`` held
+    (an ``if``'s branch, or the code after ``if x is None: return``)."""
+
+    var: int
+
+
 Op = (
     Def
     | Const
@@ -393,6 +400,7 @@ Op = (
     | ClassBind
     | GlobalSet
     | Annot
+    | NotNone
 )
 
 

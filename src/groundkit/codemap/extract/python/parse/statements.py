@@ -176,6 +176,8 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
     alive = walker.alive
     walker.alive = True
     walk_body(walker, node.body)
+    if walker.alive:  # it may end without a return: it returns None then
+        walker.emit(facts.Ret(frame.index, walker.none))
     walker.alive = alive
     walker.pop()
     value = walker.var()
@@ -359,14 +361,22 @@ def _import_fact(walker: Walker, node: ast.stmt, module: str, level: int, name: 
 
 
 # -- control flow ---------------------------------------------------------------------------------
-def _branches(walker: Walker, bodies: list[list[ast.stmt]], include_before: bool = False) -> None:
-    """Walk alternative bodies from the same state, then meet."""
+def _branches(
+    walker: Walker,
+    bodies: list[list[ast.stmt]],
+    include_before: bool = False,
+    narrowed: tuple[set[str], ...] = (),
+) -> None:
+    """Walk alternative bodies from the same state, then meet (``narrowed``: per body, the
+    locals known not to be ``None`` in it)."""
     before = walker.fork()
     was_alive = walker.alive
     results: list[tuple[Env, bool]] = [(before, was_alive)] if include_before else []
-    for body in bodies:
+    for index, body in enumerate(bodies):
         walker.frame.env = dict(before)
         walker.alive = was_alive
+        if index < len(narrowed):
+            _not_none(walker, narrowed[index])
         walk_body(walker, body)
         results.append((walker.frame.env, walker.alive))
     walker.merge(results)
@@ -384,7 +394,49 @@ def _if(walker: Walker, node: ast.If) -> None:
         finally:
             walker.flags.pop()
         return
-    _branches(walker, [node.body, node.orelse])
+    _branches(walker, [node.body, node.orelse], narrowed=_none_tests(node.test))
+
+
+def _none_tests(test: ast.expr) -> tuple[set[str], set[str]]:
+    """The names ``test`` shows not to be ``None`` when it is true, and when it is false
+    (``x is not None``, ``x is None``, through ``and``, ``or`` and ``not``)."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value is None:
+            if isinstance(test.ops[0], ast.IsNot):
+                return {test.left.id}, set()
+            if isinstance(test.ops[0], ast.Is):
+                return set(), {test.left.id}
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        when_true, when_false = _none_tests(test.operand)
+        return when_false, when_true
+    if isinstance(test, ast.BoolOp):
+        each = [_none_tests(value) for value in test.values]
+        if isinstance(test.op, ast.And):  # all true: each one's names
+            return set().union(*(t for t, _ in each)), set()
+        return set(), set().union(*(f for _, f in each))  # or, all false: each one's names
+    return set(), set()
+
+
+def _not_none(walker: Walker, names: set[str]) -> None:
+    """Bind each local of ``names`` to a copy that ``None`` never reaches."""
+    frame = walker.frame
+    if frame.kind not in (Kind.FUNCTION, Kind.METHOD):
+        return
+    for name in sorted(names):
+        current = frame.env.get(name)
+        if (
+            current is None
+            or name not in frame.local_names
+            or name in walker.rebound
+            or name in frame.declared_global
+            or name in frame.declared_nonlocal
+        ):
+            continue
+        var = walker.var()
+        walker.emit(facts.Copy(var, current))
+        walker.emit(facts.NotNone(var))
+        frame.env[name] = var
 
 
 def _while(walker: Walker, node: ast.While) -> None:
@@ -431,6 +483,12 @@ def _loop(
         walk_body(walker, node.orelse)
     if breaks:
         walker.merge([(walker.frame.env, walker.alive), *((env, True) for env in breaks)])
+    elif isinstance(node, ast.While) and _always(node.test):
+        walker.alive = False  # `while True:` with no break ends only by return or raise
+
+
+def _always(test: ast.expr) -> bool:
+    return isinstance(test, ast.Constant) and bool(test.value)
 
 
 def _break(walker: Walker, node: ast.Break) -> None:
@@ -511,7 +569,14 @@ def _with(walker: Walker, node: ast.With | ast.AsyncWith) -> None:
 def _match(walker: Walker, node: ast.Match) -> None:
     evaluate(walker, node.subject)
     before = walker.fork()
-    results: list[tuple[Env, bool]] = [(before, walker.alive)]
+    # a case `_` (or a bare name) with no guard matches anything: no way past every case
+    irrefutable = any(
+        case.guard is None
+        and isinstance(case.pattern, ast.MatchAs)
+        and case.pattern.pattern is None
+        for case in node.cases
+    )
+    results: list[tuple[Env, bool]] = [] if irrefutable else [(before, walker.alive)]
     was_alive = walker.alive
     for case in node.cases:
         walker.frame.env = dict(before)

@@ -197,7 +197,7 @@ class PythonFile(FileResolver):
             unsure = False
             for target, (how, operand) in targets.items():
                 if how == "protocol":
-                    sure = self._runs_for_certain(target, operand)
+                    sure = self._runs_for_certain(target, operand, site.name)
                     unsure = unsure or not sure
                     self._edge(index, site, target, how, operand, not sure)
                 elif how == "property":  # as a method called on the object read
@@ -207,14 +207,14 @@ class PythonFile(FileResolver):
             if unsure and not partial:  # a dunder that runs on some runs only: not resolved
                 self.graph.unresolved += 1
 
-    def _runs_for_certain(self, target: FuncKey | ClassKey, operand: int) -> bool:
+    def _runs_for_certain(self, target: FuncKey | ClassKey, operand: int, asked: str) -> bool:
         """A dunder that syntax or a built-in runs is certain only on an operand whose every
         value finds it (``Certainty``); a descriptor's ``__get__`` runs whenever the attribute
         is read, whatever the object holding it."""
         name = self.program.scope(target).qual.rsplit(".", 1)[-1]
         if name == "__get__":
             return operand not in self.choices
-        return self.certainty.dunder_is_certain(operand, name)
+        return self.certainty.dunder_is_certain(operand, name, asked)
 
     def _uncertain(self, operand: int) -> bool:
         if operand < 0:

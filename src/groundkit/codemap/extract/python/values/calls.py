@@ -105,6 +105,10 @@ class Calls:
             )
         elif kind == objects.ACCESSOR:
             self._accessor(key[1], args, dst)
+        elif kind == objects.SETATTR:  # super().__setattr__(name, value): setattr(self, ...)
+            receiver = flow.cell(("setattr", value))
+            engine.add(receiver, [key[1]])
+            self.lookups.dynamic(site, "setattr", [receiver, *args], dst, operand)
         elif kind == objects.EXT:
             self.outside.function(site, key[1], value, args, keywords, dst, how)
         elif kind == objects.EXTINST:
@@ -117,7 +121,7 @@ class Calls:
             self.containers.method(site, key[1], key[2], args, keywords, dst, operand)
         elif kind == objects.UNKNOWN:
             engine.add(dst, [objects.UNKNOWN_ID])
-        elif kind in (objects.LIT, objects.STR):
+        elif kind in objects.PLAIN:
             engine.add(dst, [objects.LIT_ID])
 
     def bind(
@@ -177,17 +181,20 @@ class Calls:
         given: dict[int, int] = {}  # parameter -> the variable this call passes it
         spread = False
         at = start
+        # what Class.method(x, ...) passes its ``self`` is not taken (see _typed_self)
+        shut = 1 if start == 0 and self._typed_self(scope) else 0
         for arg in args:
             if isinstance(arg, tuple):
                 spread = True
-                self._spread(arg[1], func, positional[at:], vararg)
+                self._spread(arg[1], func, positional[max(at, shut) :], vararg)
                 continue
             if spread:
-                for index in positional[at:]:
+                for index in positional[max(at, shut) :]:
                     engine.flow(arg, flow.param(func, index))
                 continue
             if at < len(positional):
-                engine.flow(arg, flow.param(func, positional[at]))
+                if at >= shut:
+                    engine.flow(arg, flow.param(func, positional[at]))
                 filled.add(positional[at])
                 given[positional[at]] = arg
             elif vararg is not None:
@@ -210,6 +217,16 @@ class Calls:
                 engine.flow(default, flow.param(func, index))
                 given.setdefault(index, default)
         return given, spread
+
+    @staticmethod
+    def _typed_self(scope: facts.Scope) -> bool:
+        """Whether ``func``'s first parameter is a method's ``self``: it holds every instance
+        of its class already, and what ``Class.method(x)`` passes adds nothing but doubt (a
+        test's patch calling the real method with a ``self`` that outside code gave it made
+        every ``self.`` call of that method partial)."""
+        return scope.kind == facts.Kind.METHOD and not scope.flags & (
+            facts.STATIC | facts.CLASSMETHOD
+        )
 
     def _returned(
         self,

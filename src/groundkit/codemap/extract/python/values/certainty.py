@@ -14,18 +14,33 @@ container, an outside object, an unknown value) means the dunder runs on some ru
 edge is partial, and what the dunder returned is a choice from there on. This is what keeps a
 value set merged through a shared container or return value (flow-insensitively) from drawing
 ``__len__``/``__eq__`` of every class in the set as certain.
+
+``None`` is no value of the flow (a method called on it would raise, so where a call runs its
+receiver is something else), but a truth test, ``==``/``!=`` and ``str()``/``repr()``/
+``hash()`` run on ``None`` without raising, and then run no dunder of the repository: an
+operand ``None`` may reach (a parameter whose ``None`` default some call keeps, ``x = None``
+on one branch, ``f(None)``) makes those partial. Other dunders (a subscript, ``for``,
+``with``, ``len()``) would raise on ``None``, so ``None`` there says nothing against them.
 """
 
 from __future__ import annotations
 
 from collections import deque
 
+from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.state import Flow
 
-__all__ = ["Certainty", "choices"]
+__all__ = ["NONE_ANSWERS", "Certainty", "choices"]
 
 _INSTANCES = (objects.INST, objects.CONE)
+# What syntax or a built-in asks of a value (the site's name) that ``None`` answers itself.
+NONE_ANSWERS = frozenset({"__bool__", "__eq__", "__ne__", "bool", "str", "repr", "format", "hash"})
+# The same, by the dunder the repository's class is asked for (a truth test asks ``__len__``
+# when the class has no ``__bool__``: ``len(None)`` raises, but the result is only a choice).
+_NONE_DUNDERS = frozenset(
+    {"__bool__", "__len__", "__eq__", "__ne__", "__str__", "__repr__", "__format__", "__hash__"}
+)
 
 
 class Certainty:
@@ -34,10 +49,12 @@ class Certainty:
     def __init__(self, flow: Flow) -> None:
         self.flow = flow
         self._sure: dict[tuple[int, str], bool] = {}
+        self.maybe_none = maybe_none(flow)
         seeds = [
             dst
             for operand, dst, method in flow.protocol_results
             if not self.runs_on_all(operand, method)
+            or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
         self.choices = choices(flow, seeds)
 
@@ -64,8 +81,30 @@ class Certainty:
                 return False
         return True
 
-    def dunder_is_certain(self, operand: int, method: str) -> bool:
-        return operand >= 0 and operand not in self.choices and self.runs_on_all(operand, method)
+    def dunder_is_certain(self, operand: int, method: str, asked: str) -> bool:
+        """Whether ``method`` runs on every value of ``operand`` where syntax or a built-in
+        asks ``asked`` of it (the site's name: ``__bool__`` for a truth test, ``len``...)."""
+        if operand < 0 or operand in self.choices:
+            return False
+        if asked in NONE_ANSWERS and operand in self.maybe_none:
+            return False
+        return self.runs_on_all(operand, method)
+
+
+def maybe_none(flow: Flow) -> set[int]:
+    """The variables ``None`` may reach: every copy from a file's ``None`` on. ``None`` holds
+    no value, so it is followed along the copy edges apart (each carries all its source holds)."""
+    succ = flow.engine.succ
+    starts = [flow.none, *(info.base + facts.NONE_VAR for info in flow.program.files)]
+    reached = set(starts)
+    shut = flow.not_none  # a local where ``x is not None`` held
+    queue = deque(starts)
+    while queue:
+        for nxt in succ[queue.popleft()] or ():
+            if nxt not in reached and nxt not in shut:
+                reached.add(nxt)
+                queue.append(nxt)
+    return reached
 
 
 def choices(flow: Flow, seeds: list[int] | None = None) -> set[int]:

@@ -267,6 +267,8 @@ class Containers:
             self._read_keyed(plain[0], container, dst)
             if len(plain) > 1:
                 engine.flow(plain[1], dst)
+            elif name == "get":  # a missing key gives None
+                engine.flow(flow.none, dst)
         elif name in ("values", "items", "keys"):
             engine.add(dst, [flow.value(objects.VIEW, container, name)])
         elif name == "copy":

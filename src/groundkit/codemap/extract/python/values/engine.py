@@ -21,6 +21,7 @@ from typing import Any
 from groundkit.codemap.extract.python.values.objects import (
     CONTAINERS,
     LIT_ID,
+    PREFIX,
     STR,
     UNKNOWN_ID,
     Values,
@@ -106,7 +107,7 @@ class Engine:
     def note(self, value: int) -> None:
         """A new value was interned: strings and containers are counted apart."""
         kind = self.values.keys[value][0]
-        if kind == STR or kind in CONTAINERS:
+        if kind in (STR, PREFIX) or kind in CONTAINERS:
             self.special.add(value)
 
     def add(self, var: int, values: Iterable[int]) -> None:
@@ -135,7 +136,7 @@ class Engine:
 
     def _bounded(self, var: int, held: set[int], new: set[int]) -> set[int]:
         keys = self.values.keys
-        strings = {v for v in new if keys[v][0] == STR}
+        strings = {v for v in new if keys[v][0] in (STR, PREFIX)}
         if strings:
             count = self.strings.get(var, 0) + len(strings)
             self.strings[var] = count

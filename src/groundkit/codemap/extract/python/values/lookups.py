@@ -96,6 +96,8 @@ class Lookups:
             engine.add(dst, [flow.value(objects.CMETH, value, attr) if found else objects.LIT_ID])
         elif kind == objects.PROP and attr in ("setter", "getter", "deleter"):
             engine.add(dst, [flow.value(objects.ACCESSOR, value, attr)])
+        elif kind == objects.BUILTIN and key[1] == "object" and attr == "__setattr__":
+            engine.add(dst, [flow.value(objects.BUILTIN, "setattr")])  # object.__setattr__(o, k, v)
         else:
             engine.add(dst, [objects.LIT_ID])
 
@@ -246,8 +248,13 @@ class Lookups:
                 continue
             start = mro.index(cls) + 1
             found = self._along(mro, start, value, attr, instance, dst, receiver)
-            if not found and any(flow.program.classes[c].open for c in (cls, *mro[start:])):
+            if found:
+                continue
+            if any(flow.program.classes[c].open for c in (cls, *mro[start:])):
                 flow.engine.add(dst, [self.outside])
+            elif attr == "__setattr__" and instance:
+                # object's own: the way past a class's __setattr__ (``State``, frozen classes)
+                flow.engine.add(dst, [flow.value(objects.SETATTR, receiver)])
 
     # -- setting ----------------------------------------------------------------------------------
     def store(
@@ -348,7 +355,14 @@ class Lookups:
                 key = flow.values.keys[value]
                 text = key[1] if key[0] == objects.STR else None
                 if name == "getattr":
-                    if text is None:
+                    if key[0] == objects.PREFIX:
+                        # Any method so named may run, or none (a default, AttributeError).
+                        flow.engine.add(dst, [objects.UNKNOWN_ID])
+                        prefixed = partial(
+                            self._prefixed, prefix=key[1], dst=dst, site=site, operand=operand
+                        )
+                        flow.engine.on(obj, each(prefixed))
+                    elif text is None:
                         flow.engine.add(dst, [objects.UNKNOWN_ID])
                     else:
                         found = partial(
@@ -367,3 +381,18 @@ class Lookups:
                     flow.engine.on(obj, each(stored))
 
         flow.engine.on(attr_var, names)
+
+    def _prefixed(self, value: int, prefix: str, dst: int, site: SiteKey, operand: int) -> None:
+        """``getattr(obj, f"visit_{...}")``: every attribute of obj's classes (or of the module)
+        so named."""
+        program = self.flow.program
+        key = self.flow.values.keys[value]
+        seen: set[str] = set()
+        if key[0] == objects.MOD:
+            seen.update(n for n in program.files[key[1]].binds if n.startswith(prefix))
+        for cls in self.flow.classes_of(value):
+            for owner in program.mro(cls):
+                names = program.files[owner[0]].class_names.get(owner[1], ())
+                seen.update(n for n in names if n.startswith(prefix))
+        for attr in sorted(seen):
+            self.attribute(value, attr, dst, site, operand, site[0])

@@ -48,13 +48,15 @@ PAIR = 25  # (key value or -1, value container, tag): a (key, value) tuple a vie
 CMETH = 26  # (container value, method name): ``d.update``, ``xs.append``
 ACCESSOR = 27  # (property value, "setter" | "getter" | "deleter"): ``@x.setter``
 SYN = 28  # (tag, ...): a container a built-in made (map(), list(x), enumerate(x))
+SETATTR = 29  # (receiver value,): object.__setattr__ bound to it (``super().__setattr__``)
+PREFIX = 30  # (text,): a string known only to start with text (``f"visit_{x}"``, ``"do_" + x``)
 
 # Container kinds (the third item of CONT keys)
 LIST, TUPLE, DICT, SET = 0, 1, 2, 3
 
 CONTAINERS = frozenset({CONT, ARGS, KWARGS, SYN, PAIR})
 # Kinds worth following for calls: everything but plain data.
-PLAIN = frozenset({LIT, STR})
+PLAIN = frozenset({LIT, STR, PREFIX})
 
 
 class Values:

@@ -85,6 +85,7 @@ class Solver:
             facts.ClassBind: self._classbind,
             facts.GlobalSet: self._globalset,
             facts.Annot: self._annot,
+            facts.NotNone: self._not_none,
         }
 
     def close(self) -> Flow:
@@ -179,7 +180,14 @@ class Solver:
             self.flow.engine.add(dst, [objects.UNKNOWN_ID])
 
     def _tmpl(self, file: int, op: facts.Tmpl) -> None:
-        self.flow.engine.add(self._v(file, op.dst), [objects.LIT_ID])
+        head = op.pieces[0] if len(op.pieces) > 1 else None
+        value = objects.LIT_ID
+        if isinstance(head, str) and head:
+            value = self.flow.value(objects.PREFIX, head)
+        self.flow.engine.add(self._v(file, op.dst), [value])
+
+    def _not_none(self, file: int, op: facts.NotNone) -> None:
+        self.flow.not_none.add(self._v(file, op.var))
 
     def _copy(self, file: int, op: facts.Copy) -> None:
         self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))
@@ -270,7 +278,10 @@ class Solver:
     def _ret(self, file: int, op: facts.Ret) -> None:
         flow = self.flow
         func = FuncKey((file, op.scope))
-        given = flow.program.files[file].op_of(op.src)
+        info = flow.program.files[file]
+        given = info.op_of(op.src)
+        while isinstance(given, facts.Copy):  # ``if x is None: return ...`` then ``return x``
+            given = info.op_of(given.src)
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
             return
@@ -338,10 +349,8 @@ class Solver:
                                 [v for v in more if flow.values.keys[v][0] in objects.CONTAINERS],
                             ),
                         )
-                elif kind == objects.UNKNOWN:
-                    out.append(objects.UNKNOWN_ID)
                 else:
-                    out.append(objects.LIT_ID)
+                    out.append(self._plain_result(value, method))
             flow.engine.add(dst, out)
 
         flow.engine.on(left, run)
@@ -388,8 +397,17 @@ class Solver:
                         ),
                     )
             else:
-                out.append(objects.UNKNOWN_ID if kind == objects.UNKNOWN else objects.LIT_ID)
+                out.append(self._plain_result(value, op.method))
         flow.engine.add(dst, out)
+
+    def _plain_result(self, value: int, method: str) -> int:
+        """What an operator gives on a plain left operand: ``"do_" + x`` starts with "do_"."""
+        key = self.flow.values.keys[value]
+        if key[0] == objects.UNKNOWN:
+            return objects.UNKNOWN_ID
+        if method == "__add__" and key[0] in (objects.STR, objects.PREFIX) and key[1]:
+            return self.flow.value(objects.PREFIX, key[1])
+        return objects.LIT_ID
 
     def _raise(self, file: int, op: facts.Raise) -> None:
         flow = self.flow

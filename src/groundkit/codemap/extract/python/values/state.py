@@ -54,6 +54,7 @@ class Flow:
         # (operand, result, dunder) where syntax or a built-in ran a dunder: the result is a
         # choice when the operand may also be something that does not run it.
         self.protocol_results: set[tuple[int, int, str]] = set()
+        self.not_none: set[int] = set()  # copies of a local that None never reaches (NotNone)
         self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
         self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
         self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it
@@ -70,6 +71,7 @@ class Flow:
         self.listeners: dict[int, list[Callable[[str | int, int], None]]] = {}
         self.lit = self.cell(("lit",))
         self.engine.add(self.lit, [objects.LIT_ID])
+        self.none = self.cell(("none",))  # None a built-in gives (``d.get(k)``): no value
 
     # -- variables and cells ----------------------------------------------------------------------
     def var(self, file: int, local: int) -> int:

@@ -1,0 +1,6 @@
+def ping():
+    return "pong"
+
+
+def stop():
+    return "stopped"
