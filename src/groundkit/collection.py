@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from groundkit.backends.base import Backend
-from groundkit.backends.embedded import STORE_FILE, EmbeddedBackend
+from groundkit.backends.base import STORE_FILE, Backend
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.embed.factory import create_embedder
@@ -53,6 +52,7 @@ from groundkit.types import (
 )
 
 if TYPE_CHECKING:
+    from groundkit.backends.embedded import EmbeddedBackend  # imported when one is opened
     from groundkit.index.lexical import LexicalIndex
     from groundkit.index.rows import DocumentRow
     from groundkit.index.store import Store
@@ -224,7 +224,11 @@ class Collection:
         self.settings = settings
         self._embedder = embedder
         self._reranker = reranker
-        self._backend = backend or EmbeddedBackend(path, settings, lock_wait_s=lock_wait_s)
+        if backend is None:
+            from groundkit.backends.embedded import EmbeddedBackend
+
+            backend = EmbeddedBackend(path, settings, lock_wait_s=lock_wait_s)
+        self._backend: Backend = backend
 
     @property
     def backend(self) -> str:
@@ -234,6 +238,8 @@ class Collection:
     # The embedded backend's parts, for tests that reach into them.
     @property
     def _embedded(self) -> EmbeddedBackend:
+        from groundkit.backends.embedded import EmbeddedBackend
+
         if not isinstance(self._backend, EmbeddedBackend):
             raise AttributeError(f"collection {self.name!r} is not embedded")
         return self._backend

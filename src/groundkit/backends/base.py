@@ -28,9 +28,12 @@ if TYPE_CHECKING:
     from groundkit.pipeline import Progress
     from groundkit.retrieve.search import SearchEngine
 
-__all__ = ["Backend", "BackendKind"]
+__all__ = ["STORE_FILE", "Backend", "BackendKind"]
 
 BackendKind = Literal["embedded", "qdrant"]
+# The embedded backend's store in a collection folder. Named here, not in ``embedded``, so that
+# finding collections does not import the embedded engine (a Qdrant search never needs it).
+STORE_FILE = "store.sqlite"
 
 
 class Backend(Protocol):

@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from groundkit.backends.base import STORE_FILE
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.index.derived import DerivedIndex, health, rebuild
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
     from groundkit.pipeline import Progress
 
 __all__ = ["STORE_FILE", "EmbeddedBackend"]
-
-STORE_FILE = "store.sqlite"
 
 
 class EmbeddedBackend:
