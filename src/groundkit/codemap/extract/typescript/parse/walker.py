@@ -94,12 +94,20 @@ def _loop_or_catch(w: Walk, node: Node) -> bool:
         and target is not None
         and target.type == "identifier"
     ):
-        # for (const x of xs): x is what iterating xs gives (its elements, what it yields)
+        # for (const x of xs): x is what iterating xs gives (its elements, what it yields);
+        # xs walked first, so that a function in it (``xs.map((x) => ...)``) has its name
+        w.visit(right)
         held = summarise(right, w.qual_of)
         iterated = (
             facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
         )
         w.bind(text_of(target), iterated)
+        if right.type != "call_expression":
+            _iteration(w, right)
+        for child in node.named_children:
+            if child.id != right.id:
+                w.visit(child)
+        return True
     else:
         for bound in w.pattern_names(target):
             w.bind(bound, UNKNOWN)

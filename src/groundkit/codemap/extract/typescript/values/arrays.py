@@ -31,10 +31,12 @@ from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Choice,
+    Def,
     Ext,
     Feed,
     Global,
     Lit,
+    Made,
     Unknown,
     Value,
 )
@@ -47,7 +49,7 @@ _ELEMENTS = 32  # values per array; past it, the elements are unknown
 @dataclass(slots=True)
 class _Index:
     # an array -> the stores into it: (the storing file, what is stored)
-    stores: dict[Arr, list[tuple[str, facts.Expr]]] = field(
+    stores: dict[Arr | Made, list[tuple[str, facts.Expr]]] = field(
         default_factory=lambda: defaultdict(list)
     )
     # stores through a parameter, matched when the value flow can answer
@@ -62,17 +64,17 @@ class Arrays:
         self.sources = sources
         self._index: _Index | None = None
         self._building = False
-        self._asking: set[Arr] = set()
+        self._asking: set[Arr | Made] = set()
         ev.elements = self.elements
 
-    def elements(self, array: Arr) -> Value:
+    def elements(self, array: Arr | Made) -> Value:
         """What an element of ``array`` may hold (a ``Choice`` when it may be several)."""
         if self._building or array in self._asking:
             return Unknown()
         self.flow.consulted = True
         self._asking.add(array)
         try:
-            return self._elements(array)
+            return self._elements(array) if isinstance(array, Arr) else self._made(array)
         finally:
             self._asking.discard(array)
 
@@ -95,10 +97,32 @@ class Arrays:
                 found.append(Unknown())
         if array.name.rpartition(":")[2] in index.opened and ":" in array.name:
             found.append(Unknown())  # a field of that name stored into on an unknown object
-        options = tuple(dict.fromkeys(found))
-        if not options or len(options) > _ELEMENTS or all(isinstance(o, Unknown) for o in options):
-            return Unknown()
-        return options[0] if len(options) == 1 else Choice(options)
+        return _one_of(found)
+
+    def _made(self, made: Made) -> Value:
+        """The elements of an array a method made: what ``map``'s function returns (a function
+        not known, or a receiver that may be no array: an unknown one among them), each
+        source's elements for a copy, and what is stored into it."""
+        found: list[Value] = []
+        if made.kind in ("map", "flatMap"):
+            func = made.sources[0]
+            back = self.ev.functions.returned(func) if _callable(func) else Unknown()
+            for option in _options(back):
+                flat = made.kind == "flatMap" and isinstance(option, Arr | Made)
+                found.append(self.elements(option) if flat else _known(option))
+            if not made.known:
+                found.append(Unknown())
+        elif made.kind == "items":
+            found.extend(made.sources)
+        else:
+            for source in made.sources:
+                held = self.elements(source) if isinstance(source, Arr | Made) else source
+                for option in _options(held) if made.kind == "flat" else (held,):
+                    nested = isinstance(option, Arr | Made)
+                    found.append(self.elements(option) if nested else option)
+        for path, item in self.index().stores.get(made, []):
+            found.append(_stored(item, self.ev.value(item, (path, -1))))
+        return _one_of(found)
 
     def index(self) -> _Index:
         if self._index is None:
@@ -116,7 +140,7 @@ class Arrays:
         for path in self.sources:
             for store in self.ev.interface(path).stores:
                 target = self.ev.value(store.target, (path, -1))
-                if isinstance(target, Arr):
+                if isinstance(target, Arr | Made):
                     index.stores[target].extend((path, item) for item in store.items)
                 elif isinstance(target, Feed):
                     index.through.append((path, target, store.items))
@@ -125,6 +149,32 @@ class Arrays:
                     if name is not None:
                         index.opened.add(name)
         return index
+
+
+def _one_of(found: list[Value]) -> Value:
+    """The one value ``found`` all are, a ``Choice`` among several (choices flattened), or
+    ``Unknown`` when none is known."""
+    flat: list[Value] = []
+    for value in found:
+        flat.extend(_options(value))
+    options = tuple(dict.fromkeys(flat))
+    if not options or len(options) > _ELEMENTS or all(isinstance(o, Unknown) for o in options):
+        return Unknown()
+    return options[0] if len(options) == 1 else Choice(options)
+
+
+def _options(value: Value) -> tuple[Value, ...]:
+    return value.options if isinstance(value, Choice) else (value,)
+
+
+def _callable(value: Value) -> bool:
+    return isinstance(value, Def) and value.kind != "class"
+
+
+def _known(value: Value) -> Value:
+    """What a function's return gives an array: a value of the runtime or a package, or a
+    literal's (maybe a call's result), is not known."""
+    return Unknown() if isinstance(value, Global | Ext | Lit) else value
 
 
 def _stored(item: facts.Expr, value: Value) -> Value:

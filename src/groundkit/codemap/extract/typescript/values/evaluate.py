@@ -33,6 +33,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Global,
     Inst,
     Lit,
+    Made,
     Mod,
     Model,
     Obj,
@@ -66,7 +67,7 @@ class Evaluator:
         # Whether ``X.key = ...`` in module ``path`` is the only write of that member.
         self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
         # What an array's elements hold (``arrays.Arrays.elements`` answers).
-        self.elements: Callable[[Arr], Value] = lambda array: Unknown()
+        self.elements: Callable[[Arr | Made], Value] = lambda array: Unknown()
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, facts.Module] = {}
@@ -231,7 +232,45 @@ class Evaluator:
             return options[0] if len(options) == 1 else Choice(options)
         if isinstance(expr, facts.Defined):
             return self._defined(expr, scope)
+        if isinstance(expr, facts.ArrayCall):
+            made = self._array_call(expr, scope)
+            return made if made is not None else self.value(expr.call, scope, name)
         return Unknown()
+
+    def _array_call(self, expr: facts.ArrayCall, scope: Scope) -> Made | None:
+        """``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``, ``Array.from(xs, f)``: the array
+        made from ``xs`` (``arrays.py`` reads its elements); None when ``xs`` may be no array
+        (an instance whose class has a ``map``, a package's value: what the call gives)."""
+        base = self._array_of(expr.base, scope)
+        if isinstance(base, Mod):
+            base = self.export(base.path, "=")  # module.exports = [...]
+        known = isinstance(base, Arr | Made)
+        vague = not known and isinstance(base, Unknown | Feed | Lit | Global | Choice)
+        if _is_rest(base) or not (known or vague):
+            return None  # ``arguments`` and its copies: ``_copied``
+        if expr.method in ("map", "flatMap") or (expr.method == "from" and expr.args):
+            if not expr.args or isinstance(expr.args[0], facts.Spread):
+                return None
+            kind = "flatMap" if expr.method == "flatMap" else "map"
+            return Made(kind, (self.value(expr.args[0], scope),), known)
+        if not known:
+            return None
+        kind = "flat" if expr.method == "flat" else "copy"
+        if expr.method != "concat":
+            return Made(kind, (base,))
+        given = tuple(self._array_of(a, scope) for a in expr.args)
+        return Made(kind, (base, *(_concatenated(a, v) for a, v in zip(expr.args, given, strict=True))))
+
+    def _array_of(self, expr: facts.Expr, scope: Scope) -> Value:
+        """What ``expr`` holds; an array literal bound to no name is the array of its items."""
+        if isinstance(expr, facts.ArrayLit) and not expr.name:
+            items = [i for i in expr.items if not isinstance(i, facts.Spread)]
+            spread = len(items) < len(expr.items)
+            held = tuple(_item(i, self.value(i, scope)) for i in items)
+            return Made("items", (*held, Unknown()) if spread else held)
+        if _array_shaped(expr):
+            return Made("items", (Unknown(),))  # its elements: not ours, or not known
+        return self.value(expr, scope)
 
     def _defined(self, expr: facts.Defined, scope: Scope) -> Value:
         """The model ``on.define(name, {...})`` makes when ``on`` is a Sequelize instance (a
@@ -266,10 +305,10 @@ class Evaluator:
                 value, copy = Feed(copy.func, copy.position, (facts.ITEM,)), None
                 continue
             if kept is not None and part == "()":  # xs.slice(): the same elements
-                value, kept = kept, None
+                value, kept = Made("copy", (kept,)), None
                 continue
             copy = value if _is_rest(value) and part in _COPIES else None
-            kept = value if isinstance(value, Arr) and part in _COPIES else None
+            kept = value if isinstance(value, Arr | Made) and part in _COPIES else None
             if part in ("()", "new") and isinstance(value, Mod):
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
             if part == "()" and isinstance(value, Def) and self._generator(value):
@@ -333,8 +372,10 @@ class Evaluator:
             value = self.export(value.path, "=")  # module.exports = [...]: its elements
         if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
             return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
-        if isinstance(value, Arr):  # its elements; any other member is the runtime's
-            return self.elements(value) if name in (facts.ELEMENT, facts.ITERATED) else Lit()
+        if isinstance(value, Arr | Made):  # its elements; any other member is the runtime's
+            if name in (facts.ELEMENT, facts.ITERATED):
+                return self.elements(value)
+            return Lit() if not isinstance(value, Made) or value.known else Unknown()
         if name == facts.ITERATED and isinstance(value, Gen):
             return self.functions.yielded(value.func)
         if name == facts.ITERATED and isinstance(value, Inst | Obj):
@@ -603,6 +644,37 @@ def _choice(values: Iterable[Value]) -> Value:
 def _is_rest(value: Value) -> TypeGuard[Feed]:
     """Whether ``value`` is ``arguments`` (or an array of its values, or one of them)."""
     return isinstance(value, Feed) and len(value.path) == 1 and value.path[0] in _REST
+
+
+def _array_shaped(expr: facts.Expr) -> bool:
+    """A call whose result is an array of values not ours: ``s.split(",")``, ``Object.keys``
+    (a local's ``split`` closed to a member read: ``Get(param, ["split", "()"])``)."""
+    if isinstance(expr, facts.Call):
+        ref = expr.ref or []
+        named = ref in (["Object", "keys"], ["Object", "entries"], ["Object", "values"])
+        return named or (len(ref) > 1 and ref[-1] == "split")
+    attrs = expr.attrs if isinstance(expr, facts.Get) else []
+    return attrs[-2:] == ["split", "()"]
+
+
+def _item(item: facts.Expr, value: Value) -> Value:
+    """What writing ``item`` in an array puts there: a value of the runtime or a package, or a
+    call's result, is not known (it may be a function of ours)."""
+    if isinstance(value, Global | Ext):
+        return Unknown()
+    if isinstance(value, Lit) and not isinstance(item, facts.Lit | facts.ArrayLit | facts.Str):
+        return Unknown()
+    return value
+
+
+def _concatenated(arg: facts.Expr, value: Value) -> Value:
+    """What ``concat`` adds for ``arg``: an array (its elements) or the value itself; one
+    that may be either (a choice, an unknown) adds an unknown element."""
+    if isinstance(value, Arr | Made):
+        return value
+    if isinstance(value, Choice | Unknown | Feed):
+        return Made("items", (Unknown(),))
+    return Made("items", (_item(arg, value),))
 
 
 def _sequelize(value: Value) -> bool:
