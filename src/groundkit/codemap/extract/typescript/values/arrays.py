@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
@@ -107,9 +108,8 @@ class Arrays:
         if made.kind in ("map", "flatMap"):
             func = made.sources[0]
             back = self.ev.functions.returned(func) if _callable(func) else Unknown()
-            for option in _options(back):
-                flat = made.kind == "flatMap" and isinstance(option, Arr | Made)
-                found.append(self.elements(option) if flat else _known(option))
+            flat = made.kind == "flatMap"  # an array returned gives its elements
+            found.extend(self._flat(back) if flat else map(_known, _options(back)))
             if not made.known:
                 found.append(Unknown())
         elif made.kind == "items":
@@ -117,12 +117,17 @@ class Arrays:
         else:
             for source in made.sources:
                 held = self.elements(source) if isinstance(source, Arr | Made) else source
-                for option in _options(held) if made.kind == "flat" else (held,):
-                    nested = isinstance(option, Arr | Made)
-                    found.append(self.elements(option) if nested else option)
+                found.extend(self._flat(held) if made.kind == "flat" else (held,))
         for path, item in self.index().stores.get(made, []):
             found.append(_stored(item, self.ev.value(item, (path, -1))))
         return _one_of(found)
+
+    def _flat(self, value: Value) -> list[Value]:
+        """Each of ``value``'s options, an array's elements in its place."""
+        out: list[Value] = []
+        for option in _options(value):
+            out.append(self.elements(option) if isinstance(option, Arr | Made) else _known(option))
+        return out
 
     def index(self) -> _Index:
         if self._index is None:
@@ -167,7 +172,7 @@ def _options(value: Value) -> tuple[Value, ...]:
     return value.options if isinstance(value, Choice) else (value,)
 
 
-def _callable(value: Value) -> bool:
+def _callable(value: Value) -> TypeGuard[Def]:
     return isinstance(value, Def) and value.kind != "class"
 
 

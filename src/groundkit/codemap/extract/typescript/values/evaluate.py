@@ -258,8 +258,8 @@ class Evaluator:
         kind = "flat" if expr.method == "flat" else "copy"
         if expr.method != "concat":
             return Made(kind, (base,))
-        given = tuple(self._array_of(a, scope) for a in expr.args)
-        return Made(kind, (base, *(_concatenated(a, v) for a, v in zip(expr.args, given, strict=True))))
+        added = (_concatenated(a, self._array_of(a, scope)) for a in expr.args)
+        return Made(kind, (base, *added))
 
     def _array_of(self, expr: facts.Expr, scope: Scope) -> Value:
         """What ``expr`` holds; an array literal bound to no name is the array of its items."""
@@ -299,7 +299,7 @@ class Evaluator:
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
         copy: Feed | None = None  # ``arguments`` (or a copy) whose copying method was just read
-        kept: Arr | None = None  # an array whose copying method was just read
+        kept: Arr | Made | None = None  # an array whose copying method was just read
         for part in rest:
             if copy is not None and part == "()":  # args.flat(): its items, at any position
                 value, copy = Feed(copy.func, copy.position, (facts.ITEM,)), None
