@@ -336,3 +336,25 @@ def test_what_map_on_an_unknown_value_returns_gives_only_partial_edges(repo: Rep
     )
     pairs, certain = repo.pairs("calls"), repo.certain("calls")
     assert ("main.start", "main.Job.run") in pairs - certain
+
+
+def test_a_destructured_loop_variable_holds_a_member_of_each_element(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function a() {}
+                function b() {}
+                const routes = [{ handle: a, name: "a" }, { handle: b, name: "b" }];
+                const only = [{ handle: a }];
+                export function run() {
+                  for (const { handle } of routes) handle();
+                  for (const { handle: h } of only) h();
+                  for (const [first] of [routes]) first.handle();
+                }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert {("main.run", "main.a"), ("main.run", "main.b")} <= pairs
+    assert ("main.run", "main.a") in certain  # only's one element: h is a
