@@ -148,10 +148,11 @@ def _elements(
 
 def _chained(w: Walk, callee: Node, ref: list[str]) -> facts.Expr:
     """``xs.map(f).forEach``: the method of the array the call before made (which the
-    value flow knows, ``values/arrays.py``); the reference form drops that call's arguments."""
+    value flow knows, ``values/arrays.py``); the reference form drops that call's arguments.
+    Any other chain keeps it (``Object.keys(o).reduce``: the runtime's method, certain)."""
     holder = unwrap(callee).child_by_field_name("object")
     base = summarise(holder, w.qual_of) if holder is not None else UNKNOWN
-    return facts.Get(base, [ref[-1]]) if not isinstance(base, facts.Unknown) else facts.Ref(ref)
+    return facts.Get(base, [ref[-1]]) if isinstance(base, facts.ArrayCall) else facts.Ref(ref)
 
 
 def _mixin_target(w: Walk, ref: list[str] | None, arguments: Node | None) -> str | None:
