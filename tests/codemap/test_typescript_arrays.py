@@ -331,11 +331,15 @@ def test_what_map_on_an_unknown_value_returns_gives_only_partial_edges(repo: Rep
                 export function start(list) {
                   for (const job of list.map((x) => new Job(x))) job.run();
                 }
+                export function again(list) {
+                  list.map((x) => new Job(x)).slice().forEach((job) => job.run());
+                }
             """,
         },
     )
     pairs, certain = repo.pairs("calls"), repo.certain("calls")
     assert ("main.start", "main.Job.run") in pairs - certain
+    assert ("main.again.<arrow>", "main.Job.run") in pairs - certain  # a copy: as vague
 
 
 def test_a_destructured_loop_variable_holds_a_member_of_each_element(repo: Repo) -> None:

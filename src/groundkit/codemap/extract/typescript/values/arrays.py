@@ -118,6 +118,8 @@ class Arrays:
             for source in made.sources:
                 held = self.elements(source) if isinstance(source, Arr | Made) else source
                 found.extend(self._flat(held) if made.kind == "flat" else (held,))
+            if not made.known:
+                found.append(Unknown())
         for path, item in self.index().stores.get(made, []):
             found.append(_stored(item, self.ev.value(item, (path, -1))))
         return _one_of(found)

@@ -244,8 +244,8 @@ class Evaluator:
         base = self._array_of(expr.base, scope)
         if isinstance(base, Mod):
             base = self.export(base.path, "=")  # module.exports = [...]
-        known = isinstance(base, Arr | Made)
-        vague = not known and isinstance(base, Unknown | Feed | Lit | Global | Choice)
+        known = isinstance(base, Arr) or (isinstance(base, Made) and base.known)
+        vague = not known and isinstance(base, Made | Unknown | Feed | Lit | Global | Choice)
         if _is_rest(base) or not (known or vague):
             return None  # ``arguments`` and its copies: ``_copied``
         if expr.method in ("map", "flatMap") or (expr.method == "from" and expr.args):
@@ -253,9 +253,9 @@ class Evaluator:
                 return None
             kind = "flatMap" if expr.method == "flatMap" else "map"
             return Made(kind, (self.value(expr.args[0], scope),), known)
-        if not known:
-            return None
         kind = "flat" if expr.method == "flat" else "copy"
+        if not known:  # a copy of what a map on a value not known made: as vague
+            return Made(kind, (base,), known=False) if isinstance(base, Made) else None
         if expr.method != "concat":
             return Made(kind, (base,))
         added = (_concatenated(a, self._array_of(a, scope)) for a in expr.args)
@@ -305,7 +305,8 @@ class Evaluator:
                 value, copy = Feed(copy.func, copy.position, (facts.ITEM,)), None
                 continue
             if kept is not None and part == "()":  # xs.slice(): the same elements
-                value, kept = Made("copy", (kept,)), None
+                sure = not isinstance(kept, Made) or kept.known
+                value, kept = Made("copy", (kept,), sure), None
                 continue
             copy = value if _is_rest(value) and part in _COPIES else None
             kept = value if isinstance(value, Arr | Made) and part in _COPIES else None
