@@ -7,6 +7,9 @@ once. A store is matched to an array by evaluating its target: through aliases
 (``const stack = this.stack``), fields and parameters (a parameter holds what its callers give:
 ``flow.py``).
 
+An array a method makes (``Made``: ``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``) holds
+what ``f`` returns, or its sources' elements (``_made``), and what is stored into it.
+
 An element is read by index, by ``for...of`` and by a runtime method's callback (``forEach``,
 ``map``...). It holds one value when every store is known and gives that value (an edge through
 it is certain), a ``Choice`` otherwise: several values, or an unknown one among them (a value of
@@ -15,7 +18,7 @@ same member, ``other.stack.push(x)``), whose edges are ``partial``. An array non
 elements is known is ``Unknown``.
 
 Not followed (elements missed, never guessed): arrays handed to a package's function that adds
-to them, ``concat``/spread results bound to a new name, elements stored by ``Object.assign`` or
+to them, spread results (``[...m.values()]``), elements stored by ``Object.assign`` or
 ``Array.prototype.push.apply``; an array handed to the repository's own function and filled
 there through a parameter no caller is known for.
 """
