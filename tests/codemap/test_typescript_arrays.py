@@ -272,3 +272,93 @@ def test_a_variable_assigned_from_itself_in_a_loop_is_unknown_and_maps_at_once(r
     assert repo.report is not None
     assert not repo.report.skipped
     assert ("main.walk", "main.Root.run") not in repo.certain("calls")
+
+
+_RANGE = """
+    class Comparator {
+      test() { return 1; }
+    }
+    class Always {
+      test() { return 2; }
+    }
+    export class Range {
+      constructor(range) {
+        this.set = range.split("||").map((r) => this.parseRange(r)).filter((c) => c.ok);
+      }
+      parseRange(r) { return new Comparator(r); }
+      byLoop() { for (const comparator of this.set) comparator.test(); }
+      byIndex() { return this.set[0].test(); }
+      byChain() { this.set.slice().concat([new Always()]).forEach((c) => c.test()); }
+    }
+"""
+
+
+def test_what_map_returns_holds_the_functions_results_through_a_filter(repo: Repo) -> None:
+    build(repo, {"main.js": _RANGE})
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert ("main.Range.byLoop", "main.Comparator.test") in certain
+    assert ("main.Range.byIndex", "main.Comparator.test") in certain
+    # a concatenated instance is one of the elements the chained callback is given
+    chained = {("main.Range.byChain.<arrow>", f"main.{c}.test") for c in ("Comparator", "Always")}
+    assert chained <= pairs - certain
+
+
+def test_a_callback_chained_after_map_is_given_what_maps_function_returns(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class Job { run() {} }
+                const names = ["a", "b"];
+                export function run() {
+                  names.map((n) => new Job(n)).forEach((job) => job.run());
+                  return Array.from(names, (n) => new Job(n)).filter((j) => j)[0].run();
+                }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.run.<arrow>", "main.Job.run") in certain
+    assert ("main.run", "main.Job.run") in certain
+
+
+def test_what_map_on_an_unknown_value_returns_gives_only_partial_edges(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class Job { run() {} }
+                export function start(list) {
+                  for (const job of list.map((x) => new Job(x))) job.run();
+                }
+                export function again(list) {
+                  list.map((x) => new Job(x)).slice().forEach((job) => job.run());
+                }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert ("main.start", "main.Job.run") in pairs - certain
+    assert ("main.again.<arrow>", "main.Job.run") in pairs - certain  # a copy: as vague
+
+
+def test_a_destructured_loop_variable_holds_a_member_of_each_element(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function a() {}
+                function b() {}
+                const routes = [{ handle: a, name: "a" }, { handle: b, name: "b" }];
+                const only = [{ handle: a }];
+                export function run() {
+                  for (const { handle } of routes) handle();
+                  for (const { handle: h } of only) h();
+                  for (const [first] of [routes]) first.handle();
+                }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert {("main.run", "main.a"), ("main.run", "main.b")} <= pairs
+    assert ("main.run", "main.a") in certain  # only's one element: h is a

@@ -99,8 +99,10 @@ def call(w: Walk, node: Node) -> bool:
         w.add_write(args[0], _defined(w, ref, args))
         if ref[1] == "setPrototypeOf" and len(args) == 2:
             _prototype_set(w, args[0], args[1])
-    _elements(w, ref, args, arguments)
+    _elements(w, ref, args, arguments, callee)
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
+    if ref is not None and "()" in ref[:-1] and ref[-1] in ELEMENT_CALLBACKS:
+        callee_expr = _chained(w, callee, ref)
     keep = isinstance(callee_expr, facts.Get) or (
         ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS or may_call_back(ref))
     )
@@ -112,10 +114,11 @@ def call(w: Walk, node: Node) -> bool:
 
 
 def _elements(
-    w: Walk, ref: list[str] | None, args: list[facts.Expr], arguments: Node | None
+    w: Walk, ref: list[str] | None, args: list[facts.Expr], arguments: Node | None, callee: Node
 ) -> None:
     """``xs.push(a)`` stores an element into ``xs``; ``xs.forEach(f)`` hands ``f`` each element
-    (a pass site of its own: ``f(xs[i])``); ``Array.from(xs)`` iterates ``xs``."""
+    (a pass site of its own: ``f(xs[i])``), as ``xs.map(f).forEach(g)`` hands ``g`` what ``f``
+    returns; ``Array.from(xs)`` iterates ``xs``."""
     if ref == ["Array", "from"] and arguments is not None and not w.is_bound("Array"):
         nodes = [a for a in arguments.named_children if a.type != "comment"]
         first = summarise(nodes[0], w.qual_of) if nodes else None
@@ -125,6 +128,9 @@ def _elements(
     if ref is None or len(ref) < 2 or ref[-1] == "()":
         return
     array: facts.Expr = facts.Ref(ref[:-1])
+    holder = unwrap(callee).child_by_field_name("object") if "()" in ref[:-1] else None
+    if holder is not None:  # a chain: the array the call before made
+        array = summarise(holder, w.qual_of)
     start = ELEMENT_STORES.get(ref[-1])
     if start is not None and len(args) > start:
         items: list[facts.Expr] = [
@@ -138,6 +144,15 @@ def _elements(
         for position in positions:
             given[position] = element
         w.passes.append((w.current, args[0], How.CALL, given))
+
+
+def _chained(w: Walk, callee: Node, ref: list[str]) -> facts.Expr:
+    """``xs.map(f).forEach``: the method of the array the call before made (which the
+    value flow knows, ``values/arrays.py``); the reference form drops that call's arguments.
+    Any other chain keeps it (``Object.keys(o).reduce``: the runtime's method, certain)."""
+    holder = unwrap(callee).child_by_field_name("object")
+    base = summarise(holder, w.qual_of) if holder is not None else UNKNOWN
+    return facts.Get(base, [ref[-1]]) if isinstance(base, facts.ArrayCall) else facts.Ref(ref)
 
 
 def _mixin_target(w: Walk, ref: list[str] | None, arguments: Node | None) -> str | None:

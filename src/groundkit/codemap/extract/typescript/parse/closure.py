@@ -65,7 +65,8 @@ class Closer:
             # (``new Store()``: an instance, ``axios.create()``: a client).
             if expr.ref is None:
                 return _UNKNOWN
-            if self._local(expr.ref[0], scope) is not None:  # route.get(): what it returns
+            local = self._local(expr.ref[0], scope) is not None
+            if local or expr.ref[0] == "this":  # route.get(), this.parse(): what it returns
                 made = "new" if isinstance(expr, facts.New) else "()"
                 return self._ref([*expr.ref, made], scope, depth + 1)
             args = [self.close(a, scope, depth + 1) for a in expr.args]
@@ -74,6 +75,13 @@ class Closer:
             return _get(self.close(expr.base, scope, depth + 1), expr.attrs)
         if isinstance(expr, facts.Defined):
             return facts.Defined(self.close(expr.on, scope, depth + 1), expr.name)
+        if isinstance(expr, facts.ArrayCall):
+            args = [self.close(a, scope, depth + 1) for a in expr.args]
+            base, call = (
+                self.close(expr.base, scope, depth + 1),
+                self.close(expr.call, scope, depth),
+            )
+            return facts.ArrayCall(base, expr.method, args, call)
         return _UNKNOWN  # a parameter record, or a closed form already
 
     def _ref(self, parts: list[str], scope: int, depth: int) -> facts.Expr:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 __all__ = [
+    "ARRAY_RESULTS",
     "FUNCTIONS",
     "UNKNOWN",
     "QualOf",
@@ -47,6 +48,11 @@ _LITERALS = frozenset(
     {"number", "true", "false", "null", "undefined", "regex", "this_type", "unary_expression"}
 )
 _DEPTH = 4
+# Array methods whose result is a new array: what ``f`` returns (``map``), the receiver's
+# elements (and ``concat``'s arguments'): ``values/arrays.py``.
+ARRAY_RESULTS = frozenset(
+    "map flatMap filter slice concat sort reverse toSorted toReversed flat".split()
+)
 _WELL_KNOWN = frozenset({"Symbol.iterator", "Symbol.asyncIterator"})
 _KEYS = 60
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "v": "\v"}
@@ -248,7 +254,16 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
         return facts.Require(first.text)
     if ref and _defines(ref, arguments) and isinstance(first, facts.Str):
         return facts.Defined(facts.Ref(ref[:-1]), first.text)  # sequelize.define("m", {...})
-    return facts.Call(ref, arguments)
+    made = facts.Call(ref, arguments)
+    callee = unwrap(callee)
+    prop = callee.child_by_field_name("property") if callee.type == "member_expression" else None
+    holder = callee.child_by_field_name("object") if prop is not None else None
+    if prop is not None and holder is not None and text_of(prop) in ARRAY_RESULTS:
+        base = summarise(holder, qual_of, depth + 1)
+        return facts.ArrayCall(base, text_of(prop), arguments, made)
+    if ref == ["Array", "from"] and first is not None and not isinstance(first, facts.Spread):
+        return facts.ArrayCall(first, "from", arguments[1:], made)
+    return made
 
 
 def _defines(ref: list[str], arguments: list[facts.Expr]) -> bool:

@@ -56,6 +56,7 @@ __all__ = [
     "REST",
     "AnonFn",
     "Arity",
+    "ArrayCall",
     "ArrayLit",
     "Body",
     "Call",
@@ -259,6 +260,18 @@ class Defined(msgspec.Struct, array_like=True, frozen=True, tag="defined"):
     name: str
 
 
+class ArrayCall(msgspec.Struct, array_like=True, frozen=True, tag="a()"):
+    """``base.method(args)`` for a method whose result is a new array when ``base`` is one
+    (``map flatMap filter slice concat sort reverse...``), or ``Array.from(base, f)``
+    (``method`` "from"); ``call``: the call as written, what it is when ``base`` is no array
+    (``values/arrays.py``)."""
+
+    base: Expr
+    method: str
+    args: list[Expr]
+    call: Expr
+
+
 class This(msgspec.Struct, array_like=True, frozen=True, tag="this"):
     """``this`` inside class ``cls`` (an instance of it)."""
 
@@ -288,6 +301,7 @@ Expr = (
     | Get
     | This
     | Defined
+    | ArrayCall
 )
 
 

@@ -131,6 +131,7 @@ def assignment(w: Walk, node: Node) -> bool:
     elif ref and len(ref) == 2 and ref[1] == "prototype" and w.module_name(ref[0]):
         _prototype_replaced(w, ref[0], right)
     else:
+        w.visit(right)  # first: functions in it are named before it is summarised
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
         elif ref is not None and len(ref) == 2:
@@ -140,7 +141,6 @@ def assignment(w: Walk, node: Node) -> bool:
             _static(w, ref, summarise(right, w.qual_of))
         member_write(w, left)
         w.visit(left)
-        w.visit(right)
     return True
 
 

@@ -15,7 +15,12 @@ from groundkit.codemap.extract.typescript.parse import (
 )
 from groundkit.codemap.extract.typescript.parse.closure import Closer, may_hold_code
 from groundkit.codemap.extract.typescript.parse.declarations import function, has_token, klass
-from groundkit.codemap.extract.typescript.parse.expressions import FUNCTIONS, UNKNOWN, summarise
+from groundkit.codemap.extract.typescript.parse.expressions import (
+    FUNCTIONS,
+    UNKNOWN,
+    key_of,
+    summarise,
+)
 from groundkit.codemap.extract.typescript.parse.state import Handler, Walk
 from groundkit.codemap.extract.typescript.syntax import text_of
 
@@ -92,20 +97,57 @@ def _loop_or_catch(w: Walk, node: Node) -> bool:
         and declared
         and right is not None
         and target is not None
-        and target.type == "identifier"
+        and target.type in ("identifier", "object_pattern", "array_pattern")
     ):
-        # for (const x of xs): x is what iterating xs gives (its elements, what it yields)
+        # for (const x of xs): x is what iterating xs gives (its elements, what it yields);
+        # xs walked first, so that a function in it (``xs.map((x) => ...)``) has its name
+        w.visit(right)
         held = summarise(right, w.qual_of)
         iterated = (
             facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
         )
-        w.bind(text_of(target), iterated)
+        _bind_loop_variable(w, target, iterated)
+        if right.type != "call_expression":
+            _iteration(w, right)
+        for child in node.named_children:
+            if child.id != right.id:
+                w.visit(child)
+        return True
     else:
         for bound in w.pattern_names(target):
             w.bind(bound, UNKNOWN)
     if is_of and right is not None and right.type != "call_expression":
         _iteration(w, right)
     return False
+
+
+def _bind_loop_variable(w: Walk, target: Node, iterated: facts.Expr) -> None:
+    """``x`` of ``for (const x of xs)`` is what iterating gives; ``{a, b: c}`` its members,
+    ``[k, v]`` its elements (at a position not known); a default or a nested pattern: unknown."""
+    if target.type == "identifier":
+        w.bind(text_of(target), iterated)
+        return
+    for child in target.named_children:
+        path: list[str] | None = None
+        name = child
+        if target.type == "array_pattern" and child.type == "identifier":
+            path = [facts.ELEMENT]
+        elif child.type == "shorthand_property_identifier_pattern":
+            path = [text_of(child)]
+        elif child.type == "pair_pattern":
+            key = key_of(child.child_by_field_name("key"))
+            value = child.child_by_field_name("value")
+            if key is not None and value is not None and value.type == "identifier":
+                path, name = [key], value
+        held = _member(iterated, path) if path is not None else UNKNOWN
+        for bound in w.pattern_names(name) if path is None else [text_of(name)]:
+            w.bind(bound, held)
+
+
+def _member(iterated: facts.Expr, path: list[str]) -> facts.Expr:
+    if isinstance(iterated, facts.Get):
+        return facts.Get(iterated.base, [*iterated.attrs, *path])
+    return UNKNOWN
 
 
 def _yield(w: Walk, node: Node) -> bool:

@@ -18,6 +18,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Global,
     Inst,
     Lit,
+    Made,
     Mod,
     Obj,
     Scope,
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["callbacks"]
 
 _OURS = (Def, Inst, Obj, Mod)  # a method of one of these is the repository's, not the runtime's
-_RUNTIME = (Global, Lit, Str, Emitter, Arr)
+_RUNTIME = (Global, Lit, Str, Emitter, Arr, Made)  # a Made one: an array's, if known
 _PARTIAL = frozenset({EdgeFlag.PARTIAL})
 
 
@@ -59,7 +60,8 @@ def callbacks(
     else:
         head = file.ev.reference(ref[:1], context)
         is_global = isinstance(head, Global) and isinstance(receiver, Global)
-        certain = isinstance(receiver, _RUNTIME)
+        vague = isinstance(receiver, Made) and not receiver.known  # maybe no array's map
+        certain = isinstance(receiver, _RUNTIME) and not vague
     for position in callback_positions(ref, len(args), is_global):
         if position >= len(args):
             continue

@@ -32,6 +32,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Global,
     Inst,
     Lit,
+    Made,
     Mod,
     Obj,
     Scope,
@@ -99,8 +100,13 @@ def _unnamed(
     if isinstance(callee, facts.Get) and site.args is not None:
         # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
         file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
-        # m[4].split(".").map(f): the runtime's method, maybe, on a value not known: partial
-        callbacks(file, site, ["?", *callee.attrs], Unknown(), context, caller, where)
+        # m[4].split(".").map(f): the runtime's method, maybe, on a value not known: partial;
+        # xs.map(f).forEach(g): an array's for sure (certain)
+        base = facts.Get(callee.base, callee.attrs[:-1]) if callee.attrs[1:] else callee.base
+        held = file.ev.value(base, context)
+        array = isinstance(held, Arr) or (isinstance(held, Made) and held.known)
+        receiver = held if array else Unknown()
+        callbacks(file, site, ["?", *callee.attrs], receiver, context, caller, where)
     if isinstance(callee, facts.Get) and _element_call(file, site, callee, context, caller, where):
         return
     if not isinstance(callee, facts.AnonFn | facts.Lit):

@@ -7,6 +7,9 @@ once. A store is matched to an array by evaluating its target: through aliases
 (``const stack = this.stack``), fields and parameters (a parameter holds what its callers give:
 ``flow.py``).
 
+An array a method makes (``Made``: ``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``) holds
+what ``f`` returns, or its sources' elements (``_made``), and what is stored into it.
+
 An element is read by index, by ``for...of`` and by a runtime method's callback (``forEach``,
 ``map``...). It holds one value when every store is known and gives that value (an edge through
 it is certain), a ``Choice`` otherwise: several values, or an unknown one among them (a value of
@@ -15,7 +18,7 @@ same member, ``other.stack.push(x)``), whose edges are ``partial``. An array non
 elements is known is ``Unknown``.
 
 Not followed (elements missed, never guessed): arrays handed to a package's function that adds
-to them, ``concat``/spread results bound to a new name, elements stored by ``Object.assign`` or
+to them, spread results (``[...m.values()]``), elements stored by ``Object.assign`` or
 ``Array.prototype.push.apply``; an array handed to the repository's own function and filled
 there through a parameter no caller is known for.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
@@ -31,10 +35,12 @@ from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Choice,
+    Def,
     Ext,
     Feed,
     Global,
     Lit,
+    Made,
     Unknown,
     Value,
 )
@@ -47,7 +53,7 @@ _ELEMENTS = 32  # values per array; past it, the elements are unknown
 @dataclass(slots=True)
 class _Index:
     # an array -> the stores into it: (the storing file, what is stored)
-    stores: dict[Arr, list[tuple[str, facts.Expr]]] = field(
+    stores: dict[Arr | Made, list[tuple[str, facts.Expr]]] = field(
         default_factory=lambda: defaultdict(list)
     )
     # stores through a parameter, matched when the value flow can answer
@@ -62,17 +68,17 @@ class Arrays:
         self.sources = sources
         self._index: _Index | None = None
         self._building = False
-        self._asking: set[Arr] = set()
+        self._asking: set[Arr | Made] = set()
         ev.elements = self.elements
 
-    def elements(self, array: Arr) -> Value:
+    def elements(self, array: Arr | Made) -> Value:
         """What an element of ``array`` may hold (a ``Choice`` when it may be several)."""
         if self._building or array in self._asking:
             return Unknown()
         self.flow.consulted = True
         self._asking.add(array)
         try:
-            return self._elements(array)
+            return self._elements(array) if isinstance(array, Arr) else self._made(array)
         finally:
             self._asking.discard(array)
 
@@ -95,10 +101,38 @@ class Arrays:
                 found.append(Unknown())
         if array.name.rpartition(":")[2] in index.opened and ":" in array.name:
             found.append(Unknown())  # a field of that name stored into on an unknown object
-        options = tuple(dict.fromkeys(found))
-        if not options or len(options) > _ELEMENTS or all(isinstance(o, Unknown) for o in options):
-            return Unknown()
-        return options[0] if len(options) == 1 else Choice(options)
+        return _one_of(found)
+
+    def _made(self, made: Made) -> Value:
+        """The elements of an array a method made: what ``map``'s function returns (a function
+        not known, or a receiver that may be no array: an unknown one among them), each
+        source's elements for a copy, and what is stored into it."""
+        found: list[Value] = []
+        if made.kind in ("map", "flatMap"):
+            func = made.sources[0]
+            back = self.ev.functions.returned(func) if _callable(func) else Unknown()
+            flat = made.kind == "flatMap"  # an array returned gives its elements
+            found.extend(self._flat(back) if flat else map(_known, _options(back)))
+            if not made.known:
+                found.append(Unknown())
+        elif made.kind == "items":
+            found.extend(made.sources)
+        else:
+            for source in made.sources:
+                held = self.elements(source) if isinstance(source, Arr | Made) else source
+                found.extend(self._flat(held) if made.kind == "flat" else (held,))
+            if not made.known:
+                found.append(Unknown())
+        for path, item in self.index().stores.get(made, []):
+            found.append(_stored(item, self.ev.value(item, (path, -1))))
+        return _one_of(found)
+
+    def _flat(self, value: Value) -> list[Value]:
+        """Each of ``value``'s options, an array's elements in its place."""
+        out: list[Value] = []
+        for option in _options(value):
+            out.append(self.elements(option) if isinstance(option, Arr | Made) else _known(option))
+        return out
 
     def index(self) -> _Index:
         if self._index is None:
@@ -116,7 +150,7 @@ class Arrays:
         for path in self.sources:
             for store in self.ev.interface(path).stores:
                 target = self.ev.value(store.target, (path, -1))
-                if isinstance(target, Arr):
+                if isinstance(target, Arr | Made):
                     index.stores[target].extend((path, item) for item in store.items)
                 elif isinstance(target, Feed):
                     index.through.append((path, target, store.items))
@@ -125,6 +159,32 @@ class Arrays:
                     if name is not None:
                         index.opened.add(name)
         return index
+
+
+def _one_of(found: list[Value]) -> Value:
+    """The one value ``found`` all are, a ``Choice`` among several (choices flattened), or
+    ``Unknown`` when none is known."""
+    flat: list[Value] = []
+    for value in found:
+        flat.extend(_options(value))
+    options = tuple(dict.fromkeys(flat))
+    if not options or len(options) > _ELEMENTS or all(isinstance(o, Unknown) for o in options):
+        return Unknown()
+    return options[0] if len(options) == 1 else Choice(options)
+
+
+def _options(value: Value) -> tuple[Value, ...]:
+    return value.options if isinstance(value, Choice) else (value,)
+
+
+def _callable(value: Value) -> TypeGuard[Def]:
+    return isinstance(value, Def) and value.kind != "class"
+
+
+def _known(value: Value) -> Value:
+    """What a function's return gives an array: a value of the runtime or a package, or a
+    literal's (maybe a call's result), is not known."""
+    return Unknown() if isinstance(value, Global | Ext | Lit) else value
 
 
 def _stored(item: facts.Expr, value: Value) -> Value:

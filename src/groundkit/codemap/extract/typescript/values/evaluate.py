@@ -21,6 +21,7 @@ from groundkit.codemap.extract.typescript.values.accessors import accessor
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.functions import Functions
+from groundkit.codemap.extract.typescript.values.made import array_made
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Arr,
@@ -33,6 +34,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Global,
     Inst,
     Lit,
+    Made,
     Mod,
     Model,
     Obj,
@@ -66,7 +68,7 @@ class Evaluator:
         # Whether ``X.key = ...`` in module ``path`` is the only write of that member.
         self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
         # What an array's elements hold (``arrays.Arrays.elements`` answers).
-        self.elements: Callable[[Arr], Value] = lambda array: Unknown()
+        self.elements: Callable[[Arr | Made], Value] = lambda array: Unknown()
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, facts.Module] = {}
@@ -231,6 +233,9 @@ class Evaluator:
             return options[0] if len(options) == 1 else Choice(options)
         if isinstance(expr, facts.Defined):
             return self._defined(expr, scope)
+        if isinstance(expr, facts.ArrayCall):
+            made = array_made(self, expr, scope)
+            return made if made is not None else self.value(expr.call, scope, name)
         return Unknown()
 
     def _defined(self, expr: facts.Defined, scope: Scope) -> Value:
@@ -260,16 +265,17 @@ class Evaluator:
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
         copy: Feed | None = None  # ``arguments`` (or a copy) whose copying method was just read
-        kept: Arr | None = None  # an array whose copying method was just read
+        kept: Arr | Made | None = None  # an array whose copying method was just read
         for part in rest:
             if copy is not None and part == "()":  # args.flat(): its items, at any position
                 value, copy = Feed(copy.func, copy.position, (facts.ITEM,)), None
                 continue
             if kept is not None and part == "()":  # xs.slice(): the same elements
-                value, kept = kept, None
+                sure = not isinstance(kept, Made) or kept.known
+                value, kept = Made("copy", (kept,), sure), None
                 continue
             copy = value if _is_rest(value) and part in _COPIES else None
-            kept = value if isinstance(value, Arr) and part in _COPIES else None
+            kept = value if isinstance(value, Arr | Made) and part in _COPIES else None
             if part in ("()", "new") and isinstance(value, Mod):
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
             if part == "()" and isinstance(value, Def) and self._generator(value):
@@ -333,8 +339,10 @@ class Evaluator:
             value = self.export(value.path, "=")  # module.exports = [...]: its elements
         if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
             return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
-        if isinstance(value, Arr):  # its elements; any other member is the runtime's
-            return self.elements(value) if name in (facts.ELEMENT, facts.ITERATED) else Lit()
+        if isinstance(value, Arr | Made):  # its elements; any other member is the runtime's
+            if name in (facts.ELEMENT, facts.ITERATED):
+                return self.elements(value)
+            return Lit() if not isinstance(value, Made) or value.known else Unknown()
         if name == facts.ITERATED and isinstance(value, Gen):
             return self.functions.yielded(value.func)
         if name == facts.ITERATED and isinstance(value, Inst | Obj):

@@ -52,6 +52,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Global,
     Inst,
     Lit,
+    Made,
     Mod,
     Obj,
     Unknown,
@@ -536,7 +537,7 @@ def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
     held = ev.value(receiver, (path, -1))
     if isinstance(held, Mod):  # module.exports = [...]
         held = ev.export(held.path, "=")
-    return isinstance(held, Arr)
+    return isinstance(held, Arr) or (isinstance(held, Made) and held.known)
 
 
 def _param_of(feed: Feed) -> tuple[Param, list[str]]:

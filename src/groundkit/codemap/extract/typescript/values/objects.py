@@ -177,6 +177,18 @@ class Arr:
 
 
 @dataclass(frozen=True, slots=True)
+class Made:
+    """An array a method made (``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``): its elements
+    are what ``f`` returns (``kind`` "map", "flatMap": the elements of what it returns), or each
+    source's (an array's elements, any other value itself: "copy"); ``arrays.py`` reads them.
+    ``known``: whether the receiver is known to be an array (else ``map`` may be another's)."""
+
+    kind: str
+    sources: tuple[Value, ...]
+    known: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     """A model an ORM defines by name at run time: ``sequelize.define("tutorial", {...})``."""
 
@@ -202,6 +214,7 @@ Value = (
     | Emitter
     | Gen
     | Arr
+    | Made
 )
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}

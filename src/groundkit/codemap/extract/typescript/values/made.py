@@ -1,0 +1,101 @@
+"""The array a method makes (``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``,
+``Array.from(xs, f)``): a ``Made`` value, whose elements ``arrays.py`` reads."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.values.objects import (
+    Arr,
+    Choice,
+    Ext,
+    Feed,
+    Global,
+    Lit,
+    Made,
+    Mod,
+    Scope,
+    Unknown,
+    Value,
+)
+
+if TYPE_CHECKING:
+    from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+
+__all__ = ["array_made"]
+
+_REST = (facts.REST, facts.ITEM)
+
+
+def array_made(ev: Evaluator, expr: facts.ArrayCall, scope: Scope) -> Made | None:
+    """``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``, ``Array.from(xs, f)``: the array
+    made from ``xs`` (``arrays.py`` reads its elements); None when ``xs`` may be no array
+    (an instance whose class has a ``map``, a package's value: what the call gives)."""
+    base = _array_of(ev, expr.base, scope)
+    if isinstance(base, Mod):
+        base = ev.export(base.path, "=")  # module.exports = [...]
+    known = isinstance(base, Arr) or (isinstance(base, Made) and base.known)
+    vague = not known and isinstance(base, Made | Unknown | Feed | Lit | Global | Choice)
+    if _is_rest(base) or not (known or vague):
+        return None  # ``arguments`` and its copies: ``_copied``
+    if expr.method in ("map", "flatMap") or (expr.method == "from" and expr.args):
+        if not expr.args or isinstance(expr.args[0], facts.Spread):
+            return None
+        kind = "flatMap" if expr.method == "flatMap" else "map"
+        return Made(kind, (ev.value(expr.args[0], scope),), known)
+    kind = "flat" if expr.method == "flat" else "copy"
+    if not known:  # a copy of what a map on a value not known made: as vague
+        return Made(kind, (base,), known=False) if isinstance(base, Made) else None
+    if expr.method != "concat":
+        return Made(kind, (base,))
+    added = (_concatenated(a, _array_of(ev, a, scope)) for a in expr.args)
+    return Made(kind, (base, *added))
+
+
+def _array_of(ev: Evaluator, expr: facts.Expr, scope: Scope) -> Value:
+    """What ``expr`` holds; an array literal bound to no name is the array of its items."""
+    if isinstance(expr, facts.ArrayLit) and not expr.name:
+        items = [i for i in expr.items if not isinstance(i, facts.Spread)]
+        spread = len(items) < len(expr.items)
+        held = tuple(_item(i, ev.value(i, scope)) for i in items)
+        return Made("items", (*held, Unknown()) if spread else held)
+    if _array_shaped(expr):
+        return Made("items", (Unknown(),))  # its elements: not ours, or not known
+    return ev.value(expr, scope)
+
+
+def _array_shaped(expr: facts.Expr) -> bool:
+    """A call whose result is an array of values not ours: ``s.split(",")``, ``Object.keys``
+    (a local's ``split`` closed to a member read: ``Get(param, ["split", "()"])``)."""
+    if isinstance(expr, facts.Call):
+        ref = expr.ref or []
+        named = ref in (["Object", "keys"], ["Object", "entries"], ["Object", "values"])
+        return named or (len(ref) > 1 and ref[-1] == "split")
+    attrs = expr.attrs if isinstance(expr, facts.Get) else []
+    return attrs[-2:] == ["split", "()"]
+
+
+def _item(item: facts.Expr, value: Value) -> Value:
+    """What writing ``item`` in an array puts there: a value of the runtime or a package, or a
+    call's result, is not known (it may be a function of ours)."""
+    if isinstance(value, Global | Ext):
+        return Unknown()
+    if isinstance(value, Lit) and not isinstance(item, facts.Lit | facts.ArrayLit | facts.Str):
+        return Unknown()
+    return value
+
+
+def _concatenated(arg: facts.Expr, value: Value) -> Value:
+    """What ``concat`` adds for ``arg``: an array (its elements) or the value itself; one
+    that may be either (a choice, an unknown) adds an unknown element."""
+    if isinstance(value, Arr | Made):
+        return value
+    if isinstance(value, Choice | Unknown | Feed):
+        return Made("items", (Unknown(),))
+    return Made("items", (_item(arg, value),))
+
+
+def _is_rest(value: Value) -> bool:
+    """``arguments`` (or an array of its values): ``Evaluator._copied`` reads its copies."""
+    return isinstance(value, Feed) and len(value.path) == 1 and value.path[0] in _REST
