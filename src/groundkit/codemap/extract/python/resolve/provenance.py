@@ -131,7 +131,7 @@ def provenance(
     how: How,
     origin: Origin,
     file: int,
-    target_class: tuple[int, int] | None,
+    target_class: ClassKey | None,
     program: Program,
 ) -> Provenance:
     """The provenance of an edge at a site of ``file`` reached ``how`` (``call``,

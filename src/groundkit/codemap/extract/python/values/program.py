@@ -240,7 +240,7 @@ class Program:
             return ("extcall", callee[1])
         return None
 
-    def _identity(self, func: tuple[int, int]) -> bool:
+    def _identity(self, func: FuncKey) -> bool:
         """A function whose every ``return`` gives back its first parameter unchanged."""
         info = self.files[func[0]]
         returns = [op for op in info.facts.ops if isinstance(op, facts.Ret) and op.scope == func[1]]
@@ -369,10 +369,10 @@ class Program:
     def binds_in_class(self, key: ClassKey, name: str) -> bool:
         return name in self.files[key[0]].class_names.get(key[1], ())
 
-    def scope(self, key: tuple[int, int]) -> facts.Scope:
+    def scope(self, key: FuncKey | ClassKey) -> facts.Scope:
         return self.files[key[0]].facts.scopes[key[1]]
 
-    def dotted(self, key: tuple[int, int]) -> str:
+    def dotted(self, key: FuncKey | ClassKey) -> str:
         info = self.files[key[0]]
         qual = info.facts.scopes[key[1]].qual
         return f"{info.module}.{qual}" if qual else info.module
