@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import facts
@@ -21,7 +21,16 @@ from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
 __all__ = ["BUILTINS", "FileInfo", "Program"]
 
 BUILTINS = frozenset(dir(builtins))
-Static = tuple[Any, ...]  # ("class", key) | ("mod", file) | ("ext", name) | ("builtin", name)
+# What a variable is before values flow, tagged by its first item: a class or a function of the
+# repository, a module of it (by file), or a name outside it (dotted, a builtin, or what calling
+# an outside name gives).
+Static = (
+    tuple[Literal["class"], ClassKey]
+    | tuple[Literal["func"], FuncKey]
+    | tuple[Literal["mod"], int]
+    | tuple[Literal["ext", "builtin", "extcall"], str]
+)
+Module = tuple[Literal["mod"], int] | tuple[Literal["ext"], str]  # what ``import name`` finds
 _DEPTH = 40
 
 
@@ -136,7 +145,7 @@ class Program:
     def is_internal(self, name: str) -> bool:
         return name.split(".", maxsplit=1)[0] in self._tops
 
-    def module(self, file: int, name: str) -> Static | None:
+    def module(self, file: int, name: str) -> Module | None:
         """``import name`` seen from ``file``: a module of the repository, one outside it, or
         None (a module of the repository that is not there)."""
         found = self.find_module(name, near=self.files[file].path)
@@ -193,7 +202,9 @@ class Program:
         op = info.op_of(var)
         if isinstance(op, facts.Def):
             scope = info.facts.scopes[op.scope]
-            return ("class" if scope.kind == Kind.CLASS else "func", (file, op.scope))
+            if scope.kind == Kind.CLASS:
+                return ("class", ClassKey((file, op.scope)))
+            return ("func", FuncKey((file, op.scope)))
         if isinstance(op, facts.Copy | facts.Annot) and getattr(op, "src", -1) >= 0:
             return self.static(file, op.src)
         if isinstance(op, facts.Phi | facts.Final):
