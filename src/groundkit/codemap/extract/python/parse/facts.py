@@ -31,6 +31,8 @@ __all__ = [
     "Call",
     "ClassBind",
     "Const",
+    "ConstKind",
+    "ContainerKind",
     "Copy",
     "Def",
     "Facts",
@@ -93,6 +95,23 @@ class SiteKind(IntEnum):
     READ = 2  # obj.attr read: a property's getter runs
     WRITE = 3  # obj.attr = v: a property's setter runs
     PROTOCOL = 4  # for/with/raise/operators/subscripts: a dunder method may run
+
+
+class ConstKind(IntEnum):
+    """What a ``Const`` holds (stored as its number)."""
+
+    LITERAL = 0  # a literal of a built-in type
+    NONE = 1
+    UNKNOWN = 2
+
+
+class ContainerKind(IntEnum):
+    """Which display or comprehension a ``NewContainer`` makes (stored as its number)."""
+
+    LIST = 0  # a generator expression too
+    TUPLE = 1
+    DICT = 2
+    SET = 3
 
 
 # The three variables every file starts with
@@ -168,7 +187,7 @@ class Def(msgspec.Struct, array_like=True, frozen=True, tag=0):
 
 class Const(msgspec.Struct, array_like=True, frozen=True, tag=1):
     dst: int
-    what: int  # 0 a literal (of a built-in type), 1 None, 2 unknown
+    what: ConstKind
     text: str | None = None  # a string literal's text
 
 
@@ -255,7 +274,7 @@ class SetSub(msgspec.Struct, array_like=True, frozen=True, tag=12):
 
 class NewContainer(msgspec.Struct, array_like=True, frozen=True, tag=13):
     dst: int
-    kind: int  # 0 list, 1 tuple, 2 dict, 3 set
+    kind: ContainerKind
 
 
 class Call(msgspec.Struct, array_like=True, frozen=True, tag=14):
