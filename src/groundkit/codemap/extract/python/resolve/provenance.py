@@ -166,13 +166,13 @@ def provenance(
     return _BY_ORIGIN.get(kind, Provenance.CALL_LOCAL)
 
 
-_FIXED = {
+_FIXED: dict[How, Provenance] = {
     "constructor": Provenance.CALL_CONSTRUCTOR,
     "decorator": Provenance.CALL_DECORATOR,
     "protocol": Provenance.CALL_PROTOCOL,
     "callback": Provenance.CALL_CALLBACK,
 }
-_BY_ORIGIN = {
+_BY_ORIGIN: dict[OriginKind, Provenance] = {
     "local": Provenance.CALL_LOCAL,
     "imported": Provenance.CALL_IMPORTED,
     "super": Provenance.CALL_SUPER,
@@ -182,5 +182,4 @@ _BY_ORIGIN = {
     "returned": Provenance.CALL_RETURNED,
     "argument": Provenance.CALL_ARGUMENT,
     "container": Provenance.CALL_CONTAINER,
-    "callback": Provenance.CALL_CALLBACK,
 }
