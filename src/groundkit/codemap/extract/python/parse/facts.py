@@ -133,7 +133,7 @@ class Param(msgspec.Struct, array_like=True, frozen=True):
 
 class Scope(msgspec.Struct, array_like=True, frozen=True):
     qual: str  # "" for the module, "Cls.meth", "outer.inner", "run.<lambda>"
-    kind: int  # Kind
+    kind: Kind
     parent: int  # -1 for the module
     line: int  # first line, decorators included
     end: int
@@ -155,7 +155,7 @@ class Site(msgspec.Struct, array_like=True, frozen=True):
     col: int  # in characters
     end_line: int
     end_col: int
-    kind: int  # SiteKind
+    kind: SiteKind
     name: str = ""  # the called name as written (its last part: "get" of app.get)
     dynamic: int = 0  # 1: a method of a literal ("x".join): never an edge, never unresolved
     target: int = -1  # decorators: the decorated scope
