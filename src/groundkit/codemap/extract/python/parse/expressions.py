@@ -8,7 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
-from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
+from groundkit.codemap.extract.python.parse.facts import (
+    ConstKind,
+    ContainerKind,
+    Kind,
+    ParamKind,
+    SiteKind,
+)
 from groundkit.codemap.extract.python.parse.syntax import annotation_ref, storable
 from groundkit.codemap.extract.python.parse.walker import Walker
 
@@ -42,12 +48,16 @@ _COMPARE: dict[type[ast.AST], str] = {
     ast.Gt: "__gt__",
     ast.GtE: "__ge__",
 }
-_CONTAINERS: dict[type[ast.AST], int] = {ast.List: 0, ast.Tuple: 1, ast.Set: 3}
-_COMPREHENSIONS: dict[type[ast.AST], int] = {
-    ast.ListComp: 0,
-    ast.GeneratorExp: 0,
-    ast.SetComp: 3,
-    ast.DictComp: 2,
+_CONTAINERS: dict[type[ast.AST], ContainerKind] = {
+    ast.List: ContainerKind.LIST,
+    ast.Tuple: ContainerKind.TUPLE,
+    ast.Set: ContainerKind.SET,
+}
+_COMPREHENSIONS: dict[type[ast.AST], ContainerKind] = {
+    ast.ListComp: ContainerKind.LIST,
+    ast.GeneratorExp: ContainerKind.LIST,
+    ast.SetComp: ContainerKind.SET,
+    ast.DictComp: ContainerKind.DICT,
 }
 
 
@@ -229,11 +239,11 @@ def _super(walker: Walker, node: ast.Call) -> int:
     frame = walker.frame.function()
     scope = walker.scopes[frame.index] if frame is not None else None
     if frame is None or scope is None or scope.kind != Kind.METHOD or not scope.params:
-        walker.emit(facts.Const(dst, 2))
+        walker.emit(facts.Const(dst, ConstKind.UNKNOWN))
         return dst
     receiver = frame.env.get(scope.params[0].name)
     if receiver is None or frame.parent is None:
-        walker.emit(facts.Const(dst, 2))
+        walker.emit(facts.Const(dst, ConstKind.UNKNOWN))
         return dst
     walker.emit(facts.Super(dst, frame.parent.index, receiver))
     return dst
@@ -354,7 +364,7 @@ def _container(walker: Walker, node: ast.List | ast.Tuple | ast.Set, holder: str
 
 def _dict(walker: Walker, node: ast.Dict, holder: str) -> int:
     dst = walker.var()
-    walker.emit(facts.NewContainer(dst, 2))
+    walker.emit(facts.NewContainer(dst, ContainerKind.DICT))
     stores: dict[str | int, int] = {}  # {"k": a, "k": b}: the last value of a key wins
     for key_node, value_node in zip(node.keys, node.values, strict=True):
         if key_node is None:  # {**other}

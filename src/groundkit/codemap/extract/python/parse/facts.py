@@ -31,6 +31,8 @@ __all__ = [
     "Call",
     "ClassBind",
     "Const",
+    "ConstKind",
+    "ContainerKind",
     "Copy",
     "Def",
     "Facts",
@@ -95,6 +97,23 @@ class SiteKind(IntEnum):
     PROTOCOL = 4  # for/with/raise/operators/subscripts: a dunder method may run
 
 
+class ConstKind(IntEnum):
+    """What a ``Const`` holds (stored as its number)."""
+
+    LITERAL = 0  # a literal of a built-in type
+    NONE = 1
+    UNKNOWN = 2
+
+
+class ContainerKind(IntEnum):
+    """Which display or comprehension a ``NewContainer`` makes (stored as its number)."""
+
+    LIST = 0  # a generator expression too
+    TUPLE = 1
+    DICT = 2
+    SET = 3
+
+
 # The three variables every file starts with
 LIT_VAR, NONE_VAR, UNKNOWN_VAR = 0, 1, 2
 
@@ -114,7 +133,7 @@ class Param(msgspec.Struct, array_like=True, frozen=True):
 
 class Scope(msgspec.Struct, array_like=True, frozen=True):
     qual: str  # "" for the module, "Cls.meth", "outer.inner", "run.<lambda>"
-    kind: int  # Kind
+    kind: Kind
     parent: int  # -1 for the module
     line: int  # first line, decorators included
     end: int
@@ -136,7 +155,7 @@ class Site(msgspec.Struct, array_like=True, frozen=True):
     col: int  # in characters
     end_line: int
     end_col: int
-    kind: int  # SiteKind
+    kind: SiteKind
     name: str = ""  # the called name as written (its last part: "get" of app.get)
     dynamic: int = 0  # 1: a method of a literal ("x".join): never an edge, never unresolved
     target: int = -1  # decorators: the decorated scope
@@ -168,7 +187,7 @@ class Def(msgspec.Struct, array_like=True, frozen=True, tag=0):
 
 class Const(msgspec.Struct, array_like=True, frozen=True, tag=1):
     dst: int
-    what: int  # 0 a literal (of a built-in type), 1 None, 2 unknown
+    what: ConstKind
     text: str | None = None  # a string literal's text
 
 
@@ -255,7 +274,7 @@ class SetSub(msgspec.Struct, array_like=True, frozen=True, tag=12):
 
 class NewContainer(msgspec.Struct, array_like=True, frozen=True, tag=13):
     dst: int
-    kind: int  # 0 list, 1 tuple, 2 dict, 3 set
+    kind: ContainerKind
 
 
 class Call(msgspec.Struct, array_like=True, frozen=True, tag=14):

@@ -51,9 +51,9 @@ class Walker:
         self.none = self.var()
         self.unknown = self.var()
         self.ops += [
-            facts.Const(self.lit, 0),
-            facts.Const(self.none, 1),
-            facts.Const(self.unknown, 2),
+            facts.Const(self.lit, facts.ConstKind.LITERAL),
+            facts.Const(self.none, facts.ConstKind.NONE),
+            facts.Const(self.unknown, facts.ConstKind.UNKNOWN),
         ]
         end = len(self.text_lines) or 1
         self.scopes.append(facts.Scope("", Kind.MODULE, -1, 1, end, 1))
@@ -69,7 +69,7 @@ class Walker:
     def emit(self, op: facts.Op) -> None:
         self.ops.append(op)
 
-    def site(self, node: ast.AST, kind: int, **extra: Any) -> int:
+    def site(self, node: ast.AST, kind: facts.SiteKind, **extra: Any) -> int:
         line = node.lineno  # type: ignore[attr-defined]
         end = node.end_lineno or line  # type: ignore[attr-defined]
         self.line(line)
@@ -91,7 +91,7 @@ class Walker:
         self.sites.append(None)  # type: ignore[arg-type]
         return len(self.sites) - 1
 
-    def fill_site(self, index: int, node: ast.AST, kind: int, **extra: Any) -> None:
+    def fill_site(self, index: int, node: ast.AST, kind: facts.SiteKind, **extra: Any) -> None:
         self.site(node, kind, **extra)
         self.sites[index] = self.sites.pop()
 
@@ -116,7 +116,7 @@ class Walker:
 
     def const(self, text: str | None = None) -> int:
         dst = self.var()
-        self.emit(facts.Const(dst, 0, text))
+        self.emit(facts.Const(dst, facts.ConstKind.LITERAL, text))
         return dst
 
     def copy_of(self, srcs: list[int], choice: bool = True) -> int:

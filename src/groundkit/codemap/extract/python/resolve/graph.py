@@ -277,7 +277,7 @@ class PythonFile(FileResolver):
         self,
         how: How,
         origin: Origin,
-        owner: tuple[int, int] | None,
+        owner: ClassKey | None,
         callee: int,
         target: facts.Scope,
     ) -> Provenance:

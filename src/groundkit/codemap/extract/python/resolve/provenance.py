@@ -6,6 +6,7 @@ targets themselves come from the value flow.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
@@ -17,11 +18,26 @@ __all__ = ["Origin", "Origins", "provenance"]
 
 _DEPTH = 12
 
+# The binding a callee comes from: a local name, an import, ``self``, ``super()``, a class's
+# instance, an annotated name, a member of what a call gave or a ``with`` target ("return"), a
+# call's result itself ("returned"), an unannotated parameter, a container's element.
+OriginKind = Literal[
+    "local",
+    "imported",
+    "self",
+    "super",
+    "instance",
+    "annotation",
+    "return",
+    "returned",
+    "argument",
+    "container",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    how: str  # local, imported, self, super, instance, annotation, return, returned,
-    # argument, container, value
+    how: OriginKind
     package: int = -1  # the package (file) an import went through, for the re-export flag
     method_class: int = -1  # "self": the scope of the class whose method holds the site
 
@@ -131,7 +147,7 @@ def provenance(
     how: How,
     origin: Origin,
     file: int,
-    target_class: tuple[int, int] | None,
+    target_class: ClassKey | None,
     program: Program,
 ) -> Provenance:
     """The provenance of an edge at a site of ``file`` reached ``how`` (``call``,
@@ -150,13 +166,13 @@ def provenance(
     return _BY_ORIGIN.get(kind, Provenance.CALL_LOCAL)
 
 
-_FIXED = {
+_FIXED: dict[How, Provenance] = {
     "constructor": Provenance.CALL_CONSTRUCTOR,
     "decorator": Provenance.CALL_DECORATOR,
     "protocol": Provenance.CALL_PROTOCOL,
     "callback": Provenance.CALL_CALLBACK,
 }
-_BY_ORIGIN = {
+_BY_ORIGIN: dict[OriginKind, Provenance] = {
     "local": Provenance.CALL_LOCAL,
     "imported": Provenance.CALL_IMPORTED,
     "super": Provenance.CALL_SUPER,
@@ -166,5 +182,4 @@ _BY_ORIGIN = {
     "returned": Provenance.CALL_RETURNED,
     "argument": Provenance.CALL_ARGUMENT,
     "container": Provenance.CALL_CONTAINER,
-    "callback": Provenance.CALL_CALLBACK,
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import facts
@@ -21,7 +21,16 @@ from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
 __all__ = ["BUILTINS", "FileInfo", "Program"]
 
 BUILTINS = frozenset(dir(builtins))
-Static = tuple[Any, ...]  # ("class", key) | ("mod", file) | ("ext", name) | ("builtin", name)
+# What a variable is before values flow, tagged by its first item: a class or a function of the
+# repository, a module of it (by file), or a name outside it (dotted, a builtin, or what calling
+# an outside name gives).
+Static = (
+    tuple[Literal["class"], ClassKey]
+    | tuple[Literal["func"], FuncKey]
+    | tuple[Literal["mod"], int]
+    | tuple[Literal["ext", "builtin", "extcall"], str]
+)
+Module = tuple[Literal["mod"], int] | tuple[Literal["ext"], str]  # what ``import name`` finds
 _DEPTH = 40
 
 
@@ -136,7 +145,7 @@ class Program:
     def is_internal(self, name: str) -> bool:
         return name.split(".", maxsplit=1)[0] in self._tops
 
-    def module(self, file: int, name: str) -> Static | None:
+    def module(self, file: int, name: str) -> Module | None:
         """``import name`` seen from ``file``: a module of the repository, one outside it, or
         None (a module of the repository that is not there)."""
         found = self.find_module(name, near=self.files[file].path)
@@ -193,7 +202,9 @@ class Program:
         op = info.op_of(var)
         if isinstance(op, facts.Def):
             scope = info.facts.scopes[op.scope]
-            return ("class" if scope.kind == Kind.CLASS else "func", (file, op.scope))
+            if scope.kind == Kind.CLASS:
+                return ("class", ClassKey((file, op.scope)))
+            return ("func", FuncKey((file, op.scope)))
         if isinstance(op, facts.Copy | facts.Annot) and getattr(op, "src", -1) >= 0:
             return self.static(file, op.src)
         if isinstance(op, facts.Phi | facts.Final):
@@ -240,7 +251,7 @@ class Program:
             return ("extcall", callee[1])
         return None
 
-    def _identity(self, func: tuple[int, int]) -> bool:
+    def _identity(self, func: FuncKey) -> bool:
         """A function whose every ``return`` gives back its first parameter unchanged."""
         info = self.files[func[0]]
         returns = [op for op in info.facts.ops if isinstance(op, facts.Ret) and op.scope == func[1]]
@@ -369,10 +380,10 @@ class Program:
     def binds_in_class(self, key: ClassKey, name: str) -> bool:
         return name in self.files[key[0]].class_names.get(key[1], ())
 
-    def scope(self, key: tuple[int, int]) -> facts.Scope:
+    def scope(self, key: FuncKey | ClassKey) -> facts.Scope:
         return self.files[key[0]].facts.scopes[key[1]]
 
-    def dotted(self, key: tuple[int, int]) -> str:
+    def dotted(self, key: FuncKey | ClassKey) -> str:
         info = self.files[key[0]]
         qual = info.facts.scopes[key[1]].qual
         return f"{info.module}.{qual}" if qual else info.module

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
-from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
+from groundkit.codemap.extract.python.parse.facts import ConstKind, Kind, ParamKind, SiteKind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.calls import Calls
 from groundkit.codemap.extract.python.values.engine import each_value
@@ -174,9 +174,9 @@ class Solver:
         dst = self._v(file, op.dst)
         if op.text is not None:
             self.flow.engine.add(dst, [self.flow.value(objects.STR, op.text)])
-        elif op.what == 0:
+        elif op.what == ConstKind.LITERAL:
             self.flow.engine.add(dst, [objects.LIT_ID])
-        elif op.what == 2:
+        elif op.what == ConstKind.UNKNOWN:
             self.flow.engine.add(dst, [objects.UNKNOWN_ID])
 
     def _tmpl(self, file: int, op: facts.Tmpl) -> None:
