@@ -362,3 +362,28 @@ def test_a_destructured_loop_variable_holds_a_member_of_each_element(repo: Repo)
     pairs, certain = repo.pairs("calls"), repo.certain("calls")
     assert {("main.run", "main.a"), ("main.run", "main.b")} <= pairs
     assert ("main.run", "main.a") in certain  # only's one element: h is a
+
+
+def test_an_array_made_by_spreading_holds_the_spread_arrays_elements(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function a() {}
+                function b() {}
+                function c() {}
+                const xs = [a];
+                export function copy() { const ys = [...xs]; ys[0](); }
+                export function around() { for (const f of [b, ...xs, c]) f(); }
+                export function made() { return Array.of(a, b).forEach((f) => f()); }
+                export function vague(zs) { for (const f of [a, ...zs]) f(); }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert ("main.copy", "main.a") in certain
+    assert {("main.around", "main.a"), ("main.around", "main.b"), ("main.around", "main.c")} <= (
+        pairs - certain
+    )
+    assert {("main.made.<arrow>", "main.a"), ("main.made.<arrow>", "main.b")} <= pairs - certain
+    assert ("main.vague", "main.a") in pairs - certain

@@ -51,6 +51,8 @@ class Closer:
     def close(self, expr: facts.Expr, scope: int, depth: int = 0) -> facts.Expr:
         if depth > _DEPTH:
             return _UNKNOWN
+        if isinstance(expr, facts.Spread) and expr.of is not None:
+            return facts.Spread(self.close(expr.of, scope, depth + 1))
         if isinstance(expr, _AS_IS):
             return expr
         if isinstance(expr, facts.Ref):

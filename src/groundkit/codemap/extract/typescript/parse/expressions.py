@@ -197,7 +197,9 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
         return facts.Choice(options)
     if kind == "array":
         items = [
-            summarise(c, qual_of, depth + 1) if c.type != "spread_element" else UNKNOWN
+            summarise(c, qual_of, depth + 1)
+            if c.type != "spread_element"
+            else _spread(c, qual_of, depth)
             for c in node.named_children[:_KEYS]
             if c.type != "comment"
         ]
@@ -207,6 +209,12 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
     if kind in _LITERALS or kind.endswith("_literal"):
         return facts.Lit()
     return UNKNOWN
+
+
+def _spread(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
+    """``...xs`` in an array literal: what is spread, whose elements it gives."""
+    inner = node.named_children[0] if node.named_children else None
+    return facts.Spread(summarise(inner, qual_of, depth + 1) if inner is not None else UNKNOWN)
 
 
 def _element(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
@@ -263,6 +271,8 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
         return facts.ArrayCall(base, text_of(prop), arguments, made)
     if ref == ["Array", "from"] and first is not None and not isinstance(first, facts.Spread):
         return facts.ArrayCall(first, "from", arguments[1:], made)
+    if ref == ["Array", "of"]:  # an array of its arguments, as a literal's copy
+        return facts.ArrayCall(facts.ArrayLit(arguments), "of", [], made)
     return made
 
 

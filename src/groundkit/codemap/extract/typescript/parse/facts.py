@@ -204,7 +204,10 @@ class Unknown(msgspec.Struct, array_like=True, frozen=True, tag="?"):
 
 
 class Spread(msgspec.Struct, array_like=True, frozen=True, tag="..."):
-    """``...xs`` among arguments: the positions after it are unknown."""
+    """``...xs`` among arguments: the positions after it are unknown; in an array literal,
+    ``of`` is what is spread (``xs``), whose elements it gives (``values/made.py``)."""
+
+    of: Expr | None = None
 
 
 # -- bindings -------------------------------------------------------------------------------------

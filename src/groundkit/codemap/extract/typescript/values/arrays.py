@@ -32,6 +32,7 @@ from typing import TypeGuard
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.made import spread
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Choice,
@@ -87,7 +88,10 @@ class Arrays:
         found: list[Value] = []
         items, scope = self.ev.literals.get(array, ([], (array.path, -1)))
         for item in items:
-            found.append(_stored(item, self.ev.value(item, scope)))
+            if isinstance(item, facts.Spread):  # [...xs]: xs's elements
+                found.append(self.elements(spread(self.ev, item, scope)))
+            else:
+                found.append(_stored(item, self.ev.value(item, scope)))
         for path, item in index.stores.get(array, []):
             found.append(_stored(item, self.ev.value(item, (path, -1))))
         for path, feed, stored in index.through:

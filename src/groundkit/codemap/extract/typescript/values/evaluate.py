@@ -21,7 +21,7 @@ from groundkit.codemap.extract.typescript.values.accessors import accessor
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.functions import Functions
-from groundkit.codemap.extract.typescript.values.made import array_made
+from groundkit.codemap.extract.typescript.values.made import array_made, spread_literal
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Arr,
@@ -224,6 +224,8 @@ class Evaluator:
             array = Arr(path, expr.name)
             self.literals.setdefault(array, (expr.items, (path, -1)))  # items closed
             return array
+        if isinstance(expr, facts.ArrayLit) and (made := spread_literal(self, expr, scope)):
+            return made
         if isinstance(expr, facts.Lit | facts.ArrayLit):
             return Lit()
         if isinstance(expr, facts.AnonFn):

@@ -23,7 +23,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
-__all__ = ["array_made"]
+__all__ = ["array_made", "spread", "spread_literal"]
 
 _REST = (facts.REST, facts.ITEM)
 
@@ -56,13 +56,35 @@ def array_made(ev: Evaluator, expr: facts.ArrayCall, scope: Scope) -> Made | Non
 def _array_of(ev: Evaluator, expr: facts.Expr, scope: Scope) -> Value:
     """What ``expr`` holds; an array literal bound to no name is the array of its items."""
     if isinstance(expr, facts.ArrayLit) and not expr.name:
-        items = [i for i in expr.items if not isinstance(i, facts.Spread)]
-        spread = len(items) < len(expr.items)
-        held = tuple(_item(i, ev.value(i, scope)) for i in items)
-        return Made("items", (*held, Unknown()) if spread else held)
+        made = spread_literal(ev, expr, scope)
+        if made is not None:
+            return made
+        return Made("items", tuple(_item(i, ev.value(i, scope)) for i in expr.items))
     if _array_shaped(expr):
         return Made("items", (Unknown(),))  # its elements: not ours, or not known
     return ev.value(expr, scope)
+
+
+def spread_literal(ev: Evaluator, expr: facts.ArrayLit, scope: Scope) -> Made | None:
+    """``[a, ...xs, b]``: a copy of each item and of each spread array's elements; None for a
+    literal that spreads nothing."""
+    if not any(isinstance(i, facts.Spread) for i in expr.items):
+        return None
+    parts: list[Value] = []
+    for item in expr.items:
+        if isinstance(item, facts.Spread):
+            parts.append(spread(ev, item, scope))
+        else:
+            value = _item(item, ev.value(item, scope))
+            parts.append(Made("items", (value,)) if isinstance(value, Arr | Made) else value)
+    return Made("copy", tuple(parts))
+
+
+def spread(ev: Evaluator, item: facts.Spread, scope: Scope) -> Arr | Made:
+    """What ``...xs`` gives an array: ``xs``'s elements when it is an array of ours, an unknown
+    element otherwise (an iterable not known, arguments given by a call)."""
+    value = _array_of(ev, item.of, scope) if item.of is not None else Unknown()
+    return value if isinstance(value, Arr | Made) else Made("items", (Unknown(),))
 
 
 def _array_shaped(expr: facts.Expr) -> bool:
