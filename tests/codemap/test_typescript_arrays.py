@@ -387,3 +387,27 @@ def test_an_array_made_by_spreading_holds_the_spread_arrays_elements(repo: Repo)
     )
     assert {("main.made.<arrow>", "main.a"), ("main.made.<arrow>", "main.b")} <= pairs - certain
     assert ("main.vague", "main.a") in pairs - certain
+
+
+def test_a_maps_values_spread_into_an_array_are_what_was_set_on_it(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class Comparator { test() {} }
+                function a() {}
+                export function parse(texts) {
+                  const byText = new Map();
+                  for (const t of texts) byText.set(t, new Comparator());
+                  return [...byText.values()];
+                }
+                export function check(texts) { for (const c of parse(texts)) c.test(); }
+                export function entries() { const m = new Map(); m.set("k", a); for (const e of m) e(); }
+                export function added() { const s = new Set([a]); s.add(a); for (const f of s) f(); }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert ("main.check", "main.Comparator.test") in certain
+    assert ("main.entries", "main.a") not in pairs  # a Map's own iteration gives its entries
+    assert ("main.added", "main.a") in certain

@@ -85,7 +85,8 @@ ELEMENT_CALLBACKS: dict[str, tuple[int, ...]] = {
 }
 
 # An array method that stores elements -> the first argument that is one.
-ELEMENT_STORES: dict[str, int] = {"push": 0, "unshift": 0, "splice": 2}
+# (a Map's ``set(k, v)`` and a Set's ``add(v)``: the collection's values, ``values/arrays.py``)
+ELEMENT_STORES: dict[str, int] = {"push": 0, "unshift": 0, "splice": 2, "set": 1, "add": 0}
 
 
 def may_call_back(ref: list[str]) -> bool:

@@ -40,6 +40,8 @@ def may_hold_code(expr: facts.Expr) -> bool:
     strings, numbers, arrays and anonymous functions never give a parameter a named target."""
     if isinstance(expr, facts.ArrayLit) and expr.name:
         return True  # a named array: what is stored into it is found by its name
+    if isinstance(expr, facts.ArrayLit) and any(isinstance(i, facts.Spread) for i in expr.items):
+        return True  # [...xs]: xs's elements
     return not isinstance(expr, _PLAIN)
 
 
@@ -58,7 +60,8 @@ class Closer:
         if isinstance(expr, facts.Ref):
             return self._ref(expr.parts, scope, depth)
         if isinstance(expr, facts.ArrayLit):
-            return facts.ArrayLit([self.close(i, scope, depth + 1) for i in expr.items], expr.name)
+            items = [self.close(i, scope, depth + 1) for i in expr.items]
+            return facts.ArrayLit(items, expr.name, expr.kind)
         if isinstance(expr, facts.ObjectLit):
             fields = {k: self.close(v, scope, depth + 1) for k, v in expr.fields.items()}
             return facts.ObjectLit(fields, expr.name)

@@ -19,6 +19,7 @@ __all__ = [
     "ARRAY_RESULTS",
     "FUNCTIONS",
     "UNKNOWN",
+    "collection",
     "QualOf",
     "args_of",
     "key_of",
@@ -53,6 +54,8 @@ _DEPTH = 4
 ARRAY_RESULTS = frozenset(
     "map flatMap filter slice concat sort reverse toSorted toReversed flat".split()
 )
+# An array's, a Map's or a Set's iterators: an array of its values (``values/made.py``).
+ITERATORS = frozenset({"values", "keys", "entries"})
 _WELL_KNOWN = frozenset({"Symbol.iterator", "Symbol.asyncIterator"})
 _KEYS = 60
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "v": "\v"}
@@ -183,6 +186,8 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
         return _call(node, qual_of, depth)
     if kind == "new_expression":
         callee = node.child_by_field_name("constructor")
+        if collection(node):
+            return _collection(node, qual_of, depth, name)
         return facts.New(ref_of(callee) if callee else None, args_of(node, qual_of, depth + 1))
     if kind == "object":
         return facts.ObjectLit(_object(node, qual_of, depth, name), name)
@@ -209,6 +214,25 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
     if kind in _LITERALS or kind.endswith("_literal"):
         return facts.Lit()
     return UNKNOWN
+
+
+def collection(node: Node) -> bool:
+    """``new Map()``, ``new Set(xs)``: a collection whose values are followed like an array's."""
+    callee = node.child_by_field_name("constructor") if node.type == "new_expression" else None
+    return callee is not None and text_of(callee) in ("Map", "Set")
+
+
+def _collection(node: Node, qual_of: QualOf, depth: int, name: str) -> facts.Expr:
+    """A Set's first values are its argument's elements; a Map's (its entries' values) are not
+    followed."""
+    callee = node.child_by_field_name("constructor")
+    kind = text_of(callee) if callee is not None else ""
+    args = args_of(node, qual_of, depth + 1)
+    if not args:
+        return facts.ArrayLit([], name, kind)
+    if kind == "Set" and len(args) == 1 and not isinstance(args[0], facts.Spread):
+        return facts.ArrayLit([facts.Spread(args[0])], name, kind)
+    return facts.ArrayLit([UNKNOWN], name, kind)
 
 
 def _spread(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
@@ -266,9 +290,11 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     callee = unwrap(callee)
     prop = callee.child_by_field_name("property") if callee.type == "member_expression" else None
     holder = callee.child_by_field_name("object") if prop is not None else None
-    if prop is not None and holder is not None and text_of(prop) in ARRAY_RESULTS:
+    method = text_of(prop) if prop is not None else ""
+    iterates = method in ITERATORS and not arguments and ref_of(holder) != ["Object"]
+    if holder is not None and (method in ARRAY_RESULTS or iterates):
         base = summarise(holder, qual_of, depth + 1)
-        return facts.ArrayCall(base, text_of(prop), arguments, made)
+        return facts.ArrayCall(base, method, arguments, made)
     if ref == ["Array", "from"] and first is not None and not isinstance(first, facts.Spread):
         return facts.ArrayCall(first, "from", arguments[1:], made)
     if ref == ["Array", "of"]:  # an array of its arguments, as a literal's copy

@@ -169,6 +169,7 @@ class ArrayLit(msgspec.Struct, array_like=True, frozen=True, tag="a"):
 
     items: list[Expr]
     name: str = ""
+    kind: str = ""  # "Map" or "Set" for ``new Map()``, ``new Set(xs)``: the values set or added
 
 
 class Choice(msgspec.Struct, array_like=True, frozen=True, tag="?:"):

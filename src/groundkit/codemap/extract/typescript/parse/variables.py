@@ -9,6 +9,7 @@ from groundkit.codemap.extract.typescript.parse.declarations import function
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
     UNKNOWN,
+    collection,
     key_of,
     ref_of,
     string_value,
@@ -48,7 +49,7 @@ def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
     if inner.type == "object" and name:
         _object(w, inner, name)
         return summarise(inner, w.qual_of, name=w.qualified(name))
-    if inner.type == "array" and name and "." not in name:
+    if (inner.type == "array" or collection(inner)) and name and "." not in name:
         w.visit(node)  # const steps = [a, b]: the array's identity is its name
         return summarise(inner, w.qual_of, name=w.qualified(name))
     w.visit(node)
@@ -212,7 +213,7 @@ def _field(w: Walk, key: str, right: Node) -> None:
         owner = scope.qual
     held = summarise(right, w.qual_of)
     if isinstance(held, facts.ArrayLit):  # this.stack = []: the field's array
-        held = facts.ArrayLit(held.items, f"{owner}:{key}")
+        held = facts.ArrayLit(held.items, f"{owner}:{key}", held.kind)
     w.fields.append((w.current, owner, key, held))
 
 
@@ -225,7 +226,7 @@ def _local_function_field(w: Walk, name: str, key: str, right: Node) -> None:
         return
     value = summarise(right, w.qual_of)
     if isinstance(value, facts.ArrayLit):
-        value = facts.ArrayLit(value.items, f"{held.qual}:{key}")
+        value = facts.ArrayLit(value.items, f"{held.qual}:{key}", value.kind)
     w.fields.append((w.current, held.qual + facts.OWN, key, value))
 
 

@@ -221,7 +221,7 @@ class Evaluator:
         if isinstance(expr, facts.This):
             return Inst(self.classes.definition(path, expr.cls))
         if isinstance(expr, facts.ArrayLit) and expr.name:
-            array = Arr(path, expr.name)
+            array = Arr(path, expr.name, expr.kind)
             self.literals.setdefault(array, (expr.items, (path, -1)))  # items closed
             return array
         if isinstance(expr, facts.ArrayLit) and (made := spread_literal(self, expr, scope)):
@@ -342,6 +342,8 @@ class Evaluator:
         if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
             return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
         if isinstance(value, Arr | Made):  # its elements; any other member is the runtime's
+            if name in (facts.ELEMENT, facts.ITERATED) and isinstance(value, Arr):
+                return Unknown() if value.kind == "Map" else self.elements(value)  # entries
             if name in (facts.ELEMENT, facts.ITERATED):
                 return self.elements(value)
             return Lit() if not isinstance(value, Made) or value.known else Unknown()

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["array_made", "spread", "spread_literal"]
 
 _REST = (facts.REST, facts.ITEM)
+ITERATORS = frozenset({"values", "keys", "entries"})
 
 
 def array_made(ev: Evaluator, expr: facts.ArrayCall, scope: Scope) -> Made | None:
@@ -39,6 +40,8 @@ def array_made(ev: Evaluator, expr: facts.ArrayCall, scope: Scope) -> Made | Non
     vague = not known and isinstance(base, Made | Unknown | Feed | Lit | Global | Choice)
     if _is_rest(base) or not (known or vague):
         return None  # ``arguments`` and its copies: ``_copied``
+    if expr.method in ITERATORS:
+        return _iterated(expr.method, base) if isinstance(base, Arr) else None
     if expr.method in ("map", "flatMap") or (expr.method == "from" and expr.args):
         if not expr.args or isinstance(expr.args[0], facts.Spread):
             return None
@@ -51,6 +54,14 @@ def array_made(ev: Evaluator, expr: facts.ArrayCall, scope: Scope) -> Made | Non
         return Made(kind, (base,))
     added = (_concatenated(a, _array_of(ev, a, scope)) for a in expr.args)
     return Made(kind, (base, *added))
+
+
+def _iterated(method: str, base: Arr) -> Made:
+    """``xs.values()``, a Map's or a Set's: an array of its values; its keys (a Set's are its
+    values) and entries are not followed."""
+    if method == "values" or (method == "keys" and base.kind == "Set"):
+        return Made("copy", (base,))
+    return Made("items", (Unknown(),))
 
 
 def _array_of(ev: Evaluator, expr: facts.Expr, scope: Scope) -> Value:

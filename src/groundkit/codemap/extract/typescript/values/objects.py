@@ -174,6 +174,7 @@ class Arr:
 
     path: str
     name: str
+    kind: str = ""  # "Map", "Set": a collection whose values are set or added (``made.py``)
 
 
 @dataclass(frozen=True, slots=True)
