@@ -402,8 +402,16 @@ def test_a_maps_values_spread_into_an_array_are_what_was_set_on_it(repo: Repo) -
                   return [...byText.values()];
                 }
                 export function check(texts) { for (const c of parse(texts)) c.test(); }
-                export function entries() { const m = new Map(); m.set("k", a); for (const e of m) e(); }
-                export function added() { const s = new Set([a]); s.add(a); for (const f of s) f(); }
+                export function entries() {
+                  const m = new Map();
+                  m.set("k", a);
+                  for (const e of m) e();
+                }
+                export function added() {
+                  const s = new Set([a]);
+                  s.add(a);
+                  for (const f of s) f();
+                }
             """,
         },
     )

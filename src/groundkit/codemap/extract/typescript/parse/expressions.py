@@ -19,9 +19,9 @@ __all__ = [
     "ARRAY_RESULTS",
     "FUNCTIONS",
     "UNKNOWN",
-    "collection",
     "QualOf",
     "args_of",
+    "collection",
     "key_of",
     "ref_of",
     "string_value",
@@ -291,8 +291,7 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     prop = callee.child_by_field_name("property") if callee.type == "member_expression" else None
     holder = callee.child_by_field_name("object") if prop is not None else None
     method = text_of(prop) if prop is not None else ""
-    iterates = method in ITERATORS and not arguments and ref_of(holder) != ["Object"]
-    if holder is not None and (method in ARRAY_RESULTS or iterates):
+    if holder is not None and (method in ARRAY_RESULTS or _iterates(method, arguments, holder)):
         base = summarise(holder, qual_of, depth + 1)
         return facts.ArrayCall(base, method, arguments, made)
     if ref == ["Array", "from"] and first is not None and not isinstance(first, facts.Spread):
@@ -300,6 +299,11 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     if ref == ["Array", "of"]:  # an array of its arguments, as a literal's copy
         return facts.ArrayCall(facts.ArrayLit(arguments), "of", [], made)
     return made
+
+
+def _iterates(method: str, arguments: list[facts.Expr], holder: Node) -> bool:
+    """``m.values()``: an iterator of a collection's values (``Object.values(o)``: the runtime's)."""
+    return method in ITERATORS and not arguments and ref_of(holder) != ["Object"]
 
 
 def _defines(ref: list[str], arguments: list[facts.Expr]) -> bool:
