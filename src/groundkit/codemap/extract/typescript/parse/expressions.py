@@ -302,7 +302,7 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
 
 
 def _iterates(method: str, arguments: list[facts.Expr], holder: Node) -> bool:
-    """``m.values()``: an iterator of a collection's values (``Object.values(o)``: the runtime's)."""
+    """``m.values()``: a collection's values (``Object.values(o)``: the runtime's)."""
     return method in ITERATORS and not arguments and ref_of(holder) != ["Object"]
 
 
