@@ -17,8 +17,12 @@ the runtime or of a package, a store whose target is not known to be this array 
 same member, ``other.stack.push(x)``), whose edges are ``partial``. An array none of whose
 elements is known is ``Unknown``.
 
+A literal's spread item (``[a, ...xs]``) gives ``xs``'s elements (``made.spread``); a Map's
+``set(k, v)`` and a Set's ``add(v)`` are stores of ``v`` into it (``Arr.kind``), read through
+``values()``; a Map's own iteration gives entries, not followed.
+
 Not followed (elements missed, never guessed): arrays handed to a package's function that adds
-to them, spread results (``[...m.values()]``), elements stored by ``Object.assign`` or
+to them, elements stored by ``Object.assign`` or
 ``Array.prototype.push.apply``; an array handed to the repository's own function and filled
 there through a parameter no caller is known for.
 """
