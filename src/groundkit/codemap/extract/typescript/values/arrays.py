@@ -36,7 +36,7 @@ from typing import TypeGuard
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow
-from groundkit.codemap.extract.typescript.values.made import spread
+from groundkit.codemap.extract.typescript.values.made import array_item, spread
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Choice,
@@ -95,16 +95,16 @@ class Arrays:
             if isinstance(item, facts.Spread):  # [...xs]: xs's elements
                 found.append(self.elements(spread(self.ev, item, scope)))
             else:
-                found.append(_stored(item, self.ev.value(item, scope)))
+                found.append(array_item(item, self.ev.value(item, scope)))
         for path, item in index.stores.get(array, []):
-            found.append(_stored(item, self.ev.value(item, (path, -1))))
+            found.append(array_item(item, self.ev.value(item, (path, -1))))
         for path, feed, stored in index.through:
             held = self.flow.feeds(feed) if self.flow.settled else None
             if held is not None and array not in held:
                 continue
             if held is None and array.name.rpartition(":")[2] != _last(feed):
                 continue  # a parameter not known to be this array, of another name
-            found.extend(_stored(i, self.ev.value(i, (path, -1))) for i in stored)
+            found.extend(array_item(i, self.ev.value(i, (path, -1))) for i in stored)
             if held is None:
                 found.append(Unknown())
         if array.name.rpartition(":")[2] in index.opened and ":" in array.name:
@@ -132,7 +132,7 @@ class Arrays:
             if not made.known:
                 found.append(Unknown())
         for path, item in self.index().stores.get(made, []):
-            found.append(_stored(item, self.ev.value(item, (path, -1))))
+            found.append(array_item(item, self.ev.value(item, (path, -1))))
         return _one_of(found)
 
     def _flat(self, value: Value) -> list[Value]:
@@ -193,16 +193,6 @@ def _known(value: Value) -> Value:
     """What a function's return gives an array: a value of the runtime or a package, or a
     literal's (maybe a call's result), is not known."""
     return Unknown() if isinstance(value, Global | Ext | Lit) else value
-
-
-def _stored(item: facts.Expr, value: Value) -> Value:
-    """What storing ``item`` puts in an array: a value of the runtime or a package, or a
-    call's result, is not known (it may be a function of ours)."""
-    if isinstance(value, Global | Ext):
-        return Unknown()
-    if isinstance(value, Lit) and not isinstance(item, facts.Lit | facts.ArrayLit | facts.Str):
-        return Unknown()
-    return value
 
 
 def _name(target: facts.Expr) -> str | None:

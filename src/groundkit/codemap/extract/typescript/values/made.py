@@ -23,7 +23,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
-__all__ = ["array_made", "spread", "spread_literal"]
+__all__ = ["array_item", "array_made", "spread", "spread_literal"]
 
 _REST = (facts.REST, facts.ITEM)
 ITERATORS = frozenset({"values", "keys", "entries"})
@@ -70,7 +70,7 @@ def _array_of(ev: Evaluator, expr: facts.Expr, scope: Scope) -> Value:
         made = spread_literal(ev, expr, scope)
         if made is not None:
             return made
-        return Made("items", tuple(_item(i, ev.value(i, scope)) for i in expr.items))
+        return Made("items", tuple(array_item(i, ev.value(i, scope)) for i in expr.items))
     if _array_shaped(expr):
         return Made("items", (Unknown(),))  # its elements: not ours, or not known
     return ev.value(expr, scope)
@@ -86,7 +86,7 @@ def spread_literal(ev: Evaluator, expr: facts.ArrayLit, scope: Scope) -> Made | 
         if isinstance(item, facts.Spread):
             parts.append(spread(ev, item, scope))
         else:
-            value = _item(item, ev.value(item, scope))
+            value = array_item(item, ev.value(item, scope))
             parts.append(Made("items", (value,)) if isinstance(value, Arr | Made) else value)
     return Made("copy", tuple(parts))
 
@@ -109,9 +109,9 @@ def _array_shaped(expr: facts.Expr) -> bool:
     return attrs[-2:] == ["split", "()"]
 
 
-def _item(item: facts.Expr, value: Value) -> Value:
-    """What writing ``item`` in an array puts there: a value of the runtime or a package, or a
-    call's result, is not known (it may be a function of ours)."""
+def array_item(item: facts.Expr, value: Value) -> Value:
+    """What writing or storing ``item`` in an array puts there: a value of the runtime or a
+    package, or a call's result, is not known (it may be a function of ours)."""
     if isinstance(value, Global | Ext):
         return Unknown()
     if isinstance(value, Lit) and not isinstance(item, facts.Lit | facts.ArrayLit | facts.Str):
@@ -126,7 +126,7 @@ def _concatenated(arg: facts.Expr, value: Value) -> Value:
         return value
     if isinstance(value, Choice | Unknown | Feed):
         return Made("items", (Unknown(),))
-    return Made("items", (_item(arg, value),))
+    return Made("items", (array_item(arg, value),))
 
 
 def _is_rest(value: Value) -> bool:
