@@ -67,6 +67,11 @@ class MapGraph(Protocol):
         """The edges of these kinds arriving at a node, by source name, kind (then source id)."""
         ...
 
+    def edges_to_many(self, node_ids: Sequence[str], kinds: Sequence[str]) -> dict[str, list[Edge]]:
+        """``edges_to`` of each node (every id a key, in ``edges_to``'s order), in as few
+        queries as the graph can: a walk asks once per level, not once per node."""
+        ...
+
     # -- the map as a whole -----------------------------------------------------------------------
     def counts(self) -> dict[str, Any]:
         """``files``, ``nodes`` and ``edges`` (each a count per kind) and ``unresolved_calls``."""

@@ -109,6 +109,9 @@ class MemoryGraph:
         found.sort(key=lambda i: (i[1].source.qualname, i[0][1], i[0][0]))
         return [edge for _, edge in found]
 
+    def edges_to_many(self, node_ids: Sequence[str], kinds: Sequence[str]) -> dict[str, list[Edge]]:
+        return {node_id: self.edges_to(node_id, kinds) for node_id in node_ids}
+
     def _among(
         self, edges: dict[_EdgeKey, Edge], kinds: Sequence[str]
     ) -> list[tuple[_EdgeKey, Edge]]:

@@ -1,6 +1,7 @@
 """``trace`` (where a symbol leads) and ``blast`` (what depends on it): walks over a map's
-edges (any ``MapGraph``), one query per node visited. An ``EdgeFilter`` leaves edges out of a
-walk (it does not go on through them), and the walk counts them (``hidden``)."""
+edges (any ``MapGraph``). A blast reads one level of its walk at a time (a widely used symbol
+has thousands of dependents); a trace reads one node at a time. An ``EdgeFilter`` leaves edges
+out of a walk (it does not go on through them), and the walk counts them (``hidden``)."""
 
 from __future__ import annotations
 
@@ -237,26 +238,23 @@ def blast(
         seeds |= {e.target.id for e in graph.edges_from(start.key.id, [str(EdgeKind.DEFINES)])}
     cache: dict[str, list[Edge]] = {}
 
-    def into(node_id: str) -> list[Edge]:
-        """Edges arriving at a node; for a function inside a function, also its definer
-        (who hands it on)."""
-        if node_id not in cache:
-            found = _shown(
-                graph.edges_to(node_id, [*kinds, str(EdgeKind.DEFINES)]),
-                edge_filter,
-                start.key,
-                hidden,
-            )
+    def fetch(node_ids: list[str]) -> None:
+        """Edges arriving at each node not yet read, in one read of the graph; for a function
+        inside a function, also its definer (who hands it on)."""
+        wanted = [n for n in node_ids if n not in cache]
+        arriving = graph.edges_to_many(wanted, [*kinds, str(EdgeKind.DEFINES)]) if wanted else {}
+        for node_id, edges in arriving.items():
+            found = _shown(edges, edge_filter, start.key, hidden)
             cache[node_id] = [e for e in found if e.kind != EdgeKind.DEFINES or _inner(e)]
-        return cache[node_id]
 
     best: dict[str, float] = dict.fromkeys(seeds, 1.0)
     first: dict[str, tuple[int, float, Edge]] = {}
     frontier = dict.fromkeys(sorted(seeds), 1.0)
     for level in range(1, depth + 1):
         reached: dict[str, tuple[float, Edge]] = {}
+        fetch(list(frontier))
         for node_id, confidence in frontier.items():
-            for edge in into(node_id):
+            for edge in cache[node_id]:
                 source = edge.source.id
                 if source in seeds:
                     continue

@@ -165,6 +165,21 @@ class MapGraphContract:
         ]
         assert rows == sorted(rows)
 
+    def test_edges_arriving_at_many_nodes_are_what_each_node_is_asked_for_alone(
+        self, make_graph: MakeGraph
+    ) -> None:
+        built = shop()
+        twins = [built.add(kind, "twin", path) for kind in _TWINS for path in ("a.py", "b.py")]
+        for twin in twins:
+            built.calls(twin, "shop.db.connect")
+            built.imports(twin, "shop.db.connect")
+        graph = make_graph(built)
+        # Past any one query's share of ids: a graph may read them in parts.
+        ids = [f"nowhere{i}" for i in range(998)] + [n.key.id for n in graph.nodes()]
+        kinds = ["calls", "imports", "defines"]
+        assert graph.edges_to_many(ids, kinds) == {i: graph.edges_to(i, kinds) for i in ids}
+        assert graph.edges_to_many([], kinds) == {}
+
     def test_edges_are_listed_by_source_id_kind_and_target_id(self, make_graph: MakeGraph) -> None:
         built = shop()
         graph = make_graph(built)
