@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+from pathlib import Path
+
+from groundkit.codemap.api import open_codemap
 from groundkit.codemap.extract.python.values.engine import Engine, each_value
 from groundkit.codemap.extract.python.values.objects import LIT, Values
 
@@ -36,3 +40,21 @@ def test_a_rule_for_each_value_runs_on_values_held_and_gained_with_its_arguments
     engine.add(0, [two])
     engine.run()
     assert seen == [(one, "x", 1), (two, "x", 1)]
+
+
+def test_a_solve_leaves_no_cycle_for_the_collector_to_free(tmp_path: Path) -> None:
+    """What a solve made is freed as soon as it is done with: a cycle holding the flow kept
+    every file's facts and values until the cyclic collector's slow pass over all of them."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("def f(x):\n    return x\n\ny = f(f)\nprint(y(1))\n")
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        with open_codemap("app", index_dir=tmp_path / "index", create=True) as codemap:
+            codemap.update(tmp_path / "src", workers=1)
+        gc.collect()
+        kept = {type(o).__qualname__ for o in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert not kept & {"Flow", "Engine", "Program", "Calls", "Facts"}

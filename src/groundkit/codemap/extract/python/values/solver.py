@@ -98,6 +98,11 @@ class Solver:
         flow.values.listener = None
         flow.listeners.clear()
         self._handlers.clear()
+        # The rules hold one another (each part calls the others), and through them the flow
+        # and every file's facts: left in a cycle, all of it waited for the cyclic collector,
+        # whose pass over 1.4 million objects cost 1.3 s of CPU after each solve on django.
+        for part in (self.containers, self.lookups, self.calls.outside):
+            del part.calls
         del self.lookups, self.calls, self.containers
         del self._attribute, self._store_attr, self._subscript, self._store_item
         del self._iterate, self._unpack_value
