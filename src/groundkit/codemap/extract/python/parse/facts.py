@@ -15,7 +15,9 @@ name's last bindings (``Final``).
 
 Every record is a frozen msgspec struct encoded as an array (``array_like``): facts are stored
 in the map and read back for files that did not change, so they must be compact and quick to
-decode.
+decode. None is tracked by the cyclic collector (``gc=False``): a file's facts are a tree of
+records, never a cycle, and a map holds a million of them (16 bytes each, and the collector's
+passes over them while they are decoded).
 """
 
 from __future__ import annotations
@@ -124,14 +126,14 @@ STATIC = 4  # @staticmethod
 CLASSMETHOD = 8  # @classmethod (or __new__, __init_subclass__, __class_getitem__)
 
 
-class Param(msgspec.Struct, array_like=True, frozen=True):
+class Param(msgspec.Struct, array_like=True, frozen=True, gc=False):
     name: str
     kind: ParamKind
     default: int = -1  # the variable holding the default (evaluated where the def stands)
     annotation: int = -1  # the variable holding the class its annotation names
 
 
-class Scope(msgspec.Struct, array_like=True, frozen=True):
+class Scope(msgspec.Struct, array_like=True, frozen=True, gc=False):
     qual: str  # "" for the module, "Cls.meth", "outer.inner", "run.<lambda>"
     kind: Kind
     parent: int  # -1 for the module
@@ -147,7 +149,7 @@ class Scope(msgspec.Struct, array_like=True, frozen=True):
     ] = []  # classes: each base as written (["m", "Base"]; [] if not a name)
 
 
-class Site(msgspec.Struct, array_like=True, frozen=True):
+class Site(msgspec.Struct, array_like=True, frozen=True, gc=False):
     """A place where code may run, with what the evidence needs."""
 
     scope: int  # the scope whose code runs it
@@ -165,7 +167,7 @@ class Site(msgspec.Struct, array_like=True, frozen=True):
     keywords: list[tuple[str, int]] = []  # keyword arguments ("" for **)
 
 
-class ImportStmt(msgspec.Struct, array_like=True, frozen=True):
+class ImportStmt(msgspec.Struct, array_like=True, frozen=True, gc=False):
     scope: int
     module: str
     level: int
@@ -180,49 +182,49 @@ class ImportStmt(msgspec.Struct, array_like=True, frozen=True):
 # -- the value-flow program: one record per operation -------------------------------------------
 
 
-class Def(msgspec.Struct, array_like=True, frozen=True, tag=0):
+class Def(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=0):
     dst: int
     scope: int  # the function, lambda or class this definition makes
 
 
-class Const(msgspec.Struct, array_like=True, frozen=True, tag=1):
+class Const(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=1):
     dst: int
     what: ConstKind
     text: str | None = None  # a string literal's text
 
 
-class Tmpl(msgspec.Struct, array_like=True, frozen=True, tag=2):
+class Tmpl(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=2):
     dst: int
     pieces: list[str | int | None]  # literal text, a variable, or None (not known)
 
 
-class Copy(msgspec.Struct, array_like=True, frozen=True, tag=3):
+class Copy(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=3):
     dst: int
     src: int
 
 
-class Phi(msgspec.Struct, array_like=True, frozen=True, tag=4):
+class Phi(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=4):
     """Bindings that meet: one of them holds, decided at run time."""
 
     dst: int
     srcs: list[int]
 
 
-class Final(msgspec.Struct, array_like=True, frozen=True, tag=5):
+class Final(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=5):
     """What code that runs later sees of a function-local name: its last bindings."""
 
     dst: int
     srcs: list[int]
 
 
-class Global(msgspec.Struct, array_like=True, frozen=True, tag=6):
+class Global(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=6):
     """A module-level name (or a builtin) read where no binding of this file reaches."""
 
     dst: int
     name: str
 
 
-class Import(msgspec.Struct, array_like=True, frozen=True, tag=7):
+class Import(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=7):
     dst: int
     module: str
     level: int
@@ -230,7 +232,7 @@ class Import(msgspec.Struct, array_like=True, frozen=True, tag=7):
     top: bool = False  # ``import a.b`` binds ``a``
 
 
-class StarImport(msgspec.Struct, array_like=True, frozen=True, tag=8):
+class StarImport(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=8):
     """``from m import *`` at module level rebinds ``name`` when m exports it: dst is m's
     ``name`` then, else what ``name`` was bound to before (``before``)."""
 
@@ -241,21 +243,21 @@ class StarImport(msgspec.Struct, array_like=True, frozen=True, tag=8):
     before: int = -1
 
 
-class Attr(msgspec.Struct, array_like=True, frozen=True, tag=9):
+class Attr(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=9):
     dst: int
     obj: int
     attr: str | None  # None: a computed name (getattr with a run-time string)
     site: int = -1
 
 
-class SetAttr(msgspec.Struct, array_like=True, frozen=True, tag=10):
+class SetAttr(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=10):
     obj: int
     attr: str | None
     src: int
     site: int = -1
 
 
-class Sub(msgspec.Struct, array_like=True, frozen=True, tag=11):
+class Sub(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=11):
     dst: int
     obj: int
     key: str | int | None  # a literal key or index; None: computed
@@ -265,19 +267,19 @@ class Sub(msgspec.Struct, array_like=True, frozen=True, tag=11):
     bounds: tuple[int | None, int | None] = (None, None)  # a slice's literal start and stop
 
 
-class SetSub(msgspec.Struct, array_like=True, frozen=True, tag=12):
+class SetSub(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=12):
     obj: int
     key: str | int | None
     src: int
     site: int = -1
 
 
-class NewContainer(msgspec.Struct, array_like=True, frozen=True, tag=13):
+class NewContainer(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=13):
     dst: int
     kind: ContainerKind
 
 
-class Call(msgspec.Struct, array_like=True, frozen=True, tag=14):
+class Call(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=14):
     """``dst = func(*args, **keywords)``; the arguments are on the site."""
 
     dst: int
@@ -285,18 +287,18 @@ class Call(msgspec.Struct, array_like=True, frozen=True, tag=14):
     site: int
 
 
-class Ret(msgspec.Struct, array_like=True, frozen=True, tag=15):
+class Ret(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=15):
     scope: int
     src: int
 
 
-class Yield(msgspec.Struct, array_like=True, frozen=True, tag=16):
+class Yield(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=16):
     scope: int
     src: int
     each: bool = False  # ``yield from src``: every element of src
 
 
-class Iter(msgspec.Struct, array_like=True, frozen=True, tag=17):
+class Iter(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=17):
     """``for dst in src`` (and comprehensions): each element in turn."""
 
     dst: int
@@ -304,7 +306,7 @@ class Iter(msgspec.Struct, array_like=True, frozen=True, tag=17):
     site: int = -1
 
 
-class Unpack(msgspec.Struct, array_like=True, frozen=True, tag=18):
+class Unpack(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=18):
     """``a, b = src``: element ``index`` (from the end when negative); ``rest``: a starred
     target, the elements from ``index`` on, as a list."""
 
@@ -316,7 +318,7 @@ class Unpack(msgspec.Struct, array_like=True, frozen=True, tag=18):
     site: int = -1  # where an instance's ``__iter__`` runs (the first target's)
 
 
-class BinOp(msgspec.Struct, array_like=True, frozen=True, tag=19):
+class BinOp(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=19):
     """An operator on ``left`` (and ``right``): the dunder ``method`` of left's class runs
     (``__radd__`` of right's when left has none); ``dst`` is what it returns."""
 
@@ -327,25 +329,25 @@ class BinOp(msgspec.Struct, array_like=True, frozen=True, tag=19):
     site: int = -1
 
 
-class Raise(msgspec.Struct, array_like=True, frozen=True, tag=20):
+class Raise(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=20):
     src: int
     site: int
 
 
-class With(msgspec.Struct, array_like=True, frozen=True, tag=21):
+class With(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=21):
     dst: int
     src: int
     site: int
     is_async: bool = False
 
 
-class Super(msgspec.Struct, array_like=True, frozen=True, tag=22):
+class Super(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=22):
     dst: int
     cls: int  # the class scope whose method calls super()
     receiver: int  # the variable holding self (or cls)
 
 
-class ParamIn(msgspec.Struct, array_like=True, frozen=True, tag=23):
+class ParamIn(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=23):
     """A parameter as the function body first sees it."""
 
     dst: int
@@ -353,28 +355,28 @@ class ParamIn(msgspec.Struct, array_like=True, frozen=True, tag=23):
     index: int
 
 
-class ModBind(msgspec.Struct, array_like=True, frozen=True, tag=25):
+class ModBind(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=25):
     """A module-level name as other modules and later-running code see it."""
 
     name: str
     src: int
 
 
-class ClassBind(msgspec.Struct, array_like=True, frozen=True, tag=26):
+class ClassBind(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=26):
     scope: int
     name: str
     src: int
     field: bool = False  # ``name: T`` in the body: an attribute of the instances
 
 
-class GlobalSet(msgspec.Struct, array_like=True, frozen=True, tag=27):
+class GlobalSet(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=27):
     """``global name; name = src`` inside a function."""
 
     name: str
     src: int
 
 
-class Annot(msgspec.Struct, array_like=True, frozen=True, tag=28):
+class Annot(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=28):
     """A value with a declared class (``x: Foo = v``, ``except Foo as e``): what ``src`` is
     known to hold, or else an instance of the classes ``ann`` holds."""
 
@@ -383,7 +385,7 @@ class Annot(msgspec.Struct, array_like=True, frozen=True, tag=28):
     ann: int
 
 
-class NotNone(msgspec.Struct, array_like=True, frozen=True, tag=29):
+class NotNone(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=29):
     """``var`` (a copy of a local) is never ``None``: it is bound where ``x is not None`` held
     (an ``if``'s branch, or the code after ``if x is None: return``)."""
 
@@ -423,7 +425,7 @@ Op = (
 )
 
 
-class Facts(msgspec.Struct, array_like=True, frozen=True):
+class Facts(msgspec.Struct, array_like=True, frozen=True, gc=False):
     """One file, whole."""
 
     scopes: list[Scope]
