@@ -7,7 +7,7 @@ from pathlib import Path
 
 from groundkit.codemap.api import open_codemap
 from groundkit.codemap.extract.python.values.engine import Engine, each_value
-from groundkit.codemap.extract.python.values.objects import LIT, Values
+from groundkit.codemap.extract.python.values.objects import LIT, LIT_ID, Values
 
 
 def _engine(size: int) -> tuple[Engine, Values]:
@@ -40,6 +40,24 @@ def test_a_rule_for_each_value_runs_on_values_held_and_gained_with_its_arguments
     engine.add(0, [two])
     engine.run()
     assert seen == [(one, "x", 1), (two, "x", 1)]
+
+
+def test_a_variable_holding_one_value_even_the_first_numbered_passes_it_on_and_gains_more() -> None:
+    engine, values = _engine(3)
+    two = values.id((LIT, "two"))
+    engine.add(0, [LIT_ID])  # value 0: held alone, it must still count as something
+    engine.flow(0, 1)
+    engine.run()
+    assert engine.holds(1)
+    assert engine.held(1) == {LIT_ID}
+    assert not engine.holds(2)
+    assert engine.held(2) == set()
+    seen: list[int] = []
+    engine.on(1, each_value(seen.append))
+    engine.add(0, [two])
+    engine.run()
+    assert engine.held(1) == {LIT_ID, two}
+    assert sorted(seen) == [LIT_ID, two]
 
 
 def test_a_solve_leaves_no_cycle_for_the_collector_to_free(tmp_path: Path) -> None:

@@ -219,15 +219,14 @@ class PythonFile(FileResolver):
     def _uncertain(self, operand: int) -> bool:
         if operand < 0:
             return False
-        held = self.flow.engine.pts[operand]
-        return operand in self.choices or bool(held and objects.UNKNOWN_ID in held)
+        return operand in self.choices or objects.UNKNOWN_ID in self.flow.engine.held(operand)
 
     def _unresolved(self, index: int, operand: int, targeted: bool, partial: bool) -> bool:
         if (self.info.index, index) in self.flow.dynamic:
             return True
         if operand < 0:
             return False
-        held = self.flow.engine.pts[operand]
+        held = self.flow.engine.held(operand)
         if not held or partial:
             return True
         if targeted:

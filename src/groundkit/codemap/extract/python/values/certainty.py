@@ -69,7 +69,7 @@ class Certainty:
 
     def _runs_on_all(self, operand: int, method: str) -> bool:
         flow = self.flow
-        held = flow.engine.pts[operand]
+        held = flow.engine.held(operand)
         if not held:
             return False
         keys = flow.values.keys
@@ -111,15 +111,13 @@ def choices(flow: Flow, seeds: list[int] | None = None) -> set[int]:
     """The variables that hold a run-time choice (``seeds``: more to start from)."""
     engine = flow.engine
     keys = flow.values.keys
-    pts = engine.pts
     plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN}
     memo: dict[int, frozenset[int]] = {}
 
     def relevant(var: int) -> frozenset[int]:
         found = memo.get(var)
         if found is None:
-            held = pts[var]
-            found = memo[var] = frozenset(held - plain) if held else frozenset()
+            found = memo[var] = frozenset(engine.held(var) - plain)
         return found
 
     starts = list(seeds or ())

@@ -81,7 +81,10 @@ class Engine:
 
     def __init__(self, values: Values, size: int, alt: set[int]) -> None:
         self.values = values
-        self.pts: list[set[int] | None] = [None] * size
+        # What each variable holds: nothing yet (None), one value (the int itself: most hold
+        # one, and a set of one took 216 bytes, 50 MB on django), or a set. Read it through
+        # ``held``/``holds``.
+        self.pts: list[set[int] | int | None] = [None] * size
         self.succ: list[list[int] | None] = [None] * size
         # A variable's one rule, or a list of its rules (most have one; a list for each took 17 MB)
         self.rules: list[Rule | list[Rule] | None] = [None] * size
@@ -111,9 +114,10 @@ class Engine:
             self.special.add(value)
 
     def add(self, var: int, values: Iterable[int]) -> None:
-        held = self.pts[var]
-        if held is None:
-            held = self.pts[var] = set()
+        stored = self.pts[var]
+        held: set[int] = (
+            set() if stored is None else {stored} if isinstance(stored, int) else stored
+        )
         new = (values if isinstance(values, set) else set(values)) - held
         if not new:
             return
@@ -126,7 +130,11 @@ class Engine:
             new = self._bounded(var, held, new)
             if not new:
                 return
-        held |= new
+        if not held and len(new) == 1:
+            (self.pts[var],) = new
+        else:
+            held |= new
+            self.pts[var] = held
         waiting = self.pending.get(var)
         if waiting is None:
             self.pending[var] = new
@@ -175,8 +183,8 @@ class Engine:
         if dst in self.alt:
             self.incoming.setdefault(dst, []).append(src)
         held = self.pts[src]
-        if held:
-            self.add(dst, held)
+        if held is not None:
+            self.add(dst, {held} if isinstance(held, int) else held)
 
     def on(self, var: int, rule: Rule) -> None:
         """Run ``rule`` on what ``var`` holds now, and on every value it gains later."""
@@ -188,11 +196,19 @@ class Engine:
         else:
             self.rules[var] = [rules, rule]
         held = self.pts[var]
-        if held:
-            rule(set(held))
+        if held is not None:
+            rule({held} if isinstance(held, int) else set(held))
 
     def held(self, var: int) -> set[int]:
-        return self.pts[var] or set()
+        """What ``var`` holds (a set the caller must not change)."""
+        held = self.pts[var]
+        if held is None:
+            return set()
+        return {held} if isinstance(held, int) else held
+
+    def holds(self, var: int) -> bool:
+        """Whether ``var`` holds anything."""
+        return self.pts[var] is not None
 
     def run(self) -> None:
         queue, pending, succ, rules, add = self.queue, self.pending, self.succ, self.rules, self.add
@@ -212,7 +228,12 @@ class Engine:
                 plain = not (delta & special)
                 for dst in targets:
                     held = pts[dst]
-                    if held is None or not plain or len(held) + len(delta) > MAX_VALUES:
+                    if (
+                        held is None
+                        or isinstance(held, int)
+                        or not plain
+                        or len(held) + len(delta) > MAX_VALUES
+                    ):
                         add(dst, delta)  # the careful way: bounds to check
                         continue
                     new = delta - held

@@ -363,7 +363,7 @@ class Solver:
             reflected = _REFLECTED[method]
 
             def other(new: set[int]) -> None:
-                plain = not flow.engine.pts[left] or any(
+                plain = not flow.engine.holds(left) or any(
                     flow.values.keys[v][0] not in (objects.INST, objects.CONE)
                     for v in flow.engine.held(left)
                 )
@@ -519,12 +519,12 @@ class Solver:
                     if param.default >= 0:
                         engine.flow(flow.var(info.index, param.default), flow.param(func, i))
         for dst, src, ann in flow.annotated:
-            if not engine.pts[src]:
+            if not engine.holds(src):
                 self._declared(ann, dst)
         for cls in flow.patched_any:
             for sub in flow.program.cone(cls):
                 for dst in flow.lookups_on.get(sub, ()):
                     engine.add(dst, [objects.UNKNOWN_ID])
         for value, attr, dst in flow.fallbacks:
-            if not engine.pts[dst]:
+            if not engine.holds(dst):
                 self.lookups.fallback(value, attr, dst)
