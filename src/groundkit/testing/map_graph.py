@@ -32,6 +32,17 @@ MakeGraph = Callable[[GraphBuilder], MapGraph]
 _TWINS = (NodeKind.FUNCTION, NodeKind.CLASS, NodeKind.MODULE)  # one name, several nodes
 
 
+def _twins_calling_connect() -> tuple[GraphBuilder, list[NodeKey]]:
+    """The shop, with nodes of one name in several kinds and files, each calling and importing
+    ``shop.db.connect``."""
+    built = shop()
+    twins = [built.add(kind, "twin", path) for kind in _TWINS for path in ("a.py", "b.py")]
+    for twin in twins:
+        built.calls(twin, "shop.db.connect")
+        built.imports(twin, "shop.db.connect")
+    return built, twins
+
+
 def shop() -> GraphBuilder:
     """A small shop: a package with an API, a store and models (an import cycle), two routes,
     a command-line tool outside the package calling both in and over HTTP."""
@@ -150,11 +161,7 @@ class MapGraphContract:
     def test_edges_arrive_by_source_name_then_kind_then_source_id(
         self, make_graph: MakeGraph
     ) -> None:
-        built = shop()
-        twins = [built.add(kind, "twin", path) for kind in _TWINS for path in ("a.py", "b.py")]
-        for twin in twins:
-            built.calls(twin, "shop.db.connect")
-            built.imports(twin, "shop.db.connect")
+        built, twins = _twins_calling_connect()
         into = make_graph(built).edges_to(built.key("shop.db.connect").id, ["calls", "imports"])
         rows = [(e.source.qualname, str(e.kind), e.source.id) for e in into]
         assert [r[:2] for r in rows] == [
@@ -168,11 +175,7 @@ class MapGraphContract:
     def test_edges_arriving_at_many_nodes_are_what_each_node_is_asked_for_alone(
         self, make_graph: MakeGraph
     ) -> None:
-        built = shop()
-        twins = [built.add(kind, "twin", path) for kind in _TWINS for path in ("a.py", "b.py")]
-        for twin in twins:
-            built.calls(twin, "shop.db.connect")
-            built.imports(twin, "shop.db.connect")
+        built, _ = _twins_calling_connect()
         graph = make_graph(built)
         # Past any one query's share of ids: a graph may read them in parts.
         ids = [f"nowhere{i}" for i in range(998)] + [n.key.id for n in graph.nodes()]
