@@ -13,7 +13,11 @@ from groundkit.codemap.extract.typescript.parse import (
     modules,
     variables,
 )
-from groundkit.codemap.extract.typescript.parse.closure import Closer, may_hold_code, may_return_code
+from groundkit.codemap.extract.typescript.parse.closure import (
+    Closer,
+    may_hold_code,
+    may_return_code,
+)
 from groundkit.codemap.extract.typescript.parse.declarations import function, has_token, klass
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
