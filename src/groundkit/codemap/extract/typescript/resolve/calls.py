@@ -246,7 +246,7 @@ def _through_parameter(
     for given in values:
         options = given.options if isinstance(given, Choice) else (given,)
         found: set[Def] = set()
-        vague = False  # one of the options not known (``return cached || [comp]``)
+        vague = False  # an option not known (semver's parseRange: a cached value or [comp])
         for option in options:
             value = file.ev.export(option.path, "=") if isinstance(option, Mod) else option
             target = _target(file, value, how)
