@@ -43,13 +43,14 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 23: an array literal a function returns (its items); 22: spreads, Map/Set values;
     # 21: arrays made by map, filter, concat... (their elements), chained callbacks;
     # 20: arrays (stores, elements read back), for...of bindings, yields, [Symbol.iterator];
     # 19: env writes (process.env.X = v) merged with 18: accessors, defaults, parameter
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "22"
+    version: ClassVar[str] = "23"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

@@ -45,6 +45,15 @@ def may_hold_code(expr: facts.Expr) -> bool:
     return not isinstance(expr, _PLAIN)
 
 
+def may_return_code(expr: facts.Expr) -> bool:
+    """Whether a return may give a function of the repository: as ``may_hold_code``, and an
+    array literal bound to no name with such an item (``return [comp]``: the array of its
+    items, ``values/functions.py``)."""
+    if isinstance(expr, facts.ArrayLit) and not expr.name:
+        return any(may_hold_code(i) for i in expr.items)
+    return may_hold_code(expr)
+
+
 class Closer:
     def __init__(self, scopes: list[facts.Scope], bindings: list[dict[str, facts.Expr]]) -> None:
         self.scopes = scopes

@@ -13,7 +13,11 @@ from groundkit.codemap.extract.typescript.parse import (
     modules,
     variables,
 )
-from groundkit.codemap.extract.typescript.parse.closure import Closer, may_hold_code
+from groundkit.codemap.extract.typescript.parse.closure import (
+    Closer,
+    may_hold_code,
+    may_return_code,
+)
 from groundkit.codemap.extract.typescript.parse.declarations import function, has_token, klass
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
@@ -252,7 +256,7 @@ def _interface(w: Walk) -> facts.Module:
         {
             q: o[0] if len(o) == 1 else facts.Choice(o)
             for q, o in returns.items()
-            if any(may_hold_code(e) for e in o)  # a string or a number: no call through it
+            if any(may_return_code(e) for e in o)  # a string or a number: no call through it
         },
         {
             owner: {k: o[0] if len(o) == 1 else facts.Choice(o) for k, o in keys.items()}

@@ -246,16 +246,22 @@ def _through_parameter(
     for given in values:
         options = given.options if isinstance(given, Choice) else (given,)
         found: set[Def] = set()
+        vague = False  # an option not known (semver's parseRange: a cached value or [comp])
         for option in options:
             value = file.ev.export(option.path, "=") if isinstance(option, Mod) else option
             target = _target(file, value, how)
             if target is not None:
                 found.add(target)
+            elif isinstance(value, Unknown):
+                vague = True
             elif not isinstance(value, _NOT_COUNTED):
                 file.graph.unresolved += 1  # an instance or object called: not a function
                 return
+        if vague and not found:
+            file.graph.unresolved += 1
+            return
         for target in found:  # a choice between different functions: which one runs varies
-            targets[target] = targets.get(target, True) and len(found) > 1
+            targets[target] = targets.get(target, True) and (len(found) > 1 or vague)
     if any(targets.values()):
         file.graph.unresolved += 1
     for target, partial in sorted(targets.items(), key=lambda t: (t[0].path, t[0].qual)):

@@ -21,7 +21,7 @@ from groundkit.codemap.extract.typescript.values.accessors import accessor
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.functions import Functions
-from groundkit.codemap.extract.typescript.values.made import array_made, spread_literal
+from groundkit.codemap.extract.typescript.values.made import array_made, listed, spread_literal
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Arr,
@@ -60,7 +60,7 @@ class Evaluator:
         self.layout = layout
         self.deps: set[str] = set()  # keys of the files consulted (``ts:`` + path)
         self.classes = Classes(self.interface, self.value)
-        self.functions = Functions(self.interface, self.value)
+        self.functions = Functions(self.interface, self.value, lambda e, s: listed(self, e, s))
         # Whether a member of a table may have been changed (``flow.Tables`` answers).
         self.opened: Callable[[Obj, str], bool] = lambda table, key: False
         # What each caller hands a parameter (``flow.Flow.passed`` answers; None: not known).
@@ -354,10 +354,10 @@ class Evaluator:
             return self.functions.yielded(iterator) if isinstance(iterator, Def) else Unknown()
         if name == facts.ELEMENT and isinstance(value, Inst) and value.cls.kind == "function":
             return self._any_method(value.cls)
+        if isinstance(value, Choice):  # one of several: the member (element) of whichever
+            return _choice(self.attribute(option, name) for option in value.options)
         if name == facts.ELEMENT and not isinstance(value, Feed):
             return Unknown()
-        if isinstance(value, Choice):  # one of several: the member of whichever it is
-            return _choice(self.attribute(option, name) for option in value.options)
         if isinstance(value, Mod):
             return self._module_member(value, name)
         if isinstance(value, Ext):

@@ -24,9 +24,11 @@ class Functions:
         self,
         interface: Callable[[str], facts.Module],
         value: Callable[[facts.Expr, Scope], Value],
+        listed: Callable[[facts.ArrayLit, Scope], Value],
     ) -> None:
         self._interface = interface
         self._value = value
+        self._listed = listed  # an array literal bound to no name: the array of its items
 
     def prototype(self, func: Def, name: str) -> Value:
         """``name`` on an instance of function ``func``: the function assigned to
@@ -59,7 +61,18 @@ class Functions:
         found = self._interface(func.path).returns.get(func.qual)
         if found is None or _of_a_parameter(found):
             return Unknown()
-        return self._value(found, (func.path, -1))
+        scope = (func.path, -1)
+        if not _lists(found):
+            return self._value(found, scope)
+        # ``return [comp]`` (semver's parseRange): an array whose elements are read back
+        options = found.options if isinstance(found, facts.Choice) else [found]
+        given = tuple(dict.fromkeys(self._option(o, scope) for o in options))
+        return given[0] if len(given) == 1 else Choice(given)
+
+    def _option(self, expr: facts.Expr, scope: Scope) -> Value:
+        if isinstance(expr, facts.ArrayLit) and not expr.name:
+            return self._listed(expr, scope)
+        return self._value(expr, scope)
 
     def made(self, func: Def) -> Def | None:
         """The function ``new func()`` gives when ``func`` returns one (an object returned by a
@@ -85,6 +98,13 @@ class Functions:
         ):
             return args[given.position]
         return None
+
+
+def _lists(expr: facts.Expr) -> bool:
+    """Whether a return (or one of several) is an array literal bound to no name."""
+    if isinstance(expr, facts.Choice):
+        return any(_lists(o) for o in expr.options)
+    return isinstance(expr, facts.ArrayLit) and not expr.name
 
 
 def _of_a_parameter(expr: facts.Expr) -> bool:

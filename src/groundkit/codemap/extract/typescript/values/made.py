@@ -23,7 +23,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
-__all__ = ["array_item", "array_made", "spread", "spread_literal"]
+__all__ = ["array_item", "array_made", "listed", "spread", "spread_literal"]
 
 _REST = (facts.REST, facts.ITEM)
 ITERATORS = frozenset({"values", "keys", "entries"})
@@ -64,13 +64,19 @@ def _iterated(method: str, base: Arr) -> Made:
     return Made("items", (Unknown(),))
 
 
+def listed(ev: Evaluator, expr: facts.ArrayLit, scope: Scope) -> Made:
+    """An array literal bound to no name (``[a, b].map(f)``, ``return [comp]``): the array of
+    its items (a spread: the spread array's elements)."""
+    made = spread_literal(ev, expr, scope)
+    if made is not None:
+        return made
+    return Made("items", tuple(array_item(i, ev.value(i, scope)) for i in expr.items))
+
+
 def _array_of(ev: Evaluator, expr: facts.Expr, scope: Scope) -> Value:
     """What ``expr`` holds; an array literal bound to no name is the array of its items."""
     if isinstance(expr, facts.ArrayLit) and not expr.name:
-        made = spread_literal(ev, expr, scope)
-        if made is not None:
-            return made
-        return Made("items", tuple(array_item(i, ev.value(i, scope)) for i in expr.items))
+        return listed(ev, expr, scope)
     if _array_shaped(expr):
         return Made("items", (Unknown(),))  # its elements: not ours, or not known
     return ev.value(expr, scope)
