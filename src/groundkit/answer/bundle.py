@@ -5,6 +5,10 @@ builder gives (``answer.code``), or passages then edges; they are numbered from 
 the bytes of each item as it is serialised into the prompt; items are taken in order until the
 next one would not fit (in a mixed bundle, the passages stop where the edges' room begins), and
 how many were left out is part of the bundle, so truncation is always reported.
+
+A passage the chunk boundary cut inside the code one of its sentences introduces is sent up to
+the end of that code, read from the stored document (``answer.overrun``): its ``end`` is then past
+its chunk's.
 """
 
 from __future__ import annotations
@@ -16,13 +20,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from groundkit.answer.edges import EdgeItem
+from groundkit.answer.evidence import StoredText
+from groundkit.answer.overrun import read_on
 from groundkit.answer.passages import BundleItem
+from groundkit.errors import NotFoundError
 
 if TYPE_CHECKING:
     from groundkit.codemap.model import Edge
     from groundkit.types import Hit
 
-__all__ = ["BundleItem", "CodeEvidence", "EdgeItem", "EvidenceBundle", "Item", "build_bundle"]
+__all__ = [
+    "BundleItem",
+    "CodeEvidence",
+    "EdgeItem",
+    "EvidenceBundle",
+    "Item",
+    "StoredText",
+    "build_bundle",
+]
 
 Item = BundleItem | EdgeItem  # every kind of evidence item (answer.evidence.EvidenceItem)
 
@@ -115,11 +130,14 @@ def build_bundle(
     code_scope: str | None = None,
     code_found: int | None = None,
     goal: str | None = None,
+    documents: StoredText | None = None,
 ) -> EvidenceBundle:
     """Number ``hits`` in rank order, then ``edges`` in the order given, and keep the longest
     prefix of each whose prompt fits ``max_bytes``. When both are given, room for the edges is
-    kept first: the passages give way, so that asking for code always sends some."""
-    passages = [_passage(h) for h in sorted(hits, key=lambda h: h.rank)]
+    kept first: the passages give way, so that asking for code always sends some. With
+    ``documents`` (a document's stored text by its id), a passage cut inside its example is
+    sent to the example's end."""
+    passages = [_passage(h, documents) for h in sorted(hits, key=lambda h: h.rank)]
     coded = [_edge(e) for e in edges]
     room = sum(_size(make(len(passages) + 1)) for make in coded) if passages and coded else 0
     items: list[Item] = []
@@ -153,12 +171,28 @@ def _size(item: Item) -> int:
     return len(item.prompt_block().encode("utf-8", "surrogatepass"))
 
 
-def _passage(hit: Hit) -> Callable[[int], Item]:
+def _passage(hit: Hit, documents: StoredText | None) -> Callable[[int], Item]:
     c = hit.citation
     dense = hit.ranks.get("dense")
+    text, end = hit.text, c.end
+    if documents is not None:
+        text, end = _read_on(hit, documents)
     return lambda n: BundleItem(
-        n, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text, c.line, dense
+        n, c.chunk_id, c.document_id, c.source, c.start, end, text, c.line, dense
     )
+
+
+def _read_on(hit: Hit, documents: StoredText) -> tuple[str, int]:
+    """The passage's text and end, read on to the end of the code it introduces."""
+    c = hit.citation
+    try:
+        document = documents(c.document_id)
+    except NotFoundError:  # deleted since the search: it is sent as found, and refused if cited
+        return hit.text, c.end
+    if document[c.start : c.end] != hit.text:  # changed since the search: as found
+        return hit.text, c.end
+    end = read_on(document, c.start, c.end)
+    return document[c.start : end], end
 
 
 def _edge(found: CodeEvidence) -> Callable[[int], Item]:

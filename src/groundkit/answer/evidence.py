@@ -18,9 +18,20 @@ from groundkit.types import ResolvedCitation
 if TYPE_CHECKING:
     from groundkit.codemap.model import Edge
 
-__all__ = ["Citation", "CodeOrigin", "EvidenceItem", "Origins", "ShowPassage", "refuse"]
+__all__ = [
+    "Citation",
+    "CodeOrigin",
+    "EvidenceItem",
+    "Origins",
+    "ShowPassage",
+    "StoredText",
+    "refuse",
+]
 
 ShowPassage = Callable[[str], ResolvedCitation]  # Collection.show: a chunk read back
+# A document's stored text by its id (``Collection.document(id).text``): where a passage sent
+# past its chunk's end (``answer.overrun``) is read back.
+StoredText = Callable[[str], str]
 
 
 class Citation(Protocol):
@@ -89,13 +100,22 @@ class CodeOrigin(Protocol):
 class Origins:
     """Where validated quotes are re-read, memoised for one validation.
 
-    ``show`` reads a passage back from the collection's store; ``code`` is the code map. A bundle
-    that holds an item of a kind whose origin is absent cannot be cited: the answer is refused.
+    ``show`` reads a passage back from the collection's store; ``code`` is the code map;
+    ``documents`` reads a document's stored text, for a passage sent past its chunk's end. A
+    bundle that holds an item of a kind whose origin is absent cannot be cited: the answer is
+    refused.
     """
 
-    def __init__(self, show: ShowPassage | None = None, code: CodeOrigin | None = None) -> None:
+    def __init__(
+        self,
+        show: ShowPassage | None = None,
+        code: CodeOrigin | None = None,
+        documents: StoredText | None = None,
+    ) -> None:
         self.show = show
         self.code = code
+        self.documents = documents
+        self._texts: dict[str, str] = {}
         self._passages: dict[str, ResolvedCitation] = {}
         self._edges: dict[str, Edge] = {}
         self._checks: dict[str, str] = {}
@@ -114,6 +134,17 @@ class Origins:
             except NotFoundError:
                 refuse(f"source {number} is no longer in the store")
         return self._passages[chunk_id]
+
+    def document(self, document_id: str, number: int) -> str:
+        """The stored text of the document source ``number`` is a passage of."""
+        if document_id not in self._texts:
+            if self.documents is None:
+                refuse(f"source {number} cannot be read back: no collection was given")
+            try:
+                self._texts[document_id] = self.documents(document_id)
+            except NotFoundError:
+                refuse(f"source {number} is no longer in the store")
+        return self._texts[document_id]
 
     def edge(self, edge_id: str, number: int) -> Edge:
         if edge_id not in self._edges:
