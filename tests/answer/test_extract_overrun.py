@@ -95,3 +95,58 @@ def test_a_double_colon_ending_a_chunk_brings_the_literal_block_of_the_next_one(
     assert ends, "the document must put the chunk boundary right after the '::'"
     (cited,) = _cited_with(collection, "how do I disable SSL certificate verification", "::")
     assert "verify=False" in cited
+
+
+def _entry(name: str, signature: str, description: str, example: str) -> str:
+    return f"**{name}**`{signature}`\n        source\n\n{description}\n\n{example}\n"
+
+
+# An API reference as underscore's page reads once ingested: each entry a bold name over its
+# signature, a "source" link, its description and an example. The chunk holding "partition" and
+# "compact" ends on the title of "first": the next chunk begins with first's description.
+API_MD = "\n".join(
+    [
+        "# Arrays\n\nThe array functions of the library, each with an example that shows what it"
+        " returns for a small input, in the order the reference lists them, with the aliases each"
+        " function is also known by.\n",
+        _entry(
+            "partition",
+            "_.partition(list, predicate)",
+            "Splits the **list** into two arrays: one whose elements all satisfy **predicate** and"
+            " one whose elements all do not satisfy it. The predicate is transformed through the"
+            " iteratee to allow shorthand syntaxes, so a property name or an object of properties"
+            " works as well as a function does, and the two arrays keep the order the elements"
+            " had in the list they came from.",
+            "_.partition([0, 1, 2, 3, 4, 5], isOdd);\n=> [[1, 3, 5], [0, 2, 4]]",
+        ),
+        _entry(
+            "compact",
+            "_.compact(list)",
+            "Returns a copy of the **list** with all falsy values removed. In JavaScript, false,"
+            " null, 0, the empty string, undefined and NaN are all falsy.",
+            "_.compact([0, 1, false, 2, '', 3]);\n=> [1, 2, 3]",
+        ),
+        _entry(
+            "first",
+            "_.first(array, [n])",
+            "Returns the leading element of an **array**. Passing **n** will return the leading"
+            " **n** elements of the array.",
+            "_.first([5, 4, 3, 2, 1]);\n=> 5",
+        ),
+    ]
+)
+
+
+def test_a_passage_that_begins_with_an_api_entry_description_is_read_under_the_entry_name(
+    open_col: Callable[..., Collection], tmp_path: Path
+) -> None:
+    collection, chunks = _answer(open_col, tmp_path, "index.md", API_MD)
+    assert chunks[1].text.startswith("Returns the leading element")  # its name ends chunk 0
+    report = answer_question(collection, "how do I get the leading element of an array", OFF)
+    assert report.extracted is not None
+    cited = [c.cited_text for c in report.extracted.citations]
+    at = next(i for i, c in enumerate(cited) if c.startswith("Returns the leading element"))
+    assert cited[at - 1] == "**first**`_.first(array, [n])`"  # cited before it, as its lead
+    stored = collection.documents()[0].text
+    for c in report.extracted.citations:
+        assert stored[c.start : c.end] == c.cited_text

@@ -7,8 +7,8 @@ next one would not fit (in a mixed bundle, the passages stop where the edges' ro
 how many were left out is part of the bundle, so truncation is always reported.
 
 A passage the chunk boundary cut inside the code one of its sentences introduces is sent up to
-the end of that code, read from the stored document (``answer.overrun``): its ``end`` is then past
-its chunk's.
+the end of that code, and one that begins with an API entry's description from the entry's name,
+read from the stored document (``answer.overrun``): its offsets are then wider than its chunk's.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from groundkit.answer.edges import EdgeItem
 from groundkit.answer.evidence import StoredText
-from groundkit.answer.overrun import read_on
+from groundkit.answer.overrun import read_back, read_on
 from groundkit.answer.passages import BundleItem
 from groundkit.errors import NotFoundError
 
@@ -136,7 +136,7 @@ def build_bundle(
     prefix of each whose prompt fits ``max_bytes``. When both are given, room for the edges is
     kept first: the passages give way, so that asking for code always sends some. With
     ``documents`` (a document's stored text by its id), a passage cut inside its example is
-    sent to the example's end."""
+    sent to the example's end, and one cut from the API name it describes from that name."""
     passages = [_passage(h, documents) for h in sorted(hits, key=lambda h: h.rank)]
     coded = [_edge(e) for e in edges]
     room = sum(_size(make(len(passages) + 1)) for make in coded) if passages and coded else 0
@@ -174,25 +174,29 @@ def _size(item: Item) -> int:
 def _passage(hit: Hit, documents: StoredText | None) -> Callable[[int], Item]:
     c = hit.citation
     dense = hit.ranks.get("dense")
-    text, end = hit.text, c.end
+    text, start, end, line = hit.text, c.start, c.end, c.line
     if documents is not None:
-        text, end = _read_on(hit, documents)
+        text, start, end, line = _widened(hit, documents)
     return lambda n: BundleItem(
-        n, c.chunk_id, c.document_id, c.source, c.start, end, text, c.line, dense
+        n, c.chunk_id, c.document_id, c.source, start, end, text, line, dense
     )
 
 
-def _read_on(hit: Hit, documents: StoredText) -> tuple[str, int]:
-    """The passage's text and end, read on to the end of the code it introduces."""
+def _widened(hit: Hit, documents: StoredText) -> tuple[str, int, int, int | None]:
+    """The passage's text, offsets and first line, read back to the API name it describes and
+    on to the end of the code it introduces (``answer.overrun``)."""
     c = hit.citation
+    as_found = hit.text, c.start, c.end, c.line
     try:
         document = documents(c.document_id)
     except NotFoundError:  # deleted since the search: it is sent as found, and refused if cited
-        return hit.text, c.end
+        return as_found
     if document[c.start : c.end] != hit.text:  # changed since the search: as found
-        return hit.text, c.end
+        return as_found
+    start = read_back(document, c.start, c.end)
     end = read_on(document, c.start, c.end)
-    return document[c.start : end], end
+    line = None if c.line is None else c.line - document.count("\n", start, c.start)
+    return document[start:end], start, end, line
 
 
 def _edge(found: CodeEvidence) -> Callable[[int], Item]:

@@ -1,28 +1,36 @@
-"""A passage the chunk boundary cut inside its example: read on to the end of the code.
+"""A passage the chunk boundary cut from what it needs: read on to its example's end, and back
+to the API name it describes.
 
-A chunk ends where the chunker's size runs out, not where the text's parts do, so a passage may
+A chunk ends where the chunker's size runs out, not where the text's parts do. So a passage may
 end on the sentence that introduces a code block ("set ``verify`` to False::", "Adds CORS
-headers ... in a Cross-Domain context.") with the block in the next chunk, or part way into it.
-The sentence alone tells a reader what to do without the code that does it. ``read_on`` finds,
-in the stored document, the end of the code that a unit of the passage brings or is
-(``answer.units``: an example is at most ``CODE_LINES`` lines of it) when that unit runs past the
-passage's end; the bundle then sends the passage up to there (``answer.bundle``), and its quotes
-are checked against the stored document's text at those offsets, as every quote is
-(``BundleItem.cite``).
+headers ... in a Cross-Domain context.") with the block in the next chunk, or part way into it:
+the sentence tells a reader what to do without the code that does it. And a passage may begin
+with an API entry's description ("Returns a copy of the **list** with all falsy values
+removed.") whose name (``_.compact(list)``) ended the chunk before.
 
-Only code: a passage cut inside a paragraph of prose is read as the chunk has it.
+``read_on`` finds, in the stored document, the end of the code that a unit of the passage brings
+or is (``answer.units``: an example is at most ``CODE_LINES`` lines of it) when that unit runs
+past the passage's end; ``read_back`` finds the heading that names code right above the
+passage's first paragraph (only a label or a line such as "source" between them). The bundle
+sends the passage from there to there (``answer.bundle``), and its quotes are checked against the
+stored document's text at those offsets, as every quote is (``BundleItem.cite``).
+
+Only these: a passage cut inside a paragraph of prose is read as the chunk has it.
 """
 
 from __future__ import annotations
 
-from groundkit.answer.units import units
+from groundkit.answer.blocks import Block, blocks
+from groundkit.answer.units import TINY, names_code, units
 
-__all__ = ["READ_ON", "read_on"]
+__all__ = ["READ_BACK", "READ_ON", "read_back", "read_on"]
 
 # The most characters of the document read past a passage's end: an example's first piece is
 # at most CODE_CHARS (800) after the sentence that introduces it (at most 400), with room for
 # the blank lines and the fence between them.
 READ_ON = 2000
+# ...and before its start: an API entry's title and the short lines under it.
+READ_BACK = 400
 
 
 def read_on(document: str, start: int, end: int) -> int:
@@ -44,3 +52,28 @@ def read_on(document: str, start: int, end: int) -> int:
     if stop < len(document) and not window[last:].strip():
         return end  # the window may have cut the code itself: do not guess where it ends
     return start + last
+
+
+def read_back(document: str, start: int, end: int) -> int:
+    """Where passage ``document[start:end]`` starts once read back to the heading that names
+    code right above its first paragraph; ``start`` when there is none."""
+    first = blocks(document[start:end])
+    if start == 0 or not first or first[0].kind not in ("prose", "item"):
+        return start
+    # from a line's start: a block is read from its first line
+    low = document.rfind("\n", 0, start - READ_BACK) + 1 if start > READ_BACK else 0
+    window = document[low:start]
+    parts = blocks(window)
+    while parts and _between(parts[-1]):
+        parts.pop()
+    if not parts or parts[-1].kind != "heading" or not names_code(window, parts[-1]):
+        return start
+    return low + parts[-1].start
+
+
+def _between(block: Block) -> bool:
+    """What may stand between a heading and its first paragraph: an underline, a label, a line
+    too short to be what it heads ("source")."""
+    if block.kind in ("rule", "label"):
+        return True
+    return block.kind == "prose" and block.end - block.start < TINY

@@ -14,9 +14,9 @@ __all__ = ["BundleItem", "CitedQuote"]
 
 @dataclass(frozen=True, slots=True)
 class BundleItem:
-    """One numbered passage. ``text`` is exactly what the model is shown: its chunk, or past
-    the chunk's end to the end of the code it introduces (``answer.overrun``), ``end`` then
-    past the chunk's."""
+    """One numbered passage. ``text`` is exactly what the model is shown: its chunk, or wider,
+    read back to the API name it describes and on to the end of the code it introduces
+    (``answer.overrun``): ``document.text[start:end]``."""
 
     number: int
     chunk_id: str
@@ -49,17 +49,20 @@ class BundleItem:
     def cite(self, quote: str, marker: int, origins: Origins) -> CitedQuote:
         """Offsets in the stored document; ``cited_text`` cut from the stored text."""
         found = origins.passage(self.chunk_id, self.number)
-        text = found.text
-        if self.end > found.citation.end:  # sent past its chunk's end: the rest, from the document
-            stored = origins.document(self.document_id, self.number)
-            text = stored[found.citation.start : self.end]
+        chunk, text = found.citation, found.text
+        if (self.start, self.end) != (chunk.start, chunk.end):
+            # sent wider than its chunk (``answer.overrun``): the rest is the document's
+            if not self.start <= chunk.start <= chunk.end <= self.end:
+                refuse(f"source {self.number} changed in the store since it was retrieved")
+            text = origins.document(self.document_id, self.number)[self.start : self.end]
         if text != self.text:
             refuse(f"source {self.number} changed in the store since it was retrieved")
         at = text.index(quote)  # present: the contract checked it against the same text
-        start = found.citation.start + at
+        start = self.start + at
         line = end_line = None
-        if found.citation.line is not None:
-            line = found.citation.line + text.count("\n", 0, at)
+        if chunk.line is not None:
+            line = chunk.line - text.count("\n", 0, chunk.start - self.start)
+            line += text.count("\n", 0, at)
             end_line = line + text.count("\n", at, at + max(len(quote) - 1, 0))
         return CitedQuote(
             marker,

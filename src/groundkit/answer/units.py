@@ -33,7 +33,15 @@ from typing import Literal
 from groundkit.answer.blocks import Block, blocks
 from groundkit.answer.spans import MAX_SENTENCE_CHARS, sentence_parts
 
-__all__ = ["CODE_LINES", "Unit", "UnitKind", "is_release_notes", "units"]
+__all__ = [
+    "CODE_LINES",
+    "TINY",
+    "Unit",
+    "UnitKind",
+    "is_release_notes",
+    "names_code",
+    "units",
+]
 
 UnitKind = Literal["prose", "item", "code", "imports", "table", "release"]
 
@@ -60,7 +68,7 @@ _CODE_NAME = re.compile(r"[a-z_][A-Z]|[A-Z]\w*[a-z][A-Z]|\w[._]\w")  # camelCase
 _ABOVE = re.compile(r"\babove\b", re.IGNORECASE)
 # A list item that is only a link (``- [Title](#anchor)``): a table of contents' entry.
 _LINK_ONLY = re.compile(r"(?:[-*+\u2022]|\d+[.)])[ \t]+\[[^\]\n]*\]\([^)\s]*\)[ \t]*$")
-_TINY = 16  # a paragraph this short ("source") is a label, not what a heading heads
+TINY = 16  # a paragraph this short ("source") is a label, not what a heading heads
 _SEPARATOR = re.compile(r"[ \t|+:=\-]*$")
 # A version heading: a version number alone, or with a date or a name after a dash or in
 # brackets ("0.47.3 (August 24, 2025)", "v2.0 - 2024-01-05"); "5.2 Deadlines" is a section.
@@ -111,7 +119,7 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
     for i, block in enumerate(parts):
         if block.kind == "heading":
             heading = block
-            named = block if _names_code(text, block) else None
+            named = block if names_code(text, block) else None
             if release and _VERSION.match(text, block.start, block.end):
                 version = block
             continue
@@ -156,7 +164,7 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
                 unit = Unit(unit.start, unit.end, unit.core, unit.kind, (lead.start, lead.end),
                             unit.brings_code)  # fmt: skip
             out.append(unit)
-        if any(u.end - u.start >= _TINY for u in out[before:]):
+        if any(u.end - u.start >= TINY for u in out[before:]):
             heading = None  # a heading is read with the paragraph right under it, not the next
     return out
 
@@ -191,7 +199,7 @@ def _after(before: Unit, unit: Unit) -> Unit:
                 unit.brings_code or before.brings_code)  # fmt: skip
 
 
-def _names_code(text: str, heading: Block | None) -> bool:
+def names_code(text: str, heading: Block | None) -> bool:
     """Whether a heading names a piece of code (``Client.stream()``, ``GZipMiddleware``): its
     section describes that piece, and each of its sentences is read under the name."""
     if heading is None:
