@@ -156,3 +156,14 @@ def test_a_long_list_item_is_still_read_sentence_by_sentence() -> None:
     long = "- " + " ".join(f"Sentence {i} says one more thing about the option." for i in range(9))
     found = units(long + "\n")
     assert len(found) == 9
+
+
+def test_a_title_with_an_aside_in_brackets_names_no_code_so_leads_nothing() -> None:
+    text = (
+        "CHAT 2 - 9 February 2026, 16:40 - agent: Marek P. (with chat assistant)\n"
+        "==============================================================\n\n"
+        "[16:40] Customer: I want a refund for my kettle.\n\n"
+        "Client.stream(url)\n------------------\n\nStreams the response body.\n"
+    )
+    leads = [u.lead and text[u.lead[0] : u.lead[1]] for u in units(text)]
+    assert leads == [None, "Client.stream(url)"]

@@ -65,6 +65,9 @@ _IMPORT = re.compile(
 _FENCE_LINE = re.compile(r"[ \t]*(?:```|~~~)")
 _DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w:-]+::[ \t]*")
 _CODE_NAME = re.compile(r"[a-z_][A-Z]|[A-Z]\w*[a-z][A-Z]|\w[._]\w")  # camelCase, dotted
+# A name called, ``stream()``, ``_.throttle(function, wait)``; not an aside in brackets ("Marek P.
+# (with chat assistant)", "Sessions (advanced)").
+_CALL = re.compile(r"[\w\]]\(")
 _ABOVE = re.compile(r"\babove\b", re.IGNORECASE)
 # A list item that is only a link (``- [Title](#anchor)``): a table of contents' entry.
 _LINK_ONLY = re.compile(r"(?:[-*+\u2022]|\d+[.)])[ \t]+\[[^\]\n]*\]\([^)\s]*\)[ \t]*$")
@@ -205,7 +208,7 @@ def names_code(text: str, heading: Block | None) -> bool:
     if heading is None:
         return False
     title = text[heading.start : heading.end].strip("#*= \t")
-    if "`" in title or "(" in title:
+    if "`" in title or _CALL.search(title):
         return True
     return " " not in title and bool(_CODE_NAME.search(title))
 
