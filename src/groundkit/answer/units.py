@@ -53,7 +53,7 @@ _INTRODUCES = re.compile(
     re.IGNORECASE,
 )
 _REFERS_BACK = re.compile(
-    r"^(?:this|these|those|such|for\s+(?:example|instance)|e\.g\.)\b"
+    r"^(?:this|these|those|such|for\s+(?:example|instance)|as\s+an\s+example|e\.g\.)\b"
     r"|^(?:that|it)\s+(?:is|was|will|can|also|does|means)\b"
     r"|\b(?:the|as|shown|see)\s+above\b|\babove\s+(?:example|code|snippet)\b",
     re.IGNORECASE,
@@ -198,7 +198,9 @@ def _sentences(text: str, block: Block) -> list[tuple[int, int]]:
 
 
 def _after(before: Unit, unit: Unit) -> Unit:
-    return Unit(before.start, unit.end, unit.core, unit.kind, before.lead,
+    """``unit`` with what it refers back to, weighed by meaning on both: "As an example, ...
+    you would use the following code::" says nothing of what the example is of."""
+    return Unit(before.start, unit.end, (before.core[0], unit.core[1]), unit.kind, before.lead,
                 unit.brings_code or before.brings_code)  # fmt: skip
 
 
