@@ -41,6 +41,8 @@ def read_on(document: str, start: int, end: int) -> int:
     stop = min(len(document), end + READ_ON)
     window = document[start:stop]
     cut = end - start
+    if not _code_near(blocks(window), cut):
+        return end  # no code at the cut: the units (four times the blocks' cost) are not read
     crossing = [
         u.end
         for u in units(window)
@@ -69,6 +71,17 @@ def read_back(document: str, start: int, end: int) -> int:
     if not parts or parts[-1].kind != "heading" or not names_code(window, parts[-1]):
         return start
     return low + parts[-1].start
+
+
+def _code_near(parts: list[Block], cut: int) -> bool:
+    """Whether a unit may cross ``cut`` with code: the first block past it is code, or a
+    paragraph the cut runs through is followed by code."""
+    later = [b for b in parts if b.end > cut][:2]
+    if not later:
+        return False
+    if later[0].kind == "code":
+        return True
+    return later[0].start < cut and len(later) > 1 and later[1].kind == "code"
 
 
 def _between(block: Block) -> bool:
