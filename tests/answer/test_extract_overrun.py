@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from groundkit import Collection
+from groundkit.answer.overrun import read_back, read_on
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import answer_question
 from groundkit.types import Chunk
@@ -150,3 +151,14 @@ def test_a_passage_that_begins_with_an_api_entry_description_is_read_under_the_e
     stored = collection.documents()[0].text
     for c in report.extracted.citations:
         assert stored[c.start : c.end] == c.cited_text
+
+
+def test_a_passage_cut_inside_prose_or_before_prose_is_read_as_its_chunk_has_it() -> None:
+    document = (
+        "Set ``verify`` to False to skip the check. It is on by default.\n\n"
+        "When streaming a download, the above is the preferred way.\n"
+    )
+    cut = document.index("It is on")  # inside a paragraph of prose, before another
+    assert read_on(document, 0, cut) == cut
+    assert read_on(document, 0, document.index("\n\n")) == document.index("\n\n")
+    assert read_back(document, cut, len(document)) == cut  # no heading above it
