@@ -43,7 +43,9 @@ def test_every_unit_and_block_is_an_exact_trimmed_slice_in_reading_order(
         assert u.start <= u.core[0] < u.core[1] <= u.end
         if u.lead is not None:
             assert u.lead[1] <= u.start
-    assert [u.core for u in found] == sorted(u.core for u in found)
+    # in reading order by the sentence each is weighed by (a unit that refers back is weighed on
+    # what it refers to as well, so its core may start before the unit before it)
+    assert [u.core[1] for u in found] == sorted(u.core[1] for u in found)
     parts = blocks(text)
     assert all(a.end <= b.start for a, b in itertools.pairwise(parts))
 
@@ -156,3 +158,28 @@ def test_a_long_list_item_is_still_read_sentence_by_sentence() -> None:
     long = "- " + " ".join(f"Sentence {i} says one more thing about the option." for i in range(9))
     found = units(long + "\n")
     assert len(found) == 9
+
+
+def test_a_title_with_an_aside_in_brackets_names_no_code_so_leads_nothing() -> None:
+    text = (
+        "CHAT 2 - 9 February 2026, 16:40 - agent: Marek P. (with chat assistant)\n"
+        "==============================================================\n\n"
+        "[16:40] Customer: I want a refund for my kettle.\n\n"
+        "Client.stream(url)\n------------------\n\nStreams the response body.\n"
+    )
+    leads = [u.lead and text[u.lead[0] : u.lead[1]] for u in units(text)]
+    assert leads == [None, "Client.stream(url)"]
+
+
+def test_a_sentence_saying_as_an_example_comes_with_the_sentence_it_gives_an_example_of() -> None:
+    text = (
+        "Passing Parameters In URLs\n--------------------------\n\n"
+        "You often want to send some sort of data in the URL's query string. Requests lets you"
+        " give them as a dictionary, using the ``params`` keyword argument. As an example, to"
+        " pass ``key1=value1`` you would use the following code::\n\n"
+        "    >>> r = requests.get('https://httpbin.org/get', params={'key1': 'value1'})\n"
+    )
+    (example,) = [u for u in units(text) if u.brings_code]
+    assert text[example.start : example.end].startswith("Requests lets you give them")
+    # weighed by meaning on what it gives an example of, too
+    assert text[example.core[0] : example.core[1]].startswith("Requests lets you give them")

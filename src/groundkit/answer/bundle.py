@@ -5,6 +5,10 @@ builder gives (``answer.code``), or passages then edges; they are numbered from 
 the bytes of each item as it is serialised into the prompt; items are taken in order until the
 next one would not fit (in a mixed bundle, the passages stop where the edges' room begins), and
 how many were left out is part of the bundle, so truncation is always reported.
+
+A passage the chunk boundary cut inside the code one of its sentences introduces is sent up to
+the end of that code, and one that begins with an API entry's description from the entry's name,
+read from the stored document (``answer.overrun``): its offsets are then wider than its chunk's.
 """
 
 from __future__ import annotations
@@ -16,13 +20,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from groundkit.answer.edges import EdgeItem
+from groundkit.answer.evidence import StoredText
+from groundkit.answer.overrun import read_back, read_on
 from groundkit.answer.passages import BundleItem
+from groundkit.errors import NotFoundError
 
 if TYPE_CHECKING:
     from groundkit.codemap.model import Edge
     from groundkit.types import Hit
 
-__all__ = ["BundleItem", "CodeEvidence", "EdgeItem", "EvidenceBundle", "Item", "build_bundle"]
+__all__ = [
+    "BundleItem",
+    "CodeEvidence",
+    "EdgeItem",
+    "EvidenceBundle",
+    "Item",
+    "StoredText",
+    "build_bundle",
+]
 
 Item = BundleItem | EdgeItem  # every kind of evidence item (answer.evidence.EvidenceItem)
 
@@ -115,11 +130,14 @@ def build_bundle(
     code_scope: str | None = None,
     code_found: int | None = None,
     goal: str | None = None,
+    documents: StoredText | None = None,
 ) -> EvidenceBundle:
     """Number ``hits`` in rank order, then ``edges`` in the order given, and keep the longest
     prefix of each whose prompt fits ``max_bytes``. When both are given, room for the edges is
-    kept first: the passages give way, so that asking for code always sends some."""
-    passages = [_passage(h) for h in sorted(hits, key=lambda h: h.rank)]
+    kept first: the passages give way, so that asking for code always sends some. With
+    ``documents`` (a document's stored text by its id), a passage cut inside its example is
+    sent to the example's end, and one cut from the API name it describes from that name."""
+    passages = [_passage(h, documents) for h in sorted(hits, key=lambda h: h.rank)]
     coded = [_edge(e) for e in edges]
     room = sum(_size(make(len(passages) + 1)) for make in coded) if passages and coded else 0
     items: list[Item] = []
@@ -153,12 +171,32 @@ def _size(item: Item) -> int:
     return len(item.prompt_block().encode("utf-8", "surrogatepass"))
 
 
-def _passage(hit: Hit) -> Callable[[int], Item]:
+def _passage(hit: Hit, documents: StoredText | None) -> Callable[[int], Item]:
     c = hit.citation
     dense = hit.ranks.get("dense")
+    text, start, end, line = hit.text, c.start, c.end, c.line
+    if documents is not None:
+        text, start, end, line = _widened(hit, documents)
     return lambda n: BundleItem(
-        n, c.chunk_id, c.document_id, c.source, c.start, c.end, hit.text, c.line, dense
+        n, c.chunk_id, c.document_id, c.source, start, end, text, line, dense
     )
+
+
+def _widened(hit: Hit, documents: StoredText) -> tuple[str, int, int, int | None]:
+    """The passage's text, offsets and first line, read back to the API name it describes and
+    on to the end of the code it introduces (``answer.overrun``)."""
+    c = hit.citation
+    as_found = hit.text, c.start, c.end, c.line
+    try:
+        document = documents(c.document_id)
+    except NotFoundError:  # deleted since the search: it is sent as found, and refused if cited
+        return as_found
+    if document[c.start : c.end] != hit.text:  # changed since the search: as found
+        return as_found
+    start = read_back(document, c.start, c.end)
+    end = read_on(document, c.start, c.end)
+    line = None if c.line is None else c.line - document.count("\n", start, c.start)
+    return document[start:end], start, end, line
 
 
 def _edge(found: CodeEvidence) -> Callable[[int], Item]:

@@ -10,7 +10,7 @@ a quote is re-read through: the collection's store for passages, the code map fo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from groundkit.errors import AIError, ErrorCode, NotFoundError
 from groundkit.types import ResolvedCitation
@@ -18,9 +18,21 @@ from groundkit.types import ResolvedCitation
 if TYPE_CHECKING:
     from groundkit.codemap.model import Edge
 
-__all__ = ["Citation", "CodeOrigin", "EvidenceItem", "Origins", "ShowPassage", "refuse"]
+__all__ = [
+    "Citation",
+    "CodeOrigin",
+    "EvidenceItem",
+    "Origins",
+    "ShowPassage",
+    "StoredText",
+    "refuse",
+]
 
+T = TypeVar("T")
 ShowPassage = Callable[[str], ResolvedCitation]  # Collection.show: a chunk read back
+# A document's stored text by its id (``Collection.document(id).text``): where a passage sent
+# past its chunk's end (``answer.overrun``) is read back.
+StoredText = Callable[[str], str]
 
 
 class Citation(Protocol):
@@ -89,13 +101,22 @@ class CodeOrigin(Protocol):
 class Origins:
     """Where validated quotes are re-read, memoised for one validation.
 
-    ``show`` reads a passage back from the collection's store; ``code`` is the code map. A bundle
-    that holds an item of a kind whose origin is absent cannot be cited: the answer is refused.
+    ``show`` reads a passage back from the collection's store; ``code`` is the code map;
+    ``documents`` reads a document's stored text, for a passage sent past its chunk's end. A
+    bundle that holds an item of a kind whose origin is absent cannot be cited: the answer is
+    refused.
     """
 
-    def __init__(self, show: ShowPassage | None = None, code: CodeOrigin | None = None) -> None:
+    def __init__(
+        self,
+        show: ShowPassage | None = None,
+        code: CodeOrigin | None = None,
+        documents: StoredText | None = None,
+    ) -> None:
         self.show = show
         self.code = code
+        self.documents = documents
+        self._texts: dict[str, str] = {}
         self._passages: dict[str, ResolvedCitation] = {}
         self._edges: dict[str, Edge] = {}
         self._checks: dict[str, str] = {}
@@ -106,14 +127,11 @@ class Origins:
         return origin if isinstance(origin, Origins) else cls(show=origin)
 
     def passage(self, chunk_id: str, number: int) -> ResolvedCitation:
-        if chunk_id not in self._passages:
-            if self.show is None:
-                refuse(f"source {number} cannot be read back: no collection was given")
-            try:
-                self._passages[chunk_id] = self.show(chunk_id)
-            except NotFoundError:
-                refuse(f"source {number} is no longer in the store")
-        return self._passages[chunk_id]
+        return _read_once(self._passages, chunk_id, self.show, number)
+
+    def document(self, document_id: str, number: int) -> str:
+        """The stored text of the document source ``number`` is a passage of."""
+        return _read_once(self._texts, document_id, self.documents, number)
 
     def edge(self, edge_id: str, number: int) -> Edge:
         if edge_id not in self._edges:
@@ -131,6 +149,18 @@ class Origins:
             assert self.code is not None  # edge() was asked first, and refused without a map
             self._checks[edge.id] = self.code.verify([edge])[0]
         return self._checks[edge.id]
+
+
+def _read_once(read: dict[str, T], key: str, reader: Callable[[str], T] | None, number: int) -> T:
+    """``reader(key)``, once per validation: from the collection's store, or a refusal."""
+    if key not in read:
+        if reader is None:
+            refuse(f"source {number} cannot be read back: no collection was given")
+        try:
+            read[key] = reader(key)
+        except NotFoundError:
+            refuse(f"source {number} is no longer in the store")
+    return read[key]
 
 
 def refuse(reason: str) -> NoReturn:

@@ -14,7 +14,9 @@ __all__ = ["BundleItem", "CitedQuote"]
 
 @dataclass(frozen=True, slots=True)
 class BundleItem:
-    """One numbered passage. ``text`` is exactly what the model is shown."""
+    """One numbered passage. ``text`` is exactly what the model is shown: its chunk, or wider,
+    read back to the API name it describes and on to the end of the code it introduces
+    (``answer.overrun``): ``document.text[start:end]``."""
 
     number: int
     chunk_id: str
@@ -47,14 +49,21 @@ class BundleItem:
     def cite(self, quote: str, marker: int, origins: Origins) -> CitedQuote:
         """Offsets in the stored document; ``cited_text`` cut from the stored text."""
         found = origins.passage(self.chunk_id, self.number)
-        if found.text != self.text:
+        chunk, text = found.citation, found.text
+        if (self.start, self.end) != (chunk.start, chunk.end):
+            # sent wider than its chunk (``answer.overrun``): the rest is the document's
+            if not self.start <= chunk.start <= chunk.end <= self.end:
+                refuse(f"source {self.number} changed in the store since it was retrieved")
+            text = origins.document(self.document_id, self.number)[self.start : self.end]
+        if text != self.text:
             refuse(f"source {self.number} changed in the store since it was retrieved")
-        at = found.text.index(quote)  # present: the contract checked it against the same text
-        start = found.citation.start + at
+        at = text.index(quote)  # present: the contract checked it against the same text
+        start = self.start + at
         line = end_line = None
-        if found.citation.line is not None:
-            line = found.citation.line + found.text.count("\n", 0, at)
-            end_line = line + found.text.count("\n", at, at + max(len(quote) - 1, 0))
+        if chunk.line is not None:
+            line = chunk.line - text.count("\n", 0, chunk.start - self.start)
+            line += text.count("\n", 0, at)
+            end_line = line + text.count("\n", at, at + max(len(quote) - 1, 0))
         return CitedQuote(
             marker,
             self.number,
@@ -63,9 +72,9 @@ class BundleItem:
             found.citation.source,
             start,
             start + len(quote),
-            found.text[at : at + len(quote)],
+            text[at : at + len(quote)],
             str(found.verification),
-            found.text.find(quote, at + 1) >= 0,
+            text.find(quote, at + 1) >= 0,
             line,
             end_line,
         )

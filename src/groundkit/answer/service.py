@@ -143,6 +143,7 @@ def answer_question(
         from groundkit.answer.code import matching_edges
 
         edges = matching_edges(code, query, top_k=code_top_k)
+    documents = _stored_text(collection)
     bundle = build_bundle(
         hits,
         collection=collection.name,
@@ -152,11 +153,12 @@ def answer_question(
         edges=edges,
         code_map=code.name if code is not None else None,
         code_scope="search" if code is not None else None,
+        documents=documents,
     )
     report = explain(
         bundle,
         chat,
-        Origins(collection.show, code),
+        Origins(collection.show, code, documents),
         question=question,
         status=status,
         rewritten=rewritten,
@@ -413,6 +415,17 @@ class _Done:
             return self.embedder()
         except GroundkitError:  # the embedder's package is missing, say: rank by BM25 alone
             return None
+
+
+def _stored_text(collection: Collection) -> Callable[[str], str]:
+    """A document's stored text by its id, each read once per answer: a passage cut inside
+    its example is read on in it, then read back there when cited (``answer.overrun``)."""
+
+    @functools.cache
+    def text(document_id: str) -> str:
+        return collection.document(document_id).text
+
+    return text
 
 
 def _busy(busy: Busy | None, doing: str) -> AbstractContextManager[object]:

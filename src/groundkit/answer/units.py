@@ -33,7 +33,15 @@ from typing import Literal
 from groundkit.answer.blocks import Block, blocks
 from groundkit.answer.spans import MAX_SENTENCE_CHARS, sentence_parts
 
-__all__ = ["CODE_LINES", "Unit", "UnitKind", "is_release_notes", "units"]
+__all__ = [
+    "CODE_LINES",
+    "TINY",
+    "Unit",
+    "UnitKind",
+    "is_release_notes",
+    "names_code",
+    "units",
+]
 
 UnitKind = Literal["prose", "item", "code", "imports", "table", "release"]
 
@@ -45,7 +53,7 @@ _INTRODUCES = re.compile(
     re.IGNORECASE,
 )
 _REFERS_BACK = re.compile(
-    r"^(?:this|these|those|such|for\s+(?:example|instance)|e\.g\.)\b"
+    r"^(?:this|these|those|such|for\s+(?:example|instance)|as\s+an\s+example|e\.g\.)\b"
     r"|^(?:that|it)\s+(?:is|was|will|can|also|does|means)\b"
     r"|\b(?:the|as|shown|see)\s+above\b|\babove\s+(?:example|code|snippet)\b",
     re.IGNORECASE,
@@ -57,10 +65,13 @@ _IMPORT = re.compile(
 _FENCE_LINE = re.compile(r"[ \t]*(?:```|~~~)")
 _DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w:-]+::[ \t]*")
 _CODE_NAME = re.compile(r"[a-z_][A-Z]|[A-Z]\w*[a-z][A-Z]|\w[._]\w")  # camelCase, dotted
+# A name called, ``stream()``, ``_.throttle(function, wait)``; not an aside in brackets ("Marek P.
+# (with chat assistant)", "Sessions (advanced)").
+_CALL = re.compile(r"[\w\]]\(")
 _ABOVE = re.compile(r"\babove\b", re.IGNORECASE)
 # A list item that is only a link (``- [Title](#anchor)``): a table of contents' entry.
 _LINK_ONLY = re.compile(r"(?:[-*+\u2022]|\d+[.)])[ \t]+\[[^\]\n]*\]\([^)\s]*\)[ \t]*$")
-_TINY = 16  # a paragraph this short ("source") is a label, not what a heading heads
+TINY = 16  # a paragraph this short ("source") is a label, not what a heading heads
 _SEPARATOR = re.compile(r"[ \t|+:=\-]*$")
 # A version heading: a version number alone, or with a date or a name after a dash or in
 # brackets ("0.47.3 (August 24, 2025)", "v2.0 - 2024-01-05"); "5.2 Deadlines" is a section.
@@ -111,7 +122,7 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
     for i, block in enumerate(parts):
         if block.kind == "heading":
             heading = block
-            named = block if _names_code(text, block) else None
+            named = block if names_code(text, block) else None
             if release and _VERSION.match(text, block.start, block.end):
                 version = block
             continue
@@ -156,7 +167,7 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
                 unit = Unit(unit.start, unit.end, unit.core, unit.kind, (lead.start, lead.end),
                             unit.brings_code)  # fmt: skip
             out.append(unit)
-        if any(u.end - u.start >= _TINY for u in out[before:]):
+        if any(u.end - u.start >= TINY for u in out[before:]):
             heading = None  # a heading is read with the paragraph right under it, not the next
     return out
 
@@ -187,17 +198,19 @@ def _sentences(text: str, block: Block) -> list[tuple[int, int]]:
 
 
 def _after(before: Unit, unit: Unit) -> Unit:
-    return Unit(before.start, unit.end, unit.core, unit.kind, before.lead,
+    """``unit`` with what it refers back to, weighed by meaning on both: "As an example, ...
+    you would use the following code::" says nothing of what the example is of."""
+    return Unit(before.start, unit.end, (before.core[0], unit.core[1]), unit.kind, before.lead,
                 unit.brings_code or before.brings_code)  # fmt: skip
 
 
-def _names_code(text: str, heading: Block | None) -> bool:
+def names_code(text: str, heading: Block | None) -> bool:
     """Whether a heading names a piece of code (``Client.stream()``, ``GZipMiddleware``): its
     section describes that piece, and each of its sentences is read under the name."""
     if heading is None:
         return False
     title = text[heading.start : heading.end].strip("#*= \t")
-    if "`" in title or "(" in title:
+    if "`" in title or _CALL.search(title):
         return True
     return " " not in title and bool(_CODE_NAME.search(title))
 
