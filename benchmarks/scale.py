@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/scale.py [--sizes 5000,25000,100000] [--workdir DIR]
         [--scifact ../shared/data/scifact] [--queries 300] [--repeat 3] [--bm25s-max 100000]
+        [--ingest-only]
 
 For each size N it builds a synthetic corpus: SciFact sentences recombined with a fixed seed into
 N records of about 1,590 characters (a title sentence and a text), written as JSONL shards of 100
@@ -24,6 +25,8 @@ records (``DIR/corpus-N/shard-NNNNN.jsonl``). Then, in this process, back to bac
 - 50 documents visible: one record in each of 50 shards gets a new sentence; the time from the
   start of ``ingest`` until a search for the new sentence's marker finds all 50, against tantivy
   deleting and adding those 50 documents, committing and reloading.
+
+``--ingest-only`` stops after the ingest table at each size (a few minutes at 100k, not twenty).
 
 500,000 documents are not in the default sizes: add them with ``--sizes 5000,25000,100000,500000``
 (about 0.8 GB of corpus and, by the 100k figures, some 4 GB of store and ten minutes of ingest
@@ -295,6 +298,9 @@ def run_size(args: argparse.Namespace, pool: list[str], n: int, queries: list[st
         ratio = wall / out["t2"][0]
         rows.append(f"| {label} | {wall:.2f} | {used:.2f} | {used / n * 1e6:.0f} | {ratio:.2f} |")
 
+    if args.ingest_only:
+        rows.append(f"load average at the end: {load()}")
+        return rows
     gk_disk, t_disk = disk(index_dir / "scale"), disk(floor.path)
     store_mb = (index_dir / "scale" / "store.sqlite").stat().st_size / 1e6
     rows.append(
@@ -436,6 +442,9 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--bm25s-max", type=int, default=100_000)
+    parser.add_argument(
+        "--ingest-only", action="store_true", help="only the ingest table at each size"
+    )
     args = parser.parse_args()
     scifact = Path(args.scifact)
     pool = sentences(scifact)
