@@ -175,7 +175,7 @@ def build_map(
 
     # The map-wide web pass (routes, HTTP calls, data) only when some file's facts changed.
     before = store.webs_of([*removed, *graphs])
-    reads = collect_data(graphs, run.texts, before, source)
+    reads = collect_data(graphs, run.texts, before, source, run.early)
     after = {
         path: dump_web(
             graph.routers,

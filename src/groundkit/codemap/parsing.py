@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from groundkit.codemap.data.early import Early, EarlyData
 from groundkit.codemap.data.typescript import ORM_PACKAGES
 from groundkit.codemap.extract.base import Extractor, FileFacts, SourceFile, Unparsable
 from groundkit.codemap.generated import generated, marked
@@ -45,6 +46,7 @@ class Parsed:
     body: bytes
     interface_digest: str
     generated: str = ""  # why the file is generated source ("" for written by hand)
+    early: Early | None = None  # its data facts, read from the tree its parse made
 
 
 def tag(extractor: Extractor) -> str:
@@ -52,10 +54,15 @@ def tag(extractor: Extractor) -> str:
 
 
 def _parse_one(
-    extractor: Extractor, path: str, data: bytes, seconds: float = math.inf
+    extractor: Extractor,
+    path: str,
+    data: bytes,
+    seconds: float = math.inf,
+    early: EarlyData | None = None,
 ) -> Parsed | str:
     try:
-        facts = extractor.parse(SourceFile(path, decode(data), time.monotonic() + seconds))
+        text = decode(data)
+        facts = extractor.parse(SourceFile(path, text, time.monotonic() + seconds))
         interface, body = extractor.encode(facts)
     except Unparsable as exc:
         return exc.reason
@@ -66,22 +73,28 @@ def _parse_one(
             f"the {extractor.language} extractor failed on it ({type(exc).__name__});"
             " a bug in groundkit, please report it"
         )
+    found = early(path, text, facts) if early is not None and facts.syntax is not None else None
     return Parsed(
         extractor.language,
         digest(data),
         len(data),
         tag(extractor),
-        facts,
+        FileFacts(facts.interface, facts.body),  # the tree let go: it is the largest part
         interface,
         body,
         digest(interface),
+        early=found,
     )
 
 
 def _parse_batch(
-    items: list[tuple[Extractor, str, bytes]], seconds: float = math.inf
+    items: list[tuple[Extractor, str, bytes]],
+    seconds: float = math.inf,
+    early: EarlyData | None = None,
 ) -> list[tuple[str, Parsed | str]]:
-    out = [(path, _parse_one(extractor, path, data, seconds)) for extractor, path, data in items]
+    out = [
+        (path, _parse_one(extractor, path, data, seconds, early)) for extractor, path, data in items
+    ]
     for _, result in out:
         if isinstance(result, Parsed):
             result.facts = None  # the packed bytes travel back; the objects would cost twice
@@ -98,6 +111,7 @@ class Run:
     generated: set[str] = field(default_factory=set)  # skipped as made, not written: dropped
     # Python files read, and others naming an ORM package: for their data facts
     texts: dict[str, bytes] = field(default_factory=dict)
+    early: dict[str, Early] = field(default_factory=dict)  # data facts read as they were parsed
 
 
 def read_and_parse(
@@ -169,12 +183,22 @@ def read_and_parse(
             continue
         pending.append((extractor, path, data))
         flags[path] = flag
-    for path, result in _parse_all(pending, progress, workers, parse_seconds):
+    early = _early_data(owners, source)
+    for path, result in _parse_all(pending, progress, workers, parse_seconds, early):
         if isinstance(result, str):
             run.skipped.append(Skipped(path, result))
         else:
             result.generated = flags[path]
+            if result.early is not None:
+                run.early[path], result.early = result.early, None
             run.fresh[path] = result
+
+
+def _early_data(owners: dict[str, Extractor], source: Source) -> EarlyData | None:
+    """Python files' data facts read from the trees their parse makes: with the module names
+    the files listed foretell (resolution names them from the files parsed)."""
+    python = sorted(p for p, e in owners.items() if e.language == "python")
+    return EarlyData(python, source.top_name()) if python else None
 
 
 def _parse_all(
@@ -182,13 +206,14 @@ def _parse_all(
     progress: Progress | None,
     workers: int | None,
     seconds: float = math.inf,
+    early: EarlyData | None = None,
 ) -> list[tuple[str, Parsed | str]]:
     count = workers if workers is not None else min(2, os.cpu_count() or 1)
     # Forking is only safe from a process with one thread (the CLI); a server parses in line.
     if count < 2 or len(items) < PARALLEL_FROM or threading.active_count() > 1:
         out = []
         for done, (extractor, path, data) in enumerate(items, start=1):
-            out.append((path, _parse_one(extractor, path, data, seconds)))
+            out.append((path, _parse_one(extractor, path, data, seconds, early)))
             if progress and done % 25 == 0:
                 progress("parsing", done, len(items))
         return out
@@ -200,7 +225,9 @@ def _parse_all(
     results: list[tuple[str, Parsed | str]] = []
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=count, mp_context=context) as pool:
-        for batch in pool.map(_parse_batch, batches, [seconds] * len(batches)):
+        for batch in pool.map(
+            _parse_batch, batches, [seconds] * len(batches), [early] * len(batches)
+        ):
             results.extend(batch)
             if progress:
                 progress("parsing", len(results), len(items))

@@ -1,8 +1,9 @@
-"""Where a mapping run's data facts come from: each Python file resolved again is read once more
-for its models and accesses (the syntax is all it takes); TypeScript files report their accesses
-while they are resolved (``extract/typescript/web``) and are read once more for the models they
-declare (only those importing an ORM: ``typescript.py``); schema files the map does not parse
-as code (``schema.prisma``) are read on every run, being few and small."""
+"""Where a mapping run's data facts come from: each Python file parsed in this run has its models
+and accesses read from the tree its parse made (``early.py``; the syntax is all it takes), and
+one resolved again with other nodes than foreseen is read once more; TypeScript files report
+their accesses while they are resolved (``extract/typescript/web``) and are read once more for
+the models they declare (only those importing an ORM: ``typescript.py``); schema files the map
+does not parse as code (``schema.prisma``) are read on every run, being few and small."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 from collections.abc import Iterable, Mapping
 
 from groundkit.codemap.data import Data, dump_data, load_data
+from groundkit.codemap.data.early import Early, reuse
 from groundkit.codemap.data.prisma import prisma_data
 from groundkit.codemap.data.python import python_data
 from groundkit.codemap.data.resources import ReadFile
@@ -30,13 +32,15 @@ def collect_data(
     texts: Mapping[str, bytes],
     before: Mapping[str, str],
     source: Source | None = None,
+    early: Mapping[str, Early | None] | None = None,
 ) -> dict[str, list[str]]:
     """Each resolved file's data facts read from its syntax: from its text when it was read in
     this run, else what the map held (its text, and so those facts, did not change). Of what
     a TypeScript file held, the accesses its resolution finds are made again: only its models
     and the accesses read from its syntax are taken (its counts of what stayed unresolved go
     with the others). Returns, for each Python file read in this run, the other files its facts
-    were read from (a resource's SQL)."""
+    were read from (a resource's SQL). ``early``: Python files' facts read at parse time from
+    the tree that parse made (``early.py``), taken when resolution made the nodes foreseen."""
     reads: dict[str, list[str]] = {}
     for path, (graph, _) in graphs.items():
         python = path.endswith((".py", ".pyi"))
@@ -45,7 +49,10 @@ def collect_data(
             found = _held(path, before)
         elif python:
             opened = reads.setdefault(path, [])
-            found = python_data(path, decode(raw), graph.nodes, _reader(source, opened))
+            foreseen = reuse(early.get(path), graph.nodes) if early else None
+            if foreseen is None:
+                foreseen = python_data(path, decode(raw), graph.nodes, _reader(source, opened))
+            found = foreseen
         else:
             found = typescript_data(path, decode(raw), graph.nodes)
         if not python and raw is None:

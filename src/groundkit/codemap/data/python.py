@@ -30,7 +30,7 @@ from groundkit.codemap.data.python_sql import SQL_CALLS, literal_text, sql_call
 from groundkit.codemap.data.resources import ReadFile, resource_sql
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
-__all__ = ["python_data"]
+__all__ = ["OWNERS", "python_data"]
 
 _QUERIES = {"select": READ, "delete": WRITE, "update": WRITE, "insert": WRITE}
 # get_or_404: Flask-SQLAlchemy's db.get_or_404(M, id)
@@ -63,16 +63,24 @@ _LIBRARY_TABLES = {
     )
     for suffix in ("", "UUID")
 }
-_OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
+OWNERS = (NodeKind.FUNCTION, NodeKind.METHOD, NodeKind.CLASS, NodeKind.MODULE, NodeKind.PACKAGE)
 
 
-def python_data(path: str, text: str, nodes: list[Node], read_file: ReadFile | None = None) -> Data:
-    """``read_file``: other files of the repository by path (a resource's SQL), if given."""
+def python_data(
+    path: str,
+    text: str,
+    nodes: list[Node],
+    read_file: ReadFile | None = None,
+    tree: ast.Module | None = None,
+) -> Data:
+    """``read_file``: other files of the repository by path (a resource's SQL), if given;
+    ``tree``: the file's syntax when the caller parsed it already (``data/early.py``)."""
     data = Data()
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return data
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return data
     module = next((n for n in nodes if n.kind in (NodeKind.MODULE, NodeKind.PACKAGE)), None)
     if module is None:
         return data
@@ -100,7 +108,7 @@ class _Reader:
         if not self.package:
             self.package = module.qualname.rpartition(".")[0]
         self.owners = sorted(
-            (n for n in nodes if n.kind in _OWNERS and n.line),
+            (n for n in nodes if n.kind in OWNERS and n.line),
             key=lambda n: (n.line, -n.end_line),
         )
         self.starts = [n.line for n in self.owners]

@@ -76,6 +76,9 @@ class FileFacts:
 
     interface: Any
     body: Any
+    # the syntax tree the facts were read from, for the data pass in the same process
+    # (``codemap/data/early.py``): never encoded, dropped once that pass has read it
+    syntax: Any = None
 
 
 class Unparsable(Exception):

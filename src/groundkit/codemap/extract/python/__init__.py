@@ -21,7 +21,7 @@ import msgspec
 
 from groundkit.codemap.extract.base import FileFacts, FileGraph, Project, SourceFile
 from groundkit.codemap.extract.python.layout import Layout
-from groundkit.codemap.extract.python.parse import parse_python
+from groundkit.codemap.extract.python.parse import parse_python_tree
 from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.resolve.graph import PythonFile
 from groundkit.codemap.extract.python.resolve.relocate import relocate
@@ -63,8 +63,8 @@ class PythonExtractor:
         return path.endswith(".py")
 
     def parse(self, source: SourceFile) -> FileFacts:
-        facts = parse_python(source.path, source.text, source.deadline)
-        return FileFacts(_interface(facts), facts)
+        facts, tree = parse_python_tree(source.path, source.text, source.deadline)
+        return FileFacts(_interface(facts), facts, tree)
 
     def encode(self, facts: FileFacts) -> tuple[bytes, bytes]:
         return _ENCODER.encode(facts.interface), zlib.compress(_ENCODER.encode(facts.body), 1)

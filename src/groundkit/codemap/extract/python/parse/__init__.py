@@ -11,10 +11,15 @@ from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.parse.statements import walk_body
 from groundkit.codemap.extract.python.parse.walker import Walker
 
-__all__ = ["parse_python"]
+__all__ = ["parse_python", "parse_python_tree"]
 
 
 def parse_python(path: str, text: str, deadline: float = math.inf) -> Facts:
+    return parse_python_tree(path, text, deadline)[0]
+
+
+def parse_python_tree(path: str, text: str, deadline: float = math.inf) -> tuple[Facts, ast.Module]:
+    """The facts and the syntax tree they were read from (the data pass reads it too)."""
     try:
         tree = ast.parse(text, filename=path, type_comments=False)
     except SyntaxError as exc:
@@ -29,7 +34,7 @@ def parse_python(path: str, text: str, deadline: float = math.inf) -> Facts:
         walker.pop()
     except RecursionError:
         raise Unparsable("nested too deeply to analyse") from None
-    return walker.facts()
+    return walker.facts(), tree
 
 
 def _plain(msg: str) -> str:

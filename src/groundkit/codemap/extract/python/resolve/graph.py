@@ -22,9 +22,9 @@ from groundkit.codemap.extract.python.web import web_facts
 from groundkit.codemap.extract.resolver import FileResolver
 from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind, Provenance
 
-__all__ = ["PythonFile", "node_key"]
+__all__ = ["NODE_KINDS", "PythonFile", "node_key"]
 
-_NODE_KINDS = {
+NODE_KINDS = {
     Kind.CLASS: NodeKind.CLASS,
     Kind.FUNCTION: NodeKind.FUNCTION,
     Kind.METHOD: NodeKind.METHOD,
@@ -59,7 +59,7 @@ _CHOSEN = frozenset({"call", "decorator", "constructor", "callback"})
 def node_key(program: Program, func: FuncKey | ClassKey) -> NodeKey:
     info = program.files[func[0]]
     scope = info.facts.scopes[func[1]]
-    return NodeKey(_NODE_KINDS[Kind(scope.kind)], f"{info.module}.{scope.qual}", info.path)
+    return NodeKey(NODE_KINDS[Kind(scope.kind)], f"{info.module}.{scope.qual}", info.path)
 
 
 def module_key(info: FileInfo) -> NodeKey:
@@ -109,7 +109,7 @@ class PythonFile(FileResolver):
         self.scope_keys.append(module)
         seen = {module}
         for _index, scope in enumerate(scopes[1:], start=1):
-            kind = _NODE_KINDS.get(Kind(scope.kind))
+            kind = NODE_KINDS.get(Kind(scope.kind))
             if kind is None:
                 self.scope_keys.append(None)
                 continue
