@@ -183,7 +183,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     receiver = ev.reference(ref[:-1], context, site.chain or None) if len(ref) > 1 else None
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
-    callbacks(file, site, ref, receiver, context, caller, where)
+    callbacks(file, site, ref, receiver, context, caller, where, value)
     fire(file, site, ref, receiver, caller, where)
     if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
         value = ev.export(value.path, "=")
