@@ -186,12 +186,30 @@ class Layout:
         if name in workspaces and not spec.startswith("node:"):
             folder = workspaces[name]
             rest = spec[len(name) :].lstrip("/")
+            exported, tried_exports = self._exported(folder, rest)
+            if exported is not None:
+                return Resolution(exported, None, (*consulted, *tried_exports))
             target = join(folder, rest) if rest else folder
             hit, tried = self._path(target) if target is not None else (None, ())
-            return Resolution(hit, None, (*consulted, *tried))
+            return Resolution(hit, None, (*consulted, *tried_exports, *tried))
         if aliased:
             return Resolution(None, None, tuple(consulted))  # an alias of the repository's own
         return Resolution(None, name, tuple(consulted))
+
+    def _exported(self, folder: str, rest: str) -> tuple[str | None, tuple[str, ...]]:
+        """``rest`` of the package in ``folder`` through its ``package.json`` ``exports``:
+        the subpath's targets in order, the first that is a file of the repository."""
+        data = self._config(f"{folder}/package.json" if folder else "package.json")
+        if not isinstance(data, Package) or not data.exports:
+            return None, ()
+        tried: list[str] = []
+        for target in _exported_targets(data.exports, f"./{rest}" if rest else "."):
+            joined = join(folder, target)
+            hit, candidates = self._path(joined) if joined is not None else (None, ())
+            tried.extend(candidates)
+            if hit is not None:
+                return hit, tuple(tried)
+        return None, tuple(tried)
 
     def _path(self, target: str) -> tuple[str | None, tuple[str, ...]]:
         tried: list[str] = []
@@ -227,6 +245,22 @@ class Layout:
             target[: -len(e)] + r for e, rs in _REPLACED.items() if target.endswith(e) for r in rs
         ]
         return [*out, target, *(target + ext for ext in _ADDED)]
+
+
+def _exported_targets(exports: dict[str, list[str]], subpath: str) -> list[str]:
+    """The subpath's targets: its own key, else the pattern (``./*``, ``./utils/*.js``) with
+    the longest prefix before its ``*``, the ``*`` of each target replaced by what it matched."""
+    if subpath in exports:
+        return exports[subpath]
+    best: tuple[int, str, list[str]] | None = None
+    for pattern, targets in exports.items():
+        prefix, star, suffix = pattern.partition("*")
+        fits = star and subpath.startswith(prefix) and subpath.endswith(suffix)
+        if fits and len(subpath) >= len(prefix + suffix) and (best is None or len(prefix) > best[0]):
+            best = (len(prefix), subpath[len(prefix) : len(subpath) - len(suffix)], targets)
+    if best is None:
+        return []
+    return [t.replace("*", best[1]) for t in best[2]]
 
 
 def _substitutions(options: Options, spec: str) -> list[str]:
