@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.extract.typescript.library import DYNAMIC_CODE
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.resolve.accessors import run_accessors
@@ -193,6 +194,9 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     if isinstance(value, Choice):
         _choice(file, value, site.how, caller, where)
         return
+    if isinstance(value, Global) and _dynamic_code(value.name):
+        file.graph.unresolved += 1  # eval(src), new Function(body): code made at run time
+        return
     if isinstance(value, _NOT_COUNTED):
         return
     if (
@@ -220,6 +224,12 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         provenance = Provenance.TS_NEW if site.how == How.NEW else Provenance.TS_CALL
     file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
     file.web.argument(site.args, node_key(target), context, caller, where)
+
+
+def _dynamic_code(name: str) -> bool:
+    """``eval``, ``Function``, or either read off the global object (``globalThis.eval``)."""
+    holder, _, own = name.rpartition(".")
+    return own in DYNAMIC_CODE and holder in ("", "globalThis", "window", "self", "global")
 
 
 def _target(file: CallingFile, value: Value, how: int) -> Def | None:
