@@ -181,6 +181,10 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         and _is_function(ev.reference(ref[:-1], context))
     ):
         ref = ref[:-1]  # f.call(o, ...), f.apply(o, args): runs f
+    elif ref[-2:] == ["bind", "()"] and _is_function(ev.reference(ref[:-2], context)):
+        ref = ref[:-2]  # f.bind(o)(): runs f
+    elif ref[-1:] == ["bind"] and _is_function(ev.reference(ref[:-1], context)):
+        return  # f.bind(o) makes a function and calls nothing: the runtime's
     receiver = ev.reference(ref[:-1], context, site.chain or None) if len(ref) > 1 else None
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
