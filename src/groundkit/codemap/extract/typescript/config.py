@@ -49,7 +49,9 @@ def _exports(value: object) -> dict[str, list[str]]:
     """``exports`` as subpath -> targets: ``"./x.js"`` and a map of conditions are the
     package's ``"."``; keys that start with a dot are subpaths."""
     if isinstance(value, dict) and any(isinstance(k, str) and k.startswith(".") for k in value):
-        return {k: _targets(v) for k, v in value.items() if isinstance(k, str) and k.startswith(".")}
+        return {
+            k: _targets(v) for k, v in value.items() if isinstance(k, str) and k.startswith(".")
+        }
     targets = _targets(value)
     return {".": targets} if targets else {}
 

@@ -256,7 +256,11 @@ def _exported_targets(exports: dict[str, list[str]], subpath: str) -> list[str]:
     for pattern, targets in exports.items():
         prefix, star, suffix = pattern.partition("*")
         fits = star and subpath.startswith(prefix) and subpath.endswith(suffix)
-        if fits and len(subpath) >= len(prefix + suffix) and (best is None or len(prefix) > best[0]):
+        if (
+            fits
+            and len(subpath) >= len(prefix + suffix)
+            and (best is None or len(prefix) > best[0])
+        ):
             best = (len(prefix), subpath[len(prefix) : len(subpath) - len(suffix)], targets)
     if best is None:
         return []

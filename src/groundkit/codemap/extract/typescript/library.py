@@ -13,8 +13,8 @@ known (a parameter, a call's result, a package's object) it probably is, and the
 from __future__ import annotations
 
 __all__ = [
-    "ELEMENT_CALLBACKS",
     "DYNAMIC_CODE",
+    "ELEMENT_CALLBACKS",
     "ELEMENT_STORES",
     "GLOBAL_CALLBACKS",
     "METHOD_CALLBACKS",
