@@ -13,6 +13,7 @@ resolved again when one of them appears.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from groundkit.codemap.extract.base import Project, Unparsable
@@ -248,29 +249,20 @@ class Layout:
 
 
 def _exported_targets(exports: dict[str, list[str]], subpath: str) -> list[str]:
-    """The subpath's targets: its own key, else the pattern (``./*``, ``./utils/*.js``) with
-    the longest prefix before its ``*``, the ``*`` of each target replaced by what it matched."""
-    if subpath in exports:
-        return exports[subpath]
-    best: tuple[int, str, list[str]] | None = None
-    for pattern, targets in exports.items():
-        prefix, star, suffix = pattern.partition("*")
-        fits = star and subpath.startswith(prefix) and subpath.endswith(suffix)
-        if (
-            fits
-            and len(subpath) >= len(prefix + suffix)
-            and (best is None or len(prefix) > best[0])
-        ):
-            best = (len(prefix), subpath[len(prefix) : len(subpath) - len(suffix)], targets)
-    if best is None:
-        return []
-    return [t.replace("*", best[1]) for t in best[2]]
+    """``exports``' targets of a subpath, as ``paths`` are matched (``_matched``)."""
+    return _matched([(k, tuple(v)) for k, v in exports.items()], subpath)
 
 
 def _substitutions(options: Options, spec: str) -> list[str]:
-    """``paths``: the exact pattern, else the one with the longest prefix before its ``*``."""
+    """``paths``' substitutions of a specifier (``_matched``)."""
+    return _matched(options.paths, spec)
+
+
+def _matched(patterns: Iterable[tuple[str, tuple[str, ...]]], spec: str) -> list[str]:
+    """The targets of the exact pattern, else of the one with the longest prefix before its
+    ``*`` (``@/*``, ``./features/*.js``), each ``*`` of a target replaced by what it matched."""
     best: tuple[int, str, tuple[str, ...]] | None = None
-    for pattern, subs in options.paths:
+    for pattern, subs in patterns:
         if "*" not in pattern:
             if pattern == spec:
                 return list(subs)
