@@ -360,3 +360,40 @@ def test_a_module_whose_exports_are_another_modules_passes_its_calls_on(repo: Re
     certain = repo.certain("calls")
     assert ("test/app.run", "lib/express.createApplication") in certain
     assert ("test/app.run", "lib/express.exports.helper") in certain
+
+
+def test_eval_and_new_function_are_counted_unresolved(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function greet() {}
+                export function run() {
+                  eval("greet()");
+                  new Function("return greet()");
+                  globalThis.eval("greet()");
+                  greet();
+                }
+            """
+        },
+    )
+    assert repo.pairs("calls") == {("main.run", "main.greet")}
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 3
+
+
+def test_a_bound_function_called_at_once_runs_the_function(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function later() {}
+                export function run(o) {
+                  later.bind(o)(1);
+                }
+            """
+        },
+    )
+    assert repo.pairs("calls") == {("main.run", "main.later")}
+    assert repo.report is not None
+    assert repo.report.unresolved_calls == 0

@@ -277,3 +277,46 @@ def test_re_mapping_after_each_edit_equals_a_fresh_map(repo: Repo, tmp_path: Pat
         finally:
             fresh.close()
     assert ("main.run", "lib/c.a") in repo.pairs("calls")
+
+
+def test_a_workspace_package_resolves_through_its_exports_before_its_main(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "packages/core/package.json": """
+                {"name": "@acme/core", "main": "nowhere.js", "exports": {
+                  ".": {"types": "./dist/index.d.ts", "import": "./src/index.js"},
+                  "./extra": {"node": {"require": "./src/extra.cjs", "default": "./src/extra.js"}},
+                  "./features/*": "./src/features/*.js"}}
+            """,
+            "packages/core/src/index.js": "export function boot() {}\n",
+            "packages/core/src/extra.js": "export function more() {}\n",
+            "packages/core/src/features/alpha.js": "export function alpha() {}\n",
+            "packages/sugar/package.json": '{"name": "sugar", "exports": "./lib/entry.js"}',
+            "packages/sugar/lib/entry.js": "export function sweet() {}\n",
+            "apps/web/main.js": """
+                import { boot } from "@acme/core";
+                import { more } from "@acme/core/extra";
+                import { alpha } from "@acme/core/features/alpha";
+                import { sweet } from "sugar";
+            """,
+        },
+    )
+    assert imports(repo) == {
+        ("apps/web/main", "packages/core/src/index"),
+        ("apps/web/main", "packages/core/src/extra"),
+        ("apps/web/main", "packages/core/src/features/alpha"),
+        ("apps/web/main", "packages/sugar/lib/entry"),
+    }
+
+
+def test_a_package_imports_itself_by_its_name_through_its_exports(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "package.json": '{"name": "me", "exports": {"./sub": ["./lib/sub.js"]}}',
+            "lib/sub.js": "export function sub() {}\n",
+            "main.js": 'import { sub } from "me/sub";\nexport function run() { sub(); }\n',
+        },
+    )
+    assert repo.pairs("calls") == {("main.run", "lib/sub.sub")}

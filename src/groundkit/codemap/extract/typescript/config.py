@@ -40,8 +40,32 @@ def parse_config(path: str, text: str) -> FileFacts:
     if path.rpartition("/")[2] == "package.json":
         name = data.get("name")
         entries = {k: data[k] for k in _PACKAGE_ENTRIES if isinstance(data.get(k), str)}
-        return FileFacts(Package(name if isinstance(name, str) else None, entries), None)
+        exports = _exports(data.get("exports"))
+        return FileFacts(Package(name if isinstance(name, str) else None, entries, exports), None)
     return FileFacts(_tsconfig(data), None)
+
+
+def _exports(value: object) -> dict[str, list[str]]:
+    """``exports`` as subpath -> targets: ``"./x.js"`` and a map of conditions are the
+    package's ``"."``; keys that start with a dot are subpaths."""
+    if isinstance(value, dict) and any(isinstance(k, str) and k.startswith(".") for k in value):
+        return {
+            k: _targets(v) for k, v in value.items() if isinstance(k, str) and k.startswith(".")
+        }
+    targets = _targets(value)
+    return {".": targets} if targets else {}
+
+
+def _targets(value: object, depth: int = 0) -> list[str]:
+    """Every target of a subpath, conditions (``types``, ``import``, ``require``, ``node``,
+    ``default``, nested) and fallback arrays flattened in the order written: resolution takes
+    the first that is a file of the repository (a built ``dist/`` one usually is not)."""
+    if isinstance(value, str):
+        return [value] if value.startswith("./") else []
+    if depth > 8:  # nesting deeper than any real package's: read no further
+        return []
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [t for item in items for t in _targets(item, depth + 1)]
 
 
 def _tsconfig(data: dict[str, object]) -> TsConfig:

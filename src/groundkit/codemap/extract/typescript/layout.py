@@ -13,6 +13,7 @@ resolved again when one of them appears.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from groundkit.codemap.extract.base import Project, Unparsable
@@ -186,12 +187,30 @@ class Layout:
         if name in workspaces and not spec.startswith("node:"):
             folder = workspaces[name]
             rest = spec[len(name) :].lstrip("/")
+            exported, tried_exports = self._exported(folder, rest)
+            if exported is not None:
+                return Resolution(exported, None, (*consulted, *tried_exports))
             target = join(folder, rest) if rest else folder
             hit, tried = self._path(target) if target is not None else (None, ())
-            return Resolution(hit, None, (*consulted, *tried))
+            return Resolution(hit, None, (*consulted, *tried_exports, *tried))
         if aliased:
             return Resolution(None, None, tuple(consulted))  # an alias of the repository's own
         return Resolution(None, name, tuple(consulted))
+
+    def _exported(self, folder: str, rest: str) -> tuple[str | None, tuple[str, ...]]:
+        """``rest`` of the package in ``folder`` through its ``package.json`` ``exports``:
+        the subpath's targets in order, the first that is a file of the repository."""
+        data = self._config(f"{folder}/package.json" if folder else "package.json")
+        if not isinstance(data, Package) or not data.exports:
+            return None, ()
+        tried: list[str] = []
+        for target in _exported_targets(data.exports, f"./{rest}" if rest else "."):
+            joined = join(folder, target)
+            hit, candidates = self._path(joined) if joined is not None else (None, ())
+            tried.extend(candidates)
+            if hit is not None:
+                return hit, tuple(tried)
+        return None, tuple(tried)
 
     def _path(self, target: str) -> tuple[str | None, tuple[str, ...]]:
         tried: list[str] = []
@@ -229,10 +248,21 @@ class Layout:
         return [*out, target, *(target + ext for ext in _ADDED)]
 
 
+def _exported_targets(exports: dict[str, list[str]], subpath: str) -> list[str]:
+    """``exports``' targets of a subpath, as ``paths`` are matched (``_matched``)."""
+    return _matched([(k, tuple(v)) for k, v in exports.items()], subpath)
+
+
 def _substitutions(options: Options, spec: str) -> list[str]:
-    """``paths``: the exact pattern, else the one with the longest prefix before its ``*``."""
+    """``paths``' substitutions of a specifier (``_matched``)."""
+    return _matched(options.paths, spec)
+
+
+def _matched(patterns: Iterable[tuple[str, tuple[str, ...]]], spec: str) -> list[str]:
+    """The targets of the exact pattern, else of the one with the longest prefix before its
+    ``*`` (``@/*``, ``./features/*.js``), each ``*`` of a target replaced by what it matched."""
     best: tuple[int, str, tuple[str, ...]] | None = None
-    for pattern, subs in options.paths:
+    for pattern, subs in patterns:
         if "*" not in pattern:
             if pattern == spec:
                 return list(subs)

@@ -13,10 +13,12 @@ known (a parameter, a call's result, a package's object) it probably is, and the
 from __future__ import annotations
 
 __all__ = [
+    "DYNAMIC_CODE",
     "ELEMENT_CALLBACKS",
     "ELEMENT_STORES",
     "GLOBAL_CALLBACKS",
     "METHOD_CALLBACKS",
+    "PACKAGE_CALLBACKS",
     "TEST_BLOCKS",
     "TEST_CONTEXT",
     "callback_positions",
@@ -35,6 +37,26 @@ GLOBAL_CALLBACKS: dict[str, tuple[int, ...]] = {
     "process.nextTick": (0,),
     "Array.from": (1,),
 }
+
+# A package's function (its package, its name there) -> the argument positions it calls. Known
+# by the import it is bound to (``import { useEffect } from "react"``, ``React.useEffect``),
+# never by its name alone: a function of the repository named ``useEffect`` is its own.
+# React calls an effect after rendering, a memo's and a state's initialiser while rendering, a
+# reducer when an action is dispatched; ``useCallback`` only hands its function back (no call).
+PACKAGE_CALLBACKS: dict[tuple[str, str], tuple[int, ...]] = {
+    **{
+        ("react", hook): (0,)
+        for hook in "useEffect useLayoutEffect useInsertionEffect useMemo useState".split()
+    },
+    ("react", "useReducer"): (0, 2),  # the reducer, and the initialiser of the initial state
+    ("react", "useImperativeHandle"): (1,),
+    ("react", "useSyncExternalStore"): (0, 1),
+}
+_PACKAGE_CALLBACK_NAMES = frozenset(name for _, name in PACKAGE_CALLBACKS)
+
+# Globals that run code made from a string at run time: no edge can be drawn, each call is
+# counted unresolved (``eval(src)``, ``new Function("a", body)``, ``Function(body)``).
+DYNAMIC_CODE = frozenset({"eval", "Function"})
 
 # Test runners' blocks (mocha, jest, vitest, node:test globals): they run the function they are
 # given (the last argument: a name, options, then the function).
@@ -91,7 +113,12 @@ ELEMENT_STORES: dict[str, int] = {"push": 0, "unshift": 0, "splice": 2, "set": 1
 
 def may_call_back(ref: list[str]) -> bool:
     """Whether a call to ``ref`` may be one of the table's (its arguments are kept)."""
-    return ref[-1] in METHOD_CALLBACKS or ".".join(ref) in GLOBAL_CALLBACKS or ref[0] in TEST_BLOCKS
+    return (
+        ref[-1] in METHOD_CALLBACKS
+        or ".".join(ref) in GLOBAL_CALLBACKS
+        or ref[0] in TEST_BLOCKS
+        or ref[-1] in _PACKAGE_CALLBACK_NAMES
+    )
 
 
 def callback_positions(ref: list[str], argc: int, is_global: bool) -> tuple[int, ...]:

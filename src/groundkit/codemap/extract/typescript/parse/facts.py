@@ -410,6 +410,9 @@ class Package(msgspec.Struct, array_like=True, frozen=True, tag="package"):
 
     name: str | None = None
     entries: dict[str, str] = {}  # types, typings, module, main
+    # ``exports``: a subpath (".", "./sub", "./*") -> its targets, every condition's in the
+    # order written (``config.py``); empty when the package has none
+    exports: dict[str, list[str]] = {}
 
 
 Interface = Module | TsConfig | Package

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.typescript.library import callback_positions
+from groundkit.codemap.extract.typescript.library import PACKAGE_CALLBACKS, callback_positions
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Def,
     Emitter,
+    Ext,
     Feed,
     Global,
     Inst,
@@ -46,9 +47,16 @@ def callbacks(
     context: Scope,
     caller: NodeKey,
     where: Location,
+    callee: Value | None = None,
 ) -> None:
+    """Edges to the functions ``site`` hands to the runtime or to a package that calls them
+    (``callee``: what the call's name holds, when the caller has it)."""
     args = site.args
     if not args:
+        return
+    hooked = _package_positions(callee) if isinstance(callee, Ext) else ()
+    if hooked:
+        _call_back(file, site, hooked, context, caller, where, certain=True)
         return
     if isinstance(receiver, Mod) and isinstance(file.ev.export(receiver.path, "="), _RUNTIME):
         receiver = file.ev.export(receiver.path, "=")  # module.exports = [...]: an array
@@ -62,7 +70,23 @@ def callbacks(
         is_global = isinstance(head, Global) and isinstance(receiver, Global)
         vague = isinstance(receiver, Made) and not receiver.known  # maybe no array's map
         certain = isinstance(receiver, _RUNTIME) and not vague
-    for position in callback_positions(ref, len(args), is_global):
+    positions = callback_positions(ref, len(args), is_global)
+    _call_back(file, site, positions, context, caller, where, certain=certain)
+
+
+def _call_back(
+    file: CallingFile,
+    site: facts.CallSite,
+    positions: tuple[int, ...],
+    context: Scope,
+    caller: NodeKey,
+    where: Location,
+    *,
+    certain: bool,
+) -> None:
+    """An edge from ``caller`` to each function of the repository given at ``positions``."""
+    args = site.args or []
+    for position in positions:
         if position >= len(args):
             continue
         for target in _functions(file, file.ev.value(args[position], context)):
@@ -76,6 +100,14 @@ def callbacks(
                 site.line,
                 flags,
             )
+
+
+def _package_positions(callee: Ext) -> tuple[int, ...]:
+    """The positions a package's function calls back (``library.PACKAGE_CALLBACKS``): known by
+    the import the callee is bound to (``useEffect`` of ``react``, however renamed)."""
+    if len(callee.attrs) != 1:
+        return ()
+    return PACKAGE_CALLBACKS.get((callee.package, callee.attrs[0]), ())
 
 
 def _inherited_from_a_package(file: CallingFile, receiver: Value, name: str) -> bool:

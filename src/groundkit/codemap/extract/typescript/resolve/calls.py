@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from groundkit.codemap.extract.base import FileGraph
+from groundkit.codemap.extract.typescript.library import DYNAMIC_CODE
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.resolve.accessors import run_accessors
@@ -174,16 +175,13 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         return
     ev = file.ev
     run_accessors(file, ref, context, caller, where)  # o.x() runs get x() first
-    if (
-        len(ref) > 1
-        and ref[-1] in ("call", "apply")
-        and _is_function(ev.reference(ref[:-1], context))
-    ):
-        ref = ref[:-1]  # f.call(o, ...), f.apply(o, args): runs f
+    ref = _what_runs(ev, ref, context)
+    if not ref:
+        return  # f.bind(o) makes a function and calls nothing: the runtime's
     receiver = ev.reference(ref[:-1], context, site.chain or None) if len(ref) > 1 else None
     value = ev.attribute(receiver, ref[-1]) if receiver is not None else ev.reference(ref, context)
     file.web.call(ref, receiver, value, site.args, context, caller, where)
-    callbacks(file, site, ref, receiver, context, caller, where)
+    callbacks(file, site, ref, receiver, context, caller, where, value)
     fire(file, site, ref, receiver, caller, where)
     if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
         value = ev.export(value.path, "=")
@@ -193,7 +191,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     if isinstance(value, Choice):
         _choice(file, value, site.how, caller, where)
         return
-    if isinstance(value, _NOT_COUNTED):
+    if _not_counted(file, value):
         return
     if (
         ref[0] == "this"
@@ -220,6 +218,28 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
         provenance = Provenance.TS_NEW if site.how == How.NEW else Provenance.TS_CALL
     file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
     file.web.argument(site.args, node_key(target), context, caller, where)
+
+
+def _what_runs(ev: Evaluator, ref: list[str], context: Scope) -> list[str]:
+    """The reference a call runs: ``f`` for ``f.call(o, ...)``, ``f.apply(o, args)`` and
+    ``f.bind(o)()``; nothing for ``f.bind(o)``, which makes a function and calls nothing."""
+    methods = ("call", "apply", "bind")
+    if len(ref) > 1 and ref[-1] in methods and _is_function(ev.reference(ref[:-1], context)):
+        return ref[:-1] if ref[-1] != "bind" else []
+    if ref[-2:] == ["bind", "()"] and _is_function(ev.reference(ref[:-2], context)):
+        return ref[:-2]
+    return ref
+
+
+def _not_counted(file: CallingFile, value: Value) -> bool:
+    """Whether a call of ``value`` is the runtime's or a package's (no edge, not unresolved);
+    code made from a string at run time (``eval``, ``new Function``, off ``globalThis`` too) is
+    no edge either, and is counted unresolved."""
+    if isinstance(value, Global):
+        holder, _, own = value.name.rpartition(".")
+        if own in DYNAMIC_CODE and holder in ("", "globalThis", "window", "self", "global"):
+            file.graph.unresolved += 1
+    return isinstance(value, _NOT_COUNTED)
 
 
 def _target(file: CallingFile, value: Value, how: int) -> Def | None:

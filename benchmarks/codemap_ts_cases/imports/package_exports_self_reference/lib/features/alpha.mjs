@@ -1,0 +1,3 @@
+export function alpha() {
+  return 3;
+}

@@ -1,0 +1,3 @@
+export function sub() {
+  return 2;
+}

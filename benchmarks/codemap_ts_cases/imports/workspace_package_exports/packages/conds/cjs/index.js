@@ -1,0 +1,1 @@
+exports.fromCjs = function () { return 3; };

@@ -1,0 +1,1 @@
+export function fromEsm() { return 2; }
