@@ -37,6 +37,7 @@ from typing import Any
 
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import answer_question
+from groundkit.answer.shown import ShownSentences
 from groundkit.collection import open_collection
 from groundkit.config import Settings
 
@@ -59,7 +60,8 @@ def _ingest(settings: Settings, root: Path, corpus: str, paths: list[str]) -> No
         return
     t0 = time.perf_counter()
     with open_collection(settings=where, create=True) as collection:
-        collection.ingest([root / corpus / p for p in paths], dense=True)
+        split = ShownSentences(settings.answer.min_quote_chars)  # as `grk ingest` stores them
+        collection.ingest([root / corpus / p for p in paths], dense=True, sentences=split)
     marker.write_text(f"{time.perf_counter() - t0:.1f}\n")
     print(f"ingested {corpus} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
 
