@@ -356,10 +356,8 @@ class Collection:
                 names_from=None if names_from is None else os.path.abspath(names_from),
             )
             if sentences is not None and embedder is not None:
-                if progress:
-                    progress("embedding sentences", 0, None)
                 batch = self.settings.embed.batch_size
-                self._backend.store_sentences(embedder, sentences, batch)
+                self._backend.store_sentences(embedder, sentences, batch, progress)
             return report
 
     def rebuild_sentences(self, sentences: Splitter) -> int:
@@ -370,9 +368,8 @@ class Collection:
                 return 0
             embedder = self._bound_embedder()
             self._backend.clear_sentences()
-            return self._backend.store_sentences(
-                embedder, sentences, self.settings.embed.batch_size
-            )
+            batch = self.settings.embed.batch_size
+            return self._backend.store_sentences(embedder, sentences, batch, None)
 
     def sentences_of(self, chunk_ids: Sequence[str]) -> dict[str, ChunkSentences]:
         """The stored sentences (offsets in the chunk's text, vectors by the collection's

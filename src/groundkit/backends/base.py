@@ -86,7 +86,9 @@ class Backend(Protocol):
         """Make what it derives from the stored text anew; returns the chunks indexed."""
         ...
 
-    def store_sentences(self, embedder: Embedder, split: Splitter, batch_size: int) -> int:
+    def store_sentences(
+        self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
+    ) -> int:
         """Split and embed the sentences of every chunk that has a vector and none stored
         (``pipeline.sentences``); returns how many were embedded (0 where none are kept)."""
         ...

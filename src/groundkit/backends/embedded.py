@@ -120,10 +120,14 @@ class EmbeddedBackend:
             rebuild(self.store, index)
         return self.lexical.num_chunks
 
-    def store_sentences(self, embedder: Embedder, split: Splitter, batch_size: int) -> int:
+    def store_sentences(
+        self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
+    ) -> int:
         from groundkit.pipeline.sentences import embed_sentences
 
-        return embed_sentences(self.store, embedder, split, batch_size=batch_size)
+        return embed_sentences(
+            self.store, embedder, split, batch_size=batch_size, progress=progress
+        )
 
     def clear_sentences(self) -> int:
         return self.store.clear_sentences()

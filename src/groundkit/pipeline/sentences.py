@@ -18,6 +18,7 @@ from groundkit.checkpoints import checkpoint
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, ModelError
 from groundkit.index.sentences import Unsplit
+from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.vectors import COMMIT_EVERY
 
 if TYPE_CHECKING:
@@ -43,7 +44,12 @@ class SentenceStore(Protocol):
 
 
 def embed_sentences(
-    store: SentenceStore, embedder: Embedder, split: Splitter, *, batch_size: int
+    store: SentenceStore,
+    embedder: Embedder,
+    split: Splitter,
+    *,
+    batch_size: int,
+    progress: Progress | None = None,
 ) -> int:
     """Split and embed the sentences of every chunk that has a vector and none stored; returns
     the number of sentences embedded."""
@@ -66,6 +72,8 @@ def embed_sentences(
             store.put_sentences(rows)
         embedded += len(texts)
         checkpoint("sentences-batch-committed")
+        if progress:
+            progress("sentences", first + len(group), len(pending))
     return embedded
 
 

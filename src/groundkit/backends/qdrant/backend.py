@@ -136,7 +136,9 @@ class QdrantBackend:
             writer.delete_documents(rowids)
 
     # A Qdrant collection keeps no sentences: an answer over it embeds them as it ranks.
-    def store_sentences(self, embedder: Embedder, split: Splitter, batch_size: int) -> int:
+    def store_sentences(
+        self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
+    ) -> int:
         return 0
 
     def clear_sentences(self) -> int:
