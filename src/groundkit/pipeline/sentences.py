@@ -57,6 +57,8 @@ def embed_sentences(
 
     embedded = 0
     pending = store.unsplit_chunks()
+    if progress:
+        progress("sentences", 0, len(pending))
     for first in range(0, len(pending), COMMIT_EVERY):
         group = pending[first : first + COMMIT_EVERY]
         found = [[(a, b) for a, b in split(c.text, c.source) if 0 <= a < b <= len(c.text)]
