@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from groundkit.checkpoints import checkpoint
 from groundkit.embed.base import Embedder
-from groundkit.errors import ErrorCode, ModelError
 from groundkit.index.sentences import Unsplit
 from groundkit.pipeline.progress import Progress
-from groundkit.pipeline.vectors import COMMIT_EVERY
+from groundkit.pipeline.vectors import COMMIT_EVERY, embed_checked
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,17 +83,9 @@ def _embed(embedder: Embedder, texts: list[str], batch_size: int) -> npt.NDArray
     padded to its longest)."""
     import numpy as np
 
-    dims = embedder.identity.dimensions
-    out = np.empty((len(texts), dims), np.float32)
+    out = np.empty((len(texts), embedder.identity.dimensions), np.float32)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     for first in range(0, len(order), batch_size):
         part = order[first : first + batch_size]
-        vectors = np.asarray(embedder.embed([texts[i] for i in part], "document"))
-        if vectors.shape != (len(part), dims) or not np.isfinite(vectors).all():
-            raise ModelError(
-                ErrorCode.EMBEDDING_INVALID,
-                f"the embedder returned vectors of shape {vectors.shape} (expected"
-                f" {(len(part), dims)}) or non-finite values",
-            )
-        out[part] = vectors
+        out[part] = embed_checked(embedder, [texts[i] for i in part])
     return out
