@@ -140,3 +140,13 @@ def test_a_kill_9_mid_way_leaves_each_chunks_sentences_whole_or_absent_and_the_n
         stored = _stored(c)
         assert len(stored) == 300 == len(_rows(index_dir))
         assert stored[c.chunks()[7].chunk_id] == ["Note 7 says the kettle wants descaling."]
+
+
+def test_stored_sentences_of_another_embedders_width_are_never_read_as_this_ones(
+    tmp_path: Path,
+) -> None:
+    with _open(tmp_path / "index") as c:
+        c.ingest([_tree(tmp_path / "docs")], dense=True, sentences=SPLIT)
+        ids = [chunk.chunk_id for chunk in c.chunks()]
+        assert len(c._store.sentences_of(ids, 64)) == 2
+        assert c._store.sentences_of(ids, 32) == {}
