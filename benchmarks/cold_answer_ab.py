@@ -18,23 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
+from reader_questions import timed  # one process timed as that script times it
+
 GRK = str(Path(sys.executable).with_name("grk"))
-
-
-def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run(args, env=env, check=True, capture_output=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> int:
@@ -61,7 +51,7 @@ def main() -> int:
                 asked = {"search": [*base, "search", q["question"], "--mode", "hybrid"],
                          "answer": [*base, "answer", q["question"]]}  # fmt: skip
                 for command, argv in asked.items():
-                    times[tree][command].setdefault(q["id"], []).append(_timed(argv, env))
+                    times[tree][command].setdefault(q["id"], []).append(timed(argv, env))
     print(f"{args.corpus}: {len(questions)} questions x {args.rounds} rounds,"
           f" load {load:.1f} -> {os.getloadavg()[0]:.1f}")  # fmt: skip
     print("tree\tmeasure\tsearch\tanswer\tanswer / search: median of per-question ratios (max)")

@@ -92,7 +92,7 @@ def _score(settings: Settings, questions: list[dict[str, Any]]) -> list[dict[str
     return rows
 
 
-def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall seconds and CPU seconds (user + system, all threads) of one fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -112,9 +112,9 @@ def _times(workdir: Path, questions: list[dict[str, Any]], rounds: int) -> None:
         for q in questions:
             base = [GRK, "--index-dir", str(workdir), "-c", q["corpus"]]
             search.setdefault(q["id"], []).append(
-                _timed([*base, "search", q["question"], "--mode", "hybrid"], env)
+                timed([*base, "search", q["question"], "--mode", "hybrid"], env)
             )
-            answer.setdefault(q["id"], []).append(_timed([*base, "answer", q["question"]], env))
+            answer.setdefault(q["id"], []).append(timed([*base, "answer", q["question"]], env))
     after = os.getloadavg()[0]
     print(f"\ncold processes, {len(questions)} questions x {rounds} rounds,"
           f" load {load:.1f} -> {after:.1f}")  # fmt: skip
