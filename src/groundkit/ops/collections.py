@@ -328,7 +328,11 @@ def ingest(collections: Collections, order: IngestOrder) -> IngestReport:
             include=order.include,
             exclude=order.exclude,
             names_from=order.names_from,
-            sentences=ShownSentences(collection.settings.answer.min_quote_chars),
+            sentences=(
+                ShownSentences(collection.settings.answer.min_quote_chars)
+                if collection.settings.ingest.sentences
+                else None
+            ),
         )
 
 
