@@ -37,6 +37,7 @@ from typing import Any
 
 from groundkit.answer.report import AIState, AIStatus
 from groundkit.answer.service import answer_question
+from groundkit.answer.shown import ShownSentences
 from groundkit.collection import open_collection
 from groundkit.config import Settings
 
@@ -59,7 +60,8 @@ def _ingest(settings: Settings, root: Path, corpus: str, paths: list[str]) -> No
         return
     t0 = time.perf_counter()
     with open_collection(settings=where, create=True) as collection:
-        collection.ingest([root / corpus / p for p in paths], dense=True)
+        split = ShownSentences(settings.answer.min_quote_chars)  # as `grk ingest` stores them
+        collection.ingest([root / corpus / p for p in paths], dense=True, sentences=split)
     marker.write_text(f"{time.perf_counter() - t0:.1f}\n")
     print(f"ingested {corpus} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
 
@@ -90,7 +92,7 @@ def _score(settings: Settings, questions: list[dict[str, Any]]) -> list[dict[str
     return rows
 
 
-def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall seconds and CPU seconds (user + system, all threads) of one fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -110,9 +112,9 @@ def _times(workdir: Path, questions: list[dict[str, Any]], rounds: int) -> None:
         for q in questions:
             base = [GRK, "--index-dir", str(workdir), "-c", q["corpus"]]
             search.setdefault(q["id"], []).append(
-                _timed([*base, "search", q["question"], "--mode", "hybrid"], env)
+                timed([*base, "search", q["question"], "--mode", "hybrid"], env)
             )
-            answer.setdefault(q["id"], []).append(_timed([*base, "answer", q["question"]], env))
+            answer.setdefault(q["id"], []).append(timed([*base, "answer", q["question"]], env))
     after = os.getloadavg()[0]
     print(f"\ncold processes, {len(questions)} questions x {rounds} rounds,"
           f" load {load:.1f} -> {after:.1f}")  # fmt: skip

@@ -55,9 +55,11 @@ if TYPE_CHECKING:
     from groundkit.backends.embedded import EmbeddedBackend  # imported when one is opened
     from groundkit.index.lexical import LexicalIndex
     from groundkit.index.rows import DocumentRow
+    from groundkit.index.sentences import ChunkSentences
     from groundkit.index.store import Store
     from groundkit.index.vectors import VectorIndex
     from groundkit.pipeline import Progress
+    from groundkit.pipeline.sentences import Splitter
 
 __all__ = [
     "STORE_FILE",
@@ -310,6 +312,7 @@ class Collection:
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
         names_from: str | os.PathLike[str] | None = None,
+        sentences: Splitter | None = None,
     ) -> IngestReport:
         """Ingest files, directories, JSONL record files and http(s) URLs, incrementally.
 
@@ -319,6 +322,10 @@ class Collection:
         ``include``/``exclude``: globs (gitignore syntax) of what a folder's walk takes or leaves.
         Files are shown by their path from ``names_from`` (default: the common parent of the
         inputs, so one folder's files are named as inside it); no two documents show the same.
+
+        With ``sentences`` (a splitter: the extractive answer's ``answer.shown.ShownSentences``)
+        and vectors, each chunk without stored sentences is split and its sentences embedded
+        (``pipeline.sentences``), so an answer need not embed them while its reader waits.
 
         Raises ``UsageError`` before anything is written when a named path does not exist.
         """
@@ -339,7 +346,7 @@ class Collection:
                 embedder = self._bound_embedder()
                 if self.embedder_identity is None:
                     self._backend.bind_embedder(embedder.identity)
-            return self._backend.ingest(
+            report = self._backend.ingest(
                 [os.fspath(i) for i in inputs],
                 self.settings,
                 progress,
@@ -348,6 +355,29 @@ class Collection:
                 filters=Filters(tuple(include), tuple(exclude)),
                 names_from=None if names_from is None else os.path.abspath(names_from),
             )
+            if sentences is not None and embedder is not None:
+                batch = self.settings.embed.batch_size
+                self._backend.store_sentences(embedder, sentences, batch, progress)
+            return report
+
+    def rebuild_sentences(self, sentences: Splitter) -> int:
+        """Split and embed every chunk's sentences anew from the store (as ``ingest`` with
+        ``sentences`` does for chunks that have none); returns how many were embedded."""
+        with self._backend.write_lock(WRITER_WAIT_S):
+            if self.embedder_identity is None:
+                return 0
+            embedder = self._bound_embedder()
+            self._backend.clear_sentences()
+            batch = self.settings.embed.batch_size
+            return self._backend.store_sentences(embedder, sentences, batch, None)
+
+    def sentences_of(self, chunk_ids: Sequence[str]) -> dict[str, ChunkSentences]:
+        """The stored sentences (offsets in the chunk's text, vectors by the collection's
+        embedder) of those of ``chunk_ids`` that have them; none without vectors."""
+        identity = self.embedder_identity
+        if identity is None or not chunk_ids:
+            return {}
+        return self._backend.sentences_of(chunk_ids, identity.dimensions)
 
     def search(
         self,

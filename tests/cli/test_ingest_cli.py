@@ -93,3 +93,29 @@ def test_the_json_summary_lists_what_was_passed_over(grk: Grk, folder: Path) -> 
     assert grk("ingest", "--json", str(folder)) == 0
     summary = json.loads(grk.out)
     assert summary["ignored"] == len(summary["passed_over"]) == 3
+
+
+def _sentence_rows(index_dir: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(index_dir / "default" / "store.sqlite") as db:
+        return int(db.execute("select count(*) from chunk_sentences").fetchone()[0])
+
+
+@pytest.mark.parametrize(("flags", "stored"), [((), False), (("--sentences",), True)])
+def test_an_answers_sentences_are_embedded_at_ingest_only_when_asked(
+    grk: Grk,
+    folder: Path,
+    index_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    flags: tuple[str, ...],
+    stored: bool,
+) -> None:
+    # Embedding sentences costs an ingest most of its embedding time again, so `--dense` alone
+    # keeps to the chunks (the embedding floor) and `--sentences` buys the faster answer.
+    import groundkit.collection as collection_module
+    from groundkit.testing import FakeEmbedder
+
+    monkeypatch.setattr(collection_module, "create_embedder", lambda config: FakeEmbedder())
+    assert grk("ingest", "--dense", *flags, "--quiet", str(folder)) == 0
+    assert (_sentence_rows(index_dir) > 0) is stored

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -54,6 +54,19 @@ class SentenceVectors:
         if not texts:
             return embedder.embed([], input_type)
         return np.stack([found[t] for t in texts])
+
+    def keep(
+        self,
+        model: str,
+        input_type: InputType,
+        texts: Sequence[str],
+        vectors: Iterable[npt.NDArray[np.float32]],
+    ) -> None:
+        """Keep vectors made elsewhere by the embedder whose identity key is ``model`` (the
+        sentences ingest stored, ``answer.shown``): asking for those texts then embeds nothing."""
+        with self._lock:
+            for text, vector in zip(texts, vectors, strict=True):
+                self._put((model, input_type, text), vector)
 
     def clear(self) -> None:
         """Forget every kept vector (a benchmark measuring a cold answer)."""

@@ -42,6 +42,7 @@ from groundkit.answer.excerpt import Excerpt, excerpt_of
 from groundkit.answer.extract import Sentence, candidates, closeness, rank
 from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AIStatus, AnswerReport
+from groundkit.answer.shown import recall
 from groundkit.answer.states import (
     cap_too_small,
     cut_off,
@@ -155,6 +156,7 @@ def answer_question(
         code_scope="search" if code is not None else None,
         documents=documents,
     )
+    recall(collection, bundle)  # the sentences' vectors ingest stored: none embedded again
     report = explain(
         bundle,
         chat,

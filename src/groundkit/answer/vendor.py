@@ -9,7 +9,8 @@ of code, not data, and cover fewer providers.
 
 As gitleaks does, a rule runs only on text holding one of its keywords (lower-cased), and a
 value below a rule's Shannon entropy is not a secret. Loaded on first use: a run that never
-redacts never reads the file.
+redacts never reads the file. A rule's regex is compiled the first time its keywords are met:
+compiling all 220 cost a cold `grk answer` 0.3 s, though an answer's texts seldom hold any.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ __all__ = ["VENDOR", "VendorRules", "entropy"]
 @dataclass(frozen=True, slots=True)
 class _Rule:
     id: str
-    regex: re.Pattern[str]
+    source: str  # the regex, compiled when first needed (``_compiled``)
     keywords: tuple[str, ...]
     entropy: float
     group: int
@@ -45,9 +46,14 @@ def entropy(value: str) -> float:
 def _rules() -> tuple[_Rule, ...]:
     data = json.loads(resources.files(__package__).joinpath("rules/gitleaks.json").read_text())
     return tuple(
-        _Rule(r["id"], re.compile(r["regex"]), tuple(r["keywords"]), r["entropy"], r["group"])
+        _Rule(r["id"], r["regex"], tuple(r["keywords"]), r["entropy"], r["group"])
         for r in data["rules"]
     )
+
+
+@functools.cache
+def _compiled(source: str) -> re.Pattern[str]:
+    return re.compile(source)
 
 
 @functools.cache
@@ -99,8 +105,9 @@ class VendorRules:
         for rule in _rules():
             if rule.keywords and not any(k in present for k in rule.keywords):
                 continue
-            for match in rule.regex.finditer(text):
-                group = rule.group if rule.group <= (rule.regex.groups or 0) else 0
+            regex = _compiled(rule.source)
+            for match in regex.finditer(text):
+                group = rule.group if rule.group <= (regex.groups or 0) else 0
                 start, end = match.span(group)
                 if end <= start:
                     continue

@@ -24,8 +24,10 @@ from groundkit.types import CollectionStatus, IngestReport
 if TYPE_CHECKING:
     from groundkit.config import Settings
     from groundkit.embed.base import Embedder
+    from groundkit.index.sentences import ChunkSentences
     from groundkit.ingest.walk import Filters
     from groundkit.pipeline import Progress
+    from groundkit.pipeline.sentences import Splitter
     from groundkit.retrieve.search import SearchEngine
 
 __all__ = ["STORE_FILE", "Backend", "BackendKind"]
@@ -82,6 +84,21 @@ class Backend(Protocol):
 
     def reindex(self) -> int:
         """Make what it derives from the stored text anew; returns the chunks indexed."""
+        ...
+
+    def store_sentences(
+        self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
+    ) -> int:
+        """Split and embed the sentences of every chunk that has a vector and none stored
+        (``pipeline.sentences``); returns how many were embedded (0 where none are kept)."""
+        ...
+
+    def clear_sentences(self) -> int:
+        """Drop every stored sentence, to be made again by ``store_sentences``."""
+        ...
+
+    def sentences_of(self, chunk_ids: Sequence[str], dims: int) -> dict[str, ChunkSentences]:
+        """The stored sentences of those of ``chunk_ids`` that have them."""
         ...
 
     # -- reading ----------------------------------------------------------------------------------

@@ -30,7 +30,9 @@ from groundkit.storage.locks import write_lock
 from groundkit.types import CollectionStatus, IngestReport
 
 if TYPE_CHECKING:
+    from groundkit.index.sentences import ChunkSentences
     from groundkit.pipeline import Progress
+    from groundkit.pipeline.sentences import Splitter
 
 __all__ = ["STORE_FILE", "EmbeddedBackend"]
 
@@ -117,6 +119,21 @@ class EmbeddedBackend:
         for index in self.derived:
             rebuild(self.store, index)
         return self.lexical.num_chunks
+
+    def store_sentences(
+        self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
+    ) -> int:
+        from groundkit.pipeline.sentences import embed_sentences
+
+        return embed_sentences(
+            self.store, embedder, split, batch_size=batch_size, progress=progress
+        )
+
+    def clear_sentences(self) -> int:
+        return self.store.clear_sentences()
+
+    def sentences_of(self, chunk_ids: Sequence[str], dims: int) -> dict[str, ChunkSentences]:
+        return self.store.sentences_of(chunk_ids, dims)
 
     # -- reading
     @property

@@ -32,6 +32,12 @@ __all__ = ["ingest"]
     help="Also embed every chunk with the configured embedder (turns dense search on).",
 )
 @click.option(
+    "--sentences/--no-sentences",
+    default=None,
+    help="With --dense, also embed the sentences an answer may quote: a faster `grk answer`,"
+    " a slower ingest (ingest.sentences).",
+)
+@click.option(
     "--include",
     multiple=True,
     metavar="GLOB",
@@ -57,6 +63,7 @@ def ingest(
     inputs: tuple[str, ...],
     chunk_size: int | None,
     dense: bool | None,
+    sentences: bool | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     watch: bool,
@@ -74,7 +81,7 @@ def ingest(
     from groundkit.pipeline import Interrupted
 
     obj.check_inputs(inputs)  # a path that is not there: a usage error, and no collection made
-    more = {"chunk.size": chunk_size, "ingest.dense": dense}
+    more = {"chunk.size": chunk_size, "ingest.dense": dense, "ingest.sentences": sentences}
     if watch:
         try:
             _watch(

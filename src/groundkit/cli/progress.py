@@ -23,6 +23,7 @@ _LABEL = {
     "indexing": "indexing",
     "fingerprinting": "fingerprinting",
     "embedding": "embedding",
+    "sentences": "embedding sentences",
     "parsing": "parsing",
     "resolving": "resolving",
     "copying": "copying documents",

@@ -30,6 +30,7 @@ from groundkit.answer.contract import Answer, Cited, CitedEdge, CitedQuote
 from groundkit.answer.extractive import Answerer, Extractive
 from groundkit.answer.report import AIState, AnswerReport
 from groundkit.answer.service import QuoteMode, answer_question
+from groundkit.answer.shown import ShownSentences
 from groundkit.collection import open_collection
 from groundkit.config import Settings
 from groundkit.errors import ErrorCode, UsageError
@@ -149,7 +150,8 @@ def run_answer_eval(
     outcomes: list[AnswerOutcome] = []
     with open_collection(settings=settings, create=True) as collection:
         t0 = time.perf_counter()
-        ingest = collection.ingest(list(dataset.inputs), dense=dense)
+        split = ShownSentences(settings.answer.min_quote_chars)  # as `grk ingest` stores them
+        ingest = collection.ingest(list(dataset.inputs), dense=dense, sentences=split)
         ingest_s = time.perf_counter() - t0
         if ingest.skipped:
             raise UsageError(

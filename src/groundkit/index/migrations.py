@@ -169,6 +169,18 @@ _MIGRATIONS: tuple[Migration, ...] = (
     DROP TRIGGER documents_in;
     DROP TRIGGER chunks_in;
     """,
+    # 11: the sentences of each chunk that the extractive answer may show, split once at ingest:
+    # their offsets in the chunk's text (int32 pairs) and their vectors (float32 rows), by the
+    # collection's one embedder, as its chunk vectors are. Embedding them while a reader waits
+    # was most of a cold ``grk answer`` (issue 35). A row is deleted with its chunk; a chunk
+    # with a vector and no row here is split and embedded by the next ingest.
+    """
+    CREATE TABLE chunk_sentences (
+        chunk INTEGER PRIMARY KEY REFERENCES chunks (id) ON DELETE CASCADE,
+        spans BLOB NOT NULL,
+        vectors BLOB NOT NULL
+    );
+    """,
 )
 
 SCHEMA = Schema(

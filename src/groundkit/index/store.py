@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
 
-from groundkit.index import spans, writes
+from groundkit.index import sentences, spans, writes
 from groundkit.index.filters import chunk_filter
 from groundkit.index.migrations import SCHEMA
 from groundkit.index.rows import ChunkRow, DocumentRow, HitRow, IngestState, NewDocument
@@ -361,6 +361,22 @@ class Store:
 
     def vector_count(self) -> int:
         return self._count("vectors")
+
+    # -- the sentences the extract may show (``index.sentences``) -------------------------------
+    def unsplit_chunks(self) -> list[sentences.Unsplit]:
+        return sentences.unsplit(self._conn)
+
+    def put_sentences(self, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
+        sentences.put(self._conn, rows)
+
+    def sentences_of(
+        self, chunk_ids: Sequence[str], dims: int
+    ) -> dict[str, sentences.ChunkSentences]:
+        return sentences.read(self._conn, chunk_ids, dims)
+
+    def clear_sentences(self) -> int:
+        with self.transaction():
+            return sentences.clear(self._conn)
 
     def _count(self, name: str) -> int:
         return int(self._conn.execute("SELECT n FROM counts WHERE name = ?", (name,)).fetchone()[0])

@@ -316,6 +316,9 @@ class IngestOrder:
 def ingest(collections: Collections, order: IngestOrder) -> IngestReport:
     """Ingest ``order.inputs`` (files, folders, JSONL record files, URLs), only what changed.
     Raises before anything is read when the source refuses an input."""
+    # Imported here: the extract's splitter is the answer's, and a search needs none of it.
+    from groundkit.answer.shown import ShownSentences
+
     collections.admit(order.inputs)
     with collections.writing(order.collection, create=True) as collection:
         return collection.ingest(
@@ -325,6 +328,11 @@ def ingest(collections: Collections, order: IngestOrder) -> IngestReport:
             include=order.include,
             exclude=order.exclude,
             names_from=order.names_from,
+            sentences=(
+                ShownSentences(collection.settings.answer.min_quote_chars)
+                if collection.settings.ingest.sentences
+                else None
+            ),
         )
 
 

@@ -3,13 +3,19 @@ what it made and the next run resumes where it stopped."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from groundkit.checkpoints import checkpoint
 from groundkit.embed.base import Embedder
 from groundkit.errors import ErrorCode, ModelError
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.store import DocumentStore
 
-__all__ = ["COMMIT_EVERY", "embed_missing"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["COMMIT_EVERY", "embed_checked", "embed_missing"]
 
 # Chunks per commit: small enough that Ctrl-C loses under a minute of work on a slow CPU, large
 # enough that the commits cost nothing next to the model.
@@ -33,10 +39,8 @@ def embed_missing(
     many vectors are committed, for a caller interrupted mid-way; on Ctrl-C the vectors of the
     unfinished group are committed too. Returns the number of chunks embedded.
     """
-    import numpy as np
 
     missing = sorted(store.chunks_without_vectors(), key=lambda row: len(row[1]))
-    dims = embedder.identity.dimensions
     done = 0
     for start in range(0, len(missing), COMMIT_EVERY):
         group = missing[start : start + COMMIT_EVERY]
@@ -44,14 +48,7 @@ def embed_missing(
         try:
             for first in range(0, len(group), batch_size):
                 batch = group[first : first + batch_size]
-                vectors = np.asarray(embedder.embed([text for _, text in batch], "document"))
-                if vectors.shape != (len(batch), dims) or not np.isfinite(vectors).all():
-                    raise ModelError(
-                        ErrorCode.EMBEDDING_INVALID,
-                        f"the embedder returned vectors of shape {vectors.shape} (expected"
-                        f" {(len(batch), dims)}) or non-finite values",
-                    )
-                array = vectors.astype(np.float32, copy=False)
+                array = embed_checked(embedder, [text for _, text in batch])
                 rows.extend((rowid, array[i].tobytes()) for i, (rowid, _) in enumerate(batch))
                 if progress:
                     progress("embedding", done + len(rows), len(missing))
@@ -63,6 +60,22 @@ def embed_missing(
         done = _commit(store, rows, done, committed)
         checkpoint("embedding-batch-committed")
     return len(missing)
+
+
+def embed_checked(embedder: Embedder, texts: list[str]) -> npt.NDArray[np.float32]:
+    """``texts``' document vectors, refused unless there is one finite vector of the
+    embedder's width for each."""
+    import numpy as np
+
+    dims = embedder.identity.dimensions
+    vectors = np.asarray(embedder.embed(texts, "document"))
+    if vectors.shape != (len(texts), dims) or not np.isfinite(vectors).all():
+        raise ModelError(
+            ErrorCode.EMBEDDING_INVALID,
+            f"the embedder returned vectors of shape {vectors.shape} (expected"
+            f" {(len(texts), dims)}) or non-finite values",
+        )
+    return vectors.astype(np.float32, copy=False)
 
 
 def _commit(

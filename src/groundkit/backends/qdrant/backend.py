@@ -34,8 +34,10 @@ from groundkit.types import CollectionStatus, IngestReport
 if TYPE_CHECKING:
     from groundkit.config import Settings
     from groundkit.embed.base import Embedder
+    from groundkit.index.sentences import ChunkSentences
     from groundkit.ingest.walk import Filters
     from groundkit.pipeline import Progress
+    from groundkit.pipeline.sentences import Splitter
 
 __all__ = ["QdrantBackend"]
 
@@ -132,6 +134,18 @@ class QdrantBackend:
         writer = self.writer()
         with writer.transaction():
             writer.delete_documents(rowids)
+
+    # A Qdrant collection keeps no sentences: an answer over it embeds them as it ranks.
+    def store_sentences(
+        self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
+    ) -> int:
+        return 0
+
+    def clear_sentences(self) -> int:
+        return 0
+
+    def sentences_of(self, chunk_ids: Sequence[str], dims: int) -> dict[str, ChunkSentences]:
+        return {}
 
     def reindex(self) -> int:
         """Weigh every current chunk's BM25 vector anew with the analyzer of this code and the
