@@ -27,7 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Protocol
+
+from groundkit.codemap.extract.typescript.values.objects import Value
 
 __all__ = ["FILE_WORK", "PER_RECORD", "SPENT", "Memo"]
 
@@ -37,8 +39,6 @@ SPENT = "value flow past its work budget: the rest of the file unknown"
 _STATE = "#state"  # an answer shaped by what is being asked, not by the program
 _SPENT = "#spent"
 
-V = TypeVar("V")
-
 
 class _Owner(Protocol):
     deps: set[str]
@@ -47,7 +47,7 @@ class _Owner(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class _Kept:
-    value: object
+    value: Value
     deps: frozenset[str]
     consulted: bool
 
@@ -90,7 +90,7 @@ class Memo:
         """The answer being worked out depends on what is being asked: not kept."""
         self._cuts.add(at)
 
-    def once(self, key: Hashable, compute: Callable[[], V], again: V) -> V:
+    def once(self, key: Hashable, compute: Callable[[], Value], again: Value) -> Value:
         """``compute()``'s answer for ``key``, worked out once; ``again`` when ``key`` is
         asked while it is being answered."""
         kept = self._kept.get(key)
@@ -98,7 +98,7 @@ class Memo:
         if kept is not None:
             owner.deps.update(kept.deps)
             owner.consulted = owner.consulted or kept.consulted
-            return kept.value  # type: ignore[return-value]  # stored by this key's compute
+            return kept.value
         if key in self._open:
             self._cuts.add(key)
             return again
