@@ -1,7 +1,7 @@
 """Answers worked out once per run, and the work budget no file may pass.
 
-What a function returns, what a binding holds and what an array's elements are do not depend
-on who asks: each is worked out once (``Memo.once``) and kept with the files it read (``deps``)
+What a function returns, what a binding holds, what a class's field stores and what an array's
+elements are do not depend on who asks: each is worked out once (``Memo.once``) and kept with the files it read (``deps``)
 and whether it read the whole repository (``consulted``), which every later asker takes on.
 Without this, a function that calls another twice (``g(xs).map(...)``, ``g(ys).filter(...)``)
 is worked out twice per call, and a chain of them costs two to the power of its length.
@@ -18,8 +18,9 @@ cycle through many functions is worked out again under each): ``FILE_WORK`` expr
 evaluated, and ``PER_RECORD`` more for each record read (a file's calls, member reads and
 iterations; an index's pass sites or stores), for one file's resolution and for each index of
 the whole repository. Past it, every value is unknown for the rest of that file (or index), the
-calls through them are unresolved, and the file counts the reason (``SPENT``) once. The files of
-real repositories need well under a hundredth of it (docs/codemap.md).
+calls through them are unresolved, and the file counts the reason (``SPENT``) once. Only such
+a file may map differently by which answers earlier files left kept (workers, incremental runs):
+every answer within the budget is the same whoever asked first.
 """
 
 from __future__ import annotations
