@@ -14,6 +14,7 @@ from groundkit.codemap.extract.typescript.resolve.iterations import resolve_iter
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.events import Events
 from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.memo import SPENT
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
     Ext,
@@ -68,6 +69,8 @@ class TypeScriptFile(FileResolver):
         for iteration in self.body.iterations:
             resolve_iteration(self, iteration)
         self._envs()
+        if self.ev.memo.spent:
+            self.web.data.unresolved[SPENT] += 1  # its values past the budget: unknown
         graph = self.finish()
         self.web.finish(graph)
         deps = {d for d in self.ev.deps if d != "ts:" + self.path}

@@ -73,19 +73,18 @@ class Arrays:
         self.sources = sources
         self._index: _Index | None = None
         self._building = False
-        self._asking: set[Arr | Made] = set()
         ev.elements = self.elements
 
     def elements(self, array: Arr | Made) -> Value:
         """What an element of ``array`` may hold (a ``Choice`` when it may be several)."""
-        if self._building or array in self._asking:
+        if self._building:
+            self.ev.memo.cut()  # (the stores being read: not the answer)
             return Unknown()
+        return self.ev.memo.once(("elements", array), lambda: self._worked_out(array), Unknown())
+
+    def _worked_out(self, array: Arr | Made) -> Value:
         self.flow.consulted = True
-        self._asking.add(array)
-        try:
-            return self._elements(array) if isinstance(array, Arr) else self._made(array)
-        finally:
-            self._asking.discard(array)
+        return self._elements(array) if isinstance(array, Arr) else self._made(array)
 
     def _elements(self, array: Arr) -> Value:
         index = self.index()
@@ -99,6 +98,8 @@ class Arrays:
         for path, item in index.stores.get(array, []):
             found.append(array_item(item, self.ev.value(item, (path, -1))))
         for path, feed, stored in index.through:
+            if not self.flow.settled:
+                self.ev.memo.cut()  # (the index being read, or known() asking)
             held = self.flow.feeds(feed) if self.flow.settled else None
             if held is not None and array not in held:
                 continue
@@ -147,7 +148,10 @@ class Arrays:
             saved, self.ev.deps = self.ev.deps, set()
             self._building = True
             try:
-                self._index = self._build()
+                with self.ev.memo.index(
+                    sum(len(self.ev.interface(p).stores) for p in self.sources)
+                ):
+                    self._index = self._build()
             finally:
                 self.ev.deps = saved
                 self._building = False

@@ -22,6 +22,7 @@ from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
 from groundkit.codemap.extract.typescript.values.functions import Functions
 from groundkit.codemap.extract.typescript.values.made import array_made, listed, spread_literal
+from groundkit.codemap.extract.typescript.values.memo import Memo
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Arr,
@@ -59,8 +60,12 @@ class Evaluator:
         self.project = project
         self.layout = layout
         self.deps: set[str] = set()  # keys of the files consulted (``ts:`` + path)
+        self.consulted = False  # the whole repository was read (``Flow.consulted``)
+        self.memo = Memo(self)
         self.classes = Classes(self.interface, self.value)
-        self.functions = Functions(self.interface, self.value, lambda e, s: listed(self, e, s))
+        self.functions = Functions(
+            self.interface, self.value, lambda e, s: listed(self, e, s), self.memo.once
+        )
         # Whether a member of a table may have been changed (``flow.Tables`` answers).
         self.opened: Callable[[Obj, str], bool] = lambda table, key: False
         # What each caller hands a parameter (``flow.Flow.passed`` answers; None: not known).
@@ -73,7 +78,6 @@ class Evaluator:
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, facts.Module] = {}
         self._body: tuple[str, facts.Body] | None = None
-        self._looking: set[tuple[str, int, str]] = set()  # bindings being evaluated
         self._depth = 0
 
     # -- facts ------------------------------------------------------------------------------------
@@ -91,6 +95,7 @@ class Evaluator:
         self.deps = set()
         body = self.project.facts(path).body
         assert isinstance(body, facts.Body)
+        self.memo.start(len(body.calls) + len(body.members) + len(body.iterations))
         self._body = (path, body)
         return body
 
@@ -126,14 +131,8 @@ class Evaluator:
     def _bound(self, expr: facts.Expr, scope: Scope, name: str) -> Value:
         """What a binding holds; a binding read while it is being evaluated (``node =
         node.parent``, assigned in a loop) is unknown: the value depends on run time."""
-        key = (*scope, name)
-        if key in self._looking:
-            return Unknown()
-        self._looking.add(key)
-        try:
-            return self.value(expr, scope, name)
-        finally:
-            self._looking.discard(key)
+        key = ("bound", *scope, name)
+        return self.memo.once(key, lambda: self.value(expr, scope, name), Unknown())
 
     def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:
         """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
@@ -184,6 +183,9 @@ class Evaluator:
     # -- expressions ------------------------------------------------------------------------------
     def value(self, expr: facts.Expr, scope: Scope, name: str | None = None) -> Value:
         if self._depth > _DEPTH:
+            self.memo.cut()
+            return Unknown()
+        if not self.memo.spend():
             return Unknown()
         self._depth += 1
         try:
@@ -478,16 +480,23 @@ class Evaluator:
         held = self.interface(made.path).fields.get(made.qual + facts.OWN, {}).get(name)
         return self.value(held, (made.path, -1), name) if held is not None else found
 
-    def _field(self, cls: Def, name: str, seen: frozenset[Def] = frozenset()) -> Value:
-        """What ``this.name = ...`` stored in an instance of ``cls`` (or of a base of it)."""
-        if cls in seen or len(seen) > _DEPTH:
+    def _field(self, cls: Def, name: str) -> Value:
+        """What ``this.name = ...`` stored in an instance of ``cls`` (or of a base of it),
+        worked out once."""
+        key = ("field", cls, name)
+        return self.memo.once(key, lambda: self._stored(cls, name, frozenset({cls})), Unknown())
+
+    def _stored(self, cls: Def, name: str, seen: frozenset[Def]) -> Value:
+        if len(seen) > _DEPTH + 1:
             return Unknown()
         stored = self.interface(cls.path).fields.get(cls.qual, {}).get(name)
         if stored is not None:
             # named after the field, so two classes' ``router = Router()`` are two routers
             return self.value(stored, (cls.path, -1), f"{cls.qual}.{name}")
         for base in self.classes.bases(cls) if cls.kind == "class" else []:
-            found = self._field(base, name, seen | {cls})
+            if base in seen:
+                continue
+            found = self._stored(base, name, seen | {base})
             if not isinstance(found, Unknown):
                 return found
         return Unknown()

@@ -112,7 +112,6 @@ class Flow:
     def __init__(self, ev: Evaluator, sources: list[str]) -> None:
         self.ev = ev
         self.sources = sources
-        self.consulted = False  # set when the whole repository was read for the current file
         self.building = False  # the index is being read: questions that need it cannot wait
         self.bounds_hit = 0
         self._index: Index | None = None
@@ -127,6 +126,16 @@ class Flow:
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
+
+    @property
+    def consulted(self) -> bool:
+        """Whether the whole repository was read for the current file (kept by the
+        evaluator, so that an answer worked out once carries it to every asker)."""
+        return self.ev.consulted
+
+    @consulted.setter
+    def consulted(self, value: bool) -> None:
+        self.ev.consulted = value
 
     @property
     def settled(self) -> bool:
@@ -201,7 +210,11 @@ class Flow:
         package's object kept: ``new Sequelize()``), when the function is only called directly
         by name (never handed on) and some site calls it; else None. ``feeds`` answers what a
         call through the parameter may run; this, what kind of object it is given."""
-        if feed.path or feed.position < 0 or self.building:
+        if feed.path or feed.position < 0:
+            return None
+        if not self.settled:
+            self.ev.memo.cut()  # (the index being read, or known() asking: not the answer)
+        if self.building:
             return None
         self.consulted = True
         if self._reached(feed.func, frozenset()) != []:
@@ -424,7 +437,10 @@ class Flow:
             saved, self.ev.deps = self.ev.deps, set()
             self.building = True
             try:
-                self._index = self._build()
+                with self.ev.memo.index(
+                    sum(len(self.ev.interface(p).passes) for p in self.sources)
+                ):
+                    self._index = self._build()
             finally:
                 self.ev.deps = saved
                 self.building = False

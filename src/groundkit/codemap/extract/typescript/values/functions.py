@@ -4,7 +4,7 @@ before ``class`` (``new F()`` is an instance whose methods are the functions ass
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import (
@@ -18,6 +18,8 @@ from groundkit.codemap.extract.typescript.values.objects import (
 
 __all__ = ["Functions"]
 
+Once = Callable[[Hashable, Callable[[], Value], Value], Value]
+
 
 class Functions:
     def __init__(
@@ -25,10 +27,12 @@ class Functions:
         interface: Callable[[str], facts.Module],
         value: Callable[[facts.Expr, Scope], Value],
         listed: Callable[[facts.ArrayLit, Scope], Value],
+        once: Once,
     ) -> None:
         self._interface = interface
         self._value = value
         self._listed = listed  # an array literal bound to no name: the array of its items
+        self._once = once  # ``Memo.once``: what a function returns is worked out once
 
     def prototype(self, func: Def, name: str) -> Value:
         """``name`` on an instance of function ``func``: the function assigned to
@@ -58,6 +62,9 @@ class Functions:
         return self._value(found, (func.path, -1)) if found is not None else Unknown()
 
     def _returns(self, func: Def) -> Value:
+        return self._once(("returns", func), lambda: self._worked_out(func), Unknown())
+
+    def _worked_out(self, func: Def) -> Value:
         found = self._interface(func.path).returns.get(func.qual)
         if found is None or _of_a_parameter(found):
             return Unknown()

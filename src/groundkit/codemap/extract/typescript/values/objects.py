@@ -182,11 +182,20 @@ class Made:
     """An array a method made (``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``): its elements
     are what ``f`` returns (``kind`` "map", "flatMap": the elements of what it returns), or each
     source's (an array's elements, any other value itself: "copy"); ``arrays.py`` reads them.
-    ``known``: whether the receiver is known to be an array (else ``map`` may be another's)."""
+    ``known``: whether the receiver is known to be an array (else ``map`` may be another's).
+    Its hash is kept: a chain of copies shares its parts, which a hash worked out each time
+    would visit once per path through them (two to the power of the chain's length)."""
 
     kind: str
     sources: tuple[Value, ...]
     known: bool = True
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.kind, self.sources, self.known)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,10 @@ class Tables:
 
     def opened(self, table: Obj, key: str) -> bool:
         """Whether member ``key`` of ``table`` may have been changed."""
-        if not table.name or self._busy:
+        if not table.name:
+            return False
+        if self._busy:
+            self.ev.memo.cut()  # a nested question: not the answer
             return False
         self._busy = True
         try:
@@ -61,16 +64,20 @@ class Tables:
             if (*own, key) in named or (*own, None) in named:
                 return True
         if self.flow.building and not private:
+            self.ev.memo.cut()
             return True  # asked while the index is read: it may be changed, as far as we know
         if not self._handed(table, private):
             return False
         if self.flow.building:
+            self.ev.memo.cut()
             return True  # (the parameters' values need the index)
         return self._written_through(own, key)
 
     def _written_through(self, own: tuple[str, str], key: str) -> bool:
         """Whether a write through a parameter may change member ``key`` of ``own``."""
         self.flow.consulted = True
+        if not self.flow.settled:
+            self.ev.memo.cut()  # (``known()`` asking: its values leave the unknown out)
         for path in self.sources:
             for feed, written in self._writes_of(path)[1]:
                 if written is not None and written != key:
@@ -85,6 +92,7 @@ class Tables:
         ``path`` is written once by name (its module-level assignment) and never otherwise:
         not under a computed key, not through a parameter, not by another file."""
         if self._busy:
+            self.ev.memo.cut()
             return False
         self._busy = True
         try:
@@ -98,6 +106,8 @@ class Tables:
                 if (*own, None) in named:
                     return False
                 count += named.get((*own, key), 0)
+            if count == 1 and self.flow.building:
+                self.ev.memo.cut()
             if count != 1 or self.flow.building:
                 return False  # (a write through a parameter needs the index)
             return not self._written_through(own, key)
