@@ -219,3 +219,16 @@ def test_an_abbreviation_or_initial_before_a_capitalised_new_sentence_still_ends
         "Take vitamin C.",
         "It helps.",
     ]
+
+
+def test_an_abbreviation_closing_a_bracket_runs_on_when_the_sentence_goes_on() -> None:
+    text = (
+        "Errors from a queue (RQ, Celery, etc.) are caught the same way. It uses a bundle"
+        " (a.k.a. CA bundle) of roots. Ask the agent, Marek P. (with chat assistant), first.\n"
+    )
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said == [
+        "Errors from a queue (RQ, Celery, etc.) are caught the same way.",
+        "It uses a bundle (a.k.a. CA bundle) of roots.",
+        "Ask the agent, Marek P. (with chat assistant), first.",
+    ]

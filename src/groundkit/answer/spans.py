@@ -151,9 +151,9 @@ def _after_abbreviation(text: str, m: re.Match[str], *, lines: bool) -> bool:
     sentence runs on past (``answer.abbreviations``). Where line breaks end spans (``lines``),
     one still does."""
     gap, dot = m.group(), m.start() - 1
-    if not gap[:1].isspace() or dot < 0 or text[dot] != "." or (lines and "\n" in gap):
+    if dot < 0 or text[dot] != "." or (lines and "\n" in gap):
         return False
-    return runs_on(text, dot, m.end())
+    return runs_on(text, dot, m.end(), closed=not gap[:1].isspace())
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
