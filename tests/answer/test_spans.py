@@ -242,3 +242,12 @@ def test_every_span_offered_for_either_kind_of_evidence_validates_when_cited(
     for number, quote in offered:
         answer = validate_answer(reply(item("So.", (number, quote))), bundle, kit.resolve)
         assert answer.citations[0].cited_text == quote
+
+
+def test_a_quote_span_runs_on_past_an_abbreviation_but_still_ends_at_a_line_break() -> None:
+    text = "Invoices go to Hexley Ltd. in Leeds, e.g. by post.\nHexley Ltd.\nThe end of it."
+    assert cut_spans(text, min_chars=1) == [
+        "Invoices go to Hexley Ltd. in Leeds, e.g. by post.",
+        "Hexley Ltd.",
+        "The end of it.",
+    ]

@@ -183,3 +183,52 @@ def test_a_sentence_saying_as_an_example_comes_with_the_sentence_it_gives_an_exa
     assert text[example.start : example.end].startswith("Requests lets you give them")
     # weighed by meaning on what it gives an example of, too
     assert text[example.core[0] : example.core[1]].startswith("Requests lets you give them")
+
+
+def test_a_company_name_ending_in_ltd_does_not_end_its_sentence() -> None:
+    text = (
+        "Tarnwick Holdings Ltd. \u2014 Facilities team\n"
+        "The fire warden is Odile Brandt. Drills are held each quarter.\n"
+    )
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said == [
+        "Tarnwick Holdings Ltd. \u2014 Facilities team\nThe fire warden is Odile Brandt.",
+        "Drills are held each quarter.",
+    ]
+
+
+def test_latin_abbreviations_titles_numbers_and_initials_run_on_into_their_sentence() -> None:
+    text = (
+        "Pick a short name, e.g. the project's own. Ask Dr. Okafor about item No. 5 first.\n"
+        "The map was drawn by J. R. R. Tolkien for the U.S. edition, maps etc. included.\n"
+    )
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said == [
+        "Pick a short name, e.g. the project's own.",
+        "Ask Dr. Okafor about item No. 5 first.",
+        "The map was drawn by J. R. R. Tolkien for the U.S. edition, maps etc. included.",
+    ]
+
+
+def test_an_abbreviation_or_initial_before_a_capitalised_new_sentence_still_ends_it() -> None:
+    text = "The mill was sold to Hexley Ltd. The sale closed in May. Take vitamin C. It helps.\n"
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said == [
+        "The mill was sold to Hexley Ltd.",
+        "The sale closed in May.",
+        "Take vitamin C.",
+        "It helps.",
+    ]
+
+
+def test_an_abbreviation_closing_a_bracket_runs_on_when_the_sentence_goes_on() -> None:
+    text = (
+        "Errors from a queue (RQ, Celery, etc.) are caught the same way. It uses a bundle"
+        " (a.k.a. CA bundle) of roots. Ask the agent, Marek P. (with chat assistant), first.\n"
+    )
+    said = [text[u.start : u.end] for u in units(text)]
+    assert said == [
+        "Errors from a queue (RQ, Celery, etc.) are caught the same way.",
+        "It uses a bundle (a.k.a. CA bundle) of roots.",
+        "Ask the agent, Marek P. (with chat assistant), first.",
+    ]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from groundkit.answer.abbreviations import runs_on
+
 __all__ = [
     "MAX_SENTENCE_CHARS",
     "MAX_SPAN_CHARS",
@@ -25,7 +27,9 @@ Block = Literal["prose", "table", "code"]
 
 MAX_SPAN_CHARS = 240  # a longer sentence is cut into clauses, a longer clause at a space
 
-# A sentence ends at . ! or ? followed by space; a line break ends a span too (lists, headings).
+# A sentence ends at . ! or ? followed by space, unless the full stop closes an abbreviation the
+# sentence runs on past ("Ltd. —", "e.g. a", "J. R. R."); a line break ends a span too (lists,
+# headings).
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 _CLAUSE_END = re.compile(r"(?<=[,;:])\s+|\s+(?=\u2014|--)")
 # Within a paragraph, a sentence ends at . ! or ? followed by space, a line break does not.
@@ -133,10 +137,23 @@ def _pieces(text: str, begin: int, stop: int, boundary: re.Pattern[str]) -> list
     whitespace, as offsets into ``text``."""
     pieces, at = [], begin
     for m in boundary.finditer(text, begin, stop):
+        ends = boundary is _PROSE_END or boundary is _SENTENCE_END
+        if ends and _after_abbreviation(text, m, lines=boundary is _SENTENCE_END):
+            continue
         pieces.append(_trim(text, at, m.start()))
         at = m.end()
     pieces.append(_trim(text, at, stop))
     return [(a, b) for a, b in pieces if b > a]
+
+
+def _after_abbreviation(text: str, m: re.Match[str], *, lines: bool) -> bool:
+    """True when the boundary ``m`` is a full stop after an abbreviation or an initial that the
+    sentence runs on past (``answer.abbreviations``). Where line breaks end spans (``lines``),
+    one still does."""
+    gap, dot = m.group(), m.start() - 1
+    if dot < 0 or text[dot] != "." or (lines and "\n" in gap):
+        return False
+    return runs_on(text, dot, m.end(), closed=not gap[:1].isspace())
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
