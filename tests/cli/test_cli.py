@@ -397,6 +397,7 @@ def test_config_show_lists_every_key_with_its_default(grk: Grk) -> None:
         "ingest.url_max_bytes",
         "ingest.url_timeout_s",
         "ingest.dense",
+        "ingest.sentences",
         "search.top_k",
         "search.snippet_chars",
         "search.mode",
