@@ -288,9 +288,9 @@ class Evaluator:
                 value = self.functions.returned(value)
                 router = None
             elif part == "()":
-                made = (
+                made = (  # only a package's export makes a framework object: named then
                     construct(value, How.CALL, [], self.router_id(scope, name), lambda s: None)
-                    if router is None
+                    if router is None and isinstance(value, Ext)
                     else None
                 )
                 value = (
