@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -283,6 +284,15 @@ class Location:
         }
 
 
+# Asked for each edge a map writes (express: ~29,000 ids, ~16,000 locations, over far fewer
+# nodes and paths): a hash each time cost ~1.5% of a map.
+@lru_cache(maxsize=65536)
+def _node_id(kind: str, qualname: str, path: str) -> str:
+    raw = f"{kind}\x00{qualname}\x00{path}".encode()
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+@lru_cache(maxsize=4096)  # (a bad path raises, and is not kept)
 def _check_path(path: str) -> None:
     if path.startswith("/") or "\\" in path or ".." in path.split("/") or ":" in path[:3]:
         raise ValueError("a code map location is a repository-relative POSIX path")
@@ -300,8 +310,7 @@ class NodeKey:
     @property
     def id(self) -> str:
         """A stable short id, the same in every map of the same code."""
-        raw = f"{self.kind}\x00{self.qualname}\x00{self.path}".encode()
-        return hashlib.blake2b(raw, digest_size=8).hexdigest()
+        return _node_id(self.kind, self.qualname, self.path)
 
     def __str__(self) -> str:
         return self.qualname

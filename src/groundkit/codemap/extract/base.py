@@ -35,9 +35,11 @@ composes prefixes and matches calls to routes, across languages.
 
 from __future__ import annotations
 
+import gc
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -58,6 +60,7 @@ __all__ = [
     "SourceFile",
     "TooSlow",
     "Unparsable",
+    "collector_paused",
 ]
 
 
@@ -227,3 +230,22 @@ class Extractor(Protocol):
         """A resolver over one state of the project; built once per run (and once per forked
         worker when a large per-file run is split)."""
         ...
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector held off meanwhile. For work that makes many objects
+    that live until it is done and little cyclic garbage: the collector's passes over them are
+    then all cost (Python's solve of django: 14.3 s of CPU with them, 4.9 s without)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            # What was made meanwhile is moved to the oldest generation unexamined (into the
+            # permanent one and out again): else the first young collection after it walks all
+            # of it at once (express: ~7% of its map).
+            gc.freeze()
+            gc.unfreeze()
+            gc.enable()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from groundkit.codemap.extract.base import Project, Unparsable
 from groundkit.codemap.extract.typescript.config import (
@@ -42,6 +43,7 @@ _PACKAGE_ENTRY = ("types", "typings", "module", "main")
 Config = TsConfig | Package
 
 
+@lru_cache(maxsize=8192)  # asked once per node key and router name: thousands per file
 def module_name(path: str) -> str:
     """``src/api/client.ts`` -> ``src/api/client``: a module is its path without extension."""
     for ext in (*_STRIPPED, ".cjs"):

@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["call", "decorator", "delete", "reference_comment", "update"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 _REFERENCE = re.compile(r"^///\s*<reference\s+path\s*=\s*[\"']([^\"']+)[\"']")
 _HTTP_VERBS = frozenset("get post put patch delete del head options all".split())
 # Calls whose arguments are kept: route registrations, mounts, HTTP clients, SQL text.
@@ -103,12 +106,12 @@ def call(w: Walk, node: Node) -> bool:
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
     if ref is not None and "()" in ref[:-1] and ref[-1] in ELEMENT_CALLBACKS:
         callee_expr = _chained(w, callee, ref)
-    keep = isinstance(callee_expr, facts.Get) or (
+    keep = type(callee_expr) is facts.Get or (
         ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS or may_call_back(ref))
     )
     chain = _bound_to(node) if keep and ref is not None and "()" in ref else ""
     how = How.NEW if is_new else How.CALL
-    key = _computed_key(w, callee) if isinstance(callee_expr, facts.Get) else None
+    key = _computed_key(w, callee) if type(callee_expr) is facts.Get else None
     w.add_call(callee_expr, how, node, args if keep else None, args, chain, key)
     return True
 
@@ -133,9 +136,7 @@ def _elements(
         array = summarise(holder, w.qual_of)
     start = ELEMENT_STORES.get(ref[-1])
     if start is not None and len(args) > start:
-        items: list[facts.Expr] = [
-            UNKNOWN if isinstance(a, facts.Spread) else a for a in args[start:]
-        ]
+        items: list[facts.Expr] = [UNKNOWN if type(a) is facts.Spread else a for a in args[start:]]
         w.stores.append((w.current, array, items))
     positions = ELEMENT_CALLBACKS.get(ref[-1])
     if positions is not None and args and not isinstance(args[0], facts.Spread):
@@ -152,7 +153,7 @@ def _chained(w: Walk, callee: Node, ref: list[str]) -> facts.Expr:
     Any other chain keeps it (``Object.keys(o).reduce``: the runtime's method, certain)."""
     holder = unwrap(callee).child_by_field_name("object")
     base = summarise(holder, w.qual_of) if holder is not None else UNKNOWN
-    return facts.Get(base, [ref[-1]]) if isinstance(base, facts.ArrayCall) else facts.Ref(ref)
+    return facts.Get(base, [ref[-1]]) if type(base) is facts.ArrayCall else facts.Ref(ref)
 
 
 def _mixin_target(w: Walk, ref: list[str] | None, arguments: Node | None) -> str | None:
@@ -189,14 +190,9 @@ def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
     if ref != ["Object", "defineProperty"] or len(args) < 3 or not isinstance(args[1], facts.Str):
         return None
     key, target, spec = args[1].text, args[0], args[2]
-    owner = target.parts[0] if isinstance(target, facts.Ref) and len(target.parts) == 1 else None
+    owner = target.parts[0] if type(target) is facts.Ref and len(target.parts) == 1 else None
     at_module = w.scope().kind == facts.ScopeKind.MODULE
-    if (
-        owner is not None
-        and at_module
-        and w.module_name(owner)
-        and isinstance(spec, facts.ObjectLit)
-    ):
+    if owner is not None and at_module and w.module_name(owner) and type(spec) is facts.ObjectLit:
         if "value" in spec.fields:
             w.statics.append((owner, key, spec.fields["value"]))
         if "get" in spec.fields:
@@ -210,7 +206,7 @@ def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:
     are found on the instance. Kept as the function's ``__proto__`` field."""
     owner = w.this_class() or w.scope().qual
     held = w.bindings[w.binding_scope()].get(target.parts[0]) if len(target.parts) == 1 else None
-    if proto == facts.Ref(["this"]) and isinstance(held, facts.Fn) and owner and "<" not in owner:
+    if proto == facts.Ref(["this"]) and type(held) is facts.Fn and owner and "<" not in owner:
         w.fields.append((w.current, held.qual, "__proto__", facts.This(owner)))
 
 
@@ -328,7 +324,7 @@ def _unnamed(w: Walk, callee: Node) -> facts.Expr:
         return facts.Get(facts.Ref(ref), [facts.ELEMENT]) if ref is not None else UNKNOWN
     holder = callee.child_by_field_name("object") if callee.type == "member_expression" else None
     held = summarise(callee, w.qual_of) if holder is not None else None
-    if isinstance(held, facts.Get):
+    if type(held) is facts.Get:
         return held  # layers[i].handle(): a member of an element
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
         method = key_of(callee.child_by_field_name("property"))

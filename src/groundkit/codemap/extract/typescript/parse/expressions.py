@@ -29,6 +29,9 @@ __all__ = [
     "unwrap",
 ]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 QualOf = Callable[["Node"], "str | None"]
 
 UNKNOWN = facts.Unknown()
@@ -255,7 +258,7 @@ def _member_of_element(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     holder = node.child_by_field_name("object")
     prop = node.child_by_field_name("property")
     base = summarise(holder, qual_of, depth + 1) if holder is not None else UNKNOWN
-    if not isinstance(base, facts.Get) or prop is None:
+    if type(base) is not facts.Get or prop is None:
         return UNKNOWN
     return facts.Get(base.base, [*base.attrs, text_of(prop)])
 
@@ -280,11 +283,11 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     arguments = args_of(node, qual_of, depth + 1)
     first = arguments[0] if arguments else None
     if callee.type == "import":
-        return facts.DynImport(first.text) if isinstance(first, facts.Str) else UNKNOWN
+        return facts.DynImport(first.text) if type(first) is facts.Str else UNKNOWN
     ref = ref_of(callee)
-    if ref == ["require"] and isinstance(first, facts.Str):
+    if ref == ["require"] and type(first) is facts.Str:
         return facts.Require(first.text)
-    if ref and _defines(ref, arguments) and isinstance(first, facts.Str):
+    if ref and _defines(ref, arguments) and type(first) is facts.Str:
         return facts.Defined(facts.Ref(ref[:-1]), first.text)  # sequelize.define("m", {...})
     made = facts.Call(ref, arguments)
     callee = unwrap(callee)
@@ -294,7 +297,7 @@ def _call(node: Node, qual_of: QualOf, depth: int) -> facts.Expr:
     if holder is not None and (method in ARRAY_RESULTS or _iterates(method, arguments, holder)):
         base = summarise(holder, qual_of, depth + 1)
         return facts.ArrayCall(base, method, arguments, made)
-    if ref == ["Array", "from"] and first is not None and not isinstance(first, facts.Spread):
+    if ref == ["Array", "from"] and first is not None and type(first) is not facts.Spread:
         return facts.ArrayCall(first, "from", arguments[1:], made)
     if ref == ["Array", "of"]:  # an array of its arguments, as a literal's copy
         return facts.ArrayCall(facts.ArrayLit(arguments), "of", [], made)
@@ -342,9 +345,9 @@ def _concat(node: Node, qual_of: QualOf, depth: int) -> list[str | facts.Expr]:
             parts.extend(_concat(child, qual_of, depth))
             continue
         value = summarise(child, qual_of, depth + 1)
-        if isinstance(value, facts.Str):
+        if type(value) is facts.Str:
             parts.append(value.text)
-        elif isinstance(value, facts.Template):
+        elif type(value) is facts.Template:
             parts.extend(value.parts)
         else:
             parts.append(value)

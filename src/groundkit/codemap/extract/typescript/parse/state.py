@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Handler", "Walk"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 # A construct's handler: True when it walked the node itself, False to walk its children.
 Handler = Callable[["Walk", "Node"], bool]
 
@@ -179,7 +182,7 @@ class Walk:
         """``name = value`` (``value`` None: ``+=`` and the like, or not known)."""
         scope = self.binding_scope()
         self.reassigned.append((scope, name))
-        if value is not None and not isinstance(value, facts.Unknown):
+        if value is not None and type(value) is not facts.Unknown:
             self.assigned.setdefault((scope, name), []).append(value)
 
     def settle(self) -> None:
@@ -250,9 +253,9 @@ class Walk:
         if passed and any(may_hold_code(a) for a in passed):
             self.passes.append((self.current, callee, how, passed))
         elif (
-            isinstance(callee, facts.Ref)
+            type(callee) is facts.Ref
             and how in (facts.How.CALL, facts.How.NEW)
-            and not any(isinstance(a, facts.Spread) for a in passed or ())
+            and not any(type(a) is facts.Spread for a in passed or ())
         ):
             # how many arguments it gives: a parameter it leaves out holds its default
             self.arities.append((self.current, callee, len(passed or ())))

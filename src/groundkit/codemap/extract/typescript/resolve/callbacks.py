@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["callbacks"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 _OURS = (Def, Inst, Obj, Mod)  # a method of one of these is the repository's, not the runtime's
 _RUNTIME = (Global, Lit, Str, Emitter, Arr, Made)  # a Made one: an array's, if known
 _PARTIAL = frozenset({EdgeFlag.PARTIAL})
@@ -54,21 +57,21 @@ def callbacks(
     args = site.args
     if not args:
         return
-    hooked = _package_positions(callee) if isinstance(callee, Ext) else ()
+    hooked = _package_positions(callee) if type(callee) is Ext else ()
     if hooked:
         _call_back(file, site, hooked, context, caller, where, certain=True)
         return
-    if isinstance(receiver, Mod) and isinstance(file.ev.export(receiver.path, "="), _RUNTIME):
+    if type(receiver) is Mod and isinstance(file.ev.export(receiver.path, "="), _RUNTIME):
         receiver = file.ev.export(receiver.path, "=")  # module.exports = [...]: an array
     if receiver is None:
         head: Value = file.ev.reference(ref[:1], context)
-        is_global, certain = isinstance(head, Global), True
+        is_global, certain = type(head) is Global, True
     elif isinstance(receiver, _OURS) and not _inherited_from_a_package(file, receiver, ref[-1]):
         return
     else:
         head = file.ev.reference(ref[:1], context)
-        is_global = isinstance(head, Global) and isinstance(receiver, Global)
-        vague = isinstance(receiver, Made) and not receiver.known  # maybe no array's map
+        is_global = type(head) is Global and type(receiver) is Global
+        vague = type(receiver) is Made and not receiver.known  # maybe no array's map
         certain = isinstance(receiver, _RUNTIME) and not vague
     positions = callback_positions(ref, len(args), is_global)
     _call_back(file, site, positions, context, caller, where, certain=certain)
@@ -113,7 +116,7 @@ def _package_positions(callee: Ext) -> tuple[int, ...]:
 def _inherited_from_a_package(file: CallingFile, receiver: Value, name: str) -> bool:
     """``this.on(...)`` in a class that extends a package's (``EventEmitter``) and defines no
     ``on`` of its own: the package's method, probably the runtime's (partial)."""
-    if not isinstance(receiver, Inst) or receiver.cls.kind != "class":
+    if type(receiver) is not Inst or receiver.cls.kind != "class":
         return False
     classes = file.ev.classes
     return classes.method(receiver.cls, name) is None and classes.has_bases(receiver.cls)
@@ -121,12 +124,12 @@ def _inherited_from_a_package(file: CallingFile, receiver: Value, name: str) -> 
 
 def _functions(file: CallingFile, value: Value) -> list[Def]:
     """The functions of the repository an argument is: itself, or what a parameter holds."""
-    if isinstance(value, Def):
+    if type(value) is Def:
         return [value] if value.kind != "class" else []
-    if isinstance(value, Feed):
+    if type(value) is Feed:
         held = file.flow.feeds(value) or set()
         return sorted(
-            (v for v in held if isinstance(v, Def) and v.kind != "class"),
+            (v for v in held if type(v) is Def and v.kind != "class"),
             key=lambda d: (d.path, d.qual),
         )
     return []

@@ -48,6 +48,9 @@ from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, Prove
 
 __all__ = ["CallingFile", "resolve_call"]
 
+# A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
+# miss the identity test costs a third of an isinstance call, asked a million times a large map.
+
 _NOT_COUNTED = (
     Ext,
     Global,
@@ -96,19 +99,19 @@ def _unnamed(
     where: Location,
 ) -> None:
     """A callee with no name of its own."""
-    if isinstance(callee, facts.Get) and site.key is not None and site.args is not None:
+    if type(callee) is facts.Get and site.key is not None and site.args is not None:
         file.web.computed(callee.base, site.key, site.args, context, where)  # app[r.method](...)
-    if isinstance(callee, facts.Get) and site.args is not None:
+    if type(callee) is facts.Get and site.args is not None:
         # (options?.client ?? client).post({url}): a generated client's call, receiver unnamed
         file.web.call(["?", *callee.attrs], None, Unknown(), site.args, context, caller, where)
         # m[4].split(".").map(f): the runtime's method, maybe, on a value not known: partial;
         # xs.map(f).forEach(g): an array's for sure (certain)
         base = facts.Get(callee.base, callee.attrs[:-1]) if callee.attrs[1:] else callee.base
         held = file.ev.value(base, context)
-        array = isinstance(held, Arr) or (isinstance(held, Made) and held.known)
+        array = type(held) is Arr or (type(held) is Made and held.known)
         receiver = held if array else Unknown()
         callbacks(file, site, ["?", *callee.attrs], receiver, context, caller, where)
-    if isinstance(callee, facts.Get) and _element_call(file, site, callee, context, caller, where):
+    if type(callee) is facts.Get and _element_call(file, site, callee, context, caller, where):
         return
     if not isinstance(callee, facts.AnonFn | facts.Lit):
         file.graph.unresolved += 1  # (a || b)(), f()(), table[key]()
@@ -130,22 +133,22 @@ def _element_call(
     if len(attrs) > 1 and attrs[-1] in ("call", "apply"):
         attrs = attrs[:-1]  # route[method].apply(route, args): runs route[method]
     receiver = ev.apply(head, attrs[:-1], context)
-    if isinstance(receiver, Unknown) or isinstance(head, Unknown):
+    if type(receiver) is Unknown or type(head) is Unknown:
         return False
     value = ev.attribute(receiver, attrs[-1])
     if attrs is not callee.attrs and not isinstance(value, Def | Feed | Choice):
         return False  # x[k].call(): a method named call, maybe
-    if isinstance(value, Feed):
+    if type(value) is Feed:
         _through_parameter(file, value, site.how, caller, where)
-    elif isinstance(value, Choice):
+    elif type(value) is Choice:
         _choice(file, value, site.how, caller, where)
-    elif isinstance(value, Unknown):
+    elif type(value) is Unknown:
         return False
     elif not isinstance(value, _NOT_COUNTED):
         target = _target(file, value, site.how)
         if target is None:
             return False
-        provenance = Provenance.TS_INSTANCE if isinstance(receiver, Inst) else Provenance.TS_CALL
+        provenance = Provenance.TS_INSTANCE if type(receiver) is Inst else Provenance.TS_CALL
         file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
     return True
 
@@ -155,18 +158,18 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     caller = file.caller(site.scope)
     callee = site.callee
     context: Scope = (file.path, site.scope)
-    if isinstance(callee, facts.Fn):  # (() => {...})(): called where it is written
+    if type(callee) is facts.Fn:  # (() => {...})(): called where it is written
         target = _target(file, file.ev.value(callee, context), site.how)
         if target is not None:
             file.edge(
                 EdgeKind.CALLS, caller, node_key(target), Provenance.TS_CALL, where, site.line
             )
         return
-    if isinstance(callee, facts.Get) and isinstance(callee.base, facts.Lit):
+    if type(callee) is facts.Get and type(callee.base) is facts.Lit:
         # [a, b].map(f): the runtime's method of a literal
         callbacks(file, site, ["", *callee.attrs], Lit(), context, caller, where)
         return
-    if not isinstance(callee, facts.Ref):
+    if type(callee) is not facts.Ref:
         _unnamed(file, site, callee, context, caller, where)
         return
     ref = callee.parts
@@ -183,12 +186,12 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     file.web.call(ref, receiver, value, site.args, context, caller, where)
     callbacks(file, site, ref, receiver, context, caller, where, value)
     fire(file, site, ref, receiver, caller, where)
-    if isinstance(value, Mod):  # const f = require("./f"); f(): its module.exports
+    if type(value) is Mod:  # const f = require("./f"); f(): its module.exports
         value = ev.export(value.path, "=")
-    if isinstance(value, Feed):
+    if type(value) is Feed:
         _through_parameter(file, value, site.how, caller, where)
         return
-    if isinstance(value, Choice):
+    if type(value) is Choice:
         _choice(file, value, site.how, caller, where)
         return
     if _not_counted(file, value):
@@ -206,13 +209,13 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     if site.how == How.JSX:
         provenance = Provenance.TS_JSX
         _render(file, value, caller, where)
-    elif isinstance(value, Def) and value.kind == "class":
+    elif type(value) is Def and value.kind == "class":
         provenance = Provenance.TS_NEW
     elif ref[0] == "this":
         provenance = Provenance.TS_THIS
-    elif isinstance(receiver, Inst):
+    elif type(receiver) is Inst:
         provenance = Provenance.TS_INSTANCE
-    elif isinstance(receiver, Obj):
+    elif type(receiver) is Obj:
         provenance = Provenance.TS_TABLE
     else:
         provenance = Provenance.TS_NEW if site.how == How.NEW else Provenance.TS_CALL
@@ -235,7 +238,7 @@ def _not_counted(file: CallingFile, value: Value) -> bool:
     """Whether a call of ``value`` is the runtime's or a package's (no edge, not unresolved);
     code made from a string at run time (``eval``, ``new Function``, off ``globalThis`` too) is
     no edge either, and is counted unresolved."""
-    if isinstance(value, Global):
+    if type(value) is Global:
         holder, _, own = value.name.rpartition(".")
         if own in DYNAMIC_CODE and holder in ("", "globalThis", "window", "self", "global"):
             file.graph.unresolved += 1
@@ -245,9 +248,9 @@ def _not_counted(file: CallingFile, value: Value) -> bool:
 def _target(file: CallingFile, value: Value, how: int) -> Def | None:
     """What calling ``value`` runs: a function or method; a class's constructor with ``new``
     (the class itself when no in-repository base has one)."""
-    if isinstance(value, Inst) and value.cls.kind == "function" and how == How.CALL:
+    if type(value) is Inst and value.cls.kind == "function" and how == How.CALL:
         return file.ev.functions.made(value.cls)  # new F(): what F returns, if a function
-    if not isinstance(value, Def):
+    if type(value) is not Def:
         return None
     if value.kind != "class":
         return value
@@ -264,15 +267,15 @@ def _through_parameter(
         return
     targets: dict[Def, bool] = {}  # -> partial
     for given in values:
-        options = given.options if isinstance(given, Choice) else (given,)
+        options = given.options if type(given) is Choice else (given,)
         found: set[Def] = set()
         vague = False  # an option not known (semver's parseRange: a cached value or [comp])
         for option in options:
-            value = file.ev.export(option.path, "=") if isinstance(option, Mod) else option
+            value = file.ev.export(option.path, "=") if type(option) is Mod else option
             target = _target(file, value, how)
             if target is not None:
                 found.add(target)
-            elif isinstance(value, Unknown):
+            elif type(value) is Unknown:
                 vague = True
             elif not isinstance(value, _NOT_COUNTED):
                 file.graph.unresolved += 1  # an instance or object called: not a function
@@ -295,9 +298,9 @@ def _known_paths(file: CallingFile, feed: Feed, how: int, caller: NodeKey, where
     paths give it is a partial edge (which one runs, if any, is decided at run time)."""
     targets: set[Def] = set()
     for given in file.flow.known(feed):
-        options = given.options if isinstance(given, Choice) else (given,)
+        options = given.options if type(given) is Choice else (given,)
         for option in options:
-            value = file.ev.export(option.path, "=") if isinstance(option, Mod) else option
+            value = file.ev.export(option.path, "=") if type(option) is Mod else option
             target = _target(file, value, how)
             if target is not None:
                 targets.add(target)
@@ -338,7 +341,7 @@ def _overridden(
     cls = file.ev.this_class(context)
     if cls is None:
         return False
-    found = {value} if isinstance(value, Def) and value.kind != "class" else set()
+    found = {value} if type(value) is Def and value.kind != "class" else set()
     for sub in file.flow.subclasses(cls):
         method = file.ev.classes.method(sub, name)
         if method is not None:
@@ -361,7 +364,7 @@ def _overridden(
 
 def _render(file: CallingFile, value: Value, caller: NodeKey, where: Location) -> None:
     """``<Page />`` of a class component: React constructs it, then calls its ``render``."""
-    if isinstance(value, Def) and value.kind == "class":
+    if type(value) is Def and value.kind == "class":
         found = file.ev.classes.method(value, "render")
         if found is not None:
             target = node_key(found[0])
@@ -374,7 +377,7 @@ def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where:
     file.graph.unresolved += 1
     targets = set()
     for option in choice.options:
-        held = (file.flow.feeds(option) or set()) if isinstance(option, Feed) else {option}
+        held = (file.flow.feeds(option) or set()) if type(option) is Feed else {option}
         for value in held:
             target = _target(file, value, how)
             if target is not None:
@@ -386,4 +389,4 @@ def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where:
 
 
 def _is_function(value: Value) -> bool:
-    return isinstance(value, Feed) or (isinstance(value, Def) and value.kind != "class")
+    return type(value) is Feed or (type(value) is Def and value.kind != "class")

@@ -12,6 +12,9 @@ from groundkit.codemap.extract.typescript.values.objects import Def, Inst, Obj, 
 
 __all__ = ["accessor"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 
 def accessor(
     interface: Callable[[str], facts.Module],
@@ -24,15 +27,15 @@ def accessor(
     """The getter (``write``: the setter) reading (writing) ``value.name`` runs, else None."""
     found: Def | None = None
     static = False
-    if isinstance(value, Inst) and value.cls.kind == "class":
+    if type(value) is Inst and value.cls.kind == "class":
         method = classes.method(value.cls, name)
         found = method[0] if method is not None else None
-    elif isinstance(value, Def) and value.kind == "class":
+    elif type(value) is Def and value.kind == "class":
         method = classes.method(value, name)
         found, static = (method[0] if method is not None else None), True
-    elif isinstance(value, Obj) and value.name:
+    elif type(value) is Obj and value.name:
         member = value.fields.get(name)
-        found = Def(value.path, member.qual, "function") if isinstance(member, facts.Fn) else None
+        found = Def(value.path, member.qual, "function") if type(member) is facts.Fn else None
     if found is None:
         return None
     iface = interface(found.path)

@@ -52,6 +52,9 @@ from groundkit.codemap.extract.typescript.values.objects import (
 
 __all__ = ["Arrays"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 _ELEMENTS = 32  # values per array; past it, the elements are unknown
 
 
@@ -91,7 +94,7 @@ class Arrays:
         found: list[Value] = []
         items, scope = self.ev.literals.get(array, ([], (array.path, -1)))
         for item in items:
-            if isinstance(item, facts.Spread):  # [...xs]: xs's elements
+            if type(item) is facts.Spread:  # [...xs]: xs's elements
                 found.append(self.elements(spread(self.ev, item, scope)))
             else:
                 found.append(array_item(item, self.ev.value(item, scope)))
@@ -164,7 +167,7 @@ class Arrays:
                 target = self.ev.value(store.target, (path, -1))
                 if isinstance(target, Arr | Made):
                     index.stores[target].extend((path, item) for item in store.items)
-                elif isinstance(target, Feed):
+                elif type(target) is Feed:
                     index.through.append((path, target, store.items))
                 elif not isinstance(target, Lit | Global | Ext):
                     name = _name(store.target)
@@ -180,17 +183,17 @@ def _one_of(found: list[Value]) -> Value:
     for value in found:
         flat.extend(_options(value))
     options = tuple(dict.fromkeys(flat))
-    if not options or len(options) > _ELEMENTS or all(isinstance(o, Unknown) for o in options):
+    if not options or len(options) > _ELEMENTS or all(type(o) is Unknown for o in options):
         return Unknown()
     return options[0] if len(options) == 1 else Choice(options)
 
 
 def _options(value: Value) -> tuple[Value, ...]:
-    return value.options if isinstance(value, Choice) else (value,)
+    return value.options if type(value) is Choice else (value,)
 
 
 def _callable(value: Value) -> TypeGuard[Def]:
-    return isinstance(value, Def) and value.kind != "class"
+    return type(value) is Def and value.kind != "class"
 
 
 def _known(value: Value) -> Value:
@@ -201,9 +204,9 @@ def _known(value: Value) -> Value:
 
 def _name(target: facts.Expr) -> str | None:
     """The member a store's target names last (``stack`` of ``router.stack``)."""
-    if isinstance(target, facts.Ref) and len(target.parts) > 1:
+    if type(target) is facts.Ref and len(target.parts) > 1:
         return target.parts[-1]
-    if isinstance(target, facts.Get) and target.attrs:
+    if type(target) is facts.Get and target.attrs:
         return target.attrs[-1]
     return None
 

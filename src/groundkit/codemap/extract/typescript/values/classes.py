@@ -10,6 +10,9 @@ from groundkit.codemap.extract.typescript.values.objects import Def, Scope, Valu
 
 __all__ = ["Classes"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 _DEPTH = 40
 
 
@@ -34,7 +37,7 @@ class Classes:
         out = []
         for base in info.bases if info else []:
             value = self._value(base, (cls.path, -1))
-            if isinstance(value, Def) and value.kind == "class":
+            if type(value) is Def and value.kind == "class":
                 out.append(value)
         return out
 

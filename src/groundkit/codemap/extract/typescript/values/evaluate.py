@@ -48,6 +48,9 @@ from groundkit.codemap.extract.typescript.values.objects import (
 
 __all__ = ["Evaluator"]
 
+# A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
+# miss the identity test costs a third of an isinstance call, asked a million times a large map.
+
 _DEPTH = 40
 _EXPORTED = (facts.Local, facts.From, facts.Namespace)
 _REST = (facts.REST, facts.ITEM)
@@ -86,7 +89,7 @@ class Evaluator:
         found = self._interfaces.get(path)
         if found is None:
             stored = self.project.facts(path).interface
-            found = stored if isinstance(stored, facts.Module) else facts.Module({}, {}, [], {})
+            found = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
             self._interfaces[path] = found
         return found
 
@@ -94,7 +97,7 @@ class Evaluator:
         """Resolve ``path`` next: its body is read (only that file's)."""
         self.deps = set()
         body = self.project.facts(path).body
-        assert isinstance(body, facts.Body)
+        assert type(body) is facts.Body
         self.memo.start(len(body.calls) + len(body.members) + len(body.iterations))
         self._body = (path, body)
         return body
@@ -146,7 +149,7 @@ class Evaluator:
         if found is not None:
             value = self._exported(path, found, seen)
             whole = found is iface.exports.get("=")
-            if whole and isinstance(value, Mod) and "=" in self.interface(value.path).exports:
+            if whole and type(value) is Mod and "=" in self.interface(value.path).exports:
                 # module.exports = require("./lib/express"): that module's module.exports
                 return self.export(value.path, "=", seen)
             return value
@@ -154,9 +157,9 @@ class Evaluator:
             if name == "default":
                 break
             target = self.resolve(path, spec)
-            if isinstance(target, Mod):
+            if type(target) is Mod:
                 value = self.export(target.path, name, seen)
-                if not isinstance(value, Unknown):
+                if type(value) is not Unknown:
                     return value
         return Unknown()
 
@@ -175,9 +178,9 @@ class Evaluator:
             )
         if isinstance(found, facts.From):
             target = self.resolve(path, found.spec)
-            if isinstance(target, Mod):
+            if type(target) is Mod:
                 return self.export(target.path, found.name, seen)
-            return Ext(target.package, (found.name,)) if isinstance(target, Ext) else Unknown()
+            return Ext(target.package, (found.name,)) if type(target) is Ext else Unknown()
         return self.value(found, (path, -1))
 
     # -- expressions ------------------------------------------------------------------------------
@@ -195,49 +198,49 @@ class Evaluator:
 
     def _value(self, expr: facts.Expr, scope: Scope, name: str | None) -> Value:
         path = scope[0]
-        if isinstance(expr, facts.Ref):
+        if type(expr) is facts.Ref:
             return self.reference(expr.parts, scope)
-        if isinstance(expr, facts.Fn):
+        if type(expr) is facts.Fn:
             return self.classes.definition(path, expr.qual)
-        if isinstance(expr, facts.Import):
+        if type(expr) is facts.Import:
             target = self.resolve(path, expr.spec)
-            if isinstance(target, Mod):
+            if type(target) is Mod:
                 return self.export(target.path, expr.name)
-            if isinstance(target, Ext):
+            if type(target) is Ext:
                 return Ext(target.package, () if expr.name == "default" else (expr.name,))
             return target
         if isinstance(expr, facts.Namespace | facts.Require | facts.DynImport):
             return self.resolve(path, expr.spec)
         if isinstance(expr, facts.Call | facts.New):
             return self._call(expr, scope, name)
-        if isinstance(expr, facts.ObjectLit):
+        if type(expr) is facts.ObjectLit:
             return Obj(path, expr.name, expr.fields)
         if isinstance(expr, facts.Str | facts.Template):
             return self.text(expr, scope) or Unknown()
-        if isinstance(expr, facts.Param):
+        if type(expr) is facts.Param:
             return self._param(expr, scope)
-        if isinstance(expr, facts.ParamOf):
+        if type(expr) is facts.ParamOf:
             return Feed(self.classes.definition(path, expr.qual), expr.position, tuple(expr.path))
-        if isinstance(expr, facts.Get):
+        if type(expr) is facts.Get:
             return self.apply(self.value(expr.base, scope), expr.attrs, scope)
-        if isinstance(expr, facts.This):
+        if type(expr) is facts.This:
             return Inst(self.classes.definition(path, expr.cls))
-        if isinstance(expr, facts.ArrayLit) and expr.name:
+        if type(expr) is facts.ArrayLit and expr.name:
             array = Arr(path, expr.name, expr.kind)
             self.literals.setdefault(array, (expr.items, (path, -1)))  # items closed
             return array
-        if isinstance(expr, facts.ArrayLit) and (made := spread_literal(self, expr, scope)):
+        if type(expr) is facts.ArrayLit and (made := spread_literal(self, expr, scope)):
             return made
         if isinstance(expr, facts.Lit | facts.ArrayLit):
             return Lit()
-        if isinstance(expr, facts.AnonFn):
+        if type(expr) is facts.AnonFn:
             return Anon()
-        if isinstance(expr, facts.Choice):
+        if type(expr) is facts.Choice:
             options = tuple(dict.fromkeys(self.value(o, scope) for o in expr.options))
             return options[0] if len(options) == 1 else Choice(options)
-        if isinstance(expr, facts.Defined):
+        if type(expr) is facts.Defined:
             return self._defined(expr, scope)
-        if isinstance(expr, facts.ArrayCall):
+        if type(expr) is facts.ArrayCall:
             made = array_made(self, expr, scope)
             return made if made is not None else self.value(expr.call, scope, name)
         return Unknown()
@@ -246,7 +249,7 @@ class Evaluator:
         """The model ``on.define(name, {...})`` makes when ``on`` is a Sequelize instance (a
         parameter: when every value its callers give is one)."""
         on = self.value(expr.on, scope)
-        given = self.passed(on) if isinstance(on, Feed) else [on]
+        given = self.passed(on) if type(on) is Feed else [on]
         if given and all(_sequelize(v) for v in given):
             return Model("sequelize", expr.name)
         return Unknown()
@@ -275,22 +278,22 @@ class Evaluator:
                 value, copy = Feed(copy.func, copy.position, (facts.ITEM,)), None
                 continue
             if kept is not None and part == "()":  # xs.slice(): the same elements
-                sure = not isinstance(kept, Made) or kept.known
+                sure = type(kept) is not Made or kept.known
                 value, kept = Made("copy", (kept,), sure), None
                 continue
             copy = value if _is_rest(value) and part in _COPIES else None
             kept = value if isinstance(value, Arr | Made) and part in _COPIES else None
-            if part in ("()", "new") and isinstance(value, Mod):
+            if part in ("()", "new") and type(value) is Mod:
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
-            if part == "()" and isinstance(value, Def) and self._generator(value):
+            if part == "()" and type(value) is Def and self._generator(value):
                 value = Gen(value)  # nothing of it runs until it is iterated
-            elif part == "()" and isinstance(value, Def) and value.kind != "class":
+            elif part == "()" and type(value) is Def and value.kind != "class":
                 value = self.functions.returned(value)
                 router = None
             elif part == "()":
-                made = (
+                made = (  # only a package's export makes a framework object: named then
                     construct(value, How.CALL, [], self.router_id(scope, name), lambda s: None)
-                    if router is None
+                    if router is None and type(value) is Ext
                     else None
                 )
                 value = (
@@ -299,19 +302,19 @@ class Evaluator:
                     else made
                     if made is not None
                     else Ext(value.package, (*value.attrs, "()"))
-                    if isinstance(value, Ext)
+                    if type(value) is Ext
                     else (value if isinstance(value, Global | Lit) else Unknown())
                 )
                 router = None
             elif part == "new":
                 value = (
                     Inst(value)  # a class, or a function that is one (F.prototype.m = ...)
-                    if isinstance(value, Def) and value.kind != "method"
+                    if type(value) is Def and value.kind != "method"
                     else (value if isinstance(value, Ext | Global) else Unknown())
                 )
             else:
-                chained = isinstance(value, Web) and value.router is not None and part in CHAINED
-                router = value if chained and isinstance(value, Web) else None
+                chained = type(value) is Web and value.router is not None and part in CHAINED
+                router = value if chained and type(value) is Web else None
                 value = self.attribute(value, part)
         return value
 
@@ -324,7 +327,7 @@ class Evaluator:
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
         """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
         found = accessor(self.interface, self.classes, value, name, write=write)
-        if found is None and not write and isinstance(value, Obj):
+        if found is None and not write and type(value) is Obj:
             return self._defined_getter(value, name)
         return found
 
@@ -336,79 +339,79 @@ class Evaluator:
         if held is None or not self.assigned_once(table.path, table.name, name):
             return None
         getter = self.value(held, (table.path, -1))
-        return getter if isinstance(getter, Def) and getter.kind != "class" else None
+        return getter if type(getter) is Def and getter.kind != "class" else None
 
     def _member(self, value: Value, name: str) -> Value:
-        if name in (facts.ELEMENT, facts.ITERATED) and isinstance(value, Mod):
+        if name in (facts.ELEMENT, facts.ITERATED) and type(value) is Mod:
             value = self.export(value.path, "=")  # module.exports = [...]: its elements
         if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
             return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
         if isinstance(value, Arr | Made):  # its elements; any other member is the runtime's
-            if name in (facts.ELEMENT, facts.ITERATED) and isinstance(value, Arr):
+            if name in (facts.ELEMENT, facts.ITERATED) and type(value) is Arr:
                 return Unknown() if value.kind == "Map" else self.elements(value)  # entries
             if name in (facts.ELEMENT, facts.ITERATED):
                 return self.elements(value)
-            return Lit() if not isinstance(value, Made) or value.known else Unknown()
-        if name == facts.ITERATED and isinstance(value, Gen):
+            return Lit() if type(value) is not Made or value.known else Unknown()
+        if name == facts.ITERATED and type(value) is Gen:
             return self.functions.yielded(value.func)
         if name == facts.ITERATED and isinstance(value, Inst | Obj):
             iterator = self.attribute(value, "[Symbol.iterator]")  # what it yields
-            return self.functions.yielded(iterator) if isinstance(iterator, Def) else Unknown()
-        if name == facts.ELEMENT and isinstance(value, Inst) and value.cls.kind == "function":
+            return self.functions.yielded(iterator) if type(iterator) is Def else Unknown()
+        if name == facts.ELEMENT and type(value) is Inst and value.cls.kind == "function":
             return self._any_method(value.cls)
-        if isinstance(value, Choice):  # one of several: the member (element) of whichever
+        if type(value) is Choice:  # one of several: the member (element) of whichever
             return _choice(self.attribute(option, name) for option in value.options)
-        if name == facts.ELEMENT and not isinstance(value, Feed):
+        if name == facts.ELEMENT and type(value) is not Feed:
             return Unknown()
-        if isinstance(value, Mod):
+        if type(value) is Mod:
             return self._module_member(value, name)
-        if isinstance(value, Ext):
+        if type(value) is Ext:
             return Ext(value.package, (*value.attrs, name))
-        if isinstance(value, Emitter):
+        if type(value) is Emitter:
             return Ext("events", (name,))
-        if isinstance(value, Gen):
+        if type(value) is Gen:
             return (
                 Lit()
             )  # next, return, throw: the runtime's  # the runtime's on, emit, addEventListener...
-        if isinstance(value, Web):
+        if type(value) is Web:
             return Ext(value.role, (name,))
-        if isinstance(value, Global):
+        if type(value) is Global:
             return Global(f"{value.name}.{name}")  # window.fetch
         if isinstance(value, Lit | Str):
             return Lit()
-        if isinstance(value, Obj):
+        if type(value) is Obj:
             member = value.fields.get(name)
             if member is None:
                 return self._static(value.path, value.name, name)
             if self.opened(value, name):
                 return Unknown()
             return self.value(member, (value.path, -1), name)
-        if isinstance(value, Feed):
+        if type(value) is Feed:
             return Feed(value.func, value.position, (*value.path, name))
-        if isinstance(value, Inst) and value.cls.kind == "function":
+        if type(value) is Inst and value.cls.kind == "function":
             found = self.functions.prototype(value.cls, name)
-            if isinstance(found, Choice):  # a member under a computed key, maybe: an own
+            if type(found) is Choice:  # a member under a computed key, maybe: an own
                 stored = self._own(value.cls, name)  # field of that name shadows it
-                found = found if isinstance(stored, Unknown) else stored
-            if isinstance(found, Unknown):
+                found = found if type(stored) is Unknown else stored
+            if type(found) is Unknown:
                 found = self._mixed(value.cls, name) or Unknown()
-            return self._own(value.cls, name) if isinstance(found, Unknown) else found
-        if isinstance(value, Def) and value.kind != "method" and name == "prototype":
+            return self._own(value.cls, name) if type(found) is Unknown else found
+        if type(value) is Def and value.kind != "method" and name == "prototype":
             return Inst(value)  # F.prototype.m: the method an instance of F finds
-        if isinstance(value, Def) and value.kind == "function" and self._assigns(value, name):
+        if type(value) is Def and value.kind == "function" and self._assigns(value, name):
             return self._static(value.path, value.qual, name)
-        if isinstance(value, Def) and value.kind == "function":
+        if type(value) is Def and value.kind == "function":
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
             return self.attribute(self.value(proto, (value.path, -1)), name) if proto else Unknown()
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
-            mixed = self._mixed(cls, name) if isinstance(value, Inst) else None
+            mixed = self._mixed(cls, name) if type(value) is Inst else None
             if mixed is not None:
                 return mixed
             method = self.classes.method(cls, name)
             if method is not None:
                 return method[0]
-            return self._field(cls, name) if isinstance(value, Inst) else Unknown()
+            return self._field(cls, name) if type(value) is Inst else Unknown()
         return Unknown()
 
     def _any_method(self, func: Def) -> Value:
@@ -425,10 +428,10 @@ class Evaluator:
         while True:
             found = self.export(module.path, name)
             exports = self.interface(module.path).exports
-            if not isinstance(found, Unknown) or name in exports or "=" not in exports:
+            if type(found) is not Unknown or name in exports or "=" not in exports:
                 return found
             inner = self._exported(module.path, exports["="], frozenset({(module.path, "=")}))
-            if not isinstance(inner, Mod):
+            if type(inner) is not Mod:
                 return self.attribute(self.export(module.path, "="), name)  # = F: F's member
             if inner.path in seen or len(seen) > _DEPTH:
                 return Unknown()
@@ -444,7 +447,7 @@ class Evaluator:
         when a source not known may have it; None when none has it."""
         for source in reversed(self.interface(cls.path).mixins.get(cls.qual, [])):
             held = self.value(source, (cls.path, -1))
-            if isinstance(held, Obj) and name not in held.fields:
+            if type(held) is Obj and name not in held.fields:
                 continue
             if not isinstance(held, Obj | Inst):
                 return Unknown()
@@ -464,7 +467,7 @@ class Evaluator:
         only write anywhere it could be written, else Unknown."""
         iface = self.interface(path)
         held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
-        if held is None or isinstance(held, facts.Choice):
+        if held is None or type(held) is facts.Choice:
             return Unknown()
         if not self.assigned_once(path, owner, key):
             return Unknown()
@@ -474,7 +477,7 @@ class Evaluator:
         """An own field of an instance of function ``func``: stored on ``this``, or on the
         function ``func`` returns in place of the instance (``router.stack = []``)."""
         found = self._field(func, name)
-        made = self.functions.made(func) if isinstance(found, Unknown) else None
+        made = self.functions.made(func) if type(found) is Unknown else None
         if made is None:
             return found
         held = self.interface(made.path).fields.get(made.qual + facts.OWN, {}).get(name)
@@ -497,21 +500,21 @@ class Evaluator:
             if base in seen:
                 continue
             found = self._stored(base, name, seen | {base})
-            if not isinstance(found, Unknown):
+            if type(found) is not Unknown:
                 return found
         return Unknown()
 
     def _call(self, expr: facts.Call | facts.New, scope: Scope, name: str | None) -> Value:
         if expr.ref is None:
             return Unknown()
-        how = How.NEW if isinstance(expr, facts.New) else How.CALL
+        how = How.NEW if type(expr) is facts.New else How.CALL
         if len(expr.ref) > 1 and expr.ref[-1] in CHAINED and how == How.CALL:
             receiver = self.reference(expr.ref[:-1], scope, name)
-            if isinstance(receiver, Web) and receiver.router is not None:
+            if type(receiver) is Web and receiver.router is not None:
                 return receiver  # router.use(...) returns the router
         if how == How.CALL and len(expr.ref) > 1 and expr.ref[-1] == "bind":
             bound = self.reference(expr.ref[:-1], scope, name)  # f.bind(o): runs f when called
-            if isinstance(bound, Def) and bound.kind != "class":
+            if type(bound) is Def and bound.kind != "class":
                 return bound
         if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
             proto = self.value(expr.args[0], scope)  # its members are found on the prototype
@@ -526,7 +529,7 @@ class Evaluator:
             return web
         if how == How.NEW and _is_emitter_class(callee):
             return Emitter(router if name else "")  # named as a router is: by its variable
-        if how == How.CALL and isinstance(callee, Def) and callee.kind != "class":
+        if how == How.CALL and type(callee) is Def and callee.kind != "class":
             handed = self.functions.given_back(callee, expr.args)
             if handed is not None:
                 return self.value(handed, scope)  # identity(x): x
@@ -538,13 +541,13 @@ class Evaluator:
         among them), or None."""
         ref = expr.ref
         given: Value = Unknown()
-        if ref is None or isinstance(expr, facts.New):
+        if ref is None or type(expr) is facts.New:
             return None
         if len(ref) > 1 and ref[-1] in _COPIES:
             given = self.reference(ref[:-1], scope)
         elif len(ref) > 1 and ref[-1] in ("call", "apply", "from") and expr.args:
             method = self.reference(ref[:-1], scope)
-            named = method.name if isinstance(method, Global) else ""
+            named = method.name if type(method) is Global else ""
             copies = named.startswith("Array.prototype.") and named[16:] in _COPIES
             if copies or (named == "Array" and ref[-1] == "from"):
                 given = self.value(expr.args[0], scope)
@@ -553,7 +556,7 @@ class Evaluator:
     def _param(self, param: facts.Param, scope: Scope) -> Value:
         if param.annotation:
             typed = self.reference(param.annotation, scope)
-            if isinstance(typed, Ext) and (typed.package, typed.attrs) in ANNOTATED:
+            if type(typed) is Ext and (typed.package, typed.attrs) in ANNOTATED:
                 role = ANNOTATED[(typed.package, typed.attrs)]
                 return Web(role, self.router_id(scope, f"#{param.position}"))
         body = self.body_of(scope[0])
@@ -565,12 +568,12 @@ class Evaluator:
 
     def text(self, expr: facts.Expr | str | None, scope: Scope) -> Str | None:
         """A string expression in pieces, names of string constants folded in."""
-        if isinstance(expr, facts.Str):
+        if type(expr) is facts.Str:
             return Str((expr.text,))
-        if isinstance(expr, facts.Ref):
+        if type(expr) is facts.Ref:
             value = self.reference(expr.parts, scope)
-            return value if isinstance(value, Str) else None
-        if not isinstance(expr, facts.Template):
+            return value if type(value) is Str else None
+        if type(expr) is not facts.Template:
             return None
         pieces: list[str | None] = []
         for part in expr.parts:
@@ -603,10 +606,10 @@ _EMITTERS = frozenset({(), ("EventEmitter",), ("default",), ("EventEmitter", "Ev
 
 def _is_emitter_class(callee: Value) -> bool:
     """Node's ``EventEmitter`` (``events``) or the DOM's ``EventTarget``."""
-    if isinstance(callee, Global):
+    if type(callee) is Global:
         return callee.name == "EventTarget"
     return (
-        isinstance(callee, Ext)
+        type(callee) is Ext
         and callee.package in ("events", "node:events")
         and callee.attrs in _EMITTERS
     )
@@ -616,28 +619,28 @@ def _choice(values: Iterable[Value]) -> Value:
     """One of ``values`` (a choice among them flattened), or the one value they all are."""
     flat: list[Value] = []
     for value in values:
-        flat.extend(value.options if isinstance(value, Choice) else (value,))
+        flat.extend(value.options if type(value) is Choice else (value,))
     options = tuple(dict.fromkeys(flat))
     return options[0] if len(options) == 1 else Choice(options)
 
 
 def _is_rest(value: Value) -> TypeGuard[Feed]:
     """Whether ``value`` is ``arguments`` (or an array of its values, or one of them)."""
-    return isinstance(value, Feed) and len(value.path) == 1 and value.path[0] in _REST
+    return type(value) is Feed and len(value.path) == 1 and value.path[0] in _REST
 
 
 def _sequelize(value: Value) -> bool:
     """A Sequelize instance (``new Sequelize(...)``; the class itself has no ``define``)."""
     return (
-        isinstance(value, Ext)
+        type(value) is Ext
         and value.package in ("sequelize", "sequelize-typescript")
         and value.attrs in ((), ("Sequelize",), ("default",))
     )
 
 
 def _class_of(value: Value) -> Def | None:
-    if isinstance(value, Inst):
+    if type(value) is Inst:
         return value.cls
-    if isinstance(value, Def) and value.kind == "class":
+    if type(value) is Def and value.kind == "class":
         return value
     return None

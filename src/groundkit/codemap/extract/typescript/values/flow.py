@@ -61,6 +61,9 @@ from groundkit.codemap.extract.typescript.values.objects import (
 
 __all__ = ["DEPTH", "MAX_KNOWN", "MAX_VALUES", "Flow", "handed_tables"]
 
+# A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
+# miss the identity test costs a third of an isinstance call, asked a million times a large map.
+
 DEPTH = 8
 MAX_VALUES = 32
 MAX_KNOWN = 256  # values per parameter along its known paths (``known()``: partial edges)
@@ -292,7 +295,7 @@ class Flow:
         index = self.index()
         for target in targets:
             sites = index.calls.get(target, [])
-            if self._lenient and isinstance(target, Def):
+            if self._lenient and type(target) is Def:
                 sites = [*sites, *index.maybe.get(target, [])]
             for site in sites:
                 called = True
@@ -334,9 +337,9 @@ class Flow:
         )
 
     def _expand(self, value: Value, stack: frozenset[Param]) -> frozenset[Value] | None:
-        if isinstance(value, Unknown):
+        if type(value) is Unknown:
             return self._unknown()
-        if not isinstance(value, Feed):
+        if type(value) is not Feed:
             return frozenset({value})
         param, path = _param_of(value)
         given = self._param(param, stack)
@@ -345,7 +348,7 @@ class Flow:
         out = set()
         for held in given:
             reached = self.ev.apply(held, path, (value.func.path, -1))
-            if isinstance(reached, Unknown):
+            if type(reached) is Unknown:
                 if self._lenient:
                     continue
                 return None
@@ -375,11 +378,11 @@ class Flow:
     def _handed(self, target: Target) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
         passed = self.index().passed
         yield from passed.get(target, [])
-        if isinstance(target, Feed) and not target.path:  # in ``arguments`` too, and its copies
+        if type(target) is Feed and not target.path:  # in ``arguments`` too, and its copies
             for start in range(target.position + 1):
                 for head in _REST:
                     yield from passed.get(Feed(target.func, start, (head,)), [])
-        if isinstance(target, Feed):  # opts.onDone is in opts: where opts goes, it goes too
+        if type(target) is Feed:  # opts.onDone is in opts: where opts goes, it goes too
             for cut in range(len(target.path)):
                 whole = Feed(target.func, target.position, target.path[:cut])
                 for site, position, member in passed.get(whole, []):
@@ -392,17 +395,17 @@ class Flow:
         if _array_method(self.ev, site.record.callee, site.path):
             return []
         callee = _callable(self.ev, site.callee, site.record.how)
-        if isinstance(callee, Def):
+        if type(callee) is Def:
             return [callee]
-        if isinstance(site.callee, Choice) and self._lenient:
+        if type(site.callee) is Choice and self._lenient:
             options = (_callable(self.ev, o, site.record.how) for o in site.callee.options)
-            return [d for d in options if isinstance(d, Def)]
-        if isinstance(callee, Feed):
+            return [d for d in options if type(d) is Def]
+        if type(callee) is Feed:
             given = self._expand(callee, stack)
             if given is None:
                 return None
             out = [_callable(self.ev, v, site.record.how) for v in given]
-            return [d for d in out if isinstance(d, Def)] if all(out) or self._lenient else None
+            return [d for d in out if type(d) is Def] if all(out) or self._lenient else None
         return None
 
     # -- the index --------------------------------------------------------------------------------
@@ -413,12 +416,12 @@ class Flow:
         if position >= 0:
             return [self._argument(site, position)] if position < len(args) else []
         out = [self._argument(site, p) for p in range(-1 - position, len(args))]
-        items = [a for a in args[-1 - position :] if isinstance(a, facts.ArrayLit)]
+        items = [a for a in args[-1 - position :] if type(a) is facts.ArrayLit]
         while items and len(out) < _ITEMS:
             for item in items.pop().items:
-                if isinstance(item, facts.ArrayLit):
+                if type(item) is facts.ArrayLit:
                     items.append(item)
-                elif isinstance(item, facts.Spread):
+                elif type(item) is facts.Spread:
                     out.append(Unknown())
                 else:
                     out.append(_given(item, self.ev.value(item, (site.path, -1))))
@@ -456,13 +459,13 @@ class Flow:
                 called = _callable(ev, site.callee, record.how)
                 if isinstance(called, Def | Feed):
                     index.calls[called].append(site)
-                elif isinstance(site.callee, Choice):
+                elif type(site.callee) is Choice:
                     for option in site.callee.options:
                         maybe = _callable(ev, option, record.how)
-                        if isinstance(maybe, Def):
+                        if type(maybe) is Def:
                             index.maybe[maybe].append(site)
                 for position, arg in enumerate(record.args):
-                    if isinstance(arg, facts.Spread) and site.spread < 0:
+                    if type(arg) is facts.Spread and site.spread < 0:
                         site.spread = position
                     if not isinstance(arg, _MAY_BE_OURS):
                         continue  # a call's result, unknown: gives nothing that can be passed on
@@ -486,13 +489,13 @@ class Flow:
         for path in self.sources:
             for arity in ev.interface(path).arities:
                 callee = arity.callee
-                last = callee.parts[-1] if isinstance(callee, facts.Ref) else None
-                if isinstance(callee, facts.Get):
+                last = callee.parts[-1] if type(callee) is facts.Ref else None
+                if type(callee) is facts.Get:
                     last = callee.attrs[-1]
                 if last not in names:
                     continue
                 called = _callable(ev, ev.value(callee, (path, -1)), How.CALL)
-                if isinstance(called, Def):
+                if type(called) is Def:
                     index.arities[called].append(arity.count)
 
 
@@ -501,21 +504,21 @@ def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
     arguments)`` hands ``f`` each argument at its own position (``slice.call(arguments, k)``
     from k on, which positions is not known: all of them, behind a spread)."""
     callee = record.callee
-    if not isinstance(callee, facts.Ref) or len(callee.parts) < 2:
+    if type(callee) is not facts.Ref or len(callee.parts) < 2:
         return record
     if callee.parts[-1] not in ("call", "apply"):
         return record
     inner = facts.Ref(callee.parts[:-1])
     value = ev.value(inner, (path, -1))
-    if not (isinstance(value, Feed) or (isinstance(value, Def) and value.kind != "class")):
+    if not (type(value) is Feed or (type(value) is Def and value.kind != "class")):
         return record
     if callee.parts[-1] == "call":
         return facts.Pass(inner, record.how, record.args[1:])
     given = ev.value(record.args[1], (path, -1)) if len(record.args) > 1 else Unknown()
-    if isinstance(given, Feed) and given.path == (facts.REST,) and given.position == 0:
+    if type(given) is Feed and given.path == (facts.REST,) and given.position == 0:
         owner = given.func.qual
         return facts.Pass(inner, record.how, [facts.ParamOf(owner, p) for p in range(DEPTH)])
-    if isinstance(given, Feed) and given.path == (facts.ITEM,):  # a copy: any one of them
+    if type(given) is Feed and given.path == (facts.ITEM,):  # a copy: any one of them
         item = facts.ParamOf(given.func.qual, given.position, [facts.ITEM])
         return facts.Pass(inner, record.how, [item] * DEPTH)
     return facts.Pass(inner, record.how, [facts.Spread()])
@@ -524,13 +527,13 @@ def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
 def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
     """What calling ``value`` runs: a function or method, a class's constructor (``new``), or
     a parameter's values; None for anything else."""
-    if isinstance(value, Feed):
+    if type(value) is Feed:
         return value
-    if isinstance(value, Mod):  # const Layer = require("./layer"); new Layer(): its export
+    if type(value) is Mod:  # const Layer = require("./layer"); new Layer(): its export
         value = ev.export(value.path, "=")
-    if isinstance(value, Inst) and value.cls.kind == "function" and how == How.CALL:
+    if type(value) is Inst and value.cls.kind == "function" and how == How.CALL:
         return ev.functions.made(value.cls)  # new F() gave a function: calling it runs that
-    if not isinstance(value, Def):
+    if type(value) is not Def:
         return None
     if value.kind != "class":  # new F(): F runs with the arguments
         return value if how != How.NEW or value.kind == "function" else None
@@ -541,9 +544,9 @@ def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
     """Whether ``callee`` is a method that stores or calls back the elements of an array of
     the repository (``stack.push``, ``stack.forEach``)."""
     receiver: facts.Expr
-    if isinstance(callee, facts.Ref) and len(callee.parts) > 1:
+    if type(callee) is facts.Ref and len(callee.parts) > 1:
         name, receiver = callee.parts[-1], facts.Ref(callee.parts[:-1])
-    elif isinstance(callee, facts.Get) and callee.attrs:
+    elif type(callee) is facts.Get and callee.attrs:
         name = callee.attrs[-1]
         receiver = facts.Get(callee.base, callee.attrs[:-1]) if callee.attrs[1:] else callee.base
     else:
@@ -551,9 +554,9 @@ def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
     if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
         return False
     held = ev.value(receiver, (path, -1))
-    if isinstance(held, Mod):  # module.exports = [...]
+    if type(held) is Mod:  # module.exports = [...]
         held = ev.export(held.path, "=")
-    return isinstance(held, Arr) or (isinstance(held, Made) and held.known)
+    return type(held) is Arr or (type(held) is Made and held.known)
 
 
 def _param_of(feed: Feed) -> tuple[Param, list[str]]:
@@ -569,20 +572,20 @@ def _given(arg: facts.Expr, value: Value) -> Value:
     (``[a, b].find(...)``) are not known: only a literal as written is known not to be ours."""
     if isinstance(value, Global | Ext):
         return Unknown()
-    if isinstance(value, Lit) and not isinstance(arg, facts.Lit | facts.ArrayLit):
+    if type(value) is Lit and not isinstance(arg, facts.Lit | facts.ArrayLit):
         return Unknown()
     return value
 
 
 def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
     """The named tables an argument hands over: itself, or an options object's members."""
-    if isinstance(value, Obj):
+    if type(value) is Obj:
         if value.name:
             yield value.path, value.name
         for key, member in value.fields.items():
             if isinstance(member, facts.Ref | facts.ObjectLit):
                 inner = ev.attribute(value, key)
-                if isinstance(inner, Obj) and inner.name:
+                if type(inner) is Obj and inner.name:
                     yield inner.path, inner.name
 
 
@@ -591,7 +594,7 @@ def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[st
     members (one level)."""
     if isinstance(value, Def | Feed):
         yield value, ()
-    elif isinstance(value, Obj):
+    elif type(value) is Obj:
         for key in value.fields:
             member = ev.attribute(value, key)
             if isinstance(member, Def | Feed):

@@ -18,6 +18,9 @@ from groundkit.codemap.extract.typescript.values.objects import (
 
 __all__ = ["Functions"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 Once = Callable[[Hashable, Callable[[], Value], Value], Value]
 
 
@@ -51,7 +54,7 @@ class Functions:
         """What calling ``func`` gives: what it returns (not what a parameter it returns was
         given: that depends on the call)."""
         value = self._returns(func)
-        if isinstance(value, Choice) and Inst(func) in value.options:
+        if type(value) is Choice and Inst(func) in value.options:
             # F() that returns new F() when not called with new: what new F() gives
             return Inst(func)
         return value
@@ -72,12 +75,12 @@ class Functions:
         if not _lists(found):
             return self._value(found, scope)
         # ``return [comp]`` (semver's parseRange): an array whose elements are read back
-        options = found.options if isinstance(found, facts.Choice) else [found]
+        options = found.options if type(found) is facts.Choice else [found]
         given = tuple(dict.fromkeys(self._option(o, scope) for o in options))
         return given[0] if len(given) == 1 else Choice(given)
 
     def _option(self, expr: facts.Expr, scope: Scope) -> Value:
-        if isinstance(expr, facts.ArrayLit) and not expr.name:
+        if type(expr) is facts.ArrayLit and not expr.name:
             return self._listed(expr, scope)
         return self._value(expr, scope)
 
@@ -86,22 +89,22 @@ class Functions:
         constructor replaces the instance); ``return new F()`` beside it (the ``if (!(this
         instanceof F))`` idiom) gives the same."""
         found = self._returns(func)
-        options = found.options if isinstance(found, Choice) else (found,)
+        options = found.options if type(found) is Choice else (found,)
         made = {o for o in options if o != Inst(func)}
         if len(made) != 1:
             return None
         (only,) = made
-        return only if isinstance(only, Def) and only.kind != "class" else None
+        return only if type(only) is Def and only.kind != "class" else None
 
     def given_back(self, func: Def, args: list[facts.Expr]) -> facts.Expr | None:
         """The argument a call hands ``func`` when ``func`` returns that parameter."""
         given = self._interface(func.path).returns.get(func.qual)
         if (
-            isinstance(given, facts.ParamOf)
+            type(given) is facts.ParamOf
             and given.qual == func.qual
             and not given.path
             and given.position < len(args)
-            and not any(isinstance(a, facts.Spread) for a in args[: given.position])
+            and not any(type(a) is facts.Spread for a in args[: given.position])
         ):
             return args[given.position]
         return None
@@ -109,14 +112,12 @@ class Functions:
 
 def _lists(expr: facts.Expr) -> bool:
     """Whether a return (or one of several) is an array literal bound to no name."""
-    if isinstance(expr, facts.Choice):
+    if type(expr) is facts.Choice:
         return any(_lists(o) for o in expr.options)
-    return isinstance(expr, facts.ArrayLit) and not expr.name
+    return type(expr) is facts.ArrayLit and not expr.name
 
 
 def _of_a_parameter(expr: facts.Expr) -> bool:
-    if isinstance(expr, facts.Choice):
+    if type(expr) is facts.Choice:
         return any(_of_a_parameter(o) for o in expr.options)
-    return isinstance(expr, facts.ParamOf) or (
-        isinstance(expr, facts.Get) and _of_a_parameter(expr.base)
-    )
+    return type(expr) is facts.ParamOf or (type(expr) is facts.Get and _of_a_parameter(expr.base))

@@ -1,8 +1,9 @@
 """Answers worked out once per run, and the work budget no file may pass.
 
 What a function returns, what a binding holds, what a class's field stores and what an array's
-elements are do not depend on who asks: each is worked out once (``Memo.once``) and kept with the files it read (``deps``)
-and whether it read the whole repository (``consulted``), which every later asker takes on.
+elements are do not depend on who asks: each is worked out once (``Memo.once``) and kept with
+the files it read (``deps``) and whether it read the whole repository (``consulted``), which
+every later asker takes on.
 Without this, a function that calls another twice (``g(xs).map(...)``, ``g(ys).filter(...)``)
 is worked out twice per call, and a chain of them costs two to the power of its length.
 

@@ -45,6 +45,9 @@ from groundkit.codemap.routes import (
 
 __all__ = ["WebFacts"]
 
+# Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
+# (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
+
 _VERBS = frozenset("get post put patch delete head options".split())
 _ROUTE_VERBS = _VERBS | {"all", "del"}
 _FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch", "$fetch"})
@@ -121,12 +124,12 @@ class WebFacts:
         caller: NodeKey,
         where: Location,
     ) -> None:
-        if isinstance(value, Ext) and value.package == "@prisma/client":
+        if type(value) is Ext and value.package == "@prisma/client":
             self._prisma(value, caller, where)
-        if isinstance(receiver, Def) and receiver.kind == "class" and not isinstance(value, Def):
+        if type(receiver) is Def and receiver.kind == "class" and type(value) is not Def:
             name = f"{module_name(receiver.path)}.{receiver.qual}"
             self._static("static", name, ref[-1], caller, where)
-        if isinstance(receiver, Model):  # Tutorial.findAll() on what sequelize.define made
+        if type(receiver) is Model:  # Tutorial.findAll() on what sequelize.define made
             self._static("model", f"{receiver.family}:{receiver.name}", ref[-1], caller, where)
         if args is None:
             return
@@ -134,12 +137,12 @@ class WebFacts:
         if attr == "define" and len(ref) > 1:
             self._define(ref, args, scope, where)
         if attr in _SQL_METHODS and args:
-            held = self.ev.export(receiver.path, "=") if isinstance(receiver, Mod) else receiver
+            held = self.ev.export(receiver.path, "=") if type(receiver) is Mod else receiver
             self._sql(args[0], scope, caller, where, _mysql(held))  # sql = require("./db")
-        if isinstance(receiver, Feed) and not receiver.path and attr == "use" and len(args) > 1:
+        if type(receiver) is Feed and not receiver.path and attr == "use" and len(args) > 1:
             self._app_parameter(receiver, args, scope, where)
             return
-        if isinstance(receiver, Web) and receiver.router is not None:
+        if type(receiver) is Web and receiver.router is not None:
             self._router(receiver, where)
             if attr in _ROUTE_VERBS:
                 self._route(receiver, attr, args, scope, where)
@@ -184,7 +187,7 @@ class WebFacts:
     ) -> None:
         """``app[route.method](route.path, handler)``: a route per row of a route table."""
         web = self.ev.value(holder, scope)
-        if isinstance(web, Web) and web.router is not None and len(args) > 1:
+        if type(web) is Web and web.router is not None and len(args) > 1:
             self._table_routes(web, self.ev.value(key, scope), args, scope, where)
 
     def _table_routes(
@@ -215,12 +218,12 @@ class WebFacts:
         """The row's function (``route.action``, or an inline handler forwarding to it), or the
         inline handler itself."""
         member = row.member(handler) if _same_loop(handler, loop) else None
-        if isinstance(handler, Def) and handler.kind != "class":
+        if type(handler) is Def and handler.kind != "class":
             member = forwarded(self.ev, handler, loop, row)
             if member is None:
                 return node_key(handler)
         value = self.ev.value(member, row.scope) if member is not None else None
-        return node_key(value) if isinstance(value, Def) and value.kind != "class" else None
+        return node_key(value) if type(value) is Def and value.kind != "class" else None
 
     def _route(
         self, web: Web, attr: str, args: list[facts.Expr], scope: Scope, where: Location
@@ -240,7 +243,7 @@ class WebFacts:
         path = self._literal(options.get("url") or options.get("path"), scope)
         handler = self._handler(options.get("handler"), scope)
         given = options.get("method")
-        items = given.items if isinstance(given, facts.ArrayLit) else [given] if given else []
+        items = given.items if type(given) is facts.ArrayLit else [given] if given else []
         methods = tuple(sorted({m.upper() for m in (self._literal(i, scope) for i in items) if m}))
         if path is not None and handler is not None and methods:
             self._declare(web, methods, path, handler, Provenance.ROUTE_FASTIFY, where)
@@ -278,14 +281,14 @@ class WebFacts:
                 self.mounts.append(Mount(web.router, child, prefix, False, where))
 
     def _child(self, summary: facts.Expr, scope: Scope, plugin: bool) -> str | None:
-        if isinstance(summary, facts.Call) and summary.ref and summary.ref[-1] == "routes":
+        if type(summary) is facts.Call and summary.ref and summary.ref[-1] == "routes":
             summary = facts.Ref(summary.ref[:-1])  # koa: router.routes()
         value = self.ev.value(summary, scope)
-        if isinstance(value, Mod):
+        if type(value) is Mod:
             value = self.ev.export(value.path, "default")
-        if isinstance(value, Web) and value.router is not None:
+        if type(value) is Web and value.router is not None:
             return value.router
-        if plugin and isinstance(value, Def) and value.kind != "class":
+        if plugin and type(value) is Def and value.kind != "class":
             return f"ts:{module_name(value.path)}:{value.qual}.#0"  # the plugin's instance
         return None
 
@@ -293,19 +296,19 @@ class WebFacts:
         if summary is None:
             return None
         value = self.ev.value(summary, scope)
-        if isinstance(value, Def) and value.kind != "class":
+        if type(value) is Def and value.kind != "class":
             return node_key(value)
         return None
 
     # -- clients ----------------------------------------------------------------------------------
     def _client(self, receiver: Value | None, value: Value, attr: str) -> Web | None:
-        if isinstance(value, Web) and value.is_client:
+        if type(value) is Web and value.is_client:
             return value  # api(url): an axios instance called
-        if isinstance(receiver, Web) and receiver.is_client:
+        if type(receiver) is Web and receiver.is_client:
             return receiver if attr in _VERBS or attr == "request" else None
-        if isinstance(value, Global) and value.name in _FETCH:
+        if type(value) is Global and value.name in _FETCH:
             return Web("fetch")
-        if not isinstance(value, Ext):
+        if type(value) is not Ext:
             return None
         package, attrs = value.package, value.attrs
         if package in _FETCH_PACKAGES and attrs in ((), ("default",), ("fetch",)):
@@ -333,21 +336,21 @@ class WebFacts:
         if not args:
             return
         first = args[0]
-        if isinstance(first, facts.Ref) and len(first.parts) == 1:
+        if type(first) is facts.Ref and len(first.parts) == 1:
             bound = self._bound(first.parts[0], scope)  # const request = new Request(...)
             if bound is not None and isinstance(bound[0], facts.New):
                 first, scope = bound
-        if isinstance(first, facts.New) and first.ref == ["Request"] and first.args:
+        if type(first) is facts.New and first.ref == ["Request"] and first.args:
             args = first.args  # fetch(new Request(url, {method})): the request's own
             first = args[0]
-        if isinstance(first, facts.ObjectLit) and client.role == "axios":  # axios({url, method})
+        if type(first) is facts.ObjectLit and client.role == "axios":  # axios({url, method})
             options = first.fields
             url_arg = options.get("url")
         else:
             url_arg = args[0]
             at = 2 if client.role == "axios" and verb in ("post", "put", "patch") else 1
             item = args[at] if at < len(args) else None
-            options = item.fields if isinstance(item, facts.ObjectLit) else None
+            options = item.fields if type(item) is facts.ObjectLit else None
         if verb:
             method = verb.upper()
         elif options is not None and "method" in options:
@@ -394,7 +397,7 @@ class WebFacts:
     ) -> tuple[int, int] | None:
         """(parameter position, piece) when one piece of the URL is a parameter of the calling
         function itself, as in a wrapper: ``(url) => superagent.get(`${API_ROOT}${url}`)``."""
-        parts = url.parts if isinstance(url, facts.Template) else [url] if url else []
+        parts = url.parts if type(url) is facts.Template else [url] if url else []
         found: tuple[int, int] | None = None
         index = 0
         for part in parts:
@@ -402,7 +405,7 @@ class WebFacts:
                 index += 1
                 continue
             value = self.ev.value(part, scope)
-            if isinstance(value, Feed) and not value.path and node_key(value.func) == caller:
+            if type(value) is Feed and not value.path and node_key(value.func) == caller:
                 if found is not None:
                     return None  # two parameters: not one path to fill in
                 found = (value.position, index)
@@ -450,10 +453,10 @@ class WebFacts:
         ``sequelize:tutorial``, its table the options' ``tableName`` (Sequelize's default, the
         name pluralised by its inflection library, is counted, not derived)."""
         first = args[0] if args else None
-        if not isinstance(first, facts.Str) or len(args) < 2:
+        if type(first) is not facts.Str or len(args) < 2:
             return
         made = self.ev.value(facts.Defined(facts.Ref(ref[:-1]), first.text), scope)
-        if not isinstance(made, Model):
+        if type(made) is not Model:
             return
         options = _fields(args, 2)
         table = self._literal(options.get("tableName"), scope) or ""
@@ -483,7 +486,7 @@ class WebFacts:
     ) -> None:
         """A generated client's call: the URL (and the method, when the function's name does
         not say it) in an options object."""
-        objects = (a for a in args if isinstance(a, facts.ObjectLit))
+        objects = (a for a in args if type(a) is facts.ObjectLit)
         options = next(o.fields for o in objects if "url" in o.fields)
         method = attr if attr in _VERBS else (self._literal(options.get("method"), scope) or "")
         url = self.ev.text(options["url"], scope)
@@ -527,22 +530,22 @@ def _generated_client(
     receiver with no name: ``(options?.client ?? client).post({...})``), or ``__request(OpenAPI,
     {method: 'POST', url: '/users/'})`` (openapi-typescript-codegen and hey-api's legacy
     services)."""
-    if not any(isinstance(a, facts.ObjectLit) and "url" in a.fields for a in args):
+    if not any(type(a) is facts.ObjectLit and "url" in a.fields for a in args):
         return False
     attr = ref[-1]
     if attr in _VERBS:
         if ref[0] == "?":
             return True
-        held = receiver if isinstance(receiver, Ext) else value
-        return isinstance(held, Ext) and held.package.startswith(_GENERATED_RUNTIMES)
+        held = receiver if type(receiver) is Ext else value
+        return type(held) is Ext and held.package.startswith(_GENERATED_RUNTIMES)
     first = args[0] if args else None
-    return "request" in attr.lower() and isinstance(first, facts.Ref) and first.parts == ["OpenAPI"]
+    return "request" in attr.lower() and type(first) is facts.Ref and first.parts == ["OpenAPI"]
 
 
 def _mysql(receiver: Value | None) -> bool:
     """Whether ``receiver`` comes from the Node.js mysql or mysql2 package (a connection, a
     pool, or the package's promise API)."""
-    return isinstance(receiver, Ext) and receiver.package.split("/")[0] in ("mysql", "mysql2")
+    return type(receiver) is Ext and receiver.package.split("/")[0] in ("mysql", "mysql2")
 
 
 def _methods(attr: str) -> tuple[str, ...]:
@@ -554,13 +557,13 @@ def _methods(attr: str) -> tuple[str, ...]:
 
 def _same_loop(given: Value | str, loop: Feed) -> bool:
     """Whether ``given`` is a member of the row ``loop`` hands its function."""
-    return isinstance(given, Feed) and given.func == loop.func and given.position == 0
+    return type(given) is Feed and given.func == loop.func and given.position == 0
 
 
 def _fields(args: list[facts.Expr], position: int) -> dict[str, facts.Expr]:
     """The members of an object literal argument ({} for anything else)."""
     item = args[position] if position < len(args) else None
-    return item.fields if isinstance(item, facts.ObjectLit) else {}
+    return item.fields if type(item) is facts.ObjectLit else {}
 
 
 def _absolute(pieces: tuple[str | None, ...]) -> bool:
