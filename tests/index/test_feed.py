@@ -130,3 +130,21 @@ def test_an_index_failing_while_fed_is_caught_up_from_the_store_after_the_commit
     assert status.pending == 0
     assert status.lexical_chunks == status.chunks
     assert coll.search("obsidian heron", top_k=1)
+
+
+def test_a_first_ingest_of_many_documents_writes_one_segment_so_ties_keep_the_ingest_order(
+    tmp_path: Path, open_col: OpenCollection, index_dir: Path
+) -> None:
+    # Each indexing thread writes a segment of its own and takes documents as they come, so two
+    # threads left equal-scored hits in an order that changed from one ingest of the same corpus
+    # to the next (117 of SciFact's 600 top-10/top-100 lists), and every search read two segments.
+    many = lexical.PARALLEL_FROM + 200
+    records = [{"_id": f"r{i}", "text": f"dunlin {i} sandpiper"} for i in range(many)]
+    corpus = tmp_path / "many.jsonl"
+    corpus.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    coll = open_col()
+    coll.ingest([str(corpus)])
+    hits = coll.search("sandpiper", top_k=20, collapse=False)
+    assert len({h.score for h in hits}) == 1
+    assert [h.citation.external_id for h in hits] == [f"r{i}" for i in range(20)]
+    assert LexicalIndex(index_dir / "test")._searcher.num_segments == 1

@@ -97,8 +97,13 @@ class LexicalFeed:
             return
         if self._writer is None:
             if self._documents < PARALLEL_FROM:
-                return  # a small run: written at the end, on one thread
-            self._writer = self._open(parallel=True)
+                return  # a small run: written at the end
+            # One indexing thread even for a large run: it keeps pace with the thread storing
+            # the files (scale.py: 100k documents ingested a little faster than on two), and
+            # each thread would write a segment of its own, taking documents as they come: two
+            # segments made every search slower (lexical_segments.py) and left equal-scored hits
+            # in an order that changed from one ingest of the same corpus to the next.
+            self._writer = self._open(parallel=False)
             if self._writer is None:
                 return
         try:

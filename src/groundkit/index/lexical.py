@@ -40,8 +40,9 @@ __all__ = ["ANALYZER", "PARALLEL_FROM", "LexicalIndex", "analyzer"]
 # index changes: the stored postings depend on all three.
 ANALYZER = "grk_en_v3"
 _HEAP_PER_THREAD = 64_000_000
-# A write of this many documents or more indexes on every core (a first ingest, a rebuild); a
-# smaller one on one thread, since each thread writes a segment of its own for merges to fold.
+# An ingest of this many documents or more hands them to the index as it goes (on one thread:
+# index/feed.py says why); an apply of this many deletions, and a rebuild, index on every core,
+# since each thread writes a segment of its own for merges to fold.
 PARALLEL_FROM = 1000
 _POINTER = "lexical.json"
 _LEGACY = "lexical"  # the single folder of collections made before generations
