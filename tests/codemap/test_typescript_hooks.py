@@ -57,3 +57,28 @@ def test_a_function_of_the_repository_named_like_a_hook_does_not_call_its_argume
         },
     )
     assert repo.pairs("calls") == {("Page.Page", "hooks.useEffect")}
+
+
+def test_calling_what_use_callback_gives_back_calls_the_function_it_was_given(repo: Repo) -> None:
+    # useCallback calls nothing itself: it hands its function back, kept across renders.
+    build(
+        repo,
+        {
+            "Form.jsx": """
+                import { useCallback } from "react";
+                function save() {}
+                export function Form() {
+                  const onSubmit = useCallback(() => { save(); }, []);
+                  const onReset = useCallback(save, []);
+                  onSubmit();
+                  onReset();
+                  return null;
+                }
+            """
+        },
+    )
+    assert repo.certain("calls") == {
+        ("Form.Form", "Form.Form.<arrow>"),
+        ("Form.Form.<arrow>", "Form.save"),
+        ("Form.Form", "Form.save"),
+    }

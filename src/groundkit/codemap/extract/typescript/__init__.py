@@ -43,6 +43,7 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 25: what useCallback(f) returns is f; 24: package.json exports, React hooks' callbacks;
     # 23: an array literal a function returns (its items); 22: spreads, Map/Set values;
     # 21: arrays made by map, filter, concat... (their elements), chained callbacks;
     # 20: arrays (stores, elements read back), for...of bindings, yields, [Symbol.iterator];
@@ -50,7 +51,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "24"
+    version: ClassVar[str] = "25"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

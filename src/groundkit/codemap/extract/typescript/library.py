@@ -19,6 +19,7 @@ __all__ = [
     "GLOBAL_CALLBACKS",
     "METHOD_CALLBACKS",
     "PACKAGE_CALLBACKS",
+    "PACKAGE_GIVES_BACK",
     "TEST_BLOCKS",
     "TEST_CONTEXT",
     "callback_positions",
@@ -53,6 +54,10 @@ PACKAGE_CALLBACKS: dict[tuple[str, str], tuple[int, ...]] = {
     ("react", "useSyncExternalStore"): (0, 1),
 }
 _PACKAGE_CALLBACK_NAMES = frozenset(name for _, name in PACKAGE_CALLBACKS)
+
+# A package's function (its package, its name there) -> the position of the argument it returns
+# as it was given: calling what ``useCallback(f, deps)`` returns calls ``f``.
+PACKAGE_GIVES_BACK: dict[tuple[str, str], int] = {("react", "useCallback"): 0}
 
 # Globals that run code made from a string at run time: no edge can be drawn, each call is
 # counted unresolved (``eval(src)``, ``new Function("a", body)``, ``Function(body)``).

@@ -15,6 +15,7 @@ from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
 from groundkit.codemap.extract.typescript.layout import Layout, module_name
+from groundkit.codemap.extract.typescript.library import PACKAGE_GIVES_BACK
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
 from groundkit.codemap.extract.typescript.values.accessors import accessor
@@ -533,6 +534,10 @@ class Evaluator:
             handed = self.functions.given_back(callee, expr.args)
             if handed is not None:
                 return self.value(handed, scope)  # identity(x): x
+        if how == How.CALL and type(callee) is Ext and len(callee.attrs) == 1:
+            back = PACKAGE_GIVES_BACK.get((callee.package, callee.attrs[0]))
+            if back is not None and back < len(expr.args):
+                return self.value(expr.args[back], scope)
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
 
     def _copied(self, expr: facts.Call | facts.New, scope: Scope) -> Feed | None:
