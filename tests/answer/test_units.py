@@ -232,3 +232,15 @@ def test_an_abbreviation_closing_a_bracket_runs_on_when_the_sentence_goes_on() -
         "It uses a bundle (a.k.a. CA bundle) of roots.",
         "Ask the agent, Marek P. (with chat assistant), first.",
     ]
+
+
+def test_a_sentence_reaching_back_past_its_api_heading_holds_the_heading_inside() -> None:
+    # Found by the property above: "The above" in a bullet under `_.name(a, b)` reaches back to
+    # the code before that heading, so the heading is inside the unit and cannot be cited first.
+    text = (
+        "Set ``verify`` to False::\n\n    >>> get(url, verify=False)\n\n**name**`_.name(a, b)`\n"
+        "        source\n\nDoes a thing to a list.\n\n* a list item that says something.\n"
+        "This one refers back. The above too.\n"
+    )
+    for unit in units(text, release=False):
+        assert unit.lead is None or unit.lead[1] <= unit.start

@@ -163,7 +163,8 @@ def units(text: str, *, release: bool = False) -> list[Unit]:
                     said = out if heading is None else out[before:]
                     unit = _after(_referent(text, said, start, end), unit)
             lead = version if release else named
-            if lead is not None:
+            # A unit that reached back past its heading holds it: cited inside, not before.
+            if lead is not None and lead.end <= unit.start:
                 unit = Unit(unit.start, unit.end, unit.core, unit.kind, (lead.start, lead.end),
                             unit.brings_code)  # fmt: skip
             out.append(unit)
