@@ -1,21 +1,29 @@
 """One cold `grk search` process on an embedded collection and on a Qdrant `path` collection.
 
     .venv/bin/python benchmarks/backends_cli.py [--source ../shared/data/scifact/corpus.jsonl]
-        [--workdir DIR] [--runs 7] [--src PATH]
+        [--workdir DIR] [--runs 7] [--src PATH] [--hits FILE] [--queries 300]
 
 The same source is ingested (BM25 only) into the embedded default and into a collection that
 ``grk.toml`` places on Qdrant's engine in the process (``path = ...``, qdrant-edge). Then
 ``--runs`` processes of each, alternating, run ``grk search QUERY`` as a user would; printed per
 backend: the median wall seconds and the median CPU seconds (user + system, from ``wait4``),
-and the ratio of Qdrant's to the embedded one. ``--src`` puts another checkout's ``src`` first
-on ``PYTHONPATH``, to time that code with this venv (a before/after in one run). The work dir is
-kept: a second run with the same ``--workdir`` skips the ingests. One untimed process of each
+and the ratio of Qdrant's to the embedded one.
+
+``--src`` runs another checkout's ``src`` (default: this checkout's) with this venv, for a
+before/after; the ingests are that code's too, since the code that writes a shard decides how
+it lies on disk. Each ``src`` gets its own folder under ``--workdir``, kept: a second run skips
+the ingests (delete the folder after changing how the code writes). One untimed process of each
 comes first, and byte-code caches are on (as they are for a user), whatever the environment says.
+
+``--hits FILE`` writes, instead of timing, the hits of the first ``--queries`` SciFact queries
+(``queries.jsonl`` beside the source) on the `path` collection at top 10 and 100 as JSON lines,
+every field of every hit: run it with two ``--src`` and ``cmp`` the files.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import statistics
 import subprocess
@@ -24,6 +32,23 @@ import time
 from pathlib import Path
 
 QUERY = "blood pressure in elderly patients"
+
+_HITS = """
+import json, sys
+import groundkit
+from groundkit.config import parse_settings
+
+work, queries, out, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+edge = {"backend": "qdrant", "path": work + "/edge-shard"}
+settings = parse_settings({"index_dir": work + "/index", "collections": {"edge": edge}})
+with open(queries, encoding="utf-8") as f:
+    texts = [json.loads(line)["text"] for line in f][:n]
+with groundkit.open_collection("edge", settings=settings) as coll, open(out, "w") as f:
+    for i, q in enumerate(texts):
+        for k in (10, 100):
+            hits = [h.to_dict() for h in coll.search(q, top_k=k)]
+            f.write(json.dumps({"query": i, "top_k": k, "hits": hits}) + "\\n")
+"""
 
 
 def cold(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -42,24 +67,33 @@ def main() -> None:
     ap.add_argument("--source", default="../shared/data/scifact/corpus.jsonl")
     ap.add_argument("--workdir", type=Path, default=Path("benchmarks/.work/backends_cli"))
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--src", help="a checkout's src folder to time instead of this one")
+    ap.add_argument("--src", default=str(Path(__file__).resolve().parents[1] / "src"))
+    ap.add_argument("--hits", help="write the path collection's hits here, and exit")
+    ap.add_argument("--queries", type=int, default=300)
     a = ap.parse_args()
     grk = str(Path(sys.executable).parent / "grk")
-    work = a.workdir.resolve()
+    src = str(Path(a.src).resolve())
+    work = a.workdir.resolve() / hashlib.blake2b(src.encode(), digest_size=4).hexdigest()
     work.mkdir(parents=True, exist_ok=True)
     (work / "grk.toml").write_text(
         f'[collections.edge]\nbackend = "qdrant"\npath = "{work / "edge-shard"}"\n'
     )
     # Timed as a user runs it: with byte-code caches (an environment may turn them off).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if a.src:
-        env["PYTHONPATH"] = str(Path(a.src).resolve())
+    env["PYTHONPATH"] = src
     index = ["--index-dir", str(work / "index")]
     systems = {"embedded": [grk], "qdrant-edge": [grk, "-c", "edge"]}
     if not (work / "edge-shard").exists():
         for base in systems.values():
             source = str(Path(a.source).resolve())
-            subprocess.run([*base, "ingest", source, *index, "--quiet"], cwd=work, check=True)
+            ingest = [*base, "ingest", source, *index, "--quiet"]
+            subprocess.run(ingest, cwd=work, env=env, check=True)
+    if a.hits:
+        queries = str(Path(a.source).resolve().parent / "queries.jsonl")
+        out = str(Path(a.hits).resolve())
+        run = [sys.executable, "-c", _HITS, str(work), queries, out, str(a.queries)]
+        subprocess.run(run, cwd=work, env=env, check=True)
+        return
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in systems}
     for base in systems.values():  # untimed: byte-compiles the code, warms the page cache
         cold([*base, "search", QUERY, *index], work, env)
