@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/backends_cli.py [--source ../shared/data/scifact/corpus.jsonl]
         [--workdir DIR] [--runs 7] [--src PATH] [--ingest-src PATH] [--hits FILE] [--queries 300]
-        [--open]
+        [--open] [--compare A B]
 
 The same source is ingested (BM25 only) into the embedded default and into a collection that
 ``grk.toml`` places on Qdrant's engine in the process (``path = ...``, qdrant-edge). Then
@@ -20,7 +20,8 @@ user), whatever the environment says.
 ``--hits FILE`` writes, instead of timing, the hits of the first ``--queries`` SciFact queries
 (``queries.jsonl`` beside the source) on the `path` collection at top 10 and 100 as JSON lines,
 every field of every hit: run it with two ``--src`` and one ``--ingest-src`` and ``cmp`` the
-files. ``--open`` times, beside the searches, processes that only open and close the `path`
+files (``--compare A B`` counts how two such files differ: lists, orders, scores).
+``--open`` times, beside the searches, processes that only open and close the `path`
 collection's shard with qdrant-edge (no groundkit): what the engine costs of a search.
 
 Two ingests of the same code into qdrant-edge need not score alike to the last bit (some
@@ -32,12 +33,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 QUERY = "blood pressure in elderly patients"
 
@@ -62,6 +65,32 @@ with groundkit.open_collection("edge", settings=settings) as coll, open(out, "w"
 _OPEN = "import sys, qdrant_edge; qdrant_edge.EdgeShard.load(sys.argv[1]).close()"
 
 
+def compare(first: str, second: str) -> None:
+    """How two ``--hits`` files differ: whole lists, orders of chunks, and scores."""
+    pairs = list(zip(_lines(first), _lines(second), strict=True))
+    lists = sum(a != b for a, b in pairs)
+    orders = sum(
+        [h["chunk_id"] for h in a["hits"]] != [h["chunk_id"] for h in b["hits"]] for a, b in pairs
+    )
+    scores = [
+        (x["score"], y["score"])
+        for a, b in pairs
+        for x, y in zip(a["hits"], b["hits"], strict=False)
+        if x["chunk_id"] == y["chunk_id"]
+    ]
+    moved = [abs(x - y) / abs(x) for x, y in scores if x != y]
+    print(f"lists differing {lists} of {len(pairs)}; orders differing {orders}")
+    most = max(moved, default=0.0)
+    print(
+        f"scores of one chunk at one rank: {len(scores)}, {len(moved)} differ, most by {most:.1e}"
+    )
+
+
+def _lines(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
 def cold(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU seconds of one process running ``command``."""
     t0 = time.perf_counter()
@@ -83,7 +112,11 @@ def main() -> None:
     ap.add_argument("--hits", help="write the path collection's hits here, and exit")
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--open", action="store_true", help="also time opening the shard alone")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two --hits files")
     a = ap.parse_args()
+    if a.compare:
+        compare(*a.compare)
+        return
     grk = str(Path(sys.executable).parent / "grk")
     src = str(Path(a.src).resolve())
     maker = str(Path(a.ingest_src or a.src).resolve())
