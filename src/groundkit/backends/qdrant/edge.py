@@ -124,7 +124,11 @@ class EdgeTransport:
                 raise
             except Exception as exc:
                 raise _failure(exc, self.folder, self.name, "create") from None
-        kinds = {"keyword": e.PayloadSchemaType.Keyword, "integer": e.PayloadSchemaType.Integer}
+        kinds = {
+            "keyword": e.PayloadSchemaType.Keyword,
+            "range": e.IntegerIndexParams(lookup=False, range=True),
+            "lookup": e.IntegerIndexParams(lookup=True, range=False),
+        }
         for field, kind in indexes.items():
             self._update("create", e.UpdateOperation.create_field_index(field, kinds[kind]))
 

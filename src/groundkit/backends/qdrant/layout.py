@@ -52,17 +52,19 @@ _FIRST_HASHED = 16  # ids below are kept for records like the two above
 NEVER = 2**53  # "died" of a current point: exact as a float, as Qdrant's range filters compare
 DENSE = "dense"
 SPARSE = "bm25"
-# Payload fields filters read, with the kind of index each gets on a new collection.
+# The payload fields filters read, each with the one index its filters need: ``keyword`` (match
+# a text), ``range`` (compare an integer), ``lookup`` (match an integer). No other field has one:
+# a search opens every index (qdrant-edge rebuilds an appendable segment's indexes each time a
+# process opens the shard), so an index no filter reads only slows every search (``origin``
+# and ``chunk_id`` are read only from points found by id or by another field).
 PAYLOAD_INDEXES: dict[str, str] = {
     "kind": "keyword",
-    "born": "integer",
-    "died": "integer",
-    "doc": "integer",
+    "born": "range",
+    "died": "range",
+    "doc": "lookup",
     "document_id": "keyword",
-    "chunk_id": "keyword",
     "source": "keyword",
     "path": "keyword",
-    "origin": "keyword",
     "external_id": "keyword",
 }
 

@@ -210,7 +210,7 @@ class ClientTransport:
             for field, kind in indexes.items() if self._lock is None else ():
                 # (local mode has no payload indexes, and warns when asked for one)
                 self.client.create_payload_index(
-                    self.name, field, field_schema=models.PayloadSchemaType(kind), wait=True
+                    self.name, field, field_schema=_index_schema(kind), wait=True
                 )
 
         self._run("create", create)
@@ -308,6 +308,16 @@ class ClientTransport:
     def close(self) -> None:
         with suppress(Exception):  # closing: nothing is left to report a failure to
             self.client.close()
+
+
+def _index_schema(kind: str) -> client_models.PayloadSchemaType | client_models.IntegerIndexParams:
+    """The index a field of ``layout.PAYLOAD_INDEXES`` gets on a cluster."""
+    from qdrant_client import models
+
+    if kind == "keyword":
+        return models.PayloadSchemaType.KEYWORD
+    integer = models.IntegerIndexType.INTEGER
+    return models.IntegerIndexParams(type=integer, lookup=kind == "lookup", range=kind == "range")
 
 
 def _payload(fields: Sequence[str] | None) -> bool | list[str]:
