@@ -38,10 +38,13 @@ def function(
     bind: bool = False,
     method: bool = False,
     this: str | None = None,
+    holder: list[str] | None = None,
 ) -> str:
     """A function, arrow or method: its scope, parameters and body. Returns its qualname;
     an anonymous one is a node too, named ``<arrow>`` or ``<function>`` in its owner.
-    ``this``: what ``this`` is an instance of in it (``F.prototype.m = function``: ``F``)."""
+    ``this``: what ``this`` is an instance of in it (``F.prototype.m = function``: ``F``);
+    ``holder``: the object it is a member of (``app.set = function``, ``{inc() {}}``), which
+    ``this`` is when it is called as that member."""
     if node.type in CLASSES:
         return klass(w, node, name, bind=bind)
     if name is None and node.type in ("function_expression", "function"):
@@ -70,6 +73,10 @@ def function(
     if node.type in _GENERATORS or (node.type == "method_definition" and has_token(node, "*")):
         w.generators.append(qual)
     w.push(qual, kind, node, this)
+    if node.type != "arrow_function" and this is None and b"this" in (node.text or b""):
+        # read from around the function (``values/evaluate.py``); a function of no holder
+        # hides the ``this`` of one it is written in
+        w.bind("this", facts.Ref(holder) if holder else UNKNOWN)
     if node.type != "arrow_function" and node.text is not None and b"arguments" in node.text:
         w.bind("arguments", facts.Param(0, [facts.REST]))  # arrows see their owner's
     _parameters(w, node)

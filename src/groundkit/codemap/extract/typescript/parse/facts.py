@@ -50,6 +50,7 @@ import msgspec
 
 __all__ = [
     "ELEMENT",
+    "GIVEN_KEY",
     "ITEM",
     "ITERATED",
     "OWN",
@@ -239,6 +240,7 @@ ITEM = "**"  # a path's head: any one of them, or any item of an array literal g
 ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
 ITERATED = "[of]"  # what iterating a value gives: ``for (const x of value)``
 OWN = "#own"  # a ``fields`` owner's suffix: members set on the function object itself
+GIVEN_KEY = "[param]"  # a write's key: one the writing function is given (``t[name] = ...``)
 
 
 class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):

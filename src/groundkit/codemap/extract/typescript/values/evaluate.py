@@ -75,7 +75,7 @@ class Evaluator:
         # What each caller hands a parameter (``flow.Flow.passed`` answers; None: not known).
         self.passed: Callable[[Feed], list[Value] | None] = lambda feed: None
         # Whether ``X.key = ...`` in module ``path`` is the only write of that member.
-        self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
+        self.assigned_once: Callable[..., bool] = lambda path, owner, key, computed=False: False
         # What an array's elements hold (``arrays.Arrays.elements`` answers).
         self.elements: Callable[[Arr | Made], Value] = lambda array: Unknown()
         # A named array literal -> its items, closed (``arrays.py``)
@@ -261,7 +261,7 @@ class Evaluator:
         head = ref[0]
         if head == "this":
             cls = self.this_class(scope)
-            value: Value = Inst(cls) if cls is not None else Unknown()
+            value: Value = Inst(cls) if cls is not None else self._holder(scope)
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
         elif head.startswith("require:"):  # require("express").Router
@@ -269,6 +269,19 @@ class Evaluator:
         else:
             value = self.lookup(scope, head)
         return self.apply(value, ref[1:], scope, name)
+
+    def _holder(self, scope: Scope) -> Value:
+        """``this`` in a function of no class: the object it is a member of (``app.set =
+        function``, a literal's method), read from around that function; else Unknown."""
+        path, index = scope
+        body = self.body_of(path)
+        while body is not None and index > 0:
+            held = body.binds.get(index, {}).get("this")
+            if held is not None:
+                outer = body.scopes[index].parent
+                return self.value(held, (path, outer)) if type(held) is facts.Ref else Unknown()
+            index = body.scopes[index].parent
+        return Unknown()
 
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
@@ -403,7 +416,7 @@ class Evaluator:
             return self._static(value.path, value.qual, name)
         if type(value) is Def and value.kind == "function":
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
-            return self.attribute(self.value(proto, (value.path, -1)), name) if proto else Unknown()
+            return self._inherited(value.path, proto, name) if proto else Unknown()
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
             mixed = self._mixed(cls, name) if type(value) is Inst else None
@@ -414,6 +427,25 @@ class Evaluator:
                 return method[0]
             return self._field(cls, name) if type(value) is Inst else Unknown()
         return Unknown()
+
+    def _inherited(self, path: str, proto: facts.Expr, name: str) -> Value:
+        """``name`` on a function whose other members come from ``proto`` (a prototype set, or
+        objects copied onto it, several in order): the last that has it gives it; one that
+        may have it, not known, makes it Unknown."""
+        sources = proto.options if type(proto) is facts.Choice else [proto]
+        for source in reversed(sources):
+            held = self.value(source, (path, -1))
+            if type(held) is Mod:
+                held = self.export(held.path, "=")
+            if type(held) is Obj and not self._has(held, name):
+                continue
+            return self.attribute(held, name)
+        return Unknown()
+
+    def _has(self, table: Obj, name: str) -> bool:
+        """Whether a table may have ``name``: in its literal, or written at module level."""
+        statics = self.interface(table.path).statics.get(table.name, {}) if table.name else {}
+        return name in table.fields or name in statics or self.opened(table, name)
 
     def _any_method(self, func: Def) -> Value:
         """``x[key]`` on an instance of function ``func``, ``key`` known only at run time: any
@@ -470,9 +502,11 @@ class Evaluator:
         held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
         if held is None or type(held) is facts.Choice:
             return Unknown()
-        if not self.assigned_once(path, owner, key):
-            return Unknown()
-        return self.value(held, (path, -1), key)
+        if self.assigned_once(path, owner, key):
+            return self.value(held, (path, -1), key)
+        if self.assigned_once(path, owner, key, computed=True):  # or what a run-time key wrote
+            return _choice((self.value(held, (path, -1), key), Unknown()))
+        return Unknown()
 
     def _own(self, func: Def, name: str) -> Value:
         """An own field of an instance of function ``func``: stored on ``this``, or on the

@@ -61,7 +61,7 @@ class Tables:
             self.flow.consulted = True
         for path in [table.path] if private else self.sources:
             named, _ = self._writes_of(path)
-            if (*own, key) in named or (*own, None) in named:
+            if (*own, key) in named or (*own, None) in named or (*own, facts.GIVEN_KEY) in named:
                 return True
         if self.flow.building and not private:
             self.ev.memo.cut()
@@ -80,17 +80,20 @@ class Tables:
             self.ev.memo.cut()  # (``known()`` asking: its values leave the unknown out)
         for path in self.sources:
             for feed, written in self._writes_of(path)[1]:
-                if written is not None and written != key:
+                if written not in (None, key, facts.GIVEN_KEY):
                     continue
                 held = self.flow.feeds(feed)
                 if held is None or any(_identity(v) == own for v in held):
                     return True
         return False
 
-    def assigned_once(self, path: str, owner: str, key: str) -> bool:
+    def assigned_once(self, path: str, owner: str, key: str, *, computed: bool = False) -> bool:
         """Whether member ``key`` of the function or object bound to ``owner`` in module
         ``path`` is written once by name (its module-level assignment) and never otherwise:
-        not under a computed key, not through a parameter, not by another file."""
+        not under a computed key, not through a parameter, not by another file. ``computed``:
+        writes under a key the writing function is given (``methods.forEach((m) => { app[m] =
+        ... })``) and through parameters are let pass, the member then being only maybe what
+        that assignment wrote; a key made otherwise (``t[a + b] = ...``) is not."""
         if self._busy:
             self.ev.memo.cut()
             return False
@@ -103,14 +106,14 @@ class Tables:
             count = 0
             for source in [path] if private else self.sources:
                 named, _ = self._writes_of(source)
-                if (*own, None) in named:
+                if (*own, None) in named or ((*own, facts.GIVEN_KEY) in named and not computed):
                     return False
                 count += named.get((*own, key), 0)
             if count == 1 and self.flow.building:
                 self.ev.memo.cut()
             if count != 1 or self.flow.building:
                 return False  # (a write through a parameter needs the index)
-            return not self._written_through(own, key)
+            return computed or not self._written_through(own, key)
         finally:
             self._busy = False
 
@@ -131,7 +134,7 @@ class Tables:
                     if identity is not None:
                         member = (*identity, write.key)
                         named[member] = named.get(member, 0) + 1
-                    elif isinstance(target, Feed):
+                    elif isinstance(target, Feed) and not _arguments_slot(target, write.key):
                         through.append((target, write.key))
             finally:
                 self.ev.deps = saved
@@ -162,6 +165,12 @@ class Tables:
         if not isinstance(iface.names.get(top), facts.ObjectLit | facts.Fn):
             return True
         return not any(_mentions(e, top) for e in iface.exports.values())
+
+
+def _arguments_slot(target: Feed, key: str | None) -> bool:
+    """``args[i] = once(args[i])``, ``args`` being ``arguments`` or a copy of it: an argument
+    replaced in that array, no member of what a caller handed over."""
+    return key is None and len(target.path) == 1 and target.path[0] in (facts.REST, facts.ITEM)
 
 
 def _identity(value: object) -> tuple[str, str] | None:
