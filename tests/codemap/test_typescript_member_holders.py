@@ -114,3 +114,53 @@ def test_a_member_also_written_under_a_run_time_key_is_reached_partially(repo: R
     )
     assert ("main.run", "main.app.use") in repo.pairs("calls")
     assert ("main.run", "main.app.use") not in repo.certain("calls")
+
+
+def test_a_variable_bound_to_an_assignment_holds_what_is_assigned(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "lib.js": "module.exports = function make() { return { go: function go() {} }; };\n",
+            "main.js": """
+                var make = require("./lib");
+                var app = module.exports = make();
+                app.go();
+            """,
+        },
+    )
+    assert ("main", "lib.make.go") in repo.certain("calls")
+
+
+def test_a_member_made_from_a_list_of_names_is_reached_partially(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                var app = {};
+                ["get", "post"].forEach(function (method) {
+                  app[method] = function () {};
+                });
+                export function run() { app.get(); }
+            """,
+        },
+    )
+    assert ("main.run", "main.<function>.<function>") in repo.pairs("calls")
+    assert ("main.run", "main.<function>.<function>") not in repo.certain("calls")
+
+
+def test_a_member_replaced_under_a_key_made_at_run_time_stays_unresolved(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function real() {}
+                function other() {}
+                const api = {};
+                api.load = real;
+                const name = ["lo", "ad"].join("");
+                api[name] = other;
+                export function go() { return api.load(); }
+            """,
+        },
+    )
+    assert ("main.go", "main.real") not in repo.pairs("calls")

@@ -161,6 +161,11 @@ def assignment(w: Walk, node: Node) -> bool:
     elif (owner := _computed_prototype(w, left)) is not None and unwrap(right).type in FUNCTIONS:
         w.visit(left)
         w.add_proto(owner, None, function(w, unwrap(right), None, this=owner))
+    elif (table := _given_key_table(w, left)) is not None and unwrap(right).type in FUNCTIONS:
+        member_write(w, left)
+        w.visit(left)
+        qual = function(w, unwrap(right), None, holder=[table])
+        w.statics.append((table, facts.GIVEN_KEY, facts.Fn(qual)))
     elif ref and len(ref) == 2 and ref[1] == "prototype" and w.module_name(ref[0]):
         _prototype_replaced(w, ref[0], right)
     else:
@@ -303,6 +308,20 @@ def member_write(w: Walk, target: Node) -> None:
     if ref is None or ref[0] in ("this", "super"):
         return
     w.add_write(facts.Ref(ref), key)
+
+
+def _given_key_table(w: Walk, left: Node) -> str | None:
+    """``app`` of ``app[method] = function`` in a function given ``method`` (members made from
+    a list of names, ``methods.forEach``), ``app`` a module-level name."""
+    left = unwrap(left)
+    index = left.child_by_field_name("index") if left.type == "subscript_expression" else None
+    holder = left.child_by_field_name("object") if index is not None else None
+    if index is None or holder is None or holder.type != "identifier":
+        return None
+    name = text_of(holder)
+    if name in _NOT_HOLDERS or not w.module_name(name) or index.type != "identifier":
+        return None
+    return name if _given(w, text_of(index)) else None
 
 
 def _given(w: Walk, name: str) -> bool:

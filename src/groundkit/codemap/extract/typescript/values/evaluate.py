@@ -445,7 +445,8 @@ class Evaluator:
     def _has(self, table: Obj, name: str) -> bool:
         """Whether a table may have ``name``: in its literal, or written at module level."""
         statics = self.interface(table.path).statics.get(table.name, {}) if table.name else {}
-        return name in table.fields or name in statics or self.opened(table, name)
+        made = facts.GIVEN_KEY in statics  # members made from a list of names: maybe this one
+        return name in table.fields or name in statics or made or self.opened(table, name)
 
     def _any_method(self, func: Def) -> Value:
         """``x[key]`` on an instance of function ``func``, ``key`` known only at run time: any
@@ -500,6 +501,8 @@ class Evaluator:
         only write anywhere it could be written, else Unknown."""
         iface = self.interface(path)
         held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
+        if held is None and "." not in owner:
+            return self._made_from_a_list(path, owner)
         if held is None or type(held) is facts.Choice:
             return Unknown()
         if self.assigned_once(path, owner, key):
@@ -507,6 +510,15 @@ class Evaluator:
         if self.assigned_once(path, owner, key, computed=True):  # or what a run-time key wrote
             return _choice((self.value(held, (path, -1), key), Unknown()))
         return Unknown()
+
+    def _made_from_a_list(self, path: str, owner: str) -> Value:
+        """A member not written by name of a table that ``methods.forEach((m) => { app[m] =
+        function ... })`` gives members: maybe that function (which names it makes is known
+        only at run time)."""
+        made = self.interface(path).statics.get(owner, {}).get(facts.GIVEN_KEY)
+        if made is None or not self.assigned_once(path, owner, facts.GIVEN_KEY, computed=True):
+            return Unknown()
+        return _choice((self.value(made, (path, -1)), Unknown()))
 
     def _own(self, func: Def, name: str) -> Value:
         """An own field of an instance of function ``func``: stored on ``this``, or on the
