@@ -43,8 +43,8 @@ def declarator(w: Walk, node: Node) -> None:
 
 
 def _exported_table(w: Walk, name: str, init: Node) -> bool:
-    """``var app = exports = module.exports = {}`` at module level: ``app`` is the table the
-    module exports, whose members the module then writes (``app.set = function``)."""
+    """``var app = exports = module.exports = {}`` at module level: ``app`` is the (empty) table
+    the module exports, whose members the module then writes (``app.set = function``)."""
     node, lefts = unwrap(init), []
     while node.type == "assignment_expression":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -55,6 +55,8 @@ def _exported_table(w: Walk, name: str, init: Node) -> bool:
     exported = lefts and all(r in (["exports"], ["module", "exports"]) for r in lefts)
     if not exported or node.type != "object" or w.scope().kind != ScopeKind.MODULE:
         return False
+    if any(c.type != "comment" for c in node.named_children):
+        return False  # its members are named as exports (``exports.inspect``), as before
     w.bind(name, value(w, node, name))
     w.exports["="] = facts.Ref([name])
     return True

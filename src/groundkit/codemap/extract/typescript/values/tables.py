@@ -37,6 +37,7 @@ class Tables:
         self.sources = sources
         self._writes: dict[str, tuple[dict[Member, int], list[tuple[Feed, str | None]]]] = {}
         self._handed_in: dict[str, set[tuple[str, str]]] = {}
+        self._anywhere: dict[Member, int] | None = None
         self._busy = False  # answering already: a nested question sees no change
         ev.opened = self.opened
         ev.assigned_once = self.assigned_once
@@ -59,10 +60,9 @@ class Tables:
         private = self._private(table.path, table.name)
         if not private:
             self.flow.consulted = True
-        for path in [table.path] if private else self.sources:
-            named, _ = self._writes_of(path)
-            if (*own, key) in named or (*own, None) in named or (*own, facts.GIVEN_KEY) in named:
-                return True
+        named = self._writes_of(table.path)[0] if private else self._named_anywhere()
+        if (*own, key) in named or (*own, None) in named or (*own, facts.GIVEN_KEY) in named:
+            return True
         if self.flow.building and not private:
             self.ev.memo.cut()
             return True  # asked while the index is read: it may be changed, as far as we know
@@ -103,12 +103,10 @@ class Tables:
             private = self._private(path, owner)
             if not private:
                 self.flow.consulted = True
-            count = 0
-            for source in [path] if private else self.sources:
-                named, _ = self._writes_of(source)
-                if (*own, None) in named or ((*own, facts.GIVEN_KEY) in named and not computed):
-                    return False
-                count += named.get((*own, key), 0)
+            named = self._writes_of(path)[0] if private else self._named_anywhere()
+            if (*own, None) in named or ((*own, facts.GIVEN_KEY) in named and not computed):
+                return False
+            count = named.get((*own, key), 0)
             if count == 1 and self.flow.building:
                 self.ev.memo.cut()
             if count != 1 or self.flow.building:
@@ -116,6 +114,17 @@ class Tables:
             return computed or not self._written_through(own, key)
         finally:
             self._busy = False
+
+    def _named_anywhere(self) -> dict[Member, int]:
+        """The members every file writes by name, each with how many times (worked out once:
+        each file's writes are)."""
+        if self._anywhere is None:
+            total: dict[Member, int] = {}
+            for source in self.sources:
+                for member, n in self._writes_of(source)[0].items():
+                    total[member] = total.get(member, 0) + n
+            self._anywhere = total
+        return self._anywhere
 
     def _writes_of(self, path: str) -> tuple[dict[Member, int], list[tuple[Feed, str | None]]]:
         """The members file ``path`` writes by a table's (or a function's) name, each with
