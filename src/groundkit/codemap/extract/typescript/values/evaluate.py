@@ -20,7 +20,12 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
 from groundkit.codemap.extract.typescript.values.accessors import accessor
 from groundkit.codemap.extract.typescript.values.classes import Classes
-from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
+from groundkit.codemap.extract.typescript.values.frameworks import (
+    ANNOTATED,
+    CHAINED,
+    construct,
+    may_construct,
+)
 from groundkit.codemap.extract.typescript.values.functions import Functions
 from groundkit.codemap.extract.typescript.values.made import array_made, listed, spread_literal
 from groundkit.codemap.extract.typescript.values.memo import Memo
@@ -80,19 +85,19 @@ class Evaluator:
         self.elements: Callable[[Arr | Made], Value] = lambda array: Unknown()
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
-        self._interfaces: dict[str, facts.Module] = {}
+        self._interfaces: dict[str, tuple[facts.Module, str]] = {}
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
 
     # -- facts ------------------------------------------------------------------------------------
     def interface(self, path: str) -> facts.Module:
-        self.deps.add("ts:" + path)
         found = self._interfaces.get(path)
         if found is None:
             stored = self.project.facts(path).interface
-            found = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
-            self._interfaces[path] = found
-        return found
+            module = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
+            found = self._interfaces[path] = (module, "ts:" + path)  # (the name hashed once)
+        self.deps.add(found[1])
+        return found[0]
 
     def start(self, path: str) -> facts.Body:
         """Resolve ``path`` next: its body is read (only that file's)."""
@@ -140,6 +145,12 @@ class Evaluator:
 
     def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:
         """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
+        if not seen:  # asked from outside: worked out once
+            key = ("export", path, name)
+            return self.memo.once(key, lambda: self._export(path, name, seen), Unknown())
+        return self._export(path, name, seen)
+
+    def _export(self, path: str, name: str, seen: frozenset[tuple[str, str]]) -> Value:
         if (path, name) in seen or len(seen) > _DEPTH:
             return Unknown()
         seen = seen | {(path, name)}
@@ -295,8 +306,9 @@ class Evaluator:
                 sure = type(kept) is not Made or kept.known
                 value, kept = Made("copy", (kept,), sure), None
                 continue
-            copy = value if _is_rest(value) and part in _COPIES else None
-            kept = value if isinstance(value, Arr | Made) and part in _COPIES else None
+            copying = part in _COPIES
+            copy = value if copying and _is_rest(value) else None
+            kept = value if copying and isinstance(value, Arr | Made) else None
             if part in ("()", "new") and type(value) is Mod:
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
             if part == "()" and type(value) is Def and self._generator(value):
@@ -307,7 +319,7 @@ class Evaluator:
             elif part == "()":
                 made = (  # only a package's export makes a framework object: named then
                     construct(value, How.CALL, [], self.router_id(scope, name), lambda s: None)
-                    if router is None and type(value) is Ext
+                    if router is None and may_construct(value, How.CALL)
                     else None
                 )
                 value = (
@@ -570,12 +582,13 @@ class Evaluator:
         if copied is not None:
             return copied
         callee = self.reference(expr.ref, scope, name)
-        router = self.router_id(scope, name)
-        web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
-        if web is not None:
-            return web
+        if may_construct(callee, how):
+            router = self.router_id(scope, name)
+            web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
+            if web is not None:
+                return web
         if how == How.NEW and _is_emitter_class(callee):
-            return Emitter(router if name else "")  # named as a router is: by its variable
+            return Emitter(self.router_id(scope, name) if name else "")  # named by its variable
         if how == How.CALL and type(callee) is Def and callee.kind != "class":
             handed = self.functions.given_back(callee, expr.args)
             if handed is not None:

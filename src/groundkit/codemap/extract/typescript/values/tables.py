@@ -38,6 +38,7 @@ class Tables:
         self._writes: dict[str, tuple[dict[Member, int], list[tuple[Feed, str | None]]]] = {}
         self._handed_in: dict[str, set[tuple[str, str]]] = {}
         self._anywhere: dict[Member, int] | None = None
+        self._privacy: dict[tuple[str, str], bool] = {}
         self._busy = False  # answering already: a nested question sees no change
         ev.opened = self.opened
         ev.assigned_once = self.assigned_once
@@ -167,6 +168,14 @@ class Tables:
     def _private(self, path: str, name: str) -> bool:
         """A table bound in a function, or a module's table or function it does not export:
         only its own file can reach it by name."""
+        found = self._privacy.get((path, name))
+        if found is None:
+            found = self._privacy[(path, name)] = self._worked_out_private(path, name)
+        else:
+            self.ev.interface(path)  # what the answer depends on, as when it was worked out
+        return found
+
+    def _worked_out_private(self, path: str, name: str) -> bool:
         top = name.split(".", 1)[0]
         iface = self.ev.interface(path)
         if top == "exports":  # module.exports = {...}: any file may require it
