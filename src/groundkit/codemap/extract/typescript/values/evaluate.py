@@ -60,6 +60,7 @@ __all__ = ["Evaluator"]
 _DEPTH = 40
 _EXPORTED = (facts.Local, facts.From, facts.Namespace)
 _REST = (facts.REST, facts.ITEM)
+_ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
 # Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
 _COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
 
@@ -368,16 +369,27 @@ class Evaluator:
         return getter if type(getter) is Def and getter.kind != "class" else None
 
     def _member(self, value: Value, name: str) -> Value:
-        if name in (facts.ELEMENT, facts.ITERATED) and type(value) is Mod:
-            value = self.export(value.path, "=")  # module.exports = [...]: its elements
-        if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
-            return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
-        if isinstance(value, Arr | Made):  # its elements; any other member is the runtime's
-            if name in (facts.ELEMENT, facts.ITERATED) and type(value) is Arr:
-                return Unknown() if value.kind == "Map" else self.elements(value)  # entries
-            if name in (facts.ELEMENT, facts.ITERATED):
-                return self.elements(value)
+        if name in _ITEMS:  # an element, or what iterating gives
+            if type(value) is Mod:
+                value = self.export(value.path, "=")  # module.exports = [...]: its elements
+            found = self._item(value, name)
+            if found is not None:
+                return found
+        elif isinstance(value, Arr | Made):  # any member but its elements is the runtime's
             return Lit() if type(value) is not Made or value.known else Unknown()
+        if type(value) is Choice:  # one of several: the member (element) of whichever
+            return _choice(self.attribute(option, name) for option in value.options)
+        return self._named_member(value, name)
+
+    def _item(self, value: Value, name: str) -> Value | None:
+        """An element of ``value`` (``name`` ELEMENT), or what iterating it gives (ITERATED);
+        None when that is read as any other member is."""
+        if _is_rest(value):
+            return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
+        if type(value) is Arr:
+            return Unknown() if value.kind == "Map" else self.elements(value)  # entries
+        if type(value) is Made:
+            return self.elements(value)
         if name == facts.ITERATED and type(value) is Gen:
             return self.functions.yielded(value.func)
         if name == facts.ITERATED and isinstance(value, Inst | Obj):
@@ -385,10 +397,11 @@ class Evaluator:
             return self.functions.yielded(iterator) if type(iterator) is Def else Unknown()
         if name == facts.ELEMENT and type(value) is Inst and value.cls.kind == "function":
             return self._any_method(value.cls)
-        if type(value) is Choice:  # one of several: the member (element) of whichever
-            return _choice(self.attribute(option, name) for option in value.options)
-        if name == facts.ELEMENT and type(value) is not Feed:
+        if name == facts.ELEMENT and type(value) not in (Feed, Choice):
             return Unknown()
+        return None
+
+    def _named_member(self, value: Value, name: str) -> Value:
         if type(value) is Mod:
             return self._module_member(value, name)
         if type(value) is Ext:
