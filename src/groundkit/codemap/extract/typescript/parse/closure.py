@@ -112,9 +112,9 @@ class Closer:
             if cls:
                 return _get(facts.This(cls), rest)
             found = self._local("this", scope)  # a member's function: its holder
-            if found is None or type(found[0]) is not facts.Ref:
+            if found is None or not isinstance(found[0], facts.Ref):
                 return _UNKNOWN
-            held, where = found
+            held, where = found[0], found[1]
             return self._ref([*held.parts, *rest], self.scopes[where].parent, depth + 1)
         if head == "super":
             return _UNKNOWN
