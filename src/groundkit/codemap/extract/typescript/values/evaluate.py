@@ -10,7 +10,7 @@ function's call sites, which ``flow.py`` reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
@@ -27,6 +27,7 @@ from groundkit.codemap.extract.typescript.values.frameworks import (
     may_construct,
 )
 from groundkit.codemap.extract.typescript.values.functions import Functions
+from groundkit.codemap.extract.typescript.values.holders import holder, inherited, made_from_a_list
 from groundkit.codemap.extract.typescript.values.made import array_made, listed, spread_literal
 from groundkit.codemap.extract.typescript.values.memo import Memo
 from groundkit.codemap.extract.typescript.values.objects import (
@@ -50,6 +51,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Unknown,
     Value,
     Web,
+    choice_of,
 )
 
 __all__ = ["Evaluator"]
@@ -273,7 +275,7 @@ class Evaluator:
         head = ref[0]
         if head == "this":
             cls = self.this_class(scope)
-            value: Value = Inst(cls) if cls is not None else self._holder(scope)
+            value: Value = Inst(cls) if cls is not None else holder(self, scope)
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
         elif head.startswith("require:"):  # require("express").Router
@@ -281,19 +283,6 @@ class Evaluator:
         else:
             value = self.lookup(scope, head)
         return self.apply(value, ref[1:], scope, name)
-
-    def _holder(self, scope: Scope) -> Value:
-        """``this`` in a function of no class: the object it is a member of (``app.set =
-        function``, a literal's method), read from around that function; else Unknown."""
-        path, index = scope
-        body = self.body_of(path)
-        while body is not None and index > 0:
-            held = body.binds.get(index, {}).get("this")
-            if held is not None:
-                outer = body.scopes[index].parent
-                return self.value(held, (path, outer)) if type(held) is facts.Ref else Unknown()
-            index = body.scopes[index].parent
-        return Unknown()
 
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
         router: Web | None = None  # the router whose method was just read
@@ -378,7 +367,7 @@ class Evaluator:
         elif isinstance(value, Arr | Made):  # any member but its elements is the runtime's
             return Lit() if type(value) is not Made or value.known else Unknown()
         if type(value) is Choice:  # one of several: the member (element) of whichever
-            return _choice(self.attribute(option, name) for option in value.options)
+            return choice_of(self.attribute(option, name) for option in value.options)
         return self._named_member(value, name)
 
     def _item(self, value: Value, name: str) -> Value | None:
@@ -441,7 +430,7 @@ class Evaluator:
             return self._static(value.path, value.qual, name)
         if type(value) is Def and value.kind == "function":
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
-            return self._inherited(value.path, proto, name) if proto else Unknown()
+            return inherited(self, value.path, proto, name) if proto else Unknown()
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
             mixed = self._mixed(cls, name) if type(value) is Inst else None
@@ -452,26 +441,6 @@ class Evaluator:
                 return method[0]
             return self._field(cls, name) if type(value) is Inst else Unknown()
         return Unknown()
-
-    def _inherited(self, path: str, proto: facts.Expr, name: str) -> Value:
-        """``name`` on a function whose other members come from ``proto`` (a prototype set, or
-        objects copied onto it, several in order): the last that has it gives it; one that
-        may have it, not known, makes it Unknown."""
-        sources = proto.options if type(proto) is facts.Choice else [proto]
-        for source in reversed(sources):
-            held = self.value(source, (path, -1))
-            if type(held) is Mod:
-                held = self.export(held.path, "=")
-            if type(held) is Obj and not self._has(held, name):
-                continue
-            return self.attribute(held, name)
-        return Unknown()
-
-    def _has(self, table: Obj, name: str) -> bool:
-        """Whether a table may have ``name``: in its literal, or written at module level."""
-        statics = self.interface(table.path).statics.get(table.name, {}) if table.name else {}
-        made = facts.GIVEN_KEY in statics  # members made from a list of names: maybe this one
-        return name in table.fields or name in statics or made or self.opened(table, name)
 
     def _any_method(self, func: Def) -> Value:
         """``x[key]`` on an instance of function ``func``, ``key`` known only at run time: any
@@ -527,23 +496,14 @@ class Evaluator:
         iface = self.interface(path)
         held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
         if held is None and "." not in owner:
-            return self._made_from_a_list(path, owner)
+            return made_from_a_list(self, path, owner)
         if held is None or type(held) is facts.Choice:
             return Unknown()
         if self.assigned_once(path, owner, key):
             return self.value(held, (path, -1), key)
         if self.assigned_once(path, owner, key, computed=True):  # or what a run-time key wrote
-            return _choice((self.value(held, (path, -1), key), Unknown()))
+            return choice_of((self.value(held, (path, -1), key), Unknown()))
         return Unknown()
-
-    def _made_from_a_list(self, path: str, owner: str) -> Value:
-        """A member not written by name of a table that ``methods.forEach((m) => { app[m] =
-        function ... })`` gives members: maybe that function (which names it makes is known
-        only at run time)."""
-        made = self.interface(path).statics.get(owner, {}).get(facts.GIVEN_KEY)
-        if made is None or not self.assigned_once(path, owner, facts.GIVEN_KEY, computed=True):
-            return Unknown()
-        return _choice((self.value(made, (path, -1)), Unknown()))
 
     def _own(self, func: Def, name: str) -> Value:
         """An own field of an instance of function ``func``: stored on ``this``, or on the
@@ -690,15 +650,6 @@ def _is_emitter_class(callee: Value) -> bool:
         and callee.package in ("events", "node:events")
         and callee.attrs in _EMITTERS
     )
-
-
-def _choice(values: Iterable[Value]) -> Value:
-    """One of ``values`` (a choice among them flattened), or the one value they all are."""
-    flat: list[Value] = []
-    for value in values:
-        flat.extend(value.options if type(value) is Choice else (value,))
-    options = tuple(dict.fromkeys(flat))
-    return options[0] if len(options) == 1 else Choice(options)
 
 
 def _is_rest(value: Value) -> TypeGuard[Feed]:
