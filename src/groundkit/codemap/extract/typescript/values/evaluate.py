@@ -28,7 +28,12 @@ from groundkit.codemap.extract.typescript.values.frameworks import (
 )
 from groundkit.codemap.extract.typescript.values.functions import Functions
 from groundkit.codemap.extract.typescript.values.holders import holder, inherited, made_from_a_list
-from groundkit.codemap.extract.typescript.values.made import array_made, listed, spread_literal
+from groundkit.codemap.extract.typescript.values.made import (
+    array_made,
+    listed,
+    map_entry,
+    spread_literal,
+)
 from groundkit.codemap.extract.typescript.values.memo import Memo
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
@@ -375,8 +380,10 @@ class Evaluator:
         None when that is read as any other member is."""
         if _is_rest(value):
             return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
+        if type(value) is Arr and value.kind == "Map":  # iterated: its entries; no elements
+            return map_entry(value) if name == facts.ITERATED else Unknown()
         if type(value) is Arr:
-            return Unknown() if value.kind == "Map" else self.elements(value)  # entries
+            return self.elements(value)
         if type(value) is Made:
             return self.elements(value)
         if name == facts.ITERATED and type(value) is Gen:
