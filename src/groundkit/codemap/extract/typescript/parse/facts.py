@@ -415,6 +415,9 @@ class Package(msgspec.Struct, array_like=True, frozen=True, tag="package"):
     # ``exports``: a subpath (".", "./sub", "./*") -> its targets, every condition's in the
     # order written (``config.py``); empty when the package has none
     exports: dict[str, list[str]] = {}
+    # ``imports``: a specifier of the package's own ("#db", "#lib/*") -> its targets, read as
+    # ``exports`` is; empty when the package has none
+    imports: dict[str, list[str]] = {}
 
 
 Interface = Module | TsConfig | Package
