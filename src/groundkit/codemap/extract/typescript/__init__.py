@@ -45,7 +45,7 @@ class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
     # 26: `this` in a member's function (its holder), members copied onto a function
     # (Object.assign, merge-descriptors), members maybe rewritten reached partial, a Map's
-    # entries, package.json imports (#specifiers);
+    # entries, package.json imports (#specifiers), then after an async call;
     # 25: what useCallback(f) returns is f; 24: package.json exports, React hooks' callbacks;
     # 23: an array literal a function returns (its items); 22: spreads, Map/Set values;
     # 21: arrays made by map, filter, concat... (their elements), chained callbacks;

@@ -72,6 +72,8 @@ def function(
         _accessor(w, node, qual)
     if node.type in _GENERATORS or (node.type == "method_definition" and has_token(node, "*")):
         w.generators.append(qual)
+    elif has_token(node, "async"):
+        w.asyncs.append(qual)
     w.push(qual, kind, node, this)
     if node.type != "arrow_function" and this is None and b"this" in (node.text or b""):
         # read from around the function (``values/evaluate.py``); a function of no holder

@@ -396,6 +396,7 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     stores: list[Store] = []  # elements stored into arrays (``values/arrays.py``)
     # A generator's qualname -> what it yields, closed the same way (a ``Choice`` when several)
     yields: dict[str, Expr] = {}
+    asyncs: list[str] = []  # qualnames of ``async`` functions: a call of one gives a promise
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):
