@@ -397,3 +397,29 @@ def test_a_bound_function_called_at_once_runs_the_function(repo: Repo) -> None:
     assert repo.pairs("calls") == {("main.run", "main.later")}
     assert repo.report is not None
     assert repo.report.unresolved_calls == 0
+
+
+def test_then_on_what_an_async_function_gives_runs_its_callbacks_certainly(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                async function load() { return 1; }
+                function plain() { return 1; }
+                function done(v) { return v; }
+                function fail(e) { return e; }
+                function other(v) { return v; }
+                const api = { async fetch() { return 2; } };
+                export function run() {
+                  load().then(done).catch(fail);
+                  api.fetch().then(done);
+                  plain().then(other);
+                }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.run", "main.done") in certain
+    assert ("main.run", "main.fail") in certain
+    assert ("main.run", "main.other") in repo.pairs("calls")  # plain() may give anything
+    assert ("main.run", "main.other") not in certain

@@ -320,3 +320,29 @@ def test_a_package_imports_itself_by_its_name_through_its_exports(repo: Repo) ->
         },
     )
     assert repo.pairs("calls") == {("main.run", "lib/sub.sub")}
+
+
+def test_hash_specifiers_resolve_through_the_nearest_package_jsons_imports(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app/package.json": """
+                {"name": "app", "imports": {
+                  "#db": {"types": "./dist/db.d.ts", "default": "./src/db.js"},
+                  "#lib/*": "./lib/*.js",
+                  "#dep": "lodash"}}
+            """,
+            "app/src/db.js": "export function connect() {}\n",
+            "app/lib/util.js": "export function helper() {}\n",
+            "app/main.js": """
+                import { connect } from "#db";
+                import { helper } from "#lib/util";
+                import dep from "#dep";
+                import other from "#missing";
+            """,
+        },
+    )
+    found = imports(repo)
+    assert ("app/main", "app/src/db") in found
+    assert ("app/main", "app/lib/util") in found
+    assert not any(target.startswith("#") for _, target in found)

@@ -43,6 +43,9 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 26: `this` in a member's function (its holder), members copied onto a function
+    # (Object.assign, merge-descriptors), members maybe rewritten reached partial, a Map's
+    # entries, package.json imports (#specifiers), then after an async call;
     # 25: what useCallback(f) returns is f; 24: package.json exports, React hooks' callbacks;
     # 23: an array literal a function returns (its items); 22: spreads, Map/Set values;
     # 21: arrays made by map, filter, concat... (their elements), chained callbacks;
@@ -51,7 +54,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "25"
+    version: ClassVar[str] = "26"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

@@ -41,7 +41,9 @@ def parse_config(path: str, text: str) -> FileFacts:
         name = data.get("name")
         entries = {k: data[k] for k in _PACKAGE_ENTRIES if isinstance(data.get(k), str)}
         exports = _exports(data.get("exports"))
-        return FileFacts(Package(name if isinstance(name, str) else None, entries, exports), None)
+        imports = _imports(data.get("imports"))
+        package = Package(name if isinstance(name, str) else None, entries, exports, imports)
+        return FileFacts(package, None)
     return FileFacts(_tsconfig(data), None)
 
 
@@ -54,6 +56,14 @@ def _exports(value: object) -> dict[str, list[str]]:
         }
     targets = _targets(value)
     return {".": targets} if targets else {}
+
+
+def _imports(value: object) -> dict[str, list[str]]:
+    """``imports`` as specifier -> targets: keys start with ``#``; a target that names a
+    package instead of a file of this one is left out (the specifier is then the package's)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: _targets(v) for k, v in value.items() if isinstance(k, str) and k.startswith("#")}
 
 
 def _targets(value: object, depth: int = 0) -> list[str]:

@@ -162,6 +162,8 @@ class Layout:
             return Resolution(hit, None, tried)
         if spec.startswith("/") or not spec:
             return Resolution(None, None, ())
+        if spec.startswith("#"):
+            return self._imported(folder, spec)
         options = self.options(folder)
         consulted: list[str] = list(options.consulted)
         pattern_matched = False
@@ -198,6 +200,26 @@ class Layout:
         if aliased:
             return Resolution(None, None, tuple(consulted))  # an alias of the repository's own
         return Resolution(None, name, tuple(consulted))
+
+    def _imported(self, folder: str, spec: str) -> Resolution:
+        """``#db`` through the ``imports`` of the nearest ``package.json`` at or above the
+        importing file's folder (node's subpath imports): its targets in order, the first that
+        is a file of the repository; else unresolved (never a package's: ``#`` names none)."""
+        consulted = ["package.json"]  # stands for every package.json (see keys())
+        while True:
+            data = self._config(f"{folder}/package.json" if folder else "package.json")
+            if isinstance(data, Package):
+                break
+            if not folder:
+                return Resolution(None, None, tuple(consulted))
+            folder = posixpath.dirname(folder)
+        for target in _matched([(k, tuple(v)) for k, v in data.imports.items()], spec):
+            joined = join(folder, target)
+            hit, tried = self._path(joined) if joined is not None else (None, ())
+            consulted.extend(tried)
+            if hit is not None:
+                return Resolution(hit, None, tuple(consulted))
+        return Resolution(None, None, tuple(consulted))
 
     def _exported(self, folder: str, rest: str) -> tuple[str | None, tuple[str, ...]]:
         """``rest`` of the package in ``folder`` through its ``package.json`` ``exports``:

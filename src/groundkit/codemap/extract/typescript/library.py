@@ -17,6 +17,7 @@ __all__ = [
     "ELEMENT_CALLBACKS",
     "ELEMENT_STORES",
     "GLOBAL_CALLBACKS",
+    "MEMBER_COPIERS",
     "METHOD_CALLBACKS",
     "PACKAGE_CALLBACKS",
     "PACKAGE_GIVES_BACK",
@@ -58,6 +59,10 @@ _PACKAGE_CALLBACK_NAMES = frozenset(name for _, name in PACKAGE_CALLBACKS)
 # A package's function (its package, its name there) -> the position of the argument it returns
 # as it was given: calling what ``useCallback(f, deps)`` returns calls ``f``.
 PACKAGE_GIVES_BACK: dict[tuple[str, str], int] = {("react", "useCallback"): 0}
+
+# Packages whose default export copies the members of its later arguments onto the first
+# (``mixin(app, proto)``), as ``Object.assign`` does: a function given them finds them.
+MEMBER_COPIERS = frozenset({"merge-descriptors", "utils-merge", "object-assign"})
 
 # Globals that run code made from a string at run time: no edge can be drawn, each call is
 # counted unresolved (``eval(src)``, ``new Function("a", body)``, ``Function(body)``).

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from groundkit.codemap.extract.typescript.library import (
     ELEMENT_CALLBACKS,
     ELEMENT_STORES,
+    MEMBER_COPIERS,
     TEST_BLOCKS,
     TEST_CONTEXT,
     may_call_back,
@@ -99,10 +100,13 @@ def call(w: Walk, node: Node) -> bool:
     if mixed is not None:  # Object.assign(C.prototype, {...}, mixin): C's instances have them
         w.mixins.append((w.current, mixed, args[1:]))
     if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
-        w.add_write(args[0], _defined(w, ref, args))
-        if ref[1] == "setPrototypeOf" and len(args) == 2:
+        if ref[1] != "setPrototypeOf":
+            w.add_write(args[0], _defined(w, ref, args))
+        elif len(args) == 2:  # a new prototype: what the object owns stays as it was
+            w.add_write(args[0], "__proto__")
             _prototype_set(w, args[0], args[1])
     _elements(w, ref, args, arguments, callee)
+    _copied_onto_function(w, ref, args)
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
     if ref is not None and "()" in ref[:-1] and ref[-1] in ELEMENT_CALLBACKS:
         callee_expr = _chained(w, callee, ref)
@@ -208,6 +212,34 @@ def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:
     held = w.bindings[w.binding_scope()].get(target.parts[0]) if len(target.parts) == 1 else None
     if proto == facts.Ref(["this"]) and type(held) is facts.Fn and owner and "<" not in owner:
         w.fields.append((w.current, held.qual, "__proto__", facts.This(owner)))
+
+
+def _copied_onto_function(w: Walk, ref: list[str] | None, args: list[facts.Expr]) -> None:
+    """``Object.assign(app, proto)`` or ``mixin(app, proto)`` (``MEMBER_COPIERS``), ``app`` a
+    function bound in this one: a member it does not own is found on the sources, the last
+    first (``values/evaluate.py``). Kept as the function's ``__proto__`` field."""
+    if ref is None or len(args) < 2 or type(args[0]) is not facts.Ref or len(args[0].parts) > 1:
+        return
+    if ref == ["Object", "assign"]:
+        copier = not w.is_bound("Object")
+    else:
+        held = _binding(w, ref[0]) if len(ref) == 1 else None
+        copier = type(held) is facts.Namespace and held.spec in MEMBER_COPIERS
+    target = _binding(w, args[0].parts[0])
+    if copier and type(target) is facts.Fn and "<" not in target.qual:
+        sources = args[1:] if ref == ["Object", "assign"] else args[1:2]
+        for source in sources:
+            if type(source) is not facts.Spread:
+                w.fields.append((w.current, target.qual, "__proto__", source))
+
+
+def _binding(w: Walk, name: str) -> facts.Expr | None:
+    index = w.current
+    while index >= 0:
+        if name in w.bindings[index]:
+            return w.bindings[index][name]
+        index = w.scopes[index].parent
+    return None
 
 
 def _bound_to(node: Node) -> str:

@@ -109,7 +109,13 @@ class Closer:
         head, rest = parts[0], parts[1:]
         if head == "this":
             cls = self.scopes[scope].this
-            return _get(facts.This(cls), rest) if cls else _UNKNOWN
+            if cls:
+                return _get(facts.This(cls), rest)
+            found = self._local("this", scope)  # a member's function: its holder
+            if found is None or not isinstance(found[0], facts.Ref):
+                return _UNKNOWN
+            held, where = found[0], found[1]
+            return self._ref([*held.parts, *rest], self.scopes[where].parent, depth + 1)
         if head == "super":
             return _UNKNOWN
         found = self._local(head, scope)

@@ -38,10 +38,13 @@ def function(
     bind: bool = False,
     method: bool = False,
     this: str | None = None,
+    holder: list[str] | None = None,
 ) -> str:
     """A function, arrow or method: its scope, parameters and body. Returns its qualname;
     an anonymous one is a node too, named ``<arrow>`` or ``<function>`` in its owner.
-    ``this``: what ``this`` is an instance of in it (``F.prototype.m = function``: ``F``)."""
+    ``this``: what ``this`` is an instance of in it (``F.prototype.m = function``: ``F``);
+    ``holder``: the object it is a member of (``app.set = function``, ``{inc() {}}``), which
+    ``this`` is when it is called as that member."""
     if node.type in CLASSES:
         return klass(w, node, name, bind=bind)
     if name is None and node.type in ("function_expression", "function"):
@@ -69,9 +72,17 @@ def function(
         _accessor(w, node, qual)
     if node.type in _GENERATORS or (node.type == "method_definition" and has_token(node, "*")):
         w.generators.append(qual)
+    elif _is_async(node):
+        w.asyncs.append(qual)
     w.push(qual, kind, node, this)
-    if node.type != "arrow_function" and node.text is not None and b"arguments" in node.text:
-        w.bind("arguments", facts.Param(0, [facts.REST]))  # arrows see their owner's
+    if node.type != "arrow_function":  # arrows see their owner's `this` and `arguments`
+        text = node.text or b""  # (the function's whole text: read once)
+        if this is None and b"this" in text:
+            # read from around the function (``values/evaluate.py``); a function of no
+            # holder hides the ``this`` of one it is written in
+            w.bind("this", facts.Ref(holder) if holder else UNKNOWN)
+        if b"arguments" in text:
+            w.bind("arguments", facts.Param(0, [facts.REST]))
     _parameters(w, node)
     body = node.child_by_field_name("body")
     if body is not None:
@@ -81,6 +92,14 @@ def function(
     w.pop()
     w.remember(node, qual)
     return qual
+
+
+def _is_async(node: Node) -> bool:
+    """``async function``, ``async () =>`` (the keyword comes first) or an ``async`` method."""
+    if node.type == "method_definition":
+        return has_token(node, "async")
+    first = node.child(0)
+    return first is not None and first.type == "async"
 
 
 def _accessor(w: Walk, node: Node, qual: str) -> None:

@@ -187,6 +187,9 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
         return facts.Ref(ref) if ref is not None else UNKNOWN
     if kind == "call_expression":
         return _call(node, qual_of, depth)
+    if kind == "assignment_expression":  # var app = module.exports = express(): what is assigned
+        right = node.child_by_field_name("right")
+        return summarise(right, qual_of, depth + 1, name) if right is not None else UNKNOWN
     if kind == "new_expression":
         callee = node.child_by_field_name("constructor")
         if collection(node):

@@ -50,6 +50,7 @@ import msgspec
 
 __all__ = [
     "ELEMENT",
+    "GIVEN_KEY",
     "ITEM",
     "ITERATED",
     "OWN",
@@ -239,6 +240,7 @@ ITEM = "**"  # a path's head: any one of them, or any item of an array literal g
 ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
 ITERATED = "[of]"  # what iterating a value gives: ``for (const x of value)``
 OWN = "#own"  # a ``fields`` owner's suffix: members set on the function object itself
+GIVEN_KEY = "[param]"  # a write's key: one the writing function is given (``t[name] = ...``)
 
 
 class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):
@@ -394,6 +396,7 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     stores: list[Store] = []  # elements stored into arrays (``values/arrays.py``)
     # A generator's qualname -> what it yields, closed the same way (a ``Choice`` when several)
     yields: dict[str, Expr] = {}
+    asyncs: list[str] = []  # qualnames of ``async`` functions: a call of one gives a promise
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):
@@ -413,6 +416,9 @@ class Package(msgspec.Struct, array_like=True, frozen=True, tag="package"):
     # ``exports``: a subpath (".", "./sub", "./*") -> its targets, every condition's in the
     # order written (``config.py``); empty when the package has none
     exports: dict[str, list[str]] = {}
+    # ``imports``: a specifier of the package's own ("#db", "#lib/*") -> its targets, read as
+    # ``exports`` is; empty when the package has none
+    imports: dict[str, list[str]] = {}
 
 
 Interface = Module | TsConfig | Package

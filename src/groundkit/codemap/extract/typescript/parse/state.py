@@ -77,6 +77,7 @@ class Walk:
         self.mixins: list[tuple[int, str, list[facts.Expr]]] = []  # scope, F, F's prototypes
         self.defined_getters: list[tuple[str, str, facts.Expr]] = []  # X, key, getter
         self.generators: list[str] = []
+        self.asyncs: list[str] = []
         self.iterations: list[facts.IterSite] = []
         self.stores: list[tuple[int, facts.Expr, list[facts.Expr]]] = []  # scope, array, items
         self.yields: list[tuple[int, facts.Expr]] = []  # generator scope, what it yields

@@ -35,9 +35,31 @@ def declarator(w: Walk, node: Node) -> None:
         _destructure(w, target, init)
         return
     name = text_of(target)
+    if init is not None and _exported_table(w, name, init):
+        return
     if init is None or unwrap(init).type in ("null", "undefined"):
         w.unset.add((w.binding_scope(), name))  # a call through it runs what is assigned later
     w.bind(name, value(w, init, name) if init is not None else UNKNOWN)
+
+
+def _exported_table(w: Walk, name: str, init: Node) -> bool:
+    """``var app = exports = module.exports = {}`` at module level: ``app`` is the (empty) table
+    the module exports, whose members the module then writes (``app.set = function``)."""
+    node, lefts = unwrap(init), []
+    while node.type == "assignment_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return False
+        lefts.append(ref_of(left))
+        node = unwrap(right)
+    exported = lefts and all(r in (["exports"], ["module", "exports"]) for r in lefts)
+    if not exported or node.type != "object" or w.scope().kind != ScopeKind.MODULE:
+        return False
+    if any(c.type != "comment" for c in node.named_children):
+        return False  # its members are named as exports (``exports.inspect``), as before
+    w.bind(name, value(w, node, name))
+    w.exports["="] = facts.Ref([name])
+    return True
 
 
 def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
@@ -65,24 +87,33 @@ def _object(w: Walk, node: Node, prefix: str) -> None:
     for child in node.named_children:
         if child.type == "method_definition":
             key = key_of(child.child_by_field_name("name"))
-            _method(w, child, f"{prefix}.{key}" if key else None, table)
+            _method(w, child, f"{prefix}.{key}" if key else None, table, prefix)
         elif child.type == "pair":
             key = key_of(child.child_by_field_name("key"))
             item = child.child_by_field_name("value")
             if item is not None and key is not None and unwrap(item).type == "object":
                 _object(w, unwrap(item), f"{prefix}.{key}")
             elif item is not None and key is not None and unwrap(item).type in FUNCTIONS:
-                _method(w, unwrap(item), f"{prefix}.{key}", table)
+                _method(w, unwrap(item), f"{prefix}.{key}", table, prefix)
             elif item is not None:
                 w.visit(item)
         else:
             w.visit(child)
 
 
-def _method(w: Walk, node: Node, name: str | None, table: str) -> None:
+def _method(w: Walk, node: Node, name: str | None, table: str, prefix: str) -> None:
     if node.type != "arrow_function":  # an arrow's `this` is the one around the literal
         w.pending_tables[node.id] = table
-    function(w, node, name)
+    function(w, node, name, holder=_holder(prefix.split(".")))
+
+
+def _holder(ref: list[str]) -> list[str] | None:
+    """What ``this`` is in a function called as a member of ``ref`` (``ref.m()``), when that is
+    a name the function's own code can read; ``exports`` and ``module`` are not such names."""
+    return None if ref[0] in _NOT_HOLDERS else ref
+
+
+_NOT_HOLDERS = frozenset({"this", "super", "module", "exports", "globalThis", "window", "global"})
 
 
 def _destructure(w: Walk, target: Node, init: Node | None) -> None:
@@ -122,13 +153,21 @@ def assignment(w: Walk, node: Node) -> bool:
     elif ref and ref[0] != "this" and "()" not in ref and unwrap(right).type in FUNCTIONS:
         member_write(w, left)
         owner = _prototype_of(w, ref[:-1])
-        qual = function(w, unwrap(right), ".".join(ref), this=owner)  # Foo.prototype.bar = ...
+        holder = _holder(ref[:-1]) if owner is None and "prototype" not in ref else None
+        qual = function(w, unwrap(right), ".".join(ref), this=owner, holder=holder)
+        if holder is not None and len(holder) == 1 and w.module_name(holder[0]):
+            w.table_methods[qual] = holder[0]  # its `this.key = ...` writes that table
         if owner is not None:
             w.add_proto(owner, ref[-1], qual)
         _static(w, ref, facts.Fn(qual))
     elif (owner := _computed_prototype(w, left)) is not None and unwrap(right).type in FUNCTIONS:
         w.visit(left)
         w.add_proto(owner, None, function(w, unwrap(right), None, this=owner))
+    elif (table := _given_key_table(w, left)) is not None and unwrap(right).type in FUNCTIONS:
+        member_write(w, left)
+        w.visit(left)
+        qual = function(w, unwrap(right), None, holder=[table])
+        w.statics.append((table, facts.GIVEN_KEY, facts.Fn(qual)))
     elif ref and len(ref) == 2 and ref[1] == "prototype" and w.module_name(ref[0]):
         _prototype_replaced(w, ref[0], right)
     else:
@@ -261,6 +300,8 @@ def member_write(w: Walk, target: Node) -> None:
     else:
         index = target.child_by_field_name("index")
         key = string_value(index) if index is not None else None
+        if index is not None and index.type == "identifier" and _given(w, text_of(index)):
+            key = facts.GIVEN_KEY  # methods.forEach((m) => { app[m] = ... }): one of a list
     if ref == ["this"]:  # in a table's own method, `this` is the table it is called on
         table = w.table_methods.get(w.scope(w.named_scope(w.current)).qual)
         if table is not None and w.this_class() is None:
@@ -269,6 +310,25 @@ def member_write(w: Walk, target: Node) -> None:
     if ref is None or ref[0] in ("this", "super"):
         return
     w.add_write(facts.Ref(ref), key)
+
+
+def _given_key_table(w: Walk, left: Node) -> str | None:
+    """``app`` of ``app[method] = function`` in a function given ``method`` (members made from
+    a list of names, ``methods.forEach``), ``app`` a module-level name."""
+    left = unwrap(left)
+    index = left.child_by_field_name("index") if left.type == "subscript_expression" else None
+    holder = left.child_by_field_name("object") if index is not None else None
+    if index is None or holder is None or holder.type != "identifier":
+        return None
+    name = text_of(holder)
+    if name in _NOT_HOLDERS or not w.module_name(name) or index.type != "identifier":
+        return None
+    return name if _given(w, text_of(index)) else None
+
+
+def _given(w: Walk, name: str) -> bool:
+    """Whether ``name`` is a parameter of the function the code is in."""
+    return type(w.bindings[w.binding_scope()].get(name)) is facts.Param
 
 
 def _commonjs(w: Walk, ref: list[str], right: Node) -> None:

@@ -281,6 +281,7 @@ def _interface(w: Walk) -> facts.Module:
             for scope, t, items in w.stores
         ],
         {q: o[0] if len(o) == 1 else facts.Choice(o) for q, o in yields.items()},
+        w.asyncs,
     )
 
 

@@ -72,7 +72,7 @@ def callbacks(
         head = file.ev.reference(ref[:1], context)
         is_global = type(head) is Global and type(receiver) is Global
         vague = type(receiver) is Made and not receiver.known  # maybe no array's map
-        certain = isinstance(receiver, _RUNTIME) and not vague
+        certain = (isinstance(receiver, _RUNTIME) and not vague) or _promised(file, ref, context)
     positions = callback_positions(ref, len(args), is_global)
     _call_back(file, site, positions, context, caller, where, certain=certain)
 
@@ -103,6 +103,24 @@ def _call_back(
                 site.line,
                 flags,
             )
+
+
+def _promised(file: CallingFile, ref: list[str], context: Scope) -> bool:
+    """``load().then(f)``, ``load().then(f).catch(g)``: a promise's method, ``load`` an
+    ``async`` function of the repository (whose call gives the runtime's promise, whatever it
+    returns), or a chain of ``then``/``catch``/``finally`` on one."""
+    if ref[-1] not in _PROMISED:
+        return False
+    receiver = ref[:-1]
+    while len(receiver) > 2 and receiver[-1] == "()" and receiver[-2] in _PROMISED:
+        receiver = receiver[:-2]
+    if len(receiver) < 2 or receiver[-1] != "()":
+        return False
+    called = file.ev.reference(receiver[:-1], context)
+    return type(called) is Def and called.qual in file.ev.interface(called.path).asyncs
+
+
+_PROMISED = frozenset({"then", "catch", "finally"})
 
 
 def _package_positions(callee: Ext) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ function's call sites, which ``flow.py`` reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
@@ -20,9 +20,20 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
 from groundkit.codemap.extract.typescript.values.accessors import accessor
 from groundkit.codemap.extract.typescript.values.classes import Classes
-from groundkit.codemap.extract.typescript.values.frameworks import ANNOTATED, CHAINED, construct
+from groundkit.codemap.extract.typescript.values.frameworks import (
+    ANNOTATED,
+    CHAINED,
+    construct,
+    may_construct,
+)
 from groundkit.codemap.extract.typescript.values.functions import Functions
-from groundkit.codemap.extract.typescript.values.made import array_made, listed, spread_literal
+from groundkit.codemap.extract.typescript.values.holders import holder, inherited, made_from_a_list
+from groundkit.codemap.extract.typescript.values.made import (
+    array_made,
+    listed,
+    map_entry,
+    spread_literal,
+)
 from groundkit.codemap.extract.typescript.values.memo import Memo
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
@@ -45,6 +56,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Unknown,
     Value,
     Web,
+    choice_of,
 )
 
 __all__ = ["Evaluator"]
@@ -55,6 +67,7 @@ __all__ = ["Evaluator"]
 _DEPTH = 40
 _EXPORTED = (facts.Local, facts.From, facts.Namespace)
 _REST = (facts.REST, facts.ITEM)
+_ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
 # Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
 _COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
 
@@ -75,24 +88,24 @@ class Evaluator:
         # What each caller hands a parameter (``flow.Flow.passed`` answers; None: not known).
         self.passed: Callable[[Feed], list[Value] | None] = lambda feed: None
         # Whether ``X.key = ...`` in module ``path`` is the only write of that member.
-        self.assigned_once: Callable[[str, str, str], bool] = lambda path, owner, key: False
+        self.assigned_once: Callable[..., bool] = lambda path, owner, key, computed=False: False
         # What an array's elements hold (``arrays.Arrays.elements`` answers).
         self.elements: Callable[[Arr | Made], Value] = lambda array: Unknown()
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
-        self._interfaces: dict[str, facts.Module] = {}
+        self._interfaces: dict[str, tuple[facts.Module, str]] = {}
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
 
     # -- facts ------------------------------------------------------------------------------------
     def interface(self, path: str) -> facts.Module:
-        self.deps.add("ts:" + path)
         found = self._interfaces.get(path)
         if found is None:
             stored = self.project.facts(path).interface
-            found = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
-            self._interfaces[path] = found
-        return found
+            module = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
+            found = self._interfaces[path] = (module, "ts:" + path)  # (the name hashed once)
+        self.deps.add(found[1])
+        return found[0]
 
     def start(self, path: str) -> facts.Body:
         """Resolve ``path`` next: its body is read (only that file's)."""
@@ -140,6 +153,12 @@ class Evaluator:
 
     def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:
         """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
+        if not seen:  # asked from outside: worked out once
+            key = ("export", path, name)
+            return self.memo.once(key, lambda: self._export(path, name, seen), Unknown())
+        return self._export(path, name, seen)
+
+    def _export(self, path: str, name: str, seen: frozenset[tuple[str, str]]) -> Value:
         if (path, name) in seen or len(seen) > _DEPTH:
             return Unknown()
         seen = seen | {(path, name)}
@@ -261,7 +280,7 @@ class Evaluator:
         head = ref[0]
         if head == "this":
             cls = self.this_class(scope)
-            value: Value = Inst(cls) if cls is not None else Unknown()
+            value: Value = Inst(cls) if cls is not None else holder(self, scope)
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
         elif head.startswith("require:"):  # require("express").Router
@@ -282,8 +301,9 @@ class Evaluator:
                 sure = type(kept) is not Made or kept.known
                 value, kept = Made("copy", (kept,), sure), None
                 continue
-            copy = value if _is_rest(value) and part in _COPIES else None
-            kept = value if isinstance(value, Arr | Made) and part in _COPIES else None
+            copying = part in _COPIES
+            copy = value if copying and _is_rest(value) else None
+            kept = value if copying and isinstance(value, Arr | Made) else None
             if part in ("()", "new") and type(value) is Mod:
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
             if part == "()" and type(value) is Def and self._generator(value):
@@ -294,7 +314,7 @@ class Evaluator:
             elif part == "()":
                 made = (  # only a package's export makes a framework object: named then
                     construct(value, How.CALL, [], self.router_id(scope, name), lambda s: None)
-                    if router is None and type(value) is Ext
+                    if router is None and may_construct(value, How.CALL)
                     else None
                 )
                 value = (
@@ -343,16 +363,29 @@ class Evaluator:
         return getter if type(getter) is Def and getter.kind != "class" else None
 
     def _member(self, value: Value, name: str) -> Value:
-        if name in (facts.ELEMENT, facts.ITERATED) and type(value) is Mod:
-            value = self.export(value.path, "=")  # module.exports = [...]: its elements
-        if name in (facts.ELEMENT, facts.ITERATED) and _is_rest(value):
-            return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
-        if isinstance(value, Arr | Made):  # its elements; any other member is the runtime's
-            if name in (facts.ELEMENT, facts.ITERATED) and type(value) is Arr:
-                return Unknown() if value.kind == "Map" else self.elements(value)  # entries
-            if name in (facts.ELEMENT, facts.ITERATED):
-                return self.elements(value)
+        if name in _ITEMS:  # an element, or what iterating gives
+            if type(value) is Mod:
+                value = self.export(value.path, "=")  # module.exports = [...]: its elements
+            found = self._item(value, name)
+            if found is not None:
+                return found
+        elif isinstance(value, Arr | Made):  # any member but its elements is the runtime's
             return Lit() if type(value) is not Made or value.known else Unknown()
+        if type(value) is Choice:  # one of several: the member (element) of whichever
+            return choice_of(self.attribute(option, name) for option in value.options)
+        return self._named_member(value, name)
+
+    def _item(self, value: Value, name: str) -> Value | None:
+        """An element of ``value`` (``name`` ELEMENT), or what iterating it gives (ITERATED);
+        None when that is read as any other member is."""
+        if _is_rest(value):
+            return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
+        if type(value) is Arr and value.kind == "Map":  # iterated: its entries; no elements
+            return map_entry(value) if name == facts.ITERATED else Unknown()
+        if type(value) is Arr:
+            return self.elements(value)
+        if type(value) is Made:
+            return self.elements(value)
         if name == facts.ITERATED and type(value) is Gen:
             return self.functions.yielded(value.func)
         if name == facts.ITERATED and isinstance(value, Inst | Obj):
@@ -360,10 +393,11 @@ class Evaluator:
             return self.functions.yielded(iterator) if type(iterator) is Def else Unknown()
         if name == facts.ELEMENT and type(value) is Inst and value.cls.kind == "function":
             return self._any_method(value.cls)
-        if type(value) is Choice:  # one of several: the member (element) of whichever
-            return _choice(self.attribute(option, name) for option in value.options)
-        if name == facts.ELEMENT and type(value) is not Feed:
+        if name == facts.ELEMENT and type(value) not in (Feed, Choice):
             return Unknown()
+        return None
+
+    def _named_member(self, value: Value, name: str) -> Value:
         if type(value) is Mod:
             return self._module_member(value, name)
         if type(value) is Ext:
@@ -403,7 +437,7 @@ class Evaluator:
             return self._static(value.path, value.qual, name)
         if type(value) is Def and value.kind == "function":
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
-            return self.attribute(self.value(proto, (value.path, -1)), name) if proto else Unknown()
+            return inherited(self, value.path, proto, name) if proto else Unknown()
         if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
             mixed = self._mixed(cls, name) if type(value) is Inst else None
@@ -468,11 +502,15 @@ class Evaluator:
         only write anywhere it could be written, else Unknown."""
         iface = self.interface(path)
         held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
+        if held is None and "." not in owner:
+            return made_from_a_list(self, path, owner)
         if held is None or type(held) is facts.Choice:
             return Unknown()
-        if not self.assigned_once(path, owner, key):
-            return Unknown()
-        return self.value(held, (path, -1), key)
+        if self.assigned_once(path, owner, key):
+            return self.value(held, (path, -1), key)
+        if self.assigned_once(path, owner, key, computed=True):  # or what a run-time key wrote
+            return choice_of((self.value(held, (path, -1), key), Unknown()))
+        return Unknown()
 
     def _own(self, func: Def, name: str) -> Value:
         """An own field of an instance of function ``func``: stored on ``this``, or on the
@@ -524,12 +562,13 @@ class Evaluator:
         if copied is not None:
             return copied
         callee = self.reference(expr.ref, scope, name)
-        router = self.router_id(scope, name)
-        web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
-        if web is not None:
-            return web
+        if may_construct(callee, how):
+            router = self.router_id(scope, name)
+            web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
+            if web is not None:
+                return web
         if how == How.NEW and _is_emitter_class(callee):
-            return Emitter(router if name else "")  # named as a router is: by its variable
+            return Emitter(self.router_id(scope, name) if name else "")  # named by its variable
         if how == How.CALL and type(callee) is Def and callee.kind != "class":
             handed = self.functions.given_back(callee, expr.args)
             if handed is not None:
@@ -618,15 +657,6 @@ def _is_emitter_class(callee: Value) -> bool:
         and callee.package in ("events", "node:events")
         and callee.attrs in _EMITTERS
     )
-
-
-def _choice(values: Iterable[Value]) -> Value:
-    """One of ``values`` (a choice among them flattened), or the one value they all are."""
-    flat: list[Value] = []
-    for value in values:
-        flat.extend(value.options if type(value) is Choice else (value,))
-    options = tuple(dict.fromkeys(flat))
-    return options[0] if len(options) == 1 else Choice(options)
 
 
 def _is_rest(value: Value) -> TypeGuard[Feed]:

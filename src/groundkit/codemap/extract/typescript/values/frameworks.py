@@ -9,7 +9,7 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.objects import Ext, Str, Value, Web
 
-__all__ = ["ANNOTATED", "CHAINED", "construct"]
+__all__ = ["ANNOTATED", "CHAINED", "construct", "may_construct"]
 
 _C, _N = How.CALL, How.NEW
 # (package, member chain, a call or a new) -> role
@@ -43,6 +43,12 @@ ANNOTATED: dict[tuple[str, tuple[str, ...]], str] = {
 # chain: ``Router().use(tags).use(users)``.
 CHAINED = frozenset("use get post put patch delete del head options all param".split())
 _BASE_KEYS = {"axios": "baseURL", "ky": "prefixUrl", "koa-router": "prefix"}
+
+
+def may_construct(callee: Value, how: How) -> bool:
+    """Whether ``callee(...)`` (``new callee(...)``) may make a framework object: asked before
+    the object's name is worked out, which most calls never need."""
+    return isinstance(callee, Ext) and (callee.package, callee.attrs, how) in _CONSTRUCTORS
 
 
 def construct(

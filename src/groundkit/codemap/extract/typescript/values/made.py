@@ -23,7 +23,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
-__all__ = ["array_item", "array_made", "listed", "spread", "spread_literal"]
+__all__ = ["array_item", "array_made", "listed", "map_entry", "spread", "spread_literal"]
 
 _REST = (facts.REST, facts.ITEM)
 ITERATORS = frozenset({"values", "keys", "entries"})
@@ -57,11 +57,20 @@ def array_made(ev: Evaluator, expr: facts.ArrayCall, scope: Scope) -> Made | Non
 
 
 def _iterated(method: str, base: Arr) -> Made:
-    """``xs.values()``, a Map's or a Set's: an array of its values; its keys (a Set's are its
-    values) and entries are not followed."""
+    """``xs.values()``, a Map's or a Set's: an array of its values; ``entries()``: of its
+    ``[key, value]`` entries (``map_entry``); a Map's keys are not followed (a Set's are its
+    values)."""
     if method == "values" or (method == "keys" and base.kind == "Set"):
         return Made("copy", (base,))
+    if method == "entries":
+        return Made("items", (map_entry(base),))
     return Made("items", (Unknown(),))
+
+
+def map_entry(base: Arr) -> Made:
+    """One ``[key, value]`` entry of a Map (a Set's: ``[value, value]``), as iterating it or
+    its ``entries()`` gives: an element of it is the key, not followed, or one of the values."""
+    return Made("copy", (base,) if base.kind == "Set" else (Unknown(), base))
 
 
 def listed(ev: Evaluator, expr: facts.ArrayLit, scope: Scope) -> Made:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.typescript.layout import module_name
@@ -28,6 +29,7 @@ __all__ = [
     "Unknown",
     "Value",
     "Web",
+    "choice_of",
     "module_key",
     "node_key",
 ]
@@ -236,3 +238,12 @@ def node_key(value: Def) -> NodeKey:
 
 def module_key(path: str) -> NodeKey:
     return NodeKey(NodeKind.MODULE, module_name(path), path)
+
+
+def choice_of(values: Iterable[Value]) -> Value:
+    """One of ``values`` (a choice among them flattened), or the one value they all are."""
+    flat: list[Value] = []
+    for value in values:
+        flat.extend(value.options if type(value) is Choice else (value,))
+    options = tuple(dict.fromkeys(flat))
+    return options[0] if len(options) == 1 else Choice(options)

@@ -37,6 +37,8 @@ class Tables:
         self.sources = sources
         self._writes: dict[str, tuple[dict[Member, int], list[tuple[Feed, str | None]]]] = {}
         self._handed_in: dict[str, set[tuple[str, str]]] = {}
+        self._anywhere: dict[Member, int] | None = None
+        self._privacy: dict[tuple[str, str], bool] = {}
         self._busy = False  # answering already: a nested question sees no change
         ev.opened = self.opened
         ev.assigned_once = self.assigned_once
@@ -59,10 +61,9 @@ class Tables:
         private = self._private(table.path, table.name)
         if not private:
             self.flow.consulted = True
-        for path in [table.path] if private else self.sources:
-            named, _ = self._writes_of(path)
-            if (*own, key) in named or (*own, None) in named:
-                return True
+        named = self._writes_of(table.path)[0] if private else self._named_anywhere()
+        if (*own, key) in named or (*own, None) in named or (*own, facts.GIVEN_KEY) in named:
+            return True
         if self.flow.building and not private:
             self.ev.memo.cut()
             return True  # asked while the index is read: it may be changed, as far as we know
@@ -80,17 +81,20 @@ class Tables:
             self.ev.memo.cut()  # (``known()`` asking: its values leave the unknown out)
         for path in self.sources:
             for feed, written in self._writes_of(path)[1]:
-                if written is not None and written != key:
+                if written not in (None, key, facts.GIVEN_KEY):
                     continue
                 held = self.flow.feeds(feed)
                 if held is None or any(_identity(v) == own for v in held):
                     return True
         return False
 
-    def assigned_once(self, path: str, owner: str, key: str) -> bool:
+    def assigned_once(self, path: str, owner: str, key: str, *, computed: bool = False) -> bool:
         """Whether member ``key`` of the function or object bound to ``owner`` in module
         ``path`` is written once by name (its module-level assignment) and never otherwise:
-        not under a computed key, not through a parameter, not by another file."""
+        not under a computed key, not through a parameter, not by another file. ``computed``:
+        writes under a key the writing function is given (``methods.forEach((m) => { app[m] =
+        ... })``) and through parameters are let pass, the member then being only maybe what
+        that assignment wrote; a key made otherwise (``t[a + b] = ...``) is not."""
         if self._busy:
             self.ev.memo.cut()
             return False
@@ -100,19 +104,28 @@ class Tables:
             private = self._private(path, owner)
             if not private:
                 self.flow.consulted = True
-            count = 0
-            for source in [path] if private else self.sources:
-                named, _ = self._writes_of(source)
-                if (*own, None) in named:
-                    return False
-                count += named.get((*own, key), 0)
+            named = self._writes_of(path)[0] if private else self._named_anywhere()
+            if (*own, None) in named or ((*own, facts.GIVEN_KEY) in named and not computed):
+                return False
+            count = named.get((*own, key), 0)
             if count == 1 and self.flow.building:
                 self.ev.memo.cut()
             if count != 1 or self.flow.building:
                 return False  # (a write through a parameter needs the index)
-            return not self._written_through(own, key)
+            return computed or not self._written_through(own, key)
         finally:
             self._busy = False
+
+    def _named_anywhere(self) -> dict[Member, int]:
+        """The members every file writes by name, each with how many times (worked out once:
+        each file's writes are)."""
+        if self._anywhere is None:
+            total: dict[Member, int] = {}
+            for source in self.sources:
+                for member, n in self._writes_of(source)[0].items():
+                    total[member] = total.get(member, 0) + n
+            self._anywhere = total
+        return self._anywhere
 
     def _writes_of(self, path: str) -> tuple[dict[Member, int], list[tuple[Feed, str | None]]]:
         """The members file ``path`` writes by a table's (or a function's) name, each with
@@ -131,7 +144,7 @@ class Tables:
                     if identity is not None:
                         member = (*identity, write.key)
                         named[member] = named.get(member, 0) + 1
-                    elif isinstance(target, Feed):
+                    elif isinstance(target, Feed) and not _arguments_slot(target, write.key):
                         through.append((target, write.key))
             finally:
                 self.ev.deps = saved
@@ -155,6 +168,14 @@ class Tables:
     def _private(self, path: str, name: str) -> bool:
         """A table bound in a function, or a module's table or function it does not export:
         only its own file can reach it by name."""
+        found = self._privacy.get((path, name))
+        if found is None:
+            found = self._privacy[(path, name)] = self._worked_out_private(path, name)
+        else:
+            self.ev.interface(path)  # what the answer depends on, as when it was worked out
+        return found
+
+    def _worked_out_private(self, path: str, name: str) -> bool:
         top = name.split(".", 1)[0]
         iface = self.ev.interface(path)
         if top == "exports":  # module.exports = {...}: any file may require it
@@ -162,6 +183,12 @@ class Tables:
         if not isinstance(iface.names.get(top), facts.ObjectLit | facts.Fn):
             return True
         return not any(_mentions(e, top) for e in iface.exports.values())
+
+
+def _arguments_slot(target: Feed, key: str | None) -> bool:
+    """``args[i] = once(args[i])``, ``args`` being ``arguments`` or a copy of it: an argument
+    replaced in that array, no member of what a caller handed over."""
+    return key is None and len(target.path) == 1 and target.path[0] in (facts.REST, facts.ITEM)
 
 
 def _identity(value: object) -> tuple[str, str] | None:

@@ -1,0 +1,3 @@
+export function helper() {
+  return 2;
+}

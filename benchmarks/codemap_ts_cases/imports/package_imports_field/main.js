@@ -1,0 +1,8 @@
+import { connect } from "#db";
+import { helper } from "#lib/util";
+
+export function run() {
+  return connect() + helper();
+}
+
+run();

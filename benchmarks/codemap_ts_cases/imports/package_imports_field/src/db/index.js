@@ -1,0 +1,3 @@
+export function connect() {
+  return 1;
+}

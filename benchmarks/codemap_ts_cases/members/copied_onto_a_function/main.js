@@ -1,0 +1,3 @@
+var createApplication = require("./make");
+var app = (module.exports = createApplication());
+app.use(function middleware() {});

@@ -1,0 +1,3 @@
+var app = require("./app");
+app.get("/"); // unresolved
+app.use(function middleware() {}); // unresolved

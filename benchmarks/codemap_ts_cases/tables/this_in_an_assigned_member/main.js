@@ -1,0 +1,2 @@
+var app = require("./app");
+app.enable("trust proxy");

@@ -1,0 +1,69 @@
+"""What ``this`` is in a function that is an object's member, and the members a function or a
+table has that were not written by name on it: copied from other objects (``Object.assign(f,
+src)``, ``mixin(app, proto)``) or made from a list of names (``methods.forEach((m) => {
+app[m] = function ... })``), which names known only at run time."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.values.objects import (
+    Mod,
+    Obj,
+    Scope,
+    Unknown,
+    Value,
+    choice_of,
+)
+
+if TYPE_CHECKING:
+    from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+
+__all__ = ["holder", "inherited", "made_from_a_list"]
+
+
+def holder(ev: Evaluator, scope: Scope) -> Value:
+    """``this`` in a function of no class: the object it is a member of (``app.set =
+    function``, a literal's method), read from around that function; else Unknown."""
+    path, index = scope
+    body = ev.body_of(path)
+    while body is not None and index > 0:
+        held = body.binds.get(index, {}).get("this")
+        if held is not None:
+            outer = body.scopes[index].parent
+            return ev.value(held, (path, outer)) if type(held) is facts.Ref else Unknown()
+        index = body.scopes[index].parent
+    return Unknown()
+
+
+def inherited(ev: Evaluator, path: str, proto: facts.Expr, name: str) -> Value:
+    """``name`` on a function whose other members come from ``proto`` (a prototype set, or
+    objects copied onto it, several in order): the last that has it gives it; one that may
+    have it, not known, makes it Unknown."""
+    sources = proto.options if type(proto) is facts.Choice else [proto]
+    for source in reversed(sources):
+        held = ev.value(source, (path, -1))
+        if type(held) is Mod:
+            held = ev.export(held.path, "=")
+        if type(held) is Obj and not _has(ev, held, name):
+            continue
+        return ev.attribute(held, name)
+    return Unknown()
+
+
+def made_from_a_list(ev: Evaluator, path: str, owner: str) -> Value:
+    """A member not written by name of a table that ``methods.forEach((m) => { app[m] =
+    function ... })`` gives members: maybe that function (which names it makes is known only
+    at run time)."""
+    made = ev.interface(path).statics.get(owner, {}).get(facts.GIVEN_KEY)
+    if made is None or not ev.assigned_once(path, owner, facts.GIVEN_KEY, computed=True):
+        return Unknown()
+    return choice_of((ev.value(made, (path, -1)), Unknown()))
+
+
+def _has(ev: Evaluator, table: Obj, name: str) -> bool:
+    """Whether a table may have ``name``: in its literal, or written at module level."""
+    statics = ev.interface(table.path).statics.get(table.name, {}) if table.name else {}
+    made = facts.GIVEN_KEY in statics  # members made from a list of names: maybe this one
+    return name in table.fields or name in statics or made or ev.opened(table, name)
