@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from groundkit.codemap import parsing
@@ -68,6 +68,14 @@ class MapProject:
     def top_name(self) -> str:
         return self._source.top_name()
 
+    def solver_state(self, name: str) -> bytes | None:
+        return self._store.solver_state(f"{self._extractor.language}:{name}")
+
+    def keep_solver_state(self, parts: Mapping[str, bytes], *, replace: bool) -> None:
+        prefix = f"{self._extractor.language}:"
+        named = {prefix + name: data for name, data in parts.items()}
+        self._store.put_solver_state(named, drop_prefix=prefix if replace else None)
+
     def read_text(self, path: str) -> str | None:
         if path.startswith("/") or ".." in path.split("/"):
             return None
@@ -114,6 +122,7 @@ def resolve_languages(
                 keys,
                 removed,
                 progress,
+                run.solves,
             ).items():
                 graphs[path] = (graph, keys[path])
             continue
@@ -133,6 +142,7 @@ def _resolve_whole(
     keys: dict[str, frozenset[str]],
     removed: list[str],
     progress: Progress | None,
+    solves: list[str],
 ) -> dict[str, FileGraph]:
     """A language whose values flow between any of its files: when a file's program changed
     (its interface digest), or a file came or went, every file is resolved again; when only
@@ -151,9 +161,16 @@ def _resolve_whole(
         moved = resolver.relocate(changed)
         if moved is not None:
             return moved
+    if not gone and all(p in old for p in changed):
+        continued = resolver.continue_edit(changed)
+        solves.append(f"{language}: {resolver.solved}")
+        if continued is not None:
+            return continued
     if progress:
         progress("resolving", 0, len(paths))
-    return resolver.resolve_all(paths)
+    graphs = resolver.resolve_all(paths)
+    solves.append(f"{language}: whole program")
+    return graphs
 
 
 def unchanged(

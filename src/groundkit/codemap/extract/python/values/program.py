@@ -18,7 +18,7 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Call, Facts, Kind, Op
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
 
-__all__ = ["BUILTINS", "FileInfo", "Program"]
+__all__ = ["BUILTINS", "FileInfo", "Numbering", "Program"]
 
 BUILTINS = frozenset(dir(builtins))
 # What a variable is before values flow, tagged by its first item: a class or a function of the
@@ -42,6 +42,11 @@ class FileInfo:
     is_package: bool
     facts: Facts
     base: int  # the first global variable number of this file's variables
+    # Variables from ``kept`` on are numbered from ``tail`` instead: a file that grew since the
+    # solve it continues (``values/continued.py``) keeps its old numbers and adds the new after
+    # every old variable. A file solved afresh keeps all (``kept`` is its count).
+    kept: int = 1 << 62
+    tail: int = 0
     binds: set[str] = field(default_factory=set)  # module-level names bound (or set global)
     mod_binds: dict[str, int] = field(default_factory=dict)  # name -> the variable bound last
     global_sets: dict[str, list[int]] = field(default_factory=dict)
@@ -50,6 +55,20 @@ class FileInfo:
     dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
     defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
     _calls: dict[int, Call] | None = None
+
+    def var(self, local: int) -> int:
+        """The global number of this file's variable ``local``."""
+        if local < self.kept:
+            return self.base + local
+        return self.tail + local - self.kept
+
+    def local(self, var: int) -> int:
+        """This file's number of global variable ``var`` (-1: not one of this file's)."""
+        if self.base <= var < self.base + min(self.kept, self.facts.variables):
+            return var - self.base
+        if self.tail <= var < self.tail + self.facts.variables - self.kept:
+            return var - self.tail + self.kept
+        return -1
 
     def calls_by_site(self) -> dict[int, Call]:
         """The call op of each call site."""
@@ -69,6 +88,15 @@ class FileInfo:
         return self.facts.ops[index] if index >= 0 else None
 
 
+@dataclass(frozen=True, slots=True)
+class Numbering:
+    """The numbers of a solved program's variables: each file's (base, variable count), and
+    the first number no variable of that solve had (where a grown file's new ones begin)."""
+
+    files: Sequence[tuple[int, int]]
+    free: int
+
+
 @dataclass(slots=True)
 class ClassInfo:
     bases: list[ClassKey]
@@ -80,7 +108,13 @@ class ClassInfo:
 class Program:
     """Every Python file of the map, with what can be known of it before values flow."""
 
-    def __init__(self, files: Sequence[tuple[str, facts.Facts]], layout: Layout) -> None:
+    def __init__(
+        self,
+        files: Sequence[tuple[str, facts.Facts]],
+        layout: Layout,
+        numbering: Numbering | None = None,
+    ) -> None:
+        """``numbering``: the variable numbers of a solve this one continues."""
         self.layout = layout
         self.files: list[FileInfo] = []
         self.by_path: dict[str, int] = {}
@@ -90,9 +124,16 @@ class Program:
             info = layout.modules[path]
             item = FileInfo(len(self.files), path, info.name, info.is_package, file_facts, base)
             base += file_facts.variables
+            if numbering is not None:
+                item.base, item.kept = numbering.files[len(self.files)]
             self._index(item)
             self.by_path[path] = item.index
             self.files.append(item)
+        if numbering is not None:  # old numbers first, then each grown file's new variables
+            base = numbering.free
+            for item in self.files:
+                item.tail = base
+                base += max(0, item.facts.variables - item.kept)
         self.variables = base
         # The dunder methods some class of the repository defines: syntax whose dunder no
         # class defines (``x == y`` with no ``__eq__`` anywhere) runs nothing of ours.

@@ -1,0 +1,102 @@
+"""An edit's files resolved from the last solve (``values/continued.py``) when it only adds
+code, or the reason the whole program has to be solved again.
+
+The snapshot is that of the last whole solve; every file whose program differs from it since
+(the files changed now and those changed by earlier continued edits) is taken on from it
+together, with its facts as they were at that solve kept beside the snapshot (``facts:<path>``).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from groundkit.codemap.extract.base import FileGraph, Project
+from groundkit.codemap.extract.python.layout import Layout
+from groundkit.codemap.extract.python.parse.facts import Facts
+from groundkit.codemap.extract.python.resolve.graph import PythonFile
+from groundkit.codemap.extract.python.values.continued import (
+    Change,
+    Reached,
+    added_operations,
+    continue_solve,
+)
+from groundkit.codemap.extract.python.values.program import Program
+from groundkit.codemap.extract.python.values.snapshot import PARTS, load
+
+__all__ = ["Continued", "continue_edit", "facts_part"]
+
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(Facts)
+
+
+@dataclass(frozen=True, slots=True)
+class Continued:
+    """What an edit came to: the files drawn again, or (``graphs`` None) why it could not be
+    continued and the whole program must be solved."""
+
+    graphs: dict[str, FileGraph] | None
+    reason: str
+
+
+def facts_part(path: str) -> str:
+    return f"facts:{path}"
+
+
+def continue_edit(project: Project, layout: Layout, changed: Sequence[str]) -> Continued:
+    """The files whose program differs from the last solve's, drawn again from it."""
+    parts = {name: project.solver_state(name) for name in PARTS}
+    kept = {name: data for name, data in parts.items() if data is not None}
+    snapshot = load(kept) if len(kept) == len(PARTS) else None
+    if snapshot is None:
+        return Continued(None, "no solver state kept for this map")
+    paths = list(project.paths())
+    if paths != snapshot.paths:
+        return Continued(None, "files came or went since the last solve")
+    now = [project.facts(path) for path in paths]
+    if any(not isinstance(item.body, Facts) for item in now):
+        return Continued(None, "a file's facts are not Python's")
+    changes: dict[int, Change] = {}
+    saved: dict[str, bytes] = {}
+    try:
+        for index, path in enumerate(paths):
+            digest = getattr(now[index].interface, "program", "")
+            if digest == snapshot.digests[index]:
+                continue
+            old = _facts_then(project, path, snapshot.digests[index], path in changed, saved)
+            new = now[index].body
+            assert isinstance(new, Facts)
+            changes[index] = Change(old, added_operations(old, new))
+        files = [(path, item.body) for path, item in zip(paths, now, strict=True)]
+        program = Program(files, layout, snapshot.numbering)
+        flow, certainty = continue_solve(program, snapshot, changes)
+    except Reached as exc:
+        return Continued(None, exc.reason)
+    if saved:
+        project.keep_solver_state(saved, replace=False)
+    graphs = {
+        program.files[index].path: PythonFile(flow, program.files[index], certainty).run()
+        for index in changes
+    }
+    return Continued(graphs, f"continued from the last solve ({len(changes)} files changed)")
+
+
+def _facts_then(
+    project: Project, path: str, digest: str, changed_now: bool, saved: dict[str, bytes]
+) -> Facts:
+    """``path``'s facts as the snapshot solved them: kept beside it by an earlier continued
+    edit, or still in the map when this edit is the first to change the file."""
+    kept = project.solver_state(facts_part(path))
+    if kept is not None:
+        return _DECODER.decode(zlib.decompress(kept))
+    if changed_now:
+        previous = project.previous(path).facts
+        if getattr(previous.interface, "program", "") == digest and isinstance(
+            previous.body, Facts
+        ):
+            saved[facts_part(path)] = zlib.compress(_ENCODER.encode(previous.body), 1)
+            return previous.body
+    raise Reached("the kept solver state is older than the map")
