@@ -21,10 +21,10 @@ from groundkit.codemap.extract.python.resolve.graph import PythonFile
 from groundkit.codemap.extract.python.values.continued import (
     Change,
     Reached,
-    added_operations,
+    changed,
     continue_solve,
 )
-from groundkit.codemap.extract.python.values.program import Program
+from groundkit.codemap.extract.python.values.program import Numbering, Program
 from groundkit.codemap.extract.python.values.snapshot import PARTS, load
 
 __all__ = ["Continued", "continue_edit", "facts_part"]
@@ -46,7 +46,7 @@ def facts_part(path: str) -> str:
     return f"facts:{path}"
 
 
-def continue_edit(project: Project, layout: Layout, changed: Sequence[str]) -> Continued:
+def continue_edit(project: Project, layout: Layout, edited: Sequence[str]) -> Continued:
     """The files whose program differs from the last solve's, drawn again from it."""
     parts = {name: project.solver_state(name) for name in PARTS}
     kept = {name: data for name, data in parts.items() if data is not None}
@@ -66,12 +66,14 @@ def continue_edit(project: Project, layout: Layout, changed: Sequence[str]) -> C
             digest = getattr(now[index].interface, "program", "")
             if digest == snapshot.digests[index]:
                 continue
-            old = _facts_then(project, path, snapshot.digests[index], path in changed, saved)
+            old = _facts_then(project, path, snapshot.digests[index], path in edited, saved)
             new = now[index].body
             assert isinstance(new, Facts)
-            changes[index] = Change(old, added_operations(old, new))
+            changes[index] = changed(old, new)
         files = [(path, item.body) for path, item in zip(paths, now, strict=True)]
-        program = Program(files, layout, snapshot.numbering)
+        gaps = {i: (c.alignment.gap_at, c.alignment.gap) for i, c in changes.items()}
+        numbering = Numbering(snapshot.numbering.files, snapshot.numbering.free, gaps)
+        program = Program(files, layout, numbering)
         flow, certainty = continue_solve(program, snapshot, changes)
     except Reached as exc:
         return Continued(None, exc.reason)

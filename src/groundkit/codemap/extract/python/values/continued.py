@@ -26,11 +26,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.alignment import Alignment, Reached, align
 from groundkit.codemap.extract.python.values.certainty import Certainty
 from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, Rule
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
@@ -39,9 +38,8 @@ from groundkit.codemap.extract.python.values.snapshot import Snapshot, hierarchy
 from groundkit.codemap.extract.python.values.solver import Solver
 from groundkit.codemap.extract.python.values.state import Flow, Found
 
-__all__ = ["Change", "Reached", "added_operations", "continue_solve"]
+__all__ = ["Change", "Reached", "changed", "continue_solve"]
 
-_ENCODE = msgspec.msgpack.Encoder().encode
 # Operations whose effect reaches other files in ways the guarded engine does not see (a
 # function's returns are decided at install, a class body's names steer every lookup).
 _REFUSED = (facts.Ret, facts.Yield, facts.ClassBind)
@@ -49,41 +47,15 @@ _REFUSED = (facts.Ret, facts.Yield, facts.ClassBind)
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One file's edit since the snapshot: its facts then, and the operations it added."""
+    """One file's edit since the snapshot: its facts then, and how the new ones extend them."""
 
     old: Facts
-    added: list[facts.Op]
+    alignment: Alignment
 
 
-class Reached(Exception):
-    """The edit reaches what the continuation may not change: solve the whole program."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-def added_operations(old: Facts, new: Facts) -> list[facts.Op]:
-    """The operations ``new`` adds to ``old``; raises ``Reached`` unless every old operation,
-    site, scope and import is still there under the same number."""
-    if new.variables < old.variables or len(new.scopes) != len(old.scopes):
-        raise Reached("the edit removed variables or added a scope")
-    if new.sites[: len(old.sites)] != old.sites or new.imports[: len(old.imports)] != old.imports:
-        raise Reached("the edit changed existing sites or imports")
-    if new.all != old.all or any(
-        _scope(a) != _scope(b) for a, b in zip(old.scopes, new.scopes, strict=True)
-    ):
-        raise Reached("the edit changed a scope")
-    before = {_ENCODE(op) for op in old.ops}
-    encoded = [_ENCODE(op) for op in new.ops]
-    if not before.issubset(encoded):
-        raise Reached("the edit changed or removed an operation")
-    return [op for op, code in zip(new.ops, encoded, strict=True) if code not in before]
-
-
-def _scope(scope: facts.Scope) -> tuple[Any, ...]:
-    return (scope.qual, scope.kind, scope.parent, scope.params, scope.flags, scope.decorators,
-            scope.bases, scope.base_refs)  # fmt: skip
+def changed(old: Facts, new: Facts) -> Change:
+    """The change from ``old`` to ``new``; raises ``Reached`` unless it only adds code."""
+    return Change(old, align(old, new))
 
 
 class _Guarded(Engine):
@@ -143,7 +115,7 @@ def continue_solve(
     flow = _restore(program, snapshot, changes)
     solver = Solver(program, flow)
     for file, change in changes.items():
-        for op in change.added:
+        for op in change.alignment.added:
             if isinstance(op, _REFUSED):
                 raise Reached("the edit changes a function's returns or a class body")
             solver.install_op(file, op)  # (its file's parameters were set up when solved)
@@ -170,7 +142,8 @@ def _names_stay(program: Program, changes: Mapping[int, Change]) -> None:
             if found is not None:
                 starred.add(found)
     for file, change in changes.items():
-        binds = [op.name for op in change.added if isinstance(op, facts.ModBind | facts.GlobalSet)]
+        added = change.alignment.added
+        binds = [op.name for op in added if isinstance(op, facts.ModBind | facts.GlobalSet)]
         old = {op.name for op in change.old.ops if isinstance(op, facts.ModBind | facts.GlobalSet)}
         if any(name in old for name in binds):
             raise Reached("the edit binds a module's name again")
@@ -181,8 +154,8 @@ def _names_stay(program: Program, changes: Mapping[int, Change]) -> None:
 def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]) -> _Continued:
     flow = _Continued(program)
     values = flow.values
-    values.keys = snapshot.keys
-    values.ids = {key: index for index, key in enumerate(snapshot.keys)}
+    values.keys = _renumbered(snapshot.keys, changes)
+    values.ids = {key: index for index, key in enumerate(values.keys)}
     engine = _Guarded(values, program.variables, snapshot.size, snapshot.late)
     engine.pts[: snapshot.size] = snapshot.pts
     engine.special = {
@@ -205,6 +178,21 @@ def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
     flow.old_sites = {info.index: len(info.facts.sites) for info in program.files}
     flow.old_sites.update((file, len(change.old.sites)) for file, change in changes.items())
     return flow
+
+
+def _renumbered(keys: list[tuple[Any, ...]], changes: Mapping[int, Change]) -> list[Any]:
+    """The values' keys with a grown file's container literals (known by the variable that
+    holds them) under that variable's new number."""
+    gaps = {file: change.alignment for file, change in changes.items() if change.alignment.gap}
+    if not gaps:
+        return keys
+    out = list(keys)
+    for index, key in enumerate(keys):
+        if key[0] == objects.CONT and key[1] in gaps:
+            grown = gaps[key[1]]
+            if key[2] >= grown.gap_at:
+                out[index] = (key[0], key[1], key[2] + grown.gap, *key[3:])
+    return out
 
 
 def _second_round(solver: Solver, snapshot: Snapshot) -> None:

@@ -9,7 +9,7 @@ a call is a base outside the repository, as far as lookups go).
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -42,10 +42,11 @@ class FileInfo:
     is_package: bool
     facts: Facts
     base: int  # the first global variable number of this file's variables
-    # Variables from ``kept`` on are numbered from ``tail`` instead: a file that grew since the
-    # solve it continues (``values/continued.py``) keeps its old numbers and adds the new after
-    # every old variable. A file solved afresh keeps all (``kept`` is its count).
-    kept: int = 1 << 62
+    # A file that grew since the solve a continuation takes on (``values/continued.py``) keeps
+    # its old variables' numbers; the ``gap`` new ones its edit put from ``gap_at`` on are
+    # numbered from ``tail``, after every variable of that solve. A file solved afresh has none.
+    gap_at: int = 1 << 62
+    gap: int = 0
     tail: int = 0
     binds: set[str] = field(default_factory=set)  # module-level names bound (or set global)
     mod_binds: dict[str, int] = field(default_factory=dict)  # name -> the variable bound last
@@ -58,16 +59,19 @@ class FileInfo:
 
     def var(self, local: int) -> int:
         """The global number of this file's variable ``local``."""
-        if local < self.kept:
+        if local < self.gap_at:
             return self.base + local
-        return self.tail + local - self.kept
+        if local < self.gap_at + self.gap:
+            return self.tail + local - self.gap_at
+        return self.base + local - self.gap
 
     def local(self, var: int) -> int:
         """This file's number of global variable ``var`` (-1: not one of this file's)."""
-        if self.base <= var < self.base + min(self.kept, self.facts.variables):
-            return var - self.base
-        if self.tail <= var < self.tail + self.facts.variables - self.kept:
-            return var - self.tail + self.kept
+        if self.base <= var < self.base + self.facts.variables - self.gap:
+            local = var - self.base
+            return local if local < self.gap_at else local + self.gap
+        if self.tail <= var < self.tail + self.gap:
+            return var - self.tail + self.gap_at
         return -1
 
     def calls_by_site(self) -> dict[int, Call]:
@@ -90,11 +94,14 @@ class FileInfo:
 
 @dataclass(frozen=True, slots=True)
 class Numbering:
-    """The numbers of a solved program's variables: each file's (base, variable count), and
-    the first number no variable of that solve had (where a grown file's new ones begin)."""
+    """The numbers of a solved program's variables: each file's (base, variable count), the
+    first number no variable of that solve had, and where each file an edit grew has its new
+    variables in its own numbering (file -> (first, how many)): those are numbered from the
+    free number on, the others keep theirs."""
 
     files: Sequence[tuple[int, int]]
     free: int
+    gaps: Mapping[int, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -125,7 +132,8 @@ class Program:
             item = FileInfo(len(self.files), path, info.name, info.is_package, file_facts, base)
             base += file_facts.variables
             if numbering is not None:
-                item.base, item.kept = numbering.files[len(self.files)]
+                item.base = numbering.files[len(self.files)][0]
+                item.gap_at, item.gap = numbering.gaps.get(len(self.files), (1 << 62, 0))
             self._index(item)
             self.by_path[path] = item.index
             self.files.append(item)
@@ -133,7 +141,7 @@ class Program:
             base = numbering.free
             for item in self.files:
                 item.tail = base
-                base += max(0, item.facts.variables - item.kept)
+                base += item.gap
         self.variables = base
         # The dunder methods some class of the repository defines: syntax whose dunder no
         # class defines (``x == y`` with no ``__eq__`` anywhere) runs nothing of ours.
