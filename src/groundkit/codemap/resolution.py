@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from groundkit.codemap import parsing
@@ -71,9 +71,9 @@ class MapProject:
     def solver_state(self, name: str) -> bytes | None:
         return self._store.solver_state(f"{self._extractor.language}:{name}")
 
-    def keep_solver_state(self, parts: Mapping[str, bytes], *, replace: bool) -> None:
+    def keep_solver_state(self, parts: Iterable[tuple[str, bytes]], *, replace: bool) -> None:
         prefix = f"{self._extractor.language}:"
-        named = {prefix + name: data for name, data in parts.items()}
+        named = ((prefix + name, data) for name, data in parts)
         self._store.put_solver_state(named, drop_prefix=prefix if replace else None)
 
     def read_text(self, path: str) -> str | None:

@@ -10,7 +10,7 @@ each extractor encodes them (typed records: ``Extractor.encode``/``decode``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,17 +102,18 @@ class MapStore:
         row = self._conn.execute("SELECT data FROM solver_state WHERE name = ?", (name,)).fetchone()
         return None if row is None else bytes(row[0])
 
-    def put_solver_state(self, parts: Mapping[str, bytes], *, drop_prefix: str | None) -> None:
-        """Keep ``parts``; with ``drop_prefix``, every other part so named goes first."""
+    def put_solver_state(
+        self, parts: Iterable[tuple[str, bytes]], *, drop_prefix: str | None
+    ) -> None:
+        """Keep ``parts`` (name, data; each written as it comes); with ``drop_prefix``, every
+        other part so named goes first."""
         with self.transaction():
             if drop_prefix is not None:
                 self._conn.execute(
                     "DELETE FROM solver_state WHERE substr(name, 1, ?) = ?",
                     (len(drop_prefix), drop_prefix),
                 )
-            self._conn.executemany(
-                "INSERT OR REPLACE INTO solver_state VALUES (?, ?)", list(parts.items())
-            )
+            self._conn.executemany("INSERT OR REPLACE INTO solver_state VALUES (?, ?)", parts)
 
     # -- files and facts --------------------------------------------------------------------------
     def file_states(self) -> dict[str, FileState]:

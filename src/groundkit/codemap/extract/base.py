@@ -38,7 +38,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
@@ -167,8 +167,9 @@ class Project(Protocol):
         """A part of the solver state this language kept with the map, or None."""
         ...
 
-    def keep_solver_state(self, parts: Mapping[str, bytes], *, replace: bool) -> None:
-        """Keep ``parts`` with the map (``replace``: this language's other parts go)."""
+    def keep_solver_state(self, parts: Iterable[tuple[str, bytes]], *, replace: bool) -> None:
+        """Keep ``parts`` (name, data) with the map (``replace``: this language's other parts
+        go first)."""
         ...
 
     def read_text(self, path: str) -> str | None:

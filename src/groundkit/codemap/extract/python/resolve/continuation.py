@@ -78,7 +78,7 @@ def continue_edit(project: Project, layout: Layout, edited: Sequence[str]) -> Co
     except Reached as exc:
         return Continued(None, exc.reason)
     if saved:
-        project.keep_solver_state(saved, replace=False)
+        project.keep_solver_state(saved.items(), replace=False)
     graphs = {
         program.files[index].path: PythonFile(flow, program.files[index], certainty).run()
         for index in changes

@@ -170,7 +170,8 @@ def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
     flow.found = {site: Found(targets) for site, targets in snapshot.found.items()}
     flow.calls_bound = dict.fromkeys(snapshot.calls_bound, 1)
     flow.escaped = set(snapshot.escaped)
-    flow.once = set(snapshot.once)
+    # (``once`` is not kept: a rule the new code installs again runs again, on values the
+    # old variables hold already, which changes nothing)
     flow.patched_any = set(snapshot.patched_any)
     flow.dynamic = set(snapshot.dynamic)
     flow.summary = snapshot.summary

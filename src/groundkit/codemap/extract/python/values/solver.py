@@ -6,6 +6,7 @@ answer ``UNKNOWN`` for every attribute).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -36,7 +37,7 @@ def solve(program: Program) -> Flow:
     solver.install()
     engine = solver.flow.engine
     engine.run()
-    first = [_size(held) for held in engine.pts]
+    first = array("I", [_size(held) for held in engine.pts])
     solver.second_round()
     engine.run()
     # What the second round gave more: an edit's new code may not read it (``continued.py``).
