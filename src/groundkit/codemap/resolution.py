@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableMapping, Sequence
 from typing import Any
 
 from groundkit.codemap import parsing
@@ -44,6 +44,7 @@ class MapProject:
         self._fresh = fresh
         self._store = store
         self._source = source
+        self._stored: dict[str, tuple[bytes, bytes]] | None = None
 
     def paths(self) -> Sequence[str]:
         return self._paths
@@ -63,13 +64,21 @@ class MapProject:
             if parsed.facts is None:
                 parsed.facts = self._extractor.decode(parsed.interface, parsed.body)
             return parsed.facts
-        return self._extractor.decode(*self._store.raw_facts(path))
+        if self._stored is None:  # one query for every file not read again, not one each
+            self._stored = self._store.raw_facts_of(
+                [p for p in self._paths if p not in self._fresh]
+            )
+        found = self._stored.get(path)
+        return self._extractor.decode(*(found or self._store.raw_facts(path)))
 
     def top_name(self) -> str:
         return self._source.top_name()
 
     def solver_state(self, name: str) -> bytes | None:
         return self._store.solver_state(f"{self._extractor.language}:{name}")
+
+    def memory(self) -> MutableMapping[str, object]:
+        return self._store.memory
 
     def keep_solver_state(self, parts: Iterable[tuple[str, bytes]], *, replace: bool) -> None:
         prefix = f"{self._extractor.language}:"

@@ -38,7 +38,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
@@ -165,6 +165,11 @@ class Project(Protocol):
 
     def solver_state(self, name: str) -> bytes | None:
         """A part of the solver state this language kept with the map, or None."""
+        ...
+
+    def memory(self) -> MutableMapping[str, object]:
+        """What a resolver keeps in memory while the map stays open, for its next run (empty
+        when the map was just opened)."""
         ...
 
     def keep_solver_state(self, parts: Iterable[tuple[str, bytes]], *, replace: bool) -> None:

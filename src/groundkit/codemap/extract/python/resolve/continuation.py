@@ -25,7 +25,7 @@ from groundkit.codemap.extract.python.values.continued import (
     continue_solve,
 )
 from groundkit.codemap.extract.python.values.program import Numbering, Program
-from groundkit.codemap.extract.python.values.snapshot import PARTS, load
+from groundkit.codemap.extract.python.values.snapshot import PARTS, Snapshot, load
 
 __all__ = ["Continued", "continue_edit", "facts_part"]
 
@@ -48,9 +48,7 @@ def facts_part(path: str) -> str:
 
 def continue_edit(project: Project, layout: Layout, edited: Sequence[str]) -> Continued:
     """The files whose program differs from the last solve's, drawn again from it."""
-    parts = {name: project.solver_state(name) for name in PARTS}
-    kept = {name: data for name, data in parts.items() if data is not None}
-    snapshot = load(kept) if len(kept) == len(PARTS) else None
+    snapshot = _snapshot(project)
     if snapshot is None:
         return Continued(None, "no solver state kept for this map")
     paths = list(project.paths())
@@ -84,6 +82,23 @@ def continue_edit(project: Project, layout: Layout, edited: Sequence[str]) -> Co
         for index in changes
     }
     return Continued(graphs, f"continued from the last solve ({len(changes)} files changed)")
+
+
+def _snapshot(project: Project) -> Snapshot | None:
+    """The kept snapshot: the one this open map loaded last when it is still the one kept
+    (reading it takes most of an edit's time; a continuation does not change it)."""
+    meta = project.solver_state("meta")
+    if meta is None:
+        return None
+    memory = project.memory()
+    found = memory.get("python:snapshot")
+    if isinstance(found, tuple) and found[0] == meta and isinstance(found[1], Snapshot):
+        return found[1]
+    parts = {name: project.solver_state(name) for name in PARTS}
+    kept = {name: data for name, data in parts.items() if data is not None}
+    snapshot = load(kept) if len(kept) == len(PARTS) else None
+    memory["python:snapshot"] = (meta, snapshot)
+    return snapshot
 
 
 def _facts_then(

@@ -128,7 +128,7 @@ def continue_solve(
     if set(flow.calls_bound) != snapshot.calls_bound or flow.patched_any != snapshot.patched_any:
         raise Reached("the edit calls a function nothing called, or patches a class")
     solver.close()
-    return flow, Certainty(flow, (snapshot.choices, snapshot.maybe_none))
+    return flow, Certainty(flow, (snapshot.choices, set(snapshot.maybe_none)))
 
 
 def _names_stay(program: Program, changes: Mapping[int, Change]) -> None:
@@ -166,7 +166,7 @@ def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
     flow.use(engine)
     flow.cells = dict(snapshot.cells)
     flow.lit, flow.none = flow.cells[("lit",)], flow.cells[("none",)]
-    flow.slots = snapshot.slots
+    flow.slots = {container: dict(slots) for container, slots in snapshot.slots.items()}
     flow.found = {site: Found(targets) for site, targets in snapshot.found.items()}
     flow.calls_bound = dict.fromkeys(snapshot.calls_bound, 1)
     flow.escaped = set(snapshot.escaped)
@@ -185,9 +185,9 @@ def _renumbered(keys: list[tuple[Any, ...]], changes: Mapping[int, Change]) -> l
     """The values' keys with a grown file's container literals (known by the variable that
     holds them) under that variable's new number."""
     gaps = {file: change.alignment for file, change in changes.items() if change.alignment.gap}
+    out = list(keys)  # (a copy: the snapshot may serve the next edit too)
     if not gaps:
-        return keys
-    out = list(keys)
+        return out
     for index, key in enumerate(keys):
         if key[0] == objects.CONT and key[1] in gaps:
             grown = gaps[key[1]]
