@@ -114,6 +114,7 @@ class MapReport:
             "seconds": round(self.seconds, 3),
             "files_per_second": round(self.files_per_second, 1),
             "nothing_to_map": self.nothing_to_map,
+            "solves": list(self.solves),
         }
 
 
