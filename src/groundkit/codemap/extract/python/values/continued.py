@@ -121,7 +121,9 @@ def continue_solve(
             solver.install_op(file, op)  # (its file's parameters were set up when solved)
     engine = flow.engine
     engine.run()
-    _second_round(solver, snapshot)
+    # The second round for what the new operations made (the old entries ran when the
+    # snapshot was solved, and nothing they read has changed); no new scope, so no defaults.
+    solver.second_round_entries()
     engine.run()
     if engine.bounds_hit or any(count > MAX_STRINGS for count in engine.strings.values()):
         raise Reached("the edit hit a bound")
@@ -194,20 +196,3 @@ def _renumbered(keys: list[tuple[Any, ...]], changes: Mapping[int, Change]) -> l
             if key[2] >= grown.gap_at:
                 out[index] = (key[0], key[1], key[2] + grown.gap, *key[3:])
     return out
-
-
-def _second_round(solver: Solver, snapshot: Snapshot) -> None:
-    """The second round for what the new operations made (the old entries ran when the
-    snapshot was solved, and nothing they read has changed)."""
-    flow = solver.flow
-    engine = flow.engine
-    for dst, src, ann in flow.annotated:
-        if not engine.holds(src):
-            solver.declared(ann, dst)
-    for cls in flow.patched_any:
-        for sub in flow.program.cone(cls):
-            for dst in flow.lookups_on.get(sub, ()):
-                engine.add(dst, [objects.UNKNOWN_ID])
-    for value, attr, dst in flow.fallbacks:
-        if not engine.holds(dst):
-            solver.lookups.fallback(value, attr, dst)

@@ -533,6 +533,13 @@ class Solver:
                 for i, param in enumerate(scope.params):
                     if param.default >= 0:
                         engine.flow(flow.var(info.index, param.default), flow.param(func, i))
+        self.second_round_entries()
+
+    def second_round_entries(self) -> None:
+        """The second round's steps taken per entry the first round left (a continuation runs
+        these alone for its new entries: ``continued.py``)."""
+        flow = self.flow
+        engine = flow.engine
         for dst, src, ann in flow.annotated:
             if not engine.holds(src):
                 self.declared(ann, dst)
