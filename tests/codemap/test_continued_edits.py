@@ -60,6 +60,14 @@ def test_a_line_added_to_a_function_body_continues_the_last_solve_and_equals_a_f
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+    # Edited back to what the solve saw: nothing is left to add, and its edge goes again.
+    _refuse_whole_solves(monkeypatch)
+    report = repo.write({"lib/core.py": START["lib/core.py"]}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("lib.core.work", "lib.core.helper") not in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -77,9 +77,12 @@ def continue_edit(project: Project, layout: Layout, edited: Sequence[str]) -> Co
         return Continued(None, exc.reason)
     if saved:
         project.keep_solver_state(saved.items(), replace=False)
+    # The files changed since the solve, and those edited now (one edited back to what the
+    # solve saw has no change left, but its last graph was drawn with one)
+    drawn = sorted({*changes, *(program.by_path[path] for path in edited)})
     graphs = {
         program.files[index].path: PythonFile(flow, program.files[index], certainty).run()
-        for index in changes
+        for index in drawn
     }
     return Continued(graphs, f"continued from the last solve ({len(changes)} files changed)")
 
