@@ -8,10 +8,11 @@ trace/blast latency, file size.
 
 ``--edits N``: after the map, N one-line edits, each in another file (drawn at random, seeded),
 each followed by a re-map: the median and the slowest (issue 34's target: median <= 0.5 s on
-django). ``--root NAME=PATH`` measures any folder too (a large repository). The cold map's
-peak memory is that of a fresh process mapping the folder alone (``ru_maxrss``). ``--check``:
-after the edits, the edited map's edges are compared row by row with a fresh map of the edited
-files (an incremental re-map must give what a cold map gives).
+django), and how many were continued from the last solve rather than solving the whole program
+(``MapReport.solves``). ``--root NAME=PATH`` measures any folder too (a large repository). The
+cold map's peak memory is that of a fresh process mapping the folder alone (``ru_maxrss``).
+``--check``: after the edits, the edited map's edges are compared row by row with a fresh map of
+the edited files (an incremental re-map must give what a cold map gives).
 
 Issue 21's targets: a cold map of the django package <= 2x a plain ``ast.parse`` loop over the
 same files (the floor for an ast-based analyser, measured in the same run); re-map after
@@ -82,7 +83,7 @@ def _one_line_edits(codemap: Any, tree: Path, count: int) -> dict[str, Any]:
     calls something (the file's value-flow program changes), then a re-map."""
     files = sorted(str(p.relative_to(tree)) for p in tree.rglob("*.py"))
     chosen = random.Random(34).sample(files, min(count, len(files)))
-    seconds, cpus, resolved = [], [], []
+    seconds, cpus, resolved, continued = [], [], [], 0
     for number, rel in enumerate(chosen):
         path = tree / rel
         path.write_text(path.read_text() + f"\n_edited_by_codemap_speed_{number} = len([])\n")
@@ -92,8 +93,11 @@ def _one_line_edits(codemap: Any, tree: Path, count: int) -> dict[str, Any]:
         seconds.append(time.perf_counter() - started)
         cpus.append(_cpu() - cpu)
         resolved.append(report.resolved)
+        # taken on from the last solve, or the whole program solved again (a fallback)
+        continued += any("continued" in how for how in report.solves)
     return {
         "edits": len(chosen),
+        "continued": continued,
         "edit_p50_s": statistics.median(seconds) if seconds else 0.0,
         "edit_max_s": max(seconds, default=0.0),
         "edit_cpu_p50_s": statistics.median(cpus) if cpus else 0.0,
@@ -289,7 +293,7 @@ def _cold_table(rows: list[dict[str, Any]]) -> None:
     print(
         f"{'repo':<13}{'files':>7}{'parse cpu s':>12}{'cold cpu s':>11}{'/parse':>7}"
         f"{'cold wall s':>12}{'peak MB':>8}{'edits':>6}{'edit p50 s':>11}{'edit max s':>11}"
-        f"{'edit cpu p50 s':>15}"
+        f"{'edit cpu p50 s':>15}{'continued':>10}"
     )
     for r in rows:
         ratio = r["cold_cpu_s"] / r["parse_cpu_s"] if r["parse_cpu_s"] else float("nan")
@@ -298,6 +302,7 @@ def _cold_table(rows: list[dict[str, Any]]) -> None:
             f"{ratio:>6.1f}x{r['cold_wall_s']:>12.1f}{r['peak_mb']:>8.0f}{r.get('edits', 0):>6}"
             f"{r.get('edit_p50_s', 0):>11.2f}{r.get('edit_max_s', 0):>11.2f}"
             f"{r.get('edit_cpu_p50_s', 0):>15.2f}"
+            f"{str(r.get('continued', 0)) + '/' + str(r.get('edits', 0)):>10}"
         )
     for r in rows:
         if "differ" in r:

@@ -63,6 +63,9 @@ class MapReport:
     # ORM settings, SQL an app runs): read, so neither mapped nor passed over.
     read_for_data: tuple[Skipped, ...] = ()
     languages: dict[str, int] = field(default_factory=dict)  # files mapped, by language
+    # How each language whose values flow between files was solved: the whole program, or
+    # an edit continued from the last solve (and why not, when it could not be).
+    solves: tuple[str, ...] = ()
 
     @classmethod
     def nothing(
@@ -111,6 +114,7 @@ class MapReport:
             "seconds": round(self.seconds, 3),
             "files_per_second": round(self.files_per_second, 1),
             "nothing_to_map": self.nothing_to_map,
+            "solves": list(self.solves),
         }
 
 
@@ -254,6 +258,7 @@ def build_map(
         passed_over=tuple(files.passed_over),
         read_for_data=tuple(files.read),
         languages=store.file_languages(),
+        solves=tuple(run.solves),
     )
 
 

@@ -75,6 +75,11 @@ _MIGRATIONS: tuple[Migration, ...] = (
     """
     ALTER TABLE files ADD COLUMN generated TEXT NOT NULL DEFAULT '';
     """,
+    # 4: a language's solver state, kept so that an edit continues the last solve instead of
+    # solving the whole program again (``extract/python/values/snapshot.py``), by part name.
+    """
+    CREATE TABLE solver_state (name TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA = Schema(

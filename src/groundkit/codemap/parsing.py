@@ -112,6 +112,7 @@ class Run:
     # Python files read, and others naming an ORM package: for their data facts
     texts: dict[str, bytes] = field(default_factory=dict)
     early: dict[str, Early] = field(default_factory=dict)  # data facts read as they were parsed
+    solves: list[str] = field(default_factory=list)  # how each program language was solved
 
 
 def read_and_parse(

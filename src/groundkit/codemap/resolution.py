@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, MutableMapping, Sequence
 from typing import Any
 
 from groundkit.codemap import parsing
@@ -44,6 +44,7 @@ class MapProject:
         self._fresh = fresh
         self._store = store
         self._source = source
+        self._stored: dict[str, tuple[bytes, bytes]] | None = None
 
     def paths(self) -> Sequence[str]:
         return self._paths
@@ -63,10 +64,26 @@ class MapProject:
             if parsed.facts is None:
                 parsed.facts = self._extractor.decode(parsed.interface, parsed.body)
             return parsed.facts
-        return self._extractor.decode(*self._store.raw_facts(path))
+        if self._stored is None:  # one query for every file not read again, not one each
+            self._stored = self._store.raw_facts_of(
+                [p for p in self._paths if p not in self._fresh]
+            )
+        found = self._stored.get(path)
+        return self._extractor.decode(*(found or self._store.raw_facts(path)))
 
     def top_name(self) -> str:
         return self._source.top_name()
+
+    def solver_state(self, name: str) -> bytes | None:
+        return self._store.solver_state(f"{self._extractor.language}:{name}")
+
+    def memory(self) -> MutableMapping[str, object]:
+        return self._store.memory
+
+    def keep_solver_state(self, parts: Iterable[tuple[str, bytes]], *, replace: bool) -> None:
+        prefix = f"{self._extractor.language}:"
+        named = ((prefix + name, data) for name, data in parts)
+        self._store.put_solver_state(named, drop_prefix=prefix if replace else None)
 
     def read_text(self, path: str) -> str | None:
         if path.startswith("/") or ".." in path.split("/"):
@@ -114,6 +131,7 @@ def resolve_languages(
                 keys,
                 removed,
                 progress,
+                run.solves,
             ).items():
                 graphs[path] = (graph, keys[path])
             continue
@@ -133,6 +151,7 @@ def _resolve_whole(
     keys: dict[str, frozenset[str]],
     removed: list[str],
     progress: Progress | None,
+    solves: list[str],
 ) -> dict[str, FileGraph]:
     """A language whose values flow between any of its files: when a file's program changed
     (its interface digest), or a file came or went, every file is resolved again; when only
@@ -151,9 +170,16 @@ def _resolve_whole(
         moved = resolver.relocate(changed)
         if moved is not None:
             return moved
+    if not gone and all(p in old for p in changed):
+        continued = resolver.continue_edit(changed)
+        solves.append(f"{language}: {resolver.solved}")
+        if continued is not None:
+            return continued
     if progress:
         progress("resolving", 0, len(paths))
-    return resolver.resolve_all(paths)
+    graphs = resolver.resolve_all(paths)
+    solves.append(f"{language}: whole program")
+    return graphs
 
 
 def unchanged(

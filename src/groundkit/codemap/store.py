@@ -83,6 +83,9 @@ class MapStore:
         # read then, and a write says why it cannot be made.
         self._db = Database(path, SCHEMA, fallback_read_only=True)
         self._conn = self._db.conn
+        # What resolvers keep in memory between runs while this map is open (a solver's
+        # loaded snapshot): gone with the map.
+        self.memory: dict[str, object] = {}
 
     def close(self) -> None:
         self._db.close()
@@ -96,6 +99,24 @@ class MapStore:
 
     def set_manifest(self, key: str, value: str) -> None:
         self._conn.execute("INSERT OR REPLACE INTO manifest VALUES (?, ?)", (key, value))
+
+    # -- a solver's kept state (named parts, each a blob) ------------------------------------------
+    def solver_state(self, name: str) -> bytes | None:
+        row = self._conn.execute("SELECT data FROM solver_state WHERE name = ?", (name,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def put_solver_state(
+        self, parts: Iterable[tuple[str, bytes]], *, drop_prefix: str | None
+    ) -> None:
+        """Keep ``parts`` (name, data; each written as it comes); with ``drop_prefix``, every
+        other part so named goes first."""
+        with self.transaction():
+            if drop_prefix is not None:
+                self._conn.execute(
+                    "DELETE FROM solver_state WHERE substr(name, 1, ?) = ?",
+                    (len(drop_prefix), drop_prefix),
+                )
+            self._conn.executemany("INSERT OR REPLACE INTO solver_state VALUES (?, ?)", parts)
 
     # -- files and facts --------------------------------------------------------------------------
     def file_states(self) -> dict[str, FileState]:
@@ -118,6 +139,12 @@ class MapStore:
         if row is None:
             raise KeyError(path)
         return bytes(row[0]), bytes(row[1])
+
+    def raw_facts_of(self, paths: Sequence[str]) -> dict[str, tuple[bytes, bytes]]:
+        """The facts of many files at once, by path."""
+        wanted = set(paths)
+        rows = self._conn.execute("SELECT path, interface, body FROM files")
+        return {r[0]: (bytes(r[1]), bytes(r[2])) for r in rows if r[0] in wanted}
 
     def raw_facts_by_digest(self, digest: str, extractor: str) -> tuple[bytes, bytes] | None:
         row = self._conn.execute(

@@ -38,7 +38,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
@@ -163,6 +163,20 @@ class Project(Protocol):
         itself a package)."""
         ...
 
+    def solver_state(self, name: str) -> bytes | None:
+        """A part of the solver state this language kept with the map, or None."""
+        ...
+
+    def memory(self) -> MutableMapping[str, object]:
+        """What a resolver keeps in memory while the map stays open, for its next run (empty
+        when the map was just opened)."""
+        ...
+
+    def keep_solver_state(self, parts: Iterable[tuple[str, bytes]], *, replace: bool) -> None:
+        """Keep ``parts`` (name, data) with the map (``replace``: this language's other parts
+        go first)."""
+        ...
+
     def read_text(self, path: str) -> str | None:
         """Any file of the repository by its relative path (``pyproject.toml``,
         ``tsconfig.json``), or None when it is absent, unreadable or outside the repository."""
@@ -188,6 +202,7 @@ class ProgramResolver(Protocol):
     """A language whose values may flow from any of its files to any other: resolved whole."""
 
     reach: Literal["program"]
+    solved: str  # how the last resolution went: the whole program, or a continued edit
 
     def keys(self, path: str) -> frozenset[str]:
         """The dependency keys ``path`` provides (Python: ``py:`` + its module name)."""
@@ -195,6 +210,12 @@ class ProgramResolver(Protocol):
 
     def resolve_all(self, paths: Sequence[str]) -> dict[str, FileGraph]:
         """Every file of ``paths`` (all the language's files) resolved together."""
+        ...
+
+    def continue_edit(self, paths: Sequence[str]) -> dict[str, FileGraph] | None:
+        """After an edit to ``paths`` that changed a program: the graphs of the files whose
+        resolution it may change, taken on from the last solve, or None when it cannot be
+        (then ``resolve_all``). ``solved`` says which, and why."""
         ...
 
     def relocate(self, paths: Sequence[str]) -> dict[str, FileGraph] | None:

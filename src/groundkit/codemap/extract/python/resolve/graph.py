@@ -181,9 +181,9 @@ class PythonFile(FileResolver):
         info = self.info
         for op in info.facts.ops:
             if isinstance(op, facts.Call):
-                self.operands[op.site] = info.base + op.func
+                self.operands[op.site] = info.var(op.func)
             elif isinstance(op, facts.Raise):
-                self.operands[op.site] = info.base + op.src
+                self.operands[op.site] = info.var(op.src)
         for index, site in enumerate(info.facts.sites):
             found = self.flow.found.get(SiteKey((info.index, index)))
             targets = found.targets if found is not None else {}
@@ -244,9 +244,7 @@ class PythonFile(FileResolver):
         partial: bool,
     ) -> None:
         info = self.info
-        local = operand - info.base
-        if not 0 <= local < info.facts.variables:
-            local = -1
+        local = info.local(operand)
         origin = self.origins.of(local) if local >= 0 else None
         target_scope = self.program.scope(target)
         owner: ClassKey | None = None

@@ -10,6 +10,8 @@ that code may call it with anything, so its parameters hold ``UNKNOWN``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ParamKind
 from groundkit.codemap.extract.python.values import objects
@@ -283,7 +285,7 @@ class Calls:
             elif kwarg is not None:
                 flow.engine.flow(slot, flow.slot(flow.value(objects.KWARGS, *func), key))
 
-        def containers(new: set[int]) -> None:
+        def containers(new: Sequence[int]) -> None:
             for value in new:
                 kind = flow.values.keys[value][0]
                 if kind in objects.CONTAINERS:
@@ -324,7 +326,7 @@ class Calls:
             flow.once.add(once)
             temp = flow.temp()
 
-            def run(new: set[int], r: int = receiver, t: int = temp) -> None:
+            def run(new: Sequence[int], r: int = receiver, t: int = temp) -> None:
                 for value in new:
                     key = flow.values.keys[value]
                     if key[0] in (objects.FUNC, objects.STATIC):
@@ -356,7 +358,7 @@ class Calls:
                 continue
             flow.once.add(once)
 
-            def run(new: set[int], receiver: int = value) -> None:
+            def run(new: Sequence[int], receiver: int = value) -> None:
                 for item in new:
                     key = flow.values.keys[item]
                     if key[0] == objects.FUNC:
@@ -373,7 +375,7 @@ class Calls:
         self._escaped_vars.add(var)
         flow = self.flow
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
                 kind = key[0]
@@ -414,7 +416,7 @@ class Calls:
         if not args or not isinstance(args[0], int):
             return
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             setters = [v for v in new if flow.values.keys[v][0] == objects.FUNC]
             flow.engine.add(dst, [flow.value(objects.PROP, getter, s) for s in setters])
 

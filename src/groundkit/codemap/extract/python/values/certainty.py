@@ -46,17 +46,19 @@ _NONE_DUNDERS = frozenset(
 class Certainty:
     """The choices of one solved flow, and whether a dunder runs for certain."""
 
-    def __init__(self, flow: Flow) -> None:
+    def __init__(self, flow: Flow, known: tuple[set[int], set[int]] | None = None) -> None:
+        """``known``: the (choices, maybe-None) variables of the solve ``flow`` continues; only
+        what its new edges reach is worked out (``continued.py``)."""
         self.flow = flow
         self._sure: dict[tuple[int, str], bool] = {}
-        self.maybe_none = maybe_none(flow)
+        self.maybe_none = maybe_none(flow, known[1] if known else None)
         seeds = [
             dst
             for operand, dst, method in flow.protocol_results
             if not self.runs_on_all(operand, method)
             or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
-        self.choices = choices(flow, seeds)
+        self.choices = choices(flow, seeds, known[0] if known else None)
 
     def runs_on_all(self, operand: int, method: str) -> bool:
         """Whether every value ``operand`` may hold is an instance whose class finds
@@ -91,12 +93,17 @@ class Certainty:
         return self.runs_on_all(operand, method)
 
 
-def maybe_none(flow: Flow) -> set[int]:
+def maybe_none(flow: Flow, known: set[int] | None = None) -> set[int]:
     """The variables ``None`` may reach: every copy from a file's ``None`` on. ``None`` holds
-    no value, so it is followed along the copy edges apart (each carries all its source holds)."""
+    no value, so it is followed along the copy edges apart (each carries all its source holds).
+    ``known``: those of the solve ``flow`` continues (followed on from where they have edges)."""
     succ = flow.engine.succ
-    starts = [flow.none, *(info.base + facts.NONE_VAR for info in flow.program.files)]
-    reached = set(starts)
+    if known is None:
+        starts = [flow.none, *(info.var(facts.NONE_VAR) for info in flow.program.files)]
+        reached = set(starts)
+    else:
+        starts = [var for var in known if succ[var]]
+        reached = known
     shut = flow.not_none  # a local where ``x is not None`` held
     queue = deque(starts)
     while queue:
@@ -107,8 +114,9 @@ def maybe_none(flow: Flow) -> set[int]:
     return reached
 
 
-def choices(flow: Flow, seeds: list[int] | None = None) -> set[int]:
-    """The variables that hold a run-time choice (``seeds``: more to start from)."""
+def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None = None) -> set[int]:
+    """The variables that hold a run-time choice (``seeds``: more to start from; ``known``:
+    those of the solve ``flow`` continues, followed on from where they have edges)."""
     engine = flow.engine
     keys = flow.values.keys
     plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN}
@@ -133,9 +141,11 @@ def choices(flow: Flow, seeds: list[int] | None = None) -> set[int]:
     pairs = flow.depends
     for operand, result in zip(pairs[::2], pairs[1::2], strict=True):
         following.setdefault(operand, []).append(result)
-    chosen = set(starts)
-    queue = deque(starts)
     succ = engine.succ
+    if known is not None:
+        starts += [var for var in known if succ[var] or var in following]
+    chosen = set(starts) if known is None else known | set(starts)
+    queue = deque(starts)
     while queue:
         var = queue.popleft()
         for nxt in (*(succ[var] or ()), *following.get(var, ())):

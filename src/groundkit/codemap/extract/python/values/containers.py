@@ -8,6 +8,7 @@ a class of the repository runs ``__iter__``, then ``__next__`` on what that retu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.python.values import objects
@@ -216,7 +217,7 @@ class Containers:
             self.iterate(value, dst, site, operand)
             return
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for item in new:
                 kind = flow.values.keys[item][0]
                 if kind in objects.CONTAINERS:
@@ -297,7 +298,7 @@ class Containers:
         if merged is None:
             merged = self._gathered[source] = flow.value(objects.SYN, "merged", source)
 
-            def run(new: set[int]) -> None:
+            def run(new: Sequence[int]) -> None:
                 for value in new:
                     if flow.values.keys[value][0] in objects.CONTAINERS:
                         flow.on_slots(value, lambda k, s: flow.engine.flow(s, flow.slot(merged, k)))
@@ -315,7 +316,7 @@ class Containers:
     def _keyed(self, key_var: int, container: int, src: int) -> None:
         flow = self.flow
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
                 target = (
@@ -328,7 +329,7 @@ class Containers:
     def _read_keyed(self, key_var: int, container: int, dst: int) -> None:
         flow = self.flow
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
                 if key[0] == objects.STR:

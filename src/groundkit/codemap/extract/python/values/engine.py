@@ -14,7 +14,7 @@ crosses every edge once. Sets are bounded, and a bound that is hit is counted:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
@@ -32,7 +32,11 @@ __all__ = ["MAX_CONTAINERS", "MAX_STRINGS", "MAX_VALUES", "Engine", "Rule", "eac
 MAX_VALUES = 128
 MAX_STRINGS = 4
 MAX_CONTAINERS = 12
-Rule = Callable[[set[int]], object]  # (what a rule returns is not used)
+# A rule sees the new values in the order of their numbers: the order it runs on them decides
+# which cells and values are made first, and so which values a bounded variable keeps; an
+# edit that adds code elsewhere shifts numbers but keeps their order, where a set's order
+# (by the numbers' hashes) would change and with it what far-away variables keep.
+Rule = Callable[[Sequence[int]], object]  # (what a rule returns is not used)
 Overflow = Callable[[int, set[int]], int]
 _WIDE = 16  # successors looked up in the list below this many, in a set from there
 
@@ -40,7 +44,7 @@ _WIDE = 16  # successors looked up in the list below this many, in a set from th
 def each(function: Callable[[int], object]) -> Rule:
     """A rule that runs ``function`` on every new value."""
 
-    def rule(new: set[int]) -> None:
+    def rule(new: Sequence[int]) -> None:
         for value in new:
             function(value)
 
@@ -54,7 +58,7 @@ def each_value(function: Callable[..., object], *args: Any) -> Rule:
     return partial(_each_value, function, args)
 
 
-def _each_value(function: Callable[..., object], args: tuple[Any, ...], new: set[int]) -> None:
+def _each_value(function: Callable[..., object], args: tuple[Any, ...], new: Sequence[int]) -> None:
     for value in new:
         function(value, *args)
 
@@ -197,7 +201,7 @@ class Engine:
             self.rules[var] = [rules, rule]
         held = self.pts[var]
         if held is not None:
-            rule({held} if isinstance(held, int) else set(held))
+            rule((held,) if isinstance(held, int) else sorted(held))
 
     def held(self, var: int) -> set[int]:
         """What ``var`` holds (a set the caller must not change)."""
@@ -249,8 +253,9 @@ class Engine:
             found = rules[var]
             if found is None:
                 continue
+            ordered = sorted(delta) if len(delta) > 1 else tuple(delta)
             if isinstance(found, list):
                 for rule in list(found):
-                    rule(delta)
+                    rule(ordered)
             else:
-                found(delta)
+                found(ordered)

@@ -13,6 +13,7 @@ parameter takes the fixture's known values; its declared class stands for the un
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 from groundkit.codemap.extract.python.parse import facts
@@ -100,7 +101,7 @@ class _Fixtures:
             folder = folder.rpartition("/")[0]
 
 
-def _known(flow: Flow, target: int, new: set[int]) -> None:
+def _known(flow: Flow, target: int, new: Sequence[int]) -> None:
     flow.engine.add(target, [v for v in new if v != objects.UNKNOWN_ID])
 
 

@@ -11,6 +11,7 @@ the way (getters, ``__get__``, ``__getattr__``) are recorded at each site that r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -183,7 +184,7 @@ class Lookups:
             self._runs_here(value, attr, func, "protocol")
 
     def _bound(
-        self, new: set[int], value: int, attr: str, receiver: int, instance: bool, dst: int
+        self, new: Sequence[int], value: int, attr: str, receiver: int, instance: bool, dst: int
     ) -> None:
         """A class attribute as seen through an instance (or the class itself)."""
         flow = self.flow
@@ -318,7 +319,7 @@ class Lookups:
                 flow.once.add(once)
                 flow.engine.on(cell, partial(self._set, receiver=value, site=site, operand=operand))
 
-    def _set(self, new: set[int], receiver: int, site: SiteKey, operand: int) -> None:
+    def _set(self, new: Sequence[int], receiver: int, site: SiteKey, operand: int) -> None:
         keys = self.flow.values.keys
         for value in new:
             key = keys[value]
@@ -350,7 +351,7 @@ class Lookups:
         else:
             flow.engine.add(dst, [objects.LIT_ID])
 
-        def names(new: set[int]) -> None:
+        def names(new: Sequence[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
                 text = key[1] if key[0] == objects.STR else None

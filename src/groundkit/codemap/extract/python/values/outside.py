@@ -7,6 +7,7 @@ are given call it here (``library.py``'s tables); argparse keeps its namespace
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.python.values import library, objects
@@ -166,7 +167,7 @@ class Outside:
         if not args or not isinstance(args[0], int):
             return
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             made = [
                 flow.value(objects.PARTIAL, v, site[0], site[1])
                 for v in new
@@ -181,7 +182,7 @@ class Outside:
         if not args or not isinstance(args[0], int):
             return
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             getters = [v for v in new if flow.values.keys[v][0] == objects.FUNC]
             flow.engine.add(dst, [flow.value(objects.PROP, g, -1) for g in getters])
 
@@ -230,7 +231,7 @@ class Outside:
             engine.flow(result, accumulator)
             call_args = [accumulator, element]
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for value in new:
                 if flow.values.keys[value][0] in _CALLABLE or flow.values.keys[value][0] in (
                     objects.INST,
@@ -283,7 +284,7 @@ class Outside:
         if name in ("staticmethod", "classmethod") and first is not None:
             kind = objects.STATIC if name == "staticmethod" else objects.CLASSMETHOD
 
-            def wrap(new: set[int], k: int = kind) -> None:
+            def wrap(new: Sequence[int], k: int = kind) -> None:
                 funcs = [v for v in new if flow.values.keys[v][0] == objects.FUNC]
                 engine.add(dst, [flow.value(k, v) for v in funcs])
 
@@ -341,7 +342,7 @@ class Outside:
         made = flow.value(objects.SYN, "reversed", site)
         flow.engine.flow(self.calls.containers.elements(first), flow.loose(made))
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for value in new:
                 if flow.values.keys[value][0] in (objects.INST, objects.CONE):
                     self.calls.protocol(site, value, "__reversed__", [], dst, first)
@@ -352,7 +353,7 @@ class Outside:
 
         flow.engine.on(first, run)
 
-    def _types(self, new: set[int]) -> list[int]:
+    def _types(self, new: Sequence[int]) -> list[int]:
         flow = self.flow
         out = []
         for value in new:

@@ -9,7 +9,7 @@ a call is a base outside the repository, as far as lookups go).
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -18,7 +18,7 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Call, Facts, Kind, Op
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
 
-__all__ = ["BUILTINS", "FileInfo", "Program"]
+__all__ = ["BUILTINS", "FileInfo", "Numbering", "Program"]
 
 BUILTINS = frozenset(dir(builtins))
 # What a variable is before values flow, tagged by its first item: a class or a function of the
@@ -42,6 +42,12 @@ class FileInfo:
     is_package: bool
     facts: Facts
     base: int  # the first global variable number of this file's variables
+    # A file that grew since the solve a continuation takes on (``values/continued.py``) keeps
+    # its old variables' numbers; the ``gap`` new ones its edit put from ``gap_at`` on are
+    # numbered from ``tail``, after every variable of that solve. A file solved afresh has none.
+    gap_at: int = 1 << 62
+    gap: int = 0
+    tail: int = 0
     binds: set[str] = field(default_factory=set)  # module-level names bound (or set global)
     mod_binds: dict[str, int] = field(default_factory=dict)  # name -> the variable bound last
     global_sets: dict[str, list[int]] = field(default_factory=dict)
@@ -50,6 +56,23 @@ class FileInfo:
     dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
     defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
     _calls: dict[int, Call] | None = None
+
+    def var(self, local: int) -> int:
+        """The global number of this file's variable ``local``."""
+        if local < self.gap_at:
+            return self.base + local
+        if local < self.gap_at + self.gap:
+            return self.tail + local - self.gap_at
+        return self.base + local - self.gap
+
+    def local(self, var: int) -> int:
+        """This file's number of global variable ``var`` (-1: not one of this file's)."""
+        if self.base <= var < self.base + self.facts.variables - self.gap:
+            local = var - self.base
+            return local if local < self.gap_at else local + self.gap
+        if self.tail <= var < self.tail + self.gap:
+            return var - self.tail + self.gap_at
+        return -1
 
     def calls_by_site(self) -> dict[int, Call]:
         """The call op of each call site."""
@@ -69,6 +92,18 @@ class FileInfo:
         return self.facts.ops[index] if index >= 0 else None
 
 
+@dataclass(frozen=True, slots=True)
+class Numbering:
+    """The numbers of a solved program's variables: each file's (base, variable count), the
+    first number no variable of that solve had, and where each file an edit grew has its new
+    variables in its own numbering (file -> (first, how many)): those are numbered from the
+    free number on, the others keep theirs."""
+
+    files: Sequence[tuple[int, int]]
+    free: int
+    gaps: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+
+
 @dataclass(slots=True)
 class ClassInfo:
     bases: list[ClassKey]
@@ -80,7 +115,13 @@ class ClassInfo:
 class Program:
     """Every Python file of the map, with what can be known of it before values flow."""
 
-    def __init__(self, files: Sequence[tuple[str, facts.Facts]], layout: Layout) -> None:
+    def __init__(
+        self,
+        files: Sequence[tuple[str, facts.Facts]],
+        layout: Layout,
+        numbering: Numbering | None = None,
+    ) -> None:
+        """``numbering``: the variable numbers of a solve this one continues."""
         self.layout = layout
         self.files: list[FileInfo] = []
         self.by_path: dict[str, int] = {}
@@ -90,9 +131,17 @@ class Program:
             info = layout.modules[path]
             item = FileInfo(len(self.files), path, info.name, info.is_package, file_facts, base)
             base += file_facts.variables
+            if numbering is not None:
+                item.base = numbering.files[len(self.files)][0]
+                item.gap_at, item.gap = numbering.gaps.get(len(self.files), (1 << 62, 0))
             self._index(item)
             self.by_path[path] = item.index
             self.files.append(item)
+        if numbering is not None:  # old numbers first, then each grown file's new variables
+            base = numbering.free
+            for item in self.files:
+                item.tail = base
+                base += item.gap
         self.variables = base
         # The dunder methods some class of the repository defines: syntax whose dunder no
         # class defines (``x == y`` with no ``__eq__`` anywhere) runs nothing of ours.

@@ -6,7 +6,8 @@ answer ``UNKNOWN`` for every attribute).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
@@ -34,18 +35,28 @@ _REFLECTED = {
 def solve(program: Program) -> Flow:
     solver = Solver(program)
     solver.install()
-    solver.flow.engine.run()
+    engine = solver.flow.engine
+    engine.run()
+    first = array("I", [_size(held) for held in engine.pts])
     solver.second_round()
-    solver.flow.engine.run()
+    engine.run()
+    # What the second round gave more: an edit's new code may not read it (``continued.py``).
+    solver.flow.late = {
+        var for var, held in enumerate(engine.pts) if var >= len(first) or _size(held) != first[var]
+    }
     return solver.close()
+
+
+def _size(held: set[int] | int | None) -> int:
+    return 0 if held is None else 1 if type(held) is int else len(held)  # type: ignore[arg-type]
 
 
 class Solver:
     """Installs each file's operations as constraints on the rules (``calls.Calls`` and the
     ``containers`` and ``lookups`` it holds), through one dispatch table by operation type."""
 
-    def __init__(self, program: Program) -> None:
-        self.flow = Flow(program)
+    def __init__(self, program: Program, flow: Flow | None = None) -> None:
+        self.flow = Flow(program) if flow is None else flow
         self.calls = Calls(self.flow)
         self.containers = self.calls.containers
         self.lookups = self.calls.lookups
@@ -129,6 +140,10 @@ class Solver:
                 handlers[type(op)](info.index, op)
         install_fixtures(self.flow)
 
+    def install_op(self, file: int, op: facts.Op) -> None:
+        """One more operation of ``file`` (a continuation's, ``continued.py``)."""
+        self._handlers[type(op)](file, op)
+
     def _functions(self, file: int) -> None:
         """What every function's parameters hold before any call: ``self``/``cls``, the
         ``*args`` tuple and ``**kwargs`` dict, and the classes annotations name."""
@@ -145,17 +160,17 @@ class Solver:
                 elif param.kind == ParamKind.VAR_KEYWORD:
                     engine.add(flow.param(func, i), [flow.value(objects.KWARGS, *func)])
                 if param.annotation >= 0:
-                    self._declared(flow.var(file, param.annotation), flow.param(func, i))
+                    self.declared(flow.var(file, param.annotation), flow.param(func, i))
             if scope.kind == Kind.METHOD and not scope.flags & facts.STATIC and scope.params:
                 owner = scope.parent
                 kind = objects.CCONE if scope.flags & facts.CLASSMETHOD else objects.CONE
                 engine.add(flow.param(func, 0), [flow.value(kind, file, owner)])
 
-    def _declared(self, annotation: int, target: int) -> None:
+    def declared(self, annotation: int, target: int) -> None:
         """``target`` may hold an instance of any class ``annotation`` holds."""
         flow = self.flow
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             out = []
             for value in new:
                 key = flow.values.keys[value]
@@ -168,7 +183,7 @@ class Solver:
         flow.engine.on(annotation, run)
 
     def _v(self, file: int, local: int) -> int:
-        return self.flow.program.files[file].base + local
+        return self.flow.program.files[file].var(local)
 
     def _def(self, file: int, op: facts.Def) -> None:
         scope = self.flow.program.files[file].facts.scopes[op.scope]
@@ -332,7 +347,7 @@ class Solver:
         args: Args = [right] if op.right >= 0 else []
         method = op.method
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             out = []
             for value in new:
                 kind = flow.values.keys[value][0]
@@ -362,7 +377,7 @@ class Solver:
         if method in _REFLECTED and op.right >= 0:
             reflected = _REFLECTED[method]
 
-            def other(new: set[int]) -> None:
+            def other(new: Sequence[int]) -> None:
                 plain = not flow.engine.holds(left) or any(
                     flow.values.keys[v][0] not in (objects.INST, objects.CONE)
                     for v in flow.engine.held(left)
@@ -384,7 +399,7 @@ class Solver:
         else:
             self.flow.engine.add(self._v(file, op.dst), [objects.LIT_ID])
 
-    def _concat(self, new: set[int], op: facts.BinOp, file: int, dst: int) -> None:
+    def _concat(self, new: Sequence[int], op: facts.BinOp, file: int, dst: int) -> None:
         flow = self.flow
         out = []
         right = self._v(file, op.right)
@@ -419,7 +434,7 @@ class Solver:
         src = self._v(file, op.src)
         site = SiteKey((file, op.site))
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for value in new:
                 key = flow.values.keys[value]
                 if key[0] in (objects.CLASS, objects.CCONE):  # raise Cls: it is constructed here
@@ -435,7 +450,7 @@ class Solver:
         flow.depends.extend((src, dst))
         enter, leave = ("__aenter__", "__aexit__") if op.is_async else ("__enter__", "__exit__")
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             for value in new:
                 kind = flow.values.keys[value][0]
                 if kind in (objects.INST, objects.CONE):
@@ -489,18 +504,18 @@ class Solver:
         flow = self.flow
         dst, ann = self._v(file, op.dst), self._v(file, op.ann)
         if op.src < 0:
-            self._declared(ann, dst)
+            self.declared(ann, dst)
             return
         src = self._v(file, op.src)
         flow.annotated.append((dst, src, ann))
         declared: list[bool] = []
 
-        def run(new: set[int]) -> None:
+        def run(new: Sequence[int]) -> None:
             known = [v for v in new if v != objects.UNKNOWN_ID]
             flow.engine.add(dst, known)
             if len(known) < len(new) and not declared:
                 declared.append(True)
-                self._declared(ann, dst)
+                self.declared(ann, dst)
 
         flow.engine.on(src, run)
 
@@ -518,9 +533,16 @@ class Solver:
                 for i, param in enumerate(scope.params):
                     if param.default >= 0:
                         engine.flow(flow.var(info.index, param.default), flow.param(func, i))
+        self.second_round_entries()
+
+    def second_round_entries(self) -> None:
+        """The second round's steps taken per entry the first round left (a continuation runs
+        these alone for its new entries: ``continued.py``)."""
+        flow = self.flow
+        engine = flow.engine
         for dst, src, ann in flow.annotated:
             if not engine.holds(src):
-                self._declared(ann, dst)
+                self.declared(ann, dst)
         for cls in flow.patched_any:
             for sub in flow.program.cone(cls):
                 for dst in flow.lookups_on.get(sub, ()):

@@ -69,13 +69,21 @@ class Flow:
         self.annotated: list[tuple[int, int, int]] = []  # (dst, src, annotation) of Annot ops
         self.slots: dict[int, dict[str | int, int]] = {}  # container -> key -> slot
         self.listeners: dict[int, list[Callable[[str | int, int], None]]] = {}
+        self.late: set[int] = set()  # variables the second round gave more (``solve``)
         self.lit = self.cell(("lit",))
         self.engine.add(self.lit, [objects.LIT_ID])
         self.none = self.cell(("none",))  # None a built-in gives (``d.get(k)``): no value
 
+    def use(self, engine: Engine) -> None:
+        """Solve on ``engine`` instead (a continuation's, restored from a snapshot)."""
+        self.engine = engine
+        self.alt = engine.alt
+        self.values.listener = engine.note
+        engine.overflow = self._overflow
+
     # -- variables and cells ----------------------------------------------------------------------
     def var(self, file: int, local: int) -> int:
-        return self.program.files[file].base + local
+        return self.program.files[file].var(local)
 
     def cell(self, key: tuple[Any, ...]) -> int:
         found = self.cells.get(key)

@@ -67,7 +67,7 @@ class WebContext:
 
     def held(self, var: int) -> set[int]:
         """The values a variable of this file holds."""
-        return self.flow.engine.held(self.info.base + var)
+        return self.flow.engine.held(self.info.var(var))
 
     @property
     def resolver(self) -> FileNodes:

@@ -92,7 +92,7 @@ def _patterns(ctx: WebContext, container: int, depth: int = 0) -> list[tuple[int
                 and op.method == "__iadd__"
                 and _made_by(info, op.left, var)
             ):
-                for more in ctx.flow.engine.held(info.base + op.right):
+                for more in ctx.flow.engine.held(info.var(op.right)):
                     if ctx.key(more)[0] == objects.CONT:
                         out.update(_patterns(ctx, more, depth + 1))
     return sorted(out)
@@ -104,7 +104,7 @@ def _django_own(ctx: WebContext, file: int, call: facts.Call) -> bool:
     if site.name not in _URLCONF:
         return False
     program = ctx.program
-    for value in ctx.flow.engine.held(program.files[file].base + call.func):
+    for value in ctx.flow.engine.held(program.files[file].var(call.func)):
         values = ctx.flow.values
         if values.kind(value) == objects.PARTIAL:  # django.urls.path = partial(_path, ...)
             value = values.wrapped(value)  # noqa: PLW2901 (the function the partial holds)

@@ -1,0 +1,198 @@
+"""An edit taken on from the last solve instead of solving again: the new operations of the
+files that changed are installed on the kept solution (``snapshot.py``) and run, and only
+those files are drawn again. Anything the shortcut cannot vouch for raises ``Reached``, and
+the caller solves the whole program as before.
+
+Why the result is the fresh solve's, exactly: the edit must only *add* operations (every old
+operation is still there, under the same numbers), so the new program's least fixed point
+contains the old one. The continuation starts from the old one, installs only the added
+operations and runs them with the old variables frozen: it stops (``Reached``) as soon as the
+new code would give an old variable anything it did not hold, add a copy edge into one, or
+record a target at an old site. When it finishes without that, the old variables are a fixed
+point of the new program as they stand, so the old solution plus the new variables is the
+new program's least fixed point (the old part cannot shrink, since the program only grew).
+
+The solver is not monotone in three places, and each is guarded: the bounds (a new variable
+that hits one stops it: which values got in first depends on order); the second round (new
+code may not read a variable the second round gave more, ``Snapshot.late``, so its first-round
+view is the fresh solve's, and its own second-round entries are then run the same way); and
+what is decided before values flow (the class hierarchy, the dunders some class defines, the
+names a module binds: a change to any stops it). No new scope (function, class, lambda).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from groundkit.codemap.extract.python.parse import facts
+from groundkit.codemap.extract.python.parse.facts import Facts
+from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.alignment import Alignment, Reached, align
+from groundkit.codemap.extract.python.values.certainty import Certainty
+from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, Rule
+from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.program import Program
+from groundkit.codemap.extract.python.values.snapshot import Snapshot, hierarchy
+from groundkit.codemap.extract.python.values.solver import Solver
+from groundkit.codemap.extract.python.values.state import Flow, Found
+
+__all__ = ["Change", "Reached", "changed", "continue_solve"]
+
+# Operations whose effect reaches other files in ways the guarded engine does not see (a
+# function's returns are decided at install, a class body's names steer every lookup).
+_REFUSED = (facts.Ret, facts.Yield, facts.ClassBind)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One file's edit since the snapshot: its facts then, and how the new ones extend them."""
+
+    old: Facts
+    alignment: Alignment
+
+
+def changed(old: Facts, new: Facts) -> Change:
+    """The change from ``old`` to ``new``; raises ``Reached`` unless it only adds code."""
+    return Change(old, align(old, new))
+
+
+class _Guarded(Engine):
+    """The engine of a continuation: variables below ``old`` are frozen."""
+
+    __slots__ = ("late", "old")
+
+    def __init__(self, values: objects.Values, size: int, old: int, late: set[int]) -> None:
+        super().__init__(values, size, set())
+        self.old = old  # variables below this number are the snapshot's
+        self.late = late
+
+    def add(self, var: int, values: Iterable[int]) -> None:
+        if var < self.old:
+            if var in self.late or not self.held(var).issuperset(values):
+                raise Reached("the edit gives an old variable more")
+            return
+        Engine.add(self, var, values)
+
+    def flow(self, src: int, dst: int) -> None:
+        if src == dst:
+            return
+        if dst < self.old:
+            raise Reached("the edit flows into an old variable")
+        if src < self.old and src in self.late:
+            raise Reached("the edit reads what the second round gave")
+        Engine.flow(self, src, dst)
+
+    def on(self, var: int, rule: Rule) -> None:
+        if var < self.old and var in self.late:
+            raise Reached("the edit reads what the second round gave")
+        Engine.on(self, var, rule)
+
+
+class _Continued(Flow):
+    """A flow restored from a snapshot: a target at an old site would change an old edge."""
+
+    old_sites: dict[int, int]  # file -> sites it had when solved
+
+    def record(self, site: SiteKey, target: FuncKey | ClassKey, how: How, operand: int) -> None:
+        if 0 <= site[1] < self.old_sites.get(site[0], 0):
+            found = self.found.get(site)
+            if found is None or target not in found.targets:
+                raise Reached("the edit adds a target to an old site")
+            return
+        Flow.record(self, site, target, how, operand)
+
+
+def continue_solve(
+    program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
+) -> tuple[Flow, Certainty]:
+    """The solved flow of ``program`` (numbered as ``snapshot``'s, see ``Program``) and its
+    certainty, from ``snapshot`` and each changed file's ``Change`` (by file index)."""
+    if program.dunders != snapshot.dunders or hierarchy(program) != snapshot.hierarchy:
+        raise Reached("the edit changed the class hierarchy or the dunders classes define")
+    _names_stay(program, changes)
+    flow = _restore(program, snapshot, changes)
+    solver = Solver(program, flow)
+    for file, change in changes.items():
+        for op in change.alignment.added:
+            if isinstance(op, _REFUSED):
+                raise Reached("the edit changes a function's returns or a class body")
+            solver.install_op(file, op)  # (its file's parameters were set up when solved)
+    engine = flow.engine
+    engine.run()
+    # The second round for what the new operations made (the old entries ran when the
+    # snapshot was solved, and nothing they read has changed); no new scope, so no defaults.
+    solver.second_round_entries()
+    engine.run()
+    if engine.bounds_hit or any(count > MAX_STRINGS for count in engine.strings.values()):
+        raise Reached("the edit hit a bound")
+    if set(flow.calls_bound) != snapshot.calls_bound or flow.patched_any != snapshot.patched_any:
+        raise Reached("the edit calls a function nothing called, or patches a class")
+    solver.close()
+    return flow, Certainty(flow, (snapshot.choices, set(snapshot.maybe_none)))
+
+
+def _names_stay(program: Program, changes: Mapping[int, Change]) -> None:
+    """A module binding a name it did not is seen by ``from m import *`` and static lookups,
+    which were decided when the old program was installed."""
+    starred = set()
+    for info in program.files:
+        for module, level in info.stars:
+            absolute = program.absolute(info.index, module, level)
+            found = program.find_module(absolute, near=info.path) if absolute else None
+            if found is not None:
+                starred.add(found)
+    for file, change in changes.items():
+        added = change.alignment.added
+        binds = [op.name for op in added if isinstance(op, facts.ModBind | facts.GlobalSet)]
+        old = {op.name for op in change.old.ops if isinstance(op, facts.ModBind | facts.GlobalSet)}
+        if any(name in old for name in binds):
+            raise Reached("the edit binds a module's name again")
+        if binds and file in starred:
+            raise Reached("the edit binds a new name in a module imported with *")
+
+
+def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]) -> _Continued:
+    flow = _Continued(program)
+    values = flow.values
+    values.keys = _renumbered(snapshot.keys, changes)
+    values.ids = {key: index for index, key in enumerate(values.keys)}
+    engine = _Guarded(values, program.variables, snapshot.size, snapshot.late)
+    engine.pts[: snapshot.size] = snapshot.pts
+    engine.special = {
+        value
+        for value, key in enumerate(values.keys)
+        if key[0] in (objects.STR, objects.PREFIX) or key[0] in objects.CONTAINERS
+    }
+    flow.use(engine)
+    flow.cells = dict(snapshot.cells)
+    flow.lit, flow.none = flow.cells[("lit",)], flow.cells[("none",)]
+    flow.slots = {container: dict(slots) for container, slots in snapshot.slots.items()}
+    flow.found = {site: Found(targets) for site, targets in snapshot.found.items()}
+    flow.calls_bound = dict.fromkeys(snapshot.calls_bound, 1)
+    flow.escaped = set(snapshot.escaped)
+    # (``once`` is not kept: a rule the new code installs again runs again, on values the
+    # old variables hold already, which changes nothing)
+    flow.patched_any = set(snapshot.patched_any)
+    flow.dynamic = set(snapshot.dynamic)
+    flow.summary = snapshot.summary
+    flow.summaries = {snapshot.summary} if snapshot.summary is not None else set()
+    flow.old_sites = {info.index: len(info.facts.sites) for info in program.files}
+    flow.old_sites.update((file, len(change.old.sites)) for file, change in changes.items())
+    return flow
+
+
+def _renumbered(keys: list[tuple[Any, ...]], changes: Mapping[int, Change]) -> list[Any]:
+    """The values' keys with a grown file's container literals (known by the variable that
+    holds them) under that variable's new number."""
+    gaps = {file: change.alignment for file, change in changes.items() if change.alignment.gap}
+    out = list(keys)  # (a copy: the snapshot may serve the next edit too)
+    if not gaps:
+        return out
+    for index, key in enumerate(keys):
+        if key[0] == objects.CONT and key[1] in gaps:
+            grown = gaps[key[1]]
+            if key[2] >= grown.gap_at:
+                out[index] = (key[0], key[1], key[2] + grown.gap, *key[3:])
+    return out

@@ -1,0 +1,129 @@
+"""An edit that only adds code reaching nothing old is taken on from the last solve (kept with
+the map) instead of solving the whole program again, and ends where a map made from scratch
+would; any other edit says why and solves the whole program."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from map_helpers import Repo
+from test_incremental import fresh, snapshot
+
+START = {
+    "lib/__init__.py": "from .core import work\n",
+    "lib/core.py": """
+        class Engine:
+            def run(self):
+                return helper()
+        def helper(): pass
+        def work(items):
+            Engine().run()
+            total = len(items)
+    """,
+    "app.py": """
+        import lib
+        from lib.core import Engine, helper
+        def main():
+            lib.work([1])
+            Engine().run()
+    """,
+}
+START = {path: textwrap.dedent(text).lstrip("\n") for path, text in START.items()}
+
+
+def _refuse_whole_solves(monkeypatch: pytest.MonkeyPatch) -> None:
+    from groundkit.codemap.extract.python import PythonResolver
+
+    def refuse(self: object, paths: object) -> None:
+        raise AssertionError("the whole program was solved again")
+
+    monkeypatch.setattr(PythonResolver, "resolve_all", refuse)
+
+
+def test_a_line_added_to_a_function_body_continues_the_last_solve_and_equals_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write(START).build()
+    assert ("lib.core.work", "lib.core.helper") not in repo.pairs("calls")
+    _refuse_whole_solves(monkeypatch)
+    # (the function's own variable is numbered after its body: the edit shifts it)
+    body = START["lib/core.py"] + "    helper()\n"
+    report = repo.write({"lib/core.py": body}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("lib.core.work", "lib.core.helper") in repo.pairs("calls")  # drawn again
+    # A second edit in another file continues from the same solve, the first one's with it.
+    main = START["app.py"] + "    helper()\n"
+    report = repo.write({"app.py": main}).build()
+    assert report.solves == ("python: continued from the last solve (2 files changed)",)
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+    # Edited back to what the solve saw: nothing is left to add, and its edge goes again.
+    _refuse_whole_solves(monkeypatch)
+    report = repo.write({"lib/core.py": START["lib/core.py"]}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("lib.core.work", "lib.core.helper") not in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("what", "path", "text", "why"),
+    [
+        (
+            "a new function",
+            "lib/core.py",
+            START["lib/core.py"] + "def later(): pass\n",
+            "the edit removed code or added a scope",
+        ),
+        (
+            "a value handed to another file's function",
+            "app.py",
+            START["app.py"] + "    lib.work(Engine())\n",
+            "the edit flows into an old variable",
+        ),
+        (
+            "a module's name bound again (what the module ends with changes)",
+            "lib/core.py",
+            START["lib/core.py"] + "helper = Engine\n",
+            "the edit changed or removed an operation",
+        ),
+        (
+            "a call inserted before another (the sites after it are numbered again)",
+            "lib/core.py",
+            START["lib/core.py"].replace("    Engine().run()", "    helper()\n    Engine().run()"),
+            "the edit changed or removed an operation",
+        ),
+    ],
+)
+def test_an_edit_that_reaches_what_other_files_see_solves_the_whole_program_and_says_why(
+    repo: Repo, tmp_path: Path, what: str, path: str, text: str, why: str
+) -> None:
+    repo.write(START).build()
+    report = repo.write({path: text}).build()
+    assert report.solves == (f"python: {why}", "python: whole program"), what
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
+
+
+def test_a_map_without_kept_solver_state_solves_the_whole_program_and_keeps_it(
+    repo: Repo,
+) -> None:
+    import sqlite3
+
+    repo.write(START).build()
+    repo.close()
+    (path,) = repo.index_dir.glob("**/map.sqlite")
+    with sqlite3.connect(path) as db:  # as a map made before the state was kept
+        db.execute("DELETE FROM solver_state")
+    db.close()
+    report = repo.write({"lib/core.py": START["lib/core.py"] + "    helper()\n"}).build()
+    assert report.solves == (
+        "python: no solver state kept for this map",
+        "python: whole program",
+    )
+    report = repo.write({"app.py": START["app.py"] + "    helper()\n"}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
