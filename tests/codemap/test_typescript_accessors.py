@@ -90,3 +90,35 @@ def test_define_property_gives_a_getter_and_a_value_written_once(repo: Repo) -> 
     assert ("main.run", "main.other") not in calls
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1  # box.swapped(): written again in swap
+
+
+def test_a_commonjs_literals_accessors_run_through_the_module_and_its_this(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "request.js": """
+                module.exports = {
+                  get header() { return this.req.headers; },
+                  set header(value) { this.req.headers = value; },
+                  get host() { return this.get("host"); },
+                  get(field) { return this.header[field]; },
+                };
+            """,
+            "main.js": """
+                const request = require("./request");
+                function run() {
+                  const own = Object.create(request);
+                  own.header = {};
+                  return own.host + request.host;
+                }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert {
+        ("main.run", "request.exports.header#2"),  # the setter, written through the copy
+        ("main.run", "request.exports.host"),
+        ("request.exports.host", "request.exports.get"),  # `this`: the literal exported
+        ("request.exports.get", "request.exports.header"),  # the getter, read
+    } <= pairs
+    assert ("main.run", "request.exports.header") not in pairs  # a write runs no getter

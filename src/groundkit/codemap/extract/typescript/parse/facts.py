@@ -53,6 +53,7 @@ __all__ = [
     "GIVEN_KEY",
     "ITEM",
     "ITERATED",
+    "MODULE_EXPORTS",
     "OWN",
     "REST",
     "AnonFn",
@@ -241,6 +242,7 @@ ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
 ITERATED = "[of]"  # what iterating a value gives: ``for (const x of value)``
 OWN = "#own"  # a ``fields`` owner's suffix: members set on the function object itself
 GIVEN_KEY = "[param]"  # a write's key: one the writing function is given (``t[name] = ...``)
+MODULE_EXPORTS = ["module", "exports"]  # ``this`` in a method of ``module.exports = {...}``
 
 
 class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):

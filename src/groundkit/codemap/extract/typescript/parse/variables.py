@@ -81,30 +81,33 @@ def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
     return summary
 
 
-def _object(w: Walk, node: Node, prefix: str) -> None:
-    """``const api = {get() {}, post: () => 1}``: functions named ``api.get``, ``api.post``."""
+def _object(w: Walk, node: Node, prefix: str, holder: list[str] | None = None) -> None:
+    """``const api = {get() {}, post: () => 1}``: functions named ``api.get``, ``api.post``.
+    ``holder``: what ``this`` is in its methods, when not ``prefix`` itself."""
     table = w.qualified(prefix)
     for child in node.named_children:
         if child.type == "method_definition":
             key = key_of(child.child_by_field_name("name"))
-            _method(w, child, f"{prefix}.{key}" if key else None, table, prefix)
+            _method(w, child, f"{prefix}.{key}" if key else None, table, prefix, holder)
         elif child.type == "pair":
             key = key_of(child.child_by_field_name("key"))
             item = child.child_by_field_name("value")
             if item is not None and key is not None and unwrap(item).type == "object":
                 _object(w, unwrap(item), f"{prefix}.{key}")
             elif item is not None and key is not None and unwrap(item).type in FUNCTIONS:
-                _method(w, unwrap(item), f"{prefix}.{key}", table, prefix)
+                _method(w, unwrap(item), f"{prefix}.{key}", table, prefix, holder)
             elif item is not None:
                 w.visit(item)
         else:
             w.visit(child)
 
 
-def _method(w: Walk, node: Node, name: str | None, table: str, prefix: str) -> None:
+def _method(
+    w: Walk, node: Node, name: str | None, table: str, prefix: str, holder: list[str] | None
+) -> None:
     if node.type != "arrow_function":  # an arrow's `this` is the one around the literal
         w.pending_tables[node.id] = table
-    function(w, node, name, holder=_holder(prefix.split(".")))
+    function(w, node, name, holder=holder or _holder(prefix.split(".")))
 
 
 def _holder(ref: list[str]) -> list[str] | None:
@@ -336,7 +339,7 @@ def _commonjs(w: Walk, ref: list[str], right: Node) -> None:
     if path == ["exports"]:  # module.exports = ...
         inner = unwrap(right)
         if inner.type == "object":
-            _object(w, inner, "exports")
+            _object(w, inner, "exports", facts.MODULE_EXPORTS)  # `this` in its methods: the literal
             summary = summarise(inner, w.qual_of, name="exports")
             assert isinstance(summary, facts.ObjectLit)
             w.exports.update(summary.fields)

@@ -340,13 +340,15 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
-        getter = self.accessor(value, name) if isinstance(value, Inst | Def | Obj) else None
+        getter = self.accessor(value, name) if isinstance(value, Inst | Def | Obj | Mod) else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
         return self._member(value, name)
 
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
         """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
+        if type(value) is Mod:  # module.exports = {get x() {...}}: the literal's
+            value = self.export(value.path, "=")
         found = accessor(self.interface, self.classes, value, name, write=write)
         if found is None and not write and type(value) is Obj:
             return self._defined_getter(value, name)
@@ -557,6 +559,8 @@ class Evaluator:
                 return bound
         if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
             proto = self.value(expr.args[0], scope)  # its members are found on the prototype
+            if type(proto) is Mod:  # Object.create(require("./request")): what it exports
+                proto = self.export(proto.path, "=")
             return proto if isinstance(proto, Obj | Inst) else Unknown()
         copied = self._copied(expr, scope)
         if copied is not None:
