@@ -44,7 +44,9 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
     # 27: `this` in a method of `module.exports = {...}`, its accessors read through the
-    # module or Object.create(module), a literal's getter beside its setter;
+    # module or Object.create(module), a literal's getter beside its setter; an object
+    # Object.create makes in a function (its maker's writes, then the prototype's members);
+    # `p = p || fallback`; choices closed and called; accessors on partly known values;
     # 26: `this` in a member's function (its holder), members copied onto a function
     # (Object.assign, merge-descriptors), members maybe rewritten reached partial, a Map's
     # entries, package.json imports (#specifiers), then after an async call;

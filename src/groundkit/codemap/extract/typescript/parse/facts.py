@@ -62,6 +62,7 @@ __all__ = [
     "ArrayLit",
     "Body",
     "Call",
+    "Created",
     "CallSite",
     "Choice",
     "ClassInfo",
@@ -280,6 +281,14 @@ class ArrayCall(msgspec.Struct, array_like=True, frozen=True, tag="a()"):
     call: Expr
 
 
+class Created(msgspec.Struct, array_like=True, frozen=True, tag="oc"):
+    """``const x = Object.create(proto)`` in a function: an object whose members are the ones
+    that function writes on ``x`` (``fields[owner]``), else ``proto``'s."""
+
+    proto: Expr
+    owner: str
+
+
 class This(msgspec.Struct, array_like=True, frozen=True, tag="this"):
     """``this`` inside class ``cls`` (an instance of it)."""
 
@@ -308,6 +317,7 @@ Expr = (
     | ParamOf
     | Get
     | This
+    | Created
     | Defined
     | ArrayCall
 )

@@ -201,6 +201,10 @@ class Walk:
         for (index, name), scopes in writers.items():
             values = self.assigned.get((index, name), [])
             own = (index, name) in self.unset and all(s == index for s in scopes)
+            default = _defaulted(self.bindings[index][name], name, values, scopes == [index])
+            if default is not None:
+                self.bindings[index][name] = default
+                continue
             if not own or len(values) != len(scopes):
                 self.bindings[index][name] = UNKNOWN
                 continue
@@ -291,3 +295,16 @@ class Walk:
                 return False
             index = self.scopes[index].parent
         return True
+
+
+def _defaulted(
+    held: facts.Expr, name: str, values: list[facts.Expr], once: bool
+) -> facts.Expr | None:
+    """``p = p || fallback`` (or ``??``), a parameter's one reassignment, in its own function:
+    the parameter or the fallback."""
+    if type(held) is not facts.Param or not once or len(values) != 1:
+        return None
+    value = values[0]
+    if type(value) is not facts.Choice or facts.Ref([name]) not in value.options:
+        return None
+    return facts.Choice([held, *(o for o in value.options if o != facts.Ref([name]))])

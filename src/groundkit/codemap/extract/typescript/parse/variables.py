@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.declarations import function
@@ -78,7 +78,14 @@ def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
     summary = summarise(node, w.qual_of)
     if isinstance(summary, facts.Require | facts.DynImport):
         return facts.Namespace(summary.spec)
+    if _creates(summary) and name and "." not in name and w.binding_scope() > 0:
+        return facts.Created(summary.args[0], f"{w.qualified(name)}#created")
     return summary
+
+
+def _creates(summary: facts.Expr) -> TypeGuard[facts.Call]:
+    """``Object.create(proto)``."""
+    return type(summary) is facts.Call and summary.ref == ["Object", "create"] and bool(summary.args)
 
 
 def _object(w: Walk, node: Node, prefix: str, holder: list[str] | None = None) -> None:
@@ -158,6 +165,8 @@ def assignment(w: Walk, node: Node) -> bool:
         owner = _prototype_of(w, ref[:-1])
         holder = _holder(ref[:-1]) if owner is None and "prototype" not in ref else None
         qual = function(w, unwrap(right), ".".join(ref), this=owner, holder=holder)
+        if len(ref) == 2:
+            _created_field(w, ref[0], ref[1], facts.Fn(qual))
         if holder is not None and len(holder) == 1 and w.module_name(holder[0]):
             w.table_methods[qual] = holder[0]  # its `this.key = ...` writes that table
         if owner is not None:
@@ -178,7 +187,8 @@ def assignment(w: Walk, node: Node) -> bool:
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
         elif ref is not None and len(ref) == 2:
-            _local_function_field(w, ref[0], ref[1], right)
+            if not _created_field(w, ref[0], ref[1], summarise(right, w.qual_of)):
+                _local_function_field(w, ref[0], ref[1], right)
         _element_store(w, left, right)
         if ref is not None:
             _static(w, ref, summarise(right, w.qual_of))
@@ -257,6 +267,17 @@ def _field(w: Walk, key: str, right: Node) -> None:
     if isinstance(held, facts.ArrayLit):  # this.stack = []: the field's array
         held = facts.ArrayLit(held.items, f"{owner}:{key}", held.kind)
     w.fields.append((w.current, owner, key, held))
+
+
+def _created_field(w: Walk, name: str, key: str, held: facts.Expr) -> bool:
+    """``x.key = value`` in the function that made ``x`` by ``Object.create``: an own member
+    of ``x``. Returns whether ``x`` is such an object."""
+    scope = w.binding_scope()
+    made = w.bindings[scope].get(name) if scope > 0 else None
+    if type(made) is not facts.Created:
+        return False
+    w.fields.append((w.current, made.owner, key, held))
+    return True
 
 
 def _local_function_field(w: Walk, name: str, key: str, right: Node) -> None:

@@ -39,6 +39,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Arr,
     Choice,
+    Created,
     Def,
     Emitter,
     Ext,
@@ -260,6 +261,8 @@ class Evaluator:
             return options[0] if len(options) == 1 else Choice(options)
         if type(expr) is facts.Defined:
             return self._defined(expr, scope)
+        if type(expr) is facts.Created:
+            return Created(path, expr.owner, self._prototype(expr.proto, scope))
         if type(expr) is facts.ArrayCall:
             made = array_made(self, expr, scope)
             return made if made is not None else self.value(expr.call, scope, name)
@@ -306,6 +309,10 @@ class Evaluator:
             kept = value if copying and isinstance(value, Arr | Made) else None
             if part in ("()", "new") and type(value) is Mod:
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
+            if part == "()" and type(value) is Choice:  # (p || new C()).make(): either's
+                value = choice_of(self.apply(o, ["()"], scope) for o in value.options)
+                router = None
+                continue
             if part == "()" and type(value) is Def and self._generator(value):
                 value = Gen(value)  # nothing of it runs until it is iterated
             elif part == "()" and type(value) is Def and value.kind != "class":
@@ -340,7 +347,8 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
-        getter = self.accessor(value, name) if isinstance(value, Inst | Def | Obj | Mod) else None
+        accessed = isinstance(value, Inst | Def | Obj | Mod | Created)
+        getter = self.accessor(value, name) if accessed else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
         return self._member(value, name)
@@ -349,6 +357,9 @@ class Evaluator:
         """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
         if type(value) is Mod:  # module.exports = {get x() {...}}: the literal's
             value = self.export(value.path, "=")
+        seen = 0
+        while type(value) is Created and seen < _DEPTH:  # a write runs the prototype's setter
+            value, seen = value.proto, seen + 1
         found = accessor(self.interface, self.classes, value, name, write=write)
         if found is None and not write and type(value) is Obj:
             return self._defined_getter(value, name)
@@ -425,6 +436,11 @@ class Evaluator:
             return self.value(member, (value.path, -1), name)
         if type(value) is Feed:
             return Feed(value.func, value.position, (*value.path, name))
+        if type(value) is Created:  # an own member its maker wrote, else the prototype's
+            own = self.interface(value.path).fields.get(value.owner, {}).get(name)
+            if own is not None:
+                return self.value(own, (value.path, -1), name)
+            return self.attribute(value.proto, name)
         if type(value) is Inst and value.cls.kind == "function":
             found = self.functions.prototype(value.cls, name)
             if type(found) is Choice:  # a member under a computed key, maybe: an own
@@ -558,10 +574,8 @@ class Evaluator:
             if type(bound) is Def and bound.kind != "class":
                 return bound
         if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
-            proto = self.value(expr.args[0], scope)  # its members are found on the prototype
-            if type(proto) is Mod:  # Object.create(require("./request")): what it exports
-                proto = self.export(proto.path, "=")
-            return proto if isinstance(proto, Obj | Inst) else Unknown()
+            proto = self._prototype(expr.args[0], scope)  # its members: the prototype's
+            return proto if isinstance(proto, Obj | Inst | Created) else Unknown()
         copied = self._copied(expr, scope)
         if copied is not None:
             return copied
@@ -582,6 +596,13 @@ class Evaluator:
             if back is not None and back < len(expr.args):
                 return self.value(expr.args[back], scope)
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
+
+    def _prototype(self, expr: facts.Expr, scope: Scope) -> Value:
+        """The object ``Object.create(expr)`` finds members on."""
+        proto = self.value(expr, scope)
+        if type(proto) is Mod:  # Object.create(require("./request")): what it exports
+            return self.export(proto.path, "=")
+        return proto
 
     def _copied(self, expr: facts.Call | facts.New, scope: Scope) -> Feed | None:
         """``slice.call(arguments, 1)``, ``Array.from(arguments)``, ``args.flat()``: an array of
