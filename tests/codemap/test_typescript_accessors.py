@@ -122,3 +122,24 @@ def test_a_commonjs_literals_accessors_run_through_the_module_and_its_this(repo:
         ("request.exports.get", "request.exports.header"),  # the getter, read
     } <= pairs
     assert ("main.run", "request.exports.header") not in pairs  # a write runs no getter
+
+
+def test_a_class_expressions_own_name_is_the_class_inside_its_body(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app.js": """
+                module.exports = class App {
+                  constructor() { this.ready = true; }
+                  static get itself() { return App; }
+                };
+            """,
+            "main.js": """
+                const Exported = require("./app");
+                function make() { return new Exported.itself(); }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("main.make", "app.App.itself") in pairs  # the static getter, read
+    assert ("main.make", "app.App.constructor") in pairs  # what it returns, constructed
