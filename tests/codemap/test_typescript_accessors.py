@@ -143,3 +143,21 @@ def test_a_class_expressions_own_name_is_the_class_inside_its_body(repo: Repo) -
     pairs = repo.pairs("calls")
     assert ("main.make", "app.App.itself") in pairs  # the static getter, read
     assert ("main.make", "app.App.constructor") in pairs  # what it returns, constructed
+
+
+def test_comments_between_a_literals_members_do_not_count_toward_its_member_limit(
+    repo: Repo,
+) -> None:
+    members = "".join(f"  /** member {i} */\n  m{i}() {{ return {i}; }},\n" for i in range(40))
+    build(
+        repo,
+        {
+            "table.js": "module.exports = {\n" + members + "  get last() { return 1; },\n};\n",
+            "main.js": """
+                const table = require("./table");
+                function read() { return table.last + table.m39(); }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert {("main.read", "table.exports.last"), ("main.read", "table.exports.m39")} <= pairs

@@ -361,7 +361,8 @@ def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, fac
     """The literal's members. A spread or a computed key may replace any member written before
     it: those are unknown. Past ``_KEYS`` members only overrides are noted."""
     out: dict[str, facts.Expr] = {}
-    for count, child in enumerate(node.named_children):
+    members = (c for c in node.named_children if c.type != "comment")  # a comment is no member
+    for count, child in enumerate(members):
         key: str | None = None
         if child.type == "shorthand_property_identifier":
             key = text_of(child)
