@@ -161,3 +161,44 @@ def test_comments_between_a_literals_members_do_not_count_toward_its_member_limi
     )
     pairs = repo.pairs("calls")
     assert {("main.read", "table.exports.last"), ("main.read", "table.exports.m39")} <= pairs
+
+
+def test_module_exports_read_in_a_function_is_the_modules_own_export(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "helper.js": """
+                const proto = { get size() { return 1; } };
+                module.exports = function make() { return proto; };
+                module.exports.size = () => module.exports().size;
+            """,
+        },
+    )
+    assert ("helper.exports.size", "helper.proto.size") in repo.pairs("calls")
+
+
+def test_a_write_under_a_symbol_key_changes_no_named_member_of_the_table(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "table.js": """
+                const util = require("util");
+                const KEY = Symbol("key");
+                module.exports = {
+                  get size() { return this.count(); },
+                  count() { return 1; },
+                };
+                module.exports[util.inspect.custom] = module.exports.count;
+                module.exports[KEY] = 2;
+            """,
+            "main.js": """
+                const table = require("./table");
+                function read() { return table.size + table.count(); }
+            """,
+        },
+    )
+    assert {
+        ("main.read", "table.exports.size"),
+        ("main.read", "table.exports.count"),
+        ("table.exports.size", "table.exports.count"),
+    } <= repo.pairs("calls")

@@ -8,6 +8,7 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.declarations import function
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
+    SYMBOLS,
     UNKNOWN,
     collection,
     key_of,
@@ -326,6 +327,8 @@ def member_write(w: Walk, target: Node) -> None:
         key = string_value(index) if index is not None else None
         if index is not None and index.type == "identifier" and _given(w, text_of(index)):
             key = facts.GIVEN_KEY  # methods.forEach((m) => { app[m] = ... }): one of a list
+        elif index is not None and key is None:
+            key = _symbol(w, index)
     if ref == ["this"]:  # in a table's own method, `this` is the table it is called on
         table = w.table_methods.get(w.scope(w.named_scope(w.current)).qual)
         if table is not None and w.this_class() is None:
@@ -334,6 +337,16 @@ def member_write(w: Walk, target: Node) -> None:
     if ref is None or ref[0] in ("this", "super"):
         return
     w.add_write(facts.Ref(ref), key)
+
+
+def _symbol(w: Walk, index: Node) -> str | None:
+    """``t[Symbol.iterator]``, ``t[util.inspect.custom]``, ``t[KEY]`` with a module-level
+    ``const KEY = Symbol(...)``: a key no member written by name shares (``[KEY]``)."""
+    text = text_of(index)
+    if index.type == "member_expression" and text in SYMBOLS:
+        return f"[{text}]"
+    held = w.bindings[0].get(text) if index.type == "identifier" else None
+    return f"[{text}]" if type(held) is facts.Call and held.ref == ["Symbol"] else None
 
 
 def _given_key_table(w: Walk, left: Node) -> str | None:

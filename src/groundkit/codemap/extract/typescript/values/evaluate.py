@@ -290,6 +290,8 @@ class Evaluator:
             value = self.resolve(scope[0], head.removeprefix("require:"))
         else:
             value = self.lookup(scope, head)
+            if value == Global("module") and ref[1:2] == ["exports"]:
+                return self.apply(Mod(scope[0]), ref[2:], scope, name)  # the module's own
         return self.apply(value, ref[1:], scope, name)
 
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
