@@ -86,7 +86,9 @@ def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
 
 def _creates(summary: facts.Expr) -> TypeGuard[facts.Call]:
     """``Object.create(proto)``."""
-    return type(summary) is facts.Call and summary.ref == ["Object", "create"] and bool(summary.args)
+    if type(summary) is not facts.Call:
+        return False
+    return summary.ref == ["Object", "create"] and bool(summary.args)
 
 
 def _object(w: Walk, node: Node, prefix: str, holder: list[str] | None = None) -> None:
@@ -167,7 +169,7 @@ def assignment(w: Walk, node: Node) -> bool:
         holder = _holder(ref[:-1]) if owner is None and "prototype" not in ref else None
         qual = function(w, unwrap(right), ".".join(ref), this=owner, holder=holder)
         if len(ref) == 2:
-            _created_field(w, ref[0], ref[1], facts.Fn(qual))
+            _created_field(w, ref, right, facts.Fn(qual))
         if holder is not None and len(holder) == 1 and w.module_name(holder[0]):
             w.table_methods[qual] = holder[0]  # its `this.key = ...` writes that table
         if owner is not None:
@@ -187,9 +189,8 @@ def assignment(w: Walk, node: Node) -> bool:
         w.visit(right)  # first: functions in it are named before it is summarised
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
-        elif ref is not None and len(ref) == 2:
-            if not _created_field(w, ref[0], ref[1], summarise(right, w.qual_of)):
-                _local_function_field(w, ref[0], ref[1], right)
+        elif ref is not None and len(ref) == 2 and not _created_field(w, ref, right):
+            _local_function_field(w, ref[0], ref[1], right)
         _element_store(w, left, right)
         if ref is not None:
             _static(w, ref, summarise(right, w.qual_of))
@@ -270,14 +271,16 @@ def _field(w: Walk, key: str, right: Node) -> None:
     w.fields.append((w.current, owner, key, held))
 
 
-def _created_field(w: Walk, name: str, key: str, held: facts.Expr) -> bool:
+def _created_field(w: Walk, ref: list[str], right: Node, held: facts.Expr | None = None) -> bool:
     """``x.key = value`` in the function that made ``x`` by ``Object.create``: an own member
-    of ``x``. Returns whether ``x`` is such an object."""
+    of ``x`` (``held``: the function ``value`` was named, else its summary). Returns whether
+    ``x`` is such an object."""
     scope = w.binding_scope()
-    made = w.bindings[scope].get(name) if scope > 0 else None
+    made = w.bindings[scope].get(ref[0]) if scope > 0 else None
     if type(made) is not facts.Created:
         return False
-    w.fields.append((w.current, made.owner, key, held))
+    value = held if held is not None else summarise(right, w.qual_of)
+    w.fields.append((w.current, made.owner, ref[1], value))
     return True
 
 
