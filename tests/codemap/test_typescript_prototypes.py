@@ -211,3 +211,21 @@ def test_a_parameter_defaulted_by_or_is_that_value_or_what_callers_give(repo: Re
     )
     assert _flags(repo, "main.make")["main.App.context"] == frozenset({EdgeFlag.PARTIAL})
     assert _flags(repo, "main.use")["main.App.run"] == frozenset({EdgeFlag.PARTIAL})
+
+
+def test_a_call_on_a_defaulted_parameter_is_certain_when_every_value_is_known(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class App { context() { return this; } }
+                function make(app) {
+                  app = app || new App();
+                  return app.context();
+                }
+                function omitted() { return make(); }
+                function given() { return make(new App()); }
+            """,
+        },
+    )
+    assert _flags(repo, "main.make")["main.App.context"] == frozenset()

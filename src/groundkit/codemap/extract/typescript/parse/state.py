@@ -202,8 +202,10 @@ class Walk:
             values = self.assigned.get((index, name), [])
             own = (index, name) in self.unset and all(s == index for s in scopes)
             default = _defaulted(self.bindings[index][name], name, values, scopes == [index])
-            if default is not None:
-                self.bindings[index][name] = default
+            if default is not None:  # the parameter (with a default its callers may leave
+                held, (position, fallback) = self.bindings[index][name], default  # out), or that
+                self.defaults.append((index, position, fallback))
+                self.bindings[index][name] = facts.Choice([held, fallback])
                 continue
             if not own or len(values) != len(scopes):
                 self.bindings[index][name] = UNKNOWN
@@ -299,12 +301,14 @@ class Walk:
 
 def _defaulted(
     held: facts.Expr, name: str, values: list[facts.Expr], once: bool
-) -> facts.Expr | None:
+) -> tuple[int, facts.Expr] | None:
     """``p = p || fallback`` (or ``??``), a parameter's one reassignment, in its own function:
-    the parameter or the fallback."""
-    if type(held) is not facts.Param or not once or len(values) != 1:
+    a default value, as ``p = fallback`` in the parameter list is (a falsy value given is
+    replaced too: a value that calls nothing). Returns its position and the fallback."""
+    if type(held) is not facts.Param or held.path or not once or len(values) != 1:
         return None
     value = values[0]
-    if type(value) is not facts.Choice or facts.Ref([name]) not in value.options:
+    if type(value) is not facts.Choice or len(value.options) != 2:
         return None
-    return facts.Choice([held, *(o for o in value.options if o != facts.Ref([name]))])
+    first, fallback = value.options
+    return (held.position, fallback) if first == facts.Ref([name]) else None
