@@ -357,6 +357,8 @@ class Evaluator:
 
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
         """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
+        if type(value) is Mod and name == "default":
+            return None  # (await import("./m")).default: module.exports, read by no getter
         if type(value) is Mod:  # module.exports = {get x() {...}}: the literal's
             value = self.export(value.path, "=")
         seen = 0
