@@ -202,3 +202,25 @@ def test_a_write_under_a_symbol_key_changes_no_named_member_of_the_table(repo: R
         ("main.read", "table.exports.count"),
         ("table.exports.size", "table.exports.count"),
     } <= repo.pairs("calls")
+
+
+def test_a_namespaces_default_is_module_exports_not_a_static_getter(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app.js": """
+                module.exports = class App {
+                  static get default() { return App; }
+                };
+            """,
+            "main.mjs": """
+                export async function load() {
+                  const ns = await import("./app.js");
+                  return new ns.default();
+                }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("main.load", "app.App.default") not in pairs
+    assert ("main.load", "app.App") in pairs
