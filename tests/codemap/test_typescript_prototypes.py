@@ -229,3 +229,40 @@ def test_a_call_on_a_defaulted_parameter_is_certain_when_every_value_is_known(re
         },
     )
     assert _flags(repo, "main.make")["main.App.context"] == frozenset()
+
+
+def test_members_the_delegates_package_forwards_reach_the_target_objects_members(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "response.js": """
+                module.exports = {
+                  get body() { return this._body; },
+                  set body(value) { this._body = value; },
+                  redirect(url) { return url; },
+                };
+            """,
+            "context.js": """
+                const delegate = require("delegates");
+                const proto = module.exports = { inspect() { return "ctx"; } };
+                delegate(proto, "response").method("redirect").access("body").fluent("other");
+            """,
+            "app.js": """
+                const context = require("./context");
+                const response = require("./response");
+                function run() {
+                  const ctx = Object.create(context);
+                  ctx.response = Object.create(response);
+                  ctx.redirect("/");
+                  ctx.body = ctx.body + ctx.other();
+                }
+            """,
+        },
+    )
+    assert _flags(repo, "app.run") == {
+        "response.exports.redirect": frozenset(),  # .method("redirect")
+        "response.exports.body": frozenset(),  # .access("body"): the getter, read
+        "response.exports.body#2": frozenset(),  # and the setter, written
+    }  # .fluent("other"): not modelled, nothing drawn

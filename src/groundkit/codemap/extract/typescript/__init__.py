@@ -47,6 +47,7 @@ class TypeScriptExtractor:
     # module or Object.create(module), a literal's getter beside its setter; an object
     # Object.create makes in a function (its maker's writes, then the prototype's members);
     # `p = p || fallback`; choices closed and called; accessors on partly known values;
+    # members the `delegates` package forwards;
     # 26: `this` in a member's function (its holder), members copied onto a function
     # (Object.assign, merge-descriptors), members maybe rewritten reached partial, a Map's
     # entries, package.json imports (#specifiers), then after an async call;

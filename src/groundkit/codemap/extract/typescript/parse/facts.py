@@ -409,6 +409,10 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # A generator's qualname -> what it yields, closed the same way (a ``Choice`` when several)
     yields: dict[str, Expr] = {}
     asyncs: list[str] = []  # qualnames of ``async`` functions: a call of one gives a promise
+    # ``delegate(X, "response").method("redirect")`` (a package ``library.DELEGATORS`` models)
+    # at module level, ``X`` a module-level name: X -> member -> [the member of X it forwards
+    # to, how: "method", "getter", "setter" or "access"]
+    delegated: dict[str, dict[str, list[str]]] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

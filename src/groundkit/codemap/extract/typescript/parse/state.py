@@ -76,6 +76,7 @@ class Walk:
         self.arities: list[tuple[int, facts.Ref, int]] = []  # scope, callee, argument count
         self.mixins: list[tuple[int, str, list[facts.Expr]]] = []  # scope, F, F's prototypes
         self.defined_getters: list[tuple[str, str, facts.Expr]] = []  # X, key, getter
+        self.delegated: dict[str, dict[str, list[str]]] = {}  # X -> key -> [target, how]
         self.generators: list[str] = []
         self.asyncs: list[str] = []
         self.iterations: list[facts.IterSite] = []

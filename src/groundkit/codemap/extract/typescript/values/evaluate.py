@@ -66,6 +66,7 @@ __all__ = ["Evaluator"]
 # miss the identity test costs a third of an isinstance call, asked a million times a large map.
 
 _DEPTH = 40
+_FORWARDS_READ = frozenset({"method", "getter", "access"})  # a member read gives the target's
 _EXPORTED = (facts.Local, facts.From, facts.Namespace)
 _REST = (facts.REST, facts.ITEM)
 _ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
@@ -361,6 +362,10 @@ class Evaluator:
             return None  # (await import("./m")).default: module.exports, read by no getter
         if type(value) is Mod:  # module.exports = {get x() {...}}: the literal's
             value = self.export(value.path, "=")
+        if type(value) is Created and (forwarded := self._forwarded(value, name)) is not None:
+            to, how = forwarded  # delegate(proto, "response").access("body"): response's
+            runs = ("setter", "access") if write else ("getter", "access")
+            return self.accessor(to, name, write=write) if how in runs else None
         seen = 0
         while type(value) is Created and seen < _DEPTH:  # a write runs the prototype's setter
             value, seen = value.proto, seen + 1
@@ -444,6 +449,10 @@ class Evaluator:
             own = self.interface(value.path).fields.get(value.owner, {}).get(name)
             if own is not None:
                 return self.value(own, (value.path, -1), name)
+            forwarded = self._forwarded(value, name)
+            if forwarded is not None:  # delegate(proto, "response").method("redirect")
+                to, how = forwarded
+                return self.attribute(to, name) if how in _FORWARDS_READ else Unknown()
             return self.attribute(value.proto, name)
         if type(value) is Inst and value.cls.kind == "function":
             found = self.functions.prototype(value.cls, name)
@@ -470,6 +479,18 @@ class Evaluator:
                 return method[0]
             return self._field(cls, name) if type(value) is Inst else Unknown()
         return Unknown()
+
+    def _forwarded(self, made: Created, name: str) -> tuple[Value, str] | None:
+        """The object a package forwards ``made.name`` to (``made.response`` for
+        ``delegate(proto, "response").method(name)``, ``made`` made from ``proto``), and how;
+        None when no package forwards it (``library.DELEGATORS``)."""
+        proto = made.proto
+        if type(proto) is not Obj or not proto.name:
+            return None
+        found = self.interface(proto.path).delegated.get(proto.name, {}).get(name)
+        if found is None:
+            return None
+        return self.attribute(made, found[0]), found[1]
 
     def _any_method(self, func: Def) -> Value:
         """``x[key]`` on an instance of function ``func``, ``key`` known only at run time: any
