@@ -90,3 +90,137 @@ def test_define_property_gives_a_getter_and_a_value_written_once(repo: Repo) -> 
     assert ("main.run", "main.other") not in calls
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1  # box.swapped(): written again in swap
+
+
+def test_a_commonjs_literals_accessors_run_through_the_module_and_its_this(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "request.js": """
+                module.exports = {
+                  get header() { return this.req.headers; },
+                  set header(value) { this.req.headers = value; },
+                  get host() { return this.get("host"); },
+                  get(field) { return this.header[field]; },
+                };
+            """,
+            "main.js": """
+                const request = require("./request");
+                function run() {
+                  const own = Object.create(request);
+                  own.header = {};
+                  return own.host + request.host;
+                }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert {
+        ("main.run", "request.exports.header#2"),  # the setter, written through the copy
+        ("main.run", "request.exports.host"),
+        ("request.exports.host", "request.exports.get"),  # `this`: the literal exported
+        ("request.exports.get", "request.exports.header"),  # the getter, read
+    } <= pairs
+    assert ("main.run", "request.exports.header") not in pairs  # a write runs no getter
+
+
+def test_a_class_expressions_own_name_is_the_class_inside_its_body(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app.js": """
+                module.exports = class App {
+                  constructor() { this.ready = true; }
+                  static get itself() { return App; }
+                };
+            """,
+            "main.js": """
+                const Exported = require("./app");
+                function make() { return new Exported.itself(); }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("main.make", "app.App.itself") in pairs  # the static getter, read
+    assert ("main.make", "app.App.constructor") in pairs  # what it returns, constructed
+
+
+def test_comments_between_a_literals_members_do_not_count_toward_its_member_limit(
+    repo: Repo,
+) -> None:
+    members = "".join(f"  /** member {i} */\n  m{i}() {{ return {i}; }},\n" for i in range(40))
+    build(
+        repo,
+        {
+            "table.js": "module.exports = {\n" + members + "  get last() { return 1; },\n};\n",
+            "main.js": """
+                const table = require("./table");
+                function read() { return table.last + table.m39(); }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert {("main.read", "table.exports.last"), ("main.read", "table.exports.m39")} <= pairs
+
+
+def test_module_exports_read_in_a_function_is_the_modules_own_export(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "helper.js": """
+                const proto = { get size() { return 1; } };
+                module.exports = function make() { return proto; };
+                module.exports.size = () => module.exports().size;
+            """,
+        },
+    )
+    assert ("helper.exports.size", "helper.proto.size") in repo.pairs("calls")
+
+
+def test_a_write_under_a_symbol_key_changes_no_named_member_of_the_table(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "table.js": """
+                const util = require("util");
+                const KEY = Symbol("key");
+                module.exports = {
+                  get size() { return this.count(); },
+                  count() { return 1; },
+                };
+                module.exports[util.inspect.custom] = module.exports.count;
+                module.exports[KEY] = 2;
+            """,
+            "main.js": """
+                const table = require("./table");
+                function read() { return table.size + table.count(); }
+            """,
+        },
+    )
+    assert {
+        ("main.read", "table.exports.size"),
+        ("main.read", "table.exports.count"),
+        ("table.exports.size", "table.exports.count"),
+    } <= repo.pairs("calls")
+
+
+def test_a_namespaces_default_is_module_exports_not_a_static_getter(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "app.js": """
+                module.exports = class App {
+                  static get default() { return App; }
+                };
+            """,
+            "main.mjs": """
+                export async function load() {
+                  const ns = await import("./app.js");
+                  return new ns.default();
+                }
+            """,
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("main.load", "app.App.default") not in pairs
+    assert ("main.load", "app.App") in pairs

@@ -156,3 +156,113 @@ def test_a_function_that_returns_new_itself_when_called_gives_an_instance(repo: 
         "main.Router.prototype.use": frozenset(),
         "main.Router.router": frozenset(),
     }
+
+
+def test_an_object_made_by_object_create_has_the_members_its_maker_writes_then_the_prototypes(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "proto.js": """
+                module.exports = {
+                  get host() { return "h"; },
+                  describe() { return "d"; },
+                };
+            """,
+            "main.js": """
+                const proto = require("./proto");
+                function greet() { return "hi"; }
+                function make(req, fallback) {
+                  const made = Object.create(proto);
+                  made.greet = greet;
+                  made.req = req;
+                  return made;
+                }
+                function run() {
+                  const made = make({});
+                  return made.greet() + made.describe() + made.host;
+                }
+            """,
+        },
+    )
+    flags = _flags(repo, "main.run")
+    assert flags == {
+        "main.make": frozenset(),
+        "main.greet": frozenset(),  # written by its maker
+        "proto.exports.describe": frozenset(),  # found on the prototype
+        "proto.exports.host": frozenset(),  # the prototype's getter, read
+    }
+
+
+def test_a_parameter_defaulted_by_or_is_that_value_or_what_callers_give(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class App { context() { return this; } run() { return 1; } }
+                function make(app) {
+                  app = app || new App();
+                  return app.context();
+                }
+                function use(given) { return make(given).run(); }
+            """,
+        },
+    )
+    assert _flags(repo, "main.make")["main.App.context"] == frozenset({EdgeFlag.PARTIAL})
+    assert _flags(repo, "main.use")["main.App.run"] == frozenset({EdgeFlag.PARTIAL})
+
+
+def test_a_call_on_a_defaulted_parameter_is_certain_when_every_value_is_known(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                class App { context() { return this; } }
+                function make(app) {
+                  app = app || new App();
+                  return app.context();
+                }
+                function omitted() { return make(); }
+                function given() { return make(new App()); }
+            """,
+        },
+    )
+    assert _flags(repo, "main.make")["main.App.context"] == frozenset()
+
+
+def test_members_the_delegates_package_forwards_reach_the_target_objects_members(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "response.js": """
+                module.exports = {
+                  get body() { return this._body; },
+                  set body(value) { this._body = value; },
+                  redirect(url) { return url; },
+                };
+            """,
+            "context.js": """
+                const delegate = require("delegates");
+                const proto = module.exports = { inspect() { return "ctx"; } };
+                delegate(proto, "response").method("redirect").access("body").fluent("other");
+            """,
+            "app.js": """
+                const context = require("./context");
+                const response = require("./response");
+                function run() {
+                  const ctx = Object.create(context);
+                  ctx.response = Object.create(response);
+                  ctx.redirect("/");
+                  ctx.body = ctx.body + ctx.other();
+                }
+            """,
+        },
+    )
+    assert _flags(repo, "app.run") == {
+        "response.exports.redirect": frozenset(),  # .method("redirect")
+        "response.exports.body": frozenset(),  # .access("body"): the getter, read
+        "response.exports.body#2": frozenset(),  # and the setter, written
+    }  # .fluent("other"): not modelled, nothing drawn

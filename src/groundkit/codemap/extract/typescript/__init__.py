@@ -43,6 +43,11 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 27: `this` in a method of `module.exports = {...}`, its accessors read through the
+    # module or Object.create(module), a literal's getter beside its setter; an object
+    # Object.create makes in a function (its maker's writes, then the prototype's members);
+    # `p = p || fallback`; choices closed and called; accessors on partly known values;
+    # members the `delegates` package forwards;
     # 26: `this` in a member's function (its holder), members copied onto a function
     # (Object.assign, merge-descriptors), members maybe rewritten reached partial, a Map's
     # entries, package.json imports (#specifiers), then after an async call;
@@ -54,7 +59,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "26"
+    version: ClassVar[str] = "27"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

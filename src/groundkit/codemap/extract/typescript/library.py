@@ -13,6 +13,7 @@ known (a parameter, a call's result, a package's object) it probably is, and the
 from __future__ import annotations
 
 __all__ = [
+    "DELEGATORS",
     "DYNAMIC_CODE",
     "ELEMENT_CALLBACKS",
     "ELEMENT_STORES",
@@ -59,6 +60,14 @@ _PACKAGE_CALLBACK_NAMES = frozenset(name for _, name in PACKAGE_CALLBACKS)
 # A package's function (its package, its name there) -> the position of the argument it returns
 # as it was given: calling what ``useCallback(f, deps)`` returns calls ``f``.
 PACKAGE_GIVES_BACK: dict[tuple[str, str], int] = {("react", "useCallback"): 0}
+
+# Packages whose default export forwards members of an object to one of its members:
+# ``delegate(proto, "response").method("redirect").access("body")`` makes ``proto.redirect(...)``
+# call ``proto.response.redirect(...)`` and ``proto.body`` read and write
+# ``proto.response.body``. Package -> chained method -> how the member is forwarded.
+DELEGATORS: dict[str, dict[str, str]] = {
+    "delegates": {"method": "method", "getter": "getter", "setter": "setter", "access": "access"}
+}
 
 # Packages whose default export copies the members of its later arguments onto the first
 # (``mixin(app, proto)``), as ``Object.assign`` does: a function given them finds them.

@@ -15,6 +15,7 @@ from groundkit.codemap.extract.typescript.library import (
     may_call_back,
 )
 from groundkit.codemap.extract.typescript.parse import env, facts
+from groundkit.codemap.extract.typescript.parse.delegates import note_delegation
 from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
     args_of,
@@ -87,6 +88,8 @@ def call(w: Walk, node: Node) -> bool:
             w.add_import(ImportKind.REQUIRE, spec, node, False)
             return True
     _name_handlers(w, ref, arguments)
+    if not is_new and ref is not None and "()" in ref:
+        note_delegation(w, node)  # delegate(proto, "response").method("redirect")...
     mixed = _mixin_target(w, ref, arguments)
     _test_context(w, ref, arguments)
     w.visit_children(arguments)

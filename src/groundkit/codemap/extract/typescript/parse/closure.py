@@ -94,6 +94,10 @@ class Closer:
             return type(expr)(expr.ref, args)
         if type(expr) is facts.Get:
             return _get(self.close(expr.base, scope, depth + 1), expr.attrs)
+        if type(expr) is facts.Choice:  # `p = p || new C()`: each closed
+            return facts.Choice([self.close(o, scope, depth + 1) for o in expr.options])
+        if type(expr) is facts.Created:
+            return facts.Created(self.close(expr.proto, scope, depth + 1), expr.owner)
         if type(expr) is facts.Defined:
             return facts.Defined(self.close(expr.on, scope, depth + 1), expr.name)
         if type(expr) is facts.ArrayCall:

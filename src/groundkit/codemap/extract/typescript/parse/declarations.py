@@ -211,6 +211,8 @@ def klass(w: Walk, node: Node, name: str | None, *, bind: bool = False) -> str:
         elif child.type == "decorator":
             w.visit(child)
     w.push(qual, ScopeKind.CLASS, node, qual)
+    if own is not None and not bind:  # a class expression's own name, seen in its body
+        w.bind(text_of(own), facts.Fn(qual))
     methods: list[str] = []
     body = node.child_by_field_name("body")
     for member in body.named_children if body is not None else []:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ARRAY_RESULTS",
     "FUNCTIONS",
+    "SYMBOLS",
     "UNKNOWN",
     "QualOf",
     "args_of",
@@ -60,6 +61,17 @@ ARRAY_RESULTS = frozenset(
 # An array's, a Map's or a Set's iterators: an array of its values (``values/made.py``).
 ITERATORS = frozenset({"values", "keys", "entries"})
 _WELL_KNOWN = frozenset({"Symbol.iterator", "Symbol.asyncIterator"})
+# Keys that are symbols, never a member's name: a write under one changes no named member
+SYMBOLS = frozenset(
+    {
+        *_WELL_KNOWN,
+        "Symbol.toStringTag",
+        "Symbol.toPrimitive",
+        "Symbol.hasInstance",
+        "util.inspect.custom",
+        "inspect.custom",
+    }
+)
 _KEYS = 60
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "v": "\v"}
 
@@ -361,7 +373,8 @@ def _object(node: Node, qual_of: QualOf, depth: int, name: str) -> dict[str, fac
     """The literal's members. A spread or a computed key may replace any member written before
     it: those are unknown. Past ``_KEYS`` members only overrides are noted."""
     out: dict[str, facts.Expr] = {}
-    for count, child in enumerate(node.named_children):
+    members = (c for c in node.named_children if c.type != "comment")  # a comment is no member
+    for count, child in enumerate(members):
         key: str | None = None
         if child.type == "shorthand_property_identifier":
             key = text_of(child)

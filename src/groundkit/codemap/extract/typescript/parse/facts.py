@@ -53,6 +53,7 @@ __all__ = [
     "GIVEN_KEY",
     "ITEM",
     "ITERATED",
+    "MODULE_EXPORTS",
     "OWN",
     "REST",
     "AnonFn",
@@ -64,6 +65,7 @@ __all__ = [
     "CallSite",
     "Choice",
     "ClassInfo",
+    "Created",
     "Defined",
     "DynImport",
     "EnvRead",
@@ -241,6 +243,7 @@ ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
 ITERATED = "[of]"  # what iterating a value gives: ``for (const x of value)``
 OWN = "#own"  # a ``fields`` owner's suffix: members set on the function object itself
 GIVEN_KEY = "[param]"  # a write's key: one the writing function is given (``t[name] = ...``)
+MODULE_EXPORTS = ["module", "exports"]  # ``this`` in a method of ``module.exports = {...}``
 
 
 class ParamOf(msgspec.Struct, array_like=True, frozen=True, tag="p"):
@@ -278,6 +281,14 @@ class ArrayCall(msgspec.Struct, array_like=True, frozen=True, tag="a()"):
     call: Expr
 
 
+class Created(msgspec.Struct, array_like=True, frozen=True, tag="oc"):
+    """``const x = Object.create(proto)`` in a function: an object whose members are the ones
+    that function writes on ``x`` (``fields[owner]``), else ``proto``'s."""
+
+    proto: Expr
+    owner: str
+
+
 class This(msgspec.Struct, array_like=True, frozen=True, tag="this"):
     """``this`` inside class ``cls`` (an instance of it)."""
 
@@ -306,6 +317,7 @@ Expr = (
     | ParamOf
     | Get
     | This
+    | Created
     | Defined
     | ArrayCall
 )
@@ -397,6 +409,10 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # A generator's qualname -> what it yields, closed the same way (a ``Choice`` when several)
     yields: dict[str, Expr] = {}
     asyncs: list[str] = []  # qualnames of ``async`` functions: a call of one gives a promise
+    # ``delegate(X, "response").method("redirect")`` (a package ``library.DELEGATORS`` models)
+    # at module level, ``X`` a module-level name: X -> member -> [the member of X it forwards
+    # to, how: "method", "getter", "setter" or "access"]
+    delegated: dict[str, dict[str, list[str]]] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

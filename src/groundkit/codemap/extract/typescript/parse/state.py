@@ -76,6 +76,7 @@ class Walk:
         self.arities: list[tuple[int, facts.Ref, int]] = []  # scope, callee, argument count
         self.mixins: list[tuple[int, str, list[facts.Expr]]] = []  # scope, F, F's prototypes
         self.defined_getters: list[tuple[str, str, facts.Expr]] = []  # X, key, getter
+        self.delegated: dict[str, dict[str, list[str]]] = {}  # X -> key -> [target, how]
         self.generators: list[str] = []
         self.asyncs: list[str] = []
         self.iterations: list[facts.IterSite] = []
@@ -201,6 +202,12 @@ class Walk:
         for (index, name), scopes in writers.items():
             values = self.assigned.get((index, name), [])
             own = (index, name) in self.unset and all(s == index for s in scopes)
+            default = _defaulted(self.bindings[index][name], name, values, scopes == [index])
+            if default is not None:  # the parameter (with a default its callers may leave
+                held, (position, fallback) = self.bindings[index][name], default  # out), or that
+                self.defaults.append((index, position, fallback))
+                self.bindings[index][name] = facts.Choice([held, fallback])
+                continue
             if not own or len(values) != len(scopes):
                 self.bindings[index][name] = UNKNOWN
                 continue
@@ -291,3 +298,18 @@ class Walk:
                 return False
             index = self.scopes[index].parent
         return True
+
+
+def _defaulted(
+    held: facts.Expr, name: str, values: list[facts.Expr], once: bool
+) -> tuple[int, facts.Expr] | None:
+    """``p = p || fallback`` (or ``??``), a parameter's one reassignment, in its own function:
+    a default value, as ``p = fallback`` in the parameter list is (a falsy value given is
+    replaced too: a value that calls nothing). Returns its position and the fallback."""
+    if type(held) is not facts.Param or held.path or not once or len(values) != 1:
+        return None
+    value = values[0]
+    if type(value) is not facts.Choice or len(value.options) != 2:
+        return None
+    first, fallback = value.options
+    return (held.position, fallback) if first == facts.Ref([name]) else None

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.declarations import function
 from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
+    SYMBOLS,
     UNKNOWN,
     collection,
     key_of,
@@ -78,33 +79,45 @@ def value(w: Walk, node: Node, name: str | None) -> facts.Expr:
     summary = summarise(node, w.qual_of)
     if isinstance(summary, facts.Require | facts.DynImport):
         return facts.Namespace(summary.spec)
+    if _creates(summary) and name and "." not in name and w.binding_scope() > 0:
+        return facts.Created(summary.args[0], f"{w.qualified(name)}#created")
     return summary
 
 
-def _object(w: Walk, node: Node, prefix: str) -> None:
-    """``const api = {get() {}, post: () => 1}``: functions named ``api.get``, ``api.post``."""
+def _creates(summary: facts.Expr) -> TypeGuard[facts.Call]:
+    """``Object.create(proto)``."""
+    if type(summary) is not facts.Call:
+        return False
+    return summary.ref == ["Object", "create"] and bool(summary.args)
+
+
+def _object(w: Walk, node: Node, prefix: str, holder: list[str] | None = None) -> None:
+    """``const api = {get() {}, post: () => 1}``: functions named ``api.get``, ``api.post``.
+    ``holder``: what ``this`` is in its methods, when not ``prefix`` itself."""
     table = w.qualified(prefix)
     for child in node.named_children:
         if child.type == "method_definition":
             key = key_of(child.child_by_field_name("name"))
-            _method(w, child, f"{prefix}.{key}" if key else None, table, prefix)
+            _method(w, child, f"{prefix}.{key}" if key else None, table, prefix, holder)
         elif child.type == "pair":
             key = key_of(child.child_by_field_name("key"))
             item = child.child_by_field_name("value")
             if item is not None and key is not None and unwrap(item).type == "object":
                 _object(w, unwrap(item), f"{prefix}.{key}")
             elif item is not None and key is not None and unwrap(item).type in FUNCTIONS:
-                _method(w, unwrap(item), f"{prefix}.{key}", table, prefix)
+                _method(w, unwrap(item), f"{prefix}.{key}", table, prefix, holder)
             elif item is not None:
                 w.visit(item)
         else:
             w.visit(child)
 
 
-def _method(w: Walk, node: Node, name: str | None, table: str, prefix: str) -> None:
+def _method(
+    w: Walk, node: Node, name: str | None, table: str, prefix: str, holder: list[str] | None
+) -> None:
     if node.type != "arrow_function":  # an arrow's `this` is the one around the literal
         w.pending_tables[node.id] = table
-    function(w, node, name, holder=_holder(prefix.split(".")))
+    function(w, node, name, holder=holder or _holder(prefix.split(".")))
 
 
 def _holder(ref: list[str]) -> list[str] | None:
@@ -155,6 +168,8 @@ def assignment(w: Walk, node: Node) -> bool:
         owner = _prototype_of(w, ref[:-1])
         holder = _holder(ref[:-1]) if owner is None and "prototype" not in ref else None
         qual = function(w, unwrap(right), ".".join(ref), this=owner, holder=holder)
+        if len(ref) == 2:
+            _created_field(w, ref, right, facts.Fn(qual))
         if holder is not None and len(holder) == 1 and w.module_name(holder[0]):
             w.table_methods[qual] = holder[0]  # its `this.key = ...` writes that table
         if owner is not None:
@@ -174,7 +189,7 @@ def assignment(w: Walk, node: Node) -> bool:
         w.visit(right)  # first: functions in it are named before it is summarised
         if ref is not None and len(ref) == 2 and ref[0] == "this":
             _field(w, ref[1], right)
-        elif ref is not None and len(ref) == 2:
+        elif ref is not None and len(ref) == 2 and not _created_field(w, ref, right):
             _local_function_field(w, ref[0], ref[1], right)
         _element_store(w, left, right)
         if ref is not None:
@@ -256,6 +271,19 @@ def _field(w: Walk, key: str, right: Node) -> None:
     w.fields.append((w.current, owner, key, held))
 
 
+def _created_field(w: Walk, ref: list[str], right: Node, held: facts.Expr | None = None) -> bool:
+    """``x.key = value`` in the function that made ``x`` by ``Object.create``: an own member
+    of ``x`` (``held``: the function ``value`` was named, else its summary). Returns whether
+    ``x`` is such an object."""
+    scope = w.binding_scope()
+    made = w.bindings[scope].get(ref[0]) if scope > 0 else None
+    if type(made) is not facts.Created:
+        return False
+    value = held if held is not None else summarise(right, w.qual_of)
+    w.fields.append((w.current, made.owner, ref[1], value))
+    return True
+
+
 def _local_function_field(w: Walk, name: str, key: str, right: Node) -> None:
     """``router.stack = []`` on a function declared in the function the walk is in: a field
     of that function (which a constructor may return in place of its instance)."""
@@ -302,6 +330,8 @@ def member_write(w: Walk, target: Node) -> None:
         key = string_value(index) if index is not None else None
         if index is not None and index.type == "identifier" and _given(w, text_of(index)):
             key = facts.GIVEN_KEY  # methods.forEach((m) => { app[m] = ... }): one of a list
+        elif index is not None and key is None:
+            key = _symbol(w, index)
     if ref == ["this"]:  # in a table's own method, `this` is the table it is called on
         table = w.table_methods.get(w.scope(w.named_scope(w.current)).qual)
         if table is not None and w.this_class() is None:
@@ -310,6 +340,16 @@ def member_write(w: Walk, target: Node) -> None:
     if ref is None or ref[0] in ("this", "super"):
         return
     w.add_write(facts.Ref(ref), key)
+
+
+def _symbol(w: Walk, index: Node) -> str | None:
+    """``t[Symbol.iterator]``, ``t[util.inspect.custom]``, ``t[KEY]`` with a module-level
+    ``const KEY = Symbol(...)``: a key no member written by name shares (``[KEY]``)."""
+    text = text_of(index)
+    if index.type == "member_expression" and text in SYMBOLS:
+        return f"[{text}]"
+    held = w.bindings[0].get(text) if index.type == "identifier" else None
+    return f"[{text}]" if type(held) is facts.Call and held.ref == ["Symbol"] else None
 
 
 def _given_key_table(w: Walk, left: Node) -> str | None:
@@ -336,7 +376,7 @@ def _commonjs(w: Walk, ref: list[str], right: Node) -> None:
     if path == ["exports"]:  # module.exports = ...
         inner = unwrap(right)
         if inner.type == "object":
-            _object(w, inner, "exports")
+            _object(w, inner, "exports", facts.MODULE_EXPORTS)  # `this` in its methods: the literal
             summary = summarise(inner, w.qual_of, name="exports")
             assert isinstance(summary, facts.ObjectLit)
             w.exports.update(summary.fields)

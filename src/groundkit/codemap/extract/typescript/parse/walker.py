@@ -282,6 +282,7 @@ def _interface(w: Walk) -> facts.Module:
         ],
         {q: o[0] if len(o) == 1 else facts.Choice(o) for q, o in yields.items()},
         w.asyncs,
+        w.delegated,
     )
 
 

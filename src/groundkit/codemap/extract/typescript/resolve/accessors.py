@@ -9,8 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.typescript.parse import facts
-from groundkit.codemap.extract.typescript.values.objects import Feed, Scope, Unknown, node_key
-from groundkit.codemap.model import EdgeKind, Location, NodeKey, Provenance
+from groundkit.codemap.extract.typescript.values.objects import (
+    Choice,
+    Feed,
+    Scope,
+    Unknown,
+    Value,
+    node_key,
+)
+from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, Provenance
 
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.resolve.calls import CallingFile
@@ -44,15 +51,45 @@ def run_accessors(
         if part not in names or part in _MARKS:
             continue
         receiver = ev.reference(ref[:k], context)
-        held = file.flow.feeds(receiver) if isinstance(receiver, Feed) else {receiver}
-        if held is None or any(isinstance(v, Unknown | Feed) for v in held):
-            file.graph.unresolved += 1  # an accessor's name on a value known only at run time
-            return
+        held, vague = _held(file, receiver)
         last = write and k == len(ref) - 1
-        for target in sorted(
-            {t for v in held if (t := ev.accessor(v, part, write=last)) is not None},
-            key=lambda d: (d.path, d.qual),
-        ):
+        found = {t for v in held if (t := ev.accessor(v, part, write=last)) is not None}
+        if vague:
+            file.graph.unresolved += 1  # an accessor's name on a value known only at run time
+            if not found:
+                return
+        # one of several values, some not known or with accessors of their own: partial
+        chosen = vague or (type(receiver) is Choice and len(found) > 1)
+        flags = frozenset({EdgeFlag.PARTIAL}) if chosen else frozenset()
+        for target in sorted(found, key=lambda d: (d.path, d.qual)):
             file.edge(
-                EdgeKind.CALLS, caller, node_key(target), Provenance.TS_ACCESSOR, where, where.line
+                EdgeKind.CALLS,
+                caller,
+                node_key(target),
+                Provenance.TS_ACCESSOR,
+                where,
+                where.line,
+                flags,
             )
+
+
+def _held(file: CallingFile, receiver: Value) -> tuple[list[Value], bool]:
+    """The values ``receiver`` may be (a parameter's: what its callers give, along the known
+    paths when some are not known), and whether some are not known."""
+    options = receiver.options if type(receiver) is Choice else (receiver,)
+    held: list[Value] = []
+    vague = False
+    for option in options:
+        if type(option) is Feed:
+            given = file.flow.feeds(option)
+            vague = vague or given is None
+            option_values = given if given is not None else file.flow.known(option)
+            for value in option_values:
+                inner = value.options if type(value) is Choice else (value,)
+                vague = vague or any(isinstance(v, Unknown | Feed) for v in inner)
+                held.extend(v for v in inner if not isinstance(v, Unknown | Feed))
+        elif type(option) is Unknown:
+            vague = True
+        else:
+            held.append(option)
+    return held, vague

@@ -373,18 +373,25 @@ def _render(file: CallingFile, value: Value, caller: NodeKey, where: Location) -
 
 def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where: Location) -> None:
     """``const load = c ? api.feed : api.all; load()``: each function of the repository it may
-    be is a partial edge, and the site counts as unresolved."""
-    file.graph.unresolved += 1
+    be is a partial edge, and the site counts as unresolved; when every value each option may
+    hold is one function (``(app || new App()).run``), that one, certain."""
     targets = set()
+    # every option known, each a function of the repository (a choice of one is a maybe)
+    sure = len(choice.options) > 1
     for option in choice.options:
-        held = (file.flow.feeds(option) or set()) if type(option) is Feed else {option}
-        for value in held:
+        given = file.flow.feeds(option) if type(option) is Feed else {option}
+        sure = sure and bool(given)
+        for value in given or set():
             target = _target(file, value, how)
+            sure = sure and target is not None
             if target is not None:
                 targets.add(target)
+    sure = sure and len(targets) == 1
+    if not sure:
+        file.graph.unresolved += 1
     for target in sorted(targets, key=lambda d: (d.path, d.qual)):
         provenance = Provenance.TS_NEW if how == How.NEW else Provenance.TS_CALL
-        flags = frozenset({EdgeFlag.PARTIAL})
+        flags = frozenset() if sure else frozenset({EdgeFlag.PARTIAL})
         file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)
 
 

@@ -35,10 +35,22 @@ def accessor(
         found, static = (method[0] if method is not None else None), True
     elif type(value) is Obj and value.name:
         member = value.fields.get(name)
-        found = Def(value.path, member.qual, "function") if type(member) is facts.Fn else None
+        if type(member) is facts.Fn:  # a literal's getter and setter: the field holds the later
+            found = _paired(interface(value.path), value.path, member.qual, write)
     if found is None:
         return None
     iface = interface(found.path)
     if (found.qual in iface.static_accessors) != static:
         return None  # an instance's member is not the class's static one, nor the reverse
     return found if found.qual in (iface.setters if write else iface.getters) else None
+
+
+def _paired(iface: facts.Module, path: str, qual: str, write: bool) -> Def | None:
+    """The accessor of a literal's member ``qual`` (``t.x``, or ``t.x#2`` when a getter and a
+    setter share the key) that a read (a write) runs: ``qual`` or its namesake."""
+    wanted = iface.setters if write else iface.getters
+    base = qual.rsplit("#", 1)[0] if qual.rpartition("#")[2].isdigit() else qual
+    for q in wanted:
+        if q == base or (q.startswith(base + "#") and q[len(base) + 1 :].isdigit()):
+            return Def(path, q, "function")
+    return None

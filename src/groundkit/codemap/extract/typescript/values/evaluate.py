@@ -39,6 +39,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Arr,
     Choice,
+    Created,
     Def,
     Emitter,
     Ext,
@@ -65,6 +66,7 @@ __all__ = ["Evaluator"]
 # miss the identity test costs a third of an isinstance call, asked a million times a large map.
 
 _DEPTH = 40
+_FORWARDS_READ = frozenset({"method", "getter", "access"})  # a member read gives the target's
 _EXPORTED = (facts.Local, facts.From, facts.Namespace)
 _REST = (facts.REST, facts.ITEM)
 _ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
@@ -260,6 +262,8 @@ class Evaluator:
             return options[0] if len(options) == 1 else Choice(options)
         if type(expr) is facts.Defined:
             return self._defined(expr, scope)
+        if type(expr) is facts.Created:
+            return Created(path, expr.owner, self._prototype(expr.proto, scope))
         if type(expr) is facts.ArrayCall:
             made = array_made(self, expr, scope)
             return made if made is not None else self.value(expr.call, scope, name)
@@ -287,6 +291,8 @@ class Evaluator:
             value = self.resolve(scope[0], head.removeprefix("require:"))
         else:
             value = self.lookup(scope, head)
+            if value == Global("module") and ref[1:2] == ["exports"]:
+                return self.apply(Mod(scope[0]), ref[2:], scope, name)  # the module's own
         return self.apply(value, ref[1:], scope, name)
 
     def apply(self, value: Value, rest: list[str], scope: Scope, name: str | None = None) -> Value:
@@ -306,6 +312,10 @@ class Evaluator:
             kept = value if copying and isinstance(value, Arr | Made) else None
             if part in ("()", "new") and type(value) is Mod:
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
+            if part == "()" and type(value) is Choice:  # (p || new C()).make(): either's
+                value = choice_of(self.apply(o, ["()"], scope) for o in value.options)
+                router = None
+                continue
             if part == "()" and type(value) is Def and self._generator(value):
                 value = Gen(value)  # nothing of it runs until it is iterated
             elif part == "()" and type(value) is Def and value.kind != "class":
@@ -340,13 +350,25 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
-        getter = self.accessor(value, name) if isinstance(value, Inst | Def | Obj) else None
+        accessed = isinstance(value, Inst | Def | Obj | Mod | Created)
+        getter = self.accessor(value, name) if accessed else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
         return self._member(value, name)
 
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
         """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
+        if type(value) is Mod and name == "default":
+            return None  # (await import("./m")).default: module.exports, read by no getter
+        if type(value) is Mod:  # module.exports = {get x() {...}}: the literal's
+            value = self.export(value.path, "=")
+        if type(value) is Created and (forwarded := self._forwarded(value, name)) is not None:
+            to, how = forwarded  # delegate(proto, "response").access("body"): response's
+            runs = ("setter", "access") if write else ("getter", "access")
+            return self.accessor(to, name, write=write) if how in runs else None
+        seen = 0
+        while type(value) is Created and seen < _DEPTH:  # a write runs the prototype's setter
+            value, seen = value.proto, seen + 1
         found = accessor(self.interface, self.classes, value, name, write=write)
         if found is None and not write and type(value) is Obj:
             return self._defined_getter(value, name)
@@ -423,6 +445,15 @@ class Evaluator:
             return self.value(member, (value.path, -1), name)
         if type(value) is Feed:
             return Feed(value.func, value.position, (*value.path, name))
+        if type(value) is Created:  # an own member its maker wrote, else the prototype's
+            own = self.interface(value.path).fields.get(value.owner, {}).get(name)
+            if own is not None:
+                return self.value(own, (value.path, -1), name)
+            forwarded = self._forwarded(value, name)
+            if forwarded is not None:  # delegate(proto, "response").method("redirect")
+                to, how = forwarded
+                return self.attribute(to, name) if how in _FORWARDS_READ else Unknown()
+            return self.attribute(value.proto, name)
         if type(value) is Inst and value.cls.kind == "function":
             found = self.functions.prototype(value.cls, name)
             if type(found) is Choice:  # a member under a computed key, maybe: an own
@@ -448,6 +479,18 @@ class Evaluator:
                 return method[0]
             return self._field(cls, name) if type(value) is Inst else Unknown()
         return Unknown()
+
+    def _forwarded(self, made: Created, name: str) -> tuple[Value, str] | None:
+        """The object a package forwards ``made.name`` to (``made.response`` for
+        ``delegate(proto, "response").method(name)``, ``made`` made from ``proto``), and how;
+        None when no package forwards it (``library.DELEGATORS``)."""
+        proto = made.proto
+        if type(proto) is not Obj or not proto.name:
+            return None
+        found = self.interface(proto.path).delegated.get(proto.name, {}).get(name)
+        if found is None:
+            return None
+        return self.attribute(made, found[0]), found[1]
 
     def _any_method(self, func: Def) -> Value:
         """``x[key]`` on an instance of function ``func``, ``key`` known only at run time: any
@@ -556,8 +599,8 @@ class Evaluator:
             if type(bound) is Def and bound.kind != "class":
                 return bound
         if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
-            proto = self.value(expr.args[0], scope)  # its members are found on the prototype
-            return proto if isinstance(proto, Obj | Inst) else Unknown()
+            proto = self._prototype(expr.args[0], scope)  # its members: the prototype's
+            return proto if isinstance(proto, Obj | Inst | Created) else Unknown()
         copied = self._copied(expr, scope)
         if copied is not None:
             return copied
@@ -578,6 +621,13 @@ class Evaluator:
             if back is not None and back < len(expr.args):
                 return self.value(expr.args[back], scope)
         return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
+
+    def _prototype(self, expr: facts.Expr, scope: Scope) -> Value:
+        """The object ``Object.create(expr)`` finds members on."""
+        proto = self.value(expr, scope)
+        if type(proto) is Mod:  # Object.create(require("./request")): what it exports
+            return self.export(proto.path, "=")
+        return proto
 
     def _copied(self, expr: facts.Call | facts.New, scope: Scope) -> Feed | None:
         """``slice.call(arguments, 1)``, ``Array.from(arguments)``, ``args.flat()``: an array of

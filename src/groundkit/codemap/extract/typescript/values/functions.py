@@ -69,7 +69,9 @@ class Functions:
 
     def _worked_out(self, func: Def) -> Value:
         found = self._interface(func.path).returns.get(func.qual)
-        if found is None or _of_a_parameter(found):
+        if found is not None and _of_a_parameter(found):
+            found = _not_given(found)  # `p = p || new C()`: what else it may be, beside p's
+        if found is None or type(found) is facts.Unknown:
             return Unknown()
         scope = (func.path, -1)
         if not _lists(found):
@@ -115,6 +117,16 @@ def _lists(expr: facts.Expr) -> bool:
     if type(expr) is facts.Choice:
         return any(_lists(o) for o in expr.options)
     return type(expr) is facts.ArrayLit and not expr.name
+
+
+def _not_given(expr: facts.Expr) -> facts.Expr:
+    """``expr`` with what its function's parameters are given not known."""
+    if type(expr) is facts.Choice:
+        return facts.Choice([_not_given(o) for o in expr.options])
+    if type(expr) is facts.Get:
+        base = _not_given(expr.base)
+        return base if type(base) is facts.Unknown else facts.Get(base, expr.attrs)
+    return facts.Unknown() if type(expr) is facts.ParamOf else expr
 
 
 def _of_a_parameter(expr: facts.Expr) -> bool:

@@ -32,6 +32,8 @@ def holder(ev: Evaluator, scope: Scope) -> Value:
         held = body.binds.get(index, {}).get("this")
         if held is not None:
             outer = body.scopes[index].parent
+            if type(held) is facts.Ref and held.parts == facts.MODULE_EXPORTS:
+                return ev.export(path, "=")
             return ev.value(held, (path, outer)) if type(held) is facts.Ref else Unknown()
         index = body.scopes[index].parent
     return Unknown()

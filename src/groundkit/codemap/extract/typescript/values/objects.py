@@ -13,6 +13,7 @@ __all__ = [
     "Anon",
     "Arr",
     "Choice",
+    "Created",
     "Def",
     "Emitter",
     "Ext",
@@ -180,6 +181,17 @@ class Arr:
 
 
 @dataclass(frozen=True, slots=True)
+class Created:
+    """What ``Object.create(proto)`` made in a function, bound to a name there: the members
+    that function writes on it (``fields[owner]`` of ``path``), else ``proto``'s. Like an
+    instance's fields, members written on it elsewhere are not looked for."""
+
+    path: str
+    owner: str
+    proto: Value
+
+
+@dataclass(frozen=True, slots=True)
 class Made:
     """An array a method made (``xs.map(f)``, ``xs.filter(g)``, ``xs.concat(ys)``): its elements
     are what ``f`` returns (``kind`` "map", "flatMap": the elements of what it returns), or each
@@ -227,6 +239,7 @@ Value = (
     | Gen
     | Arr
     | Made
+    | Created
 )
 
 _KINDS = {"class": NodeKind.CLASS, "function": NodeKind.FUNCTION, "method": NodeKind.METHOD}

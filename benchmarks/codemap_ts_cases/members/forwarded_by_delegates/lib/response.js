@@ -1,0 +1,11 @@
+module.exports = {
+  get body() {
+    return this._body;
+  },
+  set body(value) {
+    this._body = value;
+  },
+  redirect(url) {
+    this.body = "to " + url;
+  },
+};
