@@ -325,7 +325,8 @@ class Collection:
 
         With ``sentences`` (a splitter: the extractive answer's ``answer.shown.ShownSentences``)
         and vectors, each chunk without stored sentences is split and its sentences embedded
-        (``pipeline.sentences``), so an answer need not embed them while its reader waits.
+        (``pipeline.sentences``: pooled from the chunk's own run where the embedder can), so an
+        answer need not embed them while its reader waits.
 
         Raises ``UsageError`` before anything is written when a named path does not exist.
         """
@@ -346,7 +347,7 @@ class Collection:
                 embedder = self._bound_embedder()
                 if self.embedder_identity is None:
                     self._backend.bind_embedder(embedder.identity)
-            report = self._backend.ingest(
+            return self._backend.ingest(
                 [os.fspath(i) for i in inputs],
                 self.settings,
                 progress,
@@ -354,11 +355,8 @@ class Collection:
                 exclude=[str(self.path.parent)],  # never index our own index
                 filters=Filters(tuple(include), tuple(exclude)),
                 names_from=None if names_from is None else os.path.abspath(names_from),
+                sentences=sentences,
             )
-            if sentences is not None and embedder is not None:
-                batch = self.settings.embed.batch_size
-                self._backend.store_sentences(embedder, sentences, batch, progress)
-            return report
 
     def rebuild_sentences(self, sentences: Splitter) -> int:
         """Split and embed every chunk's sentences anew from the store (as ``ingest`` with
@@ -369,7 +367,7 @@ class Collection:
             embedder = self._bound_embedder()
             self._backend.clear_sentences()
             batch = self.settings.embed.batch_size
-            return self._backend.store_sentences(embedder, sentences, batch, None)
+            return self._backend.store_sentences(embedder, sentences, batch, None).sentences
 
     def sentences_of(self, chunk_ids: Sequence[str]) -> dict[str, ChunkSentences]:
         """The stored sentences (offsets in the chunk's text, vectors by the collection's

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from groundkit.backends.base import STORE_FILE
 from groundkit.config import Settings
-from groundkit.embed.base import Embedder, EmbedderIdentity
+from groundkit.embed.base import Embedder, EmbedderIdentity, span_embedder
 from groundkit.index.derived import DerivedIndex, health, rebuild
 from groundkit.index.disk import disk_usage
 from groundkit.index.feed import LexicalFeed
@@ -32,7 +33,7 @@ from groundkit.types import CollectionStatus, IngestReport
 if TYPE_CHECKING:
     from groundkit.index.sentences import ChunkSentences
     from groundkit.pipeline import Progress
-    from groundkit.pipeline.sentences import Splitter
+    from groundkit.pipeline.sentences import Splitter, Stored
 
 __all__ = ["STORE_FILE", "EmbeddedBackend"]
 
@@ -81,6 +82,7 @@ class EmbeddedBackend:
         exclude: Sequence[str],
         filters: Filters,
         names_from: str | None = None,
+        sentences: Splitter | None = None,
     ) -> IngestReport:
         # The lexical index is written as files are stored and committed after the store
         # (see index.feed); whatever it leaves undone, sync_derived catches up as before.
@@ -92,9 +94,15 @@ class EmbeddedBackend:
             feed.finish()
             sync_derived(self.store, self.derived, progress)
 
+        pooled = None
+        pooling = None if embedder is None or sentences is None else span_embedder(embedder)
+        if pooling is not None and sentences is not None:
+            from groundkit.pipeline.sentences import PooledSentences
+
+            pooled = PooledSentences(self.store, pooling, sentences)
         try:
             with self.store.followed_by(feed):
-                return run_ingest(
+                report = run_ingest(
                     self.store,
                     sync,
                     inputs,
@@ -104,9 +112,16 @@ class EmbeddedBackend:
                     exclude=exclude,
                     filters=filters,
                     names_from=names_from,
+                    chunk_pass=pooled,
                 )
         finally:
             feed.abandon()  # nothing, once finished; else the store's transaction was undone
+        if embedder is None or sentences is None:
+            return report
+        # Chunks embedded before sentences were kept (or by an embedder that pools none).
+        rest = self.store_sentences(embedder, sentences, settings.embed.batch_size, progress)
+        split = rest.chunks + (0 if pooled is None else pooled.stored.chunks)
+        return replace(report, chunks_split=split)
 
     def delete_documents(self, rowids: Sequence[int]) -> None:
         with self.store.transaction():
@@ -122,7 +137,7 @@ class EmbeddedBackend:
 
     def store_sentences(
         self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
-    ) -> int:
+    ) -> Stored:
         from groundkit.pipeline.sentences import embed_sentences
 
         return embed_sentences(
