@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from groundkit.index.store import Store
     from groundkit.index.vectors import VectorIndex
     from groundkit.pipeline import Progress
-    from groundkit.pipeline.sentences import Splitter
+    from groundkit.pipeline.sentences import Splitter, Stored
 
 __all__ = [
     "STORE_FILE",
@@ -358,16 +358,18 @@ class Collection:
                 sentences=sentences,
             )
 
-    def rebuild_sentences(self, sentences: Splitter) -> int:
+    def rebuild_sentences(self, sentences: Splitter) -> Stored:
         """Split and embed every chunk's sentences anew from the store (as ``ingest`` with
-        ``sentences`` does for chunks that have none); returns how many were embedded."""
+        ``sentences`` does for chunks that have none); says how many were stored."""
         with self._backend.write_lock(WRITER_WAIT_S):
             if self.embedder_identity is None:
-                return 0
+                from groundkit.pipeline.sentences import Stored
+
+                return Stored()
             embedder = self._bound_embedder()
             self._backend.clear_sentences()
             batch = self.settings.embed.batch_size
-            return self._backend.store_sentences(embedder, sentences, batch, None).sentences
+            return self._backend.store_sentences(embedder, sentences, batch, None)
 
     def sentences_of(self, chunk_ids: Sequence[str]) -> dict[str, ChunkSentences]:
         """The stored sentences (offsets in the chunk's text, vectors by the collection's
