@@ -9,6 +9,7 @@ checks) is here; what a backend stores and answers goes through ``backends.base.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from groundkit.index.store import Store
     from groundkit.index.vectors import VectorIndex
     from groundkit.pipeline import Progress
-    from groundkit.pipeline.sentences import Splitter, Stored
+    from groundkit.pipeline.sentences import Splitter
 
 __all__ = [
     "STORE_FILE",
@@ -325,8 +326,7 @@ class Collection:
 
         With ``sentences`` (a splitter: the extractive answer's ``answer.shown.ShownSentences``)
         and vectors, each chunk without stored sentences is split and its sentences embedded
-        (``pipeline.sentences``: pooled from the chunk's own run where the embedder can), so an
-        answer need not embed them while its reader waits.
+        (``pipeline.sentences``), so an answer need not embed them while its reader waits.
 
         Raises ``UsageError`` before anything is written when a named path does not exist.
         """
@@ -347,7 +347,7 @@ class Collection:
                 embedder = self._bound_embedder()
                 if self.embedder_identity is None:
                     self._backend.bind_embedder(embedder.identity)
-            return self._backend.ingest(
+            report = self._backend.ingest(
                 [os.fspath(i) for i in inputs],
                 self.settings,
                 progress,
@@ -355,21 +355,23 @@ class Collection:
                 exclude=[str(self.path.parent)],  # never index our own index
                 filters=Filters(tuple(include), tuple(exclude)),
                 names_from=None if names_from is None else os.path.abspath(names_from),
-                sentences=sentences,
             )
+            if sentences is not None and embedder is not None:
+                batch = self.settings.embed.batch_size
+                stored = self._backend.store_sentences(embedder, sentences, batch, progress)
+                report = dataclasses.replace(report, chunks_split=stored.chunks)
+            return report
 
-    def rebuild_sentences(self, sentences: Splitter) -> Stored:
+    def rebuild_sentences(self, sentences: Splitter) -> int:
         """Split and embed every chunk's sentences anew from the store (as ``ingest`` with
-        ``sentences`` does for chunks that have none); says how many were stored."""
+        ``sentences`` does for chunks that have none); returns how many were embedded."""
         with self._backend.write_lock(WRITER_WAIT_S):
             if self.embedder_identity is None:
-                from groundkit.pipeline.sentences import Stored
-
-                return Stored()
+                return 0
             embedder = self._bound_embedder()
             self._backend.clear_sentences()
             batch = self.settings.embed.batch_size
-            return self._backend.store_sentences(embedder, sentences, batch, None)
+            return self._backend.store_sentences(embedder, sentences, batch, None).sentences
 
     def sentences_of(self, chunk_ids: Sequence[str]) -> dict[str, ChunkSentences]:
         """The stored sentences (offsets in the chunk's text, vectors by the collection's

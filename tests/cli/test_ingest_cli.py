@@ -102,8 +102,8 @@ def _sentence_rows(index_dir: Path) -> int:
         return int(db.execute("select count(*) from chunk_sentences").fetchone()[0])
 
 
-@pytest.mark.parametrize(("flags", "stored"), [((), True), (("--no-sentences",), False)])
-def test_an_ingest_with_vectors_stores_an_answers_sentences_unless_told_not_to(
+@pytest.mark.parametrize(("flags", "stored"), [((), False), (("--sentences",), True)])
+def test_an_answers_sentences_are_embedded_at_ingest_only_when_asked(
     grk: Grk,
     folder: Path,
     index_dir: Path,
@@ -111,8 +111,8 @@ def test_an_ingest_with_vectors_stores_an_answers_sentences_unless_told_not_to(
     flags: tuple[str, ...],
     stored: bool,
 ) -> None:
-    # The local model pools them from the chunk's own run, nearly free (benchmarks/README:
-    # ingest_sentences.py), so `--dense` stores them; `--no-sentences` keeps to the chunks.
+    # Embedding sentences costs an ingest most of its embedding time again, so `--dense` alone
+    # keeps to the chunks (the embedding floor) and `--sentences` buys the faster answer.
     import groundkit.collection as collection_module
     from groundkit.testing import FakeEmbedder
 
@@ -129,5 +129,18 @@ def test_a_run_that_embeds_what_an_earlier_one_stored_says_so_not_0_chunks_writt
 
     monkeypatch.setattr(collection_module, "create_embedder", lambda config: FakeEmbedder())
     assert grk("ingest", "--quiet", str(folder)) == 0  # the text first, as a stopped run leaves it
-    assert grk("ingest", "--dense", "--quiet", str(folder)) == 0
+    assert grk("ingest", "--dense", "--sentences", "--quiet", str(folder)) == 0
     assert "(no new chunks, 3 chunks embedded, sentences of 3 chunks stored)" in grk.out
+
+
+def test_a_run_that_only_stores_the_sentences_of_chunks_embedded_before_says_how_many(
+    grk: Grk, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import groundkit.collection as collection_module
+    from groundkit.testing import FakeEmbedder
+
+    monkeypatch.setattr(collection_module, "create_embedder", lambda config: FakeEmbedder())
+    assert grk("ingest", "--dense", "--quiet", str(folder)) == 0
+    assert grk("ingest", "--sentences", "--quiet", str(folder)) == 0
+    assert "(no new chunks, sentences of 3 chunks stored)" in grk.out
+    assert grk.json("ingest", "--sentences", str(folder))["chunks_split"] == 0  # all stored

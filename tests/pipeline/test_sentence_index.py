@@ -97,7 +97,7 @@ def test_the_sentences_are_made_again_from_the_store(tmp_path: Path) -> None:
         with sqlite3.connect(index_dir / "notes" / "store.sqlite") as conn:
             conn.execute("DELETE FROM chunk_sentences")
         assert _stored(c) == {}
-        assert c.rebuild_sentences(SPLIT).sentences == 3
+        assert c.rebuild_sentences(SPLIT) == 3
         assert sorted(_rows(index_dir)) == before
 
 

@@ -74,11 +74,8 @@ class Backend(Protocol):
         exclude: Sequence[str],
         filters: Filters,
         names_from: str | None = None,
-        sentences: Splitter | None = None,
     ) -> IngestReport:
-        """An incremental ingest run (``pipeline.run_ingest``) into this backend; with
-        ``sentences`` and an ``embedder``, also stores the sentences of every chunk with a
-        vector, where the backend keeps them (``store_sentences``)."""
+        """An incremental ingest run (``pipeline.run_ingest``) into this backend."""
         ...
 
     def delete_documents(self, rowids: Sequence[int]) -> None:

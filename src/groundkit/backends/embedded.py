@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from groundkit.backends.base import STORE_FILE
 from groundkit.config import Settings
-from groundkit.embed.base import Embedder, EmbedderIdentity, span_embedder
+from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.index.derived import DerivedIndex, health, rebuild
 from groundkit.index.disk import disk_usage
 from groundkit.index.feed import LexicalFeed
@@ -82,7 +81,6 @@ class EmbeddedBackend:
         exclude: Sequence[str],
         filters: Filters,
         names_from: str | None = None,
-        sentences: Splitter | None = None,
     ) -> IngestReport:
         # The lexical index is written as files are stored and committed after the store
         # (see index.feed); whatever it leaves undone, sync_derived catches up as before.
@@ -94,15 +92,9 @@ class EmbeddedBackend:
             feed.finish()
             sync_derived(self.store, self.derived, progress)
 
-        pooled = None
-        pooling = None if embedder is None or sentences is None else span_embedder(embedder)
-        if pooling is not None and sentences is not None:
-            from groundkit.pipeline.sentences import PooledSentences
-
-            pooled = PooledSentences(self.store, pooling, sentences)
         try:
             with self.store.followed_by(feed):
-                report = run_ingest(
+                return run_ingest(
                     self.store,
                     sync,
                     inputs,
@@ -112,16 +104,9 @@ class EmbeddedBackend:
                     exclude=exclude,
                     filters=filters,
                     names_from=names_from,
-                    chunk_pass=pooled,
                 )
         finally:
             feed.abandon()  # nothing, once finished; else the store's transaction was undone
-        if embedder is None or sentences is None:
-            return report
-        # Chunks embedded before sentences were kept (or by an embedder that pools none).
-        rest = self.store_sentences(embedder, sentences, settings.embed.batch_size, progress)
-        split = rest.chunks + (0 if pooled is None else pooled.stored.chunks)
-        return replace(report, chunks_split=split)
 
     def delete_documents(self, rowids: Sequence[int]) -> None:
         with self.store.transaction():

@@ -34,8 +34,8 @@ __all__ = ["ingest"]
 @click.option(
     "--sentences/--no-sentences",
     default=None,
-    help="With --dense, also store the sentences an answer may quote, with their vectors"
-    " (default: on; ingest.sentences): a faster `grk answer`.",
+    help="With --dense, also embed the sentences an answer may quote: a faster `grk answer`,"
+    " a slower ingest (ingest.sentences).",
 )
 @click.option(
     "--include",

@@ -15,15 +15,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = [
-    "Embedder",
-    "EmbedderIdentity",
-    "InputType",
-    "SpanEmbedder",
-    "SpanVectors",
-    "Wrapper",
-    "span_embedder",
-]
+__all__ = ["Embedder", "EmbedderIdentity", "InputType"]
 
 InputType = Literal["query", "document"]
 
@@ -58,48 +50,3 @@ class Embedder(Protocol):
         self, texts: Sequence[str], input_type: InputType
     ) -> npt.NDArray[np.float32]:  # shape (len(texts), identity.dimensions)
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class SpanVectors:
-    """What one model run over some texts gives: each text's vector (``texts``, one row each),
-    and for each text a vector per span of it asked for (``spans[i]``, in the order asked).
-    ``alone``: how many spans lay past what the model reads of its text and were embedded on
-    their own instead."""
-
-    texts: npt.NDArray[np.float32]
-    spans: tuple[npt.NDArray[np.float32], ...]
-    alone: int
-
-
-@runtime_checkable
-class SpanEmbedder(Embedder, Protocol):
-    """An embedder that also gives vectors of spans of each text from the same run (an
-    optional capability: ingest's sentence vectors cost no second run where it is had)."""
-
-    def embed_spans(
-        self,
-        texts: Sequence[str],
-        spans: Sequence[Sequence[tuple[int, int]]],
-        input_type: InputType,
-    ) -> SpanVectors:
-        """``texts``' vectors, as ``embed`` gives them, and a vector of each ``(start, end)``
-        character span of ``spans[i]`` in ``texts[i]``, normalised as the text's is."""
-        ...
-
-
-@runtime_checkable
-class Wrapper(Protocol):
-    """An embedder in front of another (a cache, a lazy loader): ``inner`` is the one inside."""
-
-    @property
-    def inner(self) -> Embedder: ...
-
-
-def span_embedder(embedder: Embedder) -> SpanEmbedder | None:
-    """``embedder``, or the one inside its wrappers, if it can embed spans; else None."""
-    while not isinstance(embedder, SpanEmbedder):
-        if not isinstance(embedder, Wrapper):
-            return None
-        embedder = embedder.inner
-    return embedder

@@ -26,8 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from groundkit.config import EmbedConfig
-from groundkit.embed.base import EmbedderIdentity, InputType, SpanVectors
-from groundkit.embed.spans import pool as pool_spans
+from groundkit.embed.base import EmbedderIdentity, InputType
 from groundkit.errors import ConfigError, ErrorCode, ModelError
 
 __all__ = [
@@ -222,12 +221,7 @@ class OnnxEmbedder:
         return session
 
     def _raw(self, texts: list[str], session: Any) -> npt.NDArray[np.float32]:
-        return self._run(self._tokenizer.encode_batch(texts), session)[0]
-
-    def _run(
-        self, encoded: list[Any], session: Any
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The normalised mean-pooled vector of each encoded text, and the run's token states."""
+        encoded = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encoded], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
@@ -238,34 +232,7 @@ class OnnxEmbedder:
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         out: npt.NDArray[np.float32] = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
-        return out, hidden
-
-    def embed_spans(
-        self,
-        texts: Sequence[str],
-        spans: Sequence[Sequence[tuple[int, int]]],
-        input_type: InputType,
-    ) -> SpanVectors:
-        """``embed``'s vectors of ``texts`` and, from the same runs, a vector of each span
-        (``embed.spans``); a span past the model's window is embedded on its own."""
-        prefixed = _prefixed(texts, input_type, self._config)
-        session = self._session(input_type, len(prefixed))
-        vectors = np.empty((len(texts), self._identity.dimensions), np.float32)
-        pooled: list[npt.NDArray[np.float32]] = []
-        left: list[tuple[int, int]] = []  # (text, span) of each span to embed on its own
-        for first in range(0, len(prefixed), RUN_SIZE):
-            encoded = self._tokenizer.encode_batch(prefixed[first : first + RUN_SIZE])
-            vectors[first : first + len(encoded)], hidden = self._run(encoded, session)
-            for j, encoding in enumerate(encoded, start=first):
-                shift = len(prefixed[j]) - len(texts[j])
-                found, missed = pool_spans(encoding, hidden[j - first], spans[j], shift)
-                pooled.append(found)
-                left.extend((j, i) for i in missed)
-        if left:
-            alone = self.embed([texts[j][slice(*spans[j][i])] for j, i in left], input_type)
-            for (j, i), vector in zip(left, alone, strict=True):
-                pooled[j][i] = vector
-        return SpanVectors(vectors, tuple(pooled), len(left))
+        return out
 
     def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
         if not texts:

@@ -21,28 +21,17 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["ChunkSentences", "Place", "Unsplit", "clear", "places", "put", "read", "unsplit"]
+__all__ = ["ChunkSentences", "Unsplit", "clear", "put", "read", "unsplit"]
 
 
 @dataclass(frozen=True, slots=True)
 class Unsplit:
     """A chunk with a vector whose sentences were not stored yet: its text as a hit shows it,
-    what the embedder read before that text (its title and headings: ``rows.indexed_text``),
     and its document's name as shown (release notes are told by it)."""
 
     rowid: int
     source: str
     text: str
-    context: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Where a chunk's sentences are to be found in what the embedder reads of it (the
-    ``length`` characters at its end) and its document's name as shown."""
-
-    source: str
-    length: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,30 +44,16 @@ class ChunkSentences:
     vectors: npt.NDArray[np.float32]
 
 
-_NO_SENTENCES = "NOT EXISTS (SELECT 1 FROM chunk_sentences s WHERE s.chunk = c.id)"
-_PLACES = (
-    'SELECT c.id, c."end" - c.start, coalesce(d.path, d.source) FROM chunks c'
-    " JOIN documents d ON d.id = c.doc WHERE "
-)
-
-
 def unsplit(conn: sqlite3.Connection) -> list[Unsplit]:
     """Every chunk that has a vector and no stored sentences, in rowid order."""
-    where = f"EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk = c.id) AND {_NO_SENTENCES}"
-    found = {rowid: Place(source, length) for rowid, length, source in
-             conn.execute(f"{_PLACES}{where}")}  # fmt: skip
-    out = []
-    for rowid, _doc, read in spans.indexed_texts(conn, f"{where} ORDER BY c.id", ()):
-        at = len(read) - found[rowid].length
-        out.append(Unsplit(rowid, found[rowid].source, read[at:], read[:at]))
-    return out
-
-
-def places(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, Place]:
-    """The ``Place`` of each of ``rowids`` that has no stored sentences."""
-    where = f"c.id IN (SELECT value FROM json_each(?)) AND {_NO_SENTENCES}"
-    rows = conn.execute(f"{_PLACES}{where}", (json.dumps(list(rowids)),))
-    return {rowid: Place(source, length) for rowid, length, source in rows}
+    rows = conn.execute(
+        'SELECT c.id, c.doc, c.start, c."end", coalesce(d.path, d.source) FROM chunks c'
+        " JOIN documents d ON d.id = c.doc"
+        " WHERE EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk = c.id)"
+        " AND NOT EXISTS (SELECT 1 FROM chunk_sentences s WHERE s.chunk = c.id) ORDER BY c.id"
+    ).fetchall()
+    texts = spans.texts_of(conn, [row[:4] for row in rows])
+    return [Unsplit(row[0], row[4], text) for row, text in zip(rows, texts, strict=True)]
 
 
 def put(conn: sqlite3.Connection, rows: Sequence[tuple[int, bytes, bytes]]) -> None:

@@ -366,9 +366,6 @@ class Store:
     def unsplit_chunks(self) -> list[sentences.Unsplit]:
         return sentences.unsplit(self._conn)
 
-    def sentence_places(self, rowids: Sequence[int]) -> dict[int, sentences.Place]:
-        return sentences.places(self._conn, rowids)
-
     def put_sentences(self, rows: Sequence[tuple[int, bytes, bytes]]) -> None:
         sentences.put(self._conn, rows)
 

@@ -35,7 +35,7 @@ from groundkit.pipeline.helpers import Reading
 from groundkit.pipeline.names import name_files
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.store import DocumentStore
-from groundkit.pipeline.vectors import ChunkPass, embed_missing
+from groundkit.pipeline.vectors import embed_missing
 from groundkit.types import IngestReport, Skipped
 
 __all__ = ["Interrupted", "run_ingest", "sync_derived"]
@@ -66,12 +66,9 @@ def run_ingest(
     exclude: Sequence[str] = (),
     filters: Filters = _NO_FILTERS,
     names_from: str | None = None,
-    chunk_pass: ChunkPass | None = None,
 ) -> IngestReport:
     """Ingest ``inputs``; with an ``embedder``, also give every chunk lacking one a vector.
     ``names_from``: the folder files are named from (default: the inputs' common parent).
-    ``chunk_pass``: embeds each batch of chunks instead of ``embedder``, making more from the
-    same run (``pipeline.vectors.embed_missing``).
     ``sync`` brings whatever the backend derives from the store in line with what it has just
     committed (``sync_derived`` for the embedded indexes; nothing for a Qdrant collection).
     """
@@ -99,7 +96,6 @@ def run_ingest(
             batch_size=settings.embed.batch_size,
             progress=progress,
             committed=committed,
-            chunk_pass=chunk_pass,
         )
     except KeyboardInterrupt:
         sync(None)  # the kept vectors become searchable now

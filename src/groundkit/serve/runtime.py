@@ -82,11 +82,6 @@ class _SharedEmbedder:
     def identity(self) -> EmbedderIdentity:
         return self._get().identity
 
-    @property
-    def inner(self) -> Embedder:
-        """The embedder itself (``embed.base.Wrapper``): what else it can do is its own."""
-        return self._get()
-
     def embed(self, texts: Sequence[str], input_type: InputType) -> npt.NDArray[np.float32]:
         return self._get().embed(texts, input_type)
 

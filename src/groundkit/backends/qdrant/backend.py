@@ -118,7 +118,6 @@ class QdrantBackend:
         exclude: Sequence[str],
         filters: Filters,
         names_from: str | None = None,
-        sentences: Splitter | None = None,  # a Qdrant collection keeps none: see store_sentences
     ) -> IngestReport:
         return run_ingest(
             self.writer(),
