@@ -9,6 +9,7 @@ checks) is here; what a backend stores and answers goes through ``backends.base.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -357,7 +358,8 @@ class Collection:
             )
             if sentences is not None and embedder is not None:
                 batch = self.settings.embed.batch_size
-                self._backend.store_sentences(embedder, sentences, batch, progress)
+                stored = self._backend.store_sentences(embedder, sentences, batch, progress)
+                report = dataclasses.replace(report, chunks_split=stored.chunks)
             return report
 
     def rebuild_sentences(self, sentences: Splitter) -> int:
@@ -369,7 +371,7 @@ class Collection:
             embedder = self._bound_embedder()
             self._backend.clear_sentences()
             batch = self.settings.embed.batch_size
-            return self._backend.store_sentences(embedder, sentences, batch, None)
+            return self._backend.store_sentences(embedder, sentences, batch, None).sentences
 
     def sentences_of(self, chunk_ids: Sequence[str]) -> dict[str, ChunkSentences]:
         """The stored sentences (offsets in the chunk's text, vectors by the collection's

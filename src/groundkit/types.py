@@ -350,6 +350,7 @@ class IngestReport:
     passed_over: tuple[Skipped, ...] = ()
     chunks_written: int = 0
     chunks_embedded: int = 0
+    chunks_split: int = 0  # chunks whose quotable sentences this run stored (``ingest.sentences``)
 
     @property
     def partial(self) -> bool:
@@ -370,6 +371,7 @@ class IngestReport:
             "ignored": self.ignored,
             "chunks_written": self.chunks_written,
             "chunks_embedded": self.chunks_embedded,
+            "chunks_split": self.chunks_split,
         }
 
 

@@ -80,6 +80,7 @@ def test_ingest_json_reports_what_it_did(grk: Grk, docs: Path) -> None:
         "ignored": 0,
         "chunks_written": 3,
         "chunks_embedded": 0,
+        "chunks_split": 0,
     }
     assert grk.json("ingest", str(docs))["unchanged"] == 3
 

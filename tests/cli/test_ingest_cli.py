@@ -119,3 +119,28 @@ def test_an_answers_sentences_are_embedded_at_ingest_only_when_asked(
     monkeypatch.setattr(collection_module, "create_embedder", lambda config: FakeEmbedder())
     assert grk("ingest", "--dense", *flags, "--quiet", str(folder)) == 0
     assert (_sentence_rows(index_dir) > 0) is stored
+
+
+def test_a_run_that_embeds_what_an_earlier_one_stored_says_so_not_0_chunks_written(
+    grk: Grk, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import groundkit.collection as collection_module
+    from groundkit.testing import FakeEmbedder
+
+    monkeypatch.setattr(collection_module, "create_embedder", lambda config: FakeEmbedder())
+    assert grk("ingest", "--quiet", str(folder)) == 0  # the text first, as a stopped run leaves it
+    assert grk("ingest", "--dense", "--sentences", "--quiet", str(folder)) == 0
+    assert "(no new chunks, 3 chunks embedded, sentences of 3 chunks stored)" in grk.out
+
+
+def test_a_run_that_only_stores_the_sentences_of_chunks_embedded_before_says_how_many(
+    grk: Grk, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import groundkit.collection as collection_module
+    from groundkit.testing import FakeEmbedder
+
+    monkeypatch.setattr(collection_module, "create_embedder", lambda config: FakeEmbedder())
+    assert grk("ingest", "--dense", "--quiet", str(folder)) == 0
+    assert grk("ingest", "--sentences", "--quiet", str(folder)) == 0
+    assert "(no new chunks, sentences of 3 chunks stored)" in grk.out
+    assert grk.json("ingest", "--sentences", str(folder))["chunks_split"] == 0  # all stored

@@ -294,6 +294,7 @@ def test_re_ingesting_an_unchanged_tree_writes_nothing(three: Path, open_col) ->
         "ignored": 0,
         "chunks_written": 0,
         "chunks_embedded": 0,
+        "chunks_split": 0,
     }
     assert_consistent(col)
 

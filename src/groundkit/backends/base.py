@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from groundkit.index.sentences import ChunkSentences
     from groundkit.ingest.walk import Filters
     from groundkit.pipeline import Progress
-    from groundkit.pipeline.sentences import Splitter
+    from groundkit.pipeline.sentences import Splitter, Stored
     from groundkit.retrieve.search import SearchEngine
 
 __all__ = ["STORE_FILE", "Backend", "BackendKind"]
@@ -88,9 +88,9 @@ class Backend(Protocol):
 
     def store_sentences(
         self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
-    ) -> int:
+    ) -> Stored:
         """Split and embed the sentences of every chunk that has a vector and none stored
-        (``pipeline.sentences``); returns how many were embedded (0 where none are kept)."""
+        (``pipeline.sentences``); says how many were stored (none where none are kept)."""
         ...
 
     def clear_sentences(self) -> int:

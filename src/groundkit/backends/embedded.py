@@ -32,7 +32,7 @@ from groundkit.types import CollectionStatus, IngestReport
 if TYPE_CHECKING:
     from groundkit.index.sentences import ChunkSentences
     from groundkit.pipeline import Progress
-    from groundkit.pipeline.sentences import Splitter
+    from groundkit.pipeline.sentences import Splitter, Stored
 
 __all__ = ["STORE_FILE", "EmbeddedBackend"]
 
@@ -122,7 +122,7 @@ class EmbeddedBackend:
 
     def store_sentences(
         self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
-    ) -> int:
+    ) -> Stored:
         from groundkit.pipeline.sentences import embed_sentences
 
         return embed_sentences(

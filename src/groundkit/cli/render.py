@@ -40,9 +40,7 @@ def ingest_report(report: IngestReport, *, as_json: bool, verbose: bool = False)
         f"new {report.new}, changed {report.changed}, unchanged {report.unchanged}, "
         f"removed {report.removed}, skipped {len(report.skipped)}"
         + (f", passed over {len(report.passed_over)}" if report.passed_over else "")
-        + f" ({report.chunks_written} chunks written"
-        + (f", {report.chunks_embedded} embedded" if report.chunks_embedded else "")
-        + ")"
+        + f" ({_chunks_done(report)})"
     )
     for item in report.skipped:
         click.echo(f"  skipped {item.source}: {item.reason}")
@@ -53,6 +51,19 @@ def ingest_report(report: IngestReport, *, as_json: bool, verbose: bool = False)
         reasons = Counter(item.reason for item in report.passed_over)
         summary = "; ".join(f"{reason}: {count}" for reason, count in reasons.most_common())
         click.echo(f"  passed over ({summary}); --verbose lists them")
+
+
+def _chunks_done(report: IngestReport) -> str:
+    """What became of chunks: written, embedded, their sentences stored. A run that resumes an
+    interrupted one writes none and embeds the rest, which it says instead of "0 written"."""
+    written, embedded = report.chunks_written, report.chunks_embedded
+    resumed = written == 0 and bool(embedded or report.chunks_split)
+    done = ["no new chunks"] if resumed else [f"{written} chunks written"]
+    if embedded:
+        done.append(f"{embedded} chunks embedded" if resumed else f"{embedded} embedded")
+    if report.chunks_split:
+        done.append(f"sentences of {report.chunks_split} chunks stored")
+    return ", ".join(done)
 
 
 def _location(metadata: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from groundkit.checkpoints import checkpoint
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["SentenceStore", "Splitter", "embed_sentences"]
+__all__ = ["SentenceStore", "Splitter", "Stored", "embed_sentences"]
 
 
 class Splitter(Protocol):
@@ -32,6 +33,14 @@ class Splitter(Protocol):
         """The ``(start, end)`` in ``text`` of each sentence worth embedding (``source``: the
         document's name as shown)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """What a pass stored: the chunks whose sentences it stored, and how many sentences."""
+
+    chunks: int = 0
+    sentences: int = 0
 
 
 class SentenceStore(Protocol):
@@ -49,9 +58,8 @@ def embed_sentences(
     *,
     batch_size: int,
     progress: Progress | None = None,
-) -> int:
-    """Split and embed the sentences of every chunk that has a vector and none stored; returns
-    the number of sentences embedded."""
+) -> Stored:
+    """Split and embed the sentences of every chunk that has a vector and none stored."""
     import numpy as np
 
     embedded = 0
@@ -75,7 +83,7 @@ def embed_sentences(
         checkpoint("sentences-batch-committed")
         if progress:
             progress("sentences", first + len(group), len(pending))
-    return embedded
+    return Stored(len(pending), embedded)
 
 
 def _embed(embedder: Embedder, texts: list[str], batch_size: int) -> npt.NDArray[np.float32]:

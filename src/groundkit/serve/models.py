@@ -339,6 +339,7 @@ class IngestResponse(_Response):
     ignored: int
     chunks_written: int
     chunks_embedded: int
+    chunks_split: int  # chunks whose quotable sentences were stored (ingest.sentences)
 
     @classmethod
     def of(cls, collection: str, report: IngestReport) -> IngestResponse:

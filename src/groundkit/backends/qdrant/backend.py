@@ -29,6 +29,7 @@ from groundkit.embed.base import EmbedderIdentity
 from groundkit.errors import ErrorCode, NotFoundError
 from groundkit.index.rows import ChunkRow, DocumentRow
 from groundkit.pipeline import run_ingest
+from groundkit.pipeline.sentences import Stored
 from groundkit.types import CollectionStatus, IngestReport
 
 if TYPE_CHECKING:
@@ -138,8 +139,8 @@ class QdrantBackend:
     # A Qdrant collection keeps no sentences: an answer over it embeds them as it ranks.
     def store_sentences(
         self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
-    ) -> int:
-        return 0
+    ) -> Stored:
+        return Stored()
 
     def clear_sentences(self) -> int:
         return 0
