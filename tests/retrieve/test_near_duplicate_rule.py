@@ -269,3 +269,16 @@ def test_fingerprints_made_at_ingest_split_words_at_every_ascii_separator_as_sea
     # must find the words search's str path finds, around every ASCII character.
     texts = [f"alpha{chr(c)}Beta{chr(c)}{chr(c)}gamma_9 delta" for c in range(128)]
     assert stored_fingerprints(texts) == [fingerprint(t).to_bytes() for t in texts]
+
+
+def test_fingerprints_made_at_ingest_find_the_words_of_non_ascii_text_as_search_does() -> None:
+    # Ingest cuts non-ASCII text at ASCII separators before the word regex: characters that
+    # case-fold to ASCII (the Kelvin sign, a ligature, the long s), non-word characters inside a
+    # piece (a degree sign, a no-break space, an en dash) and words of several scripts.
+    texts = [
+        "\u212aelvin \ufb01sh \u017ftop: 10\u00b0C\u00a0at pH\u20137, \u03b1-helix & \u03b2_sheet",
+        "Stra\u00dfe \u00c9T\u00c9 na\u00efve\u2009co\u00f6p \u4e2d\u6587 \u0416\u0416_9 x\u00d7y",
+        "\u00bd \u2460 \u0661\u0662\u0663 caf\u00e9-au-lait [link](http://x.y/\u00e9) \u00e9\u00e9",
+    ]
+    assert stored_fingerprints(texts) == [fingerprint(t).to_bytes() for t in texts]
+    assert [stored_fingerprint(t) for t in texts] == [fingerprint(t).to_bytes() for t in texts]

@@ -53,6 +53,13 @@ class Loaded:
     metadata: Metadata = field(default_factory=dict)
     pages: tuple[tuple[int, int], ...] = ()  # PDF: [start, end) of page i + 1 in ``text``
 
+    def __reduce__(self) -> tuple[type[Loaded], tuple[object, ...]]:
+        # As ``Span.__reduce__``: what a helper process sends the writer, rebuilt by ``__init__``.
+        return Loaded, (
+            self.source, self.origin, self.format, self.text, self.content_hash,
+            self.external_id, self.title, self.metadata, self.pages,
+        )  # fmt: skip
+
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()

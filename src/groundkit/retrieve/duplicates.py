@@ -207,6 +207,10 @@ _ASCII_SEPARATOR_BYTES = bytes(
 )
 
 
+# The same, but bytes of non-ASCII characters (UTF-8: 0x80 and up) are kept for the regex.
+_KEEP_HIGH_BYTES = bytes(c if c >= 128 else _ASCII_SEPARATOR_BYTES[c] for c in range(256))
+
+
 class _ByteWordIds(dict[bytes, int]):
     """Each word's id as ``_word_ids`` makes it, made on first lookup (``__missing__``): one
     dict lookup per word, however many of a file's words are new."""
@@ -225,7 +229,16 @@ def _word_bytes(text: str) -> list[bytes]:
         text = _MARKUP.sub(" ", text)
     if text.isascii():
         return text.encode("ascii").lower().translate(_ASCII_SEPARATOR_BYTES).split()
-    return [w.encode() for w in _WORD.findall(text.casefold())]
+    # Cut at ASCII separators first, as for ASCII text: a word never spans one, and a piece
+    # that is all ASCII is a word already. Only pieces holding other characters go through the
+    # regex (a tenth of them on SciFact; the regex over the whole text cost twice as much).
+    found: list[bytes] = []
+    for piece in text.casefold().encode().translate(_KEEP_HIGH_BYTES).split():
+        if piece.isascii():
+            found.append(piece)
+        else:
+            found.extend([w.encode() for w in _WORD.findall(piece.decode())])
+    return found
 
 
 def _byte_word_ids(found: list[bytes]) -> Any:

@@ -81,16 +81,18 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
     if count < 2:
         return np.zeros(0, dtype=np.int64)
     values = np.frombuffer(b"".join(memoryview(f)[8:] for f in folds), dtype="<u4")
-    # (3-gram << 32 | position) keys, written half by half: the 3-gram in the high half.
+    # (3-gram << 32 | chunk) keys, written half by half: the 3-gram in the high half.
     keys = np.empty(len(values), dtype=np.uint64)
     halves = keys.view(np.uint32).reshape(-1, 2)
     low, high = (0, 1) if sys.byteorder == "little" else (1, 0)
     halves[:, high] = values
     del values
-    halves[:, low] = np.arange(len(keys), dtype=np.uint32)
+    # The chunk that holds each 3-gram in the low half: a chunk's 3-grams are distinct, so the
+    # sort orders equal 3-grams as their positions would, and no gather finds their chunks.
+    halves[:, low] = np.repeat(np.arange(count, dtype=np.uint32), sizes)
     keys.sort()
-    # By sorted position from here: the owner of each 3-gram, runs of equal 3-grams.
-    holder = np.repeat(np.arange(count, dtype=np.int64), sizes)[halves[:, low]]
+    # By sorted position from here: the chunk of each 3-gram, runs of equal 3-grams.
+    holder = halves[:, low].astype(np.int32)
     grams = halves[:, high]
     new = np.empty(len(keys), dtype=bool)
     new[0] = True
@@ -106,13 +108,13 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
     np.logical_not(alone, out=alone)
     wanted = (need > 0)[holder]
     wanted &= alone
-    shared = np.flatnonzero(wanted)
-    del alone, wanted
-    run = np.cumsum(new)[shared]
+    del alone
+    # Masks, not index arrays: a bool per 3-gram, where an index costs eight bytes.
+    run = np.cumsum(new, dtype=np.int32)[wanted]
     run -= 1
     del new
-    runs, owners = _probes(holder[shared], run, lengths, need)
-    del shared, run
+    runs, owners = _probes(holder[wanted], run, lengths, need)
+    del wanted, run
     # Every other holder of each probe's 3-gram: a candidate pair.
     widths = lengths[runs]
     total = int(widths.sum())
@@ -135,8 +137,8 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
 
 
 def _probes(
-    holder: npt.NDArray[np.int64],
-    run: npt.NDArray[np.int64],
+    holder: npt.NDArray[np.int32],
+    run: npt.NDArray[np.int32],
     lengths: npt.NDArray[np.int64],
     need: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -156,13 +158,19 @@ def _probes(
     chosen |= rank[run]
     chosen.sort()
     owners = (chosen >> np.uint64(32)).view(np.int64)
-    chosen &= np.uint64(_MASK)
-    runs = rarest[chosen.view(np.int64)]
-    del chosen
+    if not len(owners):
+        return owners, owners
+    # Each chunk's first need[chunk] entries, marked +1 where its entries start and -1 where its
+    # probes end, then summed: arrays of one byte the length of every entry, not of eight.
     firsts = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
-    place = np.arange(len(owners)) - np.repeat(firsts, np.diff(firsts, append=len(owners)))
-    probes = place < need[owners]
-    return runs[probes], owners[probes]
+    ends = np.minimum(firsts + need[owners[firsts]], np.append(firsts[1:], len(owners)))
+    mark = np.zeros(len(owners) + 1, dtype=np.int8)
+    mark[firsts] = 1
+    mark[ends] -= 1  # (where a chunk's probes end as the next chunk's begin: 0)
+    probes = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
+    picked = chosen[probes]
+    picked &= np.uint64(_MASK)
+    return rarest[picked.view(np.int64)], owners[probes]
 
 
 def _counted(
