@@ -39,8 +39,18 @@ def write_lock(folder: Path, wait_s: float = 0.0, *, what: str = "collection") -
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    raise IndexLockedError() from None
+                    raise _locked(what) from None
                 time.sleep(_POLL_S)
         yield
     finally:
         os.close(fd)
+
+
+def _locked(what: str) -> IndexLockedError:
+    if what == "collection":
+        return IndexLockedError()
+    # A map's writer is a `grk map` run, not an ingest: say so, as the collection's error does.
+    return IndexLockedError(
+        f"another process is writing to this {what}",
+        hint="wait for the other run to finish, then run the command again",
+    )
