@@ -452,10 +452,24 @@ class Flow:
     def _build(self) -> Index:
         index = Index()
         ev = self.ev
+        # A pass site is closed over its function's bindings and read at (path, -1), so a name
+        # written at many sites of a file (``it``, ``request``, ``res.send``: four in five of
+        # express's) holds one value there: worked out once per build.
+        named: dict[tuple[str, tuple[str, ...]], Value] = {}
+
+        def value_of(expr: facts.Expr, path: str) -> Value:
+            if type(expr) is not facts.Ref:
+                return ev.value(expr, (path, -1))
+            key = (path, tuple(expr.parts))
+            found = named.get(key)
+            if found is None:
+                found = named[key] = ev.value(expr, (path, -1))
+            return found
+
         for path in self.sources:
             for written in ev.interface(path).passes:
                 record = _through_call(ev, path, written)
-                site = Site(path, record, ev.value(record.callee, (path, -1)))
+                site = Site(path, record, value_of(record.callee, path))
                 called = _callable(ev, site.callee, record.how)
                 if isinstance(called, Def | Feed):
                     index.calls[called].append(site)
@@ -469,7 +483,7 @@ class Flow:
                         site.spread = position
                     if not isinstance(arg, _MAY_BE_OURS):
                         continue  # a call's result, unknown: gives nothing that can be passed on
-                    value = self._argument(site, position)
+                    value = site.args[position] = _given(arg, value_of(arg, path))
                     at = position if site.spread < 0 else -1  # behind a spread: anywhere
                     for held, member in _held(ev, value):
                         index.passed[held].append((site, at, member))
