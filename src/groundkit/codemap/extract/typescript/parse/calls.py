@@ -137,15 +137,17 @@ def _elements(
         return
     if ref is None or len(ref) < 2 or ref[-1] == "()":
         return
+    start = ELEMENT_STORES.get(ref[-1])
+    positions = ELEMENT_CALLBACKS.get(ref[-1])
+    if start is None and positions is None:
+        return  # (most calls: the receiver, a whole chain in a test, is not summarised)
     array: facts.Expr = facts.Ref(ref[:-1])
     holder = unwrap(callee).child_by_field_name("object") if "()" in ref[:-1] else None
     if holder is not None:  # a chain: the array the call before made
         array = summarise(holder, w.qual_of)
-    start = ELEMENT_STORES.get(ref[-1])
     if start is not None and len(args) > start:
         items: list[facts.Expr] = [UNKNOWN if type(a) is facts.Spread else a for a in args[start:]]
         w.stores.append((w.current, array, items))
-    positions = ELEMENT_CALLBACKS.get(ref[-1])
     if positions is not None and args and not isinstance(args[0], facts.Spread):
         element = facts.Get(array, [facts.ELEMENT])
         given: list[facts.Expr] = [UNKNOWN] * (max(positions) + 1)
