@@ -53,6 +53,9 @@ _KEEP_ARGS = _HTTP_VERBS | frozenset(
 _LITERAL_HOLDERS = frozenset(
     {"array", "string", "template_string", "number", "object", "regex", "true", "false"}
 )
+_CHAIN_PARTS = frozenset(
+    {"member_expression", "call_expression", "parenthesized_expression", "arguments"}
+)
 _INLINE = frozenset({"arrow_function", "function_expression", "function"})
 _SUITES = frozenset({"describe", "context", "suite"})
 # Calls that change the members of their first argument.
@@ -249,16 +252,11 @@ def _binding(w: Walk, name: str) -> facts.Expr | None:
 
 def _bound_to(node: Node) -> str:
     """The variable a chain of calls is bound to: ``api`` for ``const api = Router().use(a)``."""
-    while node.parent is not None and node.parent.type in (
-        "member_expression",
-        "call_expression",
-        "parenthesized_expression",
-        "arguments",
-    ):
-        if node.parent.type == "arguments":
+    parent = node.parent  # (read once a step: tree-sitter finds a parent from the root down)
+    while parent is not None and parent.type in _CHAIN_PARTS:
+        if parent.type == "arguments":
             return ""  # handed to a call: not bound
-        node = node.parent
-    parent = node.parent
+        parent = parent.parent
     if parent is not None and parent.type == "variable_declarator":
         name = parent.child_by_field_name("name")
         if name is not None and name.type == "identifier" and name.text is not None:
