@@ -105,7 +105,8 @@ def call(w: Walk, node: Node) -> bool:
     args = args_of(node, w.qual_of)
     if mixed is not None:  # Object.assign(C.prototype, {...}, mixin): C's instances have them
         w.mixins.append((w.current, mixed, args[1:]))
-    if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
+    mutator = ref is not None and len(ref) == 2 and tuple(ref) in _MUTATORS
+    if mutator and args and isinstance(args[0], facts.Ref):
         if ref[1] != "setPrototypeOf":
             w.add_write(args[0], _defined(w, ref, args))
         elif len(args) == 2:  # a new prototype: what the object owns stays as it was
@@ -233,8 +234,10 @@ def _copied_onto_function(w: Walk, ref: list[str] | None, args: list[facts.Expr]
     else:
         held = _binding(w, ref[0]) if len(ref) == 1 else None
         copier = type(held) is facts.Namespace and held.spec in MEMBER_COPIERS
+    if not copier:
+        return
     target = _binding(w, args[0].parts[0])
-    if copier and type(target) is facts.Fn and "<" not in target.qual:
+    if type(target) is facts.Fn and "<" not in target.qual:
         sources = args[1:] if ref == ["Object", "assign"] else args[1:2]
         for source in sources:
             if type(source) is not facts.Spread:
@@ -292,6 +295,8 @@ def _name_handlers(w: Walk, ref: list[str] | None, arguments: Node | None) -> No
     """``app.get("/items/:id", (req, res) => ...)``: an inline route handler is a function node
     named after its route (``<get /items/:id>``), so a route has something to handle it."""
     if ref is None or len(ref) < 2 or arguments is None:
+        return
+    if ref[-1] != "register" and ref[-1] not in _HTTP_VERBS:
         return
     items = [a for a in arguments.named_children if a.type != "comment"]
     if ref[-1] == "register" and items and items[0].type in _INLINE:
