@@ -38,6 +38,7 @@ _AS_IS = frozenset(
         facts.This,  # already closed
     )
 )
+_CALLS = frozenset((facts.Call, facts.New))
 _DEPTH = 8
 _UNKNOWN = facts.Unknown()
 
@@ -81,7 +82,7 @@ class Closer:
         if type(expr) is facts.ObjectLit:
             fields = {k: self.close(v, scope, depth + 1) for k, v in expr.fields.items()}
             return facts.ObjectLit(fields, expr.name)
-        if isinstance(expr, facts.Call | facts.New):
+        if type(expr) in _CALLS:
             # What a call gives is not followed; its callee is kept when it is no local name
             # (``new Store()``: an instance, ``axios.create()``: a client).
             if expr.ref is None:

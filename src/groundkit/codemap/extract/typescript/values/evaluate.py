@@ -72,6 +72,13 @@ _REST = (facts.REST, facts.ITEM)
 _ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
 # Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
 _COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
+# (sets of kinds, each tested as ``type(v) in S``: a union built and tested per call costs
+# several times more, and ``_value`` is asked tens of thousands of times a map)
+_MODULE_EXPRS = frozenset({facts.Namespace, facts.Require, facts.DynImport})
+_CALL_EXPRS = frozenset({facts.Call, facts.New})
+_TEXT_EXPRS = frozenset({facts.Str, facts.Template})
+_LITERAL_EXPRS = frozenset({facts.Lit, facts.ArrayLit})
+_ACCESSED = frozenset({Inst, Def, Obj, Mod, Created})  # values whose members may be accessors
 
 
 class Evaluator:
@@ -231,13 +238,13 @@ class Evaluator:
             if type(target) is Ext:
                 return Ext(target.package, () if expr.name == "default" else (expr.name,))
             return target
-        if isinstance(expr, facts.Namespace | facts.Require | facts.DynImport):
+        if type(expr) in _MODULE_EXPRS:
             return self.resolve(path, expr.spec)
-        if isinstance(expr, facts.Call | facts.New):
+        if type(expr) in _CALL_EXPRS:
             return self._call(expr, scope, name)
         if type(expr) is facts.ObjectLit:
             return Obj(path, expr.name, expr.fields)
-        if isinstance(expr, facts.Str | facts.Template):
+        if type(expr) in _TEXT_EXPRS:
             return self.text(expr, scope) or Unknown()
         if type(expr) is facts.Param:
             return self._param(expr, scope)
@@ -253,7 +260,7 @@ class Evaluator:
             return array
         if type(expr) is facts.ArrayLit and (made := spread_literal(self, expr, scope)):
             return made
-        if isinstance(expr, facts.Lit | facts.ArrayLit):
+        if type(expr) in _LITERAL_EXPRS:
             return Lit()
         if type(expr) is facts.AnonFn:
             return Anon()
@@ -350,7 +357,7 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
-        accessed = isinstance(value, Inst | Def | Obj | Mod | Created)
+        accessed = type(value) in _ACCESSED
         getter = self.accessor(value, name) if accessed else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
