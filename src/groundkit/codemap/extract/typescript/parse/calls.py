@@ -105,8 +105,8 @@ def call(w: Walk, node: Node) -> bool:
     args = args_of(node, w.qual_of)
     if mixed is not None:  # Object.assign(C.prototype, {...}, mixin): C's instances have them
         w.mixins.append((w.current, mixed, args[1:]))
-    mutator = ref is not None and len(ref) == 2 and tuple(ref) in _MUTATORS
-    if mutator and args and isinstance(args[0], facts.Ref):
+    mutator = ref is not None and len(ref) == 2 and tuple(ref) in _MUTATORS  # (all are two)
+    if ref is not None and mutator and args and isinstance(args[0], facts.Ref):
         if ref[1] != "setPrototypeOf":
             w.add_write(args[0], _defined(w, ref, args))
         elif len(args) == 2:  # a new prototype: what the object owns stays as it was

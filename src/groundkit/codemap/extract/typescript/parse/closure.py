@@ -38,7 +38,6 @@ _AS_IS = frozenset(
         facts.This,  # already closed
     )
 )
-_CALLS = frozenset((facts.Call, facts.New))
 _DEPTH = 8
 _UNKNOWN = facts.Unknown()
 
@@ -82,7 +81,7 @@ class Closer:
         if type(expr) is facts.ObjectLit:
             fields = {k: self.close(v, scope, depth + 1) for k, v in expr.fields.items()}
             return facts.ObjectLit(fields, expr.name)
-        if type(expr) in _CALLS:
+        if type(expr) is facts.Call or type(expr) is facts.New:
             # What a call gives is not followed; its callee is kept when it is no local name
             # (``new Store()``: an instance, ``axios.create()``: a client).
             if expr.ref is None:

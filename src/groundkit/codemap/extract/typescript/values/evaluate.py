@@ -72,10 +72,8 @@ _REST = (facts.REST, facts.ITEM)
 _ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
 # Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
 _COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
-# (sets of kinds, each tested as ``type(v) in S``: a union built and tested per call costs
-# several times more, and ``_value`` is asked tens of thousands of times a map)
-_MODULE_EXPRS = frozenset({facts.Namespace, facts.Require, facts.DynImport})
-_CALL_EXPRS = frozenset({facts.Call, facts.New})
+# (kinds tested as ``type(v) in S`` or ``is``: a union built and tested by isinstance per call
+# costs several times more, and ``_value`` is asked tens of thousands of times a map)
 _TEXT_EXPRS = frozenset({facts.Str, facts.Template})
 _LITERAL_EXPRS = frozenset({facts.Lit, facts.ArrayLit})
 _ACCESSED = frozenset({Inst, Def, Obj, Mod, Created})  # values whose members may be accessors
@@ -238,9 +236,13 @@ class Evaluator:
             if type(target) is Ext:
                 return Ext(target.package, () if expr.name == "default" else (expr.name,))
             return target
-        if type(expr) in _MODULE_EXPRS:
+        if (
+            type(expr) is facts.Namespace
+            or type(expr) is facts.Require
+            or type(expr) is facts.DynImport
+        ):
             return self.resolve(path, expr.spec)
-        if type(expr) in _CALL_EXPRS:
+        if type(expr) is facts.Call or type(expr) is facts.New:
             return self._call(expr, scope, name)
         if type(expr) is facts.ObjectLit:
             return Obj(path, expr.name, expr.fields)

@@ -89,7 +89,6 @@ _MAY_BE_OURS = frozenset(
 Target = Def | Feed  # what a value is passed into or called through
 _OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
-_CALLABLE = frozenset({Def, Feed})
 
 
 @dataclass(slots=True)
@@ -476,7 +475,7 @@ class Flow:
                 record = _through_call(ev, path, written)
                 site = Site(path, record, value_of(record.callee, path))
                 called = _callable(ev, site.callee, record.how)
-                if type(called) in _CALLABLE:
+                if type(called) is Def or type(called) is Feed:
                     index.calls[called].append(site)
                 elif type(site.callee) is Choice:
                     for option in site.callee.options:
@@ -611,10 +610,10 @@ def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
 def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
     """The functions and parameters an argument hands over: itself, or an options object's
     members (one level)."""
-    if type(value) in _CALLABLE:
+    if type(value) is Def or type(value) is Feed:
         yield value, ()
     elif type(value) is Obj:
         for key in value.fields:
             member = ev.attribute(value, key)
-            if type(member) in _CALLABLE:
+            if type(member) is Def or type(member) is Feed:
                 yield member, (key,)
