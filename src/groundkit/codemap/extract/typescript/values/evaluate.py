@@ -343,14 +343,14 @@ class Evaluator:
                     if made is not None
                     else Ext(value.package, (*value.attrs, "()"))
                     if type(value) is Ext
-                    else (value if isinstance(value, Global | Lit) else Unknown())
+                    else (value if type(value) is Global or type(value) is Lit else Unknown())
                 )
                 router = None
             elif part == "new":
                 value = (
                     Inst(value)  # a class, or a function that is one (F.prototype.m = ...)
                     if type(value) is Def and value.kind != "method"
-                    else (value if isinstance(value, Ext | Global) else Unknown())
+                    else (value if type(value) is Ext or type(value) is Global else Unknown())
                 )
             else:
                 chained = type(value) is Web and value.router is not None and part in CHAINED
@@ -400,7 +400,7 @@ class Evaluator:
             found = self._item(value, name)
             if found is not None:
                 return found
-        elif isinstance(value, Arr | Made):  # any member but its elements is the runtime's
+        elif type(value) is Arr or type(value) is Made:  # any member but its elements: runtime's
             return Lit() if type(value) is not Made or value.known else Unknown()
         if type(value) is Choice:  # one of several: the member (element) of whichever
             return choice_of(self.attribute(option, name) for option in value.options)
@@ -443,7 +443,7 @@ class Evaluator:
             return Ext(value.role, (name,))
         if type(value) is Global:
             return Global(f"{value.name}.{name}")  # window.fetch
-        if isinstance(value, Lit | Str):
+        if type(value) is Lit or type(value) is Str:
             return Lit()
         if type(value) is Obj:
             member = value.fields.get(name)
@@ -478,7 +478,7 @@ class Evaluator:
         if type(value) is Def and value.kind == "function":
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
             return inherited(self, value.path, proto, name) if proto else Unknown()
-        if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
+        if (type(value) is Inst or type(value) is Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
             mixed = self._mixed(cls, name) if type(value) is Inst else None
             if mixed is not None:
