@@ -4,11 +4,12 @@ between any of its files (Python), or only relocated when nothing but places cha
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterable, MutableMapping, Sequence
 from typing import Any
+
+import msgspec
 
 from groundkit.codemap import parsing
 from groundkit.codemap.extract.base import (
@@ -205,9 +206,13 @@ def _graph_digest(graph: FileGraph, keys: frozenset[str], web: str) -> str:
         for n in graph.nodes
     )
     edges = sorted(edge_row(e) for e in graph.edges)
-    text = json.dumps([nodes, edges, graph.unresolved, web, sorted(keys), sorted(graph.depends_on)])
-    return digest(text.encode())
+    # msgpack, not JSON: the same rows in a fifteenth of the time (a map digests every row it
+    # writes). A map written before digests differently: its files are written once again.
+    whole = [nodes, edges, graph.unresolved, web, sorted(keys), sorted(graph.depends_on)]
+    return digest(_PACKER.encode(whole))
 
+
+_PACKER = msgspec.msgpack.Encoder()
 
 # What a forked resolving worker inherits (set just before the pool forks it).
 _FORKED: dict[str, Any] = {}

@@ -23,6 +23,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -83,6 +84,7 @@ _KINDS = {
 }
 
 
+@lru_cache(maxsize=4096)  # asked for each node a map stores (express: ~3,300 over 141 paths)
 def language_of(path: str, language: str) -> str:
     """The language a file is written in (``.js`` is JavaScript even when the TypeScript
     extractor reads it); ``language`` (the extractor's) for a suffix not in the table."""

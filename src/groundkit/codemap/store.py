@@ -519,6 +519,6 @@ def edge_row(e: Edge) -> tuple[str | int | float, ...]:
         e.location.end_col,
         e.quote,
         e.evidence,
-        ",".join(sorted(str(f) for f in e.flags)),
+        ",".join(sorted(map(str, e.flags))) if e.flags else "",  # (most have none)
         e.sites,
     )

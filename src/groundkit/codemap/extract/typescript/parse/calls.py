@@ -53,6 +53,9 @@ _KEEP_ARGS = _HTTP_VERBS | frozenset(
 _LITERAL_HOLDERS = frozenset(
     {"array", "string", "template_string", "number", "object", "regex", "true", "false"}
 )
+_CHAIN_PARTS = frozenset(
+    {"member_expression", "call_expression", "parenthesized_expression", "arguments"}
+)
 _INLINE = frozenset({"arrow_function", "function_expression", "function"})
 _SUITES = frozenset({"describe", "context", "suite"})
 # Calls that change the members of their first argument.
@@ -102,7 +105,8 @@ def call(w: Walk, node: Node) -> bool:
     args = args_of(node, w.qual_of)
     if mixed is not None:  # Object.assign(C.prototype, {...}, mixin): C's instances have them
         w.mixins.append((w.current, mixed, args[1:]))
-    if ref is not None and tuple(ref) in _MUTATORS and args and isinstance(args[0], facts.Ref):
+    mutator = ref is not None and len(ref) == 2 and tuple(ref) in _MUTATORS  # (all are two)
+    if ref is not None and mutator and args and isinstance(args[0], facts.Ref):
         if ref[1] != "setPrototypeOf":
             w.add_write(args[0], _defined(w, ref, args))
         elif len(args) == 2:  # a new prototype: what the object owns stays as it was
@@ -137,15 +141,17 @@ def _elements(
         return
     if ref is None or len(ref) < 2 or ref[-1] == "()":
         return
+    start = ELEMENT_STORES.get(ref[-1])
+    positions = ELEMENT_CALLBACKS.get(ref[-1])
+    if start is None and positions is None:
+        return  # (most calls: the receiver, a whole chain in a test, is not summarised)
     array: facts.Expr = facts.Ref(ref[:-1])
     holder = unwrap(callee).child_by_field_name("object") if "()" in ref[:-1] else None
     if holder is not None:  # a chain: the array the call before made
         array = summarise(holder, w.qual_of)
-    start = ELEMENT_STORES.get(ref[-1])
     if start is not None and len(args) > start:
         items: list[facts.Expr] = [UNKNOWN if type(a) is facts.Spread else a for a in args[start:]]
         w.stores.append((w.current, array, items))
-    positions = ELEMENT_CALLBACKS.get(ref[-1])
     if positions is not None and args and not isinstance(args[0], facts.Spread):
         element = facts.Get(array, [facts.ELEMENT])
         given: list[facts.Expr] = [UNKNOWN] * (max(positions) + 1)
@@ -228,8 +234,10 @@ def _copied_onto_function(w: Walk, ref: list[str] | None, args: list[facts.Expr]
     else:
         held = _binding(w, ref[0]) if len(ref) == 1 else None
         copier = type(held) is facts.Namespace and held.spec in MEMBER_COPIERS
+    if not copier:
+        return
     target = _binding(w, args[0].parts[0])
-    if copier and type(target) is facts.Fn and "<" not in target.qual:
+    if type(target) is facts.Fn and "<" not in target.qual:
         sources = args[1:] if ref == ["Object", "assign"] else args[1:2]
         for source in sources:
             if type(source) is not facts.Spread:
@@ -247,16 +255,11 @@ def _binding(w: Walk, name: str) -> facts.Expr | None:
 
 def _bound_to(node: Node) -> str:
     """The variable a chain of calls is bound to: ``api`` for ``const api = Router().use(a)``."""
-    while node.parent is not None and node.parent.type in (
-        "member_expression",
-        "call_expression",
-        "parenthesized_expression",
-        "arguments",
-    ):
-        if node.parent.type == "arguments":
+    parent = node.parent  # (read once a step: tree-sitter finds a parent from the root down)
+    while parent is not None and parent.type in _CHAIN_PARTS:
+        if parent.type == "arguments":
             return ""  # handed to a call: not bound
-        node = node.parent
-    parent = node.parent
+        parent = parent.parent
     if parent is not None and parent.type == "variable_declarator":
         name = parent.child_by_field_name("name")
         if name is not None and name.type == "identifier" and name.text is not None:
@@ -292,6 +295,8 @@ def _name_handlers(w: Walk, ref: list[str] | None, arguments: Node | None) -> No
     """``app.get("/items/:id", (req, res) => ...)``: an inline route handler is a function node
     named after its route (``<get /items/:id>``), so a route has something to handle it."""
     if ref is None or len(ref) < 2 or arguments is None:
+        return
+    if ref[-1] != "register" and ref[-1] not in _HTTP_VERBS:
         return
     items = [a for a in arguments.named_children if a.type != "comment"]
     if ref[-1] == "register" and items and items[0].type in _INLINE:

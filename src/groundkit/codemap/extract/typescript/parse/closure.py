@@ -81,7 +81,7 @@ class Closer:
         if type(expr) is facts.ObjectLit:
             fields = {k: self.close(v, scope, depth + 1) for k, v in expr.fields.items()}
             return facts.ObjectLit(fields, expr.name)
-        if isinstance(expr, facts.Call | facts.New):
+        if type(expr) is facts.Call or type(expr) is facts.New:
             # What a call gives is not followed; its callee is kept when it is no local name
             # (``new Store()``: an instance, ``axios.create()``: a client).
             if expr.ref is None:

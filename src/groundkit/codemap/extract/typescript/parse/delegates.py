@@ -24,11 +24,11 @@ __all__ = ["note_delegation"]
 
 def note_delegation(w: Walk, node: Node) -> None:
     """Record the members the chain of calls ending at ``node`` forwards, if it is one."""
+    if w.scope().kind != ScopeKind.MODULE:
+        return  # (asked first: tree-sitter finds a parent from the root down)
     parent = node.parent
     if parent is not None and parent.type == "member_expression":
         return  # not the chain's last call: that one reads the whole chain
-    if w.scope().kind != ScopeKind.MODULE:
-        return
     links: list[tuple[str, str]] = []  # (chained method, member name), last first
     call = node
     while True:

@@ -63,6 +63,8 @@ def callbacks(
         return
     if type(receiver) is Mod and isinstance(file.ev.export(receiver.path, "="), _RUNTIME):
         receiver = file.ev.export(receiver.path, "=")  # module.exports = [...]: an array
+    if not callback_positions(ref, len(args), True):
+        return  # none as a global, so none as a method (most calls): the head is not read again
     if receiver is None:
         head: Value = file.ev.reference(ref[:1], context)
         is_global, certain = type(head) is Global, True

@@ -72,6 +72,11 @@ _REST = (facts.REST, facts.ITEM)
 _ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
 # Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
 _COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
+# (kinds tested as ``type(v) in S`` or ``is``: a union built and tested by isinstance per call
+# costs several times more, and ``_value`` is asked tens of thousands of times a map)
+_TEXT_EXPRS = frozenset({facts.Str, facts.Template})
+_LITERAL_EXPRS = frozenset({facts.Lit, facts.ArrayLit})
+_ACCESSED = frozenset({Inst, Def, Obj, Mod, Created})  # values whose members may be accessors
 
 
 class Evaluator:
@@ -231,13 +236,17 @@ class Evaluator:
             if type(target) is Ext:
                 return Ext(target.package, () if expr.name == "default" else (expr.name,))
             return target
-        if isinstance(expr, facts.Namespace | facts.Require | facts.DynImport):
+        if (
+            type(expr) is facts.Namespace
+            or type(expr) is facts.Require
+            or type(expr) is facts.DynImport
+        ):
             return self.resolve(path, expr.spec)
-        if isinstance(expr, facts.Call | facts.New):
+        if type(expr) is facts.Call or type(expr) is facts.New:
             return self._call(expr, scope, name)
         if type(expr) is facts.ObjectLit:
             return Obj(path, expr.name, expr.fields)
-        if isinstance(expr, facts.Str | facts.Template):
+        if type(expr) in _TEXT_EXPRS:
             return self.text(expr, scope) or Unknown()
         if type(expr) is facts.Param:
             return self._param(expr, scope)
@@ -253,7 +262,7 @@ class Evaluator:
             return array
         if type(expr) is facts.ArrayLit and (made := spread_literal(self, expr, scope)):
             return made
-        if isinstance(expr, facts.Lit | facts.ArrayLit):
+        if type(expr) in _LITERAL_EXPRS:
             return Lit()
         if type(expr) is facts.AnonFn:
             return Anon()
@@ -334,14 +343,14 @@ class Evaluator:
                     if made is not None
                     else Ext(value.package, (*value.attrs, "()"))
                     if type(value) is Ext
-                    else (value if isinstance(value, Global | Lit) else Unknown())
+                    else (value if type(value) is Global or type(value) is Lit else Unknown())
                 )
                 router = None
             elif part == "new":
                 value = (
                     Inst(value)  # a class, or a function that is one (F.prototype.m = ...)
                     if type(value) is Def and value.kind != "method"
-                    else (value if isinstance(value, Ext | Global) else Unknown())
+                    else (value if type(value) is Ext or type(value) is Global else Unknown())
                 )
             else:
                 chained = type(value) is Web and value.router is not None and part in CHAINED
@@ -350,7 +359,7 @@ class Evaluator:
         return value
 
     def attribute(self, value: Value, name: str) -> Value:
-        accessed = isinstance(value, Inst | Def | Obj | Mod | Created)
+        accessed = type(value) in _ACCESSED
         getter = self.accessor(value, name) if accessed else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
@@ -391,7 +400,7 @@ class Evaluator:
             found = self._item(value, name)
             if found is not None:
                 return found
-        elif isinstance(value, Arr | Made):  # any member but its elements is the runtime's
+        elif type(value) is Arr or type(value) is Made:  # any member but its elements: runtime's
             return Lit() if type(value) is not Made or value.known else Unknown()
         if type(value) is Choice:  # one of several: the member (element) of whichever
             return choice_of(self.attribute(option, name) for option in value.options)
@@ -434,7 +443,7 @@ class Evaluator:
             return Ext(value.role, (name,))
         if type(value) is Global:
             return Global(f"{value.name}.{name}")  # window.fetch
-        if isinstance(value, Lit | Str):
+        if type(value) is Lit or type(value) is Str:
             return Lit()
         if type(value) is Obj:
             member = value.fields.get(name)
@@ -469,7 +478,7 @@ class Evaluator:
         if type(value) is Def and value.kind == "function":
             proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
             return inherited(self, value.path, proto, name) if proto else Unknown()
-        if isinstance(value, Inst | Def) and (cls := _class_of(value)) is not None:
+        if (type(value) is Inst or type(value) is Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
             mixed = self._mixed(cls, name) if type(value) is Inst else None
             if mixed is not None:

@@ -75,16 +75,20 @@ _BOUNDED: Param = (Def("", "", ""), -1)  # a cut by the depth bound: never exact
 _ITEMS = 64  # array-literal items read per argument (nested ones included)
 # Arguments that may hand over a function, a parameter or a table (a call's result may too,
 # but it is unknown: never followed).
-_MAY_BE_OURS = (
-    facts.Ref,
-    facts.Get,
-    facts.Fn,
-    facts.ParamOf,
-    facts.ObjectLit,
-    facts.Import,
-    facts.Namespace,
+_MAY_BE_OURS = frozenset(
+    {
+        facts.Ref,
+        facts.Get,
+        facts.Fn,
+        facts.ParamOf,
+        facts.ObjectLit,
+        facts.Import,
+        facts.Namespace,
+    }
 )
 Target = Def | Feed  # what a value is passed into or called through
+_OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
+_WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
 
 
 @dataclass(slots=True)
@@ -452,12 +456,26 @@ class Flow:
     def _build(self) -> Index:
         index = Index()
         ev = self.ev
+        # A pass site is closed over its function's bindings and read at (path, -1), so a name
+        # written at many sites of a file (``it``, ``request``, ``res.send``: four in five of
+        # express's) holds one value there: worked out once per build.
+        named: dict[tuple[str, tuple[str, ...]], Value] = {}
+
+        def value_of(expr: facts.Expr, path: str) -> Value:
+            if type(expr) is not facts.Ref:
+                return ev.value(expr, (path, -1))
+            key = (path, tuple(expr.parts))
+            found = named.get(key)
+            if found is None:
+                found = named[key] = ev.value(expr, (path, -1))
+            return found
+
         for path in self.sources:
             for written in ev.interface(path).passes:
                 record = _through_call(ev, path, written)
-                site = Site(path, record, ev.value(record.callee, (path, -1)))
+                site = Site(path, record, value_of(record.callee, path))
                 called = _callable(ev, site.callee, record.how)
-                if isinstance(called, Def | Feed):
+                if type(called) is Def or type(called) is Feed:
                     index.calls[called].append(site)
                 elif type(site.callee) is Choice:
                     for option in site.callee.options:
@@ -467,9 +485,9 @@ class Flow:
                 for position, arg in enumerate(record.args):
                     if type(arg) is facts.Spread and site.spread < 0:
                         site.spread = position
-                    if not isinstance(arg, _MAY_BE_OURS):
+                    if type(arg) not in _MAY_BE_OURS:
                         continue  # a call's result, unknown: gives nothing that can be passed on
-                    value = self._argument(site, position)
+                    value = site.args[position] = _given(arg, value_of(arg, path))
                     at = position if site.spread < 0 else -1  # behind a spread: anywhere
                     for held, member in _held(ev, value):
                         index.passed[held].append((site, at, member))
@@ -570,9 +588,9 @@ def _given(arg: facts.Expr, value: Value) -> Value:
     """What an argument gives a parameter. A value of the runtime's or a package's (``Map.get``
     may return one of ours, ``window.handler`` be one) and a literal's member or a call's result
     (``[a, b].find(...)``) are not known: only a literal as written is known not to be ours."""
-    if isinstance(value, Global | Ext):
+    if type(value) in _OUTSIDE:
         return Unknown()
-    if type(value) is Lit and not isinstance(arg, facts.Lit | facts.ArrayLit):
+    if type(value) is Lit and type(arg) not in _WRITTEN_LITERALS:
         return Unknown()
     return value
 
@@ -592,10 +610,10 @@ def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
 def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
     """The functions and parameters an argument hands over: itself, or an options object's
     members (one level)."""
-    if isinstance(value, Def | Feed):
+    if type(value) is Def or type(value) is Feed:
         yield value, ()
     elif type(value) is Obj:
         for key in value.fields:
             member = ev.attribute(value, key)
-            if isinstance(member, Def | Feed):
+            if type(member) is Def or type(member) is Feed:
                 yield member, (key,)
