@@ -21,6 +21,8 @@ START = {
             def stop(self):
                 pass
         def work(items):
+            if not items:
+                raise ValueError("no items given")
             label = "counting items"
             note = f"{label}: done"
             engine = Engine()
@@ -41,6 +43,10 @@ def test_a_changed_string_in_a_function_body_is_redrawn_without_a_whole_solve(
     report = repo.write({"lib/core.py": edited}).build()
     assert report.solves == ("python: continued from the last solve (1 files changed)",)
     assert ("lib.core.work", "lib.core.Engine.run") in repo.pairs("calls")
+    # An exception's message, changed too: the same file, taken on from the same solve.
+    edited = edited.replace('"no items given"', '"work() needs items"')
+    report = repo.write({"lib/core.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

@@ -5,7 +5,8 @@ rule reads a string's text (a name looked up with ``getattr``, a dict key, ``"do
 annotation naming a class, a callback or library call that reads its argument) and by equality
 of values. When the old string ``a`` was made by this literal alone and reached only variables
 of its own file that nothing text-minded reads (copies, merges, templates, returns, and the
-parameters of the repository's own functions, whose bodies are checked the same way), and ``b``
+parameters of the repository's own functions, whose bodies are checked the same way, and
+builtins that read no argument, such as an exception's message), and ``b``
 is no value of the program yet, then renaming ``a`` to ``b`` maps the old program's solve onto
 the new one's step by step: every rule sees the same values under the same numbers, and takes
 the same branches. So the old solution with the value's key renamed is the new program's. Any
@@ -15,12 +16,13 @@ renamed key (its routes and arguments read the text).
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Facts
-from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values import library, objects
 from groundkit.codemap.extract.python.values.alignment import VAR_LISTS, VARS, Reached, same_frame
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.state import Flow
@@ -43,6 +45,16 @@ _BLIND = frozenset(
 _FIELDS = VARS | VAR_LISTS  # (an operation's other fields are scopes, sites, indexes, names)
 # Callees that only hand arguments on to the repository's own parameters (``calls.bind``).
 _BINDING = frozenset({objects.FUNC, objects.METH, objects.CLSMETH, objects.STATIC})
+# Builtins whose arguments give nothing (``outside.builtin``'s last branch, or a protocol run
+# on an instance only): ``raise ValueError("...")``, ``print("...")``.
+_BLIND_BUILTINS = (
+    frozenset(
+        name
+        for name, found in vars(builtins).items()
+        if isinstance(found, type) and issubclass(found, BaseException)
+    )
+    | {"print", "len", "str", "repr", "bool"}
+) - set(library.BUILTIN_CALLBACKS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,4 +163,8 @@ def _binding(flow: Flow, callee: int) -> bool:
     held = flow.engine.pts[callee]
     found = set() if held is None else {held} if isinstance(held, int) else held
     keys = flow.values.keys
-    return bool(found) and all(keys[value][0] in _BINDING for value in found)
+    return bool(found) and all(
+        keys[value][0] in _BINDING
+        or (keys[value][0] == objects.BUILTIN and keys[value][1] in _BLIND_BUILTINS)
+        for value in found
+    )
