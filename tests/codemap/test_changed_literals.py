@@ -15,6 +15,8 @@ from test_incremental import fresh, snapshot
 START = {
     "lib/__init__.py": "",
     "lib/core.py": """
+        import logging
+        log = logging.getLogger(__name__)
         class Engine:
             def run(self, how):
                 return how
@@ -28,6 +30,7 @@ START = {
             engine = Engine()
             engine.run(note)
             getattr(engine, "run")(label)
+            log.warning("counted %d", len(items))
             return len(items)
     """,
 }
@@ -43,8 +46,9 @@ def test_a_changed_string_in_a_function_body_is_redrawn_without_a_whole_solve(
     report = repo.write({"lib/core.py": edited}).build()
     assert report.solves == ("python: continued from the last solve (1 files changed)",)
     assert ("lib.core.work", "lib.core.Engine.run") in repo.pairs("calls")
-    # An exception's message, changed too: the same file, taken on from the same solve.
+    # An exception's and a log line's messages, changed too: the same file, from the same solve.
     edited = edited.replace('"no items given"', '"work() needs items"')
+    edited = edited.replace('"counted %d"', '"items: %d"')
     report = repo.write({"lib/core.py": edited}).build()
     assert report.solves == ("python: continued from the last solve (1 files changed)",)
     repo.close()

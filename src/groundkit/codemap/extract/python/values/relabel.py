@@ -162,9 +162,25 @@ def _reads(field: Any, local: set[int]) -> bool:
 def _binding(flow: Flow, callee: int) -> bool:
     held = flow.engine.pts[callee]
     found = set() if held is None else {held} if isinstance(held, int) else held
-    keys = flow.values.keys
-    return bool(found) and all(
-        keys[value][0] in _BINDING
-        or (keys[value][0] == objects.BUILTIN and keys[value][1] in _BLIND_BUILTINS)
-        for value in found
-    )
+    return bool(found) and all(_blind_callee(flow.values.keys, value) for value in found)
+
+
+def _blind_callee(keys: list[tuple[Any, ...]], value: int) -> bool:
+    """Whether calling ``value`` reads no argument's text (``calls.call``): the repository's
+    own functions, builtins that read none, and the methods of an outside object known by no
+    name (``outside.method``: no table has them; the arguments only escape, by kind)."""
+    key = keys[value]
+    if key[0] in _BINDING:
+        return True
+    if key[0] == objects.BUILTIN:
+        return bool(key[1] in _BLIND_BUILTINS)
+    if key[0] == objects.EXTINST:
+        return bool(key[1] == "?")
+    if key[0] == objects.BOUND:
+        receiver = keys[key[1]]
+        return (
+            receiver[0] == objects.EXTINST
+            and receiver[1] == "?"
+            and (("?", key[2]) not in library.METHOD_CALLBACKS)
+        )
+    return False
