@@ -4,12 +4,16 @@ trace/blast latency, file size.
 
     python benchmarks/codemap_speed.py [--src /tmp/codemap-bench/src] [--runs 3]
         [--grimp /tmp/codemap-bench/grimp-venv/bin/python] [--only django,...] [--edits 10]
+        [--edit-kind append|literal]
         [--root NAME=PATH ...] [--check]
 
 ``--edits N``: after the map, N one-line edits, each in another file (drawn at random, seeded),
 each followed by a re-map: the median and the slowest (issue 34's target: median <= 0.5 s on
-django), and how many were continued from the last solve rather than solving the whole program
-(``MapReport.solves``). ``--root NAME=PATH`` measures any folder too (a large repository). The
+django), and how many were continued from the last solve, solved nothing (only places moved)
+or solved the whole program again, with its reasons (``MapReport.solves``). ``--edit-kind``:
+``append`` (a module-level line appended) or ``literal`` (a number or string literal inside a
+function body changed to another, drawn at random, seeded: an existing line changed).
+``--root NAME=PATH`` measures any folder too (a large repository). The
 cold map's peak memory is that of a fresh process mapping the folder alone (``ru_maxrss``).
 ``--check``: after the edits, the edited map's edges are compared row by row with a fresh map of
 the edited files (an incremental re-map must give what a cold map gives).
@@ -78,26 +82,101 @@ def _edit(root: Path, rel: str, code: bool = False) -> None:
     path.write_text(text)
 
 
-def _one_line_edits(codemap: Any, tree: Path, count: int) -> dict[str, Any]:
-    """``count`` one-line edits, each in a different Python file: a module-level line that
-    calls something (the file's value-flow program changes), then a re-map."""
+def _appended(path: Path, number: int, rng: random.Random) -> str:
+    """A module-level line that calls something appended (the file's program grows)."""
+    path.write_text(path.read_text() + f"\n_edited_by_codemap_speed_{number} = len([])\n")
+    return "a line appended"
+
+
+def _literal(path: Path, number: int, rng: random.Random) -> str:
+    """A number or string literal inside a function body changed to another (an existing line
+    changed, as a reader changes a limit or a message); "" when the file has none."""
+    import ast
+
+    data = path.read_bytes()
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return ""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Module)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    in_fstrings = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for part in node.values
+    }
+    found = [
+        node
+        for func in ast.walk(tree)
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        for statement in func.body
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Constant)
+        and type(node.value) in (int, float, str)
+        and node.lineno == node.end_lineno
+        and id(node) not in docstrings | in_fstrings
+    ]
+    if not found:
+        return ""
+    node = rng.choice(sorted(found, key=lambda n: (n.lineno, n.col_offset)))
+    value = node.value
+    new = repr(value + 1) if type(value) is not str else repr(f"{value} (edit {number})")
+    lines = data.split(b"\n")
+    line = lines[node.lineno - 1]
+    lines[node.lineno - 1] = line[: node.col_offset] + new.encode() + line[node.end_col_offset :]
+    path.write_bytes(b"\n".join(lines))
+    return "a string changed" if type(value) is str else "a number changed"
+
+
+EDIT_KINDS = {"append": _appended, "literal": _literal}
+
+
+def _one_line_edits(codemap: Any, tree: Path, count: int, kind: str = "append") -> dict[str, Any]:
+    """``count`` one-line edits, each in a different Python file (``EDIT_KINDS``: a line
+    appended, or a literal in a function body changed), each followed by a re-map; how each
+    was taken: continued from the last solve, nothing solved (only places moved), or the whole
+    program solved again (with the reasons)."""
     files = sorted(str(p.relative_to(tree)) for p in tree.rglob("*.py"))
-    chosen = random.Random(34).sample(files, min(count, len(files)))
-    seconds, cpus, resolved, continued = [], [], [], 0
-    for number, rel in enumerate(chosen):
-        path = tree / rel
-        path.write_text(path.read_text() + f"\n_edited_by_codemap_speed_{number} = len([])\n")
+    rng = random.Random(34)
+    order = rng.sample(files, min(count, len(files)))  # (the files edited before kinds came)
+    order += rng.sample(sorted(set(files) - set(order)), len(files) - len(order))
+    seconds, cpus, resolved, continued, fallbacks = [], [], [], 0, Counter[str]()
+    unsolved, made = 0, Counter[str]()
+    for rel in order:
+        if len(seconds) == count:
+            break
+        what = EDIT_KINDS[kind](tree / rel, len(seconds), rng)
+        if not what:
+            continue
+        made[what] += 1
         cpu = _cpu()
         started = time.perf_counter()
         report = codemap.update(tree)
         seconds.append(time.perf_counter() - started)
         cpus.append(_cpu() - cpu)
         resolved.append(report.resolved)
-        # taken on from the last solve, or the whole program solved again (a fallback)
-        continued += any("continued" in how for how in report.solves)
+        python = [how for how in report.solves if how.startswith("python")]
+        if any("continued" in how for how in python):
+            continued += 1  # taken on from the last solve
+        elif not python:
+            unsolved += 1  # the program is the same: only places moved
+        else:
+            # solved again: why it could not be continued
+            fallbacks.update(
+                h.partition(": ")[2] for h in python if not h.endswith("whole program")
+            )
     return {
-        "edits": len(chosen),
+        "edits": len(seconds),
         "continued": continued,
+        "unsolved": unsolved,
+        "fallbacks": dict(fallbacks),
+        "made": dict(made),
         "edit_p50_s": statistics.median(seconds) if seconds else 0.0,
         "edit_max_s": max(seconds, default=0.0),
         "edit_cpu_p50_s": statistics.median(cpus) if cpus else 0.0,
@@ -166,7 +245,13 @@ def _remaps(codemap: Any, tree: Path, edit: str, runs: int) -> dict[str, Any]:
 
 
 def measure(
-    name: str, root: Path, edit: str, runs: int, edits: int = 0, check: bool = False
+    name: str,
+    root: Path,
+    edit: str,
+    runs: int,
+    edits: int = 0,
+    check: bool = False,
+    kind: str = "append",
 ) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="grk-speed-"))
     tree = work / root.name
@@ -196,7 +281,7 @@ def measure(
     index = work / "index0"
     with open_codemap(name, index_dir=index) as codemap:
         remaps = _remaps(codemap, tree, edit, runs) if edit else {}
-        remaps.update(_one_line_edits(codemap, tree, edits))
+        remaps.update(_one_line_edits(codemap, tree, edits, kind))
         if check:
             remaps["differ"], remaps["rows"] = _differences(codemap, name, tree, work)
         symbols = [
@@ -305,6 +390,14 @@ def _cold_table(rows: list[dict[str, Any]]) -> None:
             f"{str(r.get('continued', 0)) + '/' + str(r.get('edits', 0)):>10}"
         )
     for r in rows:
+        if r.get("edits"):
+            fallbacks = "; ".join(f"{n} x {why}" for why, n in r["fallbacks"].items()) or "none"
+            made = ", ".join(f"{n} x {what}" for what, n in r["made"].items())
+            print(
+                f"{r['name']}: edits: {made}; {r['continued']} continued, {r['unsolved']} "
+                f"solved nothing (only places moved), the whole program solved again: {fallbacks}"
+            )
+    for r in rows:
         if "differ" in r:
             print(
                 f"{r['name']}: edited map against a fresh map of the same files: "
@@ -358,6 +451,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grimp", default="/tmp/codemap-bench/grimp-venv/bin/python")
     parser.add_argument("--only", help="comma-separated names to run")
     parser.add_argument("--edits", type=int, default=0, help="one-line edits, one file each")
+    parser.add_argument(
+        "--edit-kind",
+        choices=sorted(EDIT_KINDS),
+        default="append",
+        help="the one-line edits: a line appended, or a literal in a function body changed",
+    )
     parser.add_argument("--root", action="append", default=[], help="NAME=PATH to measure too")
     parser.add_argument(
         "--check", action="store_true", help="after the edits, compare with a fresh map"
@@ -380,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, root, edit, package in cases:
         if wanted and name not in wanted:
             continue
-        result = measure(name, root, edit, args.runs, args.edits, args.check)
+        result = measure(name, root, edit, args.runs, args.edits, args.check, args.edit_kind)
         if package:  # grimp's import-only graph of the same package, in the same run
             result["grimp_s"] = _grimp(
                 args.grimp, root.parent if name == "django" else root, package[0]

@@ -19,15 +19,13 @@ import msgspec
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Facts
 
-__all__ = ["Alignment", "Reached", "align"]
+__all__ = ["VARS", "VAR_LISTS", "Alignment", "Reached", "align", "same_frame"]
 
 _ENCODE = msgspec.msgpack.Encoder().encode
 # The fields of an operation that hold one of the file's variables (the rest are scopes,
 # sites, names, indexes and flags).
-_VARS = frozenset(
-    {"dst", "src", "obj", "func", "left", "right", "before", "ann", "receiver", "var"}
-)
-_VAR_LISTS = frozenset({"srcs", "pieces"})  # (a template's pieces: its values' variables)
+VARS = frozenset({"dst", "src", "obj", "func", "left", "right", "before", "ann", "receiver", "var"})
+VAR_LISTS = frozenset({"srcs", "pieces"})  # (a template's pieces: its values' variables)
 
 
 class Reached(Exception):
@@ -58,7 +56,7 @@ def align(old: Facts, new: Facts) -> Alignment:
     for at in _candidates(old, new, encoded):
         shift = _shifter(at, gap)
         before = {_ENCODE(_renamed(op, shift)) for op in old.ops}
-        if before.issubset(encoded) and _same_frame(old, new, shift):
+        if before.issubset(encoded) and same_frame(old, new, shift):
             added = [op for op, code in zip(new.ops, encoded, strict=True) if code not in before]
             return Alignment(at, gap, added)
     raise Reached("the edit changed or removed an operation")
@@ -85,8 +83,8 @@ def _candidates(old: Facts, new: Facts, encoded: list[bytes]) -> list[int]:
 
 
 def _variables(op: Any) -> list[int]:
-    out = [getattr(op, name) for name in _VARS if hasattr(op, name)]
-    for name in _VAR_LISTS:
+    out = [getattr(op, name) for name in VARS if hasattr(op, name)]
+    for name in VAR_LISTS:
         out += [v for v in getattr(op, name, ()) if type(v) is int]
     return out
 
@@ -95,14 +93,14 @@ def _renamed(op: Any, shift: Callable[[int], int]) -> Any:
     changes: dict[str, Any] = {}
     for name in op.__struct_fields__:
         value = getattr(op, name)
-        if name in _VARS:
+        if name in VARS:
             changes[name] = shift(value) if value >= 0 else value
-        elif name in _VAR_LISTS:
+        elif name in VAR_LISTS:
             changes[name] = [shift(v) if type(v) is int and v >= 0 else v for v in value]
     return msgspec.structs.replace(op, **changes) if changes else op
 
 
-def _same_frame(old: Facts, new: Facts, shift: Callable[[int], int]) -> bool:
+def same_frame(old: Facts, new: Facts, shift: Callable[[int], int]) -> bool:
     """The old sites, scopes and imports, renamed, are the new ones (places aside)."""
 
     def var(v: int) -> int:

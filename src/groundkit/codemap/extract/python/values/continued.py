@@ -18,6 +18,9 @@ code may not read a variable the second round gave more, ``Snapshot.late``, so i
 view is the fresh solve's, and its own second-round entries are then run the same way); and
 what is decided before values flow (the class hierarchy, the dunders some class defines, the
 names a module binds: a change to any stops it). No new scope (function, class, lambda).
+
+A file whose edit only changed string literals is taken on by renaming the old strings'
+values (``relabel.py`` says when that is exact); other files may add code in the same edit.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from groundkit.codemap.extract.python.values.certainty import Certainty
 from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, Rule
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import Program
+from groundkit.codemap.extract.python.values.relabel import Relabel, relabels, rename
 from groundkit.codemap.extract.python.values.snapshot import Snapshot, hierarchy
 from groundkit.codemap.extract.python.values.solver import Solver
 from groundkit.codemap.extract.python.values.state import Flow, Found
@@ -47,15 +51,25 @@ _REFUSED = (facts.Ret, facts.Yield, facts.ClassBind)
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One file's edit since the snapshot: its facts then, and how the new ones extend them."""
+    """One file's edit since the snapshot: its facts then, and how the new ones extend them
+    (or which string literals they changed, ``relabel.py``)."""
 
     old: Facts
     alignment: Alignment
+    relabels: tuple[Relabel, ...] = ()
 
 
 def changed(old: Facts, new: Facts) -> Change:
-    """The change from ``old`` to ``new``; raises ``Reached`` unless it only adds code."""
-    return Change(old, align(old, new))
+    """The change from ``old`` to ``new``; raises ``Reached`` unless it only adds code or
+    only changes string literals."""
+    try:
+        return Change(old, align(old, new))
+    except Reached as added:
+        try:
+            found = relabels(old, new)
+        except Reached:
+            raise added from None
+        return Change(old, Alignment(old.variables, 0, []), tuple(found))
 
 
 class _Guarded(Engine):
@@ -113,6 +127,9 @@ def continue_solve(
         raise Reached("the edit changed the class hierarchy or the dunders classes define")
     _names_stay(program, changes)
     flow = _restore(program, snapshot, changes)
+    for file, change in changes.items():
+        if change.relabels:  # (before the new code runs: it sees the renamed values)
+            rename(flow, file, list(change.relabels))
     solver = Solver(program, flow)
     for file, change in changes.items():
         for op in change.alignment.added:
