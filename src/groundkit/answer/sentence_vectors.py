@@ -26,9 +26,9 @@ __all__ = ["CAPACITY", "PADDING", "SentenceVectors", "like_length"]
 CAPACITY = 8192  # ~12 MB of 384-dimension vectors: the sentences of a few hundred passages
 # A run pads each text to its longest, and padded tokens cost as much as real ones (more, on the
 # answer's session without a memory arena: bigger buffers allocated afresh). Sentences share a
-# run only while that padding stays within a tenth of their own length: a cold answer's runs of
-# 24 sentences spent about half their time on padding (measured: benchmarks/README.md,
-# ``cold_answer_ab.py``); a run per text costs more again, in the runs' own overhead.
+# run only while that padding stays within a tenth of their own length: the same sentences took
+# 1.9x as long in runs of 24 (measured: ``benchmarks/answer_runs.py``); a run per text costs more
+# again, in the runs' own overhead.
 PADDING = 1.1
 
 
