@@ -94,8 +94,8 @@ class SentenceVectors:
 
 def like_length(texts: Sequence[str], most: int) -> list[list[int]]:
     """Positions of ``texts`` in runs of like length, shortest first: a text joins the run
-    before it while every text padded to it is at most ``PADDING`` times their own length (in
-    characters, for tokens), and a run holds at most ``most``."""
+    before it while every text padded to it is at most ``PADDING`` times their own length
+    (characters standing in for tokens), and a run holds at most ``most``."""
     runs: list[list[int]] = []
     chars = 0
     for i in sorted(range(len(texts)), key=lambda i: len(texts[i])):
