@@ -35,7 +35,7 @@ from groundkit.answer.contract import QuoteRules
 from groundkit.answer.edges import EdgeItem
 from groundkit.answer.priors import asks_quantity, holds_quantity, prose
 from groundkit.answer.question import Asks, asks
-from groundkit.answer.sentence_vectors import SentenceVectors
+from groundkit.answer.sentence_vectors import SentenceVectors, like_length
 from groundkit.answer.units import Unit, UnitKind, is_release_notes, units
 from groundkit.codemap.search import bm25_scores, tokens
 
@@ -285,11 +285,8 @@ def _cosines(embedder: Embedder, question: str, texts: list[str]) -> list[float]
     # At most EMBEDDED texts a call: a full batch of documents is ingest's, for which a local
     # embedder opens a session made for throughput (~0.25 s to open, threads spinning while it
     # runs), and an answer is a short wait that must not pay for it.
-    # Texts of like length together: a run pads each text to its longest.
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     found = np.empty((len(texts), embedder.identity.dimensions), np.float32)
-    for first in range(0, len(order), EMBEDDED):
-        part = order[first : first + EMBEDDED]
+    for part in like_length(texts, EMBEDDED):
         found[part] = VECTORS.embed(embedder, [texts[i] for i in part], "document")
     norms = np.linalg.norm(found, axis=1) * float(np.linalg.norm(asked[0])) + 1e-12
     return [float(x) for x in (found @ asked[0]) / norms]
