@@ -133,10 +133,11 @@ def made_hits(
     from the rows ``read`` where the search read them, else read when first asked for.
     ``shown``: the collection, the query's terms and the snippet's width."""
     collection, terms, width = shown
-    every = [read[rowid] for rowid, _, _ in kept if rowid in read]
-    every += [read[rowid] for group in folded for rowid in group]
-    if any(row.line is None for row in every):  # stored before lines were kept
-        read = {**read, **{row.rowid: row for row in with_lines(engine, every)}}
+    if read:  # else none was read, and none folded (folding reads its rows)
+        every = [read[rowid] for rowid, _, _ in kept if rowid in read]
+        every += [read[rowid] for group in folded for rowid in group]
+        if any(row.line is None for row in every):  # stored before lines were kept
+            read = {**read, **{row.rowid: row for row in with_lines(engine, every)}}
     unread = [rowid for rowid, _, _ in kept if rowid not in read]
     late = _LateRows(engine, unread, _Shown(collection, terms, width))
     hits: list[Hit] = []

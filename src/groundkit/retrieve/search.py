@@ -204,8 +204,8 @@ def run_search(
         if _abstains(request, arms):
             return []  # nothing is close enough: abstain rather than return the least bad
         hits = _Ranking(seen, collection, query, terms, request, arms, reranker).hits()
-        exhausted = all(len(found) < depth for found in arms.lists.values())
-        if len(hits) >= request.top_k or exhausted:
+        # Whether the arms hold more is asked only when top_k is not filled.
+        if len(hits) >= request.top_k or all(len(f) < depth for f in arms.lists.values()):
             break
         # Folding left fewer than top_k and the arms hold more: look deeper.
     return hits
@@ -376,11 +376,12 @@ class _Ranking:
             flagged = near.among(rowids)
             if self.request.read_rows:
                 seen.fetch(rowids, fold=bool(flagged))
+            elif not flagged:  # the common case: none may fold, so none is read now
+                seen.check(rowids, self.stored_at)
             else:
                 # Only the flagged rows are read now (their fingerprints); of the others, only
                 # whether they are still stored: their hits read them when first read.
-                if flagged:
-                    seen.fetch([rowid for rowid in rowids if rowid in flagged], fold=True)
+                seen.fetch([rowid for rowid in rowids if rowid in flagged], fold=True)
                 seen.check([rowid for rowid in rowids if rowid not in flagged], self.stored_at)
             for place, (rowid, score) in enumerate(batch, first):
                 if rowid not in seen.rows and rowid not in seen.present:
