@@ -89,7 +89,9 @@ class Engine:
         # one, and a set of one took 216 bytes, 50 MB on django), or a set. Read it through
         # ``held``/``holds``.
         self.pts: list[set[int] | int | None] = [None] * size
-        self.succ: list[list[int] | None] = [None] * size
+        # Where its values are copied to: none (None), one (the int: most have one, and a list
+        # for each took 16 MB on django), or a list.
+        self.succ: list[list[int] | int | None] = [None] * size
         # A variable's one rule, or a list of its rules (most have one; a list for each took 17 MB)
         self.rules: list[Rule | list[Rule] | None] = [None] * size
         self.strings: dict[int, int] = {}  # variable -> distinct strings it holds
@@ -170,7 +172,11 @@ class Engine:
             return
         succ = self.succ[src]
         if succ is None:
-            self.succ[src] = [dst]
+            self.succ[src] = dst
+        elif isinstance(succ, int):
+            if succ == dst:
+                return
+            self.succ[src] = [succ, dst]
         elif len(succ) < _WIDE:
             if dst in succ:
                 return
@@ -227,8 +233,9 @@ class Engine:
             delta = pending.pop(var, None)
             if not delta:
                 continue
-            targets = succ[var]
-            if targets:
+            found_targets = succ[var]
+            if found_targets is not None:
+                targets = (found_targets,) if isinstance(found_targets, int) else found_targets
                 plain = not (delta & special)
                 for dst in targets:
                     held = pts[dst]
