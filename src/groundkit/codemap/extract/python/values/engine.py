@@ -26,7 +26,16 @@ from groundkit.codemap.extract.python.values.objects import (
     Values,
 )
 
-__all__ = ["MAX_CONTAINERS", "MAX_STRINGS", "MAX_VALUES", "Engine", "Rule", "each", "each_value"]
+__all__ = [
+    "MAX_CONTAINERS",
+    "MAX_STRINGS",
+    "MAX_VALUES",
+    "Engine",
+    "Rule",
+    "each",
+    "each_value",
+    "with_args",
+]
 
 MAX_VALUES = 128
 MAX_STRINGS = 4
@@ -56,6 +65,23 @@ def each_value(function: Callable[..., object], *args: Any) -> Rule:
     three times the memory; nor a partial (its empty keyword dict and argument tuple took
     16 MB more than these two slots on django)."""
     return _EachValue(function, args)
+
+
+def with_args(function: Callable[..., object], *args: Any) -> Rule:
+    """A rule that runs ``function(*args, new)`` on the new values at once (two slots, where a
+    partial took 7 MB more on django's class-attribute rules)."""
+    return _WithArgs(function, args)
+
+
+class _WithArgs:
+    __slots__ = ("args", "function")
+
+    def __init__(self, function: Callable[..., object], args: tuple[Any, ...]) -> None:
+        self.function = function
+        self.args = args
+
+    def __call__(self, new: Sequence[int]) -> None:
+        self.function(*self.args, new)
 
 
 class _EachValue:

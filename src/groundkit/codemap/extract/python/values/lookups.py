@@ -16,7 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.python.values import objects
-from groundkit.codemap.extract.python.values.engine import each
+from groundkit.codemap.extract.python.values.engine import each, with_args
 from groundkit.codemap.extract.python.values.keys import (
     NOWHERE,
     Args,
@@ -156,10 +156,9 @@ class Lookups:
         that binds ``attr`` in its body; whether one does."""
         flow = self.flow
         recv = value if receiver is None else receiver
-        # One rule for every cell along the way (it does not depend on the cell), and a partial
-        # of the plain function: a closure per cell with its six cells took 63 MB of django's
-        # solve, and a bound method for each rule 6 MB more.
-        rule = partial(Lookups._bound, self, value, attr, recv, instance, dst)
+        # One rule for every cell along the way (it does not depend on the cell), and not a
+        # closure: a closure per cell with its six cells took 63 MB of django's solve.
+        rule = with_args(Lookups._bound, self, value, attr, recv, instance, dst)
         for owner in mro[start:]:
             cell = flow.class_attr(owner, attr)
             flow.depends.extend((cell, dst))
