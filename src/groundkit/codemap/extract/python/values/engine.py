@@ -84,12 +84,8 @@ class _WithArgs:
         self.function(*self.args, new)
 
 
-class _EachValue:
-    __slots__ = ("args", "function")
-
-    def __init__(self, function: Callable[..., object], args: tuple[Any, ...]) -> None:
-        self.function = function
-        self.args = args
+class _EachValue(_WithArgs):
+    __slots__ = ()
 
     def __call__(self, new: Sequence[int]) -> None:
         function, args = self.function, self.args
