@@ -102,12 +102,13 @@ def maybe_none(flow: Flow, known: set[int] | None = None) -> set[int]:
         starts = [flow.none, *(info.var(facts.NONE_VAR) for info in flow.program.files)]
         reached = set(starts)
     else:
-        starts = [var for var in known if succ[var]]
+        starts = [var for var in known if succ[var] is not None]
         reached = known
     shut = flow.not_none  # a local where ``x is not None`` held
     queue = deque(starts)
     while queue:
-        for nxt in succ[queue.popleft()] or ():
+        out = succ[queue.popleft()]
+        for nxt in (out,) if isinstance(out, int) else out or ():
             if nxt not in reached and nxt not in shut:
                 reached.add(nxt)
                 queue.append(nxt)
@@ -143,12 +144,16 @@ def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None =
         following.setdefault(operand, []).append(result)
     succ = engine.succ
     if known is not None:
-        starts += [var for var in known if succ[var] or var in following]
+        starts += [var for var in known if succ[var] is not None or var in following]
     chosen = set(starts) if known is None else known | set(starts)
     queue = deque(starts)
     while queue:
         var = queue.popleft()
-        for nxt in (*(succ[var] or ()), *following.get(var, ())):
+        out = succ[var]
+        for nxt in (
+            *((out,) if isinstance(out, int) else out or ()),
+            *following.get(var, ()),
+        ):
             if nxt not in chosen:
                 chosen.add(nxt)
                 queue.append(nxt)

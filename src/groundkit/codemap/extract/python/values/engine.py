@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from typing import Any
 
 from groundkit.codemap.extract.python.values.objects import (
@@ -27,7 +26,16 @@ from groundkit.codemap.extract.python.values.objects import (
     Values,
 )
 
-__all__ = ["MAX_CONTAINERS", "MAX_STRINGS", "MAX_VALUES", "Engine", "Rule", "each", "each_value"]
+__all__ = [
+    "MAX_CONTAINERS",
+    "MAX_STRINGS",
+    "MAX_VALUES",
+    "Engine",
+    "Rule",
+    "each",
+    "each_value",
+    "with_args",
+]
 
 MAX_VALUES = 128
 MAX_STRINGS = 4
@@ -52,15 +60,37 @@ def each(function: Callable[[int], object]) -> Rule:
 
 
 def each_value(function: Callable[..., object], *args: Any) -> Rule:
-    """A rule that runs ``function(value, *args)`` on every new value. A partial, not a
-    closure: a solve makes a rule for each operation (430,000 on django), and a closure over
-    its cells took three times the memory."""
-    return partial(_each_value, function, args)
+    """A rule that runs ``function(value, *args)`` on every new value. Not a closure: a solve
+    makes a rule for each operation (430,000 on django), and a closure over its cells took
+    three times the memory; nor a partial (its empty keyword dict and argument tuple took
+    16 MB more than these two slots on django)."""
+    return _EachValue(function, args)
 
 
-def _each_value(function: Callable[..., object], args: tuple[Any, ...], new: Sequence[int]) -> None:
-    for value in new:
-        function(value, *args)
+def with_args(function: Callable[..., object], *args: Any) -> Rule:
+    """A rule that runs ``function(*args, new)`` on the new values at once (two slots, where a
+    partial took 7 MB more on django's class-attribute rules)."""
+    return _WithArgs(function, args)
+
+
+class _WithArgs:
+    __slots__ = ("args", "function")
+
+    def __init__(self, function: Callable[..., object], args: tuple[Any, ...]) -> None:
+        self.function = function
+        self.args = args
+
+    def __call__(self, new: Sequence[int]) -> None:
+        self.function(*self.args, new)
+
+
+class _EachValue(_WithArgs):
+    __slots__ = ()
+
+    def __call__(self, new: Sequence[int]) -> None:
+        function, args = self.function, self.args
+        for value in new:
+            function(value, *args)
 
 
 class Engine:
@@ -89,7 +119,9 @@ class Engine:
         # one, and a set of one took 216 bytes, 50 MB on django), or a set. Read it through
         # ``held``/``holds``.
         self.pts: list[set[int] | int | None] = [None] * size
-        self.succ: list[list[int] | None] = [None] * size
+        # Where its values are copied to: none (None), one (the int: most have one, and a list
+        # for each took 16 MB on django), or a list.
+        self.succ: list[list[int] | int | None] = [None] * size
         # A variable's one rule, or a list of its rules (most have one; a list for each took 17 MB)
         self.rules: list[Rule | list[Rule] | None] = [None] * size
         self.strings: dict[int, int] = {}  # variable -> distinct strings it holds
@@ -170,7 +202,11 @@ class Engine:
             return
         succ = self.succ[src]
         if succ is None:
-            self.succ[src] = [dst]
+            self.succ[src] = dst
+        elif isinstance(succ, int):
+            if succ == dst:
+                return
+            self.succ[src] = [succ, dst]
         elif len(succ) < _WIDE:
             if dst in succ:
                 return
@@ -227,8 +263,9 @@ class Engine:
             delta = pending.pop(var, None)
             if not delta:
                 continue
-            targets = succ[var]
-            if targets:
+            found_targets = succ[var]
+            if found_targets is not None:
+                targets = (found_targets,) if isinstance(found_targets, int) else found_targets
                 plain = not (delta & special)
                 for dst in targets:
                     held = pts[dst]

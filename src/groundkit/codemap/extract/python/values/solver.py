@@ -67,6 +67,7 @@ class Solver:
         self._store_item = self.containers.store
         self._iterate = self.containers.iterate
         self._unpack_value = self.containers.unpack
+        self._called = self._call_value  # (a bound method for each call site took 4 MB on django)
         self._handlers: dict[type[Any], Callable[[int, Any], None]] = {
             facts.Def: self._def,
             facts.Const: self._const,
@@ -116,7 +117,7 @@ class Solver:
             del part.calls
         del self.lookups, self.calls, self.containers
         del self._attribute, self._store_attr, self._subscript, self._store_item
-        del self._iterate, self._unpack_value
+        del self._iterate, self._unpack_value, self._called
         return flow
 
     def _call_value(
@@ -292,7 +293,7 @@ class Solver:
         flow.depends.extend((func, dst))
         args, keywords = self.calls.site_args(site)
         how: How = "decorator" if flow.site(site).kind == SiteKind.DECORATOR else "call"
-        rule = each_value(self._call_value, site, args, keywords, dst, how, func)
+        rule = each_value(self._called, site, args, keywords, dst, how, func)
         flow.engine.on(func, rule)
 
     def _ret(self, file: int, op: facts.Ret) -> None:
