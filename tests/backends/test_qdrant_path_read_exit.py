@@ -1,0 +1,105 @@
+"""A `grk` command that only reads a Qdrant ``path`` collection leaves its shard to the process's
+exit instead of closing it: closing flushed every store of the segment and rewrote its version
+file (segment.json), a fifth of a cold `grk search`, and dropped the files from the page cache.
+The exit still releases the folder to the next process, which sees the same collection; a
+process that lives on (the library, a server, these tests) closes as before."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import groundkit
+from groundkit import lifetime
+from groundkit.config import Settings, parse_settings
+
+
+def _made(tmp_path: Path) -> tuple[Path, Path, Settings]:
+    """A `path` collection ``notes`` holding one note; its grk.toml and its settings."""
+    pytest.importorskip("qdrant_edge")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nGranite tors weather slowly.\n")
+    shard = tmp_path / "qpath"
+    config = tmp_path / "grk.toml"
+    config.write_text(
+        f'index_dir = "{tmp_path / "index"}"\n'
+        f'[collections.notes]\nbackend = "qdrant"\npath = "{shard}"\n'
+    )
+    settings = parse_settings(
+        {
+            "index_dir": str(tmp_path / "index"),
+            "collections": {"notes": {"backend": "qdrant", "path": str(shard)}},
+        }
+    )
+    with groundkit.open_collection("notes", settings=settings, create=True) as notes:
+        notes.ingest([str(docs)])
+    return shard, config, settings
+
+
+def _grk(config: Path, *args: str) -> str:
+    """`grk` as a shell runs it: a process of its own that ends with the command."""
+    run = [sys.executable, "-m", "groundkit.cli.main", "--config", str(config), "-c", "notes"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRK_")}
+    done = subprocess.run([*run, *args], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _version_files(shard: Path) -> dict[str, tuple[int, int]]:
+    """Each segment's version file (rewritten, whole, by every flush): its inode and last change."""
+    found = {}
+    for path in sorted((shard / "segments").glob("*/segment.json")):
+        info = path.stat()
+        found[str(path.relative_to(shard))] = (info.st_ino, info.st_mtime_ns)
+    return found
+
+
+def test_a_grk_search_on_a_qdrant_path_collection_does_not_flush_its_segments(
+    tmp_path: Path,
+) -> None:
+    shard, config, _ = _made(tmp_path)
+    # The first load after a write settles what that write left (and flushes that itself).
+    assert "a.md" in _grk(config, "search", "granite")
+    before = _version_files(shard)
+    assert before
+    for _ in range(2):
+        assert "a.md" in _grk(config, "search", "granite")
+    assert _version_files(shard) == before
+
+
+def test_after_grk_searches_another_process_writes_to_the_qdrant_path_collection_and_finds_it(
+    tmp_path: Path,
+) -> None:
+    _, config, _ = _made(tmp_path)
+    for _ in range(2):
+        assert "a.md" in _grk(config, "search", "granite")
+    (tmp_path / "docs" / "b.md").write_text("# B\n\nGranite domes crack in frost.\n")
+    _grk(config, "ingest", str(tmp_path / "docs"), "--quiet")
+    found = json.loads(_grk(config, "search", "granite", "--json"))
+    assert sorted(hit["source"] for hit in found["hits"]) == ["a.md", "b.md"]
+
+
+def test_a_qdrant_path_shard_a_command_only_read_is_taken_back_by_its_next_opening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shard, config, settings = _made(tmp_path)
+    monkeypatch.setattr(lifetime, "_state", {"ends_with_command": True})
+    with groundkit.open_collection("notes", settings=settings) as notes:
+        first = [h.to_dict() for h in notes.search("granite")]
+    before = _version_files(shard)
+    # Left open, not closed: the folder is still this process's, and opening it again here
+    # takes the same shard back (loading it anew would find the folder locked).
+    with groundkit.open_collection("notes", settings=settings) as notes:
+        assert [h.to_dict() for h in notes.search("granite")] == first
+    assert _version_files(shard) == before
+    (tmp_path / "docs" / "b.md").write_text("# B\n\nGranite domes crack in frost.\n")
+    with groundkit.open_collection("notes", settings=settings) as notes:
+        notes.ingest([str(tmp_path / "docs")])  # a write: this one is closed for good
+    found = json.loads(_grk(config, "search", "granite", "--json"))
+    assert sorted(hit["source"] for hit in found["hits"]) == ["a.md", "b.md"]
