@@ -103,3 +103,17 @@ def test_a_qdrant_path_shard_a_command_only_read_is_taken_back_by_its_next_openi
         notes.ingest([str(tmp_path / "docs")])  # a write: this one is closed for good
     found = json.loads(_grk(config, "search", "granite", "--json"))
     assert sorted(hit["source"] for hit in found["hits"]) == ["a.md", "b.md"]
+
+
+def test_a_qdrant_path_collection_a_command_only_read_can_be_deleted_and_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shard, _, settings = _made(tmp_path)
+    monkeypatch.setattr(lifetime, "_state", {"ends_with_command": True})
+    with groundkit.open_collection("notes", settings=settings) as notes:
+        assert [h.citation.source for h in notes.search("granite")] == ["a.md"]
+    groundkit.delete_collection("notes", settings=settings)  # closes the left shard for good
+    assert not shard.exists()
+    with groundkit.open_collection("notes", settings=settings, create=True) as notes:
+        notes.ingest([str(tmp_path / "docs")])
+        assert [h.citation.source for h in notes.search("granite")] == ["a.md"]
