@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,16 @@ def _grk(config: Path, *args: str) -> str:
     return done.stdout
 
 
+def _add_a_note(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "b.md").write_text("# B\n\nGranite domes crack in frost.\n")
+
+
+def _sources_found(config: Path) -> list[str]:
+    """The sources of the hits of a `grk search` for "granite", in a process of its own."""
+    found = json.loads(_grk(config, "search", "granite", "--json"))
+    return sorted(hit["source"] for hit in found["hits"])
+
+
 def _version_files(shard: Path) -> dict[str, tuple[int, int]]:
     """Each segment's version file (rewritten, whole, by every flush): its inode and last change."""
     found = {}
@@ -79,39 +90,44 @@ def test_after_grk_searches_another_process_writes_to_the_qdrant_path_collection
     _, config, _ = _made(tmp_path)
     for _ in range(2):
         assert "a.md" in _grk(config, "search", "granite")
-    (tmp_path / "docs" / "b.md").write_text("# B\n\nGranite domes crack in frost.\n")
+    _add_a_note(tmp_path)
     _grk(config, "ingest", str(tmp_path / "docs"), "--quiet")
-    found = json.loads(_grk(config, "search", "granite", "--json"))
-    assert sorted(hit["source"] for hit in found["hits"]) == ["a.md", "b.md"]
+    assert _sources_found(config) == ["a.md", "b.md"]
+
+
+def _read_in_a_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path, Settings, list[dict[str, Any]]]:
+    """``_made``'s collection searched once in a process that ends with its command (this one,
+    pretending): the shard is left open. Returns ``_made``'s values and the hits."""
+    shard, config, settings = _made(tmp_path)
+    monkeypatch.setattr(lifetime, "_state", {"ends_with_command": True})
+    with groundkit.open_collection("notes", settings=settings) as notes:
+        hits = [h.to_dict() for h in notes.search("granite")]
+    assert [hit["source"] for hit in hits] == ["a.md"]
+    return shard, config, settings, hits
 
 
 def test_a_qdrant_path_shard_a_command_only_read_is_taken_back_by_its_next_opening(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shard, config, settings = _made(tmp_path)
-    monkeypatch.setattr(lifetime, "_state", {"ends_with_command": True})
-    with groundkit.open_collection("notes", settings=settings) as notes:
-        first = [h.to_dict() for h in notes.search("granite")]
+    shard, config, settings, first = _read_in_a_command(tmp_path, monkeypatch)
     before = _version_files(shard)
     # Left open, not closed: the folder is still this process's, and opening it again here
     # takes the same shard back (loading it anew would find the folder locked).
     with groundkit.open_collection("notes", settings=settings) as notes:
         assert [h.to_dict() for h in notes.search("granite")] == first
     assert _version_files(shard) == before
-    (tmp_path / "docs" / "b.md").write_text("# B\n\nGranite domes crack in frost.\n")
+    _add_a_note(tmp_path)
     with groundkit.open_collection("notes", settings=settings) as notes:
         notes.ingest([str(tmp_path / "docs")])  # a write: this one is closed for good
-    found = json.loads(_grk(config, "search", "granite", "--json"))
-    assert sorted(hit["source"] for hit in found["hits"]) == ["a.md", "b.md"]
+    assert _sources_found(config) == ["a.md", "b.md"]
 
 
 def test_a_qdrant_path_collection_a_command_only_read_can_be_deleted_and_made_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shard, _, settings = _made(tmp_path)
-    monkeypatch.setattr(lifetime, "_state", {"ends_with_command": True})
-    with groundkit.open_collection("notes", settings=settings) as notes:
-        assert [h.citation.source for h in notes.search("granite")] == ["a.md"]
+    shard, _, settings, _ = _read_in_a_command(tmp_path, monkeypatch)
     groundkit.delete_collection("notes", settings=settings)  # closes the left shard for good
     assert not shard.exists()
     with groundkit.open_collection("notes", settings=settings, create=True) as notes:
