@@ -11,7 +11,7 @@ exit of a command's process. A host's process closes everything as it always has
 
 from __future__ import annotations
 
-__all__ = ["end_with_command", "ends_with_command"]
+__all__ = ["end_with_command", "ends_with_command", "host_process"]
 
 _state = {"ends_with_command": False}
 
@@ -24,3 +24,9 @@ def end_with_command() -> None:
 def ends_with_command() -> bool:
     """Whether this process ends with its command (see the module's docstring)."""
     return _state["ends_with_command"]
+
+
+def host_process() -> None:
+    """Say that this process goes on after its collections close (a server's runtime says so,
+    even when ``grk serve`` started it): every store is closed as it always was."""
+    _state["ends_with_command"] = False

@@ -133,3 +133,16 @@ def test_a_qdrant_path_collection_a_command_only_read_can_be_deleted_and_made_ag
     with groundkit.open_collection("notes", settings=settings, create=True) as notes:
         notes.ingest([str(tmp_path / "docs")])
         assert [h.citation.source for h in notes.search("granite")] == ["a.md"]
+
+
+def test_a_server_started_by_the_grk_script_closes_what_it_only_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `grk serve` runs through the script's entry point, which says the process ends with its
+    # command; the runtime it starts lives on, and must not keep shards it read for an exit.
+    from groundkit.serve.runtime import Runtime
+
+    _, _, settings = _made(tmp_path)
+    monkeypatch.setattr(lifetime, "_state", {"ends_with_command": True})
+    Runtime(settings).close()
+    assert not lifetime.ends_with_command()
