@@ -21,6 +21,7 @@ import msgspec
 
 from groundkit.codemap.extract.base import FileFacts, FileGraph, Project, SourceFile
 from groundkit.codemap.extract.typescript.config import is_config, parse_config
+from groundkit.codemap.extract.typescript.dependencies import Dependencies
 from groundkit.codemap.extract.typescript.layout import Layout
 from groundkit.codemap.extract.typescript.parse import parse_typescript
 from groundkit.codemap.extract.typescript.parse.facts import Body, Interface
@@ -86,9 +87,10 @@ class TypeScriptResolver:
 
     def __init__(self, project: Project) -> None:
         self.layout = Layout(project)
-        self.evaluator = Evaluator(project, self.layout)
+        self.packages = Dependencies(project, self.layout)
+        self.evaluator = Evaluator(project, self.layout, self.packages)
         sources = sorted(self.layout.sources)
-        self.flow = Flow(self.evaluator, sources)
+        self.flow = Flow(self.evaluator, sources, self.packages.read)
         self.arrays = Arrays(self.evaluator, self.flow, sources)
         self.tables = Tables(self.evaluator, self.flow, sources)
         self.events = Events(self.evaluator, self.flow, sources)

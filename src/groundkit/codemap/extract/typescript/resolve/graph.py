@@ -7,6 +7,7 @@ from __future__ import annotations
 from groundkit.codemap.data import READ, WRITE, Access
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.resolver import FileResolver
+from groundkit.codemap.extract.typescript.dependencies import is_dependency
 from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
 from groundkit.codemap.extract.typescript.resolve.accessors import resolve_member
 from groundkit.codemap.extract.typescript.resolve.calls import resolve_call
@@ -23,7 +24,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     node_key,
 )
 from groundkit.codemap.extract.typescript.web import WebFacts
-from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind, Provenance
+from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, NodeKind, Provenance
 
 __all__ = ["FLOW_KEY", "TypeScriptFile"]
 
@@ -79,6 +80,20 @@ class TypeScriptFile(FileResolver):
         graph.depends_on = frozenset(deps)
         return graph
 
+    def edge(
+        self,
+        kind: EdgeKind,
+        source: NodeKey,
+        target: NodeKey,
+        provenance: Provenance,
+        where: Location,
+        line: int,
+        flags: frozenset[EdgeFlag] = frozenset(),
+    ) -> None:
+        if target.path and is_dependency(target.path):
+            return  # a package's function, read for the value flow only: never a node
+        super().edge(kind, source, target, provenance, where, line, flags)
+
     def caller(self, scope: int) -> NodeKey:
         """The node a scope's code belongs to: an anonymous function's is the one around it."""
         key = self.keys[scope]
@@ -125,7 +140,7 @@ class TypeScriptFile(FileResolver):
         source = self.keys[0]
         assert source is not None
         for site in self.body.imports:
-            target = self.ev.resolve(self.path, site.spec)
+            target = self.ev.imported(self.path, site.spec)
             if isinstance(target, Mod):
                 key = module_key(target.path)
             elif isinstance(target, Ext):

@@ -152,7 +152,7 @@ class Arrays:
             self._building = True
             try:
                 with self.ev.memo.index(
-                    sum(len(self.ev.interface(p).stores) for p in self.sources)
+                    sum(len(self.ev.interface(p).stores) for p in self.flow.solved())
                 ):
                     self._index = self._build()
             finally:
@@ -162,7 +162,7 @@ class Arrays:
 
     def _build(self) -> _Index:
         index = _Index()
-        for path in self.sources:
+        for path in self.flow.solved():  # a package's stores too (``dependencies.py``)
             for store in self.ev.interface(path).stores:
                 target = self.ev.value(store.target, (path, -1))
                 if isinstance(target, Arr | Made):

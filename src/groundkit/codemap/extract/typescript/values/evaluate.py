@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
-from groundkit.codemap.extract.typescript.layout import Layout, module_name
+from groundkit.codemap.extract.typescript.dependencies import Dependencies, is_dependency
+from groundkit.codemap.extract.typescript.layout import Layout, module_name, package_name
 from groundkit.codemap.extract.typescript.library import PACKAGE_GIVES_BACK
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
@@ -80,9 +81,12 @@ _ACCESSED = frozenset({Inst, Def, Obj, Mod, Created})  # values whose members ma
 
 
 class Evaluator:
-    def __init__(self, project: Project, layout: Layout) -> None:
+    def __init__(
+        self, project: Project, layout: Layout, packages: Dependencies | None = None
+    ) -> None:
         self.project = project
         self.layout = layout
+        self.packages = packages  # the packages' code the value flow reads (never nodes)
         self.deps: set[str] = set()  # keys of the files consulted (``ts:`` + path)
         self.consulted = False  # the whole repository was read (``Flow.consulted``)
         self.memo = Memo(self)
@@ -107,6 +111,9 @@ class Evaluator:
     # -- facts ------------------------------------------------------------------------------------
     def interface(self, path: str) -> facts.Module:
         found = self._interfaces.get(path)
+        if found is None and self.packages is not None and is_dependency(path):
+            # a package's file: read for the value flow, no key (it is not in the map)
+            return self.packages.interface(path)
         if found is None:
             stored = self.project.facts(path).interface
             module = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
@@ -129,6 +136,24 @@ class Evaluator:
         return None
 
     def resolve(self, importer: str, spec: str) -> Value:
+        """What a specifier names, as a value: a module of the repository, a package's file
+        whose code is read (``dependencies.py``), else the package (``Ext``)."""
+        packages = self.packages
+        if packages is not None and is_dependency(importer):
+            if not spec.startswith("."):
+                return Ext(package_name(spec))  # a package's own dependency: not read
+            found_file = packages.relative(importer, spec)
+            return Mod(found_file) if found_file is not None else Unknown()
+        value = self.imported(importer, spec)
+        if type(value) is Ext and packages is not None:
+            entry = packages.entry(importer, spec)
+            if entry is not None and entry in packages.read():
+                self.consulted = True  # which packages are read depends on every file's imports
+                return Mod(entry)
+        return value
+
+    def imported(self, importer: str, spec: str) -> Value:
+        """What an import names in the map: a module of the repository, else the package."""
         found = self.layout.resolve(importer, spec)
         self.deps.update("ts:" + p for p in found.consulted)
         if found.target is not None:

@@ -36,7 +36,7 @@ known paths); a parameter past either holds ``None`` and the bound is counted (`
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
@@ -116,9 +116,19 @@ class Index:
 
 
 class Flow:
-    def __init__(self, ev: Evaluator, sources: list[str]) -> None:
+    def __init__(
+        self,
+        ev: Evaluator,
+        sources: list[str],
+        packages: Callable[[], frozenset[str]] = frozenset,
+    ) -> None:
         self.ev = ev
         self.sources = sources
+        # The package files whose pass sites are read too (``dependencies.py``), asked when the
+        # index is first built.
+        self.packages = packages
+        self._solved: list[str] | None = None
+        self._own = frozenset(sources)
         self.building = False  # the index is being read: questions that need it cannot wait
         self.bounds_hit = 0
         self._index: Index | None = None
@@ -303,6 +313,10 @@ class Flow:
                 sites = [*sites, *index.maybe.get(target, [])]
             for site in sites:
                 called = True
+                if site.path not in self._own and not self._lenient:
+                    # handed over by a package's code: it may change with the package's
+                    # version, so what it gives is known along a path only (``partial``)
+                    return None
                 if 0 <= site.spread <= max(position, -1 - position):
                     if self._lenient:
                         continue
@@ -445,13 +459,20 @@ class Flow:
             self.building = True
             try:
                 with self.ev.memo.index(
-                    sum(len(self.ev.interface(p).passes) for p in self.sources)
+                    sum(len(self.ev.interface(p).passes) for p in self.solved())
                 ):
                     self._index = self._build()
             finally:
                 self.ev.deps = saved
                 self.building = False
         return self._index
+
+    def solved(self) -> list[str]:
+        """The files whose pass sites and stores the flow reads: the repository's, then the
+        packages' it imports (whose functions are never nodes)."""
+        if self._solved is None:
+            self._solved = [*self.sources, *sorted(self.packages())]
+        return self._solved
 
     def _build(self) -> Index:
         index = Index()
@@ -470,7 +491,7 @@ class Flow:
                 found = named[key] = ev.value(expr, (path, -1))
             return found
 
-        for path in self.sources:
+        for path in self.solved():
             for written in ev.interface(path).passes:
                 record = _through_call(ev, path, written)
                 site = Site(path, record, value_of(record.callee, path))
