@@ -208,10 +208,20 @@ class Walk:
                 self.defaults.append((index, position, fallback))
                 self.bindings[index][name] = facts.Choice([held, fallback])
                 continue
-            if not own or len(values) != len(scopes):
+            held = self.bindings[index][name]
+            unset = (index, name) in self.unset
+            # ``let fn = a; if (c) fn = b`` in its own function: one of its values (a run-time
+            # choice); a name declared with no value (``var router = null``) assigned only in
+            # functions inside its own (a lazy getter's ``router = new Router()``) holds what
+            # is assigned, as one assigned in its own function does.
+            kept = not unset and all(s == index for s in scopes) and type(held) is not facts.Param
+            if not (own or unset or kept) or len(values) != len(scopes):
                 self.bindings[index][name] = UNKNOWN
                 continue
-            options: list[facts.Expr] = []
+            options: list[facts.Expr] = [held] if kept and type(held) is not facts.Unknown else []
+            if kept and not options:
+                self.bindings[index][name] = UNKNOWN
+                continue
             for value in values:
                 if value not in options:
                     options.append(value)

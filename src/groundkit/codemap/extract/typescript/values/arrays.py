@@ -77,6 +77,8 @@ class Arrays:
         self._index: _Index | None = None
         self._building = False
         ev.elements = self.elements
+        flow.stored_in = self.stored_in
+        self._holding: dict[Def | Feed, list[Arr]] | None = None
 
     def elements(self, array: Arr | Made) -> Value:
         """What an element of ``array`` may hold (a ``Choice`` when it may be several)."""
@@ -159,6 +161,21 @@ class Arrays:
                 self.ev.deps = saved
                 self._building = False
         return self._index
+
+    def stored_in(self, value: Def | Feed) -> list[Arr]:
+        """The named arrays ``value`` is stored into (``this.middleware.push(fn)``): where an
+        array goes, a call of its elements may call it (``flow.py``)."""
+        if self._holding is None:
+            holding: dict[Def | Feed, list[Arr]] = defaultdict(list)
+            for array, stored in self.index().stores.items():
+                if type(array) is not Arr:
+                    continue
+                for path, item in stored:
+                    held = self.ev.value(item, (path, -1))
+                    if (type(held) is Def or type(held) is Feed) and array not in holding[held]:
+                        holding[held].append(array)
+            self._holding = holding
+        return self._holding.get(value, [])
 
     def _build(self) -> _Index:
         index = _Index()

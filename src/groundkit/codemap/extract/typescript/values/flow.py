@@ -86,7 +86,7 @@ _MAY_BE_OURS = frozenset(
         facts.Namespace,
     }
 )
-Target = Def | Feed  # what a value is passed into or called through
+Target = Def | Feed | Arr  # what a value is passed into or called through (or stored in)
 _OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
 
@@ -105,7 +105,7 @@ class Index:
     calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
     # Sites whose callee is one of several functions (``c ? f : g``, ``F.prototype[k]``): each
     # may be the one called; read by ``known()`` alone.
-    maybe: dict[Def, list[Site]] = field(default_factory=lambda: defaultdict(list))
+    maybe: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
     tables: set[tuple[str, str]] = field(default_factory=set)  # tables handed as arguments
     # A function or parameter -> where it is handed on: (site, position, member of the argument)
     passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
@@ -129,6 +129,8 @@ class Flow:
         self.packages = packages
         self._solved: list[str] | None = None
         self._own = frozenset(sources)
+        # The named arrays a function or parameter is stored into (``arrays.Arrays`` answers)
+        self.stored_in: Callable[[Def | Feed], list[Arr]] = lambda value: []
         self.building = False  # the index is being read: questions that need it cannot wait
         self.bounds_hit = 0
         self._index: Index | None = None
@@ -309,7 +311,7 @@ class Flow:
         index = self.index()
         for target in targets:
             sites = index.calls.get(target, [])
-            if self._lenient and type(target) is Def:
+            if self._lenient:
                 sites = [*sites, *index.maybe.get(target, [])]
             for site in sites:
                 called = True
@@ -381,17 +383,42 @@ class Flow:
         while todo:
             current = todo.pop()
             for site, position, member in self._handed(current):
-                callees = self._callees(site, stack) if position >= 0 else None
-                if callees is None and self._lenient:
-                    continue  # handed where it is not known: the other hand-offs still count
-                if callees is None:
+                if not self._reach(site, position, member, stack, out, todo):
                     return None
-                for callee in callees:
-                    feed = Feed(callee, position, member)
-                    if feed not in out and len(out) < MAX_VALUES * 4:
-                        out.append(feed)
-                        todo.append(feed)
+            if type(current) is not Def and type(current) is not Feed:
+                continue
+            # stored into an array that is handed on (``compose(this.middleware)``): a call
+            # of its elements may call it. Where the array goes is not known, nothing is
+            # added, as an array's stores were never hand-offs.
+            for array in self.stored_in(current):
+                for site, position, member in self.index().passed.get(array, []):
+                    element = (*member, facts.ELEMENT)
+                    self._reach(site, position, element, stack, out, todo, lenient=True)
         return out
+
+    def _reach(
+        self,
+        site: Site,
+        position: int,
+        member: tuple[str, ...],
+        stack: frozenset[Param],
+        out: list[Feed],
+        todo: list[Target],
+        *,
+        lenient: bool = False,
+    ) -> bool:
+        """Adds the parameters a site hands a value into; False when the site's callee is
+        not known to be ours (and that matters: ``feeds``, not ``known``)."""
+        callees = self._callees(site, stack) if position >= 0 else None
+        if callees is None:
+            # handed where it is not known: for known(), the other hand-offs still count
+            return self._lenient or lenient
+        for callee in callees:
+            feed = Feed(callee, position, member)
+            if feed not in out and len(out) < MAX_VALUES * 4:
+                out.append(feed)
+                todo.append(feed)
+        return True
 
     def _handed(self, target: Target) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
         passed = self.index().passed
@@ -501,7 +528,7 @@ class Flow:
                 elif type(site.callee) is Choice:
                     for option in site.callee.options:
                         maybe = _callable(ev, option, record.how)
-                        if type(maybe) is Def:
+                        if type(maybe) is Def or type(maybe) is Feed:
                             index.maybe[maybe].append(site)
                 for position, arg in enumerate(record.args):
                     if type(arg) is facts.Spread and site.spread < 0:
@@ -631,8 +658,12 @@ def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
 def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
     """The functions and parameters an argument hands over: itself, or an options object's
     members (one level)."""
-    if type(value) is Def or type(value) is Feed:
+    if type(value) is Def or type(value) is Feed or type(value) is Arr:
         yield value, ()
+    elif type(value) is Choice:  # (options.compose || compose)(xs): whichever it is, handed
+        for option in value.options:
+            if type(option) is Def or type(option) is Feed:
+                yield option, ()
     elif type(value) is Obj:
         for key in value.fields:
             member = ev.attribute(value, key)
