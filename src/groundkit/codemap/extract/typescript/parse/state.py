@@ -190,7 +190,7 @@ class Walk:
     def settle(self) -> None:
         """A name assigned after its declaration holds more than one value: unknown. One
         declared with no value (``let layer;``, ``= null``) and assigned only in its own function
-        holds what is assigned (one of them, chosen at run time, when they differ): calling it
+        or in functions inside it holds what is assigned (one of them, chosen at run time, when they differ): calling it
         before that throws."""
         writers: dict[tuple[int, str], list[int]] = {}
         for scope, name in self.reassigned:
@@ -201,27 +201,19 @@ class Walk:
                 writers.setdefault((index, name), []).append(scope)
         for (index, name), scopes in writers.items():
             values = self.assigned.get((index, name), [])
-            own = (index, name) in self.unset and all(s == index for s in scopes)
             default = _defaulted(self.bindings[index][name], name, values, scopes == [index])
             if default is not None:  # the parameter (with a default its callers may leave
                 held, (position, fallback) = self.bindings[index][name], default  # out), or that
                 self.defaults.append((index, position, fallback))
                 self.bindings[index][name] = facts.Choice([held, fallback])
                 continue
-            held = self.bindings[index][name]
-            unset = (index, name) in self.unset
-            # ``let fn = a; if (c) fn = b`` in its own function: one of its values (a run-time
-            # choice); a name declared with no value (``var router = null``) assigned only in
+            # A name declared with no value (``var router = null``) and assigned only in
             # functions inside its own (a lazy getter's ``router = new Router()``) holds what
             # is assigned, as one assigned in its own function does.
-            kept = not unset and all(s == index for s in scopes) and type(held) is not facts.Param
-            if not (own or unset or kept) or len(values) != len(scopes):
+            if (index, name) not in self.unset or len(values) != len(scopes):
                 self.bindings[index][name] = UNKNOWN
                 continue
-            options: list[facts.Expr] = [held] if kept and type(held) is not facts.Unknown else []
-            if kept and not options:
-                self.bindings[index][name] = UNKNOWN
-                continue
+            options: list[facts.Expr] = []
             for value in values:
                 if value not in options:
                     options.append(value)
