@@ -196,6 +196,9 @@ def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:
     return summarise(index, w.qual_of)
 
 
+_THIS = facts.Ref(["this"])
+
+
 def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
     """The key ``Object.defineProperty(X, "key", {...})`` writes (None: any key may change).
     At module level on a module-level ``X``, its ``value`` is what ``X.key`` holds and its
@@ -210,6 +213,13 @@ def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
             w.statics.append((owner, key, spec.fields["value"]))
         if "get" in spec.fields:
             w.defined_getters.append((owner, key, spec.fields["get"]))
+    this = w.bindings[w.binding_scope()].get("this") if target == _THIS else None
+    if type(this) is facts.Ref and len(this.parts) == 1 and type(spec) is facts.ObjectLit:
+        # on ``this`` in a member's function (``app.init = function () {...}``): its holder's
+        # getter, as at module level (Express's lazy ``router``); a ``get`` written inline
+        held = spec.fields.get("get")
+        if type(held) is facts.Fn and w.module_name(this.parts[0]):
+            w.defined_getters.append((this.parts[0], key, held))
     return key
 
 

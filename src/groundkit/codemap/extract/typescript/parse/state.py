@@ -200,7 +200,12 @@ class Walk:
             if index >= 0:
                 writers.setdefault((index, name), []).append(scope)
         for (index, name), scopes in writers.items():
-            values = self.assigned.get((index, name), [])
+            values = [
+                v
+                for at in dict.fromkeys(scopes)
+                for v in self.assigned.get((at, name), [])
+                if at == index or self._reads_outside(v, at, index)
+            ]
             default = _defaulted(self.bindings[index][name], name, values, scopes == [index])
             if default is not None:  # the parameter (with a default its callers may leave
                 held, (position, fallback) = self.bindings[index][name], default  # out), or that
@@ -218,6 +223,23 @@ class Walk:
                 if value not in options:
                     options.append(value)
             self.bindings[index][name] = options[0] if len(options) == 1 else facts.Choice(options)
+
+    def _reads_outside(self, value: facts.Expr, at: int, index: int) -> bool:
+        """Whether ``value``, written in scope ``at`` inside scope ``index``, means the same
+        read from ``index``: ``new R()`` or a name, none bound in between (a lazy getter's
+        ``router = new Router()``); anything else is not taken out of its function."""
+        if type(value) is facts.Fn:
+            return True
+        ref = value.ref if type(value) is facts.New else None
+        ref = value.parts if type(value) is facts.Ref else ref
+        if not ref or ref[0] == "this":
+            return False
+        scope = at
+        while scope != index and scope >= 0:
+            if ref[0] in self.bindings[scope]:
+                return False
+            scope = self.scopes[scope].parent
+        return scope == index
 
     def pattern_names(self, node: Node | None) -> list[str]:
         if node is None:

@@ -77,6 +77,7 @@ _COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "to
 # costs several times more, and ``_value`` is asked tens of thousands of times a map)
 _TEXT_EXPRS = frozenset({facts.Str, facts.Template})
 _LITERAL_EXPRS = frozenset({facts.Lit, facts.ArrayLit})
+_OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _ACCESSED = frozenset({Inst, Def, Obj, Mod, Created})  # values whose members may be accessors
 
 
@@ -388,6 +389,9 @@ class Evaluator:
         getter = self.accessor(value, name) if accessed else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
+        if type(value) is Obj and (maybe := self._defined_getter(value, name, maybe=True)):
+            # a getter defined on a table whose members a list of names also makes: maybe
+            return choice_of((self.functions.returned(maybe), Unknown()))
         return self._member(value, name)
 
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
@@ -408,12 +412,13 @@ class Evaluator:
             return self._defined_getter(value, name)
         return found
 
-    def _defined_getter(self, table: Obj, name: str) -> Def | None:
-        """``Object.defineProperty(table, name, {get: f})``, its only write of ``name``: f."""
+    def _defined_getter(self, table: Obj, name: str, *, maybe: bool = False) -> Def | None:
+        """``Object.defineProperty(table, name, {get: f})``, its only write of ``name``: f
+        (``maybe``: members made from a list of names may replace it)."""
         if not table.name or "." in table.name or name in table.fields:
             return None
         held = self.interface(table.path).defined_getters.get(table.name, {}).get(name)
-        if held is None or not self.assigned_once(table.path, table.name, name):
+        if held is None or not self.assigned_once(table.path, table.name, name, computed=maybe):
             return None
         getter = self.value(held, (table.path, -1))
         return getter if type(getter) is Def and getter.kind != "class" else None
@@ -634,7 +639,13 @@ class Evaluator:
                 return bound
         if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
             proto = self._prototype(expr.args[0], scope)  # its members: the prototype's
-            return proto if isinstance(proto, Obj | Inst | Created) else Unknown()
+            if isinstance(proto, Obj | Inst | Created):
+                return proto
+            if name and scope[1] <= 0 and "." not in name and type(proto) in _OUTSIDE:
+                # var res = Object.create(http.ServerResponse.prototype) at module level: a
+                # table of the members the module writes on it (the rest are the runtime's)
+                return Obj(scope[0], name, {})
+            return Unknown()
         copied = self._copied(expr, scope)
         if copied is not None:
             return copied

@@ -98,6 +98,7 @@ class Site:
     callee: Value
     args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
     spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
+    again: bool = False  # an unknown callee asked again once the index is read
 
 
 @dataclass(slots=True)
@@ -439,6 +440,11 @@ class Flow:
         (``arrays.py``), what it calls back is given them (a pass site of its own)."""
         if _array_method(self.ev, site.record.callee, site.path):
             return []
+        if type(site.callee) is Unknown and not site.again and not self.building:
+            # worked out while the index was read, when members whose writes need the index
+            # (``mixin(app, proto)``'s, a table's) could not be known: asked again once
+            site.again = True
+            site.callee = self.ev.value(site.record.callee, (site.path, -1))
         callee = _callable(self.ev, site.callee, site.record.how)
         if type(callee) is Def:
             return [callee]
