@@ -16,7 +16,9 @@ _APP = """
 _HUB = """
     var stack = [];
     exports.run = function run(fn, obj) { stack.push(fn); dispatch(obj); };
-    function dispatch(obj) { for (var i = 0; i < stack.length; i++) { var f = stack[i]; call(f, obj); } }
+    function dispatch(obj) {
+      for (var i = 0; i < stack.length; i++) { var f = stack[i]; call(f, obj); }
+    }
     function call(f, obj) { f(obj); }
 """
 

@@ -189,8 +189,9 @@ class Walk:
 
     def settle(self) -> None:
         """A name assigned after its declaration holds more than one value: unknown. One
-        declared with no value (``let layer;``, ``= null``) and assigned only in its own function
-        or in functions inside it holds what is assigned (one of them, chosen at run time, when they differ): calling it
+        declared with no value (``let layer;``, ``= null``) and assigned only in its own
+        function, or in functions inside it (``new R()`` or a name that means the same there),
+        holds what is assigned (one of them, chosen at run time, when they differ): calling it
         before that throws."""
         writers: dict[tuple[int, str], list[int]] = {}
         for scope, name in self.reassigned:
