@@ -231,6 +231,12 @@ def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:
     held = w.bindings[w.binding_scope()].get(target.parts[0]) if len(target.parts) == 1 else None
     if proto == facts.Ref(["this"]) and type(held) is facts.Fn and owner and "<" not in owner:
         w.fields.append((w.current, held.qual, "__proto__", facts.This(owner)))
+    elif type(held) is facts.Param and not held.path and w.binding_scope() > 0:
+        # Object.setPrototypeOf(req, app.request) on a parameter: the object given, whose
+        # members it does not own are now the prototype's (what it owns is not known: the
+        # prototype's members are reached ``partial``). The whole function reads it so.
+        made = facts.Created(proto, f"{w.qualified(target.parts[0])}#proto")
+        w.bindings[w.binding_scope()][target.parts[0]] = facts.Choice([made, held])
 
 
 def _copied_onto_function(w: Walk, ref: list[str] | None, args: list[facts.Expr]) -> None:

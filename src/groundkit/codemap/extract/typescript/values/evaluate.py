@@ -106,6 +106,7 @@ class Evaluator:
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, tuple[facts.Module, str]] = {}
+        self._copies: dict[tuple[str, str], list[Def]] | None = None
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
 
@@ -320,6 +321,12 @@ class Evaluator:
         if head == "this":
             cls = self.this_class(scope)
             value: Value = Inst(cls) if cls is not None else holder(self, scope)
+            if type(value) is Obj and value.name:
+                value = self._or_copies(value)
+        elif head.startswith(facts.THIS_OF):  # ``this`` closed: its holder, or a copy's
+            value = self.lookup(scope, head.removeprefix(facts.THIS_OF))
+            if type(value) is Obj and value.name:
+                value = self._or_copies(value)
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
         elif head.startswith("require:"):  # require("express").Router
@@ -506,7 +513,11 @@ class Evaluator:
         if type(value) is Def and value.kind == "function" and self._assigns(value, name):
             return self._static(value.path, value.qual, name)
         if type(value) is Def and value.kind == "function":
-            proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
+            fields = self.interface(value.path).fields
+            own = fields.get(value.qual + facts.OWN, {}).get(name)
+            if own is not None:  # app.request = ... where app is declared: its own member
+                return self.value(own, (value.path, -1), name)
+            proto = fields.get(value.qual, {}).get("__proto__")
             return inherited(self, value.path, proto, name) if proto else Unknown()
         if (type(value) is Inst or type(value) is Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
@@ -557,6 +568,36 @@ class Evaluator:
 
     def _generator(self, func: Def) -> bool:
         return func.kind != "class" and func.qual in self.interface(func.path).generators
+
+    def _or_copies(self, table: Obj) -> Value:
+        """``this`` in a member's function of ``table``: the table, or a function its members
+        were copied onto (``mixin(app, proto)``: called as ``app.handle()``, ``this`` is
+        ``app``), whose own members it then reads."""
+        if self._copies is None:
+            self._copies = self._copy_targets()
+        self.consulted = True  # which functions a table is copied onto: any file may say
+        onto = self._copies.get((table.path, table.name))
+        return choice_of((table, *onto)) if onto else table
+
+    def _copy_targets(self) -> dict[tuple[str, str], list[Def]]:
+        found: dict[tuple[str, str], list[Def]] = {}
+        saved, self.deps = self.deps, set()
+        try:
+            for path in sorted(self.layout.sources):
+                for qual, members in self.interface(path).fields.items():
+                    copied = members.get("__proto__")
+                    if copied is None or facts.OWN in qual:
+                        continue
+                    for source in copied.options if type(copied) is facts.Choice else [copied]:
+                        held = self.value(source, (path, -1))
+                        if type(held) is Mod:
+                            held = self.export(held.path, "=")
+                        if type(held) is Obj and held.name:
+                            onto = found.setdefault((held.path, held.name), [])
+                            onto.append(self.classes.definition(path, qual))
+        finally:
+            self.deps = saved
+        return found
 
     def _mixed(self, cls: Def, name: str) -> Value | None:
         """``name`` on an object ``cls``'s prototype was replaced by or given the members of

@@ -112,6 +112,8 @@ class Index:
     passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    # Sites whose callee was unknown while the index was read (asked again after)
+    unknown: list[Site] = field(default_factory=list)
     # A function with defaults -> how many arguments each call that hands no code gives it
     arities: dict[Def, list[int]] = field(default_factory=lambda: defaultdict(list))
 
@@ -498,7 +500,33 @@ class Flow:
             finally:
                 self.ev.deps = saved
                 self.building = False
+            self._again(self._index)
         return self._index
+
+    def _again(self, index: Index) -> None:
+        """Sites whose callee was unknown while the index was read, asked again now that it
+        is (a member a getter ``defineProperty`` made, one copied by ``mixin``: their writes
+        are counted through the index): each found is a call of what it may be."""
+        saved, self.ev.deps = self.ev.deps, set()
+        try:
+            for site in index.unknown:
+                site.again = True
+                site.callee = self.ev.value(site.record.callee, (site.path, -1))
+                self._file(index, site)
+        finally:
+            self.ev.deps = saved
+        index.unknown.clear()
+
+    def _file(self, index: Index, site: Site) -> None:
+        """Where a site is found by its callee: a call of it, or maybe of each option."""
+        called = _callable(self.ev, site.callee, site.record.how)
+        if type(called) is Def or type(called) is Feed:
+            index.calls[called].append(site)
+        elif type(site.callee) is Choice:
+            for option in site.callee.options:
+                maybe = _callable(self.ev, option, site.record.how)
+                if type(maybe) is Def or type(maybe) is Feed:
+                    index.maybe[maybe].append(site)
 
     def solved(self) -> list[str]:
         """The files whose pass sites and stores the flow reads: the repository's, then the
@@ -528,14 +556,10 @@ class Flow:
             for written in ev.interface(path).passes:
                 record = _through_call(ev, path, written)
                 site = Site(path, record, value_of(record.callee, path))
-                called = _callable(ev, site.callee, record.how)
-                if type(called) is Def or type(called) is Feed:
-                    index.calls[called].append(site)
-                elif type(site.callee) is Choice:
-                    for option in site.callee.options:
-                        maybe = _callable(ev, option, record.how)
-                        if type(maybe) is Def or type(maybe) is Feed:
-                            index.maybe[maybe].append(site)
+                if type(site.callee) is Unknown:
+                    index.unknown.append(site)
+                else:
+                    self._file(index, site)
                 for position, arg in enumerate(record.args):
                     if type(arg) is facts.Spread and site.spread < 0:
                         site.spread = position
