@@ -50,13 +50,13 @@ import msgspec
 
 __all__ = [
     "ELEMENT",
-    "THIS_OF",
     "GIVEN_KEY",
     "ITEM",
     "ITERATED",
     "MODULE_EXPORTS",
     "OWN",
     "REST",
+    "THIS_OF",
     "AnonFn",
     "Arity",
     "ArrayCall",
