@@ -7,7 +7,8 @@ package's functions are never nodes and no edge starts or ends at one (``resolve
 drops them), so a map still draws only edges between functions of the repository.
 
 What is read: the packages a file of the repository imports by a bare specifier (``require
-("router")``, found in its interface: module-level bindings, exports and pass sites), resolved
+("router")``, found in its interface: module-level bindings, exports and pass sites) and that
+the nearest ``package.json`` lists as a run-time dependency (not ``devDependencies``), resolved
 as node resolves them (``node_modules`` in the importer's folder, then in each folder above;
 the package's ``exports`` ``"."``, else ``main``, else ``index.js``), and the files those reach
 by relative specifiers. A package's own bare imports are not followed (its dependencies'
@@ -23,6 +24,7 @@ open (``Project.memory``), keyed by the file's text, so an update reads only cha
 
 from __future__ import annotations
 
+import json
 import posixpath
 import time
 from collections.abc import Iterator
@@ -65,6 +67,7 @@ class Dependencies:
         memory[_MEMORY] = self._cache
         self._modules: dict[str, facts.Module] = {}
         self._entries: dict[tuple[str, str], str | None] = {}
+        self._manifests: dict[str, frozenset[str]] = {}
         self.skipped: dict[str, int] = {}
         self._files: list[str] | None = None
         self._read: frozenset[str] | None = None
@@ -124,10 +127,26 @@ class Dependencies:
         ):
             return None
         folder = posixpath.dirname(importer)
+        if name not in self._declared(folder):
+            return None
         key = (folder, spec)
         if key not in self._entries:
             self._entries[key] = self._find(folder, name, spec[len(name) :].lstrip("/"))
         return self._entries[key]
+
+    def _declared(self, folder: str) -> frozenset[str]:
+        """The run-time dependencies the nearest ``package.json`` at or above ``folder``
+        declares (``dependencies``, ``peerDependencies``, ``optionalDependencies``): the code
+        that runs with the repository's; ``devDependencies`` (test tools) are not read."""
+        found = self._manifests.get(folder)
+        if found is None:
+            text = self.project.read_text(posixpath.join(folder, "package.json"))
+            if text is None and folder:
+                found = self._declared(posixpath.dirname(folder))
+            else:
+                found = _runtime_dependencies(text or "{}")
+            self._manifests[folder] = found
+        return found
 
     def relative(self, importer: str, spec: str) -> str | None:
         """A package file's relative import (``./lib/layer``), as node resolves it."""
@@ -205,6 +224,19 @@ class Dependencies:
     def _skip(self, reason: str) -> facts.Module:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
         return _EMPTY
+
+
+def _runtime_dependencies(text: str) -> frozenset[str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return frozenset()
+    names: set[str] = set()
+    for field in ("dependencies", "peerDependencies", "optionalDependencies"):
+        listed = data.get(field) if isinstance(data, dict) else None
+        if isinstance(listed, dict):
+            names.update(k for k in listed if isinstance(k, str))
+    return frozenset(names)
 
 
 def _package_of(path: str) -> str:

@@ -145,6 +145,7 @@ class Flow:
         self._exact: dict[Param, frozenset[Value] | None] = {}
         self._exact_known: dict[Param, frozenset[Value] | None] = {}
         self._cuts: set[Param] = set()  # the parameters cut while answering the current one
+        self._reached_exact: dict[tuple[Def, bool], list[Feed] | None] = {}
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
@@ -380,7 +381,22 @@ class Flow:
 
     def _reached(self, func: Def, stack: frozenset[Param]) -> list[Feed] | None:
         """The parameters ``func`` is handed into, directly or on through other parameters;
-        None when it is handed to something that is not a function of the repository."""
+        None when it is handed to something that is not a function of the repository. An
+        answer no cut shaped is kept (asked once per parameter of a function otherwise)."""
+        key = (func, self._lenient)
+        if key in self._reached_exact:
+            return self._reached_exact[key]
+        outer, self._cuts = self._cuts, set()
+        try:
+            found = self._reaching(func, stack)
+        finally:
+            cuts, self._cuts = self._cuts, outer
+            self._cuts.update(cuts)
+        if not cuts:
+            self._reached_exact[key] = found
+        return found
+
+    def _reaching(self, func: Def, stack: frozenset[Param]) -> list[Feed] | None:
         out: list[Feed] = []
         todo: list[Target] = [func]
         while todo:
