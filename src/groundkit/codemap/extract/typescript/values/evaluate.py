@@ -623,6 +623,8 @@ class Evaluator:
         """``owner.key`` where module ``path`` assigns it at module level (``F.create = ...``
         on a function or an object bound to ``owner``): its value when that is the member's
         only write anywhere it could be written, else Unknown."""
+        if not owner:
+            return Unknown()  # a literal bound to no name: nothing names it to write on it
         iface = self.interface(path)
         held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
         if held is None and "." not in owner:

@@ -146,6 +146,9 @@ class Flow:
         self._exact_known: dict[Param, frozenset[Value] | None] = {}
         self._cuts: set[Param] = set()  # the parameters cut while answering the current one
         self._reached_exact: dict[tuple[Def, bool], list[Feed] | None] = {}
+        self._read: dict[
+            tuple[Value, tuple[str, ...], str, bool], Value
+        ] = {}  # ``known()``'s reads
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
@@ -262,8 +265,14 @@ class Flow:
         finally:
             self._lenient = False
         out: set[Value] = set()
+        member = tuple(path)
         for value in given:
-            reached = self.ev.apply(value, path, (feed.func.path, -1))
+            # a value a package's code hands every callback it calls (a request) reaches many
+            # parameters, each asked for the same members: each read worked out once
+            key = (value, member, feed.func.path, True)
+            reached = self._read.get(key)
+            if reached is None:
+                reached = self._read[key] = self.ev.apply(value, path, (feed.func.path, -1))
             if not isinstance(reached, Unknown | Feed):
                 out.add(reached)
         return out
@@ -370,8 +379,12 @@ class Flow:
         if given is None:
             return None
         out = set()
+        member = tuple(path)
         for held in given:
-            reached = self.ev.apply(held, path, (value.func.path, -1))
+            key = (held, member, value.func.path, self._lenient)
+            reached = self._read.get(key)
+            if reached is None:
+                reached = self._read[key] = self.ev.apply(held, path, (value.func.path, -1))
             if type(reached) is Unknown:
                 if self._lenient:
                     continue
