@@ -44,6 +44,11 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 28: the JavaScript of imported run-time dependencies read for the value flow (never
+    # nodes; what reaches the repository through them is partial); Object.setPrototypeOf on a
+    # parameter; `this` in a member copied onto a function (mixin); a getter defineProperty
+    # puts on `this`; a null var a lazy getter assigns; an array handed on; unknown callees
+    # asked again once the index is read;
     # 27: `this` in a method of `module.exports = {...}`, its accessors read through the
     # module or Object.create(module), a literal's getter beside its setter; an object
     # Object.create makes in a function (its maker's writes, then the prototype's members);
@@ -60,7 +65,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "27"
+    version: ClassVar[str] = "28"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)
