@@ -23,6 +23,9 @@ _HUB = """
 """
 
 
+_MANIFEST = '{"name": "app", "dependencies": {"hub": "1", "bad": "1", "a": "1"}}'
+
+
 def test_an_object_a_package_hands_back_to_a_registered_handler_is_followed(
     repo: Repo,
 ) -> None:
@@ -30,6 +33,7 @@ def test_an_object_a_package_hands_back_to_a_registered_handler_is_followed(
         repo,
         {
             "main.js": _APP,
+            "package.json": _MANIFEST,
             "node_modules/hub/package.json": '{"name": "hub", "main": "lib/hub.js"}',
             "node_modules/hub/lib/hub.js": _HUB,
         },
@@ -46,6 +50,7 @@ def test_a_package_that_is_minified_or_does_not_parse_is_not_followed(repo: Repo
         repo,
         {
             "main.js": _APP,
+            "package.json": _MANIFEST,
             "node_modules/hub/package.json": '{"name": "hub"}',
             "node_modules/hub/index.js": "exports.run=function(f,o){f(o)};" + " " * 5000,
             "other.js": 'const bad = require("bad"); export function go(x) { bad.take(x); }',
@@ -53,6 +58,19 @@ def test_a_package_that_is_minified_or_does_not_parse_is_not_followed(repo: Repo
             "node_modules/a/index.js": 'require("./b"); exports.a = 1;',
             "node_modules/a/b.js": 'require("./index"); exports.b = 2;',
             "cycle.js": 'const a = require("a"); export const x = a.a;',
+        },
+    )
+    assert ("main.handler", "main.Reply.send") not in repo.pairs("calls")
+
+
+def test_a_package_only_the_tests_use_is_not_read(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": _APP,
+            "package.json": '{"name": "app", "devDependencies": {"hub": "1"}}',
+            "node_modules/hub/package.json": '{"name": "hub", "main": "lib/hub.js"}',
+            "node_modules/hub/lib/hub.js": _HUB,
         },
     )
     assert ("main.handler", "main.Reply.send") not in repo.pairs("calls")

@@ -24,7 +24,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     node_key,
 )
 from groundkit.codemap.extract.typescript.web import WebFacts
-from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, NodeKind, Provenance
+from groundkit.codemap.model import EdgeFlag, EdgeKind, NodeKey, NodeKind, Provenance
 
 __all__ = ["FLOW_KEY", "TypeScriptFile"]
 
@@ -73,26 +73,14 @@ class TypeScriptFile(FileResolver):
         if self.ev.memo.spent:
             self.web.data.unresolved[SPENT] += 1  # its values past the budget: unknown
         graph = self.finish()
+        # a package's function (read for the value flow only) is never a node: no edge to it
+        graph.edges = [e for e in graph.edges if not is_dependency(e.target.path or "")]
         self.web.finish(graph)
         deps = {d for d in self.ev.deps if d != "ts:" + self.path}
         if self.flow.consulted:
             deps.add(FLOW_KEY)
         graph.depends_on = frozenset(deps)
         return graph
-
-    def edge(
-        self,
-        kind: EdgeKind,
-        source: NodeKey,
-        target: NodeKey,
-        provenance: Provenance,
-        where: Location,
-        line: int,
-        flags: frozenset[EdgeFlag] = frozenset(),
-    ) -> None:
-        if target.path and is_dependency(target.path):
-            return  # a package's function, read for the value flow only: never a node
-        super().edge(kind, source, target, provenance, where, line, flags)
 
     def caller(self, scope: int) -> NodeKey:
         """The node a scope's code belongs to: an anonymous function's is the one around it."""
