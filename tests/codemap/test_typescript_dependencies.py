@@ -5,6 +5,8 @@ requires) leaves the call unresolved, never a hang."""
 
 from __future__ import annotations
 
+import json
+
 from map_helpers import Repo, build
 
 _APP = """
@@ -54,13 +56,18 @@ def test_a_package_that_is_minified_or_does_not_parse_is_not_followed(repo: Repo
             "node_modules/hub/package.json": '{"name": "hub"}',
             "node_modules/hub/index.js": "exports.run=function(f,o){f(o)};" + " " * 5000,
             "other.js": 'const bad = require("bad"); export function go(x) { bad.take(x); }',
-            "node_modules/bad/index.js": "exports.take = function ( {{{ ((( ;",
+            "node_modules/bad/package.json": '{"name": "bad"}',
+            "node_modules/bad/index.js": ")))))))))))",
+            "node_modules/a/package.json": '{"name": "a"}',
             "node_modules/a/index.js": 'require("./b"); exports.a = 1;',
             "node_modules/a/b.js": 'require("./index"); exports.b = 2;',
             "cycle.js": 'const a = require("a"); export const x = a.a;',
         },
     )
     assert ("main.handler", "main.Reply.send") not in repo.pairs("calls")
+    counted = json.loads(repo.map.store.manifest()["data_unresolved"])
+    assert counted["package code not read: minified"] == 1
+    assert counted["package code not read: does not parse"] == 1
 
 
 def test_a_package_only_the_tests_use_is_not_read(repo: Repo) -> None:

@@ -71,6 +71,7 @@ class Dependencies:
         self.skipped: dict[str, int] = {}
         self._files: list[str] | None = None
         self._read: frozenset[str] | None = None
+        self._reasons: dict[str, str] = {}  # a package file not read -> why
         self._per_package: dict[str, int] = {}
 
     # -- what the flow reads ----------------------------------------------------------------------
@@ -198,31 +199,40 @@ class Dependencies:
     def _parse(self, path: str) -> facts.Module:
         text = self._text(path)
         if text is None:
-            return self._skip("not readable")
+            return self._skip("not readable", path)
         kept = self._cache.get(path)
         if kept is not None and kept[0] == text:
             return kept[1]
         package = _package_of(path)
         count = self._per_package.get(package, 0)
         if count >= MAX_FILES:
-            return self._skip("past the files read per package")
+            return self._skip("past the files read per package", path)
         if len(self._modules) >= MAX_TOTAL:
-            return self._skip("past the package files read in all")
+            return self._skip("past the package files read in all", path)
         self._per_package[package] = count + 1
         if len(text) > MAX_BYTES:
-            return self._skip("too large")
+            return self._skip("too large", path)
         if any(len(line) > MAX_LINE for line in text.splitlines()):
-            return self._skip("minified")
+            return self._skip("minified", path)
         try:
             parsed = parse_typescript(path, text, time.monotonic() + PARSE_SECONDS).interface
         except Unparsable:
-            return self._skip("does not parse")
+            return self._skip("does not parse", path)
         module = parsed if type(parsed) is facts.Module else _EMPTY
         self._cache[path] = (text, module)
         return module
 
-    def _skip(self, reason: str) -> facts.Module:
+    def not_read(self, importer: str, spec: str) -> str | None:
+        """Why the package file ``spec`` names from ``importer`` was found but not read (too
+        large, minified, not parsable, past a bound), or None."""
+        entry = self.entry(importer, spec)
+        if entry is None or entry in self.read():
+            return None
+        return self._reasons.get(entry)
+
+    def _skip(self, reason: str, path: str) -> facts.Module:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
+        self._reasons[path] = reason
         return _EMPTY
 
 

@@ -133,6 +133,10 @@ class TypeScriptFile(FileResolver):
                 key = module_key(target.path)
             elif isinstance(target, Ext):
                 key = self.external(target.package)
+                packages = self.ev.packages
+                reason = packages.not_read(self.path, site.spec) if packages else None
+                if reason is not None:  # its code was meant for the value flow: say why not
+                    self.web.data.unresolved[f"package code not read: {reason}"] += 1
             else:
                 continue  # a file of the repository that is not there (or not code): no edge
             flags = set()
