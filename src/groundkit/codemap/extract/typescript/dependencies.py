@@ -79,6 +79,8 @@ class Dependencies:
         """Every package file read, in the order found (asked once the repository is known)."""
         if self._files is None:
             self._files = []
+            if not self._installed():
+                return self._files  # nothing installed (a fresh clone, a revision): no walk
             todo: list[str] = []
             for path in sorted(self.layout.sources):
                 for spec in _specifiers(self.project.facts(path).interface):
@@ -134,6 +136,22 @@ class Dependencies:
         if key not in self._entries:
             self._entries[key] = self._find(folder, name, spec[len(name) :].lstrip("/"))
         return self._entries[key]
+
+    def _installed(self) -> bool:
+        """Whether some ``package.json`` of the repository has a declared run-time dependency
+        installed where node would find it (its folder's ``node_modules`` or one above)."""
+        for config in sorted(self.layout.configs):
+            folder, _, name = config.rpartition("/")
+            if name != "package.json":
+                continue
+            for package in sorted(self._declared(folder)):
+                at: str | None = folder
+                while at is not None:
+                    manifest = posixpath.join(at, "node_modules", package, "package.json")
+                    if self.project.read_text(manifest) is not None:
+                        return True
+                    at = posixpath.dirname(at) if at else None
+        return False
 
     def _declared(self, folder: str) -> frozenset[str]:
         """The run-time dependencies the nearest ``package.json`` at or above ``folder``

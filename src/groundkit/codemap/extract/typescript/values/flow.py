@@ -98,7 +98,6 @@ class Site:
     callee: Value
     args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
     spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
-    again: bool = False  # an unknown callee asked again once the index is read
 
 
 @dataclass(slots=True)
@@ -471,11 +470,6 @@ class Flow:
         (``arrays.py``), what it calls back is given them (a pass site of its own)."""
         if _array_method(self.ev, site.record.callee, site.path):
             return []
-        if type(site.callee) is Unknown and not site.again and not self.building:
-            # worked out while the index was read, when members whose writes need the index
-            # (``mixin(app, proto)``'s, a table's) could not be known: asked again once
-            site.again = True
-            site.callee = self.ev.value(site.record.callee, (site.path, -1))
         callee = _callable(self.ev, site.callee, site.record.how)
         if type(callee) is Def:
             return [callee]
@@ -539,7 +533,6 @@ class Flow:
         saved, self.ev.deps = self.ev.deps, set()
         try:
             for site in index.unknown:
-                site.again = True
                 site.callee = self.ev.value(site.record.callee, (site.path, -1))
                 self._file(index, site)
         finally:
@@ -570,23 +563,26 @@ class Flow:
         # A pass site is closed over its function's bindings and read at (path, -1), so a name
         # written at many sites of a file (``it``, ``request``, ``res.send``: four in five of
         # express's) holds one value there: worked out once per build.
-        named: dict[tuple[str, tuple[str, ...]], Value] = {}
+        named: dict[tuple[str, tuple[str, ...]], tuple[Value, bool]] = {}
 
-        def value_of(expr: facts.Expr, path: str) -> Value:
-            if type(expr) is not facts.Ref:
-                return ev.value(expr, (path, -1))
-            key = (path, tuple(expr.parts))
-            found = named.get(key)
+        def value_of(expr: facts.Expr, path: str) -> tuple[Value, bool]:
+            """What ``expr`` holds, and whether the answer was cut by the index being read."""
+            key = (path, tuple(expr.parts)) if type(expr) is facts.Ref else None
+            found = named.get(key) if key is not None else None
             if found is None:
-                found = named[key] = ev.value(expr, (path, -1))
+                cuts = ev.memo.cut_count
+                found = (ev.value(expr, (path, -1)), ev.memo.cut_count != cuts)
+                if key is not None:
+                    named[key] = found
             return found
 
         for path in self.solved():
             for written in ev.interface(path).passes:
                 record = _through_call(ev, path, written)
-                site = Site(path, record, value_of(record.callee, path))
-                if type(site.callee) is Unknown:
-                    index.unknown.append(site)
+                callee, cut = value_of(record.callee, path)
+                site = Site(path, record, callee)
+                if type(callee) is Unknown and cut:
+                    index.unknown.append(site)  # it may be known once the index is read
                 else:
                     self._file(index, site)
                 for position, arg in enumerate(record.args):
@@ -594,7 +590,7 @@ class Flow:
                         site.spread = position
                     if type(arg) not in _MAY_BE_OURS:
                         continue  # a call's result, unknown: gives nothing that can be passed on
-                    value = site.args[position] = _given(arg, value_of(arg, path))
+                    value = site.args[position] = _given(arg, value_of(arg, path)[0])
                     at = position if site.spread < 0 else -1  # behind a spread: anywhere
                     for held, member in _held(ev, value):
                         index.passed[held].append((site, at, member))
