@@ -87,6 +87,7 @@ _MAY_BE_OURS = frozenset(
     }
 )
 Target = Def | Feed | Arr  # what a value is passed into or called through (or stored in)
+_ReadKey = tuple[Value, tuple[str, ...], str, bool]
 _OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
 
@@ -145,9 +146,8 @@ class Flow:
         self._exact_known: dict[Param, frozenset[Value] | None] = {}
         self._cuts: set[Param] = set()  # the parameters cut while answering the current one
         self._reached_exact: dict[tuple[Def, bool], list[Feed] | None] = {}
-        self._read: dict[
-            tuple[Value, tuple[str, ...], str, bool], Value
-        ] = {}  # ``known()``'s reads
+        # A value's member read once per (value, member, file asking, lenient): ``_read_key``
+        self._read: dict[_ReadKey, Value] = {}
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
