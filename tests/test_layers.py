@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "text": 0,
     "source_files": 0,
     "checkpoints": 0,
+    "lifetime": 0,
     # The shared utilities every stage may use.
     "net": 1,
     "storage": 1,

@@ -120,6 +120,9 @@ def check(folder: Path, verbose: bool) -> list[str]:
         return [f"node failed ({run.returncode}): {run.stderr.strip()[-400:]}"]
     seen: dict[tuple[str, str], set[tuple[str, int]]] = defaultdict(set)
     for call in json.loads(run.stdout):
+        files = (names.file(call["callee"][0]), names.file(call["caller"][0]))
+        if any(f not in names.modules for f in files):
+            continue  # a package's code (node_modules): read for the value flow, never mapped
         callee = names.callee(call["callee"])
         if callee is None:
             continue  # an anonymous function: part of the function around it

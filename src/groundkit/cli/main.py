@@ -29,6 +29,7 @@ from groundkit.cli.output import neutral_output
 from groundkit.cli.search import search, show
 from groundkit.cli.serve import serve, serve_mcp
 from groundkit.errors import GroundkitError, InternalError
+from groundkit.lifetime import end_with_command
 
 __all__ = ["cli", "main"]
 
@@ -53,6 +54,10 @@ def cli(
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command: ``argv``, or this process's own arguments (the ``grk`` script), in which
+    case the process ends with the command (``groundkit.lifetime``)."""
+    if argv is None:
+        end_with_command()
     args = sys.argv[1:] if argv is None else argv
     install_log_guard()  # secret-shaped values never reach a log, whatever the command
     as_json = wants_json(args)

@@ -49,6 +49,7 @@ from groundkit.config import EmbedConfig, RerankConfig, Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity, InputType
 from groundkit.embed.factory import create_embedder
 from groundkit.errors import IndexLockedError
+from groundkit.lifetime import host_process
 from groundkit.retrieve.rerank import Reranker, load_reranker
 from groundkit.serve.confine import IngestRoots
 
@@ -162,6 +163,9 @@ class Runtime:
         secret: SharedSecret | None = None,
         embedder: Embedder | None = None,
     ) -> None:
+        # A server outlives every command it serves: a store it only read is closed, not left
+        # open for an exit that does not come (``groundkit.lifetime``).
+        host_process()
         self.settings = settings
         self.index_dir = Path(settings.index_dir)
         self.secret = secret

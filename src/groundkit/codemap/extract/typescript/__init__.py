@@ -21,6 +21,7 @@ import msgspec
 
 from groundkit.codemap.extract.base import FileFacts, FileGraph, Project, SourceFile
 from groundkit.codemap.extract.typescript.config import is_config, parse_config
+from groundkit.codemap.extract.typescript.dependencies import Dependencies
 from groundkit.codemap.extract.typescript.layout import Layout
 from groundkit.codemap.extract.typescript.parse import parse_typescript
 from groundkit.codemap.extract.typescript.parse.facts import Body, Interface
@@ -43,6 +44,11 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 28: the JavaScript of imported run-time dependencies read for the value flow (never
+    # nodes; what reaches the repository through them is partial); Object.setPrototypeOf on a
+    # parameter; `this` in a member copied onto a function (mixin); a getter defineProperty
+    # puts on `this`; a null var a lazy getter assigns; an array handed on; unknown callees
+    # asked again once the index is read;
     # 27: `this` in a method of `module.exports = {...}`, its accessors read through the
     # module or Object.create(module), a literal's getter beside its setter; an object
     # Object.create makes in a function (its maker's writes, then the prototype's members);
@@ -59,7 +65,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "27"
+    version: ClassVar[str] = "28"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)
@@ -86,9 +92,10 @@ class TypeScriptResolver:
 
     def __init__(self, project: Project) -> None:
         self.layout = Layout(project)
-        self.evaluator = Evaluator(project, self.layout)
+        self.packages = Dependencies(project, self.layout)
+        self.evaluator = Evaluator(project, self.layout, self.packages)
         sources = sorted(self.layout.sources)
-        self.flow = Flow(self.evaluator, sources)
+        self.flow = Flow(self.evaluator, sources, self.packages.read)
         self.arrays = Arrays(self.evaluator, self.flow, sources)
         self.tables = Tables(self.evaluator, self.flow, sources)
         self.events = Events(self.evaluator, self.flow, sources)

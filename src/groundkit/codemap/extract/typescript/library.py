@@ -20,6 +20,8 @@ __all__ = [
     "GLOBAL_CALLBACKS",
     "MEMBER_COPIERS",
     "METHOD_CALLBACKS",
+    "MODELLED_PACKAGES",
+    "NODE_BUILTINS",
     "PACKAGE_CALLBACKS",
     "PACKAGE_GIVES_BACK",
     "TEST_BLOCKS",
@@ -75,6 +77,24 @@ MEMBER_COPIERS = frozenset({"merge-descriptors", "utils-merge", "object-assign"}
 
 # Globals that run code made from a string at run time: no edge can be drawn, each call is
 # counted unresolved (``eval(src)``, ``new Function("a", body)``, ``Function(body)``).
+# Packages a model of this extractor stands for (a table here, a router or client in ``web/``
+# and ``values/frameworks.py``, an ORM): their values stay the package's, and their code is not
+# read for the value flow (``dependencies.py``), so the model is what answers.
+MODELLED_PACKAGES = frozenset(
+    "react react-dom delegates merge-descriptors utils-merge object-assign events express koa "
+    "@koa/router koa-router fastify fastify-plugin hono axios ky node-fetch cross-fetch undici "
+    "isomorphic-fetch superagent superagent-promise @prisma/client sequelize sequelize-typescript "
+    "mysql mysql2 typeorm drizzle-orm openapi-fetch".split()
+)
+
+# node's own modules (``require("module").builtinModules``): never read from node_modules.
+NODE_BUILTINS = frozenset(
+    "assert async_hooks buffer child_process cluster console constants crypto dgram "
+    "diagnostics_channel dns domain events fs http http2 https inspector module net os path "
+    "perf_hooks process punycode querystring readline repl stream string_decoder sys timers tls "
+    "trace_events tty url util v8 vm wasi worker_threads zlib".split()
+)
+
 DYNAMIC_CODE = frozenset({"eval", "Function"})
 
 # Test runners' blocks (mocha, jest, vitest, node:test globals): they run the function they are

@@ -196,6 +196,9 @@ def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:
     return summarise(index, w.qual_of)
 
 
+_THIS = facts.Ref(["this"])
+
+
 def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
     """The key ``Object.defineProperty(X, "key", {...})`` writes (None: any key may change).
     At module level on a module-level ``X``, its ``value`` is what ``X.key`` holds and its
@@ -210,6 +213,13 @@ def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
             w.statics.append((owner, key, spec.fields["value"]))
         if "get" in spec.fields:
             w.defined_getters.append((owner, key, spec.fields["get"]))
+    this = w.bindings[w.binding_scope()].get("this") if target == _THIS else None
+    if type(this) is facts.Ref and len(this.parts) == 1 and type(spec) is facts.ObjectLit:
+        # on ``this`` in a member's function (``app.init = function () {...}``): its holder's
+        # getter, as at module level (Express's lazy ``router``); a ``get`` written inline
+        held = spec.fields.get("get")
+        if type(held) is facts.Fn and w.module_name(this.parts[0]):
+            w.defined_getters.append((this.parts[0], key, held))
     return key
 
 
@@ -221,6 +231,12 @@ def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:
     held = w.bindings[w.binding_scope()].get(target.parts[0]) if len(target.parts) == 1 else None
     if proto == facts.Ref(["this"]) and type(held) is facts.Fn and owner and "<" not in owner:
         w.fields.append((w.current, held.qual, "__proto__", facts.This(owner)))
+    elif type(held) is facts.Param and not held.path and w.binding_scope() > 0:
+        # Object.setPrototypeOf(req, app.request) on a parameter: the object given, whose
+        # members it does not own are now the prototype's (what it owns is not known: the
+        # prototype's members are reached ``partial``). The whole function reads it so.
+        made = facts.Created(proto, f"{w.qualified(target.parts[0])}#proto")
+        w.bindings[w.binding_scope()][target.parts[0]] = facts.Choice([made, held])
 
 
 def _copied_onto_function(w: Walk, ref: list[str] | None, args: list[facts.Expr]) -> None:

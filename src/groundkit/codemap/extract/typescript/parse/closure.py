@@ -119,7 +119,12 @@ class Closer:
             if found is None or not isinstance(found[0], facts.Ref):
                 return _UNKNOWN
             held, where = found[0], found[1]
-            return self._ref([*held.parts, *rest], self.scopes[where].parent, depth + 1)
+            closed = self._ref([*held.parts, *rest], self.scopes[where].parent, depth + 1)
+            if type(closed) is facts.Ref and closed.parts[: len(held.parts)] == held.parts:
+                # a module-level holder, marked: ``this`` may be a function its members are
+                # copied onto (``values/evaluate.py``), which the holder's name is not
+                return facts.Ref([facts.THIS_OF + closed.parts[0], *closed.parts[1:]])
+            return closed
         if head == "super":
             return _UNKNOWN
         found = self._local(head, scope)

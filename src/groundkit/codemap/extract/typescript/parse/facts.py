@@ -56,6 +56,7 @@ __all__ = [
     "MODULE_EXPORTS",
     "OWN",
     "REST",
+    "THIS_OF",
     "AnonFn",
     "Arity",
     "ArrayCall",
@@ -239,6 +240,7 @@ class Param(msgspec.Struct, array_like=True, frozen=True, tag="param"):
 # -- closed forms (``passes`` and ``writes``: readable without the body) --------------------------
 REST = "*"  # a path's head: the arguments from ``position`` on, as an array
 ITEM = "**"  # a path's head: any one of them, or any item of an array literal given there
+THIS_OF = "this@"  # a closed ``this`` of a member's function: ``this@app`` (its holder ``app``)
 ELEMENT = "[]"  # a member read with a key known only at run time: ``xs[i]``
 ITERATED = "[of]"  # what iterating a value gives: ``for (const x of value)``
 OWN = "#own"  # a ``fields`` owner's suffix: members set on the function object itself

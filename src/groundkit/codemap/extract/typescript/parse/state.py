@@ -189,7 +189,8 @@ class Walk:
 
     def settle(self) -> None:
         """A name assigned after its declaration holds more than one value: unknown. One
-        declared with no value (``let layer;``, ``= null``) and assigned only in its own function
+        declared with no value (``let layer;``, ``= null``) and assigned only in its own
+        function, or in functions inside it (``new R()`` or a name that means the same there),
         holds what is assigned (one of them, chosen at run time, when they differ): calling it
         before that throws."""
         writers: dict[tuple[int, str], list[int]] = {}
@@ -200,15 +201,22 @@ class Walk:
             if index >= 0:
                 writers.setdefault((index, name), []).append(scope)
         for (index, name), scopes in writers.items():
-            values = self.assigned.get((index, name), [])
-            own = (index, name) in self.unset and all(s == index for s in scopes)
+            values = [
+                v
+                for at in dict.fromkeys(scopes)
+                for v in self.assigned.get((at, name), [])
+                if at == index or self._reads_outside(v, at, index)
+            ]
             default = _defaulted(self.bindings[index][name], name, values, scopes == [index])
             if default is not None:  # the parameter (with a default its callers may leave
                 held, (position, fallback) = self.bindings[index][name], default  # out), or that
                 self.defaults.append((index, position, fallback))
                 self.bindings[index][name] = facts.Choice([held, fallback])
                 continue
-            if not own or len(values) != len(scopes):
+            # A name declared with no value (``var router = null``) and assigned only in
+            # functions inside its own (a lazy getter's ``router = new Router()``) holds what
+            # is assigned, as one assigned in its own function does.
+            if (index, name) not in self.unset or len(values) != len(scopes):
                 self.bindings[index][name] = UNKNOWN
                 continue
             options: list[facts.Expr] = []
@@ -216,6 +224,23 @@ class Walk:
                 if value not in options:
                     options.append(value)
             self.bindings[index][name] = options[0] if len(options) == 1 else facts.Choice(options)
+
+    def _reads_outside(self, value: facts.Expr, at: int, index: int) -> bool:
+        """Whether ``value``, written in scope ``at`` inside scope ``index``, means the same
+        read from ``index``: ``new R()`` or a name, none bound in between (a lazy getter's
+        ``router = new Router()``); anything else is not taken out of its function."""
+        if type(value) is facts.Fn:
+            return True
+        ref = value.ref if type(value) is facts.New else None
+        ref = value.parts if type(value) is facts.Ref else ref
+        if not ref or ref[0] == "this":
+            return False
+        scope = at
+        while scope != index and scope >= 0:
+            if ref[0] in self.bindings[scope]:
+                return False
+            scope = self.scopes[scope].parent
+        return scope == index
 
     def pattern_names(self, node: Node | None) -> list[str]:
         if node is None:

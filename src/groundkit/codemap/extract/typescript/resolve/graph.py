@@ -7,6 +7,7 @@ from __future__ import annotations
 from groundkit.codemap.data import READ, WRITE, Access
 from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.resolver import FileResolver
+from groundkit.codemap.extract.typescript.dependencies import is_dependency
 from groundkit.codemap.extract.typescript.parse.facts import ImportKind, ScopeKind
 from groundkit.codemap.extract.typescript.resolve.accessors import resolve_member
 from groundkit.codemap.extract.typescript.resolve.calls import resolve_call
@@ -72,6 +73,8 @@ class TypeScriptFile(FileResolver):
         if self.ev.memo.spent:
             self.web.data.unresolved[SPENT] += 1  # its values past the budget: unknown
         graph = self.finish()
+        # a package's function (read for the value flow only) is never a node: no edge to it
+        graph.edges = [e for e in graph.edges if not is_dependency(e.target.path or "")]
         self.web.finish(graph)
         deps = {d for d in self.ev.deps if d != "ts:" + self.path}
         if self.flow.consulted:
@@ -125,11 +128,15 @@ class TypeScriptFile(FileResolver):
         source = self.keys[0]
         assert source is not None
         for site in self.body.imports:
-            target = self.ev.resolve(self.path, site.spec)
+            target = self.ev.imported(self.path, site.spec)
             if isinstance(target, Mod):
                 key = module_key(target.path)
             elif isinstance(target, Ext):
                 key = self.external(target.package)
+                packages = self.ev.packages
+                reason = packages.not_read(self.path, site.spec) if packages else None
+                if reason is not None:  # its code was meant for the value flow: say why not
+                    self.web.data.unresolved[f"package code not read: {reason}"] += 1
             else:
                 continue  # a file of the repository that is not there (or not code): no edge
             flags = set()

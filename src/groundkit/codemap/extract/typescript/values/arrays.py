@@ -77,6 +77,8 @@ class Arrays:
         self._index: _Index | None = None
         self._building = False
         ev.elements = self.elements
+        flow.stored_in = self.stored_in
+        self._holding: dict[Def | Feed, list[Arr]] | None = None
 
     def elements(self, array: Arr | Made) -> Value:
         """What an element of ``array`` may hold (a ``Choice`` when it may be several)."""
@@ -152,7 +154,7 @@ class Arrays:
             self._building = True
             try:
                 with self.ev.memo.index(
-                    sum(len(self.ev.interface(p).stores) for p in self.sources)
+                    sum(len(self.ev.interface(p).stores) for p in self.flow.solved())
                 ):
                     self._index = self._build()
             finally:
@@ -160,9 +162,24 @@ class Arrays:
                 self._building = False
         return self._index
 
+    def stored_in(self, value: Def | Feed) -> list[Arr]:
+        """The named arrays ``value`` is stored into (``this.middleware.push(fn)``): where an
+        array goes, a call of its elements may call it (``flow.py``)."""
+        if self._holding is None:
+            holding: dict[Def | Feed, list[Arr]] = defaultdict(list)
+            for array, stored in self.index().stores.items():
+                if type(array) is not Arr:
+                    continue
+                for path, item in stored:
+                    held = self.ev.value(item, (path, -1))
+                    if (type(held) is Def or type(held) is Feed) and array not in holding[held]:
+                        holding[held].append(array)
+            self._holding = holding
+        return self._holding.get(value, [])
+
     def _build(self) -> _Index:
         index = _Index()
-        for path in self.sources:
+        for path in self.flow.solved():  # a package's stores too (``dependencies.py``)
             for store in self.ev.interface(path).stores:
                 target = self.ev.value(store.target, (path, -1))
                 if isinstance(target, Arr | Made):

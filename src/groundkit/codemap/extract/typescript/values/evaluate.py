@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
-from groundkit.codemap.extract.typescript.layout import Layout, module_name
+from groundkit.codemap.extract.typescript.dependencies import Dependencies, is_dependency
+from groundkit.codemap.extract.typescript.layout import Layout, module_name, package_name
 from groundkit.codemap.extract.typescript.library import PACKAGE_GIVES_BACK
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
@@ -76,13 +77,17 @@ _COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "to
 # costs several times more, and ``_value`` is asked tens of thousands of times a map)
 _TEXT_EXPRS = frozenset({facts.Str, facts.Template})
 _LITERAL_EXPRS = frozenset({facts.Lit, facts.ArrayLit})
+_OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _ACCESSED = frozenset({Inst, Def, Obj, Mod, Created})  # values whose members may be accessors
 
 
 class Evaluator:
-    def __init__(self, project: Project, layout: Layout) -> None:
+    def __init__(
+        self, project: Project, layout: Layout, packages: Dependencies | None = None
+    ) -> None:
         self.project = project
         self.layout = layout
+        self.packages = packages  # the packages' code the value flow reads (never nodes)
         self.deps: set[str] = set()  # keys of the files consulted (``ts:`` + path)
         self.consulted = False  # the whole repository was read (``Flow.consulted``)
         self.memo = Memo(self)
@@ -101,12 +106,16 @@ class Evaluator:
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, tuple[facts.Module, str]] = {}
+        self._copies: dict[tuple[str, str], list[Def]] | None = None
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
 
     # -- facts ------------------------------------------------------------------------------------
     def interface(self, path: str) -> facts.Module:
         found = self._interfaces.get(path)
+        if found is None and self.packages is not None and is_dependency(path):
+            # a package's file: read for the value flow, no key (it is not in the map)
+            return self.packages.interface(path)
         if found is None:
             stored = self.project.facts(path).interface
             module = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
@@ -129,6 +138,24 @@ class Evaluator:
         return None
 
     def resolve(self, importer: str, spec: str) -> Value:
+        """What a specifier names, as a value: a module of the repository, a package's file
+        whose code is read (``dependencies.py``), else the package (``Ext``)."""
+        packages = self.packages
+        if packages is not None and is_dependency(importer):
+            if not spec.startswith("."):
+                return Ext(package_name(spec))  # a package's own dependency: not read
+            found_file = packages.relative(importer, spec)
+            return Mod(found_file) if found_file is not None else Unknown()
+        value = self.imported(importer, spec)
+        if type(value) is Ext and packages is not None:
+            entry = packages.entry(importer, spec)
+            if entry is not None and entry in packages.read():
+                self.consulted = True  # which packages are read depends on every file's imports
+                return Mod(entry)
+        return value
+
+    def imported(self, importer: str, spec: str) -> Value:
+        """What an import names in the map: a module of the repository, else the package."""
         found = self.layout.resolve(importer, spec)
         self.deps.update("ts:" + p for p in found.consulted)
         if found.target is not None:
@@ -294,6 +321,12 @@ class Evaluator:
         if head == "this":
             cls = self.this_class(scope)
             value: Value = Inst(cls) if cls is not None else holder(self, scope)
+            if type(value) is Obj and value.name:
+                value = self._or_copies(value)
+        elif head.startswith(facts.THIS_OF):  # ``this`` closed: its holder, or a copy's
+            value = self.lookup(scope, head.removeprefix(facts.THIS_OF))
+            if type(value) is Obj and value.name:
+                value = self._or_copies(value)
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
         elif head.startswith("require:"):  # require("express").Router
@@ -363,6 +396,9 @@ class Evaluator:
         getter = self.accessor(value, name) if accessed else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
+        if type(value) is Obj and (maybe := self._defined_getter(value, name, maybe=True)):
+            # a getter defined on a table whose members a list of names also makes: maybe
+            return choice_of((self.functions.returned(maybe), Unknown()))
         return self._member(value, name)
 
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
@@ -383,12 +419,13 @@ class Evaluator:
             return self._defined_getter(value, name)
         return found
 
-    def _defined_getter(self, table: Obj, name: str) -> Def | None:
-        """``Object.defineProperty(table, name, {get: f})``, its only write of ``name``: f."""
+    def _defined_getter(self, table: Obj, name: str, *, maybe: bool = False) -> Def | None:
+        """``Object.defineProperty(table, name, {get: f})``, its only write of ``name``: f
+        (``maybe``: members made from a list of names may replace it)."""
         if not table.name or "." in table.name or name in table.fields:
             return None
         held = self.interface(table.path).defined_getters.get(table.name, {}).get(name)
-        if held is None or not self.assigned_once(table.path, table.name, name):
+        if held is None or not self.assigned_once(table.path, table.name, name, computed=maybe):
             return None
         getter = self.value(held, (table.path, -1))
         return getter if type(getter) is Def and getter.kind != "class" else None
@@ -476,7 +513,11 @@ class Evaluator:
         if type(value) is Def and value.kind == "function" and self._assigns(value, name):
             return self._static(value.path, value.qual, name)
         if type(value) is Def and value.kind == "function":
-            proto = self.interface(value.path).fields.get(value.qual, {}).get("__proto__")
+            fields = self.interface(value.path).fields
+            own = fields.get(value.qual + facts.OWN, {}).get(name)
+            if own is not None:  # app.request = ... where app is declared: its own member
+                return self.value(own, (value.path, -1), name)
+            proto = fields.get(value.qual, {}).get("__proto__")
             return inherited(self, value.path, proto, name) if proto else Unknown()
         if (type(value) is Inst or type(value) is Def) and (cls := _class_of(value)) is not None:
             # Object.assign(C.prototype, ...) replaces what the class body defined
@@ -528,6 +569,36 @@ class Evaluator:
     def _generator(self, func: Def) -> bool:
         return func.kind != "class" and func.qual in self.interface(func.path).generators
 
+    def _or_copies(self, table: Obj) -> Value:
+        """``this`` in a member's function of ``table``: the table, or a function its members
+        were copied onto (``mixin(app, proto)``: called as ``app.handle()``, ``this`` is
+        ``app``), whose own members it then reads."""
+        if self._copies is None:
+            self._copies = self._copy_targets()
+        self.consulted = True  # which functions a table is copied onto: any file may say
+        onto = self._copies.get((table.path, table.name))
+        return choice_of((table, *onto)) if onto else table
+
+    def _copy_targets(self) -> dict[tuple[str, str], list[Def]]:
+        found: dict[tuple[str, str], list[Def]] = {}
+        saved, self.deps = self.deps, set()
+        try:
+            for path in sorted(self.layout.sources):
+                for qual, members in self.interface(path).fields.items():
+                    copied = members.get("__proto__")
+                    if copied is None or facts.OWN in qual:
+                        continue
+                    for source in copied.options if type(copied) is facts.Choice else [copied]:
+                        held = self.value(source, (path, -1))
+                        if type(held) is Mod:
+                            held = self.export(held.path, "=")
+                        if type(held) is Obj and held.name:
+                            onto = found.setdefault((held.path, held.name), [])
+                            onto.append(self.classes.definition(path, qual))
+        finally:
+            self.deps = saved
+        return found
+
     def _mixed(self, cls: Def, name: str) -> Value | None:
         """``name`` on an object ``cls``'s prototype was replaced by or given the members of
         (``Object.assign(C.prototype, mixin)``): the last one written that has it; Unknown
@@ -552,6 +623,8 @@ class Evaluator:
         """``owner.key`` where module ``path`` assigns it at module level (``F.create = ...``
         on a function or an object bound to ``owner``): its value when that is the member's
         only write anywhere it could be written, else Unknown."""
+        if not owner:
+            return Unknown()  # a literal bound to no name: nothing names it to write on it
         iface = self.interface(path)
         held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
         if held is None and "." not in owner:
@@ -609,7 +682,13 @@ class Evaluator:
                 return bound
         if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
             proto = self._prototype(expr.args[0], scope)  # its members: the prototype's
-            return proto if isinstance(proto, Obj | Inst | Created) else Unknown()
+            if isinstance(proto, Obj | Inst | Created):
+                return proto
+            if name and scope[1] <= 0 and "." not in name and type(proto) in _OUTSIDE:
+                # var res = Object.create(http.ServerResponse.prototype) at module level: a
+                # table of the members the module writes on it (the rest are the runtime's)
+                return Obj(scope[0], name, {})
+            return Unknown()
         copied = self._copied(expr, scope)
         if copied is not None:
             return copied

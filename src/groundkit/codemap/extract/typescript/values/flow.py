@@ -36,7 +36,7 @@ known paths); a parameter past either holds ``None`` and the bound is counted (`
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
@@ -86,7 +86,8 @@ _MAY_BE_OURS = frozenset(
         facts.Namespace,
     }
 )
-Target = Def | Feed  # what a value is passed into or called through
+Target = Def | Feed | Arr  # what a value is passed into or called through (or stored in)
+_ReadKey = tuple[Value, tuple[str, ...], str, bool]
 _OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
 
@@ -105,20 +106,34 @@ class Index:
     calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
     # Sites whose callee is one of several functions (``c ? f : g``, ``F.prototype[k]``): each
     # may be the one called; read by ``known()`` alone.
-    maybe: dict[Def, list[Site]] = field(default_factory=lambda: defaultdict(list))
+    maybe: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
     tables: set[tuple[str, str]] = field(default_factory=set)  # tables handed as arguments
     # A function or parameter -> where it is handed on: (site, position, member of the argument)
     passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    # Sites whose callee was unknown while the index was read (asked again after)
+    unknown: list[Site] = field(default_factory=list)
     # A function with defaults -> how many arguments each call that hands no code gives it
     arities: dict[Def, list[int]] = field(default_factory=lambda: defaultdict(list))
 
 
 class Flow:
-    def __init__(self, ev: Evaluator, sources: list[str]) -> None:
+    def __init__(
+        self,
+        ev: Evaluator,
+        sources: list[str],
+        packages: Callable[[], frozenset[str]] = frozenset,
+    ) -> None:
         self.ev = ev
         self.sources = sources
+        # The package files whose pass sites are read too (``dependencies.py``), asked when the
+        # index is first built.
+        self.packages = packages
+        self._solved: list[str] | None = None
+        self._own = frozenset(sources)
+        # The named arrays a function or parameter is stored into (``arrays.Arrays`` answers)
+        self.stored_in: Callable[[Def | Feed], list[Arr]] = lambda value: []
         self.building = False  # the index is being read: questions that need it cannot wait
         self.bounds_hit = 0
         self._index: Index | None = None
@@ -130,6 +145,9 @@ class Flow:
         self._exact: dict[Param, frozenset[Value] | None] = {}
         self._exact_known: dict[Param, frozenset[Value] | None] = {}
         self._cuts: set[Param] = set()  # the parameters cut while answering the current one
+        self._reached_exact: dict[tuple[Def, bool], list[Feed] | None] = {}
+        # A value's member read once per (value, member, file asking, lenient): ``_read_key``
+        self._read: dict[_ReadKey, Value] = {}
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
@@ -246,8 +264,14 @@ class Flow:
         finally:
             self._lenient = False
         out: set[Value] = set()
+        member = tuple(path)
         for value in given:
-            reached = self.ev.apply(value, path, (feed.func.path, -1))
+            # a value a package's code hands every callback it calls (a request) reaches many
+            # parameters, each asked for the same members: each read worked out once
+            key = (value, member, feed.func.path, True)
+            reached = self._read.get(key)
+            if reached is None:
+                reached = self._read[key] = self.ev.apply(value, path, (feed.func.path, -1))
             if not isinstance(reached, Unknown | Feed):
                 out.add(reached)
         return out
@@ -299,10 +323,14 @@ class Flow:
         index = self.index()
         for target in targets:
             sites = index.calls.get(target, [])
-            if self._lenient and type(target) is Def:
+            if self._lenient:
                 sites = [*sites, *index.maybe.get(target, [])]
             for site in sites:
                 called = True
+                if site.path not in self._own and not self._lenient:
+                    # handed over by a package's code: it may change with the package's
+                    # version, so what it gives is known along a path only (``partial``)
+                    return None
                 if 0 <= site.spread <= max(position, -1 - position):
                     if self._lenient:
                         continue
@@ -350,8 +378,12 @@ class Flow:
         if given is None:
             return None
         out = set()
+        member = tuple(path)
         for held in given:
-            reached = self.ev.apply(held, path, (value.func.path, -1))
+            key = (held, member, value.func.path, self._lenient)
+            reached = self._read.get(key)
+            if reached is None:
+                reached = self._read[key] = self.ev.apply(held, path, (value.func.path, -1))
             if type(reached) is Unknown:
                 if self._lenient:
                     continue
@@ -361,23 +393,63 @@ class Flow:
 
     def _reached(self, func: Def, stack: frozenset[Param]) -> list[Feed] | None:
         """The parameters ``func`` is handed into, directly or on through other parameters;
-        None when it is handed to something that is not a function of the repository."""
+        None when it is handed to something that is not a function of the repository. An
+        answer no cut shaped is kept (asked once per parameter of a function otherwise)."""
+        key = (func, self._lenient)
+        if key in self._reached_exact:
+            return self._reached_exact[key]
+        outer, self._cuts = self._cuts, set()
+        try:
+            found = self._reaching(func, stack)
+        finally:
+            cuts, self._cuts = self._cuts, outer
+            self._cuts.update(cuts)
+        if not cuts:
+            self._reached_exact[key] = found
+        return found
+
+    def _reaching(self, func: Def, stack: frozenset[Param]) -> list[Feed] | None:
         out: list[Feed] = []
         todo: list[Target] = [func]
         while todo:
             current = todo.pop()
             for site, position, member in self._handed(current):
-                callees = self._callees(site, stack) if position >= 0 else None
-                if callees is None and self._lenient:
-                    continue  # handed where it is not known: the other hand-offs still count
-                if callees is None:
+                if not self._reach(site, position, member, stack, out, todo):
                     return None
-                for callee in callees:
-                    feed = Feed(callee, position, member)
-                    if feed not in out and len(out) < MAX_VALUES * 4:
-                        out.append(feed)
-                        todo.append(feed)
+            if type(current) is not Def and type(current) is not Feed:
+                continue
+            # stored into an array that is handed on (``compose(this.middleware)``): a call
+            # of its elements may call it. Where the array goes is not known, nothing is
+            # added, as an array's stores were never hand-offs.
+            for array in self.stored_in(current):
+                for site, position, member in self.index().passed.get(array, []):
+                    element = (*member, facts.ELEMENT)
+                    self._reach(site, position, element, stack, out, todo, lenient=True)
         return out
+
+    def _reach(
+        self,
+        site: Site,
+        position: int,
+        member: tuple[str, ...],
+        stack: frozenset[Param],
+        out: list[Feed],
+        todo: list[Target],
+        *,
+        lenient: bool = False,
+    ) -> bool:
+        """Adds the parameters a site hands a value into; False when the site's callee is
+        not known to be ours (and that matters: ``feeds``, not ``known``)."""
+        callees = self._callees(site, stack) if position >= 0 else None
+        if callees is None:
+            # handed where it is not known: for known(), the other hand-offs still count
+            return self._lenient or lenient
+        for callee in callees:
+            feed = Feed(callee, position, member)
+            if feed not in out and len(out) < MAX_VALUES * 4:
+                out.append(feed)
+                todo.append(feed)
+        return True
 
     def _handed(self, target: Target) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
         passed = self.index().passed
@@ -445,13 +517,45 @@ class Flow:
             self.building = True
             try:
                 with self.ev.memo.index(
-                    sum(len(self.ev.interface(p).passes) for p in self.sources)
+                    sum(len(self.ev.interface(p).passes) for p in self.solved())
                 ):
                     self._index = self._build()
             finally:
                 self.ev.deps = saved
                 self.building = False
+            self._again(self._index)
         return self._index
+
+    def _again(self, index: Index) -> None:
+        """Sites whose callee was unknown while the index was read, asked again now that it
+        is (a member a getter ``defineProperty`` made, one copied by ``mixin``: their writes
+        are counted through the index): each found is a call of what it may be."""
+        saved, self.ev.deps = self.ev.deps, set()
+        try:
+            for site in index.unknown:
+                site.callee = self.ev.value(site.record.callee, (site.path, -1))
+                self._file(index, site)
+        finally:
+            self.ev.deps = saved
+        index.unknown.clear()
+
+    def _file(self, index: Index, site: Site) -> None:
+        """Where a site is found by its callee: a call of it, or maybe of each option."""
+        called = _callable(self.ev, site.callee, site.record.how)
+        if type(called) is Def or type(called) is Feed:
+            index.calls[called].append(site)
+        elif type(site.callee) is Choice:
+            for option in site.callee.options:
+                maybe = _callable(self.ev, option, site.record.how)
+                if type(maybe) is Def or type(maybe) is Feed:
+                    index.maybe[maybe].append(site)
+
+    def solved(self) -> list[str]:
+        """The files whose pass sites and stores the flow reads: the repository's, then the
+        packages' it imports (whose functions are never nodes)."""
+        if self._solved is None:
+            self._solved = [*self.sources, *sorted(self.packages())]
+        return self._solved
 
     def _build(self) -> Index:
         index = Index()
@@ -459,35 +563,34 @@ class Flow:
         # A pass site is closed over its function's bindings and read at (path, -1), so a name
         # written at many sites of a file (``it``, ``request``, ``res.send``: four in five of
         # express's) holds one value there: worked out once per build.
-        named: dict[tuple[str, tuple[str, ...]], Value] = {}
+        named: dict[tuple[str, tuple[str, ...]], tuple[Value, bool]] = {}
 
-        def value_of(expr: facts.Expr, path: str) -> Value:
-            if type(expr) is not facts.Ref:
-                return ev.value(expr, (path, -1))
-            key = (path, tuple(expr.parts))
-            found = named.get(key)
+        def value_of(expr: facts.Expr, path: str) -> tuple[Value, bool]:
+            """What ``expr`` holds, and whether the answer was cut by the index being read."""
+            key = (path, tuple(expr.parts)) if type(expr) is facts.Ref else None
+            found = named.get(key) if key is not None else None
             if found is None:
-                found = named[key] = ev.value(expr, (path, -1))
+                cuts = ev.memo.cut_count
+                found = (ev.value(expr, (path, -1)), ev.memo.cut_count != cuts)
+                if key is not None:
+                    named[key] = found
             return found
 
-        for path in self.sources:
+        for path in self.solved():
             for written in ev.interface(path).passes:
                 record = _through_call(ev, path, written)
-                site = Site(path, record, value_of(record.callee, path))
-                called = _callable(ev, site.callee, record.how)
-                if type(called) is Def or type(called) is Feed:
-                    index.calls[called].append(site)
-                elif type(site.callee) is Choice:
-                    for option in site.callee.options:
-                        maybe = _callable(ev, option, record.how)
-                        if type(maybe) is Def:
-                            index.maybe[maybe].append(site)
+                callee, cut = value_of(record.callee, path)
+                site = Site(path, record, callee)
+                if type(callee) is Unknown and cut:
+                    index.unknown.append(site)  # it may be known once the index is read
+                else:
+                    self._file(index, site)
                 for position, arg in enumerate(record.args):
                     if type(arg) is facts.Spread and site.spread < 0:
                         site.spread = position
                     if type(arg) not in _MAY_BE_OURS:
                         continue  # a call's result, unknown: gives nothing that can be passed on
-                    value = site.args[position] = _given(arg, value_of(arg, path))
+                    value = site.args[position] = _given(arg, value_of(arg, path)[0])
                     at = position if site.spread < 0 else -1  # behind a spread: anywhere
                     for held, member in _held(ev, value):
                         index.passed[held].append((site, at, member))
@@ -610,8 +713,12 @@ def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
 def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
     """The functions and parameters an argument hands over: itself, or an options object's
     members (one level)."""
-    if type(value) is Def or type(value) is Feed:
+    if type(value) is Def or type(value) is Feed or type(value) is Arr:
         yield value, ()
+    elif type(value) is Choice:  # (options.compose || compose)(xs): whichever it is, handed
+        for option in value.options:
+            if type(option) is Def or type(option) is Feed:
+                yield option, ()
     elif type(value) is Obj:
         for key in value.fields:
             member = ev.attribute(value, key)

@@ -60,6 +60,7 @@ class Memo:
         self._kept: dict[Hashable, _Kept] = {}
         self._open: set[Hashable] = set()  # questions being answered
         self._cuts: set[Hashable] = set()  # where the answer being worked out was cut
+        self.cut_count = 0  # cuts so far: an answer asked between two counts that differ was
         self.work = 0
         self.limit = FILE_WORK  # (``start`` sets each file's)
         self.spent = False  # the current file (or an index it read) passed its budget
@@ -91,6 +92,7 @@ class Memo:
     def cut(self, at: Hashable = _STATE) -> None:
         """The answer being worked out depends on what is being asked: not kept."""
         self._cuts.add(at)
+        self.cut_count += 1
 
     def once(self, key: Hashable, compute: Callable[[], Value], again: Value) -> Value:
         """``compute()``'s answer for ``key``, worked out once; ``again`` when ``key`` is

@@ -23,7 +23,7 @@ from __future__ import annotations
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.flow import Flow, handed_tables
-from groundkit.codemap.extract.typescript.values.objects import Def, Feed, Mod, Obj
+from groundkit.codemap.extract.typescript.values.objects import Choice, Def, Feed, Mod, Obj
 
 __all__ = ["Tables"]
 
@@ -140,11 +140,18 @@ class Tables:
                     target = self.ev.value(write.target, (path, -1))
                     if isinstance(target, Mod) and "=" in self.ev.interface(target.path).exports:
                         target = self.ev.export(target.path, "=")  # require(m).key = ...
-                    identity = _identity(target)
-                    if identity is not None:
+                    # ``this`` in a member's function: the holder, or a function its members
+                    # are copied onto; the write counts for each
+                    options = target.options if type(target) is Choice else (target,)
+                    identities = [i for i in map(_identity, options) if i is not None]
+                    for identity in identities:
                         member = (*identity, write.key)
                         named[member] = named.get(member, 0) + 1
-                    elif isinstance(target, Feed) and not _arguments_slot(target, write.key):
+                    if (
+                        not identities
+                        and isinstance(target, Feed)
+                        and not _arguments_slot(target, write.key)
+                    ):
                         through.append((target, write.key))
             finally:
                 self.ev.deps = saved
