@@ -2,7 +2,8 @@
 
 Between sentences the signals (embedder, BM25) score alike, the one that reads as prose wins over
 a line of code, a question or a title; the one whose neighbours in its passage are close to the
-question wins over one that stands alone; and for a question asking how long or how many, the
+question wins over one that stands alone; the one that names the question's term (its words side
+by side) wins over one holding them apart; and for a question asking how long or how many, the
 one holding a number wins.
 """
 
@@ -87,6 +88,15 @@ def test_a_sentence_whose_neighbour_is_on_the_question_outranks_one_that_stands_
     sentences = _sentences((2, alone), (1, "Laptops that sit idle lock themselves."), (1, beside))
     ranked = [s.text for s in rank("what happens to an idle laptop?", sentences, Topic())]
     assert ranked.index(beside) < ranked.index(alone)
+
+
+def test_a_sentence_naming_the_asked_term_outranks_one_holding_its_words_apart() -> None:
+    # The same words, so BM25 scores them alike and reading order would put ``apart`` first;
+    # only ``named`` says "chief security officer" (the stop word between words is no gap).
+    apart = "The officer in chief reviews security."
+    named = "The chief of security officer reviews it."
+    ranked = rank("who is the chief security officer?", _sentences((1, apart), (2, named)))
+    assert ranked[0].text == named
 
 
 def test_a_question_asking_how_long_prefers_the_sentence_that_holds_a_number() -> None:

@@ -1,6 +1,6 @@
 """What a sentence's form says about it as an answer, before its meaning is scored.
 
-Two priors for the extractive ranking (``answer.extract``), both from the text alone:
+Three priors for the extractive ranking (``answer.extract``), all from the text alone:
 
 - ``prose``: how much a sentence reads as a statement a reader can take on its own. A whole
   sentence of prose reads best; a table row holds answers but reads less well; a title, a label
@@ -11,15 +11,22 @@ Two priors for the extractive ranking (``answer.extract``), both from the text a
 - ``quantity``: a question asking how many, how long, when or what it costs is answered by a
   sentence holding a number: the answer-type check of factoid question answering. Only what the
   question asks counts, at its head: "how do I retry when a connection fails" asks for a way.
+- ``word_pairs``: a sentence that has two of the question's words side by side, in its order,
+  names a term the question asks about ("the Chief Information Security Officer, Priya
+  Ramaswamy" for "who is the Chief Information Security Officer"), where one holding the same
+  words apart ("security", "information" in a byline) may be about something else: the term
+  proximity that bag-of-words BM25 cannot see.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from itertools import pairwise
 
 from groundkit.answer.spans import Block
 
-__all__ = ["asks_quantity", "holds_quantity", "prose"]
+__all__ = ["asks_quantity", "holds_quantity", "prose", "word_pairs"]
 
 # Phrasings that ask for an amount, a duration, a time or a price, where a question says what
 # it asks: at the head of one of its sentences, after at most one word ("For how long", "By what
@@ -58,3 +65,10 @@ def asks_quantity(question: str) -> bool:
 
 def holds_quantity(text: str) -> bool:
     return _DIGIT.search(text) is not None
+
+
+def word_pairs(words: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """Each two words side by side in ``words`` (a text's content-word stems, stop words gone:
+    "set a timeout" and "set the timeout" both give ``("set", "timeout")``). A single letter is
+    a word here: "reagent B" is a term as much as "status code" is."""
+    return frozenset(pairwise(words))
