@@ -22,7 +22,7 @@ from groundkit import Collection
 from groundkit.answer.bundle import build_bundle
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.extract import EMBEDDED, Sentence, candidates, rank
-from groundkit.answer.priors import asks_quantity, prose
+from groundkit.answer.priors import asks_quantity, prose, word_pairs
 from groundkit.answer.sentence_vectors import PADDING
 from groundkit.embed.base import EmbedderIdentity, InputType
 from groundkit.types import Hit
@@ -92,11 +92,28 @@ def test_a_sentence_whose_neighbour_is_on_the_question_outranks_one_that_stands_
 
 def test_a_sentence_naming_the_asked_term_outranks_one_holding_its_words_apart() -> None:
     # The same words, so BM25 scores them alike and reading order would put ``apart`` first;
-    # only ``named`` says "chief security officer" (the stop word between words is no gap).
+    # only ``named`` writes "chief security officer".
     apart = "The officer in chief reviews security."
-    named = "The chief of security officer reviews it."
+    named = "The chief security officer reviews it."
     ranked = rank("who is the chief security officer?", _sentences((1, apart), (2, named)))
     assert ranked[0].text == named
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("HTTP status codes", {("http", "statu"), ("statu", "cod")}),
+        ("a copy of an object", set()),
+        ("the status, codes and", set()),
+        ("Mix it with reagent B.", {("reagent", "b")}),
+        ("Replace `tidepool.Pool` now.", {("replac", "tidepool"), ("tidepool", "pool"),
+                                         ("pool", "now")}),
+    ],
+)  # fmt: skip
+def test_only_words_written_side_by_side_name_a_term(
+    text: str, pairs: set[tuple[str, str]]
+) -> None:
+    assert word_pairs(text) == pairs
 
 
 def test_a_question_asking_how_long_prefers_the_sentence_that_holds_a_number() -> None:

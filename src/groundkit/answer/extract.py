@@ -185,12 +185,11 @@ def rank(
     if not sentences:
         return []
     texts = [f"{s.lead}\n{s.text}" if s.lead else s.text for s in sentences]
-    asked, words = tokens(question), [tokens(t) for t in texts]
-    lexical = _scaled(bm25_scores(asked, words))
+    lexical = _scaled(bm25_scores(tokens(question), [tokens(t) for t in texts]))
     fused = [BM25_WEIGHT * x for x in lexical]
-    quantity, how, term = asks_quantity(question), asks(question) == "how", word_pairs(asked)
+    quantity, how, term = asks_quantity(question), asks(question) == "how", word_pairs(question)
     for i, s in enumerate(sentences):
-        named = not term.isdisjoint(word_pairs(words[i]))
+        named = not term.isdisjoint(word_pairs(texts[i]))
         form = s.prose + (quantity and holds_quantity(s.text)) + (how and s.code) + named
         fused[i] += PRIOR_WEIGHT * form + RANK_WEIGHT * s.place
     if embedder is not None:

@@ -11,8 +11,8 @@ Three priors for the extractive ranking (``answer.extract``), all from the text 
 - ``quantity``: a question asking how many, how long, when or what it costs is answered by a
   sentence holding a number: the answer-type check of factoid question answering. Only what the
   question asks counts, at its head: "how do I retry when a connection fails" asks for a way.
-- ``word_pairs``: a sentence that has two of the question's words side by side, in its order,
-  names a term the question asks about ("the Chief Information Security Officer, Priya
+- ``word_pairs``: a sentence that writes two of the question's words side by side, in its
+  order, names a term the question asks about ("the Chief Information Security Officer, Priya
   Ramaswamy" for "who is the Chief Information Security Officer"), where one holding the same
   words apart ("security", "information" in a byline) may be about something else: the term
   proximity that bag-of-words BM25 cannot see.
@@ -21,10 +21,10 @@ Three priors for the extractive ranking (``answer.extract``), all from the text 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from itertools import pairwise
 
 from groundkit.answer.spans import Block
+from groundkit.codemap.search import tokens
 
 __all__ = ["asks_quantity", "holds_quantity", "prose", "word_pairs"]
 
@@ -41,6 +41,9 @@ _QUANTITY = re.compile(
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
+# Marks that part the words on either side of them (a full stop only where a sentence ends:
+# ``tidepool.Pool`` is one name).
+_BREAK = re.compile(r"[,;:!?()\[\]{}\"\u2014]|\.(?=\s|$)")
 # A statement ends on a full stop, a colon introducing what follows, or the closing mark of
 # code, a quote or a bracket that ends one.
 _CLOSED = re.compile(r"[.!:;)\]`\"']\s*$")
@@ -67,8 +70,19 @@ def holds_quantity(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
 
-def word_pairs(words: Sequence[str]) -> frozenset[tuple[str, str]]:
-    """Each two words side by side in ``words`` (a text's content-word stems, stop words gone:
-    "set a timeout" and "set the timeout" both give ``("set", "timeout")``). A single letter is
-    a word here: "reagent B" is a term as much as "status code" is."""
-    return frozenset(pairwise(words))
+def word_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """Each two words ``text`` writes side by side (as ``codemap.search.tokens`` stems them):
+    "HTTP status codes" gives ``("http", "statu")`` and ``("statu", "cod")``. A stop word or a
+    punctuation mark between two words parts them: "a copy of an object" names no term. A
+    single letter is a word here: "reagent B" is a term as much as "status code" is."""
+    pairs: set[tuple[str, str]] = set()
+    for clause in _BREAK.split(text):
+        run: list[str] = []
+        for written in clause.split():
+            words = tokens(written)
+            if not words:  # a stop word: what follows is not written beside what came before
+                pairs.update(pairwise(run))
+                run = []
+            run.extend(words)
+        pairs.update(pairwise(run))
+    return frozenset(pairs)
