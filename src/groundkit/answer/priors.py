@@ -70,19 +70,24 @@ def holds_quantity(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
 
-def word_pairs(text: str) -> frozenset[tuple[str, str]]:
-    """Each two words ``text`` writes side by side (as ``codemap.search.tokens`` stems them):
-    "HTTP status codes" gives ``("http", "statu")`` and ``("statu", "cod")``. A stop word or a
-    punctuation mark between two words parts them: "a copy of an object" names no term. A
-    single letter is a word here: "reagent B" is a term as much as "status code" is."""
-    pairs: set[tuple[str, str]] = set()
+Word = tuple[str, ...]  # the stems of one written word: ``BrightKettle`` is one word of two
+
+
+def word_pairs(text: str) -> frozenset[tuple[Word, Word]]:
+    """Each two words ``text`` writes side by side, each as ``codemap.search.tokens`` stems it:
+    "HTTP status codes" gives ``(("http",), ("statu",))`` and ``(("statu",), ("cod",))``. A stop
+    word or a punctuation mark between two words parts them ("a copy of an object" names no
+    term); the pieces of one word are not two ("BrightKettle" names the product, not a term
+    of the question about it). A single letter is a word: "reagent B" is a term."""
+    pairs: set[tuple[Word, Word]] = set()
     for clause in _BREAK.split(text):
-        run: list[str] = []
+        run: list[Word] = []
         for written in clause.split():
-            words = tokens(written)
-            if not words:  # a stop word: what follows is not written beside what came before
+            word = tuple(tokens(written))
+            if not word:  # a stop word: what follows is not written beside what came before
                 pairs.update(pairwise(run))
                 run = []
-            run.extend(words)
+            else:
+                run.append(word)
         pairs.update(pairwise(run))
     return frozenset(pairs)
