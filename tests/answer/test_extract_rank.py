@@ -22,7 +22,7 @@ from groundkit import Collection
 from groundkit.answer.bundle import build_bundle
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.extract import EMBEDDED, Sentence, candidates, rank
-from groundkit.answer.priors import asks_quantity, prose, word_pairs
+from groundkit.answer.priors import asks_quantity, names_term, prose, word_pairs
 from groundkit.answer.sentence_vectors import PADDING
 from groundkit.embed.base import EmbedderIdentity, InputType
 from groundkit.types import Hit
@@ -97,6 +97,22 @@ def test_a_sentence_naming_the_asked_term_outranks_one_holding_its_words_apart()
     named = "The chief security officer reviews it."
     ranked = rank("who is the chief security officer?", _sentences((1, apart), (2, named)))
     assert ranked[0].text == named
+
+
+def test_a_term_every_sentence_names_counts_less_than_one_a_single_sentence_names() -> None:
+    texts = [
+        "Environment variables are used by default.",
+        "To ignore environment variables, set trust_env to False.",
+        "Here is a list of environment variables it reads.",
+        "HTTPS_PROXY names the proxy server for https requests.",
+        "Requests are retried twice.",
+    ]
+    topic, topic2, topic3, rare, none = names_term(
+        "which proxy server do environment variables set", texts
+    )
+    assert rare == 1.0
+    assert 0 < topic == topic2 == topic3 < rare
+    assert none == 0.0
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ under the collection's embedder (when it has one), and BM25 over the units (word
 identifiers split: ``codemap.search``) at ``BM25_WEIGHT``, each scaled to [0, 1] over the
 candidates; then smaller terms, each at most ``PRIOR_WEIGHT``: how much the sentence reads as
 prose (``priors.prose``), how close its neighbours in the same passage are to the question,
-whether it names a term of the question (two of its words side by side, ``priors.word_pairs``),
+whether it names a term of the question that few others name (``priors.names_term``),
 for a question asking how many, how long or when whether it holds a number, the rank of its
 passage in the search (``RANK_WEIGHT``), and for a how-to question whether it shows code. Only
 the ``EMBEDDED`` best by the other terms of the ``NEAREST`` passages by meaning, and as many of
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.edges import EdgeItem
-from groundkit.answer.priors import asks_quantity, holds_quantity, prose, word_pairs
+from groundkit.answer.priors import asks_quantity, holds_quantity, names_term, prose
 from groundkit.answer.question import Asks, asks
 from groundkit.answer.sentence_vectors import SentenceVectors, like_length
 from groundkit.answer.units import Unit, UnitKind, is_release_notes, units
@@ -187,10 +187,10 @@ def rank(
     texts = [f"{s.lead}\n{s.text}" if s.lead else s.text for s in sentences]
     lexical = _scaled(bm25_scores(tokens(question), [tokens(t) for t in texts]))
     fused = [BM25_WEIGHT * x for x in lexical]
-    quantity, how, term = asks_quantity(question), asks(question) == "how", word_pairs(question)
+    quantity, how = asks_quantity(question), asks(question) == "how"
+    named = names_term(question, texts)
     for i, s in enumerate(sentences):
-        named = not term.isdisjoint(word_pairs(texts[i]))
-        form = s.prose + (quantity and holds_quantity(s.text)) + (how and s.code) + named
+        form = s.prose + (quantity and holds_quantity(s.text)) + (how and s.code) + named[i]
         fused[i] += PRIOR_WEIGHT * form + RANK_WEIGHT * s.place
     if embedder is not None:
         best = _to_embed(sentences, fused)

@@ -11,22 +11,26 @@ Three priors for the extractive ranking (``answer.extract``), all from the text 
 - ``quantity``: a question asking how many, how long, when or what it costs is answered by a
   sentence holding a number: the answer-type check of factoid question answering. Only what the
   question asks counts, at its head: "how do I retry when a connection fails" asks for a way.
-- ``word_pairs``: a sentence that writes two of the question's words side by side, in its
-  order, names a term the question asks about ("the Chief Information Security Officer, Priya
-  Ramaswamy" for "who is the Chief Information Security Officer"), where one holding the same
-  words apart ("security", "information" in a byline) may be about something else: the term
-  proximity that bag-of-words BM25 cannot see.
+- ``names_term``: a sentence that writes two of the question's words side by side, in its
+  order (``word_pairs``), names a term the question asks about ("the Chief Information Security
+  Officer, Priya Ramaswamy" for "who is the Chief Information Security Officer"), where one
+  holding the same words apart ("security", "information" in a byline) may be about something
+  else: the term proximity that bag-of-words BM25 cannot see. It counts as much as the term is
+  rare among the candidates: the term of a page's topic, which all its sentences name, little.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from collections.abc import Sequence
 from itertools import pairwise
 
 from groundkit.answer.spans import Block
 from groundkit.codemap.search import tokens
 
-__all__ = ["asks_quantity", "holds_quantity", "prose", "word_pairs"]
+__all__ = ["asks_quantity", "holds_quantity", "names_term", "prose", "word_pairs"]
 
 # Phrasings that ask for an amount, a duration, a time or a price, where a question says what
 # it asks: at the head of one of its sentences, after at most one word ("For how long", "By what
@@ -91,3 +95,20 @@ def word_pairs(text: str) -> frozenset[tuple[Word, Word]]:
                 run.append(word)
         pairs.update(pairwise(run))
     return frozenset(pairs)
+
+
+def names_term(question: str, texts: Sequence[str]) -> list[float]:
+    """For each of ``texts``, how rare among them is the rarest term of ``question`` it names
+    (``word_pairs``): 1 for a term only it names, less as more of them name it, 0 for none. A
+    term every sentence of a page names ("environment variables" on the page about them) is
+    its topic and tells them apart no more than a common word does: weighed as BM25 weighs a
+    word (its inverse document frequency over ``texts``), scaled by a term only one names."""
+    asked = word_pairs(question)
+    named = [asked & word_pairs(t) for t in texts]
+    frequency = Counter(term for terms in named for term in terms)
+    n = len(texts)
+
+    def rarity(df: int) -> float:
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    return [max((rarity(frequency[t]) for t in terms), default=0.0) / rarity(1) for terms in named]
