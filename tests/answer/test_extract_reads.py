@@ -184,20 +184,6 @@ def test_a_unit_holding_a_chosen_sentence_takes_its_place() -> None:
     assert chosen == [with_example, other]
 
 
-def test_a_unit_holding_a_chosen_sentence_takes_its_place_however_far_below_it_ranks() -> None:
-    # Whatever ranks between them does not make the sentence lose the example it introduces.
-    from groundkit.answer.extract import Sentence, choose
-
-    said = Sentence(1, 0, 40, "Path parameters are a dictionary.", (0, 0, 0, 0))
-    with_example = Sentence(
-        1, 0, 90, "Path parameters are a dictionary.\n\nFor example: request.path_params['id']"
-    )
-    other = Sentence(2, 0, 30, "Query parameters are a multi-dict.", (0, 1, 0, 0))
-    between = Sentence(3, 0, 30, "Headers are a case-insensitive dict.", (0, 2, 0, 0))
-    chosen = choose([said, other, between, with_example], 2)
-    assert chosen == [with_example, other]
-
-
 def test_an_api_name_too_short_to_quote_alone_is_quoted_with_the_sentence_it_heads(
     open_col: Callable[..., Collection], tmp_path: Path
 ) -> None:

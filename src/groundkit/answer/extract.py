@@ -231,8 +231,7 @@ def _neighbours(sentences: Sequence[Sentence], scores: Sequence[float]) -> list[
 def choose(ranked: Sequence[Sentence], count: int) -> list[Sentence]:
     """The first ``count`` of ``ranked`` that are not near-duplicates of one already chosen,
     in reading order. A unit that holds one already chosen (the sentence with the example it
-    refers to, or the code it introduces) takes its place, however far below it ranks: it says
-    more, and a sentence ranked between them must not cost the chosen one its example."""
+    refers to, or the code it introduces) takes its place: it says more."""
     chosen: list[Sentence] = []
     words: list[set[str]] = []
     for sentence in ranked:
@@ -242,7 +241,7 @@ def choose(ranked: Sequence[Sentence], count: int) -> list[Sentence]:
             chosen[held[0]], words[held[0]] = sentence, mine
             continue
         if len(chosen) >= count:
-            continue  # full: only a unit that holds one chosen still comes in, however it ranks
+            break
         if any(_same(mine, other) for other in words):
             continue
         chosen.append(sentence)
