@@ -2,7 +2,8 @@
 
 Between sentences the signals (embedder, BM25) score alike, the one that reads as prose wins over
 a line of code, a question or a title; the one whose neighbours in its passage are close to the
-question wins over one that stands alone; and for a question asking how long or how many, the
+question wins over one that stands alone; the one that names the question's term (its words side
+by side) wins over one holding them apart; and for a question asking how long or how many, the
 one holding a number wins.
 """
 
@@ -21,7 +22,7 @@ from groundkit import Collection
 from groundkit.answer.bundle import build_bundle
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.extract import EMBEDDED, Sentence, candidates, rank
-from groundkit.answer.priors import asks_quantity, prose
+from groundkit.answer.priors import asks_quantity, names_term, prose, word_pairs
 from groundkit.answer.sentence_vectors import PADDING
 from groundkit.embed.base import EmbedderIdentity, InputType
 from groundkit.types import Hit
@@ -87,6 +88,47 @@ def test_a_sentence_whose_neighbour_is_on_the_question_outranks_one_that_stands_
     sentences = _sentences((2, alone), (1, "Laptops that sit idle lock themselves."), (1, beside))
     ranked = [s.text for s in rank("what happens to an idle laptop?", sentences, Topic())]
     assert ranked.index(beside) < ranked.index(alone)
+
+
+def test_a_sentence_naming_the_asked_term_outranks_one_holding_its_words_apart() -> None:
+    # The same words, so BM25 scores them alike and reading order would put ``apart`` first;
+    # only ``named`` writes "chief security officer".
+    apart = "The officer in chief reviews security."
+    named = "The chief security officer reviews it."
+    ranked = rank("who is the chief security officer?", _sentences((1, apart), (2, named)))
+    assert ranked[0].text == named
+
+
+def test_a_term_every_sentence_names_counts_less_than_one_a_single_sentence_names() -> None:
+    texts = [
+        "Environment variables are used by default.",
+        "To ignore environment variables, set trust_env to False.",
+        "Here is a list of environment variables it reads.",
+        "HTTPS_PROXY names the proxy server for https requests.",
+        "Requests are retried twice.",
+    ]
+    topic, topic2, topic3, rare, none = names_term(
+        "which proxy server do environment variables set", texts
+    )
+    assert rare == 1.0
+    assert 0 < topic == topic2 == topic3 < rare
+    assert none == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("HTTP status codes", {(("http",), ("statu",)), (("statu",), ("cod",))}),
+        ("a copy of an object", set()),
+        ("the status, codes and", set()),
+        ("Mix it with reagent B.", {(("reagent",), ("b",))}),
+        ("BrightKettle", set()),
+        ("Replace `tidepool.Pool` now.", {(("replac",), ("tidepool", "pool")),
+                                         (("tidepool", "pool"), ("now",))}),
+    ],
+)  # fmt: skip
+def test_only_words_written_side_by_side_name_a_term(text: str, pairs: set[object]) -> None:
+    assert word_pairs(text) == pairs
 
 
 def test_a_question_asking_how_long_prefers_the_sentence_that_holds_a_number() -> None:

@@ -14,6 +14,7 @@ under the collection's embedder (when it has one), and BM25 over the units (word
 identifiers split: ``codemap.search``) at ``BM25_WEIGHT``, each scaled to [0, 1] over the
 candidates; then smaller terms, each at most ``PRIOR_WEIGHT``: how much the sentence reads as
 prose (``priors.prose``), how close its neighbours in the same passage are to the question,
+whether it names a term of the question that few others name (``priors.names_term``),
 for a question asking how many, how long or when whether it holds a number, the rank of its
 passage in the search (``RANK_WEIGHT``), and for a how-to question whether it shows code. Only
 the ``EMBEDDED`` best by the other terms of the ``NEAREST`` passages by meaning, and as many of
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from groundkit.answer.contract import QuoteRules
 from groundkit.answer.edges import EdgeItem
-from groundkit.answer.priors import asks_quantity, holds_quantity, prose
+from groundkit.answer.priors import asks_quantity, holds_quantity, names_term, prose
 from groundkit.answer.question import Asks, asks
 from groundkit.answer.sentence_vectors import SentenceVectors, like_length
 from groundkit.answer.units import Unit, UnitKind, is_release_notes, units
@@ -64,9 +65,10 @@ __all__ = [
 # candidates, and BM25 counts half. (Reciprocal-rank fusion, as hybrid search uses, let two
 # middling ranks beat a sentence the embedder alone put far ahead.)
 BM25_WEIGHT = 0.5
-# The priors (prose, context, quantity, code for a how-to question) each move a sentence by at
-# most a fifth of the embedder's range: enough to break near-ties between sentences of similar
-# meaning, never to put a sentence the signals rank low first (measured: docs/answer.md).
+# The priors (prose, context, a term named, quantity, code for a how-to question) each move a
+# sentence by at most a fifth of the embedder's range: enough to break near-ties between
+# sentences of similar meaning, never to put a sentence the signals rank low first (measured:
+# docs/answer.md).
 PRIOR_WEIGHT = 0.2
 # The search ranked the passages already, with the whole passage to go on: a sentence of the
 # first passage gets this much more than one of the last.
@@ -186,8 +188,9 @@ def rank(
     lexical = _scaled(bm25_scores(tokens(question), [tokens(t) for t in texts]))
     fused = [BM25_WEIGHT * x for x in lexical]
     quantity, how = asks_quantity(question), asks(question) == "how"
+    named = names_term(question, texts)
     for i, s in enumerate(sentences):
-        form = s.prose + (quantity and holds_quantity(s.text)) + (how and s.code)
+        form = s.prose + (quantity and holds_quantity(s.text)) + (how and s.code) + named[i]
         fused[i] += PRIOR_WEIGHT * form + RANK_WEIGHT * s.place
     if embedder is not None:
         best = _to_embed(sentences, fused)
