@@ -321,6 +321,7 @@ def test_an_empty_template_literal_handed_to_a_repository_function_maps_as_an_em
     # with an internal IndexError.
     source = "function get(url) { return url; }\nexport function main() { get(``); get(''); }\n"
     build(repo, {"app.js": source})
-    assert repo.report is not None and repo.report.skipped == ()
+    assert repo.report is not None
+    assert repo.report.skipped == ()
     calls = {(e.source.qualname, e.target.qualname) for e in repo.map.edges(["calls"])}
     assert ("app.main", "app.get") in calls
