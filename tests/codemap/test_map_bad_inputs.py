@@ -312,3 +312,16 @@ def test_a_file_swapped_for_a_fifo_mid_run_is_skipped_as_not_a_regular_file(repo
     )
     assert _finishes(work)
     assert {s.source: s.reason for s in reports[0].skipped} == {"swapped.py": NOT_REGULAR}
+
+
+def test_an_empty_template_literal_handed_to_a_repository_function_maps_as_an_empty_string(
+    repo: Repo,
+) -> None:
+    # Found on babel's test fixtures: `f(``)` made a URL of no pieces and the whole map failed
+    # with an internal IndexError.
+    source = "function get(url) { return url; }\nexport function main() { get(``); get(''); }\n"
+    build(repo, {"app.js": source})
+    assert repo.report is not None
+    assert repo.report.skipped == ()
+    calls = {(e.source.qualname, e.target.qualname) for e in repo.map.edges(["calls"])}
+    assert ("app.main", "app.get") in calls

@@ -60,6 +60,20 @@ def _cycle(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def _generator_ring(n: int) -> str:
+    """Generator ``g{i}`` yields what iterating ``g{i+1}`` and ``g{i+2}`` gives, round a ring
+    of ``n`` (without the memo, what each yields is worked out again at every iteration)."""
+    out = ["function leaf() {}"]
+    for i in range(n):
+        first = "  yield leaf;\n" if i == 0 else ""
+        out.append(
+            f"function* g{i}(t) {{\n{first}  for (const x of g{(i + 1) % n}(t.a)) yield x;\n"
+            f"  for (const y of g{(i + 2) % n}(t.b)) yield y;\n}}"
+        )
+    out.append(f"export function run(t) {{\n  for (const h of g{n - 1}(t)) h();\n}}")
+    return "\n".join(out) + "\n"
+
+
 def _mapped(tmp_path: Path, text: str, seconds: float) -> dict[str, list[list[str]]]:
     root = tmp_path / "repo"
     root.mkdir()
@@ -91,3 +105,13 @@ def test_a_cycle_through_many_functions_stops_at_the_work_budget_with_its_reason
     assert found["unresolved"] == {SPENT: 1}
     assert "adv.top" in found["nodes"]  # mapped, not skipped: only its values were cut
     assert ("adv.top", "adv.f39") in {tuple(c) for c in found["calls"]}
+
+
+def test_generators_iterating_each_other_round_a_ring_stay_within_the_work_budget(
+    tmp_path: Path,
+) -> None:
+    # babel's sources: what its generators yield was worked out again at each iteration, 2.9
+    # million times in one map of its 727 source files (205 s wall; 9 s once kept)
+    found = _mapped(tmp_path, _generator_ring(8), seconds=60)
+    assert found["unresolved"] == {}  # was: past the work budget, the rest of the file unknown
+    assert ("adv.run", "adv.g7") in {tuple(c) for c in found["calls"]}

@@ -764,7 +764,8 @@ class Evaluator:
                 continue
             inner = self.text(part, scope)
             pieces.extend(inner.pieces if inner is not None else (None,))
-        return Str(tuple(pieces))
+        # An empty template is the empty string: one piece, as `''` has, never none.
+        return Str(tuple(pieces) or ("",))
 
     # -- classes and routers ----------------------------------------------------------------------
     def this_class(self, scope: Scope) -> Def | None:
