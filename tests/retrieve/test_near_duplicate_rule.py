@@ -314,9 +314,9 @@ def test_ingest_tells_apart_long_words_that_share_their_first_eight_bytes_and_a_
 
     from groundkit.retrieve import batch_prints
 
-    # Words of 9 to 16 bytes: the first eight in one half of the key, the rest in the other.
+    # Words of 12 bytes: the first eight in one half of the key, the other four beside the id.
     rng = Random(11)
-    tails = sorted({"".join(rng.choices("abcdefghijklmnop", k=6)) for _ in range(20_000)})
+    tails = sorted({"".join(rng.choices("abcdefghijklmnop", k=4)) for _ in range(20_000)})
     low = int.from_bytes(b"parasite", "little")
     high = np.array([int.from_bytes(t.encode(), "little") for t in tails], dtype=np.uint64)
     with np.errstate(over="ignore"):
