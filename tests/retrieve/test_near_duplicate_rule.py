@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from groundkit.retrieve import batch_folding
 from groundkit.retrieve.batch_folding import BatchFolding
+from groundkit.retrieve.batch_prints import stored_fingerprint, stored_fingerprints
 from groundkit.retrieve.duplicates import (
     MIN_SHINGLES,
     THRESHOLD,
@@ -17,8 +18,6 @@ from groundkit.retrieve.duplicates import (
     Folding,
     fingerprint,
     near_duplicates,
-    stored_fingerprint,
-    stored_fingerprints,
     words,
 )
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["stored_fingerprints"]
+__all__ = ["stored_fingerprint", "stored_fingerprints"]
 
 _SPACE = 0x20
 # ASCII bytes as words keep them: letters lower-cased (``bytes.lower`` folded into the table),
@@ -138,6 +138,11 @@ def stored_fingerprints(texts: Sequence[str]) -> list[bytes]:
         blake2b(words[i], digest_size=8).digest() + values[cut[i] : cut[i + 1]]
         for i in range(len(parts))
     ]
+
+
+def stored_fingerprint(text: str) -> bytes:
+    """``fingerprint(text).to_bytes()``, made as at ingest."""
+    return stored_fingerprints([text])[0]
 
 
 def _ids(buf: bytes, starts: npt.NDArray[np.intp], lengths: npt.NDArray[np.intp]) -> Any:

@@ -42,8 +42,6 @@ __all__ = [
     "Folding",
     "fingerprint",
     "near_duplicates",
-    "stored_fingerprint",
-    "stored_fingerprints",
     "words",
 ]
 
@@ -165,19 +163,6 @@ def fingerprint(text: str) -> Fingerprint:
     triples = zip(ids, ids[1:], ids[2:], strict=False)
     shingles = {(a * _K1 ^ b * _K2 ^ c * _K3) & _MASK for a, b, c in triples}
     return Fingerprint.of(_words_hash(found), shingles)
-
-
-def stored_fingerprint(text: str) -> bytes:
-    """``fingerprint(text).to_bytes()``, made as at ingest (see ``stored_fingerprints``)."""
-    return stored_fingerprints([text])[0]
-
-
-def stored_fingerprints(texts: Sequence[str]) -> list[bytes]:
-    """``fingerprint(t).to_bytes()`` for each text, made for every chunk of a file at once at
-    ingest, with the work per word in numpy (``batch_prints``)."""
-    from groundkit.retrieve.batch_prints import stored_fingerprints as made  # numpy: not searches
-
-    return made(texts)
 
 
 def near_duplicates(a: Fingerprint, b: Fingerprint) -> bool:
