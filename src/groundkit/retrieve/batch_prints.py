@@ -1,20 +1,22 @@
 """Fingerprints of many texts at once, as ingest makes them: ``fingerprint(t).to_bytes()`` for
-every chunk of a file (``duplicates.stored_fingerprints``), with the work per word in numpy.
+every chunk of a file, with the work per word in numpy.
 
 A list of word objects per chunk, and a dictionary lookup for each word, cost more than the
-rest of the fingerprint (some 120 ns a word; scale.py's documents hold 265 words each). Here
-each chunk becomes bytes in which its words stand between spaces (ASCII text: one
-``translate``, which also lower-cases; other text: the words ``duplicates.words`` finds, joined
-by spaces), the chunks are joined, and the words are found as runs of bytes that are not a
-space. A word of up to eight bytes is its own 64-bit key (its bytes, little-endian: a word holds
-no zero byte, so no two words share a key), and a file's distinct keys are looked up once each;
-a longer word (a fifth of them) is looked up as bytes, one by one. The words' hash of each chunk
-is taken over the same bytes with its inner separators made zero bytes: ``b"\\0".join(words)``.
+rest of the fingerprint (split and looked up, some 120 ns a word; scale.py's documents hold 265
+words each). Here each chunk becomes bytes in which its words stand between spaces (ASCII text:
+one ``translate``, which also lower-cases; other text: the words ``duplicates.words`` finds,
+joined by spaces), the chunks are joined, and the words are found as runs of bytes that are not
+a space. A word of up to ``_KEY`` bytes is its own key (its bytes, little-endian: a word holds no
+zero byte, so no two words share a key), looked up for every word at once in a table of ids
+(``_Slots``); a word not found there, or longer, is looked up as bytes, one by one. The words'
+hash of each chunk is taken over the same bytes with its inner separators made zero bytes:
+``b"\\0".join(words)``.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from hashlib import blake2b
 from itertools import pairwise
@@ -39,7 +41,7 @@ _ASCII_WORD_BYTES = bytes(
 # and up) kept for the word regex.
 _KEEP_HIGH_BYTES = bytes(c if c >= 128 else _ASCII_WORD_BYTES[c] for c in range(256))
 _HIGH = re.compile(rb"[\x80-\xff]")
-_KEY = 12  # bytes: a word this long or shorter is its own key, in 64 + 32 bits (19 in 20 words)
+_KEY = 12  # bytes: a word this long or shorter is its own key, in 64 + 32 bits
 _LOW_BYTES = tuple((1 << (8 * n)) - 1 for n in range(9))
 _SLOT_BITS = 18  # 262,144 slots of 16 bytes: 4 MB, allocated by the first ingest
 _M1, _M2 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F  # odd: each keeps a half's every bit
@@ -58,10 +60,9 @@ _WORD_IDS = _WordIds()
 
 class _Slots:
     """Word ids by key in numpy, a key per slot (a hash of it): looked up for every word of a
-    file at once. A slot holds the last key put there, as two 64-bit values: the key's first
-    eight bytes, and its other four beside the id (one cache line read per word, not three: the
-    table is mostly out of the caches by the next file). An empty slot holds 0, which no word's
-    key is (its first byte is not zero). Only an id read beside its very key is used."""
+    file at once. A slot holds the last key put there, as one row of two 64-bit values: the
+    key's first eight bytes, and its other four beside the id. An empty slot holds 0, which no
+    word's key is (its first byte is not zero). Only an id read beside its very key is used."""
 
     def __init__(self) -> None:
         import numpy as np
@@ -70,6 +71,8 @@ class _Slots:
 
 
 _SLOTS: list[_Slots] = []  # made on first use: a search never needs it
+# Two ingests in threads of one process: a row is read and written whole.
+_LOCK = threading.Lock()
 
 
 def _spaced(text: str) -> bytes:
@@ -148,13 +151,19 @@ def stored_fingerprint(text: str) -> bytes:
 def _ids(buf: bytes, starts: npt.NDArray[np.intp], lengths: npt.NDArray[np.intp]) -> Any:
     """Each word's id, in order: from the slots where its key is found there, else made (and
     put in its slot)."""
+    with _LOCK:
+        if not _SLOTS:
+            _SLOTS.append(_Slots())
+        if len(_WORD_IDS) > _MAX_WORD_IDS:
+            _WORD_IDS.clear()
+        return _looked_up(_SLOTS[0], buf, starts, lengths)
+
+
+def _looked_up(
+    slots: _Slots, buf: bytes, starts: npt.NDArray[np.intp], lengths: npt.NDArray[np.intp]
+) -> Any:
     import numpy as np
 
-    if not _SLOTS:
-        _SLOTS.append(_Slots())
-    slots = _SLOTS[0]
-    if len(_WORD_IDS) > _MAX_WORD_IDS:
-        _WORD_IDS.clear()
     # Eight bytes from every position of buf; of those at a word's start and eight bytes on, the
     # word's own kept: its key, exact for a word of up to _KEY bytes.
     at = np.ndarray((len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
