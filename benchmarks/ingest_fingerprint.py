@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import groundkit
 import scale
 from groundkit.pipeline import documents, run
-from groundkit.retrieve.duplicates import fingerprint, stored_fingerprint, stored_fingerprints
+from groundkit.retrieve.batch_prints import stored_fingerprint, stored_fingerprints
+from groundkit.retrieve.duplicates import fingerprint
 
 
 def cpu() -> float:

@@ -10,7 +10,7 @@ import pytest
 
 import groundkit
 import groundkit.pipeline.folds as folds_module
-from groundkit.retrieve.duplicates import stored_fingerprint
+from groundkit.retrieve.batch_prints import stored_fingerprint
 
 PARAGRAPH = (
     "The {0} forages at night among leaf litter and fallen logs, turning stones with its snout"

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from groundkit.retrieve import batch_folding
 from groundkit.retrieve.batch_folding import BatchFolding
+from groundkit.retrieve.batch_prints import stored_fingerprint, stored_fingerprints
 from groundkit.retrieve.duplicates import (
     MIN_SHINGLES,
     THRESHOLD,
@@ -17,8 +18,6 @@ from groundkit.retrieve.duplicates import (
     Folding,
     fingerprint,
     near_duplicates,
-    stored_fingerprint,
-    stored_fingerprints,
     words,
 )
 
@@ -282,3 +281,50 @@ def test_fingerprints_made_at_ingest_find_the_words_of_non_ascii_text_as_search_
     ]
     assert stored_fingerprints(texts) == [fingerprint(t).to_bytes() for t in texts]
     assert [stored_fingerprint(t) for t in texts] == [fingerprint(t).to_bytes() for t in texts]
+
+
+# Words around the lengths ingest keys differently (up to 8 bytes, up to 16, longer), in ASCII
+# and in UTF-8 of two and three bytes a character, with markup and separators between them.
+_KEYED = st.text(alphabet="aZ9_\u00e9\u4e2d", min_size=1, max_size=20)
+_BETWEEN = st.sampled_from([" ", "\n", ", ", "](x) ", " http://a.b/c ", "\u00b1", "-", "\t"])
+
+
+@given(st.lists(st.lists(st.tuples(_KEYED, _BETWEEN), max_size=60), max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_ingest_finds_words_of_every_length_as_search_does(
+    chunks: list[list[tuple[str, str]]],
+) -> None:
+    texts = ["".join(word + gap for word, gap in chunk) for chunk in chunks]
+    assert stored_fingerprints(texts) == [fingerprint(t).to_bytes() for t in texts]
+
+
+def test_ingest_keeps_its_word_ids_right_when_many_distinct_words_share_its_slots() -> None:
+    # 60,000 distinct words: thousands land on a slot another word holds, and are made again.
+    rng = Random(7)
+    vocabulary = ["".join(rng.choices("abcdefghij", k=rng.randint(3, 18))) for _ in range(60_000)]
+    texts = [" ".join(vocabulary[i : i + 300]) for i in range(0, len(vocabulary), 300)]
+    shuffled = [" ".join(rng.sample(vocabulary, 300)) for _ in range(100)]
+    for batch in (texts, shuffled, texts):
+        assert stored_fingerprints(batch) == [fingerprint(t).to_bytes() for t in batch]
+
+
+def test_ingest_tells_apart_long_words_that_share_their_first_eight_bytes_and_a_slot() -> None:
+    import numpy as np
+
+    from groundkit.retrieve import batch_prints
+
+    # Words of 12 bytes: the first eight in one half of the key, the other four beside the id.
+    rng = Random(11)
+    tails = sorted({"".join(rng.choices("abcdefghijklmnop", k=4)) for _ in range(20_000)})
+    low = int.from_bytes(b"parasite", "little")
+    high = np.array([int.from_bytes(t.encode(), "little") for t in tails], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        mixed = np.uint64(low * batch_prints._M1 % 2**64) ^ high * np.uint64(batch_prints._M2)
+    slot = (mixed >> np.uint64(64 - batch_prints._SLOT_BITS)).tolist()
+    first: dict[int, str] = {}
+    pair = next(
+        (first[s], t) for s, t in zip(slot, tails, strict=True) if first.setdefault(s, t) != t
+    )
+    for tail in pair:  # the second is looked up in the slot the first was put in
+        text = " ".join(["parasite" + tail] * 3 + ["load", "of", "the", "host"])
+        assert stored_fingerprints([text]) == [fingerprint(text).to_bytes()]

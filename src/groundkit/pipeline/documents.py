@@ -18,7 +18,7 @@ from groundkit.ingest.formats import Format
 from groundkit.ingest.loaders import Empty, Loaded, Loading, Rejected, load
 from groundkit.ingest.walk import FileInput
 from groundkit.pipeline.store import DocumentStore
-from groundkit.retrieve.duplicates import stored_fingerprints
+from groundkit.retrieve.batch_prints import stored_fingerprints
 from groundkit.source_files import Unread, Why, read_regular
 from groundkit.types import Skipped
 

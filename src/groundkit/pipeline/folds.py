@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.store import DocumentStore
-from groundkit.retrieve.duplicates import stored_fingerprints
+from groundkit.retrieve.batch_prints import stored_fingerprints
 
 __all__ = ["FOLD_EVERY", "fold_missing"]
 

@@ -34,8 +34,6 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from hashlib import blake2b
-from itertools import chain
-from typing import Any
 
 __all__ = [
     "MIN_SHINGLES",
@@ -44,8 +42,6 @@ __all__ = [
     "Folding",
     "fingerprint",
     "near_duplicates",
-    "stored_fingerprint",
-    "stored_fingerprints",
     "words",
 ]
 
@@ -167,87 +163,6 @@ def fingerprint(text: str) -> Fingerprint:
     triples = zip(ids, ids[1:], ids[2:], strict=False)
     shingles = {(a * _K1 ^ b * _K2 ^ c * _K3) & _MASK for a, b, c in triples}
     return Fingerprint.of(_words_hash(found), shingles)
-
-
-def stored_fingerprint(text: str) -> bytes:
-    """``fingerprint(text).to_bytes()``, made as at ingest (see ``stored_fingerprints``)."""
-    return stored_fingerprints([text])[0]
-
-
-def stored_fingerprints(texts: Sequence[str]) -> list[bytes]:
-    """``fingerprint(t).to_bytes()`` for each text, made for every chunk of a file at once at
-    ingest, where one numpy pass over all of them costs a third of what a pass per chunk did
-    (and a tenth of pure Python's)."""
-    import numpy as np  # here: a search never needs it
-
-    found = [_word_bytes(t) for t in texts]
-    lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
-    ids = _byte_word_ids(list(chain.from_iterable(found)))
-    # uint32 arithmetic wraps: the low 32 bits of each product, as ``& _MASK`` keeps above.
-    hashed = ids[:-2] * np.uint32(_K1) ^ ids[1:-1] * np.uint32(_K2) ^ ids[2:] * np.uint32(_K3)
-    # A 3-gram belongs to the text of its first word when its last word is in the same text;
-    # keyed by (text, hash), one sort orders the 3-grams of every text and drops repeats.
-    owner = np.repeat(np.arange(len(found), dtype=np.uint64), lengths)
-    inside = owner[:-2] == owner[2:]
-    keys = np.sort((owner[:-2][inside] << np.uint64(32)) | hashed[inside].astype(np.uint64))
-    # Not np.unique: numpy 2 hashes instead of sorting, thirty times slower on these keys.
-    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if keys.size else keys
-    values = (keys & np.uint64(_MASK)).astype("<u4").tobytes()
-    bounds = np.searchsorted(keys >> np.uint64(32), np.arange(len(found) + 1), side="left") * 4
-    return [
-        blake2b(b"\0".join(words_), digest_size=8).digest() + values[bounds[i] : bounds[i + 1]]
-        for i, words_ in enumerate(found)
-    ]
-
-
-# Ingest's words are the UTF-8 bytes of ``words``'s: for ASCII text, bytes' own ``lower`` and
-# ``translate`` (a 256-byte table) cost a quarter of str's, and the hashes are of those bytes.
-_ASCII_SEPARATOR_BYTES = bytes(
-    c if c < 128 and (chr(c).isalnum() or chr(c) == "_") else 32 for c in range(256)
-)
-
-
-# The same, but bytes of non-ASCII characters (UTF-8: 0x80 and up) are kept for the regex.
-_KEEP_HIGH_BYTES = bytes(c if c >= 128 else _ASCII_SEPARATOR_BYTES[c] for c in range(256))
-
-
-class _ByteWordIds(dict[bytes, int]):
-    """Each word's id as ``_word_ids`` makes it, made on first lookup (``__missing__``): one
-    dict lookup per word, however many of a file's words are new."""
-
-    def __missing__(self, word: bytes) -> int:
-        found = self[word] = int.from_bytes(blake2b(word, digest_size=4).digest(), "little")
-        return found
-
-
-_BYTE_WORD_IDS = _ByteWordIds()
-
-
-def _word_bytes(text: str) -> list[bytes]:
-    """``[w.encode() for w in words(text)]``."""
-    if "](" in text or "://" in text or "```" in text or "~~~" in text:
-        text = _MARKUP.sub(" ", text)
-    if text.isascii():
-        return text.encode("ascii").lower().translate(_ASCII_SEPARATOR_BYTES).split()
-    # Cut at ASCII separators first, as for ASCII text: a word never spans one, and a piece
-    # that is all ASCII is a word already. Only pieces holding other characters go through the
-    # regex (a tenth of them on SciFact; the regex over the whole text cost twice as much).
-    found: list[bytes] = []
-    for piece in text.casefold().encode().translate(_KEEP_HIGH_BYTES).split():
-        if piece.isascii():
-            found.append(piece)
-        else:
-            found.extend([w.encode() for w in _WORD.findall(piece.decode())])
-    return found
-
-
-def _byte_word_ids(found: list[bytes]) -> Any:
-    """Each word's id as ``_word_ids`` makes it, as a numpy uint32 array."""
-    import numpy as np
-
-    if len(_BYTE_WORD_IDS) > _MAX_WORD_IDS:
-        _BYTE_WORD_IDS.clear()
-    return np.fromiter(map(_BYTE_WORD_IDS.__getitem__, found), np.uint32, len(found))
 
 
 def near_duplicates(a: Fingerprint, b: Fingerprint) -> bool:

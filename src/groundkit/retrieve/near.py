@@ -31,7 +31,7 @@ from pathlib import Path
 
 from groundkit.errors import ErrorCode, StoreError
 from groundkit.index.store import Store
-from groundkit.retrieve.duplicates import stored_fingerprints
+from groundkit.retrieve.batch_prints import stored_fingerprints
 from groundkit.retrieve.near_join import near_flags
 from groundkit.storage.faults import classify_os_error
 
