@@ -263,6 +263,8 @@ class Flow:
             given = self._param(param, frozenset()) or frozenset()
         finally:
             self._lenient = False
+        if not path:  # the parameter itself (``apply`` of no member gives each value back)
+            return {v for v in given if not isinstance(v, Unknown | Feed)}
         out: set[Value] = set()
         member = tuple(path)
         for value in given:
@@ -377,6 +379,8 @@ class Flow:
         given = self._param(param, stack)
         if given is None:
             return None
+        if not path:  # the parameter itself: what it is given, as given (``apply`` of no member)
+            return _without_unknown(given, lenient=self._lenient)
         out = set()
         member = tuple(path)
         for held in given:
@@ -618,6 +622,16 @@ class Flow:
                 called = _callable(ev, ev.value(callee, (path, -1)), How.CALL)
                 if type(called) is Def:
                     index.arities[called].append(arity.count)
+
+
+def _without_unknown(
+    given: frozenset[Value], *, lenient: bool
+) -> frozenset[Value] | None:
+    """``given`` as ``_expand`` reads it with no member: an unknown value is left out for
+    ``known()`` and makes the whole unknown otherwise."""
+    if not any(type(v) is Unknown for v in given):
+        return given
+    return frozenset(v for v in given if type(v) is not Unknown) if lenient else None
 
 
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
