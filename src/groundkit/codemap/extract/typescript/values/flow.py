@@ -379,8 +379,8 @@ class Flow:
         given = self._param(param, stack)
         if given is None:
             return None
-        if not path:  # the parameter itself: what it is given, as given (``apply`` of no member)
-            return _without_unknown(given, lenient=self._lenient)
+        if not path:  # the parameter itself: what it is given (``apply`` of no member), which
+            return given  # holds nothing unknown (each value added went through here)
         out = set()
         member = tuple(path)
         for held in given:
@@ -622,16 +622,6 @@ class Flow:
                 called = _callable(ev, ev.value(callee, (path, -1)), How.CALL)
                 if type(called) is Def:
                     index.arities[called].append(arity.count)
-
-
-def _without_unknown(
-    given: frozenset[Value], *, lenient: bool
-) -> frozenset[Value] | None:
-    """``given`` as ``_expand`` reads it with no member: an unknown value is left out for
-    ``known()`` and makes the whole unknown otherwise."""
-    if not any(type(v) is Unknown for v in given):
-        return given
-    return frozenset(v for v in given if type(v) is not Unknown) if lenient else None
 
 
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
