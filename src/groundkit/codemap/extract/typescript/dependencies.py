@@ -280,33 +280,24 @@ def _specifiers(module: facts.Module) -> Iterator[str]:
         *module.passes,
         *module.stars,
     ]
-    stars = frozenset(module.stars)
-    fields = _FIELDS
     while stack:
         item = stack.pop()
-        kind = type(item)
-        if kind is str:
+        if type(item) is str:
             if item.startswith("require:"):
                 yield item.removeprefix("require:")
-            elif item in stars:
+            elif module.stars and item in module.stars:
                 yield item
-        elif kind in _SPECIFIED:
+            continue
+        kind = type(item)
+        if kind in _SPECIFIED:
             yield item.spec  # type: ignore[attr-defined]
-        elif kind is list or kind is tuple:
-            stack.extend(item)  # type: ignore[arg-type]
-        elif kind is dict:
-            stack.extend(item.values())  # type: ignore[attr-defined]
-        elif (names := fields.get(kind)) is not None:
-            stack.extend(getattr(item, f) for f in names)
-        elif isinstance(item, msgspec.Struct):
-            fields[kind] = kind.__struct_fields__
-            stack.extend(getattr(item, f) for f in kind.__struct_fields__)
+            continue
+        if isinstance(item, msgspec.Struct):
+            stack.extend(getattr(item, f) for f in item.__struct_fields__)
         elif isinstance(item, list | tuple):
             stack.extend(item)
         elif isinstance(item, dict):
             stack.extend(item.values())
 
 
-# A fact record's type -> its fields, looked up once per type rather than once per record.
-_FIELDS: dict[type, tuple[str, ...]] = {}
 _SPECIFIED = frozenset({facts.Require, facts.Import, facts.Namespace, facts.DynImport, facts.From})

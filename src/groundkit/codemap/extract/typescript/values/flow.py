@@ -36,7 +36,7 @@ known paths); a parameter past either holds ``None`` and the bound is counted (`
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
@@ -323,21 +323,27 @@ class Flow:
         called = False
         targets: list[Target] = [func, *reached]
         index = self.index()
+        lenient, own = self._lenient, self._own
+        last = max(position, -1 - position)
         for target in targets:
             sites = index.calls.get(target, [])
-            if self._lenient:
-                sites = [*sites, *index.maybe.get(target, [])]
+            if lenient and target in index.maybe:
+                sites = [*sites, *index.maybe[target]]
             for site in sites:
                 called = True
-                if site.path not in self._own and not self._lenient:
+                if not lenient and site.path not in own:
                     # handed over by a package's code: it may change with the package's
                     # version, so what it gives is known along a path only (``partial``)
                     return None
-                if 0 <= site.spread <= max(position, -1 - position):
-                    if self._lenient:
+                if 0 <= site.spread <= last:
+                    if lenient:
                         continue
                     return None
                 for value in self._arguments(site, position):
+                    kind = type(value)
+                    if kind is not Feed and kind is not Unknown:
+                        out.add(value)  # (what ``_expand`` gives back of a value as it is)
+                        continue
                     held = self._expand(value, stack)
                     if held is None:
                         return None
@@ -455,18 +461,24 @@ class Flow:
                 todo.append(feed)
         return True
 
-    def _handed(self, target: Target) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
+    def _handed(self, target: Target) -> Iterable[tuple[Site, int, tuple[str, ...]]]:
         passed = self.index().passed
+        if type(target) is not Feed:
+            return passed.get(target, [])  # a function: handed where it is named only
+        return self._handed_feed(passed, target)
+
+    def _handed_feed(
+        self, passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]], target: Feed
+    ) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
         yield from passed.get(target, [])
-        if type(target) is Feed and not target.path:  # in ``arguments`` too, and its copies
+        if not target.path:  # in ``arguments`` too, and its copies
             for start in range(target.position + 1):
                 for head in _REST:
                     yield from passed.get(Feed(target.func, start, (head,)), [])
-        if type(target) is Feed:  # opts.onDone is in opts: where opts goes, it goes too
-            for cut in range(len(target.path)):
-                whole = Feed(target.func, target.position, target.path[:cut])
-                for site, position, member in passed.get(whole, []):
-                    yield site, position, (*member, *target.path[cut:])
+        for cut in range(len(target.path)):  # opts.onDone is in opts: where opts goes, it goes
+            whole = Feed(target.func, target.position, target.path[:cut])
+            for site, position, member in passed.get(whole, []):
+                yield site, position, (*member, *target.path[cut:])
 
     def _callees(self, site: Site, stack: frozenset[Param]) -> list[Def] | None:
         """The functions a site's callee may be; None when it is not known to be ours. An
