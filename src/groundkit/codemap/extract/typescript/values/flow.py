@@ -87,7 +87,7 @@ _MAY_BE_OURS = frozenset(
     }
 )
 Target = Def | Feed | Arr  # what a value is passed into or called through (or stored in)
-_ReadKey = tuple[Value, tuple[str, ...], str, bool]
+_ReadKey = tuple[tuple[str, ...], str, bool]  # the member, the file asking, lenient
 _OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
 
@@ -146,8 +146,9 @@ class Flow:
         self._exact_known: dict[Param, frozenset[Value] | None] = {}
         self._cuts: set[Param] = set()  # the parameters cut while answering the current one
         self._reached_exact: dict[tuple[Def, bool], list[Feed] | None] = {}
-        # A value's member read once per (value, member, file asking, lenient): ``_read_key``
-        self._read: dict[_ReadKey, Value] = {}
+        # A value's member read once per (member, file asking, lenient) and value: the values
+        # of one parameter are read for the same member together
+        self._read: dict[_ReadKey, dict[Value, Value]] = {}
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
@@ -267,13 +268,13 @@ class Flow:
             return {v for v in given if not isinstance(v, Unknown | Feed)}
         out: set[Value] = set()
         member = tuple(path)
+        # a value a package's code hands every callback it calls (a request) reaches many
+        # parameters, each asked for the same members: each read worked out once
+        read = self._read.setdefault((member, feed.func.path, True), {})
         for value in given:
-            # a value a package's code hands every callback it calls (a request) reaches many
-            # parameters, each asked for the same members: each read worked out once
-            key = (value, member, feed.func.path, True)
-            reached = self._read.get(key)
+            reached = read.get(value)
             if reached is None:
-                reached = self._read[key] = self.ev.apply(value, path, (feed.func.path, -1))
+                reached = read[value] = self.ev.apply(value, path, (feed.func.path, -1))
             if not isinstance(reached, Unknown | Feed):
                 out.add(reached)
         return out
@@ -389,11 +390,11 @@ class Flow:
             return given  # holds nothing unknown (each value added went through here)
         out = set()
         member = tuple(path)
+        read = self._read.setdefault((member, value.func.path, self._lenient), {})
         for held in given:
-            key = (held, member, value.func.path, self._lenient)
-            reached = self._read.get(key)
+            reached = read.get(held)
             if reached is None:
-                reached = self._read[key] = self.ev.apply(held, path, (value.func.path, -1))
+                reached = read[held] = self.ev.apply(held, path, (value.func.path, -1))
             if type(reached) is Unknown:
                 if self._lenient:
                     continue
