@@ -101,6 +101,17 @@ class Site:
     spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
 
 
+@dataclass(frozen=True, slots=True)
+class _Given:
+    """An answer of ``_given`` along known paths, with what working it out did: the cuts it
+    made, the bounds it hit, and how many answers were kept when it was done."""
+
+    found: frozenset[Value] | None
+    cuts: frozenset[Param]
+    state: tuple[int, int]
+    bounds_hit: int
+
+
 @dataclass(slots=True)
 class Index:
     calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
@@ -146,6 +157,7 @@ class Flow:
         self._exact_known: dict[Param, frozenset[Value] | None] = {}
         self._cuts: set[Param] = set()  # the parameters cut while answering the current one
         self._reached_exact: dict[tuple[Def, bool], list[Feed] | None] = {}
+        self._repeats: dict[tuple[Param, frozenset[Param]], _Given] = {}  # ``_given_once``
         # A value's member read once per (member, file asking, lenient) and value: the values
         # of one parameter are read for the same member together
         self._read: dict[_ReadKey, dict[Value, Value]] = {}
@@ -296,7 +308,7 @@ class Flow:
             return self._unknown()
         outer, self._cuts = self._cuts, set()
         try:
-            found = self._given(param, stack | {param})
+            found = self._given_once(param, stack | {param})
         finally:
             cuts, self._cuts = self._cuts, outer
             self._cuts.update(cuts - {param})
@@ -309,6 +321,26 @@ class Flow:
             exact[param] = found
         if top:  # a nested answer may lack what the outer query is collecting: not kept
             cache[param] = found
+        return found
+
+    def _given_once(self, param: Param, stack: frozenset[Param]) -> frozenset[Value] | None:
+        """``_given``; along the known paths (``known()``), an answer for the same parameter
+        under the same stack is given again while no answer was kept since it was worked out
+        (what it read is then as it was): the depth bound keeps cut answers from being kept,
+        so each of express's route handlers walked the ``router`` package's cycle of
+        functions again, most of it under stacks already met."""
+        if not self._lenient:
+            return self._given(param, stack)
+        key = (param, stack)
+        kept = self._repeats.get(key)
+        if kept is not None and kept.state == (len(self._exact_known), len(self._reached_exact)):
+            self._cuts.update(kept.cuts)
+            self.bounds_hit += kept.bounds_hit
+            return kept.found
+        hits = self.bounds_hit
+        found = self._given(param, stack)
+        state = (len(self._exact_known), len(self._reached_exact))
+        self._repeats[key] = _Given(found, frozenset(self._cuts), state, self.bounds_hit - hits)
         return found
 
     def _unknown(self) -> frozenset[Value] | None:
