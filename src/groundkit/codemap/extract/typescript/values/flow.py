@@ -36,7 +36,7 @@ known paths); a parameter past either holds ``None`` and the bound is counted (`
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
@@ -87,7 +87,7 @@ _MAY_BE_OURS = frozenset(
     }
 )
 Target = Def | Feed | Arr  # what a value is passed into or called through (or stored in)
-_ReadKey = tuple[Value, tuple[str, ...], str, bool]
+_ReadKey = tuple[tuple[str, ...], str, bool]  # the member, the file asking, lenient
 _OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
 _WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
 
@@ -99,6 +99,17 @@ class Site:
     callee: Value
     args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
     spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
+
+
+@dataclass(frozen=True, slots=True)
+class _Given:
+    """An answer of ``_given`` along known paths, with what working it out did: the cuts it
+    made, the bounds it hit, and how many answers were kept when it was done."""
+
+    found: frozenset[Value] | None
+    cuts: frozenset[Param]
+    state: tuple[int, int]
+    bounds_hit: int
 
 
 @dataclass(slots=True)
@@ -146,8 +157,10 @@ class Flow:
         self._exact_known: dict[Param, frozenset[Value] | None] = {}
         self._cuts: set[Param] = set()  # the parameters cut while answering the current one
         self._reached_exact: dict[tuple[Def, bool], list[Feed] | None] = {}
-        # A value's member read once per (value, member, file asking, lenient): ``_read_key``
-        self._read: dict[_ReadKey, Value] = {}
+        self._repeats: dict[tuple[Param, frozenset[Param]], _Given] = {}  # ``_given_once``
+        # A value's member read once per (member, file asking, lenient) and value: the values
+        # of one parameter are read for the same member together
+        self._read: dict[_ReadKey, dict[Value, Value]] = {}
         self._subclasses: dict[Def, list[Def]] | None = None
         self._accessor_names: frozenset[str] | None = None
         ev.passed = self.passed
@@ -263,15 +276,17 @@ class Flow:
             given = self._param(param, frozenset()) or frozenset()
         finally:
             self._lenient = False
+        if not path:  # the parameter itself (``apply`` of no member gives each value back)
+            return {v for v in given if not isinstance(v, Unknown | Feed)}
         out: set[Value] = set()
         member = tuple(path)
+        # a value a package's code hands every callback it calls (a request) reaches many
+        # parameters, each asked for the same members: each read worked out once
+        read = self._read.setdefault((member, feed.func.path, True), {})
         for value in given:
-            # a value a package's code hands every callback it calls (a request) reaches many
-            # parameters, each asked for the same members: each read worked out once
-            key = (value, member, feed.func.path, True)
-            reached = self._read.get(key)
+            reached = read.get(value)
             if reached is None:
-                reached = self._read[key] = self.ev.apply(value, path, (feed.func.path, -1))
+                reached = read[value] = self.ev.apply(value, path, (feed.func.path, -1))
             if not isinstance(reached, Unknown | Feed):
                 out.add(reached)
         return out
@@ -293,7 +308,7 @@ class Flow:
             return self._unknown()
         outer, self._cuts = self._cuts, set()
         try:
-            found = self._given(param, stack | {param})
+            found = self._given_once(param, stack | {param})
         finally:
             cuts, self._cuts = self._cuts, outer
             self._cuts.update(cuts - {param})
@@ -306,6 +321,26 @@ class Flow:
             exact[param] = found
         if top:  # a nested answer may lack what the outer query is collecting: not kept
             cache[param] = found
+        return found
+
+    def _given_once(self, param: Param, stack: frozenset[Param]) -> frozenset[Value] | None:
+        """``_given``; along the known paths (``known()``), an answer for the same parameter
+        under the same stack is given again while no answer was kept since it was worked out
+        (what it read is then as it was): the depth bound keeps cut answers from being kept,
+        so each of express's route handlers walked the ``router`` package's cycle of
+        functions again, most of it under stacks already met."""
+        if not self._lenient:
+            return self._given(param, stack)
+        key = (param, stack)
+        kept = self._repeats.get(key)
+        if kept is not None and kept.state == (len(self._exact_known), len(self._reached_exact)):
+            self._cuts.update(kept.cuts)
+            self.bounds_hit += kept.bounds_hit
+            return kept.found
+        hits = self.bounds_hit
+        found = self._given(param, stack)
+        state = (len(self._exact_known), len(self._reached_exact))
+        self._repeats[key] = _Given(found, frozenset(self._cuts), state, self.bounds_hit - hits)
         return found
 
     def _unknown(self) -> frozenset[Value] | None:
@@ -321,21 +356,27 @@ class Flow:
         called = False
         targets: list[Target] = [func, *reached]
         index = self.index()
+        lenient, own = self._lenient, self._own
+        last = max(position, -1 - position)
         for target in targets:
             sites = index.calls.get(target, [])
-            if self._lenient:
-                sites = [*sites, *index.maybe.get(target, [])]
+            if lenient and target in index.maybe:
+                sites = [*sites, *index.maybe[target]]
             for site in sites:
                 called = True
-                if site.path not in self._own and not self._lenient:
+                if not lenient and site.path not in own:
                     # handed over by a package's code: it may change with the package's
                     # version, so what it gives is known along a path only (``partial``)
                     return None
-                if 0 <= site.spread <= max(position, -1 - position):
-                    if self._lenient:
+                if 0 <= site.spread <= last:
+                    if lenient:
                         continue
                     return None
                 for value in self._arguments(site, position):
+                    kind = type(value)
+                    if kind is not Feed and kind is not Unknown:
+                        out.add(value)  # (what ``_expand`` gives back of a value as it is)
+                        continue
                     held = self._expand(value, stack)
                     if held is None:
                         return None
@@ -377,13 +418,15 @@ class Flow:
         given = self._param(param, stack)
         if given is None:
             return None
+        if not path:  # the parameter itself: what it is given (``apply`` of no member), which
+            return given  # holds nothing unknown (each value added went through here)
         out = set()
         member = tuple(path)
+        read = self._read.setdefault((member, value.func.path, self._lenient), {})
         for held in given:
-            key = (held, member, value.func.path, self._lenient)
-            reached = self._read.get(key)
+            reached = read.get(held)
             if reached is None:
-                reached = self._read[key] = self.ev.apply(held, path, (value.func.path, -1))
+                reached = read[held] = self.ev.apply(held, path, (value.func.path, -1))
             if type(reached) is Unknown:
                 if self._lenient:
                     continue
@@ -451,18 +494,24 @@ class Flow:
                 todo.append(feed)
         return True
 
-    def _handed(self, target: Target) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
+    def _handed(self, target: Target) -> Iterable[tuple[Site, int, tuple[str, ...]]]:
         passed = self.index().passed
+        if type(target) is not Feed:
+            return passed.get(target, [])  # a function: handed where it is named only
+        return self._handed_feed(passed, target)
+
+    def _handed_feed(
+        self, passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]], target: Feed
+    ) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
         yield from passed.get(target, [])
-        if type(target) is Feed and not target.path:  # in ``arguments`` too, and its copies
+        if not target.path:  # in ``arguments`` too, and its copies
             for start in range(target.position + 1):
                 for head in _REST:
                     yield from passed.get(Feed(target.func, start, (head,)), [])
-        if type(target) is Feed:  # opts.onDone is in opts: where opts goes, it goes too
-            for cut in range(len(target.path)):
-                whole = Feed(target.func, target.position, target.path[:cut])
-                for site, position, member in passed.get(whole, []):
-                    yield site, position, (*member, *target.path[cut:])
+        for cut in range(len(target.path)):  # opts.onDone is in opts: where opts goes, it goes
+            whole = Feed(target.func, target.position, target.path[:cut])
+            for site, position, member in passed.get(whole, []):
+                yield site, position, (*member, *target.path[cut:])
 
     def _callees(self, site: Site, stack: frozenset[Param]) -> list[Def] | None:
         """The functions a site's callee may be; None when it is not known to be ours. An

@@ -43,6 +43,14 @@ class Def:
     path: str
     qual: str
     kind: str  # function, class, method
+    # Kept, as ``Made``'s: the value flow hashes definitions in most of its lookups.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.path, self.qual, self.kind)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +99,13 @@ class Feed:
     func: Def
     position: int
     path: tuple[str, ...] = ()
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.func._hash, self.position, self.path)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)
