@@ -76,8 +76,10 @@ class WebContext:
 
     def kind(self, value: int) -> int:
         """What a value is (``objects.EXT``, ``objects.STR``...); its other fields are read
-        through ``flow.values``' named accessors."""
-        return self.flow.values.kind(value)
+        through ``flow.values``' named accessors. (Read in place: it runs for every value at
+        every call site.)"""
+        kind: int = self.flow.values.keys[value][0]
+        return kind
 
     # -- arguments --------------------------------------------------------------------------------
     @staticmethod
