@@ -373,3 +373,32 @@ def test_a_truth_test_on_what_dict_get_gives_without_a_default_is_partial(repo: 
     )
     assert EdgeFlag.PARTIAL in calls(repo, "m.run", "m.Hook.__len__").flags
     assert EdgeFlag.PARTIAL not in calls(repo, "m.run_or_default", "m.Hook.__len__").flags
+
+
+def test_an_edge_certain_at_one_of_its_sites_shows_that_site(repo: Repo) -> None:
+    # starlette's CORSMiddleware.__call__ -> Response.__call__: partial at `await self.app(...)`
+    # (any app may be there), certain at `await response(...)` further down. The edge is
+    # certain, so the place it quotes is where it is.
+    build(
+        repo,
+        {
+            "m.py": """
+                import json
+                class Response:
+                    async def __call__(self, scope): return scope
+                class Cors:
+                    def __init__(self, app): self.app = app
+                    async def __call__(self, scope):
+                        if scope:
+                            await self.app(scope)
+                            return
+                        response = Response()
+                        await response(scope)
+                Cors(Response())
+                Cors(json.loads("{}"))
+            """
+        },
+    )
+    edge = calls(repo, "m.Cors.__call__", "m.Response.__call__")
+    assert (EdgeFlag.PARTIAL in edge.flags, edge.sites) == (False, 2)
+    assert (edge.location.line, edge.quote) == (11, "await response(scope)")

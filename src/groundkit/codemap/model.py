@@ -354,7 +354,8 @@ class Edge:
     ``quote`` is the source line at ``location.line`` as written (leading whitespace dropped,
     shortened to fit), which is what re-checking compares; ``evidence`` is the one line a person
     reads and a model may quote: both ends, the place and the quote. ``sites`` counts the places
-    the same edge was seen; the location is the first.
+    the same edge was seen; the location is the first at which it is as certain as it says (a
+    partial site shows only when every site is partial).
     """
 
     kind: EdgeKind

@@ -194,9 +194,6 @@ class Flow:
     def value(self, *key: Any) -> int:
         return self.values.id(key)
 
-    def key(self, value: int) -> tuple[Any, ...]:
-        return self.values.keys[value]
-
     def scope(self, func: FuncKey) -> facts.Scope:
         return self.program.files[func[0]].facts.scopes[func[1]]
 

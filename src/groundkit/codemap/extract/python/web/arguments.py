@@ -5,7 +5,7 @@ the handler a route names, the router object an argument holds."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
@@ -74,8 +74,12 @@ class WebContext:
         assert self.node is not None, "a context made to read arguments only"
         return self.node
 
-    def key(self, value: int) -> tuple[Any, ...]:
-        return self.flow.values.keys[value]
+    def kind(self, value: int) -> int:
+        """What a value is (``objects.EXT``, ``objects.STR``...); its other fields are read
+        through ``flow.values``' named accessors. (Read in place: it runs for every value at
+        every call site.)"""
+        kind: int = self.flow.values.keys[value][0]
+        return kind
 
     # -- arguments --------------------------------------------------------------------------------
     @staticmethod
@@ -106,10 +110,10 @@ class WebContext:
             if left is None and right is None:
                 return None
             return [*(left or [None]), *(right or [None])]
-        strings = [self.key(v) for v in self.held(var)]
-        texts = {k[1] for k in strings if k[0] == objects.STR}
-        if len(texts) == 1 and all(k[0] == objects.STR for k in strings):
-            return [str(texts.pop())]
+        held = self.held(var)
+        texts = {self.flow.values.name(v) for v in held if self.kind(v) == objects.STR}
+        if len(texts) == 1 and all(self.kind(v) == objects.STR for v in held):
+            return [texts.pop()]
         return None
 
     def literal(self, var: int | None) -> str | None:
@@ -128,14 +132,13 @@ class WebContext:
             return ("GET",)
         out = set()
         for value in self.held(given):
-            if self.key(value)[0] != objects.CONT:
+            if self.kind(value) != objects.CONT:
                 return ()
             for slot in self.flow.slots.get(value, {}).values():
                 for item in self.flow.engine.held(slot):
-                    entry = self.key(item)
-                    if entry[0] != objects.STR:
+                    if self.kind(item) != objects.STR:
                         return ()
-                    out.add(str(entry[1]).upper())
+                    out.add(self.flow.values.name(item).upper())
         return tuple(sorted(out))
 
     def handler(self, var: int | None) -> NodeKey | None:
@@ -149,14 +152,14 @@ class WebContext:
                 var = callee.obj
         found: set[NodeKey] = set()
         for value in self.held(var):
-            entry = self.key(value)
-            if entry[0] == objects.FUNC or entry[0] == objects.METH:
+            kind = self.kind(value)
+            if kind in (objects.FUNC, objects.METH):
                 found.add(self._node(self.flow.values.function(value)))
-            elif entry[0] == objects.CLASS:
+            elif kind == objects.CLASS:
                 found.add(self._node(self.flow.values.class_of(value)))
-            elif entry[0] == objects.EXT and entry[1] != "?":
+            elif kind == objects.EXT and self.flow.values.name(value) != "?":
                 # A view from a library (TemplateView): served all the same.
-                top = str(entry[1]).split(".")[0]
+                top = self.flow.values.name(value).split(".")[0]
                 found.add(NodeKey(NodeKind.EXTERNAL, top, ""))
         return found.pop() if len(found) == 1 else None
 
@@ -180,8 +183,7 @@ class WebContext:
         return found.pop() if len(found) == 1 else None
 
     def origin(self, value: int) -> str | None:
-        entry = self.key(value)
-        made = self.flow.values.made_at(value) if entry[0] == objects.EXTINST else None
+        made = self.flow.values.made_at(value) if self.kind(value) == objects.EXTINST else None
         if made is None:
             return None
         file, index = made

@@ -47,13 +47,13 @@ def _where(ctx: WebContext, site: facts.Site) -> Location:
 
 def _router(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
     for value in ctx.held(callee):
-        entry = ctx.key(value)
-        role = role_of(str(entry[1])) if entry[0] == objects.EXT else None
+        name = ctx.flow.values.name(value) if ctx.kind(value) == objects.EXT else None
+        role = role_of(name) if name is not None else None
         if role not in ROUTERS:
             continue
         assert role is not None
         is_app, prefix_keyword = ROUTERS[role]
-        made = ctx.flow.value(objects.EXTINST, entry[1], (ctx.info.index, index))
+        made = ctx.flow.value(objects.EXTINST, name, (ctx.info.index, index))
         origin = ctx.origin(made)
         if origin is None:
             continue
@@ -63,13 +63,13 @@ def _router(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
 
 
 def _call(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
+    values = ctx.flow.values
     for value in ctx.held(callee):
-        entry = ctx.key(value)
-        if entry[0] == objects.BOUND:
-            values = ctx.flow.values
+        kind = ctx.kind(value)
+        if kind == objects.BOUND:
             _bound(ctx, values.outside_object(value), values.attribute(value), site)
-        elif entry[0] == objects.EXT:
-            module_call(ctx, str(entry[1]), site, _caller(ctx, site), _where(ctx, site))
+        elif kind == objects.EXT:
+            module_call(ctx, values.name(value), site, _caller(ctx, site), _where(ctx, site))
 
 
 def _caller(ctx: WebContext, site: facts.Site) -> NodeKey:
@@ -77,8 +77,7 @@ def _caller(ctx: WebContext, site: facts.Site) -> NodeKey:
 
 
 def _bound(ctx: WebContext, receiver: int, attr: str, site: facts.Site) -> None:
-    entry = ctx.key(receiver)
-    role = role_of(str(entry[1]))
+    role = role_of(ctx.flow.values.name(receiver))
     if role in CLIENTS:
         client_call(ctx, receiver, attr, site, _caller(ctx, site), _where(ctx, site))
         return
@@ -105,16 +104,16 @@ def _decorated(ctx: WebContext, site: facts.Site) -> None:
     if callee is None:
         return
     handler = ctx.resolver.scope_node(site.target)
+    values = ctx.flow.values
     for value in ctx.held(callee):
-        entry = ctx.key(value)
-        if entry[0] != objects.BOUND:
+        if ctx.kind(value) != objects.BOUND:
             continue
-        receiver = ctx.flow.values.outside_object(value)
+        receiver = values.outside_object(value)
         origin = ctx.origin(receiver)
-        role = role_of(str(ctx.key(receiver)[1]))
+        role = role_of(values.name(receiver))
         if role not in ROUTERS or origin is None or handler is None:
             continue
-        attr = str(entry[2])
+        attr = values.attribute(value)
         methods = ctx.methods(attr, factory)
         path = ctx.literal(ctx.arg(factory, 0, "path", "rule"))
         if methods and path is not None:
@@ -163,10 +162,10 @@ def _library_router(ctx: WebContext, var: int | None, site: facts.Site) -> str |
     """``include_router(fastapi_users.get_auth_router(backend), prefix=...)``: a router the
     library makes, with the routes its table lists, served by the library (an outside node).
     Named by the mount's place: each call makes a router of its own."""
-    held = [ctx.key(v) for v in ctx.held(var)] if var is not None else []
-    if len(held) != 1 or held[0][0] != objects.EXTINST:
+    held = list(ctx.held(var)) if var is not None else []
+    if len(held) != 1 or ctx.kind(held[0]) != objects.EXTINST:
         return None
-    parts = str(held[0][1]).split(".")
+    parts = ctx.flow.values.name(held[0]).split(".")
     package, cls, method = parts[0], parts[-2] if len(parts) > 2 else "", parts[-1]
     routes = LIBRARY_ROUTERS.get((package, cls, method))
     if routes is None:

@@ -25,7 +25,7 @@ def urlconfs(ctx: WebContext) -> None:
     info = ctx.info
     for name in sorted(info.mod_binds):
         held = ctx.flow.engine.held(ctx.flow.glob(info.index, name))
-        containers = sorted(v for v in held if ctx.key(v)[0] in _LISTS)
+        containers = sorted(v for v in held if ctx.kind(v) in _LISTS)
         calls = [s for c in containers for s in _patterns(ctx, c)]
         if not calls and not (name.endswith("patterns") and containers):
             continue
@@ -42,8 +42,7 @@ def urlconfs(ctx: WebContext) -> None:
 
 def _owner(ctx: WebContext, container: int) -> str | None:
     """The router of the module-level name whose binding made a list."""
-    entry = ctx.key(container)
-    if entry[0] != objects.CONT:
+    if ctx.kind(container) != objects.CONT:
         return None
     file, var = ctx.flow.values.made_in(container)
     info = ctx.program.files[file]
@@ -73,13 +72,14 @@ def _patterns(ctx: WebContext, container: int, depth: int = 0) -> list[tuple[int
     written in the list (and in lists added to it with ``+=``)."""
     out: set[tuple[int, int]] = set()
     for value in ctx.flow.engine.held(ctx.flow.every(container)):
-        entry = ctx.key(value)
-        urlish = entry[0] == objects.EXTINST and str(entry[1]).rsplit(".", 1)[-1] in _URLCONF
+        urlish = (
+            ctx.kind(value) == objects.EXTINST
+            and ctx.flow.values.name(value).rsplit(".", 1)[-1] in _URLCONF
+        )
         made = ctx.flow.values.made_at(value) if urlish else None
         if made is not None:
             out.add(made)
-    entry = ctx.key(container)
-    if entry[0] == objects.CONT and depth < 4:
+    if ctx.kind(container) == objects.CONT and depth < 4:
         file, var = ctx.flow.values.made_in(container)
         info = ctx.program.files[file]
         for op in info.facts.ops:
@@ -93,7 +93,7 @@ def _patterns(ctx: WebContext, container: int, depth: int = 0) -> list[tuple[int
                 and _made_by(info, op.left, var)
             ):
                 for more in ctx.flow.engine.held(info.var(op.right)):
-                    if ctx.key(more)[0] == objects.CONT:
+                    if ctx.kind(more) == objects.CONT:
                         out.update(_patterns(ctx, more, depth + 1))
     return sorted(out)
 
@@ -132,7 +132,7 @@ def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
         included = [
             ctx.flow.values.made_at(v)
             for v in there.held(target)
-            if ctx.key(v)[0] == objects.EXTINST and ctx.flow.values.name(v).endswith("include")
+            if ctx.kind(v) == objects.EXTINST and ctx.flow.values.name(v).endswith("include")
         ]
         if included and included[0] is not None:
             _include(ctx, router, route, included[0], where)
@@ -164,10 +164,10 @@ def _include(
         values = [] if child is not None else values
     text = there.literal(first)
     for value in values:
-        entry = ctx.key(value)
-        if entry[0] == objects.MOD:
+        kind = ctx.kind(value)
+        if kind == objects.MOD:
             child = f"py:{ctx.program.files[ctx.flow.values.module(value)].module}:urlpatterns"
-        elif entry[0] in _LISTS:
+        elif kind in _LISTS:
             child = _listed(ctx, value, made, where)
     if child is None and text is not None:
         child = f"py:{text}:urlpatterns"
@@ -188,12 +188,12 @@ def _listed(ctx: WebContext, container: int, made: tuple[int, int], where: Locat
         _routes(ctx, inline, calls)
         return inline
     for item in sorted(ctx.flow.engine.held(ctx.flow.slot(container, 0))):
-        entry = ctx.key(item)
-        if entry[0] in _LISTS:
+        kind = ctx.kind(item)
+        if kind in _LISTS:
             return _listed(ctx, item, made, where)
-        if entry[0] == objects.STR:
-            return f"py:{entry[1]}:urlpatterns"
-        if entry[0] == objects.MOD:
+        if kind == objects.STR:
+            return f"py:{ctx.flow.values.name(item)}:urlpatterns"
+        if kind == objects.MOD:
             return f"py:{ctx.program.files[ctx.flow.values.module(item)].module}:urlpatterns"
     return None
 

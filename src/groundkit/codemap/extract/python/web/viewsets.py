@@ -45,7 +45,7 @@ def register(ctx: WebContext, router: str, site: facts.Site) -> None:
     if prefix is None or viewset is None:
         return
     values = ctx.flow.values
-    classes = {values.class_of(v) for v in ctx.held(viewset) if ctx.key(v)[0] == objects.CLASS}
+    classes = {values.class_of(v) for v in ctx.held(viewset) if ctx.kind(v) == objects.CLASS}
     if len(classes) != 1:
         return
     cls = classes.pop()
