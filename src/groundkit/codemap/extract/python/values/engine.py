@@ -132,7 +132,10 @@ class Engine:
         self.alt = alt  # variables where bindings meet: their sources are kept
         self.incoming: dict[int, list[int]] = {}
         self.queue: deque[int] = deque()
-        self.pending: dict[int, set[int]] = {}
+        # What each queued variable gained since it was last run: one value as the int, as in
+        # ``pts`` (after the install, 443,000 variables of a 3,000-file SDK wait with one value
+        # each: a set of one for each was 100 MB of its peak).
+        self.pending: dict[int, set[int] | int] = {}
         self.overflow: Overflow | None = None
         self.later: list[tuple[int, int]] = []  # edges to add once the current step is done
         self.bounds_hit = 0
@@ -173,8 +176,11 @@ class Engine:
             self.pts[var] = held
         waiting = self.pending.get(var)
         if waiting is None:
-            self.pending[var] = new
+            self.pending[var] = next(iter(new)) if len(new) == 1 else new
             self.queue.append(var)
+        elif isinstance(waiting, int):
+            new.add(waiting)  # (a set of this call's own making)
+            self.pending[var] = new
         else:
             waiting |= new
 
@@ -260,9 +266,10 @@ class Engine:
             if not queue:
                 break
             var = popleft()
-            delta = pending.pop(var, None)
-            if not delta:
+            waited = pending.pop(var, None)
+            if waited is None:
                 continue
+            delta = {waited} if isinstance(waited, int) else waited
             found_targets = succ[var]
             if found_targets is not None:
                 targets = (found_targets,) if isinstance(found_targets, int) else found_targets
@@ -285,6 +292,9 @@ class Engine:
                     if waiting is None:
                         pending[dst] = new
                         append(dst)
+                    elif isinstance(waiting, int):
+                        new.add(waiting)
+                        pending[dst] = new
                     else:
                         waiting |= new
             found = rules[var]
