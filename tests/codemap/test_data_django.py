@@ -4,6 +4,7 @@ the app label is read from the source (an AppConfig's label, else its name's las
 from __future__ import annotations
 
 import json
+import os
 
 from map_helpers import Repo, build
 
@@ -114,4 +115,24 @@ def test_what_django_leaves_to_run_time_is_counted_not_guessed(repo: Repo) -> No
         "model table not known: Django's default table name needs the app label"
         " (no AppConfig read)": 1,  # loose.models.Thing
         "model table not known: a Django proxy model's table is its concrete parent's": 1,
+    }
+
+
+def test_a_models_file_touched_but_unchanged_keeps_its_tables_when_everything_is_resolved_again(
+    repo: Repo,
+) -> None:
+    # Its text is let go after the run reads it (``Run.texts``) and, with no parse to have
+    # foreseen its data facts, read again for them while another file's edit re-solves all.
+    build(repo, FILES)
+    models = repo.root / "users/models.py"
+    os.utime(models, ns=(models.stat().st_atime_ns, models.stat().st_mtime_ns + 10**9))
+    shop = repo.root / "shop/models.py"
+    shop.write_text(shop.read_text() + "\n\nclass Order(TimeStamped):\n    pass\n")
+    report = repo.build()
+    assert any("whole program" in solve for solve in report.solves)
+    assert repo.pairs("maps_to") == {
+        ("users.models.User", "table:users_user"),
+        ("users.models.Team", "table:groups_team"),
+        ("shop.models.Product", "table:store_product"),
+        ("shop.models.Order", "table:store_order"),
     }

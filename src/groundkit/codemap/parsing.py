@@ -109,8 +109,10 @@ class Run:
     ignored: int = 0
     touched: list[tuple[int, int, str]] = field(default_factory=list)  # same content, new mtime
     generated: set[str] = field(default_factory=set)  # skipped as made, not written: dropped
-    # Python files read, and others naming an ORM package: for their data facts
-    texts: dict[str, bytes] = field(default_factory=dict)
+    # Python files read, and others naming an ORM package: for their data facts. A Python
+    # file's text is let go (None): the facts its parse read are most often all it takes, and
+    # every text held to the end was the size of the repository's code at the map's peak.
+    texts: dict[str, bytes | None] = field(default_factory=dict)
     early: dict[str, Early] = field(default_factory=dict)  # data facts read as they were parsed
     solves: list[str] = field(default_factory=list)  # how each program language was solved
 
@@ -159,7 +161,8 @@ def read_and_parse(
             continue
         flag = marked(data) or ""
         if path.endswith((".py", ".pyi")) or any(p in data for p in _ORM_IMPORTS):
-            run.texts[path] = data  # read again for its data facts (codemap.data.collect)
+            # (read again for its data facts: codemap.data.collect)
+            run.texts[path] = None if path.endswith((".py", ".pyi")) else data
         extractor = owners[path]
         hashed = digest(data)
         state = old.get(path)

@@ -29,7 +29,7 @@ __all__ = ["collect_data", "load_schemas", "read_schemas", "schema_files"]
 
 def collect_data(
     graphs: Mapping[str, tuple[FileGraph, object]],
-    texts: Mapping[str, bytes],
+    texts: Mapping[str, bytes | None],
     before: Mapping[str, str],
     source: Source | None = None,
     early: Mapping[str, Early | None] | None = None,
@@ -40,27 +40,44 @@ def collect_data(
     and the accesses read from its syntax are taken (its counts of what stayed unresolved go
     with the others). Returns, for each Python file read in this run, the other files its facts
     were read from (a resource's SQL). ``early``: Python files' facts read at parse time from
-    the tree that parse made (``early.py``), taken when resolution made the nodes foreseen."""
+    the tree that parse made (``early.py``), taken when resolution made the nodes foreseen.
+    ``texts``: the files read in this run; a Python file's text may be None (let go after its
+    parse, as most are foreseen): read again from ``source`` when it is needed."""
     reads: dict[str, list[str]] = {}
+    foreseen: dict[str, Data | None] = {}
+    for path, (graph, _) in graphs.items():
+        if path in texts and path.endswith((".py", ".pyi")):
+            foreseen[path] = reuse(early.get(path), graph.nodes) if early else None
+    again = _read_again(source, [p for p, f in foreseen.items() if f is None and not texts[p]])
     for path, (graph, _) in graphs.items():
         python = path.endswith((".py", ".pyi"))
-        raw = texts.get(path)
-        if raw is None:
+        raw = texts.get(path) or again.get(path)
+        if path not in texts or (raw is None and foreseen.get(path) is None):
             found = _held(path, before)
         elif python:
             opened = reads.setdefault(path, [])
-            foreseen = reuse(early.get(path), graph.nodes) if early else None
-            if foreseen is None:
-                foreseen = python_data(path, decode(raw), graph.nodes, _reader(source, opened))
-            found = foreseen
+            found_early = foreseen.get(path)
+            if found_early is None:
+                assert raw is not None
+                found_early = python_data(path, decode(raw), graph.nodes, _reader(source, opened))
+            found = found_early
         else:
+            assert raw is not None
             found = typescript_data(path, decode(raw), graph.nodes)
-        if not python and raw is None:
+        if not python and path not in texts:
             kept = [a for a in found.accesses if a.provenance in SYNTAX_PROVENANCES]
             found.accesses[:] = kept
             found.unresolved.clear()
         graph.data.extend(found)
     return reads
+
+
+def _read_again(source: Source | None, paths: list[str]) -> dict[str, bytes]:
+    """The texts of files read earlier in this run and let go, in one read (a revision's
+    files come from one ``git cat-file``)."""
+    if source is None or not paths:
+        return {}
+    return {path: raw for path, raw in source.read(paths) if isinstance(raw, bytes)}
 
 
 def _reader(source: Source | None, opened: list[str]) -> ReadFile | None:

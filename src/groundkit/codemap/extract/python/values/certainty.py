@@ -131,7 +131,7 @@ def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None =
 
     starts = list(seeds or ())
     for dst, sources in engine.incoming.items():
-        if len(sources) < 2:
+        if isinstance(sources, int):
             continue
         found = {relevant(s) for s in sources}
         found.discard(frozenset())
