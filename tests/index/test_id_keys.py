@@ -27,7 +27,8 @@ def _store_of_schema_11(path: Path) -> None:
             )
         for rowid, doc in ((1, 1), (2, 2), (3, 2)):
             db.conn.execute(
-                'INSERT INTO chunks (id, chunk_id, doc, ordinal, start, "end") VALUES (?, ?, ?, 0, 0, 4)',
+                'INSERT INTO chunks (id, chunk_id, doc, ordinal, start, "end")'
+                " VALUES (?, ?, ?, 0, 0, 4)",
                 (rowid, f"c{rowid}", doc),
             )
         db.conn.execute("UPDATE counts SET n = 2 WHERE name = 'documents'")

@@ -13,7 +13,7 @@ import json
 import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
 
