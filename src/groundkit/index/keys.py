@@ -3,8 +3,9 @@ empty collection rather than kept up row by row.
 
 The ids are hashes, so each row inserted goes to a random page of each index: once the indexes
 outgrow the CPU's caches every insert misses them, and an ingest's SQLite writes per document
-grew with the collection (27 -> 41 us from 50k to 200k documents; built at the end: 20 -> 22,
-plus 2 to build them, sorted, in one pass). Into a collection that holds documents already, the
+grew with the collection (25 -> 36 us from 50k to 200k documents; built at the end: 22 -> 23,
+and 3 more at the commit, where they are built from the rows sorted in one pass:
+benchmarks/store_writes.py). Into a collection that holds documents already, the
 indexes are kept up as before: rebuilding them would cost as much as the rows already there.
 
 Dropped and built inside the ingest's transaction: a run that stops before its commit leaves

@@ -184,7 +184,8 @@ _MIGRATIONS: tuple[Migration, ...] = (
     # 12: ``document_id`` and ``chunk_id`` unique by named indexes, not column constraints, so
     # that an ingest into an empty collection can build them once at its end (``index.keys``):
     # kept up row by row, these indexes of hashes took each insert to a random page, and an
-    # ingest's SQLite writes per document grew 1.5x from 50k to 200k documents (``keys``).
+    # ingest's SQLite writes per document grew 1.5x from 50k to 200k documents (``keys``,
+    # benchmarks/store_writes.py).
     # SQLite cannot drop a column's constraint: each table is copied. Migrations run with
     # foreign keys off (``storage.sqlite``), and with ``legacy_alter_table`` renaming a table
     # leaves the tables that refer to it by name (chunks -> documents, vectors and sentences ->
