@@ -233,3 +233,22 @@ def test_kills_aimed_into_the_lexical_commit_always_leave_a_collection_that_open
     # ...and `grk reindex` can rebuild from the store.
     reindex = [sys.executable, "-m", "groundkit.cli.main", *grk, "reindex"]
     assert subprocess.run(reindex, env=env, check=False).returncode == 0
+
+
+def test_kill_9_during_a_first_ingest_leaves_an_empty_collection_with_its_id_indexes(
+    tmp_path: Path,
+) -> None:
+    """A first ingest drops the id indexes and builds them at its end (``index.keys``): killed
+    mid-way, the rollback gives them back, and the next ingest stores everything."""
+    tree, index_dir = tmp_path / "tree", tmp_path / "index"
+    _write_tree(tree, 1)
+    assert _ingest(index_dir, tree, "mid-ingest") == -signal.SIGKILL
+    with sqlite3.connect(index_dir / "default" / "store.sqlite") as conn:
+        assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] == 0
+        indexes = {
+            r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
+    assert {"documents_key", "chunks_key"} <= indexes
+    assert _ingest(index_dir, tree) == 0
+    assert len(_snapshot(index_dir)) == 40
+    _assert_consistent(index_dir, {t for _, t, _, _ in _snapshot(index_dir)})

@@ -181,6 +181,65 @@ _MIGRATIONS: tuple[Migration, ...] = (
         vectors BLOB NOT NULL
     );
     """,
+    # 12: ``document_id`` and ``chunk_id`` unique by named indexes, not column constraints, so
+    # that an ingest into an empty collection can build them once at its end (``index.keys``):
+    # kept up row by row, these indexes of hashes took each insert to a random page, and an
+    # ingest's SQLite writes per document grew 1.5x from 50k to 200k documents (``keys``,
+    # benchmarks/store_writes.py).
+    # SQLite cannot drop a column's constraint: each table is copied. Migrations run with
+    # foreign keys off (``storage.sqlite``), and with ``legacy_alter_table`` renaming a table
+    # leaves the tables that refer to it by name (chunks -> documents, vectors and sentences ->
+    # chunks) referring to the name, so to the copy; dropping the original cascades nowhere.
+    """
+    PRAGMA legacy_alter_table = ON;
+    ALTER TABLE documents RENAME TO documents_v11;
+    CREATE TABLE documents (
+        id INTEGER PRIMARY KEY,
+        document_id TEXT NOT NULL,
+        source TEXT NOT NULL UNIQUE,
+        origin TEXT NOT NULL,
+        external_id TEXT,
+        format TEXT NOT NULL,
+        title TEXT,
+        text TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        ingested_at TEXT NOT NULL,
+        path TEXT
+    );
+    INSERT INTO documents SELECT * FROM documents_v11;
+    DROP TABLE documents_v11;
+    CREATE UNIQUE INDEX documents_key ON documents (document_id);
+    CREATE INDEX documents_origin ON documents (origin);
+    CREATE INDEX documents_path ON documents (path);
+    CREATE TRIGGER documents_out AFTER DELETE ON documents
+        BEGIN UPDATE counts SET n = n - 1 WHERE name = 'documents'; END;
+    ALTER TABLE chunks RENAME TO chunks_v11;
+    CREATE TABLE chunks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chunk_id TEXT NOT NULL,
+        doc INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        start INTEGER NOT NULL,
+        "end" INTEGER NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        line INTEGER,
+        end_line INTEGER,
+        fold BLOB
+    );
+    -- The copy keeps the old table's highest rowid ever given (AUTOINCREMENT, migration 1).
+    INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'chunks', seq FROM sqlite_sequence WHERE name = 'chunks_v11';
+    INSERT INTO chunks SELECT * FROM chunks_v11;
+    DROP TABLE chunks_v11;
+    CREATE UNIQUE INDEX chunks_key ON chunks (chunk_id);
+    CREATE INDEX chunks_doc ON chunks (doc);
+    CREATE INDEX chunks_unfolded ON chunks (id) WHERE fold IS NULL;
+    CREATE TRIGGER chunks_out AFTER DELETE ON chunks
+        BEGIN UPDATE counts SET n = n - 1 WHERE name = 'chunks'; END;
+    PRAGMA legacy_alter_table = OFF;
+    """,
 )
 
 SCHEMA = Schema(

@@ -13,11 +13,11 @@ import json
 import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
 
-from groundkit.index import sentences, spans, writes
+from groundkit.index import keys, sentences, spans, writes
 from groundkit.index.filters import chunk_filter
 from groundkit.index.migrations import SCHEMA
 from groundkit.index.rows import ChunkRow, DocumentRow, HitRow, IngestState, NewDocument
@@ -78,6 +78,7 @@ class Store:
         self.read_only = self._db.read_only
         self._follower: Follower | None = None
         self._unread: weakref.WeakSet[Settles] = weakref.WeakSet()
+        self._bulk = False  # inside large_cache: see transaction
 
     def close(self) -> None:
         # Hits made unread are read now: a caller may read them after closing the collection.
@@ -91,13 +92,23 @@ class Store:
         """Have ``reader`` read what it holds unread before the store closes (kept weakly)."""
         self._unread.add(reader)
 
-    def transaction(self) -> AbstractContextManager[None]:
-        """A write transaction, taken up front so that two writers never deadlock mid-way."""
-        return self._db.transaction()
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction, taken up front so that two writers never deadlock mid-way.
+
+        Inside ``large_cache`` (one ingest), an empty store's id indexes are built at its end
+        (``index.keys``)."""
+        with self._db.transaction():
+            if self._bulk:
+                with keys.built_at_end(self._conn):
+                    yield
+            else:
+                yield
 
     @contextmanager
     def large_cache(self) -> Iterator[None]:
-        """A page cache the size of a large collection's unique indexes, for one ingest.
+        """A page cache the size of a large collection's unique indexes, for one ingest (and
+        an empty store's id indexes built at its end: see ``transaction``).
 
         SQLite's default (2 MB) is far smaller: an ingest, one transaction, spilled and re-read
         their pages, and its SQLite writes per document doubled from 25k to 500k documents.
@@ -105,9 +116,11 @@ class Store:
         """
         default = self._conn.execute("PRAGMA cache_size").fetchone()[0]
         self._conn.execute(f"PRAGMA cache_size = {-_INGEST_CACHE_KIB}")
+        self._bulk = True
         try:
             yield
         finally:
+            self._bulk = False
             self._conn.execute(f"PRAGMA cache_size = {int(default)}")
 
     @contextmanager

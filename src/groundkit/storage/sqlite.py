@@ -148,8 +148,10 @@ def _open_for_writing(path: Path, schema: Schema) -> sqlite3.Connection:
             conn.execute(f"PRAGMA page_size = {int(schema.page_size)}")
         _to_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
+        # After migrating: a migration that copies a table (SQLite's way to change a column's
+        # constraints) drops the original, which would cascade to the rows that refer to it.
         migrate(conn, schema)
+        conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as exc:
         if conn is not None:
             conn.close()
