@@ -1,6 +1,7 @@
 """Precision of the code map's certain call edges on real repositories, judged by a person.
 
     python benchmarks/codemap_precision.py sample NAME=PATH@REF... [--per-repo 40] [--dunders 10]
+        [--seed 34] [--set NAME] [--maps DIR]
     python benchmarks/codemap_precision.py score
     python benchmarks/codemap_precision.py dunders NAME=PATH... [--list]
     python benchmarks/codemap_precision.py self-calls NAME=PATH... [--list]
@@ -42,14 +43,20 @@ HERE = Path(__file__).parent / "codemap" / "precision"
 
 
 def sample(
-    repos: list[tuple[str, Path, str]], per_repo: int, dunders: int, seed: int
+    repos: list[tuple[str, Path, str]],
+    per_repo: int,
+    dunders: int,
+    seed: int,
+    maps: Path | None = None,
 ) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for name, root, commit in repos:
+        # with --maps, each repository's map is kept there (named as the repository), so a
+        # second draw from the same maps re-reads them instead of mapping again
         with (
             tempfile.TemporaryDirectory() as tmp,
-            open_codemap("precision", index_dir=tmp, create=True) as codemap,
+            open_codemap(name, index_dir=maps or tmp, create=True) as codemap,
         ):
             codemap.update(root)
             lines = {n.key: n.line for n in codemap.nodes()}
@@ -166,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("--per-repo", type=int, default=40)
     draw.add_argument("--dunders", type=int, default=10)
     draw.add_argument("--seed", type=int, default=34)
+    draw.add_argument("--maps", type=Path, help="keep the maps in this folder and re-use them")
     marks = sub.add_parser("score")
     for command in (draw, marks):  # another sample beside the first: sample-NAME.json
         command.add_argument("--set", default="", help="NAME of another sample and its labels")
@@ -185,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             name, _, rest = spec.partition("=")
             path, _, ref = rest.rpartition("@")
             repos.append((name, Path(path), ref))
-        drawn = sample(repos, args.per_repo, args.dunders, args.seed)
+        drawn = sample(repos, args.per_repo, args.dunders, args.seed, args.maps)
         out = HERE / f"sample{suffix}.json"
         out.write_text(json.dumps(drawn, indent=1) + "\n")
         print(f"{len(drawn)} edges drawn into {out}")
