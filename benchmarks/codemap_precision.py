@@ -263,12 +263,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     suffix = f"-{args.set}" if args.set else ""
     if args.what == "sample":
-        repos = []
+        refs = []
         for spec in args.repos:
             name, _, rest = spec.partition("=")
             path, _, ref = rest.rpartition("@")
-            repos.append((name, Path(path), ref))
-        drawn = sample(repos, args.per_repo, args.dunders, args.seed, args.maps)
+            refs.append((name, Path(path), ref))
+        drawn = sample(refs, args.per_repo, args.dunders, args.seed, args.maps)
         out = HERE / f"sample{suffix}.json"
         out.write_text(json.dumps(drawn, indent=1) + "\n")
         print(f"{len(drawn)} edges drawn into {out}")
