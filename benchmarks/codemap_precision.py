@@ -1,9 +1,11 @@
 """Precision of the code map's certain call edges on real repositories, judged by a person.
 
     python benchmarks/codemap_precision.py sample NAME=PATH@REF... [--per-repo 40] [--dunders 10]
+        [--seed 34] [--set NAME]
     python benchmarks/codemap_precision.py score
     python benchmarks/codemap_precision.py dunders NAME=PATH... [--list]
     python benchmarks/codemap_precision.py self-calls NAME=PATH... [--list]
+    python benchmarks/codemap_precision.py overridden NAME=PATH... [--list]
 
 ``sample`` maps each repository (PATH: an unpacked checkout or sdist; REF: its commit or
 version, recorded in the sample), draws
@@ -16,11 +18,16 @@ records in ``labels.json`` (same ``key``) whether the call can reach that target
 runs: ``right``, or ``wrong`` with a note. ``score`` joins the two and prints the share right,
 per repository, per provenance, and for dunder targets (``__len__``, ``__eq__``...) apart.
 The labels are the yardstick; they are never read by the map.
+Every command takes ``--maps DIR``: the maps are kept there and re-used by the next command.
 
 ``dunders`` maps each repository and counts its certain edges to a dunder method per name
 (``--list``: each one with its place and quoted line, to read them all). ``self-calls`` counts
 the call edges whose quoted line calls ``self.<name>(...)`` and how many of them are partial
 (a package's own calls demoted to guesses by a test's or script's patch showed there first).
+``overridden`` counts the certain ``call-self`` edges ``C.m -> D.x`` (D a subclass of C) where
+every path from D up to C passes a class whose own ``m`` (a ``def``) is another function that
+never calls ``C.m``: ``C.m`` cannot run with such a ``self`` (wrong edges of this kind were found
+in the third draw).
 """
 
 from __future__ import annotations
@@ -32,26 +39,40 @@ import re
 import sys
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from groundkit.codemap.api import open_codemap
-from groundkit.codemap.model import EdgeFlag
+from groundkit.codemap.api import CodeMap, open_codemap
+from groundkit.codemap.model import Edge, EdgeFlag
 
 HERE = Path(__file__).parent / "codemap" / "precision"
 
 
+@contextmanager
+def _mapped(name: str, root: Path, maps: Path | None) -> Iterator[CodeMap]:
+    """The map of ``root``; with ``maps``, kept there under ``name`` (the repository's name), so
+    a second draw or count from the same maps re-reads them instead of mapping again."""
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        open_codemap(name, index_dir=maps or tmp, create=True) as codemap,
+    ):
+        codemap.update(root)
+        yield codemap
+
+
 def sample(
-    repos: list[tuple[str, Path, str]], per_repo: int, dunders: int, seed: int
+    repos: list[tuple[str, Path, str]],
+    per_repo: int,
+    dunders: int,
+    seed: int,
+    maps: Path | None = None,
 ) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     for name, root, commit in repos:
-        with (
-            tempfile.TemporaryDirectory() as tmp,
-            open_codemap("precision", index_dir=tmp, create=True) as codemap,
-        ):
-            codemap.update(root)
+        with _mapped(name, root, maps) as codemap:
             lines = {n.key: n.line for n in codemap.nodes()}
             certain = sorted(
                 (e for e in codemap.edges(["calls"]) if EdgeFlag.PARTIAL not in e.flags),
@@ -80,13 +101,9 @@ def sample(
     return out
 
 
-def dunders(repos: list[tuple[str, Path]], listed: bool) -> None:
+def dunders(repos: list[tuple[str, Path]], listed: bool, maps: Path | None) -> None:
     for name, root in repos:
-        with (
-            tempfile.TemporaryDirectory() as tmp,
-            open_codemap("precision", index_dir=tmp, create=True) as codemap,
-        ):
-            codemap.update(root)
+        with _mapped(name, root, maps) as codemap:
             edges = list(codemap.edges(["calls"]))
         certain = [e for e in edges if EdgeFlag.PARTIAL not in e.flags]
         found = [e for e in certain if _is_dunder(e.target.qualname)]
@@ -105,14 +122,10 @@ def dunders(repos: list[tuple[str, Path]], listed: bool) -> None:
                 )
 
 
-def self_calls(repos: list[tuple[str, Path]], listed: bool) -> None:
+def self_calls(repos: list[tuple[str, Path]], listed: bool, maps: Path | None) -> None:
     called = re.compile(r"\bself\.\w+(\.\w+)*\(")
     for name, root in repos:
-        with (
-            tempfile.TemporaryDirectory() as tmp,
-            open_codemap("precision", index_dir=tmp, create=True) as codemap,
-        ):
-            codemap.update(root)
+        with _mapped(name, root, maps) as codemap:
             edges = [e for e in codemap.edges(["calls"]) if e.quote and called.search(e.quote)]
         partial = [e for e in edges if EdgeFlag.PARTIAL in e.flags]
         print(f"{name}: {len(edges)} self-call edges, {len(partial)} partial")
@@ -120,6 +133,72 @@ def self_calls(repos: list[tuple[str, Path]], listed: bool) -> None:
             for e in sorted(partial, key=lambda e: (e.location.path, e.location.line)):
                 where = f"{e.location.path}:{e.location.line}"
                 print(f"  {where} {e.source.qualname} -> {e.target.qualname}")
+
+
+def overridden(repos: list[tuple[str, Path]], listed: bool, maps: Path | None) -> None:
+    for name, root in repos:
+        with _mapped(name, root, maps) as codemap:
+            edges = list(codemap.edges(["calls", "inherits", "defines"]))
+        tree = _Hierarchy(edges)
+        pool, found = 0, []
+        for e in edges:
+            if e.kind != "calls" or EdgeFlag.PARTIAL in e.flags or e.provenance != "call-self":
+                continue
+            top, sub = tree.owner.get(e.source.qualname), tree.owner.get(e.target.qualname)
+            if top is None or sub is None or top == sub or not tree.below(sub, top):
+                continue
+            pool += 1
+            if tree.blocked(sub, top, e.source.qualname, frozenset()):
+                found.append(e)
+        print(
+            f"{name}: {pool} certain call-self edges to a subclass's method,"
+            f" {len(found)} overridden"
+        )
+        if listed:
+            for e in sorted(found, key=lambda e: (e.location.path, e.location.line)):
+                where = f"{e.location.path}:{e.location.line}"
+                print(f"  {where} {e.source.qualname} -> {e.target.qualname}")
+
+
+class _Hierarchy:
+    """Classes, their bases and own methods, and who calls what, as one map draws them."""
+
+    def __init__(self, edges: list[Edge]) -> None:
+        self.bases: dict[str, set[str]] = defaultdict(set)
+        self.members: dict[str, dict[str, str]] = defaultdict(dict)  # class -> name -> method
+        self.owner: dict[str, str] = {}
+        self.callees: dict[str, set[str]] = defaultdict(set)
+        for e in edges:
+            source, target = e.source.qualname, e.target.qualname
+            if e.kind == "inherits":
+                self.bases[source].add(target)
+            elif e.kind == "defines" and e.source.kind == "class":
+                self.members[source][target.rsplit(".", 1)[-1]] = target
+                self.owner[target] = source
+            elif e.kind == "calls":
+                self.callees[source].add(target)
+
+    def below(self, cls: str, top: str) -> bool:
+        todo, seen = [cls], set()
+        while todo:
+            for base in self.bases.get(todo.pop(), ()):
+                if base == top:
+                    return True
+                if base not in seen:
+                    seen.add(base)
+                    todo.append(base)
+        return False
+
+    def blocked(self, cls: str, top: str, method: str, seen: frozenset[str]) -> bool:
+        """Every path from ``cls`` up to ``top`` meets an override of ``method`` that never
+        calls it (so ``method`` cannot run with a ``cls`` instance as ``self``)."""
+        if cls == top or cls in seen:
+            return False
+        own = self.members[cls].get(method.rsplit(".", 1)[-1])
+        if own and own != method and method not in self.callees[own]:
+            return True
+        ups = [b for b in self.bases[cls] if b == top or self.below(b, top)]
+        return bool(ups) and all(self.blocked(b, top, method, seen | {cls}) for b in ups)
 
 
 def _is_dunder(qualname: str) -> bool:
@@ -169,23 +248,27 @@ def main(argv: list[str] | None = None) -> int:
     marks = sub.add_parser("score")
     for command in (draw, marks):  # another sample beside the first: sample-NAME.json
         command.add_argument("--set", default="", help="NAME of another sample and its labels")
-    for what in ("dunders", "self-calls"):
+    for what in ("dunders", "self-calls", "overridden"):
         count = sub.add_parser(what)
         count.add_argument("repos", nargs="+", help="NAME=PATH")
         count.add_argument("--list", action="store_true")
+    for command in (draw, *(sub.choices[w] for w in ("dunders", "self-calls", "overridden"))):
+        command.add_argument("--maps", type=Path, help="keep the maps in this folder, re-use them")
     args = parser.parse_args(argv)
-    if args.what in ("dunders", "self-calls"):
+    if args.what in ("dunders", "self-calls", "overridden"):
         repos = [(n, Path(p)) for n, _, p in (s.partition("=") for s in args.repos)]
-        (dunders if args.what == "dunders" else self_calls)(repos, args.list)
+        {"dunders": dunders, "self-calls": self_calls, "overridden": overridden}[args.what](
+            repos, args.list, args.maps
+        )
         return 0
     suffix = f"-{args.set}" if args.set else ""
     if args.what == "sample":
-        repos = []
+        refs = []
         for spec in args.repos:
             name, _, rest = spec.partition("=")
             path, _, ref = rest.rpartition("@")
-            repos.append((name, Path(path), ref))
-        drawn = sample(repos, args.per_repo, args.dunders, args.seed)
+            refs.append((name, Path(path), ref))
+        drawn = sample(refs, args.per_repo, args.dunders, args.seed, args.maps)
         out = HERE / f"sample{suffix}.json"
         out.write_text(json.dumps(drawn, indent=1) + "\n")
         print(f"{len(drawn)} edges drawn into {out}")
