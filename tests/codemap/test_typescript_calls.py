@@ -423,3 +423,29 @@ def test_then_on_what_an_async_function_gives_runs_its_callbacks_certainly(repo:
     assert ("main.run", "main.fail") in certain
     assert ("main.run", "main.other") in repo.pairs("calls")  # plain() may give anything
     assert ("main.run", "main.other") not in certain
+
+
+def test_then_on_an_async_function_that_returns_a_function_runs_its_callbacks(
+    repo: Repo,
+) -> None:
+    # the call gives the runtime's promise, whatever the function returns: `then` is never
+    # a member of the function returned (which has none)
+    build(
+        repo,
+        {
+            "main.js": """
+                function one() { return 1; }
+                function done(v) { return v; }
+                function fail(e) { return e; }
+                async function pick() { return one; }
+                export function run() {
+                  pick().then(done).catch(fail);
+                  return pick().then((f) => f);
+                }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.run", "main.done") in certain
+    assert ("main.run", "main.fail") in certain
+    assert ("main.run", "main.run.<arrow>") in certain
