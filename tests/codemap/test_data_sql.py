@@ -5,7 +5,9 @@ statement's kind; text that does not parse, or names a table at run time, counte
 from __future__ import annotations
 
 import json
+import logging
 
+import pytest
 from map_helpers import Repo, build
 
 from groundkit.codemap.model import Provenance
@@ -112,6 +114,19 @@ def test_sql_that_does_not_parse_or_names_its_table_at_run_time_is_counted_not_d
     counted = json.loads(repo.map.store.manifest()["data_unresolved"])
     assert counted["SQL text that does not parse"] == 1
     assert counted["SQL text naming a table at run time"] == 1
+
+
+def test_sql_the_parser_reads_only_as_a_command_is_counted_without_a_warning_on_stderr(
+    repo: Repo, caplog: pytest.LogCaptureFixture
+) -> None:
+    # SQLite's own syntax (a virtual table) parses as sqlglot's fallback "Command", which it
+    # logs as a warning: grk map printed it to the terminal of whoever mapped such a repository.
+    source = 'def make(db):\n    db.execute("CREATE VIRTUAL TABLE docs USING fts5(body)")\n'
+    with caplog.at_level(logging.WARNING):
+        build(repo, {"app/db.py": source})
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("sqlglot")] == []
+    counted = json.loads(repo.map.store.manifest()["data_unresolved"])
+    assert counted["SQL text that does not parse"] == 1
 
 
 def test_sql_nested_deeper_than_the_parser_reaches_is_counted_and_the_map_goes_on(

@@ -91,6 +91,27 @@ def test_a_function_moved_to_another_module_is_one_change(grk: Grk, app: Path) -
     assert calls == []
 
 
+def test_a_function_moved_to_another_module_takes_its_containment_with_it(
+    grk: Grk, app: Path
+) -> None:
+    commit(
+        app,
+        {"app/jobs.py": CORE, "app/core.py": "", "app/cli.py": CALLER.replace("core", "jobs")},
+        "move",
+    )
+    data = grk.json("diff", "HEAD~1", "HEAD", "--repo", str(app))
+    defines = [
+        (e["source_name"], e["target_name"])
+        for e in data["edges"]["added"] + data["edges"]["removed"]
+        if e["kind"] == "defines"
+    ]
+    assert defines == [("app", "app.jobs")]  # the new module's own; process's went with it
+    # the import statement moved between the modules; the containment went with the function
+    assert data["code_moved"] == [{"from": "app.core", "to": "app.jobs", "edges": 1}]
+    assert grk("diff", "HEAD~1", "HEAD", "--repo", str(app)) == 0
+    assert "(function, app/core.py -> app/jobs.py): 6 edge(s) went with it" in grk.out
+
+
 def test_a_method_extraction_is_one_change_not_each_call_removed_and_added(
     grk: Grk, app: Path
 ) -> None:

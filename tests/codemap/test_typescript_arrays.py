@@ -76,6 +76,28 @@ def test_a_local_array_literal_read_in_a_loop_reaches_each_function(repo: Repo) 
     assert ("main.one", "main.a") in certain
 
 
+def test_an_array_literal_iterated_or_given_a_callback_in_place_hands_on_its_items(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function a() {}
+                function b() {}
+                function call(f) { return f(); }
+                export function loop() { for (const step of [a, b]) step(); }
+                export function each() { [a, b].forEach(call); }
+                export function inline() { [a].forEach((f) => f()); }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert {("main.loop", "main.a"), ("main.loop", "main.b")} <= pairs - certain  # one of them
+    assert {("main.call", "main.a"), ("main.call", "main.b")} <= pairs - certain
+    assert ("main.inline.<arrow>", "main.a") in certain
+
+
 def test_iterating_an_instance_runs_its_symbol_iterator_method(repo: Repo) -> None:
     build(
         repo,

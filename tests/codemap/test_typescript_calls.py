@@ -423,3 +423,82 @@ def test_then_on_what_an_async_function_gives_runs_its_callbacks_certainly(repo:
     assert ("main.run", "main.fail") in certain
     assert ("main.run", "main.other") in repo.pairs("calls")  # plain() may give anything
     assert ("main.run", "main.other") not in certain
+
+
+def test_then_on_an_async_function_that_returns_a_function_runs_its_callbacks(
+    repo: Repo,
+) -> None:
+    # the call gives the runtime's promise, whatever the function returns: `then` is never
+    # a member of the function returned (which has none)
+    build(
+        repo,
+        {
+            "main.js": """
+                function one() { return 1; }
+                function done(v) { return v; }
+                function fail(e) { return e; }
+                async function pick() { return one; }
+                export function run() {
+                  pick().then(done).catch(fail);
+                  return pick().then((f) => f);
+                }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.run", "main.done") in certain
+    assert ("main.run", "main.fail") in certain
+    assert ("main.run", "main.run.<arrow>") in certain
+
+
+def test_what_promise_all_of_a_literal_gives_is_each_items_value_awaited(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function one() { return 1; }
+                async function pick() { return one; }
+                export async function run() {
+                  const [first] = await Promise.all([pick()]);
+                  first();
+                }
+                export async function byIndex() {
+                  const found = await Promise.all([pick()]);
+                  found[0]();
+                }
+                export async function pair() {
+                  const [a, b] = await Promise.all([pick(), Promise.resolve(3)]);
+                  a();
+                }
+            """,
+        },
+    )
+    pairs, certain = repo.pairs("calls"), repo.certain("calls")
+    assert ("main.run", "main.one") in certain
+    assert ("main.byIndex", "main.one") in certain
+    # an element at a position not known: one, or what the runtime's promise gives
+    assert ("main.pair", "main.one") in pairs - certain
+
+
+def test_names_destructured_from_a_value_hold_its_members_and_elements(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function one() { return 1; }
+                const api = { feed() { return 1; }, all() { return 2; } };
+                export function run() {
+                  const { feed, all: load } = api;
+                  const [first] = [one];
+                  feed();
+                  load();
+                  first();
+                }
+                export function rest() { const { nothing = one, ...others } = api; nothing(); }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert {("main.run", "main.api.feed"), ("main.run", "main.api.all")} <= certain
+    assert ("main.run", "main.one") in certain
+    assert ("main.rest", "main.one") not in repo.pairs("calls")  # a default: not followed

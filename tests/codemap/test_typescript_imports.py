@@ -215,6 +215,21 @@ def test_a_file_that_is_not_typescript_is_skipped_with_its_line(repo: Repo) -> N
     }
 
 
+def test_a_syntax_error_that_swallows_half_the_file_skips_it_with_its_line(repo: Repo) -> None:
+    # tree-sitter recovers, but every declaration after the error is read as an anonymous
+    # function: mapped, the file would lose those names without a word
+    lines = [f"function f{i}() {{ return f{i + 1}(); }}" for i in range(40)]
+    lines.insert(20, "function broken( {")
+    one_odd = [f"function g{i}() {{ return {i}; }}" for i in range(40)]
+    one_odd.insert(20, "let = ;")
+    build(repo, {"half.js": "\n".join(lines) + "\n", "odd.js": "\n".join(one_odd) + "\n"})
+    assert repo.report is not None
+    assert {s.source: s.reason for s in repo.report.skipped} == {
+        "half.js": "syntax error at line 21"
+    }
+    assert ("odd", "odd.g39") in repo.pairs("defines")  # one odd statement: still mapped
+
+
 def test_a_git_revision_reads_the_configs_a_tsconfig_extends(repo: Repo) -> None:
     repo.write(
         {

@@ -186,6 +186,8 @@ def _carried_edges(
     if not mapping:
         return []
     added = {e.key: e for e in edges_added}
+    # A node has one owner: a function moved to another module is defined by that module now.
+    owned = {e.target: e for e in edges_added if e.kind == EdgeKind.DEFINES}
     out = []
     for edge in edges_removed:
         source = mapping.get(edge.source, edge.source)
@@ -193,6 +195,8 @@ def _carried_edges(
         if (source, target) == (edge.source, edge.target):
             continue
         after = added.get((edge.kind, source, target))
+        if after is None and edge.kind == EdgeKind.DEFINES and target != edge.target:
+            after = owned.get(target)
         if after is not None:
             out.append((edge, after))
     return out

@@ -77,6 +77,8 @@ class MapDiff:
         moved = {(a.key, b.key) for a, b in self.nodes_moved}
         counts: Counter[tuple[NodeKey, NodeKey]] = Counter()
         for before, after in self.edges_carried:
+            if (before.target, after.target) in moved:
+                continue  # it went with the node it reaches (a moved function's containment)
             if before.source != after.source and (before.source, after.source) not in moved:
                 counts[(before.source, after.source)] += 1
         return [(a, b, n) for (a, b), n in sorted(counts.items())]

@@ -19,9 +19,11 @@ and the text is then parsed as MySQL.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -59,6 +61,7 @@ def read_sql(text: str, objects: bool = False) -> SqlRead:
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
 
+    _quiet_parser()
     found: dict[str, str] = {}
     text = _MARKERS.sub(MARKER, text)
     expanded = _objects_expanded(text) if objects else None
@@ -80,6 +83,14 @@ def read_sql(text: str, objects: bool = False) -> SqlRead:
     except RecursionError:  # the parser and its tree walks recurse: hostile nesting ends here
         return SqlRead(problem="SQL text nested too deeply to read")
     return SqlRead(tuple(found.items()))
+
+
+@cache
+def _quiet_parser() -> None:
+    """sqlglot logs a warning for each statement it reads only as a ``Command`` (SQLite's
+    ``CREATE VIRTUAL TABLE``): here that is counted, and the warning would reach the terminal of
+    whoever runs ``grk map`` (no handler is set up, so Python prints it to stderr)."""
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 
 def _objects_expanded(text: str) -> str | None:

@@ -44,6 +44,10 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 30: then/catch/finally on an async function's call whatever it returns (a function of
+    # the repository had hidden the promise's callbacks); an array literal iterated or given a
+    # callback where it is written hands on its items (`for (const f of [a, b])`); names
+    # destructured from a value hold its members (`const {feed} = api`); Promise.all's array;
     # 29: what a generator yields worked out once (a file whose generators iterate each other
     # no longer runs past its work budget); an empty template literal is the empty string.
     # 28: the JavaScript of imported run-time dependencies read for the value flow (never
@@ -67,7 +71,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "29"
+    version: ClassVar[str] = "30"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

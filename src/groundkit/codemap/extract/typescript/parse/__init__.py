@@ -41,11 +41,14 @@ def parse_typescript(path: str, text: str, deadline: float = math.inf) -> FileFa
 
 
 def _error_share(root: Node) -> float:
-    """The share of the file's top-level statements tree-sitter could not read: a file with
-    one odd statement is still mapped (tree-sitter recovers), a file that is not code is not."""
+    """The share of the file's top-level statements tree-sitter could not read, or of its
+    text, whichever is larger: a file with one odd statement is still mapped (tree-sitter
+    recovers), a file that is not code is not, nor one whose error swallows much of the rest
+    (the declarations after it would be read as anonymous functions, their names lost)."""
     children = root.children or []
-    bad = sum(1 for c in children if c.type == "ERROR" or c.is_missing)
-    return bad / max(1, len(children))
+    bad = [c for c in children if c.type == "ERROR" or c.is_missing]
+    text = sum(c.end_byte - c.start_byte for c in bad) / max(1, root.end_byte - root.start_byte)
+    return max(len(bad) / max(1, len(children)), text)
 
 
 def _first_error(root: Node) -> int:

@@ -20,6 +20,7 @@ from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
     args_of,
     key_of,
+    literal_element,
     ref_of,
     string_value,
     summarise,
@@ -139,7 +140,10 @@ def _elements(
         if isinstance(first, facts.Ref | facts.Get) and nodes[0].type != "call_expression":
             w.iterations.append(facts.IterSite(w.current, first, *w.where(nodes[0])))
         return
-    if ref is None or len(ref) < 2 or ref[-1] == "()":
+    if ref is None:
+        _literal_elements(w, callee, args)
+        return
+    if len(ref) < 2 or ref[-1] == "()":
         return
     start = ELEMENT_STORES.get(ref[-1])
     positions = ELEMENT_CALLBACKS.get(ref[-1])
@@ -158,6 +162,24 @@ def _elements(
         for position in positions:
             given[position] = element
         w.passes.append((w.current, args[0], How.CALL, given))
+
+
+def _literal_elements(w: Walk, callee: Node, args: list[facts.Expr]) -> None:
+    """``[a, b].forEach(f)``: ``f`` is handed one of the literal's items (a pass site of its
+    own, as for a named array)."""
+    member = unwrap(callee)
+    holder = member.child_by_field_name("object") if member.type == "member_expression" else None
+    method = member.child_by_field_name("property") if holder is not None else None
+    if holder is None or method is None or unwrap(holder).type != "array":
+        return
+    positions = ELEMENT_CALLBACKS.get(text_of(method))
+    element = literal_element(summarise(holder, w.qual_of))
+    if positions is None or element is None or not args or type(args[0]) is facts.Spread:
+        return
+    given: list[facts.Expr] = [UNKNOWN] * (max(positions) + 1)
+    for position in positions:
+        given[position] = element
+    w.passes.append((w.current, args[0], How.CALL, given))
 
 
 def _chained(w: Walk, callee: Node, ref: list[str]) -> facts.Expr:
@@ -385,7 +407,10 @@ def _unnamed(w: Walk, callee: Node) -> facts.Expr:
     if holder is not None and unwrap(holder).type in _LITERAL_HOLDERS:
         method = key_of(callee.child_by_field_name("property"))
         if method is not None and may_call_back(["", method]):
-            return facts.Get(facts.Lit(), [method])  # [a, b].map(f): f is called back
+            # [a, b].map(f): f is called back, and given the items (``_literal_elements``)
+            base = summarise(holder, w.qual_of) if unwrap(holder).type == "array" else None
+            items = base is not None and literal_element(base) is not None
+            return facts.Get(base if items and base is not None else facts.Lit(), [method])
         return facts.Lit()
     prop = callee.child_by_field_name("property") if holder is not None else None
     if prop is not None and prop.text is not None:

@@ -24,6 +24,7 @@ __all__ = [
     "args_of",
     "collection",
     "key_of",
+    "literal_element",
     "ref_of",
     "string_value",
     "summarise",
@@ -232,6 +233,17 @@ def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> fa
     if kind in _LITERALS or kind.endswith("_literal"):
         return facts.Lit()
     return UNKNOWN
+
+
+def literal_element(expr: facts.Expr) -> facts.Expr | None:
+    """An element of an array literal bound to no name (``for (const f of [a, b])``,
+    ``[a, b].forEach(g)``): its one item, or one of its items chosen at run time; None for
+    anything else, or a literal that spreads (what a spread holds is read where it is named)."""
+    if type(expr) is not facts.ArrayLit or expr.name or expr.kind or not expr.items:
+        return None
+    if any(type(item) is facts.Spread for item in expr.items):
+        return None
+    return expr.items[0] if len(expr.items) == 1 else facts.Choice(list(expr.items))
 
 
 def collection(node: Node) -> bool:

@@ -12,6 +12,7 @@ from groundkit.codemap.extract.typescript.parse.expressions import (
     UNKNOWN,
     collection,
     key_of,
+    literal_element,
     ref_of,
     string_value,
     summarise,
@@ -135,7 +136,10 @@ def _destructure(w: Walk, target: Node, init: Node | None) -> None:
         w.visit(init)
         summary = summarise(init, w.qual_of)
     spec = summary.spec if isinstance(summary, facts.Require | facts.DynImport) else None
-    if spec is None or target.type != "object_pattern":
+    if spec is None:
+        _destructure_value(w, target, summary)
+        return
+    if target.type != "object_pattern":
         for name in w.pattern_names(target):
             w.bind(name, UNKNOWN)
         return
@@ -150,6 +154,29 @@ def _destructure(w: Walk, target: Node, init: Node | None) -> None:
         else:
             for name in w.pattern_names(child):
                 w.bind(name, UNKNOWN)
+
+
+def _destructure_value(w: Walk, target: Node, summary: facts.Expr) -> None:
+    """``const {feed, all: load} = api``: each name holds that member, as ``api.feed`` does;
+    ``const [first] = xs``: an element (at a position not known). A default, a rest or a
+    nested pattern: unknown."""
+    held: dict[str, facts.Expr] = {}
+    if type(summary) is not facts.Unknown and target.type == "object_pattern":
+        for child in target.named_children:
+            if child.type == "shorthand_property_identifier_pattern":
+                held[text_of(child)] = facts.Get(summary, [text_of(child)])
+            elif child.type == "pair_pattern":
+                key = key_of(child.child_by_field_name("key"))
+                value = child.child_by_field_name("value")
+                if key and value is not None and value.type == "identifier":
+                    held[text_of(value)] = facts.Get(summary, [key])
+    elif type(summary) is not facts.Unknown and target.type == "array_pattern":
+        element = literal_element(summary) or facts.Get(summary, [facts.ELEMENT])
+        for child in target.named_children:
+            if child.type == "identifier":
+                held[text_of(child)] = element
+    for name in w.pattern_names(target):
+        w.bind(name, held.get(name, UNKNOWN))
 
 
 def assignment(w: Walk, node: Node) -> bool:

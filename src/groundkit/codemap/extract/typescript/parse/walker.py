@@ -23,6 +23,7 @@ from groundkit.codemap.extract.typescript.parse.expressions import (
     FUNCTIONS,
     UNKNOWN,
     key_of,
+    literal_element,
     summarise,
 )
 from groundkit.codemap.extract.typescript.parse.state import Handler, Walk
@@ -107,7 +108,7 @@ def _loop_or_catch(w: Walk, node: Node) -> bool:
         # xs walked first, so that a function in it (``xs.map((x) => ...)``) has its name
         w.visit(right)
         held = summarise(right, w.qual_of)
-        iterated = (
+        iterated = literal_element(held) or (
             facts.Get(held, [facts.ITERATED]) if not isinstance(held, facts.Unknown) else UNKNOWN
         )
         _bind_loop_variable(w, target, iterated)

@@ -68,13 +68,15 @@ def callbacks(
     if receiver is None:
         head: Value = file.ev.reference(ref[:1], context)
         is_global, certain = type(head) is Global, True
+    elif _promised(file, ref, context):  # the runtime's promise, whatever the function returns
+        is_global, certain = False, True
     elif isinstance(receiver, _OURS) and not _inherited_from_a_package(file, receiver, ref[-1]):
         return
     else:
         head = file.ev.reference(ref[:1], context)
         is_global = type(head) is Global and type(receiver) is Global
         vague = type(receiver) is Made and not receiver.known  # maybe no array's map
-        certain = (isinstance(receiver, _RUNTIME) and not vague) or _promised(file, ref, context)
+        certain = isinstance(receiver, _RUNTIME) and not vague
     positions = callback_positions(ref, len(args), is_global)
     _call_back(file, site, positions, context, caller, where, certain=certain)
 

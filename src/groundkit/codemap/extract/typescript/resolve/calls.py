@@ -51,6 +51,9 @@ __all__ = ["CallingFile", "resolve_call"]
 # A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
 # miss the identity test costs a third of an isinstance call, asked a million times a large map.
 
+# The receivers of ``[a, b].map(f)``: an array literal with its items (``parse/calls.py``),
+# any other literal.
+_LITERAL_BASES = frozenset({facts.Lit, facts.ArrayLit})
 _NOT_COUNTED = (
     Ext,
     Global,
@@ -165,8 +168,8 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
                 EdgeKind.CALLS, caller, node_key(target), Provenance.TS_CALL, where, site.line
             )
         return
-    if type(callee) is facts.Get and type(callee.base) is facts.Lit:
-        # [a, b].map(f): the runtime's method of a literal
+    if type(callee) is facts.Get and type(callee.base) in _LITERAL_BASES:
+        # [a, b].map(f): the runtime's method of a literal (an array's: its items kept)
         callbacks(file, site, ["", *callee.attrs], Lit(), context, caller, where)
         return
     if type(callee) is not facts.Ref:

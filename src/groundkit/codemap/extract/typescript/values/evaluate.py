@@ -693,6 +693,12 @@ class Evaluator:
         if copied is not None:
             return copied
         callee = self.reference(expr.ref, scope, name)
+        if how == How.CALL and type(callee) is Global and callee.name == "Promise.all":
+            items = expr.args[0] if len(expr.args) == 1 else None
+            if type(items) is facts.ArrayLit and not items.name:
+                # await Promise.all([load(), other()]): each item's value, as `await` gives
+                # one (an async function's call: what it returns)
+                return listed(self, items, scope)
         if may_construct(callee, how):
             router = self.router_id(scope, name)
             web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
 from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.parse.expressions import literal_element
 from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 from groundkit.codemap.extract.typescript.values.objects import (
@@ -723,6 +724,8 @@ def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
         return False
     if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
         return False
+    if literal_element(receiver) is not None:  # [a, b].forEach(f): f is handed an item
+        return True
     held = ev.value(receiver, (path, -1))
     if type(held) is Mod:  # module.exports = [...]
         held = ev.export(held.path, "=")
