@@ -25,6 +25,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Global,
     Inst,
     Mod,
+    Model,
     Obj,
     Scope,
     Unknown,
@@ -35,7 +36,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
-__all__ = ["call_value", "prototype"]
+__all__ = ["call_value", "defined_model", "prototype"]
 
 # Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
 COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
@@ -125,4 +126,23 @@ def _is_emitter_class(callee: Value) -> bool:
         type(callee) is Ext
         and callee.package in ("events", "node:events")
         and callee.attrs in _EMITTERS
+    )
+
+
+def defined_model(ev: Evaluator, expr: facts.Defined, scope: Scope) -> Value:
+    """The model ``on.define(name, {...})`` makes when ``on`` is a Sequelize instance (a
+    parameter: when every value its callers give is one)."""
+    on = ev.value(expr.on, scope)
+    given = ev.passed(on) if type(on) is Feed else [on]
+    if given and all(_sequelize(v) for v in given):
+        return Model("sequelize", expr.name)
+    return Unknown()
+
+
+def _sequelize(value: Value) -> bool:
+    """A Sequelize instance (``new Sequelize(...)``; the class itself has no ``define``)."""
+    return (
+        type(value) is Ext
+        and value.package in ("sequelize", "sequelize-typescript")
+        and value.attrs in ((), ("Sequelize",), ("default",))
     )

@@ -14,11 +14,17 @@ from collections.abc import Callable
 
 from groundkit.codemap.extract.base import Project
 from groundkit.codemap.extract.typescript.dependencies import Dependencies, is_dependency
-from groundkit.codemap.extract.typescript.layout import Layout, module_name, package_name
+from groundkit.codemap.extract.typescript.layout import Layout, module_name
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
+from groundkit.codemap.extract.typescript.values import exports
 from groundkit.codemap.extract.typescript.values.accessors import accessor
-from groundkit.codemap.extract.typescript.values.called import COPIES, call_value, prototype
+from groundkit.codemap.extract.typescript.values.called import (
+    COPIES,
+    call_value,
+    defined_model,
+    prototype,
+)
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import (
     ANNOTATED,
@@ -27,7 +33,7 @@ from groundkit.codemap.extract.typescript.values.frameworks import (
     may_construct,
 )
 from groundkit.codemap.extract.typescript.values.functions import Functions
-from groundkit.codemap.extract.typescript.values.holders import holder
+from groundkit.codemap.extract.typescript.values.holders import holder, or_copies
 from groundkit.codemap.extract.typescript.values.made import (
     array_made,
     listed,
@@ -54,7 +60,6 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Lit,
     Made,
     Mod,
-    Model,
     Obj,
     Scope,
     Str,
@@ -103,7 +108,8 @@ class Evaluator:
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, tuple[facts.Module, str]] = {}
-        self._copies: dict[tuple[str, str], list[Def]] | None = None
+        # The functions each table's members were copied onto (``holders.or_copies``)
+        self.copies: dict[tuple[str, str], list[Def]] | None = None
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
 
@@ -135,32 +141,12 @@ class Evaluator:
         return None
 
     def resolve(self, importer: str, spec: str) -> Value:
-        """What a specifier names, as a value: a module of the repository, a package's file
-        whose code is read (``dependencies.py``), else the package (``Ext``)."""
-        packages = self.packages
-        if packages is not None and is_dependency(importer):
-            if not spec.startswith("."):
-                return Ext(package_name(spec))  # a package's own dependency: not read
-            found_file = packages.relative(importer, spec)
-            return Mod(found_file) if found_file is not None else Unknown()
-        value = self.imported(importer, spec)
-        if type(value) is Ext and packages is not None:
-            entry = packages.entry(importer, spec)
-            if entry is not None and entry in packages.read():
-                self.consulted = True  # which packages are read depends on every file's imports
-                return Mod(entry)
-        return value
+        """What a specifier names, as a value (``exports.py``)."""
+        return exports.resolve(self, importer, spec)
 
     def imported(self, importer: str, spec: str) -> Value:
-        """What an import names in the map: a module of the repository, else the package."""
-        found = self.layout.resolve(importer, spec)
-        self.deps.update("ts:" + p for p in found.consulted)
-        if found.target is not None:
-            self.deps.add("ts:" + found.target)
-            return Mod(found.target)
-        if found.external is not None:
-            return Ext(found.external)
-        return Unknown()
+        """What an import names in the map (``exports.py``)."""
+        return exports.imported(self, importer, spec)
 
     # -- names ------------------------------------------------------------------------------------
     def lookup(self, scope: Scope, name: str) -> Value:
@@ -183,36 +169,8 @@ class Evaluator:
         return self.memo.once(key, lambda: self.value(expr, scope, name), Unknown())
 
     def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:
-        """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
-        if not seen:  # asked from outside: worked out once
-            key = ("export", path, name)
-            return self.memo.once(key, lambda: self._export(path, name, seen), Unknown())
-        return self._export(path, name, seen)
-
-    def _export(self, path: str, name: str, seen: frozenset[tuple[str, str]]) -> Value:
-        if (path, name) in seen or len(seen) > DEPTH:
-            return Unknown()
-        seen = seen | {(path, name)}
-        iface = self.interface(path)
-        found = iface.exports.get(name)
-        if found is None and name == "default":
-            found = iface.exports.get("=")
-        if found is not None:
-            value = self.exported(path, found, seen)
-            whole = found is iface.exports.get("=")
-            if whole and type(value) is Mod and "=" in self.interface(value.path).exports:
-                # module.exports = require("./lib/express"): that module's module.exports
-                return self.export(value.path, "=", seen)
-            return value
-        for spec in iface.stars:
-            if name == "default":
-                break
-            target = self.resolve(path, spec)
-            if type(target) is Mod:
-                value = self.export(target.path, name, seen)
-                if type(value) is not Unknown:
-                    return value
-        return Unknown()
+        """What module ``path`` exports as ``name`` (``exports.py``)."""
+        return exports.export(self, path, name, seen)
 
     def exported(
         self,
@@ -220,19 +178,8 @@ class Evaluator:
         found: facts.Expr | facts.Local | facts.From,
         seen: frozenset[tuple[str, str]],
     ) -> Value:
-        if isinstance(found, facts.Local):
-            names = self.interface(path).names
-            return (
-                self.value(names[found.name], (path, -1), found.name)
-                if found.name in names
-                else Unknown()
-            )
-        if isinstance(found, facts.From):
-            target = self.resolve(path, found.spec)
-            if type(target) is Mod:
-                return self.export(target.path, found.name, seen)
-            return Ext(target.package, (found.name,)) if type(target) is Ext else Unknown()
-        return self.value(found, (path, -1))
+        """What an export entry of module ``path`` holds (``exports.py``)."""
+        return exports.exported(self, path, found, seen)
 
     # -- expressions ------------------------------------------------------------------------------
     def value(self, expr: facts.Expr, scope: Scope, name: str | None = None) -> Value:
@@ -294,21 +241,12 @@ class Evaluator:
             options = tuple(dict.fromkeys(self.value(o, scope) for o in expr.options))
             return options[0] if len(options) == 1 else Choice(options)
         if type(expr) is facts.Defined:
-            return self._defined(expr, scope)
+            return defined_model(self, expr, scope)
         if type(expr) is facts.Created:
             return Created(path, expr.owner, prototype(self, expr.proto, scope))
         if type(expr) is facts.ArrayCall:
             made = array_made(self, expr, scope)
             return made if made is not None else self.value(expr.call, scope, name)
-        return Unknown()
-
-    def _defined(self, expr: facts.Defined, scope: Scope) -> Value:
-        """The model ``on.define(name, {...})`` makes when ``on`` is a Sequelize instance (a
-        parameter: when every value its callers give is one)."""
-        on = self.value(expr.on, scope)
-        given = self.passed(on) if type(on) is Feed else [on]
-        if given and all(_sequelize(v) for v in given):
-            return Model("sequelize", expr.name)
         return Unknown()
 
     def reference(self, ref: list[str], scope: Scope, name: str | None = None) -> Value:
@@ -319,11 +257,11 @@ class Evaluator:
             cls = self.this_class(scope)
             value: Value = Inst(cls) if cls is not None else holder(self, scope)
             if type(value) is Obj and value.name:
-                value = self._or_copies(value)
+                value = or_copies(self, value)
         elif head.startswith(facts.THIS_OF):  # ``this`` closed: its holder, or a copy's
             value = self.lookup(scope, head.removeprefix(facts.THIS_OF))
             if type(value) is Obj and value.name:
-                value = self._or_copies(value)
+                value = or_copies(self, value)
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
         elif head.startswith("require:"):  # require("express").Router
@@ -419,36 +357,6 @@ class Evaluator:
     def _generator(self, func: Def) -> bool:
         return func.kind != "class" and func.qual in self.interface(func.path).generators
 
-    def _or_copies(self, table: Obj) -> Value:
-        """``this`` in a member's function of ``table``: the table, or a function its members
-        were copied onto (``mixin(app, proto)``: called as ``app.handle()``, ``this`` is
-        ``app``), whose own members it then reads."""
-        if self._copies is None:
-            self._copies = self._copy_targets()
-        self.consulted = True  # which functions a table is copied onto: any file may say
-        onto = self._copies.get((table.path, table.name))
-        return choice_of((table, *onto)) if onto else table
-
-    def _copy_targets(self) -> dict[tuple[str, str], list[Def]]:
-        found: dict[tuple[str, str], list[Def]] = {}
-        saved, self.deps = self.deps, set()
-        try:
-            for path in sorted(self.layout.sources):
-                for qual, members in self.interface(path).fields.items():
-                    copied = members.get("__proto__")
-                    if copied is None or facts.OWN in qual:
-                        continue
-                    for source in copied.options if type(copied) is facts.Choice else [copied]:
-                        held = self.value(source, (path, -1))
-                        if type(held) is Mod:
-                            held = self.export(held.path, "=")
-                        if type(held) is Obj and held.name:
-                            onto = found.setdefault((held.path, held.name), [])
-                            onto.append(self.classes.definition(path, qual))
-        finally:
-            self.deps = saved
-        return found
-
     def _param(self, param: facts.Param, scope: Scope) -> Value:
         if param.annotation:
             typed = self.reference(param.annotation, scope)
@@ -496,12 +404,3 @@ class Evaluator:
         owner = body.scopes[index].qual if body is not None and index > 0 else ""
         local = f"{owner}.{name}" if owner and name else name or owner
         return f"ts:{module_name(path)}:{local}"
-
-
-def _sequelize(value: Value) -> bool:
-    """A Sequelize instance (``new Sequelize(...)``; the class itself has no ``define``)."""
-    return (
-        type(value) is Ext
-        and value.package in ("sequelize", "sequelize-typescript")
-        and value.attrs in ((), ("Sequelize",), ("default",))
-    )
