@@ -35,7 +35,6 @@ known paths); a parameter past either holds ``None`` and the bound is counted (`
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -61,6 +60,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Unknown,
     Value,
 )
+from groundkit.codemap.extract.typescript.values.repository import RepositoryFacts
 
 __all__ = ["DEPTH", "MAX_KNOWN", "MAX_VALUES", "Flow"]
 
@@ -120,8 +120,7 @@ class Flow:
         # A value's member read once per (member, file asking, lenient) and value: the values
         # of one parameter are read for the same member together
         self._read: dict[_ReadKey, dict[Value, Value]] = {}
-        self._subclasses: dict[Def, list[Def]] | None = None
-        self._accessor_names: frozenset[str] | None = None
+        self.repository = RepositoryFacts(ev, sources)
         ev.passed = self.passed
 
     @property
@@ -140,51 +139,15 @@ class Flow:
         ``known()`` (whose answers leave the unknown out)."""
         return not self.building and not self._lenient
 
-    # -- accessors --------------------------------------------------------------------------------
+    # -- the repository's classes and accessors (``repository.py``) -----------------------------
     def accessor_names(self) -> frozenset[str]:
         """The member names some getter or setter of the repository has: a member read of any
         other name runs no accessor."""
-        self.consulted = True
-        if self._accessor_names is None:
-            saved, self.ev.deps = self.ev.deps, set()
-            try:
-                names: set[str] = set()
-                for path in self.sources:
-                    iface = self.ev.interface(path)
-                    names.update(q.rpartition(".")[2] for q in (*iface.getters, *iface.setters))
-                    names.update(k for keys in iface.defined_getters.values() for k in keys)
-                self._accessor_names = frozenset(names)
-            finally:
-                self.ev.deps = saved
-        return self._accessor_names
+        return self.repository.accessor_names()
 
-    # -- classes ----------------------------------------------------------------------------------
     def subclasses(self, cls: Def) -> list[Def]:
         """Every class of the repository that extends ``cls``, directly or through others."""
-        self.consulted = True
-        if self._subclasses is None:
-            saved, self.ev.deps = self.ev.deps, set()
-            try:
-                self._subclasses = self._direct_subclasses()
-            finally:
-                self.ev.deps = saved
-        out: list[Def] = []
-        todo = [cls]
-        while todo:
-            for sub in self._subclasses.get(todo.pop(), []):
-                if sub not in out and sub != cls:
-                    out.append(sub)
-                    todo.append(sub)
-        return out
-
-    def _direct_subclasses(self) -> dict[Def, list[Def]]:
-        found: dict[Def, list[Def]] = defaultdict(list)
-        for path in self.sources:
-            for qual in self.ev.interface(path).classes:
-                cls = Def(path, qual, "class")
-                for base in self.ev.classes.bases(cls):
-                    found[base].append(cls)
-        return found
+        return self.repository.subclasses(cls)
 
     # -- parameters -------------------------------------------------------------------------------
     def feeds(self, feed: Feed) -> set[Value] | None:
