@@ -374,7 +374,7 @@ class Flow:
         return found
 
     def _reaching(self, func: Def, stack: frozenset[Param]) -> list[Feed] | None:
-        out: list[Feed] = []
+        out: dict[Feed, None] = {}  # in the order found (a list's membership test was linear)
         todo: list[Target] = [func]
         while todo:
             current = todo.pop()
@@ -390,7 +390,7 @@ class Flow:
                 for site, position, member in self.index().passed.get(array, []):
                     element = (*member, facts.ELEMENT)
                     self._reach(site, position, element, stack, out, todo, lenient=True)
-        return out
+        return list(out)
 
     def _reach(
         self,
@@ -398,7 +398,7 @@ class Flow:
         position: int,
         member: tuple[str, ...],
         stack: frozenset[Param],
-        out: list[Feed],
+        out: dict[Feed, None],
         todo: list[Target],
         *,
         lenient: bool = False,
@@ -412,7 +412,7 @@ class Flow:
         for callee in callees:
             feed = Feed(callee, position, member)
             if feed not in out and len(out) < MAX_VALUES * 4:
-                out.append(feed)
+                out[feed] = None
                 todo.append(feed)
         return True
 
