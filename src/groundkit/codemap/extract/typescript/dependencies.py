@@ -25,9 +25,11 @@ open (``Project.memory``), keyed by the file's text, so an update reads only cha
 from __future__ import annotations
 
 import json
+import operator
 import posixpath
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import msgspec
 
@@ -274,30 +276,46 @@ def _package_of(path: str) -> str:
 
 def _specifiers(module: facts.Module) -> Iterator[str]:
     """The module specifiers a file's interface names (its requires and imports)."""
-    stack: list[object] = [
+    stack: list[Any] = [  # (kinds tested by identity: no value or fact class is subclassed)
         *module.names.values(),
         *module.exports.values(),
         *module.passes,
         *module.stars,
     ]
+    stars = frozenset(module.stars)
+    children = _CHILDREN
     while stack:
         item = stack.pop()
-        if type(item) is str:
+        kind = type(item)
+        if kind is str:
             if item.startswith("require:"):
                 yield item.removeprefix("require:")
-            elif module.stars and item in module.stars:
+            elif item in stars:
                 yield item
             continue
-        kind = type(item)
         if kind in _SPECIFIED:
-            yield item.spec  # type: ignore[attr-defined]
+            yield item.spec
             continue
-        if isinstance(item, msgspec.Struct):
-            stack.extend(getattr(item, f) for f in item.__struct_fields__)
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
+        read = children.get(kind)
+        if read is None:
+            read = children[kind] = _children_of(kind)
+        stack.extend(read(item))
 
 
 _SPECIFIED = frozenset({facts.Require, facts.Import, facts.Namespace, facts.DynImport, facts.From})
+# Every interface of a large map is walked once: each kind's way to its children worked out
+# once (a struct's fields in order, a list's items, a dict's values; nothing of a number).
+_CHILDREN: dict[type, Callable[[Any], Iterable[object]]] = {}
+
+
+def _children_of(kind: type) -> Callable[[Any], Iterable[object]]:
+    if issubclass(kind, msgspec.Struct):
+        fields = kind.__struct_fields__
+        if len(fields) == 1:
+            return lambda item: (getattr(item, fields[0]),)
+        return operator.attrgetter(*fields) if fields else lambda item: ()
+    if issubclass(kind, list | tuple):
+        return lambda item: item
+    if issubclass(kind, dict):
+        return dict.values
+    return lambda item: ()

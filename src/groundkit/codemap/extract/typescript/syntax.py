@@ -58,9 +58,8 @@ def parser(name: str) -> Parser:
 
 
 def text_of(node: Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
+    text = node.text if node is not None else None  # (each read of .text copies the bytes)
+    return "" if text is None else text.decode("utf-8", "replace")
 
 
 class Columns:

@@ -108,8 +108,10 @@ def ref_of(node: Node) -> list[str] | None:
     """``a.b().c`` -> ``["a", "b", "()", "c"]``; None for a callee with no static name."""
     parts: list[str] = []
     while True:
-        node = unwrap(node)
         kind = node.type
+        if kind in _WRAPPERS:  # (tested here first: most nodes are no wrapper)
+            node = unwrap(node)
+            kind = node.type
         if kind == "member_expression":
             prop = node.child_by_field_name("property")
             obj = node.child_by_field_name("object")
@@ -178,8 +180,10 @@ def key_of(node: Node | None) -> str | None:
 
 def summarise(node: Node, qual_of: QualOf, depth: int = 0, name: str = "") -> facts.Expr:
     """``node`` as an ``Expr``; ``name``: what an object literal here is bound to."""
-    node = unwrap(node)
     kind = node.type
+    if kind in _WRAPPERS:  # (tested here first: most nodes are no wrapper)
+        node = unwrap(node)
+        kind = node.type
     if depth > _DEPTH:
         return UNKNOWN
     if kind == "string":

@@ -101,8 +101,8 @@ class Walk:
             current = stack.pop()
             tick()
             handler = handlers.get(current.type)
-            if handler is None or not handler(self, current):
-                stack.extend(reversed(current.named_children))
+            if (handler is None or not handler(self, current)) and current.named_child_count:
+                stack.extend(reversed(current.named_children))  # (a leaf's list costs most)
 
     def visit_children(self, node: Node | None) -> None:
         if node is not None:

@@ -11,15 +11,20 @@ function's call sites, which ``flow.py`` reads.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeGuard
 
 from groundkit.codemap.extract.base import Project
 from groundkit.codemap.extract.typescript.dependencies import Dependencies, is_dependency
-from groundkit.codemap.extract.typescript.layout import Layout, module_name, package_name
-from groundkit.codemap.extract.typescript.library import PACKAGE_GIVES_BACK
+from groundkit.codemap.extract.typescript.layout import Layout, module_name
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import How, ScopeKind
+from groundkit.codemap.extract.typescript.values import exports
 from groundkit.codemap.extract.typescript.values.accessors import accessor
+from groundkit.codemap.extract.typescript.values.called import (
+    COPIES,
+    call_value,
+    defined_model,
+    prototype,
+)
 from groundkit.codemap.extract.typescript.values.classes import Classes
 from groundkit.codemap.extract.typescript.values.frameworks import (
     ANNOTATED,
@@ -28,21 +33,25 @@ from groundkit.codemap.extract.typescript.values.frameworks import (
     may_construct,
 )
 from groundkit.codemap.extract.typescript.values.functions import Functions
-from groundkit.codemap.extract.typescript.values.holders import holder, inherited, made_from_a_list
+from groundkit.codemap.extract.typescript.values.holders import holder, or_copies
 from groundkit.codemap.extract.typescript.values.made import (
     array_made,
     listed,
-    map_entry,
     spread_literal,
 )
-from groundkit.codemap.extract.typescript.values.memo import Memo
+from groundkit.codemap.extract.typescript.values.members import (
+    defined_getter,
+    forwarding,
+    is_rest,
+    member,
+)
+from groundkit.codemap.extract.typescript.values.memo import DEPTH, Memo
 from groundkit.codemap.extract.typescript.values.objects import (
     Anon,
     Arr,
     Choice,
     Created,
     Def,
-    Emitter,
     Ext,
     Feed,
     Gen,
@@ -51,7 +60,6 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Lit,
     Made,
     Mod,
-    Model,
     Obj,
     Scope,
     Str,
@@ -66,13 +74,7 @@ __all__ = ["Evaluator"]
 # A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
 # miss the identity test costs a third of an isinstance call, asked a million times a large map.
 
-_DEPTH = 40
-_FORWARDS_READ = frozenset({"method", "getter", "access"})  # a member read gives the target's
 _EXPORTED = (facts.Local, facts.From, facts.Namespace)
-_REST = (facts.REST, facts.ITEM)
-_ITEMS = frozenset({facts.ELEMENT, facts.ITERATED})
-# Array methods whose result holds the receiver's items: ``arguments`` copied, sliced, flattened.
-_COPIES = frozenset({"slice", "flat", "concat", "filter", "reverse", "sort", "toSorted"})
 # (kinds tested as ``type(v) in S`` or ``is``: a union built and tested by isinstance per call
 # costs several times more, and ``_value`` is asked tens of thousands of times a map)
 _TEXT_EXPRS = frozenset({facts.Str, facts.Template})
@@ -106,7 +108,8 @@ class Evaluator:
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, tuple[facts.Module, str]] = {}
-        self._copies: dict[tuple[str, str], list[Def]] | None = None
+        # The functions each table's members were copied onto (``holders.or_copies``)
+        self.copies: dict[tuple[str, str], list[Def]] | None = None
         self._body: tuple[str, facts.Body] | None = None
         self._depth = 0
 
@@ -138,32 +141,12 @@ class Evaluator:
         return None
 
     def resolve(self, importer: str, spec: str) -> Value:
-        """What a specifier names, as a value: a module of the repository, a package's file
-        whose code is read (``dependencies.py``), else the package (``Ext``)."""
-        packages = self.packages
-        if packages is not None and is_dependency(importer):
-            if not spec.startswith("."):
-                return Ext(package_name(spec))  # a package's own dependency: not read
-            found_file = packages.relative(importer, spec)
-            return Mod(found_file) if found_file is not None else Unknown()
-        value = self.imported(importer, spec)
-        if type(value) is Ext and packages is not None:
-            entry = packages.entry(importer, spec)
-            if entry is not None and entry in packages.read():
-                self.consulted = True  # which packages are read depends on every file's imports
-                return Mod(entry)
-        return value
+        """What a specifier names, as a value (``exports.py``)."""
+        return exports.resolve(self, importer, spec)
 
     def imported(self, importer: str, spec: str) -> Value:
-        """What an import names in the map: a module of the repository, else the package."""
-        found = self.layout.resolve(importer, spec)
-        self.deps.update("ts:" + p for p in found.consulted)
-        if found.target is not None:
-            self.deps.add("ts:" + found.target)
-            return Mod(found.target)
-        if found.external is not None:
-            return Ext(found.external)
-        return Unknown()
+        """What an import names in the map (``exports.py``)."""
+        return exports.imported(self, importer, spec)
 
     # -- names ------------------------------------------------------------------------------------
     def lookup(self, scope: Scope, name: str) -> Value:
@@ -186,60 +169,21 @@ class Evaluator:
         return self.memo.once(key, lambda: self.value(expr, scope, name), Unknown())
 
     def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:
-        """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
-        if not seen:  # asked from outside: worked out once
-            key = ("export", path, name)
-            return self.memo.once(key, lambda: self._export(path, name, seen), Unknown())
-        return self._export(path, name, seen)
+        """What module ``path`` exports as ``name`` (``exports.py``)."""
+        return exports.export(self, path, name, seen)
 
-    def _export(self, path: str, name: str, seen: frozenset[tuple[str, str]]) -> Value:
-        if (path, name) in seen or len(seen) > _DEPTH:
-            return Unknown()
-        seen = seen | {(path, name)}
-        iface = self.interface(path)
-        found = iface.exports.get(name)
-        if found is None and name == "default":
-            found = iface.exports.get("=")
-        if found is not None:
-            value = self._exported(path, found, seen)
-            whole = found is iface.exports.get("=")
-            if whole and type(value) is Mod and "=" in self.interface(value.path).exports:
-                # module.exports = require("./lib/express"): that module's module.exports
-                return self.export(value.path, "=", seen)
-            return value
-        for spec in iface.stars:
-            if name == "default":
-                break
-            target = self.resolve(path, spec)
-            if type(target) is Mod:
-                value = self.export(target.path, name, seen)
-                if type(value) is not Unknown:
-                    return value
-        return Unknown()
-
-    def _exported(
+    def exported(
         self,
         path: str,
         found: facts.Expr | facts.Local | facts.From,
         seen: frozenset[tuple[str, str]],
     ) -> Value:
-        if isinstance(found, facts.Local):
-            names = self.interface(path).names
-            return (
-                self.value(names[found.name], (path, -1), found.name)
-                if found.name in names
-                else Unknown()
-            )
-        if isinstance(found, facts.From):
-            target = self.resolve(path, found.spec)
-            if type(target) is Mod:
-                return self.export(target.path, found.name, seen)
-            return Ext(target.package, (found.name,)) if type(target) is Ext else Unknown()
-        return self.value(found, (path, -1))
+        """What an export entry of module ``path`` holds (``exports.py``)."""
+        return exports.exported(self, path, found, seen)
 
     # -- expressions ------------------------------------------------------------------------------
     def value(self, expr: facts.Expr, scope: Scope, name: str | None = None) -> Value:
-        if self._depth > _DEPTH:
+        if self._depth > DEPTH:
             self.memo.cut()
             return Unknown()
         if not self.memo.spend():
@@ -270,7 +214,7 @@ class Evaluator:
         ):
             return self.resolve(path, expr.spec)
         if type(expr) is facts.Call or type(expr) is facts.New:
-            return self._call(expr, scope, name)
+            return call_value(self, expr, scope, name)
         if type(expr) is facts.ObjectLit:
             return Obj(path, expr.name, expr.fields)
         if type(expr) in _TEXT_EXPRS:
@@ -297,21 +241,12 @@ class Evaluator:
             options = tuple(dict.fromkeys(self.value(o, scope) for o in expr.options))
             return options[0] if len(options) == 1 else Choice(options)
         if type(expr) is facts.Defined:
-            return self._defined(expr, scope)
+            return defined_model(self, expr, scope)
         if type(expr) is facts.Created:
-            return Created(path, expr.owner, self._prototype(expr.proto, scope))
+            return Created(path, expr.owner, prototype(self, expr.proto, scope))
         if type(expr) is facts.ArrayCall:
             made = array_made(self, expr, scope)
             return made if made is not None else self.value(expr.call, scope, name)
-        return Unknown()
-
-    def _defined(self, expr: facts.Defined, scope: Scope) -> Value:
-        """The model ``on.define(name, {...})`` makes when ``on`` is a Sequelize instance (a
-        parameter: when every value its callers give is one)."""
-        on = self.value(expr.on, scope)
-        given = self.passed(on) if type(on) is Feed else [on]
-        if given and all(_sequelize(v) for v in given):
-            return Model("sequelize", expr.name)
         return Unknown()
 
     def reference(self, ref: list[str], scope: Scope, name: str | None = None) -> Value:
@@ -322,11 +257,11 @@ class Evaluator:
             cls = self.this_class(scope)
             value: Value = Inst(cls) if cls is not None else holder(self, scope)
             if type(value) is Obj and value.name:
-                value = self._or_copies(value)
+                value = or_copies(self, value)
         elif head.startswith(facts.THIS_OF):  # ``this`` closed: its holder, or a copy's
             value = self.lookup(scope, head.removeprefix(facts.THIS_OF))
             if type(value) is Obj and value.name:
-                value = self._or_copies(value)
+                value = or_copies(self, value)
         elif head == "super":
             return Unknown()  # only as a callee (``resolve/graph.py``)
         elif head.startswith("require:"):  # require("express").Router
@@ -349,8 +284,8 @@ class Evaluator:
                 sure = type(kept) is not Made or kept.known
                 value, kept = Made("copy", (kept,), sure), None
                 continue
-            copying = part in _COPIES
-            copy = value if copying and _is_rest(value) else None
+            copying = part in COPIES
+            copy = value if copying and is_rest(value) else None
             kept = value if copying and isinstance(value, Arr | Made) else None
             if part in ("()", "new") and type(value) is Mod:
                 value = self.export(value.path, "=")  # require("./route")(): its module.exports
@@ -396,10 +331,10 @@ class Evaluator:
         getter = self.accessor(value, name) if accessed else None
         if getter is not None:
             return self.functions.returned(getter)  # o.x runs get x(): what it returns
-        if type(value) is Obj and (maybe := self._defined_getter(value, name, maybe=True)):
+        if type(value) is Obj and (maybe := defined_getter(self, value, name, maybe=True)):
             # a getter defined on a table whose members a list of names also makes: maybe
             return choice_of((self.functions.returned(maybe), Unknown()))
-        return self._member(value, name)
+        return member(self, value, name)
 
     def accessor(self, value: Value, name: str, *, write: bool = False) -> Def | None:
         """The getter (setter) reading (writing) ``value.name`` runs (``accessors.py``)."""
@@ -407,339 +342,20 @@ class Evaluator:
             return None  # (await import("./m")).default: module.exports, read by no getter
         if type(value) is Mod:  # module.exports = {get x() {...}}: the literal's
             value = self.export(value.path, "=")
-        if type(value) is Created and (forwarded := self._forwarded(value, name)) is not None:
+        if type(value) is Created and (forwarded := forwarding(self, value, name)) is not None:
             to, how = forwarded  # delegate(proto, "response").access("body"): response's
             runs = ("setter", "access") if write else ("getter", "access")
             return self.accessor(to, name, write=write) if how in runs else None
         seen = 0
-        while type(value) is Created and seen < _DEPTH:  # a write runs the prototype's setter
+        while type(value) is Created and seen < DEPTH:  # a write runs the prototype's setter
             value, seen = value.proto, seen + 1
         found = accessor(self.interface, self.classes, value, name, write=write)
         if found is None and not write and type(value) is Obj:
-            return self._defined_getter(value, name)
+            return defined_getter(self, value, name)
         return found
-
-    def _defined_getter(self, table: Obj, name: str, *, maybe: bool = False) -> Def | None:
-        """``Object.defineProperty(table, name, {get: f})``, its only write of ``name``: f
-        (``maybe``: members made from a list of names may replace it)."""
-        if not table.name or "." in table.name or name in table.fields:
-            return None
-        held = self.interface(table.path).defined_getters.get(table.name, {}).get(name)
-        if held is None or not self.assigned_once(table.path, table.name, name, computed=maybe):
-            return None
-        getter = self.value(held, (table.path, -1))
-        return getter if type(getter) is Def and getter.kind != "class" else None
-
-    def _member(self, value: Value, name: str) -> Value:
-        if name in _ITEMS:  # an element, or what iterating gives
-            if type(value) is Mod:
-                value = self.export(value.path, "=")  # module.exports = [...]: its elements
-            found = self._item(value, name)
-            if found is not None:
-                return found
-        elif type(value) is Arr or type(value) is Made:  # any member but its elements: runtime's
-            return Lit() if type(value) is not Made or value.known else Unknown()
-        if type(value) is Choice:  # one of several: the member (element) of whichever
-            return choice_of(self.attribute(option, name) for option in value.options)
-        return self._named_member(value, name)
-
-    def _item(self, value: Value, name: str) -> Value | None:
-        """An element of ``value`` (``name`` ELEMENT), or what iterating it gives (ITERATED);
-        None when that is read as any other member is."""
-        if _is_rest(value):
-            return Feed(value.func, value.position, (facts.ITEM,))  # one of ``arguments``
-        if type(value) is Arr and value.kind == "Map":  # iterated: its entries; no elements
-            return map_entry(value) if name == facts.ITERATED else Unknown()
-        if type(value) is Arr:
-            return self.elements(value)
-        if type(value) is Made:
-            return self.elements(value)
-        if name == facts.ITERATED and type(value) is Gen:
-            return self.functions.yielded(value.func)
-        if name == facts.ITERATED and isinstance(value, Inst | Obj):
-            iterator = self.attribute(value, "[Symbol.iterator]")  # what it yields
-            return self.functions.yielded(iterator) if type(iterator) is Def else Unknown()
-        if name == facts.ELEMENT and type(value) is Inst and value.cls.kind == "function":
-            return self._any_method(value.cls)
-        if name == facts.ELEMENT and type(value) not in (Feed, Choice):
-            return Unknown()
-        return None
-
-    def _named_member(self, value: Value, name: str) -> Value:
-        if type(value) is Mod:
-            return self._module_member(value, name)
-        if type(value) is Ext:
-            return Ext(value.package, (*value.attrs, name))
-        if type(value) is Emitter:
-            return Ext("events", (name,))
-        if type(value) is Gen:
-            return (
-                Lit()
-            )  # next, return, throw: the runtime's  # the runtime's on, emit, addEventListener...
-        if type(value) is Web:
-            return Ext(value.role, (name,))
-        if type(value) is Global:
-            return Global(f"{value.name}.{name}")  # window.fetch
-        if type(value) is Lit or type(value) is Str:
-            return Lit()
-        if type(value) is Obj:
-            member = value.fields.get(name)
-            if member is None:
-                return self._static(value.path, value.name, name)
-            if self.opened(value, name):
-                return Unknown()
-            return self.value(member, (value.path, -1), name)
-        if type(value) is Feed:
-            return Feed(value.func, value.position, (*value.path, name))
-        if type(value) is Created:  # an own member its maker wrote, else the prototype's
-            own = self.interface(value.path).fields.get(value.owner, {}).get(name)
-            if own is not None:
-                return self.value(own, (value.path, -1), name)
-            forwarded = self._forwarded(value, name)
-            if forwarded is not None:  # delegate(proto, "response").method("redirect")
-                to, how = forwarded
-                return self.attribute(to, name) if how in _FORWARDS_READ else Unknown()
-            return self.attribute(value.proto, name)
-        if type(value) is Inst and value.cls.kind == "function":
-            found = self.functions.prototype(value.cls, name)
-            if type(found) is Choice:  # a member under a computed key, maybe: an own
-                stored = self._own(value.cls, name)  # field of that name shadows it
-                found = found if type(stored) is Unknown else stored
-            if type(found) is Unknown:
-                found = self._mixed(value.cls, name) or Unknown()
-            return self._own(value.cls, name) if type(found) is Unknown else found
-        if type(value) is Def and value.kind != "method" and name == "prototype":
-            return Inst(value)  # F.prototype.m: the method an instance of F finds
-        if type(value) is Def and value.kind == "function" and self._assigns(value, name):
-            return self._static(value.path, value.qual, name)
-        if type(value) is Def and value.kind == "function":
-            fields = self.interface(value.path).fields
-            own = fields.get(value.qual + facts.OWN, {}).get(name)
-            if own is not None:  # app.request = ... where app is declared: its own member
-                return self.value(own, (value.path, -1), name)
-            proto = fields.get(value.qual, {}).get("__proto__")
-            return inherited(self, value.path, proto, name) if proto else Unknown()
-        if (type(value) is Inst or type(value) is Def) and (cls := _class_of(value)) is not None:
-            # Object.assign(C.prototype, ...) replaces what the class body defined
-            mixed = self._mixed(cls, name) if type(value) is Inst else None
-            if mixed is not None:
-                return mixed
-            method = self.classes.method(cls, name)
-            if method is not None:
-                return method[0]
-            return self._field(cls, name) if type(value) is Inst else Unknown()
-        return Unknown()
-
-    def _forwarded(self, made: Created, name: str) -> tuple[Value, str] | None:
-        """The object a package forwards ``made.name`` to (``made.response`` for
-        ``delegate(proto, "response").method(name)``, ``made`` made from ``proto``), and how;
-        None when no package forwards it (``library.DELEGATORS``)."""
-        proto = made.proto
-        if type(proto) is not Obj or not proto.name:
-            return None
-        found = self.interface(proto.path).delegated.get(proto.name, {}).get(name)
-        if found is None:
-            return None
-        return self.attribute(made, found[0]), found[1]
-
-    def _any_method(self, func: Def) -> Value:
-        """``x[key]`` on an instance of function ``func``, ``key`` known only at run time: any
-        function assigned to ``func.prototype`` (or something else: a field, a built-in)."""
-        members = self.interface(func.path).protos.get(func.qual, {})
-        found = [Def(func.path, q, "function") for q in dict.fromkeys(members.values()) if q]
-        return Choice((*found, Unknown())) if found else Unknown()
-
-    def _module_member(self, module: Mod, name: str) -> Value:
-        """``m.name`` of a module: its export, else a member of its ``module.exports`` (of the
-        module that one is, for ``module.exports = require("./other")``)."""
-        seen = {module.path}
-        while True:
-            found = self.export(module.path, name)
-            exports = self.interface(module.path).exports
-            if type(found) is not Unknown or name in exports or "=" not in exports:
-                return found
-            inner = self._exported(module.path, exports["="], frozenset({(module.path, "=")}))
-            if type(inner) is not Mod:
-                return self.attribute(self.export(module.path, "="), name)  # = F: F's member
-            if inner.path in seen or len(seen) > _DEPTH:
-                return Unknown()
-            seen.add(inner.path)
-            module = inner
 
     def _generator(self, func: Def) -> bool:
         return func.kind != "class" and func.qual in self.interface(func.path).generators
-
-    def _or_copies(self, table: Obj) -> Value:
-        """``this`` in a member's function of ``table``: the table, or a function its members
-        were copied onto (``mixin(app, proto)``: called as ``app.handle()``, ``this`` is
-        ``app``), whose own members it then reads."""
-        if self._copies is None:
-            self._copies = self._copy_targets()
-        self.consulted = True  # which functions a table is copied onto: any file may say
-        onto = self._copies.get((table.path, table.name))
-        return choice_of((table, *onto)) if onto else table
-
-    def _copy_targets(self) -> dict[tuple[str, str], list[Def]]:
-        found: dict[tuple[str, str], list[Def]] = {}
-        saved, self.deps = self.deps, set()
-        try:
-            for path in sorted(self.layout.sources):
-                for qual, members in self.interface(path).fields.items():
-                    copied = members.get("__proto__")
-                    if copied is None or facts.OWN in qual:
-                        continue
-                    for source in copied.options if type(copied) is facts.Choice else [copied]:
-                        held = self.value(source, (path, -1))
-                        if type(held) is Mod:
-                            held = self.export(held.path, "=")
-                        if type(held) is Obj and held.name:
-                            onto = found.setdefault((held.path, held.name), [])
-                            onto.append(self.classes.definition(path, qual))
-        finally:
-            self.deps = saved
-        return found
-
-    def _mixed(self, cls: Def, name: str) -> Value | None:
-        """``name`` on an object ``cls``'s prototype was replaced by or given the members of
-        (``Object.assign(C.prototype, mixin)``): the last one written that has it; Unknown
-        when a source not known may have it; None when none has it."""
-        for source in reversed(self.interface(cls.path).mixins.get(cls.qual, [])):
-            held = self.value(source, (cls.path, -1))
-            if type(held) is Obj and name not in held.fields:
-                continue
-            if not isinstance(held, Obj | Inst):
-                return Unknown()
-            return self.attribute(held, name)
-        return None
-
-    def _assigns(self, func: Def, key: str) -> bool:
-        """Whether ``func``'s module assigns ``func.key = ...`` at module level, ``func``
-        bound to its own name there."""
-        iface = self.interface(func.path)
-        owned = iface.names.get(func.qual) == facts.Fn(func.qual)
-        return owned and key in iface.statics.get(func.qual, {})
-
-    def _static(self, path: str, owner: str, key: str) -> Value:
-        """``owner.key`` where module ``path`` assigns it at module level (``F.create = ...``
-        on a function or an object bound to ``owner``): its value when that is the member's
-        only write anywhere it could be written, else Unknown."""
-        if not owner:
-            return Unknown()  # a literal bound to no name: nothing names it to write on it
-        iface = self.interface(path)
-        held = iface.statics.get(owner, {}).get(key) if "." not in owner else None
-        if held is None and "." not in owner:
-            return made_from_a_list(self, path, owner)
-        if held is None or type(held) is facts.Choice:
-            return Unknown()
-        if self.assigned_once(path, owner, key):
-            return self.value(held, (path, -1), key)
-        if self.assigned_once(path, owner, key, computed=True):  # or what a run-time key wrote
-            return choice_of((self.value(held, (path, -1), key), Unknown()))
-        return Unknown()
-
-    def _own(self, func: Def, name: str) -> Value:
-        """An own field of an instance of function ``func``: stored on ``this``, or on the
-        function ``func`` returns in place of the instance (``router.stack = []``)."""
-        found = self._field(func, name)
-        made = self.functions.made(func) if type(found) is Unknown else None
-        if made is None:
-            return found
-        held = self.interface(made.path).fields.get(made.qual + facts.OWN, {}).get(name)
-        return self.value(held, (made.path, -1), name) if held is not None else found
-
-    def _field(self, cls: Def, name: str) -> Value:
-        """What ``this.name = ...`` stored in an instance of ``cls`` (or of a base of it),
-        worked out once."""
-        key = ("field", cls, name)
-        return self.memo.once(key, lambda: self._stored(cls, name, frozenset({cls})), Unknown())
-
-    def _stored(self, cls: Def, name: str, seen: frozenset[Def]) -> Value:
-        if len(seen) > _DEPTH + 1:
-            return Unknown()
-        stored = self.interface(cls.path).fields.get(cls.qual, {}).get(name)
-        if stored is not None:
-            # named after the field, so two classes' ``router = Router()`` are two routers
-            return self.value(stored, (cls.path, -1), f"{cls.qual}.{name}")
-        for base in self.classes.bases(cls) if cls.kind == "class" else []:
-            if base in seen:
-                continue
-            found = self._stored(base, name, seen | {base})
-            if type(found) is not Unknown:
-                return found
-        return Unknown()
-
-    def _call(self, expr: facts.Call | facts.New, scope: Scope, name: str | None) -> Value:
-        if expr.ref is None:
-            return Unknown()
-        how = How.NEW if type(expr) is facts.New else How.CALL
-        if len(expr.ref) > 1 and expr.ref[-1] in CHAINED and how == How.CALL:
-            receiver = self.reference(expr.ref[:-1], scope, name)
-            if type(receiver) is Web and receiver.router is not None:
-                return receiver  # router.use(...) returns the router
-        if how == How.CALL and len(expr.ref) > 1 and expr.ref[-1] == "bind":
-            bound = self.reference(expr.ref[:-1], scope, name)  # f.bind(o): runs f when called
-            if type(bound) is Def and bound.kind != "class":
-                return bound
-        if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
-            proto = self._prototype(expr.args[0], scope)  # its members: the prototype's
-            if isinstance(proto, Obj | Inst | Created):
-                return proto
-            if name and scope[1] <= 0 and "." not in name and type(proto) in _OUTSIDE:
-                # var res = Object.create(http.ServerResponse.prototype) at module level: a
-                # table of the members the module writes on it (the rest are the runtime's)
-                return Obj(scope[0], name, {})
-            return Unknown()
-        copied = self._copied(expr, scope)
-        if copied is not None:
-            return copied
-        callee = self.reference(expr.ref, scope, name)
-        if how == How.CALL and type(callee) is Global and callee.name == "Promise.all":
-            items = expr.args[0] if len(expr.args) == 1 else None
-            if type(items) is facts.ArrayLit and not items.name:
-                # await Promise.all([load(), other()]): each item's value, as `await` gives
-                # one (an async function's call: what it returns)
-                return listed(self, items, scope)
-        if may_construct(callee, how):
-            router = self.router_id(scope, name)
-            web = construct(callee, how, expr.args, router, lambda s: self.text(s, scope))
-            if web is not None:
-                return web
-        if how == How.NEW and _is_emitter_class(callee):
-            return Emitter(self.router_id(scope, name) if name else "")  # named by its variable
-        if how == How.CALL and type(callee) is Def and callee.kind != "class":
-            handed = self.functions.given_back(callee, expr.args)
-            if handed is not None:
-                return self.value(handed, scope)  # identity(x): x
-        if how == How.CALL and type(callee) is Ext and len(callee.attrs) == 1:
-            back = PACKAGE_GIVES_BACK.get((callee.package, callee.attrs[0]))
-            if back is not None and back < len(expr.args):
-                return self.value(expr.args[back], scope)
-        return self.apply(callee, ["new" if how == How.NEW else "()"], scope)
-
-    def _prototype(self, expr: facts.Expr, scope: Scope) -> Value:
-        """The object ``Object.create(expr)`` finds members on."""
-        proto = self.value(expr, scope)
-        if type(proto) is Mod:  # Object.create(require("./request")): what it exports
-            return self.export(proto.path, "=")
-        return proto
-
-    def _copied(self, expr: facts.Call | facts.New, scope: Scope) -> Feed | None:
-        """``slice.call(arguments, 1)``, ``Array.from(arguments)``, ``args.flat()``: an array of
-        ``arguments``' values, each at a position not known (the ones a slice leaves out are
-        among them), or None."""
-        ref = expr.ref
-        given: Value = Unknown()
-        if ref is None or type(expr) is facts.New:
-            return None
-        if len(ref) > 1 and ref[-1] in _COPIES:
-            given = self.reference(ref[:-1], scope)
-        elif len(ref) > 1 and ref[-1] in ("call", "apply", "from") and expr.args:
-            method = self.reference(ref[:-1], scope)
-            named = method.name if type(method) is Global else ""
-            copies = named.startswith("Array.prototype.") and named[16:] in _COPIES
-            if copies or (named == "Array" and ref[-1] == "from"):
-                given = self.value(expr.args[0], scope)
-        return Feed(given.func, given.position, (facts.ITEM,)) if _is_rest(given) else None
 
     def _param(self, param: facts.Param, scope: Scope) -> Value:
         if param.annotation:
@@ -788,39 +404,3 @@ class Evaluator:
         owner = body.scopes[index].qual if body is not None and index > 0 else ""
         local = f"{owner}.{name}" if owner and name else name or owner
         return f"ts:{module_name(path)}:{local}"
-
-
-_EMITTERS = frozenset({(), ("EventEmitter",), ("default",), ("EventEmitter", "EventEmitter")})
-
-
-def _is_emitter_class(callee: Value) -> bool:
-    """Node's ``EventEmitter`` (``events``) or the DOM's ``EventTarget``."""
-    if type(callee) is Global:
-        return callee.name == "EventTarget"
-    return (
-        type(callee) is Ext
-        and callee.package in ("events", "node:events")
-        and callee.attrs in _EMITTERS
-    )
-
-
-def _is_rest(value: Value) -> TypeGuard[Feed]:
-    """Whether ``value`` is ``arguments`` (or an array of its values, or one of them)."""
-    return type(value) is Feed and len(value.path) == 1 and value.path[0] in _REST
-
-
-def _sequelize(value: Value) -> bool:
-    """A Sequelize instance (``new Sequelize(...)``; the class itself has no ``define``)."""
-    return (
-        type(value) is Ext
-        and value.package in ("sequelize", "sequelize-typescript")
-        and value.attrs in ((), ("Sequelize",), ("default",))
-    )
-
-
-def _class_of(value: Value) -> Def | None:
-    if type(value) is Inst:
-        return value.cls
-    if type(value) is Def and value.kind == "class":
-        return value
-    return None

@@ -18,7 +18,7 @@ functions counts for each there). Whether a table's member changed is ``tables.p
 
 ``arguments`` and its copies are a ``Feed`` whose path starts with ``REST`` or ``ITEM``: any
 argument from a position on (``Param`` -1 - k), the items of array literals there included. A
-field stored on ``this`` is the evaluator's (``Evaluator._field``): its value, a ``Feed`` of the
+field stored on ``this`` is the evaluator's (``members.py``): its value, a ``Feed`` of the
 constructor, is called like any parameter.
 
 An array's elements are ``arrays.py``'s: a function stored into an array of the repository
@@ -35,37 +35,38 @@ known paths); a parameter past either holds ``None`` and the bound is counted (`
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
 from groundkit.codemap.extract.typescript.parse import facts
-from groundkit.codemap.extract.typescript.parse.expressions import literal_element
-from groundkit.codemap.extract.typescript.parse.facts import How
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.index import (
+    DEPTH,
+    Index,
+    Site,
+    Target,
+    arguments,
+    array_method,
+    as_given,
+    ask_again,
+    build_index,
+    callable_of,
+)
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Choice,
     Def,
-    Ext,
     Feed,
-    Global,
-    Inst,
-    Lit,
-    Made,
-    Mod,
-    Obj,
     Unknown,
     Value,
 )
+from groundkit.codemap.extract.typescript.values.repository import RepositoryFacts
 
-__all__ = ["DEPTH", "MAX_KNOWN", "MAX_VALUES", "Flow", "handed_tables"]
+__all__ = ["DEPTH", "MAX_KNOWN", "MAX_VALUES", "Flow"]
 
 # A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
 # miss the identity test costs a third of an isinstance call, asked a million times a large map.
 
-DEPTH = 8
 MAX_VALUES = 32
 MAX_KNOWN = 256  # values per parameter along its known paths (``known()``: partial edges)
 # A function and a parameter position; -1 - k for any of the arguments from position k on
@@ -73,33 +74,7 @@ MAX_KNOWN = 256  # values per parameter along its known paths (``known()``: part
 Param = tuple[Def, int]
 _REST = (facts.REST, facts.ITEM)
 _BOUNDED: Param = (Def("", "", ""), -1)  # a cut by the depth bound: never exact
-_ITEMS = 64  # array-literal items read per argument (nested ones included)
-# Arguments that may hand over a function, a parameter or a table (a call's result may too,
-# but it is unknown: never followed).
-_MAY_BE_OURS = frozenset(
-    {
-        facts.Ref,
-        facts.Get,
-        facts.Fn,
-        facts.ParamOf,
-        facts.ObjectLit,
-        facts.Import,
-        facts.Namespace,
-    }
-)
-Target = Def | Feed | Arr  # what a value is passed into or called through (or stored in)
 _ReadKey = tuple[tuple[str, ...], str, bool]  # the member, the file asking, lenient
-_OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
-_WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
-
-
-@dataclass(slots=True)
-class Site:
-    path: str
-    record: facts.Pass
-    callee: Value
-    args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
-    spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,23 +86,6 @@ class _Given:
     cuts: frozenset[Param]
     state: tuple[int, int]
     bounds_hit: int
-
-
-@dataclass(slots=True)
-class Index:
-    calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
-    # Sites whose callee is one of several functions (``c ? f : g``, ``F.prototype[k]``): each
-    # may be the one called; read by ``known()`` alone.
-    maybe: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
-    tables: set[tuple[str, str]] = field(default_factory=set)  # tables handed as arguments
-    # A function or parameter -> where it is handed on: (site, position, member of the argument)
-    passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
-        default_factory=lambda: defaultdict(list)
-    )
-    # Sites whose callee was unknown while the index was read (asked again after)
-    unknown: list[Site] = field(default_factory=list)
-    # A function with defaults -> how many arguments each call that hands no code gives it
-    arities: dict[Def, list[int]] = field(default_factory=lambda: defaultdict(list))
 
 
 class Flow:
@@ -162,8 +120,7 @@ class Flow:
         # A value's member read once per (member, file asking, lenient) and value: the values
         # of one parameter are read for the same member together
         self._read: dict[_ReadKey, dict[Value, Value]] = {}
-        self._subclasses: dict[Def, list[Def]] | None = None
-        self._accessor_names: frozenset[str] | None = None
+        self.repository = RepositoryFacts(ev, sources)
         ev.passed = self.passed
 
     @property
@@ -182,51 +139,15 @@ class Flow:
         ``known()`` (whose answers leave the unknown out)."""
         return not self.building and not self._lenient
 
-    # -- accessors --------------------------------------------------------------------------------
+    # -- the repository's classes and accessors (``repository.py``) -----------------------------
     def accessor_names(self) -> frozenset[str]:
         """The member names some getter or setter of the repository has: a member read of any
         other name runs no accessor."""
-        self.consulted = True
-        if self._accessor_names is None:
-            saved, self.ev.deps = self.ev.deps, set()
-            try:
-                names: set[str] = set()
-                for path in self.sources:
-                    iface = self.ev.interface(path)
-                    names.update(q.rpartition(".")[2] for q in (*iface.getters, *iface.setters))
-                    names.update(k for keys in iface.defined_getters.values() for k in keys)
-                self._accessor_names = frozenset(names)
-            finally:
-                self.ev.deps = saved
-        return self._accessor_names
+        return self.repository.accessor_names()
 
-    # -- classes ----------------------------------------------------------------------------------
     def subclasses(self, cls: Def) -> list[Def]:
         """Every class of the repository that extends ``cls``, directly or through others."""
-        self.consulted = True
-        if self._subclasses is None:
-            saved, self.ev.deps = self.ev.deps, set()
-            try:
-                self._subclasses = self._direct_subclasses()
-            finally:
-                self.ev.deps = saved
-        out: list[Def] = []
-        todo = [cls]
-        while todo:
-            for sub in self._subclasses.get(todo.pop(), []):
-                if sub not in out and sub != cls:
-                    out.append(sub)
-                    todo.append(sub)
-        return out
-
-    def _direct_subclasses(self) -> dict[Def, list[Def]]:
-        found: dict[Def, list[Def]] = defaultdict(list)
-        for path in self.sources:
-            for qual in self.ev.interface(path).classes:
-                cls = Def(path, qual, "class")
-                for base in self.ev.classes.bases(cls):
-                    found[base].append(cls)
-        return found
+        return self.repository.subclasses(cls)
 
     # -- parameters -------------------------------------------------------------------------------
     def feeds(self, feed: Feed) -> set[Value] | None:
@@ -373,7 +294,7 @@ class Flow:
                     if lenient:
                         continue
                     return None
-                for value in self._arguments(site, position):
+                for value in arguments(self.ev, site, position):
                     kind = type(value)
                     if kind is not Feed and kind is not Unknown:
                         out.add(value)  # (what ``_expand`` gives back of a value as it is)
@@ -399,7 +320,7 @@ class Flow:
         written = self.ev.interface(func.path).defaults.get(func.qual, {}).get(position)
         if written is None:
             return None
-        return _given(written, self.ev.value(written, (func.path, -1)))
+        return as_given(written, self.ev.value(written, (func.path, -1)))
 
     def _omitted(self, func: Def, position: int) -> bool:
         """Whether some call of ``func`` by name gives fewer than ``position + 1`` arguments."""
@@ -453,7 +374,7 @@ class Flow:
         return found
 
     def _reaching(self, func: Def, stack: frozenset[Param]) -> list[Feed] | None:
-        out: list[Feed] = []
+        out: dict[Feed, None] = {}  # in the order found (a list's membership test was linear)
         todo: list[Target] = [func]
         while todo:
             current = todo.pop()
@@ -469,7 +390,7 @@ class Flow:
                 for site, position, member in self.index().passed.get(array, []):
                     element = (*member, facts.ELEMENT)
                     self._reach(site, position, element, stack, out, todo, lenient=True)
-        return out
+        return list(out)
 
     def _reach(
         self,
@@ -477,7 +398,7 @@ class Flow:
         position: int,
         member: tuple[str, ...],
         stack: frozenset[Param],
-        out: list[Feed],
+        out: dict[Feed, None],
         todo: list[Target],
         *,
         lenient: bool = False,
@@ -491,7 +412,7 @@ class Flow:
         for callee in callees:
             feed = Feed(callee, position, member)
             if feed not in out and len(out) < MAX_VALUES * 4:
-                out.append(feed)
+                out[feed] = None
                 todo.append(feed)
         return True
 
@@ -518,48 +439,23 @@ class Flow:
         """The functions a site's callee may be; None when it is not known to be ours. An
         array's ``push`` or ``forEach`` calls none: what it stores is read back as its elements
         (``arrays.py``), what it calls back is given them (a pass site of its own)."""
-        if _array_method(self.ev, site.record.callee, site.path):
+        if array_method(self.ev, site.record.callee, site.path):
             return []
-        callee = _callable(self.ev, site.callee, site.record.how)
+        callee = callable_of(self.ev, site.callee, site.record.how)
         if type(callee) is Def:
             return [callee]
         if type(site.callee) is Choice and self._lenient:
-            options = (_callable(self.ev, o, site.record.how) for o in site.callee.options)
+            options = (callable_of(self.ev, o, site.record.how) for o in site.callee.options)
             return [d for d in options if type(d) is Def]
         if type(callee) is Feed:
             given = self._expand(callee, stack)
             if given is None:
                 return None
-            out = [_callable(self.ev, v, site.record.how) for v in given]
+            out = [callable_of(self.ev, v, site.record.how) for v in given]
             return [d for d in out if type(d) is Def] if all(out) or self._lenient else None
         return None
 
     # -- the index --------------------------------------------------------------------------------
-    def _arguments(self, site: Site, position: int) -> list[Value]:
-        """What a site gives parameter ``position`` (a ``Param``'s): the argument there, or
-        for the arguments from k on each of those and the items of array literals among them."""
-        args = site.record.args
-        if position >= 0:
-            return [self._argument(site, position)] if position < len(args) else []
-        out = [self._argument(site, p) for p in range(-1 - position, len(args))]
-        items = [a for a in args[-1 - position :] if type(a) is facts.ArrayLit]
-        while items and len(out) < _ITEMS:
-            for item in items.pop().items:
-                if type(item) is facts.ArrayLit:
-                    items.append(item)
-                elif type(item) is facts.Spread:
-                    out.append(Unknown())
-                else:
-                    out.append(_given(item, self.ev.value(item, (site.path, -1))))
-        return out if not items else [Unknown()]
-
-    def _argument(self, site: Site, position: int) -> Value:
-        found = site.args.get(position)
-        if found is None:
-            arg = site.record.args[position]
-            found = site.args[position] = _given(arg, self.ev.value(arg, (site.path, -1)))
-        return found
-
     def index(self) -> Index:
         assert not self.building, "the index is read once, not from inside its own reading"
         if self._index is None:
@@ -569,36 +465,12 @@ class Flow:
                 with self.ev.memo.index(
                     sum(len(self.ev.interface(p).passes) for p in self.solved())
                 ):
-                    self._index = self._build()
+                    self._index = build_index(self.ev, self.solved(), self.sources)
             finally:
                 self.ev.deps = saved
                 self.building = False
-            self._again(self._index)
+            ask_again(self.ev, self._index)
         return self._index
-
-    def _again(self, index: Index) -> None:
-        """Sites whose callee was unknown while the index was read, asked again now that it
-        is (a member a getter ``defineProperty`` made, one copied by ``mixin``: their writes
-        are counted through the index): each found is a call of what it may be."""
-        saved, self.ev.deps = self.ev.deps, set()
-        try:
-            for site in index.unknown:
-                site.callee = self.ev.value(site.record.callee, (site.path, -1))
-                self._file(index, site)
-        finally:
-            self.ev.deps = saved
-        index.unknown.clear()
-
-    def _file(self, index: Index, site: Site) -> None:
-        """Where a site is found by its callee: a call of it, or maybe of each option."""
-        called = _callable(self.ev, site.callee, site.record.how)
-        if type(called) is Def or type(called) is Feed:
-            index.calls[called].append(site)
-        elif type(site.callee) is Choice:
-            for option in site.callee.options:
-                maybe = _callable(self.ev, option, site.record.how)
-                if type(maybe) is Def or type(maybe) is Feed:
-                    index.maybe[maybe].append(site)
 
     def solved(self) -> list[str]:
         """The files whose pass sites and stores the flow reads: the repository's, then the
@@ -607,172 +479,9 @@ class Flow:
             self._solved = [*self.sources, *sorted(self.packages())]
         return self._solved
 
-    def _build(self) -> Index:
-        index = Index()
-        ev = self.ev
-        # A pass site is closed over its function's bindings and read at (path, -1), so a name
-        # written at many sites of a file (``it``, ``request``, ``res.send``: four in five of
-        # express's) holds one value there: worked out once per build.
-        named: dict[tuple[str, tuple[str, ...]], tuple[Value, bool]] = {}
-
-        def value_of(expr: facts.Expr, path: str) -> tuple[Value, bool]:
-            """What ``expr`` holds, and whether the answer was cut by the index being read."""
-            key = (path, tuple(expr.parts)) if type(expr) is facts.Ref else None
-            found = named.get(key) if key is not None else None
-            if found is None:
-                cuts = ev.memo.cut_count
-                found = (ev.value(expr, (path, -1)), ev.memo.cut_count != cuts)
-                if key is not None:
-                    named[key] = found
-            return found
-
-        for path in self.solved():
-            for written in ev.interface(path).passes:
-                record = _through_call(ev, path, written)
-                callee, cut = value_of(record.callee, path)
-                site = Site(path, record, callee)
-                if type(callee) is Unknown and cut:
-                    index.unknown.append(site)  # it may be known once the index is read
-                else:
-                    self._file(index, site)
-                for position, arg in enumerate(record.args):
-                    if type(arg) is facts.Spread and site.spread < 0:
-                        site.spread = position
-                    if type(arg) not in _MAY_BE_OURS:
-                        continue  # a call's result, unknown: gives nothing that can be passed on
-                    value = site.args[position] = _given(arg, value_of(arg, path)[0])
-                    at = position if site.spread < 0 else -1  # behind a spread: anywhere
-                    for held, member in _held(ev, value):
-                        index.passed[held].append((site, at, member))
-                    index.tables.update(handed_tables(ev, value))
-        self._arities(index)
-        return index
-
-    def _arities(self, index: Index) -> None:
-        """The argument counts of calls, to the functions that have defaults (by name first:
-        only a call whose last name is such a function's is evaluated)."""
-        ev = self.ev
-        names = {
-            qual.rpartition(".")[2] for path in self.sources for qual in ev.interface(path).defaults
-        }
-        if not names:
-            return
-        for path in self.sources:
-            for arity in ev.interface(path).arities:
-                callee = arity.callee
-                last = callee.parts[-1] if type(callee) is facts.Ref else None
-                if type(callee) is facts.Get:
-                    last = callee.attrs[-1]
-                if last not in names:
-                    continue
-                called = _callable(ev, ev.value(callee, (path, -1)), How.CALL)
-                if type(called) is Def:
-                    index.arities[called].append(arity.count)
-
-
-def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
-    """``f.call(o, a, b)`` hands ``a, b`` to ``f`` (``o`` is its ``this``); ``f.apply(o,
-    arguments)`` hands ``f`` each argument at its own position (``slice.call(arguments, k)``
-    from k on, which positions is not known: all of them, behind a spread)."""
-    callee = record.callee
-    if type(callee) is not facts.Ref or len(callee.parts) < 2:
-        return record
-    if callee.parts[-1] not in ("call", "apply"):
-        return record
-    inner = facts.Ref(callee.parts[:-1])
-    value = ev.value(inner, (path, -1))
-    if not (type(value) is Feed or (type(value) is Def and value.kind != "class")):
-        return record
-    if callee.parts[-1] == "call":
-        return facts.Pass(inner, record.how, record.args[1:])
-    given = ev.value(record.args[1], (path, -1)) if len(record.args) > 1 else Unknown()
-    if type(given) is Feed and given.path == (facts.REST,) and given.position == 0:
-        owner = given.func.qual
-        return facts.Pass(inner, record.how, [facts.ParamOf(owner, p) for p in range(DEPTH)])
-    if type(given) is Feed and given.path == (facts.ITEM,):  # a copy: any one of them
-        item = facts.ParamOf(given.func.qual, given.position, [facts.ITEM])
-        return facts.Pass(inner, record.how, [item] * DEPTH)
-    return facts.Pass(inner, record.how, [facts.Spread()])
-
-
-def _callable(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
-    """What calling ``value`` runs: a function or method, a class's constructor (``new``), or
-    a parameter's values; None for anything else."""
-    if type(value) is Feed:
-        return value
-    if type(value) is Mod:  # const Layer = require("./layer"); new Layer(): its export
-        value = ev.export(value.path, "=")
-    if type(value) is Inst and value.cls.kind == "function" and how == How.CALL:
-        return ev.functions.made(value.cls)  # new F() gave a function: calling it runs that
-    if type(value) is not Def:
-        return None
-    if value.kind != "class":  # new F(): F runs with the arguments
-        return value if how != How.NEW or value.kind == "function" else None
-    return ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
-
-
-def _array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
-    """Whether ``callee`` is a method that stores or calls back the elements of an array of
-    the repository (``stack.push``, ``stack.forEach``)."""
-    receiver: facts.Expr
-    if type(callee) is facts.Ref and len(callee.parts) > 1:
-        name, receiver = callee.parts[-1], facts.Ref(callee.parts[:-1])
-    elif type(callee) is facts.Get and callee.attrs:
-        name = callee.attrs[-1]
-        receiver = facts.Get(callee.base, callee.attrs[:-1]) if callee.attrs[1:] else callee.base
-    else:
-        return False
-    if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
-        return False
-    if literal_element(receiver) is not None:  # [a, b].forEach(f): f is handed an item
-        return True
-    held = ev.value(receiver, (path, -1))
-    if type(held) is Mod:  # module.exports = [...]
-        held = ev.export(held.path, "=")
-    return type(held) is Arr or (type(held) is Made and held.known)
-
 
 def _param_of(feed: Feed) -> tuple[Param, list[str]]:
     """The parameter a value is given at, and the member of it that is meant."""
     if feed.path and feed.path[0] in _REST:
         return (feed.func, -1 - feed.position), list(feed.path[1:])
     return (feed.func, feed.position), list(feed.path)
-
-
-def _given(arg: facts.Expr, value: Value) -> Value:
-    """What an argument gives a parameter. A value of the runtime's or a package's (``Map.get``
-    may return one of ours, ``window.handler`` be one) and a literal's member or a call's result
-    (``[a, b].find(...)``) are not known: only a literal as written is known not to be ours."""
-    if type(value) in _OUTSIDE:
-        return Unknown()
-    if type(value) is Lit and type(arg) not in _WRITTEN_LITERALS:
-        return Unknown()
-    return value
-
-
-def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
-    """The named tables an argument hands over: itself, or an options object's members."""
-    if type(value) is Obj:
-        if value.name:
-            yield value.path, value.name
-        for key, member in value.fields.items():
-            if isinstance(member, facts.Ref | facts.ObjectLit):
-                inner = ev.attribute(value, key)
-                if type(inner) is Obj and inner.name:
-                    yield inner.path, inner.name
-
-
-def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
-    """The functions and parameters an argument hands over: itself, or an options object's
-    members (one level)."""
-    if type(value) is Def or type(value) is Feed or type(value) is Arr:
-        yield value, ()
-    elif type(value) is Choice:  # (options.compose || compose)(xs): whichever it is, handed
-        for option in value.options:
-            if type(option) is Def or type(option) is Feed:
-                yield option, ()
-    elif type(value) is Obj:
-        for key in value.fields:
-            member = ev.attribute(value, key)
-            if type(member) is Def or type(member) is Feed:
-                yield member, (key,)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import (
+    Def,
     Mod,
     Obj,
     Scope,
@@ -20,7 +21,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
-__all__ = ["holder", "inherited", "made_from_a_list"]
+__all__ = ["holder", "inherited", "made_from_a_list", "or_copies"]
 
 
 def holder(ev: Evaluator, scope: Scope) -> Value:
@@ -69,3 +70,35 @@ def _has(ev: Evaluator, table: Obj, name: str) -> bool:
     statics = ev.interface(table.path).statics.get(table.name, {}) if table.name else {}
     made = facts.GIVEN_KEY in statics  # members made from a list of names: maybe this one
     return name in table.fields or name in statics or made or ev.opened(table, name)
+
+
+def or_copies(ev: Evaluator, table: Obj) -> Value:
+    """``this`` in a member's function of ``table``: the table, or a function its members
+    were copied onto (``mixin(app, proto)``: called as ``app.handle()``, ``this`` is
+    ``app``), whose own members it then reads."""
+    if ev.copies is None:
+        ev.copies = _copy_targets(ev)
+    ev.consulted = True  # which functions a table is copied onto: any file may say
+    onto = ev.copies.get((table.path, table.name))
+    return choice_of((table, *onto)) if onto else table
+
+
+def _copy_targets(ev: Evaluator) -> dict[tuple[str, str], list[Def]]:
+    found: dict[tuple[str, str], list[Def]] = {}
+    saved, ev.deps = ev.deps, set()
+    try:
+        for path in sorted(ev.layout.sources):
+            for qual, members in ev.interface(path).fields.items():
+                copied = members.get("__proto__")
+                if copied is None or facts.OWN in qual:
+                    continue
+                for source in copied.options if type(copied) is facts.Choice else [copied]:
+                    held = ev.value(source, (path, -1))
+                    if type(held) is Mod:
+                        held = ev.export(held.path, "=")
+                    if type(held) is Obj and held.name:
+                        onto = found.setdefault((held.path, held.name), [])
+                        onto.append(ev.classes.definition(path, qual))
+    finally:
+        ev.deps = saved
+    return found

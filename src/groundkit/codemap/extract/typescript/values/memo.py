@@ -33,8 +33,9 @@ from typing import Protocol
 
 from groundkit.codemap.extract.typescript.values.objects import Value
 
-__all__ = ["FILE_WORK", "PER_RECORD", "SPENT", "Memo"]
+__all__ = ["DEPTH", "FILE_WORK", "PER_RECORD", "SPENT", "Memo"]
 
+DEPTH = 40  # nested questions the evaluator follows: past it, unknown (and the answer cut)
 FILE_WORK = 100_000  # expressions evaluated for one file's resolution (or one index)
 PER_RECORD = 1_000  # and for each record it reads
 SPENT = "value flow past its work budget: the rest of the file unknown"

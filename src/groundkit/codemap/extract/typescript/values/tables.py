@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
-from groundkit.codemap.extract.typescript.values.flow import Flow, handed_tables
+from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.index import handed_tables
 from groundkit.codemap.extract.typescript.values.objects import Choice, Def, Feed, Mod, Obj
 
 __all__ = ["Tables"]

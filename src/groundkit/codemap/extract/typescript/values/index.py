@@ -1,0 +1,318 @@
+"""The index of pass sites the value flow reads (``flow.py``), read once per run.
+
+Every pass site of the repository's files and of the package files read for the flow
+(``dependencies.py``) is evaluated once: where its callee is a function of the repository (or
+a parameter), it is a call of it (``calls``), or maybe of each option of a choice (``maybe``);
+each function, parameter or array it hands over is found where it is handed (``passed``);
+tables handed as arguments are noted (``tables``); sites whose callee was unknown while the
+index was read are asked again once it is (``ask_again``). ``arguments`` reads what a site
+gives a parameter, each argument evaluated once.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.parse.expressions import literal_element
+from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.values.objects import (
+    Arr,
+    Choice,
+    Def,
+    Ext,
+    Feed,
+    Global,
+    Inst,
+    Lit,
+    Made,
+    Mod,
+    Obj,
+    Unknown,
+    Value,
+)
+
+if TYPE_CHECKING:
+    from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+
+__all__ = [
+    "DEPTH",
+    "Index",
+    "Site",
+    "Target",
+    "arguments",
+    "array_method",
+    "as_given",
+    "ask_again",
+    "build_index",
+    "callable_of",
+    "handed_tables",
+]
+
+# A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
+# miss the identity test costs a third of an isinstance call, asked a million times a large map.
+
+# Nested parameters the flow follows (``flow.py``); as many positions ``f.apply(o, arguments)``
+# is read to hand on.
+DEPTH = 8
+_ITEMS = 64  # array-literal items read per argument (nested ones included)
+# Arguments that may hand over a function, a parameter or a table (a call's result may too,
+# but it is unknown: never followed).
+_MAY_BE_OURS = frozenset(
+    {
+        facts.Ref,
+        facts.Get,
+        facts.Fn,
+        facts.ParamOf,
+        facts.ObjectLit,
+        facts.Import,
+        facts.Namespace,
+    }
+)
+Target = Def | Feed | Arr  # what a value is passed into or called through (or stored in)
+_OUTSIDE = frozenset({Global, Ext})  # a runtime's or a package's value
+_WRITTEN_LITERALS = frozenset({facts.Lit, facts.ArrayLit})
+
+
+@dataclass(slots=True)
+class Site:
+    path: str
+    record: facts.Pass
+    callee: Value
+    args: dict[int, Value] = field(default_factory=dict)  # what each argument gives, once asked
+    spread: int = -1  # the position of the first ``...xs``: it and those after are unknown
+
+
+@dataclass(slots=True)
+class Index:
+    calls: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
+    # Sites whose callee is one of several functions (``c ? f : g``, ``F.prototype[k]``): each
+    # may be the one called; read by ``known()`` alone.
+    maybe: dict[Target, list[Site]] = field(default_factory=lambda: defaultdict(list))
+    tables: set[tuple[str, str]] = field(default_factory=set)  # tables handed as arguments
+    # A function or parameter -> where it is handed on: (site, position, member of the argument)
+    passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    # Sites whose callee was unknown while the index was read (asked again after)
+    unknown: list[Site] = field(default_factory=list)
+    # A function with defaults -> how many arguments each call that hands no code gives it
+    arities: dict[Def, list[int]] = field(default_factory=lambda: defaultdict(list))
+
+
+def build_index(ev: Evaluator, solved: list[str], sources: list[str]) -> Index:
+    index = Index()
+    # A pass site is closed over its function's bindings and read at (path, -1), so a name
+    # written at many sites of a file (``it``, ``request``, ``res.send``: four in five of
+    # express's) holds one value there: worked out once per build.
+    named: dict[tuple[str, tuple[str, ...]], tuple[Value, bool]] = {}
+
+    def value_of(expr: facts.Expr, path: str) -> tuple[Value, bool]:
+        """What ``expr`` holds, and whether the answer was cut by the index being read."""
+        key = (path, tuple(expr.parts)) if type(expr) is facts.Ref else None
+        found = named.get(key) if key is not None else None
+        if found is None:
+            cuts = ev.memo.cut_count
+            found = (ev.value(expr, (path, -1)), ev.memo.cut_count != cuts)
+            if key is not None:
+                named[key] = found
+        return found
+
+    for path in solved:
+        for written in ev.interface(path).passes:
+            record = _through_call(ev, path, written)
+            callee, cut = value_of(record.callee, path)
+            site = Site(path, record, callee)
+            if type(callee) is Unknown and cut:
+                index.unknown.append(site)  # it may be known once the index is read
+            else:
+                _file(ev, index, site)
+            for position, arg in enumerate(record.args):
+                if type(arg) is facts.Spread and site.spread < 0:
+                    site.spread = position
+                if type(arg) not in _MAY_BE_OURS:
+                    continue  # a call's result, unknown: gives nothing that can be passed on
+                value = site.args[position] = as_given(arg, value_of(arg, path)[0])
+                at = position if site.spread < 0 else -1  # behind a spread: anywhere
+                for held, member in _held(ev, value):
+                    index.passed[held].append((site, at, member))
+                index.tables.update(handed_tables(ev, value))
+    _arities(ev, index, sources)
+    return index
+
+
+def _arities(ev: Evaluator, index: Index, sources: list[str]) -> None:
+    """The argument counts of calls, to the functions that have defaults (by name first:
+    only a call whose last name is such a function's is evaluated)."""
+    names = {qual.rpartition(".")[2] for path in sources for qual in ev.interface(path).defaults}
+    if not names:
+        return
+    for path in sources:
+        for arity in ev.interface(path).arities:
+            callee = arity.callee
+            last = callee.parts[-1] if type(callee) is facts.Ref else None
+            if type(callee) is facts.Get:
+                last = callee.attrs[-1]
+            if last not in names:
+                continue
+            called = callable_of(ev, ev.value(callee, (path, -1)), How.CALL)
+            if type(called) is Def:
+                index.arities[called].append(arity.count)
+
+
+def ask_again(ev: Evaluator, index: Index) -> None:
+    """Sites whose callee was unknown while the index was read, asked again now that it
+    is (a member a getter ``defineProperty`` made, one copied by ``mixin``: their writes
+    are counted through the index): each found is a call of what it may be."""
+    saved, ev.deps = ev.deps, set()
+    try:
+        for site in index.unknown:
+            site.callee = ev.value(site.record.callee, (site.path, -1))
+            _file(ev, index, site)
+    finally:
+        ev.deps = saved
+    index.unknown.clear()
+
+
+def _file(ev: Evaluator, index: Index, site: Site) -> None:
+    """Where a site is found by its callee: a call of it, or maybe of each option."""
+    called = callable_of(ev, site.callee, site.record.how)
+    if type(called) is Def or type(called) is Feed:
+        index.calls[called].append(site)
+    elif type(site.callee) is Choice:
+        for option in site.callee.options:
+            maybe = callable_of(ev, option, site.record.how)
+            if type(maybe) is Def or type(maybe) is Feed:
+                index.maybe[maybe].append(site)
+
+
+def arguments(ev: Evaluator, site: Site, position: int) -> list[Value]:
+    """What a site gives parameter ``position`` (a ``Param``'s): the argument there, or
+    for the arguments from k on each of those and the items of array literals among them."""
+    args = site.record.args
+    if position >= 0:
+        return [_argument(ev, site, position)] if position < len(args) else []
+    out = [_argument(ev, site, p) for p in range(-1 - position, len(args))]
+    items = [a for a in args[-1 - position :] if type(a) is facts.ArrayLit]
+    while items and len(out) < _ITEMS:
+        for item in items.pop().items:
+            if type(item) is facts.ArrayLit:
+                items.append(item)
+            elif type(item) is facts.Spread:
+                out.append(Unknown())
+            else:
+                out.append(as_given(item, ev.value(item, (site.path, -1))))
+    return out if not items else [Unknown()]
+
+
+def _argument(ev: Evaluator, site: Site, position: int) -> Value:
+    found = site.args.get(position)
+    if found is None:
+        arg = site.record.args[position]
+        found = site.args[position] = as_given(arg, ev.value(arg, (site.path, -1)))
+    return found
+
+
+def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
+    """``f.call(o, a, b)`` hands ``a, b`` to ``f`` (``o`` is its ``this``); ``f.apply(o,
+    arguments)`` hands ``f`` each argument at its own position (``slice.call(arguments, k)``
+    from k on, which positions is not known: all of them, behind a spread)."""
+    callee = record.callee
+    if type(callee) is not facts.Ref or len(callee.parts) < 2:
+        return record
+    if callee.parts[-1] not in ("call", "apply"):
+        return record
+    inner = facts.Ref(callee.parts[:-1])
+    value = ev.value(inner, (path, -1))
+    if not (type(value) is Feed or (type(value) is Def and value.kind != "class")):
+        return record
+    if callee.parts[-1] == "call":
+        return facts.Pass(inner, record.how, record.args[1:])
+    given = ev.value(record.args[1], (path, -1)) if len(record.args) > 1 else Unknown()
+    if type(given) is Feed and given.path == (facts.REST,) and given.position == 0:
+        owner = given.func.qual
+        return facts.Pass(inner, record.how, [facts.ParamOf(owner, p) for p in range(DEPTH)])
+    if type(given) is Feed and given.path == (facts.ITEM,):  # a copy: any one of them
+        item = facts.ParamOf(given.func.qual, given.position, [facts.ITEM])
+        return facts.Pass(inner, record.how, [item] * DEPTH)
+    return facts.Pass(inner, record.how, [facts.Spread()])
+
+
+def callable_of(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
+    """What calling ``value`` runs: a function or method, a class's constructor (``new``), or
+    a parameter's values; None for anything else."""
+    if type(value) is Feed:
+        return value
+    if type(value) is Mod:  # const Layer = require("./layer"); new Layer(): its export
+        value = ev.export(value.path, "=")
+    if type(value) is Inst and value.cls.kind == "function" and how == How.CALL:
+        return ev.functions.made(value.cls)  # new F() gave a function: calling it runs that
+    if type(value) is not Def:
+        return None
+    if value.kind != "class":  # new F(): F runs with the arguments
+        return value if how != How.NEW or value.kind == "function" else None
+    return ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
+
+
+def array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
+    """Whether ``callee`` is a method that stores or calls back the elements of an array of
+    the repository (``stack.push``, ``stack.forEach``)."""
+    receiver: facts.Expr
+    if type(callee) is facts.Ref and len(callee.parts) > 1:
+        name, receiver = callee.parts[-1], facts.Ref(callee.parts[:-1])
+    elif type(callee) is facts.Get and callee.attrs:
+        name = callee.attrs[-1]
+        receiver = facts.Get(callee.base, callee.attrs[:-1]) if callee.attrs[1:] else callee.base
+    else:
+        return False
+    if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
+        return False
+    if literal_element(receiver) is not None:  # [a, b].forEach(f): f is handed an item
+        return True
+    held = ev.value(receiver, (path, -1))
+    if type(held) is Mod:  # module.exports = [...]
+        held = ev.export(held.path, "=")
+    return type(held) is Arr or (type(held) is Made and held.known)
+
+
+def as_given(arg: facts.Expr, value: Value) -> Value:
+    """What an argument gives a parameter. A value of the runtime's or a package's (``Map.get``
+    may return one of ours, ``window.handler`` be one) and a literal's member or a call's result
+    (``[a, b].find(...)``) are not known: only a literal as written is known not to be ours."""
+    if type(value) in _OUTSIDE:
+        return Unknown()
+    if type(value) is Lit and type(arg) not in _WRITTEN_LITERALS:
+        return Unknown()
+    return value
+
+
+def handed_tables(ev: Evaluator, value: Value) -> Iterator[tuple[str, str]]:
+    """The named tables an argument hands over: itself, or an options object's members."""
+    if type(value) is Obj:
+        if value.name:
+            yield value.path, value.name
+        for key, member in value.fields.items():
+            if isinstance(member, facts.Ref | facts.ObjectLit):
+                inner = ev.attribute(value, key)
+                if type(inner) is Obj and inner.name:
+                    yield inner.path, inner.name
+
+
+def _held(ev: Evaluator, value: Value | None) -> Iterator[tuple[Target, tuple[str, ...]]]:
+    """The functions and parameters an argument hands over: itself, or an options object's
+    members (one level)."""
+    if type(value) is Def or type(value) is Feed or type(value) is Arr:
+        yield value, ()
+    elif type(value) is Choice:  # (options.compose || compose)(xs): whichever it is, handed
+        for option in value.options:
+            if type(option) is Def or type(option) is Feed:
+                yield option, ()
+    elif type(value) is Obj:
+        for key in value.fields:
+            member = ev.attribute(value, key)
+            if type(member) is Def or type(member) is Feed:
+                yield member, (key,)
