@@ -29,6 +29,7 @@ from collections import deque
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.overrides import Overrides
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["NONE_ANSWERS", "Certainty", "choices"]
@@ -59,6 +60,7 @@ class Certainty:
             or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
         self.choices = choices(flow, seeds, known[0] if known else None)
+        self.overrides = Overrides(flow)
 
     def runs_on_all(self, operand: int, method: str) -> bool:
         """Whether every value ``operand`` may hold is an instance whose class finds
