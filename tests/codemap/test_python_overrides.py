@@ -152,3 +152,101 @@ def test_an_edit_adding_a_super_call_to_an_override_draws_the_base_method_again(
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_class_made_in_a_branch_on_a_class_attribute_subclasses_set_is_partial(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class View:
+                    once = False
+                    @classmethod
+                    def as_view(cls):
+                        if cls.once:
+                            return cls()
+                        made = cls()
+                        return made
+                    @classmethod
+                    def plain(cls):
+                        return cls()
+                class Page(View):
+                    pass
+                class Cached(View):
+                    once = True
+                Page.as_view()
+                Cached.as_view()
+                Page.plain()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in flags(repo, "m.View.as_view", "m.Page")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.View.as_view", "m.Cached")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.View.plain", "m.Page")
+
+
+def test_a_branch_on_an_attribute_no_subclass_binds_again_keeps_its_calls_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Job:
+                    verbose = False
+                    def __init__(self, verbose):
+                        self.verbose = verbose
+                    def run(self):
+                        if self.verbose:
+                            self.log()
+                        if not self.verbose:
+                            return self.work()
+                        return self.work()
+                    def log(self):
+                        pass
+                    def work(self):
+                        pass
+                class Nightly(Job):
+                    def work(self):
+                        pass
+                Job(True).run()
+                Nightly(False).run()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Job.run", "m.Job.log")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Job.run", "m.Nightly.work")
+
+
+def test_after_both_branches_of_a_class_attribute_test_every_class_is_certain_again(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Base:
+                    fast = False
+                    def go(self):
+                        if self.fast:
+                            self.note()
+                        else:
+                            self.note()
+                        return self.finish()
+                    def note(self):
+                        pass
+                    def finish(self):
+                        pass
+                class Quick(Base):
+                    fast = True
+                    def finish(self):
+                        pass
+                Base().go()
+                Quick().go()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Base.go", "m.Base.note")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Base.go", "m.Quick.finish")

@@ -59,8 +59,21 @@ class Certainty:
             if not self.runs_on_all(operand, method)
             or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
+        seeds += [var for var, attr in flow.by_class if self._splits(var, attr)]
         self.choices = choices(flow, seeds, known[0] if known else None)
         self.overrides = Overrides(flow)
+
+    def _splits(self, var: int, attr: str) -> bool:
+        """Whether the classes ``var`` may hold (or be) bind ``attr`` in different bodies: a
+        branch on ``var.attr`` then depends on the class (``if cls.init_every_request:``)."""
+        flow = self.flow
+        owners = set()
+        for value in flow.engine.held(var):
+            for cls in flow.classes_of(value):
+                owners.add(flow.program.owner(cls, attr))
+                if len(owners) > 1:
+                    return True
+        return False
 
     def runs_on_all(self, operand: int, method: str) -> bool:
         """Whether every value ``operand`` may hold is an instance whose class finds

@@ -98,6 +98,7 @@ class Solver:
             facts.GlobalSet: self._globalset,
             facts.Annot: self._annot,
             facts.NotNone: self._not_none,
+            facts.ByClass: self._by_class,
         }
 
     def close(self) -> Flow:
@@ -209,6 +210,9 @@ class Solver:
 
     def _not_none(self, file: int, op: facts.NotNone) -> None:
         self.flow.not_none.add(self._v(file, op.var))
+
+    def _by_class(self, file: int, op: facts.ByClass) -> None:
+        self.flow.by_class.append((self._v(file, op.var), op.attr))
 
     def _copy(self, file: int, op: facts.Copy) -> None:
         self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))

@@ -55,6 +55,7 @@ class Flow:
         # choice when the operand may also be something that does not run it.
         self.protocol_results: set[tuple[int, int, str]] = set()
         self.not_none: set[int] = set()  # copies of a local that None never reaches (NotNone)
+        self.by_class: list[tuple[int, str]] = []  # (copy, attribute) a branch tested (ByClass)
         self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
         self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
         self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it
