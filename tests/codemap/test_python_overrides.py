@@ -250,3 +250,38 @@ def test_after_both_branches_of_a_class_attribute_test_every_class_is_certain_ag
     )
     assert EdgeFlag.PARTIAL in flags(repo, "m.Base.go", "m.Base.note")
     assert EdgeFlag.PARTIAL not in flags(repo, "m.Base.go", "m.Quick.finish")
+
+
+def test_what_a_branch_reads_of_the_attribute_it_tested_stays_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                def parachute(view):
+                    return view
+                class View:
+                    decorators = []
+                    @classmethod
+                    def as_view(cls):
+                        view = cls
+                        if cls.decorators:
+                            for decorator in cls.decorators:
+                                view = decorator(view)
+                            cls.setup()
+                        return view
+                    @classmethod
+                    def setup(cls):
+                        pass
+                class Index(View):
+                    decorators = [parachute]
+                class Other(View):
+                    @classmethod
+                    def setup(cls):
+                        pass
+                Index.as_view()
+                Other.as_view()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.View.as_view", "m.parachute")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.View.as_view", "m.Other.setup")

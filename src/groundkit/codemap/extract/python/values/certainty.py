@@ -59,21 +59,18 @@ class Certainty:
             if not self.runs_on_all(operand, method)
             or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
-        seeds += [var for var, attr in flow.by_class if self._splits(var, attr)]
-        self.choices = choices(flow, seeds, known[0] if known else None)
+        split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
+        self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
 
-    def _splits(self, var: int, attr: str) -> bool:
-        """Whether the classes ``var`` may hold (or be) bind ``attr`` in different bodies: a
-        branch on ``var.attr`` then depends on the class (``if cls.init_every_request:``)."""
+    def _splits(self, var: int, attrs: set[str]) -> bool:
+        """Whether the classes ``var`` may hold (or be) bind one of ``attrs`` in different
+        bodies: a branch on ``var.attr`` then depends on the class (``if
+        cls.init_every_request:``)."""
         flow = self.flow
-        owners = set()
-        for value in flow.engine.held(var):
-            for cls in flow.classes_of(value):
-                owners.add(flow.program.owner(cls, attr))
-                if len(owners) > 1:
-                    return True
-        return False
+        classes = [cls for value in flow.engine.held(var) for cls in flow.classes_of(value)]
+        owner = flow.program.owner
+        return any(len({owner(cls, attr) for cls in classes}) > 1 for attr in attrs)
 
     def runs_on_all(self, operand: int, method: str) -> bool:
         """Whether every value ``operand`` may hold is an instance whose class finds
@@ -130,9 +127,16 @@ def maybe_none(flow: Flow, known: set[int] | None = None) -> set[int]:
     return reached
 
 
-def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None = None) -> set[int]:
+def choices(
+    flow: Flow,
+    seeds: list[int] | None = None,
+    known: set[int] | None = None,
+    split: list[int] | None = None,
+) -> set[int]:
     """The variables that hold a run-time choice (``seeds``: more to start from; ``known``:
-    those of the solve ``flow`` continues, followed on from where they have edges)."""
+    those of the solve ``flow`` continues, followed on from where they have edges; ``split``:
+    copies of a local where a branch on its attribute holds, ``facts.ByClass``: what reads
+    that attribute there is no choice for it, only the classes that gave it went in)."""
     engine = flow.engine
     keys = flow.values.keys
     plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN}
@@ -161,7 +165,21 @@ def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None =
     if known is not None:
         starts += [var for var in known if succ[var] is not None or var in following]
     chosen = set(starts) if known is None else known | set(starts)
-    queue = deque(starts)
+    _spread(deque(starts), chosen, succ, following, set())
+    split = [var for var in split or () if var not in chosen]
+    chosen.update(split)
+    _spread(deque(split), chosen, succ, following, flow.tested_reads)
+    return chosen
+
+
+def _spread(
+    queue: deque[int],
+    chosen: set[int],
+    succ: list[list[int] | int | None],
+    following: dict[int, list[int]],
+    skip: set[tuple[int, int]],
+) -> None:
+    """Everything computed from the variables in ``queue`` into ``chosen`` (but ``skip``)."""
     while queue:
         var = queue.popleft()
         out = succ[var]
@@ -169,7 +187,6 @@ def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None =
             *((out,) if isinstance(out, int) else out or ()),
             *following.get(var, ()),
         ):
-            if nxt not in chosen:
+            if nxt not in chosen and not (skip and (var, nxt) in skip):
                 chosen.add(nxt)
                 queue.append(nxt)
-    return chosen
