@@ -139,7 +139,8 @@ def test_a_property_and_a_dunder_of_a_subclass_that_overrides_the_method_are_par
 def test_an_edit_adding_a_super_call_to_an_override_draws_the_base_method_again(
     repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = {"m.py": textwrap.dedent(COMMANDS), "app.py": "from m import Command\nCommand().run()\n"}
+    files = {"m.py": textwrap.dedent(COMMANDS), "app.py": "from m import Command\n"}
+    files["app.py"] += "Command().run()\n"
     files["sub.py"] = "from m import Command\nclass Loud(Command):\n    def run(self):\n"
     files["sub.py"] += "        return 'loud'\n    def body(self):\n        return 'LOUD'\n"
     repo.write(files).build()

@@ -424,14 +424,18 @@ def _class_tests(test: ast.expr) -> set[tuple[str, str]]:
 
 
 def _by_class(walker: Walker, tested: set[tuple[str, str]]) -> dict[str, int]:
-    """Bind each tested local to a copy that says so (``facts.ByClass``); the copies by name."""
+    """Bind a method's ``self`` or ``cls``, when tested, to a copy that says so
+    (``facts.ByClass``); the copies by name. (Only there: the class of what any other local
+    holds is no more a choice of the branch than its other values are.)"""
     frame = walker.frame
     made: dict[str, int] = {}
-    if frame.kind not in (Kind.FUNCTION, Kind.METHOD):
+    scope = walker.scopes[frame.index]
+    if frame.kind != Kind.METHOD or scope.flags & facts.STATIC or not scope.params:
         return made
+    first = scope.params[0].name
     for name, attr in sorted(tested):
         current = frame.env.get(name)
-        if current is None or name not in frame.local_names or name in walker.rebound:
+        if name != first or current is None or name in walker.rebound:
             continue
         var = walker.var()
         walker.emit(facts.Copy(var, current))

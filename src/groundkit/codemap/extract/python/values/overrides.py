@@ -161,7 +161,8 @@ def may_unbar(program: Program, site: SiteKey, scope: int, target: FuncKey | Cla
     name = found.qual.rsplit(".", 1)[-1]
     for sub in program.cone(cls)[1:]:
         mro = program.mro(sub)
-        if program.owner(sub, name) != cls and home in mro and cls in mro:
-            if mro.index(home) < mro.index(cls):
-                return True
+        if program.owner(sub, name) == cls or home not in mro or cls not in mro:
+            continue
+        if mro.index(home) < mro.index(cls):
+            return True
     return False
