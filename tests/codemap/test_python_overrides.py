@@ -286,3 +286,31 @@ def test_what_a_branch_reads_of_the_attribute_it_tested_stays_certain(repo: Repo
     )
     assert EdgeFlag.PARTIAL not in flags(repo, "m.View.as_view", "m.parachute")
     assert EdgeFlag.PARTIAL in flags(repo, "m.View.as_view", "m.Other.setup")
+
+
+def test_self_handed_on_from_such_a_branch_is_no_choice_in_the_function_it_reaches(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                def helper(job):
+                    return job.work()
+                class Job:
+                    quick = False
+                    def run(self):
+                        if self.quick:
+                            return helper(self)
+                    def work(self):
+                        pass
+                class Quick(Job):
+                    quick = True
+                    def work(self):
+                        pass
+                Job().run()
+                Quick().run()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.helper", "m.Quick.work")

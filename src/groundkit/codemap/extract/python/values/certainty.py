@@ -165,10 +165,12 @@ def choices(
     if known is not None:
         starts += [var for var in known if succ[var] is not None or var in following]
     chosen = set(starts) if known is None else known | set(starts)
-    _spread(deque(starts), chosen, succ, following, set())
+    _spread(deque(starts), chosen, succ, following)
     split = [var for var in split or () if var not in chosen]
     chosen.update(split)
-    _spread(deque(split), chosen, succ, following, flow.tested_reads)
+    # (only through the code around the branch: what leaves it through a parameter, a return
+    # or an attribute is one of the classes that took the branch, as anywhere else)
+    _spread(deque(split), chosen, succ, following, flow.tested_reads, flow.program.variables)
     return chosen
 
 
@@ -177,9 +179,11 @@ def _spread(
     chosen: set[int],
     succ: list[list[int] | int | None],
     following: dict[int, list[int]],
-    skip: set[tuple[int, int]],
+    skip: set[tuple[int, int]] | None = None,
+    below: int | None = None,
 ) -> None:
-    """Everything computed from the variables in ``queue`` into ``chosen`` (but ``skip``)."""
+    """Everything computed from the variables in ``queue`` into ``chosen``, but the pairs in
+    ``skip`` and the variables from ``below`` on (cells: parameters, returns, attributes)."""
     while queue:
         var = queue.popleft()
         out = succ[var]
@@ -187,6 +191,8 @@ def _spread(
             *((out,) if isinstance(out, int) else out or ()),
             *following.get(var, ()),
         ):
-            if nxt not in chosen and not (skip and (var, nxt) in skip):
+            if nxt in chosen or (below is not None and nxt >= below):
+                continue
+            if not (skip and (var, nxt) in skip):
                 chosen.add(nxt)
                 queue.append(nxt)
