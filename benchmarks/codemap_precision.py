@@ -3,6 +3,7 @@
     python benchmarks/codemap_precision.py sample NAME=PATH@REF... [--per-repo 40] [--dunders 10]
         [--seed 34] [--set NAME]
     python benchmarks/codemap_precision.py score
+    python benchmarks/codemap_precision.py recheck NAME=PATH... [--set NAME]
     python benchmarks/codemap_precision.py dunders NAME=PATH... [--list]
     python benchmarks/codemap_precision.py self-calls NAME=PATH... [--list]
     python benchmarks/codemap_precision.py overridden NAME=PATH... [--list]
@@ -20,6 +21,8 @@ per repository, per provenance, and for dunder targets (``__len__``, ``__eq__``.
 The labels are the yardstick; they are never read by the map.
 Every command takes ``--maps DIR``: the maps are kept there and re-used by the next command.
 
+``recheck`` maps the repositories again and says how the map of now draws each edge of a
+labelled draw (still certain, partial, or gone), by label.
 ``dunders`` maps each repository and counts its certain edges to a dunder method per name
 (``--list``: each one with its place and quoted line, to read them all). ``self-calls`` counts
 the call edges whose quoted line calls ``self.<name>(...)`` and how many of them are partial
@@ -160,6 +163,34 @@ def overridden(repos: list[tuple[str, Path]], listed: bool, maps: Path | None) -
                 print(f"  {where} {e.source.qualname} -> {e.target.qualname}")
 
 
+def recheck(
+    repos: list[tuple[str, Path]],
+    drawn: list[dict[str, Any]],
+    labels: dict[str, dict[str, str]],
+    maps: Path | None,
+) -> None:
+    """How the map of now draws each edge of a labelled draw: still certain, partial, or
+    gone, by its label (each wrong one and each right one no longer certain listed)."""
+    now: dict[str, str] = {}
+    for name, root in repos:
+        with _mapped(name, root, maps) as codemap:
+            for e in codemap.edges(["calls"]):
+                flag = "partial" if EdgeFlag.PARTIAL in e.flags else "certain"
+                now[f"{name}:{e.source.qualname}->{e.target.qualname}"] = flag
+    mapped = {name for name, _ in repos}
+    counts: Counter[tuple[str, str]] = Counter()
+    for item in drawn:
+        if item["repo"] not in mapped:
+            continue
+        label = labels.get(item["key"], {}).get("label", "unlabelled")
+        status = now.get(item["key"], "gone")
+        counts[(label, status)] += 1
+        if label == "wrong" or status != "certain":
+            print(f"  {label} edge, now {status}: {item['key']} at {item['at']}")
+    for (label, status), count in sorted(counts.items()):
+        print(f"{label} edges now {status}: {count}")
+
+
 class _Hierarchy:
     """Classes, their bases and own methods, and who calls what, as one map draws them."""
 
@@ -246,13 +277,19 @@ def main(argv: list[str] | None = None) -> int:
     draw.add_argument("--dunders", type=int, default=10)
     draw.add_argument("--seed", type=int, default=34)
     marks = sub.add_parser("score")
-    for command in (draw, marks):  # another sample beside the first: sample-NAME.json
+    again = sub.add_parser("recheck")
+    again.add_argument("repos", nargs="+", help="NAME=PATH")
+    for command in (draw, marks, again):  # another sample beside the first: sample-NAME.json
         command.add_argument("--set", default="", help="NAME of another sample and its labels")
     for what in ("dunders", "self-calls", "overridden"):
         count = sub.add_parser(what)
         count.add_argument("repos", nargs="+", help="NAME=PATH")
         count.add_argument("--list", action="store_true")
-    for command in (draw, *(sub.choices[w] for w in ("dunders", "self-calls", "overridden"))):
+    for command in (
+        draw,
+        again,
+        *(sub.choices[w] for w in ("dunders", "self-calls", "overridden")),
+    ):
         command.add_argument("--maps", type=Path, help="keep the maps in this folder, re-use them")
     args = parser.parse_args(argv)
     if args.what in ("dunders", "self-calls", "overridden"):
@@ -276,6 +313,10 @@ def main(argv: list[str] | None = None) -> int:
     drawn = json.loads((HERE / f"sample{suffix}.json").read_text())
     labels_path = HERE / f"labels{suffix}.json"
     labels = json.loads(labels_path.read_text()) if labels_path.exists() else {}
+    if args.what == "recheck":
+        repos = [(n, Path(p)) for n, _, p in (s.partition("=") for s in args.repos)]
+        recheck(repos, drawn, labels, args.maps)
+        return 0
     score(drawn, labels)
     return 0
 

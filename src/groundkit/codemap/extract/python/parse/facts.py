@@ -392,6 +392,15 @@ class NotNone(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=29):
     var: int
 
 
+class ByClass(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=30):
+    """``var`` (a copy of a local) is where a branch tested ``attr`` of it (``if cls.flag:``):
+    when the classes it may hold bind ``attr`` in different bodies, the branch taken depends
+    on the class, and which of them reach here is a run-time choice."""
+
+    var: int
+    attr: str
+
+
 Op = (
     Def
     | Const
@@ -422,6 +431,7 @@ Op = (
     | GlobalSet
     | Annot
     | NotNone
+    | ByClass
 )
 
 

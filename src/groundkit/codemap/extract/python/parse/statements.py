@@ -366,19 +366,30 @@ def _branches(
     bodies: list[list[ast.stmt]],
     include_before: bool = False,
     narrowed: tuple[set[str], ...] = (),
+    tested: set[tuple[str, str]] | None = None,
 ) -> None:
     """Walk alternative bodies from the same state, then meet (``narrowed``: per body, the
-    locals known not to be ``None`` in it)."""
+    locals known not to be ``None`` in it; ``tested``: the (local, attribute) pairs the test
+    asked, ``_by_class``)."""
     before = walker.fork()
     was_alive = walker.alive
     results: list[tuple[Env, bool]] = [(before, was_alive)] if include_before else []
+    copies: list[dict[str, int]] = []
     for index, body in enumerate(bodies):
         walker.frame.env = dict(before)
         walker.alive = was_alive
         if index < len(narrowed):
             _not_none(walker, narrowed[index])
+        copies.append(_by_class(walker, tested or set()))
         walk_body(walker, body)
         results.append((walker.frame.env, walker.alive))
+    if sum(alive for _, alive in results) > 1:
+        # Where branches meet, every class is there again; after a branch that returns, the
+        # other's choice still holds.
+        for (env, _), made in zip(results[len(results) - len(bodies) :], copies, strict=True):
+            for name, copy in made.items():
+                if env.get(name) == copy:
+                    env[name] = before[name]
     walker.merge(results)
     if not was_alive:
         walker.alive = False
@@ -394,7 +405,43 @@ def _if(walker: Walker, node: ast.If) -> None:
         finally:
             walker.flags.pop()
         return
-    _branches(walker, [node.body, node.orelse], narrowed=_none_tests(node.test))
+    narrowed = _none_tests(node.test)
+    _branches(walker, [node.body, node.orelse], narrowed=narrowed, tested=_class_tests(node.test))
+
+
+def _class_tests(test: ast.expr) -> set[tuple[str, str]]:
+    """The (local, attribute) pairs whose truth or comparison with a constant ``test`` asks
+    (``cls.flag``, ``not self.flag``, ``self.mode == "x"``, through ``and``/``or``)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _class_tests(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return set().union(*(_class_tests(value) for value in test.values))
+    if isinstance(test, ast.Compare) and all(isinstance(c, ast.Constant) for c in test.comparators):
+        test = test.left
+    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        return {(test.value.id, test.attr)}
+    return set()
+
+
+def _by_class(walker: Walker, tested: set[tuple[str, str]]) -> dict[str, int]:
+    """Bind a method's ``self`` or ``cls``, when tested, to a copy that says so
+    (``facts.ByClass``); the copies by name. (Only there: the class of what any other local
+    holds is no more a choice of the branch than its other values are.)"""
+    frame = walker.frame
+    made: dict[str, int] = {}
+    scope = walker.scopes[frame.index]
+    if frame.kind != Kind.METHOD or scope.flags & facts.STATIC or not scope.params:
+        return made
+    first = scope.params[0].name
+    for name, attr in sorted(tested):
+        current = frame.env.get(name)
+        if name != first or current is None or name in walker.rebound:
+            continue
+        var = walker.var()
+        walker.emit(facts.Copy(var, current))
+        walker.emit(facts.ByClass(var, attr))
+        frame.env[name] = made[name] = var
+    return made
 
 
 def _none_tests(test: ast.expr) -> tuple[set[str], set[str]]:

@@ -185,7 +185,8 @@ class PythonFile(FileResolver):
             elif isinstance(op, facts.Raise):
                 self.operands[op.site] = info.var(op.src)
         for index, site in enumerate(info.facts.sites):
-            found = self.flow.found.get(SiteKey((info.index, index)))
+            key = SiteKey((info.index, index))
+            found = self.flow.found.get(key)
             targets = found.targets if found is not None else {}
             partial = False
             counted = site.kind in _COUNTED or site.name == "raise"
@@ -196,7 +197,10 @@ class PythonFile(FileResolver):
                     self.graph.unresolved += 1
             unsure = False
             for target, (how, operand) in targets.items():
-                if how == "protocol":
+                if self.certainty.overrides.only_barred(key, target, how, operand):
+                    unsure = True  # only through subclasses the site's method never runs on
+                    self._edge(index, site, target, how, operand, True)
+                elif how == "protocol":
                     sure = self._runs_for_certain(target, operand, site.name)
                     unsure = unsure or not sure
                     self._edge(index, site, target, how, operand, not sure)
@@ -204,7 +208,7 @@ class PythonFile(FileResolver):
                     self._edge(index, site, target, how, operand, self._uncertain(operand))
                 else:
                     self._edge(index, site, target, how, operand, partial and how in _CHOSEN)
-            if unsure and not partial:  # a dunder that runs on some runs only: not resolved
+            if unsure and not partial:  # a target reached on some runs only: not resolved
                 self.graph.unresolved += 1
 
     def _runs_for_certain(self, target: FuncKey | ClassKey, operand: int, asked: str) -> bool:

@@ -29,6 +29,7 @@ from collections import deque
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.overrides import Overrides
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["NONE_ANSWERS", "Certainty", "choices"]
@@ -58,7 +59,18 @@ class Certainty:
             if not self.runs_on_all(operand, method)
             or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
-        self.choices = choices(flow, seeds, known[0] if known else None)
+        split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
+        self.choices = choices(flow, seeds, known[0] if known else None, split)
+        self.overrides = Overrides(flow)
+
+    def _splits(self, var: int, attrs: set[str]) -> bool:
+        """Whether the classes ``var`` may hold (or be) bind one of ``attrs`` in different
+        bodies: a branch on ``var.attr`` then depends on the class (``if
+        cls.init_every_request:``)."""
+        flow = self.flow
+        classes = [cls for value in flow.engine.held(var) for cls in flow.classes_of(value)]
+        owner = flow.program.owner
+        return any(len({owner(cls, attr) for cls in classes}) > 1 for attr in attrs)
 
     def runs_on_all(self, operand: int, method: str) -> bool:
         """Whether every value ``operand`` may hold is an instance whose class finds
@@ -115,9 +127,16 @@ def maybe_none(flow: Flow, known: set[int] | None = None) -> set[int]:
     return reached
 
 
-def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None = None) -> set[int]:
+def choices(
+    flow: Flow,
+    seeds: list[int] | None = None,
+    known: set[int] | None = None,
+    split: list[int] | None = None,
+) -> set[int]:
     """The variables that hold a run-time choice (``seeds``: more to start from; ``known``:
-    those of the solve ``flow`` continues, followed on from where they have edges)."""
+    those of the solve ``flow`` continues, followed on from where they have edges; ``split``:
+    copies of a local where a branch on its attribute holds, ``facts.ByClass``: what reads
+    that attribute there is no choice for it, only the classes that gave it went in)."""
     engine = flow.engine
     keys = flow.values.keys
     plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN}
@@ -146,7 +165,25 @@ def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None =
     if known is not None:
         starts += [var for var in known if succ[var] is not None or var in following]
     chosen = set(starts) if known is None else known | set(starts)
-    queue = deque(starts)
+    _spread(deque(starts), chosen, succ, following)
+    split = [var for var in split or () if var not in chosen]
+    chosen.update(split)
+    # (only through the code around the branch: what leaves it through a parameter, a return
+    # or an attribute is one of the classes that took the branch, as anywhere else)
+    _spread(deque(split), chosen, succ, following, flow.tested_reads, flow.program.variables)
+    return chosen
+
+
+def _spread(
+    queue: deque[int],
+    chosen: set[int],
+    succ: list[list[int] | int | None],
+    following: dict[int, list[int]],
+    skip: set[tuple[int, int]] | None = None,
+    below: int | None = None,
+) -> None:
+    """Everything computed from the variables in ``queue`` into ``chosen``, but the pairs in
+    ``skip`` and the variables from ``below`` on (cells: parameters, returns, attributes)."""
     while queue:
         var = queue.popleft()
         out = succ[var]
@@ -154,7 +191,8 @@ def choices(flow: Flow, seeds: list[int] | None = None, known: set[int] | None =
             *((out,) if isinstance(out, int) else out or ()),
             *following.get(var, ()),
         ):
-            if nxt not in chosen:
+            if nxt in chosen or (below is not None and nxt >= below):
+                continue
+            if not (skip and (var, nxt) in skip):
                 chosen.add(nxt)
                 queue.append(nxt)
-    return chosen

@@ -36,6 +36,7 @@ from groundkit.codemap.extract.python.values.alignment import Alignment, Reached
 from groundkit.codemap.extract.python.values.certainty import Certainty
 from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, Rule
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.overrides import may_unbar
 from groundkit.codemap.extract.python.values.program import Program
 from groundkit.codemap.extract.python.values.relabel import Relabel, relabels, rename
 from groundkit.codemap.extract.python.values.snapshot import Snapshot, hierarchy
@@ -115,6 +116,8 @@ class _Continued(Flow):
             if found is None or target not in found.targets:
                 raise Reached("the edit adds a target to an old site")
             return
+        if site[0] >= 0 and may_unbar(self.program, site, self.site(site).scope, target):
+            raise Reached("the edit calls a base method a subclass overrides")
         Flow.record(self, site, target, how, operand)
 
 

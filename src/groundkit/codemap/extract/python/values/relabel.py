@@ -37,6 +37,7 @@ _BLIND = frozenset(
         (facts.Final, "srcs"),
         (facts.Tmpl, "pieces"),  # (only a literal first piece makes a prefix)
         (facts.NotNone, "var"),
+        (facts.ByClass, "var"),
         (facts.Ret, "src"),
         (facts.BinOp, "right"),  # (a plain right operand gives nothing; an instance's
         # dunder gets it as a parameter, checked as any holder)

@@ -98,6 +98,7 @@ class Solver:
             facts.GlobalSet: self._globalset,
             facts.Annot: self._annot,
             facts.NotNone: self._not_none,
+            facts.ByClass: self._by_class,
         }
 
     def close(self) -> Flow:
@@ -210,6 +211,9 @@ class Solver:
     def _not_none(self, file: int, op: facts.NotNone) -> None:
         self.flow.not_none.add(self._v(file, op.var))
 
+    def _by_class(self, file: int, op: facts.ByClass) -> None:
+        self.flow.by_class.setdefault(self._v(file, op.var), set()).add(op.attr)
+
     def _copy(self, file: int, op: facts.Copy) -> None:
         self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))
 
@@ -261,6 +265,8 @@ class Solver:
         obj, dst = self._v(file, op.obj), self._v(file, op.dst)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
         self.flow.depends.extend((obj, dst))
+        if op.attr in self.flow.by_class.get(obj, ()):
+            self.flow.tested_reads.add((obj, dst))
         rule = each_value(self._attribute, op.attr, dst, site, obj, file)
         self.flow.engine.on(obj, rule)
 

@@ -55,6 +55,10 @@ class Flow:
         # choice when the operand may also be something that does not run it.
         self.protocol_results: set[tuple[int, int, str]] = set()
         self.not_none: set[int] = set()  # copies of a local that None never reaches (NotNone)
+        # A branch on a local's attribute (ByClass): its copy -> the attributes tested, and
+        # (copy, result) of each read of a tested attribute on the copy.
+        self.by_class: dict[int, set[str]] = {}
+        self.tested_reads: set[tuple[int, int]] = set()
         self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
         self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
         self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it

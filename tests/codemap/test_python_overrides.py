@@ -1,0 +1,316 @@
+"""A base method runs on a subclass's instance only when the subclass's lookup of it finds the
+base's, or when an override along the way calls it (``super()``): what the base method's
+``self`` reaches through a subclass that overrides it without such a call is partial, never
+certain. The shapes are those of flask's ``JSONTag.tag`` and click's ``ClickException.show``."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from map_helpers import Repo, build
+from test_incremental import fresh, snapshot
+
+from groundkit.codemap.model import EdgeFlag
+
+COMMANDS = """
+    class Command:
+        def run(self):
+            return self.body()
+        def body(self):
+            return "plain"
+    class Timed(Command):
+        def body(self):
+            return "timed"
+    class Quiet(Command):
+        def run(self):
+            return "quiet"
+        def body(self):
+            return "never"
+"""
+
+
+def flags(repo: Repo, source: str, target: str) -> frozenset[EdgeFlag]:
+    found = [
+        e.flags
+        for e in repo.map.edges(["calls"])
+        if e.source.qualname == source and e.target.qualname == target
+    ]
+    assert len(found) == 1, f"no calls edge {source} -> {target}"
+    return found[0]
+
+
+def test_a_base_method_reaches_a_subclass_that_overrides_it_without_super_only_partially(
+    repo: Repo,
+) -> None:
+    build(repo, {"m.py": COMMANDS + "    Command().run(); Timed().run(); Quiet().run()\n"})
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Command.run", "m.Quiet.body")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Command.run", "m.Timed.body")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Command.run", "m.Command.body")
+
+
+def test_a_subclass_binding_the_method_to_another_function_is_an_override_too(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Tag:
+                    def tag(self, value):
+                        return self.to_json(value)
+                    def to_json(self, value):
+                        return value
+                class Pass(Tag):
+                    def to_json(self, value):
+                        return value
+                    tag = to_json
+                Tag().tag(0)
+                Pass().tag(1)
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Tag.tag", "m.Pass.to_json")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Tag.tag", "m.Tag.to_json")
+
+
+def test_an_override_calling_super_keeps_the_base_method_s_edges_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Base:
+                    def __init__(self):
+                        self.setup()
+                    def setup(self):
+                        pass
+                class Child(Base):
+                    def __init__(self):
+                        super().__init__()
+                    def setup(self):
+                        pass
+                class Grandchild(Child):
+                    def __init__(self):
+                        super().__init__()
+                    def setup(self):
+                        pass
+                Grandchild()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Base.__init__", "m.Child.setup")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Base.__init__", "m.Grandchild.setup")
+
+
+def test_a_property_and_a_dunder_of_a_subclass_that_overrides_the_method_are_partial(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Shape:
+                    def describe(self):
+                        return self.name, len(self)
+                    @property
+                    def name(self):
+                        return "shape"
+                    def __len__(self):
+                        return 0
+                class Square(Shape):
+                    def describe(self):
+                        return "square"
+                    @property
+                    def name(self):
+                        return "square"
+                    def __len__(self):
+                        return 4
+                Shape().describe()
+                Square().describe()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Shape.describe", "m.Square.name")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Shape.describe", "m.Square.__len__")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Shape.describe", "m.Shape.name")
+
+
+def test_an_edit_adding_a_super_call_to_an_override_draws_the_base_method_again(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"m.py": textwrap.dedent(COMMANDS), "app.py": "from m import Command\n"}
+    files["app.py"] += "Command().run()\n"
+    files["sub.py"] = "from m import Command\nclass Loud(Command):\n    def run(self):\n"
+    files["sub.py"] += "        return 'loud'\n    def body(self):\n        return 'LOUD'\n"
+    repo.write(files).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Command.run", "sub.Loud.body")
+    # Only sub.py changed, but the edge is m.py's: the last solve is not taken on.
+    call = "        super().run()\n        return 'loud'"
+    report = repo.write({"sub.py": files["sub.py"].replace("        return 'loud'", call)}).build()
+    assert report.solves[0] == "python: the edit calls a base method a subclass overrides"
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Command.run", "sub.Loud.body")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_class_made_in_a_branch_on_a_class_attribute_subclasses_set_is_partial(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class View:
+                    once = False
+                    @classmethod
+                    def as_view(cls):
+                        if cls.once:
+                            return cls()
+                        made = cls()
+                        return made
+                    @classmethod
+                    def plain(cls):
+                        return cls()
+                class Page(View):
+                    pass
+                class Cached(View):
+                    once = True
+                Page.as_view()
+                Cached.as_view()
+                Page.plain()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in flags(repo, "m.View.as_view", "m.Page")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.View.as_view", "m.Cached")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.View.plain", "m.Page")
+
+
+def test_a_branch_on_an_attribute_no_subclass_binds_again_keeps_its_calls_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Job:
+                    verbose = False
+                    def __init__(self, verbose):
+                        self.verbose = verbose
+                    def run(self):
+                        if self.verbose:
+                            self.log()
+                        if not self.verbose:
+                            return self.work()
+                        return self.work()
+                    def log(self):
+                        pass
+                    def work(self):
+                        pass
+                class Nightly(Job):
+                    def work(self):
+                        pass
+                Job(True).run()
+                Nightly(False).run()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Job.run", "m.Job.log")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Job.run", "m.Nightly.work")
+
+
+def test_after_both_branches_of_a_class_attribute_test_every_class_is_certain_again(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Base:
+                    fast = False
+                    def go(self):
+                        if self.fast:
+                            self.note()
+                        else:
+                            self.note()
+                        return self.finish()
+                    def note(self):
+                        pass
+                    def finish(self):
+                        pass
+                class Quick(Base):
+                    fast = True
+                    def finish(self):
+                        pass
+                Base().go()
+                Quick().go()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Base.go", "m.Base.note")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Base.go", "m.Quick.finish")
+
+
+def test_what_a_branch_reads_of_the_attribute_it_tested_stays_certain(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                def parachute(view):
+                    return view
+                class View:
+                    decorators = []
+                    @classmethod
+                    def as_view(cls):
+                        view = cls
+                        if cls.decorators:
+                            for decorator in cls.decorators:
+                                view = decorator(view)
+                            cls.setup()
+                        return view
+                    @classmethod
+                    def setup(cls):
+                        pass
+                class Index(View):
+                    decorators = [parachute]
+                class Other(View):
+                    @classmethod
+                    def setup(cls):
+                        pass
+                Index.as_view()
+                Other.as_view()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.View.as_view", "m.parachute")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.View.as_view", "m.Other.setup")
+
+
+def test_self_handed_on_from_such_a_branch_is_no_choice_in_the_function_it_reaches(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                def helper(job):
+                    return job.work()
+                class Job:
+                    quick = False
+                    def run(self):
+                        if self.quick:
+                            return helper(self)
+                    def work(self):
+                        pass
+                class Quick(Job):
+                    quick = True
+                    def work(self):
+                        pass
+                Job().run()
+                Quick().run()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.helper", "m.Quick.work")
