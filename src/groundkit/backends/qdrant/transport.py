@@ -86,7 +86,11 @@ class Transport(Protocol):
         *,
         ids: Sequence[int] | None = None,
         where: models.Filter | None = None,
-    ) -> None: ...
+        key: str | None = None,
+    ) -> None:
+        """Set the fields of ``payload`` on the points selected (``key``: inside that object
+        field of theirs, made when missing)."""
+        ...
 
     def delete(
         self, *, ids: Sequence[int] | None = None, where: models.Filter | None = None
@@ -247,9 +251,13 @@ class ClientTransport:
         *,
         ids: Sequence[int] | None = None,
         where: models.Filter | None = None,
+        key: str | None = None,
     ) -> None:
         selector = _selector(ids, where)
-        self._run("write", lambda: self.client.set_payload(self.name, payload, selector, wait=True))
+        self._run(
+            "write",
+            lambda: self.client.set_payload(self.name, payload, selector, key=key, wait=True),
+        )
 
     def delete(
         self, *, ids: Sequence[int] | None = None, where: models.Filter | None = None

@@ -32,9 +32,11 @@ from groundkit.backends.qdrant.layout import (
     DENSE,
     META_ID,
     NEVER,
+    SHOWN,
     SPARSE,
     born_at,
     chunk_point_id,
+    chunk_shown,
     doc_point_id,
     file_point_id,
     visible,
@@ -363,7 +365,7 @@ def _chunk_payload(
         "kind": "chunk",
         "chunk_id": chunk.chunk_id,
         "doc": doc,
-        **shown,
+        **chunk_shown(shown),
         "ordinal": ordinal,
         "start": chunk.start,
         "end": chunk.end,
@@ -561,7 +563,8 @@ class _Run:
                     models.FieldCondition(key="doc", match=models.MatchValue(value=point)),
                 ]
             )
-            self._t.set_payload({"path": path}, where=of_doc)
+            # A chunk written before SHOWN was kept reads it there first (layout.shown_field).
+            self._t.set_payload({"path": path}, where=of_doc, key=SHOWN)
 
     def _collect(self) -> None:
         """Delete the points that died in versions committed at least ``GRACE_S`` ago: a reader
