@@ -47,8 +47,8 @@ _PHASES = [
 def _samples(script: str) -> list[list[str]]:
     """Each sample of a Python process as its frames' lines."""
     script_of = ["perf", "script", "-i", script]
-    text = subprocess.run(script_of, check=True, capture_output=True, text=True, errors="replace")
-    text = text.stdout
+    done = subprocess.run(script_of, check=True, capture_output=True, text=True, errors="replace")
+    text = done.stdout
     samples = [block.splitlines() for block in text.split("\n\n") if block.strip()]
     return [s for s in samples if s[0].lstrip().startswith("python")]
 
