@@ -2,6 +2,7 @@
 out in other ways: copies of one shard, each opened cold by processes of their own.
 
     .venv/bin/python benchmarks/edge_open.py --shard DIR [--runs 11] [--workdir DIR]
+        [--other DIR [--only-made]]
 
 ``--shard`` is a shard made by groundkit (``benchmarks/backends_cli.py`` leaves one in
 ``<workdir>/<hash>/edge-shard``). Copies under ``--workdir``: ``as made``; ``no keyword
@@ -10,7 +11,9 @@ array`` (those four as one array of prefixed keys, one keyword index); ``hashed 
 keys as 63-bit hashes, one integer lookup index); ``chunks' shown nested`` (each chunk's
 ``source``, ``path`` and ``external_id`` moved under ``shown``, as ``layout.SHOWN`` writes them
 since issue 37: only documents are then in those three indexes; from a shard made before, it is
-the layout of one made now). Printed per copy: the median wall and CPU
+the layout of one made now); with ``--other``, a copy of that shard as made (one made by other
+code from the same source, say), and with ``--only-made`` only the two shards as made (no
+lookup times). Printed per copy: the median wall and CPU
 seconds of ``--runs`` processes that load the shard, run one search and exit without closing
 (alternating), then the time to find a document by its source on ``as made`` and on ``no keyword
 indexes`` (what the indexes are for).
@@ -128,6 +131,8 @@ def main() -> None:
     ap.add_argument("--shard", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--workdir", type=Path, default=Path("benchmarks/.work/edge_open"))
+    ap.add_argument("--other", type=Path, help="another shard, opened as made beside")
+    ap.add_argument("--only-made", action="store_true", help="only the shards as made")
     a = ap.parse_args()
     layouts = {
         "as made": None,
@@ -136,17 +141,22 @@ def main() -> None:
         "hashed keys": "hashed",
         "chunks' shown nested": "nested",
     }
+    if a.only_made:
+        layouts = {"as made": None}
+    if a.other is not None:
+        layouts["other shard, as made"] = "other"
     copies = {}
     for name, keys in layouts.items():
-        folder = a.workdir.resolve() / name.replace(" ", "-").replace("'", "")
+        folder = a.workdir.resolve() / name.replace(" ", "-").replace("'", "").replace(",", "")
         shutil.rmtree(folder, ignore_errors=True)
         folder.parent.mkdir(parents=True, exist_ok=True)
         # cp keeps the files' holes (shutil.copytree fills them: opening such a copy cost twice
         # the CPU, every page of the 32 MB stores being real).
-        subprocess.run(["cp", "-a", str(a.shard), str(folder)], check=True)
+        shard = a.other if keys == "other" else a.shard
+        subprocess.run(["cp", "-a", str(shard), str(folder)], check=True)
         if keys == "nested":
             _nested(folder)
-        elif keys is not None:
+        elif keys in ("none", "text", "hashed"):
             _relaid(folder, None if keys == "none" else keys)
         copies[name] = folder
         _cold(folder)  # untimed: settles what the copy's last write left
@@ -163,7 +173,8 @@ def main() -> None:
         wall = statistics.median(w for w, _ in runs)
         cpu = statistics.median(c for _, c in runs)
         print(f"| {name} | {wall:.3f} | {cpu:.3f} |")
-    for name in ("as made", "no keyword indexes"):
+    looked_up = ("as made", "no keyword indexes", "other shard, as made")
+    for name in [n for n in looked_up if n in copies]:
         first, median = _lookup_ms(copies[name])
         print(f"{name}: a document by its source in {median:.1f} ms (the first {first:.1f} ms)")
 
