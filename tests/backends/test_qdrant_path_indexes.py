@@ -94,11 +94,18 @@ def _hits(settings: Settings) -> list[dict[str, Any]]:
 def test_chunks_written_with_their_source_at_the_top_level_show_it_as_before(
     tmp_path: Path,
 ) -> None:
-    edge = pytest.importorskip("qdrant_edge")
+    pytest.importorskip("qdrant_edge")
     settings = _ingested(tmp_path)
     hits = _hits(settings)
-    # Each chunk as a writer before ``layout.SHOWN`` left it: its document's fields at the top.
-    shard = edge.EdgeShard.load(str(tmp_path / "qpath"))
+    _as_written_before(tmp_path / "qpath")
+    assert {h["source"] for h in hits} == {"a.md", "b.md"}
+    assert _hits(settings) == hits
+
+
+def _as_written_before(shard_folder: Path) -> None:
+    """Each chunk as a writer before ``layout.SHOWN`` left it: its document's fields on top."""
+    edge = pytest.importorskip("qdrant_edge")
+    shard = edge.EdgeShard.load(str(shard_folder))
     try:
         chunk = edge.FieldCondition(key="kind", match=edge.MatchValue("chunk"))
         records, _ = shard.scroll(
@@ -110,5 +117,27 @@ def test_chunks_written_with_their_source_at_the_top_level_show_it_as_before(
             shard.update(edge.UpdateOperation.overwrite_payload([record.id], {**payload, **shown}))
     finally:
         shard.close()
-    assert {h["source"] for h in hits} == {"a.md", "b.md"}
-    assert _hits(settings) == hits
+
+
+def test_chunks_written_with_their_source_at_the_top_level_show_their_new_name(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("qdrant_edge")
+    alpha, beta = tmp_path / "alpha", tmp_path / "beta"
+    for folder, animal in ((alpha, "wombat"), (beta, "quokka")):
+        folder.mkdir()
+        (folder / "README.md").write_text(f"The {animal} readme.\n", encoding="utf-8")
+    settings = _settings(tmp_path)
+
+    def shown() -> list[str]:
+        with groundkit.open_collection("notes", settings=settings) as notes:
+            return sorted(h.citation.source for h in notes.search("wombat quokka readme"))
+
+    with groundkit.open_collection("notes", settings=settings, create=True) as notes:
+        notes.ingest([str(alpha)])
+        notes.ingest([str(beta)])
+    assert shown() == ["README.md", "beta/README.md"]
+    _as_written_before(tmp_path / "qpath")
+    with groundkit.open_collection("notes", settings=settings) as notes:
+        notes.ingest([str(alpha), str(beta)])  # named from their parent now: alpha's renamed
+    assert shown() == ["alpha/README.md", "beta/README.md"]
