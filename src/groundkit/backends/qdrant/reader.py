@@ -29,8 +29,7 @@ from groundkit.backends.qdrant.layout import (
 )
 from groundkit.backends.qdrant.meta import Meta, read_meta
 from groundkit.backends.qdrant.sparse import SPARSE_BUILD, Encoder
-from groundkit.backends.qdrant.transport import Found, Transport
-from groundkit.backends.qdrant.writer import scroll_all
+from groundkit.backends.qdrant.transport import Found, Transport, scroll_all
 from groundkit.errors import BackendError, ErrorCode
 from groundkit.index.rows import ChunkRow, DocumentRow, HitRow
 from groundkit.retrieve.search import Arms

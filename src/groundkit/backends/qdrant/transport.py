@@ -38,6 +38,7 @@ __all__ = [
     "Spec",
     "Transport",
     "backend_failure",
+    "scroll_all",
 ]
 
 T = TypeVar("T")
@@ -119,6 +120,19 @@ class Transport(Protocol):
 
 
 # -- qdrant-client --------------------------------------------------------------------------------
+def scroll_all(
+    transport: Transport, where: models.Filter, fields: Sequence[str] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every point ``where`` selects, in id order, a page at a time."""
+    after: int | None = None
+    while True:
+        page, after = transport.scroll(where, fields=fields, limit=2000, after=after)
+        for found in page:
+            yield found.id, found.payload
+        if after is None:
+            return
+
+
 def _loopback(host: str | None) -> bool:
     if host in (None, "localhost"):
         return True

@@ -45,7 +45,7 @@ from groundkit.backends.qdrant.lease import Lease
 from groundkit.backends.qdrant.meta import read_meta
 from groundkit.backends.qdrant.names import Names, Shown, live
 from groundkit.backends.qdrant.sparse import AVGDL_SAMPLE, Encoder, Terms, mean_length, weights
-from groundkit.backends.qdrant.transport import Transport
+from groundkit.backends.qdrant.transport import Transport, scroll_all
 from groundkit.checkpoints import checkpoint
 from groundkit.index.rows import IngestState, NewChunk, NewDocument
 from groundkit.types import Metadata
@@ -74,19 +74,6 @@ def indexed_text(title: str | None, start: int, text: str, metadata: Metadata) -
     if not text.startswith("#") and isinstance(path, list) and path:
         head += "\n".join(str(part) for part in path) + "\n"
     return head + text
-
-
-def scroll_all(
-    transport: Transport, where: models.Filter, fields: Sequence[str] | None = None
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Every point ``where`` selects, in id order, a page at a time."""
-    after: int | None = None
-    while True:
-        page, after = transport.scroll(where, fields=fields, limit=2000, after=after)
-        for found in page:
-            yield found.id, found.payload
-        if after is None:
-            return
 
 
 @dataclass
