@@ -2,12 +2,18 @@
 out in other ways: copies of one shard, each opened cold by processes of their own.
 
     .venv/bin/python benchmarks/edge_open.py --shard DIR [--runs 11] [--workdir DIR]
+        [--other DIR [--only-made]]
 
 ``--shard`` is a shard made by groundkit (``benchmarks/backends_cli.py`` leaves one in
 ``<workdir>/<hash>/edge-shard``). Copies under ``--workdir``: ``as made``; ``no keyword
 indexes`` (``document_id``, ``source``, ``path``, ``external_id`` unindexed); ``one keyword
 array`` (those four as one array of prefixed keys, one keyword index); ``hashed keys`` (the same
-keys as 63-bit hashes, one integer lookup index). Printed per copy: the median wall and CPU
+keys as 63-bit hashes, one integer lookup index); ``chunks' shown nested`` (each chunk's
+``source``, ``path`` and ``external_id`` moved under ``shown``, as ``layout.SHOWN`` writes them
+since issue 37: only documents are then in those three indexes; from a shard made before, it is
+the layout of one made now); with ``--other``, a copy of that shard as made (one made by other
+code from the same source, say), and with ``--only-made`` only the two shards as made (no
+lookup times). Printed per copy: the median wall and CPU
 seconds of ``--runs`` processes that load the shard, run one search and exit without closing
 (alternating), then the time to find a document by its source on ``as made`` and on ``no keyword
 indexes`` (what the indexes are for).
@@ -27,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 _FIELDS = ["document_id", "source", "path", "external_id"]
+_SHOWN = ["source", "path", "external_id"]
 
 _OPEN = """
 import os, sys, qdrant_edge as e
@@ -69,6 +76,27 @@ def _relaid(folder: Path, keys: str | None) -> None:
     shard.close()
 
 
+def _nested(folder: Path) -> None:
+    """Move each chunk's shown fields under ``shown`` (a shard made before ``layout.SHOWN``)."""
+    import qdrant_edge as e
+
+    shard = e.EdgeShard.load(str(folder))
+    chunks = e.Filter(must=[e.FieldCondition(key="kind", match=e.MatchValue("chunk"))])
+    after = None
+    while True:
+        request = e.ScrollRequest(offset=after, limit=1000, filter=chunks, with_payload=_SHOWN)
+        records, after = shard.scroll(request)
+        for r in records:
+            payload = dict(r.payload or {})
+            if payload:
+                shown = {f: payload.get(f) for f in _SHOWN}
+                shard.update(e.UpdateOperation.set_payload([r.id], {"shown": shown}))
+        if after is None:
+            break
+    shard.update(e.UpdateOperation.delete_payload_by_filter(chunks, _SHOWN))
+    shard.close()
+
+
 def _lookup_ms(folder: Path) -> tuple[float, float]:
     """The first and the median of five searches for one document by its source (ms)."""
     import qdrant_edge as e
@@ -103,22 +131,32 @@ def main() -> None:
     ap.add_argument("--shard", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--workdir", type=Path, default=Path("benchmarks/.work/edge_open"))
+    ap.add_argument("--other", type=Path, help="another shard, opened as made beside")
+    ap.add_argument("--only-made", action="store_true", help="only the shards as made")
     a = ap.parse_args()
     layouts = {
         "as made": None,
         "no keyword indexes": "none",
         "one keyword array": "text",
         "hashed keys": "hashed",
+        "chunks' shown nested": "nested",
     }
+    if a.only_made:
+        layouts = {"as made": None}
+    if a.other is not None:
+        layouts["other shard, as made"] = "other"
     copies = {}
     for name, keys in layouts.items():
-        folder = a.workdir.resolve() / name.replace(" ", "-")
+        folder = a.workdir.resolve() / name.replace(" ", "-").replace("'", "").replace(",", "")
         shutil.rmtree(folder, ignore_errors=True)
         folder.parent.mkdir(parents=True, exist_ok=True)
         # cp keeps the files' holes (shutil.copytree fills them: opening such a copy cost twice
         # the CPU, every page of the 32 MB stores being real).
-        subprocess.run(["cp", "-a", str(a.shard), str(folder)], check=True)
-        if keys is not None:
+        shard = a.other if keys == "other" else a.shard
+        subprocess.run(["cp", "-a", str(shard), str(folder)], check=True)
+        if keys == "nested":
+            _nested(folder)
+        elif keys in ("none", "text", "hashed"):
             _relaid(folder, None if keys == "none" else keys)
         copies[name] = folder
         _cold(folder)  # untimed: settles what the copy's last write left
@@ -135,7 +173,8 @@ def main() -> None:
         wall = statistics.median(w for w, _ in runs)
         cpu = statistics.median(c for _, c in runs)
         print(f"| {name} | {wall:.3f} | {cpu:.3f} |")
-    for name in ("as made", "no keyword indexes"):
+    looked_up = ("as made", "no keyword indexes", "other shard, as made")
+    for name in [n for n in looked_up if n in copies]:
         first, median = _lookup_ms(copies[name])
         print(f"{name}: a document by its source in {median:.1f} ms (the first {first:.1f} ms)")
 

@@ -19,26 +19,26 @@ from groundkit.backends.qdrant.layout import (
     born_at,
     visible,
 )
-from groundkit.backends.qdrant.lease import Lease, lease
 from groundkit.backends.qdrant.meta import new_meta, read_meta
 from groundkit.backends.qdrant.reader import QdrantEngine, QdrantReader
 from groundkit.backends.qdrant.sparse import SPARSE_BUILD, Encoder, mean_length, weights
-from groundkit.backends.qdrant.transport import Spec, Transport
-from groundkit.backends.qdrant.writer import QdrantWriter, scroll_all
+from groundkit.backends.qdrant.transport import Spec, Transport, scroll_all
 from groundkit.embed.base import EmbedderIdentity
 from groundkit.errors import ErrorCode, NotFoundError
 from groundkit.index.rows import ChunkRow, DocumentRow
-from groundkit.pipeline import run_ingest
-from groundkit.pipeline.sentences import Stored
 from groundkit.types import CollectionStatus, IngestReport
 
+# The writer, the lease and the pipeline are imported where a write needs them: a search in a
+# process of its own (`grk search` on a `path` collection) never does.
 if TYPE_CHECKING:
+    from groundkit.backends.qdrant.lease import Lease
+    from groundkit.backends.qdrant.writer import QdrantWriter
     from groundkit.config import Settings
     from groundkit.embed.base import Embedder
     from groundkit.index.sentences import ChunkSentences
     from groundkit.ingest.walk import Filters
     from groundkit.pipeline import Progress
-    from groundkit.pipeline.sentences import Splitter
+    from groundkit.pipeline.sentences import Splitter, Stored
 
 __all__ = ["QdrantBackend"]
 
@@ -96,6 +96,8 @@ class QdrantBackend:
     # -- writing
     @contextmanager
     def write_lock(self, wait_s: float) -> Iterator[None]:
+        from groundkit.backends.qdrant.lease import lease
+
         with lease(self.transport, wait_s) as held:
             self._lease = held
             try:
@@ -106,6 +108,8 @@ class QdrantBackend:
 
     def writer(self) -> QdrantWriter:
         """The ``DocumentStore`` an ingest writes through (under ``write_lock``)."""
+        from groundkit.backends.qdrant.writer import QdrantWriter
+
         return QdrantWriter(self.transport, self._lease, Encoder())
 
     def ingest(
@@ -119,6 +123,8 @@ class QdrantBackend:
         filters: Filters,
         names_from: str | None = None,
     ) -> IngestReport:
+        from groundkit.pipeline import run_ingest
+
         return run_ingest(
             self.writer(),
             lambda _progress: None,  # Qdrant's own indexes follow its points: nothing to sync
@@ -140,6 +146,8 @@ class QdrantBackend:
     def store_sentences(
         self, embedder: Embedder, split: Splitter, batch_size: int, progress: Progress | None
     ) -> Stored:
+        from groundkit.pipeline.sentences import Stored
+
         return Stored()
 
     def clear_sentences(self) -> int:

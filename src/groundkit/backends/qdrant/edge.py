@@ -198,13 +198,14 @@ class EdgeTransport:
         *,
         ids: Sequence[int] | None = None,
         where: models.Filter | None = None,
+        key: str | None = None,
     ) -> None:
         e = self._e
         if ids is not None and where is None:
-            operation = e.UpdateOperation.set_payload(list(ids), payload)
+            operation = e.UpdateOperation.set_payload(list(ids), payload, key)
         else:
             operation = e.UpdateOperation.set_payload_by_filter(
-                self._selection(ids, where), payload
+                self._selection(ids, where), payload, key
             )
         self._run("write", lambda shard: shard.update(operation))
 

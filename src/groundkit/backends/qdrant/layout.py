@@ -3,9 +3,10 @@
 One Qdrant collection holds everything, each point marked by ``kind``:
 
 * ``chunk``: a chunk, with its sparse BM25 vector (``bm25``) and, once embedded, its dense vector
-  (``dense``); its payload is what a hit shows (text, offsets, lines, document id, source,
-  metadata, near-duplicate fingerprint) and what filters read (``meta``: the document's metadata
-  overlaid with the chunk's, ``document_id``, ``path``);
+  (``dense``); its payload is what a hit shows (text, offsets, lines, document id, metadata,
+  near-duplicate fingerprint, and under ``shown`` its document's source, path and external id)
+  and what filters read (``meta``: the document's metadata overlaid with the chunk's,
+  ``document_id``, ``doc``);
 * ``doc``: a document with its whole normalised text (every citation cuts ``cited_text`` from
   it) and what an incremental ingest compares (origin, content hash, fingerprint);
 * ``file``: a file's size and time when it was last read whole (a re-ingest passes it unread);
@@ -25,6 +26,7 @@ so writing a point again is the same write.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -37,11 +39,14 @@ __all__ = [
     "NEVER",
     "PAYLOAD_INDEXES",
     "SCHEMA",
+    "SHOWN",
     "SPARSE",
     "born_at",
     "chunk_point_id",
+    "chunk_shown",
     "doc_point_id",
     "file_point_id",
+    "shown_field",
     "visible",
 ]
 
@@ -67,6 +72,30 @@ PAYLOAD_INDEXES: dict[str, str] = {
     "path": "keyword",
     "external_id": "keyword",
 }
+# A chunk keeps its document's source, path and external id (what its hits show) under this key,
+# where no index reaches them: only documents are looked up by them, and an index of a field
+# holds every point that has it (in a SciFact shard, two chunks for each document), which each
+# opening of a `path` shard rebuilds. A chunk written before keeps them at the top level.
+SHOWN = "shown"
+_SHOWN_FIELDS = ("source", "path", "external_id")
+
+
+def chunk_shown(document: Mapping[str, Any]) -> dict[str, Any]:
+    """What a chunk's payload keeps of its ``document``'s fields (``document_id``, ``source``,
+    ``path``, ``external_id``): the id at the top level, where a filter reads it, and the rest
+    under ``SHOWN``."""
+    return {
+        "document_id": document["document_id"],
+        SHOWN: {field: document[field] for field in _SHOWN_FIELDS},
+    }
+
+
+def shown_field(payload: Mapping[str, Any], field: str) -> Any:
+    """A shown field of a chunk point's ``payload``, wherever the writer that made it put it."""
+    nested = payload.get(SHOWN)
+    if isinstance(nested, Mapping) and field in nested:
+        return nested[field]
+    return payload.get(field)
 
 
 def _hashed(kind: str, key: str) -> int:

@@ -19,11 +19,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from groundkit.backends.qdrant.filters import glob_matcher, where_conditions
-from groundkit.backends.qdrant.layout import DENSE, SPARSE, chunk_point_id, visible
+from groundkit.backends.qdrant.layout import (
+    DENSE,
+    SHOWN,
+    SPARSE,
+    chunk_point_id,
+    shown_field,
+    visible,
+)
 from groundkit.backends.qdrant.meta import Meta, read_meta
 from groundkit.backends.qdrant.sparse import SPARSE_BUILD, Encoder
-from groundkit.backends.qdrant.transport import Found, Transport
-from groundkit.backends.qdrant.writer import scroll_all
+from groundkit.backends.qdrant.transport import Found, Transport, scroll_all
 from groundkit.errors import BackendError, ErrorCode
 from groundkit.index.rows import ChunkRow, DocumentRow, HitRow
 from groundkit.retrieve.search import Arms
@@ -45,7 +51,8 @@ _HIT_FIELDS = [
     "metadata",
     "text",
     "document_id",
-    "external_id",
+    SHOWN,
+    "external_id",  # the three below: of a chunk written before SHOWN was kept
     "path",
     "source",
     "line",
@@ -201,9 +208,9 @@ def _chunk_row(point: int, p: Mapping[str, Any]) -> ChunkRow:
         json.loads(p.get("metadata") or "{}"),
         p["text"],
         p["document_id"],
-        p.get("external_id"),
-        p["path"],
-        p["source"],
+        shown_field(p, "external_id"),
+        shown_field(p, "path"),
+        shown_field(p, "source"),
         p.get("line"),
         p.get("end_line"),
     )
@@ -236,9 +243,9 @@ def _hit_row(point: int, p: Mapping[str, Any], fold: bool) -> HitRow:
         p.get("metadata") or "{}",
         p["text"],
         p["document_id"],
-        p.get("external_id"),
-        p["path"],
-        p["source"],
+        shown_field(p, "external_id"),
+        shown_field(p, "path"),
+        shown_field(p, "source"),
         p.get("line"),
         p.get("end_line"),
         base64.b64decode(stored) if stored else None,

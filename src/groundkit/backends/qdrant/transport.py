@@ -38,6 +38,7 @@ __all__ = [
     "Spec",
     "Transport",
     "backend_failure",
+    "scroll_all",
 ]
 
 T = TypeVar("T")
@@ -86,7 +87,11 @@ class Transport(Protocol):
         *,
         ids: Sequence[int] | None = None,
         where: models.Filter | None = None,
-    ) -> None: ...
+        key: str | None = None,
+    ) -> None:
+        """Set the fields of ``payload`` on the points selected (``key``: inside that object
+        field of theirs, made when missing)."""
+        ...
 
     def delete(
         self, *, ids: Sequence[int] | None = None, where: models.Filter | None = None
@@ -115,6 +120,19 @@ class Transport(Protocol):
 
 
 # -- qdrant-client --------------------------------------------------------------------------------
+def scroll_all(
+    transport: Transport, where: models.Filter, fields: Sequence[str] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every point ``where`` selects, in id order, a page at a time."""
+    after: int | None = None
+    while True:
+        page, after = transport.scroll(where, fields=fields, limit=2000, after=after)
+        for found in page:
+            yield found.id, found.payload
+        if after is None:
+            return
+
+
 def _loopback(host: str | None) -> bool:
     if host in (None, "localhost"):
         return True
@@ -247,9 +265,13 @@ class ClientTransport:
         *,
         ids: Sequence[int] | None = None,
         where: models.Filter | None = None,
+        key: str | None = None,
     ) -> None:
         selector = _selector(ids, where)
-        self._run("write", lambda: self.client.set_payload(self.name, payload, selector, wait=True))
+        self._run(
+            "write",
+            lambda: self.client.set_payload(self.name, payload, selector, key=key, wait=True),
+        )
 
     def delete(
         self, *, ids: Sequence[int] | None = None, where: models.Filter | None = None

@@ -32,9 +32,11 @@ from groundkit.backends.qdrant.layout import (
     DENSE,
     META_ID,
     NEVER,
+    SHOWN,
     SPARSE,
     born_at,
     chunk_point_id,
+    chunk_shown,
     doc_point_id,
     file_point_id,
     visible,
@@ -43,7 +45,7 @@ from groundkit.backends.qdrant.lease import Lease
 from groundkit.backends.qdrant.meta import read_meta
 from groundkit.backends.qdrant.names import Names, Shown, live
 from groundkit.backends.qdrant.sparse import AVGDL_SAMPLE, Encoder, Terms, mean_length, weights
-from groundkit.backends.qdrant.transport import Transport
+from groundkit.backends.qdrant.transport import Transport, scroll_all
 from groundkit.checkpoints import checkpoint
 from groundkit.index.rows import IngestState, NewChunk, NewDocument
 from groundkit.types import Metadata
@@ -72,19 +74,6 @@ def indexed_text(title: str | None, start: int, text: str, metadata: Metadata) -
     if not text.startswith("#") and isinstance(path, list) and path:
         head += "\n".join(str(part) for part in path) + "\n"
     return head + text
-
-
-def scroll_all(
-    transport: Transport, where: models.Filter, fields: Sequence[str] | None = None
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Every point ``where`` selects, in id order, a page at a time."""
-    after: int | None = None
-    while True:
-        page, after = transport.scroll(where, fields=fields, limit=2000, after=after)
-        for found in page:
-            yield found.id, found.payload
-        if after is None:
-            return
 
 
 @dataclass
@@ -363,7 +352,7 @@ def _chunk_payload(
         "kind": "chunk",
         "chunk_id": chunk.chunk_id,
         "doc": doc,
-        **shown,
+        **chunk_shown(shown),
         "ordinal": ordinal,
         "start": chunk.start,
         "end": chunk.end,
@@ -561,7 +550,8 @@ class _Run:
                     models.FieldCondition(key="doc", match=models.MatchValue(value=point)),
                 ]
             )
-            self._t.set_payload({"path": path}, where=of_doc)
+            # A chunk written before SHOWN was kept reads it there first (layout.shown_field).
+            self._t.set_payload({"path": path}, where=of_doc, key=SHOWN)
 
     def _collect(self) -> None:
         """Delete the points that died in versions committed at least ``GRACE_S`` ago: a reader
