@@ -66,23 +66,46 @@ class _Fixtures:
                     continue
                 func = FuncKey((info.index, index))
                 skip = 1 if scope.kind == Kind.METHOD and not scope.flags & facts.STATIC else 0
+                hosts = self._hosts(info.index, scope)
                 for position, param in enumerate(scope.params):
                     if position < skip:
                         continue
-                    fixture = self._find(info.index, scope, param.name)
-                    if fixture is None or fixture == func:
-                        continue
-                    generator = self.program.scope(fixture).flags & facts.GENERATOR
-                    source = flow.yields(fixture) if generator else flow.ret(fixture)
-                    target = flow.param(func, position)
-                    if param.annotation >= 0:  # the declared class already stands for unknowns
-                        flow.engine.on(source, partial(_known, flow, target))
-                    else:
-                        flow.engine.flow(source, target)
+                    found = {self._find(file, host, param.name) for file, host in hosts}
+                    found -= {None, func}
+                    for fixture in found:
+                        if fixture is not None:
+                            self._fill(func, position, param, fixture)
+                    if not found and "fixture" in scope.decorators:
+                        # pytest's own fixture or a plugin's (``request``, ``tmp_path``)
+                        flow.engine.add(flow.param(func, position), [objects.UNKNOWN_ID])
 
-    def _find(self, file: int, scope: facts.Scope, name: str) -> FuncKey | None:
-        if scope.kind == Kind.METHOD:
-            for cls in self.program.mro(ClassKey((file, scope.parent))):
+    def _fill(self, func: FuncKey, position: int, param: facts.Param, fixture: FuncKey) -> None:
+        flow = self.flow
+        generator = self.program.scope(fixture).flags & facts.GENERATOR
+        source = flow.yields(fixture) if generator else flow.ret(fixture)
+        target = flow.param(func, position)
+        if param.annotation >= 0:  # the declared class already stands for unknowns
+            flow.engine.on(source, partial(_known, flow, target))
+        else:
+            flow.engine.flow(source, target)
+
+    def _hosts(self, file: int, scope: facts.Scope) -> list[tuple[int, ClassKey | None]]:
+        """Where pytest runs a test (or fixture) method: its class and every subclass pytest
+        collects (named ``Test...``), each in its own module; a subclass's fixtures override
+        the base's for the base's methods too. A function outside a class runs in its module."""
+        if scope.kind != Kind.METHOD:
+            return [(file, None)]
+        owner = ClassKey((file, scope.parent))
+        hosts = [
+            (cls[0], cls)
+            for cls in self.program.cone(owner)
+            if _name(self.program.scope(cls)).startswith("Test")
+        ]
+        return hosts or [(file, owner)]
+
+    def _find(self, file: int, host: ClassKey | None, name: str) -> FuncKey | None:
+        if host is not None:
+            for cls in self.program.mro(host):
                 found = self.in_class.get(cls, {}).get(name)
                 if found is not None:
                     return found

@@ -15,6 +15,7 @@ __all__ = [
     "BUILTIN_PROTOCOLS",
     "CHOOSES",
     "DYNAMIC",
+    "FIXTURES",
     "KEEPS",
     "LIBRARY",
     "METHOD_CALLBACKS",
@@ -135,6 +136,10 @@ KEEPS = frozenset(
     }
 )
 
+# Decorators that make a pytest fixture: pytest calls the function with the fixtures its
+# parameters name, and ``fixtures.py`` fills those (the rest hold unknowns), not anything.
+FIXTURES = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
+
 # Outside functions whose result is whatever code they load: never an outside value.
 DYNAMIC = frozenset(
     {"importlib.import_module", "importlib.__import__", "sys.modules.get", "importlib.reload"}
@@ -160,4 +165,5 @@ NAMED_PACKAGES = frozenset(
     {name.split(".")[0] for name in LIBRARY}
     | {package for package, _ in METHOD_CALLBACKS}
     | WEB_PACKAGES
+    | {name.split(".")[0] for name in FIXTURES}  # ``@pytest.fixture(scope=...)`` keeps its name
 )

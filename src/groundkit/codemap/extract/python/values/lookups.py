@@ -99,6 +99,8 @@ class Lookups:
             engine.add(dst, [flow.value(objects.ACCESSOR, value, attr)])
         elif kind == objects.BUILTIN and key[1] == "object" and attr == "__setattr__":
             engine.add(dst, [flow.value(objects.BUILTIN, "setattr")])  # object.__setattr__(o, k, v)
+        elif kind == objects.BUILTIN and key[1] == "object" and attr == "__new__":
+            engine.add(dst, [flow.value(objects.BUILTIN, "object.__new__")])
         else:
             engine.add(dst, [objects.LIT_ID])
 

@@ -153,7 +153,7 @@ class Outside:
         code (``library.KEEPS``)."""
         if args and isinstance(args[0], int):
             self.flow.engine.flow(args[0], dst)
-            if name not in library.KEEPS:
+            if name not in library.KEEPS and name not in library.FIXTURES:
                 self.calls.escape(args[0])
 
     def escape_args(self, args: Args, keywords: list[tuple[str, int]]) -> None:
@@ -299,6 +299,9 @@ class Outside:
             self.calls.lookups.dynamic(site, name, args, dst, operand)
         elif name == "type" and len(args) == 1 and first is not None:
             engine.on(first, lambda new: engine.add(dst, self._types(new)))
+        elif name == "object.__new__" and first is not None:
+            # an instance of the class passed, made without running its __init__
+            engine.on(first, lambda new: engine.add(dst, self._instances(new)))
         elif name == "next" and first is not None:
             engine.flow(self.calls.containers.elements(first), dst)
             if len(args) > 1 and isinstance(args[1], int):
@@ -362,6 +365,23 @@ class Outside:
                 out.append(flow.value(objects.CLASS, key[1], key[2]))
             elif key[0] == objects.CONE:
                 out.append(flow.value(objects.CCONE, key[1], key[2]))
+            elif key[0] == objects.UNKNOWN:
+                out.append(objects.UNKNOWN_ID)
+            else:
+                out.append(objects.LIT_ID)
+        return out
+
+    def _instances(self, new: Sequence[int]) -> list[int]:
+        """What ``object.__new__(cls)`` makes of each class ``cls`` may be; the inverse of
+        ``_types``."""
+        flow = self.flow
+        out = []
+        for value in new:
+            key = flow.values.keys[value]
+            if key[0] == objects.CLASS:
+                out.append(flow.value(objects.INST, key[1], key[2]))
+            elif key[0] == objects.CCONE:
+                out.append(flow.value(objects.CONE, key[1], key[2]))
             elif key[0] == objects.UNKNOWN:
                 out.append(objects.UNKNOWN_ID)
             else:
