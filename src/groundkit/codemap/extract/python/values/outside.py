@@ -300,7 +300,9 @@ class Outside:
         elif name == "type" and len(args) == 1 and first is not None:
             engine.on(first, lambda new: engine.add(dst, self._types(new)))
         elif name == "object.__new__" and first is not None:
-            # an instance of the class passed, made without running its __init__
+            # an instance of the class passed, made without running its __init__; a choice
+            # of class is a choice of instance
+            flow.depends.extend((first, dst))
             engine.on(first, lambda new: engine.add(dst, self._instances(new)))
         elif name == "next" and first is not None:
             engine.flow(self.calls.containers.elements(first), dst)
