@@ -96,7 +96,7 @@ class _Fixtures:
         if scope.kind != Kind.METHOD:
             return [(file, None)]
         owner = ClassKey((file, scope.parent))
-        hosts = [
+        hosts: list[tuple[int, ClassKey | None]] = [
             (cls[0], cls)
             for cls in self.program.cone(owner)
             if _name(self.program.scope(cls)).startswith("Test")
