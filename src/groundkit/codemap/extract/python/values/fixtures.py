@@ -18,8 +18,13 @@ from functools import partial
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
-from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values import library, objects
+from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
+from groundkit.codemap.extract.python.values.parametrize import (
+    fixture_params,
+    install_parametrize,
+)
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["install_fixtures"]
@@ -27,15 +32,20 @@ __all__ = ["install_fixtures"]
 _FUNCTIONS = (Kind.FUNCTION, Kind.METHOD)
 
 
-def install_fixtures(flow: Flow) -> None:
-    fixtures = _Fixtures(flow)
+def install_fixtures(flow: Flow, containers: Containers) -> None:
+    parametrized = install_parametrize(flow, containers)
+    fixtures = _Fixtures(flow, parametrized, fixture_params(flow, containers))
     if fixtures.any:
         fixtures.install()
 
 
 class _Fixtures:
-    def __init__(self, flow: Flow) -> None:
+    def __init__(
+        self, flow: Flow, parametrized: set[tuple[FuncKey, int]], params: dict[FuncKey, int]
+    ) -> None:
         self.flow = flow
+        self.parametrized = parametrized
+        self.params = params  # a fixture made with params=[...] -> what request.param holds
         self.program = flow.program
         self.in_module: dict[int, dict[str, FuncKey]] = {}
         self.in_class: dict[ClassKey, dict[str, FuncKey]] = {}
@@ -68,26 +78,50 @@ class _Fixtures:
                 skip = 1 if scope.kind == Kind.METHOD and not scope.flags & facts.STATIC else 0
                 hosts = self._hosts(info.index, scope)
                 for position, param in enumerate(scope.params):
-                    if position < skip:
+                    if position < skip or (func, position) in self.parametrized:
                         continue
                     found = {self._find(file, host, param.name) for file, host in hosts}
                     found -= {None, func}
                     for fixture in found:
                         if fixture is not None:
-                            self._fill(func, position, param, fixture)
-                    if not found and "fixture" in scope.decorators:
-                        # pytest's own fixture or a plugin's (``request``, ``tmp_path``)
+                            fewer = self._fewer(hosts, fixture)
+                            self._fill(func, position, param, fixture, fewer)
+                    if found or "fixture" not in scope.decorators:
+                        continue
+                    if param.name == "request" and func in self.params:
+                        request = flow.value(objects.SYN, library.REQUEST, func)
+                        flow.engine.flow(self.params[func], flow.slot(request, "param"))
+                        flow.engine.add(flow.param(func, position), [request])
+                    else:  # pytest's own fixture or a plugin's (``request``, ``tmp_path``)
                         flow.engine.add(flow.param(func, position), [objects.UNKNOWN_ID])
 
-    def _fill(self, func: FuncKey, position: int, param: facts.Param, fixture: FuncKey) -> None:
+    def _fill(
+        self, func: FuncKey, position: int, param: facts.Param, fixture: FuncKey, fewer: bool
+    ) -> None:
+        """``fewer``: ``func`` runs in fewer classes than ``fixture`` (a subclass's test using
+        a base class's fixture), so of what the fixture gives in all of them (one value per
+        class, merged) it sees one: several values are a run-time choice there."""
         flow = self.flow
         generator = self.program.scope(fixture).flags & facts.GENERATOR
         source = flow.yields(fixture) if generator else flow.ret(fixture)
         target = flow.param(func, position)
+        if fewer:
+            seen = flow.cell(("fixture-seen", fixture, func))
+            flow.engine.flow(source, seen)
+            flow.computed_reads.add(seen)
+            flow.depends.extend((seen, target))
+            source = seen
         if param.annotation >= 0:  # the declared class already stands for unknowns
             flow.engine.on(source, partial(_known, flow, target))
         else:
             flow.engine.flow(source, target)
+
+    def _fewer(self, hosts: list[tuple[int, ClassKey | None]], fixture: FuncKey) -> bool:
+        """Whether a fixture method runs in classes the test (or fixture) using it does not."""
+        scope = self.program.scope(fixture)
+        if scope.kind != Kind.METHOD:
+            return False
+        return not set(self._hosts(fixture[0], scope)) <= set(hosts)
 
     def _hosts(self, file: int, scope: facts.Scope) -> list[tuple[int, ClassKey | None]]:
         """Where pytest runs a test (or fixture) method: its class and every subclass pytest

@@ -89,6 +89,13 @@ class Outside:
         if name == "functools.partial":
             self._partial(site, args, dst)
             return
+        if name == library.ROW:  # a row of ``parametrize``'s values, like a tuple
+            row = flow.value(objects.SYN, name, site)
+            for index, arg in enumerate(args):
+                if isinstance(arg, int):
+                    engine.flow(arg, flow.slot(row, index))
+            engine.add(dst, [row])
+            return
         chosen = library.CHOOSES.get(name)
         if chosen is not None:  # random.choice(xs): one element, decided at run time
             found = self.calls.arg(args, keywords, chosen, None)
@@ -153,7 +160,8 @@ class Outside:
         code (``library.KEEPS``)."""
         if args and isinstance(args[0], int):
             self.flow.engine.flow(args[0], dst)
-            if name not in library.KEEPS and name not in library.FIXTURES:
+            pytest = name in library.FIXTURES or name.startswith(library.MARKS)
+            if name not in library.KEEPS and not pytest:
                 self.calls.escape(args[0])
 
     def escape_args(self, args: Args, keywords: list[tuple[str, int]]) -> None:
