@@ -143,3 +143,146 @@ def test_object_new_of_a_run_time_choice_of_class_is_a_choice_of_instance(repo: 
     for target in ("tpl.Quiet.emit", "tpl.Loud.emit"):
         assert ("tpl.run", target) in repo.pairs("calls")
         assert ("tpl.run", target) not in repo.certain("calls")
+
+
+ALGORITHMS = {
+    "shop/__init__.py": "",
+    "shop/algo.py": """
+        class Plain:
+            def sign(self, value): return value
+        class Hmac:
+            def sign(self, value): return value
+        class Reverse:
+            def sign(self, value): return value
+    """,
+}
+
+
+def test_each_value_parametrize_lists_reaches_the_tests_parameter(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **ALGORITHMS,
+            "tests/test_algo.py": """
+                import pytest
+                from shop.algo import Plain, Hmac
+                @pytest.mark.parametrize(
+                    "algorithm", (Plain(), pytest.param(Hmac(), id="hmac"))
+                )
+                def test_sign(algorithm):
+                    algorithm.sign(1)
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("tests.test_algo.test_sign", "shop.algo.Plain.sign") in certain
+    assert ("tests.test_algo.test_sign", "shop.algo.Hmac.sign") in certain
+
+
+def test_parametrize_with_several_names_gives_each_parameter_its_column(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **ALGORITHMS,
+            "tests/test_algo.py": """
+                import pytest
+                from shop.algo import Plain, Hmac, Reverse
+                @pytest.mark.parametrize(
+                    ("make", "other"), [(Plain, Reverse()), pytest.param(Hmac, Reverse())]
+                )
+                class TestAlgo:
+                    def test_sign(self, make, other):
+                        make().sign(1)
+            """,
+        },
+    )
+    test = "tests.test_algo.TestAlgo.test_sign"
+    assert (test, "shop.algo.Plain.sign") in repo.certain("calls")
+    assert (test, "shop.algo.Hmac.sign") in repo.certain("calls")
+    assert (test, "shop.algo.Reverse.sign") not in repo.pairs("calls")
+
+
+def test_parametrize_overrides_a_fixture_of_the_same_name(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **ALGORITHMS,
+            "tests/test_algo.py": """
+                import pytest
+                from shop.algo import Plain, Hmac
+                @pytest.fixture
+                def algorithm():
+                    return Plain()
+                @pytest.mark.parametrize("algorithm", [Hmac()])
+                def test_sign(algorithm):
+                    algorithm.sign(1)
+            """,
+        },
+    )
+    assert ("tests.test_algo.test_sign", "shop.algo.Hmac.sign") in repo.certain("calls")
+    assert ("tests.test_algo.test_sign", "shop.algo.Plain.sign") not in repo.pairs("calls")
+
+
+def test_request_param_holds_each_value_of_the_fixtures_params(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **ALGORITHMS,
+            "tests/test_algo.py": """
+                import pytest
+                from shop.algo import Plain, Hmac
+                @pytest.fixture(params=[Plain, pytest.param(Hmac, id="hmac")])
+                def algorithm(request):
+                    return request.param()
+                def test_sign(algorithm):
+                    algorithm.sign(1)
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("tests.test_algo.test_sign", "shop.algo.Plain.sign") in certain
+    assert ("tests.test_algo.test_sign", "shop.algo.Hmac.sign") in certain
+
+
+def test_rows_the_analysis_cannot_read_draw_no_certain_edge(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **ALGORITHMS,
+            "tests/test_algo.py": """
+                import json, pytest
+                from shop.algo import Plain
+                @pytest.fixture(params=json.loads("[]"))
+                def algorithm(request):
+                    return request.param or Plain()
+                def test_sign(algorithm):
+                    algorithm.sign(1)
+            """,
+        },
+    )
+    assert ("tests.test_algo.test_sign", "shop.algo.Plain.sign") not in repo.certain("calls")
+
+
+def test_a_subclass_test_sees_a_base_fixture_merged_over_classes_as_a_choice(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            **SIGNERS,
+            "tests/test_timed.py": """
+                import pytest
+                from shop.sign import TimestampSigner
+                from tests.test_signer import TestSigner
+                class TestTimestampSigner(TestSigner):
+                    @pytest.fixture
+                    def signer_factory(self):
+                        return TimestampSigner
+                    def test_own(self, signer):
+                        signer.sign(2)
+            """,
+        },
+    )
+    own = "tests.test_timed.TestTimestampSigner.test_own"
+    assert (own, "shop.sign.Signer.sign") not in repo.certain("calls")
+    assert (own, "shop.sign.TimestampSigner.sign") in repo.pairs("calls")

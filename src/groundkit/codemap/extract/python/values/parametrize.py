@@ -82,6 +82,7 @@ class _Columns:
     def __init__(self, flow: Flow, containers: Containers, rows: int, single: bool) -> None:
         self.flow = flow
         self.containers = containers
+        self.rows = rows
         self.each = containers.elements(rows)
         self.single = single
         self.made: dict[int, int] = {}
@@ -92,12 +93,17 @@ class _Columns:
             flow = self.flow
             found = self.made[index] = flow.cell(("parametrize", self.each, index))
             flow.depends.extend((self.each, found))
+            flow.engine.on(self.rows, each_value(self._unread, found))
             if self.single:
                 flow.engine.on(self.each, each_value(self._single, found))
             else:
-                rule = each_value(self.containers.unpack, index, False, 0, found, None, self.each)
-                flow.engine.on(self.each, rule)
+                flow.engine.on(self.each, each_value(self._row, index, found))
         return found
+
+    def _unread(self, value: int, column: int) -> None:
+        """Rows that are no list or tuple of the code (a call's result): unknown values."""
+        if self.flow.values.keys[value][0] not in (objects.CONT, objects.SYN):
+            self.flow.engine.add(column, [objects.UNKNOWN_ID])
 
     def _single(self, value: int, column: int) -> None:
         flow = self.flow
@@ -105,6 +111,12 @@ class _Columns:
             flow.engine.flow(flow.slot(value, 0), column)
         else:
             flow.engine.add(column, [value])
+
+    def _row(self, value: int, index: int, column: int) -> None:
+        if self.flow.values.keys[value][0] in (objects.CONT, objects.SYN):
+            self.containers.unpack(value, index, False, 0, column, None, self.each)
+        else:
+            self.flow.engine.add(column, [objects.UNKNOWN_ID])
 
 
 def _literals(found: facts.Facts) -> tuple[dict[int, str], dict[int, dict[int, int]]]:
