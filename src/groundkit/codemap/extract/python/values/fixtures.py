@@ -4,13 +4,17 @@ fixture receives what that fixture returns, or yields for a generator fixture.
 The fixture is looked up where pytest looks: the test's class (and its bases), the test's
 module, then ``conftest.py`` in the test's folder and each folder above it; the nearest wins.
 A test is a function or method whose name starts with ``test``; a fixture is a function
-decorated ``@...fixture`` (``@pytest.fixture``, ``@pytest.fixture(scope=...)``). Parameters
-pytest fills otherwise (``request``, ``tmp_path``, ``monkeypatch``, ``parametrize``'s) find no
-fixture of the repository and stay as they were: nothing passes them anything. An annotated
-parameter takes the fixture's known values; its declared class stands for the unknown ones
-(``serializer: Serializer`` filled by a fixture that returns ``request.param(...)``).
+decorated ``@...fixture`` (``@pytest.fixture``, ``@pytest.fixture(scope=...)``). A method of a
+test class runs on that class and on each subclass pytest collects (``Test...``), with that
+subclass's fixtures: a fixture a subclass overrides reaches the base class's methods too. A
+test of a subclass that uses a base class's fixture sees one class's value of it, so the
+values it gives in all classes are a choice there. Parametrized parameters are
+``parametrize.py``'s (they override a fixture of the same name); a fixture's ``request`` holds
+its ``params``; other parameters pytest fills (``tmp_path``, a plugin's fixtures) hold unknown
+values in a fixture and nothing in a test (nothing of the repository passes them). An
+annotated parameter takes the fixture's known values; its declared class stands for the
+unknown ones.
 """
-
 from __future__ import annotations
 
 from collections.abc import Sequence
