@@ -15,6 +15,7 @@ values in a fixture and nothing in a test (nothing of the repository passes them
 annotated parameter takes the fixture's known values; its declared class stands for the
 unknown ones.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
