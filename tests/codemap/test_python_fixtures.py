@@ -286,3 +286,23 @@ def test_a_subclass_test_sees_a_base_fixture_merged_over_classes_as_a_choice(
     own = "tests.test_timed.TestTimestampSigner.test_own"
     assert (own, "shop.sign.Signer.sign") not in repo.certain("calls")
     assert (own, "shop.sign.TimestampSigner.sign") in repo.pairs("calls")
+
+
+def test_rows_chosen_at_run_time_are_a_choice(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **ALGORITHMS,
+            "tests/test_algo.py": """
+                import os, pytest
+                from shop.algo import Plain, Hmac
+                CHOSEN = [Hmac] if os.environ.get("HMAC") else [Plain]
+                @pytest.mark.parametrize("make", CHOSEN)
+                def test_sign(make):
+                    make().sign(1)
+            """,
+        },
+    )
+    for target in ("shop.algo.Plain.sign", "shop.algo.Hmac.sign"):
+        assert ("tests.test_algo.test_sign", target) in repo.pairs("calls")
+        assert ("tests.test_algo.test_sign", target) not in repo.certain("calls")

@@ -92,7 +92,8 @@ class _Columns:
         if found is None:
             flow = self.flow
             found = self.made[index] = flow.cell(("parametrize", self.each, index))
-            flow.depends.extend((self.each, found))
+            # a choice of rows (``[a] if x else [b]``) or within them is a choice here
+            flow.depends.extend((self.rows, found, self.each, found))
             flow.engine.on(self.rows, each_value(self._unread, found))
             if self.single:
                 flow.engine.on(self.each, each_value(self._single, found))
