@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["WEB_NAMES", "Outside"]
 
+# An instance's class, and the instance a class makes (``type(x)``, ``object.__new__(cls)``).
+_CLASS_OF = {objects.INST: objects.CLASS, objects.CONE: objects.CCONE}
+_INSTANCE_OF = {kind: instance for instance, kind in _CLASS_OF.items()}
 _CALLABLE = frozenset(
     {
         objects.FUNC,
@@ -367,31 +370,20 @@ class Outside:
         flow.engine.on(first, run)
 
     def _types(self, new: Sequence[int]) -> list[int]:
-        flow = self.flow
-        out = []
-        for value in new:
-            key = flow.values.keys[value]
-            if key[0] == objects.INST:
-                out.append(flow.value(objects.CLASS, key[1], key[2]))
-            elif key[0] == objects.CONE:
-                out.append(flow.value(objects.CCONE, key[1], key[2]))
-            elif key[0] == objects.UNKNOWN:
-                out.append(objects.UNKNOWN_ID)
-            else:
-                out.append(objects.LIT_ID)
-        return out
+        """What ``type(x)`` gives for each value ``x`` may be."""
+        return self._mapped(new, _CLASS_OF)
 
     def _instances(self, new: Sequence[int]) -> list[int]:
-        """What ``object.__new__(cls)`` makes of each class ``cls`` may be; the inverse of
-        ``_types``."""
+        """What ``object.__new__(cls)`` makes of each class ``cls`` may be."""
+        return self._mapped(new, _INSTANCE_OF)
+
+    def _mapped(self, new: Sequence[int], kinds: dict[int, int]) -> list[int]:
         flow = self.flow
         out = []
         for value in new:
             key = flow.values.keys[value]
-            if key[0] == objects.CLASS:
-                out.append(flow.value(objects.INST, key[1], key[2]))
-            elif key[0] == objects.CCONE:
-                out.append(flow.value(objects.CONE, key[1], key[2]))
+            if key[0] in kinds:
+                out.append(flow.value(kinds[key[0]], key[1], key[2]))
             elif key[0] == objects.UNKNOWN:
                 out.append(objects.UNKNOWN_ID)
             else:
