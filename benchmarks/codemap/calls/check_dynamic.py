@@ -25,7 +25,8 @@ runs in a fresh subprocess of the same interpreter. Two recorders observe it:
   then a call from the scope that handed its function to the library; when nothing handed it
   over, from the nearest frame of the case below it on the stack (`contextlib.contextmanager`'s
   body runs under `__enter__`, on behalf of the `with`). A coroutine started by the event loop
-  is not a call (its call is where the coroutine object was made). `raise C` without
+  is not a call (its call is where the coroutine object was made), nor is a test or fixture
+  pytest starts (a case whose ``main.py`` runs ``pytest.main``). `raise C` without
   parentheses is recorded as a call of `C` from the raising scope, as `raise C()` would be.
   Handlers registered with `atexit` run (`atexit._run_exitfuncs()`) before the case ends.
 
@@ -52,6 +53,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -249,6 +251,9 @@ def _child(case_dir: str) -> None:
             return
         # Started by the event loop: the coroutine's call is where the coroutine was made.
         if code.co_flags & inspect.CO_COROUTINE:
+            return
+        # A test or fixture pytest runs (``pytest.main`` in main.py): no call of the case.
+        if back is not None and f"{os.sep}_pytest{os.sep}" in back.f_code.co_filename:
             return
         while back is not None and not in_case(back.f_code.co_filename):
             back = back.f_back

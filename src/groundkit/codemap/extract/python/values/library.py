@@ -15,11 +15,15 @@ __all__ = [
     "BUILTIN_PROTOCOLS",
     "CHOOSES",
     "DYNAMIC",
+    "FIXTURES",
     "KEEPS",
     "LIBRARY",
+    "MARKS",
     "METHOD_CALLBACKS",
     "NAMED_PACKAGES",
     "PASS_THROUGH",
+    "REQUEST",
+    "ROW",
     "WEB_PACKAGES",
     "Callback",
 ]
@@ -135,6 +139,17 @@ KEEPS = frozenset(
     }
 )
 
+# Decorators that make a pytest fixture: pytest calls the function with the fixtures its
+# parameters name, and ``fixtures.py`` fills those (the rest hold unknowns), not anything.
+FIXTURES = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
+# pytest's marks (``@pytest.mark.parametrize(...)``, ``@pytest.mark.slow``) return the test as
+# it was; pytest calls it with its fixtures and parametrized values (``parametrize.py``).
+MARKS = "pytest.mark."
+# The tags of the SYN values that stand for a ``pytest.param(...)`` row and for the
+# ``request`` pytest passes a fixture made with ``params=``.
+ROW = "pytest.param"
+REQUEST = "pytest.request"
+
 # Outside functions whose result is whatever code they load: never an outside value.
 DYNAMIC = frozenset(
     {"importlib.import_module", "importlib.__import__", "sys.modules.get", "importlib.reload"}
@@ -160,4 +175,5 @@ NAMED_PACKAGES = frozenset(
     {name.split(".")[0] for name in LIBRARY}
     | {package for package, _ in METHOD_CALLBACKS}
     | WEB_PACKAGES
+    | {name.split(".")[0] for name in FIXTURES}  # ``@pytest.fixture(scope=...)`` keeps its name
 )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values import library, objects
 from groundkit.codemap.extract.python.values.engine import each, with_args
 from groundkit.codemap.extract.python.values.keys import (
     NOWHERE,
@@ -92,6 +92,12 @@ class Lookups:
             engine.add(dst, [objects.UNKNOWN_ID])
         elif kind == objects.SYN and key[1] == NAMESPACE:  # argparse's parsed arguments
             engine.flow(flow.slot(value, attr), dst)
+        elif kind == objects.SYN and key[1] == library.REQUEST:
+            # a fixture's ``request``: its ``param`` is known, the rest is pytest's
+            if attr == "param":
+                engine.flow(flow.slot(value, attr), dst)
+            else:
+                engine.add(dst, [objects.UNKNOWN_ID])
         elif kind in objects.CONTAINERS or kind == objects.VIEW:
             found = attr in CONTAINER_METHODS
             engine.add(dst, [flow.value(objects.CMETH, value, attr) if found else objects.LIT_ID])
@@ -99,6 +105,8 @@ class Lookups:
             engine.add(dst, [flow.value(objects.ACCESSOR, value, attr)])
         elif kind == objects.BUILTIN and key[1] == "object" and attr == "__setattr__":
             engine.add(dst, [flow.value(objects.BUILTIN, "setattr")])  # object.__setattr__(o, k, v)
+        elif kind == objects.BUILTIN and key[1] == "object" and attr == "__new__":
+            engine.add(dst, [flow.value(objects.BUILTIN, "object.__new__")])
         else:
             engine.add(dst, [objects.LIT_ID])
 

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["WEB_NAMES", "Outside"]
 
+# An instance's class, and the instance a class makes (``type(x)``, ``object.__new__(cls)``).
+_CLASS_OF = {objects.INST: objects.CLASS, objects.CONE: objects.CCONE}
+_INSTANCE_OF = {kind: instance for instance, kind in _CLASS_OF.items()}
 _CALLABLE = frozenset(
     {
         objects.FUNC,
@@ -89,6 +92,13 @@ class Outside:
         if name == "functools.partial":
             self._partial(site, args, dst)
             return
+        if name == library.ROW:  # a row of ``parametrize``'s values, like a tuple
+            row = flow.value(objects.SYN, name, site)
+            for index, arg in enumerate(args):
+                if isinstance(arg, int):
+                    engine.flow(arg, flow.slot(row, index))
+            engine.add(dst, [row])
+            return
         chosen = library.CHOOSES.get(name)
         if chosen is not None:  # random.choice(xs): one element, decided at run time
             found = self.calls.arg(args, keywords, chosen, None)
@@ -153,7 +163,8 @@ class Outside:
         code (``library.KEEPS``)."""
         if args and isinstance(args[0], int):
             self.flow.engine.flow(args[0], dst)
-            if name not in library.KEEPS:
+            pytest = name in library.FIXTURES or name.startswith(library.MARKS)
+            if name not in library.KEEPS and not pytest:
                 self.calls.escape(args[0])
 
     def escape_args(self, args: Args, keywords: list[tuple[str, int]]) -> None:
@@ -299,6 +310,11 @@ class Outside:
             self.calls.lookups.dynamic(site, name, args, dst, operand)
         elif name == "type" and len(args) == 1 and first is not None:
             engine.on(first, lambda new: engine.add(dst, self._types(new)))
+        elif name == "object.__new__" and first is not None:
+            # an instance of the class passed, made without running its __init__; a choice
+            # of class is a choice of instance
+            flow.depends.extend((first, dst))
+            engine.on(first, lambda new: engine.add(dst, self._instances(new)))
         elif name == "next" and first is not None:
             engine.flow(self.calls.containers.elements(first), dst)
             if len(args) > 1 and isinstance(args[1], int):
@@ -354,14 +370,20 @@ class Outside:
         flow.engine.on(first, run)
 
     def _types(self, new: Sequence[int]) -> list[int]:
+        """What ``type(x)`` gives for each value ``x`` may be."""
+        return self._mapped(new, _CLASS_OF)
+
+    def _instances(self, new: Sequence[int]) -> list[int]:
+        """What ``object.__new__(cls)`` makes of each class ``cls`` may be."""
+        return self._mapped(new, _INSTANCE_OF)
+
+    def _mapped(self, new: Sequence[int], kinds: dict[int, int]) -> list[int]:
         flow = self.flow
         out = []
         for value in new:
             key = flow.values.keys[value]
-            if key[0] == objects.INST:
-                out.append(flow.value(objects.CLASS, key[1], key[2]))
-            elif key[0] == objects.CONE:
-                out.append(flow.value(objects.CCONE, key[1], key[2]))
+            if key[0] in kinds:
+                out.append(flow.value(kinds[key[0]], key[1], key[2]))
             elif key[0] == objects.UNKNOWN:
                 out.append(objects.UNKNOWN_ID)
             else:

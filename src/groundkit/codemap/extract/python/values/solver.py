@@ -140,7 +140,7 @@ class Solver:
             handlers = self._handlers
             for op in info.facts.ops:
                 handlers[type(op)](info.index, op)
-        install_fixtures(self.flow)
+        install_fixtures(self.flow, self.containers)
 
     def install_op(self, file: int, op: facts.Op) -> None:
         """One more operation of ``file`` (a continuation's, ``continued.py``)."""
