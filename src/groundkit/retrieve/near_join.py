@@ -20,8 +20,10 @@ of near-copies of one passage), the chunks they involve are flagged without coun
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from groundkit.retrieve.duplicates import MIN_SHINGLES, THRESHOLD, Fingerprint
@@ -62,7 +64,8 @@ def near_flags(folds: Sequence[bytes]) -> list[int]:
     first = np.zeros(count, dtype=bool)
     first[order[np.concatenate(([True], ~same))]] = True
     members = np.flatnonzero(first & (sizes >= MIN_SHINGLES))
-    near = _overlapping([folds[i] for i in members.tolist()], sizes[members])
+    with _small_pages():
+        near = _overlapping([folds[i] for i in members.tolist()], sizes[members])
     flagged_group[group[members[near]]] = True
     found: list[int] = np.flatnonzero(flagged_group[group]).tolist()
     return found
@@ -134,6 +137,38 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
     pairs = np.unique(low_ * count + high_)
     budget = max(_MIN_COUNTED, _COUNTED_PER_CHUNK * count)
     return _counted(folds, pairs // count, pairs % count, budget)
+
+
+@contextmanager
+def _small_pages() -> Iterator[None]:
+    """Arrays made without numpy's ``madvise(MADV_HUGEPAGE)`` (its default for 4 MB and more).
+
+    Where the kernel's hugepage setting is ``madvise`` and its ``defrag`` one too (both Linux's
+    defaults), each fault in such an array compacts memory to find 2 MB pages, synchronously: at
+    100k documents that system time was as much as the join's own arithmetic, and what made its
+    CPU per document grow with the collection (``benchmarks/README.md``, ``near_join.py``)."""
+    toggle = _hugepage_switch()
+    if toggle is None:  # a numpy without the switch: arrays as it makes them
+        yield
+        return
+    before = toggle(False)
+    try:
+        yield
+    finally:
+        toggle(before)
+
+
+def _hugepage_switch() -> Callable[[bool], bool] | None:
+    """numpy's own switch (``numpy._core``; ``numpy.core`` before 2.0), documented with its
+    ``NUMPY_MADVISE_HUGEPAGE`` variable, which is read only when numpy is imported."""
+    for name in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        switch: Callable[[bool], bool] | None = getattr(module, "_set_madvise_hugepage", None)
+        return switch
+    return None
 
 
 def _probes(
