@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from random import Random
+from typing import Any
 from unittest.mock import patch
 
 import numpy as np
@@ -106,6 +107,39 @@ def test_pairs_past_the_counting_budget_are_flagged_without_reading_their_finger
     flagged = near_join._counted(Recording(folds), np.array(a), np.array(b), 3)
     assert flagged.tolist() == list(range(40))
     assert len(read) <= 6
+
+
+def _hugepage_advice() -> bool:
+    """Whether numpy asks for huge pages (``madvise``) for a large array it makes now."""
+    from numpy._core.multiarray import _set_madvise_hugepage as switch
+
+    was: bool = switch(True)
+    switch(was)
+    return was
+
+
+def test_the_join_makes_its_arrays_without_huge_page_advice_and_puts_numpys_setting_back() -> None:
+    # A 3-gram shared by two passages takes the join to its probes: watched there.
+    words = [f"w{i}" for i in range(60)]
+    folds = [fingerprint(" ".join([*words, f"own{k}"])).to_bytes() for k in range(3)]
+    probes, seen = near_join._probes, []
+
+    def watched(*args: Any) -> Any:
+        seen.append(_hugepage_advice())
+        return probes(*args)
+
+    from numpy._core.multiarray import _set_madvise_hugepage as switch
+
+    found = _hugepage_advice()
+    try:
+        for before in (True, False):
+            switch(before)
+            with patch.object(near_join, "_probes", watched):
+                assert near_flags(folds) == [0, 1, 2]
+            assert _hugepage_advice() is before
+    finally:
+        switch(found)
+    assert seen == [False, False]
 
 
 def test_a_snapshot_reads_back_as_written_and_a_torn_one_not_at_all() -> None:
