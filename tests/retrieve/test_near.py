@@ -3,6 +3,7 @@ of the walk that sets every hit against every kept one."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -140,6 +141,40 @@ def test_the_join_makes_its_arrays_without_huge_page_advice_and_puts_numpys_sett
     finally:
         switch(found)
     assert seen == [False, False]
+
+
+def test_two_joins_at_once_put_numpys_setting_back_as_the_first_found_it() -> None:
+    # The first join ends while the second is still inside it: the order that left the advice
+    # off when each put back what it had found.
+    words = [f"w{i}" for i in range(60)]
+    folds = [fingerprint(" ".join([*words, f"own{k}"])).to_bytes() for k in range(3)]
+    probes, inside, first_done = near_join._probes, threading.Barrier(2), threading.Event()
+    order: list[str] = []
+
+    def watched(*args: Any) -> Any:
+        inside.wait(timeout=60)
+        if threading.current_thread().name == "second":
+            assert first_done.wait(timeout=60)
+        return probes(*args)
+
+    def join(name: str) -> None:
+        with patch.object(near_join, "_probes", watched):
+            near_flags(folds)
+        order.append(name)
+
+    from numpy._core.multiarray import _set_madvise_hugepage as switch
+
+    found = switch(True)
+    try:
+        second = threading.Thread(target=join, args=("second",), name="second")
+        second.start()
+        join("first")
+        first_done.set()
+        second.join(timeout=60)
+        assert order == ["first", "second"]
+        assert _hugepage_advice() is True
+    finally:
+        switch(found)
 
 
 def test_a_snapshot_reads_back_as_written_and_a_torn_one_not_at_all() -> None:

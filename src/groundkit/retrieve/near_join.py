@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -146,16 +147,37 @@ def _small_pages() -> Iterator[None]:
     Where the kernel's hugepage setting is ``madvise`` and its ``defrag`` one too (both Linux's
     defaults), each fault in such an array compacts memory to find 2 MB pages, synchronously: at
     100k documents that system time was as much as the join's own arithmetic, and what made its
-    CPU per document grow with the collection (``benchmarks/README.md``, ``near_join.py``)."""
+    CPU per document grow with the collection (``benchmarks/near_join_time.py``). The switch is
+    the process's: arrays another thread makes meanwhile go without the advice too (only that)."""
     toggle = _hugepage_switch()
     if toggle is None:  # a numpy without the switch: arrays as it makes them
         yield
         return
-    before = toggle(False)
+    # Joins at once in one process (two collections rebuilt by a server): the first to start
+    # turns it off, the last to end puts back what the first found.
+    with _JOINS.lock:
+        if not _JOINS.running:
+            _JOINS.before = toggle(False)
+        _JOINS.running += 1
     try:
         yield
     finally:
-        toggle(before)
+        with _JOINS.lock:
+            _JOINS.running -= 1
+            if not _JOINS.running:
+                toggle(_JOINS.before)
+
+
+class _Running:
+    """Joins running in this process, and numpy's setting before the first of them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running = 0
+        self.before = True
+
+
+_JOINS = _Running()
 
 
 def _hugepage_switch() -> Callable[[bool], bool] | None:
