@@ -3,8 +3,10 @@ of the walk that sets every hit against every kept one."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from random import Random
+from typing import Any
 from unittest.mock import patch
 
 import numpy as np
@@ -106,6 +108,73 @@ def test_pairs_past_the_counting_budget_are_flagged_without_reading_their_finger
     flagged = near_join._counted(Recording(folds), np.array(a), np.array(b), 3)
     assert flagged.tolist() == list(range(40))
     assert len(read) <= 6
+
+
+def _hugepage_advice() -> bool:
+    """Whether numpy asks for huge pages (``madvise``) for a large array it makes now."""
+    from numpy._core.multiarray import _set_madvise_hugepage as switch
+
+    was: bool = switch(True)
+    switch(was)
+    return was
+
+
+def test_the_join_makes_its_arrays_without_huge_page_advice_and_puts_numpys_setting_back() -> None:
+    # A 3-gram shared by two passages takes the join to its probes: watched there.
+    words = [f"w{i}" for i in range(60)]
+    folds = [fingerprint(" ".join([*words, f"own{k}"])).to_bytes() for k in range(3)]
+    probes, seen = near_join._probes, []
+
+    def watched(*args: Any) -> Any:
+        seen.append(_hugepage_advice())
+        return probes(*args)
+
+    from numpy._core.multiarray import _set_madvise_hugepage as switch
+
+    found = _hugepage_advice()
+    try:
+        for before in (True, False):
+            switch(before)
+            with patch.object(near_join, "_probes", watched):
+                assert near_flags(folds) == [0, 1, 2]
+            assert _hugepage_advice() is before
+    finally:
+        switch(found)
+    assert seen == [False, False]
+
+
+def test_two_joins_at_once_put_numpys_setting_back_as_the_first_found_it() -> None:
+    # The first join ends while the second is still inside it: the order that left the advice
+    # off when each put back what it had found.
+    words = [f"w{i}" for i in range(60)]
+    folds = [fingerprint(" ".join([*words, f"own{k}"])).to_bytes() for k in range(3)]
+    probes, inside, first_done = near_join._probes, threading.Barrier(2), threading.Event()
+    order: list[str] = []
+
+    def watched(*args: Any) -> Any:
+        inside.wait(timeout=60)
+        if threading.current_thread().name == "second":
+            assert first_done.wait(timeout=60)
+        return probes(*args)
+
+    def join(name: str) -> None:
+        with patch.object(near_join, "_probes", watched):
+            near_flags(folds)
+        order.append(name)
+
+    from numpy._core.multiarray import _set_madvise_hugepage as switch
+
+    found = switch(True)
+    try:
+        second = threading.Thread(target=join, args=("second",), name="second")
+        second.start()
+        join("first")
+        first_done.set()
+        second.join(timeout=60)
+        assert order == ["first", "second"]
+        assert _hugepage_advice() is True
+    finally:
+        switch(found)
 
 
 def test_a_snapshot_reads_back_as_written_and_a_torn_one_not_at_all() -> None:

@@ -20,8 +20,11 @@ of near-copies of one passage), the chunks they involve are flagged without coun
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from groundkit.retrieve.duplicates import MIN_SHINGLES, THRESHOLD, Fingerprint
@@ -62,7 +65,8 @@ def near_flags(folds: Sequence[bytes]) -> list[int]:
     first = np.zeros(count, dtype=bool)
     first[order[np.concatenate(([True], ~same))]] = True
     members = np.flatnonzero(first & (sizes >= MIN_SHINGLES))
-    near = _overlapping([folds[i] for i in members.tolist()], sizes[members])
+    with _small_pages():
+        near = _overlapping([folds[i] for i in members.tolist()], sizes[members])
     flagged_group[group[members[near]]] = True
     found: list[int] = np.flatnonzero(flagged_group[group]).tolist()
     return found
@@ -134,6 +138,59 @@ def _overlapping(folds: Sequence[bytes], sizes: npt.NDArray[np.int64]) -> npt.ND
     pairs = np.unique(low_ * count + high_)
     budget = max(_MIN_COUNTED, _COUNTED_PER_CHUNK * count)
     return _counted(folds, pairs // count, pairs % count, budget)
+
+
+@contextmanager
+def _small_pages() -> Iterator[None]:
+    """Arrays made without numpy's ``madvise(MADV_HUGEPAGE)`` (its default for 4 MB and more).
+
+    Where the kernel's hugepage setting is ``madvise`` and its ``defrag`` one too (both Linux's
+    defaults), each fault in such an array compacts memory to find 2 MB pages, synchronously: at
+    100k documents that system time was as much as the join's own arithmetic, and what made its
+    CPU per document grow with the collection (``benchmarks/near_join_time.py``). The switch is
+    the process's: arrays another thread makes meanwhile go without the advice too (only that)."""
+    toggle = _hugepage_switch()
+    if toggle is None:  # a numpy without the switch: arrays as it makes them
+        yield
+        return
+    # Joins at once in one process (two collections rebuilt by a server): the first to start
+    # turns it off, the last to end puts back what the first found.
+    with _JOINS.lock:
+        if not _JOINS.running:
+            _JOINS.before = toggle(False)
+        _JOINS.running += 1
+    try:
+        yield
+    finally:
+        with _JOINS.lock:
+            _JOINS.running -= 1
+            if not _JOINS.running:
+                toggle(_JOINS.before)
+
+
+class _Running:
+    """Joins running in this process, and numpy's setting before the first of them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running = 0
+        self.before = True
+
+
+_JOINS = _Running()
+
+
+def _hugepage_switch() -> Callable[[bool], bool] | None:
+    """numpy's own switch (``numpy._core``; ``numpy.core`` before 2.0), documented with its
+    ``NUMPY_MADVISE_HUGEPAGE`` variable, which is read only when numpy is imported."""
+    for name in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        switch: Callable[[bool], bool] | None = getattr(module, "_set_madvise_hugepage", None)
+        return switch
+    return None
 
 
 def _probes(
