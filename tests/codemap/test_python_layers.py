@@ -108,7 +108,7 @@ def test_branches_meet_in_a_phi_and_a_condition_asks_for_truth() -> None:
         "ParamIn(dst=4, scope=1, index=1)",
         "ParamIn(dst=5, scope=1, index=2)",
         "BinOp(dst=6, left=3, right=-1, method='__bool__', site=0)",
-        "Phi(dst=7, srcs=[4, 5])",
+        "Phi(dst=7, srcs=(4, 5))",
         "Call(dst=8, func=7, site=1)",
         "Ret(scope=1, src=8)",
         "Def(dst=9, scope=1)",
