@@ -271,7 +271,9 @@ class Engine:
         takes a copy of its own (``add``)."""
         pts, shared = self.pts, dict[frozenset[int], frozenset[int]]()
         for var, held in enumerate(pts):
-            if type(held) is set and len(held) > SHARED_FROM:
+            if type(held) is frozenset:  # shared after the last round: one object still
+                pts[var] = shared.setdefault(held, held)
+            elif type(held) is set and len(held) > SHARED_FROM:
                 frozen = frozenset(held)
                 pts[var] = shared.setdefault(frozen, frozen)
 
