@@ -267,7 +267,7 @@ class Engine:
     def share(self) -> None:
         """Let variables that hold the same many values hold one frozenset. A solve's large
         sets are few distinct ones copied along its edges (django: 15,068 sets of more than
-        20 values, 1,542 distinct; 52 MB of its peak); a variable that gains a value later
+        20 values, 1,542 distinct); a variable that gains a value later
         takes a copy of its own (``add``)."""
         pts, shared = self.pts, dict[frozenset[int], frozenset[int]]()
         for var, held in enumerate(pts):
