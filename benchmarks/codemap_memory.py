@@ -5,7 +5,7 @@ certainty, the kept solver state, drawing, the data pass, the writes).
     python benchmarks/codemap_memory.py PATH [--trace] [--top N]
 
 After the solve it counts the variables that hold more than 20 values, the set objects they
-hold them in (equal ones are shared) and their distinct contents.
+hold them in (equal ones are shared), their distinct contents, and the CPU the sharing took.
 
 ``--trace``: also what ``tracemalloc`` counts (several times slower, and its own bookkeeping
 raises the resident size) and, after the solve, the ``--top`` lines that allocated what is
@@ -27,7 +27,7 @@ from typing import Any
 from groundkit.cli.main import main as grk
 from groundkit.codemap import build
 from groundkit.codemap.extract import python
-from groundkit.codemap.extract.python.values import snapshot
+from groundkit.codemap.extract.python.values import engine, snapshot
 
 STARTED = time.perf_counter()
 
@@ -67,6 +67,15 @@ def value_sets(module: Any) -> None:
     """After each solve, how many variables hold a set of more than 20 values, in how many
     set objects (``Engine.share`` lets equal ones be one), with how many distinct contents."""
     function: Callable[..., Any] = module.solve
+    share: Callable[[Any], None] = engine.Engine.share
+    spent: list[float] = []
+
+    def timed_share(self: Any) -> None:
+        started = time.process_time()
+        share(self)
+        spent.append(time.process_time() - started)
+
+    engine.Engine.share = timed_share  # type: ignore[method-assign]
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         flow = function(*args, **kwargs)
@@ -74,7 +83,11 @@ def value_sets(module: Any) -> None:
         large = [held for held in large if len(held) > 20]
         objects, distinct = len({id(held) for held in large}), len(set(map(frozenset, large)))
         print(f"value sets of 20+ values: {len(large):,} held, {objects:,} objects,", end=" ")
-        print(f"{distinct:,} distinct")
+        print(
+            f"{distinct:,} distinct; sharing them took",
+            "+".join(f"{s:.2f}" for s in spent),
+            "CPU s",
+        )
         return flow
 
     module.solve = counted
