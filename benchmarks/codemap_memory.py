@@ -4,6 +4,9 @@ certainty, the kept solver state, drawing, the data pass, the writes).
 
     python benchmarks/codemap_memory.py PATH [--trace] [--top N]
 
+After the solve it counts the variables that hold more than 20 values, the set objects they
+hold them in (equal ones are shared), their distinct contents, and the CPU the sharing took.
+
 ``--trace``: also what ``tracemalloc`` counts (several times slower, and its own bookkeeping
 raises the resident size) and, after the solve, the ``--top`` lines that allocated what is
 still held. Run it in a fresh process per folder: the peak is the process's.
@@ -24,7 +27,7 @@ from typing import Any
 from groundkit.cli.main import main as grk
 from groundkit.codemap import build
 from groundkit.codemap.extract import python
-from groundkit.codemap.extract.python.values import snapshot
+from groundkit.codemap.extract.python.values import engine, snapshot
 
 STARTED = time.perf_counter()
 
@@ -60,6 +63,36 @@ def after(module: Any, name: str, label: str, top: int = 0) -> None:
     setattr(module, name, marked)
 
 
+def value_sets(module: Any) -> None:
+    """After each solve, how many variables hold a set of more than 20 values, in how many
+    set objects (``Engine.share`` lets equal ones be one), with how many distinct contents."""
+    function: Callable[..., Any] = module.solve
+    share: Callable[[Any], None] = engine.Engine.share
+    spent: list[float] = []
+
+    def timed_share(self: Any) -> None:
+        started = time.process_time()
+        share(self)
+        spent.append(time.process_time() - started)
+
+    engine.Engine.share = timed_share  # type: ignore[method-assign]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        flow = function(*args, **kwargs)
+        large = [held for held in flow.engine.pts if not isinstance(held, int | None)]
+        large = [held for held in large if len(held) > 20]
+        objects, distinct = len({id(held) for held in large}), len(set(map(frozenset, large)))
+        print(f"value sets of 20+ values: {len(large):,} held, {objects:,} objects,", end=" ")
+        print(
+            f"{distinct:,} distinct; sharing them took",
+            "+".join(f"{s:.2f}" for s in spent),
+            "CPU s",
+        )
+        return flow
+
+    module.solve = counted
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("path")
@@ -70,6 +103,7 @@ def main() -> None:
         tracemalloc.start()
     after(build, "read_and_parse", "parsed")
     after(python, "Program", "facts decoded (program)")
+    value_sets(python)
     after(python, "solve", "solved", args.top if args.trace else 0)
     after(python, "Certainty", "certainty")
     after(snapshot, "dump", "solver state packed")

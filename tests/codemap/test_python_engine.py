@@ -76,3 +76,20 @@ def test_a_solve_leaves_no_cycle_for_the_collector_to_free(tmp_path: Path) -> No
         gc.set_debug(0)
         gc.garbage.clear()
     assert not kept & {"Flow", "Engine", "Program", "Calls", "Facts"}
+
+
+def test_variables_holding_the_same_many_values_share_them_until_one_gains_more() -> None:
+    engine, values = _engine(4)
+    many = [values.id((LIT, f"v{i}")) for i in range(12)]
+    extra = values.id((LIT, "extra"))
+    engine.add(0, many)
+    for dst in (1, 2):
+        engine.flow(0, dst)
+    engine.flow(3, 2)  # what 3 gains later reaches 2 alone
+    engine.run()
+    engine.share()
+    assert engine.held(0) is engine.held(1) is engine.held(2)
+    engine.add(3, [extra])
+    engine.run()
+    assert engine.held(2) == {*many, extra}
+    assert engine.held(0) == engine.held(1) == set(many)

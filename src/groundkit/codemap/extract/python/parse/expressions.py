@@ -142,7 +142,7 @@ def _joined(walker: Walker, node: ast.JoinedStr, holder: str) -> int:
             plain = isinstance(part.value, ast.Name | ast.Attribute) and part.conversion == -1
             pieces.append(value if plain else None)
     dst = walker.var()
-    walker.emit(facts.Tmpl(dst, pieces))
+    walker.emit(facts.Tmpl(dst, tuple(pieces)))
     return dst
 
 
@@ -215,7 +215,7 @@ def _call(walker: Walker, node: ast.Call, holder: str) -> int:
             args.append(~evaluate(walker, arg.value))
         else:
             args.append(evaluate(walker, arg))
-    keywords = [(k.arg or "", evaluate(walker, k.value)) for k in node.keywords]
+    keywords = tuple((k.arg or "", evaluate(walker, k.value)) for k in node.keywords)
     literal = _literal_receiver(func)
     walker.fill_site(
         index,
@@ -224,7 +224,7 @@ def _call(walker: Walker, node: ast.Call, holder: str) -> int:
         name=name,
         dynamic=1 if literal else 0,
         holder=holder,
-        args=args,
+        args=tuple(args),
         keywords=keywords,
     )
     dst = walker.var()
@@ -427,7 +427,7 @@ def _lambda(walker: Walker, node: ast.Lambda, holder: str) -> int:
     qual = f"{enclosing}.<lambda>" if enclosing else "<lambda>"
     params = lambda_params(args)
     line, end = node.lineno, node.end_lineno or node.lineno
-    scope = facts.Scope(qual, Kind.LAMBDA, walker.frame.index, line, end, line, params)
+    scope = facts.Scope(qual, Kind.LAMBDA, walker.frame.index, line, end, line, tuple(params))
     frame = walker.push(scope, {p.name for p in params})
     for index, param in enumerate(params):
         value = walker.var()

@@ -162,9 +162,9 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
         start,
         node.end_lineno or node.lineno,
         node.lineno,
-        params,
+        tuple(params),
         flags,
-        names,
+        tuple(names),
     )
     frame = walker.push(scope, local)
     frame.declared_global = glob
@@ -218,7 +218,7 @@ def _decorate(
             name=ref[-1] if ref else "",
             target=target,
             factory=factory,
-            args=[value],
+            args=(value,),
         )
         walker.emit(facts.Call(result, deco, site))
         value = result
@@ -269,7 +269,7 @@ def _class(walker: Walker, node: ast.ClassDef) -> None:
     decorators = _decorators(walker, node.decorator_list)
     plain = [b.value if isinstance(b, ast.Subscript) else b for b in node.bases]
     bases = [evaluate(walker, b) for b in plain]
-    base_refs = [r if (r := ref_of(b)) and "()" not in r else [] for b in plain]
+    base_refs = tuple(tuple(r) if (r := ref_of(b)) and "()" not in r else () for b in plain)
     for keyword in node.keywords:
         evaluate(walker, keyword.value)
     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
@@ -280,10 +280,10 @@ def _class(walker: Walker, node: ast.ClassDef) -> None:
         start,
         node.end_lineno or node.lineno,
         node.lineno,
-        [],
+        (),
         0,
-        names,
-        bases,
+        tuple(names),
+        tuple(bases),
         base_refs,
     )
     frame = walker.push(scope)
@@ -355,7 +355,7 @@ def _import_fact(walker: Walker, node: ast.stmt, module: str, level: int, name: 
             walker.col(node.lineno, node.col_offset),
             end,
             walker.col(end, node.end_col_offset or 0),
-            list(walker.flags),
+            tuple(walker.flags),
         )
     )
 
@@ -523,7 +523,7 @@ def _loop(
     for name, head in heads.items():
         sources = [before.get(name, walker.none), *(env.get(name, head) for env in ends)]
         sources = [s for s in dict.fromkeys(sources) if s != head]
-        walker.emit(facts.Phi(head, sources))
+        walker.emit(facts.Phi(head, tuple(sources)))
     walker.frame.env = {**before, **heads}
     walker.alive = was_alive
     if node.orelse:

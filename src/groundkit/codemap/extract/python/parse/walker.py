@@ -125,7 +125,7 @@ class Walker:
         if len(unique) == 1:
             return unique[0]
         dst = self.var()
-        self.emit(facts.Phi(dst, unique) if choice else facts.Final(dst, unique))
+        self.emit(facts.Phi(dst, tuple(unique)) if choice else facts.Final(dst, tuple(unique)))
         return dst
 
     # -- names ------------------------------------------------------------------------------------
@@ -162,7 +162,7 @@ class Walker:
         found = self._rebound_reads.get(key)
         if found is None:
             found = self._rebound_reads[key] = self.var()
-            self.emit(facts.Phi(found, [current, later(name)]))
+            self.emit(facts.Phi(found, (current, later(name))))
         return found
 
     def _final(self, frame: Frame, name: str) -> int:
@@ -249,7 +249,7 @@ class Walker:
             if name in frame.env:
                 sources.append(frame.env[name])
             sources.extend(frame.late_writes.get(name, ()))
-            self.emit(facts.Final(dst, sources))
+            self.emit(facts.Final(dst, tuple(sources)))
         if frame.kind == Kind.MODULE:
             for name, value in frame.env.items():
                 self.emit(facts.ModBind(name, value))

@@ -96,7 +96,7 @@ def _renamed(op: Any, shift: Callable[[int], int]) -> Any:
         if name in VARS:
             changes[name] = shift(value) if value >= 0 else value
         elif name in VAR_LISTS:
-            changes[name] = [shift(v) if type(v) is int and v >= 0 else v for v in value]
+            changes[name] = tuple(shift(v) if type(v) is int and v >= 0 else v for v in value)
     return msgspec.structs.replace(op, **changes) if changes else op
 
 
@@ -108,7 +108,7 @@ def same_frame(old: Facts, new: Facts, shift: Callable[[int], int]) -> bool:
 
     sites = [
         (s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder,
-         [var(a) for a in s.args], [(k, var(v)) for k, v in s.keywords])
+         tuple(var(a) for a in s.args), tuple((k, var(v)) for k, v in s.keywords))
         for s in old.sites
     ]  # fmt: skip
     news = [
@@ -117,7 +117,7 @@ def same_frame(old: Facts, new: Facts, shift: Callable[[int], int]) -> bool:
     ]
     scopes = [
         (s.qual, s.kind, s.parent, s.flags, s.decorators, s.base_refs,
-         [shift(b) if b >= 0 else b for b in s.bases],
+         tuple(shift(b) if b >= 0 else b for b in s.bases),
          [(p.name, p.kind, var(p.default) if p.default >= 0 else p.default,
            var(p.annotation) if p.annotation >= 0 else p.annotation) for p in s.params])
         for s in old.scopes

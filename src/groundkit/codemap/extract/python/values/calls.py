@@ -251,7 +251,7 @@ class Calls:
                 flow.engine.flow(flow.param(func, index), dst)
 
     def _signature(
-        self, func: FuncKey, params: list[facts.Param]
+        self, func: FuncKey, params: Sequence[facts.Param]
     ) -> tuple[list[int], int | None, int | None, dict[str, int]]:
         found = self._signatures.get(func)
         if found is None:

@@ -116,7 +116,7 @@ def _holders(flow: Flow, value: int) -> list[int]:
     return [
         var
         for var, held in enumerate(pts)
-        if held == value or (type(held) is set and value in held)
+        if held == value or (isinstance(held, set | frozenset) and value in held)
     ]
 
 

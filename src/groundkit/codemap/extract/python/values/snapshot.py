@@ -27,6 +27,7 @@ __all__ = ["FORMAT", "PARTS", "Snapshot", "dump", "hierarchy", "load"]
 # What a snapshot was written by: another Python's ``marshal`` or another layout is not read.
 FORMAT = f"1/{sys.version_info[0]}.{sys.version_info[1]}"
 _PIECES = 8  # the variables and the sites' targets are written in this many parts
+_SETS = (set, frozenset)  # a variable's values: its own set, or one shared (``Engine.share``)
 PARTS = (
     "meta",
     *(f"pts.{piece}" for piece in range(_PIECES)),
@@ -94,7 +95,7 @@ def dump(
     step = -(-len(pts) // _PIECES)
     for piece in range(_PIECES):
         chunk = pts[piece * step : (piece + 1) * step]
-        yield f"pts.{piece}", marshal.dumps([list(v) if type(v) is set else v for v in chunk])
+        yield f"pts.{piece}", marshal.dumps([list(v) if isinstance(v, _SETS) else v for v in chunk])
     yield (
         "keys",
         _dumps([_plain(key) if key[0] == objects.CONT else key for key in flow.values.keys]),

@@ -37,9 +37,11 @@ def solve(program: Program) -> Flow:
     solver.install()
     engine = solver.flow.engine
     engine.run()
+    engine.share()  # (before the second round's cells and rules add to the peak)
     first = array("I", [_size(held) for held in engine.pts])
     solver.second_round()
     engine.run()
+    engine.share()
     # What the second round gave more: an edit's new code may not read it (``continued.py``).
     solver.flow.late = {
         var for var, held in enumerate(engine.pts) if var >= len(first) or _size(held) != first[var]
@@ -47,7 +49,7 @@ def solve(program: Program) -> Flow:
     return solver.close()
 
 
-def _size(held: set[int] | int | None) -> int:
+def _size(held: set[int] | frozenset[int] | int | None) -> int:
     return 0 if held is None else 1 if type(held) is int else len(held)  # type: ignore[arg-type]
 
 

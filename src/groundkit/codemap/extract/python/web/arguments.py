@@ -65,7 +65,7 @@ class WebContext:
     def program(self) -> Program:
         return self.flow.program
 
-    def held(self, var: int) -> set[int]:
+    def held(self, var: int) -> set[int] | frozenset[int]:
         """The values a variable of this file holds."""
         return self.flow.engine.held(self.info.var(var))
 
