@@ -20,6 +20,7 @@ from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEM
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.expressions import literal_element
 from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.values.made import listed
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Choice,
@@ -213,7 +214,11 @@ def _argument(ev: Evaluator, site: Site, position: int) -> Value:
     found = site.args.get(position)
     if found is None:
         arg = site.record.args[position]
-        found = site.args[position] = as_given(arg, ev.value(arg, (site.path, -1)))
+        if type(arg) is facts.ArrayLit and not arg.name and not arg.kind:
+            # f([one]): the array of its items (a parameter ``[head]`` holds one of them)
+            found = site.args[position] = listed(ev, arg, (site.path, -1))
+        else:
+            found = site.args[position] = as_given(arg, ev.value(arg, (site.path, -1)))
     return found
 
 
