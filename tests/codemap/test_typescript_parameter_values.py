@@ -64,9 +64,14 @@ def test_a_member_written_through_super_runs_the_base_classs_setter(repo: Repo) 
             "main.js": """
                 function one() { return 1; }
                 class A { set v(x) { one(); } }
-                class B extends A { constructor() { super(); super.v = 3; } }
+                class B extends A {
+                  constructor() { super(); super.v = 3; }
+                  static make() { super.v = 4; }
+                }
                 export function run() { return new B(); }
             """,
         },
     )
     assert ("main.B.constructor", "main.A.v") in repo.certain("calls")
+    # a static method's super is the class A, whose own (static) v is not this setter
+    assert ("main.B.make", "main.A.v") not in repo.pairs("calls")
