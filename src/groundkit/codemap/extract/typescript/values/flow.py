@@ -51,6 +51,7 @@ from groundkit.codemap.extract.typescript.values.index import (
     ask_again,
     build_index,
     callable_of,
+    settled_then,
 )
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
@@ -441,6 +442,8 @@ class Flow:
         (``arrays.py``), what it calls back is given them (a pass site of its own)."""
         if array_method(self.ev, site.record.callee, site.path):
             return []
+        if settled_then(self.ev, site.record.callee, site.path):
+            return []  # load().then(f): f's values are its own pass site's
         callee = callable_of(self.ev, site.callee, site.record.how)
         if type(callee) is Def:
             return [callee]

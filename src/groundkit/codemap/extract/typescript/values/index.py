@@ -52,6 +52,7 @@ __all__ = [
     "build_index",
     "callable_of",
     "handed_tables",
+    "settled_then",
 ]
 
 # A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
@@ -197,7 +198,11 @@ def arguments(ev: Evaluator, site: Site, position: int) -> list[Value]:
     args = site.record.args
     if position >= 0:
         return [_argument(ev, site, position)] if position < len(args) else []
-    out = [_argument(ev, site, p) for p in range(-1 - position, len(args))]
+    # (an array literal there: its items, below; itself a literal, as written)
+    out = [
+        Lit() if _items_listed(args[p]) else _argument(ev, site, p)
+        for p in range(-1 - position, len(args))
+    ]
     items = [a for a in args[-1 - position :] if type(a) is facts.ArrayLit]
     while items and len(out) < _ITEMS:
         for item in items.pop().items:
@@ -214,12 +219,20 @@ def _argument(ev: Evaluator, site: Site, position: int) -> Value:
     found = site.args.get(position)
     if found is None:
         arg = site.record.args[position]
-        if type(arg) is facts.ArrayLit and not arg.name and not arg.kind:
+        if _items_listed(arg):
             # f([one]): the array of its items (a parameter ``[head]`` holds one of them)
             found = site.args[position] = listed(ev, arg, (site.path, -1))
         else:
             found = site.args[position] = as_given(arg, ev.value(arg, (site.path, -1)))
     return found
+
+
+def _items_listed(arg: facts.Expr) -> bool:
+    """An array literal bound to no name that spreads nothing: given as the array of its
+    items (one that spreads is a copy, as ``value`` gives it)."""
+    if type(arg) is not facts.ArrayLit or arg.name or arg.kind:
+        return False
+    return not any(type(i) is facts.Spread for i in arg.items)
 
 
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
@@ -282,6 +295,18 @@ def array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
     if type(held) is Mod:  # module.exports = [...]
         held = ev.export(held.path, "=")
     return type(held) is Arr or (type(held) is Made and held.known)
+
+
+def settled_then(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
+    """Whether ``callee`` is ``load().then``, ``load`` an ``async`` function of the repository:
+    the runtime's promise, whose first callback is given what ``load`` returns (a pass site of
+    its own, ``parse/calls.py``) and whose second an error (not known)."""
+    if type(callee) is not facts.Ref or len(callee.parts) < 3:
+        return False
+    if callee.parts[-1] != "then" or callee.parts[-2] != "()":
+        return False
+    called = ev.value(facts.Ref(callee.parts[:-2]), (path, -1))
+    return type(called) is Def and called.qual in ev.interface(called.path).asyncs
 
 
 def as_given(arg: facts.Expr, value: Value) -> Value:
