@@ -25,7 +25,7 @@ def test_array_rest_and_defaulted_object_parameters_hold_what_callers_give(repo:
     assert ("main.options", "main.one") in certain
 
 
-def test_a_then_callback_is_given_what_the_async_call_returns(repo: Repo) -> None:
+def test_a_then_callback_is_given_what_the_async_functions_call_returns(repo: Repo) -> None:
     build(
         repo,
         {
@@ -36,7 +36,7 @@ def test_a_then_callback_is_given_what_the_async_call_returns(repo: Repo) -> Non
             """,
         },
     )
-    assert ("main.run.<arrow>", "main.one") in repo.pairs("calls")
+    assert ("main.run.<arrow>", "main.one") in repo.certain("calls")
 
 
 def test_promise_all_of_a_named_array_gives_each_items_value_awaited(repo: Repo) -> None:
