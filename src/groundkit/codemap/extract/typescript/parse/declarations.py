@@ -168,10 +168,10 @@ def _bind_parameter(
         w.bind(text_of(pattern), facts.Param(position, [], annotation))
         return
     if pattern.type == "rest_pattern":
-        names = [c for c in pattern.named_children if c.type == "identifier"]
-        for name in names:
-            w.bind(text_of(name), facts.Param(position, [facts.REST]))
-        if names:
+        held = [c for c in pattern.named_children if c.type == "identifier"]
+        for ident in held:
+            w.bind(text_of(ident), facts.Param(position, [facts.REST]))
+        if held:
             return
     if pattern.type == "array_pattern":
         for child in pattern.named_children:

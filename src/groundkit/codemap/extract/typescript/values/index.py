@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
 from groundkit.codemap.extract.typescript.parse import facts
@@ -227,7 +227,7 @@ def _argument(ev: Evaluator, site: Site, position: int) -> Value:
     return found
 
 
-def _items_listed(arg: facts.Expr) -> bool:
+def _items_listed(arg: facts.Expr) -> TypeGuard[facts.ArrayLit]:
     """An array literal bound to no name that spreads nothing: given as the array of its
     items (one that spreads is a copy, as ``value`` gives it)."""
     if type(arg) is not facts.ArrayLit or arg.name or arg.kind:
