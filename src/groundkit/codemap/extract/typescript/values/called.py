@@ -81,9 +81,10 @@ def call_value(
             return listed(ev, items, scope)
         held = ev.value(items, scope) if items is not None else None
         if (type(held) is Arr and not held.kind) or type(held) is Made:
-            # const ps = [load()]; await Promise.all(ps): the array's elements awaited, as
-            # each is (what is pushed into it later included)
-            return held
+            # const ps = [load()]; await Promise.all(ps): a new array of its elements
+            # awaited, as each is (what is pushed into ps included; nothing pushed into the
+            # new one is ps's)
+            return Made("copy", (held,))
     if may_construct(callee, how):
         router = ev.router_id(scope, name)
         web = construct(callee, how, expr.args, router, lambda s: ev.text(s, scope))
