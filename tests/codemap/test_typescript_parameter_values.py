@@ -75,3 +75,23 @@ def test_a_member_written_through_super_runs_the_base_classs_setter(repo: Repo) 
     assert ("main.B.constructor", "main.A.v") in repo.certain("calls")
     # a static method's super is the class A, whose own (static) v is not this setter
     assert ("main.B.make", "main.A.v") not in repo.pairs("calls")
+
+
+def test_a_patterned_parameter_left_out_holds_its_defaults_member_or_element(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "main.js": """
+                function one() { return 1; }
+                function two() { return 2; }
+                function options({ cb } = { cb: one }) { cb(); }
+                function first([head] = [two]) { head(); }
+                export function run() { options(); first(); }
+            """,
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("main.options", "main.one") in certain
+    assert ("main.first", "main.two") in certain

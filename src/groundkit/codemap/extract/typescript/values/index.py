@@ -51,6 +51,7 @@ __all__ = [
     "ask_again",
     "build_index",
     "callable_of",
+    "given_value",
     "handed_tables",
     "settled_then",
 ]
@@ -218,13 +219,16 @@ def arguments(ev: Evaluator, site: Site, position: int) -> list[Value]:
 def _argument(ev: Evaluator, site: Site, position: int) -> Value:
     found = site.args.get(position)
     if found is None:
-        arg = site.record.args[position]
-        if _items_listed(arg):
-            # f([one]): the array of its items (a parameter ``[head]`` holds one of them)
-            found = site.args[position] = listed(ev, arg, (site.path, -1))
-        else:
-            found = site.args[position] = as_given(arg, ev.value(arg, (site.path, -1)))
+        found = site.args[position] = given_value(ev, site.record.args[position], site.path)
     return found
+
+
+def given_value(ev: Evaluator, arg: facts.Expr, path: str) -> Value:
+    """What an argument (or a default) written in ``path`` gives a parameter: ``as_given``,
+    and an array literal the array of its items (``f([one])``: ``[head]`` holds one)."""
+    if _items_listed(arg):
+        return listed(ev, arg, (path, -1))
+    return as_given(arg, ev.value(arg, (path, -1)))
 
 
 def _items_listed(arg: facts.Expr) -> TypeGuard[facts.ArrayLit]:
