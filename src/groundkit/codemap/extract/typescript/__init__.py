@@ -44,6 +44,9 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 31: parameters `[head]` and `...rest` hold what callers give (`f([one])` hands its
+    # items), a destructured parameter's default its members; `p.then(f)` hands f what
+    # `await p` gives; Promise.all of a named array; `super.v = 3` runs the base's setter;
     # 30: then/catch/finally on an async function's call whatever it returns (a function of
     # the repository had hidden the promise's callbacks); an array literal iterated or given a
     # callback where it is written hands on its items (`for (const f of [a, b])`); names
@@ -71,7 +74,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "30"
+    version: ClassVar[str] = "31"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

@@ -114,6 +114,7 @@ def call(w: Walk, node: Node) -> bool:
             w.add_write(args[0], "__proto__")
             _prototype_set(w, args[0], args[1])
     _elements(w, ref, args, arguments, callee)
+    _settled(w, ref, args, callee)
     _copied_onto_function(w, ref, args)
     callee_expr: facts.Expr = facts.Ref(ref) if ref is not None else _unnamed(w, callee)
     if ref is not None and "()" in ref[:-1] and ref[-1] in ELEMENT_CALLBACKS:
@@ -162,6 +163,20 @@ def _elements(
         for position in positions:
             given[position] = element
         w.passes.append((w.current, args[0], How.CALL, given))
+
+
+def _settled(w: Walk, ref: list[str] | None, args: list[facts.Expr], callee: Node) -> None:
+    """``load().then(f)``: ``f`` is handed what ``await load()`` gives (a pass site of its own,
+    ``f(await load())``: an ``async`` function's call, what it returns; a value of the runtime
+    or a package, unknown). ``catch`` and ``then``'s second are handed an error: nothing."""
+    if ref is None or len(ref) < 3 or ref[-1] != "then" or ref[-2] != "()" or not args:
+        return
+    if type(args[0]) is facts.Spread:
+        return
+    holder = unwrap(callee).child_by_field_name("object")
+    settled = summarise(holder, w.qual_of) if holder is not None else UNKNOWN
+    if type(settled) is facts.Call:
+        w.passes.append((w.current, args[0], How.CALL, [settled]))
 
 
 def _literal_elements(w: Walk, callee: Node, args: list[facts.Expr]) -> None:

@@ -49,15 +49,15 @@ def may_hold_code(expr: facts.Expr) -> bool:
         return True  # a named array: what is stored into it is found by its name
     if type(expr) is facts.ArrayLit and any(type(i) is facts.Spread for i in expr.items):
         return True  # [...xs]: xs's elements
+    if type(expr) is facts.ArrayLit:  # [one]: its items (a parameter ``[head]`` reads one)
+        return any(may_hold_code(i) for i in expr.items)
     return type(expr) not in _PLAIN
 
 
 def may_return_code(expr: facts.Expr) -> bool:
-    """Whether a return may give a function of the repository: as ``may_hold_code``, and an
-    array literal bound to no name with such an item (``return [comp]``: the array of its
-    items, ``values/functions.py``)."""
-    if type(expr) is facts.ArrayLit and not expr.name:
-        return any(may_hold_code(i) for i in expr.items)
+    """Whether a return may give a function of the repository: as ``may_hold_code`` (an array
+    literal bound to no name with such an item, ``return [comp]``, the array of its items:
+    ``values/functions.py``)."""
     return may_hold_code(expr)
 
 

@@ -23,6 +23,8 @@ __all__ = ["CLASSES", "function", "has_token", "klass"]
 
 CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
 _PARAMS = frozenset({"required_parameter", "optional_parameter"})
+# Patterns whose default a caller that leaves the parameter out hands it (a rest has none)
+_DEFAULTED = frozenset({"identifier", "object_pattern", "array_pattern"})
 _GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
 
 
@@ -129,15 +131,12 @@ def _parameters(w: Walk, node: Node) -> None:
             pattern = param.child_by_field_name("left")
         default = param.child_by_field_name("value") or param.child_by_field_name("right")
         annotation = _annotation(param.child_by_field_name("type"))
-        if default is not None and (pattern is None or pattern.type != "identifier"):
-            for name in w.pattern_names(pattern):
-                w.bind(name, UNKNOWN)  # a destructured default: not followed
-        else:
-            _bind_parameter(w, pattern, position, annotation)
+        _bind_parameter(w, pattern, position, annotation)
         if default is not None:
             w.visit(default)
-            if pattern is not None and pattern.type == "identifier":
-                # what a caller that leaves it out gives (``values/flow.py``)
+            if pattern is not None and pattern.type in _DEFAULTED:
+                # what a caller that leaves it out gives (``values/flow.py``); a destructured
+                # name reads its member of that as it does of an argument given
                 w.defaults.append((w.current, position, summarise(default, w.qual_of)))
         if pattern is not None and pattern.type == "identifier" and _is_property(param):
             # constructor(private repo: Repo): this.repo holds the argument
@@ -159,12 +158,29 @@ def _is_property(param: Node) -> bool:
 def _bind_parameter(
     w: Walk, pattern: Node | None, position: int, annotation: list[str] | None
 ) -> None:
-    """``fn`` is the argument at ``position``; ``{onDone}`` its ``onDone`` member. A rest
-    parameter, a default value or a nested pattern holds something else: unknown."""
+    """``fn`` is the argument at ``position``; ``{onDone}`` its ``onDone`` member; ``[head]``
+    an element of it (at a position not known); ``...fns`` the arguments from ``position`` on,
+    as ``arguments`` is. A nested pattern, or a default inside one, holds something else:
+    unknown."""
     if pattern is None:
         return
     if pattern.type == "identifier":
         w.bind(text_of(pattern), facts.Param(position, [], annotation))
+        return
+    if pattern.type == "rest_pattern":
+        held = [c for c in pattern.named_children if c.type == "identifier"]
+        for ident in held:
+            w.bind(text_of(ident), facts.Param(position, [facts.REST]))
+        if held:
+            return
+    if pattern.type == "array_pattern":
+        for child in pattern.named_children:
+            if child.type == "identifier":
+                w.bind(text_of(child), facts.Param(position, [facts.ELEMENT]))
+            else:
+                for name in w.pattern_names(child):
+                    w.bind(name, UNKNOWN)
+                w.visit(child)  # a default value may hold calls
         return
     if pattern.type != "object_pattern":
         for name in w.pattern_names(pattern):

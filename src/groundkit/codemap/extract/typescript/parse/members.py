@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.typescript.parse import env, facts
+from groundkit.codemap.extract.typescript.parse.declarations import has_token
 from groundkit.codemap.extract.typescript.parse.expressions import ref_of
 
 if TYPE_CHECKING:
@@ -30,8 +31,8 @@ def member(w: Walk, node: Node) -> bool:
         if field is not None and parent.child_by_field_name(field) == node:
             return False
     ref = ref_of(node)
-    if ref is None or len(ref) < 2:
-        return False
+    if ref is None or len(ref) < 2 or (ref[0] == "super" and _static(node)):
+        return False  # a static method's ``super`` is the base class: not followed
     write = (
         parent is not None
         and parent.type == "assignment_expression"
@@ -39,3 +40,27 @@ def member(w: Walk, node: Node) -> bool:
     )
     w.members.append(facts.MemberSite(w.current, ref, write, *w.where(node)))
     return False
+
+
+def _static(node: Node) -> bool:
+    """Whether the code is in a static member of a class (arrows see their owner's)."""
+    parent = node.parent
+    while parent is not None and parent.type not in _OWNERS:
+        parent = parent.parent
+    return parent is not None and (
+        parent.type == "class_static_block" or has_token(parent, "static")
+    )
+
+
+_OWNERS = frozenset(
+    {
+        "method_definition",
+        "function_declaration",
+        "function_expression",
+        "function",
+        "generator_function",
+        "field_definition",
+        "public_field_definition",
+        "class_static_block",
+    }
+)

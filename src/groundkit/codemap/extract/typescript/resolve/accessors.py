@@ -12,6 +12,7 @@ from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import (
     Choice,
     Feed,
+    Inst,
     Scope,
     Unknown,
     Value,
@@ -50,7 +51,8 @@ def run_accessors(
         part = ref[k]
         if part not in names or part in _MARKS:
             continue
-        receiver = ev.reference(ref[:k], context)
+        receiver = _super(file, context) if k == 1 and ref[0] == "super" else None
+        receiver = receiver or ev.reference(ref[:k], context)
         held, vague = _held(file, receiver)
         last = write and k == len(ref) - 1
         found = {t for v in held if (t := ev.accessor(v, part, write=last)) is not None}
@@ -71,6 +73,15 @@ def run_accessors(
                 where.line,
                 flags,
             )
+
+
+def _super(file: CallingFile, context: Scope) -> Value | None:
+    """``super`` in a method: an instance of the class's first base of the repository (whose
+    accessors ``super.v = 3`` runs, as ``this.v`` would had the class none of its own); None
+    with no such base (the runtime's or a package's class: unknown)."""
+    cls = file.ev.this_class(context)
+    bases = file.ev.classes.bases(cls) if cls is not None else []
+    return Inst(bases[0]) if bases and bases[0].kind == "class" else None
 
 
 def _held(file: CallingFile, receiver: Value) -> tuple[list[Value], bool]:

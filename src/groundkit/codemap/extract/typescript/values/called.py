@@ -18,6 +18,7 @@ from groundkit.codemap.extract.typescript.values.frameworks import (
 from groundkit.codemap.extract.typescript.values.made import listed
 from groundkit.codemap.extract.typescript.values.members import is_rest
 from groundkit.codemap.extract.typescript.values.objects import (
+    Arr,
     Created,
     Def,
     Emitter,
@@ -25,6 +26,7 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Feed,
     Global,
     Inst,
+    Made,
     Mod,
     Model,
     Obj,
@@ -77,6 +79,12 @@ def call_value(
             # await Promise.all([load(), other()]): each item's value, as `await` gives
             # one (an async function's call: what it returns)
             return listed(ev, items, scope)
+        held = ev.value(items, scope) if items is not None else None
+        if (type(held) is Arr and not held.kind) or type(held) is Made:
+            # const ps = [load()]; await Promise.all(ps): a new array of its elements
+            # awaited, as each is (what is pushed into ps included; nothing pushed into the
+            # new one is ps's)
+            return Made("copy", (held,))
     if may_construct(callee, how):
         router = ev.router_id(scope, name)
         web = construct(callee, how, expr.args, router, lambda s: ev.text(s, scope))

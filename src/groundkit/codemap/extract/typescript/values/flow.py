@@ -47,10 +47,11 @@ from groundkit.codemap.extract.typescript.values.index import (
     Target,
     arguments,
     array_method,
-    as_given,
     ask_again,
     build_index,
     callable_of,
+    given_value,
+    settled_then,
 )
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
@@ -320,7 +321,7 @@ class Flow:
         written = self.ev.interface(func.path).defaults.get(func.qual, {}).get(position)
         if written is None:
             return None
-        return as_given(written, self.ev.value(written, (func.path, -1)))
+        return given_value(self.ev, written, func.path)
 
     def _omitted(self, func: Def, position: int) -> bool:
         """Whether some call of ``func`` by name gives fewer than ``position + 1`` arguments."""
@@ -441,6 +442,8 @@ class Flow:
         (``arrays.py``), what it calls back is given them (a pass site of its own)."""
         if array_method(self.ev, site.record.callee, site.path):
             return []
+        if settled_then(self.ev, site.record.callee, site.path):
+            return []  # load().then(f): f's values are its own pass site's
         callee = callable_of(self.ev, site.callee, site.record.how)
         if type(callee) is Def:
             return [callee]

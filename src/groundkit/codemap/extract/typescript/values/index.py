@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from groundkit.codemap.extract.typescript.library import ELEMENT_CALLBACKS, ELEMENT_STORES
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.expressions import literal_element
 from groundkit.codemap.extract.typescript.parse.facts import How
+from groundkit.codemap.extract.typescript.values.made import listed
 from groundkit.codemap.extract.typescript.values.objects import (
     Arr,
     Choice,
@@ -50,7 +51,9 @@ __all__ = [
     "ask_again",
     "build_index",
     "callable_of",
+    "given_value",
     "handed_tables",
+    "settled_then",
 ]
 
 # A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
@@ -196,7 +199,11 @@ def arguments(ev: Evaluator, site: Site, position: int) -> list[Value]:
     args = site.record.args
     if position >= 0:
         return [_argument(ev, site, position)] if position < len(args) else []
-    out = [_argument(ev, site, p) for p in range(-1 - position, len(args))]
+    # (an array literal there: its items, below; itself a literal, as written)
+    out = [
+        Lit() if _items_listed(args[p]) else _argument(ev, site, p)
+        for p in range(-1 - position, len(args))
+    ]
     items = [a for a in args[-1 - position :] if type(a) is facts.ArrayLit]
     while items and len(out) < _ITEMS:
         for item in items.pop().items:
@@ -212,9 +219,24 @@ def arguments(ev: Evaluator, site: Site, position: int) -> list[Value]:
 def _argument(ev: Evaluator, site: Site, position: int) -> Value:
     found = site.args.get(position)
     if found is None:
-        arg = site.record.args[position]
-        found = site.args[position] = as_given(arg, ev.value(arg, (site.path, -1)))
+        found = site.args[position] = given_value(ev, site.record.args[position], site.path)
     return found
+
+
+def given_value(ev: Evaluator, arg: facts.Expr, path: str) -> Value:
+    """What an argument (or a default) written in ``path`` gives a parameter: ``as_given``,
+    and an array literal the array of its items (``f([one])``: ``[head]`` holds one)."""
+    if _items_listed(arg):
+        return listed(ev, arg, (path, -1))
+    return as_given(arg, ev.value(arg, (path, -1)))
+
+
+def _items_listed(arg: facts.Expr) -> TypeGuard[facts.ArrayLit]:
+    """An array literal bound to no name that spreads nothing: given as the array of its
+    items (one that spreads is a copy, as ``value`` gives it)."""
+    if type(arg) is not facts.ArrayLit or arg.name or arg.kind:
+        return False
+    return not any(type(i) is facts.Spread for i in arg.items)
 
 
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
@@ -277,6 +299,18 @@ def array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
     if type(held) is Mod:  # module.exports = [...]
         held = ev.export(held.path, "=")
     return type(held) is Arr or (type(held) is Made and held.known)
+
+
+def settled_then(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
+    """Whether ``callee`` is ``load().then``, ``load`` an ``async`` function of the repository:
+    the runtime's promise, whose first callback is given what ``load`` returns (a pass site of
+    its own, ``parse/calls.py``) and whose second an error (not known)."""
+    if type(callee) is not facts.Ref or len(callee.parts) < 3:
+        return False
+    if callee.parts[-1] != "then" or callee.parts[-2] != "()":
+        return False
+    called = ev.value(facts.Ref(callee.parts[:-2]), (path, -1))
+    return type(called) is Def and called.qual in ev.interface(called.path).asyncs
 
 
 def as_given(arg: facts.Expr, value: Value) -> Value:
