@@ -300,6 +300,8 @@ def _web_pass(store: MapStore) -> None:
         )
     matcher = Matcher(routes)
     for call in [*web.calls, *through_wrappers(web.calls, web.arguments)]:
+        if not call.method or not any(call.url):
+            continue  # a wrapper's own call: its method or its whole URL comes from its callers
         target = match(call, matcher)
         if target is None:
             continue

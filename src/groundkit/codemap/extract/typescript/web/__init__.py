@@ -20,6 +20,7 @@ from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
     Ext,
@@ -28,11 +29,18 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Mod,
     Model,
     Scope,
+    Str,
     Value,
     Web,
     node_key,
 )
 from groundkit.codemap.extract.typescript.web.tables import Row, forwarded, rows_of
+from groundkit.codemap.extract.typescript.web.wrappers import (
+    NUXT_AXIOS,
+    called_through,
+    handed_verb,
+    url_text,
+)
 from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import (
     ANY_METHOD,
@@ -78,8 +86,9 @@ class WebFacts:
     """The web facts of one file, found while it is resolved: ``call`` for each call site,
     then ``finish`` hands them to the file's graph. ``text`` gives a line as written."""
 
-    def __init__(self, ev: Evaluator, text: Callable[[int], str]) -> None:
+    def __init__(self, ev: Evaluator, text: Callable[[int], str], flow: Flow) -> None:
         self.ev = ev
+        self.flow = flow
         self.text = text
         self.routers: dict[str, RouterDef] = {}
         self.mounts: list[Mount] = []
@@ -104,15 +113,36 @@ class WebFacts:
         caller: NodeKey,
         where: Location,
     ) -> None:
-        """A repository function called with a path: a client call if it is a wrapper."""
+        """A repository function called with a path, or with a parameter of the caller in its
+        URL: a client call, or a wrapper of its own, if the callee is a wrapper."""
+        found = self._urls(args, scope, caller, where)
+        for url in found:
+            self.arguments.append(replace(url, callee=callee))
+
+    def _urls(
+        self, args: list[facts.Expr] | None, scope: Scope, caller: NodeKey, where: Location
+    ) -> list[UrlArgument]:
+        """The URL arguments of a call (the callee left to fill in), each with the client
+        methods handed on beside it."""
+        found: list[UrlArgument] = []
+        verbs: list[tuple[int, str]] = []
         for position, arg in enumerate(args or ()):
-            if not isinstance(arg, facts.Str | facts.Template):
+            verb = handed_verb(self.ev, arg, scope)
+            if verb:
+                verbs.append((position, verb))
                 continue
-            url = self.ev.text(arg, scope)
-            if url is not None and isinstance(url.pieces[0], str) and url.pieces[0][:1] == "/":
-                text = self.text(where.line)
-                found = UrlArgument(caller, callee, position, url.pieces, where, text)
-                self.arguments.append(found)
+            if not isinstance(arg, facts.Str | facts.Template | facts.Call | facts.Ref):
+                continue
+            url = url_text(self.ev, arg, scope)
+            hole = self._parameter(arg, scope, caller)
+            if url is None and hole is not None:
+                url = Str((None,))
+            if url is None or (hole is None and not _a_path(url.pieces)):
+                continue
+            param, at = hole if hole is not None else (-1, -1)
+            text = self.text(where.line)
+            found.append(UrlArgument(caller, caller, position, url.pieces, where, text, param, at))
+        return [replace(url, verbs=tuple(verbs)) for url in found]
 
     def call(
         self,
@@ -150,6 +180,9 @@ class WebFacts:
                 self._route_object(receiver, args, scope, where)
             elif attr in ("use", "register", "route"):
                 self._mount(receiver, attr, args, scope, where)
+            return
+        if type(value) is Feed:
+            self._through(value, args, scope, caller, where)
             return
         client = self._client(receiver, value, attr)
         if client is not None:
@@ -301,6 +334,22 @@ class WebFacts:
         return None
 
     # -- clients ----------------------------------------------------------------------------------
+    def _through(
+        self, feed: Feed, args: list[facts.Expr], scope: Scope, caller: NodeKey, where: Location
+    ) -> None:
+        """A call through a parameter: of the caller's own (``funcCall(url, data)``, a client's
+        method its callers hand in) a wrapper's call whose method they give; else each function
+        the value flow says it runs is called with these arguments."""
+        if not feed.path and node_key(feed.func) == caller:
+            self._http(Web("axios"), "", args, scope, caller, where, feed.position)
+            return
+        found = self._urls(args, scope, caller, where)
+        if not found:
+            return  # no URL handed: the flow is not asked
+        for target in called_through(self.flow, feed):
+            callee = node_key(target)
+            self.arguments.extend(replace(url, callee=callee) for url in found)
+
     def _client(self, receiver: Value | None, value: Value, attr: str) -> Web | None:
         if type(value) is Web and value.is_client:
             return value  # api(url): an axios instance called
@@ -315,6 +364,8 @@ class WebFacts:
             return Web("fetch")
         if package in ("axios", "ky") and (not attrs or attrs[-1] in (*_VERBS, "request")):
             return Web(package)
+        if (package, attrs[:-1]) == NUXT_AXIOS and attrs[-1] in _VERBS:
+            return Web("axios")  # useContext().$axios.get(url): @nuxtjs/axios's instance
         if package == "ofetch" and attrs in ((), ("default",), ("ofetch",), ("$fetch",)):
             return Web("fetch")
         # superagent.get(url), or through superagent-promise's wrapper of it
@@ -330,7 +381,10 @@ class WebFacts:
         scope: Scope,
         caller: NodeKey,
         where: Location,
+        verb_param: int = -1,
     ) -> None:
+        """A client call; ``verb_param``: the method is the caller's parameter there (its
+        callers hand the client's method in)."""
         method, url_arg, options = "", None, None
         verb = attr if attr in _VERBS else ""
         if not args:
@@ -357,12 +411,20 @@ class WebFacts:
             method = (self._literal(options["method"], scope) or "").upper()
         elif options is None or "method" not in options:
             method = "GET"
-        url = self.ev.text(url_arg, scope) if url_arg is not None else None
-        if not method or url is None or not any(url.pieces):
+        url = url_text(self.ev, url_arg, scope) if url_arg is not None else None
+        hole = self._parameter(url_arg, scope, caller)
+        if url is None and hole is not None:
+            url = Str((None,))  # (url) => axios.get(url): the whole URL is the callers'
+        if verb_param >= 0:
+            method = ""
+            if hole is None:
+                return  # a function handed in, called with a URL of its own: not followed
+        elif not method:
+            return
+        if url is None or (hole is None and not any(url.pieces)):
             return
         pieces = url.pieces
         literal = len(pieces) == 1 and pieces[0] is not None
-        hole = self._parameter(url_arg, scope, caller)
         fallback = False  # the base is an environment variable's literal fallback
         if client.base and not _absolute(pieces):
             fallback = client.fallback
@@ -375,7 +437,16 @@ class WebFacts:
         param, at = hole if hole is not None else (-1, -1)
         self.http.append(
             HttpCallSite(
-                caller, method, tuple(pieces), provenance, where, text, param, at, fallback
+                caller,
+                method,
+                tuple(pieces),
+                provenance,
+                where,
+                text,
+                param,
+                at,
+                fallback,
+                verb_param,
             )
         )
 
@@ -409,7 +480,7 @@ class WebFacts:
                 if found is not None:
                     return None  # two parameters: not one path to fill in
                 found = (value.position, index)
-            inner = self.ev.text(part, scope)
+            inner = url_text(self.ev, part, scope)
             index += len(inner.pieces) if inner is not None else 1
         return found
 
@@ -564,6 +635,12 @@ def _fields(args: list[facts.Expr], position: int) -> dict[str, facts.Expr]:
     """The members of an object literal argument ({} for anything else)."""
     item = args[position] if position < len(args) else None
     return item.fields if type(item) is facts.ObjectLit else {}
+
+
+def _a_path(pieces: tuple[str | None, ...]) -> bool:
+    """Whether a URL handed to a function starts as a path: ``/tags``, `` `/lists/${id}` ``."""
+    first = pieces[0] if pieces else None
+    return isinstance(first, str) and first[:1] == "/"
 
 
 def _absolute(pieces: tuple[str | None, ...]) -> bool:
