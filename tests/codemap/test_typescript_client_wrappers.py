@@ -225,3 +225,49 @@ def test_a_url_that_matches_no_route_through_wrappers_stays_unresolved(repo: Rep
     build(repo, {**BACKEND, "web/api-client.ts": NUXT_CLIENT, "web/lists.ts": lists})
     pairs = repo.pairs("http_call")
     assert not [p for p in pairs if p[0] == "web/lists.ListsApi.updateLabels"]
+
+
+def test_a_base_class_method_reaches_each_subclass_route_as_a_partial_edge(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "backend/tags.ts": """
+import express from 'express';
+const app = express();
+app.delete('/api/tags/:id', function deleteTag(req, res) {});
+""",
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+const routes = {
+  lists: '/api/lists',
+  listId: (id: string) => `/api/lists/${id}`,
+  tagId: (id: string) => `/api/tags/${id}`,
+};
+abstract class BaseCRUDAPI {
+  requests;
+  abstract itemRoute(id: string): string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async deleteOne(itemId: string) {
+    return await this.requests.delete(this.itemRoute(itemId));
+  }
+}
+export class ListsApi extends BaseCRUDAPI {
+  itemRoute = routes.listId;
+}
+export class TagsApi extends BaseCRUDAPI {
+  itemRoute = routes.tagId;
+}
+export const useListsApi = () => new ListsApi(useRequests());
+export const useTagsApi = () => new TagsApi(useRequests());
+""",
+        },
+    )
+    assert repo.pairs("http_call") >= {
+        ("web/crud.BaseCRUDAPI.deleteOne", "DELETE /api/lists/:id"),
+        ("web/crud.BaseCRUDAPI.deleteOne", "DELETE /api/tags/:id"),
+    }
+    assert not repo.certain("http_call")  # which one runs depends on the instance

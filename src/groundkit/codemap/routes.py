@@ -113,7 +113,8 @@ class UrlArgument:
     ``requests.get('/tags')``. When the callee is a client wrapper, it is a client call. A URL
     one piece of which (``hole``) is the caller's parameter ``param`` makes the caller a wrapper
     too (``put(url, data) { return safe(axios.put, url, data) }``); ``verbs``: the arguments
-    that are a client's method handed on as a value, (position, method)."""
+    that are a client's method handed on as a value, (position, method). ``partial``: the URL
+    is one of those the call may use (``this.itemRoute(id)``: each subclass's)."""
 
     caller: NodeKey
     callee: NodeKey
@@ -124,6 +125,7 @@ class UrlArgument:
     param: int = -1
     hole: int = -1
     verbs: tuple[tuple[int, str], ...] = ()
+    partial: bool = False
 
 
 # How many wrappers deep a URL is followed: a call of a wrapper of a wrapper of a wrapper.
@@ -176,7 +178,7 @@ def _filled(wrapper: HttpCallSite, arg: UrlArgument) -> HttpCallSite | None:
         arg.quote,
         param=arg.param,
         hole=at,
-        partial=wrapper.partial,
+        partial=wrapper.partial or arg.partial,
     )
 
 
@@ -422,6 +424,7 @@ def dump_web(
                     a.param,
                     a.hole,
                     [list(v) for v in a.verbs],
+                    a.partial,
                 ]
                 for a in arguments
             ],
@@ -496,8 +499,9 @@ def load_web(texts: Iterable[str]) -> Web:
         for a in data.get("arguments", ()):
             caller = NodeKey(NodeKind(a[0][0]), a[0][1], a[0][2])
             callee = NodeKey(NodeKind(a[1][0]), a[1][1], a[1][2])
-            param, hole, verbs = (a[6], a[7], a[8]) if len(a) > 8 else (-1, -1, [])
+            param, hole, verbs, partial = a[6:10] if len(a) > 9 else (-1, -1, [], False)
             made = UrlArgument(caller, callee, a[2], tuple(a[3]), Location(*a[4]), a[5])
             pairs = tuple((v[0], v[1]) for v in verbs)
-            web.arguments.append(replace(made, param=param, hole=hole, verbs=pairs))
+            made = replace(made, param=param, hole=hole, verbs=pairs, partial=partial)
+            web.arguments.append(made)
     return web

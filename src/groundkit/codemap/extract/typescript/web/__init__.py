@@ -39,6 +39,7 @@ from groundkit.codemap.extract.typescript.web.wrappers import (
     NUXT_AXIOS,
     called_through,
     handed_verb,
+    subclass_urls,
     url_text,
 )
 from groundkit.codemap.model import Location, NodeKey, Provenance
@@ -135,12 +136,18 @@ class WebFacts:
                 continue
             url = url_text(self.ev, arg, scope)
             hole = self._parameter(arg, scope, caller)
-            if url is None and hole is not None:
+            text = self.text(where.line)
+            if url is None and hole is None:
+                # this.itemRoute(id) in a base class: each subclass's URL, one of the call's
+                for each in subclass_urls(self.ev, self.flow, arg, scope):
+                    made = UrlArgument(caller, caller, position, each.pieces, where, text)
+                    found.append(replace(made, partial=True))
+                continue
+            if url is None:
                 url = Str((None,))
-            if url is None or (hole is None and not _a_path(url.pieces)):
+            if hole is None and not _a_path(url.pieces):
                 continue
             param, at = hole if hole is not None else (-1, -1)
-            text = self.text(where.line)
             found.append(UrlArgument(caller, caller, position, url.pieces, where, text, param, at))
         return [replace(url, verbs=tuple(verbs)) for url in found]
 
@@ -421,13 +428,31 @@ class WebFacts:
                 return  # a function handed in, called with a URL of its own: not followed
         elif not method:
             return
+        if url is None and hole is None and url_arg is not None:
+            # this.itemRoute(id) in a base class: each subclass's URL, one of the call's
+            for each in subclass_urls(self.ev, self.flow, url_arg, scope):
+                self._site(client, method, each.pieces, None, caller, where, -1, True)
+            return
         if url is None or (hole is None and not any(url.pieces)):
             return
-        pieces = url.pieces
+        self._site(client, method, url.pieces, hole, caller, where, verb_param, False)
+
+    def _site(
+        self,
+        client: Web,
+        method: str,
+        pieces: tuple[str | None, ...],
+        hole: tuple[int, int] | None,
+        caller: NodeKey,
+        where: Location,
+        verb_param: int,
+        partial: bool,
+    ) -> None:
+        """A client call site, the client's base URL before a path."""
         literal = len(pieces) == 1 and pieces[0] is not None
-        fallback = False  # the base is an environment variable's literal fallback
+        fallback = partial  # the base is an environment variable's literal fallback
         if client.base and not _absolute(pieces):
-            fallback = client.fallback
+            fallback = fallback or client.fallback
             if hole is not None:
                 hole = (hole[0], hole[1] + len(client.base) + 1)
             pieces = _join(client.base, pieces)

@@ -14,12 +14,13 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Def,
     Ext,
     Feed,
+    Inst,
     Scope,
     Str,
     Web,
 )
 
-__all__ = ["NUXT_AXIOS", "VERBS", "called_through", "handed_verb", "url_text"]
+__all__ = ["NUXT_AXIOS", "VERBS", "called_through", "handed_verb", "subclass_urls", "url_text"]
 
 VERBS = frozenset("get post put patch delete head options".split())
 # ``useContext().$axios`` of ``@nuxtjs/composition-api``: @nuxtjs/axios's instance.
@@ -77,3 +78,27 @@ def called_through(flow: Flow, feed: Feed) -> list[Def]:
             if type(option) is Def and option.kind != "class":
                 out.append(option)
     return sorted(set(out), key=lambda d: (d.path, d.qual))
+
+
+def subclass_urls(ev: Evaluator, flow: Flow, expr: facts.Expr, scope: Scope) -> list[Str]:
+    """``this.baseRoute`` or ``this.itemRoute(id)`` in a method of a base class that leaves them
+    to its subclasses (``itemRoute = routes.listId``, a field of each): the URL each class of
+    the hierarchy gives, once each; [] when ``expr`` is neither."""
+    ref = expr.parts if type(expr) is facts.Ref else expr.ref if type(expr) is facts.Call else None
+    if not ref or len(ref) != 2 or ref[0] != "this":
+        return []
+    cls = ev.this_class(scope)
+    if cls is None:
+        return []
+    found: dict[tuple[str | None, ...], Str] = {}
+    for each in (cls, *flow.subclasses(cls)):
+        value = ev.attribute(Inst(each), ref[1])
+        text: Str | None = None
+        if type(expr) is facts.Call and type(value) is Def and value.kind != "class":
+            returned = ev.interface(value.path).paths.get(value.qual)
+            text = url_text(ev, returned, (value.path, -1)) if returned else None
+        elif type(expr) is facts.Ref and type(value) is Str:
+            text = value
+        if text is not None:
+            found.setdefault(text.pieces, text)
+    return list(found.values())
