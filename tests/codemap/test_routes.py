@@ -291,31 +291,3 @@ urlpatterns = [path("api/", include(router.urls))]
         ("DELETE /api/items/{pk}/", "shop.views.ItemViewSet"),
         ("GET /api/tags/", "shop.views.TagViewSet"),
     }
-
-
-def test_a_package_mounting_its_own_submodules_router_keeps_its_prefix(repo: Repo) -> None:
-    build(
-        repo,
-        {
-            "shop/__init__.py": "",
-            "shop/routes/__init__.py": """
-                from fastapi import APIRouter
-                from . import lists
-                router = APIRouter(prefix="/api")
-                router.include_router(lists.router)
-            """,
-            "shop/routes/lists.py": """
-                from fastapi import APIRouter
-                router = APIRouter(prefix="/lists")
-                @router.get("/{item_id}")
-                def read_list(item_id: str): pass
-            """,
-            "shop/main.py": """
-                from fastapi import FastAPI
-                from shop.routes import router
-                app = FastAPI()
-                app.include_router(router)
-            """,
-        },
-    )
-    assert routes(repo) == {"GET /api/lists/{item_id}": "shop.routes.lists.read_list"}

@@ -332,15 +332,8 @@ class Program:
         if op.name is None or found is None:
             return found
         if found[0] == "mod":
-            own = self.own_submodule(file, found[1], op.name)
-            return ("mod", own) if own is not None else self.member(found[1], op.name)
+            return self.member(found[1], op.name)
         return ("ext", f"{absolute}.{op.name}")
-
-    def own_submodule(self, file: int, package: int, name: str) -> int | None:
-        """``from . import sub`` in a package's ``__init__``: the submodule, although the
-        import binds ``sub`` in the package itself (read as the package's own name, it would
-        be the import itself, a circle)."""
-        return self.submodule(file, name) if package == file else None
 
     def member(self, file: int, name: str) -> Static | None:
         """What ``name`` is at the end of module ``file`` (a binding, a submodule, a name a

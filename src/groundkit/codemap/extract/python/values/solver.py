@@ -241,8 +241,6 @@ class Solver:
             flow.engine.add(dst, [flow.value(objects.EXT, name)])
         elif op.name is None:
             flow.engine.add(dst, [flow.value(objects.MOD, found[1])])
-        elif (own := program.own_submodule(file, found[1], op.name)) is not None:
-            flow.engine.add(dst, [flow.value(objects.MOD, own)])
         elif op.name in program.files[found[1]].binds:
             flow.engine.flow(flow.glob(found[1], op.name), dst)
         else:
