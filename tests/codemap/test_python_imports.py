@@ -181,3 +181,30 @@ def test_a_mapped_folder_that_is_itself_a_package_still_resolves_imports_naming_
         },
     )
     assert repo.pairs("imports") == {("mod", "other"), ("mod", "third")}
+
+
+def test_a_package_calls_through_the_submodules_its_own_init_imports(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "pkg/__init__.py": (
+                "from . import sub\nfrom pkg import other\n\n"
+                "def run():\n    sub.f()\n    other.g()\n"
+            ),
+            "pkg/sub.py": "def f():\n    return 1\n",
+            "pkg/other.py": "def g():\n    return 1\n",
+        },
+    )
+    assert {("pkg.run", "pkg.sub.f"), ("pkg.run", "pkg.other.g")} <= repo.certain("calls")
+
+
+def test_a_name_a_package_binds_over_its_submodule_is_what_others_import(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "pkg/__init__.py": "from .tool import tool\n",
+            "pkg/tool.py": "def tool():\n    return 1\n",
+            "app.py": "from pkg import tool\n\ndef main():\n    tool()\n",
+        },
+    )
+    assert ("app.main", "pkg.tool.tool") in repo.certain("calls")

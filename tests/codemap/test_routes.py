@@ -61,6 +61,36 @@ def test_fastapi_routes_compose_router_and_include_prefixes(repo: Repo) -> None:
     assert edge.location.path == "app/main.py"  # type: ignore[attr-defined]
 
 
+def test_a_routers_prefix_reaches_routers_its_package_init_includes_from_submodules(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "app/__init__.py": "",
+            "app/routes/__init__.py": """
+                from fastapi import APIRouter
+                from . import items
+                router = APIRouter(prefix="/api")
+                router.include_router(items.router)
+            """,
+            "app/routes/items.py": """
+                from fastapi import APIRouter
+                router = APIRouter(prefix="/items")
+                @router.get("/{item_id}")
+                def read_item(item_id: int): pass
+            """,
+            "app/main.py": """
+                from fastapi import FastAPI
+                from app.routes import router
+                app = FastAPI()
+                app.include_router(router)
+            """,
+        },
+    )
+    assert routes(repo) == {"GET /api/items/{item_id}": "app.routes.items.read_item"}
+
+
 def test_flask_routes_with_methods_and_blueprint_prefixes(repo: Repo) -> None:
     build(
         repo,

@@ -331,6 +331,9 @@ class Program:
         found = self.module(file, absolute)
         if op.name is None or found is None:
             return found
+        if found[0] == "mod" and found[1] == file:  # ``from . import sub`` in a package
+            sub = self.submodule(file, op.name)
+            return ("mod", sub) if sub is not None else None
         if found[0] == "mod":
             return self.member(found[1], op.name)
         return ("ext", f"{absolute}.{op.name}")

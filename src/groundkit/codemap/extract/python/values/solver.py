@@ -241,11 +241,12 @@ class Solver:
             flow.engine.add(dst, [flow.value(objects.EXT, name)])
         elif op.name is None:
             flow.engine.add(dst, [flow.value(objects.MOD, found[1])])
-        elif op.name in program.files[found[1]].binds:
-            flow.engine.flow(flow.glob(found[1], op.name), dst)
         else:
             sub = program.submodule(found[1], op.name)
-            if sub is not None:
+            # ``from . import sub`` in a package's own __init__ binds the very name it reads:
+            # the submodule is what it holds, whatever else the package binds under that name
+            own = found[1] == file
+            if sub is not None and (own or op.name not in program.files[found[1]].binds):
                 flow.engine.add(dst, [flow.value(objects.MOD, sub)])
             else:
                 flow.engine.flow(flow.glob(found[1], op.name), dst)
