@@ -83,15 +83,21 @@ def called_through(flow: Flow, feed: Feed) -> list[Def]:
 def subclass_urls(ev: Evaluator, flow: Flow, expr: facts.Expr, scope: Scope) -> list[Str]:
     """``this.baseRoute`` or ``this.itemRoute(id)`` in a method of a base class that leaves them
     to its subclasses (``itemRoute = routes.listId``, a field of each): the URL each class of
-    the hierarchy gives, once each; [] when ``expr`` is neither."""
+    the hierarchy gives, once each (not a subclass overriding the calling method); [] when
+    ``expr`` is neither."""
     ref = expr.parts if type(expr) is facts.Ref else expr.ref if type(expr) is facts.Call else None
     if not ref or len(ref) != 2 or ref[0] != "this":
         return []
     cls = ev.this_class(scope)
     if cls is None:
         return []
+    body = ev.body_of(scope[0])
+    method = body.scopes[scope[1]].qual if body is not None and scope[1] > 0 else ""
     found: dict[tuple[str | None, ...], Str] = {}
     for each in (cls, *flow.subclasses(cls)):
+        runs = ev.attribute(Inst(each), method.rpartition(".")[2]) if method else None
+        if type(runs) is Def and runs.qual != method:
+            continue  # the subclass overrides the method: this call never runs for it
         value = ev.attribute(Inst(each), ref[1])
         text: Str | None = None
         if type(expr) is facts.Call and type(value) is Def and value.kind != "class":
