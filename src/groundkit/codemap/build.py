@@ -31,10 +31,10 @@ from groundkit.codemap.routes import (
     dump_web,
     load_web,
     match,
-    through_wrappers,
 )
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import MapStore
+from groundkit.codemap.wrappers import through_wrappers
 from groundkit.types import Skipped
 
 __all__ = ["MapReport", "Progress", "build_map"]
