@@ -80,6 +80,8 @@ class WebFacts:
         self.mounts: list[Mount] = []
         self.routes: list[RouteDecl] = []
         self.clients = ClientCalls(ev, text, flow)
+        # a repository function called: a client call if it is a wrapper handed a URL
+        self.argument = self.clients.argument
         self.data = Data()
 
     def finish(self, graph: FileGraph) -> None:
@@ -128,17 +130,6 @@ class WebFacts:
                 self._mount(receiver, attr, args, scope, where)
             return
         self.clients.call(ref, receiver, value, args, scope, caller, where)
-
-    def argument(
-        self,
-        args: list[facts.Expr] | None,
-        callee: NodeKey,
-        scope: Scope,
-        caller: NodeKey,
-        where: Location,
-    ) -> None:
-        """A repository function called: a client call if it is a wrapper handed a URL."""
-        self.clients.argument(args, callee, scope, caller, where)
 
     # -- servers ----------------------------------------------------------------------------------
     def _app_parameter(
