@@ -561,7 +561,7 @@ def _traced_reason(row: list[Any], nodes: set[str], properties: set[str]) -> str
 
 def score_traced(data: Path, src: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    rows, reason_rows, partial_rows = [], [], []
+    rows, reason_rows, partial_rows, how_rows = [], [], [], []
     for reference in sorted((data / "traced").glob("*.json")):
         ref = json.loads(reference.read_text())
         found = sorted(src.glob(f"{ref['project']}-{ref['version']}"))
@@ -576,10 +576,13 @@ def score_traced(data: Path, src: Path) -> dict[str, Any]:
             properties = _property_methods(codemap, found[0] / ref["root"])
             maybe: set[tuple[str, str]] = set()
             certain: set[tuple[str, str]] = set()
+            how: dict[tuple[str, str], str] = {}  # a partial pair: how its first edge was found
             for e in codemap.edges(["calls"]):
                 maybe.add((e.source.qualname, e.target.qualname))
                 if PARTIAL not in edge_flags(e):
                     certain.add((e.source.qualname, e.target.qualname))
+                else:
+                    how.setdefault((e.source.qualname, e.target.qualname), str(e.provenance))
         result: dict[str, Any] = {}
         for side in ("package", "tests"):
             pairs = [r for r in ref["pairs"] if r[0] == side]
@@ -606,6 +609,20 @@ def score_traced(data: Path, src: Path) -> dict[str, Any]:
             )
             for reason, n in only_partial.most_common():
                 partial_rows.append([ref["project"], label, reason, n])
+            by_how = Counter(
+                how[(r[1], r[2])]
+                for r in pairs
+                if (r[1], r[2]) in maybe and (r[1], r[2]) not in certain
+            )
+            for found, n in by_how.most_common(4):
+                top = Counter(
+                    r[2].rsplit(".", 2)[-2] + "." + r[2].rsplit(".", 1)[-1]
+                    for r in pairs
+                    if (r[1], r[2]) not in certain and how.get((r[1], r[2])) == found
+                ).most_common(2)
+                how_rows.append(
+                    [ref["project"], label, found, n, ", ".join(f"{name} {k}" for name, k in top)]
+                )
             result[side] = {
                 "pairs": len(pairs),
                 "found": len(hit),
@@ -628,6 +645,11 @@ def score_traced(data: Path, src: Path) -> dict[str, Any]:
         "traced pairs drawn only as partial (the gap from certain to certain + partial)",
         ["project", "pairs", "reason", "n"],
         partial_rows,
+    )
+    _table(
+        "the same pairs by how the map found their edge (its provenance; the four largest)",
+        ["project", "pairs", "provenance", "n", "most often called"],
+        how_rows,
     )
     for project, result in out.items():
         for side in ("package", "tests"):

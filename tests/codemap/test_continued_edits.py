@@ -97,6 +97,12 @@ def test_a_line_added_to_a_function_body_continues_the_last_solve_and_equals_a_f
             START["lib/core.py"].replace("    Engine().run()", "    helper()\n    Engine().run()"),
             "the edit changed or removed an operation",
         ),
+        (
+            "an instance given an attribute by a computed name (its class's reads change)",
+            "app.py",
+            START["app.py"] + "    setattr(Engine(), input(), 1)\n",
+            "the edit calls a function nothing called, or patches a class",
+        ),
     ],
 )
 def test_an_edit_that_reaches_what_other_files_see_solves_the_whole_program_and_says_why(

@@ -145,3 +145,45 @@ def test_a_test_calling_the_real_method_from_its_patch_leaves_self_calls_certain
     assert ("tests.test_store.test_put.failing", "shop.store.Store.put_document") in repo.pairs(
         "calls"
     )
+
+
+def test_fields_set_on_an_instance_by_a_computed_name_leave_its_methods_certain(
+    repo: Repo,
+) -> None:
+    # `setattr(self, key, value)` over keyword arguments sets the instance's data: its class's
+    # methods are still what `self.m()` and `obj.m()` call; a data attribute it reads may be
+    # anything the caller passed.
+    build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/env.py": """
+                def plain(text):
+                    return text
+                class Env:
+                    def __init__(self):
+                        self.finalize = plain
+                    def extend(self, **attributes):
+                        for key, value in attributes.items():
+                            if not hasattr(self, key):
+                                setattr(self, key, value)
+                    def make_globals(self, d):
+                        return dict(d or {})
+                    def from_string(self, source):
+                        return self.finalize(self.make_globals({}))
+            """,
+            "tests/test_env.py": """
+                from shop.env import Env
+                def test_from_string():
+                    env = Env()
+                    env.extend(cache=None)
+                    env.from_string("x")
+            """,
+        },
+    )
+    own = calls(repo, "shop.env.Env.from_string", "shop.env.Env.make_globals")
+    assert EdgeFlag.PARTIAL not in own.flags
+    test = calls(repo, "tests.test_env.test_from_string", "shop.env.Env.from_string")
+    assert EdgeFlag.PARTIAL not in test.flags
+    data = calls(repo, "shop.env.Env.from_string", "shop.env.plain")
+    assert EdgeFlag.PARTIAL in data.flags

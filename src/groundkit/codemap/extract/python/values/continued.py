@@ -147,7 +147,8 @@ def continue_solve(
     engine.run()
     if engine.bounds_hit or any(count > MAX_STRINGS for count in engine.strings.values()):
         raise Reached("the edit hit a bound")
-    if set(flow.calls_bound) != snapshot.calls_bound or flow.patched_any != snapshot.patched_any:
+    patched = (flow.patched_any, flow.set_any) != (snapshot.patched_any, snapshot.set_any)
+    if set(flow.calls_bound) != snapshot.calls_bound or patched:
         raise Reached("the edit calls a function nothing called, or patches a class")
     solver.close()
     return flow, Certainty(flow, (snapshot.choices, set(snapshot.maybe_none)))
@@ -195,6 +196,7 @@ def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
     # (``once`` is not kept: a rule the new code installs again runs again, on values the
     # old variables hold already, which changes nothing)
     flow.patched_any = set(snapshot.patched_any)
+    flow.set_any = set(snapshot.set_any)
     flow.dynamic = set(snapshot.dynamic)
     flow.summary = snapshot.summary
     flow.summaries = {snapshot.summary} if snapshot.summary is not None else set()

@@ -194,6 +194,26 @@ class Lookups:
         for func in self._protocol(value, "__getattr__", [name], dst):
             self._runs_here(value, attr, func, "protocol")
 
+    def set_by_name(self, classes: set[ClassKey]) -> None:
+        """The second round: instances of ``classes`` (or of their subclasses) were given an
+        attribute by a computed name (``setattr(self, key, value)`` over keyword arguments or
+        a node's fields), so what a lookup of their data finds may be anything. A name their
+        class defines with ``def`` still finds that method: setting fields by name is what such
+        code does; replacing one object's method under a name known only at run time is not
+        (a class given one so is, in ``patched_any``)."""
+        flow = self.flow
+        program = flow.program
+        cone = {sub for cls in classes for sub in program.cone(cls)}
+        keys = flow.values.keys
+        for (value, attr), found in self._results.items():
+            if keys[value][0] not in (objects.INST, objects.CONE):
+                continue
+            for cls in flow.classes_of(value):
+                owner = program.owner(cls, attr)
+                if cls in cone and (owner is None or not program.functions_named(owner, attr)):
+                    flow.engine.add(found, [objects.UNKNOWN_ID])
+                    break
+
     def _bound(
         self, value: int, attr: str, receiver: int, instance: bool, dst: int, new: Sequence[int]
     ) -> None:
@@ -290,8 +310,9 @@ class Lookups:
                 if site is not None and attr is not None and kind in (objects.INST, objects.CONE):
                     self.setter(value, attr, site, operand)
                 return
-            if attr is None:
-                flow.patched_any.add(cls)
+            if attr is None:  # (an instance's: its data, not its class's methods; see set_any)
+                instance = kind in (objects.INST, objects.CONE)
+                (flow.set_any if instance else flow.patched_any).add(cls)
             elif kind in (objects.INST, objects.CONE):
                 flow.engine.flow(src, flow.inst_attr(cls, attr))
                 if site is not None:

@@ -58,6 +58,7 @@ class Snapshot:
     calls_bound: set[FuncKey]
     escaped: set[FuncKey]
     patched_any: set[ClassKey]
+    set_any: set[ClassKey]
     dynamic: set[SiteKey]
     summary: int | None
     dunders: set[str]
@@ -114,6 +115,7 @@ def dump(
         "calls_bound": flow.calls_bound.keys(),
         "escaped": flow.escaped,
         "patched_any": flow.patched_any,
+        "set_any": flow.set_any,
         "dynamic": flow.dynamic,
     }
     yield "sets", _dumps({name: list(items) for name, items in sets.items()})
@@ -159,6 +161,7 @@ def load(parts: Mapping[str, bytes]) -> Snapshot | None:
             calls_bound=sets["calls_bound"],
             escaped=sets["escaped"],
             patched_any=sets["patched_any"],
+            set_any=sets["set_any"],
             dynamic=sets["dynamic"],
             summary=meta["summary"],
             dunders=meta["dunders"],

@@ -1,7 +1,8 @@
 """Whole-program value flow: every file's operations installed as constraints, solved to a fixed
 point, then a second round for what only the first round can tell (functions nobody calls get
 their defaults; declared types fill what nothing else did; classes patched by a computed name
-answer ``UNKNOWN`` for every attribute).
+answer ``UNKNOWN`` for every attribute, instances given one so for every attribute but their
+class's methods).
 """
 
 from __future__ import annotations
@@ -557,6 +558,8 @@ class Solver:
             for sub in flow.program.cone(cls):
                 for dst in flow.lookups_on.get(sub, ()):
                     engine.add(dst, [objects.UNKNOWN_ID])
+        if flow.set_any:
+            self.lookups.set_by_name(flow.set_any)
         for value, attr, dst in flow.fallbacks:
             if not engine.holds(dst):
                 self.lookups.fallback(value, attr, dst)

@@ -61,6 +61,7 @@ class Flow:
         self.tested_reads: set[tuple[int, int]] = set()
         self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
         self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
+        self.set_any: set[ClassKey] = set()  # classes whose instances are given one so
         self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it
         self.dynamic: set[SiteKey] = set()  # eval/exec: code known only at run time
         # Attribute lookups that found nothing on a class (instance, name, result): the second
