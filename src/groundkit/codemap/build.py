@@ -31,10 +31,10 @@ from groundkit.codemap.routes import (
     dump_web,
     load_web,
     match,
-    through_wrappers,
 )
 from groundkit.codemap.sources import Source
 from groundkit.codemap.store import MapStore
+from groundkit.codemap.wrappers import through_wrappers
 from groundkit.types import Skipped
 
 __all__ = ["MapReport", "Progress", "build_map"]
@@ -300,6 +300,8 @@ def _web_pass(store: MapStore) -> None:
         )
     matcher = Matcher(routes)
     for call in [*web.calls, *through_wrappers(web.calls, web.arguments)]:
+        if not call.method or not any(call.url):
+            continue  # a wrapper's own call: its method or its whole URL comes from its callers
         target = match(call, matcher)
         if target is None:
             continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from groundkit.codemap.data import Data, dump_data, load_data
@@ -36,7 +36,6 @@ __all__ = [
     "match",
     "normalise",
     "route_segments",
-    "through_wrappers",
 ]
 
 ANY_METHOD = "ANY"  # a route that answers every method (a Django view)
@@ -91,7 +90,9 @@ class HttpCallSite:
     of the caller's parameter that piece ``hole`` of the URL is, for the wrapper's call sites
     (``UrlArgument``) to fill in; -1 for none. ``partial``: the URL is one of the values it may
     have (a base URL's literal fallback, ``process.env.X || "http://host/api"``), so the route it
-    matches is one of the call's possible targets."""
+    matches is one of the call's possible targets. ``verb``: the position of the caller's
+    parameter that is the client's method itself (``safe(funcCall, url) { funcCall(url) }``),
+    its callers saying which (``UrlArgument.verbs``); ``method`` is then ""."""
 
     caller: NodeKey
     method: str
@@ -102,12 +103,17 @@ class HttpCallSite:
     param: int = -1
     hole: int = -1
     partial: bool = False
+    verb: int = -1
 
 
 @dataclass(frozen=True, slots=True)
 class UrlArgument:
     """A call of a repository function with a path for argument ``position``:
-    ``requests.get('/tags')``. When the callee is a client wrapper, it is a client call."""
+    ``requests.get('/tags')``. When the callee is a client wrapper, it is a client call. A URL
+    one piece of which (``hole``) is the caller's parameter ``param`` makes the caller a wrapper
+    too (``put(url, data) { return safe(axios.put, url, data) }``); ``verbs``: the arguments
+    that are a client's method handed on as a value, (position, method). ``partial``: the URL
+    is one of those the call may use (``this.itemRoute(id)``: each subclass's)."""
 
     caller: NodeKey
     callee: NodeKey
@@ -115,33 +121,10 @@ class UrlArgument:
     url: tuple[str | None, ...]
     location: Location
     quote: str
-
-
-def through_wrappers(
-    calls: Sequence[HttpCallSite], arguments: Sequence[UrlArgument]
-) -> list[HttpCallSite]:
-    """The client calls made through wrappers: each call of a wrapper with a path, with the
-    wrapper's method and URL, the path in the parameter's place (one level of wrapper)."""
-    wrappers: dict[tuple[NodeKey, int], list[HttpCallSite]] = {}
-    for call in calls:
-        if call.param >= 0:
-            wrappers.setdefault((call.caller, call.param), []).append(call)
-    out = []
-    for arg in arguments:
-        for wrapper in wrappers.get((arg.callee, arg.position), ()):
-            url = (*wrapper.url[: wrapper.hole], *arg.url, *wrapper.url[wrapper.hole + 1 :])
-            out.append(
-                HttpCallSite(
-                    arg.caller,
-                    wrapper.method,
-                    url,
-                    Provenance.HTTP_TEMPLATE,
-                    arg.location,
-                    arg.quote,
-                    partial=wrapper.partial,
-                )
-            )
-    return out
+    param: int = -1
+    hole: int = -1
+    verbs: tuple[tuple[int, str], ...] = ()
+    partial: bool = False
 
 
 # -- composing: route nodes with `handles` edges ---------------------------------------------------
@@ -376,7 +359,18 @@ def dump_web(
         {
             **({"data": dump_data(data)} if data else {}),
             "arguments": [
-                [_key(a.caller), _key(a.callee), a.position, list(a.url), _loc(a.location), a.quote]
+                [
+                    _key(a.caller),
+                    _key(a.callee),
+                    a.position,
+                    list(a.url),
+                    _loc(a.location),
+                    a.quote,
+                    a.param,
+                    a.hole,
+                    [list(v) for v in a.verbs],
+                    a.partial,
+                ]
                 for a in arguments
             ],
             "routers": [[r.router, r.prefix, r.is_app, _loc(r.location)] for r in routers],
@@ -406,6 +400,7 @@ def dump_web(
                     c.param,
                     c.hole,
                     c.partial,
+                    c.verb,
                 ]
                 for c in calls
             ],
@@ -442,14 +437,16 @@ def load_web(texts: Iterable[str]) -> Web:
             caller = NodeKey(NodeKind(c[0][0]), c[0][1], c[0][2])
             where = Location(*c[4])
             web.calls.append(
-                HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), where, c[5], *c[6:9])
+                HttpCallSite(caller, c[1], tuple(c[2]), Provenance(c[3]), where, c[5], *c[6:10])
             )
         if "data" in data:
             load_data(data["data"], web.data)
         for a in data.get("arguments", ()):
             caller = NodeKey(NodeKind(a[0][0]), a[0][1], a[0][2])
             callee = NodeKey(NodeKind(a[1][0]), a[1][1], a[1][2])
-            web.arguments.append(
-                UrlArgument(caller, callee, a[2], tuple(a[3]), Location(*a[4]), a[5])
-            )
+            param, hole, verbs, partial = a[6:10] if len(a) > 9 else (-1, -1, [], False)
+            made = UrlArgument(caller, callee, a[2], tuple(a[3]), Location(*a[4]), a[5])
+            pairs = tuple((v[0], v[1]) for v in verbs)
+            made = replace(made, param=param, hole=hole, verbs=pairs, partial=partial)
+            web.arguments.append(made)
     return web

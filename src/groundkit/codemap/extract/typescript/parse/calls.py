@@ -122,11 +122,22 @@ def call(w: Walk, node: Node) -> bool:
     keep = type(callee_expr) is facts.Get or (
         ref is not None and (len(ref) == 1 or ref[-1] in _KEEP_ARGS or may_call_back(ref))
     )
+    keep = keep or any(_url_like(a) for a in args)
     chain = _bound_to(node) if keep and ref is not None and "()" in ref else ""
     how = How.NEW if is_new else How.CALL
     key = _computed_key(w, callee) if type(callee_expr) is facts.Get else None
     w.add_call(callee_expr, how, node, args if keep else None, args, chain, key)
     return True
+
+
+def _url_like(arg: facts.Expr) -> bool:
+    """An argument a call through a frontend's wrapper hands on: a path
+    (`` `/lists/${id}` ``) or a client's method as a value (``axios.put``)."""
+    if type(arg) is facts.Ref:
+        return len(arg.parts) > 1 and arg.parts[-1] in _HTTP_VERBS
+    if type(arg) is facts.Str:
+        return arg.text[:1] == "/"
+    return type(arg) is facts.Template and any(type(p) is str and "/" in p for p in arg.parts)
 
 
 def _elements(

@@ -415,6 +415,10 @@ class Module(msgspec.Struct, array_like=True, frozen=True, tag="m"):
     # at module level, ``X`` a module-level name: X -> member -> [the member of X it forwards
     # to, how: "method", "getter", "setter" or "access"]
     delegated: dict[str, dict[str, list[str]]] = {}
+    # A function's qualname -> the path text it returns (a template or a concatenation with a
+    # ``/`` in its literal text, the one thing it returns), closed the same way: a frontend's
+    # route function (``(id) => `${prefix}/lists/${id}` ``, ``web/wrappers.py``)
+    paths: dict[str, Expr] = {}
 
 
 class TsConfig(msgspec.Struct, array_like=True, frozen=True, tag="tsconfig"):

@@ -284,7 +284,15 @@ def _interface(w: Walk) -> facts.Module:
         {q: o[0] if len(o) == 1 else facts.Choice(o) for q, o in yields.items()},
         w.asyncs,
         w.delegated,
+        {q: o[0] for q, o in returns.items() if len(o) == 1 and _a_path(o[0])},
     )
+
+
+def _a_path(expr: facts.Expr) -> bool:
+    """Whether a returned text is a URL path a frontend builds: a template or concatenation
+    with a ``/`` in a literal piece (kept for ``web/wrappers.py``; strings are no code, so
+    ``returns`` leaves them out)."""
+    return type(expr) is facts.Template and any(type(p) is str and "/" in p for p in expr.parts)
 
 
 def _defined_getters(w: Walk, closer: Closer) -> dict[str, dict[str, facts.Expr]]:

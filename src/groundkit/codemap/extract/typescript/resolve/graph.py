@@ -56,7 +56,7 @@ class TypeScriptFile(FileResolver):
         self.flow = flow
         self.events = events
         self.keys: list[NodeKey | None] = []
-        self.web = WebFacts(ev, self.text)
+        self.web = WebFacts(ev, self.text, flow)
 
     def run(self) -> FileGraph:
         self.flow.consulted = False

@@ -362,6 +362,8 @@ class Evaluator:
             typed = self.reference(param.annotation, scope)
             if type(typed) is Ext and (typed.package, typed.attrs) in ANNOTATED:
                 role = ANNOTATED[(typed.package, typed.attrs)]
+                if role == "axios":  # a client: no router to name
+                    return Web(role)
                 return Web(role, self.router_id(scope, f"#{param.position}"))
         body = self.body_of(scope[0])
         owner = body.scopes[scope[1]] if body is not None and scope[1] > 0 else None

@@ -38,6 +38,7 @@ ANNOTATED: dict[tuple[str, tuple[str, ...]], str] = {
     ("express", ("Express",)): "express",
     ("express", ("Application",)): "express",
     ("hono", ("Hono",)): "hono",
+    ("@nuxtjs/axios", ("NuxtAxiosInstance",)): "axios",  # Nuxt's $axios, handed in
 }
 # A router's methods that return the router itself (Express, Koa's router, Hono), so that calls
 # chain: ``Router().use(tags).use(users)``.

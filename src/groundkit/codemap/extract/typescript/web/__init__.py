@@ -1,12 +1,9 @@
-"""Routes and HTTP client calls in TypeScript/JavaScript, as language-neutral facts
-(``codemap.routes``): Express, Koa (``@koa/router``), Fastify and Hono routes and mounts;
-``fetch`` (``fetch(new Request(url, {method}))`` too), ``axios`` (and ``axios.create({baseURL})``
-instances), ``ky``, ``ofetch`` (and Nuxt's ``$fetch``) and ``superagent`` calls; a generated API
-client's calls with the URL in an options object (``_generated_client``).
+"""Routes, HTTP client calls and data access in TypeScript/JavaScript, as language-neutral facts
+(``codemap.routes``, ``codemap.data``): Express, Koa (``@koa/router``), Fastify and Hono routes
+and mounts here; client calls in ``clients.py``.
 
 A framework object is recognised by the package it comes from (``values/frameworks.py``); a route
-whose path is not a literal (or a string constant) is not a route, and a client call whose URL
-has no literal part is not an HTTP call.
+whose path is not a literal (or a string constant) is not a route.
 """
 
 from __future__ import annotations
@@ -20,11 +17,11 @@ from groundkit.codemap.extract.base import FileGraph
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow
 from groundkit.codemap.extract.typescript.values.objects import (
     Def,
     Ext,
     Feed,
-    Global,
     Mod,
     Model,
     Scope,
@@ -32,15 +29,14 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Web,
     node_key,
 )
+from groundkit.codemap.extract.typescript.web.clients import ClientCalls, whole_text
 from groundkit.codemap.extract.typescript.web.tables import Row, forwarded, rows_of
 from groundkit.codemap.model import Location, NodeKey, Provenance
 from groundkit.codemap.routes import (
     ANY_METHOD,
-    HttpCallSite,
     Mount,
     RouteDecl,
     RouterDef,
-    UrlArgument,
 )
 
 __all__ = ["WebFacts"]
@@ -50,8 +46,6 @@ __all__ = ["WebFacts"]
 
 _VERBS = frozenset("get post put patch delete head options".split())
 _ROUTE_VERBS = _VERBS | {"all", "del"}
-_FETCH = frozenset({"fetch", "window.fetch", "globalThis.fetch", "self.fetch", "$fetch"})
-_FETCH_PACKAGES = frozenset({"node-fetch", "cross-fetch", "undici", "isomorphic-fetch"})
 # Static methods of a Sequelize model and of a TypeORM ``BaseEntity``: read or write.
 _STATIC_READS = (
     "findAll findOne findByPk findAndCountAll count max min sum find findBy findOneBy"
@@ -78,41 +72,25 @@ class WebFacts:
     """The web facts of one file, found while it is resolved: ``call`` for each call site,
     then ``finish`` hands them to the file's graph. ``text`` gives a line as written."""
 
-    def __init__(self, ev: Evaluator, text: Callable[[int], str]) -> None:
+    def __init__(self, ev: Evaluator, text: Callable[[int], str], flow: Flow) -> None:
         self.ev = ev
+        self.flow = flow
         self.text = text
         self.routers: dict[str, RouterDef] = {}
         self.mounts: list[Mount] = []
         self.routes: list[RouteDecl] = []
-        self.http: list[HttpCallSite] = []
-        self.arguments: list[UrlArgument] = []
+        self.clients = ClientCalls(ev, text, flow)
+        # a repository function called: a client call if it is a wrapper handed a URL
+        self.argument = self.clients.argument
         self.data = Data()
 
     def finish(self, graph: FileGraph) -> None:
         graph.routers = sorted(self.routers.values(), key=lambda r: r.router)
         graph.mounts = self.mounts
         graph.routes = self.routes
-        graph.http_calls = self.http
-        graph.url_arguments = self.arguments
+        graph.http_calls = self.clients.http
+        graph.url_arguments = self.clients.arguments
         graph.data = self.data
-
-    def argument(
-        self,
-        args: list[facts.Expr] | None,
-        callee: NodeKey,
-        scope: Scope,
-        caller: NodeKey,
-        where: Location,
-    ) -> None:
-        """A repository function called with a path: a client call if it is a wrapper."""
-        for position, arg in enumerate(args or ()):
-            if not isinstance(arg, facts.Str | facts.Template):
-                continue
-            url = self.ev.text(arg, scope)
-            if url is not None and isinstance(url.pieces[0], str) and url.pieces[0][:1] == "/":
-                text = self.text(where.line)
-                found = UrlArgument(caller, callee, position, url.pieces, where, text)
-                self.arguments.append(found)
 
     def call(
         self,
@@ -151,11 +129,7 @@ class WebFacts:
             elif attr in ("use", "register", "route"):
                 self._mount(receiver, attr, args, scope, where)
             return
-        client = self._client(receiver, value, attr)
-        if client is not None:
-            self._http(client, attr if receiver is not None else "", args, scope, caller, where)
-        elif _generated_client(ref, receiver, value, args):
-            self._options(attr, args, scope, caller, where)
+        self.clients.call(ref, receiver, value, args, scope, caller, where)
 
     # -- servers ----------------------------------------------------------------------------------
     def _app_parameter(
@@ -301,118 +275,6 @@ class WebFacts:
         return None
 
     # -- clients ----------------------------------------------------------------------------------
-    def _client(self, receiver: Value | None, value: Value, attr: str) -> Web | None:
-        if type(value) is Web and value.is_client:
-            return value  # api(url): an axios instance called
-        if type(receiver) is Web and receiver.is_client:
-            return receiver if attr in _VERBS or attr == "request" else None
-        if type(value) is Global and value.name in _FETCH:
-            return Web("fetch")
-        if type(value) is not Ext:
-            return None
-        package, attrs = value.package, value.attrs
-        if package in _FETCH_PACKAGES and attrs in ((), ("default",), ("fetch",)):
-            return Web("fetch")
-        if package in ("axios", "ky") and (not attrs or attrs[-1] in (*_VERBS, "request")):
-            return Web(package)
-        if package == "ofetch" and attrs in ((), ("default",), ("ofetch",), ("$fetch",)):
-            return Web("fetch")
-        # superagent.get(url), or through superagent-promise's wrapper of it
-        if package in ("superagent", "superagent-promise") and attrs and attrs[-1] in _VERBS:
-            return Web("superagent")
-        return None
-
-    def _http(
-        self,
-        client: Web,
-        attr: str,
-        args: list[facts.Expr],
-        scope: Scope,
-        caller: NodeKey,
-        where: Location,
-    ) -> None:
-        method, url_arg, options = "", None, None
-        verb = attr if attr in _VERBS else ""
-        if not args:
-            return
-        first = args[0]
-        if type(first) is facts.Ref and len(first.parts) == 1:
-            bound = self._bound(first.parts[0], scope)  # const request = new Request(...)
-            if bound is not None and isinstance(bound[0], facts.New):
-                first, scope = bound
-        if type(first) is facts.New and first.ref == ["Request"] and first.args:
-            args = first.args  # fetch(new Request(url, {method})): the request's own
-            first = args[0]
-        if type(first) is facts.ObjectLit and client.role == "axios":  # axios({url, method})
-            options = first.fields
-            url_arg = options.get("url")
-        else:
-            url_arg = args[0]
-            at = 2 if client.role == "axios" and verb in ("post", "put", "patch") else 1
-            item = args[at] if at < len(args) else None
-            options = item.fields if type(item) is facts.ObjectLit else None
-        if verb:
-            method = verb.upper()
-        elif options is not None and "method" in options:
-            method = (self._literal(options["method"], scope) or "").upper()
-        elif options is None or "method" not in options:
-            method = "GET"
-        url = self.ev.text(url_arg, scope) if url_arg is not None else None
-        if not method or url is None or not any(url.pieces):
-            return
-        pieces = url.pieces
-        literal = len(pieces) == 1 and pieces[0] is not None
-        hole = self._parameter(url_arg, scope, caller)
-        fallback = False  # the base is an environment variable's literal fallback
-        if client.base and not _absolute(pieces):
-            fallback = client.fallback
-            if hole is not None:
-                hole = (hole[0], hole[1] + len(client.base) + 1)
-            pieces = _join(client.base, pieces)
-            literal = False
-        provenance = Provenance.HTTP_LITERAL if literal else Provenance.HTTP_TEMPLATE
-        text = self.text(where.line)
-        param, at = hole if hole is not None else (-1, -1)
-        self.http.append(
-            HttpCallSite(
-                caller, method, tuple(pieces), provenance, where, text, param, at, fallback
-            )
-        )
-
-    def _bound(self, name: str, scope: Scope) -> tuple[facts.Expr, Scope] | None:
-        """What a local name of a function (or the module) is bound to, as written, with the
-        scope it is bound in (a name bound to two values is bound to Unknown)."""
-        path, index = scope
-        body = self.ev.body_of(path)
-        while body is not None and index > 0:
-            table = body.binds.get(index)
-            if table and name in table:
-                return table[name], (path, index)
-            index = body.scopes[index].parent
-        names = self.ev.interface(path).names
-        return (names[name], (path, 0)) if name in names else None
-
-    def _parameter(
-        self, url: facts.Expr | None, scope: Scope, caller: NodeKey
-    ) -> tuple[int, int] | None:
-        """(parameter position, piece) when one piece of the URL is a parameter of the calling
-        function itself, as in a wrapper: ``(url) => superagent.get(`${API_ROOT}${url}`)``."""
-        parts = url.parts if type(url) is facts.Template else [url] if url else []
-        found: tuple[int, int] | None = None
-        index = 0
-        for part in parts:
-            if isinstance(part, str):
-                index += 1
-                continue
-            value = self.ev.value(part, scope)
-            if type(value) is Feed and not value.path and node_key(value.func) == caller:
-                if found is not None:
-                    return None  # two parameters: not one path to fill in
-                found = (value.position, index)
-            inner = self.ev.text(part, scope)
-            index += len(inner.pieces) if inner is not None else 1
-        return found
-
     def _sql(
         self, arg: facts.Expr, scope: Scope, caller: NodeKey, where: Location, mysql: bool
     ) -> None:
@@ -481,31 +343,8 @@ class WebFacts:
             Access(caller, "prisma", attrs[1], mode or READ, Provenance.ORM_MANAGER, where, text)
         )
 
-    def _options(
-        self, attr: str, args: list[facts.Expr], scope: Scope, caller: NodeKey, where: Location
-    ) -> None:
-        """A generated client's call: the URL (and the method, when the function's name does
-        not say it) in an options object."""
-        objects = (a for a in args if type(a) is facts.ObjectLit)
-        options = next(o.fields for o in objects if "url" in o.fields)
-        method = attr if attr in _VERBS else (self._literal(options.get("method"), scope) or "")
-        url = self.ev.text(options["url"], scope)
-        if method.lower() not in _VERBS or url is None or not isinstance(url.pieces[0], str):
-            return
-        if not url.pieces[0].startswith(("/", "http://", "https://")):
-            return  # a URL with a base known only at run time before it: no path to match
-        literal = len(url.pieces) == 1
-        provenance = Provenance.HTTP_LITERAL if literal else Provenance.HTTP_TEMPLATE
-        text = self.text(where.line)
-        self.http.append(
-            HttpCallSite(caller, method.upper(), tuple(url.pieces), provenance, where, text)
-        )
-
     def _literal(self, summary: facts.Expr | None, scope: Scope) -> str | None:
-        found = self.ev.text(summary, scope) if summary is not None else None
-        if found is None or None in found.pieces:
-            return None
-        return "".join(p for p in found.pieces if p is not None)
+        return whole_text(self.ev, summary, scope)
 
 
 # the reason ``data/typescript.py`` gives a Sequelize model class naming no table (that module
@@ -519,27 +358,6 @@ _PRISMA_WRITES = dict.fromkeys(
     "create createMany createManyAndReturn update updateMany upsert delete deleteMany".split(),
     WRITE,
 )
-_GENERATED_RUNTIMES = ("@hey-api/", "@orval/", "openapi-fetch")
-
-
-def _generated_client(
-    ref: list[str], receiver: Value | None, value: Value, args: list[facts.Expr]
-) -> bool:
-    """A call made the way generated API clients make them, with the URL in an options object:
-    ``client.post({url: '/users/', ...})`` on a client of a generated-client runtime (or on a
-    receiver with no name: ``(options?.client ?? client).post({...})``), or ``__request(OpenAPI,
-    {method: 'POST', url: '/users/'})`` (openapi-typescript-codegen and hey-api's legacy
-    services)."""
-    if not any(type(a) is facts.ObjectLit and "url" in a.fields for a in args):
-        return False
-    attr = ref[-1]
-    if attr in _VERBS:
-        if ref[0] == "?":
-            return True
-        held = receiver if type(receiver) is Ext else value
-        return type(held) is Ext and held.package.startswith(_GENERATED_RUNTIMES)
-    first = args[0] if args else None
-    return "request" in attr.lower() and type(first) is facts.Ref and first.parts == ["OpenAPI"]
 
 
 def _mysql(receiver: Value | None) -> bool:
@@ -564,18 +382,3 @@ def _fields(args: list[facts.Expr], position: int) -> dict[str, facts.Expr]:
     """The members of an object literal argument ({} for anything else)."""
     item = args[position] if position < len(args) else None
     return item.fields if type(item) is facts.ObjectLit else {}
-
-
-def _absolute(pieces: tuple[str | None, ...]) -> bool:
-    first = pieces[0] if pieces else None
-    return isinstance(first, str) and first.startswith(("http://", "https://", "//"))
-
-
-def _join(base: tuple[str | None, ...], url: tuple[str | None, ...]) -> tuple[str | None, ...]:
-    """``baseURL`` + ``url`` with exactly one ``/`` between them, as axios and ky join them."""
-    head, tail = list(base), list(url)
-    if head and isinstance(head[-1], str):
-        head[-1] = head[-1].rstrip("/")
-    if tail and isinstance(tail[0], str):
-        tail[0] = tail[0].lstrip("/")
-    return (*head, "/", *tail)

@@ -1,0 +1,110 @@
+"""What a frontend's own wrappers of an HTTP client hand on: URLs made by its route functions
+(``routes.listLabels(id)``, an arrow returning `` `${prefix}/lists/${id}/labels` ``), a client's
+method handed on as a value (``safe(axios.put, url, data)``), and the functions a call through
+a parameter reaches (``this.requests.put(...)``, the value flow answering).
+"""
+
+from __future__ import annotations
+
+from groundkit.codemap.extract.typescript.parse import facts
+from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
+from groundkit.codemap.extract.typescript.values.flow import Flow
+from groundkit.codemap.extract.typescript.values.objects import (
+    Choice,
+    Def,
+    Ext,
+    Feed,
+    Inst,
+    Scope,
+    Str,
+    Web,
+)
+
+__all__ = ["NUXT_AXIOS", "VERBS", "called_through", "handed_verb", "subclass_urls", "url_text"]
+
+VERBS = frozenset("get post put patch delete head options".split())
+# ``useContext().$axios`` of ``@nuxtjs/composition-api``: @nuxtjs/axios's instance.
+NUXT_AXIOS = ("@nuxtjs/composition-api", ("useContext", "()", "$axios"))
+# The packages whose ``package.verb`` is a client's method of that name.
+_CLIENT_PACKAGES = frozenset({"axios", "ky", "superagent"})
+# Route functions calling route functions: how deep a URL's text is read.
+_DEPTH = 4
+
+
+def url_text(ev: Evaluator, expr: facts.Expr | None, scope: Scope, depth: int = 0) -> Str | None:
+    """A URL in pieces (None for a piece not known): what ``ev.text`` reads, and what a call of
+    a repository function returning a template or a concatenation gives, its arguments holes
+    (``routes.listLabels(id)``; a route function's parameters are never filled in)."""
+    if type(expr) is facts.Call and expr.ref and depth < _DEPTH:
+        func = ev.reference(expr.ref, scope)
+        if type(func) is not Def or func.kind == "class":
+            return None
+        returned = ev.interface(func.path).paths.get(func.qual)
+        return url_text(ev, returned, (func.path, -1), depth + 1) if returned else None
+    if type(expr) is not facts.Template:
+        return ev.text(expr, scope)
+    pieces: list[str | None] = []
+    for part in expr.parts:
+        inner = Str((part,)) if isinstance(part, str) else url_text(ev, part, scope, depth + 1)
+        pieces.extend(inner.pieces if inner is not None else (None,))
+    return Str(tuple(pieces) or ("",))
+
+
+def handed_verb(ev: Evaluator, arg: facts.Expr, scope: Scope) -> str:
+    """The method, upper case, when ``arg`` is a client's method handed on as a value
+    (``axios.put``, ``$axios.delete``); "" otherwise, and for a client with a base URL of its
+    own (``api.post`` on ``axios.create({baseURL})``: the base is not carried along)."""
+    if type(arg) is not facts.Ref or len(arg.parts) < 2 or arg.parts[-1] not in VERBS:
+        return ""
+    holder = ev.value(facts.Ref(arg.parts[:-1]), scope)
+    if type(holder) is Web and holder.base:
+        return ""
+    value = ev.value(arg, scope)
+    if type(value) is not Ext:
+        return ""
+    package, attrs = value.package, value.attrs
+    own = package in _CLIENT_PACKAGES and len(attrs) == 1
+    nuxt = (package, attrs[:-1]) == NUXT_AXIOS
+    return attrs[-1].upper() if own or nuxt else ""
+
+
+def called_through(flow: Flow, feed: Feed) -> list[Def]:
+    """The repository's functions a call through ``feed`` runs, by the value flow (none when
+    something unknown may reach it)."""
+    found = flow.feeds(feed) or set()
+    out: list[Def] = []
+    for given in found:
+        for option in given.options if type(given) is Choice else (given,):
+            if type(option) is Def and option.kind != "class":
+                out.append(option)
+    return sorted(set(out), key=lambda d: (d.path, d.qual))
+
+
+def subclass_urls(ev: Evaluator, flow: Flow, expr: facts.Expr, scope: Scope) -> list[Str]:
+    """``this.baseRoute`` or ``this.itemRoute(id)`` in a method of a base class that leaves them
+    to its subclasses (``itemRoute = routes.listId``, a field of each): the URL each class of
+    the hierarchy gives, once each (not a subclass overriding the calling method); [] when
+    ``expr`` is neither."""
+    ref = expr.parts if type(expr) is facts.Ref else expr.ref if type(expr) is facts.Call else None
+    if not ref or len(ref) != 2 or ref[0] != "this":
+        return []
+    cls = ev.this_class(scope)
+    if cls is None:
+        return []
+    body = ev.body_of(scope[0])
+    method = body.scopes[scope[1]].qual if body is not None and scope[1] > 0 else ""
+    found: dict[tuple[str | None, ...], Str] = {}
+    for each in (cls, *flow.subclasses(cls)):
+        runs = ev.attribute(Inst(each), method.rpartition(".")[2]) if method else None
+        if type(runs) is Def and runs.qual != method:
+            continue  # the subclass overrides the method: this call never runs for it
+        value = ev.attribute(Inst(each), ref[1])
+        text: Str | None = None
+        if type(expr) is facts.Call and type(value) is Def and value.kind != "class":
+            returned = ev.interface(value.path).paths.get(value.qual)
+            text = url_text(ev, returned, (value.path, -1)) if returned else None
+        elif type(expr) is facts.Ref and type(value) is Str:
+            text = value
+        if text is not None:
+            found.setdefault(text.pieces, text)
+    return list(found.values())
