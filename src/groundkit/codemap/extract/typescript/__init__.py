@@ -44,6 +44,8 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 32: the paths a route function returns and the arguments of calls that hand on a path
+    # or a client method (wrappers of wrappers), beside 31's facts (both were numbered 31);
     # 31: parameters `[head]` and `...rest` hold what callers give (`f([one])` hands its
     # items), a destructured parameter's default its members; `p.then(f)` hands f what
     # `await p` gives; Promise.all of a named array; `super.v = 3` runs the base's setter;
@@ -74,7 +76,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "31"
+    version: ClassVar[str] = "32"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)
