@@ -154,6 +154,26 @@ def test_a_blueprint_subclass_that_names_its_own_prefix_serves_under_it(repo: Re
     assert routes(repo) == {"GET /api/cart": "site.cart"}
 
 
+def test_a_starlette_router_subclass_serves_its_routes_where_it_is_mounted(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "web.py": """
+                from starlette.applications import Starlette
+                from starlette.routing import Router
+                class ApiRouter(Router):
+                    pass
+                async def health(request): pass
+                api = ApiRouter()
+                api.add_route("/health", health)
+                app = Starlette()
+                app.mount("/api", api)
+            """,
+        },
+    )
+    assert routes(repo) == {"GET /api/health": "web.health"}
+
+
 def test_a_subclass_prefix_nobody_can_read_leaves_the_routes_at_their_own_paths(
     repo: Repo,
 ) -> None:
@@ -175,3 +195,24 @@ def test_a_subclass_prefix_nobody_can_read_leaves_the_routes_at_their_own_paths(
         },
     )
     assert routes(repo) == {"GET /api/items": "api.items"}
+
+
+def test_editing_the_prefix_a_subclass_forwards_moves_routes_made_in_other_files(
+    repo: Repo,
+) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/base.py": ROUTERS,
+        "app/groups.py": """
+            from app.base import UserAPIRouter
+            router = UserAPIRouter(prefix="/groups")
+            @router.get("/self")
+            def get_group(): pass
+        """,
+    }
+    build(repo, files)
+    assert routes(repo) == {"GET /groups/self": "app.groups.get_group"}
+    forwarded = "super().__init__(tags=tags, prefix=prefix, **kwargs)"
+    edited = ROUTERS.replace(forwarded, "super().__init__(tags=tags, prefix=\"/fixed\")")
+    build(repo, {**files, "app/base.py": edited})
+    assert routes(repo) == {"GET /fixed/self": "app.groups.get_group"}
