@@ -213,6 +213,6 @@ def test_editing_the_prefix_a_subclass_forwards_moves_routes_made_in_other_files
     build(repo, files)
     assert routes(repo) == {"GET /groups/self": "app.groups.get_group"}
     forwarded = "super().__init__(tags=tags, prefix=prefix, **kwargs)"
-    edited = ROUTERS.replace(forwarded, "super().__init__(tags=tags, prefix=\"/fixed\")")
+    edited = ROUTERS.replace(forwarded, 'super().__init__(tags=tags, prefix="/fixed")')
     build(repo, {**files, "app/base.py": edited})
     assert routes(repo) == {"GET /fixed/self": "app.groups.get_group"}
