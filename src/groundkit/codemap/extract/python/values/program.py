@@ -16,7 +16,7 @@ from typing import Literal
 from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Call, Facts, Kind, Op
-from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey
+from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, SiteKey
 
 __all__ = ["BUILTINS", "FileInfo", "Numbering", "Program"]
 
@@ -29,6 +29,7 @@ Static = (
     | tuple[Literal["func"], FuncKey]
     | tuple[Literal["mod"], int]
     | tuple[Literal["ext", "builtin", "extcall"], str]
+    | tuple[Literal["made"], SiteKey]  # an instance of a class of the repository, made there
 )
 Module = tuple[Literal["mod"], int] | tuple[Literal["ext"], str]  # what ``import name`` finds
 _DEPTH = 40
@@ -109,6 +110,7 @@ class ClassInfo:
     bases: list[ClassKey]
     open: bool  # a base outside the repository (or not known): an attribute may be there
     mro: list[ClassKey] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)  # its bases from outside, by dotted name
     subclasses: list[ClassKey] = field(default_factory=list)  # direct
 
 
@@ -286,7 +288,9 @@ class Program:
     def _called(self, file: int, op: facts.Call) -> Static | None:
         """What a call gives, as far as a base class needs: a decorated class stays that class
         when the decorator is from outside the repository (taken to keep it) or is one of the
-        repository's that returns what it is given."""
+        repository's that returns what it is given. A class of the repository called makes an
+        instance known by the site (a router made from a subclass of a framework's is known by
+        the variable holding it, like one the framework makes)."""
         callee = self.static(file, op.func)
         site = self.files[file].facts.sites[op.site]
         if site.kind == facts.SiteKind.DECORATOR and site.args:
@@ -298,6 +302,8 @@ class Program:
                 return self.static(file, site.args[0])
         if callee is not None and callee[0] == "ext":
             return ("extcall", callee[1])
+        if callee is not None and callee[0] == "class" and site.kind == facts.SiteKind.CALL:
+            return ("made", SiteKey((file, op.site)))
         return None
 
     def _identity(self, func: FuncKey) -> bool:
@@ -375,6 +381,8 @@ class Program:
                     cls.bases.append(found[1])
                 elif found != ("builtin", "object"):
                     cls.open = True
+                    if found is not None and found[0] == "ext":
+                        cls.outside.append(found[1])
             for base in cls.bases:
                 self.classes[base].subclasses.append(key)
         for key in self.classes:

@@ -186,6 +186,11 @@ class WebContext:
         made = self.flow.values.made_at(value) if self.kind(value) == objects.EXTINST else None
         if made is None:
             return None
+        return self.named(made)
+
+    def named(self, made: tuple[int, int]) -> str | None:
+        """A router's name: the variable a call site's result is bound to (None when it is
+        not bound to one)."""
         file, index = made
         info = self.program.files[file]
         site = info.facts.sites[index]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import SiteKind
 from groundkit.codemap.extract.python.values import objects
-from groundkit.codemap.extract.python.web import viewsets
+from groundkit.codemap.extract.python.web import subclassed, viewsets
 from groundkit.codemap.extract.python.web.arguments import WebContext
 from groundkit.codemap.extract.python.web.clients import client_call, module_call
 from groundkit.codemap.extract.python.web.frameworks import (
@@ -36,6 +36,8 @@ def web_calls(ctx: WebContext, callees: dict[int, int]) -> None:
         if site.kind == SiteKind.CALL:
             if site.name in _ROUTER_NAMES and site.holder:
                 _router(ctx, index, site, callee)
+            elif site.holder:
+                _subclassed(ctx, index, site)
             _call(ctx, index, site, callee)
         elif site.kind == SiteKind.DECORATOR and site.factory >= 0:
             _decorated(ctx, site)
@@ -62,8 +64,22 @@ def _router(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
         return
 
 
+def _subclassed(ctx: WebContext, index: int, site: facts.Site) -> None:
+    """``router = AdminAPIRouter(prefix="/admin")``, a subclass of a framework's router."""
+    found = subclassed.made_at(ctx, index)
+    if found is None:
+        return
+    cls, made = found
+    is_app, prefix_keyword = ROUTERS[made.role]
+    prefix = subclassed.prefix(ctx, site, cls, prefix_keyword)
+    ctx.routers.append(RouterDef(made.router, prefix or "", is_app, _where(ctx, site)))
+
+
 def _call(ctx: WebContext, index: int, site: facts.Site, callee: int) -> None:
     values = ctx.flow.values
+    receiver = _subclass_receiver(ctx, callee)
+    if receiver is not None:
+        _on_router(ctx, receiver[0].router, receiver[0].role, receiver[1], site)
     for value in ctx.held(callee):
         kind = ctx.kind(value)
         if kind == objects.BOUND:
@@ -76,14 +92,30 @@ def _caller(ctx: WebContext, site: facts.Site) -> NodeKey:
     return ctx.resolver.caller(site.scope)
 
 
+def _subclass_receiver(ctx: WebContext, callee: int) -> tuple[subclassed.Made, str] | None:
+    """``router.get``: the subclass-made router and the attribute. (The flow holds nothing
+    of the attribute of an instance of a class with an outside base.)"""
+    op = ctx.info.op_of(callee)
+    if not isinstance(op, facts.Attr) or op.attr is None:
+        return None
+    made = subclassed.router_of(ctx, op.obj)
+    return (made, op.attr) if made is not None else None
+
+
 def _bound(ctx: WebContext, receiver: int, attr: str, site: facts.Site) -> None:
     role = role_of(ctx.flow.values.name(receiver))
     if role in CLIENTS:
         client_call(ctx, receiver, attr, site, _caller(ctx, site), _where(ctx, site))
         return
     origin = ctx.origin(receiver)
-    if role not in ROUTERS or origin is None:
-        return
+    if role in ROUTERS and origin is not None:
+        _on_router(ctx, origin, role, attr, site)
+
+
+def _on_router(
+    ctx: WebContext, origin: str, role: tuple[str, str] | None, attr: str, site: facts.Site
+) -> None:
+    """A method of a router called: routes and mounts declared on it."""
     if attr == "register" and role in DRF_ROUTERS:
         viewsets.register(ctx, origin, site)
     elif attr in ("include_router", "register_blueprint", "mount"):
@@ -101,19 +133,22 @@ def _decorated(ctx: WebContext, site: facts.Site) -> None:
     """``@app.get("/x")`` over a function: a route, declared where the factory is called."""
     factory = ctx.info.facts.sites[site.factory]
     callee = next((op.func for op in _calls_at(ctx, site.factory)), None)
-    if callee is None:
-        return
     handler = ctx.resolver.scope_node(site.target)
+    if callee is None or handler is None:
+        return
     values = ctx.flow.values
+    receivers: list[tuple[str, str]] = []  # (router, attribute)
     for value in ctx.held(callee):
         if ctx.kind(value) != objects.BOUND:
             continue
         receiver = values.outside_object(value)
         origin = ctx.origin(receiver)
-        role = role_of(values.name(receiver))
-        if role not in ROUTERS or origin is None or handler is None:
-            continue
-        attr = values.attribute(value)
+        if role_of(values.name(receiver)) in ROUTERS and origin is not None:
+            receivers.append((origin, values.attribute(value)))
+    made = _subclass_receiver(ctx, callee)
+    if made is not None:
+        receivers.append((made[0].router, made[1]))
+    for origin, attr in receivers:
         methods = ctx.methods(attr, factory)
         path = ctx.literal(ctx.arg(factory, 0, "path", "rule"))
         if methods and path is not None:
@@ -149,6 +184,9 @@ def _mount(ctx: WebContext, parent: str, attr: str, site: facts.Site) -> None:
         prefix = ctx.literal(ctx.arg(site, None, keyword))
         child_var = ctx.arg(site, 0, "router", "blueprint")
     child = ctx.router(child_var)
+    if child is None:
+        made = subclassed.router_of(ctx, child_var)
+        child = made.router if made is not None else None
     if child is None and attr == "include_router":
         child = _library_router(ctx, child_var, site)
     if child is None or (attr == "mount" and prefix is None):
