@@ -551,6 +551,7 @@ class Solver:
         these alone for its new entries: ``continued.py``)."""
         flow = self.flow
         engine = flow.engine
+        flow.second_round = True  # (a class given a function by name from here on: set_on_class)
         for dst, src, ann in flow.annotated:
             if not engine.holds(src):
                 self.declared(ann, dst)
