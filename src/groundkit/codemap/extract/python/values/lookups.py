@@ -245,11 +245,16 @@ class Lookups:
             if len(plain) < len(new) and cls not in flow.patched_any:
                 flow.patched_any.add(cls)
                 if flow.second_round:  # (gained after it: its lookups are told here)
-                    for sub in flow.program.cone(cls):
-                        for dst in flow.lookups_on.get(sub, ()):
-                            engine.add(dst, [objects.UNKNOWN_ID])
+                    self.patched(cls)
 
         engine.on(src, run)
+
+    def patched(self, cls: ClassKey) -> None:
+        """A class in ``patched_any``: every lookup on its cone may find anything."""
+        flow = self.flow
+        for sub in flow.program.cone(cls):
+            for dst in flow.lookups_on.get(sub, ()):
+                flow.engine.add(dst, [objects.UNKNOWN_ID])
 
     def _bound(
         self, value: int, attr: str, receiver: int, instance: bool, dst: int, new: Sequence[int]

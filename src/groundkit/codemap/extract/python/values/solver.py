@@ -556,9 +556,7 @@ class Solver:
             if not engine.holds(src):
                 self.declared(ann, dst)
         for cls in flow.patched_any:
-            for sub in flow.program.cone(cls):
-                for dst in flow.lookups_on.get(sub, ()):
-                    engine.add(dst, [objects.UNKNOWN_ID])
+            self.lookups.patched(cls)
         if flow.set_any:
             self.lookups.set_by_name(flow.set_any)
         for value, attr, dst in flow.fallbacks:
