@@ -103,6 +103,12 @@ def test_a_line_added_to_a_function_body_continues_the_last_solve_and_equals_a_f
             START["app.py"] + "    setattr(Engine(), input(), 1)\n",
             "the edit calls a function nothing called, or patches a class",
         ),
+        (
+            "a class given None by a computed name (its reads may find None)",
+            "app.py",
+            START["app.py"] + "    setattr(Engine, input(), None)\n",
+            "the edit calls a function nothing called, or patches a class",
+        ),
     ],
 )
 def test_an_edit_that_reaches_what_other_files_see_solves_the_whole_program_and_says_why(
@@ -133,3 +139,17 @@ def test_a_map_without_kept_solver_state_solves_the_whole_program_and_keeps_it(
     )
     report = repo.write({"app.py": START["app.py"] + "    helper()\n"}).build()
     assert report.solves == ("python: continued from the last solve (1 files changed)",)
+
+
+def test_a_read_added_on_a_class_given_none_by_name_continues_and_equals_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = dict(START, **{"app.py": START["app.py"] + "    setattr(Engine, input(), None)\n"})
+    repo.write(start).build()
+    _refuse_whole_solves(monkeypatch)
+    edited = start["lib/core.py"] + "    if Engine().name:\n        Engine().run()\n"
+    report = repo.write({"lib/core.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

@@ -187,3 +187,85 @@ def test_fields_set_on_an_instance_by_a_computed_name_leave_its_methods_certain(
     assert EdgeFlag.PARTIAL not in test.flags
     data = calls(repo, "shop.env.Env.from_string", "shop.env.plain")
     assert EdgeFlag.PARTIAL in data.flags
+
+
+CONTROLLER = """
+    class Flag:
+        def __bool__(self):
+            return True
+    class Service:
+        def run(self):
+            return 1
+    def controller(cls):
+        for name in dir(cls):
+            if name.startswith("_f"):
+                setattr(cls, name, VALUE)
+        return cls
+    @controller
+    class Recipes:
+        def __init__(self):
+            self._flag = Flag()
+        def helper(self):
+            return Service()
+        def get(self):
+            if self._flag:
+                return self.helper().run()
+    def main():
+        return Recipes().get()
+"""
+
+
+def test_a_class_given_none_by_a_computed_name_leaves_its_methods_certain(repo: Repo) -> None:
+    # `setattr(cls, name, None)` over a class's annotations (a controller decorator) cannot
+    # replace a method with another function: a call that runs still goes to the method.
+    source = CONTROLLER.replace("VALUE", "None")
+    build(repo, {"shop/__init__.py": "", "shop/routes.py": source})
+    own = calls(repo, "shop.routes.Recipes.get", "shop.routes.Recipes.helper")
+    assert EdgeFlag.PARTIAL not in own.flags
+    assert (
+        EdgeFlag.PARTIAL
+        not in calls(repo, "shop.routes.Recipes.get", "shop.routes.Service.run").flags
+    )
+
+
+def test_a_truth_test_on_an_attribute_set_to_none_by_name_is_not_a_certain_dunder(
+    repo: Repo,
+) -> None:
+    source = CONTROLLER.replace("VALUE", "None")
+    build(repo, {"shop/__init__.py": "", "shop/routes.py": source})
+    dunder = calls(repo, "shop.routes.Recipes.get", "shop.routes.Flag.__bool__")
+    assert EdgeFlag.PARTIAL in dunder.flags
+
+
+def test_a_class_given_a_function_by_a_computed_name_is_still_a_choice(repo: Repo) -> None:
+    source = CONTROLLER.replace("VALUE", "print_it").replace(
+        "def controller(cls):", "def print_it(self):\n        return 0\n    def controller(cls):"
+    )
+    build(repo, {"shop/__init__.py": "", "shop/routes.py": source})
+    own = calls(repo, "shop.routes.Recipes.get", "shop.routes.Recipes.helper")
+    assert EdgeFlag.PARTIAL in own.flags
+
+
+def test_a_class_given_a_function_by_name_late_in_the_solve_is_still_a_choice(
+    repo: Repo,
+) -> None:
+    # The function reaches the setattr only through the default of a function nothing calls,
+    # which the second round fills in: the class is patched then.
+    source = """
+        class Service:
+            def run(self):
+                return 1
+        class Recipes:
+            def helper(self):
+                return Service()
+            def get(self):
+                return self.helper().run()
+        def print_it(self):
+            return 0
+        def patch(value=print_it):
+            for name in dir(Recipes):
+                setattr(Recipes, name, value)
+    """
+    build(repo, {"shop/__init__.py": "", "shop/routes.py": source})
+    own = calls(repo, "shop.routes.Recipes.get", "shop.routes.Recipes.helper")
+    assert EdgeFlag.PARTIAL in own.flags

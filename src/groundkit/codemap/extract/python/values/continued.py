@@ -147,7 +147,11 @@ def continue_solve(
     engine.run()
     if engine.bounds_hit or any(count > MAX_STRINGS for count in engine.strings.values()):
         raise Reached("the edit hit a bound")
-    patched = (flow.patched_any, flow.set_any) != (snapshot.patched_any, snapshot.set_any)
+    patched = (flow.patched_any, flow.set_any, flow.set_plain) != (
+        snapshot.patched_any,
+        snapshot.set_any,
+        snapshot.set_plain,
+    )
     if set(flow.calls_bound) != snapshot.calls_bound or patched:
         raise Reached("the edit calls a function nothing called, or patches a class")
     solver.close()
@@ -197,6 +201,7 @@ def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
     # old variables hold already, which changes nothing)
     flow.patched_any = set(snapshot.patched_any)
     flow.set_any = set(snapshot.set_any)
+    flow.set_plain = set(snapshot.set_plain)
     flow.dynamic = set(snapshot.dynamic)
     flow.summary = snapshot.summary
     flow.summaries = {snapshot.summary} if snapshot.summary is not None else set()

@@ -143,6 +143,9 @@ class Lookups:
         for cls in flow.classes_of(value):
             flow.lookups_on.setdefault(cls, []).append(found)
             mro = program.mro(cls)
+            if flow.set_plain:  # (a base given an attribute by name: set_on_class)
+                for owner in flow.set_plain.intersection(mro):
+                    flow.engine.flow(flow.cell(("set by name", owner)), found)
             if instance:
                 for owner in mro:
                     flow.engine.flow(flow.inst_attr(owner, attr), found)
@@ -213,6 +216,45 @@ class Lookups:
                 if cls in cone and (owner is None or not program.functions_named(owner, attr)):
                     flow.engine.add(found, [objects.UNKNOWN_ID])
                     break
+
+    def set_on_class(self, cls: ClassKey, src: int) -> None:
+        """``setattr(cls, name, src)`` with a run-time name: while ``src`` holds only ``None``
+        or literals, every lookup on the class's cone may find those too (a copy from
+        ``None`` keeps the dunder rule knowing it may arrive), but nothing it may call:
+        a call on ``None`` or a literal raises or runs a built-in, so a call that runs goes
+        where it went (mealie's controllers set annotated names to ``None``). A value that
+        may be a function, class, object or unknown replaces anything: ``patched_any``."""
+        flow = self.flow
+        if ("set by name", cls, src) in flow.once:
+            return
+        flow.once.add(("set by name", cls, src))
+        engine = flow.engine
+        cell = flow.cell(("set by name", cls))
+        if cls not in flow.set_plain:
+            flow.set_plain.add(cls)
+            engine.flow(flow.none, cell)
+            for sub in flow.program.cone(cls):
+                for dst in flow.lookups_on.get(sub, ()):
+                    engine.flow(cell, dst)
+        keys = flow.values.keys
+
+        def run(new: Sequence[int]) -> None:
+            plain = [value for value in new if keys[value][0] in objects.PLAIN]
+            if plain:
+                engine.add(cell, plain)
+            if len(plain) < len(new) and cls not in flow.patched_any:
+                flow.patched_any.add(cls)
+                if flow.second_round:  # (gained after it: its lookups are told here)
+                    self.patched(cls)
+
+        engine.on(src, run)
+
+    def patched(self, cls: ClassKey) -> None:
+        """A class in ``patched_any``: every lookup on its cone may find anything."""
+        flow = self.flow
+        for sub in flow.program.cone(cls):
+            for dst in flow.lookups_on.get(sub, ()):
+                flow.engine.add(dst, [objects.UNKNOWN_ID])
 
     def _bound(
         self, value: int, attr: str, receiver: int, instance: bool, dst: int, new: Sequence[int]
@@ -311,8 +353,10 @@ class Lookups:
                     self.setter(value, attr, site, operand)
                 return
             if attr is None:  # (an instance's: its data, not its class's methods; see set_any)
-                instance = kind in (objects.INST, objects.CONE)
-                (flow.set_any if instance else flow.patched_any).add(cls)
+                if kind in (objects.INST, objects.CONE):
+                    flow.set_any.add(cls)
+                else:
+                    self.set_on_class(cls, src)
             elif kind in (objects.INST, objects.CONE):
                 flow.engine.flow(src, flow.inst_attr(cls, attr))
                 if site is not None:

@@ -59,6 +59,7 @@ class Snapshot:
     escaped: set[FuncKey]
     patched_any: set[ClassKey]
     set_any: set[ClassKey]
+    set_plain: set[ClassKey]
     dynamic: set[SiteKey]
     summary: int | None
     dunders: set[str]
@@ -116,6 +117,7 @@ def dump(
         "escaped": flow.escaped,
         "patched_any": flow.patched_any,
         "set_any": flow.set_any,
+        "set_plain": flow.set_plain,
         "dynamic": flow.dynamic,
     }
     yield "sets", _dumps({name: list(items) for name, items in sets.items()})
@@ -162,6 +164,7 @@ def load(parts: Mapping[str, bytes]) -> Snapshot | None:
             escaped=sets["escaped"],
             patched_any=sets["patched_any"],
             set_any=sets["set_any"],
+            set_plain=sets["set_plain"],
             dynamic=sets["dynamic"],
             summary=meta["summary"],
             dunders=meta["dunders"],

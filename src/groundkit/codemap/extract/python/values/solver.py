@@ -551,13 +551,12 @@ class Solver:
         these alone for its new entries: ``continued.py``)."""
         flow = self.flow
         engine = flow.engine
+        flow.second_round = True  # (a class given a function by name from here on: set_on_class)
         for dst, src, ann in flow.annotated:
             if not engine.holds(src):
                 self.declared(ann, dst)
         for cls in flow.patched_any:
-            for sub in flow.program.cone(cls):
-                for dst in flow.lookups_on.get(sub, ()):
-                    engine.add(dst, [objects.UNKNOWN_ID])
+            self.lookups.patched(cls)
         if flow.set_any:
             self.lookups.set_by_name(flow.set_any)
         for value, attr, dst in flow.fallbacks:

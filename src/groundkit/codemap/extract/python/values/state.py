@@ -62,6 +62,10 @@ class Flow:
         self.once: set[tuple[Any, ...]] = set()  # rules installed, not to install twice
         self.patched_any: set[ClassKey] = set()  # classes given an attribute by a computed name
         self.set_any: set[ClassKey] = set()  # classes whose instances are given one so
+        # Classes given one so with a value that may be ``None`` or a literal (``lookups.py``,
+        # ``set_on_class``); those given anything else are in ``patched_any`` too.
+        self.set_plain: set[ClassKey] = set()
+        self.second_round = False  # whether the second round's entries have run
         self.lookups_on: dict[ClassKey, list[int]] = {}  # class -> results of lookups on it
         self.dynamic: set[SiteKey] = set()  # eval/exec: code known only at run time
         # Attribute lookups that found nothing on a class (instance, name, result): the second
