@@ -1,6 +1,8 @@
 """A kill -9 anywhere in an ingest into a Qdrant collection shows no document twice and none in
-part; the next ingest finishes the change. The cluster is a loopback server in a process of its
-own (groundkit.testing.qdrant_server), so it outlives the killed `grk`, as a cluster would."""
+part; the next ingest finishes the change. Both ways of holding the collection are killed: a
+cluster, a loopback server in a process of its own (groundkit.testing.qdrant_server) that outlives
+the killed `grk` as a cluster would; and Qdrant's engine in process (`path`), whose shard files
+the killed `grk` was writing itself."""
 
 from __future__ import annotations
 
@@ -35,17 +37,22 @@ def _write_tree(root: Path, version: int) -> None:
         path.write_text(f"# Note {i}\n\n{body}\n\n## More\n\n{body}\n", encoding="utf-8")
 
 
-@pytest.fixture
-def url() -> Iterator[str]:
+@pytest.fixture(params=["url", "path"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The collection's settings: a cluster's address, or a shard folder in this process."""
+    if request.param == "path":
+        yield {"path": str(tmp_path / "shard")}
+        return
     with server_process() as address:
-        yield address
+        yield {"url": address}
 
 
-def _config(tmp_path: Path, url: str) -> Path:
+def _config(tmp_path: Path, where: dict[str, str]) -> Path:
     config = tmp_path / "grk.toml"
+    ((key, value),) = where.items()
     config.write_text(
         f'index_dir = "{tmp_path / "index"}"\n[ingest]\nhelpers = 0\n'
-        f'[collections.default]\nbackend = "qdrant"\nurl = "{url}"\n'
+        f'[collections.default]\nbackend = "qdrant"\n{key} = "{value}"\n'
     )
     return config
 
@@ -60,16 +67,14 @@ def _ingest(config: Path, tree: Path, crash_at: str | None = None) -> int:
     return subprocess.run(run, env=env, capture_output=True, check=False).returncode
 
 
-def _open(config: Path) -> Collection:
-    text = config.read_text()
-    url = text.split('url = "')[1].split('"')[0]
-    settings = parse_settings({"collections": {"default": {"backend": "qdrant", "url": url}}})
+def _open(where: dict[str, str]) -> Collection:
+    settings = parse_settings({"collections": {"default": {"backend": "qdrant", **where}}})
     return groundkit.open_collection("default", settings=settings, create=False)
 
 
-def _versions(config: Path) -> dict[str, int]:
+def _versions(where: dict[str, str]) -> dict[str, int]:
     """Each visible document's version, after checking that it is there once and whole."""
-    with _open(config) as collection:
+    with _open(where) as collection:
         documents = collection.documents()
         chunks = collection.chunks()
     sources = Counter(d.source for d in documents)
@@ -95,24 +100,24 @@ _KILLS = [
 
 
 def test_kill_9_shows_the_collection_before_or_after_the_run_and_the_next_run_finishes(
-    tmp_path: Path, url: str
+    tmp_path: Path, where: dict[str, str]
 ) -> None:
-    tree, config = tmp_path / "tree", _config(tmp_path, url)
+    tree, config = tmp_path / "tree", _config(tmp_path, where)
     _write_tree(tree, 1)
     assert _ingest(config, tree) == 0
-    assert set(_versions(config).values()) == {1}
+    assert set(_versions(where).values()) == {1}
     for version, (crash_at, outcome) in enumerate(_KILLS, start=2):
         _write_tree(tree, version)
         assert _ingest(config, tree, crash_at) == -signal.SIGKILL, crash_at
-        found = _versions(config)
+        found = _versions(where)
         seen = version - 1 if outcome == "before" else version
         expected = _FILES if seen == 1 else _FILES - 10
         assert (len(found), set(found.values())) == (expected, {seen}), crash_at
 
         assert _ingest(config, tree) == 0, crash_at
-        found = _versions(config)
+        found = _versions(where)
         assert (len(found), set(found.values())) == (_FILES - 10, {version}), crash_at
-    with _open(config) as collection:
+    with _open(where) as collection:
         status = collection.status()
         assert (status.documents, status.chunks, status.pending) == (_FILES - 10, 280, 0)
         hits = collection.search(f"token7v{version}", mode="bm25")
