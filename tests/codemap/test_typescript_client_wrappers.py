@@ -283,3 +283,147 @@ export const useTagsApi = () => new TagsApi(useRequests());
         "http_call"
     )
     assert not repo.certain("http_call") - {("web/crud.ArchiveApi.deleteOne", "POST /api/lists")}
+
+
+# A helper adding a query string to a path (written after mealie's lib/api/base/route.ts).
+QUERY_HELPER = """
+const origin = "http://placeholder.local";
+
+export function withQuery(path: string, query: Record<string, string> | null = null): string {
+  const url = new URL(path, origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    url.searchParams.append(key, value);
+  }
+  return url.toString().replace("http://placeholder.local", "");
+}
+
+export function withQueryHref(path: string, page: number): string {
+  const url = new URL(path, origin);
+  url.searchParams.set("page", String(page));
+  return url.href;
+}
+
+export function renamed(path: string): string {
+  const url = new URL(path, origin);
+  return url.toString().replace("/api", "/v2");
+}
+"""
+
+
+def test_a_url_built_by_a_query_helper_is_its_paths_route(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/query.ts": QUERY_HELPER,
+            "web/tags.ts": """
+import axios from 'axios';
+import { withQuery, withQueryHref } from './query';
+export function searchTags(term: string) {
+  return axios.get(withQuery('/api/tags', { term }));
+}
+export function tagPage(page: number) {
+  return axios.get(withQueryHref('/api/tags', page));
+}
+""",
+        },
+    )
+    certain = repo.certain("http_call")
+    assert ("web/tags.searchTags", "GET /api/tags") in certain
+    assert ("web/tags.tagPage", "GET /api/tags") in certain
+
+
+def test_a_helper_that_rewrites_the_path_is_not_read_as_a_query_helper(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/query.ts": QUERY_HELPER,
+            "web/tags.ts": """
+import axios from 'axios';
+import { renamed } from './query';
+export function oldTags() {
+  return axios.get(renamed('/api/tags'));
+}
+""",
+        },
+    )
+    assert not [p for p in repo.pairs("http_call") if p[0] == "web/tags.oldTags"]
+
+
+def test_a_base_class_query_over_its_base_route_reaches_each_subclass_route(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "backend/more.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/lists', function listLists(req, res) {});
+""",
+            "web/query.ts": QUERY_HELPER,
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+import { withQuery } from './query';
+const routes = { tags: '/api/tags', lists: '/api/lists' };
+abstract class BaseReadAPI {
+  requests;
+  abstract baseRoute: string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async getAll(page = 1, params = {}) {
+    return await this.requests.get(withQuery(this.baseRoute, { page, ...params }));
+  }
+}
+export class TagsApi extends BaseReadAPI {
+  baseRoute = routes.tags;
+}
+export class ListsApi extends BaseReadAPI {
+  baseRoute: string = routes.lists;
+}
+export const useTagsApi = () => new TagsApi(useRequests());
+export const useListsApi = () => new ListsApi(useRequests());
+""",
+        },
+    )
+    assert repo.pairs("http_call") >= {
+        ("web/crud.BaseReadAPI.getAll", "GET /api/tags"),
+        ("web/crud.BaseReadAPI.getAll", "GET /api/lists"),
+    }
+    assert not repo.certain("http_call")  # one of several subclasses' routes each
+
+
+def test_a_query_helpers_prefix_that_the_code_may_rewrite_gives_a_partial_edge(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/query.ts": """
+const base = { origin: "http://placeholder.local", prefix: "" };
+
+export function setBase(origin: string, prefix: string) {
+  base.origin = origin;
+  base.prefix = prefix;
+}
+
+export function withQuery(path: string, page: number): string {
+  const url = new URL(base.prefix + path, base.origin);
+  url.searchParams.set("page", String(page));
+  return url.toString().replace("http://placeholder.local", "");
+}
+""",
+            "web/tags.ts": """
+import axios from 'axios';
+import { withQuery } from './query';
+export function tagPage(page: number) {
+  return axios.get(withQuery('/api/tags', page));
+}
+""",
+        },
+    )
+    assert ("web/tags.tagPage", "GET /api/tags") in repo.pairs("http_call")
+    assert ("web/tags.tagPage", "GET /api/tags") not in repo.certain("http_call")

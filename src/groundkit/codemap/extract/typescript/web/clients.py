@@ -104,7 +104,8 @@ class ClientCalls:
                 continue
             if not isinstance(arg, facts.Str | facts.Template | facts.Call | facts.Ref):
                 continue
-            url = url_text(self.ev, arg, scope)
+            unsure: set[str] = set()
+            url = url_text(self.ev, arg, scope, unsure=unsure)
             hole = self._parameter(arg, scope, caller)
             text = self.text(where.line)
             if url is None and hole is None:
@@ -118,7 +119,8 @@ class ClientCalls:
             if hole is None and not _a_path(url.pieces):
                 continue
             param, at = hole if hole is not None else (-1, -1)
-            found.append(UrlArgument(caller, caller, position, url.pieces, where, text, param, at))
+            made = UrlArgument(caller, caller, position, url.pieces, where, text, param, at)
+            found.append(replace(made, partial=True) if unsure else made)
         return [replace(url, verbs=tuple(verbs)) for url in found]
 
     def _through(
@@ -198,7 +200,8 @@ class ClientCalls:
             method = (whole_text(self.ev, options["method"], scope) or "").upper()
         elif options is None or "method" not in options:
             method = "GET"
-        url = url_text(self.ev, url_arg, scope) if url_arg is not None else None
+        unsure: set[str] = set()
+        url = url_text(self.ev, url_arg, scope, unsure=unsure) if url_arg is not None else None
         hole = self._parameter(url_arg, scope, caller)
         if url is None and hole is not None:
             url = Str((None,))  # (url) => axios.get(url): the whole URL is the callers'
@@ -215,7 +218,7 @@ class ClientCalls:
             return
         if url is None or (hole is None and not any(url.pieces)):
             return
-        self._site(client, method, url.pieces, hole, caller, where, verb_param, False)
+        self._site(client, method, url.pieces, hole, caller, where, verb_param, bool(unsure))
 
     def _site(
         self,
