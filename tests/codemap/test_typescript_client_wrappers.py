@@ -427,3 +427,69 @@ export function tagPage(page: number) {
     )
     assert ("web/tags.tagPage", "GET /api/tags") in repo.pairs("http_call")
     assert ("web/tags.tagPage", "GET /api/tags") not in repo.certain("http_call")
+
+
+def test_a_template_around_a_subclass_item_route_reaches_each_subclass_route(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "backend/copy.ts": """
+import express from 'express';
+const app = express();
+app.post('/api/lists/:id/duplicate', function duplicateList(req, res) {});
+""",
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+const routes = {
+  listId: (id: string) => `/api/lists/${id}`,
+  tagId: (id: string) => `/api/tags/${id}`,
+};
+abstract class BaseCRUDAPI {
+  requests;
+  abstract itemRoute(id: string): string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async duplicateOne(itemId: string, name: string) {
+    return await this.requests.post(`${this.itemRoute(itemId)}/duplicate`, { name });
+  }
+}
+export class ListsApi extends BaseCRUDAPI {
+  itemRoute = routes.listId;
+}
+export class TagsApi extends BaseCRUDAPI {
+  itemRoute = routes.tagId;
+}
+export const useListsApi = () => new ListsApi(useRequests());
+export const useTagsApi = () => new TagsApi(useRequests());
+""",
+        },
+    )
+    found = {p for p in repo.pairs("http_call") if p[0] == "web/crud.BaseCRUDAPI.duplicateOne"}
+    assert found == {("web/crud.BaseCRUDAPI.duplicateOne", "POST /api/lists/:id/duplicate")}
+    assert not repo.certain("http_call")
+
+
+def test_nuxts_axios_called_with_a_config_object_is_a_client_call(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/tags.ts": """
+import { useContext } from '@nuxtjs/composition-api';
+
+export function useTagMaker() {
+  const { $axios } = useContext();
+  function make(name: string) {
+    return $axios({ url: '/api/lists', method: 'POST', data: { name } });
+  }
+  return make;
+}
+""",
+        },
+    )
+    assert ("web/tags.useTagMaker.make", "POST /api/lists") in repo.certain("http_call")

@@ -162,6 +162,8 @@ def subclass_urls(ev: Evaluator, flow: Flow, expr: facts.Expr, scope: Scope) -> 
     ref = expr.parts if type(expr) is facts.Ref else expr.ref if type(expr) is facts.Call else None
     if type(expr) is facts.Call and ref and ref[0] != "this":
         return _built_per_subclass(ev, flow, expr, scope)
+    if type(expr) is facts.Template:
+        return _template_per_subclass(ev, flow, expr, scope)
     if not ref or len(ref) != 2 or ref[0] != "this":
         return []
     cls = ev.this_class(scope)
@@ -208,3 +210,30 @@ def _on_this(expr: facts.Expr) -> bool:
     """``this.x`` or ``this.x(...)``: a member a subclass may give."""
     ref = expr.parts if type(expr) is facts.Ref else expr.ref if type(expr) is facts.Call else None
     return bool(ref) and len(ref or ()) == 2 and (ref or [""])[0] == "this"
+
+
+def _template_per_subclass(
+    ev: Evaluator, flow: Flow, template: facts.Template, scope: Scope
+) -> list[Str]:
+    """`` `${this.itemRoute(id)}/duplicate` `` in a base class's method: the template around
+    each subclass's URL (one such member in it, the rest read as ``url_text`` reads them)."""
+    members = [
+        (i, p) for i, p in enumerate(template.parts) if not isinstance(p, str) and _on_this(p)
+    ]
+    if len(members) != 1:
+        return []
+    at, member = members[0]
+    found: dict[tuple[str | None, ...], Str] = {}
+    for each in subclass_urls(ev, flow, member, scope):
+        pieces: list[str | None] = []
+        for i, part in enumerate(template.parts):
+            inner = (
+                each
+                if i == at
+                else Str((part,))
+                if isinstance(part, str)
+                else url_text(ev, part, scope)
+            )
+            pieces.extend(inner.pieces if inner is not None else (None,))
+        found.setdefault(tuple(pieces), Str(tuple(pieces)))
+    return list(found.values())
