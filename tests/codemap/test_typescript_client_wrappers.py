@@ -493,3 +493,32 @@ export function useTagMaker() {
         },
     )
     assert ("web/tags.useTagMaker.make", "POST /api/lists") in repo.certain("http_call")
+
+
+def test_a_query_helper_over_route_functions_calling_route_functions_reaches_the_route(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "backend/app.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/groups/:slug/tags', function groupTags(req, res) {});
+""",
+            "web/query.ts": QUERY_HELPER,
+            "web/tags.ts": """
+import axios from 'axios';
+import { withQuery } from './query';
+const prefix = '/api';
+const groupBase = (slug: string) => `${prefix}/groups/${slug}`;
+const routes = {
+  groupTags: (slug: string) => `${groupBase(slug)}/tags`,
+};
+export function searchGroupTags(slug: string, term: string) {
+  return axios.get(withQuery(routes.groupTags(slug), { term }));
+}
+""",
+        },
+    )
+    assert ("web/tags.searchGroupTags", "GET /api/groups/:slug/tags") in repo.certain("http_call")

@@ -57,7 +57,7 @@ def url_text(
             return None
         returned = ev.interface(func.path).paths.get(func.qual)
         if type(returned) is facts.Get:  # new URL(path, origin) with a query: the path given
-            return built_text(ev, func, returned, expr.args, scope, depth + 1, None, unsure)
+            return built_text(ev, func, returned, expr.args, scope, depth, None, unsure)
         return url_text(ev, returned, (func.path, -1), depth + 1) if returned else None
     if type(expr) is not facts.Template:
         return ev.text(expr, scope)
@@ -97,7 +97,8 @@ def built_text(
         if type(part) is facts.ParamOf and part.qual == func.qual and not part.path:
             at = part.position
             arg = args[at] if at < len(args) else None
-            inner = (given or {}).get(at) or url_text(ev, arg, scope, depth + 1, unsure)
+            # the argument is read where the call stands: no level deeper
+            inner = (given or {}).get(at) or url_text(ev, arg, scope, depth, unsure)
         else:
             inner = url_text(ev, part, (func.path, -1), depth + 1, unsure)
             if inner is None:
