@@ -169,3 +169,71 @@ def test_a_script_tag_inside_the_template_is_not_read(repo: Repo) -> None:
         },
     )
     assert not [p for p in repo.pairs("http_call") if p[0].startswith("web/components/Docs")]
+
+
+def test_a_components_drizzle_query_reads_its_table_at_the_components_line(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "src/db/schema.ts": """
+import { pgTable, serial, text } from "drizzle-orm/pg-core";
+export const posts = pgTable("posts", { id: serial("id").primaryKey(), body: text("body") });
+""",
+            "src/db/index.ts": """
+import { drizzle } from "drizzle-orm/node-postgres";
+export const db = drizzle(process.env.DATABASE_URL!);
+""",
+            "src/components/Posts.vue": """
+<template>
+  <p>Don't wait: posts from drizzle-orm, {{ count }} of them (quote with `)</p>
+</template>
+
+<script setup lang="ts">
+import { db } from "../db";
+import { posts } from "../db/schema";
+
+async function listPosts() {
+  return db.select().from(posts);
+}
+</script>
+""",
+        },
+    )
+    assert repo.pairs("reads") >= {("src/components/Posts.listPosts", "table:posts")}
+    edge = repo.edge("reads", "src/components/Posts.listPosts", "table:posts")
+    assert edge.location.line == 10  # type: ignore[attr-defined]
+
+
+def test_a_components_template_text_is_not_read_for_data_access(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "src/entity/User.ts": """
+import { Entity, PrimaryGeneratedColumn } from "typeorm";
+
+@Entity("users")
+export class User {
+  @PrimaryGeneratedColumn()
+  id!: number;
+}
+""",
+            "src/components/Help.vue": """
+<template>
+  <pre>
+import { getRepository } from "typeorm";
+import { User } from "../entity/User";
+export function count() { return getRepository(User).count(); }
+  </pre>
+</template>
+
+<script lang="ts">
+import { getRepository } from "typeorm";
+import { User } from "../entity/User";
+export function countUsers() {
+  return getRepository(User).count();
+}
+</script>
+""",
+        },
+    )
+    assert repo.pairs("reads") == {("src/components/Help.countUsers", "src/entity/User.User")}
