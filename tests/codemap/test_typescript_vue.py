@@ -237,3 +237,12 @@ export function countUsers() {
         },
     )
     assert repo.pairs("reads") == {("src/components/Help.countUsers", "src/entity/User.User")}
+
+
+def test_a_component_edited_alone_is_mapped_again(repo: Repo) -> None:
+    build(repo, {**BACKEND, **TSCONFIG, "web/pages/tags.vue": OPTIONS_COMPONENT})
+    edited = OPTIONS_COMPONENT.replace('await api.create("new");', "await api.getAll();")
+    repo.write({"web/pages/tags.vue": edited}).build()
+    calls = repo.pairs("calls")
+    assert ("web/pages/tags.<function>.save", "web/api/tags.TagsApi.getAll") in calls
+    assert ("web/pages/tags.<function>.save", "web/api/tags.TagsApi.create") not in calls
