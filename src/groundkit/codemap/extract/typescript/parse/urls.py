@@ -23,6 +23,8 @@ WHOLE = "whole"  # ``url.toString()``, ``url.href``
 STRIPPED = "stripped"  # ``url.toString().replace("http://origin", "")``
 _READS = (["toString", "()"], ["href"])
 _CUTS = ("replace", "replaceAll")
+_HREF = frozenset({len("href")})
+_CALLED = frozenset({len("toString"), *(len(c) for c in _CUTS)})
 
 
 def url_return(node: Node) -> str:
@@ -31,13 +33,13 @@ def url_return(node: Node) -> str:
     ``.replace("/api", "/v2")`` included: the path may change)."""
     node = unwrap(node)
     if node.type == "member_expression":
-        return WHOLE if text_of(node.child_by_field_name("property")) == "href" else ""
+        return WHOLE if _name(node, _HREF) == "href" else ""
     if node.type != "call_expression":
         return ""
     callee = node.child_by_field_name("function")
     if callee is None or callee.type != "member_expression":
         return ""
-    name = text_of(callee.child_by_field_name("property"))
+    name = _name(callee, _CALLED)
     if name == "toString":
         return WHOLE
     if name not in _CUTS or url_return(callee.child_by_field_name("object") or node) != WHOLE:
@@ -48,6 +50,15 @@ def url_return(node: Node) -> str:
         return ""
     origin, by = (text_of(a)[1:-1] for a in args)
     return STRIPPED if origin.startswith(("http://", "https://")) and by == "" else ""
+
+
+def _name(member: Node, lengths: frozenset[int]) -> str:
+    """A member expression's property name, read only when its length may match (every
+    ``return`` of a method call asks: most are told no without copying their text)."""
+    prop = member.child_by_field_name("property")
+    if prop is None or prop.end_byte - prop.start_byte not in lengths:
+        return ""
+    return text_of(prop)
 
 
 def built_url(closed: facts.Expr, how: str, closer: Closer, scope: int) -> facts.Expr | None:
