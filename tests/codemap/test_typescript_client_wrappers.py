@@ -522,3 +522,41 @@ export function searchGroupTags(slug: string, term: string) {
         },
     )
     assert ("web/tags.searchGroupTags", "GET /api/groups/:slug/tags") in repo.certain("http_call")
+
+
+def test_a_subclass_base_route_made_by_a_route_function_reaches_its_route(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "backend/app.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/groups/:slug/tags', function groupTags(req, res) {});
+""",
+            "web/query.ts": QUERY_HELPER,
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+import { withQuery } from './query';
+const routes = {
+  groupTags: (slug: string) => `/api/groups/${slug}/tags`,
+};
+abstract class BaseReadAPI {
+  requests;
+  abstract baseRoute: string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async getAll(page = 1) {
+    return await this.requests.get(withQuery(this.baseRoute, { page }));
+  }
+}
+export class GroupTagsApi extends BaseReadAPI {
+  slug = 'home';
+  baseRoute = routes.groupTags(this.slug);
+}
+export const useGroupTagsApi = () => new GroupTagsApi(useRequests());
+""",
+        },
+    )
+    assert ("web/crud.BaseReadAPI.getAll", "GET /api/groups/:slug/tags") in repo.pairs("http_call")

@@ -184,9 +184,23 @@ def subclass_urls(ev: Evaluator, flow: Flow, expr: facts.Expr, scope: Scope) -> 
             text = url_text(ev, returned, (value.path, -1)) if returned else None
         elif type(expr) is facts.Ref and type(value) is Str:
             text = value
+        elif type(expr) is facts.Ref:
+            text = _field_url(ev, each, ref[1])
         if text is not None:
             found.setdefault(text.pieces, text)
     return list(found.values())
+
+
+def _field_url(ev: Evaluator, cls: Def, name: str) -> Str | None:
+    """The path a class's field is given by a route function where the class declares it
+    (``baseRoute = routes.groupRecipes(this.groupSlug)``: its arguments holes); None when the
+    field holds no such call or the text is no path."""
+    written = ev.interface(cls.path).fields.get(cls.qual, {}).get(name)
+    if type(written) is not facts.Call:
+        return None
+    text = url_text(ev, written, (cls.path, -1))
+    first = text.pieces[0] if text is not None and text.pieces else None
+    return text if isinstance(first, str) and first.startswith("/") else None
 
 
 def _built_per_subclass(ev: Evaluator, flow: Flow, call: facts.Call, scope: Scope) -> list[Str]:
