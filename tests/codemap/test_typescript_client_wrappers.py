@@ -560,3 +560,43 @@ export const useGroupTagsApi = () => new GroupTagsApi(useRequests());
         },
     )
     assert ("web/crud.BaseReadAPI.getAll", "GET /api/groups/:slug/tags") in repo.pairs("http_call")
+
+
+def test_a_subclass_item_route_returning_a_route_functions_call_reaches_its_route(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "backend/app.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/groups/:slug/tags/:id', function groupTag(req, res) {});
+""",
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+const routes = {
+  groupTag: (slug: string, id: string) => `/api/groups/${slug}/tags/${id}`,
+};
+abstract class BaseReadAPI {
+  requests;
+  abstract itemRoute(id: string): string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async getOne(id: string) {
+    return await this.requests.get(this.itemRoute(id));
+  }
+}
+export class GroupTagsApi extends BaseReadAPI {
+  slug = 'home';
+  itemRoute = (id: string) => routes.groupTag(this.slug, id);
+}
+export const useGroupTagsApi = () => new GroupTagsApi(useRequests());
+""",
+        },
+    )
+    assert ("web/crud.BaseReadAPI.getOne", "GET /api/groups/:slug/tags/:id") in repo.pairs(
+        "http_call"
+    )

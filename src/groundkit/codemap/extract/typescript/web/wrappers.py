@@ -181,6 +181,8 @@ def subclass_urls(ev: Evaluator, flow: Flow, expr: facts.Expr, scope: Scope) -> 
         text: Str | None = None
         if type(expr) is facts.Call and type(value) is Def and value.kind != "class":
             returned = ev.interface(value.path).paths.get(value.qual)
+            if returned is None:  # (id) => routes.groupTag(this.slug, id): that call's path
+                returned = _route_call(ev.interface(value.path).returns.get(value.qual))
             text = url_text(ev, returned, (value.path, -1)) if returned else None
         elif type(expr) is facts.Ref and type(value) is Str:
             text = value
@@ -252,3 +254,9 @@ def _template_per_subclass(
             pieces.extend(inner.pieces if inner is not None else (None,))
         found.setdefault(tuple(pieces), Str(tuple(pieces)))
     return list(found.values())
+
+
+def _route_call(returned: facts.Expr | None) -> facts.Call | None:
+    """What a member function returns when it is one call of a named function (a route
+    function, read by ``url_text``; its arguments are holes)."""
+    return returned if type(returned) is facts.Call and returned.ref else None
