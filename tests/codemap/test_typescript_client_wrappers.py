@@ -283,3 +283,320 @@ export const useTagsApi = () => new TagsApi(useRequests());
         "http_call"
     )
     assert not repo.certain("http_call") - {("web/crud.ArchiveApi.deleteOne", "POST /api/lists")}
+
+
+# A helper adding a query string to a path (written after mealie's lib/api/base/route.ts).
+QUERY_HELPER = """
+const origin = "http://placeholder.local";
+
+export function withQuery(path: string, query: Record<string, string> | null = null): string {
+  const url = new URL(path, origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    url.searchParams.append(key, value);
+  }
+  return url.toString().replace("http://placeholder.local", "");
+}
+
+export function withQueryHref(path: string, page: number): string {
+  const url = new URL(path, origin);
+  url.searchParams.set("page", String(page));
+  return url.href;
+}
+
+export function renamed(path: string): string {
+  const url = new URL(path, origin);
+  return url.toString().replace("/api", "/v2");
+}
+"""
+
+
+def test_a_url_built_by_a_query_helper_is_its_paths_route(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/query.ts": QUERY_HELPER,
+            "web/tags.ts": """
+import axios from 'axios';
+import { withQuery, withQueryHref } from './query';
+export function searchTags(term: string) {
+  return axios.get(withQuery('/api/tags', { term }));
+}
+export function tagPage(page: number) {
+  return axios.get(withQueryHref('/api/tags', page));
+}
+""",
+        },
+    )
+    certain = repo.certain("http_call")
+    assert ("web/tags.searchTags", "GET /api/tags") in certain
+    assert ("web/tags.tagPage", "GET /api/tags") in certain
+
+
+def test_a_helper_that_rewrites_the_path_is_not_read_as_a_query_helper(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/query.ts": QUERY_HELPER,
+            "web/tags.ts": """
+import axios from 'axios';
+import { renamed } from './query';
+export function oldTags() {
+  return axios.get(renamed('/api/tags'));
+}
+""",
+        },
+    )
+    assert not [p for p in repo.pairs("http_call") if p[0] == "web/tags.oldTags"]
+
+
+def test_a_base_class_query_over_its_base_route_reaches_each_subclass_route(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "backend/more.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/lists', function listLists(req, res) {});
+""",
+            "web/query.ts": QUERY_HELPER,
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+import { withQuery } from './query';
+const routes = { tags: '/api/tags', lists: '/api/lists' };
+abstract class BaseReadAPI {
+  requests;
+  abstract baseRoute: string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async getAll(page = 1, params = {}) {
+    return await this.requests.get(withQuery(this.baseRoute, { page, ...params }));
+  }
+}
+export class TagsApi extends BaseReadAPI {
+  baseRoute = routes.tags;
+}
+export class ListsApi extends BaseReadAPI {
+  baseRoute: string = routes.lists;
+}
+export const useTagsApi = () => new TagsApi(useRequests());
+export const useListsApi = () => new ListsApi(useRequests());
+""",
+        },
+    )
+    assert repo.pairs("http_call") >= {
+        ("web/crud.BaseReadAPI.getAll", "GET /api/tags"),
+        ("web/crud.BaseReadAPI.getAll", "GET /api/lists"),
+    }
+    assert not repo.certain("http_call")  # one of several subclasses' routes each
+
+
+def test_a_query_helpers_prefix_that_the_code_may_rewrite_gives_a_partial_edge(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/query.ts": """
+const base = { origin: "http://placeholder.local", prefix: "" };
+
+export function setBase(origin: string, prefix: string) {
+  base.origin = origin;
+  base.prefix = prefix;
+}
+
+export function withQuery(path: string, page: number): string {
+  const url = new URL(base.prefix + path, base.origin);
+  url.searchParams.set("page", String(page));
+  return url.toString().replace("http://placeholder.local", "");
+}
+""",
+            "web/tags.ts": """
+import axios from 'axios';
+import { withQuery } from './query';
+export function tagPage(page: number) {
+  return axios.get(withQuery('/api/tags', page));
+}
+""",
+        },
+    )
+    assert ("web/tags.tagPage", "GET /api/tags") in repo.pairs("http_call")
+    assert ("web/tags.tagPage", "GET /api/tags") not in repo.certain("http_call")
+
+
+def test_a_template_around_a_subclass_item_route_reaches_each_subclass_route(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "backend/copy.ts": """
+import express from 'express';
+const app = express();
+app.post('/api/lists/:id/duplicate', function duplicateList(req, res) {});
+""",
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+const routes = {
+  listId: (id: string) => `/api/lists/${id}`,
+  tagId: (id: string) => `/api/tags/${id}`,
+};
+abstract class BaseCRUDAPI {
+  requests;
+  abstract itemRoute(id: string): string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async duplicateOne(itemId: string, name: string) {
+    return await this.requests.post(`${this.itemRoute(itemId)}/duplicate`, { name });
+  }
+}
+export class ListsApi extends BaseCRUDAPI {
+  itemRoute = routes.listId;
+}
+export class TagsApi extends BaseCRUDAPI {
+  itemRoute = routes.tagId;
+}
+export const useListsApi = () => new ListsApi(useRequests());
+export const useTagsApi = () => new TagsApi(useRequests());
+""",
+        },
+    )
+    found = {p for p in repo.pairs("http_call") if p[0] == "web/crud.BaseCRUDAPI.duplicateOne"}
+    assert found == {("web/crud.BaseCRUDAPI.duplicateOne", "POST /api/lists/:id/duplicate")}
+    assert not repo.certain("http_call")
+
+
+def test_nuxts_axios_called_with_a_config_object_is_a_client_call(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            **BACKEND,
+            "web/tags.ts": """
+import { useContext } from '@nuxtjs/composition-api';
+
+export function useTagMaker() {
+  const { $axios } = useContext();
+  function make(name: string) {
+    return $axios({ url: '/api/lists', method: 'POST', data: { name } });
+  }
+  return make;
+}
+""",
+        },
+    )
+    assert ("web/tags.useTagMaker.make", "POST /api/lists") in repo.certain("http_call")
+
+
+def test_a_query_helper_over_route_functions_calling_route_functions_reaches_the_route(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "backend/app.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/groups/:slug/tags', function groupTags(req, res) {});
+""",
+            "web/query.ts": QUERY_HELPER,
+            "web/tags.ts": """
+import axios from 'axios';
+import { withQuery } from './query';
+const prefix = '/api';
+const groupBase = (slug: string) => `${prefix}/groups/${slug}`;
+const routes = {
+  groupTags: (slug: string) => `${groupBase(slug)}/tags`,
+};
+export function searchGroupTags(slug: string, term: string) {
+  return axios.get(withQuery(routes.groupTags(slug), { term }));
+}
+""",
+        },
+    )
+    assert ("web/tags.searchGroupTags", "GET /api/groups/:slug/tags") in repo.certain("http_call")
+
+
+def test_a_subclass_base_route_made_by_a_route_function_reaches_its_route(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "backend/app.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/groups/:slug/tags', function groupTags(req, res) {});
+""",
+            "web/query.ts": QUERY_HELPER,
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+import { withQuery } from './query';
+const routes = {
+  groupTags: (slug: string) => `/api/groups/${slug}/tags`,
+};
+abstract class BaseReadAPI {
+  requests;
+  abstract baseRoute: string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async getAll(page = 1) {
+    return await this.requests.get(withQuery(this.baseRoute, { page }));
+  }
+}
+export class GroupTagsApi extends BaseReadAPI {
+  slug = 'home';
+  baseRoute = routes.groupTags(this.slug);
+}
+export const useGroupTagsApi = () => new GroupTagsApi(useRequests());
+""",
+        },
+    )
+    assert ("web/crud.BaseReadAPI.getAll", "GET /api/groups/:slug/tags") in repo.pairs("http_call")
+
+
+def test_a_subclass_item_route_returning_a_route_functions_call_reaches_its_route(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "backend/app.ts": """
+import express from 'express';
+const app = express();
+app.get('/api/groups/:slug/tags/:id', function groupTag(req, res) {});
+""",
+            "web/api-client.ts": NUXT_CLIENT,
+            "web/crud.ts": """
+import { useRequests } from './api-client';
+const routes = {
+  groupTag: (slug: string, id: string) => `/api/groups/${slug}/tags/${id}`,
+};
+abstract class BaseReadAPI {
+  requests;
+  abstract itemRoute(id: string): string;
+  constructor(requests) {
+    this.requests = requests;
+  }
+  async getOne(id: string) {
+    return await this.requests.get(this.itemRoute(id));
+  }
+}
+export class GroupTagsApi extends BaseReadAPI {
+  slug = 'home';
+  itemRoute = (id: string) => routes.groupTag(this.slug, id);
+}
+export const useGroupTagsApi = () => new GroupTagsApi(useRequests());
+""",
+        },
+    )
+    assert ("web/crud.BaseReadAPI.getOne", "GET /api/groups/:slug/tags/:id") in repo.pairs(
+        "http_call"
+    )

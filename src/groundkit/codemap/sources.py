@@ -69,6 +69,7 @@ _LANGUAGES = {
     ".jsx": "javascript",
     ".mjs": "javascript",
     ".cjs": "javascript",
+    ".vue": "vue",  # a single-file component: its script blocks are TypeScript or JavaScript
     ".json": "json",
 }
 # Why a file no extractor reads is passed over, by suffix; anything else is "not code the map

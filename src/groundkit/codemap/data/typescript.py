@@ -28,6 +28,7 @@ from groundkit.codemap.data.ts_queries import query_accesses
 from groundkit.codemap.data.ts_syntax import arguments_of, descendants, field_of, string_of
 from groundkit.codemap.extract.typescript.layout import module_name
 from groundkit.codemap.extract.typescript.syntax import dialect, parser, text_of
+from groundkit.codemap.extract.typescript.vue import VUE_SUFFIX, script_of
 from groundkit.codemap.model import Location, Node, NodeKey, NodeKind, Provenance
 
 if TYPE_CHECKING:
@@ -59,7 +60,10 @@ def typescript_data(path: str, text: str, nodes: list[Node]) -> Data:
         data.configured.add("typeorm")
     if not any(package in text for package in ORM_PACKAGES):
         return data
-    root = parser(dialect(path)).parse(text.encode("utf-8")).root_node
+    grammar = dialect(path)
+    if path.endswith(VUE_SUFFIX):  # a component: its script blocks, never its template's text
+        text, grammar = script_of(text.replace("\r\n", "\n").replace("\r", "\n"))
+    root = parser(grammar).parse(text.encode("utf-8")).root_node
     reader = _Reader(path, text.splitlines(), nodes, data)
     reader.imports(root)
     if reader.names:

@@ -1,10 +1,11 @@
 """TypeScript and JavaScript, with tree-sitter: the code is read, never compiled, run or installed.
 
 Claims ``.ts .tsx .mts .cts .js .jsx .mjs .cjs`` (declaration files ``.d.ts`` included: imports
-may resolve to them), and the files module resolution reads: ``tsconfig*.json``,
-``jsconfig*.json`` and ``package.json``. tree-sitter is imported when the first source file is
-parsed; without it (the ``codemap`` extra), each TypeScript/JavaScript file is skipped with the
-install hint, and the configuration files still parse (they are JSON).
+may resolve to them), the script blocks of Vue's single-file components (``.vue``, ``vue.py``),
+and the files module resolution reads: ``tsconfig*.json``, ``jsconfig*.json`` and
+``package.json``. tree-sitter is imported when the first source file is parsed; without it (the
+``codemap`` extra), each TypeScript/JavaScript file is skipped with the install hint, and the
+configuration files still parse (they are JSON).
 
 ``parse`` turns one file into typed facts (``parse/facts.py``); ``layout.py`` finds which file
 a module specifier names (``config.py`` reads the configurations it needs); ``values``
@@ -35,7 +36,8 @@ from groundkit.codemap.extract.typescript.values.tables import Tables
 
 __all__ = ["INSTALL_HINT", "SOURCE_SUFFIXES", "TypeScriptExtractor", "TypeScriptResolver"]
 
-SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+# ``.vue``: a single-file component's script blocks (``vue.py``)
+SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue")
 
 _ENCODER = msgspec.msgpack.Encoder()
 _INTERFACE = msgspec.msgpack.Decoder(Interface)
@@ -44,6 +46,7 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 33: the script blocks of Vue single-file components (``.vue``), read in place;
     # 32: the paths a route function returns and the arguments of calls that hand on a path
     # or a client method (wrappers of wrappers), beside 31's facts (both were numbered 31);
     # 31: parameters `[head]` and `...rest` hold what callers give (`f([one])` hands its
@@ -76,7 +79,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "32"
+    version: ClassVar[str] = "33"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

@@ -36,8 +36,11 @@ _REPLACED = {
     ".mjs": (".mts", ".d.mts"),
     ".cjs": (".cts", ".d.cts"),
 }
-_AS_IS = (".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs")
-_STRIPPED = (".d.ts", ".d.mts", ".d.cts", ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs")
+# ``./Card.vue`` names the component's file (bundlers resolve it as written, never by adding
+# ``.vue``); its module is named without the suffix, as a ``.ts`` file's is.
+_AS_IS = (".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue")
+_TYPES = (".d.ts", ".d.mts", ".d.cts")
+_STRIPPED = (*_TYPES, ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs", ".vue")
 _CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 _PACKAGE_ENTRY = ("types", "typings", "module", "main")
 Config = TsConfig | Package

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from groundkit.codemap.extract.base import Clock, FileFacts, Unparsable
 from groundkit.codemap.extract.typescript.parse.walker import walk
 from groundkit.codemap.extract.typescript.syntax import dialect, parser
+from groundkit.codemap.extract.typescript.vue import VUE_SUFFIX, script_of
 from groundkit.codemap.lines import source_lines
 
 if TYPE_CHECKING:
@@ -29,7 +30,10 @@ _BREAKS = re.compile(r"\r\n?")
 def parse_typescript(path: str, text: str, deadline: float = math.inf) -> FileFacts:
     # tree-sitter counts rows at "\n" only; the map's lines also break at "\r" (lines.py).
     text = _BREAKS.sub("\n", text)
-    tree = parser(dialect(path)).parse(text.encode("utf-8"))
+    grammar = dialect(path)
+    if path.endswith(VUE_SUFFIX):
+        text, grammar = script_of(text)  # its script blocks in place, the rest blanked
+    tree = parser(grammar).parse(text.encode("utf-8"))
     root = tree.root_node
     if root.has_error and _error_share(root) > 0.2:
         raise Unparsable(f"syntax error at line {_first_error(root)}")

@@ -64,6 +64,7 @@ class Walk:
         self.writes: list[tuple[int, facts.Expr, str | None]] = []  # scope, target, key
         self.protos: dict[str, dict[str, str]] = {}  # F -> member -> F.prototype.member's qual
         self.returns: list[tuple[int, facts.Expr]] = []  # function scope, what it returns
+        self.url_returns: dict[int, str] = {}  # index in returns -> how it reads a URL (urls.py)
         self.fields: list[tuple[int, str, str, facts.Expr]] = []  # scope, owner, key, value
         self.statics: list[tuple[str, str, facts.Expr]] = []  # module-level X.key = value
         self.lines: dict[int, str] = {}

@@ -27,6 +27,7 @@ from groundkit.codemap.extract.typescript.parse.expressions import (
     summarise,
 )
 from groundkit.codemap.extract.typescript.parse.state import Handler, Walk
+from groundkit.codemap.extract.typescript.parse.urls import built_url, url_return
 from groundkit.codemap.extract.typescript.syntax import text_of
 
 if TYPE_CHECKING:
@@ -178,6 +179,9 @@ def _return(w: Walk, node: Node) -> bool:
     value = next((c for c in node.named_children if c.type != "comment"), None)
     if value is not None:
         w.visit(value)
+        how = url_return(value)
+        if how:
+            w.url_returns[len(w.returns)] = how
         w.returns.append((w.current, summarise(value, w.qual_of)))
     return True
 
@@ -284,8 +288,27 @@ def _interface(w: Walk) -> facts.Module:
         {q: o[0] if len(o) == 1 else facts.Choice(o) for q, o in yields.items()},
         w.asyncs,
         w.delegated,
-        {q: o[0] for q, o in returns.items() if len(o) == 1 and _a_path(o[0])},
+        {
+            **{q: o[0] for q, o in returns.items() if len(o) == 1 and _a_path(o[0])},
+            **_built_urls(w, closer, returns),
+        },
     )
+
+
+def _built_urls(
+    w: Walk, closer: Closer, returns: dict[str, list[facts.Expr]]
+) -> dict[str, facts.Expr]:
+    """The functions whose one return is a URL they built from a path (``parse/urls.py``)."""
+    out: dict[str, facts.Expr] = {}
+    for index, how in w.url_returns.items():
+        scope, expr = w.returns[index]
+        qual = w.scopes[scope].qual
+        if not qual or len(returns.get(qual, ())) != 1:
+            continue
+        built = built_url(closer.close(expr, scope), how, closer, scope)
+        if built is not None:
+            out[qual] = built
+    return out
 
 
 def _a_path(expr: facts.Expr) -> bool:

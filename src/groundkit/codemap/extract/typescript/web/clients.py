@@ -104,10 +104,11 @@ class ClientCalls:
                 continue
             if not isinstance(arg, facts.Str | facts.Template | facts.Call | facts.Ref):
                 continue
-            url = url_text(self.ev, arg, scope)
+            unsure: set[str] = set()
+            url = url_text(self.ev, arg, scope, unsure=unsure)
             hole = self._parameter(arg, scope, caller)
             text = self.text(where.line)
-            if url is None and hole is None:
+            if hole is None and (url is None or url.pieces[:1] == (None,)):
                 # this.itemRoute(id) in a base class: each subclass's URL, one of the call's
                 for each in subclass_urls(self.ev, self.flow, arg, scope):
                     made = UrlArgument(caller, caller, position, each.pieces, where, text)
@@ -118,7 +119,8 @@ class ClientCalls:
             if hole is None and not _a_path(url.pieces):
                 continue
             param, at = hole if hole is not None else (-1, -1)
-            found.append(UrlArgument(caller, caller, position, url.pieces, where, text, param, at))
+            made = UrlArgument(caller, caller, position, url.pieces, where, text, param, at)
+            found.append(replace(made, partial=True) if unsure else made)
         return [replace(url, verbs=tuple(verbs)) for url in found]
 
     def _through(
@@ -153,6 +155,8 @@ class ClientCalls:
             return Web(package)
         if (package, attrs[:-1]) == NUXT_AXIOS and attrs[-1] in _VERBS:
             return Web("axios")  # useContext().$axios.get(url): @nuxtjs/axios's instance
+        if (package, attrs) == NUXT_AXIOS:
+            return Web("axios")  # $axios({url, method}): the instance called with a config
         if package == "ofetch" and attrs in ((), ("default",), ("ofetch",), ("$fetch",)):
             return Web("fetch")
         # superagent.get(url), or through superagent-promise's wrapper of it
@@ -198,7 +202,8 @@ class ClientCalls:
             method = (whole_text(self.ev, options["method"], scope) or "").upper()
         elif options is None or "method" not in options:
             method = "GET"
-        url = url_text(self.ev, url_arg, scope) if url_arg is not None else None
+        unsure: set[str] = set()
+        url = url_text(self.ev, url_arg, scope, unsure=unsure) if url_arg is not None else None
         hole = self._parameter(url_arg, scope, caller)
         if url is None and hole is not None:
             url = Str((None,))  # (url) => axios.get(url): the whole URL is the callers'
@@ -208,14 +213,17 @@ class ClientCalls:
                 return  # a function handed in, called with a URL of its own: not followed
         elif not method:
             return
-        if url is None and hole is None and url_arg is not None:
+        unknown_head = url is None or url.pieces[:1] == (None,)
+        if unknown_head and hole is None and url_arg is not None:
             # this.itemRoute(id) in a base class: each subclass's URL, one of the call's
-            for each in subclass_urls(self.ev, self.flow, url_arg, scope):
+            per_class = subclass_urls(self.ev, self.flow, url_arg, scope)
+            for each in per_class:
                 self._site(client, method, each.pieces, None, caller, where, -1, True)
-            return
+            if per_class or url is None:
+                return
         if url is None or (hole is None and not any(url.pieces)):
             return
-        self._site(client, method, url.pieces, hole, caller, where, verb_param, False)
+        self._site(client, method, url.pieces, hole, caller, where, verb_param, bool(unsure))
 
     def _site(
         self,
