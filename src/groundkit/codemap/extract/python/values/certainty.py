@@ -102,7 +102,28 @@ class Certainty:
             return False
         if asked in NONE_ANSWERS and operand in self.maybe_none:
             return False
+        lacked = _lacked(asked, method)
+        if lacked is not None:
+            # ``method`` runs because the class lacks ``lacked``: only where no base from
+            # outside the repository may have it (``outside_binds``)
+            program = self.flow.program
+            classes = (c for v in self.flow.engine.held(operand) for c in self.flow.classes_of(v))
+            if any(program.outside_binds(c, lacked) is not False for c in classes):
+                return False
         return self.runs_on_all(operand, method)
+
+
+def _lacked(asked: str, method: str) -> str | None:
+    """The dunder a class lacks when syntax that asks ``asked`` runs ``method`` instead: a
+    loop's ``__getitem__`` (no ``__iter__``), a truth test's ``__len__`` (no ``__bool__``),
+    ``x += y``'s ``__add__`` (no ``__iadd__``)."""
+    if asked == "__iter__" and method == "__getitem__":
+        return asked
+    if asked in ("__bool__", "bool") and method == "__len__":
+        return "__bool__"
+    if asked.startswith("__i") and method == "__" + asked[3:]:
+        return asked
+    return None
 
 
 def maybe_none(flow: Flow, known: set[int] | None = None) -> set[int]:
