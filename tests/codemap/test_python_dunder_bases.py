@@ -70,3 +70,61 @@ def test_a_loop_over_a_class_with_only_getitem_still_runs_it_for_certain(repo: R
         },
     )
     assert ("m.run", "m.Seq.__getitem__") in repo.certain("calls")
+
+
+def test_getattr_on_self_of_a_class_behind_a_decorator_that_rebuilds_it_is_not_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                def define(cls):
+                    return type(cls.__name__, cls.__bases__, dict(cls.__dict__))
+                @define
+                class Point:
+                    def __init__(self, x):
+                        self.x = x
+                @define
+                class Doubling:
+                    def double(self):
+                        return self.twice()
+                    def twice(self):
+                        return self.x * 2
+                    def __getattr__(self, name):
+                        return name
+                @define
+                class Both(Point, Doubling):
+                    pass
+                Both(1).double()
+            """
+        },
+    )
+    # (twice only runs on a Both, whose Point sets x: Doubling.__getattr__ never runs there)
+    assert ("m.Doubling.twice", "m.Doubling.__getattr__") not in repo.certain("calls")
+
+
+def test_getattr_on_self_of_a_class_behind_a_decorator_that_returns_it_stays_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                registry = []
+                def register(cls):
+                    registry.append(cls)
+                    return cls
+                @register
+                class Doubling:
+                    def twice(self):
+                        return self.x * 2
+                    def __getattr__(self, name):
+                        return name
+                class Both(Doubling):
+                    pass
+                Both().twice()
+            """
+        },
+    )
+    assert ("m.Doubling.twice", "m.Doubling.__getattr__") in repo.certain("calls")
