@@ -29,6 +29,7 @@ from collections import deque
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.keys import ClassKey
 from groundkit.codemap.extract.python.values.overrides import Overrides
 from groundkit.codemap.extract.python.values.state import Flow
 
@@ -59,6 +60,7 @@ class Certainty:
             if not self.runs_on_all(operand, method)
             or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
+        self.hidden = hidden(flow)
         split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
@@ -100,9 +102,79 @@ class Certainty:
         asks ``asked`` of it (the site's name: ``__bool__`` for a truth test, ``len``...)."""
         if operand < 0 or operand in self.choices:
             return False
+        if method == "__getattr__" and self.behind_a_decorator(operand):
+            return False
         if asked in NONE_ANSWERS and operand in self.maybe_none:
             return False
+        lacked = _lacked(asked, method)
+        if lacked is not None:
+            # ``method`` runs because the class lacks ``lacked``: only where no base from
+            # outside the repository may have it (``outside_binds``)
+            program = self.flow.program
+            classes = (c for v in self.flow.engine.held(operand) for c in self.flow.classes_of(v))
+            if any(program.outside_binds(c, lacked) is not False for c in classes):
+                return False
         return self.runs_on_all(operand, method)
+
+    def behind_a_decorator(self, operand: int) -> bool:
+        """Whether ``operand`` holds ``self`` of a class the map cannot link its subclasses to
+        (``hidden``): an attribute missing there may be the subclass's, so ``__getattr__``
+        runs on some runs only."""
+        return bool(self.hidden) and not self.hidden.isdisjoint(self.flow.engine.held(operand))
+
+
+def hidden(flow: Flow) -> frozenset[int]:
+    """The values ``self`` holds in the methods of a class seen only behind a class decorator
+    the map cannot read (its result is something other than the class alone: attrs'
+    ``@attr.s(slots=True)`` rebuilds it with ``type()``, one builder for every class) and
+    named as a base by a class of its module whose bases the map could not read for that
+    (``class AB(A, B)``). What the methods run on may be that subclass, which the class's
+    cone does not hold: an attribute missing on the class may be the subclass's."""
+    program = flow.program
+    ids = flow.values.ids
+    classes = program.classes
+    out = set()
+    for info in program.files:
+        scopes = info.facts.scopes
+        named = {
+            ref[-1]
+            for index, scope in enumerate(scopes)
+            if scope.kind == facts.Kind.CLASS and classes[ClassKey((info.index, index))].open
+            for ref in scope.base_refs
+            if ref
+        }
+        if not named:
+            continue
+        sites = info.facts.sites
+        for op in info.facts.ops:
+            if not isinstance(op, facts.Call):
+                continue
+            site = sites[op.site]
+            if site.kind != facts.SiteKind.DECORATOR or site.target < 0:
+                continue
+            scope = scopes[site.target]
+            if scope.kind != facts.Kind.CLASS or scope.qual.rsplit(".", 1)[-1] not in named:
+                continue
+            made = ids.get((objects.CLASS, info.index, site.target))
+            if made is not None and flow.engine.held(info.var(op.dst)) == {made}:
+                continue
+            found = ids.get((objects.CONE, info.index, site.target))
+            if found is not None:
+                out.add(found)
+    return frozenset(out)
+
+
+def _lacked(asked: str, method: str) -> str | None:
+    """The dunder a class lacks when syntax that asks ``asked`` runs ``method`` instead: a
+    loop's ``__getitem__`` (no ``__iter__``), a truth test's ``__len__`` (no ``__bool__``),
+    ``x += y``'s ``__add__`` (no ``__iadd__``)."""
+    if asked == "__iter__" and method == "__getitem__":
+        return asked
+    if asked in ("__bool__", "bool") and method == "__len__":
+        return "__bool__"
+    if asked.startswith("__i") and method == "__" + asked[3:]:
+        return asked
+    return None
 
 
 def maybe_none(flow: Flow, known: set[int] | None = None) -> set[int]:

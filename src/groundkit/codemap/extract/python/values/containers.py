@@ -3,7 +3,8 @@ unpacking takes from it, and what its methods (``append``, ``update``, ``get``, 
 put in or take out. A read under a run-time key may give any value of the container: a choice.
 
 Iterating anything else follows the protocol: a generator gives what it yields; an instance of
-a class of the repository runs ``__iter__``, then ``__next__`` on what that returns.
+a class of the repository runs ``__iter__``, then ``__next__`` on what that returns (or, with no
+``__iter__`` anywhere along its MRO, built-in bases included, ``__getitem__``).
 """
 
 from __future__ import annotations
@@ -67,12 +68,25 @@ class Containers:
                 at, value, "__aiter__" if is_async else "__iter__", [], iterator, operand
             ):
                 engine.on(iterator, each(lambda v: self._next(v, dst, at, iterator, is_async)))
-            elif not self.calls.protocol(at, value, "__getitem__", [flow.lit], dst, operand):
-                engine.add(dst, [objects.UNKNOWN_ID])  # (a class indexable from 0 iterates too)
+            else:
+                self._by_index(at, value, dst, operand)
         elif kind in (objects.UNKNOWN, objects.EXT, objects.EXTINST, objects.BOUND):
             engine.add(dst, [objects.UNKNOWN_ID])
         else:
             engine.add(dst, [objects.LIT_ID])
+
+    def _by_index(self, at: SiteKey, value: int, dst: int, operand: int) -> None:
+        """A loop over an instance whose classes define no ``__iter__``: the old sequence
+        protocol (``__getitem__`` from 0) runs, unless a base from outside has ``__iter__``: a
+        ``list`` subclass iterates with ``list.__iter__``, never its own ``__getitem__``; a
+        base the map cannot read may (``Certainty`` draws that ``__getitem__`` partial)."""
+        flow = self.flow
+        outside = {flow.program.outside_binds(c, "__iter__") for c in flow.classes_of(value)}
+        ran = outside != {True} and self.calls.protocol(
+            at, value, "__getitem__", [flow.lit], dst, operand
+        )
+        if not ran or outside != {False}:
+            flow.engine.add(dst, [objects.UNKNOWN_ID])  # (what an outside ``__iter__`` gives)
 
     def _next(self, value: int, dst: int, site: SiteKey, operand: int, is_async: bool) -> None:
         if self.flow.values.keys[value][0] in _INSTANCES:

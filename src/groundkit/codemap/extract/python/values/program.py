@@ -111,6 +111,8 @@ class ClassInfo:
     open: bool  # a base outside the repository (or not known): an attribute may be there
     mro: list[ClassKey] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)  # its bases from outside, by dotted name
+    # its bases from outside, in order: a built-in class, or None for one the map cannot read
+    foreign: list[type | None] = field(default_factory=list)
     subclasses: list[ClassKey] = field(default_factory=list)  # direct
 
 
@@ -383,6 +385,8 @@ class Program:
                     cls.open = True
                     if found is not None and found[0] == "ext":
                         cls.outside.append(found[1])
+                    made = getattr(builtins, found[1]) if found and found[0] == "builtin" else 0
+                    cls.foreign.append(made if isinstance(made, type) else None)
             for base in cls.bases:
                 self.classes[base].subclasses.append(key)
         for key in self.classes:
@@ -408,6 +412,20 @@ class Program:
         found = next((m for m in self.mro(cls) if self.binds_in_class(m, name)), None)
         self._owners[key] = found
         return found
+
+    def outside_binds(self, cls: ClassKey, name: str) -> bool | None:
+        """Whether a base from outside the repository along ``cls``'s MRO binds ``name``:
+        True when a built-in base has it (``list`` has ``__iter__``), None when a base the map
+        cannot read (a library's class, a name not found) comes first and may, False when none
+        does. (The outside bases are taken in the order of the repository's MRO, each class's
+        as written: ``class Errors(UserList, list)`` reads ``UserList`` first.)"""
+        for key in self.mro(cls):
+            for base in self.classes[key].foreign:
+                if base is None:
+                    return None
+                if hasattr(base, name):
+                    return True
+        return False
 
     def functions_named(self, cls: ClassKey, name: str) -> list[FuncKey]:
         """The functions a class body defines under ``name`` (a property's getter and
