@@ -18,7 +18,7 @@ during the solve for it. A parameter handed on unchanged to the parameter that i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.state import Flow
@@ -49,64 +49,73 @@ def given_by_each_call(flow: Flow) -> list[int]:
     """The instance-attribute cells stored straight from a parameter (or a parameter handed on
     to it) to which different calls pass different callables."""
     engine = flow.engine
-    keys = flow.values.keys
     stored: dict[int, list[int]] = {}  # a variable stored into attribute cells -> those cells
     for key, var in flow.cells.items():
         if key[0] == "iattr":
             for source in _each(engine.incoming.get(var)):
                 stored.setdefault(source, []).append(var)
-
-    def callables(var: int) -> frozenset[int]:
-        return frozenset(v for v in engine.held(var) if keys[v][0] in _CALLABLE)
-
+    back = _Callers(flow)
     # Back from the stored variables, one level of callers at a time: which are a parameter's
-    # local, and what each call passes that parameter. Only what is reached is kept (a map of
-    # every parameter's sources raised django's peak by 18 MB).
-    local_of: dict[int, int] = {}  # a parameter's local -> its cell
-    fed: dict[int, list[int]] = {}  # a parameter's cell -> the arguments, defaults and spreads
-    wanted = {source for source in stored if callables(source)}
+    # local, and what each call passes that parameter. Only what is reached is kept.
+    wanted = {source for source in stored if back.callables(source)}
     for _ in range(_HANDED_ON):
         found = _parameters_of(flow, wanted)
-        local_of.update(found)
-        new = {param for param in found.values() if param not in fed}
+        back.local_of.update(found)
+        new = {param for param in found.values() if param not in back.fed}
         if not new:
             break
-        _feeding(engine.succ, new, fed)
+        _feeding(engine.succ, new, back.fed)
         # Followed further only where the calls seen so far agree, by what passes a callable.
         wanted = {
             source
             for param in new
-            if not _differ(callables, fed[param])
-            for source in fed[param]
-            if source not in local_of and callables(source)
+            if not back.disagree(back.fed[param])
+            for source in back.fed[param]
+            if source not in back.local_of and back.callables(source)
         }
-    varies: dict[int, bool] = {}
-
-    def differs(param: int) -> bool:
-        found = varies.get(param)
-        if found is not None:
-            return found
-        varies[param] = False  # (a cycle of parameters handing on to one another adds nothing)
-        sources = fed.get(param, [])
-        found = _differ(callables, sources) or any(
-            source in local_of and differs(local_of[source]) for source in sources
-        )
-        varies[param] = found
-        return found
-
     chosen: set[int] = set()
     for source, cells in stored.items():
-        handed = local_of.get(source)
-        if handed is not None and callables(source) and differs(handed):
+        handed = back.local_of.get(source)
+        if handed is not None and back.callables(source) and back.differs(handed):
             chosen.update(cells)
     return sorted(chosen)
 
 
-def _differ(callables: Callable[[int], frozenset[int]], sources: list[int]) -> bool:
-    """Whether ``sources`` pass different callables (one passing none is not counted)."""
-    seen = {callables(source) for source in sources}
-    seen.discard(frozenset())
-    return len(seen) > 1
+class _Callers:
+    """What the calls of the parameters followed pass them. A class, not nested functions: a
+    recursive closure is a cycle, and through it the whole flow would wait for the cyclic
+    collector (``test_a_solve_leaves_no_cycle_for_the_collector_to_free``)."""
+
+    def __init__(self, flow: Flow) -> None:
+        self.held = flow.engine.held
+        self.keys = flow.values.keys
+        self.local_of: dict[int, int] = {}  # a parameter's local -> its cell
+        self.fed: dict[int, list[int]] = {}  # a parameter's cell -> arguments, defaults, spreads
+        self.varies: dict[int, bool] = {}
+
+    def callables(self, var: int) -> frozenset[int]:
+        keys = self.keys
+        return frozenset(v for v in self.held(var) if keys[v][0] in _CALLABLE)
+
+    def disagree(self, sources: list[int]) -> bool:
+        """Whether ``sources`` pass different callables (one passing none is not counted)."""
+        seen = {self.callables(source) for source in sources}
+        seen.discard(frozenset())
+        return len(seen) > 1
+
+    def differs(self, param: int) -> bool:
+        """Whether the calls of ``param``, or of a parameter handed on to it, disagree."""
+        found = self.varies.get(param)
+        if found is not None:
+            return found
+        self.varies[param] = False  # (a cycle of parameters handing on to one another adds none)
+        sources = self.fed.get(param, [])
+        local_of = self.local_of
+        found = self.disagree(sources) or any(
+            source in local_of and self.differs(local_of[source]) for source in sources
+        )
+        self.varies[param] = found
+        return found
 
 
 def _parameters_of(flow: Flow, wanted: set[int]) -> dict[int, int]:
