@@ -29,6 +29,7 @@ from collections import deque
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.instances import given_by_each_call
 from groundkit.codemap.extract.python.values.keys import ClassKey
 from groundkit.codemap.extract.python.values.overrides import Overrides
 from groundkit.codemap.extract.python.values.state import Flow
@@ -61,6 +62,7 @@ class Certainty:
             or (method in _NONE_DUNDERS and operand in self.maybe_none)
         ]
         self.hidden = hidden(flow)
+        seeds += given_by_each_call(flow)  # (a method runs on one instance: its own value)
         split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
