@@ -293,6 +293,15 @@ def _specifiers(module: facts.Module) -> Iterator[str]:
             elif item in stars:
                 yield item
             continue
+        if kind in _LEAVES:
+            continue
+        if kind is facts.Ref:  # its parts, read here in the order the stack would give them
+            for part in reversed(item.parts):
+                if part.startswith("require:"):
+                    yield part.removeprefix("require:")
+                elif part in stars:
+                    yield part
+            continue
         if kind in _SPECIFIED:
             yield item.spec
             continue
@@ -303,6 +312,7 @@ def _specifiers(module: facts.Module) -> Iterator[str]:
 
 
 _SPECIFIED = frozenset({facts.Require, facts.Import, facts.Namespace, facts.DynImport, facts.From})
+_LEAVES = frozenset({int, float, bool, type(None)})  # nothing under them
 # Every interface of a large map is walked once: each kind's way to its children worked out
 # once (a struct's fields in order, a list's items, a dict's values; nothing of a number).
 _CHILDREN: dict[type, Callable[[Any], Iterable[object]]] = {}
