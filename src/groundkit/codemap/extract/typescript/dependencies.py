@@ -75,6 +75,7 @@ class Dependencies:
         self._read: frozenset[str] | None = None
         self._reasons: dict[str, str] = {}  # a package file not read -> why
         self._per_package: dict[str, int] = {}
+        self._texts: dict[str, str | None] = {}  # a file's text (None: not readable)
 
     # -- what the flow reads ----------------------------------------------------------------------
     def files(self) -> list[str]:
@@ -150,7 +151,7 @@ class Dependencies:
                 at: str | None = folder
                 while at is not None:
                     manifest = posixpath.join(at, "node_modules", package, "package.json")
-                    if self.project.read_text(manifest) is not None:
+                    if self._text(manifest) is not None:
                         return True
                     at = posixpath.dirname(at) if at else None
         return False
@@ -161,7 +162,7 @@ class Dependencies:
         that runs with the repository's; ``devDependencies`` (test tools) are not read."""
         found = self._manifests.get(folder)
         if found is None:
-            text = self.project.read_text(posixpath.join(folder, "package.json"))
+            text = self._text(posixpath.join(folder, "package.json"))
             if text is None and folder:
                 found = self._declared(posixpath.dirname(folder))
             else:
@@ -177,7 +178,7 @@ class Dependencies:
     def _find(self, folder: str, name: str, rest: str) -> str | None:
         while True:
             root = posixpath.join(folder, "node_modules", name)
-            manifest = self.project.read_text(root + "/package.json")
+            manifest = self._text(root + "/package.json")
             if manifest is not None and rest:
                 return self._file(posixpath.join(root, rest))
             if manifest is not None:
@@ -214,7 +215,11 @@ class Dependencies:
 
     # -- reading ----------------------------------------------------------------------------------
     def _text(self, path: str) -> str | None:
-        return self.project.read_text(path)
+        # read once a run: a file is asked for as a candidate of each specifier naming it
+        # (router's tracing.js 21 times on express), then parsed
+        if path not in self._texts:
+            self._texts[path] = self.project.read_text(path)
+        return self._texts[path]
 
     def _parse(self, path: str) -> facts.Module:
         text = self._text(path)
@@ -293,6 +298,15 @@ def _specifiers(module: facts.Module) -> Iterator[str]:
             elif item in stars:
                 yield item
             continue
+        if kind in _LEAVES:
+            continue
+        if kind is facts.Ref:  # its parts, read here in the order the stack would give them
+            for part in reversed(item.parts):
+                if part.startswith("require:"):
+                    yield part.removeprefix("require:")
+                elif part in stars:
+                    yield part
+            continue
         if kind in _SPECIFIED:
             yield item.spec
             continue
@@ -303,6 +317,7 @@ def _specifiers(module: facts.Module) -> Iterator[str]:
 
 
 _SPECIFIED = frozenset({facts.Require, facts.Import, facts.Namespace, facts.DynImport, facts.From})
+_LEAVES = frozenset({int, float, bool, type(None)})  # nothing under them
 # Every interface of a large map is walked once: each kind's way to its children worked out
 # once (a struct's fields in order, a list's items, a dict's values; nothing of a number).
 _CHILDREN: dict[type, Callable[[Any], Iterable[object]]] = {}

@@ -72,6 +72,9 @@ class Columns:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self._starts: dict[int, list[int]] = {}  # non-ASCII row -> byte offsets of its chars
+        # Every line ASCII (most files): a byte column is the character column, asked twice
+        # for each site of the file (each line's test is O(1): CPython knows a string is ASCII).
+        self.ascii = all(line.isascii() for line in lines)
 
     def col(self, row: int, byte_col: int) -> int:
         """The character column of ``byte_col`` on 0-based line ``row``."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.parse.facts import ScopeKind
 
-__all__ = ["Closer", "may_hold_code"]
+__all__ = ["Closer", "any_may_hold_code", "may_hold_code"]
 
 # Kinds are tested as ``type(v) is C``: no value or fact class is subclassed
 # (``tests/codemap/test_typescript_value_kinds.py``), and the identity test is the cheaper.
@@ -52,6 +52,16 @@ def may_hold_code(expr: facts.Expr) -> bool:
     if type(expr) is facts.ArrayLit:  # [one]: its items (a parameter ``[head]`` reads one)
         return any(may_hold_code(i) for i in expr.items)
     return type(expr) not in _PLAIN
+
+
+def any_may_hold_code(exprs: list[facts.Expr]) -> bool:
+    """Whether some of ``exprs`` may hold code (``may_hold_code``): a call's arguments, the
+    plain ones (most: strings, literals) told apart without a call each."""
+    for expr in exprs:
+        kind = type(expr)
+        if kind not in _PLAIN or (kind is facts.ArrayLit and may_hold_code(expr)):
+            return True
+    return False
 
 
 def may_return_code(expr: facts.Expr) -> bool:

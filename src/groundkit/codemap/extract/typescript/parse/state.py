@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
 from groundkit.codemap.extract.typescript.parse import facts
-from groundkit.codemap.extract.typescript.parse.closure import may_hold_code
+from groundkit.codemap.extract.typescript.parse.closure import any_may_hold_code
 from groundkit.codemap.extract.typescript.parse.expressions import UNKNOWN
 from groundkit.codemap.extract.typescript.parse.facts import ScopeKind
 from groundkit.codemap.extract.typescript.syntax import Columns, text_of
@@ -268,6 +268,8 @@ class Walk:
         (row, col), (end_row, end_col) = node.start_point, node.end_point
         self.note(row + 1)
         columns = self.columns
+        if columns.ascii:  # (``col`` gives the byte column back)
+            return row + 1, col, end_row + 1, end_col
         return row + 1, columns.col(row, col), end_row + 1, columns.col(end_row, end_col)
 
     def add_call(
@@ -284,7 +286,7 @@ class Walk:
         site when one of them may be a function or an object (``closure.py``)."""
         where = self.where(node)
         self.calls.append(facts.CallSite(self.current, callee, how, *where, args, chain, key))
-        if passed and any(may_hold_code(a) for a in passed):
+        if passed and any_may_hold_code(passed):
             self.passes.append((self.current, callee, how, passed))
         elif (
             type(callee) is facts.Ref

@@ -46,6 +46,11 @@ from groundkit.codemap.extract.typescript.values.objects import (
 from groundkit.codemap.extract.typescript.web import WebFacts
 from groundkit.codemap.model import EdgeFlag, EdgeKind, Location, NodeKey, Provenance
 
+# Members read per call site (an enum member costs a class lookup each read)
+_CALL = How.CALL
+_NEW = How.NEW
+_JSX = How.JSX
+
 __all__ = ["CallingFile", "resolve_call"]
 
 # A value's kind is tested as ``type(v) is C``: no value or fact class is subclassed, and on a
@@ -209,7 +214,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     if target is None:
         file.graph.unresolved += 1
         return
-    if site.how == How.JSX:
+    if site.how == _JSX:
         provenance = Provenance.TS_JSX
         _render(file, value, caller, where)
     elif type(value) is Def and value.kind == "class":
@@ -221,7 +226,7 @@ def resolve_call(file: CallingFile, site: facts.CallSite) -> None:
     elif type(receiver) is Obj:
         provenance = Provenance.TS_TABLE
     else:
-        provenance = Provenance.TS_NEW if site.how == How.NEW else Provenance.TS_CALL
+        provenance = Provenance.TS_NEW if site.how == _NEW else Provenance.TS_CALL
     file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, site.line)
     file.web.argument(site.args, node_key(target), context, caller, where)
 
@@ -251,13 +256,13 @@ def _not_counted(file: CallingFile, value: Value) -> bool:
 def _target(file: CallingFile, value: Value, how: int) -> Def | None:
     """What calling ``value`` runs: a function or method; a class's constructor with ``new``
     (the class itself when no in-repository base has one)."""
-    if type(value) is Inst and value.cls.kind == "function" and how == How.CALL:
+    if type(value) is Inst and value.cls.kind == "function" and how == _CALL:
         return file.ev.functions.made(value.cls)  # new F(): what F returns, if a function
     if type(value) is not Def:
         return None
     if value.kind != "class":
         return value
-    return file.ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
+    return file.ev.classes.constructor(value) if how in (_NEW, _JSX) else None
 
 
 def _through_parameter(
@@ -393,7 +398,7 @@ def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where:
     if not sure:
         file.graph.unresolved += 1
     for target in sorted(targets, key=lambda d: (d.path, d.qual)):
-        provenance = Provenance.TS_NEW if how == How.NEW else Provenance.TS_CALL
+        provenance = Provenance.TS_NEW if how == _NEW else Provenance.TS_CALL
         flags = frozenset() if sure else frozenset({EdgeFlag.PARTIAL})
         file.edge(EdgeKind.CALLS, caller, node_key(target), provenance, where, where.line, flags)
 

@@ -36,6 +36,10 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Web,
 )
 
+# Members read per call site (an enum member costs a class lookup each read)
+_CALL = How.CALL
+_NEW = How.NEW
+
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
@@ -51,16 +55,16 @@ def call_value(
 ) -> Value:
     if expr.ref is None:
         return Unknown()
-    how = How.NEW if type(expr) is facts.New else How.CALL
-    if len(expr.ref) > 1 and expr.ref[-1] in CHAINED and how == How.CALL:
+    how = _NEW if type(expr) is facts.New else _CALL
+    if len(expr.ref) > 1 and expr.ref[-1] in CHAINED and how == _CALL:
         receiver = ev.reference(expr.ref[:-1], scope, name)
         if type(receiver) is Web and receiver.router is not None:
             return receiver  # router.use(...) returns the router
-    if how == How.CALL and len(expr.ref) > 1 and expr.ref[-1] == "bind":
+    if how == _CALL and len(expr.ref) > 1 and expr.ref[-1] == "bind":
         bound = ev.reference(expr.ref[:-1], scope, name)  # f.bind(o): runs f when called
         if type(bound) is Def and bound.kind != "class":
             return bound
-    if how == How.CALL and expr.ref == ["Object", "create"] and expr.args:
+    if how == _CALL and expr.ref == ["Object", "create"] and expr.args:
         proto = prototype(ev, expr.args[0], scope)  # its members: the prototype's
         if isinstance(proto, Obj | Inst | Created):
             return proto
@@ -73,7 +77,7 @@ def call_value(
     if copied is not None:
         return copied
     callee = ev.reference(expr.ref, scope, name)
-    if how == How.CALL and type(callee) is Global and callee.name == "Promise.all":
+    if how == _CALL and type(callee) is Global and callee.name == "Promise.all":
         items = expr.args[0] if len(expr.args) == 1 else None
         if type(items) is facts.ArrayLit and not items.name:
             # await Promise.all([load(), other()]): each item's value, as `await` gives
@@ -90,17 +94,17 @@ def call_value(
         web = construct(callee, how, expr.args, router, lambda s: ev.text(s, scope))
         if web is not None:
             return web
-    if how == How.NEW and _is_emitter_class(callee):
+    if how == _NEW and _is_emitter_class(callee):
         return Emitter(ev.router_id(scope, name) if name else "")  # named by its variable
-    if how == How.CALL and type(callee) is Def and callee.kind != "class":
+    if how == _CALL and type(callee) is Def and callee.kind != "class":
         handed = ev.functions.given_back(callee, expr.args)
         if handed is not None:
             return ev.value(handed, scope)  # identity(x): x
-    if how == How.CALL and type(callee) is Ext and len(callee.attrs) == 1:
+    if how == _CALL and type(callee) is Ext and len(callee.attrs) == 1:
         back = PACKAGE_GIVES_BACK.get((callee.package, callee.attrs[0]))
         if back is not None and back < len(expr.args):
             return ev.value(expr.args[back], scope)
-    return ev.apply(callee, ["new" if how == How.NEW else "()"], scope)
+    return ev.apply(callee, ["new" if how == _NEW else "()"], scope)
 
 
 def prototype(ev: Evaluator, expr: facts.Expr, scope: Scope) -> Value:

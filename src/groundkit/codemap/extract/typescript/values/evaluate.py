@@ -108,6 +108,7 @@ class Evaluator:
         # A named array literal -> its items, closed (``arrays.py``)
         self.literals: dict[Arr, tuple[list[facts.Expr], Scope]] = {}
         self._interfaces: dict[str, tuple[facts.Module, str]] = {}
+        self._packaged: dict[str, facts.Module] = {}  # a package file's (asked as often)
         # The functions each table's members were copied onto (``holders.or_copies``)
         self.copies: dict[tuple[str, str], list[Def]] | None = None
         self._body: tuple[str, facts.Body] | None = None
@@ -116,9 +117,12 @@ class Evaluator:
     # -- facts ------------------------------------------------------------------------------------
     def interface(self, path: str) -> facts.Module:
         found = self._interfaces.get(path)
+        if found is None and (packaged := self._packaged.get(path)) is not None:
+            return packaged
         if found is None and self.packages is not None and is_dependency(path):
             # a package's file: read for the value flow, no key (it is not in the map)
-            return self.packages.interface(path)
+            packaged = self._packaged[path] = self.packages.interface(path)
+            return packaged
         if found is None:
             stored = self.project.facts(path).interface
             module = stored if type(stored) is facts.Module else facts.Module({}, {}, [], {})
@@ -166,6 +170,9 @@ class Evaluator:
         """What a binding holds; a binding read while it is being evaluated (``node =
         node.parent``, assigned in a loop) is unknown: the value depends on run time."""
         key = ("bound", *scope, name)
+        kept = self.memo.hit(key)
+        if kept is not None:
+            return kept
         return self.memo.once(key, lambda: self.value(expr, scope, name), Unknown())
 
     def export(self, path: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()) -> Value:

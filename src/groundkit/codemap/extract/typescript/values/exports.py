@@ -56,6 +56,9 @@ def export(
     """What module ``path`` exports as ``name`` (``default``: else ``module.exports``)."""
     if not seen:  # asked from outside: worked out once
         key = ("export", path, name)
+        kept = ev.memo.hit(key)
+        if kept is not None:
+            return kept
         return ev.memo.once(key, lambda: _export(ev, path, name, seen), Unknown())
     return _export(ev, path, name, seen)
 

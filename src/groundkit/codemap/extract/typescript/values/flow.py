@@ -74,6 +74,9 @@ MAX_KNOWN = 256  # values per parameter along its known paths (``known()``: part
 # (``arguments``, ``slice.call(arguments, k)``), the items of an array literal there included.
 Param = tuple[Def, int]
 _REST = (facts.REST, facts.ITEM)
+# Read per value a parameter is given (tens of thousands on express): a set of kinds, not an
+# isinstance against a union built at each test.
+_NOT_KNOWN = frozenset({Unknown, Feed})
 _BOUNDED: Param = (Def("", "", ""), -1)  # a cut by the depth bound: never exact
 _ReadKey = tuple[tuple[str, ...], str, bool]  # the member, the file asking, lenient
 
@@ -108,6 +111,7 @@ class Flow:
         self.building = False  # the index is being read: questions that need it cannot wait
         self.bounds_hit = 0
         self._index: Index | None = None
+        self._fed: frozenset[Def] | None = None  # functions some parameter of is handed on
         self._params: dict[Param, frozenset[Value] | None] = {}
         self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
         self._lenient = False  # ``known()`` is asking: what is unknown is left out
@@ -161,7 +165,7 @@ class Flow:
         out: set[Value] = set()
         for value in given:
             reached = self.ev.apply(value, path, (feed.func.path, -1))
-            if isinstance(reached, Unknown | Feed):
+            if type(reached) in _NOT_KNOWN:
                 return None
             out.add(reached)
         return out
@@ -200,7 +204,7 @@ class Flow:
         finally:
             self._lenient = False
         if not path:  # the parameter itself (``apply`` of no member gives each value back)
-            return {v for v in given if not isinstance(v, Unknown | Feed)}
+            return {v for v in given if type(v) not in _NOT_KNOWN}
         out: set[Value] = set()
         member = tuple(path)
         # a value a package's code hands every callback it calls (a request) reaches many
@@ -210,7 +214,7 @@ class Flow:
             reached = read.get(value)
             if reached is None:
                 reached = read[value] = self.ev.apply(value, path, (feed.func.path, -1))
-            if not isinstance(reached, Unknown | Feed):
+            if type(reached) not in _NOT_KNOWN:
                 out.add(reached)
         return out
 
@@ -421,6 +425,10 @@ class Flow:
         passed = self.index().passed
         if type(target) is not Feed:
             return passed.get(target, [])  # a function: handed where it is named only
+        if self._fed is None:
+            self._fed = frozenset(held.func for held in passed if type(held) is Feed)
+        if target.func not in self._fed:
+            return ()  # no parameter of its function is handed on: none of the keys below
         return self._handed_feed(passed, target)
 
     def _handed_feed(

@@ -37,6 +37,11 @@ from groundkit.codemap.extract.typescript.values.objects import (
     Value,
 )
 
+# Members read per call site (an enum member costs a class lookup each read)
+_CALL = How.CALL
+_NEW = How.NEW
+_JSX = How.JSX
+
 if TYPE_CHECKING:
     from groundkit.codemap.extract.typescript.values.evaluate import Evaluator
 
@@ -162,7 +167,7 @@ def _arities(ev: Evaluator, index: Index, sources: list[str]) -> None:
                 last = callee.attrs[-1]
             if last not in names:
                 continue
-            called = callable_of(ev, ev.value(callee, (path, -1)), How.CALL)
+            called = callable_of(ev, ev.value(callee, (path, -1)), _CALL)
             if type(called) is Def:
                 index.arities[called].append(arity.count)
 
@@ -271,13 +276,13 @@ def callable_of(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
         return value
     if type(value) is Mod:  # const Layer = require("./layer"); new Layer(): its export
         value = ev.export(value.path, "=")
-    if type(value) is Inst and value.cls.kind == "function" and how == How.CALL:
+    if type(value) is Inst and value.cls.kind == "function" and how == _CALL:
         return ev.functions.made(value.cls)  # new F() gave a function: calling it runs that
     if type(value) is not Def:
         return None
     if value.kind != "class":  # new F(): F runs with the arguments
-        return value if how != How.NEW or value.kind == "function" else None
-    return ev.classes.constructor(value) if how in (How.NEW, How.JSX) else None
+        return value if how != _NEW or value.kind == "function" else None
+    return ev.classes.constructor(value) if how in (_NEW, _JSX) else None
 
 
 def array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:

@@ -95,6 +95,18 @@ class Memo:
         self._cuts.add(at)
         self.cut_count += 1
 
+    def hit(self, key: Hashable) -> Value | None:
+        """The answer kept for ``key``, as ``once`` gives it back (its files consulted), or None
+        when none is: asked first where most questions are asked again, so that neither the
+        closure nor the fallback value ``once`` takes is made for them."""
+        kept = self._kept.get(key)
+        if kept is None:
+            return None
+        owner = self._owner
+        owner.deps.update(kept.deps)
+        owner.consulted = owner.consulted or kept.consulted
+        return kept.value
+
     def once(self, key: Hashable, compute: Callable[[], Value], again: Value) -> Value:
         """``compute()``'s answer for ``key``, worked out once; ``again`` when ``key`` is
         asked while it is being answered."""
