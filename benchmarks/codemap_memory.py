@@ -2,10 +2,14 @@
 each phase boundary of one ``grk map build`` (parse, facts decoded into the program, solve,
 certainty, the kept solver state, drawing, the data pass, the writes).
 
-    python benchmarks/codemap_memory.py PATH [--trace] [--top N]
+    python benchmarks/codemap_memory.py PATH [--owners] [--trace] [--top N]
 
 After the solve it counts the variables that hold more than 20 values, the set objects they
 hold them in (equal ones are shared), their distinct contents, and the CPU the sharing took.
+
+``--owners``: at the end of the solve, before its rules are let go, the bytes each of the
+solver's structures holds (``sys.getsizeof`` of it and of what it holds, each object counted
+once, in the order listed; rules with their closures' cells).
 
 ``--trace``: also what ``tracemalloc`` counts (several times slower, and its own bookkeeping
 raises the resident size) and, after the solve, the ``--top`` lines that allocated what is
@@ -27,7 +31,7 @@ from typing import Any
 from groundkit.cli.main import main as grk
 from groundkit.codemap import build
 from groundkit.codemap.extract import python
-from groundkit.codemap.extract.python.values import engine, snapshot
+from groundkit.codemap.extract.python.values import engine, snapshot, solver
 
 STARTED = time.perf_counter()
 
@@ -93,12 +97,70 @@ def value_sets(module: Any) -> None:
     module.solve = counted
 
 
+def _held(obj: Any, seen: set[int]) -> int:
+    """The bytes of ``obj`` and of what it holds (containers followed), each object once."""
+    if id(obj) in seen or (type(obj) is int and -5 <= obj <= 256):
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(_held(k, seen) + _held(v, seen) for k, v in obj.items())
+    elif isinstance(obj, list | tuple | set | frozenset):
+        size += sum(_held(item, seen) for item in obj)
+    elif type(obj).__name__ in ("_WithArgs", "_EachValue"):  # a rule as it was before 8e5fc99
+        size += _held(obj.function, seen) + _held(obj.args, seen)
+    elif hasattr(obj, "__code__"):  # a closure: its defaults and cells
+        size += _held(obj.__defaults__ or (), seen)
+        size += sum(_held(cell, seen) for cell in obj.__closure__ or ())
+    return size
+
+
+def owners() -> None:
+    """Before the solver lets its rules go: the bytes each of its structures holds."""
+    close: Callable[[Any], Any] = solver.Solver.close
+
+    def counted(self: Any) -> Any:
+        flow, seen = self.flow, set[int]()
+        parts = {
+            "rules": flow.engine.rules,
+            "value sets (pts)": flow.engine.pts,
+            "successors (succ, wide)": (flow.engine.succ, flow.engine.wide),
+            "sources kept (incoming)": flow.engine.incoming,
+            "bounds (strings, containers, special)": (
+                flow.engine.strings,
+                flow.engine.containers,
+                flow.engine.special,
+            ),
+            "meeting variables (alt)": getattr(flow.alt, "bits", flow.alt),
+            "named cells": flow.cells,
+            "container slots": flow.slots,
+            "found per site": {site: found.targets for site, found in flow.found.items()},
+            "rules installed (once)": flow.once,
+            "lookups (results, runs, sites)": vars(self.lookups),
+            "values (keys, ids)": (flow.values.keys, flow.values.ids),
+            "depends, fallbacks, protocol results": (
+                flow.depends,
+                flow.fallbacks,
+                flow.protocol_results,
+            ),
+        }
+        sizes = {name: _held(part, seen) for name, part in parts.items()}
+        for name, size in sorted(sizes.items(), key=lambda item: -item[1]):
+            print(f"{size / 2**20:8.1f} MB  {name}")
+        return close(self)
+
+    solver.Solver.close = counted  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("path")
     parser.add_argument("--trace", action="store_true")
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--owners", action="store_true")
     args = parser.parse_args()
+    if args.owners:
+        owners()
     if args.trace:
         tracemalloc.start()
     after(build, "read_and_parse", "parsed")

@@ -6,13 +6,29 @@ import gc
 from pathlib import Path
 
 from groundkit.codemap.api import open_codemap
-from groundkit.codemap.extract.python.values.engine import Engine, each_value
+from groundkit.codemap.extract.python.values.engine import Engine, Marks, each_value, with_args
 from groundkit.codemap.extract.python.values.objects import LIT, LIT_ID, Values
 
 
 def _engine(size: int) -> tuple[Engine, Values]:
     values = Values()
-    return Engine(values, size, set()), values
+    return Engine(values, size, Marks()), values
+
+
+def test_marks_hold_the_variables_added_and_no_others() -> None:
+    marks = Marks()
+    for var in (5, 0, 1000, 7):
+        marks.add(var)
+    assert [var for var in range(1200) if var in marks] == [0, 5, 7, 1000]
+    assert -1 not in marks
+    assert "5" not in marks
+
+
+def test_a_rule_runs_its_function_on_each_new_value_with_its_arguments() -> None:
+    seen: list[tuple[int, ...]] = []
+    each_value(lambda value, *args: seen.append((value, *args)), 8, 9)([1, 2])
+    with_args(lambda *args: seen.append(tuple(args[:-1]) + tuple(args[-1])), 3)([4, 5])
+    assert seen == [(1, 8, 9), (2, 8, 9), (3, 4, 5)]
 
 
 def test_a_variable_with_many_successors_makes_each_copy_edge_once() -> None:

@@ -34,7 +34,7 @@ from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.alignment import Alignment, Reached, align
 from groundkit.codemap.extract.python.values.certainty import Certainty
-from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, Rule
+from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, Marks, Rule
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.overrides import may_unbar
 from groundkit.codemap.extract.python.values.program import Program
@@ -79,7 +79,7 @@ class _Guarded(Engine):
     __slots__ = ("late", "old")
 
     def __init__(self, values: objects.Values, size: int, old: int, late: set[int]) -> None:
-        super().__init__(values, size, set())
+        super().__init__(values, size, Marks())
         self.old = old  # variables below this number are the snapshot's
         self.late = late
 

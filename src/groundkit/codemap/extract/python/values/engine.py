@@ -32,6 +32,7 @@ __all__ = [
     "MAX_VALUES",
     "SHARED_FROM",
     "Engine",
+    "Marks",
     "Rule",
     "each",
     "each_value",
@@ -42,8 +43,9 @@ MAX_VALUES = 128
 MAX_STRINGS = 4
 MAX_CONTAINERS = 12
 # Sets of more values than this are shared between the variables that hold the same ones
-# (``Engine.share``).
-SHARED_FROM = 8
+# (``Engine.share``): all of two or more, since small sets repeat too (django: 54,000 sets of
+# 2 to 8 values, 7,580 distinct, 13 MB held apart).
+SHARED_FROM = 1
 # A rule sees the new values in the order of their numbers: the order it runs on them decides
 # which cells and values are made first, and so which values a bounded variable keeps; an
 # edit that adds code elsewhere shifts numbers but keeps their order, where a set's order
@@ -67,34 +69,52 @@ def each_value(function: Callable[..., object], *args: Any) -> Rule:
     """A rule that runs ``function(value, *args)`` on every new value. Not a closure: a solve
     makes a rule for each operation (430,000 on django), and a closure over its cells took
     three times the memory; nor a partial (its empty keyword dict and argument tuple took
-    16 MB more than these two slots on django)."""
-    return _EachValue(function, args)
+    16 MB more on django)."""
+    return _EachValue((function, *args))
 
 
 def with_args(function: Callable[..., object], *args: Any) -> Rule:
-    """A rule that runs ``function(*args, new)`` on the new values at once (two slots, where a
-    partial took 7 MB more on django's class-attribute rules)."""
-    return _WithArgs(function, args)
+    """A rule that runs ``function(*args, new)`` on the new values at once (where a partial
+    took 7 MB more on django's class-attribute rules)."""
+    return _WithArgs((function, *args))
 
 
-class _WithArgs:
-    __slots__ = ("args", "function")
+class _WithArgs(tuple[Any, ...]):
+    """The function and its arguments in one tuple: an object holding the two took 8.7 MB
+    more on django (191,000 rules)."""
 
-    def __init__(self, function: Callable[..., object], args: tuple[Any, ...]) -> None:
-        self.function = function
-        self.args = args
+    __slots__ = ()
 
     def __call__(self, new: Sequence[int]) -> None:
-        self.function(*self.args, new)
+        self[0](*self[1:], new)
 
 
 class _EachValue(_WithArgs):
     __slots__ = ()
 
     def __call__(self, new: Sequence[int]) -> None:
-        function, args = self.function, self.args
+        function, args = self[0], self[1:]
         for value in new:
             function(value, *args)
+
+
+class Marks:
+    """A set of variables as one byte per variable (``Flow.alt``: 223,000 of django's 549,000
+    variables, where a set of them took 8 MB)."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self) -> None:
+        self.bits = bytearray()
+
+    def add(self, var: int) -> None:
+        bits = self.bits
+        if var >= len(bits):
+            bits.extend(bytes(var + 1 - len(bits) + (len(bits) >> 3)))
+        bits[var] = 1
+
+    def __contains__(self, var: object) -> bool:
+        return isinstance(var, int) and 0 <= var < len(self.bits) and self.bits[var] == 1
 
 
 class Engine:
@@ -117,7 +137,7 @@ class Engine:
         "wide",
     )
 
-    def __init__(self, values: Values, size: int, alt: set[int]) -> None:
+    def __init__(self, values: Values, size: int, alt: Marks) -> None:
         self.values = values
         # What each variable holds: nothing yet (None), one value (the int itself: most hold
         # one, and a set of one took 216 bytes, 50 MB on django), a set, or a frozenset shared
@@ -239,7 +259,8 @@ class Engine:
             wide.add(dst)
             succ.append(dst)
         self.edges += 1
-        if dst in self.alt:
+        alt = self.alt.bits
+        if dst < len(alt) and alt[dst]:
             sources = self.incoming.get(dst)
             if sources is None:
                 self.incoming[dst] = src

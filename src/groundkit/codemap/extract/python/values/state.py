@@ -17,7 +17,7 @@ from typing import Any
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
 from groundkit.codemap.extract.python.values import objects
-from groundkit.codemap.extract.python.values.engine import Engine
+from groundkit.codemap.extract.python.values.engine import Engine, Marks
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import BUILTINS, Program
 
@@ -38,7 +38,7 @@ class Flow:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.values = objects.Values()
-        self.alt: set[int] = set()  # variables where bindings that may differ meet
+        self.alt = Marks()  # variables where bindings that may differ meet
         self.engine = Engine(self.values, program.variables, self.alt)
         self.values.listener = self.engine.note
         self.engine.overflow = self._overflow
