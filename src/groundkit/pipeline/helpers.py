@@ -56,15 +56,15 @@ AHEAD_FILES = 64  # given to helpers before the writer reaches them, at most, an
 AHEAD_BYTES = 64_000_000  # at most this many bytes of them
 _MOST = 8
 HELP_AFTER_S = 1.0  # helpers start once reading in this process has taken this long
-# On fewer cores than this, helpers start only when making files took at least MAKING_SHARE of
-# the writer's thread until then. With two, the index's thread has most of the other core: a
-# helper's gain is the share of the work it takes off the writer, its cost its own start, the
-# pickles both ways, and its work slowed beside the writer's. Measured on two cores
-# (benchmarks/README.md, scale.py and ingest_phases.py): JSONL records, whose making is some 40%
-# of the writer's thread, took more CPU and more wall time with helpers than without; HTML
-# manuals, 80-90%, less wall time with them.
+# On fewer cores than this, helpers start only when making files (reading, loading, chunking,
+# fingerprinting) took at least MAKING_SHARE of the writer's thread until then (``Making``).
+# With two, the index's thread has much of the other core: a helper's gain is the part of the
+# writer's work it takes over; its cost, its start, the pickles both ways, and work slowed beside
+# the writer's. Measured on two cores (benchmarks/README.md, "Helper processes on two cores"):
+# scale.py's JSONL records, 0.65 of the writer's first second, ingest with helpers in more CPU
+# and more wall time than without; Rust's HTML manuals, 0.90-0.92, in 25% less wall time.
 SHARED_CORES = 3
-MAKING_SHARE = 0.6
+MAKING_SHARE = 0.8
 _GONE = object()  # a helper's output ended
 
 T = TypeVar("T")
@@ -212,10 +212,13 @@ class Helpers:
 
 
 class Making:
-    """The CPU time this thread has spent making files itself (``timed`` wraps each maker)."""
+    """The CPU time this thread has spent making files itself (``timed`` wraps each maker),
+    from the end of the first one on: the first file pays for imports (numpy, a parser) that
+    the others do not, and in the second a run is judged on, they were most of it."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
+        self.since: float | None = None  # this thread's time when the first file was made
 
     def timed(self, make: Callable[[], T]) -> Callable[[], T]:
         def made() -> T:
@@ -223,9 +226,20 @@ class Making:
             try:
                 return make()
             finally:
-                self.seconds += time.thread_time() - start
+                end = time.thread_time()
+                if self.since is None:
+                    self.since = end
+                else:
+                    self.seconds += end - start
 
         return made
+
+    def share(self) -> float | None:
+        """Of this thread's time since the first file was made, the part spent making files
+        (None: too little to tell)."""
+        if self.since is None or self.seconds <= 0:
+            return None
+        return min(1.0, self.seconds / max(time.thread_time() - self.since, 1e-9))
 
 
 class Reading(Generic[T, U]):
@@ -260,14 +274,17 @@ class Reading(Generic[T, U]):
             self._helpers.__exit__(kind)
 
     def _handed_out(self) -> Iterator[tuple[T, U]]:
-        items, began, began_cpu = self._items, time.monotonic(), time.thread_time()
+        items, began = self._items, time.monotonic()
         started: deque[tuple[T, U, int]] = deque()
         held = 0
         for at, item in enumerate(items):
-            if not self._decided and (
-                self._setting != AUTO or time.monotonic() - began >= HELP_AFTER_S
+            if (
+                not self._decided
+                and (self._setting != AUTO or time.monotonic() - began >= HELP_AFTER_S)
+                and not self._too_soon()
             ):
-                self._begin_helping(items[at:], self._share(time.thread_time() - began_cpu))
+                share = self._making.share() if self._making is not None else None
+                self._begin_helping(items[at:], share)
             size = self._size(item)
             ahead = AHEAD_FILES if self._helpers else 1
             while started and (len(started) >= ahead or held + size > AHEAD_BYTES):
@@ -281,11 +298,11 @@ class Reading(Generic[T, U]):
             first, made, _ = started.popleft()
             yield first, made
 
-    def _share(self, spent: float) -> float | None:
-        """Of ``spent`` seconds of this thread, the part that went to making files."""
-        if self._making is None or self._making.seconds <= 0 or spent <= 0:
-            return None
-        return self._making.seconds / spent
+    def _too_soon(self) -> bool:
+        """Whether the decision waits for a file made after the first (on a busy machine a
+        second can pass before that one is made)."""
+        making = self._making
+        return self._setting == AUTO and making is not None and making.share() is None
 
     def _begin_helping(self, left: Sequence[T], share: float | None) -> None:
         self._decided = True
