@@ -61,8 +61,9 @@ HELP_AFTER_S = 1.0  # helpers start once reading in this process has taken this 
 # With two, the index's thread has much of the other core: a helper's gain is the part of the
 # writer's work it takes over; its cost, its start, the pickles both ways, and work slowed beside
 # the writer's. Measured on two cores (benchmarks/README.md, "Helper processes on two cores"):
-# scale.py's JSONL records, 0.65 of the writer's first second, ingest with helpers in more CPU
-# and more wall time than without; Rust's HTML manuals, 0.90-0.92, in 25% less wall time.
+# scale.py's JSONL records, 0.65 of the writer's first second, took more CPU with helpers than
+# without in 45 of 48 runs, and more wall time in about half; Rust's HTML manuals, 0.90-0.92,
+# 25% less wall time for the same CPU.
 SHARED_CORES = 3
 MAKING_SHARE = 0.8
 _GONE = object()  # a helper's output ended
