@@ -111,7 +111,8 @@ class IngestConfig(_Section, frozen=True):
         int,
         _d(
             "Processes that read, chunk and fingerprint files beside the one writing the store:"
-            " -1 picks by the machine's cores and the run's size, 0 none.",
+            " -1 picks by the machine's cores, the run's size and, on two cores, what making"
+            " its files costs (docs/ingest.md), 0 none.",
             ge=-1,
             le=64,
         ),

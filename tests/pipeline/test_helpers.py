@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from groundkit.chunk import ChunkSettings
 from groundkit.ingest.walk import FileInput
 from groundkit.pipeline import helpers as helpers_module
 from groundkit.pipeline.documents import prepare, read_file
-from groundkit.pipeline.helpers import AUTO, Helpers, Reading, helper_count
+from groundkit.pipeline.helpers import AUTO, Helpers, Making, Reading, helper_count
 
 _TOPICS = ["granite quarry", "tidal estuary", "alpine meadow", "coral atoll", "salt pan"]
 
@@ -114,6 +115,21 @@ def test_small_runs_and_single_cores_do_without_helpers(monkeypatch: pytest.Monk
     assert helper_count(AUTO, *big) == 0
 
 
+def test_on_two_cores_helpers_start_only_when_making_files_is_most_of_the_writers_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    big = (helpers_module.FROM_FILES, helpers_module.FROM_BYTES)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    # Making files two thirds of the writer's time (JSONL records): helpers cost more
+    # CPU and wall time than they take off it, the index's thread having the other core.
+    assert helper_count(AUTO, *big, share=0.65) == 0
+    assert helper_count(AUTO, *big, share=0.9) == 2  # HTML and PDF: loading is nearly all
+    assert helper_count(AUTO, *big) == 2  # nothing measured yet
+    assert helper_count(2, *big, share=0.1) == 2  # a number set is a number kept
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3})
+    assert helper_count(AUTO, *big, share=0.65) == 4
+
+
 class _FakeHelpers:
     """Helpers that make nothing: ``submit`` records what was handed to them."""
 
@@ -184,6 +200,41 @@ def test_helpers_start_only_once_reading_has_taken_a_while_with_much_left(
     assert _hand_out(monkeypatch, list(range(6)), setting=AUTO)[-1][1] == ["helper"] * 6
     # Too little left to read when the time comes: the writer goes on alone.
     assert _hand_out(monkeypatch, list(range(2)), setting=AUTO)[-1][1] == ["here"] * 2
+
+
+def _burn(seconds: float) -> None:
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+@pytest.mark.parametrize(("making", "helped"), [(0.97, True), (0.3, False)])
+def test_the_share_of_the_writers_thread_spent_making_files_after_the_first_decides(
+    monkeypatch: pytest.MonkeyPatch, making: float, helped: bool
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(helpers_module, "Helpers", _FakeHelpers)
+    monkeypatch.setattr(helpers_module, "FROM_FILES", 3)
+    monkeypatch.setattr(helpers_module, "FROM_BYTES", 15)
+    monkeypatch.setattr(helpers_module, "HELP_AFTER_S", 0.0)
+    made = Making()
+    started: list[str] = []
+
+    def start(item: int, submit: object) -> Callable[[], int]:
+        started.append("helper" if submit else "here")
+        # Made here: ``making`` of the writer's time goes to making it, the rest to writing;
+        # the first file also pays for imports, which do not count.
+        first = 0.15 if item == 0 else 0.0
+        return made.timed(lambda: _burn(first + 0.03 * making) or item)
+
+    with Reading(list(range(12)), start, lambda _item: 5, AUTO, made) as reading:
+        for item, make in reading:
+            assert make() == item
+            _burn(0.03 * (1 - making))
+    assert ("helper" in started) is helped
+    # Decided once a file after the first was made, whatever the clock says.
+    assert started[:3] == ["here", "here", "here"]
+    assert made.seconds > 0
 
 
 def test_ctrl_c_with_helpers_at_work_keeps_the_collection_as_it_was(

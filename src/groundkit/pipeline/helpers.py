@@ -44,6 +44,7 @@ __all__ = [
     "FROM_FILES",
     "HELP_AFTER_S",
     "Helpers",
+    "Making",
     "Reading",
     "helper_count",
 ]
@@ -55,18 +56,31 @@ AHEAD_FILES = 64  # given to helpers before the writer reaches them, at most, an
 AHEAD_BYTES = 64_000_000  # at most this many bytes of them
 _MOST = 8
 HELP_AFTER_S = 1.0  # helpers start once reading in this process has taken this long
+# On fewer cores than this, helpers start only when making files (reading, loading, chunking,
+# fingerprinting) took at least MAKING_SHARE of the writer's thread until then (``Making``).
+# With two, the index's thread has much of the other core: a helper's gain is the part of the
+# writer's work it takes over; its cost, its start, the pickles both ways, and work slowed beside
+# the writer's. Measured on two cores (benchmarks/README.md, "Helper processes on two cores"):
+# scale.py's JSONL records, 0.65 of the writer's first second, took more CPU with helpers than
+# without in 45 of 48 runs, and more wall time in about half; Rust's HTML manuals, 0.90-0.92,
+# 25% less wall time for the same CPU.
+SHARED_CORES = 3
+MAKING_SHARE = 0.8
 _GONE = object()  # a helper's output ended
 
 T = TypeVar("T")
 U = TypeVar("U")
 
 
-def helper_count(setting: int, files: int, size: int) -> int:
-    """How many helpers a run of ``files`` files of ``size`` bytes in all gets (0: none)."""
+def helper_count(setting: int, files: int, size: int, share: float | None = None) -> int:
+    """How many helpers a run of ``files`` files of ``size`` bytes in all gets (0: none).
+    ``share``: of the writer's thread so far, the part spent making files (None: unknown)."""
     if setting != AUTO:
         return setting
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if (cpus or 1) < 2 or files < FROM_FILES or size < FROM_BYTES:
+        return 0
+    if (cpus or 1) < SHARED_CORES and share is not None and share < MAKING_SHARE:
         return 0
     return min(cpus or 1, _MOST)
 
@@ -198,12 +212,44 @@ class Helpers:
         return None
 
 
+class Making:
+    """The CPU time this thread has spent making files itself (``timed`` wraps each maker),
+    from the end of the first one on: the first file pays for imports (numpy, a parser) that
+    the others do not, and in the second a run is judged on, they were most of it."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.since: float | None = None  # this thread's time when the first file was made
+
+    def timed(self, make: Callable[[], T]) -> Callable[[], T]:
+        def made() -> T:
+            start = time.thread_time()
+            try:
+                return make()
+            finally:
+                end = time.thread_time()
+                if self.since is None:
+                    self.since = end
+                else:
+                    self.seconds += end - start
+
+        return made
+
+    def share(self) -> float | None:
+        """Of this thread's time since the first file was made, the part spent making files
+        (None: too little to tell)."""
+        if self.since is None or self.seconds <= 0:
+            return None
+        return min(1.0, self.seconds / max(time.thread_time() - self.since, 1e-9))
+
+
 class Reading(Generic[T, U]):
     """What each item (a file to read) is made of, handed out in order: made in this process at
     first and, from the moment reading has taken ``HELP_AFTER_S`` with ``FROM_FILES`` files and
     ``FROM_BYTES`` bytes or more still to read (``helper_count``), by helper processes, started
     up to ``AHEAD_FILES`` items and ``AHEAD_BYTES`` ahead. A run that finds nearly everything
-    unchanged inside its files never pays for starting them.
+    unchanged inside its files never pays for starting them. ``making``, when given, is what
+    the items made here cost this thread: on two cores it decides (``helper_count``).
 
     ``start(item, submit)`` begins an item: with ``submit`` None it must make it lazily, in this
     process, when its result is called. ``size(item)`` is its size in bytes."""
@@ -214,8 +260,10 @@ class Reading(Generic[T, U]):
         start: Callable[[T, Submit | None], U],
         size: Callable[[T], int],
         setting: int,
+        making: Making | None = None,
     ) -> None:
         self._items, self._start, self._size, self._setting = items, start, size, setting
+        self._making = making
         self._helpers: Helpers | None = None
         self._decided = setting != AUTO and setting <= 0
 
@@ -231,10 +279,13 @@ class Reading(Generic[T, U]):
         started: deque[tuple[T, U, int]] = deque()
         held = 0
         for at, item in enumerate(items):
-            if not self._decided and (
-                self._setting != AUTO or time.monotonic() - began >= HELP_AFTER_S
+            if (
+                not self._decided
+                and (self._setting != AUTO or time.monotonic() - began >= HELP_AFTER_S)
+                and not self._too_soon()
             ):
-                self._begin_helping(items[at:])
+                share = self._making.share() if self._making is not None else None
+                self._begin_helping(items[at:], share)
             size = self._size(item)
             ahead = AHEAD_FILES if self._helpers else 1
             while started and (len(started) >= ahead or held + size > AHEAD_BYTES):
@@ -248,8 +299,14 @@ class Reading(Generic[T, U]):
             first, made, _ = started.popleft()
             yield first, made
 
-    def _begin_helping(self, left: Sequence[T]) -> None:
+    def _too_soon(self) -> bool:
+        """Whether the decision waits for a file made after the first (on a busy machine a
+        second can pass before that one is made)."""
+        making = self._making
+        return self._setting == AUTO and making is not None and making.share() is None
+
+    def _begin_helping(self, left: Sequence[T], share: float | None) -> None:
         self._decided = True
-        count = helper_count(self._setting, len(left), sum(map(self._size, left)))
+        count = helper_count(self._setting, len(left), sum(map(self._size, left)), share)
         if count:
             self._helpers = Helpers(count).__enter__()

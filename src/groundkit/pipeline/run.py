@@ -10,6 +10,7 @@ what is still missing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -19,10 +20,13 @@ from groundkit.chunk import ChunkSettings
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder
 from groundkit.index.derived import DerivedIndex, catch_up
+from groundkit.index.rows import IngestState
 from groundkit.index.store import Store
 from groundkit.ingest.fetch import Inputs, fetch_page, split_inputs
-from groundkit.ingest.walk import Discovery, Filters, discover
+from groundkit.ingest.walk import Discovery, FileInput, Filters, discover
 from groundkit.pipeline.documents import (
+    Prepared,
+    Submit,
     Tally,
     chunking_key,
     file_unchanged,
@@ -31,7 +35,7 @@ from groundkit.pipeline.documents import (
     write_file,
 )
 from groundkit.pipeline.folds import fold_missing
-from groundkit.pipeline.helpers import Reading
+from groundkit.pipeline.helpers import Making, Reading
 from groundkit.pipeline.names import name_files
 from groundkit.pipeline.progress import Progress
 from groundkit.pipeline.store import DocumentStore
@@ -123,11 +127,20 @@ def _store_all(
         # Passed over unread when size and time say so; the rest may go to helper processes.
         checks = [(file, *file_unchanged(store, file, key)) for file in found.files]
         to_read = [check for check in checks if check[2] < 0]
+        making = Making()
+
+        def start(
+            check: tuple[FileInput, os.stat_result | None, int], submit: Submit | None
+        ) -> tuple[dict[str, IngestState], Callable[[], Prepared]]:
+            existing, made = start_file(store, check[0], settings, chunking, submit)
+            return existing, made if submit is not None else making.timed(made)
+
         reading = Reading(
             to_read,
-            lambda check, submit: start_file(store, check[0], settings, chunking, submit),
+            start,
             lambda check: 0 if check[1] is None else check[1].st_size,
             settings.ingest.helpers,
+            making,
         )
         with reading as made_in_order:
             for done, (file, stat, same) in enumerate(checks, start=1):
