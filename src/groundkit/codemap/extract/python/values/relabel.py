@@ -27,7 +27,7 @@ from groundkit.codemap.extract.python.values.alignment import VAR_LISTS, VARS, R
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.state import Flow
 
-__all__ = ["Relabel", "relabels", "rename"]
+__all__ = ["Relabel", "blind", "holders", "relabels", "rename"]
 
 # Where a string may be read without its text mattering: (operation, field).
 _BLIND = frozenset(
@@ -101,17 +101,17 @@ def rename(flow: Flow, file: int, changes: list[Relabel]) -> None:
         value = values.ids.get((objects.STR, change.old))
         if value is None or (objects.STR, change.new) in values.ids:
             raise Reached("the changed string is not one value of its own")
-        holders = [var for var in _holders(flow, value) if var not in params]
-        local = {info.local(var) for var in holders}
+        found = [var for var in holders(flow, value) if var not in params]
+        local = {info.local(var) for var in found}
         if -1 in local or change.var not in local:
             raise Reached("the changed string reaches another file or an attribute")
-        _blind(info, flow, local)
+        blind(info, flow, local)
         del values.ids[(objects.STR, change.old)]
         values.keys[value] = (objects.STR, change.new)
         values.ids[(objects.STR, change.new)] = value
 
 
-def _holders(flow: Flow, value: int) -> list[int]:
+def holders(flow: Flow, value: int) -> list[int]:
     pts = flow.engine.pts
     return [
         var
@@ -127,7 +127,7 @@ def _params(flow: Flow, file: int) -> set[int]:
     return {cell for key, cell in flow.cells.items() if key[0] == "param" and key[1][0] == file}
 
 
-def _blind(info: FileInfo, flow: Flow, local: set[int]) -> None:
+def blind(info: FileInfo, flow: Flow, local: set[int]) -> None:
     """Raises ``Reached`` when anything reads one of ``local`` (the file's variables holding
     the string) where the text may matter."""
     calls = {op.site: op for op in info.facts.ops if type(op) is facts.Call}
