@@ -153,3 +153,29 @@ def test_one_of_equal_strings_changed_where_the_split_is_not_exact_solves_the_wh
         assert ("lib.core.work", "lib.core.Engine.stop") in repo.pairs("calls")
     repo.close()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
+
+
+def test_a_changed_string_asked_of_by_hasattr_or_isinstance_is_redrawn_without_a_whole_solve(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (the solver gives these builtins a literal: which attribute is asked is not read)
+    text = textwrap.dedent(
+        """
+        class Engine:
+            def run(self):
+                pass
+        def work(engine, kind):
+            if hasattr(engine, "natural_key") and not isinstance(kind, str):
+                Engine().run()
+            return callable(engine) or id("plain")
+        """
+    ).lstrip("\n")
+    repo.write({"lib/__init__.py": "", "lib/core.py": text}).build()
+    _refuse_whole_solves(monkeypatch)
+    edited = text.replace('"natural_key"', '"natural_key_of"').replace('"plain"', '"other"')
+    report = repo.write({"lib/core.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("lib.core.work", "lib.core.Engine.run") in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

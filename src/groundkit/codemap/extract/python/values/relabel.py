@@ -47,14 +47,16 @@ _FIELDS = VARS | VAR_LISTS  # (an operation's other fields are scopes, sites, in
 # Callees that only hand arguments on to the repository's own parameters (``calls.bind``).
 _BINDING = frozenset({objects.FUNC, objects.METH, objects.CLSMETH, objects.STATIC})
 # Builtins whose arguments give nothing (``outside.builtin``'s last branch, or a protocol run
-# on an instance only): ``raise ValueError("...")``, ``print("...")``.
+# on an instance only): ``raise ValueError("...")``, ``print("...")``, ``hasattr(x, "y")``
+# (the solver gives a literal: which attribute is asked is not read).
 _BLIND_BUILTINS = (
     frozenset(
         name
         for name, found in vars(builtins).items()
         if isinstance(found, type) and issubclass(found, BaseException)
     )
-    | {"print", "len", "str", "repr", "bool"}
+    | {"print", "hasattr", "isinstance", "issubclass", "callable", "id"}
+    | (set(library.BUILTIN_PROTOCOLS) - {"reversed"})  # (``reversed`` has a branch of its own)
 ) - set(library.BUILTIN_CALLBACKS)
 
 
