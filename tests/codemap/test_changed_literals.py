@@ -126,6 +126,62 @@ def test_one_of_equal_strings_changed_is_redrawn_without_a_whole_solve(
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
 
 
+def test_one_of_equal_strings_changed_that_other_files_write_too_is_redrawn_without_a_whole_solve(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (the old string stays a value of other files: only the changed literal's reach moves)
+    other = 'from lib.core import work\nNAME = "locale"\nwork(NAME, True)\n'
+    repo.write({"lib/__init__.py": "", "lib/core.py": SHARED, "lib/other.py": other}).build()
+    _refuse_whole_solves(monkeypatch)
+    edited = SHARED.replace('Path(root) / "locale"', 'Path(root) / "locales"')
+    report = repo.write({"lib/core.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+READ = textwrap.dedent(
+    """
+    class Engine:
+        def run(self):
+            pass
+        def stop(self):
+            pass
+        def __truediv__(self, name):
+            return getattr(self, name)()
+    def call(name):
+        return getattr(Engine(), name)()
+    def work():
+        print("run")
+        call("run")
+        return Engine() / "run"
+    """
+).lstrip("\n")
+
+
+@pytest.mark.parametrize(
+    ("what", "old", "new"),
+    [
+        ("handed to a function of the repository that reads it", 'call("run")', 'call("stop")'),
+        ("given to an instance's dunder that reads it", 'Engine() / "run"', 'Engine() / "stop"'),
+    ],
+)
+def test_one_of_equal_strings_changed_whose_text_is_read_elsewhere_gives_the_fresh_map(
+    repo: Repo, tmp_path: Path, what: str, old: str, new: str
+) -> None:
+    repo.write({"lib/__init__.py": "", "lib/core.py": READ}).build()
+    report = repo.write({"lib/core.py": READ.replace(old, new)}).build()
+    why = "the changed string is handed where its text matters"
+    if "dunder" in what:
+        why = "the changed string is read where its text matters"
+    assert report.solves == (f"python: {why}", "python: whole program"), what
+    assert ("lib.core.Engine.__truediv__" if "dunder" in what else "lib.core.call",
+            "lib.core.Engine.stop") in repo.pairs("calls"), what  # fmt: skip
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
+
+
 @pytest.mark.parametrize(
     ("what", "old", "new", "why"),
     [

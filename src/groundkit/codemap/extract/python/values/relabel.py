@@ -27,7 +27,7 @@ from groundkit.codemap.extract.python.values.alignment import VAR_LISTS, VARS, R
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.state import Flow
 
-__all__ = ["Relabel", "blind", "holders", "relabels", "rename"]
+__all__ = ["Relabel", "blind", "holders", "reads_no_argument", "relabels", "rename"]
 
 # Where a string may be read without its text mattering: (operation, field).
 _BLIND = frozenset(
@@ -170,11 +170,15 @@ def _binding(flow: Flow, callee: int) -> bool:
 
 def _blind_callee(keys: list[tuple[Any, ...]], value: int) -> bool:
     """Whether calling ``value`` reads no argument's text (``calls.call``): the repository's
-    own functions, builtins that read none, and the methods of an outside object known by no
-    name (``outside.method``: no table has them; the arguments only escape, by kind)."""
+    own functions (their parameters are checked as any holder) or ``reads_no_argument``."""
+    return keys[value][0] in _BINDING or reads_no_argument(keys, value)
+
+
+def reads_no_argument(keys: list[tuple[Any, ...]], value: int) -> bool:
+    """Whether calling ``value`` gives nothing of its arguments anywhere: builtins that read
+    none, and the methods of an outside object known by no name (``outside.method``: no table
+    has them; the arguments only escape, by kind, which a string is not)."""
     key = keys[value]
-    if key[0] in _BINDING:
-        return True
     if key[0] == objects.BUILTIN:
         return bool(key[1] in _BLIND_BUILTINS)
     if key[0] == objects.EXTINST:

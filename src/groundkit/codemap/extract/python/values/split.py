@@ -34,13 +34,19 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.alignment import VAR_LISTS, VARS, Alignment, Reached
-from groundkit.codemap.extract.python.values.relabel import blind, holders
+from groundkit.codemap.extract.python.values.program import FileInfo
+from groundkit.codemap.extract.python.values.relabel import reads_no_argument
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["Split", "apply_split", "split"]
 
 _ENCODE = msgspec.msgpack.Encoder().encode
 _REFUSED = "the edit changed or removed an operation"
+_FIELDS = VARS | VAR_LISTS  # (an operation's other fields are scopes, sites, indexes, names)
+_COPIES = (facts.Copy, facts.Phi, facts.Final)
+_MARKS = (facts.NotNone, facts.ByClass)  # (flags for the certainty: no value given on)
+# What takes an operator's other operand as an argument (a dunder) or as elements (``+=``).
+_TAKERS = frozenset({objects.INST, objects.CONE, *objects.CONTAINERS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,26 +120,80 @@ def apply_split(flow: Flow, file: int, found: Split, late: set[int]) -> None:
     value = values.ids.get((objects.STR, found.old))
     if value is None or (objects.STR, found.new) in values.ids:
         raise Reached("the changed string is not one value of its own")
-    local = set()
-    for var in holders(flow, value):
-        at = info.local(var)
-        if at < 0:
-            raise Reached("the changed string reaches another file, a cell or a parameter")
-        local.add(at)
     succ = _copies(info.facts)
     reach, others = _reach(succ, found.changed), _reach(succ, found.kept)
-    if reach & others or not local <= reach | others:
+    if reach & others:
         raise Reached("the changed string meets the one it was split from")
+    held = engine.pts
+    for op in info.facts.ops:
+        at = getattr(op, "dst", -1)
+        if at not in reach:
+            continue
+        if at == found.changed:
+            if _text(op) != found.new:
+                raise Reached("the changed string meets other values")
+            continue
+        sources = [op.src] if type(op) is facts.Copy else getattr(op, "srcs", None)
+        if type(op) not in _COPIES or sources is None:
+            raise Reached("the changed string meets other values")
+        for source in sources:  # (one that held nothing holds nothing still)
+            if source not in reach and (source == found.added or held[info.var(source)]):
+                raise Reached("the changed string meets other values")
     for at in reach - {found.added}:
         var = info.var(at)
-        if engine.pts[var] != value or var in late:
+        if held[var] != value or var in late:
             raise Reached("the changed string meets other values")
-    blind(info, flow, reach)
+    _read_blind(info, flow, reach)
     new = flow.value(objects.STR, found.new)
     for at in reach:
-        engine.pts[info.var(at)] = new
+        held[info.var(at)] = new
     if found.added != found.changed:
-        engine.pts[info.var(found.added)] = value
+        held[info.var(found.added)] = value
+
+
+def _read_blind(info: FileInfo, flow: Flow, reach: set[int]) -> None:
+    """Raises ``Reached`` unless ``reach`` is read only by copies (into ``reach``: that is how
+    it was found) and where nothing of the string is given on: a template, a test, a message
+    (``relabel.reads_no_argument``), an operator on a side whose other side is no instance nor
+    container (an instance's dunder, or a container's ``+=``, would take it)."""
+    keys, held = flow.values.keys, flow.engine.held
+    for op in info.facts.ops:
+        for name in op.__struct_fields__:
+            if name == "dst" or name not in _FIELDS or not _reads(getattr(op, name), reach):
+                continue
+            kind = type(op)
+            if kind in _COPIES or kind in _MARKS or (kind is facts.Tmpl and name == "pieces"):
+                continue
+            if type(op) is facts.BinOp and name in ("left", "right"):
+                other = op.right if name == "left" else op.left
+                plain = other < 0 or not any(keys[v][0] in _TAKERS for v in held(info.var(other)))
+                if plain and not (name == "left" and op.method == "__add__"):
+                    continue  # (``"x" + y`` gives a prefix of the text)
+            raise Reached("the changed string is read where its text matters")
+    calls = info.calls_by_site()
+    for index, site in enumerate(info.facts.sites):
+        args = [~a if a < 0 else a for a in site.args] + [v for _, v in site.keywords]
+        if not reach.intersection(args):
+            continue
+        call = calls.get(index)
+        if call is None or call.func in reach:
+            raise Reached("the changed string is handed where its text matters")
+        callees = held(info.var(call.func))
+        if not callees or not all(reads_no_argument(keys, v) for v in callees):
+            raise Reached("the changed string is handed where its text matters")
+    for scope in info.facts.scopes:
+        if reach.intersection(scope.bases) or any(
+            p.annotation in reach or p.default in reach for p in scope.params
+        ):
+            raise Reached("the changed string is read where its text matters")
+
+
+def _reads(field: Any, reach: set[int]) -> bool:
+    if type(field) is int:
+        return field in reach
+    if type(field) is tuple or type(field) is list:
+        return any(type(item) is int and item in reach for item in field)
+    return False
 
 
 def _const(op: Any) -> facts.Const | None:
