@@ -9,17 +9,18 @@ value). What the edit does to the solve is then a split of the old value ``v``: 
 the new text's variable reaches by copies (``Copy``, ``Phi``, ``Final``: its *reach*) hold
 the new value, the others keep ``v``.
 
-Why the split solution is the fresh one, exactly: when every variable that held ``v`` is one
-of the file's own (no cell, parameter or other file), every one of them is in the reach of
-the new text's or of the old text's variable in the new program (nothing else made ``v``:
-rules that give values are not copies, and a variable they wrote would be in neither), the
-two reaches share no variable, every variable of the new text's reach held ``v`` alone (so
-nothing but the literal reached it: no bound, no merge of different values, no choice that
-the split would make) and is read only where its text and identity cannot matter
-(``relabel._blind``: copies, templates, messages, builtins that read no argument), then the
-rules that see the new value are the copies and those blind readers, which give what they
-gave for ``v``; every other rule sees what it saw. So the old solution with the reach's
-variables holding the new value is the new program's. Anything else raises ``Reached``.
+Why the split solution is the fresh one, exactly: the edit only re-points readers of the old
+text to the new one (``split`` checks that the rest of the file is the same). When the reach
+is written only by copies from within it (or from variables that held nothing), every one of
+its old variables held ``v`` alone (so ``v`` came to it from the changed literal only: no
+bound, no merge of different values, no choice that the split would make), it shares no
+variable with the old text's reach, and it is read only where nothing of the string is given
+on (copies into the reach, templates, tests, messages: builtins and outside methods that read
+no argument, operators whose other side held no instance or container), then the only rules
+that see the new value are those, and they give for it what they gave for ``v``; every other
+variable, those of other files that hold ``v`` too included, gets what it got, since nothing
+of the reach left it. So the old solution with the reach holding the new value is the new
+program's. Anything else raises ``Reached``.
 """
 
 from __future__ import annotations
