@@ -79,3 +79,159 @@ def test_an_edit_whose_change_the_solve_cannot_rename_solves_the_whole_program_a
     assert report.solves == (f"python: {why}", "python: whole program"), what
     repo.close()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
+
+
+SHARED = textwrap.dedent(
+    """
+    import logging
+    from pathlib import Path
+    log = logging.getLogger(__name__)
+    class Engine:
+        def run(self, how):
+            return how
+        def stop(self):
+            pass
+    def work(root, flag):
+        engine = Engine()
+        log.warning("locale")
+        here = Path(root) / "locale"
+        log.warning("run")
+        name = "run"
+        getattr(engine, name)(here)
+        either = "done" if flag else root
+        log.warning(either if root else "done")
+        return here
+    """
+).lstrip("\\n")
+
+
+@pytest.mark.parametrize(
+    ("what", "old", "new"),
+    [
+        ("a later one of two", 'Path(root) / "locale"', 'Path(root) / "locales"'),
+        ("the first of two", 'log.warning("locale")', 'log.warning("no locale")'),
+    ],
+)
+def test_one_of_equal_strings_changed_is_redrawn_without_a_whole_solve(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str, old: str, new: str
+) -> None:
+    # (the parser keeps one variable for a file's equal literals: the edit adds one)
+    repo.write({"lib/__init__.py": "", "lib/core.py": SHARED}).build()
+    _refuse_whole_solves(monkeypatch)
+    report = repo.write({"lib/core.py": SHARED.replace(old, new)}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",), what
+    assert ("lib.core.work", "lib.core.Engine.run") in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
+
+
+def test_one_of_equal_strings_changed_that_other_files_write_too_is_redrawn_without_a_whole_solve(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (the old string stays a value of other files: only the changed literal's reach moves)
+    other = 'from lib.core import work\nNAME = "locale"\nwork(NAME, True)\n'
+    repo.write({"lib/__init__.py": "", "lib/core.py": SHARED, "lib/other.py": other}).build()
+    _refuse_whole_solves(monkeypatch)
+    edited = SHARED.replace('Path(root) / "locale"', 'Path(root) / "locales"')
+    report = repo.write({"lib/core.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+READ = textwrap.dedent(
+    """
+    class Engine:
+        def run(self):
+            pass
+        def stop(self):
+            pass
+        def __truediv__(self, name):
+            return getattr(self, name)()
+    def call(name):
+        return getattr(Engine(), name)()
+    def work():
+        print("run")
+        call("run")
+        return Engine() / "run"
+    """
+).lstrip("\n")
+
+
+@pytest.mark.parametrize(
+    ("what", "old", "new"),
+    [
+        ("handed to a function of the repository that reads it", 'call("run")', 'call("stop")'),
+        ("given to an instance's dunder that reads it", 'Engine() / "run"', 'Engine() / "stop"'),
+    ],
+)
+def test_one_of_equal_strings_changed_whose_text_is_read_elsewhere_gives_the_fresh_map(
+    repo: Repo, tmp_path: Path, what: str, old: str, new: str
+) -> None:
+    repo.write({"lib/__init__.py": "", "lib/core.py": READ}).build()
+    report = repo.write({"lib/core.py": READ.replace(old, new)}).build()
+    why = "the changed string is handed where its text matters"
+    if "dunder" in what:
+        why = "the changed string is read where its text matters"
+    assert report.solves == (f"python: {why}", "python: whole program"), what
+    assert ("lib.core.Engine.__truediv__" if "dunder" in what else "lib.core.call",
+            "lib.core.Engine.stop") in repo.pairs("calls"), what  # fmt: skip
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
+
+
+@pytest.mark.parametrize(
+    ("what", "old", "new", "why"),
+    [
+        (
+            "one of two equal strings a getattr reads",
+            'name = "run"',
+            'name = "stop"',
+            "the changed string is handed where its text matters",
+        ),
+        (
+            "one of two equal strings that meet again",
+            '"done" if flag',
+            '"finished" if flag',
+            "the changed string meets the one it was split from",
+        ),
+    ],
+)
+def test_one_of_equal_strings_changed_where_the_split_is_not_exact_solves_the_whole_program(
+    repo: Repo, tmp_path: Path, what: str, old: str, new: str, why: str
+) -> None:
+    repo.write({"lib/__init__.py": "", "lib/core.py": SHARED}).build()
+    report = repo.write({"lib/core.py": SHARED.replace(old, new)}).build()
+    assert report.solves == (f"python: {why}", "python: whole program"), what
+    if "getattr" in what:  # (the text is read: the map follows it)
+        assert ("lib.core.work", "lib.core.Engine.stop") in repo.pairs("calls")
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path), what
+
+
+def test_a_changed_string_asked_of_by_hasattr_or_isinstance_is_redrawn_without_a_whole_solve(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (the solver gives these builtins a literal: which attribute is asked is not read)
+    text = textwrap.dedent(
+        """
+        class Engine:
+            def run(self):
+                pass
+        def work(engine, kind):
+            if hasattr(engine, "natural_key") and not isinstance(kind, str):
+                Engine().run()
+            return callable(engine) or id("plain")
+        """
+    ).lstrip("\n")
+    repo.write({"lib/__init__.py": "", "lib/core.py": text}).build()
+    _refuse_whole_solves(monkeypatch)
+    edited = text.replace('"natural_key"', '"natural_key_of"').replace('"plain"', '"other"')
+    report = repo.write({"lib/core.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("lib.core.work", "lib.core.Engine.run") in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

@@ -20,7 +20,9 @@ what is decided before values flow (the class hierarchy, the dunders some class 
 names a module binds: a change to any stops it). No new scope (function, class, lambda).
 
 A file whose edit only changed string literals is taken on by renaming the old strings'
-values (``relabel.py`` says when that is exact); other files may add code in the same edit.
+values (``relabel.py`` says when that is exact), or, when it changed one of several equal
+literals, by giving the changed one's reach a value of its own (``split.py``); other files
+may add code in the same edit.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from groundkit.codemap.extract.python.values.program import Program
 from groundkit.codemap.extract.python.values.relabel import Relabel, relabels, rename
 from groundkit.codemap.extract.python.values.snapshot import Snapshot, hierarchy
 from groundkit.codemap.extract.python.values.solver import Solver
+from groundkit.codemap.extract.python.values.split import Split, apply_split, split
 from groundkit.codemap.extract.python.values.state import Flow, Found
 
 __all__ = ["Change", "Reached", "changed", "continue_solve"]
@@ -53,11 +56,13 @@ _REFUSED = (facts.Ret, facts.Yield, facts.ClassBind)
 @dataclass(frozen=True, slots=True)
 class Change:
     """One file's edit since the snapshot: its facts then, and how the new ones extend them
-    (or which string literals they changed, ``relabel.py``)."""
+    (or which string literals they changed, ``relabel.py``, or which one of several equal
+    ones, ``split.py``)."""
 
     old: Facts
     alignment: Alignment
     relabels: tuple[Relabel, ...] = ()
+    split: Split | None = None
 
 
 def changed(old: Facts, new: Facts) -> Change:
@@ -69,8 +74,14 @@ def changed(old: Facts, new: Facts) -> Change:
         try:
             found = relabels(old, new)
         except Reached:
+            pass
+        else:
+            return Change(old, Alignment(old.variables, 0, []), tuple(found))
+        try:
+            alignment, one = split(old, new)
+        except Reached:
             raise added from None
-        return Change(old, Alignment(old.variables, 0, []), tuple(found))
+        return Change(old, alignment, split=one)
 
 
 class _Guarded(Engine):
@@ -131,8 +142,11 @@ def continue_solve(
     _names_stay(program, changes)
     flow = _restore(program, snapshot, changes)
     for file, change in changes.items():
-        if change.relabels:  # (before the new code runs: it sees the renamed values)
+        # (before the new code runs: it sees the renamed values)
+        if change.relabels:
             rename(flow, file, list(change.relabels))
+        if change.split is not None:
+            apply_split(flow, file, change.split, snapshot.late)
     solver = Solver(program, flow)
     for file, change in changes.items():
         for op in change.alignment.added:

@@ -27,7 +27,7 @@ from groundkit.codemap.extract.python.values.alignment import VAR_LISTS, VARS, R
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.state import Flow
 
-__all__ = ["Relabel", "relabels", "rename"]
+__all__ = ["Relabel", "blind", "holders", "reads_no_argument", "relabels", "rename"]
 
 # Where a string may be read without its text mattering: (operation, field).
 _BLIND = frozenset(
@@ -47,14 +47,16 @@ _FIELDS = VARS | VAR_LISTS  # (an operation's other fields are scopes, sites, in
 # Callees that only hand arguments on to the repository's own parameters (``calls.bind``).
 _BINDING = frozenset({objects.FUNC, objects.METH, objects.CLSMETH, objects.STATIC})
 # Builtins whose arguments give nothing (``outside.builtin``'s last branch, or a protocol run
-# on an instance only): ``raise ValueError("...")``, ``print("...")``.
+# on an instance only): ``raise ValueError("...")``, ``print("...")``, ``hasattr(x, "y")``
+# (the solver gives a literal: which attribute is asked is not read).
 _BLIND_BUILTINS = (
     frozenset(
         name
         for name, found in vars(builtins).items()
         if isinstance(found, type) and issubclass(found, BaseException)
     )
-    | {"print", "len", "str", "repr", "bool"}
+    | {"print", "hasattr", "isinstance", "issubclass", "callable", "id"}
+    | (set(library.BUILTIN_PROTOCOLS) - {"reversed"})  # (``reversed`` has a branch of its own)
 ) - set(library.BUILTIN_CALLBACKS)
 
 
@@ -101,17 +103,17 @@ def rename(flow: Flow, file: int, changes: list[Relabel]) -> None:
         value = values.ids.get((objects.STR, change.old))
         if value is None or (objects.STR, change.new) in values.ids:
             raise Reached("the changed string is not one value of its own")
-        holders = [var for var in _holders(flow, value) if var not in params]
-        local = {info.local(var) for var in holders}
+        found = [var for var in holders(flow, value) if var not in params]
+        local = {info.local(var) for var in found}
         if -1 in local or change.var not in local:
             raise Reached("the changed string reaches another file or an attribute")
-        _blind(info, flow, local)
+        blind(info, flow, local)
         del values.ids[(objects.STR, change.old)]
         values.keys[value] = (objects.STR, change.new)
         values.ids[(objects.STR, change.new)] = value
 
 
-def _holders(flow: Flow, value: int) -> list[int]:
+def holders(flow: Flow, value: int) -> list[int]:
     pts = flow.engine.pts
     return [
         var
@@ -127,7 +129,7 @@ def _params(flow: Flow, file: int) -> set[int]:
     return {cell for key, cell in flow.cells.items() if key[0] == "param" and key[1][0] == file}
 
 
-def _blind(info: FileInfo, flow: Flow, local: set[int]) -> None:
+def blind(info: FileInfo, flow: Flow, local: set[int]) -> None:
     """Raises ``Reached`` when anything reads one of ``local`` (the file's variables holding
     the string) where the text may matter."""
     calls = {op.site: op for op in info.facts.ops if type(op) is facts.Call}
@@ -168,11 +170,15 @@ def _binding(flow: Flow, callee: int) -> bool:
 
 def _blind_callee(keys: list[tuple[Any, ...]], value: int) -> bool:
     """Whether calling ``value`` reads no argument's text (``calls.call``): the repository's
-    own functions, builtins that read none, and the methods of an outside object known by no
-    name (``outside.method``: no table has them; the arguments only escape, by kind)."""
+    own functions (their parameters are checked as any holder) or ``reads_no_argument``."""
+    return keys[value][0] in _BINDING or reads_no_argument(keys, value)
+
+
+def reads_no_argument(keys: list[tuple[Any, ...]], value: int) -> bool:
+    """Whether calling ``value`` gives nothing of its arguments anywhere: builtins that read
+    none, and the methods of an outside object known by no name (``outside.method``: no table
+    has them; the arguments only escape, by kind, which a string is not)."""
     key = keys[value]
-    if key[0] in _BINDING:
-        return True
     if key[0] == objects.BUILTIN:
         return bool(key[1] in _BLIND_BUILTINS)
     if key[0] == objects.EXTINST:
