@@ -11,6 +11,15 @@ is drawn partial, whatever else the site reaches.
 
 The proof of a call is cheap and generous: any site in a method of such a class whose targets
 include ``C.m`` counts, whatever it passes as ``self``.
+
+``C.m`` is also barred from a class of its cone (``C`` itself included) that it is never seen
+sent to, where every site reaching it shows what it is sent to: ``client.head()`` on a
+``Client`` made there, never on a ``Counting`` made elsewhere and only sent ``get``. Only a
+plain method reached by bound calls alone is so read (not a dunder, a property, ``C.m(obj)``
+or a callback), and only when no call of its name goes to an object the map does not know,
+nor a ``getattr`` that may read it (either may send it anything); a method nobody is seen
+calling stays open to its whole cone (code outside may call it), and so does a class the
+repository never makes (a library's users may make it and send it anything).
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ __all__ = ["Overrides", "may_unbar", "method_of"]
 # Code that runs inside the frame of the scope around it (a comprehension), or later but only
 # because that frame ran (a nested function or lambda).
 _NESTED = (Kind.FUNCTION, Kind.LAMBDA, Kind.COMP)
+# What a method may be sent to, known by its class: an instance, or a class (its constructor)
 
 
 class Overrides:
@@ -37,6 +47,7 @@ class Overrides:
         self._methods: dict[tuple[int, int], FuncKey | None] = {}
         self._barred: dict[FuncKey, frozenset[ClassKey]] = {}
         self._callers: dict[FuncKey, set[ClassKey]] | None = None
+        self._receivers: dict[FuncKey, set[ClassKey] | None] | None = None
 
     def only_barred(
         self, site: SiteKey, target: FuncKey | ClassKey, how: How, operand: int
@@ -48,7 +59,7 @@ class Overrides:
         method = self.method_of(site[0], self.flow.site(site).scope)
         if method is None:
             return False
-        barred = self.barred(method)
+        barred = self.barred(method) | self.unsent(method)
         if not barred:
             return False
         own = self._own(method)
@@ -86,6 +97,96 @@ class Overrides:
             out.append(sub)
         found = self._barred[method] = frozenset(out)
         return found
+
+    def unsent(self, method: FuncKey) -> frozenset[ClassKey]:
+        """The classes of ``method``'s cone (its own class included) whose instances it is
+        never seen sent to, when every site that reaches it shows the receiver."""
+        if self._receivers is None:
+            self._receivers = self._find_receivers()
+        receivers = self._receivers.get(method)
+        if receivers is None:
+            return frozenset()
+        program = self.flow.program
+        ids = self.flow.values.ids
+        cls = ClassKey((method[0], program.scope(method).parent))
+        # (a class the repository never makes is left open: code outside may make it and
+        # send it anything, as a library's users do)
+        return frozenset(
+            c for c in program.cone(cls) if c not in receivers and (objects.INST, c[0], c[1]) in ids
+        )
+
+    def _find_receivers(self) -> dict[FuncKey, set[ClassKey] | None]:
+        """Per method reached at some site: the classes it is sent to (None: not known). Only
+        a plain method (no dunder, nothing syntax or a descriptor runs) reached by bound calls
+        alone is read, and only when no call of that name goes to an object the map does not
+        know (``obj.name()`` on an unknown ``obj`` may send it anything)."""
+        flow = self.flow
+        program = flow.program
+        keys = flow.values.keys
+        blind, starts = self._blind_names()
+        out: dict[FuncKey, set[ClassKey] | None] = {}
+        for found in flow.found.values():
+            for target, (how, operand) in found.targets.items():
+                scope = program.scope(target)
+                if scope.kind != Kind.METHOD or scope.flags & (facts.STATIC | facts.CLASSMETHOD):
+                    continue
+                method = FuncKey(target)
+                name = scope.qual.rsplit(".", 1)[-1]
+                sent = out.setdefault(method, set())
+                if sent is None:
+                    continue
+                if (
+                    how != "call"
+                    or name.startswith("__")
+                    or name in blind
+                    or any(name.startswith(start) for start in starts)
+                    or operand < 0
+                ):
+                    out[method] = None
+                    continue
+                for value in flow.engine.held(operand):
+                    key = keys[value]
+                    if key[0] == objects.METH and flow.values.function(value) != method:
+                        continue
+                    receiver = keys[key[2]] if key[0] == objects.METH else key
+                    if receiver[0] not in (objects.INST, objects.CONE):
+                        out[method] = None  # (``C.m(obj)``, a callback...)
+                        break
+                    cls = ClassKey((receiver[1], receiver[2]))
+                    sent.update(program.cone(cls) if receiver[0] == objects.CONE else [cls])
+        return out
+
+    def _blind_names(self) -> tuple[set[str], set[str]]:
+        """The names called on an object the map does not know (``x.name()`` where ``x.name``
+        holds an unknown value, or nothing), and the starts of the names ``getattr`` reads on
+        one (``getattr(node, "as_" + vendor)``)."""
+        flow = self.flow
+        held = flow.engine.held
+        keys = flow.values.keys
+        names: set[str] = set()
+        starts: set[str] = set()
+        for info in flow.program.files:
+            sites = info.facts.sites
+            for op in info.facts.ops:
+                if not isinstance(op, facts.Call) or sites[op.site].kind != facts.SiteKind.CALL:
+                    continue
+                site = sites[op.site]
+                found = held(info.var(op.func))
+                if not found or objects.UNKNOWN_ID in found:
+                    names.add(site.name)
+                elif site.name == "getattr" and len(site.args) >= 2 and min(site.args[:2]) >= 0:
+                    obj = held(info.var(site.args[0]))
+                    if obj and objects.UNKNOWN_ID not in obj:
+                        continue
+                    # (a name not known at all is taken as no method's: dispatch by a
+                    # computed name is written with a prefix, as the visitors are)
+                    for value in held(info.var(site.args[1])):
+                        key = keys[value]
+                        if key[0] == objects.STR:
+                            names.add(key[1])
+                        elif key[0] == objects.PREFIX:
+                            starts.add(key[1])
+        return names, starts
 
     def callers(self, method: FuncKey) -> set[ClassKey]:
         """The classes with a method whose code reaches ``method`` (other than its own)."""
