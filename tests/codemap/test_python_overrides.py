@@ -369,3 +369,61 @@ def test_an_edit_sending_a_base_method_to_a_subclass_draws_the_base_method_again
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def _continued_equals_fresh(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, app: str, added: str
+) -> str:
+    """Build m.py (CLIENTS) with ``app``, add ``added`` to app.py, and check the edited map
+    is the fresh map, and that the edit moved ``Client.head -> Counting.open``; the edit's
+    solve reason is returned."""
+    repo.write({"m.py": textwrap.dedent(CLIENTS), "app.py": app}).build()
+    before = flags(repo, "m.Client.head", "m.Counting.open")
+    report = repo.write({"app.py": app + added}).build()
+    after = flags(repo, "m.Client.head", "m.Counting.open")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+    assert after != before  # (the edit did change the base method's edge)
+    return report.solves[0]
+
+
+APP = 'from m import Client, Counting\nClient().head("/")\nCounting().get("/")\n'
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        '    x.head("/")\n',
+        "    getattr(x, 'head')('/')\n",
+    ],
+    ids=["call", "getattr"],
+)
+def test_an_edit_calling_a_barred_method_name_on_an_unknown_object_is_drawn_as_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, added: str
+) -> None:
+    # (the unknown object is a parameter nothing passes: its body may be sent anything)
+    app = APP + "def use(x):\n    print(x)\n"
+    reason = _continued_equals_fresh(repo, tmp_path, monkeypatch, app, added)
+    assert reason == "python: the edit changes the classes a base method is sent to"
+
+
+def test_an_edit_making_a_subclass_never_made_before_is_drawn_as_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = "from m import Client, Counting\nClient().head('/')\nclient = Client()\n"
+    reason = _continued_equals_fresh(repo, tmp_path, monkeypatch, app, "counting = Counting()\n")
+    assert reason == "python: the edit changes the classes a base method is sent to"
+
+
+def test_an_edit_calling_another_name_on_an_unknown_object_is_still_continued(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = APP + "def use(x):\n    print(x)\n"
+    repo.write({"m.py": textwrap.dedent(CLIENTS), "app.py": app}).build()
+    report = repo.write({"app.py": app + '    x.fetch("/")\n'}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Client.head", "m.Counting.open")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
