@@ -427,3 +427,19 @@ def test_an_edit_calling_another_name_on_an_unknown_object_is_still_continued(
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_an_edit_sending_a_base_method_with_no_arguments_to_a_subclass_is_drawn_as_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (nothing but the receiver is passed: no old variable is given anything)
+    repo.write({"m.py": textwrap.dedent(CLIENTS).replace(", path", "").replace("(path)", "()")})
+    app = "from m import Client, Counting\ncounting = Counting()\nClient().head()\ncounting.get()\n"
+    repo.write({"app.py": app}).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Client.head", "m.Counting.open")
+    report = repo.write({"app.py": app + "counting.head()\n"}).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Client.head", "m.Counting.open")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+    assert report.solves[0] == "python: the edit changes the classes a base method is sent to"
