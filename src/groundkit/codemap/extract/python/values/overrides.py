@@ -19,7 +19,10 @@ plain method reached by bound calls alone is so read (not a dunder, a property, 
 or a callback), and only when no call of its name goes to an object the map does not know,
 nor a ``getattr`` that may read it (either may send it anything); a method nobody is seen
 calling stays open to its whole cone (code outside may call it), and so does a class the
-repository never makes (a library's users may make it and send it anything).
+repository never makes (a library's users may make it and send it anything). An edit taken on
+from the last solve may change what a method is sent to without giving an old variable
+anything (a new ``x.head()`` on an unknown ``x``, a first ``Counting()``): the snapshot keeps
+these maps (``kept``) and the continuation stops when they would bar otherwise (``continues``).
 """
 
 from __future__ import annotations
@@ -148,18 +151,14 @@ class Overrides:
             m: None if c is None else set(c) for m, c in kept["sent"].items()
         }
         added = self._find_sent(
-            (site, flow.found[site])
+            flow.found[site]
             for file in changed
             for index in range(old_sites.get(file, 0), len(flow.program.files[file].facts.sites))
             if (site := SiteKey((file, index))) in flow.found
         )
         for method, classes in added.items():
-            if method not in sent:
-                sent[method] = classes
-            elif classes is None or sent[method] is None:
-                sent[method] = None
-            else:
-                sent[method] |= classes  # type: ignore[operator]
+            before = sent.get(method, set())
+            sent[method] = None if classes is None or before is None else before | classes
         blind = {f: (set(n), set(s)) for f, (n, s) in kept["blind"].items()}
         for file in changed:
             blind.pop(file, None)
@@ -172,7 +171,7 @@ class Overrides:
     ) -> tuple[dict[FuncKey, set[ClassKey] | None], tuple[set[str], set[str]]]:
         """What each method is sent to, and the names (and starts) read on unknown objects."""
         if self._sent is None:
-            self._sent = self._find_sent(self.flow.found.items())
+            self._sent = self._find_sent(self.flow.found.values())
         if self._blind is None:
             self._blind = _blind_names(self.flow, range(len(self.flow.program.files)))
         if self._blind_union is None:
@@ -183,17 +182,16 @@ class Overrides:
         found = {method: sorted(self.unsent(method)) for method in self._maps()[0]}
         return {method: classes for method, classes in found.items() if classes}
 
-    def _find_sent(
-        self, sites: Iterable[tuple[SiteKey, Found]]
-    ) -> dict[FuncKey, set[ClassKey] | None]:
-        """Per method reached at one of ``sites``: the classes it is sent to (None: not
-        known). Only a plain method (no dunder, nothing syntax or a descriptor runs) reached by
-        bound calls alone is read (a name called on an unknown object is seen in ``unsent``)."""
+    def _find_sent(self, sites: Iterable[Found]) -> dict[FuncKey, set[ClassKey] | None]:
+        """Per method reached at one of ``sites`` (what they found): the classes it is sent to
+        (None: not known). Only a plain method (no dunder, nothing syntax or a descriptor runs)
+        reached by bound calls alone is read (a name called on an unknown object is seen in
+        ``unsent``)."""
         flow = self.flow
         program = flow.program
         keys = flow.values.keys
         out: dict[FuncKey, set[ClassKey] | None] = {}
-        for _, found in sites:
+        for found in sites:
             for target, (how, operand) in found.targets.items():
                 scope = program.scope(target)
                 if scope.kind != Kind.METHOD or scope.flags & (facts.STATIC | facts.CLASSMETHOD):
