@@ -314,3 +314,132 @@ def test_self_handed_on_from_such_a_branch_is_no_choice_in_the_function_it_reach
         },
     )
     assert EdgeFlag.PARTIAL not in flags(repo, "m.helper", "m.Quick.work")
+
+
+CLIENTS = """
+    class Client:
+        def open(self, path):
+            return path
+        def get(self, path):
+            return self.open(path)
+        def head(self, path):
+            return self.open(path)
+    class Counting(Client):
+        def open(self, path):
+            return Client.open(self, path.upper())
+"""
+
+
+def test_a_base_method_reaches_only_the_overrides_of_the_classes_it_is_sent_to(
+    repo: Repo,
+) -> None:
+    files = {"m.py": textwrap.dedent(CLIENTS) + 'Client().head("/")\nCounting().get("/")\n'}
+    repo.write(files).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Client.head", "m.Counting.open")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Client.get", "m.Client.open")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Client.head", "m.Client.open")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Client.get", "m.Counting.open")
+
+
+def test_a_base_method_sent_to_self_reaches_every_class_of_its_cone(repo: Repo) -> None:
+    files = {
+        "m.py": textwrap.dedent(CLIENTS).replace(
+            "    class Counting",
+            "    def fetch(self, path):\n        return self.head(path)\nclass Counting",
+        )
+    }
+    files["m.py"] += 'Counting().fetch("/")\nClient().get("/")\n'
+    repo.write(files).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Client.head", "m.Counting.open")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Client.head", "m.Client.open")
+
+
+def test_an_edit_sending_a_base_method_to_a_subclass_draws_the_base_method_again(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"m.py": textwrap.dedent(CLIENTS), "app.py": "from m import Client, Counting\n"}
+    files["app.py"] += 'counting = Counting()\nClient().head("/")\ncounting.get("/")\n'
+    repo.write(files).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Client.head", "m.Counting.open")
+    # Only app.py changed, but the edge is m.py's: a new call of an old method passes its
+    # receiver into the method's parameter, so the last solve is not taken on.
+    report = repo.write({"app.py": files["app.py"] + 'counting.head("/")\n'}).build()
+    assert report.solves[0] == "python: the edit flows into an old variable"
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Client.head", "m.Counting.open")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def _continued_equals_fresh(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, app: str, added: str
+) -> str:
+    """Build m.py (CLIENTS) with ``app``, add ``added`` to app.py, and check the edited map
+    is the fresh map, and that the edit moved ``Client.head -> Counting.open``; the edit's
+    solve reason is returned."""
+    repo.write({"m.py": textwrap.dedent(CLIENTS), "app.py": app}).build()
+    before = flags(repo, "m.Client.head", "m.Counting.open")
+    report = repo.write({"app.py": app + added}).build()
+    after = flags(repo, "m.Client.head", "m.Counting.open")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+    assert after != before  # (the edit did change the base method's edge)
+    return report.solves[0]
+
+
+APP = 'from m import Client, Counting\nClient().head("/")\nCounting().get("/")\n'
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        '    x.head("/")\n',
+        "    getattr(x, 'head')('/')\n",
+    ],
+    ids=["call", "getattr"],
+)
+def test_an_edit_calling_a_barred_method_name_on_an_unknown_object_is_drawn_as_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, added: str
+) -> None:
+    # (the unknown object is a parameter nothing passes: its body may be sent anything)
+    app = APP + "def use(x):\n    print(x)\n"
+    reason = _continued_equals_fresh(repo, tmp_path, monkeypatch, app, added)
+    assert reason == "python: the edit changes the classes a base method is sent to"
+
+
+def test_an_edit_making_a_subclass_never_made_before_is_drawn_as_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = "from m import Client, Counting\nClient().head('/')\nclient = Client()\n"
+    reason = _continued_equals_fresh(repo, tmp_path, monkeypatch, app, "counting = Counting()\n")
+    assert reason == "python: the edit changes the classes a base method is sent to"
+
+
+def test_an_edit_calling_another_name_on_an_unknown_object_is_still_continued(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = APP + "def use(x):\n    print(x)\n"
+    repo.write({"m.py": textwrap.dedent(CLIENTS), "app.py": app}).build()
+    report = repo.write({"app.py": app + '    x.fetch("/")\n'}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Client.head", "m.Counting.open")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_an_edit_sending_a_base_method_with_no_arguments_to_a_subclass_is_drawn_as_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (nothing but the receiver is passed: no old variable is given anything)
+    repo.write({"m.py": textwrap.dedent(CLIENTS).replace(", path", "").replace("(path)", "()")})
+    app = "from m import Client, Counting\ncounting = Counting()\nClient().head()\ncounting.get()\n"
+    repo.write({"app.py": app}).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Client.head", "m.Counting.open")
+    report = repo.write({"app.py": app + "counting.head()\n"}).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Client.head", "m.Counting.open")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+    assert report.solves[0] == "python: the edit changes the classes a base method is sent to"

@@ -169,7 +169,10 @@ def continue_solve(
     if set(flow.calls_bound) != snapshot.calls_bound or patched:
         raise Reached("the edit calls a function nothing called, or patches a class")
     solver.close()
-    return flow, Certainty(flow, (snapshot.choices, set(snapshot.maybe_none)))
+    certainty = Certainty(flow, (snapshot.choices, set(snapshot.maybe_none)))
+    if not certainty.overrides.continues(snapshot.receivers, changes.keys(), flow.old_sites):
+        raise Reached("the edit changes the classes a base method is sent to")
+    return flow, certainty
 
 
 def _names_stay(program: Program, changes: Mapping[int, Change]) -> None:

@@ -11,16 +11,31 @@ is drawn partial, whatever else the site reaches.
 
 The proof of a call is cheap and generous: any site in a method of such a class whose targets
 include ``C.m`` counts, whatever it passes as ``self``.
+
+``C.m`` is also barred from a class of its cone (``C`` itself included) that it is never seen
+sent to, where every site reaching it shows what it is sent to: ``client.head()`` on a
+``Client`` made there, never on a ``Counting`` made elsewhere and only sent ``get``. Only a
+plain method reached by bound calls alone is so read (not a dunder, a property, ``C.m(obj)``
+or a callback), and only when no call of its name goes to an object the map does not know,
+nor a ``getattr`` that may read it (either may send it anything); a method nobody is seen
+calling stays open to its whole cone (code outside may call it), and so does a class the
+repository never makes (a library's users may make it and send it anything). An edit taken on
+from the last solve may change what a method is sent to without giving an old variable
+anything (a new ``x.head()`` on an unknown ``x``, a first ``Counting()``): the snapshot keeps
+these maps (``kept``) and the continuation stops when they would bar otherwise (``continues``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import Program
-from groundkit.codemap.extract.python.values.state import Flow
+from groundkit.codemap.extract.python.values.state import Flow, Found
 
 __all__ = ["Overrides", "may_unbar", "method_of"]
 
@@ -37,6 +52,9 @@ class Overrides:
         self._methods: dict[tuple[int, int], FuncKey | None] = {}
         self._barred: dict[FuncKey, frozenset[ClassKey]] = {}
         self._callers: dict[FuncKey, set[ClassKey]] | None = None
+        self._sent: dict[FuncKey, set[ClassKey] | None] | None = None
+        self._blind: dict[int, tuple[set[str], set[str]]] | None = None
+        self._blind_union: tuple[set[str], set[str]] | None = None
 
     def only_barred(
         self, site: SiteKey, target: FuncKey | ClassKey, how: How, operand: int
@@ -48,7 +66,7 @@ class Overrides:
         method = self.method_of(site[0], self.flow.site(site).scope)
         if method is None:
             return False
-        barred = self.barred(method)
+        barred = self.barred(method) | self.unsent(method)
         if not barred:
             return False
         own = self._own(method)
@@ -86,6 +104,117 @@ class Overrides:
             out.append(sub)
         found = self._barred[method] = frozenset(out)
         return found
+
+    def unsent(self, method: FuncKey) -> frozenset[ClassKey]:
+        """The classes of ``method``'s cone (its own class included) whose instances it is
+        never seen sent to, when every site that reaches it shows the receiver."""
+        sent, blind = self._maps()
+        receivers = sent.get(method)
+        if receivers is None:
+            return frozenset()
+        program = self.flow.program
+        name = program.scope(method).qual.rsplit(".", 1)[-1]
+        names, starts = blind
+        if name in names or any(name.startswith(start) for start in starts):
+            return frozenset()
+        ids = self.flow.values.ids
+        cls = ClassKey((method[0], program.scope(method).parent))
+        # (a class the repository never makes is left open: code outside may make it and
+        # send it anything, as a library's users do)
+        return frozenset(
+            c for c in program.cone(cls) if c not in receivers and (objects.INST, c[0], c[1]) in ids
+        )
+
+    def kept(self) -> dict[str, Any]:
+        """What a continued solve needs to tell whether an edit changes ``unsent`` (for the
+        snapshot, builtin types only): what each method is sent to, the names read on unknown
+        objects by file, and every method's ``unsent`` as it is now."""
+        sent, _ = self._maps()
+        assert self._blind is not None
+        return {
+            "sent": {m: None if c is None else sorted(c) for m, c in sent.items()},
+            "blind": {f: (sorted(n), sorted(s)) for f, (n, s) in self._blind.items()},
+            "unsent": self._all_unsent(),
+        }
+
+    def continues(
+        self, kept: Mapping[str, Any], changed: Collection[int], old_sites: Mapping[int, int]
+    ) -> bool:
+        """Whether a continued solve (``continued.py``) leaves every method's ``unsent`` as
+        ``kept`` (from the snapshot) has it; the maps are taken on from ``kept``, with the
+        sites the edit added and the names its files read on unknown objects. Old sites and
+        old variables are as the snapshot has them (the continuation stops otherwise), but a
+        new site may send a method to another class, a new call may read its name on an
+        unknown object, and a new instance may make a class of its cone (``ids``)."""
+        flow = self.flow
+        sent: dict[FuncKey, set[ClassKey] | None] = {
+            m: None if c is None else set(c) for m, c in kept["sent"].items()
+        }
+        added = self._find_sent(
+            flow.found[site]
+            for file in changed
+            for index in range(old_sites.get(file, 0), len(flow.program.files[file].facts.sites))
+            if (site := SiteKey((file, index))) in flow.found
+        )
+        for method, classes in added.items():
+            before = sent.get(method, set())
+            sent[method] = None if classes is None or before is None else before | classes
+        blind = {f: (set(n), set(s)) for f, (n, s) in kept["blind"].items()}
+        for file in changed:
+            blind.pop(file, None)
+        blind.update(_blind_names(flow, changed))
+        self._sent, self._blind, self._blind_union = sent, blind, None
+        return bool(self._all_unsent() == kept["unsent"])
+
+    def _maps(
+        self,
+    ) -> tuple[dict[FuncKey, set[ClassKey] | None], tuple[set[str], set[str]]]:
+        """What each method is sent to, and the names (and starts) read on unknown objects."""
+        if self._sent is None:
+            self._sent = self._find_sent(self.flow.found.values())
+        if self._blind is None:
+            self._blind = _blind_names(self.flow, range(len(self.flow.program.files)))
+        if self._blind_union is None:
+            self._blind_union = _union(self._blind)
+        return self._sent, self._blind_union
+
+    def _all_unsent(self) -> dict[FuncKey, list[ClassKey]]:
+        found = {method: sorted(self.unsent(method)) for method in self._maps()[0]}
+        return {method: classes for method, classes in found.items() if classes}
+
+    def _find_sent(self, sites: Iterable[Found]) -> dict[FuncKey, set[ClassKey] | None]:
+        """Per method reached at one of ``sites`` (what they found): the classes it is sent to
+        (None: not known). Only a plain method (no dunder, nothing syntax or a descriptor runs)
+        reached by bound calls alone is read (a name called on an unknown object is seen in
+        ``unsent``)."""
+        flow = self.flow
+        program = flow.program
+        keys = flow.values.keys
+        out: dict[FuncKey, set[ClassKey] | None] = {}
+        for found in sites:
+            for target, (how, operand) in found.targets.items():
+                scope = program.scope(target)
+                if scope.kind != Kind.METHOD or scope.flags & (facts.STATIC | facts.CLASSMETHOD):
+                    continue
+                method = FuncKey(target)
+                sent = out.setdefault(method, set())
+                if sent is None:
+                    continue
+                name = scope.qual.rsplit(".", 1)[-1]
+                if how != "call" or name.startswith("__") or operand < 0:
+                    out[method] = None
+                    continue
+                for value in flow.engine.held(operand):
+                    key = keys[value]
+                    if key[0] == objects.METH and flow.values.function(value) != method:
+                        continue
+                    receiver = keys[key[2]] if key[0] == objects.METH else key
+                    if receiver[0] not in (objects.INST, objects.CONE):
+                        out[method] = None  # (``C.m(obj)``, a callback...)
+                        break
+                    cls = ClassKey((receiver[1], receiver[2]))
+                    sent.update(program.cone(cls) if receiver[0] == objects.CONE else [cls])
+        return out
 
     def callers(self, method: FuncKey) -> set[ClassKey]:
         """The classes with a method whose code reaches ``method`` (other than its own)."""
@@ -136,6 +265,51 @@ class Overrides:
             return False
         name = scope.qual.rsplit(".", 1)[-1]
         return program.owner(cls, name) == (target[0], scope.parent)
+
+
+def _blind_names(flow: Flow, files: Iterable[int]) -> dict[int, tuple[set[str], set[str]]]:
+    """By file (of ``files``, those with any): the names called on an object the map does not
+    know (``x.name()`` where ``x.name`` holds an unknown value, or nothing), and the starts of
+    the names ``getattr`` reads on one (``getattr(node, "as_" + vendor)``)."""
+    held = flow.engine.held
+    keys = flow.values.keys
+    out = {}
+    for file in files:
+        info = flow.program.files[file]
+        names: set[str] = set()
+        starts: set[str] = set()
+        sites = info.facts.sites
+        for op in info.facts.ops:
+            if not isinstance(op, facts.Call) or sites[op.site].kind != facts.SiteKind.CALL:
+                continue
+            site = sites[op.site]
+            found = held(info.var(op.func))
+            if not found or objects.UNKNOWN_ID in found:
+                names.add(site.name)
+            elif site.name == "getattr" and len(site.args) >= 2 and min(site.args[:2]) >= 0:
+                obj = held(info.var(site.args[0]))
+                if obj and objects.UNKNOWN_ID not in obj:
+                    continue
+                # (a name not known at all is taken as no method's: dispatch by a
+                # computed name is written with a prefix, as the visitors are)
+                for value in held(info.var(site.args[1])):
+                    key = keys[value]
+                    if key[0] == objects.STR:
+                        names.add(key[1])
+                    elif key[0] == objects.PREFIX:
+                        starts.add(key[1])
+        if names or starts:
+            out[file] = (names, starts)
+    return out
+
+
+def _union(blind: Mapping[int, tuple[set[str], set[str]]]) -> tuple[set[str], set[str]]:
+    names: set[str] = set()
+    starts: set[str] = set()
+    for file_names, file_starts in blind.values():
+        names |= file_names
+        starts |= file_starts
+    return names, starts
 
 
 def method_of(program: Program, file: int, scope: int) -> FuncKey | None:

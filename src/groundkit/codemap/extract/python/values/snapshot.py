@@ -36,6 +36,7 @@ PARTS = (
     "slots",
     *(f"found.{piece}" for piece in range(_PIECES)),
     "sets",
+    "receivers",
 )
 
 
@@ -64,6 +65,7 @@ class Snapshot:
     summary: int | None
     dunders: set[str]
     hierarchy: list[tuple[ClassKey, list[ClassKey], bool]]
+    receivers: dict[str, Any]  # what base methods are sent to (``Overrides.kept``)
 
 
 def hierarchy(program: Program) -> list[tuple[ClassKey, list[ClassKey], bool]]:
@@ -121,6 +123,7 @@ def dump(
         "dynamic": flow.dynamic,
     }
     yield "sets", _dumps({name: list(items) for name, items in sets.items()})
+    yield "receivers", marshal.dumps(certainty.overrides.kept())
 
 
 def _dumps(value: Any) -> bytes:
@@ -169,6 +172,7 @@ def load(parts: Mapping[str, bytes]) -> Snapshot | None:
             summary=meta["summary"],
             dunders=meta["dunders"],
             hierarchy=meta["hierarchy"],
+            receivers=_read(parts["receivers"]),
         )
     except (KeyError, ValueError, EOFError, TypeError):
         return None
