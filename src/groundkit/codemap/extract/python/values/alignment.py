@@ -19,7 +19,7 @@ import msgspec
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Facts
 
-__all__ = ["VARS", "VAR_LISTS", "Alignment", "Reached", "align", "same_frame"]
+__all__ = ["VARS", "VAR_LISTS", "Alignment", "Reached", "align", "renamed", "same_frame"]
 
 _ENCODE = msgspec.msgpack.Encoder().encode
 # The fields of an operation that hold one of the file's variables (the rest are scopes,
@@ -55,7 +55,7 @@ def align(old: Facts, new: Facts) -> Alignment:
     encoded = [_ENCODE(op) for op in new.ops]
     for at in _candidates(old, new, encoded):
         shift = _shifter(at, gap)
-        before = {_ENCODE(_renamed(op, shift)) for op in old.ops}
+        before = {_ENCODE(renamed(op, shift)) for op in old.ops}
         if before.issubset(encoded) and same_frame(old, new, shift):
             added = [op for op, code in zip(new.ops, encoded, strict=True) if code not in before]
             return Alignment(at, gap, added)
@@ -89,7 +89,8 @@ def _variables(op: Any) -> list[int]:
     return out
 
 
-def _renamed(op: Any, shift: Callable[[int], int]) -> Any:
+def renamed(op: Any, shift: Callable[[int], int]) -> Any:
+    """``op`` with each variable it names passed through ``shift``."""
     changes: dict[str, Any] = {}
     for name in op.__struct_fields__:
         value = getattr(op, name)

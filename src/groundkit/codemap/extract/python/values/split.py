@@ -34,7 +34,13 @@ import msgspec
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Facts
 from groundkit.codemap.extract.python.values import objects
-from groundkit.codemap.extract.python.values.alignment import VAR_LISTS, VARS, Alignment, Reached
+from groundkit.codemap.extract.python.values.alignment import (
+    VAR_LISTS,
+    VARS,
+    Alignment,
+    Reached,
+    renamed,
+)
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.relabel import reads_no_argument
 from groundkit.codemap.extract.python.values.state import Flow
@@ -93,7 +99,7 @@ def split(old: Facts, new: Facts) -> tuple[Alignment, Split]:
     rest = new.ops[:at] + new.ops[at + 1 :]
     substituted: set[int] = set()  # the old variables read now as ``added``
     for index, (was, now) in enumerate(zip(old.ops, rest, strict=True)):
-        moved = _renamed(was, shift)
+        moved = renamed(was, shift)
         if moved == now or (index == first and replaced >= 0):
             continue  # (the first literal's own ``Const``: checked above)
         substituted.add(_substitution(moved, now, added))
@@ -211,17 +217,6 @@ def _shifter(at: int) -> Callable[[int], int]:
         return var + 1 if var >= at else var
 
     return shift
-
-
-def _renamed(op: Any, shift: Callable[[int], int]) -> Any:
-    changes: dict[str, Any] = {}
-    for name in op.__struct_fields__:
-        value = getattr(op, name)
-        if name in VARS:
-            changes[name] = shift(value) if value >= 0 else value
-        elif name in VAR_LISTS:
-            changes[name] = tuple(shift(v) if type(v) is int and v >= 0 else v for v in value)
-    return msgspec.structs.replace(op, **changes) if changes else op
 
 
 def _substitution(was: Any, now: Any, added: int) -> int:
