@@ -59,3 +59,62 @@ def test_a_handler_every_constructor_call_gives_stays_certain(repo: Repo) -> Non
 def test_a_handler_one_call_gives_beside_another_giving_none_stays_certain(repo: Repo) -> None:
     build(repo, {"m.py": TRANSPORT + "Transport(hello).send(1)\nidle = Transport(None)\n"})
     assert ("m.Transport.send", "m.hello") in repo.certain("calls")
+
+
+def test_a_handler_one_constructor_call_in_a_loop_gives_each_instance_is_partial_where_read(
+    repo: Repo,
+) -> None:
+    # pluggy's register: one call site makes an instance per function of a list
+    build(
+        repo,
+        {"m.py": TRANSPORT + "for h in [hello, goodbye]:\n    Transport(h).send(1)\n"},
+    )
+    assert ("m.Transport.send", "m.hello") in repo.pairs("calls")
+    assert ("m.Transport.send", "m.hello") not in repo.certain("calls")
+    assert ("m.Transport.send", "m.goodbye") not in repo.certain("calls")
+
+
+def test_a_handler_every_call_gives_from_the_same_list_is_partial_where_read(
+    repo: Repo,
+) -> None:
+    # each call's argument holds both functions: agreeing calls are no single handler
+    build(
+        repo,
+        {
+            "m.py": TRANSPORT
+            + "def make(hs): return [Transport(h) for h in hs]\n"
+            + "make([hello, goodbye])[0].send(1)\nmake([hello, goodbye])\n"
+        },
+    )
+    assert ("m.Transport.send", "m.hello") not in repo.certain("calls")
+
+
+def test_a_bound_method_of_instances_of_two_classes_sharing_it_stays_certain(
+    repo: Repo,
+) -> None:
+    # one function runs whichever instance it is bound to
+    build(
+        repo,
+        {
+            "m.py": TRANSPORT
+            + "class Base:\n    def run(self, request): return request\n"
+            + "class A(Base): pass\nclass B(Base): pass\n"
+            + "for o in [A(), B()]:\n    Transport(o.run).send(1)\n"
+        },
+    )
+    assert ("m.Transport.send", "m.Base.run") in repo.certain("calls")
+
+
+def test_a_handler_stored_with_an_annotation_is_partial_where_read(repo: Repo) -> None:
+    # pluggy's HookImpl: ``self.function: Final = function``
+    source = TRANSPORT.replace("self.handler = handler", "self.handler: Final = handler")
+    build(
+        repo,
+        {
+            "m.py": "from typing import Final\n"
+            + source
+            + "Transport(hello).send(1)\nspare = Transport(goodbye)\n"
+        },
+    )
+    assert ("m.Transport.send", "m.hello") in repo.pairs("calls")
+    assert ("m.Transport.send", "m.hello") not in repo.certain("calls")

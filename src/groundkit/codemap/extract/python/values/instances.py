@@ -6,9 +6,12 @@ method reading ``self.handler`` runs on one instance, which holds the one handle
 gave it: httpx's ``MockTransport(handler)`` is made with a different function by each test,
 and the transport a test's async client sends through never runs the sync tests' handlers.
 Which instance a method runs on is not followed (values are not told apart by where they were
-made), so where different calls store different callables through the same parameter, the
-cell holds a choice and its calls are partial. A cell every call fills with the same
-callables (one instance, or every instance given the same function) stays certain.
+made), so where different calls store different callables through the same parameter, or one
+call passes a variable holding several (``[HookImpl(f) for f in functions]``, pluggy's
+``register``: a call run in a loop makes an instance per function), the cell holds a choice
+and its calls are partial. A cell every call fills with the same one callable (one instance,
+or every instance given the same function) stays certain; bound methods count as the function
+they run, whatever they are bound to. ``self.f: Final = f`` stores what it was given.
 
 What a call passes a parameter is found after the solve from the copy edges into the
 parameter's cell (one per argument, default or spread that reached it): no state is kept
@@ -39,6 +42,11 @@ _CALLABLE = frozenset(
     }
 )
 
+# Those whose key's second item is the function value they run.
+_WRAPPING = frozenset(
+    {objects.METH, objects.CLSMETH, objects.STATIC, objects.CLASSMETHOD, objects.PARTIAL}
+)
+
 # Levels of parameters followed back: the stored one and two callers handing it on. Each level
 # is a pass over every copy edge (0.1 CPU s on django's package); on django, following up to
 # 32 levels chose the same 32 cells.
@@ -50,10 +58,12 @@ def given_by_each_call(flow: Flow) -> list[int]:
     to it) to which different calls pass different callables."""
     engine = flow.engine
     stored: dict[int, list[int]] = {}  # a variable stored into attribute cells -> those cells
+    # (``self.function: Final = function`` stores the declared copy: what it was given counts)
+    declared = {dst: src for dst, src, _ in flow.annotated}
     for key, var in flow.cells.items():
         if key[0] == "iattr":
             for source in _each(engine.incoming.get(var)):
-                stored.setdefault(source, []).append(var)
+                stored.setdefault(declared.get(source, source), []).append(var)
     back = _Callers(flow)
     # Back from the stored variables, one level of callers at a time: which are a parameter's
     # local, and what each call passes that parameter. Only what is reached is kept.
@@ -94,14 +104,22 @@ class _Callers:
         self.varies: dict[int, bool] = {}
 
     def callables(self, var: int) -> frozenset[int]:
+        """What a call of the callables ``var`` holds may run: a bound method (or a partial)
+        counted as its function, which runs whatever it is bound to."""
         keys = self.keys
-        return frozenset(v for v in self.held(var) if keys[v][0] in _CALLABLE)
+        return frozenset(
+            keys[v][1] if keys[v][0] in _WRAPPING else v
+            for v in self.held(var)
+            if keys[v][0] in _CALLABLE
+        )
 
     def disagree(self, sources: list[int]) -> bool:
-        """Whether ``sources`` pass different callables (one passing none is not counted)."""
+        """Whether ``sources`` pass different callables (one passing none is not counted), or
+        one passes several: a call site run in a loop (``[Impl(f) for f in functions]``) gives
+        each instance it makes one of them."""
         seen = {self.callables(source) for source in sources}
         seen.discard(frozenset())
-        return len(seen) > 1
+        return len(seen) > 1 or any(len(found) > 1 for found in seen)
 
     def differs(self, param: int) -> bool:
         """Whether the calls of ``param``, or of a parameter handed on to it, disagree."""
