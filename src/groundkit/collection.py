@@ -30,8 +30,6 @@ from groundkit.errors import (
     NotFoundError,
     UsageError,
 )
-from groundkit.ingest.fetch import split_inputs
-from groundkit.ingest.walk import Filters, missing_inputs
 from groundkit.retrieve.citations import resolve
 from groundkit.retrieve.quotes import QuoteCheck, verify_quote
 from groundkit.retrieve.rerank import Reranker, load_reranker
@@ -330,6 +328,10 @@ class Collection:
 
         Raises ``UsageError`` before anything is written when a named path does not exist.
         """
+        # (Imported here: a process that only searches never compiles the ingest modules.)
+        from groundkit.ingest.fetch import split_inputs
+        from groundkit.ingest.walk import Filters, missing_inputs
+
         paths = split_inputs([os.fspath(i) for i in inputs]).paths
         if missing_inputs(paths):
             # Which ones by position: a server's caller may name machine paths, never echoed.

@@ -11,10 +11,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from groundkit.answer.fold import fold
-from groundkit.answer.pattern import looks_like_path
-from groundkit.answer.patterns import SECRET_SHAPES
-
 __all__ = ["install_log_guard", "scrub"]
 
 _installed: list[bool] = []  # non-empty once the factory is wrapped
@@ -24,6 +20,11 @@ def scrub(text: str) -> str:
     """``text`` with every secret shape replaced by ``<redacted>``; file paths are kept. The
     shapes read the text folded, as redaction does (a key with a zero-width space, in fullwidth
     or look-alike letters, is still a key), and the original span is replaced."""
+    # Imported at the first record, not at start-up: every command installs the guard, and a
+    # command that logs nothing need not compile the shapes' modules (see tests/test_startup.py).
+    from groundkit.answer.fold import fold
+    from groundkit.answer.patterns import SECRET_SHAPES
+
     folded = fold(text)
     taken = [False] * (len(text) + 1)
     spans = []
@@ -42,6 +43,8 @@ def scrub(text: str) -> str:
 
 def _unless_a_path(value: str) -> str:
     # A file path in a traceback is a run of base64 characters too: it stays readable.
+    from groundkit.answer.pattern import looks_like_path
+
     return value if looks_like_path(value) else "<redacted>"
 
 

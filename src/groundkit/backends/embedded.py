@@ -11,19 +11,17 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from groundkit import pipeline
 from groundkit.backends.base import STORE_FILE
 from groundkit.config import Settings
 from groundkit.embed.base import Embedder, EmbedderIdentity
 from groundkit.index.derived import DerivedIndex, health, rebuild
 from groundkit.index.disk import disk_usage
-from groundkit.index.feed import LexicalFeed
 from groundkit.index.lexical import LexicalIndex
 from groundkit.index.recovery import recover
 from groundkit.index.rows import ChunkRow, DocumentRow
 from groundkit.index.store import Store
 from groundkit.index.vectors import VectorIndex
-from groundkit.ingest.walk import Filters
-from groundkit.pipeline import run_ingest, sync_derived
 from groundkit.retrieve.engine import LocalEngine
 from groundkit.retrieve.near import NearIndex
 from groundkit.storage.locks import write_lock
@@ -31,6 +29,7 @@ from groundkit.types import CollectionStatus, IngestReport
 
 if TYPE_CHECKING:
     from groundkit.index.sentences import ChunkSentences
+    from groundkit.ingest.walk import Filters
     from groundkit.pipeline import Progress
     from groundkit.pipeline.sentences import Splitter, Stored
 
@@ -82,6 +81,9 @@ class EmbeddedBackend:
         filters: Filters,
         names_from: str | None = None,
     ) -> IngestReport:
+        # (Imported here: a process that only searches never compiles the ingest pipeline.)
+        from groundkit.index.feed import LexicalFeed
+
         # The lexical index is written as files are stored and committed after the store
         # (see index.feed); whatever it leaves undone, sync_derived catches up as before.
         feed = LexicalFeed(self.lexical, self.store)
@@ -90,11 +92,11 @@ class EmbeddedBackend:
             if progress:
                 progress("indexing", 0, None)
             feed.finish()
-            sync_derived(self.store, self.derived, progress)
+            pipeline.sync_derived(self.store, self.derived, progress)
 
         try:
             with self.store.followed_by(feed):
-                return run_ingest(
+                return pipeline.run_ingest(
                     self.store,
                     sync,
                     inputs,
@@ -111,7 +113,7 @@ class EmbeddedBackend:
     def delete_documents(self, rowids: Sequence[int]) -> None:
         with self.store.transaction():
             self.store.delete_documents(rowids)
-        sync_derived(self.store, self.derived)
+        pipeline.sync_derived(self.store, self.derived)
 
     def reindex(self) -> int:
         """Rebuild the derived indexes from the store, each beside the old one: a search

@@ -2,39 +2,66 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
 import click
 
 from groundkit.answer.logguard import install_log_guard
-from groundkit.cli.ai import ai_group
-from groundkit.cli.answer import answer_command
-from groundkit.cli.ask import ask_command
-from groundkit.cli.auth import auth_group
-from groundkit.cli.codemap import (
-    blast_command,
-    diff_command,
-    edge_command,
-    map_group,
-    trace_command,
-)
 from groundkit.cli.context import EMBEDDED_HELP, Context
 from groundkit.cli.errors import ExitCode, report_error, wants_json
-from groundkit.cli.eval import eval_command
-from groundkit.cli.ingest import ingest
-from groundkit.cli.manage import collections, config, delete, reindex, status
-from groundkit.cli.migrate import migrate
 from groundkit.cli.output import neutral_output
-from groundkit.cli.search import search, show
-from groundkit.cli.serve import serve, serve_mcp
 from groundkit.errors import GroundkitError, InternalError
 from groundkit.lifetime import end_with_command
 
 __all__ = ["cli", "main"]
 
+# Each command's module is imported when that command runs (or help lists it): a search has no
+# use for the code map's, the evaluation's or the answer's modules, and without saved bytecode
+# every module imported is compiled again by each process.
+_COMMANDS = {
+    "ingest": ("groundkit.cli.ingest", "ingest"),
+    "search": ("groundkit.cli.search", "search"),
+    "show": ("groundkit.cli.search", "show"),
+    "collections": ("groundkit.cli.manage", "collections"),
+    "status": ("groundkit.cli.manage", "status"),
+    "delete": ("groundkit.cli.manage", "delete"),
+    "reindex": ("groundkit.cli.manage", "reindex"),
+    "migrate": ("groundkit.cli.migrate", "migrate"),
+    "config": ("groundkit.cli.manage", "config"),
+    "eval": ("groundkit.cli.eval", "eval_command"),
+    "answer": ("groundkit.cli.answer", "answer_command"),
+    "ask": ("groundkit.cli.ask", "ask_command"),
+    "ai": ("groundkit.cli.ai", "ai_group"),
+    "auth": ("groundkit.cli.auth", "auth_group"),
+    "serve": ("groundkit.cli.serve", "serve"),
+    "serve-mcp": ("groundkit.cli.serve", "serve_mcp"),
+    "map": ("groundkit.cli.codemap", "map_group"),
+    "trace": ("groundkit.cli.codemap", "trace_command"),
+    "blast": ("groundkit.cli.codemap", "blast_command"),
+    "diff": ("groundkit.cli.codemap", "diff_command"),
+    "edge": ("groundkit.cli.codemap", "edge_command"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _LazyGroup(click.Group):
+    """The top-level group: a command is looked up in ``_COMMANDS`` and imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        where = _COMMANDS.get(cmd_name)
+        if where is None:
+            return None
+        command = getattr(importlib.import_module(where[0]), where[1])
+        if not isinstance(command, click.Command):  # pragma: no cover - a wrong table entry
+            raise TypeError(f"{where[0]}.{where[1]} is not a click command")
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--index-dir", help="Folder holding the collections [default: ./.groundkit].")
 @click.option("--collection", "-c", help="Collection to use [default: default].")
 @click.option("--config", "config_file", help="Config file [default: ./grk.toml if present].")
@@ -88,31 +115,6 @@ def _run(args: list[str], as_json: bool) -> int:
         return report_error(error, as_json=as_json)
     return status if isinstance(status, int) else ExitCode.OK
 
-
-for command in (
-    ingest,
-    search,
-    show,
-    collections,
-    status,
-    delete,
-    reindex,
-    migrate,
-    config,
-    eval_command,
-    answer_command,
-    ask_command,
-    ai_group,
-    auth_group,
-    serve,
-    serve_mcp,
-    map_group,
-    trace_command,
-    blast_command,
-    diff_command,
-    edge_command,
-):
-    cli.add_command(command)
 
 if __name__ == "__main__":
     sys.exit(main())
