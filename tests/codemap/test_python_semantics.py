@@ -229,3 +229,55 @@ def test_a_location_is_repository_relative_and_never_leaves_it(repo: Repo, tmp_p
     (repo.root / "a.py").unlink()
     os.symlink(outside, repo.root / "a.py")  # now a link out of the repository
     assert repo.map.verify([edge]) == ["missing"]
+
+
+def test_a_walrus_on_a_later_line_of_a_statement_binds_in_its_function(repo: Repo) -> None:
+    """``:=`` is looked for only on the lines where it is written: the second line of a
+    condition, or a ``with`` item (which has no lines of its own)."""
+    build(
+        repo,
+        {
+            "m.py": """
+                def helper(): pass
+                def other(): pass
+                f = g = other
+                def run(items):
+                    if (
+                        items
+                        and (f := helper)
+                    ):
+                        pass
+                    f()
+                def opened(path, wrap):
+                    with open(path) as handle, wrap(
+                        g := helper
+                    ):
+                        pass
+                    g()
+            """
+        },
+    )
+    assert calls_from(repo, "m.run") == {"m.helper"}
+    assert calls_from(repo, "m.opened") == {"m.helper"}
+
+
+def test_a_global_declared_inside_a_try_block_is_rebound_for_module_reads(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                def helper(): pass
+                def other(): pass
+                handler = helper
+                def install():
+                    try:
+                        global handler
+                        handler = other
+                    finally:
+                        pass
+                install()
+                handler()
+            """
+        },
+    )
+    assert calls_from(repo, "m") == {"m.install", "m.helper", "m.other"}

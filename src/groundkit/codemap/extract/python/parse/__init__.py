@@ -42,12 +42,22 @@ def _plain(msg: str) -> str:
 
 
 def _rebound(tree: ast.Module, text: str) -> frozenset[str]:
-    """Names declared ``global`` or ``nonlocal`` anywhere (a walk only when the words occur)."""
+    """Names declared ``global`` or ``nonlocal`` anywhere (looked for only when the words
+    occur, and only among statements: no expression holds one)."""
     if "global" not in text and "nonlocal" not in text:
         return frozenset()
-    return frozenset(
-        name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Global | ast.Nonlocal)
-        for name in node.names
-    )
+    names: set[str] = set()
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+            continue
+        for field in _BODIES:
+            stack.extend(getattr(node, field, ()))
+    return frozenset(names)
+
+
+# The fields that hold statements (``handlers`` and ``cases`` hold what holds them); a
+# lambda's or a conditional expression's ``body`` is an expression, never walked to.
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")

@@ -12,6 +12,7 @@ so it sees the enclosing function's last bindings (``Final``), or the module's, 
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 
 from groundkit.codemap.extract.python.parse.facts import Kind
 
@@ -63,10 +64,13 @@ class Frame:
         return frame if frame is not None and frame.runs_later else None
 
 
-def bound_names(body: list[ast.stmt], walrus: bool = True) -> tuple[set[str], set[str], set[str]]:
+def bound_names(
+    body: list[ast.stmt], walrus: tuple[int, ...] | None = None
+) -> tuple[set[str], set[str], set[str]]:
     """The names a function body binds (its locals), and those it declares ``global`` and
-    ``nonlocal``; nested functions and classes bind only their own name here. ``walrus``:
-    whether ``(x := ...)`` may occur (its expressions are then searched too)."""
+    ``nonlocal``; nested functions and classes bind only their own name here. ``walrus``: the
+    lines, in order, where ``(x := ...)`` may occur (an expression reaching one of them is
+    searched for it); None: any line may."""
     found = _Found()
     _scan(body, found, walrus)
     return found.bound - found.glob - found.nonlocal_, found.glob, found.nonlocal_
@@ -81,7 +85,7 @@ class _Found:
         self.nonlocal_: set[str] = set()
 
 
-def _scan(stmts: list[ast.stmt], found: _Found, walrus: bool) -> None:
+def _scan(stmts: list[ast.stmt], found: _Found, walrus: tuple[int, ...] | None) -> None:
     """Statements only: a binding is a statement's target (or a walrus, searched apart)."""
     bound = found.bound
     for stmt in stmts:
@@ -131,8 +135,8 @@ def _scan(stmts: list[ast.stmt], found: _Found, walrus: bool) -> None:
         elif kind is ast.Delete:
             for target in stmt.targets:  # type: ignore[attr-defined]
                 _targets(target, bound)
-        if walrus and kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef:
-            _walruses(stmt, bound)
+        if walrus != () and kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef:
+            _walruses(stmt, bound, walrus)
 
 
 def _targets(target: ast.expr, bound: set[str]) -> None:
@@ -145,14 +149,23 @@ def _targets(target: ast.expr, bound: set[str]) -> None:
         _targets(target.value, bound)
 
 
-def _walruses(stmt: ast.stmt, bound: set[str]) -> None:
+def _walruses(stmt: ast.stmt, bound: set[str], lines: tuple[int, ...] | None) -> None:
     """``(x := ...)`` in a statement's own expressions (not in nested bodies, scanned apart;
-    in a comprehension it still binds here)."""
+    in a comprehension it still binds here), searched only where it may be: ``:=`` is one
+    token, on a line of the expression's."""
     for field in ("value", "test", "iter", "targets", "target", "items", "exc", "msg", "subject"):
         part = getattr(stmt, field, None)
         parts = part if isinstance(part, list) else [part]
         for item in parts:
-            if isinstance(item, ast.AST):
-                for node in ast.walk(item):
-                    if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
-                        bound.add(node.target.id)
+            if not isinstance(item, ast.AST):
+                continue
+            if lines is not None:
+                # a ``with`` item has no lines of its own: the statement's
+                start = getattr(item, "lineno", stmt.lineno)
+                end = getattr(item, "end_lineno", None) or stmt.end_lineno or start
+                at = bisect_left(lines, start)
+                if at == len(lines) or lines[at] > end:
+                    continue
+            for node in ast.walk(item):
+                if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                    bound.add(node.target.id)

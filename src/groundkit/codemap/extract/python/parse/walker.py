@@ -28,10 +28,16 @@ class Walker:
     ) -> None:
         self.clock = clock if clock is not None else Clock(math.inf)
         self.text_lines = source_lines(text)
+        self.ascii = text.isascii()  # then a column in bytes is one in characters
         # Names some function rebinds with ``global``/``nonlocal``: a read of one may see what
         # that function bound, whenever it ran.
         self.rebound = rebound
-        self.walrus = ":=" in text  # whether a walrus may bind a name anywhere
+        # The lines where a walrus may bind a name (``:=`` is one token: on one line).
+        self.walrus = (
+            tuple(i for i, line in enumerate(self.text_lines, 1) if ":=" in line)
+            if ":=" in text
+            else ()
+        )
         self._rebound_reads: dict[tuple[str, int], int] = {}
         self.ops: list[facts.Op] = []
         self.sites: list[facts.Site] = []
@@ -72,18 +78,13 @@ class Walker:
     def site(self, node: ast.AST, kind: facts.SiteKind, **extra: Any) -> int:
         line = node.lineno  # type: ignore[attr-defined]
         end = node.end_lineno or line  # type: ignore[attr-defined]
-        self.line(line)
-        self.sites.append(
-            facts.Site(
-                self.frame.index,
-                line,
-                self.col(line, node.col_offset),  # type: ignore[attr-defined]
-                end,
-                self.col(end, node.end_col_offset or 0),  # type: ignore[attr-defined]
-                kind,
-                **extra,
-            )
-        )
+        if line not in self.lines:
+            self.line(line)
+        col = node.col_offset  # type: ignore[attr-defined]
+        end_col = node.end_col_offset or 0  # type: ignore[attr-defined]
+        if not self.ascii:
+            col, end_col = self.col(line, col), self.col(end, end_col)
+        self.sites.append(facts.Site(self.frame.index, line, col, end, end_col, kind, **extra))
         return len(self.sites) - 1
 
     def reserve_site(self) -> int:
@@ -102,7 +103,7 @@ class Walker:
     def col(self, line: int, col: int) -> int:
         """``ast`` counts UTF-8 bytes; a column is in characters. The byte offsets where a
         line's characters start are found once per line, so a long line costs linear time."""
-        if not 0 < line <= len(self.text_lines):
+        if self.ascii or not 0 < line <= len(self.text_lines):
             return col
         starts = self._starts.get(line)
         if starts is None:
