@@ -62,6 +62,7 @@ class Overrides:
         self._blind: dict[int, tuple[set[str], set[str]]] | None = None
         self._blind_union: tuple[set[str], set[str]] | None = None
         self._placeholders: dict[int, frozenset[int]] = {}
+        self._unmade_now: list[tuple[int, int, bool]] | None = None
 
     def only_barred(
         self, site: SiteKey, target: FuncKey | ClassKey, how: How, operand: int
@@ -201,9 +202,18 @@ class Overrides:
             blind.pop(file, None)
         blind.update(_blind_names(flow, changed))
         self._sent, self._blind, self._blind_union = sent, blind, None
-        # (a placeholder's edges are partial while no class running it is made: an edit that
-        # makes one, or makes or unmakes a placeholder, redraws them)
-        return bool(self._all_unsent() == kept["unsent"]) and self._unmade() == kept.get("unmade")
+        # A placeholder's edges are partial while no class running it is made: an edit that
+        # makes one, or makes or unmakes a placeholder, redraws them. Only the changed files'
+        # facts are read again (the others' placeholders are the snapshot's).
+        old = kept.get("unmade")
+        if old is None:
+            return False
+        placeholders = [(f, s) for f, s, _ in old if f not in changed]
+        placeholders += [(f, s) for f in changed for s in self.placeholders(f)]
+        self._unmade_now = sorted((f, s, self._placeholder_made(f, s)) for f, s in placeholders)
+        return bool(self._all_unsent() == kept["unsent"]) and self._unmade_now == [
+            tuple(row) for row in old
+        ]
 
     def _maps(
         self,
@@ -219,16 +229,18 @@ class Overrides:
 
     def _unmade(self) -> list[tuple[int, int, bool]]:
         """Each placeholder method, and whether its own class is made."""
-        program = self.flow.program
-        return [
-            (
-                file,
-                scope,
-                self._made(ClassKey((file, program.files[file].facts.scopes[scope].parent))),
-            )
-            for file in range(len(program.files))
-            for scope in sorted(self.placeholders(file))
-        ]
+        if self._unmade_now is None:
+            self._unmade_now = [
+                (file, scope, self._placeholder_made(file, scope))
+                for file in range(len(self.flow.program.files))
+                for scope in sorted(self.placeholders(file))
+            ]
+        return self._unmade_now
+
+    def _placeholder_made(self, file: int, scope: int) -> bool:
+        return self._made(
+            ClassKey((file, self.flow.program.files[file].facts.scopes[scope].parent))
+        )
 
     def _all_unsent(self) -> dict[FuncKey, list[ClassKey]]:
         found = {method: sorted(self.unsent(method)) for method in self._maps()[0]}
