@@ -443,3 +443,66 @@ def test_an_edit_sending_a_base_method_with_no_arguments_to_a_subclass_is_drawn_
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
     assert report.solves[0] == "python: the edit changes the classes a base method is sent to"
+
+
+CONTEXTS = """
+    class Context:
+        def __enter__(self):
+            self.set(1)
+        def __exit__(self, *exc):
+            self.set(None)
+        def set(self, value):
+            "Each subclass sets its own."
+            raise NotImplementedError("set")
+    class Env(Context):
+        def set(self, value):
+            self.value = value
+    class Registry(Context):
+        def set(self, value):
+            self.value = value
+"""
+
+
+def test_a_placeholder_every_made_class_overrides_is_reached_only_partially(repo: Repo) -> None:
+    # dateutil's TZContextBase: nobody makes the base, whose set_current_tz only raises
+    build(
+        repo,
+        {"m.py": CONTEXTS + "    with Env():\n        pass\n    with Registry():\n        pass\n"},
+    )
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Context.__enter__", "m.Context.set")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Context.__enter__", "m.Env.set")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Context.__exit__", "m.Registry.set")
+
+
+@pytest.mark.parametrize(
+    ("made", "body"),
+    [
+        ("with Context():\n        pass\n", 'raise NotImplementedError("set")'),
+        ("with Env():\n        pass\n", "print(value)\n            raise NotImplementedError"),
+    ],
+    ids=["the base made", "more than a raise"],
+)
+def test_a_placeholder_a_made_class_runs_or_a_method_doing_more_stays_certain(
+    repo: Repo, made: str, body: str
+) -> None:
+    source = CONTEXTS.replace('raise NotImplementedError("set")', body)
+    build(repo, {"m.py": source + "    " + made})
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Context.__enter__", "m.Context.set")
+
+
+def test_an_edit_making_the_base_of_a_placeholder_is_drawn_as_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "m.py": textwrap.dedent(CONTEXTS),
+        "app.py": "from m import Context, Env\nwith Env():\n    pass\n",
+    }
+    repo.write(files).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Context.__enter__", "m.Context.set")
+    # (made and not used: no old variable is given anything)
+    report = repo.write({"app.py": files["app.py"] + "base = Context()\n"}).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Context.__enter__", "m.Context.set")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+    assert report.solves[0] == "python: the edit changes the classes a base method is sent to"

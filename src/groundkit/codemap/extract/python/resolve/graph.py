@@ -197,8 +197,13 @@ class PythonFile(FileResolver):
                     self.graph.unresolved += 1
             unsure = False
             for target, (how, operand) in targets.items():
-                if self.certainty.overrides.only_barred(key, target, how, operand):
-                    unsure = True  # only through subclasses the site's method never runs on
+                overrides = self.certainty.overrides
+                if overrides.only_barred(key, target, how, operand) or overrides.only_unmade(
+                    key, target, how, operand
+                ):
+                    # only through subclasses the site's method never runs on, or a placeholder
+                    # only classes nobody makes run
+                    unsure = True
                     self._edge(index, site, target, how, operand, True)
                 elif how == "protocol":
                     sure = self._runs_for_certain(target, operand, site.name)

@@ -23,6 +23,12 @@ repository never makes (a library's users may make it and send it anything). An 
 from the last solve may change what a method is sent to without giving an old variable
 anything (a new ``x.head()`` on an unknown ``x``, a first ``Counting()``): the snapshot keeps
 these maps (``kept``) and the continuation stops when they would bar otherwise (``continues``).
+
+A placeholder (a method whose code does nothing but raise ``NotImplementedError``) that a
+subclass overrides is reached through a method's own ``self`` for certain only when the
+repository makes an instance of a class that runs it: dateutil's ``TZContextBase.__exit__``
+calls ``self.set_current_tz``, which both subclasses override, and no ``TZContextBase`` is
+ever made. Otherwise the edge is partial (code outside may still make the base).
 """
 
 from __future__ import annotations
@@ -55,6 +61,8 @@ class Overrides:
         self._sent: dict[FuncKey, set[ClassKey] | None] | None = None
         self._blind: dict[int, tuple[set[str], set[str]]] | None = None
         self._blind_union: tuple[set[str], set[str]] | None = None
+        self._placeholders: dict[int, frozenset[int]] = {}
+        self._unmade_now: list[tuple[int, int, bool]] | None = None
 
     def only_barred(
         self, site: SiteKey, target: FuncKey | ClassKey, how: How, operand: int
@@ -76,6 +84,35 @@ class Overrides:
         cls = ClassKey((method[0], program.scope(method).parent))
         explains = [sub for sub in program.cone(cls) if self._finds(sub, target)]
         return bool(explains) and all(sub in barred for sub in explains)
+
+    def only_unmade(
+        self, site: SiteKey, target: FuncKey | ClassKey, how: How, operand: int
+    ) -> bool:
+        """Whether ``target`` is a placeholder a subclass overrides, reached at ``site`` only
+        through the method's own ``self`` as an instance of classes the repository never makes."""
+        if how != "call" or operand < 0 or target[1] not in self.placeholders(target[0]):
+            return False
+        method = self.method_of(site[0], self.flow.site(site).scope)
+        if method is None:
+            return False
+        own = self._own(method)
+        if own is None or not self._through(own, target, how, operand):
+            return False
+        program = self.flow.program
+        cone = program.cone(ClassKey((method[0], program.scope(method).parent)))
+        runs = [sub for sub in cone if self._finds(sub, target)]
+        return 0 < len(runs) < len(cone) and not any(self._made(sub) for sub in runs)
+
+    def placeholders(self, file: int) -> frozenset[int]:
+        """The scopes of ``file``'s methods whose code does nothing but raise
+        ``NotImplementedError`` (made there or not)."""
+        found = self._placeholders.get(file)
+        if found is None:
+            found = self._placeholders[file] = _placeholders(self.flow.program.files[file].facts)
+        return found
+
+    def _made(self, cls: ClassKey) -> bool:
+        return (objects.INST, cls[0], cls[1]) in self.flow.values.ids
 
     def method_of(self, file: int, scope: int) -> FuncKey | None:
         """The method (not a staticmethod) in whose frame the code of ``scope`` runs."""
@@ -135,6 +172,7 @@ class Overrides:
             "sent": {m: None if c is None else sorted(c) for m, c in sent.items()},
             "blind": {f: (sorted(n), sorted(s)) for f, (n, s) in self._blind.items()},
             "unsent": self._all_unsent(),
+            "unmade": self._unmade(),
         }
 
     def continues(
@@ -164,7 +202,18 @@ class Overrides:
             blind.pop(file, None)
         blind.update(_blind_names(flow, changed))
         self._sent, self._blind, self._blind_union = sent, blind, None
-        return bool(self._all_unsent() == kept["unsent"])
+        # A placeholder's edges are partial while no class running it is made: an edit that
+        # makes one, or makes or unmakes a placeholder, redraws them. Only the changed files'
+        # facts are read again (the others' placeholders are the snapshot's).
+        old = kept.get("unmade")
+        if old is None:
+            return False
+        placeholders = [(f, s) for f, s, _ in old if f not in changed]
+        placeholders += [(f, s) for f in changed for s in self.placeholders(f)]
+        self._unmade_now = sorted((f, s, self._placeholder_made(f, s)) for f, s in placeholders)
+        return bool(self._all_unsent() == kept["unsent"]) and self._unmade_now == [
+            tuple(row) for row in old
+        ]
 
     def _maps(
         self,
@@ -177,6 +226,21 @@ class Overrides:
         if self._blind_union is None:
             self._blind_union = _union(self._blind)
         return self._sent, self._blind_union
+
+    def _unmade(self) -> list[tuple[int, int, bool]]:
+        """Each placeholder method, and whether its own class is made."""
+        if self._unmade_now is None:
+            self._unmade_now = [
+                (file, scope, self._placeholder_made(file, scope))
+                for file in range(len(self.flow.program.files))
+                for scope in sorted(self.placeholders(file))
+            ]
+        return self._unmade_now
+
+    def _placeholder_made(self, file: int, scope: int) -> bool:
+        return self._made(
+            ClassKey((file, self.flow.program.files[file].facts.scopes[scope].parent))
+        )
 
     def _all_unsent(self) -> dict[FuncKey, list[ClassKey]]:
         found = {method: sorted(self.unsent(method)) for method in self._maps()[0]}
@@ -301,6 +365,24 @@ def _blind_names(flow: Flow, files: Iterable[int]) -> dict[int, tuple[set[str], 
         if names or starts:
             out[file] = (names, starts)
     return out
+
+
+def _placeholders(found: facts.Facts) -> frozenset[int]:
+    """The methods of a file's facts that run nothing but a raise of ``NotImplementedError``
+    (the name, or a call of it)."""
+    named = {op.dst for op in found.ops if isinstance(op, facts.Global) and op.name == _PLACEHOLDER}
+    made = {op.dst: op.site for op in found.ops if isinstance(op, facts.Call) and op.func in named}
+    raised = {
+        op.site for op in found.ops if isinstance(op, facts.Raise) and op.src in named | made.keys()
+    }
+    allowed = raised | set(made.values())
+    methods = {index for index, scope in enumerate(found.scopes) if scope.kind == Kind.METHOD}
+    runs_more = {site.scope for index, site in enumerate(found.sites) if index not in allowed}
+    raising = {found.sites[site].scope for site in raised}
+    return frozenset((methods & raising) - runs_more)
+
+
+_PLACEHOLDER = "NotImplementedError"
 
 
 def _union(blind: Mapping[int, tuple[set[str], set[str]]]) -> tuple[set[str], set[str]]:
