@@ -153,3 +153,24 @@ def test_a_read_added_on_a_class_given_none_by_name_continues_and_equals_a_fresh
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_an_open_map_reads_again_the_facts_another_handle_wrote_since_its_last_run(
+    repo: Repo, tmp_path: Path
+) -> None:
+    # An open map keeps every file's decoded facts (and what its program found of them) for
+    # its next edit: a file another handle mapped again in between must not be read from them.
+    from groundkit.codemap.api import open_codemap
+
+    repo.write(START).build()
+    report = repo.write({"lib/core.py": START["lib/core.py"] + "    helper()\n"}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    repo.write({"app.py": START["app.py"] + "    helper()\n"})
+    with open_codemap("repo", index_dir=repo.index_dir) as other:
+        other.update(repo.root, workers=1)
+    # A new function: the whole program is solved, from every file's facts.
+    report = repo.write({"lib/core.py": START["lib/core.py"] + "def later(): pass\n"}).build()
+    assert report.solves[-1] == "python: whole program"
+    assert ("app.main", "lib.core.helper") in repo.pairs("calls")
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

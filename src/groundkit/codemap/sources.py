@@ -94,7 +94,19 @@ def language_of(path: str, language: str) -> str:
 
 def _not_read(rel: str) -> str:
     """Why a file no extractor claims is passed over, in words."""
-    suffix = PurePosixPath(rel).suffix.lower()
+    return _not_read_suffix(_suffix(rel).lower())
+
+
+def _suffix(rel: str) -> str:
+    """``PurePosixPath(rel).suffix`` of a relative path as a walk names it, by string (a map
+    lists every file on each run: django's 2,700 files it passes over, 0.03 s of pathlib)."""
+    name = rel.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
+@lru_cache(maxsize=256)
+def _not_read_suffix(suffix: str) -> str:
     kind = next((k for k, suffixes in _KINDS.items() if suffix in suffixes), "other")
     return f"not code the map reads: {kind} ({suffix or 'no suffix'})"
 
@@ -123,17 +135,21 @@ class Selection:
         """Why a file is not mapped (None: it is to be mapped)."""
         if self.claims is not None and not self.claims(rel):
             return _not_read(rel)
-        included = self._inc.match_file(rel)
+        # (an empty spec matches nothing, and ``*.min.js`` nothing without that in the path:
+        # not asked, since every file is asked on every run)
+        included = bool(self.include) and self._inc.match_file(rel)
         if self.include and not included:
             return "not included (--include)"
-        if self._exc.match_file(rel):
+        if self.exclude and self._exc.match_file(rel):
             return "excluded (--exclude)"
         if included:
             return None
         parts = rel.split("/")
         if any(p in _VENDORED_DIRS for p in parts[:-1]):
             return "vendored or built"
-        return "vendored: minified (*.min.js)" if self._vendored.match_file(rel) else None
+        if ".min.js" in rel and self._vendored.match_file(rel):
+            return "vendored: minified (*.min.js)"
+        return None
 
     def prunes_dir(self, rel: str, is_virtualenv: bool) -> bool:
         """Whether a folder is skipped whole (unless an include glob reaches inside it)."""
@@ -141,7 +157,7 @@ class Selection:
 
     def prunes_because(self, rel: str, is_virtualenv: bool) -> str | None:
         """Why a folder is passed over whole (None: it is walked)."""
-        if self._exc.match_file(rel + "/"):
+        if self.exclude and self._exc.match_file(rel + "/"):
             return "excluded (--exclude)"
         name = rel.rsplit("/", 1)[-1]
         if not (name in _VENDORED_DIRS or is_virtualenv):
@@ -202,10 +218,11 @@ class WorkTree:
         cut = len(str(self.root)) + 1
 
         def prune(folder: Path) -> bool:
-            rel = str(folder)[cut:]
-            why = self.selection.prunes_because(rel, os.path.isfile(folder / "pyvenv.cfg"))
+            where = str(folder)
+            venv = os.path.isfile(os.path.join(where, "pyvenv.cfg"))
+            why = self.selection.prunes_because(where[cut:], venv)
             if why is not None:
-                listing.passed_over.append(Skipped(printable(rel) + "/", why))
+                listing.passed_over.append(Skipped(printable(where[cut:]) + "/", why))
             return why is not None
 
         for path in walk_tree(self.root, found, self._excluded, prune):
@@ -218,7 +235,7 @@ class WorkTree:
                 listing.skipped.append(Skipped(printable(rel), NOT_UTF8))
                 continue
             try:
-                stat = path.stat()
+                stat = os.stat(path)
                 size, mtime = stat.st_size, stat.st_mtime_ns
             except OSError:
                 size, mtime = 0, 0  # reported when it is read

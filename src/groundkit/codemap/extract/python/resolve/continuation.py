@@ -24,7 +24,7 @@ from groundkit.codemap.extract.python.values.continued import (
     changed,
     continue_solve,
 )
-from groundkit.codemap.extract.python.values.program import Numbering, Program
+from groundkit.codemap.extract.python.values.program import FileInfo, Numbering, Program
 from groundkit.codemap.extract.python.values.snapshot import PARTS, Snapshot, load
 
 __all__ = ["Continued", "continue_edit", "facts_part"]
@@ -71,7 +71,7 @@ def continue_edit(project: Project, layout: Layout, edited: Sequence[str]) -> Co
         files = [(path, item.body) for path, item in zip(paths, now, strict=True)]
         gaps = {i: (c.alignment.gap_at, c.alignment.gap) for i, c in changes.items()}
         numbering = Numbering(snapshot.numbering.files, snapshot.numbering.free, gaps)
-        program = Program(files, layout, numbering)
+        program = Program(files, layout, numbering, _indexed(project, files))
         flow, certainty = continue_solve(program, snapshot, changes)
     except Reached as exc:
         return Continued(None, exc.reason)
@@ -102,6 +102,18 @@ def _snapshot(project: Project) -> Snapshot | None:
     snapshot = load(kept) if len(kept) == len(PARTS) else None
     memory["python:snapshot"] = (meta, snapshot)
     return snapshot
+
+
+def _indexed(project: Project, files: list[tuple[str, Facts]]) -> dict[int, FileInfo]:
+    """What the last continued edit's program found of each file's facts on their own, for
+    the facts it shares with this one (the map keeps them decoded: ``MapProject``); the rest
+    is dropped."""
+    memory = project.memory()
+    kept = memory.get("python:indexed")
+    known: dict[int, FileInfo] = kept if isinstance(kept, dict) else {}
+    now = {id(item) for _, item in files}
+    memory["python:indexed"] = indexed = {k: v for k, v in known.items() if k in now}
+    return indexed
 
 
 def _facts_then(

@@ -9,7 +9,7 @@ a call is a base outside the repository, as far as lookups go).
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -57,6 +57,20 @@ class FileInfo:
     dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
     defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
     _calls: dict[int, Call] | None = None
+
+    def take_index(self, other: FileInfo) -> None:
+        """What ``other`` (of the same facts) found of them, shared: nothing changes it once
+        found (``Program._index``, and the tables ``op_of`` and ``calls_by_site`` make)."""
+        self.binds, self.mod_binds, self.global_sets = (
+            other.binds,
+            other.mod_binds,
+            other.global_sets,
+        )
+        self.stars, self.class_names, self.dunders = other.stars, other.class_names, other.dunders
+        if other.defining is None:
+            other.op_of(-1)  # (made once, for every program that takes it)
+        self.defining = other.defining
+        self._calls = other.calls_by_site()
 
     def var(self, local: int) -> int:
         """The global number of this file's variable ``local``."""
@@ -124,8 +138,12 @@ class Program:
         files: Sequence[tuple[str, facts.Facts]],
         layout: Layout,
         numbering: Numbering | None = None,
+        indexed: MutableMapping[int, FileInfo] | None = None,
     ) -> None:
-        """``numbering``: the variable numbers of a solve this one continues."""
+        """``numbering``: the variable numbers of a solve this one continues. ``indexed``:
+        what another program found of each file's facts on their own (by ``id`` of the facts
+        object, which the entry holds), taken as it is for the same object and filled in for
+        others: a continued edit reads every file's, and only the edited ones are new."""
         self.layout = layout
         self.files: list[FileInfo] = []
         self.by_path: dict[str, int] = {}
@@ -138,7 +156,13 @@ class Program:
             if numbering is not None:
                 item.base = numbering.files[len(self.files)][0]
                 item.gap_at, item.gap = numbering.gaps.get(len(self.files), (1 << 62, 0))
-            self._index(item)
+            known = indexed.get(id(file_facts)) if indexed is not None else None
+            if known is not None and known.facts is file_facts:
+                item.take_index(known)
+            else:
+                self._index(item)
+                if indexed is not None:
+                    indexed[id(file_facts)] = item
             self.by_path[path] = item.index
             self.files.append(item)
         if numbering is not None:  # old numbers first, then each grown file's new variables

@@ -66,6 +66,9 @@ class Snapshot:
     dunders: set[str]
     hierarchy: list[tuple[ClassKey, list[ClassKey], bool]]
     receivers: dict[str, Any]  # what base methods are sent to (``Overrides.kept``)
+    # What each continuation derives from the rest the same way, made by the first one
+    # (``continued.py``); never written.
+    derived: Any = None
 
 
 def hierarchy(program: Program) -> list[tuple[ClassKey, list[ClassKey], bool]]:
