@@ -155,6 +155,7 @@ class PythonResolver:
             digests = [getattr(facts.interface, "program", "") for _, facts in files]
             parts = snapshot.dump(flow, certainty, flow.late, digests)
             self.project.keep_solver_state(parts, replace=True)
+        flow.drawing_only()
         graphs = {info.path: PythonFile(flow, info, certainty).run() for info in program.files}
         self.stats = SolveStats(
             len(program.files),

@@ -83,6 +83,20 @@ class Flow:
         self.engine.add(self.lit, [objects.LIT_ID])
         self.none = self.cell(("none",))  # None a built-in gives (``d.get(k)``): no value
 
+    def drawing_only(self) -> None:
+        """Let go of what only the solve and ``Certainty`` read: the copy edges and the sources
+        kept at meeting variables, the (operand, result) pairs, the rules installed once and
+        the fallbacks (django: about 45 MB, which the drawing of every file's graph then adds
+        to the peak if held). The engine stays whole: a cell drawn anew (``glob``) still gets
+        what its sources hold, and no rule is left to run on it."""
+        engine = self.engine
+        engine.succ = [None] * len(engine.succ)
+        engine.wide = {}
+        engine.incoming = {}
+        self.depends = array("q")
+        self.once = set()
+        self.fallbacks = []
+
     def use(self, engine: Engine) -> None:
         """Solve on ``engine`` instead (a continuation's, restored from a snapshot)."""
         self.engine = engine
