@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from itertools import accumulate
+from itertools import accumulate, islice
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
@@ -266,19 +266,19 @@ class _Following:
 
 
 def _following(pairs: array[int], size: int) -> _Following:
-    """``pairs`` (operand, result, flat; every variable below ``size``) by operand."""
-    operands, results = pairs[::2], pairs[1::2]
+    """``pairs`` (operand, result, flat; every variable below ``size``) by operand: a counting
+    sort, filled from the last pair back so that each operand's results keep their order."""
     counts = array("i", bytes(4 * (size + 1)))
-    for operand in operands:
-        counts[operand + 1] += 1
-    first = array("i", accumulate(counts))
+    for operand in islice(pairs, 0, None, 2):
+        counts[operand] += 1
+    first = array("i", accumulate(counts))  # for now, where each operand's results end
     del counts
-    at = array("i", first)
-    ordered = array("i", bytes(4 * len(results)))
-    for operand, result in zip(operands, results, strict=True):
-        ordered[at[operand]] = result
-        at[operand] += 1
-    return _Following(first, ordered)
+    results = array("i", bytes(2 * len(pairs)))
+    for at in range(len(pairs) - 2, -1, -2):
+        operand = pairs[at]
+        first[operand] -= 1
+        results[first[operand]] = pairs[at + 1]
+    return _Following(first, results)
 
 
 def _spread(
