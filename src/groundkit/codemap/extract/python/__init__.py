@@ -149,6 +149,7 @@ class PythonResolver:
         )
         flow = solve(program)
         certainty = Certainty(flow)
+        flow.solved()
         if len(program.files) == len(files):  # kept for the next edit to continue from
             # (before the graphs are drawn: its buffers are gone by then, and the peak is not
             # raised by them)
