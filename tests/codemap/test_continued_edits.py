@@ -153,3 +153,19 @@ def test_a_read_added_on_a_class_given_none_by_name_continues_and_equals_a_fresh
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_map_keeps_the_solvers_cells_in_pieces_and_continues_from_them(repo: Repo) -> None:
+    import sqlite3
+
+    repo.write(START).build()
+    repo.close()
+    (path,) = repo.index_dir.glob("**/map.sqlite")
+    with sqlite3.connect(path) as db:
+        names = {name for (name,) in db.execute("SELECT name FROM solver_state")}
+    db.close()
+    assert {name for name in names if "cells" in name} == {
+        f"python:cells.{piece}" for piece in range(8)
+    }
+    report = repo.write({"app.py": START["app.py"] + "    helper()\n"}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
