@@ -174,3 +174,19 @@ def test_an_open_map_reads_again_the_facts_another_handle_wrote_since_its_last_r
     assert ("app.main", "lib.core.helper") in repo.pairs("calls")
     repo.close()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_map_keeps_the_solvers_cells_in_pieces_and_continues_from_them(repo: Repo) -> None:
+    import sqlite3
+
+    repo.write(START).build()
+    repo.close()
+    (path,) = repo.index_dir.glob("**/map.sqlite")
+    with sqlite3.connect(path) as db:
+        names = {name for (name,) in db.execute("SELECT name FROM solver_state")}
+    db.close()
+    assert {name for name in names if "cells" in name} == {
+        f"python:cells.{piece}" for piece in range(8)
+    }
+    report = repo.write({"app.py": START["app.py"] + "    helper()\n"}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)

@@ -149,12 +149,14 @@ class PythonResolver:
         )
         flow = solve(program)
         certainty = Certainty(flow)
+        flow.solved()
         if len(program.files) == len(files):  # kept for the next edit to continue from
             # (before the graphs are drawn: its buffers are gone by then, and the peak is not
             # raised by them)
             digests = [getattr(facts.interface, "program", "") for _, facts in files]
             parts = snapshot.dump(flow, certainty, flow.late, digests)
             self.project.keep_solver_state(parts, replace=True)
+        flow.drawing_only()
         graphs = {info.path: PythonFile(flow, info, certainty).run() for info in program.files}
         self.stats = SolveStats(
             len(program.files),

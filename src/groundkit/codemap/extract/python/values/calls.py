@@ -16,6 +16,7 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ParamKind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.containers import Containers
+from groundkit.codemap.extract.python.values.engine import each_value
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.lookups import Lookups
 from groundkit.codemap.extract.python.values.outside import Outside
@@ -357,15 +358,7 @@ class Calls:
             if once in flow.once:
                 continue
             flow.once.add(once)
-
-            def run(new: Sequence[int], receiver: int = value) -> None:
-                for item in new:
-                    key = flow.values.keys[item]
-                    if key[0] == objects.FUNC:
-                        func = FuncKey((key[1], key[2]))
-                        self.bind(site, func, receiver, args, [], dst, "protocol", operand)
-
-            flow.engine.on(cell, run)
+            flow.engine.on(cell, each_value(_run_dunder, self, site, value, args, dst, operand))
         return found
 
     def escape(self, var: int) -> None:
@@ -421,3 +414,15 @@ class Calls:
             flow.engine.add(dst, [flow.value(objects.PROP, getter, s) for s in setters])
 
         flow.engine.on(args[0], run)
+
+
+def _run_dunder(
+    item: int, calls: Calls, site: SiteKey, receiver: int, args: Args, dst: int, operand: int
+) -> None:
+    """``Calls.protocol``'s rule: a function the class's dunder cell gained runs on
+    ``receiver`` (a tuple per rule, where a closure each took 7.9 MB on django's 19,000; a
+    plain function, where a bound method would be one more object per rule)."""
+    key = calls.flow.values.keys[item]
+    if key[0] == objects.FUNC:
+        func = FuncKey((key[1], key[2]))
+        calls.bind(site, func, receiver, args, [], dst, "protocol", operand)

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import islice
 from typing import Any
 
 from groundkit.codemap.extract.python.values import objects
@@ -25,14 +26,14 @@ from groundkit.codemap.extract.python.values.state import Flow
 __all__ = ["FORMAT", "PARTS", "Snapshot", "dump", "hierarchy", "load"]
 
 # What a snapshot was written by: another Python's ``marshal`` or another layout is not read.
-FORMAT = f"1/{sys.version_info[0]}.{sys.version_info[1]}"
-_PIECES = 8  # the variables and the sites' targets are written in this many parts
+FORMAT = f"2/{sys.version_info[0]}.{sys.version_info[1]}"  # 2: the cells in pieces
+_PIECES = 8  # the variables, the cells and the sites' targets are written in this many parts
 _SETS = (set, frozenset)  # a variable's values: its own set, or one shared (``Engine.share``)
 PARTS = (
     "meta",
     *(f"pts.{piece}" for piece in range(_PIECES)),
     "keys",
-    "cells",
+    *(f"cells.{piece}" for piece in range(_PIECES)),
     "slots",
     *(f"found.{piece}" for piece in range(_PIECES)),
     "sets",
@@ -107,7 +108,10 @@ def dump(
         "keys",
         _dumps([_plain(key) if key[0] == objects.CONT else key for key in flow.values.keys]),
     )
-    yield "cells", _dumps(flow.cells)
+    cells = iter(flow.cells.items())  # (in pieces: django's 4.9 MB at once raised the peak 13 MB)
+    step = -(-len(flow.cells) // _PIECES)
+    for piece in range(_PIECES):
+        yield f"cells.{piece}", _dumps(dict(islice(cells, step)))
     yield "slots", marshal.dumps(flow.slots)
     found = list(flow.found.items())
     step = -(-len(found) // _PIECES)  # (sites this time)
@@ -156,7 +160,11 @@ def load(parts: Mapping[str, bytes]) -> Snapshot | None:
                 for v in _read(parts[f"pts.{piece}"])
             ],
             keys=_read(parts["keys"]),
-            cells=_read(parts["cells"]),
+            cells={
+                key: var
+                for piece in range(_PIECES)
+                for key, var in _read(parts[f"cells.{piece}"]).items()
+            },
             slots=_read(parts["slots"]),
             found={
                 site: targets

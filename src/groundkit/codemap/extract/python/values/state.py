@@ -12,6 +12,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
@@ -22,6 +23,9 @@ from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How,
 from groundkit.codemap.extract.python.values.program import BUILTINS, Program
 
 __all__ = ["Flow", "Found"]
+
+# The named cells the drawing of a file's graph may read (``Flow.drawing_only``).
+_DRAWN_CELLS = frozenset({"glob", "every", "lit", "none"})
 
 
 @dataclass(slots=True)
@@ -82,6 +86,28 @@ class Flow:
         self.lit = self.cell(("lit",))
         self.engine.add(self.lit, [objects.LIT_ID])
         self.none = self.cell(("none",))  # None a built-in gives (``d.get(k)``): no value
+
+    def solved(self) -> None:
+        """Let go of what only the solve and ``Certainty`` read: the copy edges and the sources
+        kept at meeting variables, the (operand, result) pairs, the rules installed once and
+        the fallbacks (held, writing the solver state and drawing the graphs added to the
+        peak). The engine stays whole: a cell made anew (``glob``) still gets what its
+        sources hold, and no rule is left to run on it."""
+        engine = self.engine
+        size = len(engine.succ)
+        engine.succ.clear()  # (first: a new list beside it raised the peak by its 4 MB)
+        engine.succ.extend(repeat(None, size))
+        engine.wide = {}
+        engine.incoming = {}
+        self.depends = array("q")
+        self.once = set()
+        self.fallbacks = []
+
+    def drawing_only(self) -> None:
+        """Once the solver state is kept (``snapshot.dump``), let go of the named cells but a
+        module's names and a container's contents, which ``web/urlconfs.py`` reads while
+        drawing."""
+        self.cells = {key: var for key, var in self.cells.items() if key[0] in _DRAWN_CELLS}
 
     def use(self, engine: Engine) -> None:
         """Solve on ``engine`` instead (a continuation's, restored from a snapshot)."""
