@@ -261,6 +261,47 @@ def test_an_attribute_set_through_object_setattr_runs_no_getattr_fallback(repo: 
     assert ("m.Frozen.count", "m.Frozen.__getattr__") not in pairs
 
 
+def test_an_attribute_stored_through_the_instance_dict_runs_no_getattr_fallback(
+    repo: Repo,
+) -> None:
+    # tornado's OptionParser: __init__ stores its fields with self.__dict__["_options"] = {}
+    # (its own __setattr__ is overridden); a read of self._options finds the field and never
+    # reaches __getattr__. vars(self)[...] is the same dict.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Options:
+                    def __init__(self):
+                        self.__dict__["_values"] = {"port": 80}
+                    def __setattr__(self, name, value):
+                        self._values[name] = value
+                    def __getattr__(self, name):
+                        return self._values[name]
+                    def names(self):
+                        return sorted(self._values)
+                class Plain:
+                    def __init__(self, rows):
+                        vars(self)["rows"] = rows
+                    def __getattr__(self, key):
+                        return key
+                    def count(self):
+                        return len(self.rows)
+                    def other(self):
+                        return self.missing
+                print(Options().names(), Plain([1]).count(), Plain([]).other())
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.Options.names", "m.Options.__getattr__") not in pairs
+    assert ("m.Options.__setattr__", "m.Options.__getattr__") not in pairs
+    assert ("m.Options.__getattr__", "m.Options.__getattr__") not in pairs
+    assert ("m.Plain.count", "m.Plain.__getattr__") not in pairs
+    # a name nothing stores still falls back to __getattr__
+    assert ("m.Plain.other", "m.Plain.__getattr__") in repo.certain("calls")
+
+
 def test_a_truth_test_on_what_may_fall_off_a_function_s_end_is_partial(repo: Repo) -> None:
     # find() returns None when no row matches: `if found:` runs Hit.__len__ on some runs only.
     # first() never ends but by its return (a `while True` without break): stays certain.

@@ -291,6 +291,29 @@ class Solver:
         obj, src = self._v(file, op.obj), self._v(file, op.src)
         site = SiteKey((file, op.site)) if op.site >= 0 else None
         self.flow.engine.on(obj, each_value(self._store_item, op.key, src, site, obj))
+        if type(op.key) is str:
+            owner = self._dict_owner(file, op.obj)
+            if owner is not None:
+                # ``self.__dict__["x"] = v`` sets the attribute x, past the class's own
+                # __setattr__ (no site: no setter runs); tornado's OptionParser stores its
+                # fields so, and a read of them never reaches its __getattr__.
+                stored = each_value(self._store_attr, op.key, src, None, owner, file)
+                self.flow.engine.on(owner, stored)
+
+    def _dict_owner(self, file: int, local: int) -> int | None:
+        """The object whose attribute dict ``local`` is (``obj.__dict__``, ``vars(obj)``)."""
+        info = self.flow.program.files[file]
+        given = info.op_of(local)
+        if isinstance(given, facts.Attr) and given.attr == "__dict__":
+            return self._v(file, given.obj)
+        if isinstance(given, facts.Call):
+            called = info.op_of(given.func)
+            args = info.facts.sites[given.site].args
+            builtin = "vars" not in info.binds  # (not a module's own ``vars``)
+            named = isinstance(called, facts.Global) and called.name == "vars" and builtin
+            if named and len(args) == 1 and args[0] >= 0:
+                return self._v(file, args[0])
+        return None
 
     def _container(self, file: int, op: facts.NewContainer) -> None:
         value = self.flow.value(objects.CONT, file, op.dst, op.kind)
