@@ -302,6 +302,58 @@ def test_an_attribute_stored_through_the_instance_dict_runs_no_getattr_fallback(
     assert ("m.Plain.other", "m.Plain.__getattr__") in repo.certain("calls")
 
 
+def test_an_isinstance_test_leaves_out_the_classes_that_cannot_pass_it(repo: Repo) -> None:
+    # arrow's Arrow.humanize: under `elif isinstance(other, dt_datetime)` other is a datetime,
+    # never an Arrow. An abstract class (Iterable) asks its own test, so it leaves out nothing.
+    build(
+        repo,
+        {
+            "m.py": """
+                from collections.abc import Iterable
+                from datetime import datetime
+                class Moment:
+                    def astimezone(self):
+                        return self
+                class Rows:
+                    def __iter__(self):
+                        return iter([])
+                    def first(self):
+                        return 1
+                class Base:
+                    def name(self):
+                        return "b"
+                class Child(Base):
+                    def name(self):
+                        return "c"
+                class Other:
+                    def name(self):
+                        return "o"
+                def since(other):
+                    if isinstance(other, Moment):
+                        return 0
+                    elif isinstance(other, datetime):
+                        return other.astimezone()
+                def walk(items):
+                    if isinstance(items, Iterable):
+                        return items.first()
+                def named(x):
+                    if isinstance(x, Base) and x:
+                        return x.name()
+                since(Moment())
+                since(datetime.now())
+                walk(Rows())
+                named(Child())
+                named(Other())
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.since", "m.Moment.astimezone") not in pairs
+    assert ("m.walk", "m.Rows.first") in repo.certain("calls")
+    assert ("m.named", "m.Child.name") in pairs
+    assert ("m.named", "m.Other.name") not in pairs
+
+
 def test_a_truth_test_on_what_may_fall_off_a_function_s_end_is_partial(repo: Repo) -> None:
     # find() returns None when no row matches: `if found:` runs Hit.__len__ on some runs only.
     # first() never ends but by its return (a `while True` without break): stays certain.

@@ -7,6 +7,7 @@ class's methods).
 
 from __future__ import annotations
 
+import builtins
 from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,10 +16,10 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ConstKind, Kind, ParamKind, SiteKind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.calls import Calls
-from groundkit.codemap.extract.python.values.engine import each_value
+from groundkit.codemap.extract.python.values.engine import each_value, with_args
 from groundkit.codemap.extract.python.values.fixtures import install_fixtures
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
-from groundkit.codemap.extract.python.values.program import Program
+from groundkit.codemap.extract.python.values.program import Program, Static
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["Solver", "solve"]
@@ -48,6 +49,24 @@ def solve(program: Program) -> Flow:
         var for var, held in enumerate(engine.pts) if var >= len(first) or _size(held) != first[var]
     }
     return solver.close()
+
+
+# Where ``isinstance`` asks a class's own test (``__instancecheck__``, ``register``, the
+# structural protocols), not the MRO: a class of the repository may pass without deriving.
+_ABSTRACT = ("collections.abc.", "typing.", "typing_extensions.", "abc.", "numbers.", "os.")
+
+
+def _narrows(program: Program, test: Static) -> bool:
+    """Whether ``isinstance(x, test)`` tells the repository's classes apart by their MRO: a
+    class of the repository with no base from outside (one with one may be an ABC or a
+    protocol), a built-in class but ``object``, a library's class but an abstract one."""
+    if test[0] == "class":
+        return not program.classes[test[1]].open
+    if test[0] == "builtin":
+        return test[1] != "object" and isinstance(getattr(builtins, test[1], None), type)
+    if test[0] == "ext":
+        return not test[1].startswith(_ABSTRACT)
+    return False
 
 
 def _size(held: set[int] | frozenset[int] | int | None) -> int:
@@ -102,6 +121,7 @@ class Solver:
             facts.Annot: self._annot,
             facts.NotNone: self._not_none,
             facts.ByClass: self._by_class,
+            facts.Narrow: self._narrow,
         }
 
     def close(self) -> Flow:
@@ -216,6 +236,36 @@ class Solver:
 
     def _by_class(self, file: int, op: facts.ByClass) -> None:
         self.flow.by_class.setdefault(self._v(file, op.var), set()).add(op.attr)
+
+    def _narrow(self, file: int, op: facts.Narrow) -> None:
+        """Where ``isinstance(x, C)`` held: the instances of the repository's classes that
+        cannot be a C are left out (the rest goes on as it is)."""
+        flow = self.flow
+        src, dst = self._v(file, op.src), self._v(file, op.dst)
+        test = flow.program.static(file, op.ann)
+        flow.depends.extend((src, dst))  # (a choice in x is one in the copy)
+        if test is None or not _narrows(flow.program, test):
+            flow.engine.flow(src, dst)
+            return
+        flow.engine.on(src, with_args(Solver._instances_of, self, test, dst))
+
+    def _instances_of(self, test: Static, dst: int, new: Sequence[int]) -> None:
+        flow = self.flow
+        keys = flow.values.keys
+        classes = flow.program.classes
+        out = []
+        for value in new:
+            if keys[value][0] in (objects.INST, objects.CONE):
+                made = flow.classes_of(value)
+                if test[0] == "class":
+                    kept = any(test[1] in flow.program.mro(c) for c in made)
+                else:  # (a class from outside: only a class with a base from outside may be one)
+                    kept = any(classes[c].open for c in made)
+                if not kept:
+                    continue
+            out.append(value)
+        if out:
+            flow.engine.add(dst, out)
 
     def _copy(self, file: int, op: facts.Copy) -> None:
         self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))
