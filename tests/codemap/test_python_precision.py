@@ -354,6 +354,40 @@ def test_an_isinstance_test_leaves_out_the_classes_that_cannot_pass_it(repo: Rep
     assert ("m.named", "m.Other.name") not in pairs
 
 
+def test_a_parameter_returned_under_an_isinstance_test_is_still_each_call_s_own(
+    repo: Repo,
+) -> None:
+    # `return x` under `if isinstance(x, Base):` still returns the parameter: each call gets
+    # back what it passed, not every caller's argument.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Base:
+                    def name(self):
+                        return "b"
+                class Child(Base):
+                    def name(self):
+                        return "c"
+                def checked(x):
+                    if isinstance(x, Base):
+                        return x
+                    raise TypeError(x)
+                def first():
+                    return checked(Base()).name()
+                def second():
+                    return checked(Child()).name()
+                first()
+                second()
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.first", "m.Base.name") in pairs
+    assert ("m.first", "m.Child.name") not in pairs
+    assert ("m.second", "m.Child.name") in pairs
+
+
 def test_a_truth_test_on_what_may_fall_off_a_function_s_end_is_partial(repo: Repo) -> None:
     # find() returns None when no row matches: `if found:` runs Hit.__len__ on some runs only.
     # first() never ends but by its return (a `while True` without break): stays certain.

@@ -382,14 +382,13 @@ def _branches(
         walker.alive = was_alive
         if index < len(narrowed):
             _not_none(walker, narrowed[index])
-        if index == 0 and typed:
-            _narrow(walker, typed)
-        copies.append(_by_class(walker, tested or set()))
+        narrowed_here = _narrow(walker, typed) if index == 0 and typed else {}
+        copies.append({**narrowed_here, **_by_class(walker, tested or set())})
         walk_body(walker, body)
         results.append((walker.frame.env, walker.alive))
     if sum(alive for _, alive in results) > 1:
-        # Where branches meet, every class is there again; after a branch that returns, the
-        # other's choice still holds.
+        # Where branches meet, every class is there again (and every value an isinstance
+        # test left out); after a branch that returns, the other's choice still holds.
         for (env, _), made in zip(results[len(results) - len(bodies) :], copies, strict=True):
             for name, copy in made.items():
                 if env.get(name) == copy:
@@ -437,12 +436,13 @@ def _type_tests(test: ast.expr) -> dict[str, str]:
     return {}
 
 
-def _narrow(walker: Walker, typed: dict[str, str]) -> None:
+def _narrow(walker: Walker, typed: dict[str, str]) -> dict[str, int]:
     """Bind each local of ``typed`` to a copy that holds only what may be an instance of the
-    class named (``facts.Narrow``)."""
+    class named (``facts.Narrow``); the copies by name."""
     frame = walker.frame
+    made: dict[str, int] = {}
     if frame.kind not in (Kind.FUNCTION, Kind.METHOD):
-        return
+        return made
     for name, cls in sorted(typed.items()):
         current = frame.env.get(name)
         if (
@@ -455,7 +455,8 @@ def _narrow(walker: Walker, typed: dict[str, str]) -> None:
             continue
         var = walker.var()
         walker.emit(facts.Narrow(var, current, walker.read(cls)))
-        frame.env[name] = var
+        frame.env[name] = made[name] = var
+    return made
 
 
 def _class_tests(test: ast.expr) -> set[tuple[str, str]]:

@@ -269,7 +269,7 @@ class Program:
             if scope.kind == Kind.CLASS:
                 return ("class", ClassKey((file, op.scope)))
             return ("func", FuncKey((file, op.scope)))
-        if isinstance(op, facts.Copy | facts.Annot) and getattr(op, "src", -1) >= 0:
+        if isinstance(op, facts.Copy | facts.Annot | facts.Narrow) and getattr(op, "src", -1) >= 0:
             return self.static(file, op.src)
         if isinstance(op, facts.Phi | facts.Final):
             agreed = {self.static(file, s) for s in op.srcs if s != facts.NONE_VAR}

@@ -384,7 +384,8 @@ class Solver:
         func = FuncKey((file, op.scope))
         info = flow.program.files[file]
         given = info.op_of(op.src)
-        while isinstance(given, facts.Copy):  # ``if x is None: return ...`` then ``return x``
+        # ``if x is None: return ...`` then ``return x``; ``if isinstance(x, C): return x``
+        while isinstance(given, facts.Copy | facts.Narrow):
             given = info.op_of(given.src)
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
