@@ -354,6 +354,33 @@ def test_an_isinstance_test_leaves_out_the_classes_that_cannot_pass_it(repo: Rep
     assert ("m.named", "m.Other.name") not in pairs
 
 
+def test_an_isinstance_test_leaves_out_nothing_where_a_class_has_its_own_instance_check(
+    repo: Repo,
+) -> None:
+    # django's EmptyQuerySet: its metaclass's __instancecheck__ passes querysets, which do not
+    # derive from it.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Check(type):
+                    def __instancecheck__(cls, obj):
+                        return True
+                class Empty(metaclass=Check):
+                    pass
+                class Rows:
+                    def first(self):
+                        return 1
+                def run(x):
+                    if isinstance(x, Empty):
+                        return x.first()
+                run(Rows())
+            """
+        },
+    )
+    assert ("m.run", "m.Rows.first") in repo.pairs("calls")
+
+
 def test_a_parameter_returned_under_an_isinstance_test_is_still_each_call_s_own(
     repo: Repo,
 ) -> None:

@@ -53,6 +53,7 @@ def solve(program: Program) -> Flow:
 
 # Where ``isinstance`` asks a class's own test (``__instancecheck__``, ``register``, the
 # structural protocols), not the MRO: a class of the repository may pass without deriving.
+_OWN_TESTS = frozenset({"__instancecheck__", "__subclasshook__"})
 _ABSTRACT = ("collections.abc.", "typing.", "typing_extensions.", "abc.", "numbers.", "os.")
 
 
@@ -61,7 +62,9 @@ def _narrows(program: Program, test: Static) -> bool:
     class of the repository with no base from outside (one with one may be an ABC or a
     protocol), a built-in class but ``object``, a library's class but an abstract one."""
     if test[0] == "class":
-        return not program.classes[test[1]].open
+        # (a metaclass's __instancecheck__, django's EmptyQuerySet, may pass any class)
+        own_tests = not program.dunders.isdisjoint(_OWN_TESTS)
+        return not program.classes[test[1]].open and not own_tests
     if test[0] == "builtin":
         return test[1] != "object" and isinstance(getattr(builtins, test[1], None), type)
     if test[0] == "ext":
