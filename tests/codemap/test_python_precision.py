@@ -261,6 +261,160 @@ def test_an_attribute_set_through_object_setattr_runs_no_getattr_fallback(repo: 
     assert ("m.Frozen.count", "m.Frozen.__getattr__") not in pairs
 
 
+def test_an_attribute_stored_through_the_instance_dict_runs_no_getattr_fallback(
+    repo: Repo,
+) -> None:
+    # tornado's OptionParser: __init__ stores its fields with self.__dict__["_options"] = {}
+    # (its own __setattr__ is overridden); a read of self._options finds the field and never
+    # reaches __getattr__. vars(self)[...] is the same dict.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Options:
+                    def __init__(self):
+                        self.__dict__["_values"] = {"port": 80}
+                    def __setattr__(self, name, value):
+                        self._values[name] = value
+                    def __getattr__(self, name):
+                        return self._values[name]
+                    def names(self):
+                        return sorted(self._values)
+                class Plain:
+                    def __init__(self, rows):
+                        vars(self)["rows"] = rows
+                    def __getattr__(self, key):
+                        return key
+                    def count(self):
+                        return len(self.rows)
+                    def other(self):
+                        return self.missing
+                print(Options().names(), Plain([1]).count(), Plain([]).other())
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.Options.names", "m.Options.__getattr__") not in pairs
+    assert ("m.Options.__setattr__", "m.Options.__getattr__") not in pairs
+    assert ("m.Options.__getattr__", "m.Options.__getattr__") not in pairs
+    assert ("m.Plain.count", "m.Plain.__getattr__") not in pairs
+    # a name nothing stores still falls back to __getattr__
+    assert ("m.Plain.other", "m.Plain.__getattr__") in repo.certain("calls")
+
+
+def test_an_isinstance_test_leaves_out_the_classes_that_cannot_pass_it(repo: Repo) -> None:
+    # arrow's Arrow.humanize: under `elif isinstance(other, dt_datetime)` other is a datetime,
+    # never an Arrow. An abstract class (Iterable) asks its own test, so it leaves out nothing.
+    build(
+        repo,
+        {
+            "m.py": """
+                from collections.abc import Iterable
+                from datetime import datetime
+                class Moment:
+                    def astimezone(self):
+                        return self
+                class Rows:
+                    def __iter__(self):
+                        return iter([])
+                    def first(self):
+                        return 1
+                class Base:
+                    def name(self):
+                        return "b"
+                class Child(Base):
+                    def name(self):
+                        return "c"
+                class Other:
+                    def name(self):
+                        return "o"
+                def since(other):
+                    if isinstance(other, Moment):
+                        return 0
+                    elif isinstance(other, datetime):
+                        return other.astimezone()
+                def walk(items):
+                    if isinstance(items, Iterable):
+                        return items.first()
+                def named(x):
+                    if isinstance(x, Base) and x:
+                        return x.name()
+                since(Moment())
+                since(datetime.now())
+                walk(Rows())
+                named(Child())
+                named(Other())
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.since", "m.Moment.astimezone") not in pairs
+    assert ("m.walk", "m.Rows.first") in repo.certain("calls")
+    assert ("m.named", "m.Child.name") in pairs
+    assert ("m.named", "m.Other.name") not in pairs
+
+
+def test_an_isinstance_test_leaves_out_nothing_where_a_class_has_its_own_instance_check(
+    repo: Repo,
+) -> None:
+    # django's EmptyQuerySet: its metaclass's __instancecheck__ passes querysets, which do not
+    # derive from it.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Check(type):
+                    def __instancecheck__(cls, obj):
+                        return True
+                class Empty(metaclass=Check):
+                    pass
+                class Rows:
+                    def first(self):
+                        return 1
+                def run(x):
+                    if isinstance(x, Empty):
+                        return x.first()
+                run(Rows())
+            """
+        },
+    )
+    assert ("m.run", "m.Rows.first") in repo.pairs("calls")
+
+
+def test_a_parameter_returned_under_an_isinstance_test_is_still_each_call_s_own(
+    repo: Repo,
+) -> None:
+    # `return x` under `if isinstance(x, Base):` still returns the parameter: each call gets
+    # back what it passed, not every caller's argument.
+    build(
+        repo,
+        {
+            "m.py": """
+                class Base:
+                    def name(self):
+                        return "b"
+                class Child(Base):
+                    def name(self):
+                        return "c"
+                def checked(x):
+                    if isinstance(x, Base):
+                        return x
+                    raise TypeError(x)
+                def first():
+                    return checked(Base()).name()
+                def second():
+                    return checked(Child()).name()
+                first()
+                second()
+            """
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.first", "m.Base.name") in pairs
+    assert ("m.first", "m.Child.name") not in pairs
+    assert ("m.second", "m.Child.name") in pairs
+
+
 def test_a_truth_test_on_what_may_fall_off_a_function_s_end_is_partial(repo: Repo) -> None:
     # find() returns None when no row matches: `if found:` runs Hit.__len__ on some runs only.
     # first() never ends but by its return (a `while True` without break): stays certain.

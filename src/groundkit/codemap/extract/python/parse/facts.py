@@ -403,6 +403,15 @@ class ByClass(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=30):
     attr: str
 
 
+class Narrow(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=31):
+    """``dst`` (a copy of the local ``src``) is where ``isinstance(x, C)`` held (an ``if``'s
+    branch): what it holds may be an instance of the class ``ann`` holds."""
+
+    dst: int
+    src: int
+    ann: int
+
+
 Op = (
     Def
     | Const
@@ -434,6 +443,7 @@ Op = (
     | Annot
     | NotNone
     | ByClass
+    | Narrow
 )
 
 

@@ -367,10 +367,12 @@ def _branches(
     include_before: bool = False,
     narrowed: tuple[set[str], ...] = (),
     tested: set[tuple[str, str]] | None = None,
+    typed: dict[str, str] | None = None,
 ) -> None:
     """Walk alternative bodies from the same state, then meet (``narrowed``: per body, the
     locals known not to be ``None`` in it; ``tested``: the (local, attribute) pairs the test
-    asked, ``_by_class``)."""
+    asked, ``_by_class``; ``typed``: the locals an ``isinstance`` test holds for in the first
+    body, with the name of the class)."""
     before = walker.fork()
     was_alive = walker.alive
     results: list[tuple[Env, bool]] = [(before, was_alive)] if include_before else []
@@ -380,12 +382,13 @@ def _branches(
         walker.alive = was_alive
         if index < len(narrowed):
             _not_none(walker, narrowed[index])
-        copies.append(_by_class(walker, tested or set()))
+        narrowed_here = _narrow(walker, typed) if index == 0 and typed else {}
+        copies.append({**narrowed_here, **_by_class(walker, tested or set())})
         walk_body(walker, body)
         results.append((walker.frame.env, walker.alive))
     if sum(alive for _, alive in results) > 1:
-        # Where branches meet, every class is there again; after a branch that returns, the
-        # other's choice still holds.
+        # Where branches meet, every class is there again (and every value an isinstance
+        # test left out); after a branch that returns, the other's choice still holds.
         for (env, _), made in zip(results[len(results) - len(bodies) :], copies, strict=True):
             for name, copy in made.items():
                 if env.get(name) == copy:
@@ -406,7 +409,54 @@ def _if(walker: Walker, node: ast.If) -> None:
             walker.flags.pop()
         return
     narrowed = _none_tests(node.test)
-    _branches(walker, [node.body, node.orelse], narrowed=narrowed, tested=_class_tests(node.test))
+    typed = _type_tests(node.test)
+    tested = _class_tests(node.test)
+    _branches(walker, [node.body, node.orelse], narrowed=narrowed, tested=tested, typed=typed)
+
+
+def _type_tests(test: ast.expr) -> dict[str, str]:
+    """The locals ``test`` shows to be instances of a class named by a plain name when it is
+    true (``isinstance(x, C)``, through ``and``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        out: dict[str, str] = {}
+        for value in test.values:
+            for name, cls in _type_tests(value).items():
+                out.setdefault(name, cls)  # (the first test of a name; a second narrows less)
+        return out
+    if (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+        and not test.keywords
+        and isinstance(test.args[0], ast.Name)
+        and isinstance(test.args[1], ast.Name)
+    ):
+        return {test.args[0].id: test.args[1].id}
+    return {}
+
+
+def _narrow(walker: Walker, typed: dict[str, str]) -> dict[str, int]:
+    """Bind each local of ``typed`` to a copy that holds only what may be an instance of the
+    class named (``facts.Narrow``); the copies by name."""
+    frame = walker.frame
+    made: dict[str, int] = {}
+    if frame.kind not in (Kind.FUNCTION, Kind.METHOD):
+        return made
+    for name, cls in sorted(typed.items()):
+        current = frame.env.get(name)
+        if (
+            current is None
+            or name not in frame.local_names
+            or name in walker.rebound
+            or name in frame.declared_global
+            or name in frame.declared_nonlocal
+        ):
+            continue
+        var = walker.var()
+        walker.emit(facts.Narrow(var, current, walker.read(cls)))
+        frame.env[name] = made[name] = var
+    return made
 
 
 def _class_tests(test: ast.expr) -> set[tuple[str, str]]:

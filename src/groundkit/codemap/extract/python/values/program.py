@@ -17,6 +17,11 @@ from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Call, Facts, Kind, Op
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, SiteKey
+from groundkit.codemap.extract.python.values.subclassing import (
+    is_param_base,
+    made_in_body,
+    sole_bases,
+)
 
 __all__ = ["BUILTINS", "FileInfo", "Numbering", "Program"]
 
@@ -30,6 +35,9 @@ Static = (
     | tuple[Literal["mod"], int]
     | tuple[Literal["ext", "builtin", "extcall"], str]
     | tuple[Literal["made"], SiteKey]  # an instance of a class of the repository, made there
+    # what a class decorator made on a class of the repository (its body's class, that class:
+    # ``subclassing.py``)
+    | tuple[Literal["wrapped"], tuple[ClassKey, ClassKey]]
 )
 Module = tuple[Literal["mod"], int] | tuple[Literal["ext"], str]  # what ``import name`` finds
 _DEPTH = 40
@@ -128,6 +136,8 @@ class ClassInfo:
     # its bases from outside, in order: a built-in class, or None for one the map cannot read
     foreign: list[type | None] = field(default_factory=list)
     subclasses: list[ClassKey] = field(default_factory=list)  # direct
+    # a base reached through the class a decorator made on it -> that class (``subclassing``)
+    wrapped: dict[ClassKey, ClassKey] = field(default_factory=dict)
 
 
 class Program:
@@ -181,6 +191,7 @@ class Program:
         self._owners: dict[tuple[ClassKey, str], ClassKey | None] = {}
         self._methods: dict[ClassKey, dict[str, list[int]]] = {}
         self._cones: dict[ClassKey, list[ClassKey]] = {}
+        self._made_in = made_in_body(self.files)  # decorators making a subclass of their class
         self._hierarchy()
 
     @staticmethod
@@ -282,7 +293,7 @@ class Program:
             if scope.kind == Kind.CLASS:
                 return ("class", ClassKey((file, op.scope)))
             return ("func", FuncKey((file, op.scope)))
-        if isinstance(op, facts.Copy | facts.Annot) and getattr(op, "src", -1) >= 0:
+        if isinstance(op, facts.Copy | facts.Annot | facts.Narrow) and getattr(op, "src", -1) >= 0:
             return self.static(file, op.src)
         if isinstance(op, facts.Phi | facts.Final):
             agreed = {self.static(file, s) for s in op.srcs if s != facts.NONE_VAR}
@@ -326,6 +337,10 @@ class Program:
             )
             if keeps:
                 return self.static(file, site.args[0])
+            made = self._made_in.get(callee[1]) if callee and callee[0] == "func" else None
+            given = self.static(file, site.args[0]) if made is not None else None
+            if made is not None and given is not None and given[0] == "class":
+                return ("wrapped", (made, given[1]))
         if callee is not None and callee[0] == "ext":
             return ("extcall", callee[1])
         if callee is not None and callee[0] == "class" and site.kind == facts.SiteKind.CALL:
@@ -399,12 +414,23 @@ class Program:
             for index, scope in enumerate(info.facts.scopes):
                 if scope.kind == Kind.CLASS:
                     self.classes[ClassKey((info.index, index))] = ClassInfo([], False)
+        sole = sole_bases(self, self._made_in) if self._made_in else {}
         for key, cls in self.classes.items():
             scope = self.files[key[0]].facts.scopes[key[1]]
             for var in scope.bases:
                 found = self.static(key[0], var)
                 if found is not None and found[0] == "class" and found[1] != key:
                     cls.bases.append(found[1])
+                elif found is not None and found[0] == "wrapped" and key not in found[1]:
+                    wrapper, given = found[1]
+                    if given not in cls.wrapped and wrapper not in cls.bases:
+                        cls.bases += [wrapper, given]  # the made class's body, then given's MRO
+                        cls.wrapped[given] = wrapper
+                    else:  # (a second base the same decorator made: one body, two places)
+                        cls.open = True
+                        cls.foreign.append(None)
+                elif key in sole and is_param_base(self.files[key[0]], var, key):
+                    cls.bases.append(sole[key])  # the one class its decorator is applied to
                 elif found != ("builtin", "object"):
                     cls.open = True
                     if found is not None and found[0] == "ext":
@@ -421,10 +447,24 @@ class Program:
         if cls.mro:
             return cls.mro
         cls.mro = [key]  # a cycle in the bases ends here
-        lines = [list(self.mro(b)) for b in cls.bases]
+        lines, order = [], []
+        made = set(cls.wrapped.values())
+        for base in cls.bases:
+            if base in made:
+                continue  # (the line of the base it was made on starts with it)
+            wrapper = cls.wrapped.get(base)
+            if wrapper is None:
+                lines.append(list(self.mro(base)))
+                order.append(base)
+            else:
+                # The made class above the given class's MRO; where that MRO holds the made
+                # class already (the decorator applied again below), its body is found first
+                # anyway, so it is taken once.
+                lines.append([wrapper, *(c for c in self.mro(base) if c != wrapper)])
+                order.append(wrapper)
         for base in cls.bases:
             cls.open = cls.open or self.classes[base].open
-        merged = _c3([key], [*lines, list(cls.bases)])
+        merged = _c3([key], [*lines, order])
         cls.mro = merged if merged is not None else [key, *cls.bases]
         return cls.mro
 

@@ -7,6 +7,7 @@ class's methods).
 
 from __future__ import annotations
 
+import builtins
 from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,10 +16,10 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ConstKind, Kind, ParamKind, SiteKind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.calls import Calls
-from groundkit.codemap.extract.python.values.engine import with_args
+from groundkit.codemap.extract.python.values.engine import each_value, with_args
 from groundkit.codemap.extract.python.values.fixtures import install_fixtures
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
-from groundkit.codemap.extract.python.values.program import Program
+from groundkit.codemap.extract.python.values.program import Program, Static
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["Solver", "solve"]
@@ -48,6 +49,27 @@ def solve(program: Program) -> Flow:
         var for var, held in enumerate(engine.pts) if var >= len(first) or _size(held) != first[var]
     }
     return solver.close()
+
+
+# Where ``isinstance`` asks a class's own test (``__instancecheck__``, ``register``, the
+# structural protocols), not the MRO: a class of the repository may pass without deriving.
+_OWN_TESTS = frozenset({"__instancecheck__", "__subclasshook__"})
+_ABSTRACT = ("collections.abc.", "typing.", "typing_extensions.", "abc.", "numbers.", "os.")
+
+
+def _narrows(program: Program, test: Static) -> bool:
+    """Whether ``isinstance(x, test)`` tells the repository's classes apart by their MRO: a
+    class of the repository with no base from outside (one with one may be an ABC or a
+    protocol), a built-in class but ``object``, a library's class but an abstract one."""
+    if test[0] == "class":
+        # (a metaclass's __instancecheck__, django's EmptyQuerySet, may pass any class)
+        own_tests = not program.dunders.isdisjoint(_OWN_TESTS)
+        return not program.classes[test[1]].open and not own_tests
+    if test[0] == "builtin":
+        return test[1] != "object" and isinstance(getattr(builtins, test[1], None), type)
+    if test[0] == "ext":
+        return not test[1].startswith(_ABSTRACT)
+    return False
 
 
 def _size(held: set[int] | frozenset[int] | int | None) -> int:
@@ -116,6 +138,7 @@ class Solver:
             facts.Annot: self._annot,
             facts.NotNone: self._not_none,
             facts.ByClass: self._by_class,
+            facts.Narrow: self._narrow,
         }
 
     def close(self) -> Flow:
@@ -233,6 +256,36 @@ class Solver:
     def _by_class(self, file: int, op: facts.ByClass) -> None:
         self.flow.by_class.setdefault(self._v(file, op.var), set()).add(op.attr)
 
+    def _narrow(self, file: int, op: facts.Narrow) -> None:
+        """Where ``isinstance(x, C)`` held: the instances of the repository's classes that
+        cannot be a C are left out (the rest goes on as it is)."""
+        flow = self.flow
+        src, dst = self._v(file, op.src), self._v(file, op.dst)
+        test = flow.program.static(file, op.ann)
+        flow.depends.extend((src, dst))  # (a choice in x is one in the copy)
+        if test is None or not _narrows(flow.program, test):
+            flow.engine.flow(src, dst)
+            return
+        flow.engine.on(src, with_args(Solver._instances_of, self, test, dst))
+
+    def _instances_of(self, test: Static, dst: int, new: Sequence[int]) -> None:
+        flow = self.flow
+        keys = flow.values.keys
+        classes = flow.program.classes
+        out = []
+        for value in new:
+            if keys[value][0] in (objects.INST, objects.CONE):
+                made = flow.classes_of(value)
+                if test[0] == "class":
+                    kept = any(test[1] in flow.program.mro(c) for c in made)
+                else:  # (a class from outside: only a class with a base from outside may be one)
+                    kept = any(classes[c].open for c in made)
+                if not kept:
+                    continue
+            out.append(value)
+        if out:
+            flow.engine.add(dst, out)
+
     def _copy(self, file: int, op: facts.Copy) -> None:
         self.flow.engine.flow(self._v(file, op.src), self._v(file, op.dst))
 
@@ -298,6 +351,30 @@ class Solver:
 
     def _setsub(self, file: int, op: facts.SetSub) -> None:
         self.flow.engine.on(self._v(file, op.obj), with_args(self._run, file, op))
+        if type(op.key) is str:
+            owner = self._dict_owner(file, op.obj)
+            if owner is not None:
+                # ``self.__dict__["x"] = v`` sets the attribute x, past the class's own
+                # __setattr__ (no site: no setter runs); tornado's OptionParser stores its
+                # fields so, and a read of them never reaches its __getattr__.
+                src = self._v(file, op.src)
+                stored = each_value(self._store_attr, op.key, src, None, owner, file)
+                self.flow.engine.on(owner, stored)
+
+    def _dict_owner(self, file: int, local: int) -> int | None:
+        """The object whose attribute dict ``local`` is (``obj.__dict__``, ``vars(obj)``)."""
+        info = self.flow.program.files[file]
+        given = info.op_of(local)
+        if isinstance(given, facts.Attr) and given.attr == "__dict__":
+            return self._v(file, given.obj)
+        if isinstance(given, facts.Call):
+            called = info.op_of(given.func)
+            args = info.facts.sites[given.site].args
+            builtin = "vars" not in info.binds  # (not a module's own ``vars``)
+            named = isinstance(called, facts.Global) and called.name == "vars" and builtin
+            if named and len(args) == 1 and args[0] >= 0:
+                return self._v(file, args[0])
+        return None
 
     # -- the rules of operations ------------------------------------------------------------------
     # An operation's rule is (``_run``, file, op): what it needs is read from the operation again
@@ -356,7 +433,8 @@ class Solver:
         func = FuncKey((file, op.scope))
         info = flow.program.files[file]
         given = info.op_of(op.src)
-        while isinstance(given, facts.Copy):  # ``if x is None: return ...`` then ``return x``
+        # ``if x is None: return ...`` then ``return x``; ``if isinstance(x, C): return x``
+        while isinstance(given, facts.Copy | facts.Narrow):
             given = info.op_of(given.src)
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
