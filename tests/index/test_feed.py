@@ -148,23 +148,3 @@ def test_a_first_ingest_of_many_documents_writes_one_segment_so_ties_keep_the_in
     assert len({h.score for h in hits}) == 1
     assert [h.citation.external_id for h in hits] == [f"r{i}" for i in range(20)]
     assert LexicalIndex(index_dir / "test")._searcher.num_segments == 1
-
-
-def test_an_ingest_whose_postings_outgrow_64_mb_still_writes_one_segment(
-    tmp_path: Path, open_col: OpenCollection, index_dir: Path
-) -> None:
-    # A writer's thread writes a segment each time its memory budget fills: at 64 MB, a 100,000
-    # record ingest of scale.py's corpus left two segments, which every search then read. A
-    # million distinct words fill 64 MB.
-    words = iter(
-        f"w{i:x}".translate(str.maketrans("0123456789", "ghijklmnop")) for i in range(10**6)
-    )
-    records = [
-        {"_id": f"r{i}", "text": " ".join(next(words) for _ in range(1000))} for i in range(1000)
-    ]
-    corpus = tmp_path / "wide.jsonl"
-    corpus.write_text("\n".join(json.dumps(r) for r in records) + "\n")
-    coll = open_col()
-    coll.ingest([str(corpus)])
-    assert LexicalIndex(index_dir / "test")._searcher.num_segments == 1
-    assert coll.status().lexical_chunks == coll.status().chunks

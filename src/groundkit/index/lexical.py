@@ -39,16 +39,12 @@ __all__ = ["ANALYZER", "PARALLEL_FROM", "LexicalIndex", "analyzer"]
 # Bump the suffix whenever the analyzer, the schema or what ``Store.indexed_texts`` feeds the
 # index changes: the stored postings depend on all three.
 ANALYZER = "grk_en_v3"
+# A thread's budget. tantivy writes a segment each time a thread's arena fills it: 64 MB holds
+# some 159,000 chunks of scale.py's records (two segments at 100k records, eight at 500k). No
+# merge ran at either size, and larger segments cost the indexing thread more, not less: at 500k,
+# run side by side, 128 MB (four segments) took 8% more CPU a document than 64 MB and 512 MB (one)
+# 21% more; at 100k the budgets were alike within the noise.
 _HEAP_PER_THREAD = 64_000_000
-# The budget of a writer on one thread (an ingest's feed, and small syncs). tantivy writes a
-# segment each time a thread's arena fills its budget: 64 MB held some 159,000 chunks of scale.py's
-# records (67,000 documents), so a larger ingest left several segments (two at 100k, eight at
-# 500k), every one of which each search reads. 512 MB holds some 1.2 million such chunks in one
-# segment. The arena grows only as postings fill it, so a small write costs no more memory (100
-# chunks: a peak of 34 MB at either budget). The indexing thread's CPU did not change beyond the
-# noise (100k documents: 156-177 µs a document at 64 MB, 158 at 256 MB and at 1 GB): no merge ran
-# at either budget (tantivy merges segments 8 at a time).
-_HEAP_ONE_THREAD = 512_000_000
 # An ingest of this many documents or more hands them to the index as it goes (on one thread:
 # index/feed.py says why); an apply of this many deletions, and a rebuild, index on every core,
 # since each thread writes a segment of its own for merges to fold.
@@ -342,8 +338,7 @@ class LexicalIndex:
         self.opened_in_step = None  # the searcher may be behind what this writer commits
         threads = max(1, min(os.cpu_count() or 1, 4)) if parallel else 1
         try:
-            heap = _HEAP_PER_THREAD * threads if threads > 1 else _HEAP_ONE_THREAD
-            writer = index.writer(heap, threads)
+            writer = index.writer(_HEAP_PER_THREAD * threads, threads)
         except ValueError as exc:
             if "lock" in str(exc).lower():
                 raise IndexLockedError() from exc
