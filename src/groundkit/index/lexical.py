@@ -39,6 +39,11 @@ __all__ = ["ANALYZER", "PARALLEL_FROM", "LexicalIndex", "analyzer"]
 # Bump the suffix whenever the analyzer, the schema or what ``Store.indexed_texts`` feeds the
 # index changes: the stored postings depend on all three.
 ANALYZER = "grk_en_v3"
+# A thread's budget. tantivy writes a segment each time a thread's arena fills it: 64 MB holds
+# some 159,000 chunks of scale.py's records (two segments at 100k records, eight at 500k). No
+# merge ran at either size, and larger segments cost the indexing thread more, not less: at 500k,
+# run side by side, 128 MB (four segments) took 8% more CPU a document than 64 MB and 512 MB (one)
+# 21% more; at 100k the budgets were alike within the noise.
 _HEAP_PER_THREAD = 64_000_000
 # An ingest of this many documents or more hands them to the index as it goes (on one thread:
 # index/feed.py says why); an apply of this many deletions, and a rebuild, index on every core,
