@@ -444,14 +444,8 @@ def _narrow(walker: Walker, typed: dict[str, str]) -> dict[str, int]:
     if frame.kind not in (Kind.FUNCTION, Kind.METHOD):
         return made
     for name, cls in sorted(typed.items()):
-        current = frame.env.get(name)
-        if (
-            current is None
-            or name not in frame.local_names
-            or name in walker.rebound
-            or name in frame.declared_global
-            or name in frame.declared_nonlocal
-        ):
+        current = _plain_local(walker, name)
+        if current is None:
             continue
         var = walker.var()
         walker.emit(facts.Narrow(var, current, walker.read(cls)))
@@ -515,20 +509,30 @@ def _none_tests(test: ast.expr) -> tuple[set[str], set[str]]:
     return set(), set()
 
 
+def _plain_local(walker: Walker, name: str) -> int | None:
+    """The variable the local ``name`` holds here, when a test on it may bind it to a narrower
+    copy: a plain local of this function, never rebound elsewhere (nor global or nonlocal)."""
+    frame = walker.frame
+    current = frame.env.get(name)
+    if (
+        current is None
+        or name not in frame.local_names
+        or name in walker.rebound
+        or name in frame.declared_global
+        or name in frame.declared_nonlocal
+    ):
+        return None
+    return current
+
+
 def _not_none(walker: Walker, names: set[str]) -> None:
     """Bind each local of ``names`` to a copy that ``None`` never reaches."""
     frame = walker.frame
     if frame.kind not in (Kind.FUNCTION, Kind.METHOD):
         return
     for name in sorted(names):
-        current = frame.env.get(name)
-        if (
-            current is None
-            or name not in frame.local_names
-            or name in walker.rebound
-            or name in frame.declared_global
-            or name in frame.declared_nonlocal
-        ):
+        current = _plain_local(walker, name)
+        if current is None:
             continue
         var = walker.var()
         walker.emit(facts.Copy(var, current))
