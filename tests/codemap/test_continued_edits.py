@@ -190,3 +190,40 @@ def test_a_map_keeps_the_solvers_cells_in_pieces_and_continues_from_them(repo: R
     }
     report = repo.write({"app.py": START["app.py"] + "    helper()\n"}).build()
     assert report.solves == ("python: continued from the last solve (1 files changed)",)
+
+
+def test_a_new_call_of_a_classmethod_returning_cls_continues_and_equals_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each call of Key.load gives an instance of the class it is called on (not the return
+    # every call shares): a new call in an edit must get what a fresh solve gives it.
+    keys = textwrap.dedent(
+        """
+        class Key:
+            @classmethod
+            def load(cls):
+                key = cls()
+                return key
+            def sign(self): pass
+        class RSAKey(Key):
+            def sign(self): pass
+        class ECKey(Key):
+            def sign(self): pass
+        def rsa():
+            RSAKey.load().sign()
+        def ec():
+            ECKey.load().sign()
+        def later():
+            pass
+        """
+    ).lstrip("\n")
+    repo.write({"keys.py": keys}).build()
+    _refuse_whole_solves(monkeypatch)
+    added = keys.replace("def later():\n    pass\n", "def later():\n    RSAKey.load().sign()\n")
+    report = repo.write({"keys.py": added}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("keys.later", "keys.RSAKey.sign") in repo.certain("calls")
+    assert ("keys.later", "keys.ECKey.sign") not in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

@@ -556,3 +556,125 @@ def test_an_edge_certain_at_one_of_its_sites_shows_that_site(repo: Repo) -> None
     edge = calls(repo, "m.Cors.__call__", "m.Response.__call__")
     assert (EdgeFlag.PARTIAL in edge.flags, edge.sites) == (False, 2)
     assert (edge.location.line, edge.quote) == (11, "await response(scope)")
+
+
+_FACTORY = """
+    class Key:
+        def __init__(self, name=None):
+            self.name = name
+        @classmethod
+        def load(cls, name):
+            key = cls(name=name)
+            return key
+        def sign(self):
+            return False
+    class RSAKey(Key):
+        def sign(self):
+            return True
+    class ECKey(Key):
+        def sign(self):
+            return self.name
+"""
+
+
+def test_a_classmethod_returning_cls_gives_each_call_an_instance_of_the_class_it_names(
+    repo: Repo,
+) -> None:
+    # paramiko's PKey.from_private_key_file: RSAKey.from_...(...) is an RSAKey, not any key.
+    build(
+        repo,
+        {
+            "m.py": _FACTORY
+            + """
+    class Loader(RSAKey):
+        @classmethod
+        def load(cls, name):
+            return super().load(name)
+    def rsa():
+        return RSAKey.load("a").sign()
+    def ec():
+        return ECKey().load("b").sign()
+    def loader():
+        return Loader.load("c").sign()
+"""
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("m.rsa", "m.RSAKey.sign") in certain
+    assert ("m.ec", "m.ECKey.sign") in certain
+    assert ("m.Key.load", "m.Key.__init__") in certain
+    pairs = repo.pairs("calls")
+    assert ("m.rsa", "m.ECKey.sign") not in pairs
+    assert ("m.ec", "m.RSAKey.sign") not in pairs
+    # (super().load passes the cls of Loader.load, which the map holds as Loader's cone:
+    # that call keeps the return every call shares)
+    assert ("m.loader", "m.RSAKey.sign") in pairs
+
+
+def test_a_classmethod_returning_cls_and_something_else_gives_both_as_a_choice(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": _FACTORY.replace(
+                "            return key\n",
+                "            if name:\n                return key\n            return Plain()\n",
+            )
+            + """
+    class Plain:
+        def sign(self):
+            return None
+    def rsa():
+        return RSAKey.load("a").sign()
+    def ec():
+        return ECKey.load("b").sign()
+"""
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.rsa", "m.ECKey.sign") not in pairs
+    assert EdgeFlag.PARTIAL in calls(repo, "m.rsa", "m.RSAKey.sign").flags
+    assert EdgeFlag.PARTIAL in calls(repo, "m.rsa", "m.Plain.sign").flags
+
+
+def test_a_classmethod_returning_cls_keeps_every_class_where_a_new_along_the_mro_may_decide(
+    repo: Repo,
+) -> None:
+    new = "class Key:\n        def __new__(cls, *a, **k):\n            return object.__new__(cls)\n"
+    build(
+        repo,
+        {
+            "m.py": _FACTORY.replace("class Key:\n", new)
+            + """
+    def rsa():
+        return RSAKey.load("a").sign()
+    def ec():
+        return ECKey.load("b").sign()
+"""
+        },
+    )
+    assert ("m.rsa", "m.ECKey.sign") in repo.pairs("calls")  # (as before: the merged return)
+
+
+def test_a_classmethod_returning_cls_called_on_a_class_known_by_its_annotation_gives_its_cone(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": _FACTORY
+            + """
+    def rsa():
+        return RSAKey.load("a").sign()
+    def any_key(kind: type[Key]):
+        return kind.load("b").sign()
+    def each(key: Key):
+        return key.load("c").sign()
+"""
+        },
+    )
+    pairs = repo.pairs("calls")
+    assert ("m.rsa", "m.ECKey.sign") not in pairs
+    for sign in ("m.Key.sign", "m.RSAKey.sign", "m.ECKey.sign"):
+        assert ("m.each", sign) in pairs, sign

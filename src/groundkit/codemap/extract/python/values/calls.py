@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundkit.codemap.extract.python.parse import facts
-from groundkit.codemap.extract.python.parse.facts import ParamKind
+from groundkit.codemap.extract.python.parse.facts import ParamKind, SiteKind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.engine import each_value
@@ -37,6 +37,7 @@ class Calls:
         self.lookups = Lookups(flow, self)
         self.outside = Outside(flow, self)
         self._escaped_vars: set[int] = set()
+        self._cls_returns: dict[FuncKey, list[int] | None] = {}  # (``_made_by_cls``)
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
         ] = {}
@@ -153,12 +154,82 @@ class Calls:
         if scope.flags & facts.GENERATOR:
             engine.add(dst, [flow.value(objects.GEN, *func)])
             return
+        if recv is not None and scope.flags & facts.CLASSMETHOD:
+            others = self._made_by_cls(func, recv)
+            if others is not None:
+                self._instance_of(recv, others, dst)
+                return
         returned = flow.returns_param.get(func)
         if returned and (len(returned) > 1 or func in flow.returns_other):
             flow.alt.add(dst)  # one of several returns: a run-time choice
         engine.flow(flow.ret(func), dst)
         if returned:
             self._returned(func, returned, given, spread, recv, positional, dst)
+
+    def _made_by_cls(self, func: FuncKey, recv: int) -> list[int] | None:
+        """A classmethod returning ``cls(...)`` (directly or through a local) called with one
+        class ``C`` as ``cls``: its other returns (variables), where the call gives back an
+        instance of ``C`` rather than the return every call shares (paramiko's
+        ``RSAKey.from_private_key_file`` is ``PKey``'s, returning ``cls(...)``). None where
+        that is not sure: ``cls`` a cone or no class, a ``__new__`` of the repository along
+        ``C``'s MRO (it may return anything), a return of a parameter (``_returned``)."""
+        flow = self.flow
+        key = flow.values.keys[recv]
+        if key[0] != objects.CLASS or flow.program.owner(ClassKey((key[1], key[2])), "__new__"):
+            return None
+        if func not in self._cls_returns:
+            self._cls_returns[func] = self._returns_of_cls(func)
+        return self._cls_returns[func]
+
+    def _returns_of_cls(self, func: FuncKey) -> list[int] | None:
+        """The variables of ``func``'s returns other than ``cls(...)``, or None where none is
+        that or one returns a parameter."""
+        file, scope = func
+        info = self.flow.program.files[file]
+        params = info.facts.scopes[scope].params
+        if not params or params[0].kind > ParamKind.POSITIONAL_OR_KEYWORD:
+            return None
+        made, others = False, []
+        for op in info.facts.ops:
+            if not isinstance(op, facts.Ret) or op.scope != scope:
+                continue
+            given = info.op_of(op.src)
+            while isinstance(given, facts.Copy | facts.Narrow):
+                given = info.op_of(given.src)
+            if isinstance(given, facts.ParamIn) and given.scope == scope:
+                return None
+            if isinstance(given, facts.Call):
+                called = info.op_of(given.func)
+                while isinstance(called, facts.Copy | facts.Narrow):
+                    called = info.op_of(called.src)
+                site = info.facts.sites[given.site]
+                if (
+                    isinstance(called, facts.ParamIn)
+                    and called.scope == scope
+                    and called.index == 0
+                    and site.kind == SiteKind.CALL
+                ):
+                    made = True
+                    continue
+            others.append(info.var(op.src))
+        return others if made else None
+
+    def _instance_of(self, cls: int, others: list[int], dst: int) -> None:
+        """An instance of the class value ``cls`` to ``dst`` (what ``cls(...)`` makes,
+        ``construct``), with the classmethod's other returns (``others``): then a run-time
+        choice."""
+        flow = self.flow
+        key = flow.values.keys[cls]
+        instance = flow.value(objects.INST, key[1], key[2])
+        if not others:
+            flow.engine.add(dst, [instance])
+            return
+        flow.alt.add(dst)  # (the instance through a variable of its own: a source of dst)
+        made = flow.temp()
+        flow.engine.add(made, [instance])
+        flow.engine.flow(made, dst)
+        for var in others:
+            flow.engine.flow(var, dst)
 
     def _arguments(
         self,
