@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from groundkit.answer import logguard
 from groundkit.answer.access import AIEnvironment
 from groundkit.answer.credentials import KeyStore
 from groundkit.answer.logguard import install_log_guard
@@ -103,6 +104,22 @@ def test_the_log_guard_redacts_secret_shaped_values_in_every_record(
     logging.getLogger("elsewhere").error("key=%s", KEY)
     assert KEY not in caplog.text
     assert caplog.text.count("<redacted>") == 2
+
+
+def test_a_record_the_guard_cannot_check_is_withheld_and_the_log_call_does_not_raise(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The shapes are imported at the first record; at interpreter shutdown an import fails.
+    install_log_guard()
+    caplog.set_level(logging.DEBUG)
+
+    def unimportable(text: str) -> str:
+        raise ImportError("sys.meta_path is None, Python is likely shutting down")
+
+    monkeypatch.setattr(logguard, "scrub", unimportable)
+    logging.getLogger("groundkit.anything").warning("calling with %s", f"Bearer {KEY}")
+    assert KEY not in caplog.text
+    assert "withheld" in caplog.text
 
 
 @pytest.mark.parametrize(

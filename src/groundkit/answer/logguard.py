@@ -14,6 +14,7 @@ from typing import Any
 __all__ = ["install_log_guard", "scrub"]
 
 _installed: list[bool] = []  # non-empty once the factory is wrapped
+_WITHHELD = "<log message withheld: it could not be checked for secrets>"
 
 
 def scrub(text: str) -> str:
@@ -62,7 +63,11 @@ def install_log_guard() -> None:
             message = record.getMessage()
         except Exception:  # a malformed record: leave it to logging's own error handling
             return record
-        record.msg, record.args = scrub(message), None
+        try:
+            record.msg = scrub(message)
+        except Exception:  # the shapes could not be imported (say, at shutdown): withhold it
+            record.msg = _WITHHELD
+        record.args = None
         return record
 
     logging.setLogRecordFactory(factory)
