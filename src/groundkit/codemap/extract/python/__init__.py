@@ -65,7 +65,7 @@ class PythonExtractor:
     # (facts.ByClass); 14: getattr(obj, f"visit_{x}") names the
     # methods so prefixed; 13: None answers truth tests, `a or b` tests only a,
     # object.__setattr__; 12: Flask-SQLAlchemy
-    version: ClassVar[str] = "16"
+    version: ClassVar[str] = "17"
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

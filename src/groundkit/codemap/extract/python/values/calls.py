@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ParamKind, SiteKind
-from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values import objects, tested
 from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.engine import each_value
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
@@ -38,6 +38,7 @@ class Calls:
         self.outside = Outside(flow, self)
         self._escaped_vars: set[int] = set()
         self._cls_returns: dict[FuncKey, list[int] | None] = {}  # (``_made_by_cls``)
+        self._guarded: dict[FuncKey, list[tested.Guarded]] = {}  # (``tested.py``)
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
         ] = {}
@@ -162,7 +163,15 @@ class Calls:
         returned = flow.returns_param.get(func)
         if returned and (len(returned) > 1 or func in flow.returns_other):
             flow.alt.add(dst)  # one of several returns: a run-time choice
-        engine.flow(flow.ret(func), dst)
+        guarded = self._guarded.get(func)
+        if guarded is None:
+            guarded = self._guarded[func] = tested.guarded_returns(
+                flow.program.files[func[0]], func[1]
+            )
+        if guarded:
+            tested.give_returns(flow, guarded, given, dst)
+        else:
+            engine.flow(flow.ret(func), dst)
         if returned:
             self._returned(func, returned, given, spread, recv, positional, dst)
 
@@ -194,13 +203,13 @@ class Calls:
             if not isinstance(op, facts.Ret) or op.scope != scope:
                 continue
             given = info.op_of(op.src)
-            while isinstance(given, facts.Copy | facts.Narrow):
+            while isinstance(given, facts.Copy | facts.Narrow | facts.Tested):
                 given = info.op_of(given.src)
             if isinstance(given, facts.ParamIn) and given.scope == scope:
                 return None
             if isinstance(given, facts.Call):
                 called = info.op_of(given.func)
-                while isinstance(called, facts.Copy | facts.Narrow):
+                while isinstance(called, facts.Copy | facts.Narrow | facts.Tested):
                     called = info.op_of(called.src)
                 site = info.facts.sites[given.site]
                 if (
