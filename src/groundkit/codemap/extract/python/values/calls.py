@@ -179,12 +179,19 @@ class Calls:
         """A classmethod returning ``cls(...)`` (directly or through a local) called with one
         class ``C`` as ``cls``: its other returns (variables), where the call gives back an
         instance of ``C`` rather than the return every call shares (paramiko's
-        ``RSAKey.from_private_key_file`` is ``PKey``'s, returning ``cls(...)``). None where
-        that is not sure: ``cls`` a cone or no class, a ``__new__`` of the repository along
-        ``C``'s MRO (it may return anything), a return of a parameter (``_returned``)."""
+        ``RSAKey.from_private_key_file`` is ``PKey``'s, returning ``cls(...)``); with a cone
+        of classes as ``cls``, an instance of the cone. None where that is not sure: ``cls``
+        no class, a ``__new__`` of the repository along the MRO of one of the classes (it
+        may return anything), a return of a parameter (``_returned``)."""
         flow = self.flow
         key = flow.values.keys[recv]
-        if key[0] != objects.CLASS or flow.program.owner(ClassKey((key[1], key[2])), "__new__"):
+        if key[0] == objects.CLASS:
+            classes = [ClassKey((key[1], key[2]))]
+        elif key[0] == objects.CCONE:  # (``cls`` passed on: ``super().load()``, ``cls.load()``)
+            classes = list(flow.program.cone(ClassKey((key[1], key[2]))))
+        else:
+            return None
+        if any(flow.program.owner(cls, "__new__") for cls in classes):
             return None
         if func not in self._cls_returns:
             self._cls_returns[func] = self._returns_of_cls(func)
@@ -229,7 +236,8 @@ class Calls:
         choice."""
         flow = self.flow
         key = flow.values.keys[cls]
-        instance = flow.value(objects.INST, key[1], key[2])
+        kind = objects.CONE if key[0] == objects.CCONE else objects.INST  # (a cone's: any)
+        instance = flow.value(kind, key[1], key[2])
         if not others:
             flow.engine.add(dst, [instance])
             return
