@@ -38,7 +38,7 @@ class Calls:
         self.outside = Outside(flow, self)
         self._escaped_vars: set[int] = set()
         self._cls_returns: dict[FuncKey, list[int] | None] = {}  # (``_made_by_cls``)
-        self._guarded: dict[FuncKey, list[tested.Guarded]] = {}  # (``tested.py``)
+        self._guarded: dict[int, dict[int, list[tested.Guarded]]] = {}  # by file (``tested``)
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
         ] = {}
@@ -163,11 +163,10 @@ class Calls:
         returned = flow.returns_param.get(func)
         if returned and (len(returned) > 1 or func in flow.returns_other):
             flow.alt.add(dst)  # one of several returns: a run-time choice
-        guarded = self._guarded.get(func)
-        if guarded is None:
-            guarded = self._guarded[func] = tested.guarded_returns(
-                flow.program.files[func[0]], func[1]
-            )
+        by_scope = self._guarded.get(func[0])
+        if by_scope is None:
+            by_scope = self._guarded[func[0]] = tested.guarded_returns(flow.program.files[func[0]])
+        guarded = by_scope.get(func[1])
         if guarded:
             tested.give_returns(flow, guarded, given, dst)
         else:

@@ -66,13 +66,28 @@ def _narrowed(
         flow.engine.add(dst, out)
 
 
-def guarded_returns(info: FileInfo, scope: int) -> list[Guarded]:
-    """The returns of the function ``scope`` of ``info`` other than of a parameter, each with
-    the tests of the parameter in force there; empty where no return is under such a test."""
-    out, any_test = [], False
+def guarded_returns(info: FileInfo) -> dict[int, list[Guarded]]:
+    """The functions of ``info`` with a return under a test of a parameter, each with its
+    returns other than of a parameter (and the tests in force at each). One pass over the
+    file's operations: asked once per file, not per function called."""
+    by_scope: dict[int, list[facts.Ret]] = {}
+    tested: set[int] = set()
     for op in info.facts.ops:
-        if not isinstance(op, facts.Ret) or op.scope != scope:
-            continue
+        if isinstance(op, facts.Ret):
+            by_scope.setdefault(op.scope, []).append(op)
+            if op.guard >= 0:
+                tested.add(op.scope)
+    out = {}
+    for scope in tested:
+        found = _returns(info, scope, by_scope[scope])
+        if found:
+            out[scope] = found
+    return out
+
+
+def _returns(info: FileInfo, scope: int, rets: list[facts.Ret]) -> list[Guarded]:
+    out, any_test = [], False
+    for op in rets:
         if _param_of(info, op.src, scope) is not None:
             continue  # (``Calls._returned`` gives each call its own argument)
         tests: list[tuple[str, bool]] = []
