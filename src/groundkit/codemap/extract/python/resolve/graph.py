@@ -202,9 +202,11 @@ class PythonFile(FileResolver):
                     overrides.only_barred(key, target, how, operand)
                     or overrides.only_unmade(key, target, how, operand)
                     or self.certainty.replaced.guessed(key, target, how, operand)
+                    or self.certainty.rejected.guessed(key, target, how, operand)
                 ):
                     # only through subclasses the site's method never runs on, a placeholder
-                    # only classes nobody makes run, or a method replaced on other instances
+                    # only classes nobody makes run, a method replaced on other instances, or
+                    # a callback only calls the callee rejects at once pass
                     unsure = True
                     self._edge(index, site, target, how, operand, True)
                 elif how == "protocol":

@@ -34,6 +34,7 @@ from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.instances import given_by_each_call
 from groundkit.codemap.extract.python.values.keys import ClassKey
 from groundkit.codemap.extract.python.values.overrides import Overrides
+from groundkit.codemap.extract.python.values.rejected import Rejected
 from groundkit.codemap.extract.python.values.replaced import Replaced
 from groundkit.codemap.extract.python.values.state import Flow
 
@@ -70,6 +71,7 @@ class Certainty:
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
         self.replaced = Replaced(flow, continued=known is not None)
+        self.rejected = Rejected(flow)
 
     def _splits(self, var: int, attrs: set[str]) -> bool:
         """Whether the classes ``var`` may hold (or be) bind one of ``attrs`` in different
