@@ -128,3 +128,38 @@ def test_getattr_on_self_of_a_class_behind_a_decorator_that_returns_it_stays_cer
         },
     )
     assert ("m.Doubling.twice", "m.Doubling.__getattr__") in repo.certain("calls")
+
+
+def test_a_wrapper_one_subclass_installs_as_a_dunder_gets_only_that_subclass_as_self(
+    repo: Repo,
+) -> None:
+    # (tomlkit 0.13.2: Integer and Float install ``__add__ = wrap_method(int.__add__)``, whose
+    # wrapper calls ``self._new``; String defines its own ``__add__`` and ``_new``)
+    build(
+        repo,
+        {
+            "m.py": """
+                def wrap_method(original):
+                    def wrapper(self, *args):
+                        return self._new(original(self, *args))
+                    return wrapper
+                class Item:
+                    pass
+                class Number(Item, int):
+                    def _new(self, value):
+                        return Number(value)
+                    __add__ = wrap_method(int.__add__)
+                class Text(Item, str):
+                    def _new(self, value):
+                        return Text(value)
+                    def __add__(self, other):
+                        return self._new(str.__add__(self, other))
+                def grow(item: Item, other):
+                    return item + other
+                grow(Number(1), 2)
+                grow(Text("a"), "b")
+            """
+        },
+    )
+    assert ("m.wrap_method.wrapper", "m.Text._new") not in repo.pairs("calls")
+    assert ("m.wrap_method.wrapper", "m.Number._new") in repo.certain("calls")

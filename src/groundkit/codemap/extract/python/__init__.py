@@ -176,11 +176,32 @@ def _interface(facts: Facts) -> Interface:
         facts.variables,
         facts.all,
         [
-            (s.qual, s.kind, s.parent, s.params, s.flags, s.decorators, s.bases, s.base_refs)
+            (
+                s.qual,
+                s.kind,
+                s.parent,
+                s.params,
+                s.flags,
+                s.decorators,
+                s.bases,
+                s.base_refs,
+                s.guards,
+            )
             for s in facts.scopes
         ],
         [
-            (s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder, s.args, s.keywords)
+            (
+                s.scope,
+                s.kind,
+                s.name,
+                s.dynamic,
+                s.target,
+                s.factory,
+                s.holder,
+                s.args,
+                s.keywords,
+                s.numbers,
+            )
             for s in facts.sites
         ],
         [(i.scope, i.module, i.level, i.name, i.flags) for i in facts.imports],

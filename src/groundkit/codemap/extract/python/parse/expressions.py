@@ -217,6 +217,7 @@ def _call(walker: Walker, node: ast.Call, holder: str) -> int:
             args.append(evaluate(walker, arg))
     keywords = tuple((k.arg or "", evaluate(walker, k.value)) for k in node.keywords)
     literal = _literal_receiver(func)
+    numbers = _numbers(node)
     walker.fill_site(
         index,
         node,
@@ -226,10 +227,39 @@ def _call(walker: Walker, node: ast.Call, holder: str) -> int:
         holder=holder,
         args=tuple(args),
         keywords=keywords,
+        numbers=numbers,
     )
     dst = walker.var()
     walker.emit(facts.Call(dst, callee, index))
     return dst
+
+
+def _numbers(node: ast.Call) -> tuple[tuple[int | str, float], ...]:
+    """A call's arguments written as numbers, by position (up to the first ``*``) or by
+    keyword: what a callee's opening checks (``Scope.guards``) are tested on."""
+    found: list[tuple[int | str, float]] = []
+    for position, arg in enumerate(node.args):
+        if isinstance(arg, ast.Starred):
+            break
+        number = number_of(arg)
+        if number is not None:
+            found.append((position, number))
+    for keyword in node.keywords:
+        number = number_of(keyword.value)
+        if keyword.arg and number is not None:
+            found.append((keyword.arg, number))
+    return tuple(found)
+
+
+def number_of(node: ast.expr) -> float | None:
+    """The number an expression is written as (``3``, ``-1``, ``0.5``; not ``True``)."""
+    sign = 1.0
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, sign = node.operand, -1.0
+    value = node.value if isinstance(node, ast.Constant) else None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return sign * float(value)
+    return None
 
 
 def _super(walker: Walker, node: ast.Call) -> int:

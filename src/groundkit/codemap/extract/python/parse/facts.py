@@ -149,6 +149,9 @@ class Scope(msgspec.Struct, array_like=True, frozen=True, gc=False):
     bases: tuple[int, ...] = ()  # classes: the variables holding the bases
     # classes: each base as written (("m", "Base"); () if not a name)
     base_refs: tuple[tuple[str, ...], ...] = ()
+    # functions: the checks the body opens with that raise at once, ``if n < 1: raise ...``:
+    # (the parameter's index, the comparison's ``ast`` name, the number)
+    guards: tuple[tuple[int, str, float], ...] = ()
 
 
 class Site(msgspec.Struct, array_like=True, frozen=True, gc=False):
@@ -167,6 +170,8 @@ class Site(msgspec.Struct, array_like=True, frozen=True, gc=False):
     holder: str = ""  # the name the call's result is assigned to (routers are known by it)
     args: tuple[int, ...] = ()  # positional argument variables (``~v``: ``*v``)
     keywords: tuple[tuple[str, int], ...] = ()  # keyword arguments ("" for **)
+    # calls: the arguments written as numbers, by position (before any ``*``) or keyword
+    numbers: tuple[tuple[int | str, float], ...] = ()
 
 
 class ImportStmt(msgspec.Struct, array_like=True, frozen=True, gc=False):

@@ -13,6 +13,7 @@ from groundkit.codemap.extract.python.parse.expressions import (
     bind_target,
     condition,
     evaluate,
+    number_of,
     subscript_key,
 )
 from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
@@ -166,6 +167,7 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
         tuple(params),
         flags,
         tuple(names),
+        guards=_guards(node.body, params),
     )
     frame = walker.push(scope, local)
     frame.declared_global = glob
@@ -185,6 +187,37 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
     value = walker.var()
     walker.emit(facts.Def(value, frame.index))
     _decorate(walker, node, value, decorators, frame.index, node.name)
+
+
+_COMPARED = frozenset({"Lt", "LtE", "Gt", "GtE", "Eq", "NotEq"})
+
+
+def _guards(body: list[ast.stmt], params: list[facts.Param]) -> tuple[tuple[int, str, float], ...]:
+    """The checks a function's body opens with (after its docstring) that raise at once when
+    a parameter compares so with a number: ``if window_size < 1: raise ValueError(...)``. A
+    call passing a number that fails one runs nothing after it."""
+    index = {param.name: at for at, param in enumerate(params)}
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    found = []
+    for stmt in body:
+        if not (
+            isinstance(stmt, ast.If)
+            and not stmt.orelse
+            and len(stmt.body) == 1
+            and isinstance(stmt.body[0], ast.Raise)
+            and isinstance(stmt.test, ast.Compare)
+            and len(stmt.test.ops) == 1
+            and isinstance(stmt.test.left, ast.Name)
+            and stmt.test.left.id in index
+            and type(stmt.test.ops[0]).__name__ in _COMPARED
+        ):
+            break
+        number = number_of(stmt.test.comparators[0])
+        if number is None:
+            break
+        found.append((index[stmt.test.left.id], type(stmt.test.ops[0]).__name__, number))
+    return tuple(found)
 
 
 def _decorators(walker: Walker, nodes: list[ast.expr]) -> list[tuple[int, int]]:

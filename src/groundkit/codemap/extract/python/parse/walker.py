@@ -329,4 +329,5 @@ def _with_flags(scope: facts.Scope, flags: int) -> facts.Scope:
         scope.flags | flags,
         scope.decorators,
         scope.bases,
+        guards=scope.guards,
     )

@@ -198,11 +198,15 @@ class PythonFile(FileResolver):
             unsure = False
             for target, (how, operand) in targets.items():
                 overrides = self.certainty.overrides
-                if overrides.only_barred(key, target, how, operand) or overrides.only_unmade(
-                    key, target, how, operand
+                if (
+                    overrides.only_barred(key, target, how, operand)
+                    or overrides.only_unmade(key, target, how, operand)
+                    or self.certainty.replaced.guessed(key, target, how, operand)
+                    or self.certainty.rejected.guessed(key, target, how, operand)
                 ):
-                    # only through subclasses the site's method never runs on, or a placeholder
-                    # only classes nobody makes run
+                    # only through subclasses the site's method never runs on, a placeholder
+                    # only classes nobody makes run, a method replaced on other instances, or
+                    # a callback only calls the callee rejects at once pass
                     unsure = True
                     self._edge(index, site, target, how, operand, True)
                 elif how == "protocol":

@@ -111,23 +111,25 @@ def same_frame(old: Facts, new: Facts, shift: Callable[[int], int]) -> bool:
 
     sites = [
         (s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder,
-         tuple(var(a) for a in s.args), tuple((k, var(v)) for k, v in s.keywords))
+         tuple(var(a) for a in s.args), tuple((k, var(v)) for k, v in s.keywords), s.numbers)
         for s in old.sites
     ]  # fmt: skip
     news = [
-        (s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder, s.args, s.keywords)
+        (s.scope, s.kind, s.name, s.dynamic, s.target, s.factory, s.holder, s.args, s.keywords,
+         s.numbers)
         for s in new.sites[: len(old.sites)]
-    ]
+    ]  # fmt: skip
     scopes = [
         (s.qual, s.kind, s.parent, s.flags, s.decorators, s.base_refs,
          tuple(shift(b) if b >= 0 else b for b in s.bases),
          [(p.name, p.kind, var(p.default) if p.default >= 0 else p.default,
-           var(p.annotation) if p.annotation >= 0 else p.annotation) for p in s.params])
+           var(p.annotation) if p.annotation >= 0 else p.annotation) for p in s.params],
+         s.guards)
         for s in old.scopes
     ]  # fmt: skip
     new_scopes = [
         (s.qual, s.kind, s.parent, s.flags, s.decorators, s.base_refs, s.bases,
-         [(p.name, p.kind, p.default, p.annotation) for p in s.params])
+         [(p.name, p.kind, p.default, p.annotation) for p in s.params], s.guards)
         for s in new.scopes
     ]  # fmt: skip
     imports = [(i.scope, i.module, i.level, i.name, i.flags) for i in old.imports]

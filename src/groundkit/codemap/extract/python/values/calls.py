@@ -441,12 +441,28 @@ class Calls:
             if operand >= 0:
                 flow.protocol_results.add((operand, dst, method))
             cell = flow.class_attr(owner, method)
-            once = ("protocol", site, cell, value, dst)
+            receiver = self._receiver(value, owner)
+            once = ("protocol", site, cell, receiver, dst)
             if once in flow.once:
                 continue
             flow.once.add(once)
-            flow.engine.on(cell, each_value(_run_dunder, self, site, value, args, dst, operand))
+            flow.engine.on(cell, each_value(_run_dunder, self, site, receiver, args, dst, operand))
         return found
+
+    def _receiver(self, value: int, owner: ClassKey) -> int:
+        """What a dunder ``owner`` binds runs on, of the instance ``value``: only the cone of
+        ``owner`` where ``value`` is the cone of a base of it. A plain function a class installs
+        as the dunder (``__add__ = wrap_method(int.__add__)``, tomlkit) takes the receiver as
+        its ``self``; the whole cone of an annotated base made ``self._new`` there reach the
+        ``_new`` of subclasses that never install it."""
+        flow = self.flow
+        key = flow.values.keys[value]
+        if key[0] != objects.CONE:
+            return value
+        base = ClassKey((key[1], key[2]))
+        if owner == base or base not in flow.program.mro(owner):
+            return value  # (the base's own dunder, or one it inherits: the whole cone runs it)
+        return flow.value(objects.CONE, *owner)
 
     def escape(self, var: int) -> None:
         """Whatever ``var`` holds is handed to code outside the repository."""

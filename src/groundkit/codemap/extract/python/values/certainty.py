@@ -34,6 +34,8 @@ from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.instances import given_by_each_call
 from groundkit.codemap.extract.python.values.keys import ClassKey
 from groundkit.codemap.extract.python.values.overrides import Overrides
+from groundkit.codemap.extract.python.values.rejected import Rejected
+from groundkit.codemap.extract.python.values.replaced import Replaced
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["NONE_ANSWERS", "Certainty", "choices"]
@@ -68,6 +70,8 @@ class Certainty:
         split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
+        self.replaced = Replaced(flow, continued=known is not None)
+        self.rejected = Rejected(flow)
 
     def _splits(self, var: int, attrs: set[str]) -> bool:
         """Whether the classes ``var`` may hold (or be) bind one of ``attrs`` in different

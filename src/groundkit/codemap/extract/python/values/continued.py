@@ -172,6 +172,8 @@ def continue_solve(
     certainty = Certainty(flow, (snapshot.choices, set(snapshot.maybe_none)))
     if not certainty.overrides.continues(snapshot.receivers, changes.keys(), flow.old_sites):
         raise Reached("the edit changes the classes a base method is sent to")
+    if not certainty.replaced.continues(changes.keys()):
+        raise Reached("the edit reads or sets a method replaced on instances")
     return flow, certainty
 
 
