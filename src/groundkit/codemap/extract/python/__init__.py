@@ -78,10 +78,10 @@ class PythonExtractor:
         return _ENCODER.encode(facts.interface), zlib.compress(_ENCODER.encode(facts.body), 1)
 
     def decode(self, interface: bytes, body: bytes) -> FileFacts:
-        return FileFacts(
-            msgspec.msgpack.decode(interface, type=Interface),
-            _DECODER.decode(zlib.decompress(body)),
-        )
+        facts = _DECODER.decode(zlib.decompress(body))
+        # (decoded, the packed lines are a view into the whole body: copied, the body goes)
+        facts = msgspec.structs.replace(facts, lines=facts.lines.copy())
+        return FileFacts(msgspec.msgpack.decode(interface, type=Interface), facts)
 
     def resolver(self, project: Project) -> PythonResolver:
         return PythonResolver(project)
