@@ -9,7 +9,7 @@ import msgspec
 
 from groundkit.codemap.extract.base import SourceFile
 from groundkit.codemap.extract.python import PythonExtractor
-from groundkit.codemap.extract.python.parse.facts import Facts, quoted_lines
+from groundkit.codemap.extract.python.parse.facts import Attr, Facts, quoted_lines
 
 SOURCE = """\
 import os
@@ -53,3 +53,21 @@ def test_decoded_facts_hold_their_quoted_lines_packed_in_a_buffer_of_their_own()
     # (a view into the decoded body would keep the whole body alive: copy() returns the same
     # object only when it owns its bytes)
     assert packed.copy() is packed
+
+
+def test_decoded_facts_hold_one_object_for_a_name_their_sites_and_operations_repeat() -> None:
+    extractor = PythonExtractor()
+    decoded = [
+        extractor.decode(*extractor.encode(extractor.parse(SourceFile(path, text)))).body
+        for path, text in (
+            ("a.py", "def run(store):\n    store.save_all()\n    store.save_all()\n"),
+            ("b.py", "def go(other):\n    return other.save_all()\n"),
+        )
+    ]
+    sites = [site for facts in decoded for site in facts.sites if site.name == "save_all"]
+    reads = [op for facts in decoded for op in facts.ops if isinstance(op, Attr)]
+
+    assert len(sites) == 3
+    assert len(reads) == 3
+    assert all(site.name is sites[0].name for site in sites)
+    assert all(op.attr is sites[0].name for op in reads)
