@@ -27,6 +27,7 @@ from groundkit.codemap.extract.base import (
 from groundkit.codemap.extract.python.layout import Layout
 from groundkit.codemap.extract.python.parse import parse_python_tree
 from groundkit.codemap.extract.python.parse.facts import Facts
+from groundkit.codemap.extract.python.parse.names import share_names
 from groundkit.codemap.extract.python.resolve.continuation import continue_edit
 from groundkit.codemap.extract.python.resolve.graph import PythonFile
 from groundkit.codemap.extract.python.resolve.relocate import relocate
@@ -79,10 +80,11 @@ class PythonExtractor:
         return _ENCODER.encode(facts.interface), zlib.compress(_ENCODER.encode(facts.body), 1)
 
     def decode(self, interface: bytes, body: bytes) -> FileFacts:
-        return FileFacts(
-            msgspec.msgpack.decode(interface, type=Interface),
-            _DECODER.decode(zlib.decompress(body)),
-        )
+        facts = _DECODER.decode(zlib.decompress(body))
+        # (decoded, the packed lines are a view into the whole body: copied, the body goes)
+        facts = msgspec.structs.replace(facts, lines=facts.lines.copy())
+        share_names(facts)
+        return FileFacts(msgspec.msgpack.decode(interface, type=Interface), facts)
 
     def resolver(self, project: Project) -> PythonResolver:
         return PythonResolver(project)

@@ -163,7 +163,7 @@ def may_call_back(ref: list[str]) -> bool:
 def callback_positions(ref: list[str], argc: int, is_global: bool) -> tuple[int, ...]:
     """Which arguments of a call to ``ref`` the runtime calls: a global's by name, a method's
     by its name; () when none."""
-    name = ".".join(ref)
+    name = ".".join(ref) if is_global else ""  # (joined only for a global: most are not)
     if is_global and name in GLOBAL_CALLBACKS:
         return GLOBAL_CALLBACKS[name]
     if is_global and len(ref) == 1 and ref[0] in TEST_BLOCKS:

@@ -312,7 +312,7 @@ class Walker:
             self.imports,
             self.ops,
             self.count,
-            self.lines,
+            facts.pack_lines(self.lines),
             None if self.all_dynamic else self.all,
         )
 

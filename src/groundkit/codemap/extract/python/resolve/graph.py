@@ -71,7 +71,7 @@ class PythonFile(FileResolver):
     language = "python"
 
     def __init__(self, flow: Flow, info: FileInfo, certainty: Certainty) -> None:
-        super().__init__(info.path, info.facts.lines)
+        super().__init__(info.path, facts.quoted_lines(info.facts))
         self.flow = flow
         self.program = flow.program
         self.info = info

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from groundkit.codemap.edges import QUOTE_MAX
 from groundkit.codemap.extract.base import FileGraph
-from groundkit.codemap.extract.python.parse.facts import Facts
+from groundkit.codemap.extract.python.parse.facts import Facts, quoted_lines
 from groundkit.codemap.model import (
     Edge,
     EdgeKind,
@@ -44,7 +44,7 @@ def relocate(
     places = _places(old, new)
     if places is None:
         return None
-    lines = new.lines
+    lines = quoted_lines(new)
     graph = FileGraph(unresolved=unresolved)
     spans: dict[str, tuple[int, int, int]] = {}
     for scope in new.scopes:  # (the first of a scope's lambdas is where its node is)

@@ -116,6 +116,7 @@ def _django_own(ctx: WebContext, file: int, call: facts.Call) -> bool:
 
 
 def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
+    quotes: dict[int, dict[int, str]] = {}  # file -> its quoted lines, unpacked once
     for file, index in calls:
         there = (
             ctx if file == ctx.info.index else WebContext(ctx.flow, ctx.program.files[file], None)
@@ -139,7 +140,9 @@ def _routes(ctx: WebContext, router: str, calls: list[tuple[int, int]]) -> None:
             continue
         handler = there.handler(target)
         if handler is not None:
-            text = there.info.facts.lines.get(site.line, "")
+            if file not in quotes:
+                quotes[file] = facts.quoted_lines(there.info.facts)
+            text = quotes[file].get(site.line, "")
             ctx.routes.append(
                 RouteDecl(
                     router, (ANY_METHOD,), route, handler, Provenance.ROUTE_URLCONF, where, text

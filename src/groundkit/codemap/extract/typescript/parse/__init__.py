@@ -33,12 +33,13 @@ def parse_typescript(path: str, text: str, deadline: float = math.inf) -> FileFa
     grammar = dialect(path)
     if path.endswith(VUE_SUFFIX):
         text, grammar = script_of(text)  # its script blocks in place, the rest blanked
-    tree = parser(grammar).parse(text.encode("utf-8"))
+    source = text.encode("utf-8")
+    tree = parser(grammar).parse(source)
     root = tree.root_node
     if root.has_error and _error_share(root) > 0.2:
         raise Unparsable(f"syntax error at line {_first_error(root)}")
     try:
-        interface, body = walk(root, source_lines(text), Clock(deadline))
+        interface, body = walk(root, source_lines(text), Clock(deadline), source)
     except RecursionError:
         raise Unparsable("nested too deeply to analyse") from None
     return FileFacts(interface, body)

@@ -78,12 +78,11 @@ def function(
         w.asyncs.append(qual)
     w.push(qual, kind, node, this)
     if node.type != "arrow_function":  # arrows see their owner's `this` and `arguments`
-        text = node.text or b""  # (the function's whole text: read once)
-        if this is None and b"this" in text:
+        if this is None and w.has_text(node, b"this"):
             # read from around the function (``values/evaluate.py``); a function of no
             # holder hides the ``this`` of one it is written in
             w.bind("this", facts.Ref(holder) if holder else UNKNOWN)
-        if b"arguments" in text:
+        if w.has_text(node, b"arguments"):
             w.bind("arguments", facts.Param(0, [facts.REST]))
     _parameters(w, node)
     body = node.child_by_field_name("body")

@@ -41,10 +41,16 @@ _PATTERN_HOLDERS = frozenset(
 
 class Walk:
     def __init__(
-        self, lines: list[str], handlers: dict[str, Handler], clock: Clock | None = None
+        self,
+        lines: list[str],
+        handlers: dict[str, Handler],
+        clock: Clock | None = None,
+        source: bytes = b"",
     ) -> None:
         self.clock = clock if clock is not None else Clock(math.inf)
         self.text_lines = lines
+        # The bytes tree-sitter parsed: a node's text searched in place (``has_text``)
+        self.source = source
         self.columns = Columns(lines)
         self.handlers = handlers
         self.scopes: list[facts.Scope] = []
@@ -258,6 +264,14 @@ class Walk:
                 continue
             out.extend(self.pattern_names(child))
         return out
+
+    def has_text(self, node: Node, word: bytes) -> bool:
+        """Whether ``word`` is written in ``node``'s text, searched where it is in the file's
+        bytes: ``node.text`` copies them (each function's, nested in others: a test file's
+        text copied once per level of its ``describe`` blocks)."""
+        if not self.source:
+            return word in (node.text or b"")
+        return self.source.find(word, node.start_byte, node.end_byte) >= 0
 
     # -- sites ------------------------------------------------------------------------------------
     def note(self, line: int) -> None:

@@ -37,10 +37,10 @@ __all__ = ["walk"]
 
 
 def walk(
-    root: Node, lines: list[str], clock: Clock | None = None
+    root: Node, lines: list[str], clock: Clock | None = None, source: bytes = b""
 ) -> tuple[facts.Module, facts.Body]:
-    """One file's interface and body."""
-    w = Walk(lines, HANDLERS, clock)
+    """One file's interface and body; ``source``: the bytes tree-sitter parsed."""
+    w = Walk(lines, HANDLERS, clock, source)
     for child in root.children:
         if child.type == "comment":
             calls.reference_comment(w, child)

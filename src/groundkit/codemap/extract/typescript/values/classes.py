@@ -24,13 +24,20 @@ class Classes:
     ) -> None:
         self._interface = interface
         self._value = value
+        self._definitions: dict[tuple[str, str], Def] = {}
 
     def definition(self, path: str, qual: str) -> Def:
-        classes = self._interface(path).classes
-        if qual in classes:
-            return Def(path, qual, "class")
-        owner = qual.rpartition(".")[0]
-        return Def(path, qual, "method" if owner in classes else "function")
+        classes = self._interface(path).classes  # (asked each time: the file is consulted)
+        found = self._definitions.get((path, qual))
+        if found is None:
+            # made once per run: asked tens of thousands of times on express, each a hash
+            if qual in classes:
+                found = Def(path, qual, "class")
+            else:
+                owner = qual.rpartition(".")[0]
+                found = Def(path, qual, "method" if owner in classes else "function")
+            self._definitions[(path, qual)] = found
+        return found
 
     def bases(self, cls: Def) -> list[Def]:
         info = self._interface(cls.path).classes.get(cls.qual)

@@ -275,7 +275,8 @@ class Evaluator:
             value = self.resolve(scope[0], head.removeprefix("require:"))
         else:
             value = self.lookup(scope, head)
-            if value == Global("module") and ref[1:2] == ["exports"]:
+            # (a kind and a name tested, not a ``Global`` made and compared per reference)
+            if type(value) is Global and value.name == "module" and ref[1:2] == ["exports"]:
                 return self.apply(Mod(scope[0]), ref[2:], scope, name)  # the module's own
         return self.apply(value, ref[1:], scope, name)
 

@@ -111,7 +111,8 @@ class Flow:
         self.building = False  # the index is being read: questions that need it cannot wait
         self.bounds_hit = 0
         self._index: Index | None = None
-        self._fed: frozenset[Def] | None = None  # functions some parameter of is handed on
+        # functions some parameter of is handed on -> each such parameter's (position, member)
+        self._fed: dict[Def, set[tuple[int, tuple[str, ...]]]] | None = None
         self._params: dict[Param, frozenset[Value] | None] = {}
         self._known: dict[Param, frozenset[Value] | None] = {}  # ``known()``'s answers
         self._lenient = False  # ``known()`` is asking: what is unknown is left out
@@ -131,7 +132,8 @@ class Flow:
     @property
     def consulted(self) -> bool:
         """Whether the whole repository was read for the current file (kept by the
-        evaluator, so that an answer worked out once carries it to every asker)."""
+        evaluator, so that an answer worked out once carries it to every asker). This class's
+        own methods set the evaluator's directly: they are asked per call site."""
         return self.ev.consulted
 
     @consulted.setter
@@ -157,7 +159,7 @@ class Flow:
     # -- parameters -------------------------------------------------------------------------------
     def feeds(self, feed: Feed) -> set[Value] | None:
         """What ``feed`` may hold at run time; None when something unknown may reach it."""
-        self.consulted = True
+        self.ev.consulted = True
         param, path = _param_of(feed)
         given = self._param(param, frozenset())
         if given is None:
@@ -181,7 +183,7 @@ class Flow:
             self.ev.memo.cut()  # (the index being read, or known() asking: not the answer)
         if self.building:
             return None
-        self.consulted = True
+        self.ev.consulted = True
         if self._reached(feed.func, frozenset()) != []:
             return None
         sites = self.index().calls.get(feed.func, [])
@@ -196,7 +198,7 @@ class Flow:
     def known(self, feed: Feed) -> set[Value]:
         """What ``feed`` holds along the paths that are known, when ``feeds`` says something
         unknown may reach it too: the targets of ``partial`` edges."""
-        self.consulted = True
+        self.ev.consulted = True
         param, path = _param_of(feed)
         self._lenient = True
         try:
@@ -426,22 +428,36 @@ class Flow:
         if type(target) is not Feed:
             return passed.get(target, [])  # a function: handed where it is named only
         if self._fed is None:
-            self._fed = frozenset(held.func for held in passed if type(held) is Feed)
-        if target.func not in self._fed:
+            fed: dict[Def, set[tuple[int, tuple[str, ...]]]] = {}
+            for held in passed:
+                if type(held) is Feed:
+                    fed.setdefault(held.func, set()).add((held.position, held.path))
+            self._fed = fed
+        handed = self._fed.get(target.func)
+        if handed is None:
             return ()  # no parameter of its function is handed on: none of the keys below
-        return self._handed_feed(passed, target)
+        return self._handed_feed(passed, target, handed)
 
     def _handed_feed(
-        self, passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]], target: Feed
+        self,
+        passed: dict[Target, list[tuple[Site, int, tuple[str, ...]]]],
+        target: Feed,
+        handed: set[tuple[int, tuple[str, ...]]],
     ) -> Iterator[tuple[Site, int, tuple[str, ...]]]:
+        # ``handed``: the (position, member) keys of the function's parameters that are handed
+        # on, so that a ``Feed`` is made only for a key that is there (most are not)
         yield from passed.get(target, [])
+        func = target.func
         if not target.path:  # in ``arguments`` too, and its copies
             for start in range(target.position + 1):
                 for head in _REST:
-                    yield from passed.get(Feed(target.func, start, (head,)), [])
+                    if (start, (head,)) in handed:
+                        yield from passed[Feed(func, start, (head,))]
         for cut in range(len(target.path)):  # opts.onDone is in opts: where opts goes, it goes
-            whole = Feed(target.func, target.position, target.path[:cut])
-            for site, position, member in passed.get(whole, []):
+            if (target.position, target.path[:cut]) not in handed:
+                continue
+            whole = Feed(func, target.position, target.path[:cut])
+            for site, position, member in passed[whole]:
                 yield site, position, (*member, *target.path[cut:])
 
     def _callees(self, site: Site, stack: frozenset[Param]) -> list[Def] | None:

@@ -288,15 +288,20 @@ def callable_of(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
 def array_method(ev: Evaluator, callee: facts.Expr, path: str) -> bool:
     """Whether ``callee`` is a method that stores or calls back the elements of an array of
     the repository (``stack.push``, ``stack.forEach``)."""
+    # (asked of every site a function is handed at, under each stack: the method's name is
+    # tested before the receiver's expression is made, which most sites never need)
     receiver: facts.Expr
     if type(callee) is facts.Ref and len(callee.parts) > 1:
-        name, receiver = callee.parts[-1], facts.Ref(callee.parts[:-1])
+        name = callee.parts[-1]
+        if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
+            return False
+        receiver = facts.Ref(callee.parts[:-1])
     elif type(callee) is facts.Get and callee.attrs:
         name = callee.attrs[-1]
+        if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
+            return False
         receiver = facts.Get(callee.base, callee.attrs[:-1]) if callee.attrs[1:] else callee.base
     else:
-        return False
-    if name not in ELEMENT_STORES and name not in ELEMENT_CALLBACKS:
         return False
     if literal_element(receiver) is not None:  # [a, b].forEach(f): f is handed an item
         return True
