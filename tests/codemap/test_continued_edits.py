@@ -227,3 +227,49 @@ def test_a_new_call_of_a_classmethod_returning_cls_continues_and_equals_a_fresh_
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_call_added_beside_a_wrapper_choosing_decorator_continues_and_equals_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # requires(func) returns the wrapper of the branch func's test takes (facts.Tested, a
+    # return's guard): a continued solve restores that and adds the new call to it.
+    views = textwrap.dedent(
+        """
+        import inspect
+        def requires(func):
+            if inspect.iscoroutinefunction(func):
+                async def async_wrapper():
+                    return await func()
+                return async_wrapper
+            def sync_wrapper():
+                return func()
+            return sync_wrapper
+        @requires
+        def page():
+            pass
+        @requires
+        async def home():
+            pass
+        def show():
+            page()
+        async def run():
+            await home()
+        """
+    ).lstrip("\n")
+    repo.write({"views.py": views}).build()
+    _refuse_whole_solves(monkeypatch)
+    report = repo.write({"views.py": views + "    page()\n"}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    certain = repo.certain("calls")
+    for pair in (
+        ("views.run", "views.requires.async_wrapper"),
+        ("views.run", "views.requires.sync_wrapper"),
+        ("views.requires.async_wrapper", "views.home"),
+        ("views.requires.sync_wrapper", "views.page"),
+    ):
+        assert pair in certain, pair
+    assert ("views.requires.sync_wrapper", "views.home") not in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

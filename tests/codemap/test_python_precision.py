@@ -606,9 +606,39 @@ def test_a_classmethod_returning_cls_gives_each_call_an_instance_of_the_class_it
     pairs = repo.pairs("calls")
     assert ("m.rsa", "m.ECKey.sign") not in pairs
     assert ("m.ec", "m.RSAKey.sign") not in pairs
-    # (super().load passes the cls of Loader.load, which the map holds as Loader's cone:
-    # that call keeps the return every call shares)
+    # (super().load passes the cls of Loader.load, which the map holds as Loader's cone too:
+    # that call gives an instance of the cone, test below)
     assert ("m.loader", "m.RSAKey.sign") in pairs
+
+
+def test_a_classmethod_returning_cls_reached_through_super_gives_an_instance_of_the_cone(
+    repo: Repo,
+) -> None:
+    # RSAKey.load overrides Key.load and passes its own cls on: super().load(...) makes an
+    # RSAKey (or a subclass's instance), not the instance of every class Key.load is sent.
+    build(
+        repo,
+        {
+            "m.py": _FACTORY.replace(
+                "class RSAKey(Key):\n",
+                "class RSAKey(Key):\n"
+                "        @classmethod\n"
+                "        def load(cls, name):\n"
+                "            return super().load(name)\n",
+            )
+            + """
+    def rsa():
+        return RSAKey.load("a").sign()
+    def ec():
+        return ECKey.load("b").sign()
+"""
+        },
+    )
+    certain, pairs = repo.certain("calls"), repo.pairs("calls")
+    assert ("m.rsa", "m.RSAKey.sign") in certain
+    assert ("m.ec", "m.ECKey.sign") in certain
+    assert ("m.rsa", "m.ECKey.sign") not in pairs
+    assert ("m.rsa", "m.Key.sign") not in pairs
 
 
 def test_a_classmethod_returning_cls_and_something_else_gives_both_as_a_choice(
@@ -678,3 +708,29 @@ def test_a_classmethod_returning_cls_called_on_a_class_known_by_its_annotation_g
     assert ("m.rsa", "m.ECKey.sign") not in pairs
     for sign in ("m.Key.sign", "m.RSAKey.sign", "m.ECKey.sign"):
         assert ("m.each", sign) in pairs, sign
+
+
+def test_a_classmethod_returning_cls_on_a_cone_with_a_new_keeps_every_class(repo: Repo) -> None:
+    # A __new__ of the repository in the cone may return anything: the merged return stays.
+    build(
+        repo,
+        {
+            "m.py": _FACTORY.replace(
+                "class RSAKey(Key):\n",
+                "class RSAKey(Key):\n"
+                "        @classmethod\n"
+                "        def load(cls, name):\n"
+                "            return super().load(name)\n",
+            )
+            + """
+    class OddKey(RSAKey):
+        def __new__(cls, *args, **kwargs):
+            return object.__new__(cls)
+    def rsa():
+        return RSAKey.load("a").sign()
+    def ec():
+        return ECKey.load("b").sign()
+"""
+        },
+    )
+    assert ("m.rsa", "m.ECKey.sign") in repo.pairs("calls")  # (as before: the merged return)

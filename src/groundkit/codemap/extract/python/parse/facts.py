@@ -296,9 +296,20 @@ class Call(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=14):
     site: int
 
 
-class Ret(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=15):
+class Ret(
+    msgspec.Struct,
+    array_like=True,
+    frozen=True,
+    gc=False,
+    tag=15,
+    omit_defaults=True,  # (a return with no guard is stored as before)
+    repr_omit_defaults=True,
+):
     scope: int
     src: int
+    # A parameter's ``Tested`` copy in force where this return runs (-1: none): a call
+    # returns ``src`` only when what it passes that parameter may pass the test.
+    guard: int = -1
 
 
 class Yield(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=16):
@@ -419,6 +430,18 @@ class Narrow(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=31):
     ann: int
 
 
+class Tested(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=36):
+    """``dst`` (a copy of the local ``src``) is where a test of the function it holds gave
+    ``holds`` (an ``if``'s branch): ``test`` is ``"async"`` (``inspect.iscoroutinefunction(x)``,
+    ``is_async_callable(x)``) or ``"param:NAME"`` (``"NAME" in
+    inspect.signature(x).parameters``)."""
+
+    dst: int
+    src: int
+    test: str
+    holds: bool
+
+
 Op = (
     Def
     | Const
@@ -451,6 +474,7 @@ Op = (
     | NotNone
     | ByClass
     | Narrow
+    | Tested
 )
 
 

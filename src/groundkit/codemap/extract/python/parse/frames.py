@@ -27,6 +27,7 @@ class Frame:
         "declared_nonlocal",
         "env",
         "finals",
+        "fixed",
         "globals_read",
         "index",
         "kind",
@@ -50,6 +51,7 @@ class Frame:
         self.finals: dict[str, int] = {}
         self.late_writes: dict[str, list[int]] = {}  # nonlocal writes from inner functions
         self.globals_read: dict[str, int] = {}  # module names read here, one variable each
+        self.fixed: frozenset[str] = frozenset()  # parameters the body never binds again
 
     @property
     def runs_later(self) -> bool:

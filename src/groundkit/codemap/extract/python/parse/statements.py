@@ -17,7 +17,7 @@ from groundkit.codemap.extract.python.parse.expressions import (
     subscript_key,
 )
 from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
-from groundkit.codemap.extract.python.parse.frames import bound_names
+from groundkit.codemap.extract.python.parse.frames import Frame, bound_names
 from groundkit.codemap.extract.python.parse.syntax import ref_of, strings
 from groundkit.codemap.extract.python.parse.walker import Env, Walker
 
@@ -155,6 +155,7 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
             flags |= facts.CLASSMETHOD
     start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
     local, glob, nonlocal_ = bound_names(node.body, walker.walrus)
+    fixed = frozenset(p.name for p in params) - local - glob - nonlocal_
     local |= {p.name for p in params}
     scope = facts.Scope(
         qual,
@@ -171,6 +172,7 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
     frame = walker.push(scope, local)
     frame.declared_global = glob
     frame.declared_nonlocal = nonlocal_
+    frame.fixed = fixed
     for index, param in enumerate(params):
         value = walker.var()
         walker.emit(facts.ParamIn(value, frame.index, index))
@@ -334,8 +336,17 @@ def _return(walker: Walker, node: ast.Return) -> None:
     frame = walker.frame.function()
     value = evaluate(walker, node.value) if node.value is not None else walker.none
     if frame is not None:
-        walker.emit(facts.Ret(frame.index, value))
+        walker.emit(facts.Ret(frame.index, value, _guard(walker, frame)))
     walker.alive = False
+
+
+def _guard(walker: Walker, frame: Frame) -> int:
+    """The ``Tested`` copy of a parameter in force here (``facts.Ret.guard``), or -1."""
+    for name in sorted(frame.fixed):
+        current = frame.env.get(name)
+        if current is not None and current in walker.tested:
+            return current
+    return -1
 
 
 # -- imports --------------------------------------------------------------------------------------
@@ -401,11 +412,13 @@ def _branches(
     narrowed: tuple[set[str], ...] = (),
     tested: set[tuple[str, str]] | None = None,
     typed: dict[str, str] | None = None,
+    signed: dict[str, tuple[str, bool]] | None = None,
 ) -> None:
     """Walk alternative bodies from the same state, then meet (``narrowed``: per body, the
     locals known not to be ``None`` in it; ``tested``: the (local, attribute) pairs the test
     asked, ``_by_class``; ``typed``: the locals an ``isinstance`` test holds for in the first
-    body, with the name of the class)."""
+    body, with the name of the class; ``signed``: the locals a test of the function they hold
+    asked, ``_function_tests``, for the first body and the second)."""
     before = walker.fork()
     was_alive = walker.alive
     results: list[tuple[Env, bool]] = [(before, was_alive)] if include_before else []
@@ -416,15 +429,20 @@ def _branches(
         if index < len(narrowed):
             _not_none(walker, narrowed[index])
         narrowed_here = _narrow(walker, typed) if index == 0 and typed else {}
+        if signed and index < 2:
+            narrowed_here = {**narrowed_here, **_tested(walker, signed, index == 0)}
         copies.append({**narrowed_here, **_by_class(walker, tested or set())})
         walk_body(walker, body)
         results.append((walker.frame.env, walker.alive))
-    if sum(alive for _, alive in results) > 1:
+    live = sum(alive for _, alive in results)
+    if live > 1 or (live == 0 and signed):
         # Where branches meet, every class is there again (and every value an isinstance
         # test left out); after a branch that returns, the other's choice still holds.
+        # (Where none goes on, a test of a function is no choice either: the name's last
+        # binding is what a function defined before the test sees.)
         for (env, _), made in zip(results[len(results) - len(bodies) :], copies, strict=True):
             for name, copy in made.items():
-                if env.get(name) == copy:
+                if env.get(name) == copy and (live > 1 or copy in walker.tested):
                     env[name] = before[name]
     walker.merge(results)
     if not was_alive:
@@ -444,7 +462,74 @@ def _if(walker: Walker, node: ast.If) -> None:
     narrowed = _none_tests(node.test)
     typed = _type_tests(node.test)
     tested = _class_tests(node.test)
-    _branches(walker, [node.body, node.orelse], narrowed=narrowed, tested=tested, typed=typed)
+    signed = _function_tests(node.test)
+    _branches(
+        walker,
+        [node.body, node.orelse],
+        narrowed=narrowed,
+        tested=tested,
+        typed=typed,
+        signed=signed,
+    )
+
+
+# What a test of a function asks, by the last name of the function testing it.
+_ASYNC_TESTS = frozenset({"iscoroutinefunction", "is_async_callable"})
+
+
+def _function_tests(test: ast.expr) -> dict[str, tuple[str, bool]]:
+    """The locals whose function ``test`` asks about, with what it asks (``facts.Tested``)
+    and whether the answer is yes when ``test`` is true: ``iscoroutinefunction(x)``,
+    ``"name" in inspect.signature(x).parameters`` (``not in``, ``not``)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return {
+            name: (asked, not holds)
+            for name, (asked, holds) in _function_tests(test.operand).items()
+        }
+    if isinstance(test, ast.Call):
+        ref = ref_of(test.func)
+        args = test.args
+        if ref and ref[-1] in _ASYNC_TESTS and len(args) == 1 and not test.keywords:
+            return {args[0].id: ("async", True)} if isinstance(args[0], ast.Name) else {}
+        return {}
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In | ast.NotIn)
+        and isinstance(test.left, ast.Constant)
+        and isinstance(test.left.value, str)
+    ):
+        right = test.comparators[0]
+        if (
+            isinstance(right, ast.Attribute)
+            and right.attr == "parameters"
+            and isinstance(right.value, ast.Call)
+            and (ref := ref_of(right.value.func))
+            and ref[-1] == "signature"
+            and len(right.value.args) == 1
+            and isinstance(right.value.args[0], ast.Name)
+        ):
+            holds = isinstance(test.ops[0], ast.In)
+            return {right.value.args[0].id: ("param:" + test.left.value, holds)}
+    return {}
+
+
+def _tested(walker: Walker, signed: dict[str, tuple[str, bool]], first: bool) -> dict[str, int]:
+    """Bind each local of ``signed`` to a copy that holds only the functions that give the
+    test's answer in this branch (``facts.Tested``); the copies by name."""
+    frame = walker.frame
+    made: dict[str, int] = {}
+    if frame.kind not in (Kind.FUNCTION, Kind.METHOD):
+        return made
+    for name, (asked, holds) in sorted(signed.items()):
+        current = _plain_local(walker, name)
+        if current is None:
+            continue
+        var = walker.var()
+        walker.emit(facts.Tested(var, current, asked, holds == first))
+        walker.tested[var] = current
+        frame.env[name] = made[name] = var
+    return made
 
 
 def _type_tests(test: ast.expr) -> dict[str, str]:

@@ -39,6 +39,7 @@ class Walker:
             else ()
         )
         self._rebound_reads: dict[tuple[str, int], int] = {}
+        self.tested: dict[int, int] = {}  # each copy ``facts.Tested`` made -> its source
         self.ops: list[facts.Op] = []
         self.sites: list[facts.Site] = []
         self.scopes: list[facts.Scope] = []
@@ -196,6 +197,12 @@ class Walker:
         last bindings), else the module's (class bodies are skipped, as Python does)."""
         while frame is not None and frame.kind != Kind.MODULE:
             if frame.runs_later and name in frame.local_names:
+                current = frame.env.get(name)
+                if current in self.tested and name in frame.fixed and name not in self.rebound:
+                    # (a test's copy of a parameter never bound again: the value the name
+                    # holds here is the one it keeps, so a function defined in the branch
+                    # sees only what passed the test)
+                    return current
                 return self._final(frame, name)
             frame = frame.parent
         return self._global(name)
@@ -248,7 +255,10 @@ class Walker:
         for name, dst in frame.finals.items():
             sources = []
             if name in frame.env:
-                sources.append(frame.env[name])
+                current = frame.env[name]
+                while current in self.tested:  # (no binding: what the name holds, untested)
+                    current = self.tested[current]
+                sources.append(current)
             sources.extend(frame.late_writes.get(name, ()))
             self.emit(facts.Final(dst, tuple(sources)))
         if frame.kind == Kind.MODULE:

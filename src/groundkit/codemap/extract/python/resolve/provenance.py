@@ -71,7 +71,7 @@ class Origins:
             return Origin("imported", self._package(op))
         if isinstance(op, facts.Global):
             return self._global(op.name, depth)
-        if isinstance(op, facts.Copy | facts.Narrow):
+        if isinstance(op, facts.Copy | facts.Narrow | facts.Tested):
             return self.of(op.src, depth)
         if isinstance(op, facts.Annot):
             return self.of(op.src, depth) if op.src >= 0 else Origin("annotation")
@@ -120,7 +120,10 @@ class Origins:
     def _is_module(self, var: int) -> bool:
         op = self.info.op_of(var)
         for _ in range(_DEPTH):
-            if isinstance(op, facts.Copy | facts.Annot | facts.Narrow) and op.src >= 0:
+            if (
+                isinstance(op, facts.Copy | facts.Annot | facts.Narrow | facts.Tested)
+                and op.src >= 0
+            ):
                 op = self.info.op_of(op.src)
             elif isinstance(op, facts.Global):
                 bound = self.info.mod_binds.get(op.name)

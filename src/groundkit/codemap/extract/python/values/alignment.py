@@ -24,7 +24,9 @@ __all__ = ["VARS", "VAR_LISTS", "Alignment", "Reached", "align", "renamed", "sam
 _ENCODE = msgspec.msgpack.Encoder().encode
 # The fields of an operation that hold one of the file's variables (the rest are scopes,
 # sites, names, indexes and flags).
-VARS = frozenset({"dst", "src", "obj", "func", "left", "right", "before", "ann", "receiver", "var"})
+VARS = frozenset(
+    {"dst", "src", "obj", "func", "left", "right", "before", "ann", "receiver", "var", "guard"}
+)
 VAR_LISTS = frozenset({"srcs", "pieces"})  # (a template's pieces: its values' variables)
 
 

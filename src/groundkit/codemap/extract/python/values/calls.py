@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ParamKind, SiteKind
-from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values import objects, tested
 from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.engine import each_value
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
@@ -38,6 +38,7 @@ class Calls:
         self.outside = Outside(flow, self)
         self._escaped_vars: set[int] = set()
         self._cls_returns: dict[FuncKey, list[int] | None] = {}  # (``_made_by_cls``)
+        self._guarded: dict[int, dict[int, list[tested.Guarded]]] = {}  # by file (``tested``)
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
         ] = {}
@@ -162,7 +163,14 @@ class Calls:
         returned = flow.returns_param.get(func)
         if returned and (len(returned) > 1 or func in flow.returns_other):
             flow.alt.add(dst)  # one of several returns: a run-time choice
-        engine.flow(flow.ret(func), dst)
+        by_scope = self._guarded.get(func[0])
+        if by_scope is None:
+            by_scope = self._guarded[func[0]] = tested.guarded_returns(flow.program.files[func[0]])
+        guarded = by_scope.get(func[1])
+        if guarded:
+            tested.give_returns(flow, guarded, given, dst)
+        else:
+            engine.flow(flow.ret(func), dst)
         if returned:
             self._returned(func, returned, given, spread, recv, positional, dst)
 
@@ -170,12 +178,19 @@ class Calls:
         """A classmethod returning ``cls(...)`` (directly or through a local) called with one
         class ``C`` as ``cls``: its other returns (variables), where the call gives back an
         instance of ``C`` rather than the return every call shares (paramiko's
-        ``RSAKey.from_private_key_file`` is ``PKey``'s, returning ``cls(...)``). None where
-        that is not sure: ``cls`` a cone or no class, a ``__new__`` of the repository along
-        ``C``'s MRO (it may return anything), a return of a parameter (``_returned``)."""
+        ``RSAKey.from_private_key_file`` is ``PKey``'s, returning ``cls(...)``); with a cone
+        of classes as ``cls``, an instance of the cone. None where that is not sure: ``cls``
+        no class, a ``__new__`` of the repository along the MRO of one of the classes (it
+        may return anything), a return of a parameter (``_returned``)."""
         flow = self.flow
         key = flow.values.keys[recv]
-        if key[0] != objects.CLASS or flow.program.owner(ClassKey((key[1], key[2])), "__new__"):
+        if key[0] == objects.CLASS:
+            classes = [ClassKey((key[1], key[2]))]
+        elif key[0] == objects.CCONE:  # (``cls`` passed on: ``super().load()``, ``cls.load()``)
+            classes = list(flow.program.cone(ClassKey((key[1], key[2]))))
+        else:
+            return None
+        if any(flow.program.owner(cls, "__new__") for cls in classes):
             return None
         if func not in self._cls_returns:
             self._cls_returns[func] = self._returns_of_cls(func)
@@ -194,13 +209,13 @@ class Calls:
             if not isinstance(op, facts.Ret) or op.scope != scope:
                 continue
             given = info.op_of(op.src)
-            while isinstance(given, facts.Copy | facts.Narrow):
+            while isinstance(given, facts.Copy | facts.Narrow | facts.Tested):
                 given = info.op_of(given.src)
             if isinstance(given, facts.ParamIn) and given.scope == scope:
                 return None
             if isinstance(given, facts.Call):
                 called = info.op_of(given.func)
-                while isinstance(called, facts.Copy | facts.Narrow):
+                while isinstance(called, facts.Copy | facts.Narrow | facts.Tested):
                     called = info.op_of(called.src)
                 site = info.facts.sites[given.site]
                 if (
@@ -220,7 +235,8 @@ class Calls:
         choice."""
         flow = self.flow
         key = flow.values.keys[cls]
-        instance = flow.value(objects.INST, key[1], key[2])
+        kind = objects.CONE if key[0] == objects.CCONE else objects.INST  # (a cone's: any)
+        instance = flow.value(kind, key[1], key[2])
         if not others:
             flow.engine.add(dst, [instance])
             return

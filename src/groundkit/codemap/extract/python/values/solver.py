@@ -14,7 +14,7 @@ from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ConstKind, Kind, ParamKind, SiteKind
-from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values import objects, tested
 from groundkit.codemap.extract.python.values.calls import Calls
 from groundkit.codemap.extract.python.values.engine import each_value, with_args
 from groundkit.codemap.extract.python.values.fixtures import install_fixtures
@@ -139,6 +139,7 @@ class Solver:
             facts.NotNone: self._not_none,
             facts.ByClass: self._by_class,
             facts.Narrow: self._narrow,
+            facts.Tested: self._tested,
         }
 
     def close(self) -> Flow:
@@ -267,6 +268,9 @@ class Solver:
             flow.engine.flow(src, dst)
             return
         flow.engine.on(src, with_args(Solver._instances_of, self, test, dst))
+
+    def _tested(self, file: int, op: facts.Tested) -> None:
+        tested.narrow(self.flow, self._v(file, op.src), self._v(file, op.dst), op.test, op.holds)
 
     def _instances_of(self, test: Static, dst: int, new: Sequence[int]) -> None:
         flow = self.flow
@@ -434,7 +438,7 @@ class Solver:
         info = flow.program.files[file]
         given = info.op_of(op.src)
         # ``if x is None: return ...`` then ``return x``; ``if isinstance(x, C): return x``
-        while isinstance(given, facts.Copy | facts.Narrow):
+        while isinstance(given, facts.Copy | facts.Narrow | facts.Tested):
             given = info.op_of(given.src)
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
