@@ -8,7 +8,6 @@ class's methods).
 from __future__ import annotations
 
 import builtins
-from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,14 +39,15 @@ def solve(program: Program) -> Flow:
     engine = solver.flow.engine
     engine.run()
     engine.share()  # (before the second round's cells and rules add to the peak)
-    first = array("I", [_size(held) for held in engine.pts])
+    first = engine.sizes()
     solver.second_round()
     engine.run()
     engine.share()
     # What the second round gave more: an edit's new code may not read it (``continued.py``).
-    solver.flow.late = {
-        var for var, held in enumerate(engine.pts) if var >= len(first) or _size(held) != first[var]
-    }
+    then = engine.sizes()
+    late = set(range(len(first), len(then)))
+    late.update(var for var, size in enumerate(first) if then[var] != size)
+    solver.flow.late = late
     return solver.close()
 
 
@@ -70,10 +70,6 @@ def _narrows(program: Program, test: Static) -> bool:
     if test[0] == "ext":
         return not test[1].startswith(_ABSTRACT)
     return False
-
-
-def _size(held: set[int] | frozenset[int] | int | None) -> int:
-    return 0 if held is None else 1 if type(held) is int else len(held)  # type: ignore[arg-type]
 
 
 class Solver:
