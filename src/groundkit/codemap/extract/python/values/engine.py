@@ -357,6 +357,17 @@ class Engine:
             [0 if held is None else 1 if type(held) is int else len(held) for held in self.pts],  # type: ignore[arg-type]
         )
 
+    def grown(self, sizes: array[int]) -> set[int]:
+        """The variables holding more than ``sizes`` (from ``sizes()``) says, or made since
+        (no second array: the end of a solve is the map's peak)."""
+        first = len(sizes)
+        return {
+            var
+            for var, held in enumerate(self.pts)
+            if var >= first
+            or (0 if held is None else 1 if type(held) is int else len(held)) != sizes[var]  # type: ignore[arg-type]
+        }
+
     def holds(self, var: int) -> bool:
         """Whether ``var`` holds anything."""
         return self.pts[var] is not None

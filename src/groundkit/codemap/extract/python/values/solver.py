@@ -44,10 +44,7 @@ def solve(program: Program) -> Flow:
     engine.run()
     engine.share()
     # What the second round gave more: an edit's new code may not read it (``continued.py``).
-    then = engine.sizes()
-    late = set(range(len(first), len(then)))
-    late.update(var for var, size in enumerate(first) if then[var] != size)
-    solver.flow.late = late
+    solver.flow.late = engine.grown(first)
     return solver.close()
 
 
