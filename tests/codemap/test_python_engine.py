@@ -6,8 +6,15 @@ import gc
 from pathlib import Path
 
 from groundkit.codemap.api import open_codemap
-from groundkit.codemap.extract.python.values.engine import Engine, Marks, each_value, with_args
-from groundkit.codemap.extract.python.values.objects import LIT, LIT_ID, Values
+from groundkit.codemap.extract.python.values.engine import (
+    MAX_STRINGS,
+    MAX_VALUES,
+    Engine,
+    Marks,
+    each_value,
+    with_args,
+)
+from groundkit.codemap.extract.python.values.objects import LIT, LIT_ID, STR, UNKNOWN_ID, Values
 
 
 def _engine(size: int) -> tuple[Engine, Values]:
@@ -109,3 +116,30 @@ def test_variables_holding_the_same_many_values_share_them_until_one_gains_more(
     engine.run()
     assert engine.held(2) == {*many, extra}
     assert engine.held(0) == engine.held(1) == set(many)
+
+
+def test_values_gained_one_at_a_time_stop_at_the_bounds_and_reach_the_successors() -> None:
+    """The one-value way (``add_one``, and the run sending one value along each edge) keeps
+    the bounds of the many-value way: past ``MAX_VALUES`` a variable gains ``UNKNOWN`` and
+    nothing more, past ``MAX_STRINGS`` a plain literal instead of each string."""
+    engine, values = _engine(4)
+    many = [values.id((LIT, f"v{i}")) for i in range(MAX_VALUES + 3)]
+    texts = [values.id((STR, f"s{i}")) for i in range(MAX_STRINGS + 2)]
+    for value in many + texts:
+        engine.note(value)
+    engine.flow(0, 1)
+    engine.flow(2, 3)
+    seen: list[int] = []
+    engine.on(1, each_value(seen.append))
+    for value in many:
+        engine.add(0, [value])
+        engine.run()
+    for value in texts:
+        engine.add(2, (value,))
+        engine.run()
+    bounded = {*many[:MAX_VALUES], UNKNOWN_ID}
+    assert engine.held(0) == engine.held(1) == bounded
+    assert sorted(seen) == sorted(bounded)
+    assert engine.held(2) == engine.held(3) == {*texts[:MAX_STRINGS], LIT_ID}
+    # (each value turned away from 0 counts, and UNKNOWN reaching the full 1; strings do not)
+    assert engine.bounds_hit == 3 + 1

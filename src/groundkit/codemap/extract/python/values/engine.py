@@ -13,6 +13,7 @@ crosses every edge once. Sets are bounded, and a bound that is hit is counted:
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -53,6 +54,7 @@ SHARED_FROM = 1
 Rule = Callable[[Sequence[int]], object]  # (what a rule returns is not used)
 Overflow = Callable[[int, set[int]], int]
 _WIDE = 16  # successors looked up in the list below this many, in a set from there
+_SIZED = (list, set, tuple)  # what ``add`` takes the one-value way
 
 
 def each(function: Callable[[int], object]) -> Rule:
@@ -180,7 +182,16 @@ class Engine:
             self.special.add(value)
 
     def add(self, var: int, values: Iterable[int]) -> None:
-        stored = self.pts[var]
+        if type(values) in _SIZED and len(values) == 1:  # type: ignore[arg-type]
+            # (most calls bring one value: 430,000 of django's 510,000)
+            for value in values:
+                self.add_one(var, value)
+            return
+        self._add_set(var, self.pts[var], values if isinstance(values, set) else set(values))
+
+    def _add_set(
+        self, var: int, stored: set[int] | frozenset[int] | int | None, values: set[int]
+    ) -> None:
         held: set[int] = (
             set()
             if stored is None
@@ -190,7 +201,7 @@ class Engine:
             if type(stored) is set
             else set(stored)  # a shared frozenset: this variable's own copy from here on
         )
-        new = (values if isinstance(values, set) else set(values)) - held
+        new = values - held
         if not new:
             return
         if len(held) + len(new) > MAX_VALUES:
@@ -216,6 +227,37 @@ class Engine:
             self.pending[var] = new
         else:
             waiting |= new
+
+    def add_one(self, var: int, value: int) -> None:
+        """``add(var, [value])`` without the sets: what most adds are (``add`` says what
+        happens at a bound, and takes the values it applies to)."""
+        pts = self.pts
+        held = pts[var]
+        if value in self.special:
+            self._add_set(var, held, {value})
+            return
+        if held is None:
+            pts[var] = value
+        elif type(held) is int:
+            if held == value:
+                return
+            pts[var] = {held, value}
+        elif type(held) is set and len(held) < MAX_VALUES:
+            if value in held:
+                return
+            held.add(value)
+        else:
+            self._add_set(var, held, {value})
+            return
+        pending = self.pending
+        waiting = pending.get(var)
+        if waiting is None:
+            pending[var] = value
+            self.queue.append(var)
+        elif isinstance(waiting, int):
+            pending[var] = {value, waiting}  # (in the order ``add`` makes it)
+        else:
+            waiting.add(value)
 
     def _bounded(self, var: int, held: set[int], new: set[int]) -> set[int]:
         keys = self.values.keys
@@ -269,8 +311,10 @@ class Engine:
             else:
                 sources.append(src)
         held = self.pts[src]
-        if held is not None:
-            self.add(dst, {held} if isinstance(held, int) else held)
+        if isinstance(held, int):
+            self.add_one(dst, held)
+        elif held is not None:
+            self.add(dst, held)
 
     def on(self, var: int, rule: Rule) -> None:
         """Run ``rule`` on what ``var`` holds now, and on every value it gains later."""
@@ -305,14 +349,86 @@ class Engine:
             return set()
         return {held} if isinstance(held, int) else held
 
+    def sizes(self) -> array[int]:
+        """How many values each variable holds (inline: a function called for each of
+        django's 355,000 variables took a third of the time)."""
+        return array(
+            "I",
+            [0 if held is None else 1 if type(held) is int else len(held) for held in self.pts],  # type: ignore[arg-type]
+        )
+
+    def grown(self, sizes: array[int]) -> set[int]:
+        """The variables holding more than ``sizes`` (from ``sizes()``) says, or made since
+        (no second array: the end of a solve is the map's peak)."""
+        first = len(sizes)
+        return {
+            var
+            for var, held in enumerate(self.pts)
+            if var >= first
+            or (0 if held is None else 1 if type(held) is int else len(held)) != sizes[var]  # type: ignore[arg-type]
+        }
+
     def holds(self, var: int) -> bool:
         """Whether ``var`` holds anything."""
         return self.pts[var] is not None
 
+    def _send_one(self, targets: Sequence[int], value: int) -> None:
+        """``add_one(dst, value)`` for each of ``targets``, inline where nothing is bounded."""
+        pts, pending, add_one = self.pts, self.pending, self.add_one
+        if value in self.special:
+            for dst in targets:
+                add_one(dst, value)
+            return
+        for dst in targets:
+            held = pts[dst]
+            if held is None:
+                pts[dst] = value
+            elif type(held) is int:
+                if held == value:
+                    continue
+                pts[dst] = {held, value}
+            elif type(held) is set and len(held) < MAX_VALUES:
+                if value in held:
+                    continue
+                held.add(value)
+            else:
+                add_one(dst, value)
+                continue
+            waiting = pending.get(dst)
+            if waiting is None:
+                pending[dst] = value
+                self.queue.append(dst)
+            elif isinstance(waiting, int):
+                pending[dst] = {value, waiting}
+            else:
+                waiting.add(value)
+
+    def _send(self, targets: Sequence[int], delta: set[int]) -> None:
+        """``add(dst, delta)`` for each of ``targets``, inline where nothing is bounded."""
+        pts, pending, add = self.pts, self.pending, self.add
+        plain = not (delta & self.special)
+        for dst in targets:
+            held = pts[dst]
+            if type(held) is not set or not plain or len(held) + len(delta) > MAX_VALUES:
+                add(dst, delta)  # the careful way: bounds to check
+                continue
+            new = delta - held
+            if not new:
+                continue
+            held |= new
+            waiting = pending.get(dst)
+            if waiting is None:
+                pending[dst] = new
+                self.queue.append(dst)
+            elif isinstance(waiting, int):
+                new.add(waiting)
+                pending[dst] = new
+            else:
+                waiting |= new
+
     def run(self) -> None:
-        queue, pending, succ, rules, add = self.queue, self.pending, self.succ, self.rules, self.add
-        pts, special, later = self.pts, self.special, self.later
-        popleft, append = queue.popleft, queue.append
+        queue, pending, succ, rules = self.queue, self.pending, self.succ, self.rules
+        send_one, send, later, popleft = self._send_one, self._send, self.later, queue.popleft
         while queue or later:
             while later:
                 self.flow(*later.pop())
@@ -322,33 +438,23 @@ class Engine:
             waited = pending.pop(var, None)
             if waited is None:
                 continue
-            delta = {waited} if isinstance(waited, int) else waited
             found_targets = succ[var]
             if found_targets is not None:
                 targets = (found_targets,) if isinstance(found_targets, int) else found_targets
-                plain = not (delta & special)
-                for dst in targets:
-                    held = pts[dst]
-                    if type(held) is not set or not plain or len(held) + len(delta) > MAX_VALUES:
-                        add(dst, delta)  # the careful way: bounds to check
-                        continue
-                    new = delta - held
-                    if not new:
-                        continue
-                    held |= new  # (inline add: nothing bounded in it)
-                    waiting = pending.get(dst)
-                    if waiting is None:
-                        pending[dst] = new
-                        append(dst)
-                    elif isinstance(waiting, int):
-                        new.add(waiting)
-                        pending[dst] = new
-                    else:
-                        waiting |= new
+                if isinstance(waited, int):  # one value (most: 312,000 of django's 347,000)
+                    send_one(targets, waited)
+                else:
+                    send(targets, waited)
             found = rules[var]
             if found is None:
                 continue
-            ordered = sorted(delta) if len(delta) > 1 else tuple(delta)
+            ordered: Sequence[int] = (
+                (waited,)
+                if type(waited) is int
+                else sorted(waited)  # type: ignore[arg-type]
+                if len(waited) > 1  # type: ignore[arg-type]
+                else tuple(waited)  # type: ignore[arg-type]
+            )
             if isinstance(found, list):
                 for rule in list(found):
                     rule(ordered)

@@ -8,7 +8,6 @@ class's methods).
 from __future__ import annotations
 
 import builtins
-from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,14 +39,12 @@ def solve(program: Program) -> Flow:
     engine = solver.flow.engine
     engine.run()
     engine.share()  # (before the second round's cells and rules add to the peak)
-    first = array("I", [_size(held) for held in engine.pts])
+    first = engine.sizes()
     solver.second_round()
     engine.run()
     engine.share()
     # What the second round gave more: an edit's new code may not read it (``continued.py``).
-    solver.flow.late = {
-        var for var, held in enumerate(engine.pts) if var >= len(first) or _size(held) != first[var]
-    }
+    solver.flow.late = engine.grown(first)
     return solver.close()
 
 
@@ -70,10 +67,6 @@ def _narrows(program: Program, test: Static) -> bool:
     if test[0] == "ext":
         return not test[1].startswith(_ABSTRACT)
     return False
-
-
-def _size(held: set[int] | frozenset[int] | int | None) -> int:
-    return 0 if held is None else 1 if type(held) is int else len(held)  # type: ignore[arg-type]
 
 
 class Solver:
