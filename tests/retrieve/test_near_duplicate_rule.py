@@ -328,3 +328,13 @@ def test_ingest_tells_apart_long_words_that_share_their_first_eight_bytes_and_a_
     for tail in pair:  # the second is looked up in the slot the first was put in
         text = " ".join(["parasite" + tail] * 3 + ["load", "of", "the", "host"])
         assert stored_fingerprints([text]) == [fingerprint(text).to_bytes()]
+
+
+def test_fingerprints_of_ascii_chunks_made_together_match_whether_or_not_one_holds_markup() -> None:
+    # Ingest's common case (every chunk of a file ASCII, none with markup) is made from the
+    # file's chunks joined: it must give what each chunk alone gives, and so must a file where
+    # one chunk's link, URL or fence sends every chunk the slower way.
+    plain = [PASSAGE, OTHER, "  spaced\tout\n\nlines  ", "x", "", "A_b c-D 42"]
+    marked = [*plain, "see [the notes](notes.md) at https://x.y/z\n```py\ncode\n```"]
+    for texts in (plain, marked):
+        assert stored_fingerprints(texts) == [fingerprint(t).to_bytes() for t in texts]

@@ -118,8 +118,10 @@ class IngestState(NamedTuple):
     format: str
 
 
-@dataclass(frozen=True, slots=True)
-class NewChunk:
+class NewChunk(NamedTuple):
+    """A chunk to store. A tuple, as ``IngestState``: an ingest makes one for every chunk, and a
+    frozen dataclass's ``__init__`` (a ``setattr`` per field) cost three times as much."""
+
     chunk_id: str
     start: int
     end: int

@@ -15,10 +15,16 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from operator import itemgetter
 
 from groundkit.index.rows import NewDocument
 
 __all__ = ["put_documents"]
+
+# ``json.dumps(value, sort_keys=True)``, without making an encoder per call (json.dumps does,
+# whenever it is given an option): the same text, for each document and chunk written.
+_METADATA_JSON = json.JSONEncoder(sort_keys=True).encode
+_SECOND = itemgetter(1)
 
 
 def _next_rowids(conn: sqlite3.Connection) -> tuple[int, int]:
@@ -48,7 +54,7 @@ def put_documents(
     for d in documents:
         values = (
             d.document_id, d.source, d.path, d.origin, d.external_id, d.format, d.title, d.text,
-            d.content_hash, d.fingerprint, json.dumps(d.metadata, sort_keys=True), now,
+            d.content_hash, d.fingerprint, _METADATA_JSON(d.metadata), now,
         )  # fmt: skip
         if d.rowid is None:
             rowids.append(next_doc)
@@ -63,7 +69,7 @@ def put_documents(
                 " fingerprint = ?, metadata = ?, ingested_at = ? WHERE id = ?",
                 (*values, d.rowid),
             )
-    new.sort(key=lambda row: str(row[1]))  # by document_id
+    new.sort(key=_SECOND)  # by document_id
     conn.executemany(
         "INSERT INTO documents (id, document_id, source, path, origin, external_id, format,"
         " title, text, content_hash, fingerprint, metadata, ingested_at)"
@@ -73,12 +79,12 @@ def put_documents(
     chunks: list[tuple[object, ...]] = []
     for rowid, d in zip(rowids, documents, strict=True):
         for i, c in enumerate(d.chunks):
-            meta = json.dumps(c.metadata, sort_keys=True) if c.metadata else "{}"
+            meta = _METADATA_JSON(c.metadata) if c.metadata else "{}"
             chunks.append(
                 (next_chunk, c.chunk_id, rowid, i, c.start, c.end, meta, c.line, c.end_line, c.fold)
             )
             next_chunk += 1
-    chunks.sort(key=lambda row: str(row[1]))  # by chunk_id
+    chunks.sort(key=_SECOND)  # by chunk_id
     conn.executemany(
         "INSERT INTO chunks"
         ' (id, chunk_id, doc, ordinal, start, "end", metadata, line, end_line, fold)'

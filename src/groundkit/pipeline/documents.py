@@ -280,9 +280,10 @@ def _document(
     rowid: int | None,
 ) -> NewDocument:
     document_id = document_id_for(item.source)
+    key = f"{document_id}|{fingerprint}|"
     chunks = [
         NewChunk(
-            "c" + _digest(f"{document_id}|{fingerprint}|{s.start}|{s.end}"),
+            "c" + _digest(f"{key}{s.start}|{s.end}"),
             s.start,
             s.end,
             s.metadata,
