@@ -273,3 +273,35 @@ def test_an_edit_changing_the_string_a_flag_is_compared_with_equals_a_fresh_map(
     assert ("app.run", "lib.Reader.go") not in repo.pairs("calls")
     repo.close()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_an_edit_flipping_a_literal_flag_equals_a_fresh_map(repo: Repo, tmp_path: Path) -> None:
+    build(
+        repo,
+        {
+            "lib.py": """
+                def fast():
+                    pass
+
+                def safe():
+                    pass
+
+                def choose(quick=False):
+                    return fast if quick else safe
+            """,
+            "app.py": """
+                from lib import choose
+
+                def run():
+                    choose(True)()
+                    choose(quick=False)
+            """,
+        },
+    )
+    assert ("app.run", "lib.fast") in repo.certain("calls")
+    edited = (repo.root / "app.py").read_text().replace("choose(True)", "choose(False)")
+    repo.write({"app.py": edited}).build()
+    assert ("app.run", "lib.safe") in repo.certain("calls")
+    assert ("app.run", "lib.fast") not in repo.pairs("calls")
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
