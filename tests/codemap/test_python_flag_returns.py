@@ -33,6 +33,22 @@ def test_a_return_under_a_parameters_truth_test_is_guarded_by_the_tests_copy() -
     assert guards == [op.dst for op in tested]
 
 
+def test_a_return_under_two_parameters_flags_keeps_the_second_in_its_flags() -> None:
+    ops = ops_of(
+        """
+        def opener(mode="r", into=None):
+            if into is None:
+                if mode == "r":
+                    return Reader()
+            return into
+        """
+    )
+    tests = {op.dst: (op.test, op.holds) for op in ops if isinstance(op, facts.Tested)}
+    first = next(op for op in ops if isinstance(op, facts.Ret))
+    assert tests[first.guard] == ("is:None", True)  # (``into`` sorts before ``mode``)
+    assert [tests[copy] for copy in first.flags] == [("eq:'r'", True)]
+
+
 def test_a_conditional_return_on_a_flag_is_one_return_per_side() -> None:
     ops = ops_of(
         """
