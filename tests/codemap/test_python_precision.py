@@ -91,7 +91,7 @@ def test_a_loop_over_a_value_one_call_made_a_list_and_another_a_class_is_partial
                 class Batch:
                     def __iter__(self): return iter([])
                 def pick(first, second):
-                    return first if first is not None else second
+                    return first if isinstance(first, list) else second
                 def count(rows):
                     for _ in rows:
                         pass
@@ -101,6 +101,30 @@ def test_a_loop_over_a_value_one_call_made_a_list_and_another_a_class_is_partial
         },
     )
     assert EdgeFlag.PARTIAL in calls(repo, "m.count", "m.Batch.__iter__").flags
+
+
+def test_a_choice_between_parameters_by_a_flag_gives_each_call_its_own_arguments(
+    repo: Repo,
+) -> None:
+    # (each side of ``a if flag else b`` is a return of its own, parse/flags.py: a return
+    # of a parameter gives back what the call passed, so the Batch never reaches count)
+    build(
+        repo,
+        {
+            "m.py": """
+                class Batch:
+                    def __iter__(self): return iter([])
+                def pick(first, second):
+                    return first if first is not None else second
+                def count(rows):
+                    for _ in rows:
+                        pass
+                batch = pick(None, Batch())
+                count(pick([1], None))
+            """
+        },
+    )
+    assert ("m.count", "m.Batch.__iter__") not in repo.pairs("calls")
 
 
 def test_a_dunder_every_value_of_the_operand_finds_stays_certain(repo: Repo) -> None:

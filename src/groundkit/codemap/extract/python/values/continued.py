@@ -132,6 +132,20 @@ class _Continued(Flow):
         Flow.record(self, site, target, how, operand)
 
 
+def _flags_stay(program: Program, changes: Mapping[int, Change]) -> None:
+    """A string a parameter's flag is compared with decided which returns a call passing it
+    gets (``values/flags.py``): renaming it changes that, so it is solved afresh. (Renaming
+    refuses most such edits already, the string being written twice in one file or reaching
+    another; this does not lean on that.)"""
+    compared = set().union(*(info.flag_strings for info in program.files))
+    for change in changes.values():
+        texts = {text for one in change.relabels for text in (one.old, one.new)}
+        if change.split is not None:
+            texts |= {change.split.old, change.split.new}
+        if texts & compared:
+            raise Reached("the edit changes a string a parameter's flag is compared with")
+
+
 def continue_solve(
     program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
 ) -> tuple[Flow, Certainty]:
@@ -140,6 +154,7 @@ def continue_solve(
     if program.dunders != snapshot.dunders or hierarchy(program) != snapshot.hierarchy:
         raise Reached("the edit changed the class hierarchy or the dunders classes define")
     _names_stay(program, changes)
+    _flags_stay(program, changes)
     flow = _restore(program, snapshot, changes)
     for file, change in changes.items():
         # (before the new code runs: it sees the renamed values)

@@ -8,6 +8,7 @@ a call is a base outside the repository, as far as lookups go).
 
 from __future__ import annotations
 
+import ast
 import builtins
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,8 @@ class FileInfo:
     stars: list[tuple[str, int]] = field(default_factory=list)  # star imports, in order
     class_names: dict[int, set[str]] = field(default_factory=dict)  # class scope -> its names
     dunders: set[str] = field(default_factory=set)  # __x__ names its class bodies bind
+    # the strings a parameter's flag is compared with (``x == "r"``, ``parse/flags.py``)
+    flag_strings: set[str] = field(default_factory=set)
     defining: list[int] | None = None  # variable -> the op that binds it (-1: none)
     _calls: dict[int, Call] | None = None
 
@@ -75,6 +78,7 @@ class FileInfo:
             other.global_sets,
         )
         self.stars, self.class_names, self.dunders = other.stars, other.class_names, other.dunders
+        self.flag_strings = other.flag_strings
         if other.defining is None:
             other.op_of(-1)  # (made once, for every program that takes it)
         self.defining = other.defining
@@ -209,6 +213,8 @@ class Program:
                 item.class_names.setdefault(op.scope, set()).add(op.name)
                 if op.name.startswith("__"):
                     item.dunders.add(op.name)
+            elif isinstance(op, facts.Tested) and op.test.startswith(("eq:'", 'eq:"')):
+                item.flag_strings.add(ast.literal_eval(op.test[3:]))
 
     # -- modules ----------------------------------------------------------------------------------
     def find_module(self, name: str, near: str | None = None) -> int | None:
