@@ -89,6 +89,18 @@ def test_a_handler_of_a_subclass_binding_its_own_registry_calls_the_receiver_par
     assert ("m.on_tag", "m.Base.read") not in repo.certain("calls")
 
 
+def test_a_registry_read_through_the_receiver_s_class_counts_as_the_receiver_s(
+    repo: Repo,
+) -> None:
+    for through in ("type(self)", "self.__class__"):
+        source = REGISTRY.replace("{copy}", COPY).replace(
+            "return self.handlers[tag](self)",
+            f"handler = {through}.handlers[tag]\n        return handler(self)",
+        )
+        build(repo, {"m.py": source})
+        assert ("m.on_tag", "m.Base.read") not in repo.certain("calls"), through
+
+
 def test_a_handler_in_the_one_registry_every_class_shares_stays_certain(repo: Repo) -> None:
     build(repo, {"m.py": REGISTRY.replace("{copy}", "pass")})
     assert ("m.on_tag", "m.Base.read") in repo.certain("calls")

@@ -100,8 +100,22 @@ def _registries(info: FileInfo, callee: int) -> list[tuple[int, str]]:
         elif isinstance(op, facts.Sub) and not op.slice:
             held = info.op_of(_root(info, op.obj))
             if isinstance(held, facts.Attr) and held.attr is not None:
-                found.append((held.obj, held.attr))
+                found.append((_instance(info, held.obj), held.attr))
     return found
+
+
+def _instance(info: FileInfo, local: int) -> int:
+    """The instance ``local`` is the class of (``x.__class__``, ``type(x)``), else ``local``:
+    a registry read through the receiver's class is the receiver's registry."""
+    op = info.op_of(_root(info, local))
+    if isinstance(op, facts.Attr) and op.attr == "__class__":
+        return op.obj
+    if isinstance(op, facts.Call):
+        called = info.op_of(_root(info, op.func))
+        args = info.facts.sites[op.site].args
+        if isinstance(called, facts.Global) and called.name == "type" and len(args) == 1:
+            return args[0] if args[0] >= 0 else local
+    return local
 
 
 def _differs_by_class(flow: Flow, receiver: int, attr: str) -> bool:
