@@ -34,6 +34,7 @@ from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.instances import given_by_each_call
 from groundkit.codemap.extract.python.values.keys import ClassKey
 from groundkit.codemap.extract.python.values.overrides import Overrides
+from groundkit.codemap.extract.python.values.registries import handed_the_receiver
 from groundkit.codemap.extract.python.values.rejected import Rejected
 from groundkit.codemap.extract.python.values.replaced import Replaced
 from groundkit.codemap.extract.python.values.state import Flow
@@ -67,6 +68,7 @@ class Certainty:
         ]
         self.hidden = hidden(flow)
         seeds += given_by_each_call(flow)  # (a method runs on one instance: its own value)
+        seeds += handed_the_receiver(flow)  # (a handler sees the classes that registered it)
         split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
