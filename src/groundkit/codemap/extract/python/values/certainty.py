@@ -154,11 +154,9 @@ def hidden(flow: Flow) -> frozenset[int]:
         if not named:
             continue
         sites = info.facts.sites
-        for op in info.facts.ops:
-            if not isinstance(op, facts.Call):
-                continue
+        for op in info.decorations():
             site = sites[op.site]
-            if site.kind != facts.SiteKind.DECORATOR or site.target < 0:
+            if site.target < 0:
                 continue
             scope = scopes[site.target]
             if scope.kind != facts.Kind.CLASS or scope.qual.rsplit(".", 1)[-1] not in named:
