@@ -52,6 +52,7 @@ class Scans:
     decorations: list[Call] | None = None  # calls of a decorator, in order
     named: tuple[frozenset[str], list[Call]] | None = None  # (names, ``calls_named(names)``)
     attribute_sets: list[SetAttr] | None = None  # ``obj.attr = ...``, in order
+    class_binds: dict[tuple[int, str], list[int]] | None = None  # (class, name) -> what it binds
 
 
 @dataclass(slots=True)
@@ -151,6 +152,17 @@ class FileInfo:
                 op for op in self.facts.ops if isinstance(op, SetAttr) and op.attr is not None
             ]
         return scans.attribute_sets
+
+    def class_bound(self, scope: int, name: str) -> list[int]:
+        """What the body of class ``scope`` binds ``name`` to, in order."""
+        scans = self.scans
+        if scans.class_binds is None:
+            found: dict[tuple[int, str], list[int]] = {}
+            for op in self.facts.ops:
+                if isinstance(op, facts.ClassBind):
+                    found.setdefault((op.scope, op.name), []).append(op.src)
+            scans.class_binds = found
+        return scans.class_binds.get((scope, name), [])
 
     def op_of(self, var: int) -> Op | None:
         if self.defining is None:
@@ -412,11 +424,7 @@ class Program:
 
     def _class_member(self, cls: ClassKey, name: str) -> Static | None:
         info = self.files[cls[0]]
-        sources = [
-            op.src
-            for op in info.facts.ops
-            if isinstance(op, facts.ClassBind) and op.scope == cls[1] and op.name == name
-        ]
+        sources = info.class_bound(cls[1], name)
         found = {self.static(cls[0], s) for s in sources}
         return found.pop() if len(found) == 1 else None
 
