@@ -40,7 +40,7 @@ from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, 
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.overrides import may_unbar
 from groundkit.codemap.extract.python.values.program import Program
-from groundkit.codemap.extract.python.values.relabel import Relabel, relabels, rename
+from groundkit.codemap.extract.python.values.relabel import Relabel, rekey, relabels, rename
 from groundkit.codemap.extract.python.values.snapshot import Snapshot, hierarchy
 from groundkit.codemap.extract.python.values.solver import Solver
 from groundkit.codemap.extract.python.values.split import Split, apply_split, split
@@ -63,6 +63,7 @@ class Change:
     alignment: Alignment
     relabels: tuple[Relabel, ...] = ()
     split: Split | None = None
+    rekeyed: tuple[int, ...] = ()  # subscripts given another literal key (their ``obj``)
 
 
 def changed(old: Facts, new: Facts) -> Change:
@@ -72,11 +73,11 @@ def changed(old: Facts, new: Facts) -> Change:
         return Change(old, align(old, new))
     except Reached as added:
         try:
-            found = relabels(old, new)
+            found, rekeyed = relabels(old, new)
         except Reached:
             pass
         else:
-            return Change(old, Alignment(old.variables, 0, []), tuple(found))
+            return Change(old, Alignment(old.variables, 0, []), tuple(found), None, tuple(rekeyed))
         try:
             alignment, one = split(old, new)
         except Reached:
@@ -145,6 +146,8 @@ def continue_solve(
         # (before the new code runs: it sees the renamed values)
         if change.relabels:
             rename(flow, file, list(change.relabels))
+        if change.rekeyed:
+            rekey(flow, file, list(change.rekeyed))
         if change.split is not None:
             apply_split(flow, file, change.split, snapshot.late)
     solver = Solver(program, flow)
