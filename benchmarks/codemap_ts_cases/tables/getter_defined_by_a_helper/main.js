@@ -1,0 +1,13 @@
+var req = require("./request");
+
+function run() {
+  return req.host;
+}
+
+function made() {
+  var own = Object.create(req);
+  return own.port;
+}
+
+run();
+made();
