@@ -322,3 +322,24 @@ def test_a_defined_getter_a_write_of_an_unknown_key_may_replace_is_reached_parti
     )
     assert ("main.run", "request.host") in repo.pairs("calls")
     assert ("main.run", "request.host") not in repo.certain("calls")
+
+
+def test_this_in_a_getter_a_helper_defines_is_the_table(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "request.js": """
+                var req = Object.create(Object.prototype);
+                req.header = function header(name) { return name; };
+                defineGetter(req, "host", function host() { return this.header("host"); });
+                defineGetter(req, "hostname", function hostname() { return this.host; });
+                module.exports = req;
+                function defineGetter(obj, name, getter) {
+                  Object.defineProperty(obj, name, { get: getter });
+                }
+            """,
+        },
+    )
+    calls = repo.certain("calls")
+    assert ("request.host", "request.req.header") in calls
+    assert ("request.hostname", "request.host") in calls

@@ -176,3 +176,32 @@ def test_this_in_a_test_runners_functions_is_the_context_its_hooks_fill(repo: Re
     assert "lib.Parser.prototype.parse" in targets
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1  # this.other: no hook sets it
+
+
+def test_apply_of_a_computed_member_of_a_calls_result_hands_on_the_arguments(repo: Repo) -> None:
+    # express's app.get: route[method].apply(route, slice.call(arguments, 1)), route made by
+    # this.route(path), a value the index learns only once it is read
+    build(
+        repo,
+        {
+            "main.js": """
+                var methods = ["get", "post"];
+                var slice = Array.prototype.slice;
+                function Route() {}
+                methods.forEach(function (m) {
+                  Route.prototype[m] = function (handler) { handler(); };
+                });
+                var app = {};
+                app.route = function route(path) { return new Route(); };
+                app.add = function add(m, path) {
+                  var route = this.route(path);
+                  route[m].apply(route, slice.call(arguments, 2));
+                };
+                function show() {}
+                app.add("get", "/", show);
+            """,
+        },
+    )
+    assert ("main.<function>.<function>", "main.show") in repo.pairs("calls")
+    # Route's members are made from a list of names: which one runs is known at run time
+    assert ("main.<function>.<function>", "main.show") not in repo.certain("calls")

@@ -9,5 +9,10 @@ function made() {
   return own.port;
 }
 
+function whole() {
+  return req.origin;
+}
+
 run();
 made();
+whole();

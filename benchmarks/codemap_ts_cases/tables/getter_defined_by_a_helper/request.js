@@ -6,6 +6,9 @@ defineGetter(req, "host", function host() {
 defineGetter(req, "port", function port() {
   return 80;
 });
+defineGetter(req, "origin", function origin() {
+  return this.host + ":" + this.port; // this: the object read, made from req
+});
 
 module.exports = req;
 

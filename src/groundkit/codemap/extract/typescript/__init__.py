@@ -47,8 +47,10 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
     # 34: a module-level call of a private helper that runs Object.defineProperty(obj, name,
-    # {get: getter}) with a literal key is that defineProperty written there; a defined getter
-    # a write of a key not known may replace is reached partial;
+    # {get: getter}) with a literal key is that defineProperty written there (``this`` in the
+    # getter: the table); a defined getter a write of a key not known may replace is reached
+    # partial; ``f.apply``/``f.call`` of a computed member, of a choice, or of a call's result
+    # (asked again once the index is read) hands ``f`` the arguments (express's app.get);
     # 33: the script blocks of Vue single-file components (``.vue``), read in place;
     # 32: the paths a route function returns and the arguments of calls that hand on a path
     # or a client method (wrappers of wrappers), beside 31's facts (both were numbered 31);

@@ -343,7 +343,20 @@ def _inline_getter_helpers(w: Walk) -> None:
             w.writes.append((0, target, text))
             if getter < len(args):
                 w.defined_getters.append((target.parts[0], text, args[getter]))
+                _this_is_the_table(w, args[getter], target)
     w.writes = [write for i, write in enumerate(w.writes) if i not in dropped]
+
+
+def _this_is_the_table(w: Walk, getter: facts.Expr, table: facts.Ref) -> None:
+    """``this`` in a getter written in the call is the table, as in a function written as a
+    member of it (``req.header = function () {...}``): found unknown while it was read."""
+    if type(getter) is not facts.Fn:
+        return
+    for index, scope in enumerate(w.scopes):
+        if scope.qual == getter.qual and scope.parent == 0:
+            if w.bindings[index].get("this") is UNKNOWN:
+                w.bindings[index]["this"] = table
+            return
 
 
 def _inlined(w: Walk, args: list[facts.Expr], obj: int, key: int) -> tuple[facts.Ref, str] | None:
