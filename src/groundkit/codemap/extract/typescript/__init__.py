@@ -49,8 +49,9 @@ class TypeScriptExtractor:
     # 34: a module-level call of a private helper that runs Object.defineProperty(obj, name,
     # {get: getter}) with a literal key is that defineProperty written there (``this`` in the
     # getter: the table); a defined getter a write of a key not known may replace is reached
-    # partial; ``f.apply``/``f.call`` of a computed member, of a choice, or of a call's result
-    # (asked again once the index is read) hands ``f`` the arguments (express's app.get);
+    # partial; ``f.apply``/``f.call`` of a member of a call's result (asked again once the
+    # index is read) or of a choice runs ``f`` and hands it the arguments (not through a
+    # computed key: every member may be read so);
     # 33: the script blocks of Vue single-file components (``.vue``), read in place;
     # 32: the paths a route function returns and the arguments of calls that hand on a path
     # or a client method (wrappers of wrappers), beside 31's facts (both were numbered 31);

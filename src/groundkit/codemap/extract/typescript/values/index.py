@@ -262,15 +262,17 @@ def _items_listed(arg: facts.Expr) -> TypeGuard[facts.ArrayLit]:
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
     """``f.call(o, a, b)`` hands ``a, b`` to ``f`` (``o`` is its ``this``); ``f.apply(o,
     arguments)`` hands ``f`` each argument at its own position (``slice.call(arguments, k)``
-    from k on, which positions is not known: all of them, behind a spread). ``f`` may be
-    read by a computed key (``route[method].apply(route, args)``) and be one of several
-    values (a member made from a list of names: maybe that function), each then maybe
-    handed them."""
+    from k on, which positions is not known: all of them, behind a spread). ``f`` may be a
+    member of a call's result (``this.route(path).get.apply(...)``) and be one of several
+    values (a member made from a list of names: maybe that function), each then maybe handed
+    them. Not ``f`` read by a computed key (``route[method].apply(route, args)``): every
+    member may be read so, and each would be handed the arguments (a route's
+    ``dispatch(req, res, done)`` given the handlers as ``done``)."""
     callee = record.callee
     inner: facts.Expr
     if type(callee) is facts.Ref and len(callee.parts) > 1:
         inner, last = facts.Ref(callee.parts[:-1]), callee.parts[-1]
-    elif type(callee) is facts.Get and callee.attrs:
+    elif type(callee) is facts.Get and callee.attrs and _COMPUTED not in callee.attrs:
         attrs = callee.attrs[:-1]
         inner, last = (facts.Get(callee.base, attrs) if attrs else callee.base), callee.attrs[-1]
     else:
@@ -290,6 +292,9 @@ def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
         item = facts.ParamOf(given.func.qual, given.position, [facts.ITEM])
         return facts.Pass(inner, record.how, [item] * DEPTH)
     return facts.Pass(inner, record.how, [facts.Spread()])
+
+
+_COMPUTED = "[]"  # a member of a ``Get`` read by a computed key (``route[method]``)
 
 
 def _runs(value: Value) -> bool:
