@@ -11,7 +11,8 @@ of this thread in the calls of each phase: loading the records, chunking, finger
 ``Store.put_documents`` (the SQLite writes, and the feed of the lexical index they call: the
 texts to index and ``add_document``), and the lexical index's commit after the store's (and a
 catch-up from the store, when the feed stood aside), and the near-duplicate join run over every
-stored fingerprint after the store (``retrieve.near``). What this thread did not spend is the
+stored fingerprint after the store (``retrieve.near``; run on this thread while tantivy commits
+on another, so the commit's row includes it). What this thread did not spend is the
 threads tantivy indexes on, running beside it (``index.feed``). The collection is deleted
 after each size; the corpus is kept in the work dir. ``--folder`` ingests that folder instead
 (counted per document stored), and also prints the ten files that took longest to read.
@@ -54,7 +55,8 @@ PHASES: list[tuple[Any, str, str]] = [
     (documents, "stored_fingerprints", "fingerprinting"),
     (store.Store, "put_documents", "SQLite writes (put_documents, with the feed)"),
     (feed.LexicalFeed, "put", "  of which the feed of the lexical index"),
-    (feed.LexicalFeed, "finish", "lexical index commit"),
+    # The near-duplicate join runs inside it, while tantivy commits on another thread.
+    (feed.LexicalFeed, "finish", "lexical index commit (with the join below)"),
     (lexical.LexicalIndex, "_write", "lexical index caught up from the store"),
     (near.NearIndex, "rebuild", "near-duplicate join (after the store)"),
 ]

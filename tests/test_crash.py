@@ -76,6 +76,9 @@ def _assert_consistent(index_dir: Path, expected_texts: set[str]) -> None:
         ("mid-ingest", "before", 2),  # the files read by helper processes
         ("after-store-commit", "after", 0),
         ("after-lexical-commit", "after", 0),
+        # Reached while tantivy's commit runs on another thread (index.feed): the lexical
+        # index is not yet recorded as caught up, and the next open replays it.
+        ("after-near-commit", "after", 0),
     ],
 )
 def test_kill_9_during_ingest_leaves_the_collection_before_or_fully_updated(

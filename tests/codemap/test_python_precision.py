@@ -91,7 +91,7 @@ def test_a_loop_over_a_value_one_call_made_a_list_and_another_a_class_is_partial
                 class Batch:
                     def __iter__(self): return iter([])
                 def pick(first, second):
-                    return first if first is not None else second
+                    return first if isinstance(first, list) else second
                 def count(rows):
                     for _ in rows:
                         pass
@@ -101,6 +101,30 @@ def test_a_loop_over_a_value_one_call_made_a_list_and_another_a_class_is_partial
         },
     )
     assert EdgeFlag.PARTIAL in calls(repo, "m.count", "m.Batch.__iter__").flags
+
+
+def test_a_choice_between_parameters_by_a_flag_gives_each_call_its_own_arguments(
+    repo: Repo,
+) -> None:
+    # (each side of ``a if flag else b`` is a return of its own, parse/flags.py: a return
+    # of a parameter gives back what the call passed, so the Batch never reaches count)
+    build(
+        repo,
+        {
+            "m.py": """
+                class Batch:
+                    def __iter__(self): return iter([])
+                def pick(first, second):
+                    return first if first is not None else second
+                def count(rows):
+                    for _ in rows:
+                        pass
+                batch = pick(None, Batch())
+                count(pick([1], None))
+            """
+        },
+    )
+    assert ("m.count", "m.Batch.__iter__") not in repo.pairs("calls")
 
 
 def test_a_dunder_every_value_of_the_operand_finds_stays_certain(repo: Repo) -> None:
@@ -734,3 +758,94 @@ def test_a_classmethod_returning_cls_on_a_cone_with_a_new_keeps_every_class(repo
         },
     )
     assert ("m.rsa", "m.ECKey.sign") in repo.pairs("calls")  # (as before: the merged return)
+
+
+# django's AppDirectoriesFinder shape: a class attribute set through a function (issue 34).
+_FINDER = """
+class Desc:
+    def __get__(self, o, t): return len
+class Finder:
+    storage = None
+    def run(self): return self.storage("x")
+def configure(v): setattr(Finder, "storage", v)
+"""
+
+
+def test_a_descriptor_among_other_values_of_a_class_attribute_runs_its_get_partially(
+    repo: Repo,
+) -> None:
+    build(repo, {"m.py": _FINDER + "configure(Desc()); configure(str); Finder().run()\n"})
+    assert EdgeFlag.PARTIAL in calls(repo, "m.Finder.run", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_that_is_the_only_value_of_a_class_attribute_runs_its_get_for_certain(
+    repo: Repo,
+) -> None:
+    build(repo, {"m.py": _FINDER + "configure(Desc()); Finder().run()\n"})
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.Finder.run", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_on_one_of_the_classes_a_receiver_holds_runs_its_get_partially(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Desc:
+                    def __get__(self, o, t): return 1
+                class Lazy:
+                    value = Desc()
+                class Plain:
+                    value = 2
+                def read(box): return box.value
+                read(Lazy())
+                read(Plain())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.read", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_every_class_a_receiver_holds_shares_runs_its_get_for_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Desc:
+                    def __get__(self, o, t): return 1
+                class Base:
+                    value = Desc()
+                class Left(Base): pass
+                class Right(Base): pass
+                def read(box): return box.value
+                read(Left())
+                read(Right())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.read", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_an_instance_attribute_may_shadow_runs_its_get_partially(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Desc:
+                    def __get__(self, o, t): return 1
+                class Box:
+                    value = Desc()
+                    def fill(self): self.value = 2
+                    def read(self): return self.value
+                box = Box()
+                box.fill()
+                box.read()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.Box.read", "m.Desc.__get__").flags

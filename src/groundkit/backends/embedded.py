@@ -91,7 +91,9 @@ class EmbeddedBackend:
         def sync(progress: Progress | None) -> None:
             if progress:
                 progress("indexing", 0, None)
-            feed.finish()
+            # While tantivy commits, the other indexes catch up (the near-duplicate join).
+            others = (self.vectors, self.near)
+            feed.finish(meanwhile=partial(pipeline.sync_derived, self.store, others))
             pipeline.sync_derived(self.store, self.derived, progress)
 
         try:

@@ -23,7 +23,8 @@ thread, as ``catch_up`` would write it.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 
 import tantivy
 
@@ -121,21 +122,43 @@ class LexicalFeed:
             self.abandon()
             return None
 
-    def finish(self) -> None:
+    def finish(self, meanwhile: Callable[[], None] = lambda: None) -> None:
         """After the store's commit: commit the index and record every logged change applied.
-        Left to ``catch_up`` when the feed stood aside or the commit fails."""
+        Left to ``catch_up`` when the feed stood aside or the commit fails.
+
+        ``meanwhile`` runs on this thread while tantivy commits on another (it releases the
+        GIL): the other derived indexes catch up then, rather than after it. Only the index's
+        own files are written there, and the change log is read and written here alone, so
+        each index still records its changes applied only once they are committed."""
         if not self.active:
+            meanwhile()
             return
         if self._writer is None:
             self._writer = self._open(parallel=False)
         self._send()
         writer = self._writer
         if writer is None or not self.active:
+            meanwhile()
             return
+        failed: list[BaseException] = []
+
+        def commit() -> None:
+            try:
+                writer.commit()
+                writer.wait_merging_threads()
+            except (ValueError, OSError) as exc:
+                failed.append(exc)
+
+        committing = threading.Thread(target=commit, name="groundkit-lexical-commit")
+        committing.start()
         try:
-            writer.commit()
-            writer.wait_merging_threads()
-        except (ValueError, OSError):
+            meanwhile()
+        finally:
+            committing.join()
+            self._committed(ok=not failed)
+
+    def _committed(self, *, ok: bool) -> None:
+        if not ok:
             self.abandon()
             return
         self.active, self._writer = False, None

@@ -15,6 +15,7 @@ from groundkit.codemap.extract.python.parse.facts import (
     ParamKind,
     SiteKind,
 )
+from groundkit.codemap.extract.python.parse.flags import written
 from groundkit.codemap.extract.python.parse.syntax import annotation_ref, storable
 from groundkit.codemap.extract.python.parse.walker import Walker
 
@@ -214,8 +215,8 @@ def _call(walker: Walker, node: ast.Call, holder: str) -> int:
         if isinstance(arg, ast.Starred):
             args.append(~evaluate(walker, arg.value))
         else:
-            args.append(evaluate(walker, arg))
-    keywords = tuple((k.arg or "", evaluate(walker, k.value)) for k in node.keywords)
+            args.append(_argument(walker, arg))
+    keywords = tuple((k.arg or "", _argument(walker, k.value)) for k in node.keywords)
     literal = _literal_receiver(func)
     numbers = _numbers(node)
     walker.fill_site(
@@ -232,6 +233,13 @@ def _call(walker: Walker, node: ast.Call, holder: str) -> int:
     dst = walker.var()
     walker.emit(facts.Call(dst, callee, index))
     return dst
+
+
+def _argument(walker: Walker, node: ast.expr) -> int:
+    """An argument: a ``bool`` or ``int`` literal has a variable that says which
+    (``parse/flags.py``), where a parameter's flag test is decided."""
+    text = written(node)
+    return walker.flag(text) if text is not None else evaluate(walker, node)
 
 
 def _numbers(node: ast.Call) -> tuple[tuple[int | str, float], ...]:

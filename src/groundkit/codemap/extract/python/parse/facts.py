@@ -196,10 +196,21 @@ class Def(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=0):
     scope: int  # the function, lambda or class this definition makes
 
 
-class Const(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=1):
+class Const(
+    msgspec.Struct,
+    array_like=True,
+    frozen=True,
+    gc=False,
+    tag=1,
+    omit_defaults=True,
+    repr_omit_defaults=True,
+):
     dst: int
     what: ConstKind
     text: str | None = None  # a string literal's text
+    # a ``bool`` or ``int`` passed as an argument or written as a default, as ``repr`` writes
+    # it (``"True"``, ``"0"``): what a parameter's flag test is decided on (``Tested``)
+    written: str | None = None
 
 
 class Tmpl(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=2):
@@ -310,6 +321,8 @@ class Ret(
     # A parameter's ``Tested`` copy in force where this return runs (-1: none): a call
     # returns ``src`` only when what it passes that parameter may pass the test.
     guard: int = -1
+    # The copies of other parameters whose flag was tested (``parse/flags.py``), in force too.
+    flags: tuple[int, ...] = ()
 
 
 class Yield(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=16):
@@ -434,7 +447,9 @@ class Tested(msgspec.Struct, array_like=True, frozen=True, gc=False, tag=36):
     """``dst`` (a copy of the local ``src``) is where a test of the function it holds gave
     ``holds`` (an ``if``'s branch): ``test`` is ``"async"`` (``inspect.iscoroutinefunction(x)``,
     ``is_async_callable(x)``) or ``"param:NAME"`` (``"NAME" in
-    inspect.signature(x).parameters``)."""
+    inspect.signature(x).parameters``); or a test of a parameter's flag, decided where a call
+    passes a literal (``parse/flags.py``): ``"truth"`` (``if x:``), ``"is:LIT"`` (``x is
+    None``), ``"eq:LIT"`` (``x == "r"``), the literal as ``repr`` writes it."""
 
     dst: int
     src: int

@@ -17,6 +17,7 @@ from groundkit.codemap.extract.python.parse.expressions import (
     subscript_key,
 )
 from groundkit.codemap.extract.python.parse.facts import Kind, ParamKind, SiteKind
+from groundkit.codemap.extract.python.parse.flags import FLAG_TESTS, flag_tests, written
 from groundkit.codemap.extract.python.parse.frames import Frame, bound_names
 from groundkit.codemap.extract.python.parse.syntax import ref_of, strings
 from groundkit.codemap.extract.python.parse.walker import Env, Walker
@@ -266,7 +267,7 @@ def _params(walker: Walker, args: ast.arguments) -> list[facts.Param]:
     positional = [*args.posonlyargs, *args.args]
     first_default = len(positional) - len(args.defaults)
     for i, arg in enumerate(positional):
-        default = evaluate(walker, args.defaults[i - first_default]) if i >= first_default else -1
+        default = _default(walker, args.defaults[i - first_default]) if i >= first_default else -1
         kind = (
             ParamKind.POSITIONAL_ONLY
             if i < len(args.posonlyargs)
@@ -276,13 +277,19 @@ def _params(walker: Walker, args: ast.arguments) -> list[facts.Param]:
     if args.vararg is not None:
         out.append(facts.Param(args.vararg.arg, ParamKind.VAR_POSITIONAL))
     for arg, default_node in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        default = evaluate(walker, default_node) if default_node is not None else -1
+        default = _default(walker, default_node) if default_node is not None else -1
         out.append(
             facts.Param(arg.arg, ParamKind.KEYWORD_ONLY, default, _param_annotation(walker, arg))
         )
     if args.kwarg is not None:
         out.append(facts.Param(args.kwarg.arg, ParamKind.VAR_KEYWORD))
     return out
+
+
+def _default(walker: Walker, node: ast.expr) -> int:
+    """A default as a call that leaves its parameter out passes it (``parse/flags.py``)."""
+    text = written(node)
+    return walker.flag(text) if text is not None else evaluate(walker, node)
 
 
 def _param_annotation(walker: Walker, arg: ast.arg) -> int:
@@ -334,19 +341,45 @@ def _class(walker: Walker, node: ast.ClassDef) -> None:
 
 def _return(walker: Walker, node: ast.Return) -> None:
     frame = walker.frame.function()
-    value = evaluate(walker, node.value) if node.value is not None else walker.none
-    if frame is not None:
-        walker.emit(facts.Ret(frame.index, value, _guard(walker, frame)))
+    if frame is not None and node.value is not None:
+        _returns(walker, frame, node.value)
+    else:
+        value = evaluate(walker, node.value) if node.value is not None else walker.none
+        if frame is not None:
+            walker.emit(_ret(walker, frame, value))
     walker.alive = False
 
 
-def _guard(walker: Walker, frame: Frame) -> int:
-    """The ``Tested`` copy of a parameter in force here (``facts.Ret.guard``), or -1."""
-    for name in sorted(frame.fixed):
-        current = frame.env.get(name)
-        if current is not None and current in walker.tested:
-            return current
-    return -1
+def _returns(walker: Walker, frame: Frame, node: ast.expr) -> None:
+    """``return value``; ``return a if flag else b`` on a parameter's flag is two returns,
+    each under its side of the test (``parse/flags.py``), so a call's literal picks one."""
+    signed = flag_tests(node.test, frame.fixed) if isinstance(node, ast.IfExp) else {}
+    if not signed or walker.frame is not frame:
+        walker.emit(_ret(walker, frame, evaluate(walker, node)))
+        return
+    assert isinstance(node, ast.IfExp)
+    condition(walker, node.test)
+    before = {name: frame.env[name] for name in signed if name in frame.env}
+    for first, side in ((True, node.body), (False, node.orelse)):
+        _tested(walker, signed, first)
+        _returns(walker, frame, side)
+        frame.env.update(before)
+
+
+def _ret(walker: Walker, frame: Frame, value: int) -> facts.Ret:
+    """A return of ``value`` under the tests of parameters in force here: ``guard``, a
+    ``Tested`` copy (one a test of the function it holds made first, as before flags were
+    read), and ``flags``, the other parameters' copies a flag's test made."""
+    copies = [
+        current
+        for name in sorted(frame.fixed)
+        if (current := frame.env.get(name)) is not None and current in walker.tested
+    ]
+    if not copies:
+        return facts.Ret(frame.index, value)
+    guard = next((copy for copy in copies if copy not in walker.flagged), copies[0])
+    flags = tuple(copy for copy in copies if copy != guard and copy in walker.flagged)
+    return facts.Ret(frame.index, value, guard, flags)
 
 
 # -- imports --------------------------------------------------------------------------------------
@@ -463,6 +496,9 @@ def _if(walker: Walker, node: ast.If) -> None:
     typed = _type_tests(node.test)
     tested = _class_tests(node.test)
     signed = _function_tests(node.test)
+    frame = walker.frame
+    if frame.kind in (Kind.FUNCTION, Kind.METHOD):
+        signed = {**flag_tests(node.test, frame.fixed), **signed}
     _branches(
         walker,
         [node.body, node.orelse],
@@ -528,6 +564,10 @@ def _tested(walker: Walker, signed: dict[str, tuple[str, bool]], first: bool) ->
         var = walker.var()
         walker.emit(facts.Tested(var, current, asked, holds == first))
         walker.tested[var] = current
+        if asked.startswith(FLAG_TESTS) and (
+            current in walker.flagged or current not in walker.tested
+        ):
+            walker.flagged.add(var)  # (only flags tested: a copy a return need not take first)
         frame.env[name] = made[name] = var
     return made
 

@@ -40,6 +40,7 @@ class Walker:
         )
         self._rebound_reads: dict[tuple[str, int], int] = {}
         self.tested: dict[int, int] = {}  # each copy ``facts.Tested`` made -> its source
+        self.flagged: set[int] = set()  # those of a parameter's flag (``parse/flags.py``)
         self.ops: list[facts.Op] = []
         self.sites: list[facts.Site] = []
         self.scopes: list[facts.Scope] = []
@@ -53,6 +54,7 @@ class Walker:
         self.loops: list[tuple[list[Env], list[Env]]] = []  # (breaks, continues) per loop
         self.alive = True  # False after return/raise/break/continue, until the block ends
         self.strings: dict[str, int] = {}  # a string literal's text -> its one variable
+        self.written: dict[str, int] = {}  # a flag literal as written -> its one variable
         self._starts: dict[int, list[int]] = {}  # non-ASCII line -> byte offsets of its chars
         self.lit = self.var()
         self.none = self.var()
@@ -120,6 +122,15 @@ class Walker:
         dst = self.var()
         self.emit(facts.Const(dst, facts.ConstKind.LITERAL, text))
         return dst
+
+    def flag(self, written: str) -> int:
+        """The one variable of a ``bool`` or ``int`` literal passed or written as a default
+        (``facts.Const.written``)."""
+        found = self.written.get(written)
+        if found is None:
+            found = self.written[written] = self.var()
+            self.emit(facts.Const(found, facts.ConstKind.LITERAL, None, written))
+        return found
 
     def copy_of(self, srcs: list[int], choice: bool = True) -> int:
         """One variable for several: the same one when they agree, else a merge."""

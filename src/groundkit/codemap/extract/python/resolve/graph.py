@@ -222,11 +222,11 @@ class PythonFile(FileResolver):
 
     def _runs_for_certain(self, target: FuncKey | ClassKey, operand: int, asked: str) -> bool:
         """A dunder that syntax or a built-in runs is certain only on an operand whose every
-        value finds it (``Certainty``); a descriptor's ``__get__`` runs whenever the attribute
-        is read, whatever the object holding it."""
+        value finds it (``Certainty``); so is a descriptor's ``__get__``, whose operand holds
+        what the attribute read may be there (``descriptors.py``), not the object holding it."""
         name = self.program.scope(target).qual.rsplit(".", 1)[-1]
         if name == "__get__":
-            return operand not in self.choices
+            return operand not in self.choices and self.certainty.runs_on_all(operand, name)
         return self.certainty.dunder_is_certain(operand, name, asked)
 
     def _uncertain(self, operand: int) -> bool:

@@ -168,7 +168,7 @@ class Calls:
             by_scope = self._guarded[func[0]] = tested.guarded_returns(flow.program.files[func[0]])
         guarded = by_scope.get(func[1])
         if guarded:
-            tested.give_returns(flow, guarded, given, dst)
+            tested.give_returns(flow, guarded, given, dst, None if spread else (site, func))
         else:
             engine.flow(flow.ret(func), dst)
         if returned:

@@ -34,6 +34,7 @@ from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.instances import given_by_each_call
 from groundkit.codemap.extract.python.values.keys import ClassKey
 from groundkit.codemap.extract.python.values.overrides import Overrides
+from groundkit.codemap.extract.python.values.registries import handed_the_receiver
 from groundkit.codemap.extract.python.values.rejected import Rejected
 from groundkit.codemap.extract.python.values.replaced import Replaced
 from groundkit.codemap.extract.python.values.state import Flow
@@ -67,6 +68,7 @@ class Certainty:
         ]
         self.hidden = hidden(flow)
         seeds += given_by_each_call(flow)  # (a method runs on one instance: its own value)
+        seeds += handed_the_receiver(flow)  # (a handler sees the classes that registered it)
         split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
@@ -154,11 +156,9 @@ def hidden(flow: Flow) -> frozenset[int]:
         if not named:
             continue
         sites = info.facts.sites
-        for op in info.facts.ops:
-            if not isinstance(op, facts.Call):
-                continue
+        for op in info.decorations():
             site = sites[op.site]
-            if site.kind != facts.SiteKind.DECORATOR or site.target < 0:
+            if site.target < 0:
                 continue
             scope = scopes[site.target]
             if scope.kind != facts.Kind.CLASS or scope.qual.rsplit(".", 1)[-1] not in named:
@@ -219,7 +219,9 @@ def choices(
     that attribute there is no choice for it, only the classes that gave it went in)."""
     engine = flow.engine
     keys = flow.values.keys
-    plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN}
+    # (every value's kind asked once where most variables are asked, as they are in a whole
+    # solve; a continued one asks a few, each value's kind where it is held)
+    plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN} if known is None else None
     memo: dict[int, frozenset[int]] = {}
     # Equal ones held once: the sources of a meeting variable hold the same values copied along
     # their edges, and a frozenset for each raised django's map by 29 MB above its solve.
@@ -228,7 +230,12 @@ def choices(
     def relevant(var: int) -> frozenset[int]:
         found = memo.get(var)
         if found is None:
-            made = frozenset(engine.held(var) - plain)
+            held = engine.held(var)
+            made = frozenset(
+                held - plain
+                if plain is not None
+                else (v for v in held if keys[v][0] not in objects.PLAIN)
+            )
             found = memo[var] = shared.setdefault(made, made)
         return found
 
@@ -273,9 +280,32 @@ class _Following:
         return self.first[var] != self.first[var + 1]
 
 
-def _following(pairs: array[int], size: int) -> _Following:
+class _FewFollowing:
+    """The same, for a few pairs (a continued solve's: its own operations' only), by a dict:
+    two arrays as long as the program's variables would cost more than the pairs."""
+
+    __slots__ = ("by_operand",)
+
+    def __init__(self, pairs: array[int]) -> None:
+        self.by_operand: dict[int, array[int]] = {}
+        for at in range(0, len(pairs), 2):
+            self.by_operand.setdefault(pairs[at], array("i")).append(pairs[at + 1])
+
+    def of(self, var: int) -> array[int]:
+        return self.by_operand.get(var, _NONE_FOLLOW)
+
+    def has(self, var: int) -> bool:
+        return var in self.by_operand
+
+
+_NONE_FOLLOW = array("i")
+
+
+def _following(pairs: array[int], size: int) -> _Following | _FewFollowing:
     """``pairs`` (operand, result, flat; every variable below ``size``) by operand: a counting
     sort, filled from the last pair back so that each operand's results keep their order."""
+    if 8 * len(pairs) < size:
+        return _FewFollowing(pairs)
     counts = array("i", bytes(4 * (size + 1)))
     for operand in islice(pairs, 0, None, 2):
         counts[operand] += 1
@@ -293,7 +323,7 @@ def _spread(
     queue: deque[int],
     chosen: set[int],
     succ: list[list[int] | int | None],
-    following: _Following,
+    following: _Following | _FewFollowing,
     skip: set[tuple[int, int]] | None = None,
     below: int | None = None,
 ) -> None:

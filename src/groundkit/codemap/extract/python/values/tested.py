@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from groundkit.codemap.extract.python.parse import facts
-from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values import flags, objects
 from groundkit.codemap.extract.python.values.engine import with_args
-from groundkit.codemap.extract.python.values.keys import FuncKey
+from groundkit.codemap.extract.python.values.keys import FuncKey, SiteKey
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.state import Flow
 
@@ -26,11 +26,13 @@ __all__ = ["Guarded", "answer", "give_returns", "guarded_returns", "narrow"]
 
 class Guarded(NamedTuple):
     """A return of a function (its variable) and the tests a call's argument for the
-    parameter ``param`` must be able to pass for it (``param`` -1: none)."""
+    parameter ``param`` must be able to pass for it (``param`` -1: none); ``flags``: other
+    parameters and the flag tests a literal passed for each must pass (``values/flags.py``)."""
 
     src: int
     param: int
     tests: tuple[tuple[str, bool], ...]
+    flags: tuple[tuple[int, tuple[tuple[str, bool], ...]], ...] = ()
 
 
 def answer(flow: Flow, value: int, test: str) -> bool | None:
@@ -55,6 +57,9 @@ def _passes(flow: Flow, value: int, tests: Sequence[tuple[str, bool]]) -> bool:
 def narrow(flow: Flow, src: int, dst: int, test: str, holds: bool) -> None:
     """``dst`` holds what ``src`` holds that may give ``holds`` to ``test``."""
     flow.depends.extend((src, dst))  # (a choice in x is one in the copy)
+    if flags.is_flag(test):  # (any value may be truthy, or equal to a literal)
+        flow.engine.flow(src, dst)
+        return
     flow.engine.on(src, with_args(_narrowed, flow, ((test, holds),), dst))
 
 
@@ -90,18 +95,24 @@ def _returns(info: FileInfo, scope: int, rets: list[facts.Ret]) -> list[Guarded]
     for op in rets:
         if _param_of(info, op.src, scope) is not None:
             continue  # (``Calls._returned`` gives each call its own argument)
-        tests: list[tuple[str, bool]] = []
-        var = op.guard
-        given = info.op_of(var) if var >= 0 else None
-        while isinstance(given, facts.Tested):
-            tests.append((given.test, given.holds))
-            var = given.src
-            given = info.op_of(var)
-        found = _param_of(info, var, scope) if tests else None
-        index = found if found is not None else -1
-        any_test = any_test or index >= 0
-        out.append(Guarded(info.var(op.src), index, tuple(tests) if index >= 0 else ()))
+        index, tests = _tests(info, scope, op.guard)
+        others = tuple(found for copy in op.flags if (found := _tests(info, scope, copy))[0] >= 0)
+        any_test = any_test or index >= 0 or bool(others)
+        out.append(Guarded(info.var(op.src), index, tests, others))
     return out if any_test else []
+
+
+def _tests(info: FileInfo, scope: int, copy: int) -> tuple[int, tuple[tuple[str, bool], ...]]:
+    """The parameter a ``Tested`` copy is of (-1: none) and the tests it passed."""
+    tests: list[tuple[str, bool]] = []
+    var = copy
+    given = info.op_of(var) if var >= 0 else None
+    while isinstance(given, facts.Tested):
+        tests.append((given.test, given.holds))
+        var = given.src
+        given = info.op_of(var)
+    found = _param_of(info, var, scope) if tests else None
+    return (found, tuple(tests)) if found is not None else (-1, ())
 
 
 def _param_of(info: FileInfo, var: int, scope: int) -> int | None:
@@ -114,12 +125,25 @@ def _param_of(info: FileInfo, var: int, scope: int) -> int | None:
     return None
 
 
-def give_returns(flow: Flow, returns: list[Guarded], given: dict[int, int], dst: int) -> None:
-    """A call's result: each return whose tests what the call passes may pass."""
+def give_returns(
+    flow: Flow,
+    returns: list[Guarded],
+    given: dict[int, int],
+    dst: int,
+    where: tuple[SiteKey, FuncKey] | None = None,
+) -> None:
+    """A call's result: each return whose tests what the call passes may pass (``where``:
+    the call's site and callee, where a literal it passes decides a flag's test; None where
+    a spread leaves what it passes unsure, ``values/flags.py``)."""
     flow.alt.add(dst)  # (several returns: a run-time choice where more than one is given)
     for ret in returns:
         arg = given.get(ret.param) if ret.param >= 0 else None
-        if arg is None:
+        if where is not None and any(
+            (passed := given.get(param)) is not None and flags.ruled_out(flow, tests, passed, where)
+            for param, tests in ((ret.param, ret.tests), *ret.flags)
+        ):
+            continue
+        if arg is None or all(flags.is_flag(test) for test, _ in ret.tests):
             flow.engine.flow(ret.src, dst)
         else:
             flow.engine.on(arg, with_args(_when_passed, flow, ret, dst))
