@@ -551,3 +551,16 @@ def test_a_classmethod_called_through_an_unknown_object_stays_open_to_its_whole_
     repo.write({"m.py": textwrap.dedent(ELEMENTS) + main}).build()
     assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Literal.__init__")
     assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Block.__init__")
+
+
+def test_an_edit_calling_a_classmethod_through_another_class_draws_it_again(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = 'from m import Literal, Block\nLiteral.using_each("()")\nBlock(4)\n'
+    repo.write({"m.py": textwrap.dedent(ELEMENTS), "app.py": app}).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Element.using_each", "m.Block.__init__")
+    repo.write({"app.py": app + 'Block.using_each("ab")\n'}).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Block.__init__")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
