@@ -15,6 +15,7 @@ from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins, provenance
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.certainty import Certainty
+from groundkit.codemap.extract.python.values.descriptors import PROPERTY_READ
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow
@@ -214,7 +215,12 @@ class PythonFile(FileResolver):
                     unsure = unsure or not sure
                     self._edge(index, site, target, how, operand, not sure)
                 elif how == "property":  # as a method called on the object read
-                    self._edge(index, site, target, how, operand, self._uncertain(operand))
+                    # (a receiver that is no choice, but an attribute that may hold something
+                    # else there: reached on some runs only, as a descriptor's __get__)
+                    guessed = self._uncertain(operand)
+                    only = self._only_properties(key)
+                    unsure = unsure or not (only or guessed)
+                    self._edge(index, site, target, how, operand, guessed or not only)
                 else:
                     self._edge(index, site, target, how, operand, partial and how in _CHOSEN)
             if unsure and not partial:  # a target reached on some runs only: not resolved
@@ -228,6 +234,14 @@ class PythonFile(FileResolver):
         if name == "__get__":
             return operand not in self.choices and self.certainty.runs_on_all(operand, name)
         return self.certainty.dunder_is_certain(operand, name, asked)
+
+    def _only_properties(self, site: SiteKey) -> bool:
+        """Whether the attribute a property was found in at ``site`` holds nothing but
+        properties there (``descriptors.py``): else its getter or setter runs on some runs."""
+        read = self.flow.cells.get((PROPERTY_READ, site))
+        held = self.flow.engine.held(read) if read is not None else ()
+        keys = self.flow.values.keys
+        return bool(held) and all(keys[value][0] == objects.PROP for value in held)
 
     def _uncertain(self, operand: int) -> bool:
         if operand < 0:
