@@ -290,3 +290,20 @@ def test_a_descriptor_read_added_in_an_edit_is_drawn_as_in_a_fresh_map(
     assert ("lib.core.work", "lib.core.Desc.__get__") in repo.certain("calls")  # other's
     repo.close()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_property_read_added_in_an_edit_continues_and_is_judged_as_in_a_fresh_map(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prop = "    @property\n    def name(self): return 1\n"
+    core = START["lib/core.py"].replace("class Engine:\n", "class Engine:\n" + prop)
+    core += "    Engine().name\n"
+    repo.write(dict(START, **{"lib/core.py": core})).build()
+    _refuse_whole_solves(monkeypatch)
+    # (a second read at a new site: its cell is new, the old site's kept from the snapshot)
+    report = repo.write({"lib/core.py": core + "    Engine().name\n"}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("lib.core.work", "lib.core.Engine.name") in repo.certain("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

@@ -849,3 +849,84 @@ def test_a_descriptor_an_instance_attribute_may_shadow_runs_its_get_partially(
         },
     )
     assert EdgeFlag.PARTIAL in calls(repo, "m.Box.read", "m.Desc.__get__").flags
+
+
+def test_a_property_among_other_values_of_a_class_attribute_runs_its_getter_partially(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": _FINDER.replace("class Desc", "def getter(self): return len\nclass Desc")
+            + "configure(property(getter)); configure(str); Finder().run()\n"
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.Finder.run", "m.getter").flags
+
+
+def test_a_property_on_one_of_the_classes_a_receiver_holds_runs_its_getter_partially(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Lazy:
+                    @property
+                    def value(self): return 1
+                class Plain:
+                    value = 2
+                def read(box): return box.value
+                read(Lazy())
+                read(Plain())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.read", "m.Lazy.value").flags
+
+
+def test_a_property_in_a_class_body_read_on_its_instance_runs_its_getter_for_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Box:
+                    def __init__(self): self.value = 2
+                    @property
+                    def value(self): return self._value
+                    @value.setter
+                    def value(self, v): self._value = v
+                    def read(self): return self.value
+                class Small(Box): pass
+                Box().read()
+                Small().read()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.Box.read", "m.Box.value").flags
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.Box.__init__", "m.Box.value").flags
+
+
+def test_a_property_on_one_of_the_classes_a_receiver_holds_runs_its_setter_partially(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Lazy:
+                    @property
+                    def value(self): return 1
+                    @value.setter
+                    def value(self, v): pass
+                class Plain:
+                    value = 2
+                def fill(box): box.value = 3
+                fill(Lazy())
+                fill(Plain())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.fill", "m.Lazy.value").flags

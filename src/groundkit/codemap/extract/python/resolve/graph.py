@@ -15,6 +15,7 @@ from groundkit.codemap.extract.python.parse.facts import Kind, SiteKind
 from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins, provenance
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.certainty import Certainty
+from groundkit.codemap.extract.python.values.descriptors import PROPERTY_READ
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow
@@ -214,7 +215,12 @@ class PythonFile(FileResolver):
                     unsure = unsure or not sure
                     self._edge(index, site, target, how, operand, not sure)
                 elif how == "property":  # as a method called on the object read
-                    self._edge(index, site, target, how, operand, self._uncertain(operand))
+                    # (a receiver that is no choice, but an attribute that may hold something
+                    # else there: reached on some runs only, as a descriptor's __get__)
+                    guessed = self._uncertain(operand)
+                    only = self._only_properties(key)
+                    unsure = unsure or not (only or guessed)
+                    self._edge(index, site, target, how, operand, guessed or not only)
                 elif how in _CHOSEN and not partial and self._handed_a_choice(index, operand):
                     # a library function (``map``, ``sorted(key=)``) calls the function it is
                     # given (or makes the class): a run-time choice there, as a direct call of
@@ -239,6 +245,14 @@ class PythonFile(FileResolver):
         """Whether a target was reached through ``operand``, a variable other than the site's
         callee (the function a library call is given) that holds a run-time choice."""
         return operand != self.operands.get(index, -1) and self._uncertain(operand)
+
+    def _only_properties(self, site: SiteKey) -> bool:
+        """Whether the attribute a property was found in at ``site`` holds nothing but
+        properties there (``descriptors.py``): else its getter or setter runs on some runs."""
+        read = self.flow.cells.get((PROPERTY_READ, site))
+        held = self.flow.engine.held(read) if read is not None else ()
+        keys = self.flow.values.keys
+        return bool(held) and all(keys[value][0] == objects.PROP for value in held)
 
     def _uncertain(self, operand: int) -> bool:
         if operand < 0:

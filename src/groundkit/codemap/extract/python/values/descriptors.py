@@ -9,6 +9,14 @@ receiver's classes' MROs up to the first class that binds it, the instance's own
 what is set by name or patched), not on the receiver: the site's ``__get__`` edge is certain
 only where each of those values is an instance whose class finds ``__get__``
 (``Certainty.runs_on_all``), and the variable holding them is no choice.
+
+A property is judged the same way: its getter (its setter, on ``obj.attr = v``) runs where
+the attribute holds that property, so the site's edge is certain only where each value the
+attribute may hold there is a property. Those values are kept in the site's
+``PROPERTY_READ`` cell, apart from the edge's operand, which stays the receiver
+(``replaced.py`` and ``overrides.py`` read it as the getter's ``self``). A property is a data
+descriptor, so an instance's own attributes never shadow it and are not among those values
+(``self.x = v`` in ``__init__`` runs the setter).
 """
 
 from __future__ import annotations
@@ -19,10 +27,12 @@ from groundkit.codemap.extract.python.values.keys import ClassKey, SiteKey
 from groundkit.codemap.extract.python.values.patches import Owner, Patches
 from groundkit.codemap.extract.python.values.state import Flow
 
-__all__ = ["CLASSY", "Descriptors"]
+__all__ = ["CLASSY", "PROPERTY_READ", "Descriptors"]
 
 # Values whose attributes are looked up along a class's MRO (``lookups.py``).
 CLASSY = frozenset({objects.INST, objects.CONE, objects.CLASS, objects.CCONE, objects.SUPER})
+# A site's cell, ``(PROPERTY_READ, site)``: what the attribute a property was found in may be.
+PROPERTY_READ = "property read"
 
 
 class Descriptors:
@@ -33,6 +43,10 @@ class Descriptors:
         # met a descriptor (a cell for every lookup would double django's lookup cells).
         self.raws: dict[tuple[int, str], int] = {}
         self._read: dict[tuple[SiteKey, str], int] = {}
+        # (value, attribute) -> the same without an instance's own attributes (a property's:
+        # nor what ``setattr(self, name, v)`` may set, ``Lookups.set_any``, which runs a setter)
+        self.props: dict[tuple[int, str], int] = {}
+        self._props: set[tuple[SiteKey, str]] = set()
         # ``getattr(obj, "name")``: the site's operand is ``getattr``; the object read is ``obj``
         self.receivers: dict[SiteKey, int] = {}
 
@@ -48,13 +62,26 @@ class Descriptors:
             flow.engine.on(var, each_value(self._on, attr, found, site[0]))
         return found
 
-    def _on(self, value: int, attr: str, dst: int, file: int) -> None:
+    def property_at(self, site: SiteKey, attr: str, receiver: int) -> None:
+        """Fill the site's ``PROPERTY_READ`` cell with what ``attr`` may be, unbound and not
+        shadowed by an instance's own value, on every value ``receiver`` may hold there (read
+        or written: a setter is judged the same way)."""
+        key = (site, attr)
+        if key in self._props:
+            return
+        self._props.add(key)
+        flow = self.flow
+        dst = flow.cell((PROPERTY_READ, site))
+        var = self.receivers.get(site, receiver)
+        flow.engine.on(var, each_value(self._on, attr, dst, site[0], False))
+
+    def _on(self, value: int, attr: str, dst: int, file: int, shadowed: bool = True) -> None:
         flow = self.flow
         kind = flow.values.keys[value][0]
         if kind not in CLASSY:
             flow.engine.add(dst, [objects.UNKNOWN_ID])
             return
-        raw = self.raw(value, attr)
+        raw = self.raw(value, attr) if shadowed else self.unshadowed(value, attr)
         if kind != objects.SUPER and self.patches.watches(file, attr):
             owners: list[Owner] = []
             for cls in flow.classes_of(value):
@@ -64,13 +91,23 @@ class Descriptors:
 
     def raw(self, value: int, attr: str) -> int:
         """What ``value.attr`` holds before binding (as ``Lookups.result`` finds it)."""
-        key = (value, attr)
-        found = self.raws.get(key)
-        if found is not None:
-            return found
+        found = self.raws.get((value, attr))
+        if found is None:
+            found = self.raws[(value, attr)] = self.flow.temp()
+            self._fill(value, attr, found, shadowed=True)
+        return found
+
+    def unshadowed(self, value: int, attr: str) -> int:
+        """The same without an instance's own attributes (what a property is judged on)."""
+        found = self.props.get((value, attr))
+        if found is None:
+            found = self.props[(value, attr)] = self.flow.temp()
+            self._fill(value, attr, found, shadowed=False)
+        return found
+
+    def _fill(self, value: int, attr: str, found: int, shadowed: bool) -> None:
         flow = self.flow
         program = flow.program
-        found = self.raws[key] = flow.temp()
         entry = flow.values.keys[value]
         if entry[0] == objects.SUPER:
             cls, receiver = entry[1], entry[2]
@@ -78,7 +115,7 @@ class Descriptors:
                 mro = program.mro(actual)
                 if cls in mro:
                     self._along(mro, mro.index(cls) + 1, attr, found)
-            return found
+            return
         instance = entry[0] in (objects.INST, objects.CONE)
         for cls in flow.classes_of(value):
             flow.lookups_on.setdefault(cls, []).append(found)  # (set by name, patched)
@@ -86,13 +123,12 @@ class Descriptors:
             if flow.set_plain:
                 for owner in flow.set_plain.intersection(mro):
                     flow.engine.flow(flow.cell(("set by name", owner)), found)
-            if instance:
+            if instance and shadowed:
                 # (an instance's own value shadows a descriptor without ``__set__``; one with
                 # it, written through ``self.attr = v``, is judged as shadowed too: partial)
                 for owner in mro:
                     flow.engine.flow(flow.inst_attr(owner, attr), found)
             self._along(mro, 0, attr, found, instance)
-        return found
 
     def _along(
         self, mro: list[ClassKey], start: int, attr: str, dst: int, instance: bool = False

@@ -137,9 +137,12 @@ class Lookups:
     def _record(
         self, site: SiteKey, attr: str, func: FuncKey, how: How, got: bool, operand: int
     ) -> None:
-        # A __get__ is judged on the attribute's values there, not on the receiver's.
+        # A __get__ is judged on the attribute's values there, not on the receiver's; so is a
+        # property's getter, whose operand stays the receiver (its ``self``: replaced.py).
         if got and site[0] >= 0:
             operand = self.descriptors.read_at(site, attr, operand)
+        elif how == "property" and site[0] >= 0:
+            self.descriptors.property_at(site, attr, operand)
         self.flow.record(site, func, how, operand)
 
     # -- once per (value, attribute) --------------------------------------------------------------
@@ -409,13 +412,19 @@ class Lookups:
             once = ("setter", cell, site)
             if once not in flow.once:
                 flow.once.add(once)
-                flow.engine.on(cell, partial(self._set, receiver=value, site=site, operand=operand))
+                flow.engine.on(
+                    cell, partial(self._set, receiver=value, attr=attr, site=site, operand=operand)
+                )
 
-    def _set(self, new: Sequence[int], receiver: int, site: SiteKey, operand: int) -> None:
+    def _set(
+        self, new: Sequence[int], receiver: int, attr: str, site: SiteKey, operand: int
+    ) -> None:
         keys = self.flow.values.keys
         for value in new:
             key = keys[value]
             if key[0] == objects.PROP and key[2] >= 0:
+                # (judged on what the attribute may be there, as a getter is)
+                self.descriptors.property_at(site, attr, operand)
                 self.calls.bind(
                     site,
                     self.flow.values.function(key[2]),

@@ -25,7 +25,9 @@ from groundkit.codemap.extract.python.values.program import BUILTINS, Program
 __all__ = ["Flow", "Found"]
 
 # The named cells the drawing of a file's graph may read (``Flow.drawing_only``).
-_DRAWN_CELLS = frozenset({"glob", "every", "lit", "none"})
+# (``property read``: what the attribute a property's getter or setter was found in may be at
+# a site, which drawing judges the edge on: ``descriptors.py``)
+_DRAWN_CELLS = frozenset({"glob", "every", "lit", "none", "property read"})
 
 
 @dataclass(slots=True)
