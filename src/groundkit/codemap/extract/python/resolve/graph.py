@@ -16,6 +16,7 @@ from groundkit.codemap.extract.python.resolve.provenance import Origin, Origins,
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.certainty import Certainty
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.operators import REFLECTED, left_never_answers
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow
 from groundkit.codemap.extract.python.web import web_facts
@@ -80,6 +81,7 @@ class PythonFile(FileResolver):
         self.origins = Origins(self.program, info)
         self.scope_keys: list[NodeKey | None] = []
         self.operands: dict[int, int] = {}  # call site -> the variable holding its callee
+        self.lefts: dict[int, int] = {}  # binary operator site -> its left operand
 
     def run(self) -> FileGraph:
         self._nodes()
@@ -184,6 +186,8 @@ class PythonFile(FileResolver):
                 self.operands[op.site] = info.var(op.func)
             elif isinstance(op, facts.Raise):
                 self.operands[op.site] = info.var(op.src)
+            elif isinstance(op, facts.BinOp) and op.method in REFLECTED and op.right >= 0:
+                self.lefts[op.site] = info.var(op.left)
         for index, site in enumerate(info.facts.sites):
             key = SiteKey((info.index, index))
             found = self.flow.found.get(key)
@@ -210,7 +214,7 @@ class PythonFile(FileResolver):
                     unsure = True
                     self._edge(index, site, target, how, operand, True)
                 elif how == "protocol":
-                    sure = self._runs_for_certain(target, operand, site.name)
+                    sure = self._runs_for_certain(target, operand, site.name, index)
                     unsure = unsure or not sure
                     self._edge(index, site, target, how, operand, not sure)
                 elif how == "property":  # as a method called on the object read
@@ -220,13 +224,20 @@ class PythonFile(FileResolver):
             if unsure and not partial:  # a target reached on some runs only: not resolved
                 self.graph.unresolved += 1
 
-    def _runs_for_certain(self, target: FuncKey | ClassKey, operand: int, asked: str) -> bool:
+    def _runs_for_certain(
+        self, target: FuncKey | ClassKey, operand: int, asked: str, index: int
+    ) -> bool:
         """A dunder that syntax or a built-in runs is certain only on an operand whose every
         value finds it (``Certainty``); a descriptor's ``__get__`` runs whenever the attribute
-        is read, whatever the object holding it."""
+        is read, whatever the object holding it; a reflected operator only where the left
+        operand's forward one never answers (``operators``)."""
         name = self.program.scope(target).qual.rsplit(".", 1)[-1]
         if name == "__get__":
             return operand not in self.choices
+        if name == REFLECTED.get(asked) and not left_never_answers(
+            self.flow, self.lefts.get(index, -1), asked
+        ):
+            return False
         return self.certainty.dunder_is_certain(operand, name, asked)
 
     def _uncertain(self, operand: int) -> bool:
