@@ -235,3 +235,59 @@ def test_a_changed_string_asked_of_by_hasattr_or_isinstance_is_redrawn_without_a
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+KEYED = {
+    "lib/__init__.py": "",
+    "lib/headers.py": """
+        class Response:
+            def __setitem__(self, key, value):
+                pass
+            def __getitem__(self, key):
+                return key
+        class Holder:
+            def keep(self, value):
+                self.__dict__["kept"] = value
+        def protect(response, options):
+            response["X-Frame-Options"] = "DENY"
+            options["mode"] = response["Mode"]
+            return options["mode"]
+        def make():
+            return protect(Response(), {})
+    """,
+}
+KEYED = {path: textwrap.dedent(text).lstrip("\n") for path, text in KEYED.items()}
+
+
+def test_a_changed_key_of_an_instance_subscript_is_redrawn_without_a_whole_solve(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo.write(KEYED).build()
+    _refuse_whole_solves(monkeypatch)
+    edited = KEYED["lib/headers.py"].replace('"X-Frame-Options"', '"X-Frame-Options (edit 1)"')
+    report = repo.write({"lib/headers.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    edited = edited.replace('response["Mode"]', 'response["Kind"]')  # read, as well
+    report = repo.write({"lib/headers.py": edited}).build()
+    assert report.solves == ("python: continued from the last solve (1 files changed)",)
+    assert ("lib.headers.protect", "lib.headers.Response.__setitem__") in repo.pairs("calls")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "why"),
+    [
+        ('options["mode"] = ', 'options["kind"] = ', "the changed key is a container's"),
+        ('__dict__["kept"]', '__dict__["held"]', "the changed key names an attribute"),
+    ],
+)
+def test_a_changed_key_the_solve_reads_solves_the_whole_program_and_says_why(
+    repo: Repo, tmp_path: Path, old: str, new: str, why: str
+) -> None:
+    repo.write(KEYED).build()
+    report = repo.write({"lib/headers.py": KEYED["lib/headers.py"].replace(old, new)}).build()
+    assert report.solves == (f"python: {why}", "python: whole program")
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

@@ -273,3 +273,20 @@ def test_a_call_added_beside_a_wrapper_choosing_decorator_continues_and_equals_a
     repo.close()
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
+
+
+def test_a_descriptor_read_added_in_an_edit_is_drawn_as_in_a_fresh_map(
+    repo: Repo, tmp_path: Path
+) -> None:
+    descriptor = "class Desc:\n    def __get__(self, o, t): return len\n"
+    finder = "class Finder:\n    storage = Desc()\n    other = Desc()\n"
+    core = descriptor + finder + START["lib/core.py"]
+    app = START["app.py"].replace("Engine, helper", "Engine, Finder, helper")
+    repo.write(dict(START, **{"lib/core.py": core, "app.py": app + "    Finder.storage = str\n"}))
+    repo.build()
+    # (a read of a descriptor gives its __get__'s parameters values: the whole program again)
+    repo.write({"lib/core.py": core + "    Finder().storage\n    Finder().other\n"}).build()
+    assert ("lib.core.work", "lib.core.Desc.__get__") in repo.pairs("calls")
+    assert ("lib.core.work", "lib.core.Desc.__get__") in repo.certain("calls")  # other's
+    repo.close()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+import pytest
+
 from groundkit.codemap.api import open_codemap
+from groundkit.codemap.extract.python.values import engine as engine_module
 from groundkit.codemap.extract.python.values.engine import (
     MAX_STRINGS,
     MAX_VALUES,
@@ -143,3 +146,23 @@ def test_values_gained_one_at_a_time_stop_at_the_bounds_and_reach_the_successors
     assert engine.held(2) == engine.held(3) == {*texts[:MAX_STRINGS], LIT_ID}
     # (each value turned away from 0 counts, and UNKNOWN reaching the full 1; strings do not)
     assert engine.bounds_hit == 3 + 1
+
+
+def test_a_queue_shuffled_by_the_probes_seed_reaches_the_same_values_below_the_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``benchmarks/codemap_order.py`` shuffles the queue to measure what a solve's result
+    owes to arrival order: below the bounds it owes nothing, so the hook itself moves no value."""
+    reached = []
+    for seed in (None, 1, 2):
+        monkeypatch.setattr(engine_module, "ORDER_SEED", seed)
+        engine, values = _engine(8)
+        many = [values.id((LIT, f"v{i}")) for i in range(20)]
+        for var in range(4):
+            engine.flow(var, var + 4)
+            engine.flow(var + 4, (var + 1) % 4 + 4)
+            engine.add(var, many[var * 5 : var * 5 + 5])
+        engine.run()
+        reached.append([set(engine.held(var)) for var in range(8)])
+    assert reached[0] == reached[1] == reached[2]
+    assert reached[0][4] == set(many)

@@ -71,3 +71,27 @@ def test_decoded_facts_hold_one_object_for_a_name_their_sites_and_operations_rep
     assert len(reads) == 3
     assert all(site.name is sites[0].name for site in sites)
     assert all(op.attr is sites[0].name for op in reads)
+
+
+def test_decoded_facts_hold_one_object_for_a_number_their_sites_and_operations_repeat() -> None:
+    facts = _decoded()
+    # (variables and lines above 256: CPython keeps one object for smaller ones anyway)
+    numbers = [
+        getattr(record, field)
+        for record in (*facts.sites, *facts.ops)
+        for field in record.__struct_fields__
+        if type(getattr(record, field)) is int and getattr(record, field) > 256
+    ]
+    by_value: dict[int, set[int]] = {}
+    for number in numbers:
+        by_value.setdefault(number, set()).add(id(number))
+
+    assert len(numbers) > len(by_value)  # (a call and its site repeat a line, a variable)
+    assert all(len(objects) == 1 for objects in by_value.values())
+
+
+def test_decoded_facts_equal_the_facts_parsed_once_names_and_numbers_are_shared() -> None:
+    extractor = PythonExtractor()
+    parsed = extractor.parse(SourceFile("m.py", SOURCE))
+
+    assert extractor.decode(*extractor.encode(parsed)).body == parsed.body

@@ -758,3 +758,94 @@ def test_a_classmethod_returning_cls_on_a_cone_with_a_new_keeps_every_class(repo
         },
     )
     assert ("m.rsa", "m.ECKey.sign") in repo.pairs("calls")  # (as before: the merged return)
+
+
+# django's AppDirectoriesFinder shape: a class attribute set through a function (issue 34).
+_FINDER = """
+class Desc:
+    def __get__(self, o, t): return len
+class Finder:
+    storage = None
+    def run(self): return self.storage("x")
+def configure(v): setattr(Finder, "storage", v)
+"""
+
+
+def test_a_descriptor_among_other_values_of_a_class_attribute_runs_its_get_partially(
+    repo: Repo,
+) -> None:
+    build(repo, {"m.py": _FINDER + "configure(Desc()); configure(str); Finder().run()\n"})
+    assert EdgeFlag.PARTIAL in calls(repo, "m.Finder.run", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_that_is_the_only_value_of_a_class_attribute_runs_its_get_for_certain(
+    repo: Repo,
+) -> None:
+    build(repo, {"m.py": _FINDER + "configure(Desc()); Finder().run()\n"})
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.Finder.run", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_on_one_of_the_classes_a_receiver_holds_runs_its_get_partially(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Desc:
+                    def __get__(self, o, t): return 1
+                class Lazy:
+                    value = Desc()
+                class Plain:
+                    value = 2
+                def read(box): return box.value
+                read(Lazy())
+                read(Plain())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.read", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_every_class_a_receiver_holds_shares_runs_its_get_for_certain(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Desc:
+                    def __get__(self, o, t): return 1
+                class Base:
+                    value = Desc()
+                class Left(Base): pass
+                class Right(Base): pass
+                def read(box): return box.value
+                read(Left())
+                read(Right())
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL not in calls(repo, "m.read", "m.Desc.__get__").flags
+
+
+def test_a_descriptor_an_instance_attribute_may_shadow_runs_its_get_partially(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+                class Desc:
+                    def __get__(self, o, t): return 1
+                class Box:
+                    value = Desc()
+                    def fill(self): self.value = 2
+                    def read(self): return self.value
+                box = Box()
+                box.fill()
+                box.read()
+            """
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.Box.read", "m.Desc.__get__").flags

@@ -224,3 +224,122 @@ def test_a_namespaces_default_is_module_exports_not_a_static_getter(repo: Repo) 
     pairs = repo.pairs("calls")
     assert ("main.load", "app.App.default") not in pairs
     assert ("main.load", "app.App") in pairs
+
+
+def test_a_getter_defined_through_a_private_helper_runs_when_read(repo: Repo) -> None:
+    # express's request.js: defineGetter(req, "host", function host() {...}) at module level,
+    # the helper's one statement Object.defineProperty(obj, name, {get: getter})
+    build(
+        repo,
+        {
+            "request.js": """
+                var req = Object.create(Object.prototype);
+                defineGetter(req, "host", function host() { return "h"; });
+                defineGetter(req, "port", function port() { return 80; });
+                module.exports = req;
+                function defineGetter(obj, name, getter) {
+                  Object.defineProperty(obj, name, { configurable: true, get: getter });
+                }
+            """,
+            "main.js": """
+                var req = require("./request");
+                function run() { return req.host; }
+                run();
+            """,
+        },
+    )
+    assert ("main.run", "request.host") in repo.certain("calls")
+    assert ("main.run", "request.port") not in repo.pairs("calls")
+
+
+def test_a_helper_used_otherwise_defines_no_getter(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "request.js": """
+                var req = Object.create(Object.prototype);
+                defineGetter(req, "host", function host() { return "h"; });
+                module.exports = req;
+                module.exports.define = defineGetter;
+                function defineGetter(obj, name, getter) {
+                  Object.defineProperty(obj, name, { get: getter });
+                }
+            """,
+            "main.js": """
+                var req = require("./request");
+                function run() { return req.host; }
+                run();
+            """,
+        },
+    )
+    assert ("main.run", "request.host") not in repo.pairs("calls")
+
+
+def test_a_helper_defining_the_getter_under_a_condition_defines_none(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "request.js": """
+                var req = Object.create(Object.prototype);
+                defineGetter(req, "host", function host() { return "h"; });
+                module.exports = req;
+                function defineGetter(obj, name, getter) {
+                  if (name.length > 9) Object.defineProperty(obj, name, { get: getter });
+                }
+            """,
+            "main.js": """
+                var req = require("./request");
+                function run() { return req.host; }
+                run();
+            """,
+        },
+    )
+    assert ("main.run", "request.host") not in repo.pairs("calls")
+
+
+def test_a_defined_getter_a_write_of_an_unknown_key_may_replace_is_reached_partial(
+    repo: Repo,
+) -> None:
+    build(
+        repo,
+        {
+            "request.js": """
+                var req = Object.create(Object.prototype);
+                defineGetter(req, "host", function host() { return "h"; });
+                function patch(o, k) { o[k] = 1; }
+                patch(req, JSON.parse("[]"));  // a write of a key not known: maybe "host"
+                module.exports = req;
+                function defineGetter(obj, name, getter) {
+                  Object.defineProperty(obj, name, { get: getter });
+                }
+            """,
+            "main.js": """
+                var req = require("./request");
+                function run() { return req.host; }
+                run();
+            """,
+        },
+    )
+    assert ("main.run", "request.host") in repo.pairs("calls")
+    assert ("main.run", "request.host") not in repo.certain("calls")
+
+
+def test_this_in_a_getter_a_helper_defines_is_the_table(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "request.js": """
+                var req = Object.create(Object.prototype);
+                req.header = function header(name) { return name; };
+                defineGetter(req, "host", function host() { return this.header("host"); });
+                defineGetter(req, "hostname", function hostname() { return this.host; });
+                module.exports = req;
+                function defineGetter(obj, name, getter) {
+                  Object.defineProperty(obj, name, { get: getter });
+                }
+            """,
+        },
+    )
+    calls = repo.certain("calls")
+    assert ("request.host", "request.req.header") in calls
+    assert ("request.hostname", "request.host") in calls

@@ -176,3 +176,38 @@ def test_this_in_a_test_runners_functions_is_the_context_its_hooks_fill(repo: Re
     assert "lib.Parser.prototype.parse" in targets
     assert repo.report is not None
     assert repo.report.unresolved_calls == 1  # this.other: no hook sets it
+
+
+def test_apply_of_a_member_of_a_calls_result_hands_on_the_arguments(repo: Repo) -> None:
+    # express's app.get: route.get.apply(route, slice.call(arguments, 1)), route made by
+    # this.route(path), a value the index learns only once it is read
+    build(
+        repo,
+        {
+            "main.js": """
+                var methods = ["get", "post"];
+                var slice = Array.prototype.slice;
+                function Route() {}
+                methods.forEach(function (m) {
+                  Route.prototype[m] = function (handler) { handler(); };
+                });
+                Route.prototype.dispatch = function dispatch(req, res, done) { done(); };
+                var app = {};
+                app.route = function route(path) { return new Route(); };
+                app.add = function add(m, path) {
+                  var route = this.route(path);
+                  route.get.apply(route, slice.call(arguments, 2));
+                  route[m].apply(route, slice.call(arguments, 2));
+                };
+                function show() {}
+                app.add("get", "/", show);
+            """,
+        },
+    )
+    calls = repo.pairs("calls")
+    assert ("main.app.add", "main.<function>.<function>") in calls
+    assert ("main.<function>.<function>", "main.show") in calls
+    # Route's members are made from a list of names: which one runs is known at run time
+    assert ("main.<function>.<function>", "main.show") not in repo.certain("calls")
+    # route[m] may be any member: none is handed the arguments (dispatch's done is not show)
+    assert ("main.Route.prototype.dispatch", "main.show") not in calls

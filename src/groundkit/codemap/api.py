@@ -24,6 +24,7 @@ from groundkit.codemap.extract.base import Extractor
 from groundkit.codemap.filters import NO_FILTER, EdgeFilter
 from groundkit.codemap.model import Edge, EdgeKind, Node
 from groundkit.codemap.overview import Overview, entry_scripts, overview
+from groundkit.codemap.relisting import ListingMemo
 from groundkit.codemap.roots import (
     check_name,
     list_codemaps,
@@ -98,6 +99,7 @@ class CodeMap:
         self.folder = folder
         self.settings = settings
         self.store = MapStore(folder / _FILE)
+        self._listings = ListingMemo()  # the last listing, for the next update (``relisting``)
         # What trace and blast leave out when they are not told (``grk ask --certain`` sets it
         # once for every walk the answer makes).
         self.edge_filter = NO_FILTER
@@ -141,7 +143,9 @@ class CodeMap:
             assert previous is not None
             raise name_taken(self.name, previous, folder)
         chosen = list(extractors) if extractors is not None else default_extractors()
-        source = work_tree(folder, self.settings, include, exclude, chosen)
+        # (extractors given by the caller may claim other files: listed afresh)
+        memo = self._listings if extractors is None else None
+        source = work_tree(folder, self.settings, include, exclude, chosen, memo)
         with write_lock(self.folder, what="code map"):  # a second writer fails at once
             if moved:
                 # Another folder's files may share a path, a size and a modification time
@@ -291,9 +295,10 @@ def work_tree(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     chosen: Sequence[Extractor] | None = None,
+    memo: ListingMemo | None = None,
 ) -> WorkTree:
     """The files of ``folder`` a map reads: those an extractor claims, as selected, outside
-    vendored folders and the index dir."""
+    vendored folders and the index dir. ``memo``: the last listing of the same map."""
     if not folder.is_dir():
         raise UsageError(ErrorCode.USAGE, f"{folder.name or str(folder)!r} is not a folder to map")
     claims = list(chosen) if chosen is not None else default_extractors()
@@ -303,6 +308,8 @@ def work_tree(
         selection,
         exclude_dirs=[str(Path(settings.index_dir))],
         limit=settings.codemap.max_file_bytes,
+        memo=memo,
+        memo_key=(tuple(include), tuple(exclude), tuple(type(e) for e in claims)),
     )
 
 

@@ -21,7 +21,7 @@ import os
 import re
 import subprocess
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -29,6 +29,7 @@ from typing import Protocol
 
 import pathspec
 
+from groundkit.codemap.relisting import ListingMemo, Walk
 from groundkit.config import CodemapConfig
 from groundkit.errors import ErrorCode, UsageError
 from groundkit.ingest.walk import NOT_UTF8, Discovery, is_utf8, printable, walk_tree
@@ -197,8 +198,15 @@ class WorkTree:
         *,
         exclude_dirs: Sequence[str] = (),
         limit: int = CodemapConfig().max_file_bytes,
+        memo: ListingMemo | None = None,
+        memo_key: Hashable = None,
     ):
+        """``memo``: the last listing of the same map, taken again while no folder changed
+        (``relisting``), for the same ``memo_key`` (what else decides the listing: the
+        selection's globs, the extractors)."""
         self.root = Path(os.path.abspath(root))
+        self.memo = memo
+        self.memo_key = (memo_key, tuple(exclude_dirs))
         self.limit = limit
         if not is_utf8(str(self.root)):
             raise UsageError(
@@ -212,13 +220,21 @@ class WorkTree:
         return self.root.name
 
     def list(self) -> Listing:
+        root = str(self.root)
+        if self.memo is not None:
+            again = self.memo.again(self.memo_key, root)
+            if again is not None:
+                return again
+        walk = Walk(self.memo_key, root)
+        walk.met(root)
         found = Discovery()
         listing = Listing()
 
-        cut = len(str(self.root)) + 1
+        cut = len(root) + 1
 
         def prune(folder: Path) -> bool:
             where = str(folder)
+            walk.met(where)
             venv = os.path.isfile(os.path.join(where, "pyvenv.cfg"))
             why = self.selection.prunes_because(where[cut:], venv)
             if why is not None:
@@ -247,6 +263,8 @@ class WorkTree:
         listing.passed_over.extend(found.passed_over)
         listing.passed_over.extend(found.not_walked)
         listing.passed_over.sort(key=lambda s: s.source)
+        if self.memo is not None:
+            self.memo.keep(walk, listing, whole=not found.links and not found.unreadable_dirs)
         return listing
 
     def read(self, paths: Sequence[str]) -> Iterator[tuple[str, bytes | OSError | Unread]]:

@@ -30,6 +30,7 @@ from groundkit.ingest.formats import Format, format_for
 from groundkit.types import Skipped
 
 __all__ = [
+    "IGNORE_FILES",
     "NOT_UTF8",
     "Discovery",
     "FileInput",
@@ -43,7 +44,7 @@ __all__ = [
     "would_walk",
 ]
 
-_IGNORE_FILES = (".gitignore", ".grkignore")
+IGNORE_FILES = (".gitignore", ".grkignore")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ class Discovery:
     # Hidden or ignored (.gitignore) entries, a folder once (with "/"): not walked, and not
     # worth a line in an ingest, but the code map lists every file under its root.
     not_walked: list[Skipped] = field(default_factory=list)
+    links: int = 0  # symbolic links met (a walk that met none depends on its folders alone)
 
 
 def missing_inputs(paths: Sequence[str]) -> list[str]:
@@ -224,6 +226,7 @@ def walk_tree(
         if include is not None and not include.match_file(entry.relative_to(root).as_posix()):
             continue  # not asked for: no more worth a line than a hidden file
         if info.is_symlink():
+            found.links += 1
             shown = entry.relative_to(root).as_posix()
             try:
                 target = entry.resolve()
@@ -324,8 +327,8 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
 def _with_ignore_files(
     directory: Path, specs: _Specs, children: list[os.DirEntry[str]] | None = None
 ) -> _Specs:
-    names = {c.name: c for c in children if c.name in _IGNORE_FILES} if children else {}
-    for name in _IGNORE_FILES:
+    names = {c.name: c for c in children if c.name in IGNORE_FILES} if children else {}
+    for name in IGNORE_FILES:
         ignore = directory / name
         if children is not None:
             # (by name first: a folder's children are asked once for every ignore file)
@@ -352,7 +355,7 @@ def would_walk(
     parts = where.relative_to(top).parts
     if any(part.startswith(".") for part in parts[:-1]):
         return False
-    if parts[-1] in _IGNORE_FILES:
+    if parts[-1] in IGNORE_FILES:
         return True
     if parts[-1].startswith("."):
         return False

@@ -46,6 +46,12 @@ _BODY = msgspec.msgpack.Decoder(Body | None)
 
 class TypeScriptExtractor:
     language: ClassVar[str] = "typescript"
+    # 34: a module-level call of a private helper that runs Object.defineProperty(obj, name,
+    # {get: getter}) with a literal key is that defineProperty written there (``this`` in the
+    # getter: the table); a defined getter a write of a key not known may replace is reached
+    # partial; ``f.apply``/``f.call`` of a member of a call's result (asked again once the
+    # index is read) or of a choice runs ``f`` and hands it the arguments (not through a
+    # computed key: every member may be read so);
     # 33: the script blocks of Vue single-file components (``.vue``), read in place;
     # 32: the paths a route function returns and the arguments of calls that hand on a path
     # or a client method (wrappers of wrappers), beside 31's facts (both were numbered 31);
@@ -79,7 +85,7 @@ class TypeScriptExtractor:
     # properties, mixins, events, generators, defineProperty;
     # 13: Drizzle queries, EntityManager calls; 12: `this` in a test's functions; 10: fields,
     # ``arguments``; 9: SQL text
-    version: ClassVar[str] = "33"
+    version: ClassVar[str] = "34"
 
     def claims(self, path: str) -> bool:
         return path.endswith(SOURCE_SUFFIXES) or is_config(path)

@@ -219,6 +219,12 @@ class PythonFile(FileResolver):
                     self._edge(index, site, target, how, operand, not sure)
                 elif how == "property":  # as a method called on the object read
                     self._edge(index, site, target, how, operand, self._uncertain(operand))
+                elif how in _CHOSEN and not partial and self._handed_a_choice(index, operand):
+                    # a library function (``map``, ``sorted(key=)``) calls the function it is
+                    # given (or makes the class): a run-time choice there, as a direct call of
+                    # it would be
+                    unsure = True
+                    self._edge(index, site, target, how, operand, True)
                 else:
                     self._edge(index, site, target, how, operand, partial and how in _CHOSEN)
             if unsure and not partial:  # a target reached on some runs only: not resolved
@@ -228,17 +234,23 @@ class PythonFile(FileResolver):
         self, target: FuncKey | ClassKey, operand: int, asked: str, index: int
     ) -> bool:
         """A dunder that syntax or a built-in runs is certain only on an operand whose every
-        value finds it (``Certainty``); a descriptor's ``__get__`` runs whenever the attribute
-        is read, whatever the object holding it; a reflected operator only where the left
-        operand's forward one never answers (``operators``)."""
+        value finds it (``Certainty``); so is a descriptor's ``__get__``, whose operand holds
+        what the attribute read may be there (``descriptors.py``), not the object holding it;
+        a reflected operator only where the left operand's forward one never answers
+        (``operators``)."""
         name = self.program.scope(target).qual.rsplit(".", 1)[-1]
         if name == "__get__":
-            return operand not in self.choices
+            return operand not in self.choices and self.certainty.runs_on_all(operand, name)
         if name == REFLECTED.get(asked) and not left_never_answers(
             self.flow, self.lefts.get(index, -1), asked
         ):
             return False
         return self.certainty.dunder_is_certain(operand, name, asked)
+
+    def _handed_a_choice(self, index: int, operand: int) -> bool:
+        """Whether a target was reached through ``operand``, a variable other than the site's
+        callee (the function a library call is given) that holds a run-time choice."""
+        return operand != self.operands.get(index, -1) and self._uncertain(operand)
 
     def _uncertain(self, operand: int) -> bool:
         if operand < 0:

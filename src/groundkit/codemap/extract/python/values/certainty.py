@@ -156,11 +156,9 @@ def hidden(flow: Flow) -> frozenset[int]:
         if not named:
             continue
         sites = info.facts.sites
-        for op in info.facts.ops:
-            if not isinstance(op, facts.Call):
-                continue
+        for op in info.decorations():
             site = sites[op.site]
-            if site.kind != facts.SiteKind.DECORATOR or site.target < 0:
+            if site.target < 0:
                 continue
             scope = scopes[site.target]
             if scope.kind != facts.Kind.CLASS or scope.qual.rsplit(".", 1)[-1] not in named:
@@ -221,13 +219,24 @@ def choices(
     that attribute there is no choice for it, only the classes that gave it went in)."""
     engine = flow.engine
     keys = flow.values.keys
-    plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN}
+    # (every value's kind asked once where most variables are asked, as they are in a whole
+    # solve; a continued one asks a few, each value's kind where it is held)
+    plain = {v for v in range(len(keys)) if keys[v][0] in objects.PLAIN} if known is None else None
     memo: dict[int, frozenset[int]] = {}
+    # Equal ones held once: the sources of a meeting variable hold the same values copied along
+    # their edges, and a frozenset for each raised django's map by 29 MB above its solve.
+    shared: dict[frozenset[int], frozenset[int]] = {}
 
     def relevant(var: int) -> frozenset[int]:
         found = memo.get(var)
         if found is None:
-            found = memo[var] = frozenset(engine.held(var) - plain)
+            held = engine.held(var)
+            made = frozenset(
+                held - plain
+                if plain is not None
+                else (v for v in held if keys[v][0] not in objects.PLAIN)
+            )
+            found = memo[var] = shared.setdefault(made, made)
         return found
 
     starts = list(seeds or ())
@@ -271,9 +280,32 @@ class _Following:
         return self.first[var] != self.first[var + 1]
 
 
-def _following(pairs: array[int], size: int) -> _Following:
+class _FewFollowing:
+    """The same, for a few pairs (a continued solve's: its own operations' only), by a dict:
+    two arrays as long as the program's variables would cost more than the pairs."""
+
+    __slots__ = ("by_operand",)
+
+    def __init__(self, pairs: array[int]) -> None:
+        self.by_operand: dict[int, array[int]] = {}
+        for at in range(0, len(pairs), 2):
+            self.by_operand.setdefault(pairs[at], array("i")).append(pairs[at + 1])
+
+    def of(self, var: int) -> array[int]:
+        return self.by_operand.get(var, _NONE_FOLLOW)
+
+    def has(self, var: int) -> bool:
+        return var in self.by_operand
+
+
+_NONE_FOLLOW = array("i")
+
+
+def _following(pairs: array[int], size: int) -> _Following | _FewFollowing:
     """``pairs`` (operand, result, flat; every variable below ``size``) by operand: a counting
     sort, filled from the last pair back so that each operand's results keep their order."""
+    if 8 * len(pairs) < size:
+        return _FewFollowing(pairs)
     counts = array("i", bytes(4 * (size + 1)))
     for operand in islice(pairs, 0, None, 2):
         counts[operand] += 1
@@ -291,7 +323,7 @@ def _spread(
     queue: deque[int],
     chosen: set[int],
     succ: list[list[int] | int | None],
-    following: _Following,
+    following: _Following | _FewFollowing,
     skip: set[tuple[int, int]] | None = None,
     below: int | None = None,
 ) -> None:

@@ -40,7 +40,7 @@ from groundkit.codemap.extract.python.values.engine import MAX_STRINGS, Engine, 
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.overrides import may_unbar
 from groundkit.codemap.extract.python.values.program import Program
-from groundkit.codemap.extract.python.values.relabel import Relabel, relabels, rename
+from groundkit.codemap.extract.python.values.relabel import Relabel, rekey, relabels, rename
 from groundkit.codemap.extract.python.values.snapshot import Snapshot, hierarchy
 from groundkit.codemap.extract.python.values.solver import Solver
 from groundkit.codemap.extract.python.values.split import Split, apply_split, split
@@ -63,6 +63,7 @@ class Change:
     alignment: Alignment
     relabels: tuple[Relabel, ...] = ()
     split: Split | None = None
+    rekeyed: tuple[int, ...] = ()  # subscripts given another literal key (their ``obj``)
 
 
 def changed(old: Facts, new: Facts) -> Change:
@@ -72,11 +73,11 @@ def changed(old: Facts, new: Facts) -> Change:
         return Change(old, align(old, new))
     except Reached as added:
         try:
-            found = relabels(old, new)
+            found, rekeyed = relabels(old, new)
         except Reached:
             pass
         else:
-            return Change(old, Alignment(old.variables, 0, []), tuple(found))
+            return Change(old, Alignment(old.variables, 0, []), tuple(found), None, tuple(rekeyed))
         try:
             alignment, one = split(old, new)
         except Reached:
@@ -160,6 +161,8 @@ def continue_solve(
         # (before the new code runs: it sees the renamed values)
         if change.relabels:
             rename(flow, file, list(change.relabels))
+        if change.rekeyed:
+            rekey(flow, file, list(change.rekeyed))
         if change.split is not None:
             apply_split(flow, file, change.split, snapshot.late)
     solver = Solver(program, flow)
@@ -220,6 +223,7 @@ class _Derived:
     ids: dict[tuple[Any, ...], int]  # each value's key -> its number
     special: set[int]  # the string and container values (``Engine.special``)
     found: dict[SiteKey, Found]  # (a continuation never changes an old site's: ``record``)
+    literals: dict[int, list[int]]  # file -> its container literals' values (``_renumbered``)
 
 
 def _derived(snapshot: Snapshot) -> _Derived:
@@ -233,6 +237,7 @@ def _derived(snapshot: Snapshot) -> _Derived:
                 if key[0] in (objects.STR, objects.PREFIX) or key[0] in objects.CONTAINERS
             },
             {site: Found(targets) for site, targets in snapshot.found.items()},
+            _literals(keys),
         )
     derived: _Derived = snapshot.derived
     return derived
@@ -242,11 +247,15 @@ def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
     flow = _Continued(program)
     values = flow.values
     derived = _derived(snapshot)
-    values.keys = _renumbered(snapshot.keys, changes)
-    renumbered = any(change.alignment.gap for change in changes.values())
-    values.ids = (
-        {key: index for index, key in enumerate(values.keys)} if renumbered else derived.ids.copy()
-    )
+    values.keys, moved = _renumbered(snapshot.keys, changes, derived.literals)
+    values.ids = ids = derived.ids.copy()
+    for index in moved:
+        del ids[snapshot.keys[index]]
+    if len(derived.ids) != len(snapshot.keys) or any(values.keys[i] in ids for i in moved):
+        # (a key held twice, or a moved one now another's: numbered as a whole solve does)
+        values.ids = ids = {key: index for index, key in enumerate(values.keys)}
+    else:
+        ids.update((values.keys[index], index) for index in moved)
     engine = _Guarded(values, program.variables, snapshot.size, snapshot.late)
     engine.pts[: snapshot.size] = snapshot.pts
     engine.special = derived.special.copy()  # (renumbering keeps a key's kind)
@@ -270,16 +279,29 @@ def _restore(program: Program, snapshot: Snapshot, changes: Mapping[int, Change]
     return flow
 
 
-def _renumbered(keys: list[tuple[Any, ...]], changes: Mapping[int, Change]) -> list[Any]:
-    """The values' keys with a grown file's container literals (known by the variable that
-    holds them) under that variable's new number."""
-    gaps = {file: change.alignment for file, change in changes.items() if change.alignment.gap}
-    out = list(keys)  # (a copy: the snapshot may serve the next edit too)
-    if not gaps:
-        return out
+def _literals(keys: list[tuple[Any, ...]]) -> dict[int, list[int]]:
+    """The container literals' values (known by the variable that holds them), by file."""
+    out: dict[int, list[int]] = {}
     for index, key in enumerate(keys):
-        if key[0] == objects.CONT and key[1] in gaps:
-            grown = gaps[key[1]]
+        if key[0] == objects.CONT:
+            out.setdefault(key[1], []).append(index)
+    return out
+
+
+def _renumbered(
+    keys: list[tuple[Any, ...]], changes: Mapping[int, Change], literals: dict[int, list[int]]
+) -> tuple[list[Any], list[int]]:
+    """The values' keys with a grown file's container literals (``literals``, by file) under
+    their variable's new number, and the values whose key that changed."""
+    out = list(keys)  # (a copy: the snapshot may serve the next edit too)
+    moved = []
+    for file, change in changes.items():
+        grown = change.alignment
+        if not grown.gap:
+            continue
+        for index in literals.get(file, ()):
+            key = keys[index]
             if key[2] >= grown.gap_at:
                 out[index] = (key[0], key[1], key[2] + grown.gap, *key[3:])
-    return out
+                moved.append(index)
+    return out, moved

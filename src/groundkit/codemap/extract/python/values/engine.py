@@ -13,6 +13,7 @@ crosses every edge once. Sets are bounded, and a bound that is hit is counted:
 
 from __future__ import annotations
 
+import random
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -53,6 +54,10 @@ SHARED_FROM = 1
 # (by the numbers' hashes) would change and with it what far-away variables keep.
 Rule = Callable[[Sequence[int]], object]  # (what a rule returns is not used)
 Overflow = Callable[[int, set[int]], int]
+# A probe's hook (``benchmarks/codemap_order.py``), never set by the map: a seed that shuffles
+# what waits in the queue each time ``run`` starts, to measure how much the fixed point depends
+# on arrival order. None: one test a run.
+ORDER_SEED: int | None = None
 _WIDE = 16  # successors looked up in the list below this many, in a set from there
 _SIZED = (list, set, tuple)  # what ``add`` takes the one-value way
 
@@ -127,6 +132,7 @@ class Engine:
         "edges",
         "incoming",
         "later",
+        "order",
         "overflow",
         "pending",
         "pts",
@@ -168,6 +174,7 @@ class Engine:
         self.overflow: Overflow | None = None
         self.later: list[tuple[int, int]] = []  # edges to add once the current step is done
         self.bounds_hit = 0
+        self.order = None if ORDER_SEED is None else random.Random(ORDER_SEED)  # noqa: S311
 
     def variable(self) -> int:
         self.pts.append(None)
@@ -429,6 +436,11 @@ class Engine:
     def run(self) -> None:
         queue, pending, succ, rules = self.queue, self.pending, self.succ, self.rules
         send_one, send, later, popleft = self._send_one, self._send, self.later, queue.popleft
+        if self.order is not None:
+            shuffled = list(queue)
+            self.order.shuffle(shuffled)
+            queue.clear()
+            queue.extend(shuffled)
         while queue or later:
             while later:
                 self.flow(*later.pop())

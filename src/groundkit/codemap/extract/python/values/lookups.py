@@ -2,7 +2,8 @@
 class of the repository that binds the name in its body, after any class before it that code
 patched); an instance's own attributes first (every ``self.x = ...`` of its classes), then its
 class's; ``super()`` from after the class that calls it. A function found through an instance
-becomes a method bound to it; a property's getter (a descriptor's ``__get__``) runs.
+becomes a method bound to it; a property's getter (a descriptor's ``__get__``) runs (a
+``__get__`` is judged on what the attribute holds where it is read: ``descriptors.py``).
 
 What ``value.attr`` is does not depend on where it is read, so it is worked out once per
 (value, attribute) into one variable that every read of it copies; the functions it runs on
@@ -16,6 +17,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.python.values import library, objects
+from groundkit.codemap.extract.python.values.descriptors import CLASSY, Descriptors
 from groundkit.codemap.extract.python.values.engine import each, with_args
 from groundkit.codemap.extract.python.values.keys import (
     NOWHERE,
@@ -37,7 +39,7 @@ __all__ = ["CONTAINER_METHODS", "Lookups"]
 CONTAINER_METHODS = frozenset(
     "append extend insert add update setdefault get pop values items keys copy sort".split()
 )
-_CLASSY = frozenset({objects.INST, objects.CONE, objects.CLASS, objects.CCONE, objects.SUPER})
+_CLASSY = CLASSY
 
 
 class Lookups:
@@ -46,9 +48,11 @@ class Lookups:
         self.calls = calls  # the rules that call (they hold this one)
         self.outside = flow.values.id((objects.EXT, "?"))
         self.patches = Patches(flow)
+        self.descriptors = Descriptors(flow, self.patches)
         self._results: dict[tuple[int, str], int] = {}
-        # Functions a lookup runs (getter, __get__, __getattr__), and the sites reading it.
-        self._runs: dict[tuple[int, str], dict[FuncKey, How]] = {}
+        # Functions a lookup runs (getter, __get__, __getattr__; whether a descriptor's), and
+        # the sites reading it.
+        self._runs: dict[tuple[int, str], dict[FuncKey, tuple[How, bool]]] = {}
         # (the sites and operands one after the other: a pair for each took 12 MB on django)
         self._sites: dict[tuple[int, str], list[SiteKey | int]] = {}
 
@@ -115,19 +119,28 @@ class Lookups:
     def _watch(self, value: int, attr: str, site: SiteKey, operand: int) -> None:
         key = (value, attr)
         self._sites.setdefault(key, []).extend((site, operand))
-        for func, how in self._runs.get(key, {}).items():
-            self.flow.record(site, func, how, operand)
+        for func, (how, got) in self._runs.get(key, {}).items():
+            self._record(site, attr, func, how, got, operand)
 
-    def _runs_here(self, value: int, attr: str, func: FuncKey, how: How) -> None:
+    def _runs_here(self, value: int, attr: str, func: FuncKey, how: How, got: bool = False) -> None:
+        """``func`` runs where ``value.attr`` is read (``got``: a descriptor's ``__get__``)."""
         key = (value, attr)
         runs = self._runs.setdefault(key, {})
         if func in runs:
             return
-        runs[func] = how
+        runs[func] = (how, got)
         sites, at = self._sites.get(key, []), 0
         while at < len(sites):
-            self.flow.record(sites[at], func, how, sites[at + 1])  # type: ignore[arg-type]
+            self._record(sites[at], attr, func, how, got, sites[at + 1])  # type: ignore[arg-type]
             at += 2
+
+    def _record(
+        self, site: SiteKey, attr: str, func: FuncKey, how: How, got: bool, operand: int
+    ) -> None:
+        # A __get__ is judged on the attribute's values there, not on the receiver's.
+        if got and site[0] >= 0:
+            operand = self.descriptors.read_at(site, attr, operand)
+        self.flow.record(site, func, how, operand)
 
     # -- once per (value, attribute) --------------------------------------------------------------
     def result(self, value: int, attr: str) -> int:
@@ -211,7 +224,7 @@ class Lookups:
         program = flow.program
         cone = {sub for cls in classes for sub in program.cone(cls)}
         keys = flow.values.keys
-        for (value, attr), found in self._results.items():
+        for (value, attr), found in (*self._results.items(), *self.descriptors.raws.items()):
             if keys[value][0] not in (objects.INST, objects.CONE):
                 continue
             for cls in flow.classes_of(value):
@@ -286,7 +299,7 @@ class Lookups:
                 args: Args = [flow.lit, flow.lit]
                 found = self._protocol(item, "__get__", args, dst)
                 for func in found:
-                    self._runs_here(value, attr, func, "protocol")
+                    self._runs_here(value, attr, func, "protocol", got=True)
                 if not found:
                     out.append(item)
             else:
@@ -425,6 +438,7 @@ class Lookups:
         extra = args[2] if len(args) > 2 and isinstance(args[2], int) else None
         if name == "getattr":
             flow.depends.extend((obj, dst))
+            self.descriptors.receivers[site] = obj
             if extra is not None:
                 flow.engine.flow(extra, dst)
         else:

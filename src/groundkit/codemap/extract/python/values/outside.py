@@ -186,6 +186,7 @@ class Outside:
             ]
             flow.engine.add(dst, made)
 
+        flow.depends.extend((args[0], dst))  # (a choice of function is a choice of partial)
         flow.engine.on(args[0], run)
 
     def _property(self, args: Args, dst: int) -> None:
@@ -278,6 +279,35 @@ class Outside:
         else:
             engine.add(dst, [flow.value(objects.EXTINST, "?", None)])
 
+    def _wrapper(self, kind: int, func: int, dst: int) -> None:
+        """``staticmethod(func)`` or ``classmethod(func)``: ``kind`` of each function."""
+        flow = self.flow
+        engine = flow.engine
+
+        def wrap(new: Sequence[int]) -> None:
+            keys = flow.values.keys
+            engine.add(dst, [flow.value(kind, v) for v in new if keys[v][0] == objects.FUNC])
+            if kind == objects.STATIC:
+                # a staticmethod of another callable gives it back as it is when read
+                engine.add(dst, [v for v in new if self._kept_static(v)])
+
+        # a choice of function is a choice of wrapper: what calls it calls one of them
+        flow.depends.extend((func, dst))
+        engine.on(func, wrap)
+
+    def _kept_static(self, value: int) -> bool:
+        """Whether ``staticmethod(value)`` read from its class is ``value`` itself: a
+        ``functools.partial`` or an instance of a class without ``__get__`` (one with it would
+        have run ``__get__`` as a plain class attribute, which the wrapper stops)."""
+        flow = self.flow
+        kind = flow.values.keys[value][0]
+        if kind == objects.PARTIAL:
+            return True
+        if kind not in (objects.INST, objects.CONE):
+            return False
+        owner = flow.program.owner
+        return all(owner(cls, "__get__") is None for cls in flow.classes_of(value))
+
     # -- built-ins --------------------------------------------------------------------------------
     def builtin(
         self,
@@ -293,13 +323,9 @@ class Outside:
         engine = flow.engine
         first = args[0] if args and isinstance(args[0], int) else None
         if name in ("staticmethod", "classmethod") and first is not None:
-            kind = objects.STATIC if name == "staticmethod" else objects.CLASSMETHOD
-
-            def wrap(new: Sequence[int], k: int = kind) -> None:
-                funcs = [v for v in new if flow.values.keys[v][0] == objects.FUNC]
-                engine.add(dst, [flow.value(k, v) for v in funcs])
-
-            engine.on(first, wrap)
+            self._wrapper(
+                objects.STATIC if name == "staticmethod" else objects.CLASSMETHOD, first, dst
+            )
         elif name == "property":
             getter = self.calls.arg(args, keywords, 0, "fget")
             if getter is not None:

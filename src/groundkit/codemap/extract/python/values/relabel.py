@@ -27,7 +27,7 @@ from groundkit.codemap.extract.python.values.alignment import VAR_LISTS, VARS, R
 from groundkit.codemap.extract.python.values.program import FileInfo
 from groundkit.codemap.extract.python.values.state import Flow
 
-__all__ = ["Relabel", "blind", "holders", "reads_no_argument", "relabels", "rename"]
+__all__ = ["Relabel", "blind", "holders", "reads_no_argument", "rekey", "relabels", "rename"]
 
 # Where a string may be read without its text mattering: (operation, field).
 _BLIND = frozenset(
@@ -69,14 +69,19 @@ class Relabel:
     new: str
 
 
-def relabels(old: Facts, new: Facts) -> list[Relabel]:
-    """The string literals ``new`` changed from ``old``; raises ``Reached`` when anything
-    else changed (places aside)."""
+def relabels(old: Facts, new: Facts) -> tuple[list[Relabel], list[int]]:
+    """The string literals ``new`` changed from ``old``, and the subscripts whose literal
+    string key it changed (``obj["key"]``, read or set: their ``obj``, a variable of the
+    file); raises ``Reached`` when anything else changed (places aside)."""
     if old.variables != new.variables or len(old.ops) != len(new.ops) or old.all != new.all:
         raise Reached("the edit changed or removed an operation")
-    out = []
+    out, rekeyed = [], []
     for before, after in zip(old.ops, new.ops, strict=True):
         if before == after:
+            continue
+        if _rekeyed(before, after):
+            assert isinstance(before, facts.Sub | facts.SetSub)
+            rekeyed.append(before.obj)
             continue
         if not (type(before) is type(after) is facts.Const and before.dst == after.dst):
             raise Reached("the edit changed or removed an operation")
@@ -84,9 +89,45 @@ def relabels(old: Facts, new: Facts) -> list[Relabel]:
             raise Reached("the edit changed or removed an operation")
         out.append(Relabel(before.dst, before.text, after.text))
     frame = len(old.sites) == len(new.sites) and len(old.imports) == len(new.imports)
-    if not out or not frame or not same_frame(old, new, lambda var: var):
+    if not (out or rekeyed) or not frame or not same_frame(old, new, lambda var: var):
         raise Reached("the edit changed or removed an operation")
-    return out
+    return out, rekeyed
+
+
+def _rekeyed(before: facts.Op, after: facts.Op) -> bool:
+    """Whether ``after`` is the subscript ``before`` with another literal string key."""
+    if type(before) is not type(after) or type(before) not in (facts.Sub, facts.SetSub):
+        return False
+    assert isinstance(before, facts.Sub | facts.SetSub)
+    assert isinstance(after, facts.Sub | facts.SetSub)
+    if type(before.key) is not str or type(after.key) is not str:
+        return False
+    return bool(before == type(after)(**{**_fields(after), "key": before.key}))
+
+
+def _fields(op: facts.Op) -> dict[str, Any]:
+    return {name: getattr(op, name) for name in op.__struct_fields__}
+
+
+def rekey(flow: Flow, file: int, objs: list[int]) -> None:
+    """Raises ``Reached`` unless each subscript's key text, changed, is read by nothing: a
+    literal key picks a container's slot (``containers.py``) and names the attribute that
+    ``obj.__dict__["key"] = ...`` or ``vars(obj)["key"] = ...`` sets (``solver.py``); on an
+    instance ``__getitem__``/``__setitem__`` run with a literal, and on what is outside the
+    repository or unknown it is not read. So where the subscripted variable held none of the
+    containers and is neither of those dicts, the old solve is the new one's."""
+    info = flow.program.files[file]
+    keys = flow.values.keys
+    for obj in objs:
+        given = info.op_of(obj)
+        if isinstance(given, facts.Attr) and given.attr == "__dict__":
+            raise Reached("the changed key names an attribute")
+        if isinstance(given, facts.Call):
+            called = info.op_of(given.func)
+            if isinstance(called, facts.Global) and called.name == "vars":
+                raise Reached("the changed key names an attribute")
+        if any(keys[value][0] in objects.CONTAINERS for value in flow.engine.held(info.var(obj))):
+            raise Reached("the changed key is a container's")
 
 
 def rename(flow: Flow, file: int, changes: list[Relabel]) -> None:

@@ -69,11 +69,11 @@ class Replaced:
         self.stores: dict[str, list[_Store]] = {}
         found: dict[str, list[tuple[int, frozenset[ClassKey], frozenset[FuncKey | ClassKey]]]] = {}
         for info in flow.program.files:
-            for op in info.facts.ops:
-                if isinstance(op, facts.SetAttr) and op.attr is not None:
-                    store = self._store(info, op)
-                    if store is not None:
-                        found.setdefault(op.attr, []).append(store)
+            for op in info.attribute_sets():
+                assert op.attr is not None
+                store = self._store(info, op)
+                if store is not None:
+                    found.setdefault(op.attr, []).append(store)
         if not found:
             return
         receivers: set[int] = set()
@@ -82,12 +82,13 @@ class Replaced:
             receivers = self._receivers(found.keys())
             sent = self._sent(found.keys())
         for attr, stores in found.items():
+            # (a continued solve has no receivers: what copies reach meets none of them)
             self.stores[attr] = [
                 _Store(
                     owners,
                     stored,
-                    frozenset(self._reach(obj, {}) & receivers),
-                    frozenset(self._reach(obj, sent) & receivers),
+                    frozenset(self._reach(obj, {}) & receivers) if receivers else frozenset(),
+                    frozenset(self._reach(obj, sent) & receivers) if receivers else frozenset(),
                 )
                 for obj, owners, stored in stores
             ]

@@ -26,7 +26,9 @@ from groundkit.codemap.extract.python.values.state import Flow
 __all__ = ["FORMAT", "PARTS", "Snapshot", "dump", "hierarchy", "load"]
 
 # What a snapshot was written by: another Python's ``marshal`` or another layout is not read.
-FORMAT = f"2/{sys.version_info[0]}.{sys.version_info[1]}"  # 2: the cells in pieces
+# 3: a descriptor's ``__get__`` is recorded with the attribute's values as its operand
+# (``descriptors.py``); 2: the cells in pieces
+FORMAT = f"3/{sys.version_info[0]}.{sys.version_info[1]}"
 _PIECES = 8  # the variables, the cells and the sites' targets are written in this many parts
 _SETS = (set, frozenset)  # a variable's values: its own set, or one shared (``Engine.share``)
 PARTS = (

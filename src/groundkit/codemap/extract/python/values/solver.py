@@ -20,6 +20,7 @@ from groundkit.codemap.extract.python.values.fixtures import install_fixtures
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.operators import REFLECTED
 from groundkit.codemap.extract.python.values.program import Program, Static
+from groundkit.codemap.extract.python.values.release import release_free_memory
 from groundkit.codemap.extract.python.values.state import Flow
 
 __all__ = ["Solver", "solve"]
@@ -34,10 +35,12 @@ def solve(program: Program) -> Flow:
     engine = solver.flow.engine
     engine.run()
     engine.share()  # (before the second round's cells and rules add to the peak)
+    release_free_memory()  # (the sets ``share`` let go: else held through the second round)
     first = engine.sizes()
     solver.second_round()
     engine.run()
     engine.share()
+    release_free_memory()
     # What the second round gave more: an edit's new code may not read it (``continued.py``).
     solver.flow.late = engine.grown(first)
     return solver.close()

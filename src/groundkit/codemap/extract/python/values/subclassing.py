@@ -53,12 +53,10 @@ def sole_bases(program: Program, made: dict[FuncKey, ClassKey]) -> dict[ClassKey
     """Each class made so whose decorator the repository applies to one class only (and
     calls no other way, by its name): that class. Read before the hierarchy, once."""
     applied: dict[ClassKey, set[ClassKey | None]] = {cls: set() for cls in made.values()}
-    names = {program.scope(func).qual.rsplit(".", 1)[-1] for func in made}
+    names = frozenset(program.scope(func).qual.rsplit(".", 1)[-1] for func in made)
     for info in program.files:
         sites = info.facts.sites
-        for op in info.facts.ops:
-            if not isinstance(op, facts.Call):
-                continue
+        for op in info.calls_named(names):
             site = sites[op.site]
             decorates = site.kind == facts.SiteKind.DECORATOR
             if not decorates and site.name not in names:

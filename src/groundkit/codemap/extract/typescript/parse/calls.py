@@ -109,10 +109,11 @@ def call(w: Walk, node: Node) -> bool:
     mutator = ref is not None and len(ref) == 2 and tuple(ref) in _MUTATORS  # (all are two)
     if ref is not None and mutator and args and isinstance(args[0], facts.Ref):
         if ref[1] != "setPrototypeOf":
-            w.add_write(args[0], _defined(w, ref, args))
+            w.add_write(args[0], _defined(w, ref, args, node))
         elif len(args) == 2:  # a new prototype: what the object owns stays as it was
             w.add_write(args[0], "__proto__")
             _prototype_set(w, args[0], args[1])
+    _getter_helper_call(w, ref, args)
     _elements(w, ref, args, arguments, callee)
     _settled(w, ref, args, callee)
     _copied_onto_function(w, ref, args)
@@ -247,10 +248,12 @@ def _computed_key(w: Walk, callee: Node) -> facts.Expr | None:
 _THIS = facts.Ref(["this"])
 
 
-def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
+def _defined(w: Walk, ref: list[str], args: list[facts.Expr], node: Node) -> str | None:
     """The key ``Object.defineProperty(X, "key", {...})`` writes (None: any key may change).
     At module level on a module-level ``X``, its ``value`` is what ``X.key`` holds and its
     ``get`` the getter reading ``X.key`` runs (``values/evaluate.py``)."""
+    if ref == ["Object", "defineProperty"] and len(args) >= 3:
+        _getter_helper(w, args, node)
     if ref != ["Object", "defineProperty"] or len(args) < 3 or not isinstance(args[1], facts.Str):
         return None
     key, target, spec = args[1].text, args[0], args[2]
@@ -269,6 +272,48 @@ def _defined(w: Walk, ref: list[str], args: list[facts.Expr]) -> str | None:
         if type(held) is facts.Fn and w.module_name(this.parts[0]):
             w.defined_getters.append((this.parts[0], key, held))
     return key
+
+
+# What a getter-defining helper's parameters are, and its one statement's parent chain
+_GETTER_SPEC = frozenset({"get", "configurable", "enumerable"})
+_STATEMENT_CHAIN = ("expression_statement", "statement_block", "function_declaration")
+
+
+def _getter_helper(w: Walk, args: list[facts.Expr], node: Node) -> None:
+    """``function defineGetter(obj, name, getter) { Object.defineProperty(obj, name, {get:
+    getter}) }``, a module-level function declaration whose body runs this unconditionally:
+    noted with the positions of the object, the key and the getter, and which write it is.
+    ``walker.py`` reads its module-level calls with a literal key as that defineProperty
+    written there, when they are the only uses of its name (``getter_helpers``)."""
+    scope = w.scope()
+    spec = args[2]
+    if scope.kind != facts.ScopeKind.FUNCTION or scope.parent != 0 or "." in scope.qual:
+        return
+    if type(spec) is not facts.ObjectLit or not set(spec.fields) <= _GETTER_SPEC:
+        return
+    parent = node.parent
+    for kind in _STATEMENT_CHAIN:
+        if parent is None or parent.type != kind:
+            return
+        parent = parent.parent
+    positions = []
+    for expr in (args[0], args[1], spec.fields.get("get")):
+        name = expr.parts[0] if type(expr) is facts.Ref and len(expr.parts) == 1 else None
+        held = w.bindings[w.current].get(name) if name is not None else None
+        if type(held) is not facts.Param or held.path or (w.current, name) in w.reassigned:
+            return
+        positions.append(held.position)
+    w.getter_helpers[scope.qual] = (positions[0], positions[1], positions[2], len(w.writes))
+
+
+def _getter_helper_call(w: Walk, ref: list[str] | None, args: list[facts.Expr]) -> None:
+    """``defineGetter(req, "host", function host() {...})`` at module level, ``req`` a
+    module-level name: maybe a getter-defining helper's call (``_getter_helper``)."""
+    if ref is None or len(ref) != 1 or w.scope().kind != facts.ScopeKind.MODULE or len(args) < 3:
+        return
+    if not any(type(a) is facts.Str for a in args):
+        return
+    w.helper_calls.append((ref[0], args))
 
 
 def _prototype_set(w: Walk, target: facts.Ref, proto: facts.Expr) -> None:

@@ -83,6 +83,10 @@ class Walk:
         self.arities: list[tuple[int, facts.Ref, int]] = []  # scope, callee, argument count
         self.mixins: list[tuple[int, str, list[facts.Expr]]] = []  # scope, F, F's prototypes
         self.defined_getters: list[tuple[str, str, facts.Expr]] = []  # X, key, getter
+        # a helper running Object.defineProperty(obj, name, {get: getter}) -> the positions of
+        # obj, name and getter, and the index of that write in ``writes`` (``calls.py``)
+        self.getter_helpers: dict[str, tuple[int, int, int, int]] = {}
+        self.helper_calls: list[tuple[str, list[facts.Expr]]] = []  # module level: name, args
         self.delegated: dict[str, dict[str, list[str]]] = {}  # X -> key -> [target, how]
         self.generators: list[str] = []
         self.asyncs: list[str] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.base import Clock
@@ -221,6 +222,7 @@ HANDLERS: dict[str, Handler] = {
 
 
 def _interface(w: Walk) -> facts.Module:
+    _inline_getter_helpers(w)
     closer = Closer(w.scopes, w.bindings)
     passes = [
         facts.Pass(closer.close(callee, scope), how, [closer.close(a, scope) for a in args])
@@ -316,6 +318,59 @@ def _a_path(expr: facts.Expr) -> bool:
     with a ``/`` in a literal piece (kept for ``web/wrappers.py``; strings are no code, so
     ``returns`` leaves them out)."""
     return type(expr) is facts.Template and any(type(p) is str and "/" in p for p in expr.parts)
+
+
+def _inline_getter_helpers(w: Walk) -> None:
+    """Each module-level call of a getter-defining helper (``calls._getter_helper``) with a
+    module-level object and a literal key is that ``Object.defineProperty`` written there: a
+    write of that key and its getter. Only when those calls are every use of the helper's name
+    (counted in the text: a mention in a comment or a string also keeps the helper as it is)
+    and the helper is not exported; then its own write through a parameter is dropped, as each
+    call has written it. Otherwise that write changes any member of what it is given."""
+    if not w.getter_helpers or not w.source:
+        return
+    dropped: set[int] = set()
+    for name, (obj, key, getter, write) in w.getter_helpers.items():
+        if type(w.bindings[0].get(name)) is not facts.Fn or _exported(w, name):
+            continue
+        calls = [args for callee, args in w.helper_calls if callee == name]
+        uses = len(re.findall(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"(?![\w$])", w.source))
+        written = [_inlined(w, args, obj, key) for args in calls]
+        if not calls or uses != 1 + len(calls) or None in written:
+            continue
+        dropped.add(write)
+        for args, (target, text) in zip(calls, filter(None, written), strict=True):
+            w.writes.append((0, target, text))
+            if getter < len(args):
+                w.defined_getters.append((target.parts[0], text, args[getter]))
+                _this_is_the_table(w, args[getter], target)
+    w.writes = [write for i, write in enumerate(w.writes) if i not in dropped]
+
+
+def _this_is_the_table(w: Walk, getter: facts.Expr, table: facts.Ref) -> None:
+    """``this`` in a getter written in the call is the table, as in a function written as a
+    member of it (``req.header = function () {...}``): found unknown while it was read."""
+    if type(getter) is not facts.Fn:
+        return
+    for index, scope in enumerate(w.scopes):
+        if scope.qual == getter.qual and scope.parent == 0:
+            if w.bindings[index].get("this") is UNKNOWN:
+                w.bindings[index]["this"] = table
+            return
+
+
+def _inlined(w: Walk, args: list[facts.Expr], obj: int, key: int) -> tuple[facts.Ref, str] | None:
+    """A helper's call's object, a module-level name, and its key, a literal (else None)."""
+    if max(obj, key) >= len(args):
+        return None
+    target, text = args[obj], args[key]
+    if type(text) is not facts.Str or type(target) is not facts.Ref or len(target.parts) != 1:
+        return None
+    return (target, text.text) if target.parts[0] in w.bindings[0] else None
+
+
+def _exported(w: Walk, name: str) -> bool:
+    return name in w.exports or any(f"'{name}'" in repr(v) for v in w.exports.values())
 
 
 def _defined_getters(w: Walk, closer: Closer) -> dict[str, dict[str, facts.Expr]]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from groundkit.codemap.extract.typescript.parse import facts
 from groundkit.codemap.extract.typescript.values.objects import (
     Choice,
+    Def,
     Feed,
     Inst,
     Scope,
@@ -56,23 +57,36 @@ def run_accessors(
         held, vague = _held(file, receiver)
         last = write and k == len(ref) - 1
         found = {t for v in held if (t := ev.accessor(v, part, write=last)) is not None}
+        # a getter defineProperty put there, which a write of a key not known may replace
+        maybe = set() if last else {t for v in held for t in ev.maybe_getters(v, part)} - found
         if vague:
             file.graph.unresolved += 1  # an accessor's name on a value known only at run time
-            if not found:
+            if not found and not maybe:
                 return
         # one of several values, some not known or with accessors of their own: partial
         chosen = vague or (type(receiver) is Choice and len(found) > 1)
         flags = frozenset({EdgeFlag.PARTIAL}) if chosen else frozenset()
-        for target in sorted(found, key=lambda d: (d.path, d.qual)):
-            file.edge(
-                EdgeKind.CALLS,
-                caller,
-                node_key(target),
-                Provenance.TS_ACCESSOR,
-                where,
-                where.line,
-                flags,
-            )
+        _draw(file, caller, where, maybe, frozenset({EdgeFlag.PARTIAL}))
+        _draw(file, caller, where, found, flags)
+
+
+def _draw(
+    file: CallingFile,
+    caller: NodeKey,
+    where: Location,
+    found: set[Def],
+    flags: frozenset[EdgeFlag],
+) -> None:
+    for target in sorted(found, key=lambda d: (d.path, d.qual)):
+        file.edge(
+            EdgeKind.CALLS,
+            caller,
+            node_key(target),
+            Provenance.TS_ACCESSOR,
+            where,
+            where.line,
+            flags,
+        )
 
 
 def _super(file: CallingFile, context: Scope) -> Value | None:

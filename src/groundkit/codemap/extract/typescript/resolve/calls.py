@@ -404,4 +404,8 @@ def _choice(file: CallingFile, choice: Choice, how: int, caller: NodeKey, where:
 
 
 def _is_function(value: Value) -> bool:
+    """A function, a parameter, or a choice with a function among its options (a member made
+    from a list of names: ``route.get.apply(route, args)`` maybe runs it)."""
+    if type(value) is Choice:
+        return any(_is_function(option) for option in value.options)
     return type(value) is Feed or (type(value) is Def and value.kind != "class")

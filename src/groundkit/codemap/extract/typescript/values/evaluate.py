@@ -362,6 +362,20 @@ class Evaluator:
             return defined_getter(self, value, name)
         return found
 
+    def maybe_getters(self, value: Value, name: str, depth: int = 0) -> set[Def]:
+        """The getters ``Object.defineProperty`` put on the tables ``value`` is or is made from
+        (each option of a choice), when writes whose key is not known (through a parameter,
+        under a key a function is given) may have replaced them since: reading ``value.name``
+        maybe runs one."""
+        if type(value) is Mod:  # Object.create(require("./request")): the module's export
+            value = self.export(value.path, "=")
+        if type(value) is Created and depth < DEPTH:
+            return self.maybe_getters(value.proto, name, depth + 1)
+        if type(value) is Choice and depth < DEPTH:
+            return {d for o in value.options for d in self.maybe_getters(o, name, depth + 1)}
+        found = defined_getter(self, value, name, maybe=True) if type(value) is Obj else None
+        return {found} if found is not None else set()
+
     def _generator(self, func: Def) -> bool:
         return func.kind != "class" and func.qual in self.interface(func.path).generators
 

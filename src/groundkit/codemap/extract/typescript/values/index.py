@@ -12,7 +12,7 @@ gives a parameter, each argument evaluated once.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeGuard
 
@@ -139,18 +139,26 @@ def build_index(ev: Evaluator, solved: list[str], sources: list[str]) -> Index:
                 index.unknown.append(site)  # it may be known once the index is read
             else:
                 _file(ev, index, site)
-            for position, arg in enumerate(record.args):
-                if type(arg) is facts.Spread and site.spread < 0:
-                    site.spread = position
-                if type(arg) not in _MAY_BE_OURS:
-                    continue  # a call's result, unknown: gives nothing that can be passed on
-                value = site.args[position] = as_given(arg, value_of(arg, path)[0])
-                at = position if site.spread < 0 else -1  # behind a spread: anywhere
-                for held, member in _held(ev, value):
-                    index.passed[held].append((site, at, member))
-                index.tables.update(handed_tables(ev, value))
+            _handed(ev, index, site, lambda arg, at: value_of(arg, at)[0])
     _arities(ev, index, sources)
     return index
+
+
+def _handed(
+    ev: Evaluator, index: Index, site: Site, value_of: Callable[[facts.Expr, str], Value]
+) -> None:
+    """What each argument of a site hands on: the functions and parameters given there, and
+    the tables."""
+    for position, arg in enumerate(site.record.args):
+        if type(arg) is facts.Spread and site.spread < 0:
+            site.spread = position
+        if type(arg) not in _MAY_BE_OURS:
+            continue  # a call's result, unknown: gives nothing that can be passed on
+        value = site.args[position] = as_given(arg, value_of(arg, site.path))
+        at = position if site.spread < 0 else -1  # behind a spread: anywhere
+        for held, member in _held(ev, value):
+            index.passed[held].append((site, at, member))
+        index.tables.update(handed_tables(ev, value))
 
 
 def _arities(ev: Evaluator, index: Index, sources: list[str]) -> None:
@@ -178,7 +186,14 @@ def ask_again(ev: Evaluator, index: Index) -> None:
     are counted through the index): each found is a call of what it may be."""
     saved, ev.deps = ev.deps, set()
     try:
-        for site in index.unknown:
+        for unknown in index.unknown:
+            site = unknown
+            record = _through_call(ev, site.path, site.record)
+            if record is not site.record:
+                # route[method].apply(route, args), route a call's result: now known, the
+                # site hands route[method] the arguments
+                site = Site(site.path, record, Unknown())
+                _handed(ev, index, site, lambda arg, at: ev.value(arg, (at, -1)))
             site.callee = ev.value(site.record.callee, (site.path, -1))
             _file(ev, index, site)
     finally:
@@ -247,17 +262,27 @@ def _items_listed(arg: facts.Expr) -> TypeGuard[facts.ArrayLit]:
 def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
     """``f.call(o, a, b)`` hands ``a, b`` to ``f`` (``o`` is its ``this``); ``f.apply(o,
     arguments)`` hands ``f`` each argument at its own position (``slice.call(arguments, k)``
-    from k on, which positions is not known: all of them, behind a spread)."""
+    from k on, which positions is not known: all of them, behind a spread). ``f`` may be a
+    member of a call's result (``this.route(path).get.apply(...)``) and be one of several
+    values (a member made from a list of names: maybe that function), each then maybe handed
+    them. Not ``f`` read by a computed key (``route[method].apply(route, args)``): every
+    member may be read so, and each would be handed the arguments (a route's
+    ``dispatch(req, res, done)`` given the handlers as ``done``)."""
     callee = record.callee
-    if type(callee) is not facts.Ref or len(callee.parts) < 2:
+    inner: facts.Expr
+    if type(callee) is facts.Ref and len(callee.parts) > 1:
+        inner, last = facts.Ref(callee.parts[:-1]), callee.parts[-1]
+    elif type(callee) is facts.Get and callee.attrs and _COMPUTED not in callee.attrs:
+        attrs = callee.attrs[:-1]
+        inner, last = (facts.Get(callee.base, attrs) if attrs else callee.base), callee.attrs[-1]
+    else:
         return record
-    if callee.parts[-1] not in ("call", "apply"):
+    if last not in ("call", "apply"):
         return record
-    inner = facts.Ref(callee.parts[:-1])
     value = ev.value(inner, (path, -1))
-    if not (type(value) is Feed or (type(value) is Def and value.kind != "class")):
+    if not any(_runs(v) for v in (value.options if type(value) is Choice else (value,))):
         return record
-    if callee.parts[-1] == "call":
+    if last == "call":
         return facts.Pass(inner, record.how, record.args[1:])
     given = ev.value(record.args[1], (path, -1)) if len(record.args) > 1 else Unknown()
     if type(given) is Feed and given.path == (facts.REST,) and given.position == 0:
@@ -267,6 +292,13 @@ def _through_call(ev: Evaluator, path: str, record: facts.Pass) -> facts.Pass:
         item = facts.ParamOf(given.func.qual, given.position, [facts.ITEM])
         return facts.Pass(inner, record.how, [item] * DEPTH)
     return facts.Pass(inner, record.how, [facts.Spread()])
+
+
+_COMPUTED = "[]"  # a member of a ``Get`` read by a computed key (``route[method]``)
+
+
+def _runs(value: Value) -> bool:
+    return type(value) is Feed or (type(value) is Def and value.kind != "class")
 
 
 def callable_of(ev: Evaluator, value: Value, how: int) -> Def | Feed | None:
