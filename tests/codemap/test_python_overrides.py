@@ -506,3 +506,61 @@ def test_an_edit_making_the_base_of_a_placeholder_is_drawn_as_a_fresh_map(
     monkeypatch.undo()
     assert snapshot(repo.index_dir) == fresh(repo, tmp_path)
     assert report.solves[0] == "python: the edit changes the classes a base method is sent to"
+
+
+ELEMENTS = """
+    class Element:
+        def __init__(self, text):
+            self.text = text
+        @classmethod
+        def using_each(cls, seq):
+            return [cls(item) for item in seq]
+        @classmethod
+        def parse(cls, text):
+            return cls(text)
+    class Literal(Element):
+        def __init__(self, text):
+            super().__init__(text)
+    class Keyword(Element):
+        def __init__(self, text):
+            super().__init__(text.upper())
+    class Block(Element):
+        def __init__(self, column):
+            super().__init__("")
+"""
+
+
+def test_a_classmethod_s_cls_makes_for_certain_only_the_classes_it_is_called_through(
+    repo: Repo,
+) -> None:
+    main = 'Literal.using_each("()")\nKeyword.using_each(["if"])\nBlock(4)\nKeyword.parse("x")\n'
+    repo.write({"m.py": textwrap.dedent(ELEMENTS) + main}).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Literal.__init__")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Keyword.__init__")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Element.using_each", "m.Block.__init__")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Element.using_each", "m.Element.__init__")
+    # (an alternative constructor called through one known class stays certain)
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.parse", "m.Keyword.__init__")
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Element.parse", "m.Literal.__init__")
+
+
+def test_a_classmethod_called_through_an_unknown_object_stays_open_to_its_whole_cone(
+    repo: Repo,
+) -> None:
+    main = 'Literal.using_each("()")\ndef use(x):\n    return x.using_each("ab")\n'
+    repo.write({"m.py": textwrap.dedent(ELEMENTS) + main}).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Literal.__init__")
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Block.__init__")
+
+
+def test_an_edit_calling_a_classmethod_through_another_class_draws_it_again(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = 'from m import Literal, Block\nLiteral.using_each("()")\nBlock(4)\n'
+    repo.write({"m.py": textwrap.dedent(ELEMENTS), "app.py": app}).build()
+    assert EdgeFlag.PARTIAL in flags(repo, "m.Element.using_each", "m.Block.__init__")
+    repo.write({"app.py": app + 'Block.using_each("ab")\n'}).build()
+    assert EdgeFlag.PARTIAL not in flags(repo, "m.Element.using_each", "m.Block.__init__")
+    repo.close()
+    monkeypatch.undo()
+    assert snapshot(repo.index_dir) == fresh(repo, tmp_path)

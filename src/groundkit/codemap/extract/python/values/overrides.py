@@ -156,6 +156,9 @@ class Overrides:
             return frozenset()
         ids = self.flow.values.ids
         cls = ClassKey((method[0], program.scope(method).parent))
+        if program.scope(method).flags & facts.CLASSMETHOD:
+            # (a classmethod needs no instance: the classes it is called through are all)
+            return frozenset(c for c in program.cone(cls) if c not in receivers)
         # (a class the repository never makes is left open: code outside may make it and
         # send it anything, as a library's users do)
         return frozenset(
@@ -258,7 +261,7 @@ class Overrides:
         for found in sites:
             for target, (how, operand) in found.targets.items():
                 scope = program.scope(target)
-                if scope.kind != Kind.METHOD or scope.flags & (facts.STATIC | facts.CLASSMETHOD):
+                if scope.kind != Kind.METHOD or scope.flags & facts.STATIC:
                     continue
                 method = FuncKey(target)
                 sent = out.setdefault(method, set())
@@ -268,16 +271,24 @@ class Overrides:
                 if how != "call" or name.startswith("__") or operand < 0:
                     out[method] = None
                     continue
+                # (a classmethod is sent the class it is called through: ``Literal.of(...)``,
+                # ``cls.of(...)``, ``self.of(...)``; its ``CLSMETH`` holds that class)
+                bound, receivers, cones = (
+                    (objects.CLSMETH, _CLASSES, (objects.CCONE, objects.CONE))
+                    if scope.flags & facts.CLASSMETHOD
+                    else (objects.METH, _INSTANCES, (objects.CONE,))
+                )
                 for value in flow.engine.held(operand):
                     key = keys[value]
-                    if key[0] == objects.METH and flow.values.function(value) != method:
+                    if key[0] == bound and flow.values.function(value) != method:
                         continue
-                    receiver = keys[key[2]] if key[0] == objects.METH else key
-                    if receiver[0] not in (objects.INST, objects.CONE):
+                    receiver = keys[key[2]] if key[0] == bound else key
+                    unbound = key[0] != bound and bound == objects.CLSMETH
+                    if unbound or receiver[0] not in receivers:
                         out[method] = None  # (``C.m(obj)``, a callback...)
                         break
                     cls = ClassKey((receiver[1], receiver[2]))
-                    sent.update(program.cone(cls) if receiver[0] == objects.CONE else [cls])
+                    sent.update(program.cone(cls) if receiver[0] in cones else [cls])
         return out
 
     def callers(self, method: FuncKey) -> set[ClassKey]:
@@ -310,7 +321,11 @@ class Overrides:
         keys = flow.values.keys
         held = flow.engine.held(operand)
         if how != "call":
-            return held == {own}
+            # (the parameter also holds what calls pass it, ``Literal`` for
+            # ``Literal.using_each(...)``: those are other ways only when they find ``target``)
+            return own in held and not any(
+                self._reaches(keys[value], target) for value in held if value != own
+            )
         receivers = [
             keys[value][2]
             for value in held
@@ -318,6 +333,16 @@ class Overrides:
             and flow.values.function(value) == target
         ]
         return bool(receivers) and all(receiver == own for receiver in receivers)
+
+    def _reaches(self, key: tuple[Any, ...], target: FuncKey | ClassKey) -> bool:
+        """Whether a class or instance value (``key``) may find ``target``; any other value
+        is taken to."""
+        if key[0] in (objects.CLASS, objects.INST):
+            return self._finds(ClassKey((key[1], key[2])), target)
+        if key[0] in (objects.CCONE, objects.CONE):
+            cone = self.flow.program.cone(ClassKey((key[1], key[2])))
+            return any(self._finds(sub, target) for sub in cone)
+        return True
 
     def _finds(self, cls: ClassKey, target: FuncKey | ClassKey) -> bool:
         """Whether ``target`` is what ``cls`` is, or what its lookup of the name finds."""
@@ -383,6 +408,8 @@ def _placeholders(found: facts.Facts) -> frozenset[int]:
 
 
 _PLACEHOLDER = "NotImplementedError"
+_INSTANCES = (objects.INST, objects.CONE)
+_CLASSES = (objects.CLASS, objects.CCONE, objects.INST, objects.CONE)
 
 
 def _union(blind: Mapping[int, tuple[set[str], set[str]]]) -> tuple[set[str], set[str]]:
