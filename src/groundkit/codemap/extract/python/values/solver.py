@@ -550,36 +550,29 @@ class Solver:
     def _reflected_values(
         self, site: SiteKey, forward: str, dst: int, left: int, right: int, new: Sequence[int]
     ) -> None:
-        """The values ``right`` gained: their reflected operator runs where ``left`` may hold
-        something lacking ``forward`` (whether for certain: ``operators``); a ``left``
-        still empty after the first round is taken as such in the second."""
-        if not self._declines(left, forward):
-            return
-        self._run_reflected(site, forward, dst, left, right, new)
+        """The values ``right`` gained: their reflected operator runs once ``left`` may hold
+        something lacking ``forward`` (``_declined_values``; whether for certain:
+        ``operators``); a ``left`` still empty after the first round is taken as such in the
+        second."""
+        if ("declined", site, dst) in self.flow.once:
+            self._run_reflected(site, forward, dst, left, right, new)
 
     def _declined_values(
         self, site: SiteKey, forward: str, dst: int, left: int, right: int, new: Sequence[int]
     ) -> None:
         """The values ``left`` gained: the first lacking ``forward`` runs the reflected
-        operator of what ``right`` held before (a rule on ``right`` alone saw ``left`` as it
-        was when ``right`` grew: empty then, for a ``left`` computed later, as ``(a + b) |
-        c``)."""
+        operator of what ``right`` held before, and lets ``right``'s rule run it on what comes
+        after (a rule on ``right`` alone saw ``left`` as it was when ``right`` grew: empty
+        then, for a ``left`` computed later, as ``(a + b) | c``)."""
         flow = self.flow
-        if not self._lacks(new, forward):
-            return
         first = ("declined", site, dst)
-        if first in flow.once:
+        if first in flow.once or not self._lacks(new, forward):
             return
         flow.once.add(first)
         if flow.engine.holds(right):
             self._run_reflected(site, forward, dst, left, right, list(flow.engine.held(right)))
 
-    def _declines(self, left: int, forward: str) -> bool:
-        """Whether ``left`` may hold something lacking ``forward``."""
-        held = self.flow.engine.held(left)
-        return bool(held) and self._lacks(held, forward)
-
-    def _lacks(self, values: Sequence[int] | set[int] | frozenset[int], forward: str) -> bool:
+    def _lacks(self, values: Sequence[int], forward: str) -> bool:
         """Whether one of ``values`` is no instance, or one of a class without ``forward``
         (a method that may return ``NotImplemented`` is not followed: ``operators``)."""
         flow = self.flow
