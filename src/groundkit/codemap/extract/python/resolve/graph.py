@@ -17,6 +17,7 @@ from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.certainty import Certainty
 from groundkit.codemap.extract.python.values.descriptors import PROPERTY_READ
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.operators import REFLECTED, left_never_answers
 from groundkit.codemap.extract.python.values.program import FileInfo, Program
 from groundkit.codemap.extract.python.values.state import Flow
 from groundkit.codemap.extract.python.web import web_facts
@@ -81,6 +82,7 @@ class PythonFile(FileResolver):
         self.origins = Origins(self.program, info)
         self.scope_keys: list[NodeKey | None] = []
         self.operands: dict[int, int] = {}  # call site -> the variable holding its callee
+        self.lefts: dict[int, int] = {}  # binary operator site -> its left operand
 
     def run(self) -> FileGraph:
         self._nodes()
@@ -185,6 +187,8 @@ class PythonFile(FileResolver):
                 self.operands[op.site] = info.var(op.func)
             elif isinstance(op, facts.Raise):
                 self.operands[op.site] = info.var(op.src)
+            elif isinstance(op, facts.BinOp) and op.method in REFLECTED and op.right >= 0:
+                self.lefts[op.site] = info.var(op.left)
         for index, site in enumerate(info.facts.sites):
             key = SiteKey((info.index, index))
             found = self.flow.found.get(key)
@@ -211,7 +215,7 @@ class PythonFile(FileResolver):
                     unsure = True
                     self._edge(index, site, target, how, operand, True)
                 elif how == "protocol":
-                    sure = self._runs_for_certain(target, operand, site.name)
+                    sure = self._runs_for_certain(target, operand, site.name, index)
                     unsure = unsure or not sure
                     self._edge(index, site, target, how, operand, not sure)
                 elif how == "property":  # as a method called on the object read
@@ -232,13 +236,21 @@ class PythonFile(FileResolver):
             if unsure and not partial:  # a target reached on some runs only: not resolved
                 self.graph.unresolved += 1
 
-    def _runs_for_certain(self, target: FuncKey | ClassKey, operand: int, asked: str) -> bool:
+    def _runs_for_certain(
+        self, target: FuncKey | ClassKey, operand: int, asked: str, index: int
+    ) -> bool:
         """A dunder that syntax or a built-in runs is certain only on an operand whose every
         value finds it (``Certainty``); so is a descriptor's ``__get__``, whose operand holds
-        what the attribute read may be there (``descriptors.py``), not the object holding it."""
+        what the attribute read may be there (``descriptors.py``), not the object holding it;
+        a reflected operator only where the left operand's forward one never answers
+        (``operators``)."""
         name = self.program.scope(target).qual.rsplit(".", 1)[-1]
         if name == "__get__":
             return operand not in self.choices and self.certainty.runs_on_all(operand, name)
+        if name == REFLECTED.get(asked) and not left_never_answers(
+            self.flow, self.lefts.get(index, -1), asked
+        ):
+            return False
         return self.certainty.dunder_is_certain(operand, name, asked)
 
     def _handed_a_choice(self, index: int, operand: int) -> bool:

@@ -18,6 +18,7 @@ from groundkit.codemap.extract.python.values.calls import Calls
 from groundkit.codemap.extract.python.values.engine import each_value, with_args
 from groundkit.codemap.extract.python.values.fixtures import install_fixtures
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
+from groundkit.codemap.extract.python.values.operators import REFLECTED
 from groundkit.codemap.extract.python.values.program import Program, Static
 from groundkit.codemap.extract.python.values.release import release_free_memory
 from groundkit.codemap.extract.python.values.state import Flow
@@ -25,13 +26,7 @@ from groundkit.codemap.extract.python.values.state import Flow
 __all__ = ["Solver", "solve"]
 
 _FALLBACKS = {"__bool__": "__len__"}
-_REFLECTED = {
-    m: "__r" + m[2:]
-    for m in (
-        "__add__ __sub__ __mul__ __matmul__ __truediv__ __floordiv__ __mod__ __pow__"
-        " __lshift__ __rshift__ __and__ __xor__ __or__"
-    ).split()
-}
+_INSTANCES_KINDS = (objects.INST, objects.CONE)
 
 
 def solve(program: Program) -> Flow:
@@ -103,6 +98,7 @@ class Solver:
         # (an operator's rules: tuples, where a closure each took 7.3 MB on django's 16,800)
         self._binop_rule = self._binop_values
         self._reflected_rule = self._reflected_values
+        self._declined_rule = self._declined_values
         self._handlers: dict[type[Any], Callable[[int, Any], None]] = {
             facts.Def: self._def,
             facts.Const: self._const,
@@ -157,6 +153,7 @@ class Solver:
         del self.lookups, self.calls, self.containers
         del self._attribute, self._store_attr, self._subscript, self._store_item
         del self._iterate, self._unpack_value, self._called, self._binop_rule, self._reflected_rule
+        del self._declined_rule
         del self._run
         return flow
 
@@ -439,8 +436,24 @@ class Solver:
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
             return
+        if isinstance(given, facts.Global) and self._builtin(file, given.name) == "NotImplemented":
+            # (an operator's dunder leaving it to the other operand: never the expression's
+            # value, so no choice among the returns either; ``operators``)
+            return
         flow.returns_other.add(func)
         flow.engine.flow(self._v(file, op.src), flow.ret(func))
+
+    def _builtin(self, file: int, name: str) -> str | None:
+        """``name`` where a module-level read of it in ``file`` finds the builtin."""
+        program = self.flow.program
+        if (
+            name in program.files[file].binds
+            or program.star_source(file, name) is not None
+            or program.star_outside(file, name) is not None
+            or program.submodule(file, name) is not None
+        ):
+            return None
+        return name
 
     def _yield(self, file: int, op: facts.Yield) -> None:
         target = self.flow.yields(FuncKey((file, op.scope)))
@@ -478,7 +491,7 @@ class Solver:
         plain = op.method not in dunders and _FALLBACKS.get(op.method) not in dunders
         if (
             plain
-            and _REFLECTED.get(op.method) not in dunders
+            and REFLECTED.get(op.method) not in dunders
             and "__" + op.method[3:] not in (dunders)
         ):
             self._plain_binop(file, op)
@@ -490,9 +503,12 @@ class Solver:
         args: Args = [right] if op.right >= 0 else []
         rule = with_args(self._binop_rule, site, op.method, args, dst, left, right)
         flow.engine.on(left, rule)
-        if op.method in _REFLECTED and op.right >= 0:
-            rule = with_args(self._reflected_rule, site, _REFLECTED[op.method], dst, left, right)
+        if op.method in REFLECTED and op.right >= 0:
+            rule = with_args(self._reflected_rule, site, op.method, dst, left, right)
             flow.engine.on(right, rule)
+            rule = with_args(self._declined_rule, site, op.method, dst, left, right)
+            flow.engine.on(left, rule)
+            flow.reflected.append((site, op.method, dst, left, right))
 
     def _binop_values(
         self,
@@ -532,17 +548,48 @@ class Solver:
         flow.engine.add(dst, out)
 
     def _reflected_values(
-        self, site: SiteKey, reflected: str, dst: int, left: int, right: int, new: Sequence[int]
+        self, site: SiteKey, forward: str, dst: int, left: int, right: int, new: Sequence[int]
     ) -> None:
-        """The values ``right`` gained: their reflected operator runs when ``left`` may hold
-        something other than an instance."""
+        """The values ``right`` gained: their reflected operator runs once ``left`` may hold
+        something lacking ``forward`` (``_declined_values``; whether for certain:
+        ``operators``); a ``left`` still empty after the first round is taken as such in the
+        second."""
+        if ("declined", site, dst) in self.flow.once:
+            self._run_reflected(site, forward, dst, left, right, new)
+
+    def _declined_values(
+        self, site: SiteKey, forward: str, dst: int, left: int, right: int, new: Sequence[int]
+    ) -> None:
+        """The values ``left`` gained: the first lacking ``forward`` runs the reflected
+        operator of what ``right`` held before, and lets ``right``'s rule run it on what comes
+        after (a rule on ``right`` alone saw ``left`` as it was when ``right`` grew: empty
+        then, for a ``left`` computed later, as ``(a + b) | c``)."""
         flow = self.flow
-        plain = not flow.engine.holds(left) or any(
-            flow.values.keys[v][0] not in (objects.INST, objects.CONE)
-            for v in flow.engine.held(left)
+        first = ("declined", site, dst)
+        if first in flow.once or not self._lacks(new, forward):
+            return
+        flow.once.add(first)
+        if flow.engine.holds(right):
+            self._run_reflected(site, forward, dst, left, right, list(flow.engine.held(right)))
+
+    def _lacks(self, values: Sequence[int], forward: str) -> bool:
+        """Whether one of ``values`` is no instance, or one of a class without ``forward``
+        (a method that may return ``NotImplemented`` is not followed: ``operators``)."""
+        flow = self.flow
+        keys, owner = flow.values.keys, flow.program.owner
+        return any(
+            keys[v][0] not in _INSTANCES_KINDS
+            or any(owner(cls, forward) is None for cls in flow.classes_of(v))
+            for v in values
         )
-        for value in new:
-            if plain and flow.values.keys[value][0] in (objects.INST, objects.CONE):
+
+    def _run_reflected(
+        self, site: SiteKey, forward: str, dst: int, left: int, right: int, values: Sequence[int]
+    ) -> None:
+        reflected = REFLECTED[forward]
+        keys = self.flow.values.keys
+        for value in values:
+            if keys[value][0] in _INSTANCES_KINDS:
                 self.calls.protocol(site, value, reflected, [left], dst, right)
 
     def _plain_binop(self, file: int, op: facts.BinOp) -> None:
@@ -708,3 +755,6 @@ class Solver:
         for value, attr, dst in flow.fallbacks:
             if not engine.holds(dst):
                 self.lookups.fallback(value, attr, dst)
+        for site, forward, dst, left, right in flow.reflected:
+            if not engine.holds(left) and engine.holds(right):
+                self._run_reflected(site, forward, dst, left, right, list(engine.held(right)))

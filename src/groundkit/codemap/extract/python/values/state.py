@@ -83,6 +83,9 @@ class Flow:
         # each call gives back its own argument, not every caller's.
         self.returns_param: dict[FuncKey, set[int]] = {}
         self.returns_other: set[FuncKey] = set()
+        # Binary operators with a reflected dunder (site, forward method, dst, left, right):
+        # the second round runs the reflected one for a left operand still holding nothing.
+        self.reflected: list[tuple[SiteKey, str, int, int, int]] = []
         self.annotated: list[tuple[int, int, int]] = []  # (dst, src, annotation) of Annot ops
         self.slots: dict[int, dict[str | int, int]] = {}  # container -> key -> slot
         self.listeners: dict[int, list[Callable[[str | int, int], None]]] = {}
@@ -106,6 +109,7 @@ class Flow:
         self.depends = array("i")
         self.once = set()
         self.fallbacks = []
+        self.reflected = []
 
     def drawing_only(self) -> None:
         """Once the solver state is kept (``snapshot.dump``), let go of the named cells but a
