@@ -67,7 +67,7 @@ class PythonExtractor:
     # (facts.Narrow); 15: a branch on `cls.attr` (facts.ByClass); 14: getattr(obj,
     # f"visit_{x}") names the methods so prefixed; 13: None answers truth tests, `a or b`
     # tests only a, object.__setattr__; 12: Flask-SQLAlchemy
-    version: ClassVar[str] = "19"
+    version: ClassVar[str] = "20"
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

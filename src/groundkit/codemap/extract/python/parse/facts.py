@@ -154,6 +154,10 @@ class Scope(msgspec.Struct, array_like=True, frozen=True, gc=False):
     # functions: the checks the body opens with that raise at once, ``if n < 1: raise ...``:
     # (the parameter's index, the comparison's ``ast`` name, the number)
     guards: tuple[tuple[int, str, float], ...] = ()
+    # ``__init__``: the attributes its opening assignments set on ``self`` before ``self`` can
+    # reach other code (no statement before them names it otherwise): every instance it made
+    # has them. The module: the attribute names a ``del obj.name`` of the file deletes.
+    sets: tuple[str, ...] = ()
 
 
 class Site(msgspec.Struct, array_like=True, frozen=True, gc=False):

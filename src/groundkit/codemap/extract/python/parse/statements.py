@@ -169,6 +169,7 @@ def _function(walker: Walker, node: ast.FunctionDef | ast.AsyncFunctionDef) -> N
         flags,
         tuple(names),
         guards=_guards(node.body, params),
+        sets=_sets(node.body, params) if kind == Kind.METHOD and node.name == "__init__" else (),
     )
     frame = walker.push(scope, local)
     frame.declared_global = glob
@@ -219,6 +220,43 @@ def _guards(body: list[ast.stmt], params: list[facts.Param]) -> tuple[tuple[int,
             break
         found.append((index[stmt.test.left.id], type(stmt.test.ops[0]).__name__, number))
     return tuple(found)
+
+
+def _sets(body: list[ast.stmt], params: list[facts.Param]) -> tuple[str, ...]:
+    """The attributes ``__init__``'s opening assignments set on ``self``: every statement up
+    to them assigns, and names ``self`` only as an assignment's ``self.name`` target, so no
+    code can read ``self`` before they are set (a call may raise: then no instance exists)."""
+    if not params or params[0].kind > facts.ParamKind.POSITIONAL_OR_KEYWORD:
+        return ()
+    me = params[0].name
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    found: list[str] = []
+    for stmt in body:
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        else:
+            break
+        if any(isinstance(n, ast.Name) and n.id == me for n in ast.walk(value)):
+            break
+        named = []
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == me
+            ):
+                named.append(target.attr)
+            elif not isinstance(target, ast.Name) or target.id == me:
+                named = []
+                break
+        else:
+            found += named
+            continue
+        break
+    return tuple(dict.fromkeys(found))
 
 
 def _decorators(walker: Walker, nodes: list[ast.expr]) -> list[tuple[int, int]]:
@@ -883,6 +921,8 @@ def _delete(walker: Walker, node: ast.Delete) -> None:
     for target in node.targets:
         if isinstance(target, ast.Name):
             continue
+        if isinstance(target, ast.Attribute):
+            walker.deleted.add(target.attr)
         if isinstance(target, ast.Subscript):
             obj = evaluate(walker, target.value)
             key = subscript_key(walker, target.slice)

@@ -9,6 +9,8 @@ import math
 from bisect import bisect_left
 from typing import Any
 
+import msgspec
+
 from groundkit.codemap.extract.base import Clock
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
@@ -51,6 +53,7 @@ class Walker:
         self.all: list[str] | None = None
         self.all_dynamic = False
         self.scope_flags: dict[int, int] = {}
+        self.deleted: set[str] = set()  # attribute names a ``del obj.name`` deletes
         self.loops: list[tuple[list[Env], list[Env]]] = []  # (breaks, continues) per loop
         self.alive = True  # False after return/raise/break/continue, until the block ends
         self.strings: dict[str, int] = {}  # a string literal's text -> its one variable
@@ -317,6 +320,8 @@ class Walker:
             s if not self.scope_flags.get(i) else _with_flags(s, self.scope_flags[i])
             for i, s in enumerate(self.scopes)
         ]
+        if self.deleted:
+            scopes[0] = msgspec.structs.replace(scopes[0], sets=tuple(sorted(self.deleted)))
         return facts.Facts(
             scopes,
             self.sites,
@@ -329,16 +334,4 @@ class Walker:
 
 
 def _with_flags(scope: facts.Scope, flags: int) -> facts.Scope:
-    return facts.Scope(
-        scope.qual,
-        scope.kind,
-        scope.parent,
-        scope.line,
-        scope.end,
-        scope.at,
-        scope.params,
-        scope.flags | flags,
-        scope.decorators,
-        scope.bases,
-        guards=scope.guards,
-    )
+    return msgspec.structs.replace(scope, flags=scope.flags | flags)

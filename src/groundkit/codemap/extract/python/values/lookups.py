@@ -40,6 +40,8 @@ CONTAINER_METHODS = frozenset(
     "append extend insert add update setdefault get pop values items keys copy sort".split()
 )
 _CLASSY = CLASSY
+# what ``delattr`` / ``__new__`` / ``x.__class__ =`` may be given: instances and classes
+_MADE_KINDS = (objects.INST, objects.CONE, objects.CLASS, objects.CCONE)
 
 
 class Lookups:
@@ -50,6 +52,8 @@ class Lookups:
         self.patches = Patches(flow)
         self.descriptors = Descriptors(flow, self.patches)
         self._results: dict[tuple[int, str], int] = {}
+        self._deleted: set[str] | None = None  # names a ``del obj.name`` deletes
+        self._deleted_on: set[ClassKey] = set()  # ``_made_otherwise``
         # Functions a lookup runs (getter, __get__, __getattr__; whether a descriptor's), and
         # the sites reading it.
         self._runs: dict[tuple[int, str], dict[FuncKey, tuple[How, bool]]] = {}
@@ -208,9 +212,74 @@ class Lookups:
             # have flowed (an instance attribute may yet be set).
             flow.fallbacks.append((value, attr, dst))
 
-    def fallback(self, value: int, attr: str, dst: int) -> None:
-        """The second round: ``__getattr__(name)`` for a lookup that found nothing."""
+    def _always_set(self, value: int, attr: str) -> bool:
+        """Whether every instance ``value`` may be has ``attr`` set by the ``__init__`` that
+        made it (``Scope.sets``), whether or not the map sees one made: a read of it then never
+        runs ``__getattr__``. Not where anything could make an instance without it: a
+        ``__new__`` or ``__setattr__``, ``__getattribute__`` or ``__slots__`` along the MRO,
+        a decorated ``__init__``, a ``del x.attr`` in the repository, or an instance made or
+        changed past ``__init__`` (``_made_otherwise``)."""
         flow = self.flow
+        program = flow.program
+        if self._deleted is None:
+            self._deleted = {name for info in program.files for name in info.facts.scopes[0].sets}
+            self._deleted_on = self._made_otherwise()
+        if attr in self._deleted:
+            return False
+        classes = flow.classes_of(value)
+        for cls in classes:
+            if any(
+                program.owner(cls, name) is not None
+                for name in ("__new__", "__setattr__", "__getattribute__", "__slots__")
+            ):
+                return False
+            if cls in self._deleted_on:
+                return False
+            if any(program.classes[c].open for c in program.mro(cls)):
+                return False
+            owner = program.owner(cls, "__init__")
+            inits = program.functions_named(owner, "__init__") if owner is not None else []
+            if len(inits) != 1:
+                return False
+            scope = program.scope(inits[0])
+            if scope.decorators or attr not in scope.sets:
+                return False
+        return bool(classes)
+
+    def forget_deleted(self) -> None:
+        self._deleted = None
+
+    def _made_otherwise(self) -> set[ClassKey]:
+        """The classes an instance may lack what ``__init__`` sets on: given to ``delattr``,
+        made by ``__new__`` alone (``Context.__new__(Context)``, ``object.__new__(cls)``) or
+        put in an object's ``__class__``. As for ``setattr`` by a computed name (``store``),
+        an object the map cannot tell is taken for none of them."""
+        flow = self.flow
+        keys = flow.values.keys
+        out: set[ClassKey] = set()
+        for info in flow.program.files:
+            for site in info.facts.sites:
+                if site.name not in ("delattr", "__new__") or not site.args:
+                    continue
+                first = site.args[0] if site.args[0] >= 0 else ~site.args[0]
+                for held in flow.engine.held(info.var(first)):
+                    if keys[held][0] in _MADE_KINDS:
+                        out.update(flow.classes_of(held))
+            for op in info.attribute_sets():
+                if op.attr == "__class__":
+                    for held in flow.engine.held(info.var(op.src)):
+                        if keys[held][0] in _MADE_KINDS:
+                            out.update(flow.classes_of(held))
+        return out
+
+    def fallback(self, value: int, attr: str, dst: int) -> None:
+        """The second round: ``__getattr__(name)`` for a lookup that found nothing (none for
+        an attribute every instance has: ``_always_set``)."""
+        flow = self.flow
+        if flow.values.keys[value][0] in (objects.INST, objects.CONE) and self._always_set(
+            value, attr
+        ):
+            return
         name = flow.cell(("name", attr))
         flow.engine.add(name, [flow.value(objects.STR, attr)])
         for func in self._protocol(value, "__getattr__", [name], dst):

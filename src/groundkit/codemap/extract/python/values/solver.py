@@ -752,6 +752,7 @@ class Solver:
             self.lookups.patched(cls)
         if flow.set_any:
             self.lookups.set_by_name(flow.set_any)
+        self.lookups.forget_deleted()  # (a continuation's files may delete more)
         for value, attr, dst in flow.fallbacks:
             if not engine.holds(dst):
                 self.lookups.fallback(value, attr, dst)
