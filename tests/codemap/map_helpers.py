@@ -8,7 +8,7 @@ from pathlib import Path
 
 from groundkit.codemap.api import CodeMap, open_codemap
 from groundkit.codemap.build import MapReport
-from groundkit.codemap.model import EdgeFlag
+from groundkit.codemap.model import Edge, EdgeFlag
 
 
 class Repo:
@@ -68,3 +68,10 @@ class Repo:
 def build(repo: Repo, files: dict[str, str]) -> Repo:
     repo.write(files).build()
     return repo
+
+
+def calls(repo: Repo, source: str, target: str) -> Edge:
+    """The one ``calls`` edge from ``source`` to ``target``, typed."""
+    edge = repo.edge("calls", source, target)
+    assert isinstance(edge, Edge)
+    return edge

@@ -7,15 +7,9 @@ staticmethod)."""
 
 from __future__ import annotations
 
-from map_helpers import Repo, build
+from map_helpers import Repo, build, calls
 
-from groundkit.codemap.model import Edge, EdgeFlag
-
-
-def calls(repo: Repo, source: str, target: str) -> Edge:
-    edge = repo.edge("calls", source, target)
-    assert isinstance(edge, Edge)
-    return edge
+from groundkit.codemap.model import EdgeFlag
 
 
 def test_a_choice_of_function_mapped_by_a_builtin_is_partial(repo: Repo) -> None:

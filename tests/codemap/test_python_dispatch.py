@@ -4,15 +4,9 @@ commands in a dict of classes."""
 
 from __future__ import annotations
 
-from map_helpers import Repo, build
+from map_helpers import Repo, build, calls
 
-from groundkit.codemap.model import Edge, EdgeFlag
-
-
-def calls(repo: Repo, source: str, target: str) -> Edge:
-    edge = repo.edge("calls", source, target)
-    assert isinstance(edge, Edge)
-    return edge
+from groundkit.codemap.model import EdgeFlag
 
 
 def test_args_func_calls_what_set_defaults_put_in_the_namespace(repo: Repo) -> None:

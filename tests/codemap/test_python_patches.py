@@ -4,9 +4,9 @@ own calls through the attribute as certain as they were."""
 
 from __future__ import annotations
 
-from map_helpers import Repo, build
+from map_helpers import Repo, build, calls
 
-from groundkit.codemap.model import Edge, EdgeFlag
+from groundkit.codemap.model import EdgeFlag
 
 STORE = """
     class Store:
@@ -15,12 +15,6 @@ STORE = """
         def put_document(self, doc):
             return self.put_documents([doc])
 """
-
-
-def calls(repo: Repo, source: str, target: str) -> Edge:
-    edge = repo.edge("calls", source, target)
-    assert isinstance(edge, Edge)
-    return edge
 
 
 def test_a_benchmark_timing_a_method_leaves_the_packages_self_calls_certain(repo: Repo) -> None:

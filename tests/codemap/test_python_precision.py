@@ -5,15 +5,9 @@ unresolved), never certain. The shapes are those found drawn wrongly in requests
 
 from __future__ import annotations
 
-from map_helpers import Repo, build
+from map_helpers import Repo, build, calls
 
-from groundkit.codemap.model import Edge, EdgeFlag
-
-
-def calls(repo: Repo, source: str, target: str) -> Edge:
-    edge = repo.edge("calls", source, target)
-    assert isinstance(edge, Edge)
-    return edge
+from groundkit.codemap.model import EdgeFlag
 
 
 def test_a_truth_test_on_a_value_merged_through_a_shared_return_is_partial(repo: Repo) -> None:

@@ -5,9 +5,9 @@ pyparsing's (precision draw 12: ``lpar + ret + rpar`` drew ``__radd__`` certain)
 
 from __future__ import annotations
 
-from map_helpers import Repo, build
+from map_helpers import Repo, build, calls
 
-from groundkit.codemap.model import Edge, EdgeFlag
+from groundkit.codemap.model import EdgeFlag
 
 _EXPR = """
     class Expr:
@@ -26,12 +26,6 @@ _EXPR = """
     class Plain:
         pass
 """
-
-
-def calls(repo: Repo, source: str, target: str) -> Edge:
-    edge = repo.edge("calls", source, target)
-    assert isinstance(edge, Edge)
-    return edge
 
 
 def drawn(repo: Repo, source: str, target: str) -> bool:
