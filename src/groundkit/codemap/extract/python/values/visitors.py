@@ -17,7 +17,8 @@ find any method so prefixed, as before: a run-time choice.
 A node given by its cone (``self`` in the node's method: every subclass) is handed to a
 method as an instance of the one class: a leaf's cone, or, for a class with subclasses of its
 own, its instance where the repository makes one (known after the first round: a base never
-made is never visited as itself).
+made is never visited as itself). A node that still holds nothing after the first round (a
+library's visitor that only its users call) may be anything: any method so prefixed, as before.
 
 Where the call is not paired with its ``getattr`` (the method kept in a cache or returned
 first, the node not passed on as itself), a method found by a name known only by its start is
@@ -82,8 +83,9 @@ class Visitors:
         found = self._by_file.get(file)
         if found is None:
             found = self._by_file[file] = _scan(self.flow.program.files[file])
-            for lookup_site, lookup in _sites(self.flow.program.files[file], found):
-                self._by_site[SiteKey((file, lookup_site))] = lookup
+            if found:
+                for lookup_site, lookup in _sites(self.flow.program.files[file], found):
+                    self._by_site[SiteKey((file, lookup_site))] = lookup
         return found
 
     def at(self, site: SiteKey) -> ByClassName | None:
