@@ -237,3 +237,106 @@ def test_a_module_function_named_by_a_prefix_is_a_choice_among_the_functions_so_
     assert from_main == {"commands.cmd_init", "commands.cmd_status"}
     for target in from_main:
         assert EdgeFlag.PARTIAL in calls(repo, "cli.main", target).flags
+
+
+def test_a_visitor_method_named_by_the_node_class_is_handed_that_class_only(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "tree.py": """
+                class Node:
+                    children = ()
+                    def accept_visitor(self, visitor):
+                        def traverse(node):
+                            for n in node.children:
+                                n.accept_visitor(visitor)
+                        method = getattr(visitor, "visit" + self.__class__.__name__, traverse)
+                        method(self)
+                class Code(Node):
+                    def names(self):
+                        return {"loop"}
+                class Block(Node):
+                    def __init__(self, *children):
+                        self.children = children
+                    def names(self):
+                        return {"block"}
+                class LoopFinder:
+                    def _detect(self, node):
+                        return "loop" in node.names()
+                    def visitCode(self, node):
+                        self._detect(node)
+                Block(Code()).accept_visitor(LoopFinder())
+            """
+        },
+    )
+    certain = repo.certain("calls")
+    assert ("tree.Node.accept_visitor", "tree.LoopFinder.visitCode") in certain
+    assert ("tree.Node.accept_visitor", "tree.Node.accept_visitor.traverse") in certain
+    assert ("tree.LoopFinder._detect", "tree.Code.names") in certain
+    assert ("tree.LoopFinder._detect", "tree.Block.names") not in repo.pairs("calls")
+
+
+def test_a_subclass_goes_to_the_default_not_to_the_method_named_for_its_base(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "tree.py": """
+                class Node:
+                    def accept(self, visitor):
+                        method = getattr(visitor, f"visit{type(self).__name__}", visitor.default)
+                        return method(self)
+                class Block(Node):
+                    def label(self):
+                        return "block"
+                class Loop(Block):
+                    def label(self):
+                        return "loop"
+                class Visitor:
+                    def visitBlock(self, node):
+                        return node.label()
+                    def default(self, node):
+                        return node.label()
+                Block().accept(Visitor())
+                Loop().accept(Visitor())
+            """
+        },
+    )
+    from_block = {t for s, t in repo.pairs("calls") if s == "tree.Visitor.visitBlock"}
+    from_default = {t for s, t in repo.pairs("calls") if s == "tree.Visitor.default"}
+    assert from_block == {"tree.Block.label"}
+    assert from_default == {"tree.Loop.label"}
+    assert EdgeFlag.PARTIAL not in calls(repo, "tree.Visitor.visitBlock", "tree.Block.label").flags
+
+
+def test_a_visitor_method_called_from_a_cache_is_handed_any_node_as_a_guess(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "tree.py": """
+                class Const:
+                    def value(self):
+                        return 1
+                class BinaryOp:
+                    def __init__(self, left, right):
+                        self.left, self.right = left, right
+                    def value(self):
+                        return 2
+                class NodeVisitor:
+                    def __init__(self):
+                        self.cache = {}
+                    def visit(self, node):
+                        visitor = self.cache.get(node.__class__.__name__, None)
+                        if visitor is None:
+                            visitor = getattr(self, "visit_" + node.__class__.__name__, None)
+                            self.cache[node.__class__.__name__] = visitor
+                        return visitor(node)
+                class ConstCounter(NodeVisitor):
+                    def visit_Const(self, node):
+                        return node.value()
+                ConstCounter().visit(BinaryOp(Const(), Const()))
+                ConstCounter().visit(Const())
+            """
+        },
+    )
+    for target in ("tree.Const.value", "tree.BinaryOp.value"):
+        assert EdgeFlag.PARTIAL in calls(repo, "tree.ConstCounter.visit_Const", target).flags

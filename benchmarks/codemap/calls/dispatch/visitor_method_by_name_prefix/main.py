@@ -14,7 +14,7 @@ class NodeVisitor:
     def visit(self, node):
         visitor = getattr(self, f"visit_{type(node).__name__}", None)
         if visitor is not None:
-            return visitor(node)  # unresolved
+            return visitor(node)
         return self.generic_visit(node)
 
     def generic_visit(self, node):
@@ -30,7 +30,7 @@ class Printer(NodeVisitor):
 
     def show(self, node):
         method = "visit_" + node.__class__.__name__
-        return getattr(self, method)(node)  # unresolved
+        return getattr(self, method)(node)
 
 
 printer = Printer()

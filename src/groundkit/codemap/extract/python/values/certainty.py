@@ -38,6 +38,7 @@ from groundkit.codemap.extract.python.values.registries import handed_the_receiv
 from groundkit.codemap.extract.python.values.rejected import Rejected
 from groundkit.codemap.extract.python.values.replaced import Replaced
 from groundkit.codemap.extract.python.values.state import Flow
+from groundkit.codemap.extract.python.values.visitors import guessed
 
 __all__ = ["NONE_ANSWERS", "Certainty", "choices"]
 
@@ -69,6 +70,7 @@ class Certainty:
         self.hidden = hidden(flow)
         seeds += given_by_each_call(flow)  # (a method runs on one instance: its own value)
         seeds += handed_the_receiver(flow)  # (a handler sees the classes that registered it)
+        seeds += guessed(flow)  # (a visitor's method sees the class named for it)
         split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)

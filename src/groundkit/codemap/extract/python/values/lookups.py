@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from groundkit.codemap.extract.python.values import library, objects
 from groundkit.codemap.extract.python.values.descriptors import CLASSY, Descriptors
-from groundkit.codemap.extract.python.values.engine import each, with_args
+from groundkit.codemap.extract.python.values.engine import each, each_value, with_args
 from groundkit.codemap.extract.python.values.keys import (
     NOWHERE,
     Args,
@@ -30,6 +30,7 @@ from groundkit.codemap.extract.python.values.keys import (
 from groundkit.codemap.extract.python.values.parsers import NAMESPACE
 from groundkit.codemap.extract.python.values.patches import Owner, Patches
 from groundkit.codemap.extract.python.values.state import Flow
+from groundkit.codemap.extract.python.values.visitors import Visitors
 
 if TYPE_CHECKING:
     from groundkit.codemap.extract.python.values.calls import Calls
@@ -51,6 +52,7 @@ class Lookups:
         self.outside = flow.values.id((objects.EXT, "?"))
         self.patches = Patches(flow)
         self.descriptors = Descriptors(flow, self.patches)
+        self.visitors = Visitors(flow)
         self._results: dict[tuple[int, str], int] = {}
         self._deleted: set[str] | None = None  # names a ``del obj.name`` deletes
         self._deleted_on: set[ClassKey] = set()  # ``_made_otherwise``
@@ -519,6 +521,15 @@ class Lookups:
             self.descriptors.receivers[site] = obj
             if extra is not None:
                 flow.engine.flow(extra, dst)
+            by_class = self.visitors.at(site) if site[0] >= 0 else None
+            if by_class is not None:  # a method named for the node's class (``visitors.py``)
+                node = flow.var(site[0], by_class.node)
+                flow.depends.extend((node, dst))
+                rule = each_value(self._by_class, obj, by_class.prefix, dst, site, operand)
+                flow.engine.on(node, rule)
+                anything = partial(self._any_prefixed, obj, by_class.prefix, dst, site, operand)
+                self.visitors.unvisited(node, anything)
+                return
         else:
             flow.engine.add(dst, [objects.LIT_ID])
 
@@ -528,12 +539,7 @@ class Lookups:
                 text = key[1] if key[0] == objects.STR else None
                 if name == "getattr":
                     if key[0] == objects.PREFIX:
-                        # Any method so named may run, or none (a default, AttributeError).
-                        flow.engine.add(dst, [objects.UNKNOWN_ID])
-                        prefixed = partial(
-                            self._prefixed, prefix=key[1], dst=dst, site=site, operand=operand
-                        )
-                        flow.engine.on(obj, each(prefixed))
+                        self._any_prefixed(obj, key[1], dst, site, operand)
                     elif text is None:
                         flow.engine.add(dst, [objects.UNKNOWN_ID])
                     else:
@@ -553,6 +559,36 @@ class Lookups:
                     flow.engine.on(obj, each(stored))
 
         flow.engine.on(attr_var, names)
+
+    def _by_class(
+        self, value: int, obj: int, prefix: str, dst: int, site: SiteKey, operand: int
+    ) -> None:
+        """``getattr(obj, prefix + type(node).__name__)`` for the node ``value``: the method
+        named for each class it may be; any so prefixed where its class cannot be named."""
+        flow = self.flow
+        for name in self.visitors.names(value):
+            once = ("named by class", site, name)
+            if once in flow.once:
+                continue
+            flow.once.add(once)
+            if name is None:
+                self._any_prefixed(obj, prefix, dst, site, operand)
+            else:
+                found = partial(
+                    self.attribute,
+                    attr=prefix + name,
+                    dst=dst,
+                    site=site,
+                    operand=operand,
+                    file=site[0],
+                )
+                flow.engine.on(obj, each(found))
+
+    def _any_prefixed(self, obj: int, prefix: str, dst: int, site: SiteKey, operand: int) -> None:
+        """Any method of ``obj`` so prefixed, or none (a default, AttributeError)."""
+        self.flow.engine.add(dst, [objects.UNKNOWN_ID])
+        prefixed = partial(self._prefixed, prefix=prefix, dst=dst, site=site, operand=operand)
+        self.flow.engine.on(obj, each(prefixed))
 
     def _prefixed(self, value: int, prefix: str, dst: int, site: SiteKey, operand: int) -> None:
         """``getattr(obj, f"visit_{...}")``: every attribute of obj's classes (or of the module)

@@ -415,6 +415,10 @@ class Solver:
     def _call(self, file: int, op: facts.Call) -> None:
         func, dst = self._v(file, op.func), self._v(file, op.dst)
         self.flow.depends.extend((func, dst))
+        paired = self.lookups.visitors.dispatch(file, op)
+        if paired is not None:  # ``getattr(v, "visit" + type(node).__name__)(node)``
+            self.lookups.visitors.install_call(self.calls, self.lookups, file, op, *paired)
+            return
         self.flow.engine.on(func, with_args(self._run, file, op))
 
     def _call_values(self, file: int, op: facts.Call, new: Sequence[int]) -> None:
@@ -759,3 +763,4 @@ class Solver:
         for site, forward, dst, left, right in flow.reflected:
             if not engine.holds(left) and engine.holds(right):
                 self._run_reflected(site, forward, dst, left, right, list(engine.held(right)))
+        self.lookups.visitors.second_round()
