@@ -122,14 +122,14 @@ def test_a_caching_descriptor_read_again_in_one_function_runs_its_get_on_some_ru
 def test_an_edit_to_a_function_reading_a_shadowed_attribute_equals_a_fresh_map(
     repo: Repo, tmp_path: Path
 ) -> None:
-    repo.write({"m.py": CACHE + MEMOIZED, "other.py": "def later():\n    pass\n"}).build()
-    edited = (
+    start = (
         "from m import Cache, Template, install\n"
         "def later():\n"
         "    t = Template()\n"
-        "    install(t)\n"
-        "    return t.cache, Cache(2).getsizeof(None)\n"
+        "    cache = Cache(2)\n"
     )
+    repo.write({"m.py": CACHE + MEMOIZED, "other.py": start}).build()
+    edited = start + "    install(t)\n    t.cache\n    cache.getsizeof(None)\n"
     repo.write({"other.py": edited}).build()
     certain, drawn = repo.certain("calls"), repo.pairs("calls")
     assert ("other.later", "m.memoized_property.__get__") in drawn - certain
