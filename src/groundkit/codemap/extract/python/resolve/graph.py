@@ -208,10 +208,12 @@ class PythonFile(FileResolver):
                     or overrides.only_unmade(key, target, how, operand)
                     or self.certainty.replaced.guessed(key, target, how, operand)
                     or self.certainty.rejected.guessed(key, target, how, operand)
+                    or self.certainty.shadowed.guessed(target, how, operand)
                 ):
                     # only through subclasses the site's method never runs on, a placeholder
                     # only classes nobody makes run, a method replaced on other instances, or
-                    # a callback only calls the callee rejects at once pass
+                    # a callback only calls the callee rejects at once pass, or the class's
+                    # method where every instance has its own
                     unsure = True
                     self._edge(index, site, target, how, operand, True)
                 elif how == "protocol":

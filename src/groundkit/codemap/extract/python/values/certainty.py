@@ -37,6 +37,7 @@ from groundkit.codemap.extract.python.values.overrides import Overrides
 from groundkit.codemap.extract.python.values.registries import handed_the_receiver
 from groundkit.codemap.extract.python.values.rejected import Rejected
 from groundkit.codemap.extract.python.values.replaced import Replaced
+from groundkit.codemap.extract.python.values.shadowed import Shadowed, read_again
 from groundkit.codemap.extract.python.values.state import Flow
 from groundkit.codemap.extract.python.values.visitors import guessed
 
@@ -71,6 +72,9 @@ class Certainty:
         seeds += given_by_each_call(flow)  # (a method runs on one instance: its own value)
         seeds += handed_the_receiver(flow)  # (a handler sees the classes that registered it)
         seeds += guessed(flow)  # (a visitor's method sees the class named for it)
+        self.shadowed = Shadowed(flow)  # (an instance's own attribute, on some instances only)
+        seeds += self.shadowed.seeds
+        seeds += read_again(flow)  # (a caching descriptor's __get__, on a first read only)
         split = [var for var, attrs in flow.by_class.items() if self._splits(var, attrs)]
         self.choices = choices(flow, seeds, known[0] if known else None, split)
         self.overrides = Overrides(flow)
