@@ -5,7 +5,9 @@ anyio's (precision draw 14)."""
 
 from __future__ import annotations
 
-from map_helpers import Repo, build
+from map_helpers import Repo, build, calls
+
+from groundkit.codemap.model import EdgeFlag
 
 _BACKEND = """
 import sys
@@ -44,6 +46,27 @@ def run():
     )
     assert ("m.run", "m.FileLock.acquire") in repo.certain("calls")
     assert ("m.run", "m.Lock.acquire") not in repo.pairs("calls")
+
+
+def test_a_new_returning_its_instance_on_one_branch_only_makes_a_choice(repo: Repo) -> None:
+    build(
+        repo,
+        {
+            "m.py": """
+import os
+class Other:
+    def run(self): return 1
+class Base:
+    def __new__(cls):
+        return super().__new__(cls) if os.environ.get("X") else Other()
+    def run(self): return 2
+def use():
+    return Base().run()
+"""
+        },
+    )
+    assert EdgeFlag.PARTIAL in calls(repo, "m.use", "m.Base.run").flags
+    assert EdgeFlag.PARTIAL in calls(repo, "m.use", "m.Other.run").flags
 
 
 def test_a_singleton_new_made_by_super_new_keeps_its_class_s_methods_certain(repo: Repo) -> None:

@@ -39,7 +39,7 @@ class Calls:
         self.outside = Outside(flow, self)
         self._escaped_vars: set[int] = set()
         self._cls_returns: dict[FuncKey, list[int] | None] = {}  # (``_made_by_cls``)
-        self._standard: dict[FuncKey, bool] = {}  # (``construct``)
+        self._standard: dict[FuncKey, tuple[bool, bool]] = {}  # (``construct``)
         self._guarded: dict[int, dict[int, list[tested.Guarded]]] = {}  # by file (``tested``)
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
@@ -403,11 +403,18 @@ class Calls:
         program = flow.program
         instance = flow.value(objects.INST, *cls)
         new_owner = program.owner(cls, "__new__")
-        made = new_owner is None or all(
-            self._standard_new(func) for func in program.functions_named(new_owner, "__new__")
-        )
+        made = some = True
+        if new_owner is not None:
+            kinds = [self._standard_new(f) for f in program.functions_named(new_owner, "__new__")]
+            some = any(k[0] for k in kinds)
+            made = all(k[1] for k in kinds)
         if made:
             flow.engine.add(dst, [instance])
+        elif some:  # the instance or what another return gives: a run-time choice
+            flow.alt.add(dst)
+            own = flow.temp()  # (the instance through a variable of its own: a source of dst)
+            flow.engine.add(own, [instance])
+            flow.engine.flow(own, dst)
         found = False
         for method, receiver in (
             ("__init__", instance),
@@ -435,7 +442,7 @@ class Calls:
         if not found:
             flow.record(site, cls, "constructor", operand)
 
-    def _standard_new(self, func: FuncKey) -> bool:
+    def _standard_new(self, func: FuncKey) -> tuple[bool, bool]:
         found = self._standard.get(func)
         if found is None:
             found = self._standard[func] = standard_new(self.flow.program, func)

@@ -118,20 +118,23 @@ def is_protocol(program: Program, cls: ClassKey) -> bool:
     return any(name in _PROTOCOL for name in program.classes[cls].outside)
 
 
-def standard_new(program: Program, func: FuncKey) -> bool:
-    """Whether every return of the ``__new__`` ``func`` is an instance it made of ``cls``
-    alone: ``super().__new__(cls)`` or ``object.__new__(cls)``, directly, through a local, or
-    kept in an attribute of ``cls`` that only such a call sets (a singleton)."""
+def standard_new(program: Program, func: FuncKey) -> tuple[bool, bool]:
+    """Whether some and whether every return of the ``__new__`` ``func`` is an instance it
+    made of ``cls`` alone: ``super().__new__(cls)`` or ``object.__new__(cls)``, directly,
+    through a local, or kept in an attribute of ``cls`` that only such a call sets (a
+    singleton)."""
     info = program.files[func[0]]
     scope = func[1]
-    made = False
+    some = every = False
+    others = 0
     for op in info.facts.ops:
-        if not isinstance(op, facts.Ret) or op.scope != scope:
-            continue
-        if not _made_here(info, scope, op.src, single=True):
-            return False
-        made = True
-    return made
+        if isinstance(op, facts.Ret) and op.scope == scope:
+            if _made_here(info, scope, op.src, single=True):
+                some = every = True
+            else:
+                others += 1
+                some = some or _made_here(info, scope, op.src, single=True, each=False)
+    return some, every and not others
 
 
 def _source(info: FileInfo, local: int) -> facts.Op | None:
@@ -146,12 +149,14 @@ def _is_cls(info: FileInfo, scope: int, local: int) -> bool:
     return isinstance(op, facts.ParamIn) and op.scope == scope and op.index == 0
 
 
-def _made_here(info: FileInfo, scope: int, local: int, single: bool) -> bool:
+def _made_here(info: FileInfo, scope: int, local: int, single: bool, each: bool = True) -> bool:
     """Whether ``local`` holds ``super().__new__(cls)`` / ``object.__new__(cls)`` (or, with
-    ``single``, ``cls.name`` that only such a call sets in ``scope``)."""
+    ``single``, ``cls.name`` that only such a call sets in ``scope``): on each branch that
+    meets there, or (``each`` false) on one."""
     op = _source(info, local)
     if isinstance(op, facts.Phi):
-        return bool(op.srcs) and all(_made_here(info, scope, s, single) for s in op.srcs)
+        found = (_made_here(info, scope, s, single, each) for s in op.srcs)
+        return bool(op.srcs) and (all(found) if each else any(found))
     if isinstance(op, facts.Call):
         called = _source(info, op.func)
         if not isinstance(called, facts.Attr) or called.attr != "__new__":
