@@ -17,6 +17,7 @@ from groundkit.codemap.extract.python.parse.facts import ParamKind, SiteKind
 from groundkit.codemap.extract.python.values import objects, tested
 from groundkit.codemap.extract.python.values.containers import Containers
 from groundkit.codemap.extract.python.values.engine import each_value
+from groundkit.codemap.extract.python.values.instantiation import standard_new
 from groundkit.codemap.extract.python.values.keys import Args, ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.lookups import Lookups
 from groundkit.codemap.extract.python.values.outside import Outside
@@ -38,6 +39,7 @@ class Calls:
         self.outside = Outside(flow, self)
         self._escaped_vars: set[int] = set()
         self._cls_returns: dict[FuncKey, list[int] | None] = {}  # (``_made_by_cls``)
+        self._standard: dict[FuncKey, tuple[bool, bool]] = {}  # (``construct``)
         self._guarded: dict[int, dict[int, list[tested.Guarded]]] = {}  # by file (``tested``)
         self._signatures: dict[
             FuncKey, tuple[list[int], int | None, int | None, dict[str, int]]
@@ -394,16 +396,31 @@ class Calls:
         operand: int,
     ) -> None:
         """``Cls(...)``: an instance, made by ``__new__`` and ``__init__`` along the MRO (an
-        edge to the class itself when the repository defines neither)."""
+        edge to the class itself when the repository defines neither). A ``__new__`` of the
+        repository that returns something else than the instance it made gives that instead
+        (``instantiation.py``); the call is still named by the class's ``__init__``."""
         flow = self.flow
+        program = flow.program
         instance = flow.value(objects.INST, *cls)
-        flow.engine.add(dst, [instance])
+        new_owner = program.owner(cls, "__new__")
+        made = some = True
+        if new_owner is not None:
+            kinds = [self._standard_new(f) for f in program.functions_named(new_owner, "__new__")]
+            some = any(k[0] for k in kinds)
+            made = all(k[1] for k in kinds)
+        if made:
+            flow.engine.add(dst, [instance])
+        elif some:  # the instance or what another return gives: a run-time choice
+            flow.alt.add(dst)
+            own = flow.temp()  # (the instance through a variable of its own: a source of dst)
+            flow.engine.add(own, [instance])
+            flow.engine.flow(own, dst)
         found = False
         for method, receiver in (
             ("__init__", instance),
             ("__new__", flow.value(objects.CLASS, *cls)),
         ):
-            owner = flow.program.owner(cls, method)
+            owner = program.owner(cls, method)
             if owner is None:
                 continue
             found = found or method == "__init__"
@@ -412,7 +429,7 @@ class Calls:
             if once in flow.once:
                 continue
             flow.once.add(once)
-            temp = flow.temp()
+            temp = flow.temp() if made else dst
 
             def run(new: Sequence[int], r: int = receiver, t: int = temp) -> None:
                 for value in new:
@@ -425,6 +442,12 @@ class Calls:
         if not found:
             flow.record(site, cls, "constructor", operand)
 
+    def _standard_new(self, func: FuncKey) -> tuple[bool, bool]:
+        found = self._standard.get(func)
+        if found is None:
+            found = self._standard[func] = standard_new(self.flow.program, func)
+        return found
+
     # -- dunders and escapes ----------------------------------------------------------------------
     def protocol(
         self, site: SiteKey, value: int, method: str, args: Args, dst: int, operand: int
@@ -433,9 +456,11 @@ class Calls:
         flow = self.flow
         program = flow.program
         found = False
-        for cls in flow.classes_of(value):
+        cone = flow.values.keys[value][0] == objects.CONE
+        classes = flow.classes_of(value)
+        for cls in classes:
             owner = program.owner(cls, method)
-            if owner is None:
+            if owner is None or (cone and flow.instances.never_runs(cls, method, classes)):
                 continue
             found = True
             if operand >= 0:

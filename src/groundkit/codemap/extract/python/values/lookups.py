@@ -165,7 +165,9 @@ class Lookups:
             return found
         instance = entry[0] in (objects.INST, objects.CONE)
         program = flow.program
-        for cls in flow.classes_of(value):
+        classes = flow.classes_of(value)
+        never = 0  # (classes of the cone whose own instances, none, would find ``attr``)
+        for cls in classes:
             flow.lookups_on.setdefault(cls, []).append(found)
             mro = program.mro(cls)
             if flow.set_plain:  # (a base given an attribute by name: set_on_class)
@@ -174,8 +176,12 @@ class Lookups:
             if instance:
                 for owner in mro:
                     flow.engine.flow(flow.inst_attr(owner, attr), found)
-            if not self._along(mro, 0, value, attr, instance, found):
+            if entry[0] == objects.CONE and flow.instances.never_runs(cls, attr, classes):
+                never += 1
+            elif not self._along(mro, 0, value, attr, instance, found):
                 self._missing(cls, value, attr, instance, found)
+        if never == len(classes) and flow.instances.subclassed_outside(classes):
+            flow.engine.add(found, [objects.UNKNOWN_ID])  # (instances from outside: unknown)
         return found
 
     def _along(

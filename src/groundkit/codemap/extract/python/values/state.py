@@ -19,6 +19,7 @@ from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import Kind
 from groundkit.codemap.extract.python.values import objects
 from groundkit.codemap.extract.python.values.engine import Engine, Marks
+from groundkit.codemap.extract.python.values.instantiation import Instances
 from groundkit.codemap.extract.python.values.keys import ClassKey, FuncKey, How, SiteKey
 from groundkit.codemap.extract.python.values.program import BUILTINS, Program
 
@@ -43,6 +44,7 @@ class Flow:
 
     def __init__(self, program: Program) -> None:
         self.program = program
+        self.instances = Instances(program)  # classes with no instances (``instantiation``)
         self.values = objects.Values()
         self.alt = Marks()  # variables where bindings that may differ meet
         self.engine = Engine(self.values, program.variables, self.alt)
