@@ -613,6 +613,7 @@ def _tested(walker: Walker, signed: dict[str, tuple[str, bool]], first: bool) ->
             current in walker.flagged or current not in walker.tested
         ):
             walker.flagged.add(var)  # (only flags tested: a copy a return need not take first)
+            frame.flag_names.add(name)
         frame.env[name] = made[name] = var
     return made
 
@@ -718,11 +719,8 @@ def _outer_fixed(walker: Walker, test: ast.expr) -> frozenset[str]:
     ``cached(cache, lock=None)`` asks the flag of the call that made it."""
     frame = walker.frame
     out = set()
-    for node in ast.walk(test):
-        if not isinstance(node, ast.Name) or node.id in frame.local_names:
-            continue
-        name = node.id
-        if name in walker.rebound or name in frame.declared_global:
+    for name in _flag_names(test):
+        if name in frame.local_names or name in walker.rebound or name in frame.declared_global:
             continue
         outer = frame.parent
         while outer is not None and not (outer.runs_later and name in outer.local_names):
@@ -730,6 +728,18 @@ def _outer_fixed(walker: Walker, test: ast.expr) -> frozenset[str]:
         if outer is not None and name in outer.fixed:
             out.add(name)
     return frozenset(out)
+
+
+def _flag_names(test: ast.expr) -> list[str]:
+    """The names ``test`` may ask a flag of, where ``flag_tests`` looks: ``x``, ``not x``,
+    either side of a comparison (a cheap look, not a walk of the test)."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Name):
+        return [test.id]
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return [n.id for n in (test.left, test.comparators[0]) if isinstance(n, ast.Name)]
+    return []
 
 
 def _plain_local(walker: Walker, name: str) -> int | None:

@@ -92,17 +92,20 @@ class Walker:
         if not self.ascii:
             col, end_col = self.col(line, col), self.col(end, end_col)
         self.sites.append(facts.Site(self.frame.index, line, col, end, end_col, kind, **extra))
-        if self.flagged:
+        if self.frame.flag_names:
             self._flagged_site(len(self.sites) - 1)
         return len(self.sites) - 1
 
     def _flagged_site(self, index: int) -> None:
         """Keep the flag copies in force at site ``index`` (``Facts.flagged``)."""
-        frame = self.frame
-        if frame.kind in (Kind.FUNCTION, Kind.METHOD):
-            copies = tuple(var for var in frame.env.values() if var in self.flagged)
-            if copies:
-                self.site_flags[index] = copies
+        env = self.frame.env
+        copies = tuple(
+            var
+            for name in sorted(self.frame.flag_names)
+            if (var := env.get(name)) is not None and var in self.flagged
+        )
+        if copies:
+            self.site_flags[index] = copies
 
     def reserve_site(self) -> int:
         """A site's number before its parts are walked (a call's callee reads use it)."""
