@@ -62,12 +62,13 @@ class SolveStats(msgspec.Struct, frozen=True):
 
 class PythonExtractor:
     language: ClassVar[str] = "python"
-    # 18: a test of the function a local holds narrows it (facts.Tested, Ret.guard);
+    # 21: the sites under a parameter's flag (Facts.flagged); 18: a test of the function a
+    # local holds narrows it (facts.Tested, Ret.guard);
     # 17: issue 81's rejected callbacks; 16: isinstance(x, C) narrows x in the branch
     # (facts.Narrow); 15: a branch on `cls.attr` (facts.ByClass); 14: getattr(obj,
     # f"visit_{x}") names the methods so prefixed; 13: None answers truth tests, `a or b`
     # tests only a, object.__setattr__; 12: Flask-SQLAlchemy
-    version: ClassVar[str] = "20"
+    version: ClassVar[str] = "21"
 
     def claims(self, path: str) -> bool:
         return path.endswith(".py")

@@ -511,6 +511,10 @@ class Facts(msgspec.Struct, array_like=True, frozen=True, gc=False):
     # alive through the solve that makes the map's peak; packed, 2.7 MB.
     lines: msgspec.Raw
     all: list[str] | None = None  # ``__all__`` when it is a literal list of strings
+    # The sites that run only under a test of a parameter's flag (``parse/flags.py``): each
+    # with the ``Tested`` copies in force there (``values/contexts.py``). Few sites are, so
+    # they are kept apart from ``Site``, which a map holds hundreds of thousands of.
+    flagged: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 _LINES_ENCODER = msgspec.msgpack.Encoder()

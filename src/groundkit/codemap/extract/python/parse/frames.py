@@ -28,6 +28,7 @@ class Frame:
         "env",
         "finals",
         "fixed",
+        "flag_names",
         "globals_read",
         "index",
         "kind",
@@ -52,6 +53,7 @@ class Frame:
         self.late_writes: dict[str, list[int]] = {}  # nonlocal writes from inner functions
         self.globals_read: dict[str, int] = {}  # module names read here, one variable each
         self.fixed: frozenset[str] = frozenset()  # parameters the body never binds again
+        self.flag_names: set[str] = set()  # names a flag's test made a copy of here
 
     @property
     def runs_later(self) -> bool:

@@ -514,7 +514,10 @@ def _branches(
         for (env, _), made in zip(results[len(results) - len(bodies) :], copies, strict=True):
             for name, copy in made.items():
                 if env.get(name) == copy and (live > 1 or copy in walker.tested):
-                    env[name] = before[name]
+                    if name in before:
+                        env[name] = before[name]
+                    else:  # (a free name's flag copy, ``_outer_fixed``)
+                        del env[name]
     walker.merge(results)
     if not was_alive:
         walker.alive = False
@@ -536,7 +539,7 @@ def _if(walker: Walker, node: ast.If) -> None:
     signed = _function_tests(node.test)
     frame = walker.frame
     if frame.kind in (Kind.FUNCTION, Kind.METHOD):
-        signed = {**flag_tests(node.test, frame.fixed), **signed}
+        signed = {**flag_tests(node.test, frame.fixed | _outer_fixed(walker, node.test)), **signed}
     _branches(
         walker,
         [node.body, node.orelse],
@@ -597,6 +600,10 @@ def _tested(walker: Walker, signed: dict[str, tuple[str, bool]], first: bool) ->
         return made
     for name, (asked, holds) in sorted(signed.items()):
         current = _plain_local(walker, name)
+        if current is None and name not in frame.local_names and asked.startswith(FLAG_TESTS):
+            # a flag of an enclosing function's parameter: kept for the sites in the branch
+            # (``Facts.flagged``), never read (the name is free here: reads go outward)
+            current = walker.read(name)
         if current is None:
             continue
         var = walker.var()
@@ -606,6 +613,7 @@ def _tested(walker: Walker, signed: dict[str, tuple[str, bool]], first: bool) ->
             current in walker.flagged or current not in walker.tested
         ):
             walker.flagged.add(var)  # (only flags tested: a copy a return need not take first)
+            frame.flag_names.add(name)
         frame.env[name] = made[name] = var
     return made
 
@@ -703,6 +711,35 @@ def _none_tests(test: ast.expr) -> tuple[set[str], set[str]]:
             return set().union(*(t for t, _ in each)), set()
         return set(), set().union(*(f for _, f in each))  # or, all false: each one's names
     return set(), set()
+
+
+def _outer_fixed(walker: Walker, test: ast.expr) -> frozenset[str]:
+    """The free names ``test`` reads that are parameters an enclosing function never binds
+    again (nor any function rebinds): ``if lock is None:`` in a decorator nested in
+    ``cached(cache, lock=None)`` asks the flag of the call that made it."""
+    frame = walker.frame
+    out = set()
+    for name in _flag_names(test):
+        if name in frame.local_names or name in walker.rebound or name in frame.declared_global:
+            continue
+        outer = frame.parent
+        while outer is not None and not (outer.runs_later and name in outer.local_names):
+            outer = outer.parent
+        if outer is not None and name in outer.fixed:
+            out.add(name)
+    return frozenset(out)
+
+
+def _flag_names(test: ast.expr) -> list[str]:
+    """The names ``test`` may ask a flag of, where ``flag_tests`` looks: ``x``, ``not x``,
+    either side of a comparison (a cheap look, not a walk of the test)."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Name):
+        return [test.id]
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return [n.id for n in (test.left, test.comparators[0]) if isinstance(n, ast.Name)]
+    return []
 
 
 def _plain_local(walker: Walker, name: str) -> int | None:

@@ -43,6 +43,7 @@ class Walker:
         self._rebound_reads: dict[tuple[str, int], int] = {}
         self.tested: dict[int, int] = {}  # each copy ``facts.Tested`` made -> its source
         self.flagged: set[int] = set()  # those of a parameter's flag (``parse/flags.py``)
+        self.site_flags: dict[int, tuple[int, ...]] = {}  # ``Facts.flagged``
         self.ops: list[facts.Op] = []
         self.sites: list[facts.Site] = []
         self.scopes: list[facts.Scope] = []
@@ -91,7 +92,20 @@ class Walker:
         if not self.ascii:
             col, end_col = self.col(line, col), self.col(end, end_col)
         self.sites.append(facts.Site(self.frame.index, line, col, end, end_col, kind, **extra))
+        if self.frame.flag_names:
+            self._flagged_site(len(self.sites) - 1)
         return len(self.sites) - 1
+
+    def _flagged_site(self, index: int) -> None:
+        """Keep the flag copies in force at site ``index`` (``Facts.flagged``)."""
+        env = self.frame.env
+        copies = tuple(
+            var
+            for name in sorted(self.frame.flag_names)
+            if (var := env.get(name)) is not None and var in self.flagged
+        )
+        if copies:
+            self.site_flags[index] = copies
 
     def reserve_site(self) -> int:
         """A site's number before its parts are walked (a call's callee reads use it)."""
@@ -99,8 +113,11 @@ class Walker:
         return len(self.sites) - 1
 
     def fill_site(self, index: int, node: ast.AST, kind: facts.SiteKind, **extra: Any) -> None:
-        self.site(node, kind, **extra)
+        at = self.site(node, kind, **extra)
         self.sites[index] = self.sites.pop()
+        copies = self.site_flags.pop(at, None)
+        if copies is not None:
+            self.site_flags[index] = copies
 
     def line(self, line: int) -> None:
         if line not in self.lines and 0 < line <= len(self.text_lines):
@@ -330,6 +347,7 @@ class Walker:
             self.count,
             facts.pack_lines(self.lines),
             None if self.all_dynamic else self.all,
+            tuple(sorted(self.site_flags.items())),
         )
 
 

@@ -209,11 +209,13 @@ class PythonFile(FileResolver):
                     or self.certainty.replaced.guessed(key, target, how, operand)
                     or self.certainty.rejected.guessed(key, target, how, operand)
                     or self.certainty.shadowed.guessed(target, how, operand)
+                    or self.certainty.contexts.guessed(key, target, how, operand)
                 ):
                     # only through subclasses the site's method never runs on, a placeholder
-                    # only classes nobody makes run, a method replaced on other instances, or
-                    # a callback only calls the callee rejects at once pass, or the class's
-                    # method where every instance has its own
+                    # only classes nobody makes run, a method replaced on other instances, a
+                    # callback only calls the callee rejects at once pass, the class's method
+                    # where every instance has its own, or only calls whose flag keeps the
+                    # site's branch from running
                     unsure = True
                     self._edge(index, site, target, how, operand, True)
                 elif how == "protocol":

@@ -104,7 +104,8 @@ def renamed(op: Any, shift: Callable[[int], int]) -> Any:
 
 
 def same_frame(old: Facts, new: Facts, shift: Callable[[int], int]) -> bool:
-    """The old sites, scopes and imports, renamed, are the new ones (places aside)."""
+    """The old sites (and the flags in force at each), scopes and imports, renamed, are the
+    new ones (places aside)."""
 
     def var(v: int) -> int:
         return shift(v) if v >= 0 else ~shift(~v)  # ``~v``: a starred argument
@@ -134,4 +135,13 @@ def same_frame(old: Facts, new: Facts, shift: Callable[[int], int]) -> bool:
     ]  # fmt: skip
     imports = [(i.scope, i.module, i.level, i.name, i.flags) for i in old.imports]
     new_imports = [(i.scope, i.module, i.level, i.name, i.flags) for i in new.imports]
-    return sites == news and scopes == new_scopes and imports == new_imports[: len(imports)]
+    # (a site's flags judge edges of other files, which a continuation does not draw again:
+    # ``values/contexts.py``)
+    flagged = [(site, tuple(shift(v) for v in copies)) for site, copies in old.flagged]
+    new_flagged = [(site, copies) for site, copies in new.flagged if site < len(old.sites)]
+    return (
+        sites == news
+        and scopes == new_scopes
+        and imports == new_imports[: len(imports)]
+        and flagged == new_flagged
+    )

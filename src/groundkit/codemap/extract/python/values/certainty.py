@@ -31,6 +31,7 @@ from itertools import accumulate, islice
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.values import objects
+from groundkit.codemap.extract.python.values.contexts import Contexts
 from groundkit.codemap.extract.python.values.instances import given_by_each_call
 from groundkit.codemap.extract.python.values.keys import ClassKey
 from groundkit.codemap.extract.python.values.overrides import Overrides
@@ -80,6 +81,7 @@ class Certainty:
         self.overrides = Overrides(flow)
         self.replaced = Replaced(flow, continued=known is not None)
         self.rejected = Rejected(flow)
+        self.contexts = Contexts(flow, self.maybe_none)
 
     def _splits(self, var: int, attrs: set[str]) -> bool:
         """Whether the classes ``var`` may hold (or be) bind one of ``attrs`` in different
