@@ -1,6 +1,7 @@
 """Where a cold code map's memory goes: the process's resident size, now and at its peak, at
-each phase boundary of one ``grk map build`` (parse, facts decoded into the program, solve,
-certainty, the kept solver state, drawing, the data pass, the writes).
+each phase boundary of one ``grk map build``, beside the CPU seconds spent so far (its own and
+its parse workers') (parse, facts decoded into the program, solve, certainty, the kept solver
+state, drawing, the data pass, the writes).
 
     python benchmarks/codemap_memory.py PATH [--owners] [--trace] [--top N]
 
