@@ -1,6 +1,7 @@
 """Where a cold code map's memory goes: the process's resident size, now and at its peak, at
-each phase boundary of one ``grk map build`` (parse, facts decoded into the program, solve,
-certainty, the kept solver state, drawing, the data pass, the writes).
+each phase boundary of one ``grk map build``, beside the CPU seconds spent so far (its own and
+its parse workers') (parse, facts decoded into the program, solve, certainty, the kept solver
+state, drawing, the data pass, the writes).
 
     python benchmarks/codemap_memory.py PATH [--owners] [--trace] [--top N]
 
@@ -41,9 +42,16 @@ def _resident_mb() -> int:
         return int(statm.read().split()[1]) * resource.getpagesize() // 2**20
 
 
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def mark(name: str, top: int = 0) -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    line = f"{time.perf_counter() - STARTED:7.1f} s  {name:26s} now {_resident_mb():6,} MB"
+    line = f"{time.perf_counter() - STARTED:7.1f} s {_cpu():7.2f} CPU s  {name:26s}"
+    line += f" now {_resident_mb():6,} MB"
     line += f"  peak {peak:6,} MB"
     if tracemalloc.is_tracing():
         current, _ = tracemalloc.get_traced_memory()
