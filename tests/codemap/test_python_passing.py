@@ -86,3 +86,36 @@ def test_a_decorator_handing_its_function_to_an_outside_call_is_no_certain_ident
         repo, {"m.py": "    import registry\n" + CHECKERS.replace("HANDED", "registry.add(func)")}
     )
     assert ("m.is_time", "m.is_datetime") not in repo.certain("calls")
+
+
+def test_a_decorator_handing_its_function_to_an_instance_it_makes_draws_no_call_of_it(
+    repo: Repo,
+) -> None:
+    # anyio's ``cache``: ``_LRUCacheWrapper(...)(func)`` is known before solving to call an
+    # instance (its ``__call__`` returns a wrapper), so ``cache`` is kept out of the rule
+    source = """
+        class Cached:
+            def __init__(self, size):
+                self.size = size
+
+            def __call__(self, func):
+                def wrapper(*args):
+                    return func(*args)
+
+                return wrapper
+
+
+        def cache(func):
+            return Cached(None)(func)
+
+
+        @cache
+        def load(x):
+            return x
+
+
+        load(1)
+    """
+    build(repo, {"m.py": source})
+    assert ("m", "m.Cached.__call__.wrapper") in repo.certain("calls")
+    assert ("m", "m.load") not in repo.pairs("calls")

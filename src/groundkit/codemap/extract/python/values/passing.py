@@ -12,7 +12,8 @@ f`` does (``Flow.returns_param``), not every function any call passed (jsonschem
 
 The shape is read from the return's own variables: every binding that reaches it (through
 copies, narrowings and branches that meet) is the parameter or the result of a call that
-passes, by position, a value of that same shape. Each such call is then watched while the
+passes, by position, a value of that same shape, and whose callee is not known before solving
+to do otherwise (``_not_passing``). Each such call is then watched while the
 program is solved: it must only ever call functions that themselves give back the argument at
 that position (a plain function or a bound method, with no other return). Any other callee
 (a class, an outside object, a function returning something else) makes the function return
@@ -41,7 +42,7 @@ _OUTSIDE = frozenset(
 
 
 def through_calls(
-    program: Program, info: FileInfo, scope: int, src: int
+    program: Program, info: FileInfo, scope: int, src: int, busy: frozenset[FuncKey] = frozenset()
 ) -> tuple[int, list[tuple[int, int]]] | None:
     """The parameter ``src`` (a local of ``scope``) gives back through calls, and each such
     call (its callee's local, the position of the argument that carries the parameter); None
@@ -71,7 +72,9 @@ def through_calls(
             given = [i for i, arg in enumerate(site.args) if arg >= 0 and _holds(info, scope, arg)]
             if len(given) != 1 or any(arg < 0 for arg in site.args[: given[0]]):
                 return False
-            if _not_passing(program, info, op.func):
+            if _not_passing(
+                program, info, op.func, given[0], busy | {FuncKey((info.index, scope))}
+            ):
                 return False
             calls.append((op.func, given[0]))
             return carries(site.args[given[0]])
@@ -86,20 +89,76 @@ def through_calls(
     return index, calls
 
 
-def _not_passing(program: Program, info: FileInfo, callee: int) -> bool:
-    """Whether the callee ``callee`` is known before solving to be no function of the
-    repository: what an outside import names, or what calling one or a class makes
-    (``functools.lru_cache(maxsize=n)(f)``, ``Wrapper(...)(f)``)."""
+def _not_passing(
+    program: Program, info: FileInfo, callee: int, position: int, busy: frozenset[FuncKey]
+) -> bool:
+    """Whether the callee ``callee`` is known before solving not to give back the argument
+    at ``position``: what an outside import names, or what calling one or a class makes
+    (``functools.lru_cache(maxsize=n)(f)``, ``Wrapper(...)(f)``), or a function of the
+    repository (named, or the nested function a named factory returns) with another return
+    (``_unlocked(func, cache)`` returning its ``wrapper``), or what a named factory returns
+    when that is not a nested function (anyio's ``lru_cache(maxsize=None)(func)``, an
+    instance)."""
     static = program.static(info.index, callee)
     if static is not None and static[0] in ("ext", "builtin", "class"):
         return True
+    if static is not None and static[0] == "func":
+        return not _returns_param(program, static[1], position, busy)
     made = info.op_of(callee)
     while isinstance(made, _SAME):
         made = info.op_of(made.src)
     if not isinstance(made, facts.Call):
         return False
     static = program.static(info.index, made.func)
-    return static is not None and static[0] in ("ext", "builtin", "class")
+    if static is None:
+        return False
+    if static[0] != "func":
+        return static[0] in ("ext", "builtin", "class")
+    made_funcs = _returned_functions(program, static[1])
+    return not made_funcs or any(
+        not _returns_param(program, func, position, busy) for func in made_funcs
+    )
+
+
+def _returns_param(program: Program, func: FuncKey, index: int, busy: frozenset[FuncKey]) -> bool:
+    """Whether every return of ``func`` gives back its parameter ``index`` (directly or
+    through calls that may), read before solving."""
+    if func in busy:
+        return True
+    info = program.files[func[0]]
+    returns = [op for op in info.facts.ops if isinstance(op, facts.Ret) and op.scope == func[1]]
+    if not returns:
+        return False
+    for ret in returns:
+        given = info.op_of(ret.src)
+        while isinstance(given, _SAME):
+            given = info.op_of(given.src)
+        if isinstance(given, facts.ParamIn) and given.scope == func[1]:
+            if given.index != index:
+                return False
+            continue
+        found = through_calls(program, info, func[1], ret.src, busy | {func})
+        if found is None or found[0] != index:
+            return False
+    return True
+
+
+def _returned_functions(program: Program, func: FuncKey) -> list[FuncKey]:
+    """The nested functions ``func`` returns, when every return is one (else none)."""
+    info = program.files[func[0]]
+    out = []
+    for op in info.facts.ops:
+        if not isinstance(op, facts.Ret) or op.scope != func[1]:
+            continue
+        given = info.op_of(op.src)
+        while isinstance(given, _SAME):
+            given = info.op_of(given.src)
+        if not isinstance(given, facts.Def):
+            return []
+        if info.facts.scopes[given.scope].kind not in (Kind.FUNCTION, Kind.LAMBDA):
+            return []
+        out.append(FuncKey((func[0], given.scope)))
+    return out
 
 
 def _holds(info: FileInfo, scope: int, var: int) -> bool:
