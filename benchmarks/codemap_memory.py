@@ -43,8 +43,11 @@ def _resident_mb() -> int:
 
 def mark(name: str, top: int = 0) -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    line = f"{time.perf_counter() - STARTED:7.1f} s  {name:26s} now {_resident_mb():6,} MB"
-    line += f"  peak {peak:6,} MB"
+    cpu = time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    line = f"{time.perf_counter() - STARTED:7.1f} s  {cpu:7.1f} CPU s"
+    line += f" (+{children.ru_utime + children.ru_stime:.1f} in workers)"
+    line += f"  {name:26s} now {_resident_mb():6,} MB  peak {peak:6,} MB"
     if tracemalloc.is_tracing():
         current, _ = tracemalloc.get_traced_memory()
         line += f"  traced {current / 2**20:6.0f} MB"
