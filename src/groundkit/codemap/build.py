@@ -203,7 +203,7 @@ def build_map(
     web_changed = web_changed or bool((graphs or removed) and store.manifest().get("calls_by_name"))
     rewritten = [*removed, *graphs, *([""] if web_changed else [])]
     replaced = store.node_ids_owned(rewritten) if old else None
-    with store.transaction():
+    with store.page_cache(len(run.fresh) + len(graphs)), store.transaction():
         for path in removed:
             store.delete_file(path)
         store.touch(run.touched)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from groundkit.codemap.model import (
 from groundkit.codemap.sources import language_of
 from groundkit.storage.sqlite import Database
 
-__all__ = ["FileState", "MapStore", "edge_row"]
+__all__ = ["LARGE_MAP_FILES", "FileState", "MapStore", "edge_row"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,8 @@ _EDGE_COLUMNS = (
     " e.quote, e.evidence, e.flags, e.sites, s.kind, s.name, s.path, t.kind, t.name, t.path"
 )
 _IDS_PER_QUERY = 500
+LARGE_MAP_FILES = 5000  # a run writing more files' rows than this takes a larger page cache
+_LARGE_CACHE_KB = 131072
 _EDGE_JOIN = "FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
 
 
@@ -92,6 +94,22 @@ class MapStore:
 
     def transaction(self) -> AbstractContextManager[None]:
         return self._db.transaction()
+
+    @contextmanager
+    def page_cache(self, files: int) -> Iterator[None]:
+        """A larger page cache while a run of ``files`` writes its rows, given back after.
+        SQLite's default (2 MB) is a fraction of a large map's indexes, which each insert
+        walks: oci-python-sdk's 17,845 files (a 550 MB map) spent a third of the write's CPU
+        re-reading pages. A small map keeps the default (its peak is the solve's)."""
+        if files < LARGE_MAP_FILES:
+            yield
+            return
+        default = self._conn.execute("PRAGMA cache_size").fetchone()[0]
+        self._conn.execute(f"PRAGMA cache_size = {-_LARGE_CACHE_KB}")
+        try:
+            yield
+        finally:
+            self._conn.execute(f"PRAGMA cache_size = {int(default)}")
 
     # -- manifest ---------------------------------------------------------------------------------
     def manifest(self) -> dict[str, str]:
