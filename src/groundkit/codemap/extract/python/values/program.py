@@ -179,6 +179,18 @@ class FileInfo:
         index = self.defining[var] if 0 <= var < len(self.defining) else -1
         return self.facts.ops[index] if index >= 0 else None
 
+    def copied_from(self, local: int, depth: int = 8) -> int:
+        """The local ``local`` is a plain copy of, followed back at most ``depth`` copies."""
+        for _ in range(depth):
+            op = self.op_of(local)
+            if isinstance(op, facts.Copy):
+                local = op.src
+            elif isinstance(op, (facts.Phi, facts.Final)) and len(op.srcs) == 1:
+                local = op.srcs[0]
+            else:
+                break
+        return local
+
 
 @dataclass(frozen=True, slots=True)
 class Numbering:

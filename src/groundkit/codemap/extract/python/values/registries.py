@@ -47,10 +47,10 @@ def handed_the_receiver(flow: Flow) -> list[int]:
             continue
         facts_site = info.facts.sites[site[1]]
         args = [a for a in facts_site.args if a >= 0] + [v for _, v in facts_site.keywords]
-        roots = {_root(info, a): a for a in args}
+        roots = {info.copied_from(a): a for a in args}
         funcs = [FuncKey(t) for t in found.targets if _is_func(flow, t)]
         for receiver, attr in registries:
-            arg = roots.get(_root(info, receiver))
+            arg = roots.get(info.copied_from(receiver))
             if arg is None or not funcs:
                 continue
             if not _differs_by_class(flow, flow.var(site[0], receiver), attr):
@@ -69,19 +69,6 @@ def _is_func(flow: Flow, target: FuncKey | ClassKey) -> bool:
     return flow.program.scope(target).kind != facts.Kind.CLASS
 
 
-def _root(info: FileInfo, local: int) -> int:
-    """The local ``local`` is a plain copy of, followed back."""
-    for _ in range(_DEPTH):
-        op = info.op_of(local)
-        if isinstance(op, facts.Copy):
-            local = op.src
-        elif isinstance(op, (facts.Phi, facts.Final)) and len(op.srcs) == 1:
-            local = op.srcs[0]
-        else:
-            break
-    return local
-
-
 def _registries(info: FileInfo, callee: int) -> list[tuple[int, str]]:
     """Where the callee local was read from ``local.attr[...]``: each (local, attr)."""
     found: list[tuple[int, str]] = []
@@ -98,7 +85,7 @@ def _registries(info: FileInfo, callee: int) -> list[tuple[int, str]]:
         elif isinstance(op, (facts.Phi, facts.Final)):
             todo.extend((src, depth + 1) for src in op.srcs)
         elif isinstance(op, facts.Sub) and not op.slice:
-            held = info.op_of(_root(info, op.obj))
+            held = info.op_of(info.copied_from(op.obj))
             if isinstance(held, facts.Attr) and held.attr is not None:
                 found.append((_instance(info, held.obj), held.attr))
     return found
@@ -107,11 +94,11 @@ def _registries(info: FileInfo, callee: int) -> list[tuple[int, str]]:
 def _instance(info: FileInfo, local: int) -> int:
     """The instance ``local`` is the class of (``x.__class__``, ``type(x)``), else ``local``:
     a registry read through the receiver's class is the receiver's registry."""
-    op = info.op_of(_root(info, local))
+    op = info.op_of(info.copied_from(local))
     if isinstance(op, facts.Attr) and op.attr == "__class__":
         return op.obj
     if isinstance(op, facts.Call):
-        called = info.op_of(_root(info, op.func))
+        called = info.op_of(info.copied_from(op.func))
         args = info.facts.sites[op.site].args
         if isinstance(called, facts.Global) and called.name == "type" and len(args) == 1:
             return args[0] if args[0] >= 0 else local

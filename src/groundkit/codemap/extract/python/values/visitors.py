@@ -47,8 +47,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ByClassName", "Visitors", "guessed"]
 
-# Copies followed back from a name or a callee to where it was made.
-_DEPTH = 8
 _INSTANCES = (objects.INST, objects.CONE)
 # What a class binding one of these may answer for a name: not the method so named.
 _OWN_LOOKUP = ("__getattr__", "__getattribute__")
@@ -318,22 +316,9 @@ def _call(
 
 
 # -- reading the facts ---------------------------------------------------------------------------
-def _root(info: FileInfo, local: int) -> int:
-    """The local ``local`` is a plain copy of, followed back."""
-    for _ in range(_DEPTH):
-        op = info.op_of(local)
-        if isinstance(op, facts.Copy):
-            local = op.src
-        elif isinstance(op, (facts.Phi, facts.Final)) and len(op.srcs) == 1:
-            local = op.srcs[0]
-        else:
-            break
-    return local
-
-
 def _builtin(info: FileInfo, local: int, name: str) -> bool:
     """Whether ``local`` reads the builtin ``name`` (no binding of the module shadows it)."""
-    op = info.op_of(_root(info, local))
+    op = info.op_of(info.copied_from(local))
     return isinstance(op, facts.Global) and op.name == name and name not in info.binds
 
 
@@ -367,11 +352,11 @@ def _sites(info: FileInfo, lookups: dict[int, ByClassName]) -> list[tuple[int, B
 def _named_by_class(info: FileInfo, local: int) -> tuple[str, int] | None:
     """``"prefix" + x.__class__.__name__`` (or ``type(x).__name__``, or an f-string of the
     two): the prefix and the local ``x``."""
-    op = info.op_of(_root(info, local))
+    op = info.op_of(info.copied_from(local))
     prefix: str | None = None
     name = -1
     if isinstance(op, facts.BinOp) and op.method == "__add__" and op.right >= 0:
-        left = info.op_of(_root(info, op.left))
+        left = info.op_of(info.copied_from(op.left))
         if isinstance(left, facts.Const) and left.text:
             prefix, name = left.text, op.right
     elif isinstance(op, facts.Tmpl) and len(op.pieces) == 2:
@@ -387,23 +372,23 @@ def _named_by_class(info: FileInfo, local: int) -> tuple[str, int] | None:
 def _class_named(info: FileInfo, local: int) -> int | None:
     """The local whose class's name ``local`` is (``x.__class__.__name__``,
     ``type(x).__name__``), followed back."""
-    op = info.op_of(_root(info, local))
+    op = info.op_of(info.copied_from(local))
     if not isinstance(op, facts.Attr) or op.attr != "__name__":
         return None
-    held = info.op_of(_root(info, op.obj))
+    held = info.op_of(info.copied_from(op.obj))
     if isinstance(held, facts.Attr) and held.attr == "__class__":
-        return _root(info, held.obj)
+        return info.copied_from(held.obj)
     if isinstance(held, facts.Call) and _builtin(info, held.func, "type"):
         site = info.facts.sites[held.site]
         if len(site.args) == 1 and site.args[0] >= 0 and not site.keywords:
-            return _root(info, site.args[0])
+            return info.copied_from(site.args[0])
     return None
 
 
 def _dispatch(
     info: FileInfo, lookups: dict[int, ByClassName], op: facts.Call
 ) -> tuple[ByClassName, tuple[int, ...]] | None:
-    lookup = lookups.get(_root(info, op.func))
+    lookup = lookups.get(info.copied_from(op.func))
     if lookup is None:
         return None
     site = info.facts.sites[op.site]
@@ -411,7 +396,7 @@ def _dispatch(
         return None
     if any(not name for name, _ in site.keywords):
         return None
-    positions = tuple(i for i, a in enumerate(site.args) if _root(info, a) == lookup.node)
+    positions = tuple(i for i, a in enumerate(site.args) if info.copied_from(a) == lookup.node)
     return (lookup, positions) if positions else None
 
 
