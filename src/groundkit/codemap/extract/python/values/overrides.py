@@ -200,7 +200,6 @@ class Overrides:
         for method, classes in added.items():
             before = sent.get(method, set())
             sent[method] = None if classes is None or before is None else before | classes
-        _merge(flow, sent, _handed_to_stacks(flow, changed))
         blind = {f: (set(n), set(s)) for f, (n, s) in kept["blind"].items()}
         for file in changed:
             blind.pop(file, None)
@@ -225,11 +224,6 @@ class Overrides:
         """What each method is sent to, and the names (and starts) read on unknown objects."""
         if self._sent is None:
             self._sent = self._find_sent(self.flow.found.values())
-            _merge(
-                self.flow,
-                self._sent,
-                _handed_to_stacks(self.flow, range(len(self.flow.program.files))),
-            )
         if self._blind is None:
             self._blind = _blind_names(self.flow, range(len(self.flow.program.files)))
         if self._blind_union is None:
@@ -274,13 +268,7 @@ class Overrides:
                 if sent is None:
                     continue
                 name = scope.qual.rsplit(".", 1)[-1]
-                if how == "protocol" and name in _ENTERED and operand >= 0:
-                    # (``with x:`` sends ``__enter__`` and ``__exit__`` to what ``x`` holds)
-                    if not _instances_into(flow, operand, sent):
-                        out[method] = None
-                    continue
-                dunder = name.startswith("__") and name not in _ENTERED
-                if how != "call" or dunder or operand < 0:
+                if how != "call" or name.startswith("__") or operand < 0:
                     out[method] = None
                     continue
                 # (a classmethod is sent the class it is called through: ``Literal.of(...)``,
@@ -381,19 +369,9 @@ def _blind_names(flow: Flow, files: Iterable[int]) -> dict[int, tuple[set[str], 
         starts: set[str] = set()
         sites = info.facts.sites
         for op in info.facts.ops:
-            if isinstance(op, facts.With):
-                # (``with x:`` on an object the map does not know may enter any class's)
-                found = held(info.var(op.src))
-                if not found or objects.UNKNOWN_ID in found:
-                    names.update(_ASYNC if op.is_async else _SYNC)
-                continue
             if not isinstance(op, facts.Call) or sites[op.site].kind != facts.SiteKind.CALL:
                 continue
             site = sites[op.site]
-            if site.name in _STACKS and site.args and site.args[0] >= 0:
-                found = held(info.var(site.args[0]))
-                if not found or any(keys[value][0] not in _INSTANCES for value in found):
-                    names.update(_STACKS[site.name])
             found = held(info.var(op.func))
             if not found or objects.UNKNOWN_ID in found:
                 names.add(site.name)
@@ -430,12 +408,6 @@ def _placeholders(found: facts.Facts) -> frozenset[int]:
 
 
 _PLACEHOLDER = "NotImplementedError"
-# The dunders of a context manager: sent by ``with`` and ``async with`` to what they enter (and
-# by an exit stack to what it is handed), as a plain method is by a bound call.
-_SYNC = ("__enter__", "__exit__")
-_ASYNC = ("__aenter__", "__aexit__")
-_ENTERED = frozenset(_SYNC + _ASYNC)
-_STACKS = {"enter_context": _SYNC, "enter_async_context": _ASYNC}
 _INSTANCES = (objects.INST, objects.CONE)
 _CLASSES = (objects.CLASS, objects.CCONE, objects.INST, objects.CONE)
 
@@ -477,50 +449,3 @@ def may_unbar(program: Program, site: SiteKey, scope: int, target: FuncKey | Cla
         if mro.index(home) < mro.index(cls):
             return True
     return False
-
-
-def _instances_into(flow: Flow, operand: int, sent: set[ClassKey]) -> bool:
-    """Add the classes of the instances ``operand`` holds to ``sent``; False where it may hold
-    anything else."""
-    keys = flow.values.keys
-    held = flow.engine.held(operand)
-    if any(keys[value][0] not in _INSTANCES for value in held):
-        return False
-    for value in held:
-        sent.update(flow.classes_of(value))
-    return True
-
-
-def _handed_to_stacks(flow: Flow, files: Iterable[int]) -> dict[str, set[ClassKey]]:
-    """By dunder: the classes of the instances ``files`` hand to an exit stack
-    (``stack.enter_context(cm)``, which enters ``cm``; one handed anything else makes the
-    names blind, ``_blind_names``)."""
-    out: dict[str, set[ClassKey]] = {}
-    for file in files:
-        info = flow.program.files[file]
-        sites = info.facts.sites
-        for op in info.calls_named(frozenset(_STACKS)):
-            site = sites[op.site]
-            if site.name not in _STACKS or not site.args or site.args[0] < 0:
-                continue
-            classes: set[ClassKey] = set()
-            if _instances_into(flow, info.var(site.args[0]), classes):
-                for name in _STACKS[site.name]:
-                    out.setdefault(name, set()).update(classes)
-    return out
-
-
-def _merge(
-    flow: Flow, sent: dict[FuncKey, set[ClassKey] | None], handed: Mapping[str, set[ClassKey]]
-) -> None:
-    """Count the classes handed to exit stacks as sent the context dunders of their MRO (a
-    dunder reached only so is not in ``sent``: open to its cone, as a method nobody is seen
-    calling)."""
-    program = flow.program
-    for method, classes in sent.items():
-        scope = program.scope(method)
-        given = handed.get(scope.qual.rsplit(".", 1)[-1])
-        if classes is None or not given:
-            continue
-        home = ClassKey((method[0], scope.parent))
-        classes.update(cls for cls in given if home in program.mro(cls))

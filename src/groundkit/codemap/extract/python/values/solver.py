@@ -13,7 +13,7 @@ from typing import Any
 
 from groundkit.codemap.extract.python.parse import facts
 from groundkit.codemap.extract.python.parse.facts import ConstKind, Kind, ParamKind, SiteKind
-from groundkit.codemap.extract.python.values import objects, passing, tested
+from groundkit.codemap.extract.python.values import objects, tested
 from groundkit.codemap.extract.python.values.calls import Calls
 from groundkit.codemap.extract.python.values.engine import each_value, with_args
 from groundkit.codemap.extract.python.values.fixtures import install_fixtures
@@ -439,8 +439,6 @@ class Solver:
             given = info.op_of(given.src)
         if isinstance(given, facts.ParamIn) and given.scope == op.scope:
             flow.returns_param.setdefault(func, set()).add(given.index)
-            return
-        if passing.install(flow, file, op, func):  # (through calls that give it back)
             return
         if isinstance(given, facts.Global) and self._builtin(file, given.name) == "NotImplemented":
             # (an operator's dunder leaving it to the other operand: never the expression's

@@ -85,11 +85,6 @@ class Flow:
         # each call gives back its own argument, not every caller's.
         self.returns_param: dict[FuncKey, set[int]] = {}
         self.returns_other: set[FuncKey] = set()
-        # Functions taken to give back a parameter through calls that do (``passing.py``),
-        # and whether they fell back; by each function so called, who relies on it (each
-        # one's (function, return variable)).
-        self.passing: dict[FuncKey, bool] = {}
-        self.passing_users: dict[FuncKey, list[tuple[FuncKey, int]]] = {}
         # Binary operators with a reflected dunder (site, forward method, dst, left, right):
         # the second round runs the reflected one for a left operand still holding nothing.
         self.reflected: list[tuple[SiteKey, str, int, int, int]] = []
