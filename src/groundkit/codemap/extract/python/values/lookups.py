@@ -258,12 +258,7 @@ class Lookups:
                 return False
             if any(program.classes[c].open for c in program.mro(cls)):
                 return False
-            owner = program.owner(cls, "__init__")
-            inits = program.functions_named(owner, "__init__") if owner is not None else []
-            if len(inits) != 1:
-                return False
-            scope = program.scope(inits[0])
-            if scope.decorators or attr not in scope.sets:
+            if not program.init_sets(cls, attr):
                 return False
         return bool(classes)
 

@@ -577,6 +577,16 @@ class Program:
                     methods.setdefault(scope.qual.rsplit(".", 1)[-1], []).append(index)
         return [FuncKey((cls[0], index)) for index in methods.get(name, ())]
 
+    def init_sets(self, cls: ClassKey, attr: str) -> bool:
+        """Whether the one ``__init__`` instances of ``cls`` run, undecorated, sets ``attr``
+        in its opening assignments (``Scope.sets``)."""
+        owner = self.owner(cls, "__init__")
+        inits = self.functions_named(owner, "__init__") if owner is not None else []
+        if len(inits) != 1:
+            return False
+        scope = self.scope(inits[0])
+        return not scope.decorators and attr in scope.sets
+
     def cone(self, key: ClassKey) -> list[ClassKey]:
         """The class and every subclass of it in the repository."""
         found = self._cones.get(key)

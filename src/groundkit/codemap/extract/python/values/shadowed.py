@@ -205,14 +205,7 @@ class Shadowed:
 def _always_set(program: Program, cls: ClassKey, attr: str) -> bool:
     """Whether the one ``__init__`` instances of ``cls`` run sets ``attr`` in its opening
     assignments (``Scope.sets``), with no ``__new__`` that could make one without it."""
-    if program.owner(cls, "__new__") is not None:
-        return False
-    owner = program.owner(cls, "__init__")
-    inits = program.functions_named(owner, "__init__") if owner is not None else []
-    if len(inits) != 1:
-        return False
-    scope = program.scope(inits[0])
-    return not scope.decorators and attr in scope.sets
+    return program.owner(cls, "__new__") is None and program.init_sets(cls, attr)
 
 
 def read_again(flow: Flow) -> list[int]:
